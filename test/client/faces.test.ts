@@ -1,0 +1,106 @@
+/**
+ * Static checks on the tile-face sprite public/faces.svg (SPEC §4): every face is a symbol with the
+ * 60×80 face box, nothing depends on fonts or outside resources, and no face uses more than two
+ * colours besides the ink. The sprite is read as text with regular expressions, not rendered, so
+ * these checks say nothing about how the faces look: scripts/faces-preview.ts is for that.
+ */
+import { readFileSync, statSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+
+const SPRITE = new URL('../../public/faces.svg', import.meta.url);
+const SVG = readFileSync(SPRITE, 'utf8');
+
+// The 42 face ids; the same list as FACES in src/engine/types.ts.
+const rank = (prefix: string): string[] => Array.from({ length: 9 }, (_, i) => `${prefix}${i + 1}`);
+const FACE_IDS = [
+  ...rank('d'),
+  ...rank('b'),
+  ...rank('c'),
+  ...['we', 'ws', 'ww', 'wn', 'dr', 'dg', 'dw'],
+  ...['f1', 'f2', 'f3', 'f4', 's1', 's2', 's3', 's4'],
+];
+const INK = '#1d2a35'; // the ink colour, not counted against a face's two colours
+const MAX_BYTES = 30 * 1024;
+
+/**
+ * The source text of the element with id `id`, from its start tag to its matching end tag.
+ * Tags are matched by counting nesting, which is enough for this hand-written sprite (no CDATA,
+ * no `>` inside attribute values).
+ */
+function elementById(svg: string, id: string): string | undefined {
+  const start = svg.search(new RegExp(`<[a-zA-Z]+[^>]*\\sid="${id}"`));
+  if (start < 0) return undefined;
+  const tags = /<(\/?)[a-zA-Z][^>]*?(\/?)>/g;
+  tags.lastIndex = start;
+  let depth = 0;
+  for (let m = tags.exec(svg); m; m = tags.exec(svg)) {
+    if (m[1]) depth--; // end tag
+    else if (!m[2]) depth++; // start tag (not self-closing)
+    if (depth === 0) return svg.slice(start, m.index + m[0].length);
+  }
+  return undefined;
+}
+
+/**
+ * Colour values written in an element's text and, one level deep, in the helpers it references
+ * with `<use href="#…">` (helpers that reference further helpers are not followed). `currentColor`
+ * is not a colour of its own: the `color` attribute that feeds it is counted where it is written.
+ * Only hex colours and the few keywords below are recognised; `none` and `transparent` are not
+ * colours.
+ */
+function coloursOf(svg: string, element: string): Set<string> {
+  const texts = [element];
+  for (const [, ref] of element.matchAll(/href="#([^"]+)"/g)) texts.push(elementById(svg, ref!) ?? '');
+  const colours = new Set<string>();
+  for (const text of texts) {
+    for (const [, value] of text.matchAll(/\b(?:fill|stroke|color|stop-color)="([^"]+)"/g)) {
+      const v = value!.trim().toLowerCase();
+      if (v === 'none' || v === 'transparent' || v === 'currentcolor') continue;
+      colours.add(v);
+    }
+  }
+  return colours;
+}
+
+describe('public/faces.svg', () => {
+  test('is an SVG document in the SVG namespace', () => {
+    expect(SVG.trimStart().startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
+    expect(SVG.trimEnd().endsWith('</svg>')).toBe(true);
+  });
+
+  test('has every face id exactly once, each as a symbol', () => {
+    for (const id of FACE_IDS) {
+      expect(SVG.match(new RegExp(`\\sid="${id}"`, 'g')), id).toHaveLength(1);
+      expect(SVG, id).toMatch(new RegExp(`<symbol id="${id}"`));
+    }
+  });
+
+  test('has no symbols besides the faces', () => {
+    const ids = [...SVG.matchAll(/<symbol\s[^>]*id="([^"]+)"/g)].map((m) => m[1]);
+    expect(ids.sort()).toEqual([...FACE_IDS].sort());
+  });
+
+  test('gives every symbol the 60×80 face box', () => {
+    for (const [tag] of SVG.matchAll(/<symbol\s[^>]*>/g)) expect(tag).toMatch(/\sviewBox="0 0 60 80"/);
+  });
+
+  test('uses no text, fonts, scripts or outside resources', () => {
+    expect(SVG).not.toMatch(/<text\b/i);
+    expect(SVG).not.toMatch(/font-family/i);
+    expect(SVG).not.toMatch(/<script\b/i);
+    expect(SVG).not.toMatch(/<(image|foreignObject|style)\b/i);
+    expect(SVG).not.toMatch(/href="http/i);
+    // every reference stays inside the sprite
+    for (const [, href] of SVG.matchAll(/href="([^"]*)"/g)) expect(href).toMatch(/^#/);
+  });
+
+  test.each(FACE_IDS)('%s uses at most two colours besides the ink', (id) => {
+    const colours = coloursOf(SVG, elementById(SVG, id)!);
+    colours.delete(INK);
+    expect([...colours].length, [...colours].join(' ')).toBeLessThanOrEqual(2);
+  });
+
+  test('stays small', () => {
+    expect(statSync(SPRITE).size).toBeLessThan(MAX_BYTES);
+  });
+});
