@@ -1,0 +1,411 @@
+/**
+ * GNOME Mahjongg maps: the `.map` file, several layouts in one (see
+ * ../shared/layouts/README.md). Parsers take file text, never paths.
+ *
+ * The file is what GLib's GMarkup reads, "not really XML": `<mahjongg>` holds
+ * `<map name scorename>` elements, which hold shapes, optionally grouped in
+ * `<layer z>`. Shapes are `<tile x y>`, `<row y left right>`, `<column x top
+ * bottom>` and `<block left right top bottom>`, each with an optional `z` that
+ * overrides the layer's. Coordinates are whole tiles, possibly ending in .5;
+ * ranges are inclusive and step one tile.
+ *
+ * Implementation notes: a small hand-written tokenizer (no DOM in the engine) for
+ * the part of XML that GMarkup accepts: comments, processing instructions, a
+ * doctype, CDATA, self-closing tags, attributes in either quote with the five
+ * named entities and character references. As in GNOME Mahjongg, element and
+ * attribute names are case-insensitive, and `<mahjongg>` may sit inside other
+ * markup, which is skipped. Inside `<mahjongg>` we are stricter than GNOME, which
+ * silently ignores what it does not know: an unknown element or attribute, a
+ * missing attribute, a coordinate that is not a whole or half number of tiles, a
+ * backwards range or an unclosed tag is an error with its line number. Shapes are
+ * counted before they are expanded, so `<row left="0" right="127">` in a
+ * thousand-tile block cannot eat memory: a map holds at most MAX_TILES tiles.
+ * Like GNOME, a range whose span is not a whole number of tiles stops at the last
+ * tile that starts at or before its end.
+ */
+import { LayoutError, MAX_COORD, MAX_LAYER, MAX_TILES, makeLayout, sortSlots, validateSlots } from './layout.ts';
+import { err, ok, type Layout, type Result, type Slot } from './types.ts';
+
+export const MAX_MAPS = 100; // layouts in one file; a guard against garbage input
+
+/** One parsed `<map>` of a file. */
+export interface GnomeMap {
+  readonly id: string; // slug of scorename, else of name; unique within the file
+  readonly name: string; // display name
+  readonly layout: Layout;
+}
+
+/** An expected failure inside the parser; turned into an `err` at the top. */
+class ParseFailure {
+  constructor(
+    readonly code: LayoutError,
+    readonly message: string,
+  ) {}
+}
+
+function fail(line: number, message: string, code: LayoutError = LayoutError.Format): never {
+  throw new ParseFailure(code, `line ${line}: ${message}`);
+}
+
+const quote = (s: string): string => JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
+
+type Attributes = Map<string, string>; // lower-cased name → decoded value
+
+type Token =
+  | {
+      readonly kind: 'start';
+      readonly name: string; // as written
+      readonly attrs: Attributes;
+      readonly selfClosing: boolean; // <tag/>
+      readonly line: number;
+    }
+  | { readonly kind: 'end'; readonly name: string; readonly line: number }
+  | { readonly kind: 'text'; readonly text: string; readonly line: number };
+
+const NAME = /[A-Za-z_:][-A-Za-z0-9_.:]*/y;
+const SPACE = /[ \t\r\n]*/y;
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function decodeEntities(value: string, line: number): string {
+  return value.replace(/&([^;&\s]*);?/g, (whole, body: string) => {
+    if (!whole.endsWith(';')) return fail(line, `a bare & in ${quote(value)}; write it as &amp;`);
+    if (body in ENTITIES) return ENTITIES[body]!;
+    const ref = /^#(?:x([0-9a-fA-F]{1,6})|([0-9]{1,7}))$/.exec(body);
+    const code = ref ? parseInt(ref[1] ?? ref[2]!, ref[1] ? 16 : 10) : NaN;
+    if (!(code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)))
+      return fail(line, `unknown entity &${body}; (known: &amp; &lt; &gt; &quot; &apos; and &#N;)`);
+    return String.fromCodePoint(code);
+  });
+}
+
+/** Splits the text into start tags, end tags and text; comments and declarations are dropped. */
+function* tokenize(text: string): Generator<Token> {
+  let pos = 0;
+  let line = 1;
+  const advance = (to: number): void => {
+    for (let i = pos; i < to; i++) if (text.charCodeAt(i) === 10) line++;
+    pos = to;
+  };
+  const closeOf = (open: string, close: string, what: string): number => {
+    const end = text.indexOf(close, pos + open.length);
+    if (end < 0) fail(line, `${what} starting here is never closed with ${close}`);
+    return end + close.length;
+  };
+  const match = (re: RegExp): string | null => {
+    re.lastIndex = pos;
+    const m = re.exec(text);
+    if (!m) return null;
+    advance(pos + m[0].length);
+    return m[0];
+  };
+  while (pos < text.length) {
+    const lt = text.indexOf('<', pos);
+    if (lt !== pos) {
+      const start = line;
+      const end = lt < 0 ? text.length : lt;
+      const chunk = text.slice(pos, end);
+      advance(end);
+      yield { kind: 'text', text: chunk, line: start };
+      continue;
+    }
+    if (text.startsWith('<!--', pos)) advance(closeOf('<!--', '-->', 'the comment'));
+    else if (text.startsWith('<![CDATA[', pos)) {
+      const start = line;
+      const end = closeOf('<![CDATA[', ']]>', 'the CDATA section');
+      const chunk = text.slice(pos + 9, end - 3);
+      advance(end);
+      yield { kind: 'text', text: chunk, line: start };
+    } else if (text.startsWith('<?', pos)) advance(closeOf('<?', '?>', 'the processing instruction'));
+    else if (text.startsWith('<!', pos)) advance(closeOf('<!', '>', 'the declaration'));
+    else if (text.startsWith('</', pos)) {
+      const start = line;
+      advance(pos + 2);
+      const name = match(NAME) ?? fail(line, 'expected an element name after </');
+      match(SPACE);
+      if (text[pos] !== '>') fail(line, `expected > to end </${name}`);
+      advance(pos + 1);
+      yield { kind: 'end', name, line: start };
+    } else {
+      const start = line;
+      advance(pos + 1);
+      const name =
+        match(NAME) ?? fail(line, `expected an element name after <, found ${quote(text.slice(pos, pos + 10))}`);
+      const attrs: Attributes = new Map();
+      for (;;) {
+        const gap = match(SPACE)!;
+        if (pos >= text.length || text[pos] === '<') fail(start, `the tag <${name}> is never closed with >`);
+        if (text.startsWith('/>', pos)) {
+          advance(pos + 2);
+          yield { kind: 'start', name, attrs, selfClosing: true, line: start };
+          break;
+        }
+        if (text[pos] === '>') {
+          advance(pos + 1);
+          yield { kind: 'start', name, attrs, selfClosing: false, line: start };
+          break;
+        }
+        if (gap === '') fail(line, `expected a space, > or /> in <${name}>, found ${quote(text.slice(pos, pos + 10))}`);
+        const attr = match(NAME) ?? fail(line, `bad attribute in <${name}>: ${quote(text.slice(pos, pos + 10))}`);
+        match(SPACE);
+        if (text[pos] !== '=') fail(line, `expected = after the attribute ${attr} in <${name}>`);
+        advance(pos + 1);
+        match(SPACE);
+        const q = text[pos];
+        if (q !== '"' && q !== "'") fail(line, `the value of ${attr} in <${name}> must be in quotes`);
+        const end = text.indexOf(q!, pos + 1);
+        if (end < 0) fail(line, `the value of ${attr} in <${name}> is never closed with ${q}`);
+        const raw = text.slice(pos + 1, end);
+        if (raw.includes('<')) fail(line, `the value of ${attr} in <${name}> contains <; write it as &lt;`);
+        const valueLine = line;
+        advance(end + 1);
+        const key = attr.toLowerCase();
+        if (attrs.has(key)) fail(valueLine, `the attribute ${attr} appears twice in <${name}>`);
+        attrs.set(key, decodeEntities(raw, valueLine));
+      }
+    }
+  }
+}
+
+const SHAPES = ['tile', 'row', 'column', 'block'] as const;
+type Shape = (typeof SHAPES)[number];
+const MAHJONGG_ELEMENTS = new Set<string>(['mahjongg', 'map', 'layer', ...SHAPES]);
+
+/** Attribute names each element takes: required, then optional. */
+const ATTRIBUTES: Record<string, { readonly required: readonly string[]; readonly optional: readonly string[] }> = {
+  mahjongg: { required: [], optional: [] },
+  map: { required: [], optional: ['name', 'scorename'] },
+  layer: { required: ['z'], optional: [] },
+  tile: { required: ['x', 'y'], optional: ['z'] },
+  row: { required: ['y', 'left', 'right'], optional: ['z'] },
+  column: { required: ['x', 'top', 'bottom'], optional: ['z'] },
+  block: { required: ['left', 'right', 'top', 'bottom'], optional: ['z'] },
+};
+
+function checkAttributes(element: string, attrs: Attributes, line: number): void {
+  const spec = ATTRIBUTES[element]!;
+  for (const key of attrs.keys())
+    if (!spec.required.includes(key) && !spec.optional.includes(key)) {
+      const known = [...spec.required, ...spec.optional];
+      const takes = known.length ? ` (it takes ${known.join(', ')})` : '';
+      fail(line, `<${element}> has an unknown attribute ${key}${takes}`);
+    }
+  for (const key of spec.required) if (!attrs.has(key)) fail(line, `<${element}> is missing the attribute ${key}`);
+}
+
+/** A coordinate in whole tiles, possibly ending in .5, as half tiles. */
+function halfUnits(element: string, attr: string, value: string, line: number): number {
+  const v = value.trim();
+  const where = `${attr}=${quote(value)} in <${element}>`;
+  if (/^-\s*(\d|\.\d)/.test(v)) fail(line, `${where} is negative; coordinates count from 0`);
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(v)) fail(line, `${where} is not a number of tiles, like 3 or 3.5`);
+  const half = Number(v) * 2;
+  if (half > MAX_COORD) fail(line, `${where} is out of range: at most ${MAX_COORD / 2}`, LayoutError.Range);
+  if (!Number.isInteger(half)) fail(line, `${where} is not a whole or half number of tiles`);
+  return half;
+}
+
+/** A layer number: a whole number from 0 to MAX_LAYER. */
+function layerNumber(element: string, value: string, line: number): number {
+  const v = value.trim();
+  const where = `z=${quote(value)} in <${element}>`;
+  if (/^-\s*\d/.test(v)) fail(line, `${where} is negative; layers count from 0`);
+  if (!/^\d+(\.0*)?$/.test(v)) fail(line, `${where} is not a whole layer number`);
+  const z = Number(v);
+  if (z > MAX_LAYER) fail(line, `${where} is out of range: at most ${MAX_LAYER}`, LayoutError.Range);
+  return z;
+}
+
+/** Tiles from `from` to `to` (half tiles, inclusive) in one-tile steps. */
+function span(element: string, low: string, high: string, from: number, to: number, line: number): number[] {
+  if (to < from) fail(line, `<${element}> runs backwards: ${high} is before ${low}`);
+  const out: number[] = [];
+  for (let v = from; v <= to; v += 2) out.push(v);
+  return out;
+}
+
+interface OpenMap {
+  readonly name: string | null;
+  readonly scorename: string | null;
+  readonly line: number;
+  readonly slots: Slot[];
+}
+
+/** Expands one shape element into slots, refusing to grow a map past MAX_TILES. */
+function addShape(map: OpenMap, shape: Shape, attrs: Attributes, layerZ: number, line: number): void {
+  const at = (attr: string): number => halfUnits(shape, attr, attrs.get(attr)!, line);
+  const z = attrs.has('z') ? layerNumber(shape, attrs.get('z')!, line) : layerZ;
+  let xs: number[];
+  let ys: number[];
+  switch (shape) {
+    case 'tile':
+      xs = [at('x')];
+      ys = [at('y')];
+      break;
+    case 'row':
+      xs = span(shape, 'left', 'right', at('left'), at('right'), line);
+      ys = [at('y')];
+      break;
+    case 'column':
+      xs = [at('x')];
+      ys = span(shape, 'top', 'bottom', at('top'), at('bottom'), line);
+      break;
+    case 'block':
+      xs = span(shape, 'left', 'right', at('left'), at('right'), line);
+      ys = span(shape, 'top', 'bottom', at('top'), at('bottom'), line);
+      break;
+  }
+  // xs and ys hold at most MAX_COORD / 2 + 1 values each, so the product is small to compute.
+  if (map.slots.length + xs.length * ys.length > MAX_TILES)
+    fail(line, `this <${shape}> takes the map past ${MAX_TILES} tiles`, LayoutError.TooLarge);
+  for (const x of xs) for (const y of ys) map.slots.push({ x, y, z });
+}
+
+/** A url-safe id from a display name or score name: lower case, a–z, 0–9 and dashes. */
+export function slugify(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/['’]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 32)
+    .replace(/-+$/, '');
+}
+
+function closeMap(open: OpenMap, index: number, ids: Set<string>): GnomeMap {
+  const label = `map ${quote(open.name ?? open.scorename ?? `#${index + 1}`)} (line ${open.line})`;
+  const checked = validateSlots(sortSlots(open.slots));
+  if (!checked.ok) throw new ParseFailure(checked.error, `${label}: ${checked.message}`);
+  const base = slugify(open.scorename ?? '') || slugify(open.name ?? '') || `map-${index + 1}`;
+  let id = base;
+  for (let k = 2; ids.has(id); k++) id = `${base}-${k}`;
+  ids.add(id);
+  const name = open.name?.trim() || open.scorename?.trim() || id;
+  return { id, name, layout: makeLayout(id, name, `GNOME Mahjongg map, ${checked.value.length} tiles`, checked.value) };
+}
+
+interface Open {
+  readonly name: string; // as written, to match the end tag
+  readonly element: string; // lower case; 'other' outside <mahjongg>
+  readonly line: number;
+}
+
+/**
+ * Reads a GNOME Mahjongg `.map` file: every `<map>` in it, in file order, each
+ * with slots in canonical order (sortSlots). Errors carry the line number.
+ */
+export function parseGnomeMaps(text: string): Result<GnomeMap[], LayoutError> {
+  try {
+    return ok(readMaps(text));
+  } catch (e) {
+    if (e instanceof ParseFailure) return err(e.code, e.message);
+    throw e;
+  }
+}
+
+function readMaps(text: string): GnomeMap[] {
+  const maps: GnomeMap[] = [];
+  const ids = new Set<string>();
+  const stack: Open[] = [];
+  const topLevel = new Set<string>();
+  let sawMahjongg = false;
+  let map: OpenMap | null = null;
+  let layerZ = 0;
+  for (const token of tokenize(text)) {
+    const parent = stack.at(-1)?.element ?? 'other';
+    if (token.kind === 'text') {
+      const words = token.text.trim();
+      if (parent !== 'other' && words !== '') {
+        const lead = token.text.slice(0, token.text.indexOf(words[0]!));
+        fail(token.line + lead.split('\n').length - 1, `unexpected text ${quote(words)} inside <${parent}>`);
+      }
+      continue;
+    }
+    if (token.kind === 'end') {
+      const open = stack.pop();
+      if (!open) fail(token.line, `</${token.name}> closes nothing`);
+      if (open.name !== token.name)
+        fail(token.line, `</${token.name}> does not match <${open.name}> opened on line ${open.line}`);
+      if (open.element === 'map') {
+        maps.push(closeMap(map!, maps.length, ids));
+        map = null;
+      } else if (open.element === 'layer') layerZ = 0;
+      continue;
+    }
+    const element = token.name.toLowerCase();
+    const { line, attrs } = token;
+    if (parent === 'other') {
+      if (element !== 'mahjongg') {
+        if (MAHJONGG_ELEMENTS.has(element)) fail(line, `<${token.name}> must be inside <mahjongg>`);
+        if (stack.length === 0) topLevel.add(token.name);
+      } else sawMahjongg = true;
+    } else {
+      const allowed: Record<string, readonly string[]> = {
+        mahjongg: ['map'],
+        map: ['layer', ...SHAPES],
+        layer: SHAPES,
+      };
+      const inside = allowed[parent] ?? [];
+      if (!inside.includes(element)) {
+        const expected = inside.length
+          ? `expected ${inside.map((e) => `<${e}>`).join(', ')}`
+          : `<${parent}> holds no elements`;
+        fail(line, `<${token.name}> is not allowed inside <${parent}>; ${expected}`);
+      }
+    }
+    const known = MAHJONGG_ELEMENTS.has(element); // anything else is outside <mahjongg>, and skipped
+    if (known) checkAttributes(element, attrs, line);
+    if (element === 'map' && known) {
+      if (maps.length >= MAX_MAPS) fail(line, `more than ${MAX_MAPS} maps in one file`, LayoutError.TooLarge);
+      const name = attrs.get('name') ?? null;
+      const scorename = attrs.get('scorename') ?? null;
+      if (!name?.trim() && !scorename?.trim()) fail(line, '<map> needs a name or a scorename');
+      map = { name, scorename, line, slots: [] };
+    } else if (element === 'layer' && known) layerZ = layerNumber('layer', attrs.get('z')!, line);
+    else if (known && (SHAPES as readonly string[]).includes(element))
+      addShape(map!, element as Shape, attrs, layerZ, line);
+    const open: Open = { name: token.name, element: known ? element : 'other', line };
+    if (token.selfClosing) {
+      if (open.element === 'map') {
+        maps.push(closeMap(map!, maps.length, ids));
+        map = null;
+      } else if (open.element === 'layer') layerZ = 0;
+    } else stack.push(open);
+  }
+  const unclosed = stack.at(-1);
+  if (unclosed) fail(unclosed.line, `<${unclosed.name}> is never closed`);
+  if (maps.length === 0) {
+    if (sawMahjongg) throw new ParseFailure(LayoutError.Format, 'the file has a <mahjongg> element but no <map> in it');
+    const names = [...topLevel].slice(0, 5).map((n) => `<${n}>`);
+    const seen = names.length ? ` (top-level elements: ${names.join(', ')})` : '';
+    throw new ParseFailure(LayoutError.Format, `not a GNOME Mahjongg map file: no <mahjongg> element${seen}`);
+  }
+  return maps;
+}
+
+const escapeAttribute = (s: string): string =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+
+/**
+ * Writes layouts as one GNOME Mahjongg `.map` file: one `<map>` per layout (its id
+ * as the scorename), one `<tile>` per slot grouped by layer. parseGnomeMaps reads
+ * back the same names and slots, and the same ids when they are already slugs.
+ */
+export function makeGnomeMap(layouts: readonly Layout[]): string {
+  const out = ['<!-- GNOME Mahjongg layouts; coordinates are the top-left corner of a tile, in tiles -->'];
+  out.push('<mahjongg>');
+  for (const layout of layouts) {
+    out.push(`  <map name="${escapeAttribute(layout.name)}" scorename="${escapeAttribute(layout.id)}">`);
+    const layers = [...new Set(layout.slots.map((s) => s.z))].sort((a, b) => a - b);
+    for (const z of layers) {
+      out.push(`    <layer z="${z}">`);
+      for (const s of sortSlots(layout.slots.filter((t) => t.z === z)))
+        out.push(`      <tile x="${s.x / 2}" y="${s.y / 2}"/>`);
+      out.push('    </layer>');
+    }
+    out.push('  </map>');
+  }
+  out.push('</mahjongg>');
+  return `${out.join('\n')}\n`;
+}
