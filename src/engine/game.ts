@@ -1,0 +1,232 @@
+/**
+ * The game model: a deal plus the moves played on it.
+ *
+ * Implementation notes: a `Game` is an immutable value; `applyMove` returns a new
+ * one. The board is the array of current faces (null once removed), so a shuffle
+ * is just a new face array. Undo and redo walk two stacks of steps; every move
+ * accepted, undo and hint included, is appended to `log`, so `replay(deal, log)`
+ * rebuilds the same game and the server can trust nothing else. Shuffle number k
+ * (counting every shuffle played, undone or not) always gives the same faces.
+ */
+import { shuffleFaces } from './deal.ts';
+import { makeGeometry, parseGeometry, type Geometry } from './layout.ts';
+import { canMatch, isFree, matchingPairs, type Presence } from './rules.ts';
+import { solve, type SolveOutcome } from './solver.ts';
+import { err, ok, type Deal, type Face, type Pair, type Result } from './types.ts';
+
+export const MOVE_TYPES = ['match', 'shuffle', 'undo', 'redo', 'hint'] as const;
+export type MoveType = (typeof MOVE_TYPES)[number];
+
+export type Move =
+  | { readonly type: 'match'; readonly a: number; readonly b: number }
+  | { readonly type: 'shuffle' | 'undo' | 'redo' | 'hint' };
+
+export const STATUSES = ['playing', 'won', 'stuck'] as const;
+export type Status = (typeof STATUSES)[number];
+
+export const MoveError = {
+  NoSuchTile: 'ERR_NO_SUCH_TILE',
+  SameTile: 'ERR_SAME_TILE',
+  Removed: 'ERR_REMOVED',
+  NotFree: 'ERR_NOT_FREE',
+  NoMatch: 'ERR_NO_MATCH',
+  NothingToUndo: 'ERR_NOTHING_TO_UNDO',
+  NothingToRedo: 'ERR_NOTHING_TO_REDO',
+  CannotShuffle: 'ERR_CANNOT_SHUFFLE',
+  GameOver: 'ERR_GAME_OVER',
+} as const;
+export type MoveError = (typeof MoveError)[keyof typeof MoveError];
+
+type Step =
+  | { readonly type: 'match'; readonly a: number; readonly b: number; readonly faceA: Face; readonly faceB: Face }
+  | { readonly type: 'shuffle'; readonly before: readonly (Face | null)[]; readonly after: readonly (Face | null)[] };
+
+export interface Game {
+  readonly deal: Deal;
+  readonly geom: Geometry;
+  readonly faces: readonly (Face | null)[]; // current face per slot; null once removed
+  readonly left: number; // tiles still on the board
+  readonly past: readonly Step[]; // steps that undo can take back, oldest first
+  readonly future: readonly Step[]; // steps that redo can play again, next last
+  readonly log: readonly Move[]; // every accepted move, in order
+  readonly matches: number; // pairs removed, counting undone ones
+  readonly hints: number;
+  readonly shuffles: number; // shuffles played, counting undone ones; numbers the next shuffle
+  readonly undos: number;
+  readonly redos: number;
+}
+
+const GEOMETRY = new WeakMap<Deal, Geometry>();
+
+/** A new game on a deal (the deal's tiles must form a valid layout). */
+export function newGame(deal: Deal): Result<Game, string> {
+  let geom = GEOMETRY.get(deal);
+  if (!geom) {
+    const parsed = parseGeometry(deal.tiles);
+    if (!parsed.ok) return parsed;
+    GEOMETRY.set(deal, (geom = parsed.value));
+  }
+  const faces = deal.tiles.map((t) => t.face);
+  return ok({ deal, geom, faces, left: faces.length, past: [], future: [], log: [], matches: 0, hints: 0, shuffles: 0, undos: 0, redos: 0 });
+}
+
+/** Presence array of a game's board. */
+export const presenceOf = (game: Game): Presence => Uint8Array.from(game.faces, (f) => (f === null ? 0 : 1));
+
+/** Is slot i on the board and free? */
+export const isTileFree = (game: Game, i: number): boolean => isFree(game.geom, presenceOf(game), i);
+
+/** Pairs that can be played now. */
+export const availablePairs = (game: Game): [number, number][] =>
+  matchingPairs(game.geom, presenceOf(game), game.faces);
+
+/** won: board empty; stuck: tiles left but no pair to play; playing otherwise. */
+export function statusOf(game: Game): Status {
+  if (game.left === 0) return 'won';
+  return availablePairs(game).length > 0 ? 'playing' : 'stuck';
+}
+
+const doStep = (faces: readonly (Face | null)[], step: Step): (Face | null)[] => {
+  if (step.type === 'shuffle') return step.after.slice();
+  const next = faces.slice();
+  next[step.a] = null;
+  next[step.b] = null;
+  return next;
+};
+
+const undoStep = (faces: readonly (Face | null)[], step: Step): (Face | null)[] => {
+  if (step.type === 'shuffle') return step.before.slice();
+  const next = faces.slice();
+  next[step.a] = step.faceA;
+  next[step.b] = step.faceB;
+  return next;
+};
+
+const countLeft = (faces: readonly (Face | null)[]): number => faces.reduce((s, f) => s + (f === null ? 0 : 1), 0);
+
+function checkMatch(game: Game, a: number, b: number): Result<Step, MoveError> {
+  const n = game.faces.length;
+  for (const i of [a, b])
+    if (!Number.isInteger(i) || i < 0 || i >= n) return err(MoveError.NoSuchTile, `there is no tile ${i}`);
+  if (a === b) return err(MoveError.SameTile, 'a tile cannot be matched with itself');
+  const faceA = game.faces[a];
+  const faceB = game.faces[b];
+  if (faceA == null || faceB == null) return err(MoveError.Removed, `tile ${faceA == null ? a : b} was already removed`);
+  const present = presenceOf(game);
+  for (const i of [a, b]) if (!isFree(game.geom, present, i)) return err(MoveError.NotFree, `tile ${i} is not free`);
+  if (!canMatch(faceA, faceB)) return err(MoveError.NoMatch, `${faceA} does not match ${faceB}`);
+  return ok({ type: 'match', a, b, faceA, faceB });
+}
+
+/** Plays one move; returns the new game, or why the move is illegal (the game is unchanged). */
+export function applyMove(game: Game, move: Move): Result<Game, MoveError> {
+  const log = [...game.log, move];
+  switch (move.type) {
+    case 'match': {
+      const step = checkMatch(game, move.a, move.b);
+      if (!step.ok) return step;
+      const faces = doStep(game.faces, step.value);
+      return ok({ ...game, faces, left: game.left - 2, past: [...game.past, step.value], future: [], log, matches: game.matches + 1 });
+    }
+    case 'shuffle': {
+      if (game.left === 0) return err(MoveError.GameOver, 'the board is already clear');
+      const shuffled = shuffleFaces(game.geom, presenceOf(game), game.faces, game.deal.seed, game.shuffles + 1);
+      if (!shuffled.ok)
+        return err(MoveError.CannotShuffle, 'the tiles left cannot be cleared in any order, so shuffling cannot help: undo instead');
+      const step: Step = { type: 'shuffle', before: game.faces, after: shuffled.value.faces };
+      return ok({ ...game, faces: shuffled.value.faces, past: [...game.past, step], future: [], log, shuffles: game.shuffles + 1 });
+    }
+    case 'undo': {
+      const step = game.past[game.past.length - 1];
+      if (!step) return err(MoveError.NothingToUndo, 'there is nothing to undo');
+      const faces = undoStep(game.faces, step);
+      return ok({ ...game, faces, left: countLeft(faces), past: game.past.slice(0, -1), future: [...game.future, step], log, undos: game.undos + 1 });
+    }
+    case 'redo': {
+      const step = game.future[game.future.length - 1];
+      if (!step) return err(MoveError.NothingToRedo, 'there is nothing to redo');
+      const faces = doStep(game.faces, step);
+      return ok({ ...game, faces, left: countLeft(faces), past: [...game.past, step], future: game.future.slice(0, -1), log, redos: game.redos + 1 });
+    }
+    case 'hint':
+      if (game.left === 0) return err(MoveError.GameOver, 'the board is already clear');
+      return ok({ ...game, log, hints: game.hints + 1 });
+  }
+}
+
+export interface ReplayError {
+  readonly index: number; // position in the log of the first illegal move
+  readonly code: MoveError | string;
+  readonly message: string;
+}
+
+/** Replays a whole move log on a deal, checking every move. */
+export function replay(deal: Deal, log: readonly Move[]): Result<Game, ReplayError> {
+  const start = newGame(deal);
+  if (!start.ok) return err({ index: -1, code: start.error, message: start.message }, start.message);
+  return applyMoves(start.value, log);
+}
+
+/** Applies moves in order; stops at the first illegal one. */
+export function applyMoves(game: Game, moves: readonly Move[]): Result<Game, ReplayError> {
+  let current = game;
+  for (let index = 0; index < moves.length; index++) {
+    const next = applyMove(current, moves[index]!);
+    if (!next.ok) return err({ index, code: next.error, message: next.message }, `move ${index + 1}: ${next.message}`);
+    current = next.value;
+  }
+  return ok(current);
+}
+
+export interface Hint {
+  readonly pair: Pair | null; // null: no moves at all
+  readonly winning: boolean; // true when the solver proved the position stays winnable after this pair
+}
+
+/** A pair that keeps the game winnable when the solver finds one, else any pair, else none. */
+export function hintFor(game: Game, budget?: number): Hint {
+  if (game.left === 0) return { pair: null, winning: false };
+  const result = solve(game.geom, presenceOf(game), game.faces, { budget, seed: game.deal.seed });
+  if (result.result === 'solvable' && result.solution.length > 0)
+    return { pair: result.solution[0]!, winning: true };
+  const pairs = availablePairs(game);
+  return { pair: pairs[0] ?? null, winning: false };
+}
+
+export interface Winnability {
+  readonly result: SolveOutcome; // for the current position
+  /** When unsolvable: how many undo steps lead back to the last winnable position (null if not found). */
+  readonly undoSteps: number | null;
+}
+
+/**
+ * Can the current position still be cleared? If not, finds the last position on
+ * the undo stack that could, by binary search: within the steps since the last
+ * shuffle, winnability only ever goes from yes to no.
+ */
+export function winnability(game: Game, budget?: number): Winnability {
+  const check = (faces: readonly (Face | null)[]): SolveOutcome =>
+    solve(game.geom, Uint8Array.from(faces, (f) => (f === null ? 0 : 1)), faces, { budget, seed: game.deal.seed }).result;
+  const now = check(game.faces);
+  if (now !== 'unsolvable') return { result: now, undoSteps: null };
+  // boards[k] is the position after undoing k steps.
+  const boards: (readonly (Face | null)[])[] = [game.faces];
+  for (let k = game.past.length - 1; k >= 0; k--) {
+    const step = game.past[k]!;
+    if (step.type === 'shuffle') break; // a shuffle's result is always winnable: the search stops there
+    boards.push(undoStep(boards[boards.length - 1]!, step));
+  }
+  // Find the smallest k with a winnable board: boards[0] is not; the last one may be.
+  let lo = 1;
+  let hi = boards.length - 1;
+  if (hi < 1 || check(boards[hi]!) !== 'solvable') return { result: now, undoSteps: null };
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (check(boards[mid]!) === 'solvable') hi = mid;
+    else lo = mid + 1;
+  }
+  return { result: now, undoSteps: lo };
+}
+
+/** Geometry for a deal's tiles (exposed for clients that render a deal). */
+export const geometryOfDeal = (deal: Deal): Geometry => GEOMETRY.get(deal) ?? makeGeometry(deal.tiles);

@@ -1,0 +1,46 @@
+/**
+ * The engine's public names, re-exported one by one. The engine has no I/O, no
+ * DOM, no clock and no Math.random: the server and the browser run it alike.
+ */
+export { FACES, MODES, SUITS, err, ok } from './types.ts';
+export type { Deal, DealTile, Face, Layout, Mode, Pair, Result, Slot, Suit } from './types.ts';
+export {
+  LayoutError,
+  MAX_COORD,
+  MAX_LAYER,
+  MAX_TILES,
+  geometryOf,
+  makeGeometry,
+  makeLayout,
+  parseGeometry,
+  sortSlots,
+  validateSlots,
+} from './layout.ts';
+export type { Extent, Geometry } from './layout.ts';
+export { canMatch, freeSlots, fullPresence, isCovered, isFree, matchGroup, matchingPairs } from './rules.ts';
+export type { Presence } from './rules.ts';
+export { KIND_ORDER, faceName, facePairs, isFace } from './faces.ts';
+export { makeRng, shuffleInPlace } from './rng.ts';
+export type { Rng } from './rng.ts';
+export { ORDER_BUDGET, findRemovalOrder, longestChain, quickUnclearable } from './order.ts';
+export { DealError, GENERATOR_VERSION, MAX_CLASSIC_ATTEMPTS, SEED_PATTERN, deal, shuffleFaces } from './deal.ts';
+export type { DealStats, ShuffleResult } from './deal.ts';
+export { SOLVE_BUDGET, isSolvable, solve } from './solver.ts';
+export type { SolveOptions, SolveOutcome, SolveResult } from './solver.ts';
+export {
+  MOVE_TYPES,
+  MoveError,
+  STATUSES,
+  applyMove,
+  applyMoves,
+  availablePairs,
+  geometryOfDeal,
+  hintFor,
+  isTileFree,
+  newGame,
+  presenceOf,
+  replay,
+  statusOf,
+  winnability,
+} from './game.ts';
+export type { Game, Hint, Move, MoveType, ReplayError, Status, Winnability } from './game.ts';

@@ -1,0 +1,148 @@
+/**
+ * Layout validation and geometry.
+ *
+ * Implementation notes: every question the game asks of a position ("is this tile
+ * free?", "what became free after this pair left?") only involves a tile's
+ * neighbours, so `makeGeometry` precomputes, once per layout, four neighbour
+ * lists per slot: the slots above it that overlap it, the slots below it, and
+ * the slots that flank it on its own layer to the left and to the right. The
+ * build is a plain O(n²) scan: n is at most MAX_TILES, and a layout is built
+ * once and cached by its callers.
+ */
+import { err, ok, type Layout, type Result, type Slot } from './types.ts';
+
+export const MAX_TILES = 1000; // more than six full sets; a guard against garbage input
+export const MAX_COORD = 255; // largest x or y; in half tiles
+export const MAX_LAYER = 63; // largest z
+
+export const LayoutError = {
+  Empty: 'ERR_EMPTY',
+  TooLarge: 'ERR_TOO_LARGE',
+  Range: 'ERR_RANGE',
+  Duplicate: 'ERR_DUPLICATE',
+  Overlap: 'ERR_OVERLAP',
+  Odd: 'ERR_ODD',
+  Unclearable: 'ERR_UNCLEARABLE',
+  Format: 'ERR_FORMAT',
+} as const;
+export type LayoutError = (typeof LayoutError)[keyof typeof LayoutError];
+
+export interface Geometry {
+  readonly slots: readonly Slot[];
+  readonly size: number; // number of slots
+  readonly above: readonly (readonly number[])[]; // higher slots overlapping slot i: it is covered while one is present
+  readonly below: readonly (readonly number[])[]; // lower slots that slot i overlaps
+  readonly left: readonly (readonly number[])[]; // same layer at x − 2 with |dy| < 2
+  readonly right: readonly (readonly number[])[]; // same layer at x + 2 with |dy| < 2
+  readonly extent: Extent;
+}
+
+export interface Extent {
+  readonly minX: number; // in half tiles
+  readonly minY: number;
+  readonly width: number; // from minX to the right edge of the rightmost tile; in half tiles
+  readonly height: number;
+  readonly depth: number; // number of layers from 0 to the top one
+}
+
+const overlaps = (a: Slot, b: Slot): boolean => Math.abs(a.x - b.x) < 2 && Math.abs(a.y - b.y) < 2;
+
+const describe = (s: Slot): string => `(${s.x}, ${s.y}, ${s.z})`;
+
+/**
+ * Checks the slots of a layout: non-empty, at most MAX_TILES, whole coordinates in
+ * range, no two tiles sharing space on one layer, an even count. It does not check
+ * that the layout can be cleared; dealing does that.
+ */
+export function validateSlots(slots: readonly Slot[]): Result<readonly Slot[], LayoutError> {
+  if (slots.length === 0) return err(LayoutError.Empty, 'the layout has no tiles');
+  if (slots.length > MAX_TILES)
+    return err(LayoutError.TooLarge, `the layout has ${slots.length} tiles; at most ${MAX_TILES} are allowed`);
+  for (const s of slots) {
+    const inRange =
+      Number.isInteger(s.x) && Number.isInteger(s.y) && Number.isInteger(s.z) &&
+      s.x >= 0 && s.y >= 0 && s.z >= 0 && s.x <= MAX_COORD && s.y <= MAX_COORD && s.z <= MAX_LAYER; // prettier-ignore
+    if (!inRange)
+      return err(
+        LayoutError.Range,
+        `tile ${describe(s)} is out of range: x and y must be whole numbers 0–${MAX_COORD}, z 0–${MAX_LAYER}`,
+      );
+  }
+  const byLayer = new Map<number, Slot[]>();
+  for (const s of slots) {
+    const layer = byLayer.get(s.z) ?? [];
+    for (const t of layer) {
+      if (t.x === s.x && t.y === s.y) return err(LayoutError.Duplicate, `two tiles at ${describe(s)}`);
+      if (overlaps(s, t)) return err(LayoutError.Overlap, `tiles ${describe(t)} and ${describe(s)} overlap on layer ${s.z}`);
+    }
+    layer.push(s);
+    byLayer.set(s.z, layer);
+  }
+  if (slots.length % 2 !== 0)
+    return err(LayoutError.Odd, `the layout has ${slots.length} tiles; tiles are removed in pairs, so the count must be even`);
+  return ok(slots);
+}
+
+/** Precomputes neighbour lists for valid slots (see validateSlots). */
+export function makeGeometry(slots: readonly Slot[]): Geometry {
+  const n = slots.length;
+  const above: number[][] = Array.from({ length: n }, () => []);
+  const below: number[][] = Array.from({ length: n }, () => []);
+  const left: number[][] = Array.from({ length: n }, () => []);
+  const right: number[][] = Array.from({ length: n }, () => []);
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  let maxZ = 0;
+  for (let i = 0; i < n; i++) {
+    const a = slots[i]!;
+    minX = Math.min(minX, a.x);
+    minY = Math.min(minY, a.y);
+    maxX = Math.max(maxX, a.x + 2);
+    maxY = Math.max(maxY, a.y + 2);
+    maxZ = Math.max(maxZ, a.z);
+    for (let j = 0; j < n; j++) {
+      if (i === j) continue;
+      const b = slots[j]!;
+      if (b.z > a.z && overlaps(a, b)) above[i]!.push(j);
+      else if (b.z < a.z && overlaps(a, b)) below[i]!.push(j);
+      else if (b.z === a.z && Math.abs(a.y - b.y) < 2) {
+        if (b.x === a.x - 2) left[i]!.push(j);
+        else if (b.x === a.x + 2) right[i]!.push(j);
+      }
+    }
+  }
+  const extent = n === 0
+    ? { minX: 0, minY: 0, width: 0, height: 0, depth: 0 }
+    : { minX, minY, width: maxX - minX, height: maxY - minY, depth: maxZ + 1 }; // prettier-ignore
+  return { slots, size: n, above, below, left, right, extent };
+}
+
+/** Validates a layout's slots and builds its geometry in one step. */
+export function parseGeometry(slots: readonly Slot[]): Result<Geometry, LayoutError> {
+  const checked = validateSlots(slots);
+  return checked.ok ? ok(makeGeometry(checked.value)) : checked;
+}
+
+/** Layout slots sorted by layer, then row, then column: the canonical slot order. */
+export function sortSlots(slots: readonly Slot[]): Slot[] {
+  return [...slots].sort((a, b) => a.z - b.z || a.y - b.y || a.x - b.x);
+}
+
+/** A new layout value; slots are kept in the given order. */
+export const makeLayout = (id: string, name: string, description: string, slots: readonly Slot[]): Layout => ({
+  id,
+  name,
+  description,
+  slots,
+});
+
+const GEOMETRY = new WeakMap<Layout, Result<Geometry, LayoutError>>();
+
+/** The validated geometry of a layout, built once per layout value and cached. */
+export function geometryOf(layout: Layout): Result<Geometry, LayoutError> {
+  let geom = GEOMETRY.get(layout);
+  if (!geom) GEOMETRY.set(layout, (geom = parseGeometry(layout.slots)));
+  return geom;
+}

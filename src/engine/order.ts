@@ -1,0 +1,217 @@
+/**
+ * Finding a removal order: a sequence of pairs of geometrically free slots that
+ * empties a position, faces ignored. Deals are made by pasting face pairs onto
+ * such an order (see deal.ts), and shuffles re-run it over the tiles left.
+ *
+ * Implementation notes: a depth-first search with
+ * - weighted random move ordering: tiles on higher layers are tried first
+ *   (weight (1 + z)²), so stacks are taken down early and rarely strand;
+ * - a lookahead bound: in any clearing order, tiles on a chain (each covering the
+ *   next) are removed one at a time, each with a partner from off the chain, so
+ *   the longest chain of remaining tiles may be at most half of them. This alone
+ *   forces the right move when one tall stack stands among single tiles, and
+ *   proves at the root that a lone tower or stacked towers cannot be cleared;
+ * - backtracking with a table of positions already proven dead (Zobrist hashes),
+ *   so no position is expanded twice;
+ * - a node budget, so that adversarial input ends with an error instead of a hang.
+ * The chain bound runs in O(tiles + overlaps) per candidate, with free flags kept
+ * up to date incrementally from the neighbour lists.
+ */
+import { LayoutError, type Geometry } from './layout.ts';
+import { isFree, type Presence } from './rules.ts';
+import { makeRng, type Rng } from './rng.ts';
+import { err, ok, type Pair, type Result } from './types.ts';
+
+export const ORDER_BUDGET = 200_000; // candidate pairs examined before giving up; real layouts need ~n/2
+
+/** Slot indices from the top layer down: children come after every slot above them. */
+function topDown(geom: Geometry): Int32Array {
+  const order = Array.from({ length: geom.size }, (_, i) => i);
+  order.sort((a, b) => geom.slots[b]!.z - geom.slots[a]!.z || a - b);
+  return Int32Array.from(order);
+}
+
+const TOP_DOWN = new WeakMap<Geometry, Int32Array>();
+const topDownOf = (geom: Geometry): Int32Array => {
+  let order = TOP_DOWN.get(geom);
+  if (!order) TOP_DOWN.set(geom, (order = topDown(geom)));
+  return order;
+};
+
+/**
+ * The longest chain of present tiles each covering the next; `scratch` is reused
+ * storage of geom.size entries.
+ */
+export function longestChain(geom: Geometry, present: Presence, scratch: Int32Array): number {
+  let longest = 0;
+  for (const i of topDownOf(geom)) {
+    if (!present[i]) continue;
+    let best = 0;
+    for (const j of geom.above[i]!) if (present[j] && scratch[j]! > best) best = scratch[j]!;
+    scratch[i] = best + 1;
+    if (best + 1 > longest) longest = best + 1;
+  }
+  return longest;
+}
+
+/** Why a set of tiles cannot be cleared, or null when the quick checks pass. */
+export function quickUnclearable(geom: Geometry, present: Presence): string | null {
+  let count = 0;
+  for (let i = 0; i < geom.size; i++) count += present[i]!;
+  if (count % 2 !== 0) return `${count} tiles cannot be removed in pairs`;
+  if (count === 0) return null;
+  const chain = longestChain(geom, present, new Int32Array(geom.size));
+  if (chain * 2 > count)
+    return `${chain} of the ${count} tiles are stacked on one another, and each of them needs a partner from elsewhere`;
+  return null;
+}
+
+interface Frame {
+  readonly perm: number[]; // free slots in weighted random order
+  i: number; // cursor over pairs (perm[i], perm[j]) with i < j
+  j: number;
+  pair: Pair | null; // the pair this frame removed, to be restored on backtrack
+}
+
+const ZOBRIST = new WeakMap<Geometry, Uint32Array>();
+const zobristOf = (geom: Geometry): Uint32Array => {
+  let keys = ZOBRIST.get(geom);
+  if (!keys) {
+    const rng = makeRng('zobrist');
+    keys = new Uint32Array(geom.size * 2);
+    for (let k = 0; k < keys.length; k++) keys[k] = rng.next();
+    ZOBRIST.set(geom, keys);
+  }
+  return keys;
+};
+
+/** Tiles in a weighted random order, heavier first; integer weights, so every engine agrees. */
+function weightedOrder(rng: Rng, geom: Geometry, tiles: number[]): number[] {
+  const pool = tiles.slice();
+  const weights = pool.map((i) => (1 + geom.slots[i]!.z) ** 2);
+  let total = weights.reduce((s, w) => s + w, 0);
+  const out: number[] = [];
+  while (pool.length > 0) {
+    let r = rng.int(total);
+    let k = 0;
+    while (r >= weights[k]!) r -= weights[k++]!;
+    out.push(pool[k]!);
+    total -= weights[k]!;
+    pool.splice(k, 1);
+    weights.splice(k, 1);
+  }
+  return out;
+}
+
+export interface OrderStats {
+  readonly nodes: number; // candidate pairs examined
+}
+
+/**
+ * A seeded removal order for the present tiles: pairs of slots, both free when
+ * taken, that empty the position. Errors with ERR_UNCLEARABLE and the reason when
+ * no order exists (or none was found within `budget` candidate pairs).
+ */
+export function findRemovalOrder(
+  geom: Geometry,
+  start: Presence,
+  rng: Rng,
+  budget = ORDER_BUDGET,
+): Result<{ order: Pair[]; stats: OrderStats }, LayoutError> {
+  const quick = quickUnclearable(geom, start);
+  if (quick) return err(LayoutError.Unclearable, `the layout cannot be cleared: ${quick}`);
+  const present = Uint8Array.from(start);
+  let left = 0;
+  for (let i = 0; i < geom.size; i++) left += present[i]!;
+  const free = new Uint8Array(geom.size);
+  for (let i = 0; i < geom.size; i++) free[i] = isFree(geom, present, i) ? 1 : 0;
+  let freeCount = free.reduce((s, f) => s + f, 0);
+  const keys = zobristOf(geom);
+  let h1 = 0;
+  let h2 = 0;
+  for (let i = 0; i < geom.size; i++) if (present[i]) (h1 ^= keys[2 * i]!), (h2 ^= keys[2 * i + 1]!);
+  const dead = new Set<number>();
+  const scratch = new Int32Array(geom.size);
+
+  const refresh = (i: number): void => {
+    const lists = [geom.below[i]!, geom.left[i]!, geom.right[i]!];
+    for (const list of lists)
+      for (const j of list) {
+        const f = isFree(geom, present, j) ? 1 : 0;
+        freeCount += f - free[j]!;
+        free[j] = f;
+      }
+  };
+  const toggle = (i: number, on: 0 | 1): void => {
+    present[i] = on;
+    h1 ^= keys[2 * i]!;
+    h2 ^= keys[2 * i + 1]!;
+    const f = on && isFree(geom, present, i) ? 1 : 0;
+    freeCount += f - free[i]!;
+    free[i] = f;
+  };
+  const take = ([a, b]: Pair): void => {
+    toggle(a, 0);
+    toggle(b, 0);
+    refresh(a);
+    refresh(b);
+    left -= 2;
+  };
+  const restore = ([a, b]: Pair): void => {
+    toggle(a, 1);
+    toggle(b, 1);
+    refresh(a);
+    refresh(b);
+    left += 2;
+    // a and b were free when taken; restoring them re-blocks their neighbours via refresh.
+  };
+  const stateKey = (): number => h1 * 0x100000 + (h2 & 0xfffff);
+  const newFrame = (): Frame => {
+    const list: number[] = [];
+    for (let i = 0; i < geom.size; i++) if (free[i]) list.push(i);
+    return { perm: weightedOrder(rng, geom, list), i: 0, j: 1, pair: null };
+  };
+
+  const stack: Frame[] = [newFrame()];
+  let nodes = 0;
+  while (left > 0) {
+    const frame = stack[stack.length - 1]!;
+    if (frame.pair) {
+      // Came back here: the position after this frame's pair was dead.
+      restore(frame.pair);
+      frame.pair = null;
+    }
+    let advanced = false;
+    while (frame.j < frame.perm.length) {
+      const pair: Pair = [frame.perm[frame.i]!, frame.perm[frame.j]!];
+      if (++frame.i === frame.j) (frame.i = 0), frame.j++;
+      if (++nodes > budget)
+        return err(
+          LayoutError.Unclearable,
+          `no removal order was found within ${budget} steps; the layout is very likely unclearable`,
+        );
+      take(pair);
+      const viable =
+        left === 0 ||
+        (freeCount >= 2 && !dead.has(stateKey()) && longestChain(geom, present, scratch) * 2 <= left);
+      if (viable) {
+        frame.pair = pair;
+        advanced = true;
+        break;
+      }
+      restore(pair);
+    }
+    if (left === 0) break;
+    if (advanced) {
+      stack.push(newFrame());
+      continue;
+    }
+    // Every pair from this position fails: remember it and step back.
+    dead.add(stateKey());
+    stack.pop();
+    if (stack.length === 0)
+      return err(LayoutError.Unclearable, 'the layout cannot be cleared: no order of removals empties it');
+  }
+  const order = stack.map((f) => f.pair).filter((p): p is Pair => p !== null);
+  return ok({ order, stats: { nodes } });
+}

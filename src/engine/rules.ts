@@ -1,0 +1,71 @@
+/**
+ * The rules of SPEC §1: which tiles are free and which faces match.
+ *
+ * Implementation notes: a position is a `Uint8Array` with 1 for every slot whose
+ * tile is still on the board. `isFree` reads only the slot's neighbour lists from
+ * the geometry, so it costs O(neighbours), not O(tiles).
+ */
+import type { Geometry } from './layout.ts';
+import type { Face } from './types.ts';
+
+/** 1 per slot still on the board, 0 once removed. */
+export type Presence = Uint8Array;
+
+const anyPresent = (present: Presence, list: readonly number[]): boolean => {
+  for (const j of list) if (present[j]) return true;
+  return false;
+};
+
+/** True when slot i is on the board, nothing covers it, and a long side is open. */
+export function isFree(geom: Geometry, present: Presence, i: number): boolean {
+  if (!present[i]) return false;
+  if (anyPresent(present, geom.above[i]!)) return false;
+  return !anyPresent(present, geom.left[i]!) || !anyPresent(present, geom.right[i]!);
+}
+
+/** True when slot i is covered by a present tile on a higher layer. */
+export const isCovered = (geom: Geometry, present: Presence, i: number): boolean =>
+  anyPresent(present, geom.above[i]!);
+
+/** Indices of the free slots, ascending. */
+export function freeSlots(geom: Geometry, present: Presence): number[] {
+  const free: number[] = [];
+  for (let i = 0; i < geom.size; i++) if (isFree(geom, present, i)) free.push(i);
+  return free;
+}
+
+/** Slots whose freedom may change when slot i leaves: those it covered or flanked. */
+export function neighboursOf(geom: Geometry, i: number): readonly number[] {
+  return [...geom.below[i]!, ...geom.left[i]!, ...geom.right[i]!];
+}
+
+/** A full presence array (every slot on the board). */
+export const fullPresence = (size: number): Presence => new Uint8Array(size).fill(1);
+
+/** The group a face matches within: the face itself, or 'f'/'s' for flowers and seasons. */
+export const matchGroup = (face: Face): string => (face[0] === 'f' || face[0] === 's' ? face[0] : face);
+
+/** Identical faces match; so do any two flowers and any two seasons. */
+export const canMatch = (a: Face, b: Face): boolean => matchGroup(a) === matchGroup(b);
+
+/** Pairs of free slots holding matching faces. */
+export function matchingPairs(
+  geom: Geometry,
+  present: Presence,
+  faces: readonly (Face | null)[],
+): [number, number][] {
+  const byGroup = new Map<string, number[]>();
+  for (let i = 0; i < geom.size; i++) {
+    const face = faces[i];
+    if (face == null || !isFree(geom, present, i)) continue;
+    const key = matchGroup(face);
+    const list = byGroup.get(key);
+    if (list) list.push(i);
+    else byGroup.set(key, [i]);
+  }
+  const pairs: [number, number][] = [];
+  for (const list of byGroup.values())
+    for (let a = 0; a < list.length; a++)
+      for (let b = a + 1; b < list.length; b++) pairs.push([list[a]!, list[b]!]);
+  return pairs.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+}

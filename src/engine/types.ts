@@ -1,0 +1,66 @@
+/**
+ * Plain data shared by every engine module. Values are readonly; functions that
+ * mutate say so in their name.
+ *
+ * Coordinates are half-tile units (SPEC §1): a tile at (x, y, z) covers
+ * [x, x+2) × [y, y+2) on layer z, layer 0 at the bottom.
+ */
+
+/** One tile position of a layout. */
+export interface Slot {
+  readonly x: number; // column of the tile's left edge; in half tiles
+  readonly y: number; // row of the tile's top edge; in half tiles
+  readonly z: number; // layer; 0 is the bottom
+}
+
+/** A layout: named positions, in slot order (deal JSON `tiles` follow this order). */
+export interface Layout {
+  readonly id: string; // url-safe id, e.g. 'turtle'
+  readonly name: string; // display name, e.g. 'Turtle'
+  readonly description: string; // one line for the layout picker
+  readonly slots: readonly Slot[];
+}
+
+export const SUITS = ['d', 'b', 'c'] as const; // dots, bamboo, characters
+export type Suit = (typeof SUITS)[number];
+
+/** All 42 faces, suits first, then winds, dragons, flowers and seasons. */
+export const FACES = [
+  'd1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7', 'd8', 'd9',
+  'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8', 'b9',
+  'c1', 'c2', 'c3', 'c4', 'c5', 'c6', 'c7', 'c8', 'c9',
+  'we', 'ws', 'ww', 'wn',
+  'dr', 'dg', 'dw',
+  'f1', 'f2', 'f3', 'f4',
+  's1', 's2', 's3', 's4',
+] as const; // prettier-ignore
+export type Face = (typeof FACES)[number];
+
+export const MODES = ['relaxed', 'classic'] as const;
+export type Mode = (typeof MODES)[number];
+
+/** A pair of slot indices removed together. */
+export type Pair = readonly [number, number];
+
+/** A dealt board: the contract of SPEC §3.3. */
+export interface Deal {
+  readonly layout: string; // layout id
+  readonly seed: string; // 1–32 chars of [A-Za-z0-9_-]
+  readonly mode: Mode;
+  readonly generator: string; // generator version that made this deal
+  readonly tiles: readonly DealTile[]; // in the layout's slot order
+  readonly solution: readonly Pair[]; // a clearing order, in play order
+}
+
+export interface DealTile extends Slot {
+  readonly face: Face;
+}
+
+/** A tiny Result, as in chessops: expected failures are values, not exceptions. */
+export type Result<T, E = string> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: E; readonly message: string };
+
+export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
+
+export const err = <E>(error: E, message: string): Result<never, E> => ({ ok: false, error, message });
