@@ -1,0 +1,82 @@
+/**
+ * Builds the browser assets into public/build/ (docs/contract-board.md, "Assets").
+ *
+ * - src/client/worker.ts (the solver's Web Worker) and src/client/main.ts are bundled by esbuild as
+ *   minified ES modules for current browsers. The worker is built first: main.ts learns its hashed
+ *   file name through the `__WORKER_FILE__` define and loads it next to itself
+ *   (`new URL(file, import.meta.url)`), so the server needs no route for it.
+ * - public/css/site.css (when present), public/css/board.css and public/faces.svg are copied (CSS
+ *   minified by esbuild).
+ * - Every output name carries the first 8 hex digits of the SHA-256 of its bytes, and
+ *   public/build/manifest.json maps the plain names to `build/<name>.<hash>.<ext>`.
+ *
+ * The folder is emptied first so stale hashed files do not pile up. Run: npm run build
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, transform } from 'esbuild';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = join(ROOT, 'public', 'build');
+const TARGET = ['chrome100', 'firefox100', 'safari15', 'edge100']; // browsers with ES modules in workers
+
+const hashOf = (bytes: string | Uint8Array): string => createHash('sha256').update(bytes).digest('hex').slice(0, 8);
+
+/** Writes `bytes` as build/<stem>.<hash>.<ext> and returns the manifest path `build/…`. */
+function emit(stem: string, ext: string, bytes: string | Uint8Array): string {
+  const name = `${stem}.${hashOf(bytes)}.${ext}`;
+  writeFileSync(join(OUT, name), bytes);
+  return `build/${name}`;
+}
+
+/** Bundles one entry point to a single minified ESM file held in memory. */
+async function bundle(entry: string, define: Record<string, string> = {}): Promise<string> {
+  const result = await build({
+    entryPoints: [join(ROOT, entry)],
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    target: TARGET,
+    write: false,
+    legalComments: 'none',
+    define,
+    logLevel: 'warning',
+  });
+  return result.outputFiles[0]!.text;
+}
+
+async function minifyCss(file: string): Promise<string> {
+  const result = await transform(readFileSync(file, 'utf8'), { loader: 'css', minify: true, target: TARGET });
+  return result.code;
+}
+
+export async function buildClient(): Promise<Record<string, string>> {
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const manifest: Record<string, string> = {};
+
+  const worker = await bundle('src/client/worker.ts');
+  manifest['worker.js'] = emit('worker', 'js', worker);
+  const workerFile = manifest['worker.js'].slice('build/'.length);
+  const app = await bundle('src/client/main.ts', { __WORKER_FILE__: JSON.stringify(workerFile) });
+  manifest['app.js'] = emit('app', 'js', app);
+
+  for (const name of ['site', 'board']) {
+    const file = join(ROOT, 'public', 'css', `${name}.css`);
+    if (existsSync(file)) manifest[`${name}.css`] = emit(name, 'css', await minifyCss(file));
+    else if (name === 'board') throw new Error('public/css/board.css is missing');
+  }
+  manifest['faces.svg'] = emit('faces', 'svg', readFileSync(join(ROOT, 'public', 'faces.svg')));
+
+  writeFileSync(join(OUT, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  return manifest;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const started = performance.now();
+  const manifest = await buildClient();
+  const ms = Math.round(performance.now() - started);
+  console.log(`built ${Object.keys(manifest).length} assets into public/build in ${ms} ms`);
+}

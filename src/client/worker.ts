@@ -1,0 +1,2 @@
+/** The solver's Web Worker (placeholder until the board lands). */
+export {};
