@@ -18,12 +18,13 @@ import { geometryOf, LayoutError, type Geometry } from './layout.ts';
 import { findRemovalOrder } from './order.ts';
 import { fullPresence, matchGroup, type Presence } from './rules.ts';
 import { makeRng, shuffleInPlace, type Rng } from './rng.ts';
-import { solve, SOLVE_BUDGET } from './solver.ts';
+import { solve } from './solver.ts';
 import { err, ok, type Deal, type Face, type Layout, type Mode, type Pair, type Result } from './types.ts';
 
 export const GENERATOR_VERSION = '1';
 export const SEED_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 export const MAX_CLASSIC_ATTEMPTS = 200; // shuffles tried before a classic deal gives up (~3% fail on the turtle)
+export const CLASSIC_BUDGET = 20_000; // solver nodes per classic attempt; an unresolved shuffle is skipped like an unsolvable one
 
 export const DealError = {
   ...LayoutError,
@@ -103,7 +104,7 @@ function classicDeal(
   let nodes = 0;
   for (let attempt = 1; attempt <= MAX_CLASSIC_ATTEMPTS; attempt++) {
     const faces = shuffleInPlace(rng, flat.slice());
-    const result = solve(geom, present, faces, { budget: SOLVE_BUDGET, seed: `${seed}:${attempt}` });
+    const result = solve(geom, present, faces, { budget: CLASSIC_BUDGET, seed: `${seed}:${attempt}` });
     nodes += result.nodes;
     if (result.result === 'solvable')
       return ok({ deal: makeDealValue(layout, seed, 'classic', faces, result.solution), stats: { attempts: attempt, nodes } });

@@ -27,7 +27,7 @@ import { makeRng, type Rng } from './rng.ts';
 import type { Face, Pair } from './types.ts';
 
 export const SOLVE_BUDGET = 200_000; // default node budget
-const PLAYOUTS = Number((globalThis as { process?: { env: Record<string, string> } }).process?.env.PLAYOUTS ?? 6); // random playouts tried before the search
+const PLAYOUTS = 4; // random playouts tried before the search
 
 export type SolveOutcome = 'solvable' | 'unsolvable' | 'unresolved';
 
@@ -41,11 +41,23 @@ export interface SolveOptions {
 }
 
 class BudgetExceeded extends Error {}
+class Restart extends Error {}
+
+const RESTART_UNIT = 64; // nodes in the shortest search run
+
+/** The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, …: a restart schedule within a log factor of optimal. */
+function luby(k: number): number {
+  for (let size = 1, power = 1; ; size = 2 * size + 1, power *= 2) {
+    if (k === size) return power;
+    if (k < size) return luby(k - (size - 1) / 2);
+  }
+}
 
 interface Node {
   present: Uint8Array;
   partner: Int16Array; // committed partner per slot; -1 while undecided
   left: number; // tiles still present
+  options: (Pair[][] | undefined)[]; // per group of at most four undecided copies: the ways to pair them (see propagate)
 }
 
 /**
@@ -97,8 +109,8 @@ export function solve(
       const moves = playout(geom, present, faces, groupOf, rng, spend);
       if (moves) return { result: 'solvable', nodes, solution: moves };
     }
-    const search = new PairingSearch(geom, groups, groupOf, cover, spend);
-    const moves = search.run({ present: Uint8Array.from(present), partner: new Int16Array(n).fill(-1), left: count });
+    const search = new PairingSearch(geom, groups, groupOf, cover, spend, rng);
+    const moves = search.run({ present: Uint8Array.from(present), partner: new Int16Array(n).fill(-1), left: count, options: [] });
     return moves ? { result: 'solvable', nodes, solution: moves } : { result: 'unsolvable', nodes };
   } catch (e) {
     if (e instanceof BudgetExceeded) return { result: 'unresolved', nodes: budget };
@@ -214,6 +226,8 @@ class PairingSearch {
   private readonly keys: Uint32Array;
   private readonly reach: Uint32Array; // scratch bitsets for the cycle check
   private readonly done: Uint32Array;
+  private limit = 0; // nodes this run may visit
+  private visited = 0; // nodes this run has visited
 
   constructor(
     private readonly geom: Geometry,
@@ -221,41 +235,64 @@ class PairingSearch {
     private readonly groupOf: Int16Array,
     private readonly cover: Cover,
     private readonly spend: (k?: number) => void,
+    private readonly rng: Rng,
   ) {
-    const rng = makeRng('solver-zobrist');
+    const zobrist = makeRng('solver-zobrist');
     this.keys = new Uint32Array(geom.size * 2);
-    for (let k = 0; k < this.keys.length; k++) this.keys[k] = rng.next();
+    for (let k = 0; k < this.keys.length; k++) this.keys[k] = zobrist.next();
     this.reach = new Uint32Array(cover.words);
     this.done = new Uint32Array(cover.words);
   }
 
+  /**
+   * Runs the search with restarts: each run may visit a growing number of nodes
+   * (the Luby sequence times RESTART_UNIT), branching ties are broken at random,
+   * and dead positions found by earlier runs stay known. A run that ends within
+   * its limit has explored everything: its answer is final.
+   */
   run(root: Node): Pair[] | null {
     const all: number[] = [];
     for (let i = 0; i < this.geom.size; i++) if (root.present[i]) all.push(i);
     if (!this.propagate(root, all)) return null;
-    return this.search(root) ? this.moves.slice() : null;
+    for (let k = 1; ; k++) {
+      this.limit = RESTART_UNIT * luby(k);
+      this.visited = 0;
+      this.moves.length = 0;
+      const start: Node = { ...root, present: root.present.slice(), partner: root.partner.slice() };
+      try {
+        return this.search(start) ? this.moves.slice() : null;
+      } catch (e) {
+        if (!(e instanceof Restart)) throw e;
+      }
+    }
   }
 
   private search(node: Node): boolean {
     this.spend();
+    if (++this.visited > this.limit) throw new Restart();
     if (node.left === 0) return true;
     const key = this.key(node);
     if (this.dead.has(key)) return false;
     // Nothing committed can be played, so the next move pairs two free undecided
     // copies. Branch on a group where some way of pairing allows that (no such
     // group: dead end), taking the group with the fewest ways left.
+    const free = new Uint8Array(this.geom.size);
+    for (let i = 0; i < free.length; i++) if (node.present[i] && isFree(this.geom, node.present, i)) free[i] = 1;
     let best: Pair[][] | null = null;
+    let ties = 0;
     for (let g = 0; g < this.groups.length; g++) {
-      const undecided = this.undecided(node, g);
-      if (undecided.filter((i) => isFree(this.geom, node.present, i)).length < 2) continue;
-      const options = this.pairings(node, undecided);
-      if (!options.some((o) => o.some(([a, b]) => this.isPlayable(node, a, b)))) continue;
-      if (best === null || options.length < best.length) best = options;
+      let freeUndecided = 0;
+      for (const i of this.groups[g]!) if (free[i] && node.partner[i] === -1) freeUndecided++;
+      if (freeUndecided < 2) continue;
+      const options = node.options[g] ?? this.pairings(node, this.undecided(node, g));
+      if (!options.some((o) => o.some(([a, b]) => free[a] && free[b]))) continue;
+      if (best === null || options.length < best.length) (best = options), (ties = 1);
+      else if (options.length === best.length && this.rng.int(++ties) === 0) best = options; // uniform among ties
     }
     if (best !== null) {
       const mark = this.moves.length;
       for (const option of this.playableFirst(node, best)) {
-        const child: Node = { present: node.present.slice(), partner: node.partner.slice(), left: node.left };
+        const child: Node = { present: node.present.slice(), partner: node.partner.slice(), left: node.left, options: [] };
         for (const [a, b] of option) (child.partner[a] = b), (child.partner[b] = a);
         if (this.propagate(child, option.flat()) && this.search(child)) return true;
         this.moves.length = mark;
@@ -276,7 +313,8 @@ class PairingSearch {
   /** Options whose pairs can be played at once come first. */
   private playableFirst(node: Node, options: Pair[][]): Pair[][] {
     const playable = (o: Pair[]): number => o.filter(([a, b]) => this.isPlayable(node, a, b)).length;
-    return options.map((o) => [o, playable(o)] as const).sort((x, y) => y[1] - x[1]).map(([o]) => o);
+    const keyed = options.map((o) => [o, playable(o) * 0x10000 + this.rng.int(0x10000)] as const);
+    return keyed.sort((x, y) => y[1] - x[1]).map(([o]) => o);
   }
 
   /**
@@ -345,10 +383,12 @@ class PairingSearch {
       if (!this.settle(node, work)) return false;
       if (node.left === 0) return true;
       const forced: number[] = [];
+      node.options = [];
       for (let g = 0; g < this.groups.length; g++) {
         const undecided = this.undecided(node, g);
         if (undecided.length === 0 || undecided.length > 4) continue;
         const options = this.pairings(node, undecided);
+        node.options[g] = options; // kept for the search when this pass forces nothing
         if (options.length === 0) return false;
         if (options.length === 1) {
           for (const [a, b] of options[0]!) (node.partner[a] = b), (node.partner[b] = a), forced.push(a, b);
