@@ -2,9 +2,9 @@
  * Builds the browser assets into public/build/ (docs/contract-board.md, "Assets").
  *
  * - src/client/worker.ts (the solver's Web Worker) and src/client/main.ts are bundled by esbuild as
- *   minified ES modules for current browsers. The worker is built first: main.ts learns its hashed
- *   file name through the `__WORKER_FILE__` define and loads it next to itself
- *   (`new URL(file, import.meta.url)`), so the server needs no route for it.
+ *   minified ES modules for current browsers. The worker and the face sprite are written first: main.ts
+ *   learns their hashed file names through the `__WORKER_FILE__` and `__FACES_FILE__` defines and finds
+ *   them next to itself (`new URL(file, import.meta.url)`), so the server needs no route for them.
  * - public/css/site.css (when present), public/css/board.css and public/faces.svg are copied (CSS
  *   minified by esbuild).
  * - Every output name carries the first 8 hex digits of the SHA-256 of its bytes, and
@@ -57,10 +57,11 @@ export async function buildClient(): Promise<Record<string, string>> {
   mkdirSync(OUT, { recursive: true });
   const manifest: Record<string, string> = {};
 
+  manifest['faces.svg'] = emit('faces', 'svg', readFileSync(join(ROOT, 'public', 'faces.svg')));
   const worker = await bundle('src/client/worker.ts');
   manifest['worker.js'] = emit('worker', 'js', worker);
-  const workerFile = manifest['worker.js'].slice('build/'.length);
-  const app = await bundle('src/client/main.ts', { __WORKER_FILE__: JSON.stringify(workerFile) });
+  const file = (key: string): string => JSON.stringify(manifest[key]!.slice('build/'.length));
+  const app = await bundle('src/client/main.ts', { __WORKER_FILE__: file('worker.js'), __FACES_FILE__: file('faces.svg') });
   manifest['app.js'] = emit('app', 'js', app);
 
   for (const name of ['site', 'board']) {
@@ -68,7 +69,6 @@ export async function buildClient(): Promise<Record<string, string>> {
     if (existsSync(file)) manifest[`${name}.css`] = emit(name, 'css', await minifyCss(file));
     else if (name === 'board') throw new Error('public/css/board.css is missing');
   }
-  manifest['faces.svg'] = emit('faces', 'svg', readFileSync(join(ROOT, 'public', 'faces.svg')));
 
   writeFileSync(join(OUT, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   return manifest;

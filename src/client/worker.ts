@@ -1,2 +1,42 @@
-/** The solver's Web Worker (placeholder until the board lands). */
-export {};
+/**
+ * The solver's Web Worker: answers "which pair should I play?" (hint) and "can this still be won?"
+ * (check) off the main thread, where a hard position may take the solver seconds.
+ *
+ * A request carries the deal and the move log; the worker replays them with the engine, so it needs no
+ * state of its own. Answers echo the request id.
+ */
+import { hintFor, replay, winnability, type Deal, type Move, type Pair } from '../engine/index.ts';
+
+export type WorkerRequest = {
+  readonly id: number;
+  readonly kind: 'hint' | 'check';
+  readonly deal: Deal;
+  readonly log: readonly Move[];
+};
+
+export type WorkerAnswer =
+  | { readonly id: number; readonly kind: 'hint'; readonly pair: Pair | null; readonly winning: boolean }
+  | { readonly id: number; readonly kind: 'check'; readonly result: string; readonly undoSteps: number | null }
+  | { readonly id: number; readonly kind: 'error'; readonly message: string };
+
+const HINT_BUDGET = 100_000; // solver nodes for a hint: about a second at worst on a hard classic turtle
+
+/** Answers one request (exported for tests; the worker calls it per message). */
+export function answer(req: WorkerRequest): WorkerAnswer {
+  const game = replay(req.deal, req.log);
+  if (!game.ok) return { id: req.id, kind: 'error', message: game.message };
+  if (req.kind === 'hint') {
+    const hint = hintFor(game.value, HINT_BUDGET);
+    return { id: req.id, kind: 'hint', pair: hint.pair, winning: hint.winning };
+  }
+  const w = winnability(game.value);
+  return { id: req.id, kind: 'check', result: w.result, undoSteps: w.undoSteps };
+}
+
+// In a worker, `self` has no `document`; the guard keeps tests that import this module in Node quiet.
+const scope = globalThis as unknown as { document?: unknown; addEventListener?: typeof addEventListener; postMessage?: (a: unknown) => void };
+if (typeof scope.document === 'undefined' && typeof scope.addEventListener === 'function' && typeof scope.postMessage === 'function') {
+  scope.addEventListener('message', (e: Event) => {
+    scope.postMessage!(answer((e as MessageEvent<WorkerRequest>).data));
+  });
+}

@@ -1,0 +1,325 @@
+/**
+ * Draws a state onto the play page: the only module that touches the DOM (as chessground's render.ts).
+ *
+ * Implementation notes: the server renders one button per tile on the board; `makeDom` adopts them
+ * and creates the missing ones (hidden), so undo can bring back a tile removed before the page loaded.
+ * `render` is idempotent and writes an attribute only when its value changes, so calling it after
+ * every event costs little. Pixel positions are CSS's job (board.css); the script only sets --tile.
+ */
+import type { Face } from '../engine/index.ts';
+import { elapsedMs, formatTime, isCleanWin, tileLabel, type HeadlessState } from './state.ts';
+
+export interface Dom {
+  readonly board: HTMLElement;
+  readonly tiles: HTMLButtonElement[]; // by slot
+  readonly counters: readonly HTMLElement[]; // [data-counter]
+  readonly actions: readonly HTMLButtonElement[]; // [data-action]
+  readonly message: HTMLElement | null; // the live region #message
+  readonly notice: HTMLElement; // calm notices with buttons: no moves, lost win
+  readonly winPanel: HTMLElement | null; // #win-panel
+  readonly sprite: string; // URL of faces.svg
+  readonly reducedMotion: MediaQueryList;
+}
+
+export interface State extends HeadlessState {
+  dom: Dom;
+  moveFocus: boolean; // move DOM focus to s.focus on the next render
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** Reads the page data from `#deal-data`. */
+export function readData(doc: Document): unknown {
+  const el = doc.getElementById('deal-data');
+  return el?.textContent ? JSON.parse(el.textContent) : null;
+}
+
+function faceSvg(doc: Document, sprite: string, face: Face): SVGSVGElement {
+  const svg = doc.createElementNS(SVG, 'svg');
+  svg.setAttribute('class', 'face');
+  svg.setAttribute('viewBox', '0 0 60 80');
+  svg.setAttribute('aria-hidden', 'true');
+  svg.setAttribute('focusable', 'false');
+  const use = doc.createElementNS(SVG, 'use');
+  use.setAttribute('href', `${sprite}#${face}`);
+  svg.append(use);
+  return svg;
+}
+
+/** Adopts the server's board markup (and creates what is missing) for state `s`. */
+export function makeDom(doc: Document, s: HeadlessState, fallbackSprite: string): Dom {
+  const board = doc.getElementById('board');
+  if (!board) throw new Error('no #board on the page');
+  const existing = new Map<number, HTMLButtonElement>();
+  for (const el of board.querySelectorAll<HTMLButtonElement>('button.tile[data-slot]'))
+    existing.set(Number(el.dataset.slot), el);
+  const href = board.querySelector('use')?.getAttribute('href');
+  const sprite = href ? href.slice(0, href.indexOf('#') >>> 0) : fallbackSprite;
+  const { minX, minY, depth } = s.game.geom.extent;
+  const tiles = s.deal.tiles.map((t, slot) => {
+    let el = existing.get(slot);
+    if (!el) {
+      el = doc.createElement('button');
+      el.type = 'button';
+      el.className = 'tile';
+      el.dataset.slot = String(slot);
+      el.dataset.face = t.face;
+      el.hidden = true;
+      el.style.setProperty('--x', String(t.x - minX));
+      el.style.setProperty('--y', String(t.y - minY));
+      el.style.setProperty('--z', String(t.z));
+      el.append(faceSvg(doc, sprite, t.face));
+      board.append(el); // paint order comes from CSS z-index, not DOM order
+    }
+    return el;
+  });
+  if (!board.style.getPropertyValue('--w')) {
+    const { width, height } = s.game.geom.extent;
+    board.style.setProperty('--w', String(width));
+    board.style.setProperty('--h', String(height));
+    board.style.setProperty('--d', String(depth));
+  }
+  let notice = doc.getElementById('notice');
+  if (!notice) {
+    notice = doc.createElement('div');
+    notice.id = 'notice';
+    notice.className = 'notice';
+    notice.hidden = true;
+    board.after(notice);
+  }
+  return {
+    board,
+    tiles,
+    counters: [...doc.querySelectorAll<HTMLElement>('[data-counter]')],
+    actions: [...doc.querySelectorAll<HTMLButtonElement>('button[data-action]')],
+    message: doc.getElementById('message'),
+    notice,
+    winPanel: doc.getElementById('win-panel'),
+    sprite,
+    reducedMotion: doc.defaultView!.matchMedia('(prefers-reduced-motion: reduce)'),
+  };
+}
+
+const setAttr = (el: Element, name: string, value: string | null): void => {
+  if (value === null) {
+    if (el.hasAttribute(name)) el.removeAttribute(name);
+  } else if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+};
+
+const setText = (el: Element, text: string): void => {
+  if (el.textContent !== text) el.textContent = text;
+};
+
+const LEAVE_MS = 260; // length of the tile-leave animation in board.css
+
+function renderTile(s: State, slot: number, tabbable: number | null): void {
+  const el = s.dom.tiles[slot]!;
+  const face = s.game.faces[slot];
+  if (face == null) {
+    if (s.leaving.includes(slot) && !s.dom.reducedMotion.matches && !el.hidden) {
+      if (!el.classList.contains('leaving')) {
+        el.classList.add('leaving');
+        el.classList.remove('selected', 'wobble');
+        setAttr(el, 'aria-hidden', 'true');
+        setAttr(el, 'tabindex', '-1');
+        setTimeout(() => {
+          if (s.game.faces[slot] == null) el.hidden = true;
+          el.classList.remove('leaving');
+        }, LEAVE_MS);
+      }
+    } else {
+      el.classList.remove('leaving');
+      el.hidden = true;
+    }
+    setAttr(el, 'data-free', null);
+    setAttr(el, 'data-hint', null);
+    return;
+  }
+  el.hidden = false;
+  el.classList.remove('leaving');
+  setAttr(el, 'aria-hidden', null);
+  if (el.dataset.face !== face) {
+    el.dataset.face = face;
+    el.querySelector('use')?.setAttribute('href', `${s.dom.sprite}#${face}`);
+  }
+  setAttr(el, 'data-free', s.free[slot] ? '' : null);
+  setAttr(el, 'data-hint', s.hint && (s.hint[0] === slot || s.hint[1] === slot) ? '' : null);
+  setAttr(el, 'aria-label', tileLabel(s, slot));
+  setAttr(el, 'aria-pressed', s.selected === slot ? 'true' : 'false');
+  el.classList.toggle('selected', s.selected === slot);
+  setAttr(el, 'tabindex', slot === tabbable ? '0' : '-1');
+  if (s.wobble === slot && !el.classList.contains('wobble')) {
+    el.classList.add('wobble');
+    const stop = (): void => {
+      el.classList.remove('wobble');
+      if (s.wobble === slot) s.wobble = null;
+    };
+    el.addEventListener('animationend', stop, { once: true });
+    setTimeout(stop, 600); // no animation under prefers-reduced-motion: no animationend either
+  }
+}
+
+/** The counters' texts. */
+function counterText(s: State, name: string, now: number): string {
+  switch (name) {
+    case 'left':
+      return String(s.game.left);
+    case 'pairs':
+      return String(s.pairs);
+    case 'time':
+      return formatTime(elapsedMs(s.clock, now));
+    case 'hints':
+      return String(s.game.hints);
+    case 'shuffles':
+      return String(s.game.shuffles);
+    case 'undos':
+      return String(s.game.undos);
+    default:
+      return '';
+  }
+}
+
+/** Updates only the time counters (called every second). */
+export function renderClock(s: State, now: number): void {
+  for (const el of s.dom.counters) if (el.dataset.counter === 'time') setText(el, counterText(s, 'time', now));
+}
+
+function button(doc: Document, action: string, text: string): HTMLButtonElement {
+  const b = doc.createElement('button');
+  b.type = 'button';
+  b.dataset.do = action;
+  b.textContent = text;
+  return b;
+}
+
+/** The notice under the board: no moves, or the answer to "can this still be won?". */
+function renderNotice(s: State): void {
+  const doc = s.dom.board.ownerDocument;
+  let key = '';
+  let text = '';
+  const buttons: [string, string][] = [];
+  if (s.status === 'stuck') {
+    key = `stuck:${s.game.log.length}`;
+    text = 'No moves left. Shuffle the tiles, or undo a few moves.';
+    buttons.push(['shuffle', 'Shuffle'], ['undo', 'Undo']);
+  } else if (s.check.kind === 'running') {
+    key = 'running';
+    text = 'Asking the solver…';
+  } else if (s.check.kind === 'no') {
+    const n = s.check.undoSteps;
+    key = `no:${n}:${s.game.log.length}`;
+    text = s.message;
+    if (n !== null) buttons.push([`undo:${n}`, `Undo ${n} move${n === 1 ? '' : 's'}`]);
+    else buttons.push(['shuffle', 'Shuffle']);
+  } else if (s.check.kind === 'yes' || s.check.kind === 'unknown') {
+    key = `${s.check.kind}:${s.game.log.length}`;
+    text = s.check.kind === 'yes' ? 'Yes: this position can still be cleared.' : 'The solver could not tell in time.';
+  }
+  const el = s.dom.notice;
+  if (el.dataset.key === key) return;
+  el.dataset.key = key;
+  el.hidden = key === '';
+  el.replaceChildren();
+  if (!key) return;
+  const p = doc.createElement('p');
+  p.textContent = text;
+  el.append(p, ...buttons.map(([action, label]) => button(doc, action, label)));
+}
+
+function renderWin(s: State, now: number): void {
+  const panel = s.dom.winPanel;
+  if (!panel) return;
+  const won = s.status === 'won';
+  if (panel.hidden === !won) return;
+  panel.hidden = !won;
+  if (!won) return;
+  const doc = panel.ownerDocument;
+  const clean = isCleanWin(s.game);
+  const h = doc.createElement('h2');
+  h.textContent = 'Board cleared!';
+  const p = doc.createElement('p');
+  p.dataset.win = 'time';
+  p.textContent = `Time ${formatTime(elapsedMs(s.clock, now))}. ` +
+    (clean ? 'A clean win: no hints, shuffles or undos.' :
+      `Not a clean win: ${s.game.hints} hints, ${s.game.shuffles} shuffles, ${s.game.undos} undos.`); // prettier-ignore
+  p.dataset.clean = String(clean);
+  const links = doc.createElement('p');
+  const again = doc.createElement('a');
+  again.href = `/play/${encodeURIComponent(s.deal.layout)}${s.deal.mode === 'classic' ? '?mode=classic' : ''}`;
+  again.textContent = 'New deal';
+  again.dataset.win = 'new';
+  const stats = doc.createElement('a');
+  stats.href = '/stats';
+  stats.textContent = 'Your stats';
+  links.append(again, ' · ', stats);
+  panel.replaceChildren(h, p, links);
+  again.focus();
+}
+
+/** Draws the whole state. Cheap when little changed. */
+export function render(s: State, now: number): void {
+  const { board } = s.dom;
+  setAttr(board, 'data-status', s.status);
+  setAttr(board, 'aria-label', `Board, ${s.game.left} tiles left`);
+  board.classList.toggle('thinking', s.hintPending);
+  const tabbable = s.focus !== null && s.free[s.focus] ? s.focus : s.free.indexOf(true);
+  for (let slot = 0; slot < s.dom.tiles.length; slot++) renderTile(s, slot, tabbable >= 0 ? tabbable : null);
+  for (const el of s.dom.counters) setText(el, counterText(s, el.dataset.counter ?? '', now));
+  for (const b of s.dom.actions) {
+    const action = b.dataset.action;
+    const off =
+      (action === 'undo' && s.game.past.length === 0) ||
+      (action === 'redo' && s.game.future.length === 0) ||
+      ((action === 'hint' || action === 'shuffle' || action === 'check') && s.status === 'won') ||
+      (action === 'hint' && s.hintPending) ||
+      (action === 'check' && s.check.kind === 'running');
+    setAttr(b, 'aria-disabled', off ? 'true' : null);
+  }
+  if (s.dom.message) setText(s.dom.message, s.message);
+  renderNotice(s);
+  renderWin(s, now);
+  if (s.moveFocus && s.focus !== null && s.game.faces[s.focus] != null) {
+    s.dom.tiles[s.focus]!.focus();
+  }
+  s.moveFocus = false;
+}
+
+/**
+ * Height the page needs under the board: the boxes after it in flow (help line, footer) and its
+ * ancestors' bottom padding and borders, up to a third of the viewport.
+ */
+function spaceBelow(board: HTMLElement): number {
+  const win = board.ownerDocument.defaultView!;
+  const px = (v: string): number => parseFloat(v) || 0;
+  let below = 0;
+  for (let el: Element = board; el.parentElement && el !== board.ownerDocument.body; el = el.parentElement) {
+    for (let sib = el.nextElementSibling; sib; sib = sib.nextElementSibling) {
+      const cs = win.getComputedStyle(sib);
+      if (cs.display === 'none' || cs.position === 'fixed' || cs.position === 'absolute') continue;
+      below += sib.getBoundingClientRect().height + px(cs.marginTop) + px(cs.marginBottom);
+    }
+    const cs = win.getComputedStyle(el.parentElement);
+    below += px(cs.paddingBottom) + px(cs.borderBottomWidth);
+  }
+  return Math.min(win.innerHeight / 3, below);
+}
+
+/**
+ * Sets --tile so the board fills its container's width and the viewport height left below its top,
+ * keeping tiles at least `min` px wide (the page scrolls rather than shrink tiles past that).
+ */
+export function fit(s: State, min = 22): void {
+  const { board } = s.dom;
+  const win = board.ownerDocument.defaultView!;
+  const parent = board.parentElement!;
+  const cs = win.getComputedStyle(parent);
+  const width = parent.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  const top = board.getBoundingClientRect().top + win.scrollY;
+  const height = win.innerHeight - top - spaceBelow(board) - 2;
+  const { width: w, height: h, depth: d } = s.game.geom.extent;
+  const byWidth = width / (w / 2 + d * 0.13 + 0.1);
+  const byHeight = height / ((h * 2) / 3 + d * 0.13 + 0.1);
+  const tile = Math.max(min, Math.floor(Math.min(byWidth, byHeight) * 10) / 10);
+  const value = `${tile}px`;
+  if (board.style.getPropertyValue('--tile') !== value) board.style.setProperty('--tile', value);
+}

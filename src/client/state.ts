@@ -1,0 +1,342 @@
+/**
+ * The play page's one state object and the logic that works on it, without the DOM (as chessground's
+ * HeadlessState): selecting tiles, playing moves through the engine, the clock, keyboard focus by
+ * geometry, and the texts the page shows. render.ts draws a state; events.ts turns input into calls here.
+ *
+ * Implementation notes: the engine's `Game` is the truth for the position; everything else here is
+ * presentation (selection, hint, focus, the animation of the last removed pair) or bookkeeping (the
+ * clock). `refresh` recomputes the derived fields after every change of `game`.
+ */
+import {
+  applyMove,
+  applyMoves,
+  availablePairs,
+  canMatch,
+  faceName,
+  newGame,
+  presenceOf,
+  isFree,
+  statusOf,
+  type Deal,
+  type Game,
+  type Move,
+  type Pair,
+  type Status,
+} from '../engine/index.ts';
+
+/** The `#deal-data` JSON of the play page (docs/contract-board.md). */
+export interface DealData {
+  readonly deal: Deal;
+  readonly game: {
+    readonly id: string;
+    readonly log: readonly Move[];
+    readonly startedAt: number; // ms since the epoch, server clock
+    readonly status?: string;
+  } | null;
+}
+
+export const DIRS = ['left', 'right', 'up', 'down'] as const;
+export type Dir = (typeof DIRS)[number];
+
+/** Play time that runs only while the page is visible and the game is on. */
+export interface Clock {
+  base: number; // ms counted before `since`
+  since: number | null; // ms epoch when the clock last started; null while stopped
+}
+
+/** The answer to "Can this still be won?". */
+export type Check =
+  | { readonly kind: 'idle' }
+  | { readonly kind: 'running'; readonly at: number } // at: log length asked about
+  | { readonly kind: 'yes' }
+  | { readonly kind: 'unknown' }
+  | { readonly kind: 'no'; readonly undoSteps: number | null };
+
+export interface HeadlessState {
+  readonly deal: Deal;
+  game: Game;
+  gameId: string | null; // server game id, once the server has one
+  selected: number | null; // selected slot
+  hint: Pair | null; // pair shown by the last hint, until the next move
+  hintPending: boolean; // a hint is being computed
+  focus: number | null; // slot that has (or will get) keyboard focus
+  wobble: number | null; // blocked slot clicked last, wobbling
+  leaving: number[]; // slots removed by the last move, animating out
+  message: string; // announced in the live region
+  check: Check;
+  clock: Clock;
+  // derived by refresh():
+  free: boolean[]; // per slot: on the board and free
+  pairs: number; // matching free pairs now
+  status: Status;
+}
+
+const empty = (): Pick<HeadlessState, 'free' | 'pairs' | 'status'> => ({ free: [], pairs: 0, status: 'playing' });
+
+/** A state for the page data at time `now` (ms epoch). Replays the embedded move log. */
+export function makeState(data: DealData, now: number): HeadlessState {
+  const start = newGame(data.deal);
+  if (!start.ok) throw new Error(`bad deal: ${start.message}`);
+  let game = start.value;
+  let gameId: string | null = null;
+  let clock: Clock = { base: 0, since: null };
+  if (data.game) {
+    const replayed = applyMoves(game, data.game.log);
+    if (replayed.ok) {
+      game = replayed.value;
+      gameId = data.game.id;
+      clock = { base: Math.max(0, now - data.game.startedAt), since: null };
+    }
+  }
+  const s: HeadlessState = {
+    deal: data.deal,
+    game,
+    gameId,
+    selected: null,
+    hint: null,
+    hintPending: false,
+    focus: null,
+    wobble: null,
+    leaving: [],
+    message: '',
+    check: { kind: 'idle' },
+    clock,
+    ...empty(),
+  };
+  refresh(s);
+  if (gameId && s.status !== 'won') startClock(s, now);
+  return s;
+}
+
+/** Recomputes free tiles, pairs and status from `s.game`. Mutates. */
+export function refresh(s: HeadlessState): void {
+  const present = presenceOf(s.game);
+  s.free = s.game.faces.map((_, i) => isFree(s.game.geom, present, i));
+  s.pairs = availablePairs(s.game).length;
+  s.status = statusOf(s.game);
+  if (s.selected !== null && !s.free[s.selected]) s.selected = null;
+  if (s.focus !== null && s.game.faces[s.focus] === null) s.focus = null;
+}
+
+// ---- the clock ----
+
+export const elapsedMs = (clock: Clock, now: number): number =>
+  clock.base + (clock.since === null ? 0 : Math.max(0, now - clock.since));
+
+/** Starts (or resumes) the clock. Mutates. */
+export function startClock(s: HeadlessState, now: number): void {
+  if (s.clock.since === null && s.status !== 'won') s.clock.since = now;
+}
+
+/** Stops the clock, keeping the time counted. Mutates. */
+export function stopClock(s: HeadlessState, now: number): void {
+  if (s.clock.since !== null) s.clock = { base: elapsedMs(s.clock, now), since: null };
+}
+
+/** 'm:ss', or 'h:mm:ss' from an hour on. */
+export function formatTime(ms: number): string {
+  const total = Math.floor(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const sec = String(total % 60).padStart(2, '0');
+  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
+}
+
+// ---- moves ----
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What the live region says about the position after a move. */
+function positionMessage(s: HeadlessState, now: number): string {
+  if (s.status === 'won') return `Board cleared in ${formatTime(elapsedMs(s.clock, now))}. Well played!`;
+  if (s.status === 'stuck') return 'No moves left. Shuffle the tiles or undo a few moves.';
+  return '';
+}
+
+/**
+ * Plays a move on the game at time `now`: the engine checks it. On success the selection and hint are
+ * cleared, the clock starts (first action) or stops (win), and `message` says what happened. Returns
+ * the engine's error message when the move is illegal (the state is then unchanged). Mutates.
+ */
+export function playMove(s: HeadlessState, move: Move, now: number): string | null {
+  const next = applyMove(s.game, move);
+  if (!next.ok) return next.message;
+  const before = s.game;
+  s.game = next.value;
+  s.selected = null;
+  s.hint = null;
+  s.wobble = null;
+  s.check = { kind: 'idle' };
+  s.leaving = move.type === 'match' ? [move.a, move.b] : [];
+  refresh(s);
+  startClock(s, now);
+  if (s.status === 'won') stopClock(s, now);
+  let text = '';
+  if (move.type === 'match') {
+    const a = before.faces[move.a]!;
+    const b = before.faces[move.b]!;
+    text = a === b ? `Matched ${faceName(a)}.` : `Matched ${faceName(a)} with ${faceName(b)}.`;
+    text += ` ${plural(s.game.left, 'tile')} left.`;
+  } else if (move.type === 'shuffle') text = `Shuffled. ${plural(s.pairs, 'pair')} to play.`;
+  else if (move.type === 'undo') text = `Undone. ${plural(s.game.left, 'tile')} left.`;
+  else if (move.type === 'redo') text = `Redone. ${plural(s.game.left, 'tile')} left.`;
+  const after = positionMessage(s, now);
+  s.message = after ? (move.type === 'match' || move.type === 'shuffle' ? after : `${text} ${after}`) : text;
+  return null;
+}
+
+/** The result of a tile click or Enter on a tile, for events.ts to act on. */
+export type Picked =
+  | { readonly kind: 'ignore' }
+  | { readonly kind: 'wobble' }
+  | { readonly kind: 'select' }
+  | { readonly kind: 'deselect' }
+  | { readonly kind: 'move'; readonly move: Move };
+
+/**
+ * A player picks slot `slot` (click, tap, Enter or Space). Selects a free tile, removes a matching
+ * pair (the returned move has been played), or marks a blocked tile to wobble. Mutates.
+ */
+export function pickTile(s: HeadlessState, slot: number, now: number): Picked {
+  const face = s.game.faces[slot];
+  if (face == null || s.status === 'won') return { kind: 'ignore' };
+  s.focus = slot;
+  if (!s.free[slot]) {
+    s.wobble = slot;
+    s.message = `${faceName(face)} is blocked: it needs nothing on top and a free left or right side.`;
+    return { kind: 'wobble' };
+  }
+  s.wobble = null;
+  if (s.selected === slot) {
+    s.selected = null;
+    s.message = '';
+    return { kind: 'deselect' };
+  }
+  if (s.selected !== null && canMatch(s.game.faces[s.selected]!, face)) {
+    const move: Move = { type: 'match', a: s.selected, b: slot };
+    const error = playMove(s, move, now);
+    if (error) throw new Error(error); // both tiles are free and match: the engine agrees
+    return { kind: 'move', move };
+  }
+  s.selected = slot;
+  s.message = `${faceName(face)} selected.`;
+  return { kind: 'select' };
+}
+
+// ---- hints and checks ----
+
+/** Shows a hint pair found by the solver for the position at log length `at`. Mutates. */
+export function showHint(s: HeadlessState, pair: Pair | null, at: number, winning: boolean): Move | null {
+  s.hintPending = false;
+  if (at !== s.game.log.length) return null; // the position changed while the solver thought
+  if (!pair) {
+    s.message = 'No moves left. Shuffle the tiles or undo a few moves.';
+    return null;
+  }
+  const next = applyMove(s.game, { type: 'hint' });
+  if (!next.ok) return null;
+  s.game = next.value;
+  s.hint = pair;
+  s.selected = null;
+  const [a, b] = pair;
+  s.focus = a;
+  s.message =
+    `Hint: ${faceName(s.game.faces[a]!)} and ${faceName(s.game.faces[b]!)}.` +
+    (winning ? '' : ' (The solver found no pair that keeps the game winnable.)');
+  return { type: 'hint' };
+}
+
+/** Records the answer to "Can this still be won?" for the position at log length `at`. Mutates. */
+export function showCheck(s: HeadlessState, result: string, undoSteps: number | null, at: number): void {
+  if (at !== s.game.log.length) {
+    s.check = { kind: 'idle' };
+    return;
+  }
+  if (result === 'solvable') {
+    s.check = { kind: 'yes' };
+    s.message = 'Yes: this position can still be cleared.';
+  } else if (result === 'unsolvable') {
+    s.check = { kind: 'no', undoSteps };
+    s.message =
+      undoSteps === null
+        ? 'No: this position cannot be cleared any more. A shuffle will make it winnable again.'
+        : `No: the win was lost ${plural(undoSteps, 'move')} ago. Undo ${plural(undoSteps, 'move')} to get it back.`;
+  } else {
+    s.check = { kind: 'unknown' };
+    s.message = 'The solver could not tell in time. Keep playing; ask again later.';
+  }
+}
+
+/** True when the game was won with no hint, shuffle or undo. */
+export const isCleanWin = (game: Game): boolean => game.hints === 0 && game.shuffles === 0 && game.undos === 0;
+
+// ---- names and focus ----
+
+/** The accessible name of a tile: 'Bamboo 3, free', 'Flower (plum), blocked', '…, selected'. */
+export function tileLabel(s: HeadlessState, slot: number): string {
+  const face = s.game.faces[slot];
+  if (face == null) return '';
+  const base = `${faceName(face)}, ${s.free[slot] ? 'free' : 'blocked'}`;
+  return s.selected === slot ? `${base}, selected` : base;
+}
+
+/** Where a tile's face is drawn, in half tiles: its centre, shifted up-left by its layer. */
+export function tileCentre(s: HeadlessState, slot: number): [number, number] {
+  const t = s.deal.tiles[slot]!;
+  const lift = 0.25; // up-left shift per layer; in half tiles (matches the look, not the CSS exactly)
+  return [t.x + 1 - t.z * lift, t.y + 1 - t.z * lift];
+}
+
+/**
+ * The free tile nearest to `from` in direction `dir`, by the screen geometry: candidates must lie in
+ * that half-plane (cone of ±60°); distance along the direction counts once, sideways distance twice.
+ * Returns null when there is none.
+ */
+export function nearestFree(s: HeadlessState, from: number, dir: Dir): number | null {
+  const [fx, fy] = tileCentre(s, from);
+  const [ux, uy] = dir === 'left' ? [-1, 0] : dir === 'right' ? [1, 0] : dir === 'up' ? [0, -1] : [0, 1];
+  let best: number | null = null;
+  let bestScore = Infinity;
+  for (let i = 0; i < s.free.length; i++) {
+    if (!s.free[i] || i === from) continue;
+    const [x, y] = tileCentre(s, i);
+    const along = (x - fx) * ux + (y - fy) * uy;
+    const side = Math.abs((x - fx) * uy - (y - fy) * ux);
+    if (along <= 0.01 || side > along * 1.8) continue;
+    const score = along + 2 * side;
+    if (score < bestScore) [best, bestScore] = [i, score];
+  }
+  return best;
+}
+
+/** The first free tile in reading order (top row first, then left to right), or null. */
+export function firstFree(s: HeadlessState): number | null {
+  let best: number | null = null;
+  for (let i = 0; i < s.free.length; i++) {
+    if (!s.free[i]) continue;
+    if (best === null) best = i;
+    else {
+      const [x, y] = tileCentre(s, i);
+      const [bx, by] = tileCentre(s, best);
+      if (y < by || (y === by && x < bx)) best = i;
+    }
+  }
+  return best;
+}
+
+/** Moves keyboard focus one step in `dir` (to the first free tile when nothing has focus). Mutates. */
+export function moveFocus(s: HeadlessState, dir: Dir): number | null {
+  const from = s.focus !== null && s.game.faces[s.focus] != null ? s.focus : null;
+  const next = from === null ? firstFree(s) : (nearestFree(s, from, dir) ?? from);
+  s.focus = next;
+  return next;
+}
+
+/** The link to this deal: /play/<layout>/<seed>, with ?mode=classic for classic deals. */
+export const shareUrl = (s: HeadlessState, origin: string): string =>
+  `${origin}/play/${encodeURIComponent(s.deal.layout)}/${encodeURIComponent(s.deal.seed)}` +
+  (s.deal.mode === 'classic' ? '?mode=classic' : '');
+
+/** Where "New game" goes: a fresh seed of the same layout and mode. */
+export const newGameUrl = (s: HeadlessState): string =>
+  `/play/${encodeURIComponent(s.deal.layout)}` + (s.deal.mode === 'classic' ? '?mode=classic' : '');
