@@ -289,7 +289,8 @@ export function tileCentre(s: HeadlessState, slot: number): [number, number] {
 
 /**
  * The free tile nearest to `from` in direction `dir`, by the screen geometry: candidates must lie in
- * that half-plane (cone of ±60°); distance along the direction counts once, sideways distance twice.
+ * that direction's cone (±56°); distance along the direction counts once, sideways distance three times,
+ * so the next tile on the same row wins over a nearer one on the diagonal.
  * Returns null when there is none.
  */
 export function nearestFree(s: HeadlessState, from: number, dir: Dir): number | null {
@@ -302,8 +303,8 @@ export function nearestFree(s: HeadlessState, from: number, dir: Dir): number | 
     const [x, y] = tileCentre(s, i);
     const along = (x - fx) * ux + (y - fy) * uy;
     const side = Math.abs((x - fx) * uy - (y - fy) * ux);
-    if (along <= 0.01 || side > along * 1.8) continue;
-    const score = along + 2 * side;
+    if (along <= 0.01 || side > along * 1.5) continue;
+    const score = along + 3 * side;
     if (score < bestScore) [best, bestScore] = [i, score];
   }
   return best;

@@ -1,0 +1,325 @@
+/**
+ * The play page's headless logic (src/client/state.ts), its server sync (api.ts) and the solver worker's
+ * answers (worker.ts), in Node without a DOM.
+ */
+import { describe, expect, test, vi } from 'vitest';
+import { faceName, canMatch, deal, makeLayout, type Deal, type Move, type Slot } from '../../src/engine/index.ts';
+import { makeSync, pushMove, type MovesAnswer, type SyncHooks } from '../../src/client/api.ts';
+import {
+  elapsedMs,
+  firstFree,
+  formatTime,
+  isCleanWin,
+  makeState,
+  moveFocus,
+  nearestFree,
+  newGameUrl,
+  pickTile,
+  playMove,
+  shareUrl,
+  showCheck,
+  showHint,
+  startClock,
+  stopClock,
+  tileLabel,
+} from '../../src/client/state.ts';
+import { answer } from '../../src/client/worker.ts';
+
+/** A flat 4 × 3 block under a 2 × 1 second layer: 14 tiles. */
+const SLOTS: Slot[] = [
+  ...[0, 2, 4].flatMap((y) => [0, 2, 4, 6].map((x) => ({ x, y, z: 0 }))),
+  { x: 2, y: 2, z: 1 },
+  { x: 4, y: 2, z: 1 },
+];
+const LAYOUT = makeLayout('block', 'Block', 'test block', SLOTS);
+
+function dealOf(seed = 'unit'): Deal {
+  const r = deal(LAYOUT, seed);
+  if (!r.ok) throw new Error(r.message);
+  return r.value.deal;
+}
+
+const T0 = 1_700_000_000_000; // a fixed "now", ms epoch
+
+describe('makeState', () => {
+  test('a fresh deal: everything on the board, free tiles and pairs derived, clock stopped', () => {
+    const s = makeState({ deal: dealOf(), game: null }, T0);
+    expect(s.game.left).toBe(14);
+    expect(s.status).toBe('playing');
+    expect(s.free.filter(Boolean).length).toBeGreaterThan(0);
+    expect(s.free[12]).toBe(true); // the upper layer is free
+    expect(s.free[5]).toBe(false); // under the upper layer
+    expect(s.clock.since).toBeNull();
+    expect(s.gameId).toBeNull();
+  });
+
+  test('replays the embedded log and runs the clock from the server start', () => {
+    const d = dealOf();
+    const [a, b] = d.solution[0]!;
+    const s = makeState({ deal: d, game: { id: 'g1', log: [{ type: 'match', a, b }], startedAt: T0 - 65_000 } }, T0);
+    expect(s.gameId).toBe('g1');
+    expect(s.game.left).toBe(12);
+    expect(s.game.faces[a]).toBeNull();
+    expect(formatTime(elapsedMs(s.clock, T0 + 5000))).toBe('1:10');
+  });
+});
+
+describe('pickTile', () => {
+  test('a blocked tile wobbles and is named as blocked', () => {
+    const s = makeState({ deal: dealOf(), game: null }, T0);
+    expect(pickTile(s, 5, T0)).toEqual({ kind: 'wobble' });
+    expect(s.wobble).toBe(5);
+    expect(s.selected).toBeNull();
+    expect(tileLabel(s, 5)).toBe(`${faceName(s.game.faces[5]!)}, blocked`);
+  });
+
+  test('select, deselect, switch, then match the pair', () => {
+    const d = dealOf();
+    const s = makeState({ deal: d, game: null }, T0);
+    const [a, b] = d.solution[0]!;
+    expect(pickTile(s, a, T0).kind).toBe('select');
+    expect(tileLabel(s, a)).toBe(`${faceName(s.game.faces[a]!)}, free, selected`);
+    expect(pickTile(s, a, T0).kind).toBe('deselect');
+    expect(s.selected).toBeNull();
+    // a free tile that does not match the selection takes the selection over
+    const other = s.free.findIndex((f, i) => f && i !== a && !canMatch(s.game.faces[i]!, s.game.faces[a]!));
+    if (other >= 0) {
+      pickTile(s, a, T0);
+      expect(pickTile(s, other, T0).kind).toBe('select');
+      expect(s.selected).toBe(other);
+    }
+    pickTile(s, a, T0);
+    const picked = pickTile(s, b, T0 + 1000);
+    expect(picked).toEqual({ kind: 'move', move: { type: 'match', a, b } });
+    expect(s.game.left).toBe(12);
+    expect(s.leaving).toEqual([a, b]);
+    expect(s.message).toMatch(/^Matched .*12 tiles left\.$/);
+    expect(s.clock.since).toBe(T0 + 1000); // the first move starts the clock
+  });
+
+  test('clicking the solution clears the board, stops the clock and wins clean', () => {
+    const d = dealOf();
+    const s = makeState({ deal: d, game: null }, T0);
+    d.solution.forEach(([a, b], k) => {
+      pickTile(s, a, T0 + k * 1000);
+      pickTile(s, b, T0 + k * 1000 + 500);
+    });
+    expect(s.status).toBe('won');
+    expect(s.game.left).toBe(0);
+    expect(s.clock.since).toBeNull();
+    expect(elapsedMs(s.clock, T0 + 999_999)).toBe((d.solution.length - 1) * 1000); // from the first match to the last
+    expect(isCleanWin(s.game)).toBe(true);
+    expect(s.message).toMatch(/^Board cleared in 0:0\d\. Well played!$/);
+    expect(pickTile(s, 0, T0).kind).toBe('ignore');
+  });
+});
+
+describe('playMove', () => {
+  test('undo and redo; an illegal move says why and changes nothing', () => {
+    const d = dealOf();
+    const s = makeState({ deal: d, game: null }, T0);
+    expect(playMove(s, { type: 'undo' }, T0)).toMatch(/nothing to undo/);
+    const [a, b] = d.solution[0]!;
+    expect(playMove(s, { type: 'match', a, b }, T0)).toBeNull();
+    expect(playMove(s, { type: 'undo' }, T0)).toBeNull();
+    expect(s.game.left).toBe(14);
+    expect(s.message).toBe('Undone. 14 tiles left.');
+    expect(playMove(s, { type: 'redo' }, T0)).toBeNull();
+    expect(s.game.left).toBe(12);
+    expect(isCleanWin(s.game)).toBe(false);
+    const before = s.game;
+    expect(playMove(s, { type: 'match', a: 5, b: 6 }, T0)).not.toBeNull();
+    expect(s.game).toBe(before);
+  });
+
+  test('shuffle keeps the tiles and says how many pairs there are', () => {
+    const d = dealOf();
+    const s = makeState({ deal: d, game: null }, T0);
+    expect(playMove(s, { type: 'shuffle' }, T0)).toBeNull();
+    expect(s.game.shuffles).toBe(1);
+    expect(s.game.left).toBe(14);
+    expect(s.message).toMatch(/^Shuffled\. \d+ pairs? to play\.$/);
+  });
+});
+
+describe('clock', () => {
+  test('pauses and resumes', () => {
+    const s = makeState({ deal: dealOf(), game: null }, T0);
+    startClock(s, T0);
+    stopClock(s, T0 + 10_000); // tab hidden
+    expect(elapsedMs(s.clock, T0 + 60_000)).toBe(10_000);
+    startClock(s, T0 + 60_000); // visible again
+    expect(elapsedMs(s.clock, T0 + 65_000)).toBe(15_000);
+  });
+
+  test.each([
+    [0, '0:00'],
+    [59_999, '0:59'],
+    [61_000, '1:01'],
+    [3_600_000 + 62_000, '1:01:02'],
+  ])('formatTime(%i) is %s', (ms, text) => expect(formatTime(ms)).toBe(text));
+});
+
+describe('hints and checks', () => {
+  test('a hint for the current position is shown and counted; a stale one is dropped', () => {
+    const d = dealOf();
+    const s = makeState({ deal: d, game: null }, T0);
+    const pair = d.solution[0]!;
+    expect(showHint(s, pair, 1, true)).toBeNull(); // asked at another log length
+    expect(s.hint).toBeNull();
+    expect(showHint(s, pair, 0, true)).toEqual({ type: 'hint' });
+    expect(s.hint).toEqual(pair);
+    expect(s.game.hints).toBe(1);
+    expect(s.message).toMatch(/^Hint: /);
+    playMove(s, { type: 'match', a: pair[0], b: pair[1] }, T0);
+    expect(s.hint).toBeNull();
+  });
+
+  test('no pair: a calm message, nothing counted', () => {
+    const s = makeState({ deal: dealOf(), game: null }, T0);
+    expect(showHint(s, null, 0, false)).toBeNull();
+    expect(s.message).toMatch(/No moves left/);
+    expect(s.game.hints).toBe(0);
+  });
+
+  test.each([
+    ['solvable', null, 'yes', /^Yes/],
+    ['unsolvable', 3, 'no', /lost 3 moves ago/],
+    ['unsolvable', null, 'no', /cannot be cleared/],
+    ['unresolved', null, 'unknown', /could not tell/],
+  ] as const)('check %s (undo %s) → %s', (result, steps, kind, text) => {
+    const s = makeState({ deal: dealOf(), game: null }, T0);
+    showCheck(s, result, steps, 0);
+    expect(s.check.kind).toBe(kind);
+    expect(s.message).toMatch(text);
+  });
+});
+
+describe('focus by geometry', () => {
+  test('arrows walk between free tiles; first focus is the top-left free tile', () => {
+    const s = makeState({ deal: dealOf(), game: null }, T0);
+    const first = firstFree(s)!;
+    expect(moveFocus(s, 'right')).toBe(first);
+    expect(first).toBe(0); // (0, 0) is free: its left side is open
+    // from (0,0) the nearest free tile to the right on the top row is (6,0), slot 3
+    expect(nearestFree(s, 0, 'right')).toBe(3);
+    expect(nearestFree(s, 0, 'down')).toBe(4); // (0,2)
+    expect(nearestFree(s, 0, 'left')).toBeNull();
+    expect(nearestFree(s, 0, 'up')).toBeNull();
+    s.focus = 0;
+    expect(moveFocus(s, 'left')).toBe(0); // nothing there: focus stays
+  });
+});
+
+describe('links', () => {
+  test('share and new game keep the mode', () => {
+    const s = makeState({ deal: { ...dealOf(), mode: 'classic' }, game: null }, T0);
+    expect(shareUrl(s, 'https://x.test')).toBe(`https://x.test/play/block/unit?mode=classic`);
+    expect(newGameUrl(s)).toBe('/play/block?mode=classic');
+  });
+});
+
+describe('sync with the server', () => {
+  const hooks = (): SyncHooks & { calls: string[] } => {
+    const calls: string[] = [];
+    return {
+      calls,
+      created: (id) => calls.push(`created ${id}`),
+      resync: (a, why) => calls.push(`resync ${a ? 'answer' : 'null'} ${why}`),
+      offline: (ms) => calls.push(`offline ${ms}`),
+      online: () => calls.push('online'),
+    };
+  };
+  const reply = (status: number, body: unknown): Response =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+  test('creates the game on the first move, then sends moves in batches and checks the faces', async () => {
+    const d = dealOf();
+    const s = makeState({ deal: d, game: null }, T0);
+    const requests: { url: string; body: { moves?: Move[] } }[] = [];
+    let release: () => void = () => {};
+    const fetchFn = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
+      const body = JSON.parse(String(init?.body)) as { moves?: Move[] };
+      requests.push({ url: String(url), body });
+      if (String(url) === '/api/games') {
+        await new Promise<void>((done) => (release = done)); // hold the first request
+        return reply(201, { id: 'g7', ...d });
+      }
+      return reply(200, { status: 'playing', faces: s.game.faces } satisfies MovesAnswer);
+    }) as unknown as typeof fetch;
+    const h = hooks();
+    const sync = makeSync(d, null, h, fetchFn);
+    const [a, b] = d.solution[0]!;
+    playMove(s, { type: 'match', a, b }, T0);
+    const first = pushMove(sync, { type: 'match', a, b }, s.game.faces);
+    playMove(s, { type: 'undo' }, T0);
+    void pushMove(sync, { type: 'undo' }, s.game.faces); // waits: a request is in flight
+    playMove(s, { type: 'redo' }, T0);
+    void pushMove(sync, { type: 'redo' }, s.game.faces);
+    release();
+    await first;
+    expect(requests.map((r) => r.url)).toEqual(['/api/games', '/api/games/g7/moves']);
+    expect(requests[1]!.body.moves).toEqual([{ type: 'match', a, b }, { type: 'undo' }, { type: 'redo' }]);
+    expect(h.calls).toEqual(['created g7']);
+    expect(sync.queue).toEqual([]);
+  });
+
+  test('a different board from the server, or a 409, asks for a resync', async () => {
+    const d = dealOf();
+    const wrong = reply(200, { status: 'playing', faces: d.tiles.map(() => null) });
+    const h = hooks();
+    const sync = makeSync(d, 'g1', h, (async () => wrong) as unknown as typeof fetch);
+    await pushMove(sync, { type: 'hint' }, d.tiles.map((t) => t.face));
+    expect(h.calls).toEqual(['resync answer the server sees a different board']);
+
+    const h2 = hooks();
+    const sync2 = makeSync(d, 'g1', h2, (async () => reply(409, { error: 'tile 3 is not free' })) as unknown as typeof fetch);
+    await pushMove(sync2, { type: 'match', a: 0, b: 1 }, []);
+    expect(h2.calls).toEqual(['resync null tile 3 is not free']);
+    expect(sync2.queue).toEqual([]);
+  });
+
+  test('a network failure keeps the moves and retries', async () => {
+    vi.useFakeTimers();
+    try {
+      const d = dealOf();
+      let fail = true;
+      const faces = d.tiles.map((t) => t.face);
+      const fetchFn = (async () => {
+        if (fail) throw new TypeError('network down');
+        return reply(200, { status: 'playing', faces });
+      }) as unknown as typeof fetch;
+      const h = hooks();
+      const sync = makeSync(d, 'g1', h, fetchFn);
+      await pushMove(sync, { type: 'hint' }, faces);
+      expect(h.calls).toEqual(['offline 1000']);
+      expect(sync.queue).toHaveLength(1);
+      fail = false;
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(h.calls).toEqual(['offline 1000', 'online']);
+      expect(sync.queue).toHaveLength(0);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('solver worker', () => {
+  test('a hint is a free matching pair that keeps the game winnable', () => {
+    const d = dealOf();
+    const a = answer({ id: 1, kind: 'hint', deal: d, log: [] });
+    expect(a.kind).toBe('hint');
+    if (a.kind !== 'hint') return;
+    expect(a.winning).toBe(true);
+    const s = makeState({ deal: d, game: null }, T0);
+    const [x, y] = a.pair!;
+    expect(s.free[x] && s.free[y]).toBe(true);
+    expect(canMatch(s.game.faces[x]!, s.game.faces[y]!)).toBe(true);
+  });
+
+  test('a fresh deal can be won; a bad log is an error', () => {
+    const d = dealOf();
+    expect(answer({ id: 2, kind: 'check', deal: d, log: [] })).toEqual({ id: 2, kind: 'check', result: 'solvable', undoSteps: null });
+    expect(answer({ id: 3, kind: 'check', deal: d, log: [{ type: 'undo' }] }).kind).toBe('error');
+  });
+});
