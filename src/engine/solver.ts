@@ -254,10 +254,11 @@ class PairingSearch {
     const all: number[] = [];
     for (let i = 0; i < this.geom.size; i++) if (root.present[i]) all.push(i);
     if (!this.propagate(root, all)) return null;
+    const rootMoves = this.moves.length; // moves forced at the root come first in every run
     for (let k = 1; ; k++) {
       this.limit = RESTART_UNIT * luby(k);
       this.visited = 0;
-      this.moves.length = 0;
+      this.moves.length = rootMoves;
       const start: Node = { ...root, present: root.present.slice(), partner: root.partner.slice() };
       try {
         return this.search(start) ? this.moves.slice() : null;
@@ -284,7 +285,11 @@ class PairingSearch {
       let freeUndecided = 0;
       for (const i of this.groups[g]!) if (free[i] && node.partner[i] === -1) freeUndecided++;
       if (freeUndecided < 2) continue;
-      const options = node.options[g] ?? this.pairings(node, this.undecided(node, g));
+      const options =
+        node.options[g] ??
+        (this.undecided(node, g).length > 4
+          ? this.anchored(node, this.undecided(node, g), free)
+          : this.pairings(node, this.undecided(node, g)));
       if (!options.some((o) => o.some(([a, b]) => free[a] && free[b]))) continue;
       if (best === null || options.length < best.length) (best = options), (ties = 1);
       else if (options.length === best.length && this.rng.int(++ties) === 0) best = options; // uniform among ties
@@ -318,9 +323,22 @@ class PairingSearch {
   }
 
   /**
-   * The ways to pair a group's undecided copies that break no covering rule. For
-   * up to four copies these are complete pairings; for more, the choices of a
-   * partner for the first copy (the rest is decided deeper in the search).
+   * For a group of more than four undecided copies (layouts over 144 tiles): the
+   * partners of one free copy that has a free partner, so that the branch moves on.
+   * Every pairing gives that copy one of them, so the branch is complete.
+   */
+  private anchored(node: Node, undecided: readonly number[], free: Uint8Array): Pair[][] {
+    for (const t of undecided) {
+      if (!free[t]) continue;
+      const partners = undecided.filter((u) => u !== t && this.feasible(node, t, u));
+      if (partners.some((u) => free[u])) return partners.map((u) => [[t, u]]);
+    }
+    return [];
+  }
+
+  /**
+   * The ways to pair a group's two or four undecided copies that break no covering
+   * rule: complete pairings.
    */
   private pairings(node: Node, undecided: readonly number[]): Pair[][] {
     const [a, ...rest] = undecided as [number, ...number[]];

@@ -1,0 +1,68 @@
+/**
+ * Test helpers: independent, deliberately simple versions of the rules, so the
+ * engine's fast paths are checked against something obviously right.
+ */
+import type { Deal, Face, Pair, Slot } from '../../src/engine/index.ts';
+
+/** SPEC §1 free rule by scanning every tile: O(n) per question, O(n²) per position. */
+export function naiveIsFree(slots: readonly Slot[], present: readonly boolean[], i: number): boolean {
+  if (!present[i]) return false;
+  const a = slots[i]!;
+  let left = false;
+  let right = false;
+  for (let j = 0; j < slots.length; j++) {
+    if (j === i || !present[j]) continue;
+    const b = slots[j]!;
+    if (b.z > a.z && Math.abs(b.x - a.x) < 2 && Math.abs(b.y - a.y) < 2) return false;
+    if (b.z === a.z && Math.abs(b.y - a.y) < 2) {
+      if (b.x === a.x - 2) left = true;
+      if (b.x === a.x + 2) right = true;
+    }
+  }
+  return !(left && right);
+}
+
+export const naiveMatch = (a: Face, b: Face): boolean =>
+  a === b || (a[0] === 'f' && b[0] === 'f') || (a[0] === 's' && b[0] === 's');
+
+/** Replays pairs on faces with the naive rules; returns the first problem, or null when the board clears. */
+export function naiveReplay(slots: readonly Slot[], faces: readonly (Face | null)[], solution: readonly Pair[]): string | null {
+  const present = faces.map((f) => f !== null);
+  for (const [k, [a, b]] of solution.entries()) {
+    if (a === b) return `step ${k}: same tile`;
+    if (!present[a] || !present[b]) return `step ${k}: tile already removed`;
+    if (!naiveIsFree(slots, present, a) || !naiveIsFree(slots, present, b)) return `step ${k}: tile not free`;
+    if (!naiveMatch(faces[a]!, faces[b]!)) return `step ${k}: ${faces[a]} does not match ${faces[b]}`;
+    present[a] = false;
+    present[b] = false;
+  }
+  const left = present.filter(Boolean).length;
+  return left === 0 ? null : `${left} tiles left`;
+}
+
+export const replayDeal = (deal: Deal): string | null =>
+  naiveReplay(deal.tiles, deal.tiles.map((t) => t.face), deal.solution);
+
+/** Exhaustive search over move orders with memo, for small boards only. */
+export function bruteForceSolvable(slots: readonly Slot[], faces: readonly Face[]): boolean {
+  const memo = new Map<string, boolean>();
+  const go = (present: boolean[]): boolean => {
+    if (!present.includes(true)) return true;
+    const key = present.map((p) => (p ? 1 : 0)).join('');
+    const known = memo.get(key);
+    if (known !== undefined) return known;
+    const free = present.map((_, i) => naiveIsFree(slots, present, i));
+    let result = false;
+    for (let a = 0; a < slots.length && !result; a++)
+      for (let b = a + 1; b < slots.length && !result; b++) {
+        if (!free[a] || !free[b] || !naiveMatch(faces[a]!, faces[b]!)) continue;
+        const next = present.slice();
+        next[a] = false;
+        next[b] = false;
+        result = go(next);
+      }
+    memo.set(key, result);
+    return result;
+  };
+  return go(slots.map(() => true));
+}
