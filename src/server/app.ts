@@ -1,0 +1,105 @@
+/**
+ * The application: plugins, routes and error handlers (fastify/demo's app.ts).
+ * `buildApp(opts)` is used by server.ts and by the tests (`app.inject`); it
+ * never listens and never reads the environment.
+ */
+import { randomBytes } from 'node:crypto';
+import compress from '@fastify/compress';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import sensible from '@fastify/sensible';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { registerErrorHandler, registerNotFoundHandler } from './errors.ts';
+import assets from './plugins/assets.ts';
+import database from './plugins/database.ts';
+import player from './plugins/player.ts';
+import security from './plugins/security.ts';
+import view from './plugins/view.ts';
+import dealsRepository from './repositories/deals-repository.ts';
+import gamesRepository from './repositories/games-repository.ts';
+import playersRepository from './repositories/players-repository.ts';
+import settingsRepository from './repositories/settings-repository.ts';
+import apiDeals from './routes/api/deals.ts';
+import apiGames from './routes/api/games.ts';
+import apiLayouts from './routes/api/layouts.ts';
+import apiStats from './routes/api/stats.ts';
+import health from './routes/health.ts';
+import pagesDaily from './routes/pages/daily.ts';
+import pagesHome from './routes/pages/home.ts';
+import pagesPlay from './routes/pages/play.ts';
+import pagesStats from './routes/pages/stats.ts';
+import dealer, { type DealerOptions } from './services/dealer.ts';
+import games from './services/games.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    now: () => number; // the server clock, in ms since the epoch; injectable for tests
+  }
+}
+
+export interface AppOptions {
+  databasePath: string; // a file path, or ':memory:'
+  cookieSecret?: string; // signs the player cookie; default: generated once and kept in the database
+  logger?: boolean | object;
+  trustProxy?: boolean | string; // believe X-Forwarded-* from this proxy (for https detection and client IPs)
+  rateLimit?: boolean; // false turns rate limits off (benchmarks); default on
+  dealer?: DealerOptions; // deal workers, deadline, or an injected deal function (tests)
+  publicDir?: string; // default: the project's public/
+  now?: () => number; // default Date.now
+}
+
+export const BODY_LIMIT = 64 * 1024; // bytes; 500 moves are about 15 KB
+
+/** The cookie plugin, with the secret from the options or from the database. */
+const cookieSetup = fp(
+  async (fastify: FastifyInstance, opts: { secret?: string }) => {
+    // Generated on the first start and kept, so restarts do not sign everyone out.
+    const secret = opts.secret ?? fastify.settingsRepository.getOrCreate('cookie_secret', () => randomBytes(32).toString('base64url'));
+    await fastify.register(cookie, { secret });
+  },
+  { name: 'cookie-setup', dependencies: ['settings-repository'] },
+);
+
+export function buildApp(opts: AppOptions): FastifyInstance {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    trustProxy: opts.trustProxy ?? false,
+    bodyLimit: BODY_LIMIT,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  const now = opts.now ?? Date.now;
+  app.decorate('now', now);
+
+  app.register(sensible);
+  app.register(formbody, { bodyLimit: 4096 }); // the nickname form is one short field
+  app.register(compress, { threshold: 1024 });
+  registerErrorHandler(app);
+  app.register(security, { rateLimit: opts.rateLimit });
+  app.after(() => registerNotFoundHandler(app));
+
+  app.register(database, { path: opts.databasePath });
+  app.register(settingsRepository);
+  app.register(playersRepository);
+  app.register(dealsRepository);
+  app.register(gamesRepository);
+  app.register(cookieSetup, { secret: opts.cookieSecret });
+  app.register(player);
+  app.register(assets, { publicDir: opts.publicDir });
+  app.register(view);
+  app.register(dealer, { ...opts.dealer, now });
+  app.register(games, { now });
+
+  app.register(health);
+  app.register(apiLayouts);
+  app.register(apiDeals);
+  app.register(apiGames);
+  app.register(apiStats);
+  app.register(pagesHome);
+  app.register(pagesPlay);
+  app.register(pagesDaily);
+  app.register(pagesStats);
+  return app;
+}

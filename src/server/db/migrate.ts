@@ -1,0 +1,78 @@
+/**
+ * The migration runner: applies migrations/NNN_name.sql in order, each inside its
+ * own transaction, and records it in `schema_migrations` with a checksum.
+ *
+ * Implementation notes: a migration is never edited once it has landed, so the
+ * runner refuses to start when an applied file's checksum changed or an applied
+ * file disappeared: a silent mismatch between the code and the schema is worse
+ * than a failed start. Numbers must be unique; gaps are allowed.
+ */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Database } from 'better-sqlite3';
+
+const FILE_PATTERN = /^(\d{3})_([a-z0-9_]+)\.sql$/;
+
+export interface Migration {
+  readonly version: number; // the NNN of the file name
+  readonly name: string; // the file name
+  readonly sql: string;
+  readonly checksum: string; // sha256 of the file; hex
+}
+
+/** Reads the migrations of a folder, ordered by number. */
+export function readMigrations(dir: string): Migration[] {
+  const migrations = readdirSync(dir)
+    .filter((file) => file.endsWith('.sql'))
+    .map((file) => {
+      const match = FILE_PATTERN.exec(file);
+      if (!match) throw new Error(`migration file ${file} is not named NNN_name.sql`);
+      const sql = readFileSync(join(dir, file), 'utf8');
+      return { version: Number(match[1]), name: file, sql, checksum: createHash('sha256').update(sql).digest('hex') };
+    })
+    .sort((a, b) => a.version - b.version);
+  for (let i = 1; i < migrations.length; i++)
+    if (migrations[i]!.version === migrations[i - 1]!.version)
+      throw new Error(`two migrations are numbered ${migrations[i]!.version}`);
+  return migrations;
+}
+
+/** Applies every migration not applied yet; returns the names applied now. */
+export function migrate(db: Database, migrations: readonly Migration[]): string[] {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    checksum   TEXT NOT NULL,
+    applied_at INTEGER NOT NULL
+  ) STRICT`);
+  const applied = new Map(
+    db
+      .prepare('SELECT version, name, checksum FROM schema_migrations')
+      .all()
+      .map((row) => {
+        const r = row as { version: number; name: string; checksum: string };
+        return [r.version, r] as const;
+      }),
+  );
+  const known = new Set(migrations.map((m) => m.version));
+  for (const [version, row] of applied)
+    if (!known.has(version)) throw new Error(`migration ${row.name} was applied but its file is gone`);
+
+  const record = db.prepare('INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)');
+  const done: string[] = [];
+  for (const m of migrations) {
+    const previous = applied.get(m.version);
+    if (previous) {
+      if (previous.checksum !== m.checksum)
+        throw new Error(`migration ${m.name} changed after it was applied; add a new migration instead`);
+      continue;
+    }
+    db.transaction(() => {
+      db.exec(m.sql);
+      record.run(m.version, m.name, m.checksum, Date.now());
+    }).immediate();
+    done.push(m.name);
+  }
+  return done;
+}

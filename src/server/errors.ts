@@ -1,0 +1,68 @@
+/**
+ * The error and not-found handlers (one of each, as in fastify/demo).
+ *
+ * Errors are logged with method, url, params and the request id. A 4xx answers
+ * with its message; a 5xx never shows its message or stack, only the request id
+ * to quote. /api/* answers `{"error": "..."}`; everything else gets the HTML
+ * error page in the site's style.
+ */
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { LIMITS } from './plugins/security.ts';
+
+export const isApi = (request: FastifyRequest): boolean => request.url.startsWith('/api/');
+
+const TITLES: Record<number, string> = {
+  400: 'That request does not look right',
+  403: 'That is not yours',
+  404: 'Nothing here',
+  409: 'That cannot be done now',
+  413: 'That is too much at once',
+  415: 'That format is not accepted',
+  429: 'Slow down a little',
+};
+
+/** A readable message for a schema validation error: where, then what, for the first few issues. */
+function validationMessage(error: FastifyError): string {
+  if (!hasZodFastifySchemaValidationErrors(error)) return error.message;
+  const context = error.validationContext ?? 'request';
+  return error.validation
+    .slice(0, 3)
+    .map((issue) => {
+      const path = issue.instancePath.split('/').filter(Boolean).join('.');
+      return `${context}${path ? '.' + path : ''}: ${issue.message}`;
+    })
+    .join('; ');
+}
+
+/** Sends an error to the client in the shape the route family expects. */
+export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, message: string): FastifyReply {
+  reply.code(status);
+  if (isApi(request)) return reply.send({ error: message });
+  return reply.page('error', { title: TITLES[status] ?? 'Something went wrong', status, message });
+}
+
+/** The error handler; set on the root before any route plugin, so every context inherits it. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    const context = { err: error, method: request.method, url: request.url, params: request.params, reqId: request.id };
+    if (status >= 500) request.log.error(context, 'request failed');
+    else request.log.info({ ...context, err: { message: error.message, code: error.code } }, 'request refused');
+    const message =
+      status >= 500
+        ? `something went wrong on our side; it was logged as request ${request.id}`
+        : validationMessage(error);
+    if (reply.sent) return;
+    return sendError(request, reply, status, message);
+  });
+}
+
+/** The not-found handler, rate limited (needs the security plugin loaded). */
+export function registerNotFoundHandler(app: FastifyInstance): void {
+  app.setNotFoundHandler({ preHandler: app.rateLimit(LIMITS.notFound) }, (request, reply) =>
+    sendError(request, reply, 404, isApi(request)
+      ? `there is no ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`
+      : 'there is no page at this address'),
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * Static files and the asset manifest (docs/contract-board.md, "Assets").
+ *
+ * `public/` is served at /static/. The manifest written by `npm run build` is
+ * read once at start; `fastify.assets.url('app.js')` gives the hashed URL. Hashed
+ * files under /static/build/ are cached for a year (their name changes with their
+ * bytes); other files for five minutes. Without a manifest (no build yet) the
+ * plain files are used and the page has no script: the board still reads.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    assets: Assets;
+  }
+}
+
+export const ASSET_NAMES = ['app.js', 'site.css', 'board.css', 'faces.svg'] as const;
+export type AssetName = (typeof ASSET_NAMES)[number];
+
+export interface Assets {
+  url(name: AssetName): string | undefined; // absolute path, e.g. /static/build/app.3f2a1c9d.js
+  readonly built: boolean; // a manifest was found
+}
+
+export const PUBLIC_DIR = fileURLToPath(new URL('../../../public/', import.meta.url));
+
+const FALLBACK: Record<AssetName, string | undefined> = {
+  'app.js': undefined,
+  'site.css': 'css/site.css',
+  'board.css': 'css/board.css',
+  'faces.svg': 'faces.svg',
+};
+
+export interface AssetsOptions {
+  publicDir?: string;
+}
+
+async function assetsPlugin(fastify: FastifyInstance, opts: AssetsOptions): Promise<void> {
+  const root = opts.publicDir ?? PUBLIC_DIR;
+  const manifestPath = join(root, 'build', 'manifest.json');
+  let manifest: Partial<Record<string, string>> = {};
+  const built = existsSync(manifestPath);
+  if (built) manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, string>;
+  else fastify.log.warn(`no ${manifestPath}: run npm run build; serving plain assets and no script`);
+
+  const urls = new Map<AssetName, string | undefined>();
+  for (const name of ASSET_NAMES) {
+    const file = built ? manifest[name] : FALLBACK[name];
+    urls.set(name, file ? `/static/${file}` : undefined);
+  }
+  fastify.decorate('assets', { url: (name: AssetName) => urls.get(name), built });
+
+  await fastify.register(fastifyStatic, {
+    root,
+    prefix: '/static/',
+    index: false,
+    list: false,
+    dotfiles: 'deny',
+    cacheControl: false, // set below: the rule depends on the path
+    setHeaders(reply, path) {
+      const hashed = path.startsWith(join(root, 'build')) && !path.endsWith('manifest.json');
+      reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=300');
+    },
+  });
+}
+
+export default fp(assetsPlugin, { name: 'assets' });

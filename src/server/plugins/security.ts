@@ -1,0 +1,62 @@
+/**
+ * Security headers and rate limits.
+ *
+ * - helmet with a strict Content-Security-Policy: scripts, styles, images and
+ *   fetches only from our own origin, no inline script, no framing. Inline
+ *   `style` attributes are allowed (style-src-attr) because the board places
+ *   each tile with custom properties (`style="--x:4;--y:2;--z:0"`); they cannot
+ *   run code.
+ * - @fastify/rate-limit is registered with `global: false`: writes and the 404
+ *   handler opt in through `config.rateLimit` (see LIMITS), reads stay free.
+ */
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/** Requests per IP per minute, by purpose. */
+export const LIMITS = {
+  createGame: { max: 60, timeWindow: 60_000 }, // a new deal every second, sustained, is not a person
+  moves: { max: 300, timeWindow: 60_000 }, // the client batches; five batches a second is plenty
+  nickname: { max: 10, timeWindow: 60_000 },
+  notFound: { max: 120, timeWindow: 60_000 }, // an attacker could search for valid URLs if 404s were free
+} as const;
+
+export interface SecurityOptions {
+  rateLimit?: boolean; // false turns every limit off (benchmarks); default on
+}
+
+async function securityPlugin(fastify: FastifyInstance, opts: SecurityOptions): Promise<void> {
+  await fastify.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"], // no inline script anywhere
+        styleSrc: ["'self'"],
+        styleSrcAttr: ["'unsafe-inline'"], // tile coordinates as custom properties, see above
+        imgSrc: ["'self'", 'data:'],
+        fontSrc: ["'self'"],
+        connectSrc: ["'self'"],
+        workerSrc: ["'self'"],
+        objectSrc: ["'none'"],
+        baseUri: ["'none'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    // On plain http (a LAN, localhost) HSTS would be ignored anyway; behind https it pins the site to https.
+    strictTransportSecurity: { maxAge: 180 * 24 * 3600, includeSubDomains: false },
+  });
+  await fastify.register(rateLimit, {
+    global: false,
+    allowList: opts.rateLimit === false ? () => true : undefined,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: context.statusCode,
+      error: `too many requests: at most ${context.max} per minute; try again in ${context.after}`,
+      message: `too many requests: at most ${context.max} per minute; try again in ${context.after}`,
+    }),
+  });
+}
+
+export default fp(securityPlugin, { name: 'security' });

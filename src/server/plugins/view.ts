@@ -1,0 +1,42 @@
+/**
+ * Server-rendered pages: @fastify/view with eta, templates in views/.
+ *
+ * `reply.page(template, data)` renders a page with what every page needs (asset
+ * URLs, the active nav item). Eta escapes every `<%= %>`; only `<%~ %>` prints
+ * raw, and we use it for other templates' output and for SVG we build from
+ * numbers. Templates are compiled once and cached.
+ */
+import { fileURLToPath } from 'node:url';
+import fastifyView from '@fastify/view';
+import { Eta } from 'eta';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Assets } from './assets.ts';
+
+declare module 'fastify' {
+  interface FastifyReply {
+    page(template: string, data?: PageData): FastifyReply;
+  }
+}
+
+export const NAV = ['play', 'daily', 'stats'] as const;
+export type Nav = (typeof NAV)[number];
+
+export interface PageData {
+  title?: string; // shown before the site name in <title>
+  nav?: Nav; // the active header link
+  [key: string]: unknown;
+}
+
+export const VIEWS_DIR = fileURLToPath(new URL('../../../views/', import.meta.url));
+
+async function viewPlugin(fastify: FastifyInstance): Promise<void> {
+  const eta = new Eta({ views: VIEWS_DIR, cache: true, autoEscape: true, autoTrim: [false, 'nl'] });
+  await fastify.register(fastifyView, { engine: { eta }, root: VIEWS_DIR, production: true });
+  const assets: Assets = fastify.assets;
+  fastify.decorateReply('page', function (this: FastifyReply, template: string, data: PageData = {}) {
+    return this.view(template, { assets, requestId: this.request.id, ...data });
+  });
+}
+
+export default fp(viewPlugin, { name: 'view', dependencies: ['assets'] });

@@ -1,0 +1,42 @@
+/**
+ * The games API (SPEC §3.2):
+ * - POST /api/games {"layout","seed","mode"?} → 201 {"id", ...deal}
+ * - POST /api/games/:id/moves {"moves":[...]} → {"status","faces","left","hints","shuffles","undos","moves",…}
+ *   409 for an illegal move (nothing stored), 403 for another player's game, 404 for an unknown id.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Move } from '../../../engine/index.ts';
+import { LIMITS } from '../../plugins/security.ts';
+import { CreateGameBodySchema, GameParamsSchema, MovesBodySchema } from '../../schemas/games.ts';
+import { gameAnswer } from '../../services/games.ts';
+
+export default async function apiGames(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.post(
+    '/api/games',
+    { schema: { body: CreateGameBodySchema }, config: { rateLimit: LIMITS.createGame } },
+    async (request, reply) => {
+      const { layout, seed, mode } = request.body;
+      const found = await fastify.dealer.get(layout, seed, mode);
+      if (!found.ok) return reply.code(found.status).send({ error: found.message });
+      const { id } = fastify.games.create(request.playerId, found.value);
+      // {"id", ...deal} without parsing the stored deal again: splice the id into its JSON.
+      return reply.code(201).type('application/json; charset=utf-8').send(`{"id":${JSON.stringify(id)},${found.value.json.slice(1)}`);
+    },
+  );
+
+  app.post(
+    '/api/games/:id/moves',
+    { schema: { params: GameParamsSchema, body: MovesBodySchema }, config: { rateLimit: LIMITS.moves } },
+    async (request, reply) => {
+      const played = fastify.games.play(request.playerId, request.params.id, request.body.moves as Move[]);
+      if (!played.ok) {
+        const { status, error, code, index } = played;
+        return reply.code(status).send(code === undefined ? { error } : { error, code, index });
+      }
+      return gameAnswer(played.game, played.row.started_at, played.finishedAt);
+    },
+  );
+}

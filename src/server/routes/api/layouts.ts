@@ -1,0 +1,8 @@
+/** GET /api/layouts: the built-in layouts, as the CLI's `layouts` (SPEC §3.1). */
+import type { FastifyInstance } from 'fastify';
+import { layoutList } from '../../services/layouts.ts';
+
+export default async function apiLayouts(fastify: FastifyInstance): Promise<void> {
+  const body = JSON.stringify(layoutList());
+  fastify.get('/api/layouts', async (_request, reply) => reply.type('application/json; charset=utf-8').send(body));
+}

@@ -1,0 +1,87 @@
+/**
+ * The play pages:
+ * - GET /play/:layout[?mode=classic] → 302 to a new random seed, keeping the mode.
+ * - GET /play/:layout/:seed[?mode=classic]: the board (docs/contract-board.md), the share link, the counters.
+ *   The player's unfinished game of this deal, if any, is replayed and shown where they left it.
+ * A GET has no side effect but the player cookie and storing the deal on first use.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { newGame } from '../../../engine/index.ts';
+import { sendError } from '../../errors.ts';
+import { DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
+import { DAILY_LAYOUT, dailySeed, isDailySeed } from '../../services/daily.ts';
+import { layoutInfo, layoutName } from '../../services/layouts.ts';
+import { dealUrl } from '../../services/stats.ts';
+import { boardView, dealData, type GameData } from '../../views/board.ts';
+import { formatTime } from '../../views/format.ts';
+
+const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // no - or _: a seed never looks like a flag
+export const RANDOM_SEED_LENGTH = 8;
+
+/** A random seed of 8 letters and digits (about 47 bits), from the crypto RNG. */
+export function randomSeed(): string {
+  let seed = '';
+  while (seed.length < RANDOM_SEED_LENGTH) {
+    for (const byte of randomBytes(16)) {
+      if (byte < 248 && seed.length < RANDOM_SEED_LENGTH) seed += SEED_ALPHABET[byte % 62]; // 248 = 4 × 62: unbiased
+    }
+  }
+  return seed;
+}
+
+export default async function pagesPlay(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    '/play/:layout',
+    { schema: { params: LayoutParamsSchema, querystring: ModeQuerySchema } },
+    async (request, reply) => {
+      const { layout } = request.params;
+      if (!layoutInfo(layout)) return sendError(request, reply, 404, `there is no layout called ${layout}`);
+      return reply.redirect(dealUrl(layout, randomSeed(), request.query.mode), 302);
+    },
+  );
+
+  app.get(
+    '/play/:layout/:seed',
+    { schema: { params: DealParamsSchema, querystring: ModeQuerySchema } },
+    async (request, reply) => {
+      const { layout, seed } = request.params;
+      const { mode } = request.query;
+      const found = await fastify.dealer.get(layout, seed, mode);
+      if (!found.ok) return sendError(request, reply, found.status, found.message);
+      const stored = found.value;
+      const resumed = request.isNewPlayer ? undefined : fastify.games.unfinished(request.playerId, stored);
+      let game = resumed?.game;
+      if (!game) {
+        const start = newGame(stored.deal);
+        if (!start.ok) throw new Error(`stored deal ${stored.id} is not playable: ${start.message}`);
+        game = start.value;
+      }
+      const gameData: GameData | null = resumed
+        ? { id: resumed.row.id, log: resumed.game.log, startedAt: resumed.row.started_at, status: resumed.row.status }
+        : null;
+      const path = dealUrl(layout, seed, mode);
+      const name = layoutName(layout);
+      const daily = layout === DAILY_LAYOUT && mode === 'relaxed' && isDailySeed(seed);
+      return reply.page('play', {
+        title: `${name} ${seed}`,
+        nav: daily && seed === dailySeed(fastify.now()) ? 'daily' : 'play',
+        layout: { id: layout, name },
+        seed,
+        mode,
+        daily,
+        board: boardView(game),
+        game: { hints: game.hints, shuffles: game.shuffles, time: formatTime(resumed ? fastify.now() - resumed.row.started_at : 0) },
+        resumed: Boolean(resumed),
+        dealData: dealData(stored.json, gameData),
+        sharePath: path,
+        shareUrl: `${request.protocol}://${request.host}${path}`,
+        otherMode: { mode: mode === 'classic' ? 'relaxed' : 'classic', url: dealUrl(layout, seed, mode === 'classic' ? 'relaxed' : 'classic') },
+        newUrl: `/play/${layout}${mode === 'classic' ? '?mode=classic' : ''}`,
+      });
+    },
+  );
+}

@@ -1,0 +1,44 @@
+/** Request schemas of the games API (SPEC §3.2). */
+import { z } from 'zod';
+import { MAX_TILES } from '../../engine/index.ts';
+import { GameIdSchema, LayoutIdSchema, ModeSchema, SeedSchema } from './common.ts';
+
+export const MAX_MOVES_PER_REQUEST = 500; // a whole turtle game is 72 matches; room for undos and hints
+export const MAX_SHUFFLES_PER_REQUEST = 20; // a shuffle costs up to a few ms of search on the server
+
+const SlotIndex = z
+  .number({ error: 'a tile index is a number' })
+  .int('a tile index is a whole number')
+  .min(0, 'a tile index is at least 0')
+  .max(MAX_TILES - 1, `a tile index is below ${MAX_TILES}`);
+
+export const MoveSchema = z.discriminatedUnion(
+  'type',
+  [
+    z.strictObject({ type: z.literal('match'), a: SlotIndex, b: SlotIndex }),
+    z.strictObject({ type: z.literal('shuffle') }),
+    z.strictObject({ type: z.literal('undo') }),
+    z.strictObject({ type: z.literal('redo') }),
+    z.strictObject({ type: z.literal('hint') }),
+  ],
+  { error: 'a move is {"type":"match","a":i,"b":j} or {"type":"shuffle"|"undo"|"redo"|"hint"}' },
+);
+
+export const CreateGameBodySchema = z.strictObject({
+  layout: LayoutIdSchema,
+  seed: SeedSchema,
+  mode: ModeSchema.default('relaxed'),
+});
+
+export const MovesBodySchema = z.strictObject({
+  moves: z
+    .array(MoveSchema)
+    .min(1, 'send at least one move')
+    .max(MAX_MOVES_PER_REQUEST, `send at most ${MAX_MOVES_PER_REQUEST} moves per request`)
+    .refine(
+      (moves) => moves.filter((m) => m.type === 'shuffle').length <= MAX_SHUFFLES_PER_REQUEST,
+      `send at most ${MAX_SHUFFLES_PER_REQUEST} shuffles per request`,
+    ),
+});
+
+export const GameParamsSchema = z.object({ id: GameIdSchema });

@@ -1,0 +1,34 @@
+/**
+ * The deal worker: deals one (layout, seed, mode) per message, off the main
+ * thread. A classic deal of a hard layout can take seconds of solver time; in a
+ * worker it cannot stall the server, and the pool can stop it at its deadline.
+ *
+ * Bundled by esbuild at start (see worker-pool.ts) and run with `eval`, so it
+ * must only import the engine and Node built-ins.
+ */
+import { parentPort } from 'node:worker_threads';
+import { layoutById } from '../../engine/builtins.ts';
+import { deal, type Mode } from '../../engine/index.ts';
+
+export interface DealTask {
+  readonly layout: string;
+  readonly seed: string;
+  readonly mode: Mode;
+}
+
+export type DealTaskResult =
+  | { readonly ok: true; readonly json: string } // the deal JSON of SPEC §3.3
+  | { readonly ok: false; readonly error: string; readonly message: string };
+
+/** Deals one task; the same function runs in the worker and, with no workers, in process. */
+export function runDealTask(task: DealTask, dealFn: typeof deal = deal): DealTaskResult {
+  const layout = layoutById(task.layout);
+  if (!layout) return { ok: false, error: 'ERR_UNKNOWN_LAYOUT', message: `there is no layout called ${task.layout}` };
+  const result = dealFn(layout, task.seed, task.mode);
+  if (!result.ok) return { ok: false, error: result.error, message: result.message };
+  return { ok: true, json: JSON.stringify(result.value.deal) };
+}
+
+parentPort?.on('message', (task: DealTask) => {
+  parentPort!.postMessage(runDealTask(task));
+});

@@ -1,0 +1,137 @@
+/**
+ * The dealer: the deal for a (layout, seed, mode), stored on first use.
+ *
+ * Lookup order: an in-memory LRU, then the deals table, then the generator (in
+ * the worker pool, or in process when a deal function is injected or there are
+ * no workers). A generated deal is stored before it is served, and what is
+ * served is what the table holds (first writer wins), so a link shows the same
+ * board forever, also after GENERATOR_VERSION changes or a layout is removed.
+ * Concurrent requests for one new deal share one generation. Deals that fail
+ * (no classic deal, past the deadline) are remembered for a while so a repeated
+ * link does not burn another worker's time.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Deal, Mode, deal as dealFunction } from '../../engine/index.ts';
+import type { DealRow } from '../repositories/deals-repository.ts';
+import { runDealTask, type DealTask, type DealTaskResult } from './deal-worker.ts';
+import { Lru } from './lru.ts';
+import { DealPool, PoolError } from './worker-pool.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    dealer: Dealer;
+  }
+}
+
+export interface StoredDeal {
+  readonly id: number; // row id in the deals table
+  readonly deal: Deal;
+  readonly json: string; // the deal JSON exactly as stored and served
+}
+
+export type DealLookup =
+  | { readonly ok: true; readonly value: StoredDeal }
+  | { readonly ok: false; readonly status: 400 | 404 | 409 | 503; readonly error: string; readonly message: string };
+
+export interface Dealer {
+  get(layout: string, seed: string, mode: Mode): Promise<DealLookup>;
+  byId(id: number): StoredDeal | undefined;
+}
+
+export interface DealerOptions {
+  deal?: typeof dealFunction; // a deal function to use in process instead of the workers (tests)
+  workers?: number; // deal workers; 0 deals in process
+  timeoutMs?: number; // deadline for making one deal; in ms
+  maxQueue?: number; // deals waiting for a worker before new ones are refused
+  now?: () => number;
+}
+
+const CACHE_SIZE = 500; // stored deals kept parsed in memory (a turtle deal is ~50 KB with its geometry)
+const FAILURE_TTL = 10 * 60_000; // how long a failed deal is remembered; in ms
+const STATUS_OF: Record<string, 400 | 404 | 409 | 503> = {
+  ERR_UNKNOWN_LAYOUT: 404,
+  ERR_SEED: 400,
+  ERR_CLASSIC: 409,
+  ERR_TIMEOUT: 409,
+  ERR_BUSY: 503,
+  ERR_WORKER: 503,
+};
+
+const keyOf = (layout: string, seed: string, mode: Mode): string => `${layout}/${seed}/${mode}`;
+
+const parseRow = (row: DealRow): StoredDeal => ({ id: row.id, deal: JSON.parse(row.deal_json) as Deal, json: row.deal_json });
+
+async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Promise<void> {
+  const repo = fastify.dealsRepository;
+  const now = opts.now ?? Date.now;
+  const byKey = new Lru<string, StoredDeal>(CACHE_SIZE);
+  const byId = new Lru<number, StoredDeal>(CACHE_SIZE);
+  const failed = new Lru<string, { result: DealLookup; at: number }>(1000);
+  const pending = new Map<string, Promise<DealLookup>>();
+  const timeoutMs = opts.timeoutMs ?? 15_000;
+  const workers = opts.deal ? 0 : (opts.workers ?? 1);
+  const pool = workers > 0 ? new DealPool({ size: workers, timeoutMs, maxQueue: opts.maxQueue ?? 32 }) : undefined;
+  if (pool) fastify.addHook('onClose', () => pool.close());
+
+  const remember = (row: DealRow): StoredDeal => {
+    const stored = parseRow(row);
+    byKey.set(keyOf(row.layout, row.seed, row.mode), stored);
+    byId.set(row.id, stored);
+    return stored;
+  };
+
+  const generate = async (task: DealTask): Promise<DealTaskResult> => {
+    if (!pool) return runDealTask(task, opts.deal);
+    try {
+      return await pool.run(task);
+    } catch (error) {
+      if (error instanceof PoolError) {
+        const message =
+          error.code === 'ERR_TIMEOUT' ? `${error.message}; play it relaxed or try another seed` : error.message;
+        return { ok: false, error: error.code, message };
+      }
+      throw error;
+    }
+  };
+
+  const make = async (task: DealTask, key: string): Promise<DealLookup> => {
+    const result = await generate(task);
+    if (!result.ok) {
+      const status = STATUS_OF[result.error];
+      if (!status) throw new Error(`dealing ${key} failed: ${result.message}`); // a broken built-in layout: our bug
+      const lookup: DealLookup = { ok: false, status, error: result.error, message: result.message };
+      if (result.error === 'ERR_CLASSIC' || result.error === 'ERR_TIMEOUT') failed.set(key, { result: lookup, at: now() });
+      return lookup;
+    }
+    const generator = (JSON.parse(result.json) as Deal).generator;
+    return { ok: true, value: remember(repo.store(task.layout, task.seed, task.mode, generator, result.json, now())) };
+  };
+
+  const dealer: Dealer = {
+    async get(layout, seed, mode) {
+      const key = keyOf(layout, seed, mode);
+      const cached = byKey.get(key);
+      if (cached) return { ok: true, value: cached };
+      const row = repo.find(layout, seed, mode);
+      if (row) return { ok: true, value: remember(row) };
+      const failure = failed.get(key);
+      if (failure && now() - failure.at < FAILURE_TTL) return failure.result;
+      let job = pending.get(key);
+      if (!job) {
+        job = make({ layout, seed, mode }, key).finally(() => pending.delete(key));
+        pending.set(key, job);
+      }
+      return job;
+    },
+    byId(id) {
+      const cached = byId.get(id);
+      if (cached) return cached;
+      const row = repo.findById(id);
+      return row ? remember(row) : undefined;
+    },
+  };
+  fastify.decorate('dealer', dealer);
+}
+
+export default fp(dealerPlugin, { name: 'dealer', dependencies: ['deals-repository'] });

@@ -1,0 +1,52 @@
+/**
+ * The built-in layouts as the site shows them: id, name, description, tile
+ * count, and a small picture drawn from the geometry.
+ */
+import { LAYOUTS, layoutById } from '../../engine/builtins.ts';
+import { geometryOf, type Layout } from '../../engine/index.ts';
+import { layoutPicture } from '../views/picture.ts';
+
+export interface LayoutInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly tiles: number;
+  readonly layers: number;
+  readonly picture: string; // inline SVG markup, built from numbers only
+}
+
+const INFO = new Map<string, LayoutInfo>();
+
+function infoOf(layout: Layout): LayoutInfo {
+  let info = INFO.get(layout.id);
+  if (!info) {
+    const geom = geometryOf(layout);
+    if (!geom.ok) throw new Error(`built-in layout ${layout.id} is invalid: ${geom.message}`);
+    info = {
+      id: layout.id,
+      name: layout.name,
+      description: layout.description,
+      tiles: layout.slots.length,
+      layers: geom.value.extent.depth,
+      picture: layoutPicture(geom.value, `${layout.name}: ${layout.slots.length} tiles in ${geom.value.extent.depth} layers`),
+    };
+    INFO.set(layout.id, info);
+  }
+  return info;
+}
+
+/** Every built-in layout, in picker order. */
+export const layoutInfos = (): LayoutInfo[] => LAYOUTS.map(infoOf);
+
+/** One built-in layout, if there is one by that id. */
+export function layoutInfo(id: string): LayoutInfo | undefined {
+  const layout = layoutById(id);
+  return layout ? infoOf(layout) : undefined;
+}
+
+/** The display name of a layout id; the id itself for a layout no longer built in. */
+export const layoutName = (id: string): string => layoutById(id)?.name ?? id;
+
+/** `GET /api/layouts`: as the CLI's `layouts` command (SPEC §3.1). */
+export const layoutList = (): { id: string; name: string; tiles: number }[] =>
+  LAYOUTS.map((l) => ({ id: l.id, name: l.name, tiles: l.slots.length }));

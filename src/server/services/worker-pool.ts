@@ -1,0 +1,157 @@
+/**
+ * A small pool of deal workers with a deadline per task and a bounded queue.
+ *
+ * Implementation notes: the worker source is bundled once per process by
+ * esbuild (about 60 ms) and started with `eval`, which needs no TypeScript
+ * loader in the worker (a .ts worker file does not load under `node --import
+ * tsx` on Node 20). Each worker runs one task at a time. A task past its
+ * deadline has its worker terminated (the only way to stop synchronous work)
+ * and replaced on the next task. Workers start lazily and are unref'd.
+ */
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { build } from 'esbuild';
+import type { DealTask, DealTaskResult } from './deal-worker.ts';
+
+const ENTRY = fileURLToPath(new URL('./deal-worker.ts', import.meta.url));
+
+let source: Promise<string> | undefined;
+
+/** The worker bundle, built once per process. */
+function workerSource(): Promise<string> {
+  source ??= build({
+    entryPoints: [ENTRY],
+    bundle: true,
+    write: false,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
+  }).then((out) => out.outputFiles[0]!.text);
+  return source;
+}
+
+export class PoolError extends Error {
+  constructor(
+    readonly code: 'ERR_TIMEOUT' | 'ERR_BUSY' | 'ERR_WORKER',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Job {
+  task: DealTask;
+  resolve: (result: DealTaskResult) => void;
+  reject: (error: Error) => void;
+}
+
+interface Slot {
+  worker: Worker | undefined;
+  job: Job | undefined;
+  timer: NodeJS.Timeout | undefined;
+}
+
+export interface PoolOptions {
+  size: number; // workers
+  timeoutMs: number; // deadline per task
+  maxQueue: number; // tasks waiting beyond the running ones; more are refused
+}
+
+export class DealPool {
+  private readonly slots: Slot[];
+  private readonly queue: Job[] = [];
+  private closed = false;
+
+  constructor(private readonly options: PoolOptions) {
+    this.slots = Array.from({ length: options.size }, () => ({ worker: undefined, job: undefined, timer: undefined }));
+  }
+
+  /** Deals a task in a worker; rejects with PoolError on deadline, a full queue or a dead worker. */
+  run(task: DealTask): Promise<DealTaskResult> {
+    if (this.closed) return Promise.reject(new PoolError('ERR_WORKER', 'the server is shutting down'));
+    if (this.queue.length >= this.options.maxQueue)
+      return Promise.reject(new PoolError('ERR_BUSY', 'the server is busy making deals; try again in a moment'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ task, resolve, reject });
+      void this.pump();
+    });
+  }
+
+  /** Warms up: bundles the source and starts every worker. */
+  async start(): Promise<void> {
+    await workerSource();
+    await Promise.all(this.slots.map((slot) => this.spawn(slot)));
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const job of this.queue.splice(0)) job.reject(new PoolError('ERR_WORKER', 'the server is shutting down'));
+    await Promise.all(
+      this.slots.map(async (slot) => {
+        const worker = slot.worker;
+        this.finish(slot);
+        slot.worker = undefined;
+        if (worker) await worker.terminate();
+      }),
+    );
+  }
+
+  private async spawn(slot: Slot): Promise<Worker> {
+    if (slot.worker) return slot.worker;
+    const code = await workerSource();
+    if (slot.worker) return slot.worker;
+    const worker = new Worker(code, { eval: true });
+    worker.unref();
+    worker.on('message', (result: DealTaskResult) => {
+      if (slot.worker !== worker) return; // an answer after the deadline: that job was already refused
+      const job = slot.job;
+      this.finish(slot);
+      job?.resolve(result);
+      void this.pump();
+    });
+    const fail = (error: Error): void => {
+      if (slot.worker !== worker) return;
+      slot.worker = undefined;
+      const job = slot.job;
+      this.finish(slot);
+      job?.reject(new PoolError('ERR_WORKER', `the deal worker failed: ${error.message}`));
+      void this.pump();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
+    slot.worker = worker;
+    return worker;
+  }
+
+  private finish(slot: Slot): void {
+    if (slot.timer) clearTimeout(slot.timer);
+    slot.timer = undefined;
+    slot.job = undefined;
+  }
+
+  private async pump(): Promise<void> {
+    for (const slot of this.slots) {
+      if (this.closed || this.queue.length === 0) return;
+      if (slot.job) continue;
+      const job = this.queue.shift()!;
+      slot.job = job; // taken before the await, so no other pump uses this slot
+      let worker: Worker;
+      try {
+        worker = await this.spawn(slot);
+      } catch (error) {
+        this.finish(slot);
+        job.reject(error as Error);
+        continue;
+      }
+      slot.timer = setTimeout(() => {
+        slot.worker = undefined; // its exit event is ignored now
+        this.finish(slot);
+        void worker.terminate();
+        job.reject(new PoolError('ERR_TIMEOUT', `making this deal took longer than ${this.options.timeoutMs / 1000} s`));
+        void this.pump();
+      }, this.options.timeoutMs);
+      worker.postMessage(job.task);
+    }
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The stats page's chart of winning times, drawn on the server as SVG: one dot
+ * per win (the latest CHART_WINS), oldest on the left, time going up; clean wins
+ * are filled, others hollow; a line joins them. No chart library: a few nice
+ * ticks and some arithmetic. Output contains numbers and fixed words only.
+ */
+import type { WinTime } from '../services/stats.ts';
+import { formatDate, formatTime } from './format.ts';
+
+export const CHART_WINS = 50;
+
+const W = 640; // viewBox width
+const H = 240; // viewBox height
+const LEFT = 56; // room for the time axis labels
+const RIGHT = 16;
+const TOP = 16;
+const BOTTOM = 36; // room for the date labels
+
+const num = (n: number): string => String(Math.round(n * 10) / 10);
+
+/** A tick step for time in ms: 1, 2 or 5 times a power of ten minutes, or 10/15/30 s. */
+export function tickStep(maxMs: number): number {
+  const steps = [10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200].map((s) => s * 1000);
+  return steps.find((s) => maxMs / s <= 5) ?? Math.ceil(maxMs / 5 / 3_600_000) * 3_600_000;
+}
+
+/** SVG markup of the chart, or '' when there are no wins. */
+export function timesChart(allWins: readonly WinTime[]): string {
+  const wins = allWins.slice(-CHART_WINS);
+  if (wins.length === 0) return '';
+  const maxMs = Math.max(...wins.map((w) => w.timeMs), 1000);
+  const step = tickStep(maxMs);
+  const top = Math.ceil(maxMs / step) * step;
+  const plotW = W - LEFT - RIGHT;
+  const plotH = H - TOP - BOTTOM;
+  const xOf = (i: number): number => LEFT + (wins.length === 1 ? plotW / 2 : (i * plotW) / (wins.length - 1));
+  const yOf = (ms: number): number => TOP + plotH - (ms / top) * plotH;
+
+  const parts: string[] = [];
+  for (let t = 0; t <= top; t += step) {
+    const y = num(yOf(t));
+    parts.push(`<line class="grid" x1="${LEFT}" x2="${W - RIGHT}" y1="${y}" y2="${y}"/>`);
+    parts.push(`<text class="tick" x="${LEFT - 8}" y="${y}" text-anchor="end" dominant-baseline="middle">${formatTime(t)}</text>`);
+  }
+  const first = wins[0]!;
+  const last = wins[wins.length - 1]!;
+  parts.push(`<text class="tick" x="${LEFT}" y="${H - 10}">${formatDate(first.finishedAt)}</text>`);
+  if (wins.length > 1)
+    parts.push(`<text class="tick" x="${W - RIGHT}" y="${H - 10}" text-anchor="end">${formatDate(last.finishedAt)}</text>`);
+  if (wins.length > 1)
+    parts.push(`<polyline class="trend" points="${wins.map((w, i) => `${num(xOf(i))},${num(yOf(w.timeMs))}`).join(' ')}"/>`);
+  wins.forEach((w, i) => {
+    parts.push(
+      `<circle class="${w.clean ? 'win clean' : 'win'}" cx="${num(xOf(i))}" cy="${num(yOf(w.timeMs))}" r="4.5">` +
+        `<title>${formatDate(w.finishedAt)}: ${formatTime(w.timeMs)}${w.clean ? ', clean' : ''}</title></circle>`,
+    );
+  });
+  const best = Math.min(...wins.map((w) => w.timeMs));
+  const label = `Your last ${wins.length} winning times, oldest first: best ${formatTime(best)}, latest ${formatTime(last.timeMs)}`;
+  return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}">${parts.join('')}</svg>`;
+}
