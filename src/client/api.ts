@@ -38,7 +38,12 @@ export interface Sync {
 const MAX_BATCH = 200; // moves per request
 const RETRY_MS = [1000, 2000, 5000, 10_000, 30_000]; // delay after the 1st, 2nd, … failure
 
-export const makeSync = (deal: Deal, gameId: string | null, hooks: SyncHooks, fetchFn: typeof fetch = fetch): Sync => ({
+export const makeSync = (
+  deal: Deal,
+  gameId: string | null,
+  hooks: SyncHooks,
+  fetchFn: typeof fetch = (input, init) => fetch(input, init), // unbound `fetch` throws "Illegal invocation"
+): Sync => ({
   deal,
   gameId,
   queue: [],

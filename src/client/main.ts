@@ -208,7 +208,7 @@ function start(doc: Document): void {
   draw();
   s.dom.board.classList.add('live'); // the script is running: CSS may rely on it
   bind(doc, s.dom.board, ctrl);
-  (globalThis as { __mahjong?: State }).__mahjong = s; // for tests and curious players
+  (globalThis as { __mahjong?: unknown }).__mahjong = { state: s, sync }; // for tests and curious players
 }
 
 start(document);

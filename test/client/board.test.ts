@@ -1,0 +1,269 @@
+/**
+ * The board in a real browser (Debian's Chromium, headless, via playwright-core) against the real app
+ * on a random port with a fresh database: a whole turtle game won by clicking, play by keyboard only,
+ * hint, shuffle, undo/redo, the wobble, the page without script, and screenshots at three sizes
+ * (saved to screenshots/, not compared).
+ */
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { canMatch, geometryOfDeal, solve, type Face } from '../../src/engine/index.ts';
+import { makeState, moveFocus, pickTile, type Dir, type HeadlessState } from '../../src/client/state.ts';
+import { HAS_CHROMIUM, launch, pageData, settled, startApp, tile, type Running } from './browser.ts';
+
+const SHOTS = new URL('../../screenshots/', import.meta.url).pathname;
+const SIZES = [
+  { width: 1440, height: 900 },
+  { width: 390, height: 844 },
+  { width: 844, height: 390 },
+] as const;
+
+const suite = HAS_CHROMIUM ? describe : describe.skip;
+
+suite('the board in Chromium', () => {
+  let app: Running;
+  let browser: Browser;
+  let context: BrowserContext;
+
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([startApp(), launch()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  /** A fresh player (new cookie) on a turtle deal. */
+  async function open(seed: string, viewport: { width: number; height: number } = SIZES[0]): Promise<Page> {
+    context = await browser.newContext({ viewport });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(m.text());
+    });
+    page.on('response', (r) => {
+      if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) errors.push(`${r.status()} ${r.url()}`);
+    });
+    await page.goto(`${app.url}/play/turtle/${seed}`);
+    await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+    (page as Page & { errors: string[] }).errors = errors;
+    return page;
+  }
+  const errorsOf = (page: Page): string[] => (page as Page & { errors: string[] }).errors;
+
+  test('a whole turtle game won by clicking the deal solution', async () => {
+    const page = await open('click-win');
+    const { deal } = await pageData(page);
+    expect(deal.tiles).toHaveLength(144);
+    expect(await page.locator('#board .tile[data-free]').count()).toBeGreaterThan(0);
+    for (const [a, b] of deal.solution) {
+      await tile(page, a).click();
+      await tile(page, b).click();
+    }
+    await expect.poll(() => page.getAttribute('#board', 'data-status')).toBe('won');
+    await page.locator('#win-panel').waitFor({ state: 'visible' });
+    const panel = await page.textContent('#win-panel');
+    expect(panel).toMatch(/Time \d+:\d\d/);
+    expect(panel).toMatch(/clean win/i);
+    expect(await page.locator('#win-panel a[href="/stats"]').count()).toBe(1);
+    expect(await page.locator('#win-panel a[href^="/play/turtle"]').count()).toBe(1);
+    expect(await page.textContent('#message')).toMatch(/Board cleared/);
+    expect(await page.textContent('[data-counter="left"]')).toBe('0');
+    await settled(page);
+    const stats = await page.evaluate(async () => (await fetch('/api/stats')).json());
+    expect(stats).toMatchObject({ won: 1 });
+    expect(errorsOf(page)).toEqual([]);
+    await context.close();
+  }, 90_000);
+
+  test('a game played by keyboard only', async () => {
+    const page = await open('keyboard');
+    const { deal } = await pageData(page);
+    // The same headless state runs here in lockstep, to plan which arrows reach a tile.
+    const mirror = makeState({ deal, game: null }, Date.now());
+    const path = (s: HeadlessState, to: number): Dir[] => {
+      // breadth-first over arrow presses, from the current focus
+      const start = s.focus;
+      const seen = new Map<number | null, Dir[]>([[start, []]]);
+      const queue: (number | null)[] = [start];
+      while (queue.length) {
+        const at = queue.shift()!;
+        if (at === to) return seen.get(at)!;
+        for (const dir of ['left', 'right', 'up', 'down'] as const) {
+          const probe = { ...s, focus: at } as HeadlessState;
+          const next = moveFocus(probe, dir);
+          if (!seen.has(next)) {
+            seen.set(next, [...seen.get(at)!, dir]);
+            queue.push(next);
+          }
+        }
+      }
+      throw new Error(`tile ${to} cannot be reached by arrows`);
+    };
+    const KEYS: Record<Dir, string> = { left: 'ArrowLeft', right: 'ArrowRight', up: 'ArrowUp', down: 'ArrowDown' };
+    const PAIRS = 5;
+    for (const [a, b] of deal.solution.slice(0, PAIRS)) {
+      for (const [slot, key] of [[a, 'Enter'], [b, ' ']] as const) {
+        for (const dir of path(mirror, slot)) {
+          await page.keyboard.press(KEYS[dir]);
+          moveFocus(mirror, dir);
+        }
+        expect(await page.evaluate(() => document.activeElement?.getAttribute('data-slot'))).toBe(String(slot));
+        await page.keyboard.press(key);
+        pickTile(mirror, slot, Date.now());
+      }
+    }
+    expect(await page.textContent('[data-counter="left"]')).toBe(String(144 - 2 * PAIRS));
+    expect(await page.getAttribute(`#board .tile[data-slot="${deal.solution[0]![0]}"]`, 'hidden')).not.toBeNull();
+    // Z undoes, Y redoes, H hints, all without a mouse
+    await page.keyboard.press('z');
+    await expect.poll(() => page.textContent('[data-counter="left"]')).toBe(String(144 - 2 * PAIRS + 2));
+    await page.keyboard.press('Control+z');
+    await expect.poll(() => page.textContent('[data-counter="left"]')).toBe(String(144 - 2 * PAIRS + 4));
+    await page.keyboard.press('y');
+    await page.keyboard.press('y');
+    await expect.poll(() => page.textContent('[data-counter="left"]')).toBe(String(144 - 2 * PAIRS));
+    await page.keyboard.press('h');
+    await expect.poll(() => page.locator('#board .tile[data-hint]').count()).toBe(2);
+    expect(await page.textContent('#message')).toMatch(/^Hint: /);
+    // the focused tile has a visible focus ring
+    const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
+    expect(outline).toBe('solid');
+    await settled(page);
+    expect(errorsOf(page)).toEqual([]);
+    await context.close();
+  });
+
+  test('hint highlights a legal pair', async () => {
+    const page = await open('hint');
+    await page.click('[data-action="hint"]');
+    const hinted = page.locator('#board .tile[data-hint]');
+    await expect.poll(() => hinted.count()).toBe(2);
+    const [x, y] = await hinted.evaluateAll((els) =>
+      els.map((el) => ({ face: el.getAttribute('data-face'), free: el.hasAttribute('data-free'), label: el.getAttribute('aria-label') })),
+    );
+    expect(x!.free && y!.free).toBe(true);
+    expect(canMatch(x!.face as Face, y!.face as Face)).toBe(true);
+    expect(x!.label).toMatch(/, free$/);
+    expect(await page.textContent('[data-counter="hints"]')).toBe('1');
+    await context.close();
+  });
+
+  test('shuffle changes the faces and keeps the board finishable', async () => {
+    const page = await open('shuffle');
+    const { deal } = await pageData(page);
+    const [a, b] = deal.solution[0]!;
+    await tile(page, a).click();
+    await tile(page, b).click();
+    await expect.poll(() => tile(page, b).isHidden()).toBe(true);
+    const facesNow = (): Promise<(string | null)[]> =>
+      page.$$eval('#board .tile', (els: HTMLElement[]) => {
+        const faces: (string | null)[] = [];
+        for (const el of els) faces[Number(el.getAttribute('data-slot'))] = el.hidden ? null : el.getAttribute('data-face');
+        return faces;
+      });
+    const before = await facesNow();
+    await page.click('[data-action="shuffle"]');
+    await expect.poll(() => page.textContent('[data-counter="shuffles"]')).toBe('1');
+    const after = await facesNow();
+    expect(after.map((f) => f === null)).toEqual(before.map((f) => f === null)); // same tiles on the board
+    expect(after.filter((f, i) => f !== before[i]).length).toBeGreaterThan(10); // faces moved
+    expect([...after].filter(Boolean).sort()).toEqual([...before].filter(Boolean).sort()); // the same faces
+    const geom = geometryOfDeal(deal);
+    const present = Uint8Array.from(after, (f) => (f === null ? 0 : 1));
+    expect(solve(geom, present, after as (Face | null)[], { seed: 'check' }).result).toBe('solvable');
+    await settled(page);
+    expect(errorsOf(page)).toEqual([]);
+    await context.close();
+  });
+
+  test('undo and redo', async () => {
+    const page = await open('undo');
+    const { deal } = await pageData(page);
+    const [a, b] = deal.solution[0]!;
+    expect(await page.getAttribute('[data-action="undo"]', 'aria-disabled')).toBe('true');
+    await tile(page, a).click();
+    await tile(page, b).click();
+    await expect.poll(() => tile(page, a).isHidden()).toBe(true);
+    await page.click('[data-action="undo"]');
+    expect(await page.textContent('[data-counter="left"]')).toBe('144');
+    expect(await tile(page, a).isVisible()).toBe(true);
+    expect(await tile(page, b).getAttribute('data-free')).toBe('');
+    await page.click('[data-action="redo"]');
+    expect(await page.textContent('[data-counter="left"]')).toBe('142');
+    await expect.poll(() => tile(page, b).isHidden()).toBe(true);
+    expect(await page.getAttribute('[data-action="redo"]', 'aria-disabled')).toBe('true');
+    await settled(page);
+    // a reload shows the same position, from the server
+    await page.reload();
+    await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+    expect(await page.textContent('[data-counter="left"]')).toBe('142');
+    expect(await tile(page, a).isHidden()).toBe(true);
+    await page.click('[data-action="undo"]'); // the undo stack survived the reload
+    expect(await page.textContent('[data-counter="left"]')).toBe('144');
+    expect(await tile(page, a).isVisible()).toBe(true);
+    await settled(page);
+    expect(errorsOf(page)).toEqual([]);
+    await context.close();
+  });
+
+  test('a click on a blocked tile wobbles it and selects nothing', async () => {
+    const page = await open('wobble');
+    const blocked = page.locator('#board .tile:not([data-free])').first();
+    expect(await blocked.getAttribute('aria-label')).toMatch(/, blocked$/);
+    await blocked.click();
+    expect(await blocked.getAttribute('class')).toMatch(/\bwobble\b/);
+    expect(await page.locator('#board .tile.selected').count()).toBe(0);
+    await context.close();
+  });
+
+  test('the board fits: no scrollbars at desktop and phone landscape, tiles of 22 px or more in portrait', async () => {
+    for (const size of SIZES) {
+      const page = await open(`fit-${size.width}`, size);
+      const m = await page.evaluate(() => ({
+        sw: document.documentElement.scrollWidth,
+        sh: document.documentElement.scrollHeight,
+        tile: document.querySelector('#board .tile')!.getBoundingClientRect().width,
+      }));
+      expect(m.tile, `${size.width}×${size.height}`).toBeGreaterThanOrEqual(22);
+      expect(m.sw, `${size.width}×${size.height}`).toBeLessThanOrEqual(size.width);
+      if (size.width > size.height) expect(m.sh, `${size.width}×${size.height}`).toBeLessThanOrEqual(size.height);
+      await context.close();
+    }
+  });
+
+  test('without script the server board still shows, positioned by CSS', async () => {
+    context = await browser.newContext({ viewport: SIZES[0], javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto(`${app.url}/play/turtle/noscript`);
+    const boxes = await page.$$eval('#board .tile', (els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect));
+    expect(boxes).toHaveLength(144);
+    expect(boxes.every((b) => b.width > 30 && b.height > b.width)).toBe(true);
+    expect(new Set(boxes.map((b) => `${b.x},${b.y}`)).size).toBe(144); // no two tiles on one spot
+    mkdirSync(SHOTS, { recursive: true });
+    await page.screenshot({ path: `${SHOTS}board-noscript-1440x900.png` });
+    await context.close();
+  });
+
+  test('screenshots at 1440×900, 390×844 and 844×390', async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    for (const size of SIZES) {
+      const page = await open(`screens-${size.width}`, size);
+      const { deal } = await pageData(page);
+      // a few pairs played, one tile selected and a hint showing, so every tile state is in the picture
+      for (const [a, b] of deal.solution.slice(0, 6)) {
+        await tile(page, a).click();
+        await tile(page, b).click();
+      }
+      await page.waitForTimeout(400);
+      await page.screenshot({ path: `${SHOTS}board-${size.width}x${size.height}.png` });
+      await page.click('[data-action="hint"]');
+      await expect.poll(() => page.locator('#board .tile[data-hint]').count()).toBe(2);
+      await page.locator('#board .tile[data-free]:not([data-hint])').first().click();
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: `${SHOTS}board-${size.width}x${size.height}-selected-hint.png` });
+      await context.close();
+    }
+  }, 90_000);
+});

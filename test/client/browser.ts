@@ -1,0 +1,77 @@
+/**
+ * Helpers for the real-browser tests: Debian's Chromium driven by playwright-core, and the app on a
+ * random port with a fresh database.
+ */
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import type { Deal, Move } from '../../src/engine/index.ts';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const HAS_CHROMIUM = existsSync(CHROMIUM);
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+if (!HAS_CHROMIUM)
+  console.warn(`\n*** ${CHROMIUM} is missing: the client's browser tests are SKIPPED (apt-get install chromium) ***\n`);
+
+export async function launch(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+export interface Running {
+  readonly url: string; // http://127.0.0.1:<port>
+  close(): Promise<void>;
+}
+
+/** The real app (src/server/app.ts) on a random port with a database in a temporary folder. */
+export async function startApp(): Promise<Running> {
+  if (process.env.CLIENT_TEST_HARNESS || !existsSync(new URL('../../src/server/app.ts', import.meta.url))) {
+    console.warn('*** src/server/app.ts does not exist yet: the browser tests run against the harness ***');
+    const { startHarness } = await import('./fixtures/harness.ts');
+    const { server, url } = await startHarness();
+    return { url, close: () => new Promise<void>((done) => server.close(() => done())) };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'mahjong-client-'));
+  const { buildApp } = (await import('../../src/server/app.ts')) as unknown as {
+    buildApp(opts: Record<string, unknown>): Promise<{
+      listen(o: { port: number; host: string }): Promise<string>;
+      close(): Promise<void>;
+    }>;
+  };
+  const app = await buildApp({ databasePath: join(dir, 'test.db'), logger: false, cookieSecret: 'x'.repeat(32) });
+  const url = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    url: url.replace('localhost', '127.0.0.1'),
+    close: async () => {
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface PageData {
+  deal: Deal;
+  game: { id: string; log: Move[]; startedAt: number } | null;
+}
+
+export const pageData = (page: Page): Promise<PageData> =>
+  page.$eval('#deal-data', (el) => JSON.parse(el.textContent!) as PageData);
+
+export const tile = (page: Page, slot: number) => page.locator(`#board .tile[data-slot="${slot}"]`);
+
+/** Waits until the page has sent every queued move to the server. */
+export const settled = (page: Page): Promise<unknown> =>
+  page.waitForFunction(() => {
+    const s = (globalThis as { __mahjong?: { sync?: { queue: unknown[]; busy: boolean } } }).__mahjong;
+    return s?.sync ? s.sync.queue.length === 0 && !s.sync.busy : true;
+  });
