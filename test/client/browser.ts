@@ -43,12 +43,12 @@ export async function startApp(): Promise<Running> {
   }
   const dir = mkdtempSync(join(tmpdir(), 'mahjong-client-'));
   const { buildApp } = (await import('../../src/server/app.ts')) as unknown as {
-    buildApp(opts: Record<string, unknown>): Promise<{
+    buildApp(opts: Record<string, unknown>): {
       listen(o: { port: number; host: string }): Promise<string>;
       close(): Promise<void>;
-    }>;
+    };
   };
-  const app = await buildApp({ databasePath: join(dir, 'test.db'), logger: false, cookieSecret: 'x'.repeat(32) });
+  const app = buildApp({ databasePath: join(dir, 'test.db'), logger: false, cookieSecret: 'x'.repeat(32), rateLimit: false });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url: url.replace('localhost', '127.0.0.1'),
