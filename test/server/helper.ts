@@ -17,7 +17,13 @@ export const TEST_SECRET = 'test-secret-test-secret-test-secret-0123';
 
 /** A ready app on a fresh in-memory database, closed after the current test. */
 export async function build(opts: Partial<AppOptions> = {}): Promise<FastifyInstance> {
-  const app = buildApp({ databasePath: ':memory:', cookieSecret: TEST_SECRET, logger: false, ...opts });
+  const app = buildApp({
+    databasePath: ':memory:',
+    cookieSecret: TEST_SECRET,
+    logger: false,
+    ...opts,
+    dealer: { workers: 0, ...opts.dealer }, // deal in process: no worker start per test (worker-pool.test.ts covers the pool)
+  });
   open.push(app);
   await app.ready();
   return app;

@@ -32,3 +32,4 @@ export function runDealTask(task: DealTask, dealFn: typeof deal = deal): DealTas
 parentPort?.on('message', (task: DealTask) => {
   parentPort!.postMessage(runDealTask(task));
 });
+parentPort?.postMessage('ready'); // the pool starts a task's deadline only now

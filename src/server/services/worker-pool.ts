@@ -47,7 +47,8 @@ interface Job {
 }
 
 interface Slot {
-  worker: Worker | undefined;
+  booting: Promise<Worker> | undefined; // resolves once the worker said it is ready
+  worker: Worker | undefined; // the ready worker
   job: Job | undefined;
   timer: NodeJS.Timeout | undefined;
 }
@@ -64,7 +65,7 @@ export class DealPool {
   private closed = false;
 
   constructor(private readonly options: PoolOptions) {
-    this.slots = Array.from({ length: options.size }, () => ({ worker: undefined, job: undefined, timer: undefined }));
+    this.slots = Array.from({ length: options.size }, () => ({ booting: undefined, worker: undefined, job: undefined, timer: undefined }));
   }
 
   /** Deals a task in a worker; rejects with PoolError on deadline, a full queue or a dead worker. */
@@ -89,39 +90,59 @@ export class DealPool {
     for (const job of this.queue.splice(0)) job.reject(new PoolError('ERR_WORKER', 'the server is shutting down'));
     await Promise.all(
       this.slots.map(async (slot) => {
-        const worker = slot.worker;
+        const worker = slot.worker ?? (await slot.booting?.catch(() => undefined));
+        const job = slot.job;
         this.finish(slot);
+        job?.reject(new PoolError('ERR_WORKER', 'the server is shutting down'));
         slot.worker = undefined;
+        slot.booting = undefined;
         if (worker) await worker.terminate();
       }),
     );
   }
 
-  private async spawn(slot: Slot): Promise<Worker> {
-    if (slot.worker) return slot.worker;
-    const code = await workerSource();
-    if (slot.worker) return slot.worker;
-    const worker = new Worker(code, { eval: true });
-    worker.unref();
-    worker.on('message', (result: DealTaskResult) => {
-      if (slot.worker !== worker) return; // an answer after the deadline: that job was already refused
-      const job = slot.job;
-      this.finish(slot);
-      job?.resolve(result);
-      void this.pump();
-    });
-    const fail = (error: Error): void => {
-      if (slot.worker !== worker) return;
-      slot.worker = undefined;
-      const job = slot.job;
-      this.finish(slot);
-      job?.reject(new PoolError('ERR_WORKER', `the deal worker failed: ${error.message}`));
-      void this.pump();
-    };
-    worker.on('error', fail);
-    worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
-    slot.worker = worker;
-    return worker;
+  /** The slot's worker, started if needed; resolves when it is ready, so boot time is not deal time. */
+  private spawn(slot: Slot): Promise<Worker> {
+    if (slot.booting) return slot.booting;
+    const booting = workerSource().then(
+      (code) =>
+        new Promise<Worker>((resolve, reject) => {
+          const worker = new Worker(code, { eval: true });
+          worker.unref();
+          let ready = false;
+          const fail = (error: Error): void => {
+            if (!ready) {
+              if (slot.booting === booting) slot.booting = undefined; // the next task tries a new worker
+              reject(new PoolError('ERR_WORKER', `the deal worker did not start: ${error.message}`));
+              return;
+            }
+            if (slot.worker !== worker) return; // stopped at a deadline or on close: already handled
+            slot.worker = undefined;
+            slot.booting = undefined;
+            const job = slot.job;
+            this.finish(slot);
+            job?.reject(new PoolError('ERR_WORKER', `the deal worker failed: ${error.message}`));
+            void this.pump();
+          };
+          worker.on('error', fail);
+          worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
+          worker.on('message', (message: DealTaskResult | 'ready') => {
+            if (message === 'ready') {
+              ready = true;
+              slot.worker = worker;
+              resolve(worker);
+              return;
+            }
+            if (slot.worker !== worker) return; // an answer after the deadline: that job was already refused
+            const job = slot.job;
+            this.finish(slot);
+            job?.resolve(message);
+            void this.pump();
+          });
+        }),
+    );
+    slot.booting = booting;
+    return booting;
   }
 
   private finish(slot: Slot): void {
@@ -146,6 +167,7 @@ export class DealPool {
       }
       slot.timer = setTimeout(() => {
         slot.worker = undefined; // its exit event is ignored now
+        slot.booting = undefined;
         this.finish(slot);
         void worker.terminate();
         job.reject(new PoolError('ERR_TIMEOUT', `making this deal took longer than ${this.options.timeoutMs / 1000} s`));

@@ -1,0 +1,186 @@
+/** The read API, health, the player cookie, and the error and not-found handlers. */
+import { describe, expect, test } from 'vitest';
+import { GENERATOR_VERSION, SEED_PATTERN } from '../../src/engine/index.ts';
+import { LAYOUTS } from '../../src/engine/builtins.ts';
+import { build, newPlayer, playerCookie } from './helper.ts';
+
+describe('GET /api/layouts', () => {
+  test('as the CLI: [{"id","name","tiles"}], turtle first', async () => {
+    const app = await build();
+    const res = await app.inject({ url: '/api/layouts' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    const body = res.json();
+    expect(body).toEqual(LAYOUTS.map((l) => ({ id: l.id, name: l.name, tiles: l.slots.length })));
+    expect(body[0]).toEqual({ id: 'turtle', name: 'Turtle', tiles: 144 });
+  });
+});
+
+describe('GET /api/deals/:layout/:seed', () => {
+  test('the deal JSON of SPEC §3.3, the same on every request', async () => {
+    const app = await build();
+    const res = await app.inject({ url: '/api/deals/turtle/k3v9x2' });
+    expect(res.statusCode).toBe(200);
+    const deal = res.json();
+    expect(Object.keys(deal)).toEqual(['layout', 'seed', 'mode', 'generator', 'tiles', 'solution']);
+    expect(deal).toMatchObject({ layout: 'turtle', seed: 'k3v9x2', mode: 'relaxed', generator: GENERATOR_VERSION });
+    expect(deal.tiles).toHaveLength(144);
+    expect(Object.keys(deal.tiles[0])).toEqual(['x', 'y', 'z', 'face']);
+    expect(deal.solution).toHaveLength(72);
+    const again = await app.inject({ url: '/api/deals/turtle/k3v9x2' });
+    expect(again.body).toBe(res.body);
+  });
+
+  test('?mode=classic gives the classic deal; ?mode=relaxed the relaxed one', async () => {
+    const app = await build();
+    const classic = (await app.inject({ url: '/api/deals/garden/abc?mode=classic' })).json();
+    const relaxed = (await app.inject({ url: '/api/deals/garden/abc?mode=relaxed' })).json();
+    expect(classic.mode).toBe('classic');
+    expect(relaxed.mode).toBe('relaxed');
+    expect(classic.tiles).not.toEqual(relaxed.tiles);
+  });
+
+  test.each([
+    ['/api/deals/nosuch/abc', 404, /no layout called nosuch/],
+    ['/api/deals/turtle/abc?mode=hard', 400, /^querystring\.mode/],
+    ['/api/deals/turtle/' + 'a'.repeat(33), 400, /^params\.seed/],
+    ['/api/deals/turtle/a.b', 400, /^params\.seed/],
+    ['/api/deals/turtle/%00', 400, /^params\.seed/],
+    ['/api/deals/turtle/%3Cscript%3E', 400, /^params\.seed/],
+    ['/api/deals/..%2F..%2Fetc/abc', 400, /^params\.layout/],
+    ['/api/deals/TURTLE/abc', 400, /^params\.layout/],
+  ])('%s → %i', async (url, status, message) => {
+    const app = await build();
+    const res = await app.inject({ url });
+    expect(res.statusCode).toBe(status);
+    expect(Object.keys(res.json())).toEqual(['error']);
+    expect(res.json().error).toMatch(message);
+    expect(res.body).not.toContain('<script>');
+  });
+
+  test('a seed of 32 characters is fine, and every generated seed fits the pattern', async () => {
+    const app = await build();
+    const seed = 'A-_z'.repeat(8);
+    expect(SEED_PATTERN.test(seed)).toBe(true);
+    expect((await app.inject({ url: `/api/deals/garden/${seed}` })).statusCode).toBe(200);
+  });
+});
+
+describe('GET /healthz', () => {
+  test('200 {"ok":true} when the database answers', async () => {
+    const app = await build();
+    const res = await app.inject({ url: '/healthz' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ ok: true });
+    expect(res.cookies).toHaveLength(0); // health checks get no player cookie
+  });
+
+  test('503 when it does not', async () => {
+    const app = await build();
+    app.db.close();
+    const res = await app.inject({ url: '/healthz' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().ok).toBe(false);
+  });
+});
+
+describe('the player cookie', () => {
+  test('made on the first visit: signed, HttpOnly, SameSite=Lax, Path=/, long-lived, not Secure over http', async () => {
+    const app = await build();
+    const res = await app.inject({ url: '/' });
+    const cookie = res.cookies.find((c) => c.name === 'mj_player')!;
+    expect(cookie).toBeDefined();
+    expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9+/_-]+$/); // id.signature
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(cookie.maxAge).toBeGreaterThan(300 * 24 * 3600);
+    expect(cookie.secure).toBeUndefined();
+  });
+
+  test('Secure when the request came over https (behind a trusted proxy)', async () => {
+    const app = await build({ trustProxy: true });
+    const res = await app.inject({ url: '/', headers: { 'x-forwarded-proto': 'https' } });
+    expect(res.cookies.find((c) => c.name === 'mj_player')!.secure).toBe(true);
+  });
+
+  test('kept on later visits; a new one only when missing or forged', async () => {
+    const app = await build();
+    const cookie = await newPlayer(app);
+    const again = await app.inject({ url: '/stats', headers: { cookie } });
+    expect(again.cookies).toHaveLength(0);
+    const forged = await app.inject({ url: '/stats', headers: { cookie: 'mj_player=AAAAAAAAAAAAAAAAAAAAAA.bogus' } });
+    expect(playerCookie(forged)).not.toBe(cookie);
+  });
+
+  test('a visit alone stores no player', async () => {
+    const app = await build();
+    await app.inject({ url: '/' });
+    await app.inject({ url: '/play/turtle/abc' });
+    expect((app.db.prepare('SELECT COUNT(*) AS n FROM players').get() as { n: number }).n).toBe(0);
+  });
+
+  test('the cookie secret is generated once and kept in the database when not given', async () => {
+    const app = await build({ cookieSecret: undefined });
+    const secret = app.settingsRepository.get('cookie_secret');
+    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const cookie = await newPlayer(app);
+    const later = await app.inject({ url: '/stats', headers: { cookie } });
+    expect(later.cookies).toHaveLength(0); // still valid: signed with the stored secret
+  });
+});
+
+describe('errors', () => {
+  test('an unknown API route is a JSON 404', async () => {
+    const app = await build();
+    const res = await app.inject({ url: '/api/nothing' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toEqual({ error: 'there is no GET /api/nothing' });
+  });
+
+  test('a wrong method on an API route is a JSON 404', async () => {
+    const app = await build();
+    const res = await app.inject({ method: 'DELETE', url: '/api/layouts' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toHaveProperty('error');
+  });
+
+  test('a 500 hides its message and stack, gives the request id, and is logged with it', async () => {
+    const lines: string[] = [];
+    const app = await build({ logger: { level: 'error', stream: { write: (line: string) => lines.push(line) } } });
+    const cookie = await newPlayer(app);
+    app.db.close(); // every query now throws
+    const api = await app.inject({ url: '/api/stats', headers: { cookie } });
+    expect(api.statusCode).toBe(500);
+    expect(Object.keys(api.json())).toEqual(['error']);
+    expect(api.json().error).toMatch(/^something went wrong on our side; it was logged as request req-/);
+    expect(api.body).not.toMatch(/database|connection|at .*\.ts/i);
+    const page = await app.inject({ url: '/stats', headers: { cookie } });
+    expect(page.statusCode).toBe(500);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain('Something went wrong');
+    expect(page.body).not.toMatch(/database connection|at .*\.ts:\d+/i);
+    const logged = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request failed');
+    expect(logged).toHaveLength(2);
+    expect(logged[0]).toMatchObject({ method: 'GET', url: '/api/stats', reqId: expect.stringMatching(/^req-/) });
+    expect(logged[0].err.stack).toContain('database');
+  });
+});
+
+describe('static assets', () => {
+  test('hashed build files are immutable for a year; others cached briefly; no directory listing', async () => {
+    const app = await build();
+    const css = await app.inject({ url: '/static/css/site.css' });
+    expect(css.statusCode).toBe(200);
+    expect(css.headers['cache-control']).toBe('public, max-age=300');
+    const built = app.assets.url('board.css');
+    if (app.assets.built) {
+      const res = await app.inject({ url: built! });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+    for (const url of ['/static/', '/static/build/', '/static/../package.json', '/static/%2e%2e/package.json', '/static/.env']) {
+      const res = await app.inject({ url });
+      expect([403, 404], url).toContain(res.statusCode);
+      expect(res.body).not.toContain('"dependencies"');
+    }
+  });
+});

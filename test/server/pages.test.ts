@@ -1,0 +1,370 @@
+/** The server-rendered pages: home, play (the board contract), daily, stats, errors. */
+import { describe, expect, test } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { freeSlots, newGame, presenceOf, replay, type Deal } from '../../src/engine/index.ts';
+import { LAYOUTS } from '../../src/engine/builtins.ts';
+import { dealData } from '../../src/server/views/board.ts';
+import { build, createGame, newPlayer, postMoves, solutionMoves } from './helper.ts';
+
+const tilesOf = (html: string): string[] => html.match(/<button class="tile"[^>]*>/g) ?? [];
+const attr = (tag: string, name: string): string | undefined => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
+
+function dealDataOf(html: string): { deal: Deal; game: { id: string; log: unknown[]; startedAt: number; status: string } | null } {
+  const m = /<script type="application\/json" id="deal-data">([^<]*)<\/script>/.exec(html);
+  if (!m) throw new Error('no #deal-data');
+  return JSON.parse(m[1]!);
+}
+
+/** Plays a daily win for a new player; returns their cookie. */
+async function winDaily(app: FastifyInstance): Promise<string> {
+  const cookie = await newPlayer(app);
+  const seed = `daily-${new Date(app.now()).toISOString().slice(0, 10)}`;
+  const game = await createGame(app, cookie, { layout: 'turtle', seed });
+  const res = await postMoves(app, cookie, game.id, solutionMoves(game));
+  expect(res.json().status).toBe('won');
+  return cookie;
+}
+
+describe('GET /', () => {
+  test('every layout with a picture, both kinds of new game, today’s deal and stats', async () => {
+    const app = await build({ now: () => Date.UTC(2025, 5, 7, 12) });
+    const res = await app.inject({ url: '/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    const html = res.body;
+    expect(html.match(/<li class="layout-card">/g)).toHaveLength(LAYOUTS.length);
+    expect(html.match(/<svg class="layout-picture"/g)).toHaveLength(LAYOUTS.length);
+    for (const l of LAYOUTS) {
+      expect(html).toContain(`href="/play/${l.id}"`);
+      expect(html).toContain(`href="/play/${l.id}?mode=classic"`);
+      expect(html).toContain(`${l.slots.length} tiles`);
+    }
+    expect(html).toContain('href="/play/turtle/daily-2025-06-07"');
+    expect(html).toContain('href="/stats"');
+    expect(html).not.toContain('Resume');
+  });
+
+  test('the picture has one rectangle per tile, one path per layer', async () => {
+    const app = await build();
+    const html = (await app.inject({ url: '/' })).body;
+    const turtle = /<svg class="layout-picture"[^>]*aria-label="Turtle[^"]*">(.*?)<\/svg>/.exec(html)![1]!;
+    expect(turtle.match(/<path /g)).toHaveLength(5);
+    expect(turtle.match(/M/g)).toHaveLength(144);
+  });
+
+  test('"Resume" links the player’s latest unfinished game', async () => {
+    const app = await build();
+    const cookie = await newPlayer(app);
+    const game = await createGame(app, cookie, { layout: 'garden', seed: 'resume-me', mode: 'classic' });
+    await postMoves(app, cookie, game.id, solutionMoves(game).slice(0, 2));
+    const html = (await app.inject({ url: '/', headers: { cookie } })).body;
+    expect(html).toContain('Resume');
+    expect(html).toContain('href="/play/garden/resume-me?mode=classic"');
+    expect(html).toContain('36 tiles left');
+  });
+});
+
+describe('GET /play/:layout', () => {
+  test('redirects to a new random seed of 8 letters and digits', async () => {
+    const app = await build();
+    const seen = new Set<string>();
+    for (let i = 0; i < 5; i++) {
+      const res = await app.inject({ url: '/play/turtle' });
+      expect(res.statusCode).toBe(302);
+      expect(res.headers.location).toMatch(/^\/play\/turtle\/[A-Za-z0-9]{8}$/);
+      seen.add(res.headers.location as string);
+    }
+    expect(seen.size).toBe(5);
+  });
+
+  test('keeps ?mode=classic', async () => {
+    const app = await build();
+    const res = await app.inject({ url: '/play/fish?mode=classic' });
+    expect(res.headers.location).toMatch(/^\/play\/fish\/[A-Za-z0-9]{8}\?mode=classic$/);
+  });
+
+  test('an unknown layout is the HTML 404 page; a bad mode a 400 page', async () => {
+    const app = await build();
+    const missing = await app.inject({ url: '/play/nosuch' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.headers['content-type']).toMatch(/^text\/html/);
+    expect(missing.body).toContain('There is no layout called nosuch');
+    const bad = await app.inject({ url: '/play/turtle?mode=%3Cb%3E' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('class="error-page"');
+    expect(bad.body).not.toContain('<b>');
+  });
+});
+
+describe('GET /play/:layout/:seed', () => {
+  test('the board of docs/contract-board.md, readable without script', async () => {
+    const app = await build();
+    const res = await app.inject({ url: '/play/turtle/k3v9x2' });
+    expect(res.statusCode).toBe(200);
+    const html = res.body;
+    const board = /<div id="board"[^>]*>/.exec(html)![0];
+    expect(attr(board, 'class')).toBe('board');
+    expect(attr(board, 'data-status')).toBe('playing');
+    expect(attr(board, 'data-layout')).toBe('turtle');
+    expect(attr(board, 'data-seed')).toBe('k3v9x2');
+    expect(attr(board, 'data-mode')).toBe('relaxed');
+    expect(attr(board, 'role')).toBe('group');
+    expect(attr(board, 'aria-label')).toBe('Board, 144 tiles left');
+
+    const { deal, game } = dealDataOf(html);
+    expect(game).toBeNull();
+    const api = (await app.inject({ url: '/api/deals/turtle/k3v9x2' })).json();
+    expect(deal).toEqual(api);
+    const start = newGame(deal);
+    if (!start.ok) throw new Error(start.message);
+    const { minX, minY, width, height, depth } = start.value.geom.extent;
+    expect(attr(board, 'style')).toBe(`--w:${width};--h:${height};--d:${depth}`);
+
+    const tiles = tilesOf(html);
+    expect(tiles).toHaveLength(144);
+    const free = new Set(freeSlots(start.value.geom, presenceOf(start.value)));
+    tiles.forEach((tag, i) => {
+      expect(attr(tag, 'data-slot')).toBe(String(i)); // slot order
+      const t = deal.tiles[i]!;
+      expect(attr(tag, 'type')).toBe('button');
+      expect(attr(tag, 'data-face')).toBe(t.face);
+      expect(attr(tag, 'style')).toBe(`--x:${t.x - minX};--y:${t.y - minY};--z:${t.z}`);
+      expect(/\sdata-free[\s>]/.test(tag)).toBe(free.has(i));
+      expect(attr(tag, 'aria-label')).toMatch(free.has(i) ? /^[A-Z][a-z]+.*, free$/ : /, blocked$/);
+    });
+    expect(html).toMatch(/aria-label="Bamboo \d, (free|blocked)"/);
+    expect(html).toMatch(/<use href="\/static\/[^"]*faces[^"]*\.svg#[a-z]\w+"\/>/);
+
+    for (const action of ['hint', 'shuffle', 'undo', 'redo', 'check', 'new', 'share'])
+      expect(html).toContain(`<button type="button" data-action="${action}"`);
+    for (const counter of ['left', 'pairs', 'time', 'hints', 'shuffles']) expect(html).toContain(`data-counter="${counter}"`);
+    expect(html).toContain('<p id="message" role="status" aria-live="polite">');
+    expect(html).toMatch(/<section id="win-panel"[^>]* hidden/);
+    expect(html).toContain('href="/play/turtle/k3v9x2"'); // the share link
+  });
+
+  test('no inline script: only the module bundle and the JSON data block; a strict CSP', async () => {
+    const app = await build();
+    const res = await app.inject({ url: '/play/turtle/abc' });
+    const scripts = res.body.match(/<script[^>]*>/g) ?? [];
+    for (const tag of scripts) expect(tag).toMatch(/^<script (type="module" src="\/static\/[^"]+"|type="application\/json" id="deal-data")>$/);
+    expect(res.body).not.toMatch(/\son[a-z]+="/); // no inline handlers
+    const csp = res.headers['content-security-policy'] as string;
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toMatch(/script-src[^;]*unsafe-inline/);
+  });
+
+  test('classic mode shows the classic deal', async () => {
+    const app = await build();
+    const html = (await app.inject({ url: '/play/garden/abc?mode=classic' })).body;
+    expect(/<div id="board"[^>]*data-mode="classic"/.test(html)).toBe(true);
+    expect(dealDataOf(html).deal.mode).toBe('classic');
+  });
+
+  test('restores the player’s unfinished game: replayed position and its log; others see a fresh board', async () => {
+    let clock = 1_750_000_000_000;
+    const app = await build({ now: () => clock });
+    const cookie = await newPlayer(app);
+    const game = await createGame(app, cookie, { layout: 'turtle', seed: 'resume' });
+    const moves = [...solutionMoves(game).slice(0, 3), { type: 'hint' as const }, { type: 'undo' as const }];
+    await postMoves(app, cookie, game.id, moves);
+    clock += 65_000;
+    const html = (await app.inject({ url: '/play/turtle/resume', headers: { cookie } })).body;
+    const data = dealDataOf(html);
+    expect(data.game).toEqual({ id: game.id, log: moves, startedAt: 1_750_000_000_000, status: 'playing' });
+    const expected = replay(game, moves);
+    if (!expected.ok) throw new Error(expected.message);
+    const shown = tilesOf(html).map((t) => Number(attr(t, 'data-slot')));
+    expect(shown).toEqual(expected.value.faces.flatMap((f, i) => (f === null ? [] : [i])));
+    expect(shown).toHaveLength(140);
+    expect(html).toContain('aria-label="Board, 140 tiles left"');
+    expect(html).toMatch(/data-counter="time">1:05</);
+    expect(html).toMatch(/data-counter="hints">1</);
+
+    const stranger = await app.inject({ url: '/play/turtle/resume' });
+    expect(tilesOf(stranger.body)).toHaveLength(144);
+    expect(dealDataOf(stranger.body).game).toBeNull();
+  });
+
+  test('a won game is not restored: the deal starts fresh', async () => {
+    const app = await build();
+    const cookie = await newPlayer(app);
+    const game = await createGame(app, cookie, { layout: 'garden', seed: 'done' });
+    await postMoves(app, cookie, game.id, solutionMoves(game));
+    const html = (await app.inject({ url: '/play/garden/done', headers: { cookie } })).body;
+    expect(dealDataOf(html).game).toBeNull();
+    expect(tilesOf(html)).toHaveLength(40);
+  });
+
+  test('bad seeds and layouts are HTML errors', async () => {
+    const app = await build();
+    for (const [url, status] of [
+      ['/play/turtle/' + 'x'.repeat(40), 400],
+      ['/play/turtle/a%20b', 400],
+      ['/play/nosuch/abc', 404],
+      ['/play/turtle/abc?mode=x', 400],
+    ] as const) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(status);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.body).toContain('class="error-page"');
+    }
+  });
+
+  test('#deal-data cannot be closed early: <, > and & are escaped', () => {
+    const text = dealData('{"x":"</script><script>alert(1)</script>&"}', null);
+    expect(text).not.toContain('<');
+    expect(text).not.toContain('>');
+    expect(JSON.parse(text)).toEqual({ deal: { x: '</script><script>alert(1)</script>&' }, game: null });
+  });
+});
+
+describe('GET /daily and POST /daily/name', () => {
+  test("today's deal by UTC date, with no times yet", async () => {
+    const app = await build({ now: () => Date.UTC(2025, 0, 31, 23, 59) });
+    const res = await app.inject({ url: '/daily' });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('href="/play/turtle/daily-2025-01-31"');
+    expect(res.body).toContain('31 Jan 2025');
+    expect(res.body).toContain('No one has cleared');
+    expect(res.body).not.toContain('name="name"');
+  });
+
+  test('best verified times, fastest first; the winner names themself; names are escaped', async () => {
+    let clock = Date.UTC(2025, 2, 3, 8);
+    const app = await build({ now: () => clock });
+    const slow = await newPlayer(app);
+    const slowGame = await createGame(app, slow, { layout: 'turtle', seed: 'daily-2025-03-03' });
+    clock += 300_000;
+    await postMoves(app, slow, slowGame.id, solutionMoves(slowGame));
+    const fast = await winDaily(app); // no time passes: 0:00
+
+    let page = await app.inject({ url: '/daily', headers: { cookie: fast } });
+    expect(page.body).toContain('name="name"');
+    expect(page.body.indexOf('0:00')).toBeLessThan(page.body.indexOf('5:00'));
+
+    // A hostile name is refused (400), shown back escaped, and not stored.
+    const hostile = '<script>alert(1)</script>';
+    const refused = await app.inject({
+      method: 'POST', url: '/daily/name', headers: { cookie: fast }, payload: { name: hostile },
+    }); // prettier-ignore
+    expect(refused.statusCode).toBe(400);
+    expect(refused.headers['content-type']).toMatch(/^text\/html/);
+    expect(refused.body).toContain('letters, digits, spaces');
+    expect(refused.body).not.toContain(hostile);
+    expect(refused.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(app.playersRepository.find(fast.split('=')[1]!.split('.')[0]!)!.nickname).toBeNull();
+
+    const saved = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie: fast }, payload: { name: '  Mei  Ling_2.0 ' } });
+    expect(saved.statusCode).toBe(303);
+    expect(saved.headers.location).toBe('/daily');
+    page = await app.inject({ url: '/daily', headers: { cookie: fast } });
+    expect(page.body).toContain('Mei Ling_2.0');
+
+    // Output is escaped too, whatever is stored (a row written before the rule, by hand, …).
+    app.db.prepare('UPDATE players SET nickname = ?').run(hostile);
+    page = await app.inject({ url: '/daily' });
+    expect(page.body).not.toContain(hostile);
+    expect(page.body).toContain('&lt;script&gt;');
+  });
+
+  test.each([
+    ['empty', '', /enter a name/],
+    ['spaces only', '   ', /enter a name/],
+    ['too long', 'x'.repeat(25), /at most 24/],
+    ['direction override', 'abc\u202Edef', /letters, digits/],
+    ['combining marks', 'Z\u0351\u0352\u0353', /letters, digits/],
+    ['SQL', "x'); DROP TABLE players;--", /letters, digits/],
+  ])('a name that is %s → 400, nothing stored', async (_name, name, message) => {
+    const app = await build();
+    const cookie = await winDaily(app);
+    const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name } });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).toMatch(message);
+    expect((app.db.prepare('SELECT nickname FROM players').get() as { nickname: string | null }).nickname).toBeNull();
+  });
+
+  test('unicode letters are fine', async () => {
+    const app = await build();
+    const cookie = await winDaily(app);
+    const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'Zoë 李' } });
+    expect(res.statusCode).toBe(303);
+  });
+
+  test('a player without a daily win cannot set a name (403)', async () => {
+    const app = await build();
+    const cookie = await newPlayer(app);
+    const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'Sneaky' } });
+    expect(res.statusCode).toBe(403);
+    expect(res.body).toContain('win a daily deal first'.replace(/^w/, 'W'));
+    const fresh = await app.inject({ method: 'POST', url: '/daily/name', payload: { name: 'Sneaky' } });
+    expect(fresh.statusCode).toBe(403);
+    expect((app.db.prepare('SELECT COUNT(*) AS n FROM players').get() as { n: number }).n).toBe(0);
+  });
+});
+
+describe('GET /stats and /api/stats', () => {
+  test('a new player: zeros and an invitation to play', async () => {
+    const app = await build();
+    const page = await app.inject({ url: '/stats' });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('No games yet');
+    const api = await app.inject({ url: '/api/stats' });
+    expect(api.json()).toMatchObject({ played: 0, won: 0, cleanWins: 0, streak: 0, bestStreak: 0, byLayout: {}, history: [] });
+  });
+
+  test('played, won, clean wins, streaks, best and median per layout, history with links, the chart', async () => {
+    let clock = Date.UTC(2025, 3, 1);
+    const app = await build({ now: () => clock });
+    const cookie = await newPlayer(app);
+    const play = async (layout: string, seed: string, ms: number, extra: object[] = [], finish = true) => {
+      const game = await createGame(app, cookie, { layout, seed });
+      clock += ms;
+      const moves = solutionMoves(game);
+      await postMoves(app, cookie, game.id, finish ? [...extra, ...moves] : [...extra, ...moves.slice(0, 2)]);
+      clock += 1000;
+    };
+    await play('garden', 'g1', 60_000); // clean win
+    await play('garden', 'g2', 120_000, [{ type: 'hint' }]); // win with a hint
+    await play('turtle', 't1', 10_000, [], false); // abandoned: breaks the streak
+    await play('garden', 'g3', 90_000); // clean win
+    await play('turtle', 't2', 300_000); // clean win
+    await play('turtle', 't3', 5_000, [], false); // unfinished, the latest: the streak holds
+
+    const stats = (await app.inject({ url: '/api/stats', headers: { cookie } })).json();
+    expect(stats).toMatchObject({ played: 6, won: 4, cleanWins: 3, streak: 2, bestStreak: 2 });
+    expect(stats.byLayout.garden).toEqual({ name: 'Garden', played: 3, won: 3, bestMs: 60_000, medianMs: 90_000 });
+    expect(stats.byLayout.turtle).toMatchObject({ played: 3, won: 1, bestMs: 300_000, medianMs: 300_000 });
+    expect(stats.history).toHaveLength(6);
+    expect(stats.history[0]).toMatchObject({ layout: 'turtle', seed: 't3', result: null, url: '/play/turtle/t3' });
+    expect(stats.history[5]).toMatchObject({ seed: 'g1', result: 'won', timeMs: 60_000, clean: true });
+
+    const page = (await app.inject({ url: '/stats', headers: { cookie } })).body;
+    expect(page).toContain('<svg class="chart"');
+    expect(page.match(/<circle class="win/g)).toHaveLength(4);
+    expect(page.match(/<circle class="win clean"/g)).toHaveLength(3);
+    expect(page).toContain('67%'); // 4 of 6
+    for (const seed of ['g1', 'g2', 'g3', 't1', 't2', 't3']) expect(page).toMatch(new RegExp(`href="/play/(garden|turtle)/${seed}"`));
+    expect(page).toMatch(/<th scope="row">Garden<\/th><td class="num">3<\/td><td class="num">3<\/td><td class="num">1:00<\/td><td class="num">1:30<\/td>/);
+  });
+});
+
+describe('error pages', () => {
+  test('404 page in the site style, with the header nav', async () => {
+    const app = await build();
+    const res = await app.inject({ url: '/no/such/page' });
+    expect(res.statusCode).toBe(404);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    expect(res.body).toContain('class="error-page"');
+    expect(res.body).toContain('href="/daily"');
+    expect(res.body).toContain('href="/stats"');
+  });
+
+  test('a reflected path is escaped', async () => {
+    const app = await build();
+    const res = await app.inject({ url: '/play/%3Cscript%3Ealert(1)%3C%2Fscript%3E/abc' });
+    expect(res.statusCode).toBe(400);
+    expect(res.body).not.toContain('<script>alert');
+  });
+});

@@ -1,0 +1,78 @@
+/** Deals made off the main thread, with a deadline and a bounded queue. */
+import { afterEach, describe, expect, test } from 'vitest';
+import { deal } from '../../src/engine/index.ts';
+import { layoutById } from '../../src/engine/builtins.ts';
+import { DealPool } from '../../src/server/services/worker-pool.ts';
+import { build } from './helper.ts';
+
+const pools: DealPool[] = [];
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+const pool = (size: number, timeoutMs: number, maxQueue: number): DealPool => {
+  const p = new DealPool({ size, timeoutMs, maxQueue });
+  pools.push(p);
+  return p;
+};
+
+describe('DealPool', () => {
+  test('deals in a worker exactly what the engine deals in process', async () => {
+    const p = pool(1, 20_000, 8);
+    const result = await p.run({ layout: 'turtle', seed: 'abc', mode: 'relaxed' });
+    const local = deal(layoutById('turtle')!, 'abc', 'relaxed');
+    expect(result.ok && JSON.parse(result.json)).toEqual(local.ok && local.value.deal);
+    const missing = await p.run({ layout: 'nosuch', seed: 'abc', mode: 'relaxed' });
+    expect(missing).toMatchObject({ ok: false, error: 'ERR_UNKNOWN_LAYOUT' });
+  });
+
+  test('a deal past its deadline is stopped; the pool goes on with a new worker', async () => {
+    const p = pool(1, 20, 8);
+    await p.start();
+    const slow = await p.run({ layout: 'stairs', seed: 'slow', mode: 'classic' }).catch((error: unknown) => error); // ~1.2 s of solver time
+    expect(slow).toMatchObject({ code: 'ERR_TIMEOUT' });
+    const after = await p.run({ layout: 'garden', seed: 'x', mode: 'relaxed' }); // a new worker, booted outside the deadline
+    expect(after.ok).toBe(true);
+  });
+
+  test('closing refuses running and waiting tasks', async () => {
+    const p = pool(1, 20_000, 8);
+    const running = p.run({ layout: 'fortress', seed: 'c1', mode: 'classic' });
+    const waiting = p.run({ layout: 'turtle', seed: 'c2', mode: 'relaxed' });
+    const refused = Promise.all([
+      expect(running).rejects.toMatchObject({ code: 'ERR_WORKER' }),
+      expect(waiting).rejects.toMatchObject({ code: 'ERR_WORKER' }),
+    ]);
+    await new Promise((r) => setTimeout(r, 50));
+    await p.close();
+    await refused;
+  });
+
+  test('a full queue refuses at once', async () => {
+    const p = pool(1, 20_000, 1);
+    const running = p.run({ layout: 'turtle', seed: 'q1', mode: 'relaxed' });
+    const queued = p.run({ layout: 'turtle', seed: 'q2', mode: 'relaxed' });
+    await expect(p.run({ layout: 'turtle', seed: 'q3', mode: 'relaxed' })).rejects.toMatchObject({ code: 'ERR_BUSY' });
+    expect((await running).ok && (await queued).ok).toBe(true);
+  });
+});
+
+describe('the app with deal workers', () => {
+  test('a deal too slow to make is a 409 with a clear message, and remembered', async () => {
+    const app = await build({ dealer: { workers: 1, timeoutMs: 20 } });
+    const res = await app.inject({ url: '/api/deals/turtle/too-slow?mode=classic' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toMatch(/took longer than .* play it relaxed/);
+    const page = await app.inject({ url: '/play/turtle/too-slow?mode=classic' });
+    expect(page.statusCode).toBe(409);
+    expect(page.body).toContain('play it relaxed');
+    expect(app.db.prepare('SELECT COUNT(*) AS n FROM deals').get()).toEqual({ n: 0 });
+  });
+
+  test('relaxed deals come from the worker and are stored', async () => {
+    const app = await build({ dealer: { workers: 1 } });
+    const res = await app.inject({ url: '/api/deals/turtle/from-worker' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().tiles).toHaveLength(144);
+    expect(app.db.prepare('SELECT COUNT(*) AS n FROM deals').get()).toEqual({ n: 1 });
+  });
+});
