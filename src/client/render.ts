@@ -7,7 +7,7 @@
  * every event costs little. Pixel positions are CSS's job (board.css); the script only sets --tile.
  */
 import type { Face } from '../engine/index.ts';
-import { elapsedMs, formatTime, isCleanWin, tileLabel, type HeadlessState } from './state.ts';
+import { elapsedMs, formatTime, isCleanWin, newGameUrl, tileLabel, type HeadlessState } from './state.ts';
 
 export interface Dom {
   readonly board: HTMLElement;
@@ -192,17 +192,13 @@ function button(doc: Document, action: string, text: string): HTMLButtonElement 
   return b;
 }
 
-/** The notice under the board: no moves, or the answer to "can this still be won?". */
+/** The notice over the board: no moves, the solver at work, or a lost win with the undo back to it. */
 function renderNotice(s: State): void {
   const doc = s.dom.board.ownerDocument;
   let key = '';
   let text = '';
   const buttons: [string, string][] = [];
-  if (s.status === 'stuck') {
-    key = `stuck:${s.game.log.length}`;
-    text = 'No moves left. Shuffle the tiles, or undo a few moves.';
-    buttons.push(['shuffle', 'Shuffle'], ['undo', 'Undo']);
-  } else if (s.check.kind === 'running') {
+  if (s.check.kind === 'running') {
     key = 'running';
     text = 'Asking the solver…';
   } else if (s.check.kind === 'no') {
@@ -210,11 +206,12 @@ function renderNotice(s: State): void {
     key = `no:${n}:${s.game.log.length}`;
     text = s.message;
     if (n !== null) buttons.push([`undo:${n}`, `Undo ${n} move${n === 1 ? '' : 's'}`]);
-    else buttons.push(['shuffle', 'Shuffle']);
-  } else if (s.check.kind === 'yes' || s.check.kind === 'unknown') {
-    key = `${s.check.kind}:${s.game.log.length}`;
-    text = s.check.kind === 'yes' ? 'Yes: this position can still be cleared.' : 'The solver could not tell in time.';
-  }
+    buttons.push(['shuffle', 'Shuffle']);
+  } else if (s.status === 'stuck') {
+    key = `stuck:${s.game.log.length}`;
+    text = 'No moves left. Shuffle the tiles, or undo a few moves.';
+    buttons.push(['shuffle', 'Shuffle'], ['undo', 'Undo']);
+  } // a yes or "cannot tell" needs no buttons: the message line says it
   const el = s.dom.notice;
   if (el.dataset.key === key) return;
   el.dataset.key = key;
@@ -233,27 +230,37 @@ function renderWin(s: State, now: number): void {
   if (panel.hidden === !won) return;
   panel.hidden = !won;
   if (!won) return;
+  // The server's panel has the heading and the links (stats, a new deal); the script adds the result.
   const doc = panel.ownerDocument;
+  let line = panel.querySelector<HTMLElement>('[data-win="time"]');
+  if (!line) {
+    line = doc.createElement('p');
+    line.className = 'win-time';
+    line.dataset.win = 'time';
+    const heading = panel.querySelector('h1, h2, h3');
+    if (heading) heading.after(line);
+    else panel.prepend(line);
+  }
   const clean = isCleanWin(s.game);
-  const h = doc.createElement('h2');
-  h.textContent = 'Board cleared!';
-  const p = doc.createElement('p');
-  p.dataset.win = 'time';
-  p.textContent = `Time ${formatTime(elapsedMs(s.clock, now))}. ` +
-    (clean ? 'A clean win: no hints, shuffles or undos.' :
-      `Not a clean win: ${s.game.hints} hints, ${s.game.shuffles} shuffles, ${s.game.undos} undos.`); // prettier-ignore
-  p.dataset.clean = String(clean);
-  const links = doc.createElement('p');
-  const again = doc.createElement('a');
-  again.href = `/play/${encodeURIComponent(s.deal.layout)}${s.deal.mode === 'classic' ? '?mode=classic' : ''}`;
-  again.textContent = 'New deal';
-  again.dataset.win = 'new';
-  const stats = doc.createElement('a');
-  stats.href = '/stats';
-  stats.textContent = 'Your stats';
-  links.append(again, ' · ', stats);
-  panel.replaceChildren(h, p, links);
-  again.focus();
+  const { hints, shuffles, undos } = s.game;
+  line.dataset.clean = String(clean);
+  line.textContent =
+    `Time ${formatTime(elapsedMs(s.clock, now))}. ` +
+    (clean
+      ? 'A clean win: no hints, shuffles or undos.'
+      : `Not a clean win (${plural(hints, 'hint')}, ${plural(shuffles, 'shuffle')}, ${plural(undos, 'undo')}).`);
+  if (!panel.querySelector('a[href="/stats"]')) panel.append(link(doc, '/stats', 'Your stats'));
+  if (!panel.querySelector('a[href^="/play/"]')) panel.append(' ', link(doc, newGameUrl(s), 'New deal'));
+  panel.querySelector<HTMLElement>('a[href^="/play/"], a')?.focus();
+}
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+function link(doc: Document, href: string, text: string): HTMLAnchorElement {
+  const a = doc.createElement('a');
+  a.href = href;
+  a.textContent = text;
+  return a;
 }
 
 /** Draws the whole state. Cheap when little changed. */

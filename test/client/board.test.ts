@@ -7,7 +7,20 @@
 import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { canMatch, geometryOfDeal, solve, type Face } from '../../src/engine/index.ts';
+import {
+  applyMove,
+  availablePairs,
+  canMatch,
+  geometryOfDeal,
+  makeRng,
+  newGame,
+  solve,
+  statusOf,
+  winnability,
+  type Deal,
+  type Face,
+  type Pair,
+} from '../../src/engine/index.ts';
 import { makeState, moveFocus, pickTile, type Dir, type HeadlessState } from '../../src/client/state.ts';
 import { HAS_CHROMIUM, launch, pageData, settled, startApp, tile, type Running } from './browser.ts';
 
@@ -207,6 +220,73 @@ suite('the board in Chromium', () => {
     expect(errorsOf(page)).toEqual([]);
     await context.close();
   });
+
+  /** Random legal play (seeded) on a deal until it is stuck, with the solver's verdict, or null if it was won. */
+  function playToStuck(deal: Deal): { path: Pair[]; left: number; undoSteps: number | null; ms: number } | null {
+    const start = newGame(deal);
+    if (!start.ok) throw new Error(start.message);
+    let game = start.value;
+    const rng = makeRng(deal.seed, 'test-play');
+    const path: Pair[] = [];
+    while (statusOf(game) === 'playing') {
+      const pairs = availablePairs(game);
+      const [a, b] = pairs[rng.int(pairs.length)]!;
+      const next = applyMove(game, { type: 'match', a, b });
+      if (!next.ok) throw new Error(next.message);
+      game = next.value;
+      path.push([a, b]);
+    }
+    if (game.left === 0) return null;
+    const t = performance.now();
+    const w = winnability(game);
+    return { path, left: game.left, undoSteps: w.undoSteps, ms: performance.now() - t };
+  }
+
+  test('stuck: a calm notice with Shuffle and Undo; "can this still be won?" offers the undo back', async () => {
+    // a deal where random play gets stuck and the solver finds the last winnable position quickly
+    let page: Page | null = null;
+    let found: NonNullable<ReturnType<typeof playToStuck>> | null = null;
+    for (let k = 0; k < 20 && !found; k++) {
+      if (page) await context.close();
+      page = await open(`stuck-${k}`);
+      const run = playToStuck((await pageData(page)).deal);
+      if (run && run.undoSteps !== null && run.ms < 1500) found = run;
+    }
+    expect(found).not.toBeNull();
+    const { path, left, undoSteps } = found!;
+    for (const [a, b] of path) {
+      await tile(page!, a).click();
+      await tile(page!, b).click();
+    }
+    const p = page!;
+    await expect.poll(() => p.getAttribute('#board', 'data-status')).toBe('stuck');
+    expect(await p.textContent('[data-counter="left"]')).toBe(String(left));
+    expect(await p.textContent('[data-counter="pairs"]')).toBe('0');
+    const notice = p.locator('#notice');
+    await notice.waitFor({ state: 'visible' });
+    expect(await notice.textContent()).toMatch(/No moves left/);
+    expect(await notice.locator('button').allTextContents()).toEqual(['Shuffle', 'Undo']);
+    expect(await p.textContent('body')).not.toMatch(/game over/i);
+
+    await p.click('[data-action="check"]');
+    const back = notice.getByRole('button', { name: `Undo ${undoSteps} move${undoSteps === 1 ? '' : 's'}` });
+    await back.waitFor({ timeout: 20_000 });
+    expect(await p.textContent('#message')).toMatch(new RegExp(`^No: the win was lost ${undoSteps} moves? ago`));
+    await back.click();
+    expect(await p.textContent('[data-counter="left"]')).toBe(String(left + 2 * undoSteps!));
+    await p.click('[data-action="check"]');
+    await expect.poll(() => p.textContent('#message'), { timeout: 20_000 }).toMatch(/^Yes: this position can still be cleared/);
+
+    // back to the stuck position with redo, then out of it with the notice's Shuffle
+    for (let i = 0; i < undoSteps!; i++) await p.keyboard.press('y');
+    await expect.poll(() => p.getAttribute('#board', 'data-status')).toBe('stuck');
+    await notice.getByRole('button', { name: 'Shuffle' }).click();
+    await expect.poll(() => p.getAttribute('#board', 'data-status')).toBe('playing');
+    expect(await p.textContent('[data-counter="shuffles"]')).toBe('1');
+    await settled(p);
+    expect(errorsOf(p)).toEqual([]);
+    await context.close();
+  }, 120_000);
 
   test('a click on a blocked tile wobbles it and selects nothing', async () => {
     const page = await open('wobble');
