@@ -8,28 +8,47 @@
  * - public/css/site.css (when present), public/css/board.css and public/faces.svg are copied (CSS
  *   minified by esbuild).
  * - Every output name carries the first 8 hex digits of the SHA-256 of its bytes, and
- *   public/build/manifest.json maps the plain names to `build/<name>.<hash>.<ext>`.
+ *   public/build/manifest.json maps the plain names to `build/<name>.<hash>.<ext>`. Each file also gets
+ *   pre-compressed `.br` and `.gz` siblings.
  *
  * The folder is emptied first so stale hashed files do not pile up. Run: npm run build
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { brotliCompress, constants, gzip as gzipCb } from 'node:zlib';
 import { build, transform } from 'esbuild';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'public', 'build');
 const TARGET = ['chrome100', 'firefox100', 'safari15', 'edge100']; // browsers with ES modules in workers
 
+const brotli = promisify(brotliCompress);
+const gzip = promisify(gzipCb);
+
 const hashOf = (bytes: string | Uint8Array): string => createHash('sha256').update(bytes).digest('hex').slice(0, 8);
 
-/** Writes `bytes` as build/<stem>.<hash>.<ext> and returns the manifest path `build/…`. */
+/**
+ * Writes `bytes` as build/<stem>.<hash>.<ext>, with .br and .gz copies compressed at the highest levels
+ * (for a static server's pre-compressed mode: compressing a script on every request at brotli's top level
+ * costs about 100 ms), and returns the manifest path `build/…`.
+ */
 function emit(stem: string, ext: string, bytes: string | Uint8Array): string {
   const name = `${stem}.${hashOf(bytes)}.${ext}`;
-  writeFileSync(join(OUT, name), bytes);
+  const file = join(OUT, name);
+  writeFileSync(file, bytes);
+  const raw = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
+  // compressed on libuv's thread pool, in parallel with the rest of the build
+  pending.push(
+    brotli(raw, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).then((br) => writeFile(`${file}.br`, br)),
+    gzip(raw, { level: 9 }).then((gz) => writeFile(`${file}.gz`, gz)),
+  );
   return `build/${name}`;
 }
+const pending: Promise<void>[] = [];
 
 /** Bundles one entry point to a single minified ESM file held in memory. */
 async function bundle(entry: string, define: Record<string, string> = {}): Promise<string> {
@@ -70,6 +89,7 @@ export async function buildClient(): Promise<Record<string, string>> {
     else if (name === 'board') throw new Error('public/css/board.css is missing');
   }
 
+  await Promise.all(pending.splice(0));
   writeFileSync(join(OUT, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   return manifest;
 }

@@ -1,0 +1,121 @@
+/**
+ * The board's measures (issue 4, "Measured"): script size (gzip), time from navigation to the first
+ * interactive click on the turtle (p50 of 10 cold loads in headless Chromium), and the main thread while
+ * a matched pair leaves (long tasks over 50 ms, frames drawn). Prints one JSON line and checks the goals.
+ */
+import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { HAS_CHROMIUM, launch, pageData, startApp, tile, type Running } from './browser.ts';
+
+const BUILD = new URL('../../public/build/', import.meta.url);
+const manifest = JSON.parse(readFileSync(new URL('manifest.json', BUILD), 'utf8')) as Record<string, string>;
+const gzipKb = (key: string): number =>
+  Math.round(gzipSync(readFileSync(new URL(manifest[key]!.replace(/^build\//, ''), BUILD))).length / 102.4) / 10;
+
+test('the script is small: app.js at most 25 KB gzip', () => {
+  const sizes = { 'app.js': gzipKb('app.js'), 'worker.js': gzipKb('worker.js'), 'board.css': gzipKb('board.css'), 'faces.svg': gzipKb('faces.svg') };
+  console.log(`client sizes (KB gzip): ${JSON.stringify(sizes)}`);
+  expect(sizes['app.js']).toBeLessThanOrEqual(25);
+});
+
+const run = HAS_CHROMIUM ? test : test.skip;
+let app: Running;
+let browser: Browser;
+
+beforeAll(async () => {
+  if (HAS_CHROMIUM) [app, browser] = await Promise.all([startApp(), launch()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await app?.close();
+});
+
+/** Records, in the page, when the first tile gets selected and every long task. */
+const PROBE = `
+  window.__probe = { selectedAt: null, liveAt: null, longTasks: [] };
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) window.__probe.longTasks.push({ start: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  new MutationObserver((records, observer) => {
+    for (const r of records) {
+      if (!r.target.classList) continue;
+      if (r.target.id === 'board' && r.target.classList.contains('live')) window.__probe.liveAt ??= performance.now();
+      if (r.target.classList.contains('selected')) window.__probe.selectedAt ??= performance.now();
+    }
+    if (window.__probe.selectedAt !== null) observer.disconnect();
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['class'] });
+`;
+
+interface Probe {
+  selectedAt: number | null; // ms after navigation start
+  liveAt: number | null; // the script has adopted the board; ms after navigation start
+  longTasks: { start: number; duration: number }[];
+}
+
+run('first interactive click p50 of 10, and no long task while a pair leaves', async () => {
+  const times: number[] = [];
+  const ttfb: number[] = []; // the server's part: first byte of the page
+  const live: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.addInitScript(PROBE);
+    const page = await context.newPage();
+    await page.goto(`${app.url}/play/turtle/measure-${i}`, { waitUntil: 'commit' });
+    // the first click that works: retried by playwright until the script has made the board live
+    await page.locator('#board.live .tile[data-free]').first().click();
+    await page.waitForFunction(() => (window as unknown as { __probe: Probe }).__probe.selectedAt !== null);
+    const probe = await page.evaluate(() => ({
+      ...(window as unknown as { __probe: Probe }).__probe,
+      ttfb: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming).responseStart,
+    }));
+    times.push(probe.selectedAt!);
+    live.push(probe.liveAt!);
+    ttfb.push(probe.ttfb);
+    await context.close();
+  }
+  const median = (xs: number[]): number => {
+    const sorted = [...xs].sort((x, y) => x - y);
+    return Math.round((sorted[4]! + sorted[5]!) / 2);
+  };
+  const p50 = median(times);
+  times.sort((x, y) => x - y);
+
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await context.addInitScript(PROBE);
+  const page = await context.newPage();
+  await page.goto(`${app.url}/play/turtle/measure-anim`);
+  await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+  const { deal } = await pageData(page);
+  const [a, b] = deal.solution[0]!;
+  await tile(page, a).click();
+  const from = await page.evaluate(() => performance.now());
+  // count the frames drawn from the second click until the pair has left (animation 260 ms)
+  const framesP = page.evaluate(
+    () =>
+      new Promise<{ frames: number; maxGap: number; ms: number }>((done) => {
+        const start = performance.now();
+        let last = start;
+        let frames = 0;
+        let maxGap = 0;
+        const step = (t: number): void => {
+          frames++;
+          maxGap = Math.max(maxGap, t - last);
+          last = t;
+          if (t - start < 400) requestAnimationFrame(step);
+          else done({ frames, maxGap: Math.round(maxGap), ms: Math.round(t - start) });
+        };
+        requestAnimationFrame(step);
+      }),
+  );
+  await tile(page, b).click();
+  const frames = await framesP;
+  const probe = await page.evaluate(() => (window as unknown as { __probe: Probe }).__probe);
+  const longTasks = probe.longTasks.filter((t) => t.start >= from).map((t) => Math.round(t.duration));
+  await context.close();
+
+  console.log(`client timing: ${JSON.stringify({ firstClickMs: { p50, min: Math.round(times[0]!), max: Math.round(times[9]!), ttfbP50: median(ttfb), liveP50: median(live) }, removal: { ...frames, longTasks } })}`);
+  expect(longTasks.filter((d) => d > 50)).toEqual([]);
+  expect(p50).toBeLessThan(3000);
+}, 120_000);
