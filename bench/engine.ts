@@ -1,0 +1,281 @@
+/**
+ * Engine benchmark (`npm run bench`, `npm run bench -- --quick`): the figures the
+ * engine issue asks for (SPEC §5, "Measured").
+ *
+ * (a) Turtle relaxed deal time, beside a deliberately straightforward generator
+ *     written here: a free check that scans every tile, a random pair of free
+ *     tiles per step, the whole walk retried when it strands itself, and the
+ *     same face pasting. Both are timed in this run; the goal is ≥ 50× at p50.
+ * (b) Relaxed deals of every built-in layout: failures (must be 0), max attempts
+ *     and search nodes, p50/p99/max ms.
+ * (c) Classic deals per built-in: p50/p99/max ms and attempts. A layout stops
+ *     early after CLASSIC_CAP_MS; the table shows how many deals were made.
+ * (d) The solver on uniform turtle shuffles (the study's naive deals) at a budget
+ *     of 200,000 nodes: solvable / unsolvable / unresolved, mean and max ms.
+ *
+ * Prints readable tables, then one JSON line with every figure.
+ */
+import { availableParallelism, loadavg } from 'node:os';
+import { LAYOUTS, layoutById } from '../src/engine/builtins.ts';
+import {
+  deal,
+  facePairs,
+  fullPresence,
+  geometryOf,
+  makeRng,
+  shuffleInPlace,
+  solve,
+  type Face,
+  type Layout,
+  type Pair,
+  type Slot,
+} from '../src/engine/index.ts';
+import { parseFlags, UsageError } from '../src/cli/args.ts';
+import { max, mean, round, summarize, type Timings } from '../src/cli/measure.ts';
+import { naiveFaces } from '../src/cli/naive.ts';
+
+const SOLVER_BUDGET = 200_000; // as in the published study
+
+interface Counts {
+  readonly compare: number; // turtle deals per generator in (a)
+  readonly relaxed: number; // deals per layout in (b)
+  readonly classic: number; // deals per layout in (c), at most
+  readonly classicCapMs: number; // time per layout in (c), at most
+  readonly shuffles: number; // uniform turtle shuffles in (d)
+}
+
+const FULL: Counts = { compare: 300, relaxed: 10_000, classic: 200, classicCapMs: 10_000, shuffles: 40 };
+const QUICK: Counts = { compare: 50, relaxed: 500, classic: 5, classicCapMs: 1_000, shuffles: 10 };
+
+const progress = (text: string): void => {
+  if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${text}`);
+};
+const done = (): void => progress('');
+
+// ---------------------------------------------------------------------------
+// The straightforward generator of (a).
+
+/** SPEC §1 free rule by scanning every tile. */
+function isFreeByScan(slots: readonly Slot[], present: readonly boolean[], i: number): boolean {
+  const a = slots[i]!;
+  let left = false;
+  let right = false;
+  for (let j = 0; j < slots.length; j++) {
+    if (j === i || !present[j]) continue;
+    const b = slots[j]!;
+    if (b.z > a.z && Math.abs(b.x - a.x) < 2 && Math.abs(b.y - a.y) < 2) return false;
+    if (b.z === a.z && Math.abs(b.y - a.y) < 2) {
+      if (b.x === a.x - 2) left = true;
+      else if (b.x === a.x + 2) right = true;
+    }
+  }
+  return !(left && right);
+}
+
+const MAX_WALKS = 100_000; // a straightforward generator gives up here; counted as a failure
+
+/** Random walks of pairs of free tiles until one empties the layout; then faces pasted on. */
+function straightforwardDeal(layout: Layout, seed: string): { faces: Face[]; order: Pair[]; walks: number } | null {
+  const rng = makeRng(seed, 'straightforward');
+  const slots = layout.slots;
+  for (let walk = 1; walk <= MAX_WALKS; walk++) {
+    const present = slots.map(() => true);
+    const order: Pair[] = [];
+    for (let left = slots.length; left > 0; left -= 2) {
+      const free: number[] = [];
+      for (let i = 0; i < slots.length; i++) if (present[i] && isFreeByScan(slots, present, i)) free.push(i);
+      if (free.length < 2) break;
+      const a = rng.int(free.length);
+      let b = rng.int(free.length - 1);
+      if (b >= a) b++;
+      order.push([free[a]!, free[b]!]);
+      present[free[a]!] = present[free[b]!] = false;
+    }
+    if (order.length * 2 < slots.length) continue;
+    const pairs = shuffleInPlace(rng, facePairs(slots.length));
+    const faces: Face[] = new Array<Face>(slots.length);
+    order.forEach(([a, b], k) => {
+      const [f, g] = rng.int(2) === 0 ? pairs[k]! : [pairs[k]![1], pairs[k]![0]];
+      faces[a] = f;
+      faces[b] = g;
+    });
+    return { faces, order, walks: walk };
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------
+// Sections.
+
+const ms = (t: number | null): string => (t === null ? '-' : t.toFixed(3));
+const pad = (cells: readonly (string | number | null)[], widths: readonly number[]): string =>
+  cells.map((c, i) => String(c ?? '-')[i === 0 ? 'padEnd' : 'padStart'](widths[i] ?? 10)).join('  ');
+
+function table(title: string, header: readonly string[], rows: readonly (readonly (string | number | null)[])[]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i] ?? '-').length)));
+  console.log(`\n${title}`);
+  console.log(pad(header, widths));
+  for (const r of rows) console.log(pad(r, widths));
+}
+
+const timed = (f: () => void): number => {
+  const started = performance.now();
+  f();
+  return performance.now() - started;
+};
+
+const figures = (t: Timings) => ({ p50_ms: round(t.p50), p99_ms: round(t.p99), max_ms: round(t.max) });
+
+function compareTurtle(turtle: Layout, count: number) {
+  for (let k = 0; k < 20; k++) (deal(turtle, `warm-${k}`, 'relaxed'), straightforwardDeal(turtle, `warm-${k}`)); // JIT warm-up
+  const ours: number[] = [];
+  const plain: number[] = [];
+  const walks: number[] = [];
+  let plainFailures = 0;
+  for (let k = 1; k <= count; k++) {
+    progress(`(a) turtle ${k}/${count}`);
+    ours.push(timed(() => deal(turtle, `cmp-${k}`, 'relaxed')));
+    let result: ReturnType<typeof straightforwardDeal> = null;
+    plain.push(timed(() => (result = straightforwardDeal(turtle, `cmp-${k}`))));
+    const r = result as ReturnType<typeof straightforwardDeal>;
+    if (r) walks.push(r.walks);
+    else plainFailures++;
+  }
+  done();
+  const a = summarize(ours);
+  const b = summarize(plain);
+  const ratio = round(b.p50 / a.p50, 1);
+  table(
+    `(a) Turtle relaxed deal, ${count} deals each (ms)`,
+    ['generator', 'p50', 'p99', 'max', 'mean walks', 'max walks', 'failures'],
+    [
+      ['ours (deal, relaxed)', ms(a.p50), ms(a.p99), ms(a.max), 1, 1, 0],
+      ['straightforward', ms(b.p50), ms(b.p99), ms(b.max), round(mean(walks), 2), max(walks), plainFailures],
+    ],
+  );
+  console.log(`p50 ratio straightforward / ours: ${ratio}× (goal ≥ 50×)`);
+  return {
+    deals: count,
+    ours: figures(a),
+    straightforward: { ...figures(b), mean_walks: round(mean(walks), 3), max_walks: max(walks), failures: plainFailures },
+    ratio_p50: ratio,
+  };
+}
+
+function relaxedDeals(count: number) {
+  const rows = LAYOUTS.map((layout) => {
+    deal(layout, 'warm', 'relaxed');
+    const times: number[] = [];
+    let failures = 0;
+    let maxAttempts = 0;
+    let maxNodes = 0;
+    for (let k = 1; k <= count; k++) {
+      if (k % 500 === 0) progress(`(b) ${layout.id} ${k}/${count}`);
+      const started = performance.now();
+      const result = deal(layout, `r${k}`, 'relaxed');
+      times.push(performance.now() - started);
+      if (!result.ok) failures++;
+      else {
+        maxAttempts = Math.max(maxAttempts, result.value.stats.attempts);
+        maxNodes = Math.max(maxNodes, result.value.stats.nodes);
+      }
+    }
+    const t = summarize(times);
+    return { layout: layout.id, tiles: layout.slots.length, deals: count, failures, max_attempts: maxAttempts, max_nodes: maxNodes, ...figures(t) };
+  });
+  done();
+  table(
+    `(b) Relaxed deals, ${count} per built-in layout (ms)`,
+    ['layout', 'tiles', 'deals', 'failures', 'max attempts', 'max nodes', 'p50', 'p99', 'max'],
+    rows.map((r) => [r.layout, r.tiles, r.deals, r.failures, r.max_attempts, r.max_nodes, ms(r.p50_ms), ms(r.p99_ms), ms(r.max_ms)]),
+  );
+  const failures = rows.reduce((s, r) => s + r.failures, 0);
+  console.log(`total failures: ${failures} (must be 0)`);
+  return rows;
+}
+
+function classicDeals(count: number, capMs: number) {
+  const rows = LAYOUTS.map((layout) => {
+    const times: number[] = [];
+    const attempts: number[] = [];
+    let failures = 0;
+    const started = performance.now();
+    for (let k = 1; k <= count && performance.now() - started < capMs; k++) {
+      progress(`(c) ${layout.id} ${k}/${count}`);
+      const t0 = performance.now();
+      const result = deal(layout, `c${k}`, 'classic');
+      times.push(performance.now() - t0);
+      if (result.ok) attempts.push(result.value.stats.attempts);
+      else failures++;
+    }
+    const t = summarize(times);
+    return {
+      layout: layout.id,
+      deals: times.length,
+      failures,
+      mean_attempts: round(mean(attempts), 3),
+      max_attempts: attempts.length ? max(attempts) : null,
+      ...figures(t),
+    };
+  });
+  done();
+  table(
+    `(c) Classic deals, up to ${count} per built-in layout, at most ${capMs / 1000} s each (ms)`,
+    ['layout', 'deals', 'failures', 'mean attempts', 'max attempts', 'p50', 'p99', 'max'],
+    rows.map((r) => [r.layout, r.deals, r.failures, r.mean_attempts, r.max_attempts, ms(r.p50_ms), ms(r.p99_ms), ms(r.max_ms)]),
+  );
+  return rows;
+}
+
+function solverOnShuffles(turtle: Layout, count: number) {
+  const geom = geometryOf(turtle);
+  if (!geom.ok) throw new Error(geom.message);
+  const tally = { solvable: 0, unsolvable: 0, unresolved: 0 };
+  const times: number[] = [];
+  const nodes: number[] = [];
+  for (let k = 1; k <= count; k++) {
+    progress(`(d) shuffle ${k}/${count}`);
+    const seed = `study-${k}`; // the study's naive deals: `solve --layout turtle --random --seed study-k`
+    const faces = naiveFaces(turtle, seed);
+    let answer: ReturnType<typeof solve> | undefined;
+    times.push(timed(() => (answer = solve(geom.value, fullPresence(geom.value.size), faces, { budget: SOLVER_BUDGET, seed }))));
+    tally[answer!.result]++;
+    nodes.push(answer!.nodes);
+  }
+  done();
+  const t = summarize(times);
+  table(
+    `(d) Solver on ${count} uniform turtle shuffles, budget ${SOLVER_BUDGET} nodes`,
+    ['shuffles', 'solvable', 'unsolvable', 'unresolved', 'mean ms', 'p50 ms', 'max ms', 'mean nodes', 'max nodes'],
+    [[count, tally.solvable, tally.unsolvable, tally.unresolved, ms(t.mean), ms(t.p50), ms(t.max), Math.round(mean(nodes)), max(nodes)]],
+  );
+  console.log(`unresolved: ${tally.unresolved} (goal ≤ 1)`);
+  return { shuffles: count, budget: SOLVER_BUDGET, ...tally, mean_ms: round(t.mean), ...figures(t), mean_nodes: round(mean(nodes), 1), max_nodes: max(nodes) };
+}
+
+function main(): void {
+  const flags = parseFlags('bench/engine.ts', process.argv.slice(2), { quick: 'switch' });
+  const counts = flags.has('quick') ? QUICK : FULL;
+  const turtle = layoutById('turtle');
+  if (!turtle) throw new Error('no built-in turtle layout');
+  const started = performance.now();
+  const load = loadavg()[0]!.toFixed(1);
+  console.log(
+    `Engine bench${flags.has('quick') ? ' (--quick)' : ''}: node ${process.version}, ${availableParallelism()} CPUs, ` +
+      `load average ${load} at start (wall-clock times; tail percentiles suffer on a busy machine)`,
+  );
+  const compare = compareTurtle(turtle, counts.compare);
+  const relaxed = relaxedDeals(counts.relaxed);
+  const classic = classicDeals(counts.classic, counts.classicCapMs);
+  const solver = solverOnShuffles(turtle, counts.shuffles);
+  const seconds = round((performance.now() - started) / 1000, 1);
+  console.log(`\ntotal ${seconds} s`);
+  console.log(JSON.stringify({ quick: flags.has('quick'), seconds, load_average: Number(load), turtle_relaxed: compare, relaxed, classic, solver }));
+}
+
+try {
+  main();
+} catch (e) {
+  process.stderr.write(`bench: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = e instanceof UsageError ? 2 : 1;
+}

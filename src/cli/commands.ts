@@ -1,0 +1,108 @@
+/**
+ * The commands `layouts`, `deal`, `solve` and `bench` (SPEC §3.1). Each takes the
+ * words after its name and returns what to print on stdout; bad input is a
+ * UsageError. `study` lives in study.ts.
+ */
+import { LAYOUTS } from '../engine/builtins.ts';
+import {
+  deal,
+  DealError,
+  fullPresence,
+  geometryOf,
+  solve,
+  SOLVE_BUDGET,
+  type Deal,
+  type Layout,
+  type Mode,
+} from '../engine/index.ts';
+import { parseFlags, UsageError, type Flags } from './args.ts';
+import { mean, round, summarize } from './measure.ts';
+import { naiveFaces } from './naive.ts';
+import { LAYOUT_FLAGS, layoutFromFlags } from './source.ts';
+
+export const MAX_BUDGET = 1_000_000_000; // solver nodes
+export const MAX_COUNT = 1_000_000; // deals in one bench
+export const BENCH_COUNT = 100; // default deals in one bench
+
+/** A deal error that the user cannot fix by changing input; exit status 1. */
+export class DealFailure extends Error {}
+
+/** Output of a command, and warnings to show on stderr after it succeeded. */
+export interface Output {
+  readonly stdout: string;
+  readonly warnings: readonly string[];
+}
+
+/** `layouts`: the built-in layouts as [{id, name, tiles}]. */
+export function layoutsCommand(argv: readonly string[]): Output {
+  parseFlags('layouts', argv, {});
+  const list = LAYOUTS.map((l) => ({ id: l.id, name: l.name, tiles: l.slots.length }));
+  return { stdout: JSON.stringify(list), warnings: [] };
+}
+
+/** Deals or turns the engine's failure into a one-line error. */
+function dealOrFail(layout: Layout, seed: string, mode: Mode): { deal: Deal; attempts: number } {
+  const result = deal(layout, seed, mode);
+  if (!result.ok) {
+    const message = `cannot deal ${layout.id} (${mode}): ${result.message}`;
+    throw result.error === DealError.Classic ? new DealFailure(message) : new UsageError(message);
+  }
+  return { deal: result.value.deal, attempts: result.value.stats.attempts };
+}
+
+/** `deal`: the deal JSON of SPEC §3.3 on one line. */
+export function dealCommand(argv: readonly string[]): Output {
+  const flags = parseFlags('deal', argv, { ...LAYOUT_FLAGS, seed: 'value', mode: 'value' });
+  const seed = flags.seed();
+  const mode = flags.mode();
+  const { layout, warnings } = layoutFromFlags(flags);
+  return { stdout: JSON.stringify(dealOrFail(layout, seed, mode).deal), warnings };
+}
+
+/** `solve`: our relaxed deal, or a naive one with --random, given to the solver. */
+export function solveCommand(argv: readonly string[]): Output {
+  const flags = parseFlags('solve', argv, { ...LAYOUT_FLAGS, seed: 'value', random: 'switch', budget: 'value' });
+  const seed = flags.seed();
+  const budget = flags.integer('budget', SOLVE_BUDGET, 1, MAX_BUDGET);
+  const { layout, warnings } = layoutFromFlags(flags);
+  const geom = geometryOf(layout);
+  if (!geom.ok) throw new UsageError(`${layout.id}: ${geom.message}`); // checked on load; kept for the type
+  const tiles = flags.has('random')
+    ? ((faces) => layout.slots.map((s, i) => ({ x: s.x, y: s.y, z: s.z, face: faces[i]! })))(naiveFaces(layout, seed))
+    : dealOrFail(layout, seed, 'relaxed').deal.tiles;
+  const started = performance.now();
+  const answer = solve(geom.value, fullPresence(geom.value.size), tiles.map((t) => t.face), { budget, seed });
+  const ms = round(performance.now() - started);
+  const out = { result: answer.result, nodes: answer.nodes, ms, tiles };
+  const solution = answer.result === 'solvable' ? { solution: answer.solution } : {};
+  return { stdout: JSON.stringify({ ...out, ...solution }), warnings };
+}
+
+/** `bench`: deal `count` seeds and report timings, attempts and failures. */
+export function benchCommand(argv: readonly string[]): Output {
+  const flags: Flags = parseFlags('bench', argv, { ...LAYOUT_FLAGS, mode: 'value', count: 'value' });
+  const mode = flags.mode();
+  const count = flags.integer('count', BENCH_COUNT, 1, MAX_COUNT);
+  const { layout, warnings } = layoutFromFlags(flags);
+  const ms: number[] = [];
+  const attempts: number[] = [];
+  let failures = 0;
+  for (let k = 1; k <= count; k++) {
+    const started = performance.now();
+    const result = deal(layout, `bench-${k}`, mode);
+    ms.push(performance.now() - started);
+    if (result.ok) attempts.push(result.value.stats.attempts);
+    else failures++;
+  }
+  const t = summarize(ms);
+  const report = {
+    deals: count,
+    p50_ms: round(t.p50),
+    p99_ms: round(t.p99),
+    max_ms: round(t.max),
+    mean_attempts: round(mean(attempts)),
+    max_attempts: attempts.length ? Math.max(...attempts) : null,
+    failures,
+  };
+  return { stdout: JSON.stringify(report), warnings };
+}

@@ -1,0 +1,49 @@
+/**
+ * The layout corpus in ../shared/layouts (KMahjongg `.layout` files with their
+ * `.desktop` names, and GNOME `.map` files): test data that lives outside the
+ * project, read from disk when it is there. `study --all` covers it.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Layout } from '../engine/index.ts';
+import { UsageError } from './args.ts';
+import { readLayoutFile, readText } from './source.ts';
+import { parseGnomeMaps } from '../engine/gnome.ts';
+
+export const CORPUS_DIR = '../shared/layouts'; // relative to the working directory
+
+export type Source = 'builtin' | 'kmahjongg' | 'gnome';
+
+/** A corpus layout, or the reason its file could not be read. */
+export type CorpusEntry =
+  | { readonly source: Source; readonly id: string; readonly layout: Layout }
+  | { readonly source: Source; readonly id: string; readonly error: string };
+
+const filesIn = (dir: string, ext: string): string[] =>
+  existsSync(dir) ? readdirSync(dir).filter((f) => f.toLowerCase().endsWith(ext)).sort() : [];
+
+const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** Every layout of the corpus at `root` (GNOME maps first), or [] when the folder is absent. */
+export function corpusLayouts(root = path.resolve(process.cwd(), CORPUS_DIR)): CorpusEntry[] {
+  const entries: CorpusEntry[] = [];
+  for (const file of filesIn(path.join(root, 'gnome'), '.map')) {
+    const full = path.join(root, 'gnome', file);
+    try {
+      const parsed = parseGnomeMaps(readText(full));
+      if (!parsed.ok) throw new UsageError(`${full}: ${parsed.message}`);
+      for (const map of parsed.value) entries.push({ source: 'gnome', id: map.id, layout: map.layout });
+    } catch (e) {
+      entries.push({ source: 'gnome', id: file, error: messageOf(e) });
+    }
+  }
+  for (const file of filesIn(path.join(root, 'kmahjongg'), '.layout')) {
+    const id = file.slice(0, -'.layout'.length);
+    try {
+      entries.push({ source: 'kmahjongg', id, layout: readLayoutFile(path.join(root, 'kmahjongg', file)).layout });
+    } catch (e) {
+      entries.push({ source: 'kmahjongg', id, error: messageOf(e) });
+    }
+  }
+  return entries;
+}

@@ -1,0 +1,100 @@
+/**
+ * The command line (SPEC §3.1): `npm run --silent mahjong -- <command> [flags]`.
+ *
+ * Exit status: 0 on success; 2 on bad input (unknown command or flag, a missing
+ * or repeated flag, a bad seed or number, an unreadable or malformed layout
+ * file), with one line on stderr saying what is wrong; 1 when a deal cannot be
+ * made for another reason or on an internal error, also as one line. Never a
+ * stack trace. Progress of long runs goes to stderr, and only when stderr is a
+ * terminal.
+ */
+import { HelpRequested, quote, UsageError } from './args.ts';
+import { benchCommand, DealFailure, dealCommand, layoutsCommand, solveCommand, type Output } from './commands.ts';
+import { studyCommand, type Progress } from './study.ts';
+
+export const USAGE = `Usage: npm run --silent mahjong -- <command> [flags]
+
+Commands:
+  layouts                                        the built-in layouts: [{"id","name","tiles"}]
+  deal  (--layout ID | --layout-file PATH [--name NAME]) --seed S [--mode relaxed|classic]
+                                                 the deal JSON
+  solve (--layout ID | --layout-file PATH [--name NAME]) --seed S [--random] [--budget N]
+                                                 {"result","nodes","ms","tiles","solution"?}
+  study (--layout ID | --all) [--deals N] [--budget N] [--seed S] [--json]
+                                                 solvability and difficulty per layout (CSV)
+  bench (--layout ID | --layout-file PATH [--name NAME]) [--mode M] [--count N]
+                                                 {"deals","p50_ms","p99_ms","max_ms","mean_attempts","max_attempts","failures"}
+
+--layout-file reads a KMahjongg .layout or a GNOME Mahjongg .map (--name picks a map by name or id).
+Seeds are 1 to 32 characters of A-Z, a-z, 0-9, _ and -. Bad input exits with status 2.`;
+
+const COMMANDS: Readonly<Record<string, (argv: readonly string[], progress: Progress) => Output>> = {
+  layouts: layoutsCommand,
+  deal: dealCommand,
+  solve: solveCommand,
+  bench: benchCommand,
+  study: (argv, progress) => ({ stdout: studyCommand(argv, progress), warnings: [] }),
+};
+
+export interface Io {
+  readonly out: (text: string) => void; // stdout
+  readonly err: (text: string) => void; // stderr
+  readonly isTerminal: boolean; // stderr is a terminal: show progress
+}
+
+/** Runs one command line; returns the exit status. */
+export function run(argv: readonly string[], io: Io): number {
+  const [command, ...rest] = argv;
+  let shown = false; // a progress line is on the terminal
+  const progress: Progress = io.isTerminal
+    ? (text) => {
+        io.err(`\r\x1b[K${text}`);
+        shown = true;
+      }
+    : () => {};
+  const clear = (): void => {
+    if (shown) io.err('\r\x1b[K');
+    shown = false;
+  };
+  try {
+    if (command === undefined) throw new UsageError(`missing command; commands: ${Object.keys(COMMANDS).join(', ')}`);
+    if (command === 'help' || command === '--help' || command === '-h') throw new HelpRequested();
+    if (!Object.hasOwn(COMMANDS, command))
+      throw new UsageError(`unknown command ${quote(command)}; commands: ${Object.keys(COMMANDS).join(', ')}`);
+    const output = COMMANDS[command]!(rest, progress);
+    clear();
+    io.out(`${output.stdout}\n`);
+    for (const w of output.warnings) io.err(`warning: ${oneLine(w)}\n`);
+    return 0;
+  } catch (e) {
+    clear();
+    if (e instanceof HelpRequested) {
+      io.out(`${USAGE}\n`);
+      return 0;
+    }
+    if (e instanceof UsageError) {
+      io.err(`mahjong: ${oneLine(e.message)}\n`);
+      return 2;
+    }
+    if (e instanceof DealFailure) {
+      io.err(`mahjong: ${oneLine(e.message)}\n`);
+      return 1;
+    }
+    io.err(`mahjong: internal error: ${oneLine(e instanceof Error ? e.message : String(e))}\n`);
+    return 1;
+  }
+}
+
+/** Messages are printed as exactly one line. */
+const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+
+// Piping into `head` closes stdout early: that is not an error worth a trace.
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code === 'EPIPE') process.exit(0);
+});
+
+process.exitCode = run(process.argv.slice(2), {
+  out: (text) => process.stdout.write(text),
+  err: (text) => process.stderr.write(text),
+  isTerminal: process.stderr.isTTY === true,
+});

@@ -1,0 +1,247 @@
+/**
+ * `study`: the solvability and difficulty study of SPEC §5, one row per layout.
+ *
+ * Like the published study it reproduces (40 naive deals per layout, a
+ * 200,000-position budget, 22 of 40 turtle deals left unresolved there), each
+ * layout gets `deals` naive deals — faces shuffled uniformly, no guarantee — and
+ * the solver sorts them into solvable / unsolvable / unresolved at `budget`
+ * nodes. Difficulty is the share of random legal playouts (PLAYOUTS_PER_DEAL per
+ * deal) that clear the board: on the solvable naive deals, on our relaxed deals
+ * and on our classic deals of the same seeds. Our generator's classic attempts
+ * (shuffles tried until one is proven solvable) are summed up too.
+ *
+ * Deal k (1-based) of a study with seed S uses seed `S-k` everywhere, so
+ * `solve --random --seed S-k` and `deal --seed S-k [--mode classic]` show it.
+ * Classic deals use the engine's own solver budget, not --budget.
+ */
+import { LAYOUTS } from '../engine/builtins.ts';
+import {
+  deal,
+  fullPresence,
+  geometryOf,
+  makeRng,
+  solve,
+  SOLVE_BUDGET,
+  type Face,
+  type Geometry,
+  type Layout,
+} from '../engine/index.ts';
+import { exactlyOne, parseFlags, quote, UsageError } from './args.ts';
+import { MAX_BUDGET } from './commands.ts';
+import { corpusLayouts, type CorpusEntry, type Source } from './corpus.ts';
+import { max, mean, round } from './measure.ts';
+import { naiveFaces } from './naive.ts';
+import { isClearedByRandomPlay } from './playout.ts';
+import { builtinLayout } from './source.ts';
+
+export const STUDY_DEALS = 40; // naive deals per layout, as in the published study
+export const STUDY_SEED = 'study';
+export const PLAYOUTS_PER_DEAL = 20; // random legal playouts per deal
+export const MAX_DEALS = 10_000;
+
+export interface StudyOptions {
+  readonly deals: number;
+  readonly budget: number; // solver nodes per naive deal
+  readonly seed: string; // deal k uses `${seed}-${k}`
+}
+
+/** One row of the study. Rates are shares in [0, 1]; null when there is nothing to measure. */
+export interface StudyRow {
+  source: Source;
+  layout: string;
+  name: string;
+  tiles: number;
+  deals: number;
+  budget: number;
+  naive_solvable: number;
+  naive_unsolvable: number;
+  naive_unresolved: number;
+  naive_random_clear: number | null; // random play on the solvable naive deals: the traditional difficulty
+  naive_random_stuck: number | null; // 1 − naive_random_clear
+  relaxed_random_clear: number | null;
+  classic_random_clear: number | null;
+  classic_mean_attempts: number | null; // shuffles our classic generator tried per deal
+  classic_max_attempts: number | null;
+  relaxed_failures: number;
+  classic_failures: number;
+  solver_mean_ms: number | null; // on the naive deals
+  solver_max_ms: number | null;
+  error: string; // the first failure, '' when none
+}
+
+export type Progress = (text: string) => void;
+
+interface Dealt {
+  readonly faces: readonly Face[]; // in slot order
+  readonly seed: string;
+}
+
+/** The share of random playouts that clear the board, over every deal given (null when none). */
+function clearRate(geom: Geometry, deals: readonly Dealt[], stream: string): number | null {
+  if (deals.length === 0) return null;
+  let cleared = 0;
+  for (const d of deals) {
+    const rng = makeRng(d.seed, 'playout', stream);
+    for (let p = 0; p < PLAYOUTS_PER_DEAL; p++) if (isClearedByRandomPlay(geom, d.faces, rng)) cleared++;
+  }
+  return cleared / (deals.length * PLAYOUTS_PER_DEAL);
+}
+
+/** A row with nothing measured yet. */
+const emptyRow = (source: Source, id: string, name: string, tiles: number, options: StudyOptions): StudyRow => ({
+    source,
+    layout: id,
+    name,
+    tiles,
+    deals: options.deals,
+    budget: options.budget,
+    naive_solvable: 0,
+    naive_unsolvable: 0,
+    naive_unresolved: 0,
+    naive_random_clear: null,
+    naive_random_stuck: null,
+    relaxed_random_clear: null,
+    classic_random_clear: null,
+    classic_mean_attempts: null,
+    classic_max_attempts: null,
+    relaxed_failures: 0,
+    classic_failures: 0,
+    solver_mean_ms: null,
+    solver_max_ms: null,
+    error: '',
+});
+
+/** Studies one layout. */
+export function studyLayout(source: Source, layout: Layout, options: StudyOptions, progress: Progress): StudyRow {
+  const row = emptyRow(source, layout.id, layout.name, layout.slots.length, options);
+  const geom = geometryOf(layout);
+  if (!geom.ok) return { ...row, error: geom.message };
+  const seeds = Array.from({ length: options.deals }, (_, k) => `${options.seed}-${k + 1}`);
+  const solvable: Dealt[] = [];
+  const relaxed: Dealt[] = [];
+  const classic: Dealt[] = [];
+  const solverMs: number[] = [];
+  const attempts: number[] = [];
+  const full = fullPresence(geom.value.size);
+  seeds.forEach((seed, k) => {
+    progress(`${layout.id}: deal ${k + 1}/${seeds.length}`);
+    const faces = naiveFaces(layout, seed);
+    const started = performance.now();
+    const answer = solve(geom.value, full, faces, { budget: options.budget, seed });
+    solverMs.push(performance.now() - started);
+    if (answer.result === 'solvable') {
+      row.naive_solvable++;
+      solvable.push({ faces, seed });
+    } else if (answer.result === 'unsolvable') row.naive_unsolvable++;
+    else row.naive_unresolved++;
+    for (const mode of ['relaxed', 'classic'] as const) {
+      const dealt = deal(layout, seed, mode);
+      if (!dealt.ok) {
+        row[`${mode}_failures`]++;
+        row.error ||= `${mode} ${seed}: ${dealt.message}`;
+        continue;
+      }
+      (mode === 'relaxed' ? relaxed : classic).push({ faces: dealt.value.deal.tiles.map((t) => t.face), seed });
+      if (mode === 'classic') attempts.push(dealt.value.stats.attempts);
+    }
+  });
+  progress(`${layout.id}: random play`);
+  row.naive_random_clear = clearRate(geom.value, solvable, 'naive');
+  row.naive_random_stuck = row.naive_random_clear === null ? null : 1 - row.naive_random_clear;
+  row.relaxed_random_clear = clearRate(geom.value, relaxed, 'relaxed');
+  row.classic_random_clear = clearRate(geom.value, classic, 'classic');
+  row.classic_mean_attempts = attempts.length ? mean(attempts) : null;
+  row.classic_max_attempts = attempts.length ? max(attempts) : null;
+  row.solver_mean_ms = mean(solverMs);
+  row.solver_max_ms = max(solverMs);
+  return row;
+}
+
+
+const COLUMNS: readonly (keyof StudyRow)[] = [
+  'source',
+  'layout',
+  'name',
+  'tiles',
+  'deals',
+  'budget',
+  'naive_solvable',
+  'naive_unsolvable',
+  'naive_unresolved',
+  'naive_random_clear',
+  'naive_random_stuck',
+  'relaxed_random_clear',
+  'classic_random_clear',
+  'classic_mean_attempts',
+  'classic_max_attempts',
+  'relaxed_failures',
+  'classic_failures',
+  'solver_mean_ms',
+  'solver_max_ms',
+  'error',
+];
+
+const DIGITS: Partial<Record<keyof StudyRow, number>> = {
+  naive_random_clear: 4,
+  naive_random_stuck: 4,
+  relaxed_random_clear: 4,
+  classic_random_clear: 4,
+  classic_mean_attempts: 3,
+  solver_mean_ms: 2,
+  solver_max_ms: 2,
+};
+
+/** The row with its numbers rounded for output. */
+const rounded = (row: StudyRow): StudyRow => {
+  const out = { ...row } as Record<string, unknown>;
+  for (const [key, digits] of Object.entries(DIGITS)) {
+    const v = out[key];
+    if (typeof v === 'number') out[key] = round(v, digits);
+  }
+  return out as unknown as StudyRow;
+};
+
+const csvCell = (v: unknown): string => {
+  const text = v === null || v === undefined ? '' : String(v);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+/** CSV with a header row, one line per layout. */
+export const makeCsv = (rows: readonly StudyRow[]): string =>
+  [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => csvCell(rounded(r)[c])).join(','))].join('\n');
+
+/** A JSON array of rows on one line. */
+export const makeJson = (rows: readonly StudyRow[]): string => JSON.stringify(rows.map(rounded));
+
+/** `study (--layout ID | --all) [--deals N] [--budget N] [--seed S] [--json]`. */
+export function studyCommand(argv: readonly string[], progress: Progress): string {
+  const flags = parseFlags('study', argv, {
+    layout: 'value',
+    all: 'switch',
+    deals: 'value',
+    budget: 'value',
+    seed: 'value',
+    json: 'switch',
+  });
+  const options: StudyOptions = {
+    deals: flags.integer('deals', STUDY_DEALS, 1, MAX_DEALS),
+    budget: flags.integer('budget', SOLVE_BUDGET, 1, MAX_BUDGET),
+    seed: flags.seed('seed', STUDY_SEED),
+  };
+  if (`${options.seed}-${options.deals}`.length > 32)
+    throw new UsageError(
+      `bad --seed ${quote(options.seed)}: deal k uses seed "${options.seed}-k", which must fit in 32 characters`,
+    );
+  const which = exactlyOne(flags, ['layout', 'all']);
+  const entries: CorpusEntry[] =
+    which === 'layout'
+      ? [{ source: 'builtin', id: flags.required('layout'), layout: builtinLayout(flags.required('layout')) }]
+      : [...LAYOUTS.map((layout): CorpusEntry => ({ source: 'builtin', id: layout.id, layout })), ...corpusLayouts()];
+  const rows = entries.map((entry, i) => {
+    const tell: Progress = (text) => progress(`study ${i + 1}/${entries.length} ${entry.source} ${text}`);
+    return 'error' in entry
+      ? { ...emptyRow(entry.source, entry.id, entry.id, 0, options), error: entry.error }
+      : studyLayout(entry.source, entry.layout, options, tell);
+  });
+  return flags.has('json') ? makeJson(rows) : makeCsv(rows);
+}

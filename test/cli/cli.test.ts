@@ -1,0 +1,349 @@
+/**
+ * The command line (SPEC §3.1), run as a user runs it: a child process
+ * `node --import tsx src/cli/main.ts ...` in the project root. Happy paths check
+ * the output shapes; a table of bad inputs checks exit status 2 with exactly one
+ * line on stderr and no stack trace.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, test } from 'vitest';
+import { FACES } from '../../src/engine/index.ts';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const CORPUS = path.resolve(ROOT, '../shared/layouts');
+
+interface Run {
+  readonly status: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the CLI with `args` in the project root. */
+function cli(...args: string[]): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** Parses stdout, which must be exactly one line of JSON. */
+function json(run: Run): unknown {
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  expect(run.stdout.endsWith('\n')).toBe(true);
+  expect(run.stdout.trimEnd().split('\n')).toHaveLength(1);
+  return JSON.parse(run.stdout);
+}
+
+// Fixture files, written once into a temporary folder.
+const DIR = mkdtempSync(path.join(tmpdir(), 'mahjong-cli-'));
+const file = (name: string, text: string): string => {
+  const full = path.join(DIR, name);
+  writeFileSync(full, text);
+  return full;
+};
+const ROW_LAYOUT = file('row.layout', 'kmahjongg-layout-v1.1\nw8\nh2\nd1\n12121212\n43434343\n'); // four tiles in a row
+const TWO_MAPS = file(
+  'two.map',
+  `<mahjongg>
+  <map name="Little Row" scorename="littlerow"><row y="0" left="0" right="3"/></map>
+  <map name="Two Rows" scorename="tworows"><row y="0" left="0" right="3"/><row y="1" left="0" right="3"/></map>
+</mahjongg>
+`,
+);
+const GARBAGE_LAYOUT = file('garbage.layout', 'this is not a layout\n');
+const BROKEN_MAP = file('broken.map', '<mahjongg><map name="x"><row y="0" left="0"/></map></mahjongg>\n');
+const ODD_LAYOUT = file('odd.layout', 'kmahjongg-layout-v1.1\nw6\nh2\nd1\n121212\n434343\n');
+const TOWER_LAYOUT = file('tower.layout', 'kmahjongg-layout-v1.1\nw2\nh2\nd2\n12\n43\n12\n43\n'); // one tile on another
+const UNKNOWN_FORMAT = file('notes.txt', 'hello\n');
+
+afterAll(() => rmSync(DIR, { recursive: true, force: true }));
+
+// ---------------------------------------------------------------------------
+// An independent check of a solution: SPEC §1 rules by scanning every tile.
+
+interface Tile {
+  x: number;
+  y: number;
+  z: number;
+  face: string;
+}
+
+function isFreeByScan(tiles: readonly Tile[], present: readonly boolean[], i: number): boolean {
+  const a = tiles[i]!;
+  let left = false;
+  let right = false;
+  for (let j = 0; j < tiles.length; j++) {
+    if (j === i || !present[j]) continue;
+    const b = tiles[j]!;
+    if (b.z > a.z && Math.abs(b.x - a.x) < 2 && Math.abs(b.y - a.y) < 2) return false;
+    if (b.z === a.z && Math.abs(b.y - a.y) < 2 && b.x === a.x - 2) left = true;
+    if (b.z === a.z && Math.abs(b.y - a.y) < 2 && b.x === a.x + 2) right = true;
+  }
+  return !(left && right);
+}
+
+const matches = (a: string, b: string): boolean => a === b || (a[0] === b[0] && (a[0] === 'f' || a[0] === 's'));
+
+/** Replays a solution; returns null when it legally clears the board, else what went wrong. */
+function replay(tiles: readonly Tile[], solution: readonly (readonly number[])[]): string | null {
+  const present = tiles.map(() => true);
+  for (const [k, [a, b]] of solution.entries()) {
+    if (a === undefined || b === undefined || a === b || !present[a] || !present[b]) return `step ${k}: bad pair`;
+    if (!isFreeByScan(tiles, present, a) || !isFreeByScan(tiles, present, b)) return `step ${k}: not free`;
+    if (!matches(tiles[a]!.face, tiles[b]!.face)) return `step ${k}: no match`;
+    present[a] = present[b] = false;
+  }
+  return present.includes(true) ? 'tiles left' : null;
+}
+
+// ---------------------------------------------------------------------------
+
+describe('layouts', () => {
+  test('lists the built-ins as {id, name, tiles}, turtle with 144', async () => {
+    const list = json(await cli('layouts')) as { id: string; name: string; tiles: number }[];
+    expect(list.length).toBeGreaterThanOrEqual(12);
+    for (const entry of list) expect(Object.keys(entry)).toEqual(['id', 'name', 'tiles']);
+    expect(list.find((l) => l.id === 'turtle')).toEqual({ id: 'turtle', name: 'Turtle', tiles: 144 });
+    expect(new Set(list.map((l) => l.id)).size).toBe(list.length);
+  });
+});
+
+describe('deal', () => {
+  test('prints the deal JSON of SPEC §3.3, the same for the same seed', async () => {
+    const [first, again, other] = await Promise.all([
+      cli('deal', '--layout', 'turtle', '--seed', 'k3v9x2'),
+      cli('deal', '--seed', 'k3v9x2', '--layout=turtle'),
+      cli('deal', '--layout', 'turtle', '--seed', 'other'),
+    ]);
+    const deal = json(first) as { tiles: Tile[]; solution: number[][] } & Record<string, unknown>;
+    expect(Object.keys(deal)).toEqual(['layout', 'seed', 'mode', 'generator', 'tiles', 'solution']);
+    expect(deal).toMatchObject({ layout: 'turtle', seed: 'k3v9x2', mode: 'relaxed', generator: expect.any(String) });
+    expect(deal.tiles).toHaveLength(144);
+    for (const t of deal.tiles) {
+      expect(Object.keys(t)).toEqual(['x', 'y', 'z', 'face']);
+      expect(FACES).toContain(t.face);
+    }
+    expect(deal.solution).toHaveLength(72);
+    expect(replay(deal.tiles, deal.solution)).toBeNull();
+    expect(again.stdout).toBe(first.stdout);
+    expect(json(other)).not.toEqual(deal);
+  });
+
+  test('--mode classic deals a winnable board whose solution replays', async () => {
+    const deal = json(await cli('deal', '--layout', 'garden', '--seed', 'c1', '--mode', 'classic')) as {
+      mode: string;
+      tiles: Tile[];
+      solution: number[][];
+    };
+    expect(deal.mode).toBe('classic');
+    expect(replay(deal.tiles, deal.solution)).toBeNull();
+  });
+
+  test('--layout-file reads a KMahjongg .layout (named after the file)', async () => {
+    const deal = json(await cli('deal', '--layout-file', ROW_LAYOUT, '--seed', 's')) as {
+      layout: string;
+      tiles: Tile[];
+      solution: number[][];
+    };
+    expect(deal.layout).toBe('row');
+    expect(deal.tiles.map(({ x, y, z }) => [x, y, z])).toEqual([[0, 0, 0], [2, 0, 0], [4, 0, 0], [6, 0, 0]]);
+    expect(replay(deal.tiles, deal.solution)).toBeNull();
+  });
+
+  test('--layout-file reads a GNOME .map: the first map, or the one --name picks by name or id', async () => {
+    const [first, byName, byId] = await Promise.all([
+      cli('deal', '--layout-file', TWO_MAPS, '--seed', 's'),
+      cli('deal', '--layout-file', TWO_MAPS, '--name', 'Two Rows', '--seed', 's'),
+      cli('deal', '--layout-file', TWO_MAPS, '--name', 'tworows', '--seed', 's'),
+    ]);
+    expect((json(first) as { tiles: Tile[] }).tiles).toHaveLength(4);
+    const two = json(byName) as { layout: string; tiles: Tile[]; solution: number[][] };
+    expect(two.layout).toBe('tworows');
+    expect(two.tiles).toHaveLength(8);
+    expect(replay(two.tiles, two.solution)).toBeNull();
+    expect(byId.stdout).toBe(byName.stdout);
+  });
+
+  test.skipIf(!existsSync(path.join(CORPUS, 'kmahjongg/default.layout')))(
+    'reads the corpus: KMahjongg default.layout and GNOME Taipei',
+    async () => {
+      const [kde, taipei] = await Promise.all([
+        cli('deal', '--layout-file', path.join(CORPUS, 'kmahjongg/default.layout'), '--seed', 'corpus'),
+        cli('deal', '--layout-file', path.join(CORPUS, 'gnome/mahjongg.map'), '--name', 'Taipei', '--seed', 'corpus'),
+      ]);
+      for (const run of [kde, taipei]) {
+        const deal = json(run) as { tiles: Tile[]; solution: number[][] };
+        expect(deal.tiles).toHaveLength(144);
+        expect(replay(deal.tiles, deal.solution)).toBeNull();
+      }
+    },
+  );
+});
+
+describe('solve', () => {
+  test('solves our deal: solvable, with the deal as tiles and a solution that replays', async () => {
+    const [solved, dealt] = await Promise.all([
+      cli('solve', '--layout', 'turtle', '--seed', 'k3v9x2'),
+      cli('deal', '--layout', 'turtle', '--seed', 'k3v9x2'),
+    ]);
+    const out = json(solved) as { result: string; nodes: number; ms: number; tiles: Tile[]; solution: number[][] };
+    expect(Object.keys(out)).toEqual(['result', 'nodes', 'ms', 'tiles', 'solution']);
+    expect(out.result).toBe('solvable');
+    expect(out.nodes).toBeGreaterThanOrEqual(0);
+    expect(out.ms).toBeGreaterThanOrEqual(0);
+    expect(out.tiles).toEqual((json(dealt) as { tiles: Tile[] }).tiles);
+    expect(replay(out.tiles, out.solution)).toBeNull();
+  });
+
+  test('--random solves a naive shuffle of the same faces, the same for the same seed', async () => {
+    const [a, b, ours] = await Promise.all([
+      cli('solve', '--layout', 'garden', '--seed', 'r1', '--random'),
+      cli('solve', '--layout', 'garden', '--seed', 'r1', '--random', '--budget', '100000'),
+      cli('deal', '--layout', 'garden', '--seed', 'r1'),
+    ]);
+    const out = json(a) as { result: string; tiles: Tile[]; solution?: number[][] };
+    expect(['solvable', 'unsolvable', 'unresolved']).toContain(out.result);
+    expect((json(b) as { tiles: Tile[] }).tiles).toEqual(out.tiles);
+    const deal = json(ours) as { tiles: Tile[] };
+    const faces = (tiles: Tile[]) => tiles.map((t) => t.face).sort();
+    expect(faces(out.tiles)).toEqual(faces(deal.tiles));
+    expect(out.tiles.map((t) => t.face)).not.toEqual(deal.tiles.map((t) => t.face));
+    if (out.result === 'solvable') expect(replay(out.tiles, out.solution!)).toBeNull();
+    else expect(out.solution).toBeUndefined();
+  });
+
+  test('a tiny budget leaves a naive turtle deal unresolved, without a solution', async () => {
+    const out = json(await cli('solve', '--layout', 'turtle', '--seed', 'tiny', '--random', '--budget', '1')) as {
+      result: string;
+      solution?: unknown;
+    };
+    expect(out.result).not.toBe('solvable');
+    expect(out.solution).toBeUndefined();
+  });
+});
+
+describe('bench', () => {
+  test('prints deal timings, attempts and failures', async () => {
+    const out = json(await cli('bench', '--layout', 'garden', '--count', '5')) as Record<string, number>;
+    expect(Object.keys(out)).toEqual(['deals', 'p50_ms', 'p99_ms', 'max_ms', 'mean_attempts', 'max_attempts', 'failures']);
+    expect(out).toMatchObject({ deals: 5, mean_attempts: 1, max_attempts: 1, failures: 0 });
+    expect(out.p50_ms).toBeLessThanOrEqual(out.p99_ms!);
+    expect(out.p99_ms).toBeLessThanOrEqual(out.max_ms!);
+  });
+
+  test('classic mode from a layout file', async () => {
+    const out = json(await cli('bench', '--layout-file', TWO_MAPS, '--name', 'tworows', '--mode', 'classic', '--count', '3'));
+    expect(out).toMatchObject({ deals: 3, failures: 0 });
+  });
+});
+
+describe('study', () => {
+  const KEYS = [
+    'source', 'layout', 'name', 'tiles', 'deals', 'budget',
+    'naive_solvable', 'naive_unsolvable', 'naive_unresolved',
+    'naive_random_clear', 'naive_random_stuck', 'relaxed_random_clear', 'classic_random_clear',
+    'classic_mean_attempts', 'classic_max_attempts', 'relaxed_failures', 'classic_failures',
+    'solver_mean_ms', 'solver_max_ms', 'error',
+  ]; // prettier-ignore
+
+  test('--json: one row for the layout, counts adding up to --deals', async () => {
+    const rows = json(await cli('study', '--layout', 'garden', '--deals', '3', '--json')) as Record<string, unknown>[];
+    expect(rows).toHaveLength(1);
+    const row = rows[0]!;
+    expect(Object.keys(row)).toEqual(KEYS);
+    expect(row).toMatchObject({ source: 'builtin', layout: 'garden', tiles: 40, deals: 3, budget: 200000 });
+    expect(Number(row.naive_solvable) + Number(row.naive_unsolvable) + Number(row.naive_unresolved)).toBe(3);
+    for (const rate of ['relaxed_random_clear', 'classic_random_clear'])
+      expect(row[rate]).toSatisfy((v: unknown) => typeof v === 'number' && v >= 0 && v <= 1);
+    expect(row).toMatchObject({ relaxed_failures: 0, classic_failures: 0, error: '' });
+  });
+
+  test('CSV by default: a header row and one row per layout; the same seed gives the same counts', async () => {
+    const [a, b] = await Promise.all([
+      cli('study', '--layout', 'garden', '--deals', '2', '--budget', '50000', '--seed', 'x'),
+      cli('study', '--layout', 'garden', '--deals', '2', '--budget', '50000', '--seed', 'x', '--json'),
+    ]);
+    expect(a.status).toBe(0);
+    expect(a.stderr).toBe(''); // no progress when stderr is not a terminal
+    const [header, line, ...rest] = a.stdout.trimEnd().split('\n');
+    expect(rest).toEqual([]);
+    expect(header!.split(',')).toEqual(KEYS);
+    const cells = line!.split(',');
+    const row = (json(b) as Record<string, unknown>[])[0]!;
+    for (const key of ['layout', 'tiles', 'deals', 'budget', 'naive_solvable', 'naive_random_clear', 'relaxed_random_clear'])
+      expect(cells[KEYS.indexOf(key)]).toBe(String(row[key] ?? ''));
+  });
+});
+
+test('help prints the usage on stdout', async () => {
+  const run = await cli('--help');
+  expect(run.status).toBe(0);
+  expect(run.stdout).toMatch(/^Usage: .*mahjong/);
+  expect(run.stderr).toBe('');
+});
+
+// ---------------------------------------------------------------------------
+
+const BAD_INPUTS: readonly (readonly [string, readonly string[], RegExp])[] = [
+  ['no command', [], /missing command/],
+  ['unknown command', ['frobnicate'], /unknown command "frobnicate"/],
+  ['layouts with an argument', ['layouts', 'extra'], /unexpected argument "extra"/],
+  ['layouts with a flag', ['layouts', '--all'], /unknown flag "--all"/],
+  ['missing layout', ['deal', '--seed', 'abc'], /needs --layout or --layout-file/],
+  ['both layout flags', ['deal', '--layout', 'turtle', '--layout-file', ROW_LAYOUT, '--seed', 'a'], /not both/],
+  ['missing seed', ['deal', '--layout', 'turtle'], /needs --seed/],
+  ['seed without a value', ['deal', '--layout', 'turtle', '--seed'], /--seed needs a value/],
+  ['seed followed by a flag', ['deal', '--seed', '--layout', 'turtle'], /--seed needs a value/],
+  ['duplicate flag', ['deal', '--layout', 'turtle', '--seed', 'a', '--seed', 'b'], /--seed is given twice/],
+  ['unknown flag', ['deal', '--layout', 'turtle', '--seed', 'a', '--colour', 'red'], /unknown flag "--colour"/],
+  ['single-dash flag', ['deal', '-l', 'turtle', '--seed', 'a'], /unknown flag "-l"/],
+  ['bad seed characters', ['deal', '--layout', 'turtle', '--seed', 'bad seed!'], /bad --seed/],
+  ['seed too long', ['deal', '--layout', 'turtle', '--seed', 'x'.repeat(33)], /bad --seed/],
+  ['unknown layout', ['deal', '--layout', 'nope', '--seed', 'a'], /unknown layout "nope"; built-in layouts: turtle/],
+  ['bad mode', ['deal', '--layout', 'turtle', '--seed', 'a', '--mode', 'hard'], /bad --mode "hard"/],
+  ['--name with --layout', ['deal', '--layout', 'turtle', '--name', 'x', '--seed', 'a'], /--name goes with --layout-file/],
+  ['budget not a number', ['solve', '--layout', 'turtle', '--seed', 'a', '--budget', 'lots'], /bad --budget "lots"/],
+  ['budget zero', ['solve', '--layout', 'turtle', '--seed', 'a', '--budget', '0'], /bad --budget "0"/],
+  ['budget negative', ['solve', '--layout', 'turtle', '--seed', 'a', '--budget', '-5'], /bad --budget "-5"/],
+  ['switch with a value', ['solve', '--layout', 'turtle', '--seed', 'a', '--random=yes'], /--random takes no value/],
+  ['count a fraction', ['bench', '--layout', 'turtle', '--count', '1.5'], /bad --count "1.5"/],
+  ['count huge', ['bench', '--layout', 'turtle', '--count', '99999999999'], /bad --count/],
+  ['bench bad mode', ['bench', '--layout', 'garden', '--mode', 'easy'], /bad --mode/],
+  ['study with --layout and --all', ['study', '--layout', 'turtle', '--all'], /not both/],
+  ['study with neither', ['study'], /needs --layout or --all/],
+  ['study deals zero', ['study', '--layout', 'garden', '--deals', '0'], /bad --deals "0"/],
+  ['study --layout-file', ['study', '--layout-file', ROW_LAYOUT], /unknown flag "--layout-file"/],
+  ['study seed too long for its deals', ['study', '--layout', 'garden', '--seed', 'x'.repeat(31)], /fit in 32/],
+  ['missing file', ['deal', '--layout-file', path.join(DIR, 'missing.layout'), '--seed', 'a'], /no such file/],
+  ['a directory', ['deal', '--layout-file', DIR, '--seed', 'a'], /is a directory/],
+  ['garbage .layout', ['deal', '--layout-file', GARBAGE_LAYOUT, '--seed', 'a'], /garbage\.layout: line 1/],
+  ['broken .map', ['solve', '--layout-file', BROKEN_MAP, '--seed', 'a'], /broken\.map: line 1/],
+  ['unknown format', ['bench', '--layout-file', UNKNOWN_FORMAT], /unknown layout format/],
+  ['map name not found', ['deal', '--layout-file', TWO_MAPS, '--name', 'Nope', '--seed', 'a'], /no map named "Nope"; maps: Little Row/],
+  ['--name on a .layout', ['deal', '--layout-file', ROW_LAYOUT, '--name', 'x', '--seed', 'a'], /--name picks a map/],
+  ['odd tile count', ['deal', '--layout-file', ODD_LAYOUT, '--seed', 'a'], /3 tiles/],
+  ['unclearable layout', ['deal', '--layout-file', TOWER_LAYOUT, '--seed', 'a'], /cannot be cleared/],
+];
+
+describe.concurrent('bad input: exit 2 and one line on stderr', () => {
+  test.each(BAD_INPUTS)('%s', async (_, args, message) => {
+    const run = await cli(...args);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr.endsWith('\n')).toBe(true);
+    const lines = run.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^mahjong: /);
+    expect(lines[0]).toMatch(message);
+    expect(run.stderr).not.toMatch(/\n\s+at |Error:/); // no stack trace
+  });
+});
