@@ -111,6 +111,13 @@ describe('the player cookie', () => {
     expect(playerCookie(forged)).not.toBe(cookie);
   });
 
+  test('public read-only API routes neither read nor make a player cookie', async () => {
+    const app = await build();
+    for (const url of ['/api/layouts', '/api/deals/turtle/abc', '/healthz', '/static/css/site.css'])
+      expect((await app.inject({ url })).cookies, url).toHaveLength(0);
+    expect((await app.inject({ url: '/api/stats' })).cookies).toHaveLength(1);
+  });
+
   test('a visit alone stores no player', async () => {
     const app = await build();
     await app.inject({ url: '/' });

@@ -38,7 +38,7 @@ export function playerCookie(res: LightMyRequestResponse): string {
 
 /** A new player: their cookie, from a first visit. */
 export async function newPlayer(app: FastifyInstance): Promise<string> {
-  return playerCookie(await app.inject({ method: 'GET', url: '/api/layouts' }));
+  return playerCookie(await app.inject({ method: 'GET', url: '/api/stats' }));
 }
 
 export interface Created extends Deal {

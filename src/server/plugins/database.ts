@@ -5,10 +5,15 @@
  * Pragmas:
  * - journal_mode=WAL: readers never wait for the writer, and a crash leaves the
  *   database consistent.
- * - synchronous=FULL: every commit waits for the WAL to reach the disk. With
- *   NORMAL, a power cut (not a process crash) may lose the last commits, and a
- *   lost commit here is a player's acknowledged win. Writes are small and few
- *   (a move batch every few seconds per player), so we pay the fsync.
+ * - synchronous=NORMAL: in WAL mode a commit is safe from a process crash
+ *   (kill -9: the WAL is in the OS cache and replayed on open) and the file can
+ *   never be corrupted; only a power cut or OS crash may lose the last commits.
+ *   FULL would also survive a power cut, but it fsyncs on every commit, and
+ *   better-sqlite3 is synchronous: measured on this project's VM disk, FULL costs
+ *   3.1 ms of blocked event loop per write against 0.16 ms for NORMAL, a twenty-
+ *   fold cut in move batches per second, while every page waits behind it. For
+ *   a game site that trade is right; a deployment that must survive power cuts
+ *   can change this one line.
  * - foreign_keys=ON: games must point at a real player and deal.
  * - busy_timeout=5000: another process holding the write lock (a backup, a
  *   second server) makes us wait up to 5 s instead of failing at once.
@@ -40,7 +45,7 @@ export function openDatabase(path: string, migrationsDir = MIGRATIONS_DIR): { db
   const db = new Database(path);
   try {
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = FULL');
+    db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
     db.pragma('busy_timeout = 5000');
     const applied = migrate(db, readMigrations(migrationsDir));

@@ -1,8 +1,10 @@
 /**
  * The anonymous player: a random id in a signed cookie, made on the first visit
- * (SPEC §3.2). `request.playerId` is set for every page and API request;
- * `request.isNewPlayer` says the cookie was made just now (so the player has no
- * games yet and no row in the database).
+ * (SPEC §3.2). `request.playerId` is set for every page and API request but
+ * static files, /healthz and routes with `config: { player: false }` (public
+ * data such as deals: API clients need no identity there). `request.isNewPlayer`
+ * says the cookie was made just now (so the player has no games yet and no row
+ * in the database).
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -13,19 +15,21 @@ declare module 'fastify' {
     playerId: string;
     isNewPlayer: boolean;
   }
+  interface FastifyContextConfig {
+    player?: false; // this route needs no player: no cookie is read or made (public read-only data)
+  }
 }
 
 export const PLAYER_COOKIE = 'mj_player';
 const PLAYER_ID = /^[A-Za-z0-9_-]{22}$/; // 16 random bytes, base64url
 const MAX_AGE = 400 * 24 * 3600; // seconds; the longest a browser keeps a cookie
 
-const SKIP = ['/static/', '/healthz'];
 
 /** A new random player id. */
 export const makePlayerId = (): string => randomBytes(16).toString('base64url');
 
 function playerHook(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-  if (SKIP.some((prefix) => request.url.startsWith(prefix))) return done();
+  if (request.routeOptions.config?.player === false || request.url.startsWith('/static/')) return done();
   const raw = request.cookies[PLAYER_COOKIE];
   if (raw) {
     const unsigned = request.unsignCookie(raw); // a forged or tampered id fails the signature

@@ -4,7 +4,9 @@
  * `reply.page(template, data)` renders a page with what every page needs (asset
  * URLs, the active nav item). Eta escapes every `<%= %>`; only `<%~ %>` prints
  * raw, and we use it for other templates' output and for SVG we build from
- * numbers. Templates are compiled once and cached.
+ * numbers. Templates are compiled once and cached. `fastify.renderPartial`
+ * renders one template to a string (with the same asset helpers), so a route
+ * can cache markup that does not change, such as a fresh board.
  */
 import { fileURLToPath } from 'node:url';
 import fastifyView from '@fastify/view';
@@ -16,6 +18,9 @@ import type { Assets } from './assets.ts';
 declare module 'fastify' {
   interface FastifyReply {
     page(template: string, data?: PageData): FastifyReply;
+  }
+  interface FastifyInstance {
+    renderPartial(template: string, data: object): string; // a template's HTML, e.g. to cache it
   }
 }
 
@@ -34,6 +39,7 @@ async function viewPlugin(fastify: FastifyInstance): Promise<void> {
   const eta = new Eta({ views: VIEWS_DIR, cache: true, autoEscape: true, autoTrim: [false, 'nl'] });
   await fastify.register(fastifyView, { engine: { eta }, root: VIEWS_DIR, production: true });
   const assets: Assets = fastify.assets;
+  fastify.decorate('renderPartial', (template: string, data: object) => eta.render(template, { assets, ...data }));
   fastify.decorateReply('page', function (this: FastifyReply, template: string, data: PageData = {}) {
     return this.view(template, { assets, requestId: this.request.id, ...data });
   });

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 
 export default async function health(fastify: FastifyInstance): Promise<void> {
   const ping = fastify.db.prepare('SELECT 1 AS one');
-  fastify.get('/healthz', { logLevel: 'warn' }, async (request, reply) => {
+  fastify.get('/healthz', { logLevel: 'warn', config: { player: false } }, async (request, reply) => {
     try {
       if ((ping.get() as { one: number }).one === 1) return { ok: true };
     } catch (error) {

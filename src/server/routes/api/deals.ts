@@ -6,7 +6,7 @@ import { DealParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
 export default async function apiDeals(fastify: FastifyInstance): Promise<void> {
   fastify.withTypeProvider<ZodTypeProvider>().get(
     '/api/deals/:layout/:seed',
-    { schema: { params: DealParamsSchema, querystring: ModeQuerySchema } },
+    { schema: { params: DealParamsSchema, querystring: ModeQuerySchema }, config: { player: false } },
     async (request, reply) => {
       const found = await fastify.dealer.get(request.params.layout, request.params.seed, request.query.mode);
       if (!found.ok) return reply.code(found.status).send({ error: found.message });

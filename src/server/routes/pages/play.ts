@@ -8,11 +8,12 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { newGame } from '../../../engine/index.ts';
+import { availablePairs, newGame, type Game } from '../../../engine/index.ts';
 import { sendError } from '../../errors.ts';
 import { DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
 import { DAILY_LAYOUT, dailySeed, isDailySeed } from '../../services/daily.ts';
 import { layoutInfo, layoutName } from '../../services/layouts.ts';
+import type { StoredDeal } from '../../services/dealer.ts';
 import { dealUrl } from '../../services/stats.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
 import { formatTime } from '../../views/format.ts';
@@ -34,6 +35,29 @@ export function randomSeed(): string {
 export default async function pagesPlay(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
+  /** The board partial for a position. */
+  const renderBoard = (game: Game, layout: string, seed: string, mode: string): string =>
+    fastify.renderPartial('/partials/board', { board: boardView(game), layout: { id: layout }, seed, mode });
+
+  // A fresh board is the same for every visitor of a deal: its markup and #deal-data are made once per
+  // stored deal (the dealer's cache holds the deal; this map lets go with it). Most of the page's bytes.
+  const freshBoards = new WeakMap<StoredDeal, { game: Game; pairs: number; html: string; data: string }>();
+  function freshBoard(stored: StoredDeal, layout: string, seed: string, mode: string) {
+    let fresh = freshBoards.get(stored);
+    if (!fresh) {
+      const start = newGame(stored.deal);
+      if (!start.ok) throw new Error(`stored deal ${stored.id} is not playable: ${start.message}`);
+      fresh = {
+        game: start.value,
+        pairs: availablePairs(start.value).length,
+        html: renderBoard(start.value, layout, seed, mode),
+        data: dealData(stored.json, null),
+      };
+      freshBoards.set(stored, fresh);
+    }
+    return fresh;
+  }
+
   app.get(
     '/play/:layout',
     { schema: { params: LayoutParamsSchema, querystring: ModeQuerySchema } },
@@ -54,15 +78,19 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       if (!found.ok) return sendError(request, reply, found.status, found.message);
       const stored = found.value;
       const resumed = request.isNewPlayer ? undefined : fastify.games.unfinished(request.playerId, stored);
-      let game = resumed?.game;
-      if (!game) {
-        const start = newGame(stored.deal);
-        if (!start.ok) throw new Error(`stored deal ${stored.id} is not playable: ${start.message}`);
-        game = start.value;
+      let game: Game;
+      let pairs: number;
+      let boardHtml: string;
+      let data: string;
+      if (resumed) {
+        game = resumed.game;
+        pairs = availablePairs(game).length;
+        boardHtml = renderBoard(game, layout, seed, mode);
+        const gameData: GameData = { id: resumed.row.id, log: game.log, startedAt: resumed.row.started_at, status: resumed.row.status };
+        data = dealData(stored.json, gameData);
+      } else {
+        ({ game, pairs, html: boardHtml, data } = freshBoard(stored, layout, seed, mode));
       }
-      const gameData: GameData | null = resumed
-        ? { id: resumed.row.id, log: resumed.game.log, startedAt: resumed.row.started_at, status: resumed.row.status }
-        : null;
       const path = dealUrl(layout, seed, mode);
       const name = layoutName(layout);
       const daily = layout === DAILY_LAYOUT && mode === 'relaxed' && isDailySeed(seed);
@@ -73,10 +101,11 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         seed,
         mode,
         daily,
-        board: boardView(game),
+        counters: { left: game.left, pairs },
+        boardHtml,
         game: { hints: game.hints, shuffles: game.shuffles, time: formatTime(resumed ? fastify.now() - resumed.row.started_at : 0) },
         resumed: Boolean(resumed),
-        dealData: dealData(stored.json, gameData),
+        dealData: data,
         sharePath: path,
         shareUrl: `${request.protocol}://${request.host}${path}`,
         otherMode: { mode: mode === 'classic' ? 'relaxed' : 'classic', url: dealUrl(layout, seed, mode === 'classic' ? 'relaxed' : 'classic') },

@@ -1,0 +1,229 @@
+/**
+ * HTTP benchmark (issue 3, "Measured"): `npm run bench:http`.
+ *
+ * For three routes, autocannon (32 connections, DURATION_S each) against the
+ * app, then against a bare fastify that serves the very same bytes, in the same
+ * run and the same server process:
+ *   1. GET /play/turtle/<seed>           the deal page (stored deal, new visitor each request: sets a cookie)
+ *   2. GET /api/deals/turtle/<seed>      the deal JSON
+ *   3. POST /api/games/:id/moves         the deal's whole solution in one batch: replay, verify, store, finish
+ *      Each request needs a fresh game: the server process pre-creates them (one player) and autocannon
+ *      takes the next id per request. The bare server parses the same body and answers the same bytes.
+ * Prints req/s, p50/p99 latency, errors and non-2xx, and the ratio app/bare. Then the page weight of
+ * /play/turtle/<seed> on a first visit (HTML, CSS, script, face sprite; raw and gzip).
+ *
+ * The servers run in a child process (`--serve`) so autocannon does not share their event loop. The
+ * database is a temp file on the real disk with our pragmas (WAL, synchronous=FULL). Rate limits are
+ * off: this measures the server, not the limiter.
+ *
+ * Options (environment): BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (32), BENCH_GAMES (games
+ * pre-created for the POST run; default 30000).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import autocannon from 'autocannon';
+import Fastify from 'fastify';
+import { buildApp } from '../src/server/app.ts';
+
+const SEED = 'bench0001';
+const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const GAMES = Number(process.env.BENCH_GAMES ?? 30_000);
+const SECRET = 'bench-secret-bench-secret-bench-secret-00';
+const GOAL_TOTAL_KB = 120;
+const GOAL_SCRIPT_KB = 25;
+const GOAL_RATIO = 0.6;
+
+interface Ready {
+  app: number; // port of the app
+  bare: number; // port of the bare fastify
+  cookie: string; // the player cookie owning the pre-created games
+  games: string[]; // game ids, all of turtle/SEED, untouched
+  solution: string; // the moves body that wins any of them
+  answer: string; // what the app answers to it
+}
+
+// ---------------------------------------------------------------- the server process
+
+async function serve(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'mj-bench-'));
+  const app = buildApp({ databasePath: join(dir, 'bench.db'), cookieSecret: SECRET, rateLimit: false, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const appPort = (app.server.address() as { port: number }).port;
+
+  // Warm up: store the deal, render the page once, and learn the bytes the bare server must serve.
+  const page = await app.inject({ url: `/play/turtle/${SEED}` });
+  const dealJson = (await app.inject({ url: `/api/deals/turtle/${SEED}` })).body;
+  const deal = JSON.parse(dealJson) as { solution: [number, number][] };
+  const solution = JSON.stringify({ moves: deal.solution.map(([a, b]) => ({ type: 'match', a, b })) });
+  const first = await app.inject({ url: '/api/stats' });
+  const cookieValue = first.cookies.find((c) => c.name === 'mj_player')!.value;
+  const cookie = `mj_player=${cookieValue}`;
+  const playerId = cookieValue.split('.')[0]!;
+  const stored = await app.dealer.get('turtle', SEED, 'relaxed');
+  if (!stored.ok) throw new Error(stored.message);
+  const games: string[] = [];
+  app.db.transaction(() => {
+    for (let i = 0; i < GAMES; i++) games.push(app.games.create(playerId, stored.value).id);
+  })();
+  const sample = await app.inject({
+    method: 'POST',
+    url: `/api/games/${games.pop()}/moves`,
+    headers: { cookie, 'content-type': 'application/json' },
+    payload: solution,
+  });
+  if (sample.json().status !== 'won') throw new Error(`the solution did not win: ${sample.body}`);
+
+  const bare = Fastify({ logger: false });
+  bare.get('/page', (_req, reply) => reply.type('text/html; charset=utf-8').send(page.body));
+  bare.get('/deal', (_req, reply) => reply.type('application/json; charset=utf-8').send(dealJson));
+  bare.post('/moves', (_req, reply) => reply.type('application/json; charset=utf-8').send(sample.body));
+  await bare.listen({ port: 0, host: '127.0.0.1' });
+  const barePort = (bare.server.address() as { port: number }).port;
+
+  const ready: Ready = { app: appPort, bare: barePort, cookie, games, solution, answer: sample.body };
+  process.stdout.write(JSON.stringify(ready) + '\n');
+  const stop = async (): Promise<void> => {
+    await Promise.all([app.close(), bare.close()]);
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  process.stdin.on('end', () => void stop()); // the parent went away
+  process.stdin.resume();
+}
+
+// ---------------------------------------------------------------- the load generator
+
+interface Row {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  requests: number;
+}
+
+async function load(name: string, opts: autocannon.Options): Promise<Row> {
+  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...opts });
+  return {
+    name,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    requests: result.requests.total,
+  };
+}
+
+const kb = (bytes: number): string => (bytes / 1024).toFixed(1);
+
+async function fetchBytes(url: string): Promise<Buffer> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url}: ${res.status}`);
+  return Buffer.from(await res.arrayBuffer());
+}
+
+async function pageWeight(base: string): Promise<void> {
+  const html = await fetchBytes(`${base}/play/turtle/x`);
+  const text = html.toString('utf8');
+  const css = [...text.matchAll(/<link rel="stylesheet" href="([^"]+)"/g)].map((m) => m[1]!);
+  const scripts = [...text.matchAll(/<script type="module" src="([^"]+)"/g)].map((m) => m[1]!);
+  const sprite = /<use href="([^"#]+)#/.exec(text)?.[1];
+  const parts: [string, string, Buffer][] = [['HTML', '/play/turtle/x', html]];
+  for (const href of css) parts.push(['CSS', href, await fetchBytes(base + href)]);
+  for (const src of scripts) parts.push(['script', src, await fetchBytes(base + src)]);
+  if (sprite) parts.push(['SVG', sprite, await fetchBytes(base + sprite)]);
+
+  console.log('\nPage weight of /play/turtle/x, first visit (gzip level 6 via node:zlib; raw in brackets):');
+  let total = 0;
+  let script = 0;
+  for (const [kind, path, bytes] of parts) {
+    const gz = gzipSync(bytes).length;
+    total += gz;
+    if (kind === 'script') script += gz;
+    console.log(`  ${kind.padEnd(7)} ${kb(gz).padStart(6)} KB  (${kb(bytes.length).padStart(6)} KB)  ${path}`);
+  }
+  console.log(`  total   ${kb(total).padStart(6)} KB   goal ≤ ${GOAL_TOTAL_KB} KB: ${total <= GOAL_TOTAL_KB * 1024 ? 'met' : 'MISSED'}`);
+  console.log(`  script  ${kb(script).padStart(6)} KB   goal ≤ ${GOAL_SCRIPT_KB} KB: ${script <= GOAL_SCRIPT_KB * 1024 ? 'met' : 'MISSED'}`);
+  console.log('  (the solver worker script is fetched only on the first hint or "can this still be won?")');
+}
+
+async function main(): Promise<void> {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
+  const ready = await new Promise<Ready>((resolve, reject) => {
+    let buffer = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const line = buffer.indexOf('\n');
+      if (line >= 0) resolve(JSON.parse(buffer.slice(0, line)) as Ready);
+    });
+    child.on('exit', (code) => reject(new Error(`the server process exited with ${code}`)));
+  });
+  const app = `http://127.0.0.1:${ready.app}`;
+  const bare = `http://127.0.0.1:${ready.bare}`;
+  console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION_S} s per run; servers in pid ${child.pid}; ${ready.games.length} games ready`);
+
+  const rows: [Row, Row][] = [];
+  rows.push([
+    await load(`app  GET /play/turtle/${SEED}`, { url: `${app}/play/turtle/${SEED}` }),
+    await load('bare GET (same bytes)', { url: `${bare}/page` }),
+  ]);
+  rows.push([
+    await load(`app  GET /api/deals/turtle/${SEED}`, { url: `${app}/api/deals/turtle/${SEED}` }),
+    await load('bare GET (same bytes)', { url: `${bare}/deal` }),
+  ]);
+  let next = 0;
+  let ranOut = 0;
+  const games = ready.games;
+  const headers = { cookie: ready.cookie, 'content-type': 'application/json' };
+  rows.push([
+    await load('app  POST /api/games/:id/moves (win)', {
+      url: app,
+      requests: [
+        {
+          method: 'POST',
+          headers,
+          body: ready.solution,
+          setupRequest: (req) => {
+            const id = games[next++];
+            if (id === undefined) ranOut++;
+            return { ...req, path: `/api/games/${id ?? 'AAAAAAAAAAAAAAAA'}/moves` };
+          },
+        },
+      ],
+    }),
+    await load('bare POST (same body, same answer)', { url: `${bare}/moves`, method: 'POST', headers, body: ready.solution }),
+  ]);
+
+  console.log('\nroute                                          req/s    p50 ms  p99 ms  errors  non-2xx  ratio app/bare');
+  for (const [ours, theirs] of rows) {
+    for (const r of [ours, theirs]) {
+      const ratio = r === ours ? (ours.rps / theirs.rps).toFixed(2) : '';
+      console.log(
+        `${r.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} ${String(r.p50).padStart(8)} ${String(r.p99).padStart(7)} ` +
+          `${String(r.errors).padStart(7)} ${String(r.non2xx).padStart(8)}  ${ratio}`,
+      );
+    }
+  }
+  const [page] = rows[0]!;
+  const ratio = page.rps / rows[0]![1].rps;
+  console.log(`\ndeal page: ${ratio.toFixed(2)}× bare fastify (goal ≥ ${GOAL_RATIO}): ${ratio >= GOAL_RATIO ? 'met' : 'MISSED'}`);
+  if (ranOut > 0) console.log(`note: the POST run used up its ${games.length} games; ${ranOut} requests went to an unknown id (404s)`);
+  else console.log(`POST run: ${next} games won by replay and stored`);
+
+  await pageWeight(app);
+  child.kill('SIGTERM');
+}
+
+if (process.argv.includes('--serve')) await serve();
+else await main();
