@@ -75,7 +75,9 @@ const PAIRS = 4; // pairs played before the reload
 
     const removed = played.flat();
     const visible = async () =>
-      page.$$eval('#board .tile', (els) => els.filter((el) => !el.hidden).map((el) => Number((el as HTMLElement).dataset.slot)));
+      page.$$eval('#board .tile', (els) =>
+        (els as HTMLElement[]).filter((el) => !el.hidden).map((el) => Number(el.dataset.slot)),
+      );
     const before = await visible();
     expect(before).toHaveLength(144 - 2 * PAIRS);
     for (const slot of removed) expect(before).not.toContain(slot);
