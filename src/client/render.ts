@@ -285,9 +285,10 @@ export function render(s: State, now: number): void {
   if (s.dom.message) setText(s.dom.message, s.message);
   renderNotice(s);
   renderWin(s, now);
-  if (s.moveFocus && s.focus !== null && s.game.faces[s.focus] != null) {
-    s.dom.tiles[s.focus]!.focus();
-  }
+  // Keyboard focus follows s.focus when asked to, and never stays on a tile that has left the board.
+  const active = board.ownerDocument.activeElement;
+  const lost = active instanceof HTMLElement && active.matches('.tile') && s.game.faces[Number(active.dataset.slot)] == null;
+  if ((s.moveFocus || lost) && s.focus !== null && s.free[s.focus]) s.dom.tiles[s.focus]!.focus();
   s.moveFocus = false;
 }
 

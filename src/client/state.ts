@@ -115,7 +115,8 @@ export function refresh(s: HeadlessState): void {
   s.pairs = availablePairs(s.game).length;
   s.status = statusOf(s.game);
   if (s.selected !== null && !s.free[s.selected]) s.selected = null;
-  if (s.focus !== null && s.game.faces[s.focus] === null) s.focus = null;
+  // a removed tile keeps the focus slot: arrows go on from where it was, and render moves focus nearby
+  if (s.focus !== null && s.game.faces[s.focus] === null) s.focus = closestFree(s, s.focus) ?? s.focus;
 }
 
 // ---- the clock ----
@@ -325,10 +326,27 @@ export function firstFree(s: HeadlessState): number | null {
   return best;
 }
 
+/** The free tile closest to slot `from` (on the board or not) in any direction, or null. */
+export function closestFree(s: HeadlessState, from: number): number | null {
+  const [fx, fy] = tileCentre(s, from);
+  let best: number | null = null;
+  let bestDistance = Infinity;
+  for (let i = 0; i < s.free.length; i++) {
+    if (!s.free[i] || i === from) continue;
+    const [x, y] = tileCentre(s, i);
+    const distance = Math.hypot(x - fx, (y - fy) * 1.33); // rows are taller than columns are wide
+    if (distance < bestDistance) [best, bestDistance] = [i, distance];
+  }
+  return best;
+}
+
 /** Moves keyboard focus one step in `dir` (to the first free tile when nothing has focus). Mutates. */
 export function moveFocus(s: HeadlessState, dir: Dir): number | null {
-  const from = s.focus !== null && s.game.faces[s.focus] != null ? s.focus : null;
-  const next = from === null ? firstFree(s) : (nearestFree(s, from, dir) ?? from);
+  const from = s.focus;
+  let next: number | null;
+  if (from === null) next = firstFree(s);
+  else if (s.free[from]) next = nearestFree(s, from, dir) ?? from;
+  else next = nearestFree(s, from, dir) ?? closestFree(s, from) ?? firstFree(s); // from a tile gone or blocked
   s.focus = next;
   return next;
 }

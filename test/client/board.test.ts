@@ -345,5 +345,15 @@ suite('the board in Chromium', () => {
       await page.screenshot({ path: `${SHOTS}board-${size.width}x${size.height}-selected-hint.png` });
       await context.close();
     }
-  }, 90_000);
+    // phones draw at two or three device pixels per CSS pixel: how the small tiles really look
+    for (const size of SIZES.slice(1)) {
+      context = await browser.newContext({ viewport: size, deviceScaleFactor: 2 });
+      const page = await context.newPage();
+      await page.goto(`${app.url}/play/turtle/screens-${size.width}`);
+      await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+      await page.waitForTimeout(300);
+      await page.screenshot({ path: `${SHOTS}board-${size.width}x${size.height}@2x.png` });
+      await context.close();
+    }
+  }, 120_000);
 });

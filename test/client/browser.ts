@@ -35,19 +35,8 @@ export interface Running {
 
 /** The real app (src/server/app.ts) on a random port with a database in a temporary folder. */
 export async function startApp(): Promise<Running> {
-  if (process.env.CLIENT_TEST_HARNESS || !existsSync(new URL('../../src/server/app.ts', import.meta.url))) {
-    console.warn('*** src/server/app.ts does not exist yet: the browser tests run against the harness ***');
-    const { startHarness } = await import('./fixtures/harness.ts');
-    const { server, url } = await startHarness();
-    return { url, close: () => new Promise<void>((done) => server.close(() => done())) };
-  }
   const dir = mkdtempSync(join(tmpdir(), 'mahjong-client-'));
-  const { buildApp } = (await import('../../src/server/app.ts')) as unknown as {
-    buildApp(opts: Record<string, unknown>): {
-      listen(o: { port: number; host: string }): Promise<string>;
-      close(): Promise<void>;
-    };
-  };
+  const { buildApp } = await import('../../src/server/app.ts');
   const app = buildApp({ databasePath: join(dir, 'test.db'), logger: false, cookieSecret: 'x'.repeat(32), rateLimit: false });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
