@@ -44,7 +44,7 @@ interface Counts {
   readonly shuffles: number; // uniform turtle shuffles in (d)
 }
 
-const FULL: Counts = { compare: 300, relaxed: 10_000, classic: 200, classicCapMs: 10_000, shuffles: 40 };
+const FULL: Counts = { compare: 300, relaxed: 10_000, classic: 200, classicCapMs: 6_000, shuffles: 40 };
 const QUICK: Counts = { compare: 50, relaxed: 500, classic: 5, classicCapMs: 1_000, shuffles: 10 };
 
 const progress = (text: string): void => {
