@@ -172,6 +172,35 @@ describe('errors', () => {
   });
 });
 
+describe('rate limits', () => {
+  test('writes are limited per IP with a clear 429: JSON for the API, the error page for forms', async () => {
+    const app = await build();
+    const cookie = await newPlayer(app);
+    const statuses: number[] = [];
+    for (let i = 0; i < 11; i++)
+      statuses.push((await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'x' } })).statusCode);
+    expect(statuses.slice(0, 10).every((s) => s === 403)).toBe(true);
+    const limited = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'x' } });
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['content-type']).toMatch(/^text\/html/);
+    expect(limited.body).toMatch(/too many requests: at most 10 per minute; try again in/i);
+    expect(limited.headers['retry-after']).toBeDefined();
+    for (let i = 0; i < 60; i++) await app.inject({ method: 'POST', url: '/api/games', headers: { cookie }, payload: { layout: 'garden', seed: 'rl' } });
+    const api = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie }, payload: { layout: 'garden', seed: 'rl' } });
+    expect(api.statusCode).toBe(429);
+    expect(Object.keys(api.json())).toEqual(['error']);
+    // Reads are not limited.
+    expect((await app.inject({ url: '/api/deals/garden/rl' })).statusCode).toBe(200);
+  });
+
+  test('rateLimit: false turns the limits off', async () => {
+    const app = await build({ rateLimit: false });
+    const cookie = await newPlayer(app);
+    for (let i = 0; i < 12; i++)
+      expect((await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'x' } })).statusCode).toBe(403);
+  });
+});
+
 describe('static assets', () => {
   test('hashed build files are immutable for a year; others cached briefly; no directory listing', async () => {
     const app = await build();
@@ -183,6 +212,9 @@ describe('static assets', () => {
       const res = await app.inject({ url: built! });
       expect(res.statusCode).toBe(200);
       expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      const br = await app.inject({ url: built!, headers: { 'accept-encoding': 'br, gzip' } });
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.rawPayload.length).toBeLessThan(res.rawPayload.length);
     }
     for (const url of ['/static/', '/static/build/', '/static/../package.json', '/static/%2e%2e/package.json', '/static/.env']) {
       const res = await app.inject({ url });

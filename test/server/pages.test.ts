@@ -270,8 +270,8 @@ describe('GET /daily and POST /daily/name', () => {
   });
 
   test.each([
-    ['empty', '', /enter a name/],
-    ['spaces only', '   ', /enter a name/],
+    ['empty', '', /Enter a name/],
+    ['spaces only', '   ', /Enter a name/],
     ['too long', 'x'.repeat(25), /at most 24/],
     ['direction override', 'abc\u202Edef', /letters, digits/],
     ['combining marks', 'Z\u0351\u0352\u0353', /letters, digits/],

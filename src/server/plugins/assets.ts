@@ -4,7 +4,8 @@
  * `public/` is served at /static/. The manifest written by `npm run build` is
  * read once at start; `fastify.assets.url('app.js')` gives the hashed URL. Hashed
  * files under /static/build/ are cached for a year (their name changes with their
- * bytes); other files for five minutes. Without a manifest (no build yet) the
+ * bytes); other files for five minutes. The build's .br/.gz siblings are sent
+ * to browsers that accept them. Without a manifest (no build yet) the
  * plain files are used and the page has no script: the board still reads.
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -62,6 +63,7 @@ async function assetsPlugin(fastify: FastifyInstance, opts: AssetsOptions): Prom
     index: false,
     list: false,
     dotfiles: 'deny',
+    preCompressed: true, // the build writes .br and .gz next to each hashed file: no compression per request
     cacheControl: false, // set below: the rule depends on the path
     setHeaders(reply, path) {
       const hashed = path.startsWith(join(root, 'build')) && !path.endsWith('manifest.json');
