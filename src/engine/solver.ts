@@ -10,16 +10,23 @@
  * and plays everything else greedily. Rules that never lose a solution:
  * - a committed pair is removed as soon as both tiles are free;
  * - when every undecided copy of a group is free, they are all removed at once;
- * - when two undecided copies are left in a group, they are each other's partner;
- * - a tile is never paired with one it lies above or below, directly or through a
- *   chain of tiles (those two can never be free together): `comparable`, a bitset
- *   per tile built at the root. It stays sound below the root because a tile in
- *   the middle of such a chain can only leave after the tiles above it.
- * The branching tile is the free undecided one with the fewest partners left
- * (fail first); dead positions are remembered by a Zobrist hash of the tiles
- * present and the partners committed. A few random playouts run first: they clear
- * most easy positions in microseconds. Each search position and each playout move
- * counts as one node against the budget, so results never depend on the clock.
+ * - a group with one way left to pair its copies is paired that way.
+ * Pairings are forward-checked with a "must leave after" relation: a tile leaves
+ * after every tile above it, and together with its partner. Each search node keeps
+ * its transitive closure as one bitset per tile (`reach`: the tiles that must leave
+ * after this one's pair), so a partner choice is checked in O(1): it is impossible
+ * when it would make a pair wait for itself — a tile paired with one it lies on, or
+ * a cycle such as "a over c, d over b, a with b, c with d". Committing a pair
+ * updates the closure in one pass over the tiles (reachability only grows).
+ * Paths through removed tiles never matter: a tile can only leave after every
+ * tile that must leave before it.
+ * The search branches on a group that can move now (two free undecided copies that
+ * some remaining pairing lets go together), the one with the fewest ways left,
+ * ties broken at random; dead positions are remembered by a Zobrist hash of the
+ * tiles present and the partners committed; runs restart on the Luby schedule.
+ * A few random playouts run first: they clear most easy positions in microseconds.
+ * Each search position and each playout move counts as one node against the
+ * budget, so results never depend on the clock.
  */
 import type { Geometry } from './layout.ts';
 import { isFree, matchGroup, type Presence } from './rules.ts';
@@ -28,6 +35,7 @@ import type { Face, Pair } from './types.ts';
 
 export const SOLVE_BUDGET = 200_000; // default node budget
 const PLAYOUTS = 4; // random playouts tried before the search
+const RESTART_UNIT = 64; // nodes in the shortest search run
 
 export type SolveOutcome = 'solvable' | 'unsolvable' | 'unresolved';
 
@@ -37,13 +45,11 @@ export type SolveResult =
 
 export interface SolveOptions {
   readonly budget?: number; // node budget; default SOLVE_BUDGET
-  readonly seed?: string; // seeds the playouts; default 'solve'
+  readonly seed?: string; // seeds the playouts and tie-breaks; default 'solve'
 }
 
 class BudgetExceeded extends Error {}
 class Restart extends Error {}
-
-const RESTART_UNIT = 64; // nodes in the shortest search run
 
 /** The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, …: a restart schedule within a log factor of optimal. */
 function luby(k: number): number {
@@ -53,12 +59,7 @@ function luby(k: number): number {
   }
 }
 
-interface Node {
-  present: Uint8Array;
-  partner: Int16Array; // committed partner per slot; -1 while undecided
-  left: number; // tiles still present
-  options: (Pair[][] | undefined)[]; // per group of at most four undecided copies: the ways to pair them (see propagate)
-}
+const has = (bits: Uint32Array, base: number, i: number): boolean => (bits[base + (i >>> 5)]! & (1 << (i & 31))) !== 0;
 
 /**
  * Solves the position given by `present` (1 per tile on the board) and `faces`
@@ -94,23 +95,17 @@ export function solve(
   if (count === 0) return { result: 'solvable', nodes: 0, solution: [] };
   if (groups.some((members) => members.length % 2 !== 0)) return { result: 'unsolvable', nodes: 0 };
 
-  const cover = new Cover(geom, present);
-  // A group of four whose copies cannot be split into two unstacked pairs can never be cleared.
-  for (const members of groups) if (!hasPairing(members, cover)) return { result: 'unsolvable', nodes: 0 };
-
   let nodes = 0;
-  const spend = (k = 1): void => {
-    nodes += k;
-    if (nodes > budget) throw new BudgetExceeded();
+  const spend = (): void => {
+    if (++nodes > budget) throw new BudgetExceeded();
   };
-
   try {
     for (let p = 0; p < PLAYOUTS; p++) {
       const moves = playout(geom, present, faces, groupOf, rng, spend);
       if (moves) return { result: 'solvable', nodes, solution: moves };
     }
-    const search = new PairingSearch(geom, groups, groupOf, cover, spend, rng);
-    const moves = search.run({ present: Uint8Array.from(present), partner: new Int16Array(n).fill(-1), left: count, options: [] });
+    const search = new PairingSearch(geom, groups, groupOf, spend, rng);
+    const moves = search.run(present, count);
     return moves ? { result: 'solvable', nodes, solution: moves } : { result: 'unsolvable', nodes };
   } catch (e) {
     if (e instanceof BudgetExceeded) return { result: 'unresolved', nodes: budget };
@@ -121,52 +116,6 @@ export function solve(
 /** True when the answer is a definite yes (a solution was found). */
 export const isSolvable = (result: SolveResult): boolean => result.result === 'solvable';
 
-/**
- * Covering relations among the tiles present at the root, as bitsets: which tiles
- * lie above or below each one, directly or through a chain of tiles.
- */
-class Cover {
-  readonly words: number; // 32-bit words per bitset
-  private readonly aboveStar: Uint32Array;
-  readonly belowStar: Uint32Array;
-
-  constructor(geom: Geometry, present: Presence) {
-    const n = geom.size;
-    this.words = (n + 31) >>> 5;
-    this.aboveStar = new Uint32Array(n * this.words);
-    this.belowStar = new Uint32Array(n * this.words);
-    const byZ = Array.from({ length: n }, (_, i) => i).sort((a, b) => geom.slots[a]!.z - geom.slots[b]!.z);
-    this.close(this.aboveStar, [...byZ].reverse(), geom.above, present);
-    this.close(this.belowStar, byZ, geom.below, present);
-  }
-
-  private close(star: Uint32Array, order: number[], next: readonly (readonly number[])[], present: Presence): void {
-    const w = this.words;
-    for (const i of order) {
-      if (!present[i]) continue;
-      for (const j of next[i]!) {
-        if (!present[j]) continue;
-        star[i * w + (j >>> 5)]! |= 1 << (j & 31);
-        for (let k = 0; k < w; k++) star[i * w + k]! |= star[j * w + k]!;
-      }
-    }
-  }
-
-  /** True when a lies above b or b above a: the two can never be free together. */
-  comparable(a: number, b: number): boolean {
-    const w = this.words;
-    return (this.aboveStar[a * w + (b >>> 5)]! & (1 << (b & 31))) !== 0 ||
-      (this.aboveStar[b * w + (a >>> 5)]! & (1 << (a & 31))) !== 0; // prettier-ignore
-  }
-}
-
-/** Can the members be split into pairs of non-comparable tiles? Exact for groups up to 8. */
-function hasPairing(members: readonly number[], cover: Cover): boolean {
-  if (members.length === 0) return true;
-  if (members.length > 8) return true; // not checked: the search finds out
-  const [first, ...rest] = members;
-  return rest.some((m, k) => !cover.comparable(first!, m) && hasPairing(rest.filter((_, j) => j !== k), cover));
-}
 
 /** One game of random legal play, taking safe moves first; the moves if it clears the board. */
 function playout(
@@ -175,7 +124,7 @@ function playout(
   faces: readonly (Face | null)[],
   groupOf: Int16Array,
   rng: Rng,
-  spend: (k?: number) => void,
+  spend: () => void,
 ): Pair[] | null {
   const present = Uint8Array.from(start);
   const moves: Pair[] = [];
@@ -219,13 +168,24 @@ function playout(
   return moves;
 }
 
+interface Node {
+  present: Uint8Array;
+  partner: Int16Array; // committed partner per slot; -1 while undecided
+  reach: Uint32Array; // per tile, `words` words: the tiles that must leave after its pair (see the notes)
+  left: number; // tiles still present
+  options: (Pair[][] | undefined)[]; // per group of two or four undecided copies: its ways to pair (see propagate)
+}
+
 /** Depth-first search over partner choices; see the module notes. */
 class PairingSearch {
   private readonly moves: Pair[] = [];
   private readonly dead = new Set<number>();
   private readonly keys: Uint32Array;
-  private readonly reach: Uint32Array; // scratch bitsets for the cycle check
-  private readonly done: Uint32Array;
+  private readonly words: number; // 32-bit words per bitset
+  private readonly union: Uint32Array; // scratch bitset
+  private rowLeft = new Uint32Array(0); // per tile: the tiles of its row to its left, through neighbours of neighbours
+  private rowRight = new Uint32Array(0); // the same to its right
+  private scratch = new Uint32Array(0); // a node's reach, for trying a pairing without committing it
   private limit = 0; // nodes this run may visit
   private visited = 0; // nodes this run has visited
 
@@ -233,24 +193,33 @@ class PairingSearch {
     private readonly geom: Geometry,
     private readonly groups: readonly (readonly number[])[],
     private readonly groupOf: Int16Array,
-    private readonly cover: Cover,
-    private readonly spend: (k?: number) => void,
+    private readonly spend: () => void,
     private readonly rng: Rng,
   ) {
     const zobrist = makeRng('solver-zobrist');
     this.keys = new Uint32Array(geom.size * 2);
     for (let k = 0; k < this.keys.length; k++) this.keys[k] = zobrist.next();
-    this.reach = new Uint32Array(cover.words);
-    this.done = new Uint32Array(cover.words);
+    this.words = (geom.size + 31) >>> 5;
+    this.union = new Uint32Array(this.words);
   }
 
   /**
    * Runs the search with restarts: each run may visit a growing number of nodes
-   * (the Luby sequence times RESTART_UNIT), branching ties are broken at random,
-   * and dead positions found by earlier runs stay known. A run that ends within
-   * its limit has explored everything: its answer is final.
+   * (the Luby sequence times RESTART_UNIT), and dead positions found by earlier
+   * runs stay known. A run that ends within its limit has explored everything:
+   * its answer is final.
    */
-  run(root: Node): Pair[] | null {
+  run(present: Presence, count: number): Pair[] | null {
+    this.rowLeft = Uint32Array.from(this.sideClosure(present, this.geom.left));
+    this.rowRight = Uint32Array.from(this.sideClosure(present, this.geom.right));
+    this.scratch = new Uint32Array(this.geom.size * this.words);
+    const root: Node = {
+      present: Uint8Array.from(present),
+      partner: new Int16Array(this.geom.size).fill(-1),
+      reach: this.coverClosure(present),
+      left: count,
+      options: [],
+    };
     const all: number[] = [];
     for (let i = 0; i < this.geom.size; i++) if (root.present[i]) all.push(i);
     if (!this.propagate(root, all)) return null;
@@ -259,13 +228,77 @@ class PairingSearch {
       this.limit = RESTART_UNIT * luby(k);
       this.visited = 0;
       this.moves.length = rootMoves;
-      const start: Node = { ...root, present: root.present.slice(), partner: root.partner.slice() };
       try {
-        return this.search(start) ? this.moves.slice() : null;
+        return this.search(this.copy(root)) ? this.moves.slice() : null;
       } catch (e) {
         if (!(e instanceof Restart)) throw e;
       }
     }
+  }
+
+  /**
+   * Per present tile, the tiles on one side of it in its row, through neighbours of
+   * neighbours. Before a tile can leave, all of those on its left or all of those on
+   * its right must have left: each of them is blocked on the far side until then.
+   */
+  private sideClosure(present: Presence, side: readonly (readonly number[])[]): Uint32Array {
+    const w = this.words;
+    const n = this.geom.size;
+    const bits = new Uint32Array(n * w);
+    const done = new Uint8Array(n);
+    const visit = (t: number): void => {
+      if (done[t]) return;
+      done[t] = 1; // rows have no cycles: x + 2 always grows
+      for (const j of side[t]!) {
+        if (!present[j]) continue;
+        visit(j);
+        bits[t * w + (j >>> 5)]! |= 1 << (j & 31);
+        for (let k = 0; k < w; k++) bits[t * w + k]! |= bits[j * w + k]!;
+      }
+    };
+    for (let t = 0; t < n; t++) if (present[t]) visit(t);
+    return bits;
+  }
+
+  /** Is tile z walled in: something on each side of its row must leave after it? */
+  private walledIn(reach: Uint32Array, z: number): boolean {
+    const w = this.words;
+    let left = false;
+    let right = false;
+    for (let k = 0; k < w; k++) {
+      const after = reach[z * w + k]!;
+      if (after & this.rowLeft[z * w + k]!) left = true;
+      if (after & this.rowRight[z * w + k]!) right = true;
+    }
+    return left && right;
+  }
+
+  /** Per present tile, the tiles below it, directly or through others. */
+  private coverClosure(present: Presence): Uint32Array {
+    const w = this.words;
+    const reach = new Uint32Array(this.geom.size * w);
+    const byZ = Array.from({ length: this.geom.size }, (_, i) => i).sort(
+      (a, b) => this.geom.slots[a]!.z - this.geom.slots[b]!.z,
+    );
+    for (const i of byZ) {
+      if (!present[i]) continue;
+      for (const j of this.geom.below[i]!) {
+        if (!present[j]) continue;
+        reach[i * w + (j >>> 5)]! |= 1 << (j & 31);
+        for (let k = 0; k < w; k++) reach[i * w + k]! |= reach[j * w + k]!;
+      }
+    }
+    return reach;
+  }
+
+  private copy(node: Node): Node {
+    return {
+      present: node.present.slice(),
+      partner: node.partner.slice(),
+      reach: node.reach.slice(),
+      left: node.left,
+      options: node.options,
+    };
   }
 
   private search(node: Node): boolean {
@@ -285,21 +318,24 @@ class PairingSearch {
       let freeUndecided = 0;
       for (const i of this.groups[g]!) if (free[i] && node.partner[i] === -1) freeUndecided++;
       if (freeUndecided < 2) continue;
-      const options =
-        node.options[g] ??
-        (this.undecided(node, g).length > 4
-          ? this.anchored(node, this.undecided(node, g), free)
-          : this.pairings(node, this.undecided(node, g)));
+      const cheap = node.options[g] ?? this.anchored(node, this.undecided(node, g), free);
+      if (!cheap.some((o) => o.some(([a, b]) => free[a] && free[b]))) continue;
+      // The candidates to branch on get the thorough check, walls included.
+      const options = node.options[g] ? this.pairings(node, this.undecided(node, g), true) : cheap;
+      if (options.length === 0) {
+        best = null; // a group with no way left: dead
+        break;
+      }
       if (!options.some((o) => o.some(([a, b]) => free[a] && free[b]))) continue;
       if (best === null || options.length < best.length) (best = options), (ties = 1);
       else if (options.length === best.length && this.rng.int(++ties) === 0) best = options; // uniform among ties
     }
     if (best !== null) {
       const mark = this.moves.length;
-      for (const option of this.playableFirst(node, best)) {
-        const child: Node = { present: node.present.slice(), partner: node.partner.slice(), left: node.left, options: [] };
-        for (const [a, b] of option) (child.partner[a] = b), (child.partner[b] = a);
-        if (this.propagate(child, option.flat()) && this.search(child)) return true;
+      for (const option of this.playableFirst(best, free)) {
+        const child = this.copy(node);
+        if (option.every(([a, b]) => this.commit(child, a, b)) && this.propagate(child, option.flat()) && this.search(child))
+          return true;
         this.moves.length = mark;
       }
     }
@@ -311,15 +347,65 @@ class PairingSearch {
     return this.groups[g]!.filter((i) => node.present[i] && node.partner[i] === -1);
   }
 
-  private isPlayable(node: Node, a: number, b: number): boolean {
-    return isFree(this.geom, node.present, a) && isFree(this.geom, node.present, b);
-  }
-
-  /** Options whose pairs can be played at once come first. */
-  private playableFirst(node: Node, options: Pair[][]): Pair[][] {
-    const playable = (o: Pair[]): number => o.filter(([a, b]) => this.isPlayable(node, a, b)).length;
+  /** Options whose pairs can be played at once come first, the rest in random order. */
+  private playableFirst(options: Pair[][], free: Uint8Array): Pair[][] {
+    const playable = (o: Pair[]): number => o.filter(([a, b]) => free[a] && free[b]).length;
     const keyed = options.map((o) => [o, playable(o) * 0x10000 + this.rng.int(0x10000)] as const);
     return keyed.sort((x, y) => y[1] - x[1]).map(([o]) => o);
+  }
+
+  /**
+   * Pairs a with b and closes `reach` over the new pair; false when that walls a
+   * tile in (see walledIn): the position is then dead.
+   */
+  private commit(node: Node, a: number, b: number): boolean {
+    node.partner[a] = b;
+    node.partner[b] = a;
+    return this.close(node, node.reach, a, b);
+  }
+
+  /** Adds the pair (a, b) to a reach relation; false when a tile ends up walled in. */
+  private close(node: Node, reach: Uint32Array, a: number, b: number): boolean {
+    const w = this.words;
+    const union = this.union;
+    for (let k = 0; k < w; k++) union[k] = reach[a * w + k]! | reach[b * w + k]!;
+    union[a >>> 5]! |= 1 << (a & 31);
+    union[b >>> 5]! |= 1 << (b & 31);
+    // Whatever must leave after a or b (or is a or b) must now leave after the whole pair.
+    let dead = false;
+    for (let z = 0; z < this.geom.size; z++) {
+      if (!node.present[z]) continue;
+      if (z !== a && z !== b && !has(reach, z * w, a) && !has(reach, z * w, b)) continue;
+      for (let k = 0; k < w; k++) reach[z * w + k]! |= union[k]!;
+      if (this.walledIn(reach, z)) dead = true;
+    }
+    return !dead;
+  }
+
+  /** Could a and b leave together, given the pairs committed so far? */
+  private feasible(node: Node, a: number, b: number): boolean {
+    const w = this.words;
+    const r = node.reach;
+    return !has(r, a * w, a) && !has(r, a * w, b) && !has(r, b * w, a) && !has(r, b * w, b);
+  }
+
+  /** Could c and d leave together once a and b are committed? Computed without committing. */
+  private feasibleAfter(node: Node, a: number, b: number, c: number, d: number): boolean {
+    return (
+      !this.reachesAfter(node, a, b, c, c) &&
+      !this.reachesAfter(node, a, b, c, d) &&
+      !this.reachesAfter(node, a, b, d, c) &&
+      !this.reachesAfter(node, a, b, d, d)
+    );
+  }
+
+  /** Must t leave after z once a and b are committed? (A method, not a closure: this is the hot path.) */
+  private reachesAfter(node: Node, a: number, b: number, z: number, t: number): boolean {
+    const w = this.words;
+    const r = node.reach;
+    if (has(r, z * w, t)) return true;
+    if (!has(r, z * w, a) && !has(r, z * w, b)) return false;
+    return t === a || t === b || has(r, a * w, t) || has(r, b * w, t);
   }
 
   /**
@@ -336,64 +422,36 @@ class PairingSearch {
     return [];
   }
 
-  /**
-   * The ways to pair a group's two or four undecided copies that break no covering
-   * rule: complete pairings.
-   */
-  private pairings(node: Node, undecided: readonly number[]): Pair[][] {
-    const [a, ...rest] = undecided as [number, ...number[]];
+  /** The ways to pair a group's two or four undecided copies that break no "must leave after" rule. */
+  private pairings(node: Node, undecided: readonly number[], thorough: boolean): Pair[][] {
+    if (undecided.length === 2) {
+      const [a, b] = undecided as [number, number];
+      if (!this.feasible(node, a, b)) return [];
+      if (!thorough) return [[[a, b]]];
+      this.scratch.set(node.reach);
+      return this.close(node, this.scratch, a, b) ? [[[a, b]]] : [];
+    }
+    const [a, ...rest] = undecided as [number, number, number, number];
     const options: Pair[][] = [];
     for (const b of rest) {
       if (!this.feasible(node, a, b)) continue;
-      if (undecided.length !== 4) {
-        options.push([[a, b]]);
+      const [c, d] = rest.filter((x) => x !== b) as [number, number];
+      if (!this.feasibleAfter(node, a, b, c, d)) continue;
+      if (!thorough) {
+        options.push([[a, b], [c, d]]);
         continue;
       }
-      const [c, d] = rest.filter((x) => x !== b) as [number, number];
-      node.partner[a] = b;
-      node.partner[b] = a;
-      if (this.feasible(node, c, d)) options.push([[a, b], [c, d]]);
-      node.partner[a] = -1;
-      node.partner[b] = -1;
+      // Cheap checks passed: try the pairing on a copy of the relation, walls included.
+      this.scratch.set(node.reach);
+      if (this.close(node, this.scratch, a, b) && this.close(node, this.scratch, c, d)) options.push([[a, b], [c, d]]);
     }
     return options;
   }
 
   /**
-   * Can a and b be partners, given the partners committed so far? Not if one lies
-   * above the other, nor if pairing them closes a cycle of "must leave before":
-   * everything below a pair leaves after it, and so does the partner of each.
-   */
-  private feasible(node: Node, a: number, b: number): boolean {
-    if (this.cover.comparable(a, b)) return false;
-    const w = this.cover.words;
-    const below = this.cover.belowStar;
-    const reach = this.reach;
-    const done = this.done;
-    for (let k = 0; k < w; k++) (reach[k] = below[a * w + k]! | below[b * w + k]!), (done[k] = 0);
-    for (let grew = true; grew; ) {
-      grew = false;
-      for (let k = 0; k < w; k++) {
-        let bits = reach[k]! & ~done[k]!;
-        while (bits !== 0) {
-          const low = bits & -bits;
-          bits ^= low;
-          done[k]! |= low;
-          const x = (k << 5) + (31 - Math.clz32(low));
-          const p = node.partner[x]!;
-          if (p < 0 || reach[p >>> 5]! & (1 << (p & 31))) continue;
-          reach[p >>> 5]! |= 1 << (p & 31);
-          for (let j = 0; j < w; j++) reach[j]! |= below[p * w + j]!;
-          grew = true;
-        }
-      }
-    }
-    return (reach[a >>> 5]! & (1 << (a & 31))) === 0 && (reach[b >>> 5]! & (1 << (b & 31))) === 0;
-  }
-
-  /**
    * Plays every move the committed partners allow and commits every group with a
    * single way left, until nothing changes; false when that proves a dead end.
+   * The last pass leaves each small group's options in `node.options` for the search.
    */
   private propagate(node: Node, touched: readonly number[]): boolean {
     let work = touched;
@@ -405,11 +463,15 @@ class PairingSearch {
       for (let g = 0; g < this.groups.length; g++) {
         const undecided = this.undecided(node, g);
         if (undecided.length === 0 || undecided.length > 4) continue;
-        const options = this.pairings(node, undecided);
-        node.options[g] = options; // kept for the search when this pass forces nothing
+        const options = this.pairings(node, undecided, false);
         if (options.length === 0) return false;
-        if (options.length === 1) {
-          for (const [a, b] of options[0]!) (node.partner[a] = b), (node.partner[b] = a), forced.push(a, b);
+        node.options[g] = options;
+        if (options.length === 1 && forced.length === 0) {
+          // Commit one forced group per pass: the options of the others may change with it.
+          for (const [a, b] of options[0]!) {
+            if (!this.commit(node, a, b)) return false;
+            forced.push(a, b);
+          }
         }
       }
       if (forced.length === 0) return true;
@@ -426,17 +488,15 @@ class PairingSearch {
     while (work.length > 0) {
       const t = work.pop()!;
       if (!node.present[t] || !isFree(this.geom, node.present, t)) continue;
-      let p = node.partner[t]!;
-      if (p === -1) {
+      if (node.partner[t] === -1) {
         const undecided = this.undecided(node, this.groupOf[t]!);
         if (!undecided.every((i) => isFree(this.geom, node.present, i))) continue;
         for (let k = 0; k < undecided.length; k += 2) {
-          node.partner[undecided[k]!] = undecided[k + 1]!;
-          node.partner[undecided[k + 1]!] = undecided[k]!;
+          if (!this.commit(node, undecided[k]!, undecided[k + 1]!)) return false;
           work.push(undecided[k]!);
         }
-        p = node.partner[t]!;
       }
+      const p = node.partner[t]!;
       if (!isFree(this.geom, node.present, p)) continue;
       node.present[t] = 0;
       node.present[p] = 0;
