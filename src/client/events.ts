@@ -1,7 +1,7 @@
 /**
  * Binds the page's input to the controller (as chessground's events.ts): tile clicks and taps, the
  * control buttons, keyboard shortcuts, page visibility (the clock), the once-a-second clock tick, and
- * size changes (a ResizeObserver on the board's container, plus window resize for the height).
+ * size changes (a ResizeObserver on the board's container and the body, plus window resize and load).
  * `bind` returns a function that removes every listener, observer and timer it set up.
  */
 import type { Dir } from './state.ts';
@@ -80,8 +80,12 @@ export function bind(doc: Document, board: HTMLElement, ctrl: Controller): () =>
   on(win, 'pagehide', () => ctrl.leave());
   on(win, 'resize', () => ctrl.fit());
 
+  // The container's width, and the page around the board: stylesheets that arrive after the script
+  // (module scripts need not wait for them) or a notice that wraps change the room the board has.
   const observer = new ResizeObserver(() => ctrl.fit());
   if (board.parentElement) observer.observe(board.parentElement);
+  observer.observe(doc.body);
+  on(win, 'load', () => ctrl.fit());
   unbinds.push(() => observer.disconnect());
 
   const timer = win.setInterval(() => ctrl.tick(), 1000);
