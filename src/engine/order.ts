@@ -66,9 +66,51 @@ export function quickUnclearable(geom: Geometry, present: Presence): string | nu
   return null;
 }
 
+/**
+ * A weighted random order of tiles, drawn lazily: most frames only ever need their
+ * first two tiles, so the rest is drawn on demand (when backtracking).
+ */
+class LazyOrder {
+  readonly drawn: number[] = [];
+  private readonly pool: number[];
+  private readonly weights: number[];
+  private total = 0;
+
+  constructor(
+    private readonly rng: Rng,
+    geom: Geometry,
+    tiles: number[],
+  ) {
+    this.pool = tiles;
+    this.weights = tiles.map((i) => (1 + geom.slots[i]!.z) ** 2); // integer weights: every engine agrees
+    for (const w of this.weights) this.total += w;
+  }
+
+  get size(): number {
+    return this.drawn.length + this.pool.length;
+  }
+
+  /** The k-th tile of the order, drawing more as needed; k < size. */
+  at(k: number): number {
+    while (this.drawn.length <= k) {
+      let r = this.rng.int(this.total);
+      let i = 0;
+      while (r >= this.weights[i]!) r -= this.weights[i++]!;
+      this.drawn.push(this.pool[i]!);
+      this.total -= this.weights[i]!;
+      const last = this.pool.length - 1; // remove i by moving the last entry into its place
+      this.pool[i] = this.pool[last]!;
+      this.weights[i] = this.weights[last]!;
+      this.pool.pop();
+      this.weights.pop();
+    }
+    return this.drawn[k]!;
+  }
+}
+
 interface Frame {
-  readonly perm: number[]; // free slots in weighted random order
-  i: number; // cursor over pairs (perm[i], perm[j]) with i < j
+  readonly order: LazyOrder; // free slots in weighted random order
+  i: number; // cursor over pairs (order[i], order[j]) with i < j
   j: number;
   pair: Pair | null; // the pair this frame removed, to be restored on backtrack
 }
@@ -84,24 +126,6 @@ const zobristOf = (geom: Geometry): Uint32Array => {
   }
   return keys;
 };
-
-/** Tiles in a weighted random order, heavier first; integer weights, so every engine agrees. */
-function weightedOrder(rng: Rng, geom: Geometry, tiles: number[]): number[] {
-  const pool = tiles.slice();
-  const weights = pool.map((i) => (1 + geom.slots[i]!.z) ** 2);
-  let total = weights.reduce((s, w) => s + w, 0);
-  const out: number[] = [];
-  while (pool.length > 0) {
-    let r = rng.int(total);
-    let k = 0;
-    while (r >= weights[k]!) r -= weights[k++]!;
-    out.push(pool[k]!);
-    total -= weights[k]!;
-    pool.splice(k, 1);
-    weights.splice(k, 1);
-  }
-  return out;
-}
 
 export interface OrderStats {
   readonly nodes: number; // candidate pairs examined
@@ -169,7 +193,7 @@ export function findRemovalOrder(
   const newFrame = (): Frame => {
     const list: number[] = [];
     for (let i = 0; i < geom.size; i++) if (free[i]) list.push(i);
-    return { perm: weightedOrder(rng, geom, list), i: 0, j: 1, pair: null };
+    return { order: new LazyOrder(rng, geom, list), i: 0, j: 1, pair: null };
   };
 
   const stack: Frame[] = [newFrame()];
@@ -182,8 +206,8 @@ export function findRemovalOrder(
       frame.pair = null;
     }
     let advanced = false;
-    while (frame.j < frame.perm.length) {
-      const pair: Pair = [frame.perm[frame.i]!, frame.perm[frame.j]!];
+    while (frame.j < frame.order.size) {
+      const pair: Pair = [frame.order.at(frame.i), frame.order.at(frame.j)];
       if (++frame.i === frame.j) (frame.i = 0), frame.j++;
       if (++nodes > budget)
         return err(
@@ -191,9 +215,13 @@ export function findRemovalOrder(
           `no removal order was found within ${budget} steps; the layout is very likely unclearable`,
         );
       take(pair);
+      // A chain has at most one tile per layer, so the chain bound can only bite once
+      // fewer than twice the layer count are left.
       const viable =
         left === 0 ||
-        (freeCount >= 2 && !dead.has(stateKey()) && longestChain(geom, present, scratch) * 2 <= left);
+        (freeCount >= 2 &&
+          !dead.has(stateKey()) &&
+          (left >= 2 * geom.extent.depth || longestChain(geom, present, scratch) * 2 <= left));
       if (viable) {
         frame.pair = pair;
         advanced = true;
