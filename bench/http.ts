@@ -9,19 +9,23 @@
  *   3. POST /api/games/:id/moves         the deal's whole solution in one batch: replay, verify, store, finish
  *      Each request needs a fresh game: the server process pre-creates them (one player) and autocannon
  *      takes the next id per request. The bare server parses the same body and answers the same bytes.
- * Prints req/s, p50/p99 latency, errors and non-2xx, and the ratio app/bare. Then the page weight of
- * /play/turtle/<seed> on a first visit (HTML, CSS, script, face sprite; raw and gzip).
+ * Prints the page weight of /play/turtle/x on a first visit (HTML, CSS, script, face sprite; raw and
+ * gzip), then req/s, p50/p99 latency, errors and non-2xx, and the ratio app/bare.
+ *
+ * Each comparison alternates app and bare in ROUNDS rounds (DURATION_S / ROUNDS seconds each), so a
+ * busy machine (other processes, CPU steal) weighs on both alike; req/s is total requests over total
+ * time, p50 the mean of the rounds, p99 the worst round.
  *
  * The servers run in a child process (`--serve`) so autocannon does not share their event loop. The
- * database is a temp file on the real disk with our pragmas (WAL, synchronous=FULL). Rate limits are
+ * database is a temp file on the real disk with our pragmas (WAL, synchronous=NORMAL). Rate limits are
  * off: this measures the server, not the limiter.
  *
- * Options (environment): BENCH_DURATION (s, default 10), BENCH_CONNECTIONS (32), BENCH_GAMES (games
- * pre-created for the POST run; default 30000).
+ * Options (environment): BENCH_DURATION (s per server and route, default 10), BENCH_ROUNDS (10),
+ * BENCH_CONNECTIONS (32), BENCH_GAMES (games pre-created for the POST run; default 30000).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -31,6 +35,7 @@ import { buildApp } from '../src/server/app.ts';
 
 const SEED = 'bench0001';
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const GAMES = Number(process.env.BENCH_GAMES ?? 30_000);
 const SECRET = 'bench-secret-bench-secret-bench-secret-00';
@@ -109,17 +114,27 @@ interface Row {
   requests: number;
 }
 
-async function load(name: string, opts: autocannon.Options): Promise<Row> {
-  const result = await autocannon({ connections: CONNECTIONS, duration: DURATION_S, ...opts });
-  return {
+async function run(opts: autocannon.Options): Promise<autocannon.Result> {
+  return autocannon({ connections: CONNECTIONS, duration: DURATION_S / ROUNDS, ...opts });
+}
+
+/** App and bare in alternating rounds; one row each. */
+async function compare(names: [string, string], ours: autocannon.Options, bare: autocannon.Options): Promise<[Row, Row]> {
+  const results: [autocannon.Result[], autocannon.Result[]] = [[], []];
+  for (let round = 0; round < ROUNDS; round++) {
+    results[0].push(await run(ours));
+    results[1].push(await run(bare));
+  }
+  const row = (name: string, list: autocannon.Result[]): Row => ({
     name,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    requests: result.requests.total,
-  };
+    rps: list.reduce((s, r) => s + r.requests.total, 0) / DURATION_S,
+    p50: Math.round(list.reduce((s, r) => s + r.latency.p50, 0) / list.length),
+    p99: Math.max(...list.map((r) => r.latency.p99)),
+    errors: list.reduce((s, r) => s + r.errors + r.timeouts, 0),
+    non2xx: list.reduce((s, r) => s + r.non2xx, 0),
+    requests: list.reduce((s, r) => s + r.requests.total, 0),
+  });
+  return [row(names[0], results[0]), row(names[1], results[1])];
 }
 
 const kb = (bytes: number): string => (bytes / 1024).toFixed(1);
@@ -171,23 +186,36 @@ async function main(): Promise<void> {
   });
   const app = `http://127.0.0.1:${ready.app}`;
   const bare = `http://127.0.0.1:${ready.bare}`;
-  console.log(`autocannon: ${CONNECTIONS} connections, ${DURATION_S} s per run; servers in pid ${child.pid}; ${ready.games.length} games ready`);
+  console.log(
+    `autocannon: ${CONNECTIONS} connections, ${DURATION_S} s per server and route in ${ROUNDS} alternating rounds; ` +
+      `servers in pid ${child.pid}; ${ready.games.length} games ready`,
+  );
+  console.log(`machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the start`);
+
+  // First, while the build the server read at start is surely still on disk (a rebuild replaces it).
+  await pageWeight(app);
 
   const rows: [Row, Row][] = [];
-  rows.push([
-    await load(`app  GET /play/turtle/${SEED}`, { url: `${app}/play/turtle/${SEED}` }),
-    await load('bare GET (same bytes)', { url: `${bare}/page` }),
-  ]);
-  rows.push([
-    await load(`app  GET /api/deals/turtle/${SEED}`, { url: `${app}/api/deals/turtle/${SEED}` }),
-    await load('bare GET (same bytes)', { url: `${bare}/deal` }),
-  ]);
+  rows.push(
+    await compare(
+      [`app  GET /play/turtle/${SEED}`, 'bare GET (same bytes)'],
+      { url: `${app}/play/turtle/${SEED}` },
+      { url: `${bare}/page` },
+    ),
+  );
+  rows.push(
+    await compare(
+      [`app  GET /api/deals/turtle/${SEED}`, 'bare GET (same bytes)'],
+      { url: `${app}/api/deals/turtle/${SEED}` },
+      { url: `${bare}/deal` },
+    ),
+  );
   let next = 0;
   let ranOut = 0;
   const games = ready.games;
   const headers = { cookie: ready.cookie, 'content-type': 'application/json' };
-  rows.push([
-    await load('app  POST /api/games/:id/moves (win)', {
+  rows.push(
+    await compare(['app  POST /api/games/:id/moves (win)', 'bare POST (same body, same answer)'], {
       url: app,
       requests: [
         {
@@ -201,9 +229,8 @@ async function main(): Promise<void> {
           },
         },
       ],
-    }),
-    await load('bare POST (same body, same answer)', { url: `${bare}/moves`, method: 'POST', headers, body: ready.solution }),
-  ]);
+    }, { url: `${bare}/moves`, method: 'POST', headers, body: ready.solution }),
+  );
 
   console.log('\nroute                                          req/s    p50 ms  p99 ms  errors  non-2xx  ratio app/bare');
   for (const [ours, theirs] of rows) {
@@ -221,7 +248,7 @@ async function main(): Promise<void> {
   if (ranOut > 0) console.log(`note: the POST run used up its ${games.length} games; ${ranOut} requests went to an unknown id (404s)`);
   else console.log(`POST run: ${next} games won by replay and stored`);
 
-  await pageWeight(app);
+  console.log(`\nload average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   child.kill('SIGTERM');
 }
 

@@ -10,6 +10,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { availablePairs, newGame, type Game } from '../../../engine/index.ts';
 import { sendError } from '../../errors.ts';
+import type { Nav } from '../../plugins/view.ts';
 import { DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
 import { DAILY_LAYOUT, dailySeed, isDailySeed } from '../../services/daily.ts';
 import { layoutInfo, layoutName } from '../../services/layouts.ts';
@@ -40,8 +41,15 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     fastify.renderPartial('/partials/board', { board: boardView(game), layout: { id: layout }, seed, mode });
 
   // A fresh board is the same for every visitor of a deal: its markup and #deal-data are made once per
-  // stored deal (the dealer's cache holds the deal; this map lets go with it). Most of the page's bytes.
-  const freshBoards = new WeakMap<StoredDeal, { game: Game; pairs: number; html: string; data: string }>();
+  // stored deal (the dealer's cache holds the deal; this map lets go with it). So is the whole page for
+  // everyone without a game of that deal: nothing on it is about the player, so it is kept too, per
+  // share URL and nav state (at most PAGES_PER_DEAL: the Host header is the client's to choose).
+  // Anything player-specific on the play page must go through the resumed-game path.
+  const PAGES_PER_DEAL = 8;
+  const freshBoards = new WeakMap<
+    StoredDeal,
+    { game: Game; pairs: number; html: string; data: string; pages: Map<string, string> }
+  >();
   function freshBoard(stored: StoredDeal, layout: string, seed: string, mode: string) {
     let fresh = freshBoards.get(stored);
     if (!fresh) {
@@ -52,6 +60,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         pairs: availablePairs(start.value).length,
         html: renderBoard(start.value, layout, seed, mode),
         data: dealData(stored.json, null),
+        pages: new Map(),
       };
       freshBoards.set(stored, fresh);
     }
@@ -78,6 +87,15 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       if (!found.ok) return sendError(request, reply, found.status, found.message);
       const stored = found.value;
       const resumed = request.isNewPlayer ? undefined : fastify.games.unfinished(request.playerId, stored);
+      const fresh = resumed ? undefined : freshBoard(stored, layout, seed, mode);
+      const path = dealUrl(layout, seed, mode);
+      const shareUrl = `${request.protocol}://${request.host}${path}`;
+      const daily = layout === DAILY_LAYOUT && mode === 'relaxed' && isDailySeed(seed);
+      const nav: Nav = daily && seed === dailySeed(fastify.now()) ? 'daily' : 'play';
+      const cacheKey = `${nav} ${shareUrl}`;
+      const cached = fresh?.pages.get(cacheKey);
+      if (cached) return reply.type('text/html; charset=utf-8').send(cached);
+
       let game: Game;
       let pairs: number;
       let boardHtml: string;
@@ -89,14 +107,13 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         const gameData: GameData = { id: resumed.row.id, log: game.log, startedAt: resumed.row.started_at, status: resumed.row.status };
         data = dealData(stored.json, gameData);
       } else {
-        ({ game, pairs, html: boardHtml, data } = freshBoard(stored, layout, seed, mode));
+        ({ game, pairs, html: boardHtml, data } = fresh!);
       }
-      const path = dealUrl(layout, seed, mode);
       const name = layoutName(layout);
-      const daily = layout === DAILY_LAYOUT && mode === 'relaxed' && isDailySeed(seed);
-      return reply.page('play', {
+      const other = mode === 'classic' ? 'relaxed' : 'classic';
+      const page = {
         title: `${name} ${seed}`,
-        nav: daily && seed === dailySeed(fastify.now()) ? 'daily' : 'play',
+        nav,
         layout: { id: layout, name },
         seed,
         mode,
@@ -107,10 +124,14 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         resumed: Boolean(resumed),
         dealData: data,
         sharePath: path,
-        shareUrl: `${request.protocol}://${request.host}${path}`,
-        otherMode: { mode: mode === 'classic' ? 'relaxed' : 'classic', url: dealUrl(layout, seed, mode === 'classic' ? 'relaxed' : 'classic') },
+        shareUrl,
+        otherMode: { mode: other, url: dealUrl(layout, seed, other) },
         newUrl: `/play/${layout}${mode === 'classic' ? '?mode=classic' : ''}`,
-      });
+      };
+      if (!fresh) return reply.page('play', page);
+      const html = fastify.renderPartial('play', page);
+      if (fresh.pages.size < PAGES_PER_DEAL) fresh.pages.set(cacheKey, html);
+      return reply.type('text/html; charset=utf-8').send(html);
     },
   );
 }
