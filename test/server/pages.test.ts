@@ -168,6 +168,7 @@ describe('GET /play/:layout/:seed', () => {
     const cookie = await newPlayer(app);
     const game = await createGame(app, cookie, { layout: 'turtle', seed: 'resume' });
     const moves = [...solutionMoves(game).slice(0, 3), { type: 'hint' as const }, { type: 'undo' as const }];
+    const early = await app.inject({ url: '/play/turtle/resume' }); // fills the page cache for visitors without a game
     await postMoves(app, cookie, game.id, moves);
     clock += 65_000;
     const html = (await app.inject({ url: '/play/turtle/resume', headers: { cookie } })).body;
@@ -185,6 +186,7 @@ describe('GET /play/:layout/:seed', () => {
     const stranger = await app.inject({ url: '/play/turtle/resume' });
     expect(tilesOf(stranger.body)).toHaveLength(144);
     expect(dealDataOf(stranger.body).game).toBeNull();
+    expect(stranger.body).toBe(early.body); // the same bytes for everyone without a game of this deal
   });
 
   test('a won game is not restored: the deal starts fresh', async () => {
