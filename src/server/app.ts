@@ -11,7 +11,7 @@ import sensible from '@fastify/sensible';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { registerErrorHandler, registerNotFoundHandler } from './errors.ts';
+import { frameworkError, registerErrorHandler, registerNotFoundHandler } from './errors.ts';
 import assets from './plugins/assets.ts';
 import database from './plugins/database.ts';
 import player from './plugins/player.ts';
@@ -63,11 +63,14 @@ const cookieSetup = fp(
 );
 
 export function buildApp(opts: AppOptions): FastifyInstance {
+  let root: FastifyInstance | undefined; // for frameworkErrors, which fastify calls without the instance
   const app = Fastify({
     logger: opts.logger ?? false,
     trustProxy: opts.trustProxy ?? false,
     bodyLimit: BODY_LIMIT,
+    frameworkErrors: (error, request, reply) => frameworkError(root!, error, request, reply),
   }).withTypeProvider<ZodTypeProvider>();
+  root = app;
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const now = opts.now ?? Date.now;

@@ -22,15 +22,18 @@ const TITLES: Record<number, string> = {
   429: 'Slow down a little',
 };
 
-/** A readable message for a schema validation error: where, then what, for the first few issues. */
-function validationMessage(error: FastifyError): string {
+/**
+ * A readable message for a schema validation error, for the first few issues: where, then what, for
+ * the API (`body.moves.0.a: a tile index is a number`); only what, for a person reading a page.
+ */
+function validationMessage(error: FastifyError, where: boolean): string {
   if (!hasZodFastifySchemaValidationErrors(error)) return error.message;
   const context = error.validationContext ?? 'request';
   return error.validation
     .slice(0, 3)
     .map((issue) => {
       const path = issue.instancePath.split('/').filter(Boolean).join('.');
-      return `${context}${path ? '.' + path : ''}: ${issue.message}`;
+      return where ? `${context}${path ? '.' + path : ''}: ${issue.message}` : issue.message;
     })
     .join('; ');
 }
@@ -52,10 +55,31 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const message =
       status >= 500
         ? `something went wrong on our side; it was logged as request ${request.id}`
-        : validationMessage(error);
+        : validationMessage(error, isApi(request));
     if (reply.sent) return;
     return sendError(request, reply, status, message);
   });
+}
+
+/**
+ * Errors fastify raises before a route runs (a path parameter longer than the router allows, a
+ * malformed URL): the same shapes as every other error.
+ */
+export function frameworkError(
+  app: FastifyInstance,
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  request.log.info({ err: { message: error.message, code: error.code }, method: request.method, url: request.url }, 'request refused');
+  const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a part of this address is too long' : 'this address is malformed';
+  if (isApi(request)) void reply.code(status).send({ error: message });
+  else
+    void reply
+      .code(status)
+      .type('text/html; charset=utf-8')
+      .send(app.renderPartial('error', { title: TITLES[400], status, message }));
 }
 
 /** The not-found handler, rate limited (needs the security plugin loaded). */

@@ -143,6 +143,16 @@ describe('errors', () => {
     expect(res.json()).toEqual({ error: 'there is no GET /api/nothing' });
   });
 
+  test('a path parameter past the router limit is a 414 in the usual shapes', async () => {
+    const app = await build();
+    const api = await app.inject({ url: '/api/deals/turtle/' + 'a'.repeat(300) });
+    expect(api.statusCode).toBe(414);
+    expect(api.json()).toEqual({ error: 'a part of this address is too long' });
+    const page = await app.inject({ url: '/play/turtle/' + 'a'.repeat(300) });
+    expect(page.statusCode).toBe(414);
+    expect(page.body).toContain('class="error-page"');
+  });
+
   test('a wrong method on an API route is a JSON 404', async () => {
     const app = await build();
     const res = await app.inject({ method: 'DELETE', url: '/api/layouts' });

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { deal, ok, type Deal } from '../../src/engine/index.ts';
+import { GENERATOR_VERSION, deal, ok, type Deal } from '../../src/engine/index.ts';
 import { layoutById } from '../../src/engine/builtins.ts';
 import { build, createGame, newPlayer, postMoves, solutionMoves } from './helper.ts';
 
@@ -45,7 +45,7 @@ describe('stored deals', () => {
     const after = await build({ databasePath, dealer: { deal: bumpedDeal } });
     const again = await after.inject({ url: '/api/deals/turtle/shared-link' });
     expect(again.body).toBe(old.body);
-    expect(again.json().generator).toBe('1');
+    expect(again.json().generator).toBe(GENERATOR_VERSION);
     const page = await after.inject({ url: '/play/turtle/shared-link' });
     const faces = (html: string) => html.match(/data-face="\w+"/g);
     expect(faces(page.body)).toEqual(faces(oldPage.body));
@@ -99,8 +99,8 @@ describe('stored deals', () => {
     await app.inject({ url: '/api/deals/turtle/same?mode=classic' });
     const rows = app.db.prepare('SELECT layout, seed, mode, generator FROM deals ORDER BY mode').all();
     expect(rows).toEqual([
-      { layout: 'turtle', seed: 'same', mode: 'classic', generator: '1' },
-      { layout: 'turtle', seed: 'same', mode: 'relaxed', generator: '1' },
+      { layout: 'turtle', seed: 'same', mode: 'classic', generator: GENERATOR_VERSION },
+      { layout: 'turtle', seed: 'same', mode: 'relaxed', generator: GENERATOR_VERSION },
     ]);
   });
 });
