@@ -11,6 +11,7 @@ import { elapsedMs, formatTime, isCleanWin, newGameUrl, tileLabel, type Headless
 
 export interface Dom {
   readonly board: HTMLElement;
+  readonly box: Box; // the board's box, in tile widths
   readonly tiles: HTMLButtonElement[]; // by slot
   readonly counters: readonly HTMLElement[]; // [data-counter]
   readonly actions: readonly HTMLButtonElement[]; // [data-action]
@@ -46,6 +47,42 @@ function faceSvg(doc: Document, sprite: string, face: Face): SVGSVGElement {
   return svg;
 }
 
+const DEPTH = 0.13; // tile thickness and layer shift, in tile widths (board.css)
+const LIFT = 0.08; // room for a lifted or selected tile's shift up-left, in tile widths
+const SHADOW = 0.12; // room for the drop shadow down-right, in tile widths
+
+/** Where tiles go in the board and how large it is, all in tile widths (see board.css). */
+export interface Box {
+  readonly ox: number; // added to every tile's left
+  readonly oy: number; // added to every tile's top
+  readonly bw: number; // board width
+  readonly bh: number; // board height
+}
+
+/** The exact box of every slot of the deal (removed or not, so the board does not move as tiles go). */
+export function boxOf(s: HeadlessState): Box {
+  const { minX, minY } = s.game.geom.extent;
+  let left = Infinity;
+  let top = Infinity;
+  let right = -Infinity;
+  let bottom = -Infinity;
+  for (const t of s.deal.tiles) {
+    const x = (t.x - minX) / 2 - t.z * DEPTH;
+    const y = ((t.y - minY) * 2) / 3 - t.z * DEPTH;
+    left = Math.min(left, x);
+    top = Math.min(top, y);
+    right = Math.max(right, x + 1 + DEPTH);
+    bottom = Math.max(bottom, y + 4 / 3 + DEPTH);
+  }
+  const round = (v: number): number => Math.round(v * 1000) / 1000;
+  return {
+    ox: round(LIFT - left),
+    oy: round(LIFT - top),
+    bw: round(right - left + LIFT + SHADOW),
+    bh: round(bottom - top + LIFT + SHADOW),
+  };
+}
+
 /** Adopts the server's board markup (and creates what is missing) for state `s`. */
 export function makeDom(doc: Document, s: HeadlessState, fallbackSprite: string): Dom {
   const board = doc.getElementById('board');
@@ -79,6 +116,11 @@ export function makeDom(doc: Document, s: HeadlessState, fallbackSprite: string)
     board.style.setProperty('--h', String(height));
     board.style.setProperty('--d', String(depth));
   }
+  const box = boxOf(s);
+  board.style.setProperty('--ox', String(box.ox));
+  board.style.setProperty('--oy', String(box.oy));
+  board.style.setProperty('--bw', String(box.bw));
+  board.style.setProperty('--bh', String(box.bh));
   let notice = doc.getElementById('notice');
   if (!notice) {
     notice = doc.createElement('div');
@@ -89,6 +131,7 @@ export function makeDom(doc: Document, s: HeadlessState, fallbackSprite: string)
   }
   return {
     board,
+    box,
     tiles,
     counters: [...doc.querySelectorAll<HTMLElement>('[data-counter]')],
     actions: [...doc.querySelectorAll<HTMLButtonElement>('button[data-action]')],
@@ -324,9 +367,8 @@ export function fit(s: State, min = 22): void {
   const width = parent.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
   const top = board.getBoundingClientRect().top + win.scrollY;
   const height = win.innerHeight - top - spaceBelow(board) - 2;
-  const { width: w, height: h, depth: d } = s.game.geom.extent;
-  const byWidth = width / (w / 2 + d * 0.13 + 0.1);
-  const byHeight = height / ((h * 2) / 3 + d * 0.13 + 0.1);
+  const byWidth = width / s.dom.box.bw;
+  const byHeight = height / s.dom.box.bh;
   const tile = Math.max(min, Math.floor(Math.min(byWidth, byHeight) * 10) / 10);
   const value = `${tile}px`;
   if (board.style.getPropertyValue('--tile') !== value) board.style.setProperty('--tile', value);
