@@ -288,13 +288,44 @@ suite('the board in Chromium', () => {
     await context.close();
   }, 180_000);
 
+  test('share copies the link to this deal; new game goes to a fresh deal of the layout', async () => {
+    const page = await open('share-me');
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    await page.click('[data-action="share"]');
+    await expect.poll(() => page.textContent('#message')).toMatch(/^Link copied/);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${app.url}/play/turtle/share-me`);
+    await page.keyboard.press('n');
+    await page.waitForURL((url) => /\/play\/turtle\/[A-Za-z0-9_-]+$/.test(url.pathname) && !url.pathname.endsWith('/share-me'));
+    await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+    expect((await pageData(page)).deal.seed).not.toBe('share-me');
+    await context.close();
+  });
+
   test('a click on a blocked tile wobbles it and selects nothing', async () => {
     const page = await open('wobble');
     const blocked = page.locator('#board .tile:not([data-free])').first();
     expect(await blocked.getAttribute('aria-label')).toMatch(/, blocked$/);
     await blocked.click();
     expect(await blocked.getAttribute('class')).toMatch(/\bwobble\b/);
+    expect(await blocked.evaluate((el) => getComputedStyle(el).animationName)).toBe('tile-wobble');
     expect(await page.locator('#board .tile.selected').count()).toBe(0);
+    expect(await page.textContent('#message')).toMatch(/is blocked/);
+    await context.close();
+  });
+
+  test('prefers-reduced-motion: no wobble, and a matched pair goes at once', async () => {
+    context = await browser.newContext({ viewport: SIZES[0], reducedMotion: 'reduce' });
+    const page = await context.newPage();
+    await page.goto(`${app.url}/play/turtle/calm`);
+    await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+    const blocked = page.locator('#board .tile:not([data-free])').first();
+    await blocked.click();
+    expect(await blocked.evaluate((el) => getComputedStyle(el).animationName)).toBe('none');
+    const { deal } = await pageData(page);
+    const [a, b] = deal.solution[0]!;
+    await tile(page, a).click();
+    await tile(page, b).click();
+    expect(await page.evaluate(([x, y]) => [x, y].map((i) => document.querySelector<HTMLElement>(`[data-slot="${i}"]`)!.hidden), [a, b])).toEqual([true, true]);
     await context.close();
   });
 
