@@ -72,7 +72,13 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const workers = opts.deal ? 0 : (opts.workers ?? 1);
   const pool = workers > 0 ? new DealPool({ size: workers, timeoutMs, maxQueue: opts.maxQueue ?? 32 }) : undefined;
-  if (pool) fastify.addHook('onClose', () => pool.close());
+  if (pool) {
+    // Start the workers once the app is up, without holding up the start: the first new deal is quick then.
+    fastify.addHook('onReady', async () => {
+      void pool.start().catch((error: unknown) => fastify.log.error({ err: error }, 'deal workers did not start'));
+    });
+    fastify.addHook('onClose', () => pool.close());
+  }
 
   const remember = (row: DealRow): StoredDeal => {
     const stored = parseRow(row);
