@@ -329,6 +329,37 @@ suite('the board in Chromium', () => {
     await context.close();
   });
 
+  test('text around the board has a contrast of at least 4.5:1', async () => {
+    const page = await open('contrast');
+    await page.click('#board .tile:not([data-free])'); // a message in the live region
+    const low = await page.evaluate(() => {
+      const rgb = (c: string): number[] => (c.match(/[\d.]+/g) ?? []).map(Number);
+      const lum = ([r, g, b]: number[]): number => {
+        const f = (v: number): number => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4);
+        return 0.2126 * f(r!) + 0.7152 * f(g!) + 0.0722 * f(b!);
+      };
+      const background = (el: Element | null): number[] => {
+        for (; el; el = el.parentElement) {
+          const c = rgb(getComputedStyle(el).backgroundColor);
+          if (c.length === 3 || (c.length === 4 && c[3]! > 0.9)) return c.slice(0, 3);
+        }
+        return rgb(getComputedStyle(document.documentElement).getPropertyValue('--bg').trim().replace(/^#(..)(..)(..)$/, (_, r, g, b) => `${parseInt(r, 16)} ${parseInt(g, 16)} ${parseInt(b, 16)}`));
+      };
+      const out: string[] = [];
+      const selector = '#message, .board-help, .controls button:not([aria-disabled="true"]), .counters dt, .counters dd, .share-line';
+      for (const el of document.querySelectorAll(selector)) {
+        if (!el.textContent?.trim()) continue;
+        const a = lum(rgb(getComputedStyle(el).color));
+        const b = lum(background(el));
+        const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+        if (ratio < 4.5) out.push(`${el.tagName}.${el.className} ${ratio.toFixed(2)}`);
+      }
+      return out;
+    });
+    expect(low).toEqual([]);
+    await context.close();
+  });
+
   /** Page size and tile width once layout has settled (two frames, so ResizeObserver callbacks ran). */
   const measure = (page: Page) =>
     page.evaluate(async () => {
