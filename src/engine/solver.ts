@@ -309,26 +309,31 @@ class PairingSearch {
     if (this.dead.has(key)) return false;
     // Nothing committed can be played, so the next move pairs two free undecided
     // copies. Branch on a group where some way of pairing allows that (no such
-    // group: dead end), taking the group with the fewest ways left.
+    // group: dead end), taking the group with the fewest ways left. Candidates are
+    // ranked by their cheap options, in random order among equals, and checked
+    // thoroughly (walls included) only until none left can do better.
     const free = new Uint8Array(this.geom.size);
     for (let i = 0; i < free.length; i++) if (node.present[i] && isFree(this.geom, node.present, i)) free[i] = 1;
-    let best: Pair[][] | null = null;
-    let ties = 0;
+    const candidates: { g: number; cheap: Pair[][]; rank: number }[] = [];
     for (let g = 0; g < this.groups.length; g++) {
       let freeUndecided = 0;
       for (const i of this.groups[g]!) if (free[i] && node.partner[i] === -1) freeUndecided++;
       if (freeUndecided < 2) continue;
       const cheap = node.options[g] ?? this.anchored(node, this.undecided(node, g), free);
       if (!cheap.some((o) => o.some(([a, b]) => free[a] && free[b]))) continue;
-      // The candidates to branch on get the thorough check, walls included.
+      candidates.push({ g, cheap, rank: cheap.length * 0x10000 + this.rng.int(0x10000) });
+    }
+    candidates.sort((x, y) => x.rank - y.rank);
+    let best: Pair[][] | null = null;
+    for (const { g, cheap } of candidates) {
+      if (best !== null && cheap.length >= best.length) break;
       const options = node.options[g] ? this.pairings(node, this.undecided(node, g), true) : cheap;
       if (options.length === 0) {
         best = null; // a group with no way left: dead
         break;
       }
       if (!options.some((o) => o.some(([a, b]) => free[a] && free[b]))) continue;
-      if (best === null || options.length < best.length) (best = options), (ties = 1);
-      else if (options.length === best.length && this.rng.int(++ties) === 0) best = options; // uniform among ties
+      if (best === null || options.length < best.length) best = options;
     }
     if (best !== null) {
       const mark = this.moves.length;
