@@ -350,7 +350,7 @@ function spaceBelow(board: HTMLElement): number {
       below += sib.getBoundingClientRect().height + px(cs.marginTop) + px(cs.marginBottom);
     }
     const cs = win.getComputedStyle(el.parentElement);
-    below += px(cs.paddingBottom) + px(cs.borderBottomWidth);
+    if (cs.display !== 'contents') below += px(cs.paddingBottom) + px(cs.borderBottomWidth); // contents: no box
   }
   return Math.min(win.innerHeight / 3, below);
 }
