@@ -86,72 +86,144 @@ export function statusOf(game: Game): Status {
   return availablePairs(game).length > 0 ? 'playing' : 'stuck';
 }
 
-const doStep = (faces: readonly (Face | null)[], step: Step): (Face | null)[] => {
-  if (step.type === 'shuffle') return step.after.slice();
-  const next = faces.slice();
-  next[step.a] = null;
-  next[step.b] = null;
-  return next;
-};
+/**
+ * A game being changed in place: `applyMoves` copies the game once, plays every
+ * move on the copy and freezes it at the end, so a log of L moves costs O(n + L)
+ * plus the moves themselves, not a copy of the whole game per move.
+ */
+interface Draft {
+  faces: (Face | null)[];
+  present: Uint8Array;
+  left: number;
+  past: Step[];
+  future: Step[];
+  log: Move[];
+  matches: number;
+  hints: number;
+  shuffles: number;
+  undos: number;
+  redos: number;
+}
 
-const undoStep = (faces: readonly (Face | null)[], step: Step): (Face | null)[] => {
-  if (step.type === 'shuffle') return step.before.slice();
-  const next = faces.slice();
-  next[step.a] = step.faceA;
-  next[step.b] = step.faceB;
-  return next;
-};
+const draftOf = (game: Game): Draft => ({
+  ...game,
+  faces: game.faces.slice(),
+  present: presenceOf(game),
+  past: game.past.slice(),
+  future: game.future.slice(),
+  log: game.log.slice(),
+});
 
-const countLeft = (faces: readonly (Face | null)[]): number => faces.reduce((s, f) => s + (f === null ? 0 : 1), 0);
+const freeze = (game: Game, d: Draft): Game => ({
+  deal: game.deal,
+  geom: game.geom,
+  faces: d.faces,
+  left: d.left,
+  past: d.past,
+  future: d.future,
+  log: d.log,
+  matches: d.matches,
+  hints: d.hints,
+  shuffles: d.shuffles,
+  undos: d.undos,
+  redos: d.redos,
+});
 
-function checkMatch(game: Game, a: number, b: number): Result<Step, MoveError> {
-  const n = game.faces.length;
+/** Plays a step forward (a match, or the faces after a shuffle) on the draft. */
+function doStep(d: Draft, step: Step): void {
+  if (step.type === 'shuffle') {
+    d.faces = step.after.slice();
+    return;
+  }
+  d.faces[step.a] = null;
+  d.faces[step.b] = null;
+  d.present[step.a] = 0;
+  d.present[step.b] = 0;
+  d.left -= 2;
+}
+
+/** Takes a step back on the draft. */
+function undoStep(d: Draft, step: Step): void {
+  if (step.type === 'shuffle') {
+    d.faces = step.before.slice();
+    return;
+  }
+  d.faces[step.a] = step.faceA;
+  d.faces[step.b] = step.faceB;
+  d.present[step.a] = 1;
+  d.present[step.b] = 1;
+  d.left += 2;
+}
+
+function checkMatch(geom: Geometry, d: Draft, a: number, b: number): Result<Step, MoveError> {
+  const n = d.faces.length;
   for (const i of [a, b])
     if (!Number.isInteger(i) || i < 0 || i >= n) return err(MoveError.NoSuchTile, `there is no tile ${i}`);
   if (a === b) return err(MoveError.SameTile, 'a tile cannot be matched with itself');
-  const faceA = game.faces[a];
-  const faceB = game.faces[b];
+  const faceA = d.faces[a];
+  const faceB = d.faces[b];
   if (faceA == null || faceB == null) return err(MoveError.Removed, `tile ${faceA == null ? a : b} was already removed`);
-  const present = presenceOf(game);
-  for (const i of [a, b]) if (!isFree(game.geom, present, i)) return err(MoveError.NotFree, `tile ${i} is not free`);
+  for (const i of [a, b]) if (!isFree(geom, d.present, i)) return err(MoveError.NotFree, `tile ${i} is not free`);
   if (!canMatch(faceA, faceB)) return err(MoveError.NoMatch, `${faceA} does not match ${faceB}`);
   return ok({ type: 'match', a, b, faceA, faceB });
 }
 
-/** Plays one move; returns the new game, or why the move is illegal (the game is unchanged). */
-export function applyMove(game: Game, move: Move): Result<Game, MoveError> {
-  const log = [...game.log, move];
+/** Plays one move on the draft; on an error the draft is unchanged. */
+function play(game: Game, d: Draft, move: Move): Result<true, MoveError> {
   switch (move.type) {
     case 'match': {
-      const step = checkMatch(game, move.a, move.b);
+      const step = checkMatch(game.geom, d, move.a, move.b);
       if (!step.ok) return step;
-      const faces = doStep(game.faces, step.value);
-      return ok({ ...game, faces, left: game.left - 2, past: [...game.past, step.value], future: [], log, matches: game.matches + 1 });
+      doStep(d, step.value);
+      d.past.push(step.value);
+      d.future.length = 0;
+      d.matches++;
+      break;
     }
     case 'shuffle': {
-      if (game.left === 0) return err(MoveError.GameOver, 'the board is already clear');
-      const shuffled = shuffleFaces(game.geom, presenceOf(game), game.faces, game.deal.seed, game.shuffles + 1);
+      if (d.left === 0) return err(MoveError.GameOver, 'the board is already clear');
+      const shuffled = shuffleFaces(game.geom, d.present, d.faces, game.deal.seed, d.shuffles + 1);
       if (!shuffled.ok)
         return err(MoveError.CannotShuffle, 'the tiles left cannot be cleared in any order, so shuffling cannot help: undo instead');
-      const step: Step = { type: 'shuffle', before: game.faces, after: shuffled.value.faces };
-      return ok({ ...game, faces: shuffled.value.faces, past: [...game.past, step], future: [], log, shuffles: game.shuffles + 1 });
+      const step: Step = { type: 'shuffle', before: d.faces, after: shuffled.value.faces };
+      doStep(d, step);
+      d.past.push(step);
+      d.future.length = 0;
+      d.shuffles++;
+      break;
     }
     case 'undo': {
-      const step = game.past[game.past.length - 1];
+      const step = d.past.pop();
       if (!step) return err(MoveError.NothingToUndo, 'there is nothing to undo');
-      const faces = undoStep(game.faces, step);
-      return ok({ ...game, faces, left: countLeft(faces), past: game.past.slice(0, -1), future: [...game.future, step], log, undos: game.undos + 1 });
+      undoStep(d, step);
+      d.future.push(step);
+      d.undos++;
+      break;
     }
     case 'redo': {
-      const step = game.future[game.future.length - 1];
+      const step = d.future.pop();
       if (!step) return err(MoveError.NothingToRedo, 'there is nothing to redo');
-      const faces = doStep(game.faces, step);
-      return ok({ ...game, faces, left: countLeft(faces), past: [...game.past, step], future: game.future.slice(0, -1), log, redos: game.redos + 1 });
+      doStep(d, step);
+      d.past.push(step);
+      d.redos++;
+      break;
     }
     case 'hint':
-      if (game.left === 0) return err(MoveError.GameOver, 'the board is already clear');
-      return ok({ ...game, log, hints: game.hints + 1 });
+      if (d.left === 0) return err(MoveError.GameOver, 'the board is already clear');
+      d.hints++;
+      break;
+    default:
+      return err(MoveError.NoSuchTile, 'unknown move');
   }
+  d.log.push(move);
+  return ok(true);
+}
+
+/** Plays one move; returns the new game, or why the move is illegal (the game is unchanged). */
+export function applyMove(game: Game, move: Move): Result<Game, MoveError> {
+  const d = draftOf(game);
+  const result = play(game, d, move);
+  return result.ok ? ok(freeze(game, d)) : result;
 }
 
 export interface ReplayError {
@@ -169,13 +241,13 @@ export function replay(deal: Deal, log: readonly Move[]): Result<Game, ReplayErr
 
 /** Applies moves in order; stops at the first illegal one. */
 export function applyMoves(game: Game, moves: readonly Move[]): Result<Game, ReplayError> {
-  let current = game;
+  const d = draftOf(game);
   for (let index = 0; index < moves.length; index++) {
-    const next = applyMove(current, moves[index]!);
-    if (!next.ok) return err({ index, code: next.error, message: next.message }, `move ${index + 1}: ${next.message}`);
-    current = next.value;
+    const result = play(game, d, moves[index]!);
+    if (!result.ok)
+      return err({ index, code: result.error, message: result.message }, `move ${index + 1}: ${result.message}`);
   }
-  return ok(current);
+  return ok(freeze(game, d));
 }
 
 export interface Hint {
@@ -214,7 +286,10 @@ export function winnability(game: Game, budget?: number): Winnability {
   for (let k = game.past.length - 1; k >= 0; k--) {
     const step = game.past[k]!;
     if (step.type === 'shuffle') break; // a shuffle's result is always winnable: the search stops there
-    boards.push(undoStep(boards[boards.length - 1]!, step));
+    const before = boards[boards.length - 1]!.slice();
+    before[step.a] = step.faceA;
+    before[step.b] = step.faceB;
+    boards.push(before);
   }
   // Find the smallest k with a winnable board: boards[0] is not; the last one may be.
   let lo = 1;
