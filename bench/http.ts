@@ -72,9 +72,7 @@ async function serve(): Promise<void> {
   const stored = await app.dealer.get('turtle', SEED, 'relaxed');
   if (!stored.ok) throw new Error(stored.message);
   const games: string[] = [];
-  app.db.transaction(() => {
-    for (let i = 0; i < GAMES; i++) games.push(app.games.create(playerId, stored.value).id);
-  })();
+  for (let i = 0; i < GAMES; i++) games.push((await app.games.create(playerId, stored.value)).id);
   const sample = await app.inject({
     method: 'POST',
     url: `/api/games/${games.pop()}/moves`,

@@ -56,7 +56,7 @@ export const BODY_LIMIT = 64 * 1024; // bytes; 500 moves are about 15 KB
 const cookieSetup = fp(
   async (fastify: FastifyInstance, opts: { secret?: string }) => {
     // Generated on the first start and kept, so restarts do not sign everyone out.
-    const secret = opts.secret ?? fastify.settingsRepository.getOrCreate('cookie_secret', () => randomBytes(32).toString('base64url'));
+    const secret = opts.secret ?? (await fastify.settingsRepository.getOrCreate('cookie_secret', () => randomBytes(32).toString('base64url')));
     await fastify.register(cookie, { secret });
   },
   { name: 'cookie-setup', dependencies: ['settings-repository'] },

@@ -127,7 +127,7 @@ describe('the player cookie', () => {
 
   test('the cookie secret is generated once and kept in the database when not given', async () => {
     const app = await build({ cookieSecret: undefined });
-    const secret = app.settingsRepository.get('cookie_secret');
+    const secret = await app.settingsRepository.get('cookie_secret');
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const cookie = await newPlayer(app);
     const later = await app.inject({ url: '/stats', headers: { cookie } });

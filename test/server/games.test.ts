@@ -323,7 +323,7 @@ describe('POST /api/games/:id/moves', () => {
         id: game.id, expectedCount, movesJson: '[{"type":"hint"}]', moveCount: 1, status: 'playing',
         tilesLeft: 144, hints: 1, shuffles: 0, undos: 0, now: Date.now(), won: false,
       }); // prettier-ignore
-    expect(save(0)).toBe(true);
-    expect(save(0)).toBe(false);
+    expect(await save(0)).toBe(true);
+    expect(await save(0)).toBe(false);
   });
 });

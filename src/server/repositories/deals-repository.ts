@@ -1,28 +1,20 @@
 /**
- * Stored deals: the first deal served for a (layout, seed, mode) is kept with the
- * generator version that made it, and served as stored from then on.
+ * Stored deals over SQLite (DealsStore): the first deal served for a (layout,
+ * seed, mode) is kept with the generator version that made it, and served as
+ * stored from then on.
  */
+import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Mode } from '../../engine/index.ts';
+import type { DealRow, DealsStore } from './types.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    dealsRepository: ReturnType<typeof createDealsRepository>;
+    dealsRepository: DealsStore;
   }
 }
 
-export interface DealRow {
-  id: number;
-  layout: string;
-  seed: string;
-  mode: Mode;
-  generator: string;
-  deal_json: string; // the deal JSON of SPEC §3.3
-}
-
-export function createDealsRepository(fastify: FastifyInstance) {
-  const db = fastify.db;
+export function createDealsRepository(db: Database): DealsStore {
   const columns = 'id, layout, seed, mode, generator, deal_json';
   const byKey = db.prepare<[string, string, string], DealRow>(
     `SELECT ${columns} FROM deals WHERE layout = ? AND seed = ? AND mode = ?`,
@@ -32,14 +24,13 @@ export function createDealsRepository(fastify: FastifyInstance) {
     'INSERT OR IGNORE INTO deals (layout, seed, mode, generator, deal_json, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   );
   return {
-    find(layout: string, seed: string, mode: Mode): DealRow | undefined {
+    async find(layout, seed, mode) {
       return byKey.get(layout, seed, mode);
     },
-    findById(id: number): DealRow | undefined {
+    async findById(id) {
       return byId.get(id);
     },
-    /** Stores a deal unless one is stored for its key already; returns the stored one (first writer wins). */
-    store(layout: string, seed: string, mode: Mode, generator: string, dealJson: string, now: number): DealRow {
+    async store(layout, seed, mode, generator, dealJson, now) {
       insert.run(layout, seed, mode, generator, dealJson, now);
       return byKey.get(layout, seed, mode)!;
     },
@@ -48,7 +39,7 @@ export function createDealsRepository(fastify: FastifyInstance) {
 
 export default fp(
   async (fastify: FastifyInstance) => {
-    fastify.decorate('dealsRepository', createDealsRepository(fastify));
+    fastify.decorate('dealsRepository', createDealsRepository(fastify.db));
   },
   { name: 'deals-repository', dependencies: ['database'] },
 );

@@ -1,88 +1,35 @@
 /**
- * Games and their move logs. A game row is only ever changed by `saveMoves`,
- * which writes the new log, the counters the server's replay gave and, on a win,
- * the finish time, in one statement (so in one transaction), and only if nobody
- * wrote the game since it was read (`move_count` is the version).
+ * Games and their move logs over SQLite (GamesStore). A game row is only ever
+ * changed by `saveMoves`, which writes the new log, the counters the server's
+ * replay gave and, on a win, the finish time, in one UPDATE statement (so in one
+ * transaction: a crash leaves either the old row or the new one, never a log
+ * without its finish), and only if nobody wrote the game since it was read
+ * (`move_count` is the version).
  */
+import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Mode, Status } from '../../engine/index.ts';
+import type { BestTime, GameRow, GamesStore, GameSummary, NewGame } from './types.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    gamesRepository: ReturnType<typeof createGamesRepository>;
+    gamesRepository: GamesStore;
   }
 }
 
-export interface GameRow {
-  id: string;
-  player_id: string;
-  deal_id: number;
-  status: Status;
-  result: 'won' | null; // null while unfinished
-  moves_json: string;
-  move_count: number;
-  tiles_left: number;
-  hints: number;
-  shuffles: number;
-  undos: number;
-  started_at: number; // ms epoch, server clock
-  updated_at: number;
-  finished_at: number | null;
-  layout: string; // from the deal
-  seed: string;
-  mode: Mode;
-}
-
-/** What stats need of a game: no move log. */
-export type GameSummary = Omit<GameRow, 'moves_json' | 'player_id' | 'updated_at'>;
-
-export interface NewGame {
-  id: string;
-  playerId: string;
-  dealId: number;
-  status: Status;
-  tilesLeft: number;
-  now: number;
-}
-
-export interface SavedMoves {
-  id: string;
-  expectedCount: number; // move_count read before the replay
-  movesJson: string;
-  moveCount: number;
-  status: Status;
-  tilesLeft: number;
-  hints: number;
-  shuffles: number;
-  undos: number;
-  now: number;
-  won: boolean; // the replay cleared the board: finish the game now
-}
-
-export interface BestTime {
-  player_id: string;
-  nickname: string | null;
-  time_ms: number; // finished_at - started_at
-  hints: number;
-  shuffles: number;
-  undos: number;
-  finished_at: number;
-}
-
-export function createGamesRepository(fastify: FastifyInstance) {
-  const db = fastify.db;
+export function createGamesRepository(db: Database): GamesStore {
   const summary =
     'g.id, g.deal_id, g.status, g.result, g.move_count, g.tiles_left, g.hints, g.shuffles, g.undos, ' +
     'g.started_at, g.finished_at, d.layout, d.seed, d.mode';
-  const insert = db.prepare(
+  const insertPlayer = db.prepare<[string, number]>('INSERT OR IGNORE INTO players (id, created_at) VALUES (?, ?)');
+  const insert = db.prepare<[NewGame]>(
     `INSERT INTO games (id, player_id, deal_id, status, tiles_left, started_at, updated_at)
      VALUES (@id, @playerId, @dealId, @status, @tilesLeft, @now, @now)`,
   );
   const byId = db.prepare<[string], GameRow>(
     `SELECT ${summary}, g.player_id, g.moves_json, g.updated_at FROM games g JOIN deals d ON d.id = g.deal_id WHERE g.id = ?`,
   );
-  const save = db.prepare(
+  const save = db.prepare<[Record<string, string | number>]>(
     `UPDATE games SET moves_json = @movesJson, move_count = @moveCount, status = @status, tiles_left = @tilesLeft,
        hints = @hints, shuffles = @shuffles, undos = @undos, updated_at = @now,
        result = CASE WHEN @won THEN 'won' END, finished_at = CASE WHEN @won THEN @now END
@@ -114,35 +61,36 @@ export function createGamesRepository(fastify: FastifyInstance) {
     `SELECT COUNT(*) AS n FROM games g JOIN deals d ON d.id = g.deal_id
      WHERE g.player_id = ? AND g.result = 'won' AND d.seed LIKE 'daily-%'`,
   );
+  const createGame = db.transaction((game: NewGame) => {
+    insertPlayer.run(game.playerId, game.now); // the player's first write makes their row
+    insert.run(game);
+  });
   return {
-    create(game: NewGame): void {
-      insert.run(game);
+    async create(game) {
+      createGame(game);
     },
-    findById(id: string): GameRow | undefined {
+    async findById(id) {
       return byId.get(id);
     },
-    /** Writes a replayed move log; false when the game changed since it was read (or is finished). */
-    saveMoves(saved: SavedMoves): boolean {
+    async saveMoves(saved) {
       return save.run({ ...saved, won: saved.won ? 1 : 0 }).changes === 1;
     },
-    latestUnfinished(playerId: string): GameSummary | undefined {
+    async latestUnfinished(playerId) {
       return latestUnfinished.get(playerId);
     },
-    unfinishedOfDeal(playerId: string, dealId: number): GameRow | undefined {
+    async unfinishedOfDeal(playerId, dealId) {
       return unfinishedOfDeal.get(playerId, dealId);
     },
-    /** All of a player's games, oldest first, without move logs. */
-    ofPlayer(playerId: string): GameSummary[] {
+    async ofPlayer(playerId) {
       return ofPlayer.all(playerId);
     },
-    /** Best verified time of each player who cleared a deal, fastest first. */
-    bestTimes(dealId: number, limit: number): BestTime[] {
+    async bestTimes(dealId, limit) {
       return bestTimes.all(dealId, limit);
     },
-    hasWon(playerId: string, dealId: number): boolean {
+    async hasWon(playerId, dealId) {
       return wonDeal.get(playerId, dealId)!.n > 0;
     },
-    hasWonDaily(playerId: string): boolean {
+    async hasWonDaily(playerId) {
       return wonAnyDaily.get(playerId)!.n > 0;
     },
   };
@@ -150,7 +98,7 @@ export function createGamesRepository(fastify: FastifyInstance) {
 
 export default fp(
   async (fastify: FastifyInstance) => {
-    fastify.decorate('gamesRepository', createGamesRepository(fastify));
+    fastify.decorate('gamesRepository', createGamesRepository(fastify.db));
   },
-  { name: 'games-repository', dependencies: ['database', 'players-repository', 'deals-repository'] },
+  { name: 'games-repository', dependencies: ['database'] },
 );

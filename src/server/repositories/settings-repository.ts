@@ -1,23 +1,23 @@
-/** Server settings kept in the database, such as the generated cookie secret. */
+/** Server settings over SQLite (SettingsStore), such as the generated cookie secret. */
+import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { SettingsStore } from './types.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    settingsRepository: ReturnType<typeof createSettingsRepository>;
+    settingsRepository: SettingsStore;
   }
 }
 
-export function createSettingsRepository(fastify: FastifyInstance) {
-  const db = fastify.db;
+export function createSettingsRepository(db: Database): SettingsStore {
   const select = db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?');
   const insert = db.prepare<[string, string]>('INSERT OR IGNORE INTO settings (key, value) VALUES (?, ?)');
   return {
-    get(key: string): string | undefined {
+    async get(key) {
       return select.get(key)?.value;
     },
-    /** The stored value, or `make()` stored now; two servers starting together agree on one. */
-    getOrCreate(key: string, make: () => string): string {
+    async getOrCreate(key, make) {
       insert.run(key, make());
       return select.get(key)!.value;
     },
@@ -26,7 +26,7 @@ export function createSettingsRepository(fastify: FastifyInstance) {
 
 export default fp(
   async (fastify: FastifyInstance) => {
-    fastify.decorate('settingsRepository', createSettingsRepository(fastify));
+    fastify.decorate('settingsRepository', createSettingsRepository(fastify.db));
   },
   { name: 'settings-repository', dependencies: ['database'] },
 );

@@ -13,7 +13,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deal, Mode, deal as dealFunction } from '../../engine/index.ts';
-import type { DealRow } from '../repositories/deals-repository.ts';
+import type { DealRow } from '../repositories/types.ts';
 import { runDealTask, type DealTask, type DealTaskResult } from './deal-worker.ts';
 import { Lru } from './lru.ts';
 import { DealPool, PoolError } from './worker-pool.ts';
@@ -36,7 +36,7 @@ export type DealLookup =
 
 export interface Dealer {
   get(layout: string, seed: string, mode: Mode): Promise<DealLookup>;
-  byId(id: number): StoredDeal | undefined;
+  byId(id: number): Promise<StoredDeal | undefined>;
 }
 
 export interface DealerOptions {
@@ -111,7 +111,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       return lookup;
     }
     const generator = (JSON.parse(result.json) as Deal).generator;
-    return { ok: true, value: remember(repo.store(task.layout, task.seed, task.mode, generator, result.json, now())) };
+    return { ok: true, value: remember(await repo.store(task.layout, task.seed, task.mode, generator, result.json, now())) };
   };
 
   const dealer: Dealer = {
@@ -119,7 +119,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       const key = keyOf(layout, seed, mode);
       const cached = byKey.get(key);
       if (cached) return { ok: true, value: cached };
-      const row = repo.find(layout, seed, mode);
+      const row = await repo.find(layout, seed, mode);
       if (row) return { ok: true, value: remember(row) };
       const failure = failed.get(key);
       if (failure && now() - failure.at < FAILURE_TTL) return failure.result;
@@ -130,10 +130,10 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       }
       return job;
     },
-    byId(id) {
+    async byId(id) {
       const cached = byId.get(id);
       if (cached) return cached;
-      const row = repo.findById(id);
+      const row = await repo.findById(id);
       return row ? remember(row) : undefined;
     },
   };

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { applyMoves, newGame, replay, statusOf, type Game, type Move, type Status } from '../../engine/index.ts';
-import type { GameRow } from '../repositories/games-repository.ts';
+import type { GameRow } from '../repositories/types.ts';
 import type { StoredDeal } from './dealer.ts';
 import { Lru } from './lru.ts';
 
@@ -78,22 +78,19 @@ export function createGames(fastify: FastifyInstance, now: () => number) {
 
   return {
     /** Starts a game of a stored deal for a player. */
-    create(playerId: string, stored: StoredDeal): { id: string; startedAt: number } {
+    async create(playerId: string, stored: StoredDeal): Promise<{ id: string; startedAt: number }> {
       const start = newGame(stored.deal);
       if (!start.ok) throw new Error(`stored deal ${stored.id} is not playable: ${start.message}`);
       const id = makeGameId();
       const startedAt = now();
-      fastify.db.transaction(() => {
-        fastify.playersRepository.ensure(playerId, startedAt);
-        repo.create({ id, playerId, dealId: stored.id, status: statusOf(start.value), tilesLeft: start.value.left, now: startedAt });
-      })();
+      await repo.create({ id, playerId, dealId: stored.id, status: statusOf(start.value), tilesLeft: start.value.left, now: startedAt });
       cache.set(id, start.value);
       return { id, startedAt };
     },
 
     /** Checks a batch of moves by replay and stores it; nothing is stored when any move is illegal. */
-    play(playerId: string, gameId: string, moves: readonly Move[]): Played | PlayFailure {
-      const row = repo.findById(gameId);
+    async play(playerId: string, gameId: string, moves: readonly Move[]): Promise<Played | PlayFailure> {
+      const row = await repo.findById(gameId);
       if (!row) return { ok: false, status: 404, error: 'there is no such game' };
       if (row.player_id !== playerId) return { ok: false, status: 403, error: 'this game belongs to another player' };
       if (row.result !== null) return { ok: false, status: 409, error: 'this game is finished; start a new one' };
@@ -101,7 +98,7 @@ export function createGames(fastify: FastifyInstance, now: () => number) {
         return { ok: false, status: 409, error: `a game holds at most ${MAX_LOG} moves; start a new one` };
       if (row.shuffles + countOf(moves, 'shuffle') > MAX_SHUFFLES)
         return { ok: false, status: 409, error: `a game allows at most ${MAX_SHUFFLES} shuffles; undo instead` };
-      const stored = fastify.dealer.byId(row.deal_id);
+      const stored = await fastify.dealer.byId(row.deal_id);
       if (!stored) throw new Error(`game ${row.id} points at a missing deal ${row.deal_id}`);
       const next = applyMoves(stateOf(row, stored), moves);
       if (!next.ok)
@@ -109,7 +106,7 @@ export function createGames(fastify: FastifyInstance, now: () => number) {
       const game = next.value;
       const status = statusOf(game);
       const at = now();
-      const saved = repo.saveMoves({
+      const saved = await repo.saveMoves({
         id: row.id,
         expectedCount: row.move_count,
         movesJson: JSON.stringify(game.log),
@@ -131,8 +128,8 @@ export function createGames(fastify: FastifyInstance, now: () => number) {
     },
 
     /** The player's unfinished game of a deal, replayed, if there is one. */
-    unfinished(playerId: string, stored: StoredDeal): { row: GameRow; game: Game } | undefined {
-      const row = repo.unfinishedOfDeal(playerId, stored.id);
+    async unfinished(playerId: string, stored: StoredDeal): Promise<{ row: GameRow; game: Game } | undefined> {
+      const row = await repo.unfinishedOfDeal(playerId, stored.id);
       return row ? { row, game: stateOf(row, stored) } : undefined;
     },
   };
@@ -142,5 +139,5 @@ export default fp(
   async (fastify: FastifyInstance, opts: { now?: () => number }) => {
     fastify.decorate('games', createGames(fastify, opts.now ?? Date.now));
   },
-  { name: 'games', dependencies: ['games-repository', 'players-repository', 'dealer'] },
+  { name: 'games', dependencies: ['games-repository', 'dealer'] },
 );

@@ -13,7 +13,7 @@
  *   count is the mean of the middle two.
  */
 import type { Mode, Status } from '../../engine/index.ts';
-import type { GameSummary } from '../repositories/games-repository.ts';
+import type { GameSummary } from '../repositories/types.ts';
 
 export const HISTORY_SIZE = 100; // games listed, newest first
 

@@ -21,7 +21,7 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
       const { layout, seed, mode } = request.body;
       const found = await fastify.dealer.get(layout, seed, mode);
       if (!found.ok) return reply.code(found.status).send({ error: found.message });
-      const { id } = fastify.games.create(request.playerId, found.value);
+      const { id } = await fastify.games.create(request.playerId, found.value);
       // {"id", ...deal} without parsing the stored deal again: splice the id into its JSON.
       return reply.code(201).type('application/json; charset=utf-8').send(`{"id":${JSON.stringify(id)},${found.value.json.slice(1)}`);
     },
@@ -31,7 +31,7 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
     '/api/games/:id/moves',
     { schema: { params: GameParamsSchema, body: MovesBodySchema }, config: { rateLimit: LIMITS.moves } },
     async (request, reply) => {
-      const played = fastify.games.play(request.playerId, request.params.id, request.body.moves as Move[]);
+      const played = await fastify.games.play(request.playerId, request.params.id, request.body.moves as Move[]);
       if (!played.ok) {
         const { status, error, code, index } = played;
         return reply.code(status).send(code === undefined ? { error } : { error, code, index });

@@ -5,7 +5,7 @@ import { computeStats } from '../../services/stats.ts';
 
 export default async function apiStats(fastify: FastifyInstance): Promise<void> {
   fastify.get('/api/stats', async (request) => {
-    const games = request.isNewPlayer ? [] : fastify.gamesRepository.ofPlayer(request.playerId);
+    const games = request.isNewPlayer ? [] : await fastify.gamesRepository.ofPlayer(request.playerId);
     return computeStats(games, layoutName);
   });
 }

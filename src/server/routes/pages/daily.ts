@@ -27,14 +27,14 @@ async function renderDaily(fastify: FastifyInstance, request: FastifyRequest, re
   if (!found.ok) return sendError(request, reply, found.status, found.message);
   const playerId = request.playerId;
   const known = !request.isNewPlayer;
-  const best = fastify.gamesRepository.bestTimes(found.value.id, DAILY_BOARD_SIZE).map((row, i) => ({
+  const best = (await fastify.gamesRepository.bestTimes(found.value.id, DAILY_BOARD_SIZE)).map((row, i) => ({
     rank: i + 1,
     name: row.nickname,
     you: row.player_id === playerId,
     time: formatTime(row.time_ms),
     clean: row.hints === 0 && row.shuffles === 0 && row.undos === 0,
   }));
-  const unfinished = known ? fastify.gamesRepository.unfinishedOfDeal(playerId, found.value.id) : undefined;
+  const unfinished = known ? await fastify.gamesRepository.unfinishedOfDeal(playerId, found.value.id) : undefined;
   return reply.page('daily', {
     title: 'Daily deal',
     nav: 'daily',
@@ -43,10 +43,10 @@ async function renderDaily(fastify: FastifyInstance, request: FastifyRequest, re
     layout: layoutInfo(DAILY_LAYOUT),
     url: dealUrl(DAILY_LAYOUT, seed, DAILY_MODE),
     best,
-    wonToday: known && fastify.gamesRepository.hasWon(playerId, found.value.id),
+    wonToday: known && (await fastify.gamesRepository.hasWon(playerId, found.value.id)),
     unfinished: Boolean(unfinished),
-    canName: known && fastify.gamesRepository.hasWonDaily(playerId),
-    nickname: known ? (fastify.playersRepository.find(playerId)?.nickname ?? '') : '',
+    canName: known && (await fastify.gamesRepository.hasWonDaily(playerId)),
+    nickname: known ? ((await fastify.playersRepository.find(playerId))?.nickname ?? '') : '',
     nicknameMax: NICKNAME_MAX,
     form,
   });
@@ -70,9 +70,9 @@ export default async function pagesDaily(fastify: FastifyInstance): Promise<void
           value: typeof raw === 'string' ? raw.slice(0, 100) : '',
         });
       }
-      if (request.isNewPlayer || !fastify.gamesRepository.hasWonDaily(request.playerId))
+      if (request.isNewPlayer || !(await fastify.gamesRepository.hasWonDaily(request.playerId)))
         return sendError(request, reply, 403, 'win a daily deal first; then your name can stand beside your time');
-      fastify.playersRepository.setNickname(request.playerId, request.body.name);
+      await fastify.playersRepository.setNickname(request.playerId, request.body.name);
       return reply.redirect('/daily', 303);
     },
   );

@@ -6,7 +6,7 @@ import { dealUrl } from '../../services/stats.ts';
 
 export default async function pagesHome(fastify: FastifyInstance): Promise<void> {
   fastify.get('/', async (request, reply) => {
-    const latest = request.isNewPlayer ? undefined : fastify.gamesRepository.latestUnfinished(request.playerId);
+    const latest = request.isNewPlayer ? undefined : await fastify.gamesRepository.latestUnfinished(request.playerId);
     const now = fastify.now();
     return reply.page('index', {
       nav: 'play',

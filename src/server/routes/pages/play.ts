@@ -86,7 +86,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const found = await fastify.dealer.get(layout, seed, mode);
       if (!found.ok) return sendError(request, reply, found.status, found.message);
       const stored = found.value;
-      const resumed = request.isNewPlayer ? undefined : fastify.games.unfinished(request.playerId, stored);
+      const resumed = request.isNewPlayer ? undefined : await fastify.games.unfinished(request.playerId, stored);
       const fresh = resumed ? undefined : freshBoard(stored, layout, seed, mode);
       const path = dealUrl(layout, seed, mode);
       const shareUrl = `${request.protocol}://${request.host}${path}`;

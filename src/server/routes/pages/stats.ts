@@ -7,7 +7,7 @@ import { formatDate, formatPercent, formatTime } from '../../views/format.ts';
 
 export default async function pagesStats(fastify: FastifyInstance): Promise<void> {
   fastify.get('/stats', async (request, reply) => {
-    const games = request.isNewPlayer ? [] : fastify.gamesRepository.ofPlayer(request.playerId);
+    const games = request.isNewPlayer ? [] : await fastify.gamesRepository.ofPlayer(request.playerId);
     const stats = computeStats(games, layoutName);
     return reply.page('stats', {
       title: 'Your stats',

@@ -1,0 +1,138 @@
+/**
+ * The storage interfaces the rest of the server depends on: players, deals, games and settings.
+ *
+ * Implementation notes: today each is implemented over SQLite (better-sqlite3, one file, one
+ * writer) by the `*-repository.ts` plugin of the same name; routes and services reach them only
+ * through `fastify.playersRepository`, `dealsRepository`, `gamesRepository` and
+ * `settingsRepository`, typed by these interfaces. Every method returns a Promise although
+ * better-sqlite3 answers synchronously: a networked store (PostgreSQL, docs/capacity.md) cannot,
+ * and callers written against Promises need no change when the store moves. Each method is one
+ * atomic unit of work (one statement or one transaction): no caller opens a transaction around
+ * several calls, so an implementation never needs to share a connection between them.
+ *
+ * Times are milliseconds since the Unix epoch, from the server's clock.
+ */
+import type { Mode, Status } from '../../engine/index.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Rows
+
+export interface PlayerRow {
+  id: string; // the anonymous id from the cookie
+  nickname: string | null; // shown on the daily table
+  created_at: number; // ms epoch
+}
+
+export interface DealRow {
+  id: number; // row id; games point at it
+  layout: string;
+  seed: string;
+  mode: Mode;
+  generator: string; // GENERATOR_VERSION that made it
+  deal_json: string; // the deal JSON of SPEC §3.3, exactly as served
+}
+
+export interface GameRow {
+  id: string;
+  player_id: string;
+  deal_id: number;
+  status: Status;
+  result: 'won' | null; // null while unfinished
+  moves_json: string; // the accepted move log: the whole truth of the game
+  move_count: number; // length of the log; the version a writer must have read
+  tiles_left: number;
+  hints: number;
+  shuffles: number;
+  undos: number;
+  started_at: number; // ms epoch, server clock
+  updated_at: number;
+  finished_at: number | null;
+  layout: string; // from the deal
+  seed: string;
+  mode: Mode;
+}
+
+/** What stats need of a game: no move log. */
+export type GameSummary = Omit<GameRow, 'moves_json' | 'player_id' | 'updated_at'>;
+
+export interface NewGame {
+  id: string;
+  playerId: string;
+  dealId: number;
+  status: Status;
+  tilesLeft: number;
+  now: number; // the start, server clock
+}
+
+export interface SavedMoves {
+  id: string;
+  expectedCount: number; // move_count read before the replay
+  movesJson: string;
+  moveCount: number;
+  status: Status;
+  tilesLeft: number;
+  hints: number;
+  shuffles: number;
+  undos: number;
+  now: number;
+  won: boolean; // the replay cleared the board: finish the game now, in the same write
+}
+
+export interface BestTime {
+  player_id: string;
+  nickname: string | null;
+  time_ms: number; // finished_at - started_at
+  hints: number;
+  shuffles: number;
+  undos: number;
+  finished_at: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stores
+
+/** Anonymous players. A row exists from the player's first write (a game), never from a visit. */
+export interface PlayersStore {
+  find(id: string): Promise<PlayerRow | undefined>;
+  /** Sets the name shown on the daily table; false when there is no such player. */
+  setNickname(id: string, nickname: string | null): Promise<boolean>;
+}
+
+/**
+ * Stored deals: a cache of a pure function of (layout, seed, mode, generator version), and the
+ * record of every link ever shown, so a link keeps its board after the generator changes.
+ */
+export interface DealsStore {
+  find(layout: string, seed: string, mode: Mode): Promise<DealRow | undefined>;
+  findById(id: number): Promise<DealRow | undefined>;
+  /** Stores a deal unless one is stored for its key already; returns the stored one (first writer wins). */
+  store(layout: string, seed: string, mode: Mode, generator: string, dealJson: string, now: number): Promise<DealRow>;
+}
+
+/** Games and their move logs. */
+export interface GamesStore {
+  /** Writes the game, and its player's row when missing, atomically. */
+  create(game: NewGame): Promise<void>;
+  findById(id: string): Promise<GameRow | undefined>;
+  /**
+   * Writes a replayed move log with its counters and, on a win, the finish: one atomic write,
+   * only if the game's `move_count` is still `expectedCount` and it is unfinished. False otherwise
+   * (another writer came first, or the game is finished): nothing was written.
+   */
+  saveMoves(saved: SavedMoves): Promise<boolean>;
+  latestUnfinished(playerId: string): Promise<GameSummary | undefined>;
+  unfinishedOfDeal(playerId: string, dealId: number): Promise<GameRow | undefined>;
+  /** All of a player's games, oldest first, without move logs. */
+  ofPlayer(playerId: string): Promise<GameSummary[]>;
+  /** Best verified time of each player who cleared a deal, fastest first. */
+  bestTimes(dealId: number, limit: number): Promise<BestTime[]>;
+  hasWon(playerId: string, dealId: number): Promise<boolean>;
+  hasWonDaily(playerId: string): Promise<boolean>;
+}
+
+/** Small server settings, such as the generated cookie secret. */
+export interface SettingsStore {
+  get(key: string): Promise<string | undefined>;
+  /** The stored value, or `make()` stored now; two servers starting together agree on one. */
+  getOrCreate(key: string, make: () => string): Promise<string>;
+}
