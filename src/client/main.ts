@@ -85,21 +85,31 @@ function start(doc: Document): void {
     return true;
   }
 
-  let worker: Worker | null = null;
+  // One worker per kind of question, so a long "can this still be won?" never delays a hint. Asking
+  // again while an older question of the same kind is still being worked on ends that work.
+  const workers = new Map<WorkerRequest['kind'], { worker: Worker; waiting: number | null }>();
   let nextId = 1;
-  const waiting = new Map<number, (a: WorkerAnswer) => void>();
+  let hintAt = -1; // log length of the position the pending hint is for
   function ask(kind: WorkerRequest['kind'], done: (a: WorkerAnswer) => void): void {
-    if (!worker) {
-      worker = new Worker(new URL(__WORKER_FILE__, import.meta.url), { type: 'module' });
-      worker.addEventListener('message', (e: MessageEvent<WorkerAnswer>) => {
-        const fn = waiting.get(e.data.id);
-        waiting.delete(e.data.id);
-        fn?.(e.data);
-      });
+    let entry = workers.get(kind);
+    if (entry && entry.waiting !== null) {
+      entry.worker.terminate();
+      entry = undefined;
+    }
+    if (!entry) {
+      const worker = new Worker(new URL(__WORKER_FILE__, import.meta.url), { type: 'module' });
+      entry = { worker, waiting: null };
+      workers.set(kind, entry);
     }
     const id = nextId++;
-    waiting.set(id, done);
-    worker.postMessage({ id, kind, deal: s.deal, log: s.game.log } satisfies WorkerRequest);
+    const current = entry;
+    current.waiting = id;
+    current.worker.onmessage = (e: MessageEvent<WorkerAnswer>) => {
+      if (e.data.id !== current.waiting) return;
+      current.waiting = null;
+      done(e.data);
+    };
+    current.worker.postMessage({ id, kind, deal: s.deal, log: s.game.log } satisfies WorkerRequest);
   }
 
   async function share(): Promise<void> {
@@ -125,6 +135,7 @@ function start(doc: Document): void {
     },
     act(action) {
       if (action.startsWith('undo:')) {
+        if (s.status === 'won') return;
         const n = Number(action.slice(5));
         for (let i = 0; i < n && s.game.past.length > 0; i++) play({ type: 'undo' });
         s.message = `Back to the last winnable position (${n} move${n === 1 ? '' : 's'} undone).`;
@@ -135,12 +146,13 @@ function start(doc: Document): void {
         case 'shuffle':
         case 'undo':
         case 'redo':
-          if (s.status === 'won' && action !== 'undo') return;
+          if (s.status === 'won') return; // the server has recorded the win: the game is over
           play({ type: action });
           return;
         case 'hint': {
-          if (s.status === 'won' || s.hintPending) return;
           const at = s.game.log.length;
+          if (s.status === 'won' || (s.hintPending && hintAt === at)) return;
+          hintAt = at;
           s.hintPending = true;
           s.message = 'Looking for a good pair…';
           draw();

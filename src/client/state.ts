@@ -166,6 +166,7 @@ export function playMove(s: HeadlessState, move: Move, now: number): string | nu
   s.game = next.value;
   s.selected = null;
   s.hint = null;
+  s.hintPending = false; // a hint still being computed is for the old position: it will be dropped
   s.wobble = null;
   s.check = { kind: 'idle' };
   s.leaving = move.type === 'match' ? [move.a, move.b] : [];

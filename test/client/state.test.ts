@@ -171,8 +171,10 @@ describe('hints and checks', () => {
     expect(s.hint).toEqual(pair);
     expect(s.game.hints).toBe(1);
     expect(s.message).toMatch(/^Hint: /);
+    s.hintPending = true; // another hint asked for, then a move before it came
     playMove(s, { type: 'match', a: pair[0], b: pair[1] }, T0);
     expect(s.hint).toBeNull();
+    expect(s.hintPending).toBe(false);
   });
 
   test('no pair: a calm message, nothing counted', () => {
