@@ -11,6 +11,7 @@ import sensible from '@fastify/sensible';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { TrustProxy } from './config.ts';
 import { frameworkError, registerErrorHandler, registerNotFoundHandler } from './errors.ts';
 import assets from './plugins/assets.ts';
 import database from './plugins/database.ts';
@@ -43,7 +44,7 @@ export interface AppOptions {
   databasePath: string; // a file path, or ':memory:'
   cookieSecret?: string; // signs the player cookie; default: generated once and kept in the database
   logger?: boolean | object;
-  trustProxy?: boolean | string; // believe X-Forwarded-* from this proxy (for https detection and client IPs)
+  trustProxy?: TrustProxy; // believe X-Forwarded-* from this proxy (https detection, client IPs); see config.ts
   rateLimit?: boolean; // false turns rate limits off (benchmarks); default on
   dealer?: DealerOptions; // deal workers, deadline, or an injected deal function (tests)
   publicDir?: string; // default: the project's public/
@@ -51,6 +52,21 @@ export interface AppOptions {
 }
 
 export const BODY_LIMIT = 64 * 1024; // bytes; 500 moves are about 15 KB
+export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/; // what we accept from a proxy: no spaces, quotes or control characters
+
+/**
+ * The request id: the proxy's X-Request-Id when we trust the proxy and the id is plain, so one id
+ * follows a request through both logs; else 12 random url-safe characters (unique across restarts,
+ * unlike fastify's default counter). A client that is not our proxy cannot choose its id: it
+ * could otherwise make its requests look like someone else's in the logs.
+ */
+function requestIdMaker(trusted: boolean) {
+  return (request: { headers: Record<string, string | string[] | undefined> }): string => {
+    const given = trusted ? request.headers[REQUEST_ID_HEADER] : undefined;
+    return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomBytes(9).toString('base64url');
+  };
+}
 
 /** The cookie plugin, with the secret from the options or from the database. */
 const cookieSetup = fp(
@@ -62,12 +78,16 @@ const cookieSetup = fp(
   { name: 'cookie-setup', dependencies: ['settings-repository'] },
 );
 
+const hopsTrusted = (hops: number) => (_address: string, hop: number): boolean => hop < hops;
+
 export function buildApp(opts: AppOptions): FastifyInstance {
   let root: FastifyInstance | undefined; // for frameworkErrors, which fastify calls without the instance
   const app = Fastify({
     logger: opts.logger ?? false,
-    trustProxy: opts.trustProxy ?? false,
+    // A hop count trusts that many proxies next to us (fastify's own rule for numbers; its types omit them).
+    trustProxy: typeof opts.trustProxy === 'number' ? hopsTrusted(opts.trustProxy) : (opts.trustProxy ?? false),
     bodyLimit: BODY_LIMIT,
+    genReqId: requestIdMaker(Boolean(opts.trustProxy)),
     frameworkErrors: (error, request, reply) => frameworkError(root!, error, request, reply),
   }).withTypeProvider<ZodTypeProvider>();
   root = app;
@@ -75,6 +95,11 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.setSerializerCompiler(serializerCompiler);
   const now = opts.now ?? Date.now;
   app.decorate('now', now);
+  // Every answer names its request id, so a player's report of a failure finds its log lines.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header(REQUEST_ID_HEADER, request.id);
+    done();
+  });
 
   app.register(sensible);
   app.register(formbody, { bodyLimit: 4096 }); // the nickname form is one short field
@@ -92,7 +117,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(player);
   app.register(assets, { publicDir: opts.publicDir });
   app.register(view);
-  app.register(dealer, { ...opts.dealer, now });
+  app.register(dealer, { ...(opts.rateLimit === false ? { newDeals: false } : {}), ...opts.dealer, now });
   app.register(games, { now });
 
   app.register(health);

@@ -9,6 +9,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { LIMITS } from './plugins/security.ts';
+import type { DealLookup } from './services/dealer.ts';
 
 export const isApi = (request: FastifyRequest): boolean => request.url.startsWith('/api/');
 
@@ -43,6 +44,16 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, status: 
   reply.code(status);
   if (isApi(request)) return reply.send({ error: message });
   return reply.page('error', { title: TITLES[status] ?? 'Something went wrong', status, message });
+}
+
+/** Sends a failed deal lookup: its status and message, with Retry-After when it was a budget refusal. */
+export function sendDealFailure(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  failure: Extract<DealLookup, { ok: false }>,
+): FastifyReply {
+  if (failure.retryAfterS !== undefined) reply.header('retry-after', String(failure.retryAfterS));
+  return sendError(request, reply, failure.status, failure.message);
 }
 
 /** The error handler; set on the root before any route plugin, so every context inherits it. */

@@ -1,44 +1,33 @@
 /**
- * The server process: reads and validates the environment, builds the app,
- * listens, and closes gracefully on SIGTERM/SIGINT (stop accepting, finish
- * in-flight requests, close the database). The only module that reads
- * process.env or calls listen.
+ * The server process: reads and validates the environment (config.ts), builds the app,
+ * listens, and closes gracefully on SIGTERM/SIGINT: stop accepting connections, let in-flight
+ * requests finish, stop the deal workers, close the database (which checkpoints the WAL). The
+ * only module that reads process.env or calls listen.
  *
- *   PORT (3000)  HOST (0.0.0.0)  DATABASE_PATH (data/mahjong.db)
- *   COOKIE_SECRET (default: generated on first start and kept in the database)
- *   LOG_LEVEL (info)  TRUST_PROXY (unset: false; 'true', a hop count or addresses)
- *   DEAL_WORKERS (1)
+ * Bad configuration exits with status 2 and one line per problem on stderr; a failed start or
+ * a shutdown past GRACE_MS exits with 1.
  */
-import { z } from 'zod';
 import { buildApp } from './app.ts';
+import { parseEnv } from './config.ts';
 
-const EnvSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
-  HOST: z.string().min(1).default('0.0.0.0'),
-  DATABASE_PATH: z.string().min(1).default('data/mahjong.db'),
-  COOKIE_SECRET: z.string().min(32, 'COOKIE_SECRET must be at least 32 characters').optional(),
-  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  TRUST_PROXY: z
-    .string()
-    .optional()
-    .transform((v) => (v === undefined || v === '' || v === 'false' ? false : v === 'true' ? true : v)),
-  DEAL_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
-});
+const GRACE_MS = 10_000; // how long in-flight requests get on shutdown; a container stop waits 10 s before SIGKILL
 
-const GRACE_MS = 10_000; // how long in-flight requests get on shutdown
-
-const parsed = EnvSchema.safeParse(process.env);
-if (!parsed.success) {
-  for (const issue of parsed.error.issues) console.error(`environment: ${issue.path.join('.')}: ${issue.message}`);
+const parsed = parseEnv(process.env);
+if (!parsed.ok) {
+  for (const error of parsed.errors) console.error(`mahjong server: environment: ${error}`);
   process.exit(2);
 }
-const env = parsed.data;
+const env = parsed.value;
 
 const app = buildApp({
   databasePath: env.DATABASE_PATH,
   cookieSecret: env.COOKIE_SECRET,
   trustProxy: env.TRUST_PROXY,
-  logger: { level: env.LOG_LEVEL },
+  logger: {
+    level: env.LOG_LEVEL,
+    // Never log the player cookie (it is the player's identity) or a forwarded authorization.
+    redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+  },
   dealer: { workers: env.DEAL_WORKERS },
 });
 
@@ -46,14 +35,15 @@ let closing = false;
 async function shutdown(signal: string): Promise<void> {
   if (closing) return;
   closing = true;
-  app.log.info({ signal }, 'shutting down');
+  app.log.info({ signal }, 'shutting down: no new connections; finishing in-flight requests');
   const timer = setTimeout(() => {
-    app.log.error('shutdown took too long; exiting');
+    app.log.error(`shutdown took longer than ${GRACE_MS} ms; exiting`);
     process.exit(1);
   }, GRACE_MS);
   timer.unref();
   try {
-    await app.close(); // stops accepting, waits for in-flight requests, runs onClose (database, workers)
+    await app.close(); // stops accepting, waits for in-flight requests, then onClose: workers, database
+    app.log.info('closed');
     process.exit(0);
   } catch (error) {
     app.log.error({ err: error }, 'shutdown failed');

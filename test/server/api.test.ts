@@ -168,7 +168,9 @@ describe('errors', () => {
     const api = await app.inject({ url: '/api/stats', headers: { cookie } });
     expect(api.statusCode).toBe(500);
     expect(Object.keys(api.json())).toEqual(['error']);
-    expect(api.json().error).toMatch(/^something went wrong on our side; it was logged as request req-/);
+    const id = api.headers['x-request-id'] as string;
+    expect(id).toMatch(/^[A-Za-z0-9_-]{12}$/);
+    expect(api.json().error).toBe(`something went wrong on our side; it was logged as request ${id}`);
     expect(api.body).not.toMatch(/database|connection|at .*\.ts/i);
     const page = await app.inject({ url: '/stats', headers: { cookie } });
     expect(page.statusCode).toBe(500);
@@ -177,7 +179,7 @@ describe('errors', () => {
     expect(page.body).not.toMatch(/database connection|at .*\.ts:\d+/i);
     const logged = lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'request failed');
     expect(logged).toHaveLength(2);
-    expect(logged[0]).toMatchObject({ method: 'GET', url: '/api/stats', reqId: expect.stringMatching(/^req-/) });
+    expect(logged[0]).toMatchObject({ method: 'GET', url: '/api/stats', reqId: id });
     expect(logged[0].err.stack).toContain('database');
   });
 });

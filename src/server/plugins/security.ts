@@ -7,12 +7,18 @@
  *   each tile with custom properties (`style="--x:4;--y:2;--z:0"`); they cannot
  *   run code.
  * - @fastify/rate-limit is registered with `global: false`: writes and the 404
- *   handler opt in through `config.rateLimit` (see LIMITS), reads stay free.
+ *   handler opt in through `config.rateLimit` (see LIMITS), reads stay free, but
+ *   a read that makes a new deal pays from the new-deal budget (services/limits.ts).
+ *   Clients are counted by address, IPv6 by /64 (clientKey); behind a proxy the
+ *   address is only right with TRUST_PROXY set.
+ * - The Host header must look like a host: it is printed into the share link, and
+ *   anything else is a client error, not something to render.
  */
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { clientKey } from '../services/limits.ts';
 
 /** Requests per IP per minute, by purpose. */
 export const LIMITS = {
@@ -21,6 +27,11 @@ export const LIMITS = {
   nickname: { max: 10, timeWindow: 60_000 },
   notFound: { max: 120, timeWindow: 60_000 }, // an attacker could search for valid URLs if 404s were free
 } as const;
+
+/** A host name or address with an optional port: what a Host header may hold (255 characters at most). */
+const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
+
+export const isValidHost = (host: string): boolean => host.length <= 255 && HOST.test(host);
 
 export interface SecurityOptions {
   rateLimit?: boolean; // false turns every limit off (benchmarks); default on
@@ -48,8 +59,15 @@ async function securityPlugin(fastify: FastifyInstance, opts: SecurityOptions): 
     // On plain http (a LAN, localhost) HSTS would be ignored anyway; behind https it pins the site to https.
     strictTransportSecurity: { maxAge: 180 * 24 * 3600, includeSubDomains: false },
   });
+  fastify.addHook('onRequest', (request, _reply, done) => {
+    const host = request.headers.host;
+    // A forged Host header would land in the share link of the page (escaped, but still wrong).
+    if (host !== undefined && !isValidHost(host)) return done(fastify.httpErrors.badRequest('the Host header is not a host name'));
+    done();
+  });
   await fastify.register(rateLimit, {
     global: false,
+    keyGenerator: (request) => clientKey(request.ip), // an IPv6 client holds a /64: count it as one
     allowList: opts.rateLimit === false ? () => true : undefined,
     errorResponseBuilder: (_request, context) => ({
       statusCode: context.statusCode,
@@ -59,4 +77,4 @@ async function securityPlugin(fastify: FastifyInstance, opts: SecurityOptions): 
   });
 }
 
-export default fp(securityPlugin, { name: 'security' });
+export default fp(securityPlugin, { name: 'security', dependencies: ['@fastify/sensible'] });

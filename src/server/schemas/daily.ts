@@ -4,23 +4,33 @@ import { z } from 'zod';
 export const NICKNAME_MAX = 24; // characters
 
 /**
- * 1–24 letters, digits, spaces, _ - and . after trimming. Letters and digits are
- * Unicode ones (names are not only English), but marks, controls and direction
- * overrides are not letters, so they are refused. NFC first, so a name looks
- * like what it counts as.
+ * Scripts whose letters pass for one another (a Cyrillic "а" is a Latin "a" on screen). A name may
+ * use letters of one of them only, so "Аdmin" with a Cyrillic А cannot pose as "Admin" (the
+ * "mixed-script" rule of Unicode TS #39). Other scripts mix freely ("Zoë 李").
+ */
+const CONFUSABLE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=Greek}/u];
+
+const isSingleScript = (name: string): boolean => CONFUSABLE_SCRIPTS.filter((script) => script.test(name)).length <= 1;
+
+/**
+ * 1–24 letters, digits, spaces, _ - and . after trimming. Letters and digits are Unicode ones
+ * (names are not only English), but marks, controls, zero-width characters and direction
+ * overrides are not letters, so they are refused. NFKC first, so a name is stored as it looks
+ * (fullwidth "ＡＢＣ" and mathematical "𝐀𝐁𝐂" become "ABC") and counts as what it shows.
  */
 export const NicknameBodySchema = z.object(
   {
     name: z
       .string({ error: 'enter a name' })
       .max(200, `a name is at most ${NICKNAME_MAX} characters`) // bound the work before normalising
-      .transform((s) => s.normalize('NFC').trim().replace(/ +/g, ' '))
+      .transform((s) => s.normalize('NFKC').trim().replace(/ +/g, ' '))
       .pipe(
         z
           .string()
           .min(1, 'enter a name')
           .max(NICKNAME_MAX, `a name is at most ${NICKNAME_MAX} characters`)
-          .regex(/^[\p{L}\p{N} _.-]+$/u, 'a name uses letters, digits, spaces, _ - and . only'),
+          .regex(/^[\p{L}\p{N} _.-]+$/u, 'a name uses letters, digits, spaces, _ - and . only')
+          .refine(isSingleScript, 'a name uses Latin, Cyrillic or Greek letters, not a mix of them'),
       ),
   },
   { error: 'enter a name' }, // no form at all

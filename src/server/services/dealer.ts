@@ -8,13 +8,17 @@
  * board forever, also after GENERATOR_VERSION changes or a layout is removed.
  * Concurrent requests for one new deal share one generation. Deals that fail
  * (no classic deal, past the deadline) are remembered for a while so a repeated
- * link does not burn another worker's time.
+ * link does not burn another worker's time. Making a new deal stores a row, so it
+ * is budgeted per client and for everyone (limits.ts): `get` with a client key
+ * refuses new deals past the budget (429, or 503 when everyone's budget is spent);
+ * stored deals are always served.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deal, Mode, deal as dealFunction } from '../../engine/index.ts';
 import type { DealRow } from '../repositories/types.ts';
 import { runDealTask, type DealTask, type DealTaskResult } from './deal-worker.ts';
+import { NEW_DEAL_LIMITS, NewDealBudget, type NewDealLimits } from './limits.ts';
 import { Lru } from './lru.ts';
 import { DealPool, PoolError } from './worker-pool.ts';
 
@@ -32,10 +36,17 @@ export interface StoredDeal {
 
 export type DealLookup =
   | { readonly ok: true; readonly value: StoredDeal }
-  | { readonly ok: false; readonly status: 400 | 404 | 409 | 503; readonly error: string; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly status: 400 | 404 | 409 | 429 | 503;
+      readonly error: string;
+      readonly message: string;
+      readonly retryAfterS?: number; // for a Retry-After header
+    };
 
 export interface Dealer {
-  get(layout: string, seed: string, mode: Mode): Promise<DealLookup>;
+  /** The stored deal, made and stored on first use. `client` (a clientKey) pays for a new one; none: free. */
+  get(layout: string, seed: string, mode: Mode, client?: string): Promise<DealLookup>;
   byId(id: number): Promise<StoredDeal | undefined>;
 }
 
@@ -44,6 +55,7 @@ export interface DealerOptions {
   workers?: number; // deal workers; 0 deals in process
   timeoutMs?: number; // deadline for making one deal; in ms
   maxQueue?: number; // deals waiting for a worker before new ones are refused
+  newDeals?: NewDealLimits | false; // the budget of new deals; false: unlimited (benchmarks)
   now?: () => number;
 }
 
@@ -69,6 +81,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   const byId = new Lru<number, StoredDeal>(CACHE_SIZE);
   const failed = new Lru<string, { result: DealLookup; at: number }>(1000);
   const pending = new Map<string, Promise<DealLookup>>();
+  const budget = opts.newDeals === false ? undefined : new NewDealBudget(opts.newDeals ?? NEW_DEAL_LIMITS, now);
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const workers = opts.deal ? 0 : (opts.workers ?? 1);
   const pool = workers > 0 ? new DealPool({ size: workers, timeoutMs, maxQueue: opts.maxQueue ?? 32 }) : undefined;
@@ -115,7 +128,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   };
 
   const dealer: Dealer = {
-    async get(layout, seed, mode) {
+    async get(layout, seed, mode, client) {
       const key = keyOf(layout, seed, mode);
       const cached = byKey.get(key);
       if (cached) return { ok: true, value: cached };
@@ -125,6 +138,11 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       if (failure && now() - failure.at < FAILURE_TTL) return failure.result;
       let job = pending.get(key);
       if (!job) {
+        const refused = client === undefined ? undefined : budget?.take(client);
+        if (refused) {
+          const status = refused.scope === 'client' ? 429 : 503;
+          return { ok: false, status, error: 'ERR_NEW_DEALS', message: refused.message, retryAfterS: refused.retryAfterS };
+        }
         job = make({ layout, seed, mode }, key).finally(() => pending.delete(key));
         pending.set(key, job);
       }

@@ -7,9 +7,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Move } from '../../../engine/index.ts';
+import { sendDealFailure } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { CreateGameBodySchema, GameParamsSchema, MovesBodySchema } from '../../schemas/games.ts';
 import { gameAnswer } from '../../services/games.ts';
+import { clientKey } from '../../services/limits.ts';
 
 export default async function apiGames(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -19,8 +21,8 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
     { schema: { body: CreateGameBodySchema }, config: { rateLimit: LIMITS.createGame } },
     async (request, reply) => {
       const { layout, seed, mode } = request.body;
-      const found = await fastify.dealer.get(layout, seed, mode);
-      if (!found.ok) return reply.code(found.status).send({ error: found.message });
+      const found = await fastify.dealer.get(layout, seed, mode, clientKey(request.ip));
+      if (!found.ok) return sendDealFailure(request, reply, found);
       const { id } = await fastify.games.create(request.playerId, found.value);
       // {"id", ...deal} without parsing the stored deal again: splice the id into its JSON.
       return reply.code(201).type('application/json; charset=utf-8').send(`{"id":${JSON.stringify(id)},${found.value.json.slice(1)}`);

@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sendError } from '../../errors.ts';
+import { sendDealFailure, sendError } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { NICKNAME_MAX, NicknameBodySchema } from '../../schemas/daily.ts';
 import { DAILY_BOARD_SIZE, DAILY_LAYOUT, DAILY_MODE, dailySeed, utcDate } from '../../services/daily.ts';
@@ -24,7 +24,7 @@ async function renderDaily(fastify: FastifyInstance, request: FastifyRequest, re
   const now = fastify.now();
   const seed = dailySeed(now);
   const found = await fastify.dealer.get(DAILY_LAYOUT, seed, DAILY_MODE);
-  if (!found.ok) return sendError(request, reply, found.status, found.message);
+  if (!found.ok) return sendDealFailure(request, reply, found); // today's deal is everyone's: no client pays for it
   const playerId = request.playerId;
   const known = !request.isNewPlayer;
   const best = (await fastify.gamesRepository.bestTimes(found.value.id, DAILY_BOARD_SIZE)).map((row, i) => ({

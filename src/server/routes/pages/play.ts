@@ -9,12 +9,13 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { availablePairs, newGame, type Game } from '../../../engine/index.ts';
-import { sendError } from '../../errors.ts';
+import { sendDealFailure, sendError } from '../../errors.ts';
 import type { Nav } from '../../plugins/view.ts';
 import { DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
 import { DAILY_LAYOUT, dailySeed, isDailySeed } from '../../services/daily.ts';
 import { layoutInfo, layoutName } from '../../services/layouts.ts';
 import type { StoredDeal } from '../../services/dealer.ts';
+import { clientKey } from '../../services/limits.ts';
 import { dealUrl } from '../../services/stats.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
 import { formatTime } from '../../views/format.ts';
@@ -83,8 +84,8 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     async (request, reply) => {
       const { layout, seed } = request.params;
       const { mode } = request.query;
-      const found = await fastify.dealer.get(layout, seed, mode);
-      if (!found.ok) return sendError(request, reply, found.status, found.message);
+      const found = await fastify.dealer.get(layout, seed, mode, clientKey(request.ip));
+      if (!found.ok) return sendDealFailure(request, reply, found);
       const stored = found.value;
       const resumed = request.isNewPlayer ? undefined : await fastify.games.unfinished(request.playerId, stored);
       const fresh = resumed ? undefined : freshBoard(stored, layout, seed, mode);

@@ -1,0 +1,81 @@
+/**
+ * The server's environment, validated with zod (docs/server.md, "Configuration"). server.ts
+ * passes `process.env` in; this module never reads it, so tests can try any environment.
+ *
+ *   PORT (3000)  HOST (0.0.0.0)  DATABASE_PATH (data/mahjong.db)
+ *   COOKIE_SECRET (default: generated on first start and kept in the database)
+ *   LOG_LEVEL (info)  TRUST_PROXY (false)  DEAL_WORKERS (1)
+ *
+ * TRUST_PROXY says whose X-Forwarded-For/-Proto to believe: the client address feeds the rate
+ * limits and the protocol decides the cookie's Secure flag, so believing a client that is not
+ * our proxy would let it pick its own address and dodge every limit. Accepted: `false` (default,
+ * also empty), `true` (trust every hop: only when the port is reachable by the proxy alone), a
+ * hop count 1–10, or a comma-separated list of addresses, CIDR ranges and the names
+ * `loopback`, `linklocal`, `uniquelocal`. Anything else is refused at start.
+ */
+import { isIP } from 'node:net';
+import { z } from 'zod';
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const PROXY_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One entry of a TRUST_PROXY list: an address, an address/prefix, or a proxy-addr name. */
+function isProxyEntry(entry: string): boolean {
+  if (PROXY_NAMES.has(entry)) return true;
+  const [address, prefix, extra] = entry.split('/');
+  const family = isIP(address ?? '');
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  if (!/^[0-9]{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+export type TrustProxy = boolean | number | string[];
+
+const TrustProxySchema = z
+  .string()
+  .max(1000, 'TRUST_PROXY is too long')
+  .optional()
+  .transform((raw, ctx): TrustProxy => {
+    const v = (raw ?? '').trim();
+    if (v === '' || v === 'false') return false;
+    if (v === 'true') return true;
+    if (/^[0-9]+$/.test(v)) {
+      const hops = Number(v);
+      if (hops >= 1 && hops <= 10) return hops;
+      ctx.addIssue({ code: 'custom', message: 'a hop count is 1 to 10' });
+      return z.NEVER;
+    }
+    const entries = v.split(',').map((e) => e.trim());
+    const bad = entries.find((e) => !isProxyEntry(e));
+    if (bad !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `${JSON.stringify(bad.slice(0, 60))} is not true, false, a hop count, an address, a CIDR range or loopback/linklocal/uniquelocal`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
+export const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATABASE_PATH: z.string().min(1).default('data/mahjong.db'),
+  COOKIE_SECRET: z.string().min(32, 'COOKIE_SECRET must be at least 32 characters').optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL is one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  TRUST_PROXY: TrustProxySchema,
+  DEAL_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
+});
+
+export type Env = z.infer<typeof EnvSchema>;
+
+/** The validated environment, or one message per problem (`NAME: what is wrong`). */
+export function parseEnv(env: Record<string, string | undefined>): { ok: true; value: Env } | { ok: false; errors: string[] } {
+  // An empty variable counts as unset (PORT= would otherwise coerce to port 0).
+  const given = Object.fromEntries(Object.keys(EnvSchema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]));
+  const parsed = EnvSchema.safeParse(given);
+  if (parsed.success) return { ok: true, value: parsed.data };
+  return { ok: false, errors: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) };
+}

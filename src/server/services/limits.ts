@@ -1,0 +1,94 @@
+/**
+ * Who a client is, for rate limits, and the budget of new deals.
+ *
+ * - `clientKey`: the address the limits count by. An IPv6 client usually holds a whole /64
+ *   (2^64 addresses), so counting per address would give it an endless budget: IPv6 addresses
+ *   count by their /64 prefix. IPv4-mapped IPv6 (`::ffff:1.2.3.4`) counts as the IPv4 address.
+ * - `NewDealBudget`: a GET of a link with a new seed stores a deal row (about 5.5 KB for the
+ *   turtle), so reads of new seeds are writes in disguise. Each client may make a limited
+ *   number of new deals per minute and per hour, and all clients together a limited number per
+ *   minute (a spread-out crawl from many addresses). Deals already stored cost nothing: shared
+ *   links and today's deal always work.
+ */
+import { isIPv6 } from 'node:net';
+
+/** The rate-limit key of an address: IPv4 as it is, IPv6 by its /64 prefix. */
+export function clientKey(ip: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  if (mapped) return mapped[1]!;
+  if (!isIPv6(ip)) return ip;
+  const [head = '', tail = ''] = ip.toLowerCase().split('%')[0]!.split('::');
+  const left = head ? head.split(':') : [];
+  const right = ip.includes('::') ? (tail ? tail.split(':') : []) : [];
+  const groups = ip.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+export interface NewDealLimits {
+  perMinute: number; // new deals one client may make in a minute
+  perHour: number; // … in an hour
+  globalPerMinute: number; // … all clients together in a minute
+}
+
+export const NEW_DEAL_LIMITS: NewDealLimits = {
+  perMinute: 60, // a person pressing "new game" every second for a minute
+  perHour: 600,
+  globalPerMinute: 1200, // 20 a second: about what one deal worker makes of the largest layouts
+};
+
+const MINUTE = 60_000; // ms
+const HOUR = 3_600_000; // ms
+const MAX_CLIENTS = 50_000; // counters kept; past this the oldest go (a client with many addresses has a budget anyway)
+
+interface Window {
+  start: number; // ms epoch
+  count: number;
+}
+
+export type Refusal = { readonly scope: 'client' | 'everyone'; readonly retryAfterS: number; readonly message: string };
+
+/** Fixed-window counters of new deals, per client and for everyone. */
+export class NewDealBudget {
+  private readonly clients = new Map<string, { minute: Window; hour: Window }>();
+  private readonly everyone: Window = { start: 0, count: 0 };
+
+  constructor(
+    private readonly limits: NewDealLimits,
+    private readonly now: () => number,
+  ) {}
+
+  /** Takes one new deal for `client`; undefined when it may, else why not. Takes nothing when refused. */
+  take(client: string): Refusal | undefined {
+    const now = this.now();
+    const roll = (w: Window, length: number): Window => (now - w.start >= length ? { start: now, count: 0 } : w);
+    let entry = this.clients.get(client);
+    if (entry) this.clients.delete(client); // re-inserted below: the map's order is last use
+    entry = entry
+      ? { minute: roll(entry.minute, MINUTE), hour: roll(entry.hour, HOUR) }
+      : { minute: { start: now, count: 0 }, hour: { start: now, count: 0 } };
+    this.clients.set(client, entry);
+    if (this.clients.size > MAX_CLIENTS) this.clients.delete(this.clients.keys().next().value as string);
+    const all = roll(this.everyone, MINUTE);
+    Object.assign(this.everyone, all);
+
+    const wait = (w: Window, length: number): number => Math.max(1, Math.ceil((w.start + length - now) / 1000));
+    if (entry.minute.count >= this.limits.perMinute)
+      return this.refuse('client', wait(entry.minute, MINUTE), `at most ${this.limits.perMinute} new deals a minute`);
+    if (entry.hour.count >= this.limits.perHour)
+      return this.refuse('client', wait(entry.hour, HOUR), `at most ${this.limits.perHour} new deals an hour`);
+    if (this.everyone.count >= this.limits.globalPerMinute)
+      return {
+        scope: 'everyone',
+        retryAfterS: wait(this.everyone, MINUTE),
+        message: `the server is making too many new deals right now; try again in ${wait(this.everyone, MINUTE)} s, or open a deal that was shared`,
+      };
+    entry.minute.count++;
+    entry.hour.count++;
+    this.everyone.count++;
+    return undefined;
+  }
+
+  private refuse(scope: 'client', retryAfterS: number, what: string): Refusal {
+    return { scope, retryAfterS, message: `too many new deals from your address (${what}); try again in ${retryAfterS} s, or replay a deal you have` };
+  }
+}
