@@ -44,3 +44,4 @@ export {
   winnability,
 } from './game.ts';
 export type { Game, Hint, Move, MoveType, ReplayError, Status, Winnability } from './game.ts';
+export { LAYOUTS, layoutById } from './builtins.ts';
