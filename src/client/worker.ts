@@ -20,6 +20,7 @@ export type WorkerAnswer =
   | { readonly id: number; readonly kind: 'error'; readonly message: string };
 
 const HINT_BUDGET = 100_000; // solver nodes for a hint: about a second at worst on a hard classic turtle
+const CHECK_BUDGET = 50_000; // solver nodes per position the check looks at (it looks at up to about 8): 'unresolved' beyond
 
 /** Answers one request (exported for tests; the worker calls it per message). */
 export function answer(req: WorkerRequest): WorkerAnswer {
@@ -29,7 +30,7 @@ export function answer(req: WorkerRequest): WorkerAnswer {
     const hint = hintFor(game.value, HINT_BUDGET);
     return { id: req.id, kind: 'hint', pair: hint.pair, winning: hint.winning };
   }
-  const w = winnability(game.value);
+  const w = winnability(game.value, CHECK_BUDGET);
   return { id: req.id, kind: 'check', result: w.result, undoSteps: w.undoSteps };
 }
 
