@@ -117,7 +117,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(player);
   app.register(assets, { publicDir: opts.publicDir });
   app.register(view);
-  app.register(dealer, { ...(opts.rateLimit === false ? { newDeals: false } : {}), ...opts.dealer, now });
+  app.register(dealer, { ...opts.dealer, newDeals: opts.rateLimit === false ? false : opts.dealer?.newDeals, now });
   app.register(games, { now });
 
   app.register(health);

@@ -165,6 +165,7 @@ export class DealPool {
         job.reject(error as Error);
         continue;
       }
+      if (slot.job !== job) continue; // closed while the worker booted: close() has refused the job
       slot.timer = setTimeout(() => {
         slot.worker = undefined; // its exit event is ignored now
         slot.booting = undefined;
