@@ -19,7 +19,9 @@
  * a cycle such as "a over c, d over b, a with b, c with d". Committing a pair
  * updates the closure in one pass over the tiles (reachability only grows).
  * Paths through removed tiles never matter: a tile can only leave after every
- * tile that must leave before it.
+ * tile that must leave before it. After each round of propagation an optimistic
+ * play-out (`canEmpty`: undecided tiles may leave alone once free) must still
+ * empty the board; it catches deadlocks that mix partners, covers and rows.
  * The search branches on a group that can move now (two free undecided copies that
  * some remaining pairing lets go together), the one with the fewest ways left,
  * ties broken at random; dead positions are remembered by a Zobrist hash of the
@@ -186,6 +188,7 @@ class PairingSearch {
   private rowLeft = new Uint32Array(0); // per tile: the tiles of its row to its left, through neighbours of neighbours
   private rowRight = new Uint32Array(0); // the same to its right
   private scratch = new Uint32Array(0); // a node's reach, for trying a pairing without committing it
+  private relaxed = new Uint8Array(0); // scratch presence for canEmpty
   private limit = 0; // nodes this run may visit
   private visited = 0; // nodes this run has visited
 
@@ -213,6 +216,7 @@ class PairingSearch {
     this.rowLeft = Uint32Array.from(this.sideClosure(present, this.geom.left));
     this.rowRight = Uint32Array.from(this.sideClosure(present, this.geom.right));
     this.scratch = new Uint32Array(this.geom.size * this.words);
+    this.relaxed = new Uint8Array(this.geom.size);
     const root: Node = {
       present: Uint8Array.from(present),
       partner: new Int16Array(this.geom.size).fill(-1),
@@ -479,9 +483,39 @@ class PairingSearch {
           }
         }
       }
-      if (forced.length === 0) return true;
+      if (forced.length === 0) return this.canEmpty(node);
       work = forced;
     }
+  }
+
+  /**
+   * An optimistic test: can the board empty if every undecided tile may leave alone
+   * as soon as it is free, and committed pairs leave when both are free? Any real
+   * solution under the current partners passes it (removals only ever free tiles),
+   * so a failure proves the position dead. It catches deadlocks that mix partners,
+   * covers and rows.
+   */
+  private canEmpty(node: Node): boolean {
+    const present = this.relaxed;
+    present.set(node.present);
+    let left = node.left;
+    const work: number[] = [];
+    for (let i = 0; i < present.length; i++) if (present[i]) work.push(i);
+    while (work.length > 0) {
+      const t = work.pop()!;
+      if (!present[t] || !isFree(this.geom, present, t)) continue;
+      const p = node.partner[t]!;
+      if (p !== -1 && !(present[p] && isFree(this.geom, present, p))) continue;
+      present[t] = 0;
+      left--;
+      if (p !== -1) (present[p] = 0), left--;
+      for (const r of p === -1 ? [t] : [t, p]) {
+        for (const j of this.geom.below[r]!) work.push(j);
+        for (const j of this.geom.left[r]!) work.push(j);
+        for (const j of this.geom.right[r]!) work.push(j);
+      }
+    }
+    return left === 0;
   }
 
   /**
