@@ -100,6 +100,17 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     reply.header(REQUEST_ID_HEADER, request.id);
     done();
   });
+  // Closing: answers to requests still in flight close their connection, or a client's keep-alive
+  // connection would hold the server's close open until it timed out (server.ts waits 10 s).
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onSend', (_request, reply, _payload, done) => {
+    if (closing) reply.header('connection', 'close');
+    done();
+  });
 
   app.register(sensible);
   app.register(formbody, { bodyLimit: 4096 }); // the nickname form is one short field

@@ -1,0 +1,122 @@
+/**
+ * The real server as a child process, for the crash and shutdown tests:
+ * `node --import tsx src/server/server.ts` on 127.0.0.1, port 0 (the kernel picks a free one;
+ * we read it from the "Server listening at" log line), a database file the test chooses.
+ * Every log line is kept, parsed, for the test to look at.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface LogLine {
+  level: number;
+  msg: string;
+  [key: string]: unknown;
+}
+
+export interface ServerProcess {
+  readonly child: ChildProcess;
+  readonly base: string; // http://127.0.0.1:PORT
+  readonly logs: LogLine[];
+  readonly stderr: () => string;
+  /** Resolves with the exit code (null when killed by a signal) and the signal. */
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** Resolves when a log line matching `test` appears (or has appeared). */
+  waitForLog(test: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
+}
+
+/** Starts the server on `databasePath`; resolves once it listens. */
+export async function startServer(databasePath: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_PATH: databasePath,
+      LOG_LEVEL: 'info',
+      DEAL_WORKERS: '0', // deals in process: no worker boot per start (the pool has its own tests)
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const logs: LogLine[] = [];
+  const waiters: { test: (line: LogLine) => boolean; resolve: (line: LogLine) => void }[] = [];
+  let buffer = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    let end: number;
+    while ((end = buffer.indexOf('\n')) >= 0) {
+      const text = buffer.slice(0, end);
+      buffer = buffer.slice(end + 1);
+      let line: LogLine;
+      try {
+        line = JSON.parse(text) as LogLine;
+      } catch {
+        line = { level: 0, msg: text };
+      }
+      logs.push(line);
+      for (const w of waiters.splice(0)) {
+        if (w.test(line)) w.resolve(line);
+        else waiters.push(w);
+      }
+    }
+  });
+  child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+
+  const waitForLog = (test: (line: LogLine) => boolean, timeoutMs = 30_000): Promise<LogLine> => {
+    const seen = logs.find(test);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`no such log line within ${timeoutMs} ms; stderr: ${stderr.slice(0, 500)}`)),
+        timeoutMs,
+      );
+      waiters.push({
+        test,
+        resolve: (line) => {
+          clearTimeout(timer);
+          resolve(line);
+        },
+      });
+      void exited.then(() => {
+        clearTimeout(timer);
+        reject(new Error(`the server exited; stderr: ${stderr.slice(0, 500)}`));
+      });
+    });
+  };
+
+  const listening = await waitForLog((l) => l.msg.startsWith('Server listening at http://127.0.0.1:'));
+  const base = /http:\/\/127\.0\.0\.1:\d+/.exec(listening.msg)![0];
+  return { child, base, logs, stderr: () => stderr, exited, waitForLog };
+}
+
+/**
+ * A player of the HTTP API with their own cookie jar (one cookie: the player's) and, optionally,
+ * headers of their own (an X-Forwarded-For address behind a trusted proxy).
+ */
+export class Player {
+  cookie: string | undefined; // "mj_player=…", once the server set it
+
+  constructor(
+    public base: string, // the server; a test may point the player at a restarted one
+    private readonly headers: Record<string, string> = {},
+  ) {}
+
+  async request(method: string, url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+    const headers: Record<string, string> = { ...this.headers };
+    if (this.cookie) headers.cookie = this.cookie;
+    if (body !== undefined) headers['content-type'] = 'application/json';
+    const res = await fetch(this.base + url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const set = res.headers.get('set-cookie');
+    const match = set ? /mj_player=[^;]+/.exec(set) : null;
+    if (match) this.cookie = match[0];
+    return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+  }
+}
