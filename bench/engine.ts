@@ -28,11 +28,11 @@ import {
   type Face,
   type Layout,
   type Pair,
-  type Slot,
 } from '../src/engine/index.ts';
 import { parseFlags, UsageError } from '../src/cli/args.ts';
 import { max, mean, round, summarize, type Timings } from '../src/cli/measure.ts';
 import { naiveFaces } from '../src/cli/naive.ts';
+import { naiveIsFree } from '../test/engine/helpers.ts'; // the same plain scan the tests use
 
 const SOLVER_BUDGET = 200_000; // as in the published study
 
@@ -55,22 +55,6 @@ const done = (): void => progress('');
 // ---------------------------------------------------------------------------
 // The straightforward generator of (a).
 
-/** SPEC §1 free rule by scanning every tile. */
-function isFreeByScan(slots: readonly Slot[], present: readonly boolean[], i: number): boolean {
-  const a = slots[i]!;
-  let left = false;
-  let right = false;
-  for (let j = 0; j < slots.length; j++) {
-    if (j === i || !present[j]) continue;
-    const b = slots[j]!;
-    if (b.z > a.z && Math.abs(b.x - a.x) < 2 && Math.abs(b.y - a.y) < 2) return false;
-    if (b.z === a.z && Math.abs(b.y - a.y) < 2) {
-      if (b.x === a.x - 2) left = true;
-      else if (b.x === a.x + 2) right = true;
-    }
-  }
-  return !(left && right);
-}
 
 const MAX_WALKS = 100_000; // a straightforward generator gives up here; counted as a failure
 
@@ -83,7 +67,7 @@ function straightforwardDeal(layout: Layout, seed: string): { faces: Face[]; ord
     const order: Pair[] = [];
     for (let left = slots.length; left > 0; left -= 2) {
       const free: number[] = [];
-      for (let i = 0; i < slots.length; i++) if (present[i] && isFreeByScan(slots, present, i)) free.push(i);
+      for (let i = 0; i < slots.length; i++) if (present[i] && naiveIsFree(slots, present, i)) free.push(i);
       if (free.length < 2) break;
       const a = rng.int(free.length);
       let b = rng.int(free.length - 1);

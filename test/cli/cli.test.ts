@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
-import { FACES } from '../../src/engine/index.ts';
+import { FACES, type Face, type Pair } from '../../src/engine/index.ts';
+import { naiveReplay } from '../engine/helpers.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CORPUS = path.resolve(ROOT, '../shared/layouts');
@@ -77,33 +78,9 @@ interface Tile {
   face: string;
 }
 
-function isFreeByScan(tiles: readonly Tile[], present: readonly boolean[], i: number): boolean {
-  const a = tiles[i]!;
-  let left = false;
-  let right = false;
-  for (let j = 0; j < tiles.length; j++) {
-    if (j === i || !present[j]) continue;
-    const b = tiles[j]!;
-    if (b.z > a.z && Math.abs(b.x - a.x) < 2 && Math.abs(b.y - a.y) < 2) return false;
-    if (b.z === a.z && Math.abs(b.y - a.y) < 2 && b.x === a.x - 2) left = true;
-    if (b.z === a.z && Math.abs(b.y - a.y) < 2 && b.x === a.x + 2) right = true;
-  }
-  return !(left && right);
-}
-
-const matches = (a: string, b: string): boolean => a === b || (a[0] === b[0] && (a[0] === 'f' || a[0] === 's'));
-
-/** Replays a solution; returns null when it legally clears the board, else what went wrong. */
-function replay(tiles: readonly Tile[], solution: readonly (readonly number[])[]): string | null {
-  const present = tiles.map(() => true);
-  for (const [k, [a, b]] of solution.entries()) {
-    if (a === undefined || b === undefined || a === b || !present[a] || !present[b]) return `step ${k}: bad pair`;
-    if (!isFreeByScan(tiles, present, a) || !isFreeByScan(tiles, present, b)) return `step ${k}: not free`;
-    if (!matches(tiles[a]!.face, tiles[b]!.face)) return `step ${k}: no match`;
-    present[a] = present[b] = false;
-  }
-  return present.includes(true) ? 'tiles left' : null;
-}
+/** Replays a solution under the naive rules of test/engine/helpers.ts; null when it clears the board. */
+const replay = (tiles: readonly Tile[], solution: readonly (readonly number[])[]): string | null =>
+  naiveReplay(tiles, tiles.map((t) => t.face as Face), solution as readonly Pair[]);
 
 // ---------------------------------------------------------------------------
 

@@ -31,7 +31,8 @@ export function naiveReplay(slots: readonly Slot[], faces: readonly (Face | null
   for (const [k, [a, b]] of solution.entries()) {
     if (a === b) return `step ${k}: same tile`;
     if (!present[a] || !present[b]) return `step ${k}: tile already removed`;
-    if (!naiveIsFree(slots, present, a) || !naiveIsFree(slots, present, b)) return `step ${k}: tile not free`;
+    if (!naiveIsFree(slots, present, a) || !naiveIsFree(slots, present, b))
+      return `step ${k}: (${a}, ${b}) is not a pair of free tiles`;
     if (!naiveMatch(faces[a]!, faces[b]!)) return `step ${k}: ${faces[a]} does not match ${faces[b]}`;
     present[a] = false;
     present[b] = false;
