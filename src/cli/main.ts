@@ -3,12 +3,15 @@
  *
  * Exit status: 0 on success; 2 on bad input (unknown command or flag, a missing
  * or repeated flag, a bad seed or number, an unreadable or malformed layout
- * file), with one line on stderr saying what is wrong; 1 when a deal cannot be
- * made for another reason or on an internal error, also as one line. Never a
+ * file, a backup target that exists or cannot be written, a missing source
+ * database), with one line on stderr saying what is wrong; 1 when a deal or a
+ * backup cannot be made for another reason or on an internal error, also as one
+ * line. Never a
  * stack trace. Progress of long runs goes to stderr, and only when stderr is a
  * terminal.
  */
 import { HelpRequested, quote, UsageError } from './args.ts';
+import { BackupFailure, backupCommand } from './backup.ts';
 import { benchCommand, DealFailure, dealCommand, layoutsCommand, solveCommand, type Output } from './commands.ts';
 import { studyCommand, type Progress } from './study.ts';
 
@@ -24,16 +27,19 @@ Commands:
                                                  solvability and difficulty per layout (CSV)
   bench (--layout ID | --layout-file PATH [--name NAME]) [--mode M] [--count N]
                                                  {"deals","p50_ms","p99_ms","max_ms","mean_attempts","max_attempts","failures"}
+  backup PATH [--force]                          an online backup of DATABASE_PATH (default data/mahjong.db)
+                                                 {"backup","source","pages","bytes","ms","check"}
 
 --layout-file reads a KMahjongg .layout or a GNOME Mahjongg .map (--name picks a map by name or id).
 Seeds are 1 to 32 characters of A-Z, a-z, 0-9, _ and -. Bad input exits with status 2.`;
 
-const COMMANDS: Readonly<Record<string, (argv: readonly string[], progress: Progress) => Output>> = {
+const COMMANDS: Readonly<Record<string, (argv: readonly string[], progress: Progress) => Output | Promise<Output>>> = {
   layouts: layoutsCommand,
   deal: dealCommand,
   solve: solveCommand,
   bench: benchCommand,
   study: (argv, progress) => ({ stdout: studyCommand(argv, progress), warnings: [] }),
+  backup: (argv) => backupCommand(argv, process.env),
 };
 
 export interface Io {
@@ -42,8 +48,8 @@ export interface Io {
   readonly isTerminal: boolean; // stderr is a terminal: show progress
 }
 
-/** Runs one command line; returns the exit status. */
-export function run(argv: readonly string[], io: Io): number {
+/** Runs one command line; resolves with the exit status. */
+export async function run(argv: readonly string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
   let shown = false; // a progress line is on the terminal
   const progress: Progress = io.isTerminal
@@ -61,7 +67,7 @@ export function run(argv: readonly string[], io: Io): number {
     if (command === 'help' || command === '--help' || command === '-h') throw new HelpRequested();
     if (!Object.hasOwn(COMMANDS, command))
       throw new UsageError(`unknown command ${quote(command)}; commands: ${Object.keys(COMMANDS).join(', ')}`);
-    const output = COMMANDS[command]!(rest, progress);
+    const output = await COMMANDS[command]!(rest, progress);
     clear();
     io.out(`${output.stdout}\n`);
     for (const w of output.warnings) io.err(`warning: ${oneLine(w)}\n`);
@@ -76,7 +82,7 @@ export function run(argv: readonly string[], io: Io): number {
       io.err(`mahjong: ${oneLine(e.message)}\n`);
       return 2;
     }
-    if (e instanceof DealFailure) {
+    if (e instanceof DealFailure || e instanceof BackupFailure) {
       io.err(`mahjong: ${oneLine(e.message)}\n`);
       return 1;
     }
@@ -93,7 +99,7 @@ process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(0);
 });
 
-process.exitCode = run(process.argv.slice(2), {
+process.exitCode = await run(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   isTerminal: process.stderr.isTTY === true,
