@@ -72,18 +72,14 @@ export function quickUnclearable(geom: Geometry, present: Presence): string | nu
  */
 class LazyOrder {
   readonly drawn: number[] = [];
-  private readonly pool: number[];
-  private readonly weights: number[];
   private total = 0;
 
   constructor(
     private readonly rng: Rng,
-    geom: Geometry,
-    tiles: number[],
+    private readonly weight: Int32Array, // per slot
+    private readonly pool: number[], // tiles not drawn yet; consumed
   ) {
-    this.pool = tiles;
-    this.weights = tiles.map((i) => (1 + geom.slots[i]!.z) ** 2); // integer weights: every engine agrees
-    for (const w of this.weights) this.total += w;
+    for (const t of pool) this.total += weight[t]!;
   }
 
   get size(): number {
@@ -92,21 +88,28 @@ class LazyOrder {
 
   /** The k-th tile of the order, drawing more as needed; k < size. */
   at(k: number): number {
+    const { pool, weight } = this;
     while (this.drawn.length <= k) {
       let r = this.rng.int(this.total);
       let i = 0;
-      while (r >= this.weights[i]!) r -= this.weights[i++]!;
-      this.drawn.push(this.pool[i]!);
-      this.total -= this.weights[i]!;
-      const last = this.pool.length - 1; // remove i by moving the last entry into its place
-      this.pool[i] = this.pool[last]!;
-      this.weights[i] = this.weights[last]!;
-      this.pool.pop();
-      this.weights.pop();
+      while (r >= weight[pool[i]!]!) r -= weight[pool[i++]!]!;
+      const t = pool[i]!;
+      this.drawn.push(t);
+      this.total -= weight[t]!;
+      pool[i] = pool[pool.length - 1]!; // remove i by moving the last entry into its place
+      pool.pop();
     }
     return this.drawn[k]!;
   }
 }
+
+const WEIGHT = new WeakMap<Geometry, Int32Array>();
+/** Per slot, its weight in the random order: (1 + z)², integers so that every engine agrees. */
+const weightOf = (geom: Geometry): Int32Array => {
+  let weight = WEIGHT.get(geom);
+  if (!weight) WEIGHT.set(geom, (weight = Int32Array.from(geom.slots, (s) => (1 + s.z) * (1 + s.z))));
+  return weight;
+};
 
 interface Frame {
   readonly order: LazyOrder; // free slots in weighted random order
@@ -147,10 +150,22 @@ export function findRemovalOrder(
   const present = Uint8Array.from(start);
   let left = 0;
   for (let i = 0; i < geom.size; i++) left += present[i]!;
-  const free = new Uint8Array(geom.size);
-  for (let i = 0; i < geom.size; i++) free[i] = isFree(geom, present, i) ? 1 : 0;
-  let freeCount = free.reduce((s, f) => s + f, 0);
+  // The free slots, as a list with each slot's position in it (-1 when not free),
+  // kept up to date as tiles leave and come back.
+  const freeList: number[] = [];
+  const freeAt = new Int32Array(geom.size).fill(-1);
+  const setFree = (j: number, f: boolean): void => {
+    const at = freeAt[j]!;
+    if (f && at < 0) freeAt[j] = freeList.push(j) - 1;
+    else if (!f && at >= 0) {
+      const last = freeList.pop()!;
+      if (last !== j) (freeList[at] = last), (freeAt[last] = at);
+      freeAt[j] = -1;
+    }
+  };
+  for (let i = 0; i < geom.size; i++) setFree(i, isFree(geom, present, i));
   const keys = zobristOf(geom);
+  const weight = weightOf(geom);
   let h1 = 0;
   let h2 = 0;
   for (let i = 0; i < geom.size; i++) if (present[i]) (h1 ^= keys[2 * i]!), (h2 ^= keys[2 * i + 1]!);
@@ -158,21 +173,15 @@ export function findRemovalOrder(
   const scratch = new Int32Array(geom.size);
 
   const refresh = (i: number): void => {
-    const lists = [geom.below[i]!, geom.left[i]!, geom.right[i]!];
-    for (const list of lists)
-      for (const j of list) {
-        const f = isFree(geom, present, j) ? 1 : 0;
-        freeCount += f - free[j]!;
-        free[j] = f;
-      }
+    for (const j of geom.below[i]!) setFree(j, isFree(geom, present, j));
+    for (const j of geom.left[i]!) setFree(j, isFree(geom, present, j));
+    for (const j of geom.right[i]!) setFree(j, isFree(geom, present, j));
   };
   const toggle = (i: number, on: 0 | 1): void => {
     present[i] = on;
     h1 ^= keys[2 * i]!;
     h2 ^= keys[2 * i + 1]!;
-    const f = on && isFree(geom, present, i) ? 1 : 0;
-    freeCount += f - free[i]!;
-    free[i] = f;
+    setFree(i, on === 1 && isFree(geom, present, i));
   };
   const take = ([a, b]: Pair): void => {
     toggle(a, 0);
@@ -191,9 +200,7 @@ export function findRemovalOrder(
   };
   const stateKey = (): number => h1 * 0x100000 + (h2 & 0xfffff);
   const newFrame = (): Frame => {
-    const list: number[] = [];
-    for (let i = 0; i < geom.size; i++) if (free[i]) list.push(i);
-    return { order: new LazyOrder(rng, geom, list), i: 0, j: 1, pair: null };
+    return { order: new LazyOrder(rng, weight, freeList.slice()), i: 0, j: 1, pair: null };
   };
 
   const stack: Frame[] = [newFrame()];
@@ -219,7 +226,7 @@ export function findRemovalOrder(
       // fewer than twice the layer count are left.
       const viable =
         left === 0 ||
-        (freeCount >= 2 &&
+        (freeList.length >= 2 &&
           !dead.has(stateKey()) &&
           (left >= 2 * geom.extent.depth || longestChain(geom, present, scratch) * 2 <= left));
       if (viable) {
