@@ -53,6 +53,7 @@ export interface AppOptions {
 
 export const BODY_LIMIT = 64 * 1024; // bytes; 500 moves are about 15 KB
 export const REQUEST_ID_HEADER = 'x-request-id';
+export const CACHE_DEFAULT = 'private, no-cache';
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/; // what we accept from a proxy: no spaces, quotes or control characters
 
 /**
@@ -109,6 +110,9 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   });
   app.addHook('onSend', (_request, reply, _payload, done) => {
     if (closing) reply.header('connection', 'close');
+    // Caching: static files and public API reads set their own; everything else is about a player
+    // (their cookie, their game) or an error: never kept by a shared cache, revalidated by the browser.
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', CACHE_DEFAULT);
     done();
   });
 

@@ -1,9 +1,14 @@
-/** GET /api/deals/:layout/:seed[?mode=classic]: the deal JSON (SPEC §3.3), as stored. */
+/**
+ * GET /api/deals/:layout/:seed[?mode=classic]: the deal JSON (SPEC §3.3), as stored. A stored deal
+ * never changes (same link, same board, forever), so caches may keep it for a day.
+ */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sendDealFailure } from '../../errors.ts';
 import { DealParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
 import { clientKey } from '../../services/limits.ts';
+
+export const DEAL_CACHE = 'public, max-age=86400';
 
 export default async function apiDeals(fastify: FastifyInstance): Promise<void> {
   fastify.withTypeProvider<ZodTypeProvider>().get(
@@ -13,7 +18,7 @@ export default async function apiDeals(fastify: FastifyInstance): Promise<void> 
       const { layout, seed } = request.params;
       const found = await fastify.dealer.get(layout, seed, request.query.mode, clientKey(request.ip));
       if (!found.ok) return sendDealFailure(request, reply, found);
-      return reply.type('application/json; charset=utf-8').send(found.value.json);
+      return reply.type('application/json; charset=utf-8').header('cache-control', DEAL_CACHE).send(found.value.json);
     },
   );
 }

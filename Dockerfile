@@ -1,0 +1,56 @@
+# Mahjong solitaire: the web server in a container.
+#
+#   docker build -t mahjong .
+#   docker run -p 3000:3000 -v mahjong-data:/app/data mahjong
+#
+# The app needs Node.js 20 or newer (package.json "engines"); the image uses the current LTS, 24.
+# Two stages: `build` has the compilers better-sqlite3 needs and builds the client bundle; the
+# final stage has production dependencies only, no compilers, and runs as the unprivileged `node`
+# user with the database on a volume. See docs/operations.md.
+
+# ---------------------------------------------------------------- build
+FROM node:24-slim AS build
+# better-sqlite3 compiles its native module when no prebuilt binary fits: python3, make, g++.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /app
+# Dependencies first, so a change to the source reuses this layer.
+COPY package.json package-lock.json ./
+RUN npm ci
+# The client bundle: hashed files with .br/.gz siblings and the manifest in public/build/.
+COPY tsconfig.json ./
+COPY scripts ./scripts
+COPY src ./src
+COPY public ./public
+RUN npm run build
+
+# ---------------------------------------------------------------- runtime
+FROM node:24-slim
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000 \
+    DATABASE_PATH=/app/data/mahjong.db
+WORKDIR /app
+# Production dependencies only (tsx runs the TypeScript, esbuild bundles the deal worker: both are
+# runtime dependencies). Install scripts are skipped, as there are no compilers here; the native
+# SQLite module compiled in the build stage (same base image, same Node ABI) is copied in instead.
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+COPY --from=build /app/node_modules/better-sqlite3/build/Release/better_sqlite3.node ./node_modules/better-sqlite3/build/Release/better_sqlite3.node
+# The app: source (the server, the engine, the CLI for backups), templates, migrations, assets.
+COPY tsconfig.json ./
+COPY src ./src
+COPY views ./views
+COPY migrations ./migrations
+COPY --from=build /app/public ./public
+# Everything above belongs to root and is read-only to the app; only the data folder is its own.
+RUN mkdir -p /app/data && chown node:node /app/data
+VOLUME ["/app/data"]
+USER node
+EXPOSE 3000
+# No curl in the slim image: node asks /healthz, which checks the database.
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# Node itself is PID 1 (not npm, which would not pass SIGTERM on): it closes gracefully on SIGTERM.
+CMD ["node", "--import", "tsx", "src/server/server.ts"]
