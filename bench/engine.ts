@@ -111,19 +111,26 @@ const timed = (f: () => void): number => {
 const figures = (t: Timings) => ({ p50_ms: round(t.p50), p99_ms: round(t.p99), max_ms: round(t.max) });
 
 function compareTurtle(turtle: Layout, count: number) {
-  for (let k = 0; k < 20; k++) (deal(turtle, `warm-${k}`, 'relaxed'), straightforwardDeal(turtle, `warm-${k}`)); // JIT warm-up
+  // JIT warm-up for both, then alternating blocks of BLOCK deals: load changes hit both generators alike,
+  // while neither one's garbage is collected inside the other's timings deal by deal.
+  for (let k = 0; k < 200; k++) deal(turtle, `warm-${k}`, 'relaxed');
+  for (let k = 0; k < 20; k++) straightforwardDeal(turtle, `warm-${k}`);
+  const BLOCK = 25;
   const ours: number[] = [];
   const plain: number[] = [];
   const walks: number[] = [];
   let plainFailures = 0;
-  for (let k = 1; k <= count; k++) {
-    progress(`(a) turtle ${k}/${count}`);
-    ours.push(timed(() => deal(turtle, `cmp-${k}`, 'relaxed')));
-    let result: ReturnType<typeof straightforwardDeal> = null;
-    plain.push(timed(() => (result = straightforwardDeal(turtle, `cmp-${k}`))));
-    const r = result as ReturnType<typeof straightforwardDeal>;
-    if (r) walks.push(r.walks);
-    else plainFailures++;
+  for (let start = 1; start <= count; start += BLOCK) {
+    const end = Math.min(count, start + BLOCK - 1);
+    progress(`(a) turtle ${end}/${count}`);
+    for (let k = start; k <= end; k++) ours.push(timed(() => deal(turtle, `cmp-${k}`, 'relaxed')));
+    for (let k = start; k <= end; k++) {
+      let result: ReturnType<typeof straightforwardDeal> = null;
+      plain.push(timed(() => (result = straightforwardDeal(turtle, `cmp-${k}`))));
+      const r = result as ReturnType<typeof straightforwardDeal>;
+      if (r) walks.push(r.walks);
+      else plainFailures++;
+    }
   }
   done();
   const a = summarize(ours);

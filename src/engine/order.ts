@@ -66,43 +66,6 @@ export function quickUnclearable(geom: Geometry, present: Presence): string | nu
   return null;
 }
 
-/**
- * A weighted random order of tiles, drawn lazily: most frames only ever need their
- * first two tiles, so the rest is drawn on demand (when backtracking).
- */
-class LazyOrder {
-  readonly drawn: number[] = [];
-  private total = 0;
-
-  constructor(
-    private readonly rng: Rng,
-    private readonly weight: Int32Array, // per slot
-    private readonly pool: number[], // tiles not drawn yet; consumed
-  ) {
-    for (const t of pool) this.total += weight[t]!;
-  }
-
-  get size(): number {
-    return this.drawn.length + this.pool.length;
-  }
-
-  /** The k-th tile of the order, drawing more as needed; k < size. */
-  at(k: number): number {
-    const { pool, weight } = this;
-    while (this.drawn.length <= k) {
-      let r = this.rng.int(this.total);
-      let i = 0;
-      while (r >= weight[pool[i]!]!) r -= weight[pool[i++]!]!;
-      const t = pool[i]!;
-      this.drawn.push(t);
-      this.total -= weight[t]!;
-      pool[i] = pool[pool.length - 1]!; // remove i by moving the last entry into its place
-      pool.pop();
-    }
-    return this.drawn[k]!;
-  }
-}
-
 const WEIGHT = new WeakMap<Geometry, Int32Array>();
 /** Per slot, its weight in the random order: (1 + z)², integers so that every engine agrees. */
 const weightOf = (geom: Geometry): Int32Array => {
@@ -112,8 +75,10 @@ const weightOf = (geom: Geometry): Int32Array => {
 };
 
 interface Frame {
-  readonly order: LazyOrder; // free slots in weighted random order
-  i: number; // cursor over pairs (order[i], order[j]) with i < j
+  readonly id: number; // marks the tiles this frame has drawn (see `drawnBy`)
+  readonly drawn: number[]; // the free tiles of this frame's position in weighted random order, drawn lazily
+  drawnWeight: number; // their total weight
+  i: number; // cursor over pairs (drawn[i], drawn[j]) with i < j
   j: number;
   pair: Pair | null; // the pair this frame removed, to be restored on backtrack
 }
@@ -152,20 +117,24 @@ export function findRemovalOrder(
   for (let i = 0; i < geom.size; i++) left += present[i]!;
   // The free slots, as a list with each slot's position in it (-1 when not free),
   // kept up to date as tiles leave and come back.
+  const weight = weightOf(geom);
   const freeList: number[] = [];
   const freeAt = new Int32Array(geom.size).fill(-1);
+  let freeWeight = 0; // total weight of the free list
   const setFree = (j: number, f: boolean): void => {
     const at = freeAt[j]!;
-    if (f && at < 0) freeAt[j] = freeList.push(j) - 1;
-    else if (!f && at >= 0) {
+    if (f && at < 0) {
+      freeAt[j] = freeList.push(j) - 1;
+      freeWeight += weight[j]!;
+    } else if (!f && at >= 0) {
       const last = freeList.pop()!;
       if (last !== j) (freeList[at] = last), (freeAt[last] = at);
       freeAt[j] = -1;
+      freeWeight -= weight[j]!;
     }
   };
   for (let i = 0; i < geom.size; i++) setFree(i, isFree(geom, present, i));
   const keys = zobristOf(geom);
-  const weight = weightOf(geom);
   let h1 = 0;
   let h2 = 0;
   for (let i = 0; i < geom.size; i++) if (present[i]) (h1 ^= keys[2 * i]!), (h2 ^= keys[2 * i + 1]!);
@@ -199,8 +168,28 @@ export function findRemovalOrder(
     // a and b were free when taken; restoring them re-blocks their neighbours via refresh.
   };
   const stateKey = (): number => h1 * 0x100000 + (h2 & 0xfffff);
-  const newFrame = (): Frame => {
-    return { order: new LazyOrder(rng, weight, freeList.slice()), i: 0, j: 1, pair: null };
+  // Weighted draws without replacement from the free list of the top frame's position
+  // (the free list holds exactly that position's free tiles while the frame is on top).
+  const drawnBy = new Int32Array(geom.size).fill(-1);
+  let frames = 0;
+  const newFrame = (): Frame => ({ id: frames++, drawn: [], drawnWeight: 0, i: 0, j: 1, pair: null });
+  const tileAt = (frame: Frame, k: number): number => {
+    while (frame.drawn.length <= k) {
+      let r = rng.int(freeWeight - frame.drawnWeight);
+      let n = 0;
+      for (;;) {
+        const t = freeList[n++]!;
+        if (drawnBy[t] === frame.id) continue;
+        if (r < weight[t]!) {
+          drawnBy[t] = frame.id;
+          frame.drawn.push(t);
+          frame.drawnWeight += weight[t]!;
+          break;
+        }
+        r -= weight[t]!;
+      }
+    }
+    return frame.drawn[k]!;
   };
 
   const stack: Frame[] = [newFrame()];
@@ -213,8 +202,8 @@ export function findRemovalOrder(
       frame.pair = null;
     }
     let advanced = false;
-    while (frame.j < frame.order.size) {
-      const pair: Pair = [frame.order.at(frame.i), frame.order.at(frame.j)];
+    while (frame.j < freeList.length) {
+      const pair: Pair = [tileAt(frame, frame.i), tileAt(frame, frame.j)];
       if (++frame.i === frame.j) (frame.i = 0), frame.j++;
       if (++nodes > budget)
         return err(
