@@ -20,8 +20,17 @@
  * database is a temp file on the real disk with our pragmas (WAL, synchronous=NORMAL). Rate limits are
  * off: this measures the server, not the limiter.
  *
+ * Then the mixed workload (issue 5, "Load and scale"; see bench/mixed.ts): virtual players in a
+ * closed loop, each playing whole games in the proportions of real play (a page load, a new game,
+ * move batches of 1–3 moves, the last one the finish), half of the games on new seeds (a deal made
+ * and stored), half on shared links. It reports req/s, p50/p99 latency per kind and overall,
+ * errors, the server's RSS (sampled from /proc) and CPU time, and where that time went (replay
+ * and verification, SQLite writes, deal making) from counters inside the server process.
+ *
  * Options (environment): BENCH_DURATION (s per server and route, default 10), BENCH_ROUNDS (10),
- * BENCH_CONNECTIONS (32), BENCH_GAMES (games pre-created for the POST run; default 30000).
+ * BENCH_CONNECTIONS (32), BENCH_GAMES (games pre-created for the POST run; default 30000),
+ * BENCH_MIXED_DURATION (s, default 30), BENCH_PLAYERS (virtual players, default 32),
+ * BENCH_NEW_DEALS (share of games on a new seed, default 0.5), BENCH_ONLY=mixed (skip the rest).
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,6 +41,8 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { buildApp } from '../src/server/app.ts';
+import { instrument, measureReplay, mixedWorkload, printMixed, sampleProcess, type Costs } from './mixed.ts';
+import type { Deal } from '../src/engine/index.ts';
 
 const SEED = 'bench0001';
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -42,6 +53,11 @@ const SECRET = 'bench-secret-bench-secret-bench-secret-00';
 const GOAL_TOTAL_KB = 120;
 const GOAL_SCRIPT_KB = 25;
 const GOAL_RATIO = 0.6;
+const MIXED_DURATION_S = Number(process.env.BENCH_MIXED_DURATION ?? 30);
+const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 32);
+const NEW_DEALS = Number(process.env.BENCH_NEW_DEALS ?? 0.5);
+const ONLY_MIXED = process.env.BENCH_ONLY === 'mixed';
+const SHARED_SEEDS = Array.from({ length: 20 }, (_, i) => `shared${i}`); // links many people open
 
 interface Ready {
   app: number; // port of the app
@@ -72,7 +88,9 @@ async function serve(): Promise<void> {
   const stored = await app.dealer.get('turtle', SEED, 'relaxed');
   if (!stored.ok) throw new Error(stored.message);
   const games: string[] = [];
-  for (let i = 0; i < GAMES; i++) games.push((await app.games.create(playerId, stored.value)).id);
+  for (let i = 0; i < (ONLY_MIXED ? 1 : GAMES); i++) games.push((await app.games.create(playerId, stored.value)).id);
+  for (const seed of SHARED_SEEDS) await app.dealer.get('turtle', seed, 'relaxed'); // stored before the mixed run
+  const costs = instrument(app);
   const sample = await app.inject({
     method: 'POST',
     url: `/api/games/${games.pop()}/moves`,
@@ -97,6 +115,18 @@ async function serve(): Promise<void> {
   };
   process.on('SIGTERM', () => void stop());
   process.stdin.on('end', () => void stop()); // the parent went away
+  // One command a line from the parent: "costs" answers the counters so far, "reset" zeroes them.
+  let pending = '';
+  process.stdin.on('data', (chunk: Buffer) => {
+    pending += chunk.toString();
+    let end: number;
+    while ((end = pending.indexOf('\n')) >= 0) {
+      const command = pending.slice(0, end);
+      pending = pending.slice(end + 1);
+      if (command === 'reset') costs.reset();
+      if (command === 'costs') process.stdout.write(JSON.stringify(costs.read()) + '\n');
+    }
+  });
   process.stdin.resume();
 }
 
@@ -173,22 +203,42 @@ async function main(): Promise<void> {
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, NODE_ENV: 'production' },
   });
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    let buffer = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const line = buffer.indexOf('\n');
-      if (line >= 0) resolve(JSON.parse(buffer.slice(0, line)) as Ready);
-    });
-    child.on('exit', (code) => reject(new Error(`the server process exited with ${code}`)));
+  // The child answers in JSON lines: first Ready, then one Costs per "costs" command.
+  const answers: ((line: string) => void)[] = [];
+  let buffer = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    buffer += chunk.toString();
+    let end: number;
+    while ((end = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, end);
+      buffer = buffer.slice(end + 1);
+      answers.shift()?.(line);
+    }
   });
+  const nextLine = (): Promise<string> => new Promise((resolve) => answers.push(resolve));
+  const ready = await Promise.race([
+    nextLine().then((line) => JSON.parse(line) as Ready),
+    new Promise<never>((_, reject) => child.on('exit', (code) => reject(new Error(`the server process exited with ${code}`)))),
+  ]);
+  const costs = async (): Promise<Costs> => {
+    const answer = nextLine();
+    child.stdin!.write('costs\n');
+    return JSON.parse(await answer) as Costs;
+  };
   const app = `http://127.0.0.1:${ready.app}`;
   const bare = `http://127.0.0.1:${ready.bare}`;
-  console.log(
-    `autocannon: ${CONNECTIONS} connections, ${DURATION_S} s per server and route in ${ROUNDS} alternating rounds; ` +
-      `servers in pid ${child.pid}; ${ready.games.length} games ready`,
-  );
+  if (!ONLY_MIXED)
+    console.log(
+      `autocannon: ${CONNECTIONS} connections, ${DURATION_S} s per server and route in ${ROUNDS} alternating rounds; ` +
+        `servers in pid ${child.pid}; ${ready.games.length} games ready`,
+    );
   console.log(`machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the start`);
+
+  if (ONLY_MIXED) {
+    await mixed(app, child.pid!, costs);
+    child.kill('SIGTERM');
+    return;
+  }
 
   // First, while the build the server read at start is surely still on disk (a rebuild replaces it).
   await pageWeight(app);
@@ -246,8 +296,25 @@ async function main(): Promise<void> {
   if (ranOut > 0) console.log(`note: the POST run used up its ${games.length} games; ${ranOut} requests went to an unknown id (404s)`);
   else console.log(`POST run: ${next} games won by replay and stored`);
 
+  await mixed(app, child.pid!, costs);
   console.log(`\nload average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
   child.kill('SIGTERM');
+}
+
+/** The mixed workload against the app, with the server process sampled and its counters read. */
+async function mixed(base: string, pid: number, costs: () => Promise<Costs>): Promise<void> {
+  console.log(
+    `\nMixed workload: ${PLAYERS} players, ${MIXED_DURATION_S} s, ${Math.round(NEW_DEALS * 100)}% of games on a new seed; ` +
+      `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the start`,
+  );
+  const deal = (await (await fetch(`${base}/api/deals/turtle/${SHARED_SEEDS[0]}`)).json()) as Deal;
+  const replayMs = measureReplay(deal);
+  const before = await costs();
+  const sampler = sampleProcess(pid, 250);
+  const result = await mixedWorkload({ base, players: PLAYERS, durationS: MIXED_DURATION_S, newDealShare: NEW_DEALS, sharedSeeds: SHARED_SEEDS });
+  const proc = sampler.stop();
+  const after = await costs();
+  printMixed(result, proc, before, after, replayMs);
 }
 
 if (process.argv.includes('--serve')) await serve();

@@ -123,7 +123,7 @@ describe('request ids', () => {
     const ids = new Set<string>();
     for (const url of ['/', '/api/layouts', '/api/nothing', '/nothing', '/static/css/site.css', '/healthz', '/play/turtle/a%20b']) {
       const id = (await app.inject({ url })).headers['x-request-id'];
-      expect(id, url).toMatch(/^[A-Za-z0-9_-]{12}$/);
+      expect(id, url).toMatch(/^[A-Za-z0-9_-]{9,64}$/);
       ids.add(id as string);
     }
     expect(ids.size).toBe(7);
