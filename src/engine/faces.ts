@@ -41,6 +41,14 @@ const BONUS_MIN_TILES = 36; // a partial set at least this large keeps both bonu
  * Deterministic: it depends on nothing but `tiles`.
  */
 export function facePairs(tiles: number): [Face, Face][] {
+  let pairs = FACE_PAIRS.get(tiles);
+  if (!pairs) FACE_PAIRS.set(tiles, (pairs = makeFacePairs(tiles)));
+  return pairs.map(([a, b]) => [a, b]);
+}
+
+const FACE_PAIRS = new Map<number, readonly (readonly [Face, Face])[]>(); // by tile count; a pure function's results
+
+function makeFacePairs(tiles: number): [Face, Face][] {
   if (tiles % 2 !== 0 || tiles < 0) throw new RangeError(`facePairs needs an even count, got ${tiles}`);
   const pairs: [Face, Face][] = [];
   const addBonus = (): void => {

@@ -74,6 +74,14 @@ const weightOf = (geom: Geometry): Int32Array => {
   return weight;
 };
 
+const QUICK_FULL = new WeakMap<Geometry, string | null>();
+/** quickUnclearable for the whole layout, once per geometry: every deal starts there. */
+const quickUnclearableFull = (geom: Geometry): string | null => {
+  let reason = QUICK_FULL.get(geom);
+  if (reason === undefined) QUICK_FULL.set(geom, (reason = quickUnclearable(geom, new Uint8Array(geom.size).fill(1))));
+  return reason;
+};
+
 interface Frame {
   readonly id: number; // marks the tiles this frame has drawn (see `drawnBy`)
   readonly drawn: number[]; // the free tiles of this frame's position in weighted random order, drawn lazily
@@ -110,7 +118,7 @@ export function findRemovalOrder(
   rng: Rng,
   budget = ORDER_BUDGET,
 ): Result<{ order: Pair[]; stats: OrderStats }, LayoutError> {
-  const quick = quickUnclearable(geom, start);
+  const quick = start.every((p) => p === 1) ? quickUnclearableFull(geom) : quickUnclearable(geom, start);
   if (quick) return err(LayoutError.Unclearable, `the layout cannot be cleared: ${quick}`);
   const present = Uint8Array.from(start);
   let left = 0;
