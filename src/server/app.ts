@@ -13,6 +13,7 @@ import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TrustProxy } from './config.ts';
 import { frameworkError, registerErrorHandler, registerNotFoundHandler } from './errors.ts';
+import headers, { requestIdMaker } from './plugins/headers.ts';
 import assets from './plugins/assets.ts';
 import database from './plugins/database.ts';
 import player from './plugins/player.ts';
@@ -52,25 +53,6 @@ export interface AppOptions {
 }
 
 export const BODY_LIMIT = 64 * 1024; // bytes; 500 moves are about 15 KB
-export const REQUEST_ID_HEADER = 'x-request-id';
-export const CACHE_DEFAULT = 'private, no-cache';
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/; // what we accept from a proxy: no spaces, quotes or control characters
-
-/**
- * The request id: the proxy's X-Request-Id when we trust the proxy and the id is plain, so one id
- * follows a request through both logs; else 8 random url-safe characters drawn once per app (so ids
- * stay unique across restarts and processes, unlike fastify's bare counter) and a counter: a
- * random draw per request cost a tenth of a small request's time. A client that is not our proxy
- * cannot choose its id: it could otherwise make its requests look like someone else's in the logs.
- */
-function requestIdMaker(trusted: boolean) {
-  const prefix = randomBytes(6).toString('base64url');
-  let count = 0;
-  return (request: { headers: Record<string, string | string[] | undefined> }): string => {
-    const given = trusted ? request.headers[REQUEST_ID_HEADER] : undefined;
-    return typeof given === 'string' && REQUEST_ID.test(given) ? given : `${prefix}${(count++).toString(36)}`;
-  };
-}
 
 /** The cookie plugin, with the secret from the options or from the database. */
 const cookieSetup = fp(
@@ -99,24 +81,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.setSerializerCompiler(serializerCompiler);
   const now = opts.now ?? Date.now;
   app.decorate('now', now);
-  // Closing: answers to requests still in flight close their connection, or a client's keep-alive
-  // connection would hold the server's close open until it timed out (server.ts waits 10 s).
-  let closing = false;
-  app.addHook('preClose', (done) => {
-    closing = true;
-    done();
-  });
-  // Headers of every answer, in one hook (each hook costs a little on every request).
-  app.addHook('onSend', (request, reply, _payload, done) => {
-    // The request id, so a player's report of a failure finds its log lines.
-    reply.header(REQUEST_ID_HEADER, request.id);
-    if (closing) reply.header('connection', 'close');
-    // Caching: static files and public API reads set their own; everything else is about a player
-    // (their cookie, their game) or an error: never kept by a shared cache, revalidated by the browser.
-    if (!reply.hasHeader('cache-control')) reply.header('cache-control', CACHE_DEFAULT);
-    done();
-  });
-
+  app.register(headers);
   app.register(sensible);
   app.register(formbody, { bodyLimit: 4096 }); // the nickname form is one short field
   app.register(compress, { threshold: 1024 });

@@ -8,6 +8,7 @@
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { baseHeaders } from './plugins/headers.ts';
 import { LIMITS } from './plugins/security.ts';
 import type { DealLookup } from './services/dealer.ts';
 
@@ -85,6 +86,7 @@ export function frameworkError(
   const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
   request.log.info({ err: { message: error.message, code: error.code }, method: request.method, url: request.url }, 'request refused');
   const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a part of this address is too long' : 'this address is malformed';
+  baseHeaders(request, reply); // these answers skip the onSend hooks
   if (isApi(request)) void reply.code(status).send({ error: message });
   else
     void reply

@@ -72,8 +72,10 @@ test('SIGTERM during a request: it completes, new connections are refused, the d
 
   server.child.kill('SIGTERM');
   await server.waitForLog((l) => l.msg.startsWith('shutting down'));
-  // No new connections: the listening socket is closed.
-  await expect(fetch(`${server.base}/healthz`)).rejects.toThrow();
+  // No new requests: the listening socket is closed (refused), or, in the instant before it is, a
+  // request that slipped in is answered 503 by fastify's closing state.
+  const probe = await fetch(`${server.base}/healthz`).then((r) => r.status, () => 'refused' as const);
+  expect(['refused', 503]).toContain(probe);
 
   socket.write(body.slice(half));
   const answer = await response;
