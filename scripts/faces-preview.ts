@@ -17,19 +17,10 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { CHROMIUM, CHROMIUM_ARGS } from '../test/client/browser.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_DIR = join(ROOT, 'screenshots');
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const PAGE_SIZE = { width: 900, height: 780 }; // viewport of the screenshot; in CSS pixels
 const TILE_WIDTHS = [28, 64]; // tile widths shown; in CSS pixels
 const SCALES = [1, 2]; // device pixel ratios screenshotted

@@ -4,40 +4,23 @@
  * file, passes its checks, and opens as the server's database; bad input exits 2 with one line
  * on stderr and leaves nothing behind.
  */
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, test } from 'vitest';
 import { openDatabase } from '../../src/server/plugins/database.ts';
 import { Player, startServer } from '../server/process.ts';
+import { runCli, type Run } from './run.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TSX = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href; // tsx's import hook, from any folder
 const DIR = mkdtempSync(path.join(tmpdir(), 'mahjong-backup-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
-interface Run {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 function backup(databasePath: string | undefined, ...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const env: Record<string, string> = { PATH: process.env.PATH ?? '' };
-    if (databasePath !== undefined) env.DATABASE_PATH = databasePath;
-        // From the temporary folder, so the default data/mahjong.db is surely not a real one.
-    const child = spawn(process.execPath, ['--import', TSX, path.join(ROOT, 'src/cli/main.ts'), 'backup', ...args], { cwd: DIR, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+  const env: Record<string, string> = { PATH: process.env.PATH ?? '' };
+  if (databasePath !== undefined) env.DATABASE_PATH = databasePath;
+  // From the temporary folder, so the default data/mahjong.db is surely not a real one.
+  return runCli(['backup', ...args], { cwd: DIR, env });
 }
 
 const folder = (name: string): string => {

@@ -4,36 +4,18 @@
  * the output shapes; a table of bad inputs checks exit status 2 with exactly one
  * line on stderr and no stack trace.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { FACES, type Face, type Pair } from '../../src/engine/index.ts';
 import { naiveReplay } from '../engine/helpers.ts';
+import { ROOT, runCli, type Run } from './run.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const CORPUS = path.resolve(ROOT, '../shared/layouts');
 
-interface Run {
-  readonly status: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
 /** Runs the CLI with `args` in the project root. */
-function cli(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
+const cli = (...args: string[]): Promise<Run> => runCli(args);
 
 /** Parses stdout, which must be exactly one line of JSON. */
 function json(run: Run): unknown {

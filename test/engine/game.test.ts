@@ -42,6 +42,13 @@ const play = (game: Game, moves: Move[]): Game => {
 const matchesOf = (d: Deal, count: number): Move[] =>
   d.solution.slice(0, count).map(([a, b]) => ({ type: 'match', a, b }));
 
+/** Two d1 stacked on each other beside two b1: after the b1 pair, only the stacked pair is left (stuck). */
+const STACKED: Deal = {
+  layout: 'x', seed: 'x', mode: 'relaxed', generator: '1',
+  tiles: [{ x: 0, y: 0, z: 0, face: 'd1' }, { x: 0, y: 0, z: 1, face: 'd1' }, { x: 4, y: 0, z: 0, face: 'b1' }, { x: 8, y: 0, z: 0, face: 'b1' }],
+  solution: [],
+}; // prettier-ignore
+
 /** Two tiles of the same face where one is blocked. */
 function blockedMatch(d: Deal, game: Game): Move {
   for (let a = 0; a < 144; a++)
@@ -151,11 +158,7 @@ describe('shuffle', () => {
   });
 
   test('when the tiles left sit on each other, shuffle says so and undo helps', () => {
-    const d: Deal = {
-      layout: 'x', seed: 'x', mode: 'relaxed', generator: '1',
-      tiles: [{ x: 0, y: 0, z: 0, face: 'd1' }, { x: 0, y: 0, z: 1, face: 'd1' }, { x: 4, y: 0, z: 0, face: 'b1' }, { x: 8, y: 0, z: 0, face: 'b1' }],
-      solution: [],
-    }; // prettier-ignore
+    const d = STACKED;
     const game = play(start(d), [{ type: 'match', a: 2, b: 3 }]);
     expect(statusOf(game)).toBe('stuck');
     const shuffled = applyMove(game, { type: 'shuffle' });
@@ -204,11 +207,7 @@ describe('hint and winnability', () => {
   });
 
   test('the status is stuck when no pair is free, and hint then has nothing', () => {
-    const d: Deal = {
-      layout: 'x', seed: 'x', mode: 'relaxed', generator: '1',
-      tiles: [{ x: 0, y: 0, z: 0, face: 'd1' }, { x: 0, y: 0, z: 1, face: 'd1' }, { x: 4, y: 0, z: 0, face: 'b1' }, { x: 8, y: 0, z: 0, face: 'b1' }],
-      solution: [],
-    }; // prettier-ignore
+    const d = STACKED;
     const game = play(start(d), [{ type: 'match', a: 2, b: 3 }]);
     expect(statusOf(game)).toBe('stuck');
     expect(hintFor(game).pair).toBeNull();
