@@ -224,7 +224,7 @@ export function findRemovalOrder(
       const viable =
         left === 0 ||
         (freeList.length >= 2 &&
-          !dead.has(stateKey()) &&
+          (dead.size === 0 || !dead.has(stateKey())) &&
           (left >= 2 * geom.extent.depth || longestChain(geom, present, scratch) * 2 <= left));
       if (viable) {
         frame.pair = pair;
