@@ -12,7 +12,7 @@ import {
   type Layout,
   type Slot,
 } from '../../src/engine/index.ts';
-import { bruteForceSolvable, replayDeal } from './helpers.ts';
+import { bruteForceSolvable, randomSlots, replayDeal } from './helpers.ts';
 
 const turtle = layoutById('turtle')!;
 
@@ -172,14 +172,7 @@ describe('the backwards generator never fails on a clearable layout', () => {
     const rng = makeRng('random-layouts');
     let clearable = 0;
     for (let k = 0; k < 300; k++) {
-      const slots: Slot[] = [];
-      const size = 2 * (2 + rng.int(5)); // 4 to 12 tiles
-      for (let tries = 0; slots.length < size && tries < 500; tries++) {
-        const s = { x: rng.int(6), y: rng.int(3), z: rng.int(4) };
-        if (slots.some((t) => t.z === s.z && Math.abs(t.x - s.x) < 2 && Math.abs(t.y - s.y) < 2)) continue;
-        slots.push(s);
-      }
-      if (slots.length % 2) slots.pop();
+      const slots = randomSlots(rng, 2 * (2 + rng.int(5)), 6, 4, 500); // 4 to 12 tiles
       const exhaustive = bruteForceSolvable(slots, slots.map(() => 'd1'));
       const result = deal(layoutOf(slots), 'x');
       expect(result.ok, JSON.stringify(slots)).toBe(exhaustive);

@@ -2,7 +2,7 @@
  * Test helpers: independent, deliberately simple versions of the rules, so the
  * engine's fast paths are checked against something obviously right.
  */
-import type { Deal, Face, Pair, Slot } from '../../src/engine/index.ts';
+import type { Deal, Face, Pair, Rng, Slot } from '../../src/engine/index.ts';
 
 /** SPEC §1 free rule by scanning every tile: O(n) per question, O(n²) per position. */
 export function naiveIsFree(slots: readonly Slot[], present: readonly boolean[], i: number): boolean {
@@ -66,4 +66,19 @@ export function bruteForceSolvable(slots: readonly Slot[], faces: readonly Face[
     return result;
   };
   return go(slots.map(() => true));
+}
+
+/**
+ * Up to `size` random slots (an even number) on a small grid: `width` columns, 3 rows and `layers` layers, in
+ * half tiles, without two tiles sharing space on a layer; placements are drawn until `tries` run out.
+ */
+export function randomSlots(rng: Rng, size: number, width: number, layers: number, tries: number): Slot[] {
+  const slots: Slot[] = [];
+  for (let k = 0; slots.length < size && k < tries; k++) {
+    const s = { x: rng.int(width), y: rng.int(3), z: rng.int(layers) };
+    if (slots.some((t) => t.z === s.z && Math.abs(t.x - s.x) < 2 && Math.abs(t.y - s.y) < 2)) continue;
+    slots.push(s);
+  }
+  if (slots.length % 2) slots.pop();
+  return slots;
 }

@@ -11,7 +11,7 @@ import {
   type Face,
   type Slot,
 } from '../../src/engine/index.ts';
-import { bruteForceSolvable, naiveReplay } from './helpers.ts';
+import { bruteForceSolvable, naiveReplay, randomSlots } from './helpers.ts';
 
 const geometryFor = (slots: Slot[]) => {
   const geom = geometryOf(makeLayout('t', 'T', 't', slots));
@@ -21,14 +21,7 @@ const geometryFor = (slots: Slot[]) => {
 
 /** Random small boards: a few layers on a narrow grid, so that stacks and blocked rows are common. */
 function randomBoard(rng: ReturnType<typeof makeRng>): { slots: Slot[]; faces: Face[] } {
-  const slots: Slot[] = [];
-  const size = 2 * (3 + rng.int(5)); // 6 to 14 tiles
-  for (let tries = 0; slots.length < size && tries < 400; tries++) {
-    const s = { x: rng.int(8), y: rng.int(3), z: rng.int(3) };
-    if (slots.some((t) => t.z === s.z && Math.abs(t.x - s.x) < 2 && Math.abs(t.y - s.y) < 2)) continue;
-    slots.push(s);
-  }
-  if (slots.length % 2) slots.pop();
+  const slots = randomSlots(rng, 2 * (3 + rng.int(5)), 8, 3, 400); // 6 to 14 tiles
   // Few kinds, so that every face has two or four copies and pairing choices matter.
   const kinds: Face[] = ['d1', 'b2', 'c3', 'f1'];
   const faces: Face[] = [];
