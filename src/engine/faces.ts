@@ -14,7 +14,7 @@
  *   - when two tiles are left over, the next kind gets one pair.
  *   Every kind therefore has an even count, and every face pairs up.
  */
-import { FACES, type Face } from './types.ts';
+import type { Face } from './types.ts';
 
 /** Normal (non-bonus) kinds in the order a partial set takes them. */
 export const KIND_ORDER: readonly Face[] = (() => {
@@ -104,5 +104,3 @@ export function faceName(face: Face): string {
   return HONOUR_NAMES[face] ?? `${SUIT_NAMES[face[0]!]} ${face[1]}`;
 }
 
-/** Type guard for face strings from untrusted input. */
-export const isFace = (value: unknown): value is Face => typeof value === 'string' && (FACES as readonly string[]).includes(value);

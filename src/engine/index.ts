@@ -17,15 +17,15 @@ export {
   validateSlots,
 } from './layout.ts';
 export type { Extent, Geometry } from './layout.ts';
-export { canMatch, freeSlots, fullPresence, isCovered, isFree, matchGroup, matchingPairs } from './rules.ts';
+export { canMatch, freeSlots, fullPresence, isFree, matchGroup, matchingPairs } from './rules.ts';
 export type { Presence } from './rules.ts';
-export { KIND_ORDER, faceName, facePairs, isFace } from './faces.ts';
+export { KIND_ORDER, faceName, facePairs } from './faces.ts';
 export { makeRng, shuffleInPlace } from './rng.ts';
 export type { Rng } from './rng.ts';
 export { ORDER_BUDGET, findRemovalOrder, longestChain, quickUnclearable } from './order.ts';
 export { CLASSIC_BUDGET, DealError, GENERATOR_VERSION, MAX_CLASSIC_ATTEMPTS, SEED_PATTERN, deal, shuffleFaces } from './deal.ts';
 export type { DealStats, ShuffleResult } from './deal.ts';
-export { SOLVE_BUDGET, isSolvable, solve } from './solver.ts';
+export { SOLVE_BUDGET, solve } from './solver.ts';
 export type { SolveOptions, SolveOutcome, SolveResult } from './solver.ts';
 export {
   MOVE_TYPES,

@@ -23,20 +23,11 @@ export function isFree(geom: Geometry, present: Presence, i: number): boolean {
   return !anyPresent(present, geom.left[i]!) || !anyPresent(present, geom.right[i]!);
 }
 
-/** True when slot i is covered by a present tile on a higher layer. */
-export const isCovered = (geom: Geometry, present: Presence, i: number): boolean =>
-  anyPresent(present, geom.above[i]!);
-
 /** Indices of the free slots, ascending. */
 export function freeSlots(geom: Geometry, present: Presence): number[] {
   const free: number[] = [];
   for (let i = 0; i < geom.size; i++) if (isFree(geom, present, i)) free.push(i);
   return free;
-}
-
-/** Slots whose freedom may change when slot i leaves: those it covered or flanked. */
-export function neighboursOf(geom: Geometry, i: number): readonly number[] {
-  return [...geom.below[i]!, ...geom.left[i]!, ...geom.right[i]!];
 }
 
 /** A full presence array (every slot on the board). */

@@ -115,9 +115,6 @@ export function solve(
   }
 }
 
-/** True when the answer is a definite yes (a solution was found). */
-export const isSolvable = (result: SolveResult): boolean => result.result === 'solvable';
-
 
 /** One game of random legal play, taking safe moves first; the moves if it clears the board. */
 function playout(
