@@ -10,7 +10,7 @@
  */
 import { shuffleFaces } from './deal.ts';
 import { makeGeometry, parseGeometry, type Geometry } from './layout.ts';
-import { canMatch, isFree, matchingPairs, type Presence } from './rules.ts';
+import { canMatch, isFree, matchingPairs, presenceOfFaces, type Presence } from './rules.ts';
 import { solve, type SolveOutcome } from './solver.ts';
 import { err, ok, type Deal, type Face, type Pair, type Result } from './types.ts';
 
@@ -71,7 +71,7 @@ export function newGame(deal: Deal): Result<Game, string> {
 }
 
 /** Presence array of a game's board. */
-export const presenceOf = (game: Game): Presence => Uint8Array.from(game.faces, (f) => (f === null ? 0 : 1));
+export const presenceOf = (game: Game): Presence => presenceOfFaces(game.faces);
 
 /** Is slot i on the board and free? */
 export const isTileFree = (game: Game, i: number): boolean => isFree(game.geom, presenceOf(game), i);
@@ -278,7 +278,7 @@ export interface Winnability {
  */
 export function winnability(game: Game, budget?: number): Winnability {
   const check = (faces: readonly (Face | null)[]): SolveOutcome =>
-    solve(game.geom, Uint8Array.from(faces, (f) => (f === null ? 0 : 1)), faces, { budget, seed: game.deal.seed }).result;
+    solve(game.geom, presenceOfFaces(faces), faces, { budget, seed: game.deal.seed }).result;
   const now = check(game.faces);
   if (now !== 'unsolvable') return { result: now, undoSteps: null };
   // boards[k] is the position after undoing k steps.

@@ -17,7 +17,7 @@ export {
   validateSlots,
 } from './layout.ts';
 export type { Extent, Geometry } from './layout.ts';
-export { canMatch, freeSlots, fullPresence, isFree, matchGroup, matchingPairs } from './rules.ts';
+export { canMatch, freeSlots, fullPresence, isFree, matchGroup, matchingPairs, presenceOfFaces } from './rules.ts';
 export type { Presence } from './rules.ts';
 export { KIND_ORDER, faceName, facePairs } from './faces.ts';
 export { makeRng, shuffleInPlace } from './rng.ts';

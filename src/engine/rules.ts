@@ -30,6 +30,10 @@ export function freeSlots(geom: Geometry, present: Presence): number[] {
   return free;
 }
 
+/** Presence of a board given as its faces: 1 where a face is, 0 where the tile was removed (null). */
+export const presenceOfFaces = (faces: readonly (Face | null)[]): Presence =>
+  Uint8Array.from(faces, (f) => (f === null ? 0 : 1));
+
 /** A full presence array (every slot on the board). */
 export const fullPresence = (size: number): Presence => new Uint8Array(size).fill(1);
 
