@@ -37,6 +37,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createInterface } from 'node:readline';
 import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
@@ -205,16 +206,7 @@ async function main(): Promise<void> {
   });
   // The child answers in JSON lines: first Ready, then one Costs per "costs" command.
   const answers: ((line: string) => void)[] = [];
-  let buffer = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    let end: number;
-    while ((end = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, end);
-      buffer = buffer.slice(end + 1);
-      answers.shift()?.(line);
-    }
-  });
+  createInterface({ input: child.stdout! }).on('line', (line) => answers.shift()?.(line));
   const nextLine = (): Promise<string> => new Promise((resolve) => answers.push(resolve));
   const ready = await Promise.race([
     nextLine().then((line) => JSON.parse(line) as Ready),

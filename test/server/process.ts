@@ -5,6 +5,7 @@
  * Every log line is kept, parsed, for the test to look at.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,25 +45,18 @@ export async function startServer(databasePath: string, env: Record<string, stri
   });
   const logs: LogLine[] = [];
   const waiters: { test: (line: LogLine) => boolean; resolve: (line: LogLine) => void }[] = [];
-  let buffer = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk: Buffer) => {
-    buffer += chunk.toString();
-    let end: number;
-    while ((end = buffer.indexOf('\n')) >= 0) {
-      const text = buffer.slice(0, end);
-      buffer = buffer.slice(end + 1);
-      let line: LogLine;
-      try {
-        line = JSON.parse(text) as LogLine;
-      } catch {
-        line = { level: 0, msg: text };
-      }
-      logs.push(line);
-      for (const w of waiters.splice(0)) {
-        if (w.test(line)) w.resolve(line);
-        else waiters.push(w);
-      }
+  createInterface({ input: child.stdout! }).on('line', (text) => {
+    let line: LogLine;
+    try {
+      line = JSON.parse(text) as LogLine;
+    } catch {
+      line = { level: 0, msg: text };
+    }
+    logs.push(line);
+    for (const w of waiters.splice(0)) {
+      if (w.test(line)) w.resolve(line);
+      else waiters.push(w);
     }
   });
   child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
