@@ -40,10 +40,16 @@ function validationMessage(error: FastifyError, where: boolean): string {
     .join('; ');
 }
 
-/** Sends an error to the client in the shape the route family expects. */
-export function sendError(request: FastifyRequest, reply: FastifyReply, status: number, message: string): FastifyReply {
+/** Sends an error to the client in the shape the route family expects (the API's with its code, if any). */
+export function sendError(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  status: number,
+  message: string,
+  code?: string,
+): FastifyReply {
   reply.code(status);
-  if (isApi(request)) return reply.send({ error: message });
+  if (isApi(request)) return reply.send(code === undefined ? { error: message } : { error: message, code });
   return reply.page('error', { title: TITLES[status] ?? 'Something went wrong', status, message });
 }
 
@@ -69,7 +75,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
         ? `something went wrong on our side; it was logged as request ${request.id}`
         : validationMessage(error, isApi(request));
     if (reply.sent) return;
-    return sendError(request, reply, status, message);
+    const code = status < 500 && error.code?.startsWith('ERR_') ? error.code : undefined; // ours, not fastify's FST_…
+    return sendError(request, reply, status, message, code);
   });
 }
 

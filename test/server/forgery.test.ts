@@ -138,7 +138,7 @@ describe("another player's game", () => {
     for (const batch of [[{ type: 'undo' }], moves.slice(5), [{ type: 'hint' }]]) {
       const res = await postMoves(app, other, game.id, batch);
       expect(res.statusCode).toBe(403);
-      expect(res.json()).toEqual({ error: 'this game belongs to another player' });
+      expect(res.json()).toEqual({ error: 'this game belongs to another player', code: 'ERR_NOT_YOUR_GAME' });
     }
     expect(rowOf(app, game.id)).toEqual(before);
 

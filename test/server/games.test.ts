@@ -244,7 +244,7 @@ describe('POST /api/games/:id/moves', () => {
     const game = await createGame(app, owner);
     const res = await postMoves(app, other, game.id, solutionMoves(game));
     expect(res.statusCode).toBe(403);
-    expect(res.json()).toEqual({ error: 'this game belongs to another player' });
+    expect(res.json()).toEqual({ error: 'this game belongs to another player', code: 'ERR_NOT_YOUR_GAME' });
     expect(rowOf(app, game.id).move_count).toBe(0);
   });
 
@@ -266,7 +266,7 @@ describe('POST /api/games/:id/moves', () => {
     const cookie = await newPlayer(app);
     const res = await postMoves(app, cookie, 'AAAAAAAAAAAAAAAA', [{ type: 'hint' }]);
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'there is no such game' });
+    expect(res.json()).toEqual({ error: 'there is no such game', code: 'ERR_GAME_NOT_FOUND' });
     const bad = await postMoves(app, cookie, '..%2F..%2Fetc', [{ type: 'hint' }]);
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error).toMatch(/^params\.id/);

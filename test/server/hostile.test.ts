@@ -197,7 +197,10 @@ describe('hostile input: 4xx with an error, never 5xx, nothing reflected, nothin
     const type = String(res.headers['content-type'] ?? '');
     if (url.startsWith('/api/')) {
       expect(type).toMatch(/^application\/json/);
-      expect(res.json()).toEqual({ error: expect.any(String) });
+      const body = res.json() as Record<string, unknown>;
+      expect(body.error).toEqual(expect.any(String));
+      expect(['error', 'code']).toEqual(expect.arrayContaining(Object.keys(body))); // nothing else, nothing echoed
+      if ('code' in body) expect(body.code).toMatch(/^ERR_[A-Z_]+$/);
     } else {
       expect(type).toMatch(/^text\/html/);
       expect(res.body).toMatch(/class="error-page"|class="field-error"/);

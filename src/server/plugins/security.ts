@@ -9,24 +9,80 @@
  * - @fastify/rate-limit is registered with `global: false`: writes and the 404
  *   handler opt in through `config.rateLimit` (see LIMITS), reads stay free, but
  *   a read that makes a new deal pays from the new-deal budget (services/limits.ts).
- *   Clients are counted by address, IPv6 by /64 (clientKey); behind a proxy the
- *   address is only right with TRUST_PROXY set.
+ *   Play counts per player (the signed cookie); addresses, IPv6 by /64 (clientKey),
+ *   only meet coarse flood guards (FLOOD_LIMITS), since many players may share one.
+ *   Behind a proxy the address is only right with TRUST_PROXY set. Every refusal is
+ *   429 with Retry-After and the code ERR_RATE_LIMITED.
  * - The Host header must look like a host: it is printed into the share link, and
  *   anything else is a client error, not something to render.
  */
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
 import { clientKey } from '../services/limits.ts';
 
-/** Requests per IP per minute, by purpose. */
+/**
+ * Who a request counts as for the limits of play: the player of a valid cookie, else (a first visit,
+ * or a client that keeps no cookies and would get a new id each time) its address.
+ */
+export const playerKey = (request: FastifyRequest): string =>
+  request.isNewPlayer ? `address ${clientKey(request.ip)}` : `player ${request.playerId}`;
+
+const addressKey = (request: FastifyRequest): string => clientKey(request.ip);
+
+const MINUTE = 60_000; // ms
+const KEYS_KEPT = 50_000; // counters per limit; past this the least recently seen key starts afresh
+
+/**
+ * Requests per minute, by purpose (docs/operations.md, "Rate limits"). Play is limited per player:
+ * a person at the fastest sends a batch of moves every few seconds (src/client/sync.ts), so the limit
+ * only meets scripts. Requests without a player cookie count by address, with their own allowance
+ * (a class on its first visit: every pupil is new at once).
+ */
 export const LIMITS = {
-  createGame: { max: 60, timeWindow: 60_000 }, // a new deal every second, sustained, is not a person
-  moves: { max: 300, timeWindow: 60_000 }, // the client batches; five batches a second is plenty
-  nickname: { max: 10, timeWindow: 60_000 },
-  notFound: { max: 120, timeWindow: 60_000 }, // an attacker could search for valid URLs if 404s were free
+  createGame: {
+    max: (request: FastifyRequest) => (request.isNewPlayer ? 120 : 30), // new games a minute; 30 is one every 2 s
+    timeWindow: MINUTE,
+    keyGenerator: playerKey,
+    cache: KEYS_KEPT,
+  },
+  moves: {
+    max: 120, // batches a minute; the page sends about 6 at a person's pace, 20 at the fastest
+    timeWindow: MINUTE,
+    keyGenerator: playerKey,
+    cache: KEYS_KEPT,
+  },
+  nickname: { max: 10, timeWindow: MINUTE },
+  notFound: { max: 120, timeWindow: MINUTE }, // an attacker could search for valid URLs if 404s were free
 } as const;
+
+/**
+ * Per-address flood guards on top of the per-player limits: one address may carry a school, an office
+ * or a mobile carrier's many players, so these are set for hundreds of players at once, and only stop
+ * a single machine flooding the server with made-up players.
+ */
+export const FLOOD_LIMITS = {
+  createGame: { max: 1200, timeWindow: MINUTE, keyGenerator: addressKey, cache: KEYS_KEPT }, // 600 players starting a game every 30 s
+  moves: { max: 6000, timeWindow: MINUTE, keyGenerator: addressKey, cache: KEYS_KEPT }, // 600 players at 10 batches a minute
+} as const;
+
+export const RATE_LIMITED = 'ERR_RATE_LIMITED';
+
+/** The 429 (or ban) error every limit throws; the error handler sends it with its code. */
+const limitError = (statusCode: number, max: number, after: string) => ({
+  statusCode,
+  code: RATE_LIMITED,
+  error: `too many requests: at most ${max} per minute; try again in ${after}`,
+  message: `too many requests: at most ${max} per minute; try again in ${after}`,
+});
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** An onRequest hook that enforces `limit` besides a route's own `config.rateLimit`. */
+    floodGuard(limit: (typeof FLOOD_LIMITS)[keyof typeof FLOOD_LIMITS]): onRequestAsyncHookHandler;
+  }
+}
 
 /** A host name or address with an optional port: what a Host header may hold (255 characters at most). */
 const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
@@ -69,11 +125,19 @@ async function securityPlugin(fastify: FastifyInstance, opts: SecurityOptions): 
     global: false,
     keyGenerator: (request) => clientKey(request.ip), // an IPv6 client holds a /64: count it as one
     allowList: opts.rateLimit === false ? () => true : undefined,
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: context.statusCode,
-      error: `too many requests: at most ${context.max} per minute; try again in ${context.after}`,
-      message: `too many requests: at most ${context.max} per minute; try again in ${context.after}`,
-    }),
+    errorResponseBuilder: (_request, context) => limitError(context.statusCode, context.max, context.after),
+  });
+  // @fastify/rate-limit runs one limit per route (a second hook of its own is skipped), so a second
+  // limit on a route is checked here, with the plugin's counters and the same answer.
+  fastify.decorate('floodGuard', (limit: (typeof FLOOD_LIMITS)[keyof typeof FLOOD_LIMITS]): onRequestAsyncHookHandler => {
+    if (opts.rateLimit === false) return async () => {};
+    const check = fastify.createRateLimit(limit);
+    return async (request, reply) => {
+      const result = await check(request);
+      if (result.isAllowed || !result.isExceeded) return;
+      reply.header('retry-after', String(result.ttlInSeconds));
+      throw limitError(429, result.max, `${result.ttlInSeconds} seconds`);
+    };
   });
 }
 

@@ -1,6 +1,7 @@
 /** Request schemas of the games API (SPEC §3.2). */
 import { z } from 'zod';
 import { MAX_TILES } from '../../engine/index.ts';
+import { MAX_LOG } from '../services/games.ts';
 import { GameIdSchema, LayoutIdSchema, ModeSchema, SeedSchema } from './common.ts';
 
 export const MAX_MOVES_PER_REQUEST = 500; // a whole turtle game is 72 matches; room for undos and hints
@@ -31,6 +32,14 @@ export const CreateGameBodySchema = z.strictObject({
 });
 
 export const MovesBodySchema = z.strictObject({
+  // Where the batch starts: how many moves of this game the sender believes the server has. With it a
+  // batch is idempotent (services/games.ts); without it the moves are appended (SPEC §3.2 as first written).
+  at: z
+    .number({ error: 'at is a move count' })
+    .int('at is a whole number')
+    .min(0, 'at is at least 0')
+    .max(MAX_LOG, `at is at most ${MAX_LOG}`)
+    .optional(),
   moves: z
     .array(MoveSchema)
     .min(1, 'send at least one move')

@@ -2,13 +2,15 @@
  * The games API (SPEC §3.2):
  * - POST /api/games {"layout","seed","mode"?} → 201 {"id", ...deal}
  * - POST /api/games/:id/moves {"moves":[...]} → {"status","faces","left","hints","shuffles","undos","moves",…}
- *   409 for an illegal move (nothing stored), 403 for another player's game, 404 for an unknown id.
+ *   409 for an illegal move (nothing stored), 403 for another player's game, 404 for an unknown id; every
+ *   refusal carries a `code`, and a 409 the server's `moves` count and `log`. With `"at"` a batch is
+ *   idempotent by move count (services/games.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Move } from '../../../engine/index.ts';
 import { sendDealFailure } from '../../errors.ts';
-import { LIMITS } from '../../plugins/security.ts';
+import { FLOOD_LIMITS, LIMITS } from '../../plugins/security.ts';
 import { CreateGameBodySchema, GameParamsSchema, MovesBodySchema } from '../../schemas/games.ts';
 import { gameAnswer } from '../../services/games.ts';
 import { clientKey } from '../../services/limits.ts';
@@ -18,7 +20,11 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
 
   app.post(
     '/api/games',
-    { schema: { body: CreateGameBodySchema }, config: { rateLimit: LIMITS.createGame } },
+    {
+      schema: { body: CreateGameBodySchema },
+      onRequest: fastify.floodGuard(FLOOD_LIMITS.createGame),
+      config: { rateLimit: LIMITS.createGame },
+    },
     async (request, reply) => {
       const { layout, seed, mode } = request.body;
       const found = await fastify.dealer.get(layout, seed, mode, clientKey(request.ip));
@@ -31,12 +37,17 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
 
   app.post(
     '/api/games/:id/moves',
-    { schema: { params: GameParamsSchema, body: MovesBodySchema }, config: { rateLimit: LIMITS.moves } },
+    {
+      schema: { params: GameParamsSchema, body: MovesBodySchema },
+      onRequest: fastify.floodGuard(FLOOD_LIMITS.moves),
+      config: { rateLimit: LIMITS.moves },
+    },
     async (request, reply) => {
-      const played = await fastify.games.play(request.playerId, request.params.id, request.body.moves as Move[]);
+      const { moves, at } = request.body;
+      const played = await fastify.games.play(request.playerId, request.params.id, moves as Move[], at);
       if (!played.ok) {
-        const { status, error, code, index } = played;
-        return reply.code(status).send(code === undefined ? { error } : { error, code, index });
+        const { ok: _, status, ...body } = played;
+        return reply.code(status).send(body);
       }
       return gameAnswer(played.game, played.row.started_at, played.finishedAt);
     },
