@@ -14,6 +14,7 @@ export interface Controller {
   tick(): void; // once a second
   fit(): void; // the space for the board changed
   leave(): void; // the page is going away: send what is queued
+  online(): void; // the browser has a network again
 }
 
 const ARROWS: Record<string, Dir> = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down' };
@@ -78,6 +79,7 @@ export function bind(doc: Document, board: HTMLElement, ctrl: Controller): () =>
 
   on(doc, 'visibilitychange', () => ctrl.visibility(doc.visibilityState === 'hidden'));
   on(win, 'pagehide', () => ctrl.leave());
+  on(win, 'online', () => ctrl.online());
   on(win, 'resize', () => ctrl.fit());
 
   // The container's width, and the page around the board: stylesheets that arrive after the script

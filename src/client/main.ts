@@ -4,10 +4,12 @@
  * solver's worker together. Without this script the page still shows the board (server markup + CSS).
  */
 import type { Move } from '../engine/index.ts';
-import { flush, makeSync, pushMove, type MovesAnswer } from './api.ts';
+import { leave, openSync, record, sendKept, sendNow, type KeptStore, type SyncEnv } from './sync.ts';
 import { bind, type Controller } from './events.ts';
 import { fit, makeDom, readData, render, renderClock, type State } from './render.ts';
 import {
+  elapsedMs,
+  formatTime,
   makeState,
   moveFocus,
   newGameUrl,
@@ -26,7 +28,33 @@ import type { WorkerAnswer, WorkerRequest } from './worker.ts';
 declare const __WORKER_FILE__: string; // hashed worker file name, set by scripts/build-client.ts
 declare const __FACES_FILE__: string; // hashed faces.svg name, set by scripts/build-client.ts
 
-const RELOAD_KEY = 'mahjong:resync'; // sessionStorage: time of the last resync reload, against reload loops
+/** localStorage, or null where the browser forbids it (some private windows). */
+function keptStore(): KeptStore | null {
+  try {
+    const store = globalThis.localStorage;
+    return {
+      keys: () => Array.from({ length: store.length }, (_, i) => store.key(i) ?? ''),
+      get: (key) => store.getItem(key),
+      set: (key, value) => store.setItem(key, value),
+      remove: (key) => store.removeItem(key),
+    };
+  } catch {
+    return null;
+  }
+}
+
+const ENV: SyncEnv = {
+  fetch: (input, init) => fetch(input, init), // unbound `fetch` throws "Illegal invocation"
+  store: keptStore(),
+  now: () => Date.now(),
+  random: () => Math.random(),
+  online: () => navigator.onLine !== false,
+  setTimer: (run, ms) => setTimeout(run, ms),
+  clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
+};
+
+const sameFaces = (a: readonly unknown[] | undefined, b: readonly unknown[]): boolean =>
+  Array.isArray(a) && a.length === b.length && a.every((f, i) => (f ?? null) === (b[i] ?? null));
 
 function start(doc: Document): void {
   const data = readData(doc) as DealData | null;
@@ -37,42 +65,56 @@ function start(doc: Document): void {
   const s: State = Object.assign(headless, { dom: makeDom(doc, headless, sprite), moveFocus: false });
   const draw = (): void => render(s, Date.now());
 
-  const sync = makeSync(s.deal, s.gameId, {
-    created: (id) => {
-      s.gameId = id;
-    },
-    resync: (answer, why) => resync(answer, why),
-    offline: () => {
-      s.message = 'Cannot reach the server; your moves are kept and will be sent when it answers.';
-      draw();
-    },
-    online: () => {
-      s.message = 'Back in touch with the server.';
-      draw();
-    },
-  });
-
-  /** The server disagrees: take its game (from its log when it sent one, else by reloading the page). */
-  function resync(answer: MovesAnswer | null, why: string): void {
-    if (answer?.log) {
-      const fresh = makeState({ deal: s.deal, game: { id: sync.gameId!, log: answer.log, startedAt: Date.now() } }, Date.now());
-      Object.assign(s, { game: fresh.game, selected: null, hint: null, leaving: [] });
-      refresh(s);
-      s.message = 'The board was brought back in step with the server.';
-      draw();
-      return;
-    }
-    const last = Number(sessionStorage.getItem(RELOAD_KEY) ?? 0);
-    if (Date.now() - last < 30_000) {
-      s.message = `The server did not accept the last move (${why}). Reload the page to continue.`;
-      draw();
-      return;
-    }
-    sessionStorage.setItem(RELOAD_KEY, String(Date.now()));
-    location.reload();
+  /** Shows the game of `log` (the server's, or one kept on this device), keeping the clock. */
+  function adopt(log: readonly Move[]): void {
+    const shown = makeState({ deal: s.deal, game: { id: s.gameId ?? '', log, startedAt: Date.now() } }, Date.now());
+    const clock = s.clock;
+    Object.assign(s, { game: shown.game, clock, selected: null, hint: null, hintPending: false, leaving: [], check: { kind: 'idle' } });
+    refresh(s);
+    if (s.status === 'won') stopClock(s, Date.now());
+    else startClock(s, Date.now());
   }
 
-  /** Plays a move locally and queues it for the server. */
+  const server = data.game ? { id: data.game.id, log: data.game.log } : null;
+  const sync = openSync(
+    s.deal,
+    server,
+    {
+      created: (id) => {
+        s.gameId = id;
+      },
+      status: (status) => {
+        s.saving = status;
+        draw();
+      },
+      saved: (answer, complete) => {
+        if (answer.status === 'won' && s.status === 'won' && !s.verified) {
+          s.verified = { timeMs: answer.timeMs };
+          const time = formatTime(answer.timeMs ?? elapsedMs(s.clock, Date.now()));
+          s.message = `Board cleared in ${time}. Your win is recorded: the server checked every move.`;
+        } else if (complete && !sameFaces(answer.faces, s.game.faces)) {
+          // The server replayed the same moves to another board: a newer engine was deployed.
+          s.message = 'The game was updated on the server. Reload the page to go on with its board; every move is saved.';
+        }
+        draw();
+      },
+      conflict: (log, why) => {
+        adopt(log);
+        if (sync.won) s.verified = { timeMs: null };
+        s.message = `${why.charAt(0).toUpperCase()}${why.slice(1)}. The board now shows the server's position; every move it accepted is kept.`;
+        draw();
+      },
+    },
+    ENV,
+  );
+  sendKept(sync.key, ENV); // games other deals' pages left waiting (finished offline, closed too soon)
+  if (sync.log.length !== s.game.log.length) {
+    adopt(sync.log); // moves kept on this device that the server did not have yet: shown, and being sent
+    s.message = 'Welcome back: your moves were kept on this device and are being saved.';
+  }
+  s.saving = sync.status;
+
+  /** Plays a move locally and hands the log to the sync. */
   function play(move: Move): boolean {
     const error = playMove(s, move, Date.now());
     if (error) {
@@ -80,7 +122,7 @@ function start(doc: Document): void {
       draw();
       return false;
     }
-    void pushMove(sync, move, s.game.faces);
+    record(sync, s.game.log, s.status);
     draw();
     return true;
   }
@@ -130,7 +172,7 @@ function start(doc: Document): void {
   const ctrl: Controller = {
     pick(slot) {
       const picked = pickTile(s, slot, Date.now());
-      if (picked.kind === 'move') void pushMove(sync, picked.move, s.game.faces);
+      if (picked.kind === 'move') record(sync, s.game.log, s.status);
       draw();
     },
     act(action) {
@@ -162,7 +204,7 @@ function start(doc: Document): void {
               return;
             }
             const move = showHint(s, a.pair, at, a.winning);
-            if (move) void pushMove(sync, move, s.game.faces);
+            if (move) record(sync, s.game.log, s.status);
             s.moveFocus = move !== null;
             draw();
           });
@@ -182,7 +224,7 @@ function start(doc: Document): void {
           return;
         }
         case 'new':
-          void flush(sync);
+          leave(sync);
           location.assign(newGameUrl(s));
           return;
         case 'share':
@@ -201,6 +243,7 @@ function start(doc: Document): void {
       draw();
     },
     visibility(hidden) {
+      if (hidden) sendNow(sync); // a phone may end a page in the background without a pagehide
       if (hidden) stopClock(s, Date.now());
       else if (s.gameId !== null || s.game.log.length > 0) startClock(s, Date.now());
       renderClock(s, Date.now());
@@ -212,7 +255,10 @@ function start(doc: Document): void {
       fit(s);
     },
     leave() {
-      void flush(sync);
+      leave(sync);
+    },
+    online() {
+      sendNow(sync);
     },
   };
 
@@ -220,7 +266,8 @@ function start(doc: Document): void {
   draw();
   s.dom.board.classList.add('live'); // the script is running: CSS may rely on it
   bind(doc, s.dom.board, ctrl);
-  (globalThis as { __mahjong?: unknown }).__mahjong = { state: s, sync }; // for tests and curious players
+  // For tests and curious players: the state, the sync, and a way to send what waits without the batch delay.
+  (globalThis as { __mahjong?: unknown }).__mahjong = { state: s, sync, sendNow: () => sendNow(sync) };
 }
 
 start(document);

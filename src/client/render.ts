@@ -8,6 +8,7 @@
  */
 import type { Face } from '../engine/index.ts';
 import { elapsedMs, formatTime, isCleanWin, newGameUrl, tileLabel, type HeadlessState } from './state.ts';
+import { STATUS_TEXT } from './sync.ts';
 
 export interface Dom {
   readonly board: HTMLElement;
@@ -18,6 +19,7 @@ export interface Dom {
   readonly message: HTMLElement | null; // the live region #message
   readonly notice: HTMLElement; // calm notices with buttons: no moves, lost win
   readonly winPanel: HTMLElement | null; // #win-panel
+  readonly syncStatus: HTMLElement | null; // #sync-status, the save indicator
   readonly sprite: string; // URL of faces.svg
   readonly reducedMotion: MediaQueryList;
 }
@@ -138,6 +140,7 @@ export function makeDom(doc: Document, s: HeadlessState, fallbackSprite: string)
     message: doc.getElementById('message'),
     notice,
     winPanel: doc.getElementById('win-panel'),
+    syncStatus: doc.getElementById('sync-status'),
     sprite,
     reducedMotion: doc.defaultView!.matchMedia('(prefers-reduced-motion: reduce)'),
   };
@@ -266,14 +269,29 @@ function renderNotice(s: State): void {
   el.append(p, ...buttons.map(([action, label]) => button(doc, action, label)));
 }
 
+/** The save indicator near the counters: saved, saving…, offline — will save, … */
+function renderSync(s: State): void {
+  const el = s.dom.syncStatus;
+  if (!el) return;
+  setAttr(el, 'data-sync', s.saving);
+  setText(el, STATUS_TEXT[s.saving]);
+}
+
+/**
+ * The win panel: shown on the win; it says the win is recorded only once the server said so ("Saving
+ * your win…" until then, or that it waits for the network), with the server's time when it has it.
+ */
 function renderWin(s: State, now: number): void {
   const panel = s.dom.winPanel;
   if (!panel) return;
   const won = s.status === 'won';
-  if (panel.hidden === !won) return;
+  const key = won ? `${s.verified ? 'verified' : s.saving}` : '';
+  if (panel.dataset.key === key) return;
+  const opening = panel.hidden && won;
+  panel.dataset.key = key;
   panel.hidden = !won;
   if (!won) return;
-  // The server's panel has the heading and the links (stats, a new deal); the script adds the result.
+  // The server's panel has the heading, the two summaries and the links; the script adds the result.
   const doc = panel.ownerDocument;
   let line = panel.querySelector<HTMLElement>('[data-win="time"]');
   if (!line) {
@@ -284,17 +302,30 @@ function renderWin(s: State, now: number): void {
     if (heading) heading.after(line);
     else panel.prepend(line);
   }
+  const saving = panel.querySelector<HTMLElement>('[data-win="saving"]');
+  const verified = panel.querySelector<HTMLElement>('[data-win="verified"]');
+  if (saving) {
+    saving.hidden = s.verified !== null;
+    setText(
+      saving,
+      s.saving === 'offline' || s.saving === 'busy' || s.saving === 'refused'
+        ? 'Your win is kept on this device and will be saved as soon as the server can be reached.'
+        : 'Saving your win…',
+    );
+  }
+  if (verified) verified.hidden = s.verified === null;
   const clean = isCleanWin(s.game);
   const { hints, shuffles, undos } = s.game;
+  const time = s.verified?.timeMs ?? elapsedMs(s.clock, now);
   line.dataset.clean = String(clean);
   line.textContent =
-    `Time ${formatTime(elapsedMs(s.clock, now))}. ` +
+    `Time ${formatTime(time)}. ` +
     (clean
       ? 'A clean win: no hints, shuffles or undos.'
       : `Not a clean win (${plural(hints, 'hint')}, ${plural(shuffles, 'shuffle')}, ${plural(undos, 'undo')}).`);
   if (!panel.querySelector('a[href="/stats"]')) panel.append(link(doc, '/stats', 'Your stats'));
   if (!panel.querySelector('a[href^="/play/"]')) panel.append(' ', link(doc, newGameUrl(s), 'New deal'));
-  panel.querySelector<HTMLElement>('a[href^="/play/"], a')?.focus();
+  if (opening) panel.querySelector<HTMLElement>('a[href^="/play/"], a')?.focus();
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -327,6 +358,7 @@ export function render(s: State, now: number): void {
   }
   if (s.dom.message) setText(s.dom.message, s.message);
   renderNotice(s);
+  renderSync(s);
   renderWin(s, now);
   // Keyboard focus follows s.focus when asked to, and never stays on a tile that has left the board.
   const active = board.ownerDocument.activeElement;

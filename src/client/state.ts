@@ -23,6 +23,7 @@ import {
   type Pair,
   type Status,
 } from '../engine/index.ts';
+import type { SyncStatus } from './sync.ts';
 
 /** The `#deal-data` JSON of the play page (docs/contract-board.md). */
 export interface DealData {
@@ -65,6 +66,8 @@ export interface HeadlessState {
   message: string; // announced in the live region
   check: Check;
   clock: Clock;
+  saving: SyncStatus; // what the save indicator says (sync.ts)
+  verified: { readonly timeMs: number | null } | null; // the server recorded the win, with its time
   // derived by refresh():
   free: boolean[]; // per slot: on the board and free
   pairs: number; // matching free pairs now
@@ -101,6 +104,8 @@ export function makeState(data: DealData, now: number): HeadlessState {
     message: '',
     check: { kind: 'idle' },
     clock,
+    saving: gameId && game.log.length > 0 ? 'saved' : 'idle',
+    verified: null,
     ...empty(),
   };
   refresh(s);

@@ -30,6 +30,7 @@ export async function launch(): Promise<Browser> {
 
 export interface Running {
   readonly url: string; // http://127.0.0.1:<port>
+  readonly app: import('fastify').FastifyInstance; // for looking at the database
   close(): Promise<void>;
 }
 
@@ -41,6 +42,7 @@ export async function startApp(): Promise<Running> {
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url: url.replace('localhost', '127.0.0.1'),
+    app,
     close: async () => {
       await app.close();
       rmSync(dir, { recursive: true, force: true });
@@ -58,9 +60,11 @@ export const pageData = (page: Page): Promise<PageData> =>
 
 export const tile = (page: Page, slot: number) => page.locator(`#board .tile[data-slot="${slot}"]`);
 
-/** Waits until the page has sent every queued move to the server. */
-export const settled = (page: Page): Promise<unknown> =>
-  page.waitForFunction(() => {
-    const s = (globalThis as { __mahjong?: { sync?: { queue: unknown[]; busy: boolean } } }).__mahjong;
-    return s?.sync ? s.sync.queue.length === 0 && !s.sync.busy : true;
+/** Sends what the page has waiting now (not after the batch delay), and waits until the server has it all. */
+export const settled = async (page: Page): Promise<unknown> => {
+  await page.evaluate(() => (globalThis as { __mahjong?: { sendNow?: () => void } }).__mahjong?.sendNow?.());
+  return page.waitForFunction(() => {
+    const s = (globalThis as { __mahjong?: { sync?: { acked: number; log: unknown[]; inFlight: boolean } } }).__mahjong;
+    return s?.sync ? s.sync.acked >= s.sync.log.length && !s.sync.inFlight : true;
   });
+};

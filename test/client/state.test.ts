@@ -1,10 +1,9 @@
 /**
- * The play page's headless logic (src/client/state.ts), its server sync (api.ts) and the solver worker's
+ * The play page's headless logic (src/client/state.ts) and the solver worker's
  * answers (worker.ts), in Node without a DOM.
  */
-import { describe, expect, test, vi } from 'vitest';
-import { faceName, canMatch, deal, makeLayout, type Deal, type Move, type Slot } from '../../src/engine/index.ts';
-import { makeSync, pushMove, type MovesAnswer, type SyncHooks } from '../../src/client/api.ts';
+import { describe, expect, test } from 'vitest';
+import { faceName, canMatch, deal, makeLayout, type Deal, type Slot } from '../../src/engine/index.ts';
 import {
   elapsedMs,
   firstFree,
@@ -218,91 +217,6 @@ describe('links', () => {
     const s = makeState({ deal: { ...dealOf(), mode: 'classic' }, game: null }, T0);
     expect(shareUrl(s, 'https://x.test')).toBe(`https://x.test/play/block/unit?mode=classic`);
     expect(newGameUrl(s)).toBe('/play/block?mode=classic');
-  });
-});
-
-describe('sync with the server', () => {
-  const hooks = (): SyncHooks & { calls: string[] } => {
-    const calls: string[] = [];
-    return {
-      calls,
-      created: (id) => calls.push(`created ${id}`),
-      resync: (a, why) => calls.push(`resync ${a ? 'answer' : 'null'} ${why}`),
-      offline: (ms) => calls.push(`offline ${ms}`),
-      online: () => calls.push('online'),
-    };
-  };
-  const reply = (status: number, body: unknown): Response =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-
-  test('creates the game on the first move, then sends moves in batches and checks the faces', async () => {
-    const d = dealOf();
-    const s = makeState({ deal: d, game: null }, T0);
-    const requests: { url: string; body: { moves?: Move[] } }[] = [];
-    let release: () => void = () => {};
-    const fetchFn = vi.fn(async (url: string | URL | Request, init?: RequestInit) => {
-      const body = JSON.parse(String(init?.body)) as { moves?: Move[] };
-      requests.push({ url: String(url), body });
-      if (String(url) === '/api/games') {
-        await new Promise<void>((done) => (release = done)); // hold the first request
-        return reply(201, { id: 'g7', ...d });
-      }
-      return reply(200, { status: 'playing', faces: s.game.faces } satisfies MovesAnswer);
-    }) as unknown as typeof fetch;
-    const h = hooks();
-    const sync = makeSync(d, null, h, fetchFn);
-    const [a, b] = d.solution[0]!;
-    playMove(s, { type: 'match', a, b }, T0);
-    const first = pushMove(sync, { type: 'match', a, b }, s.game.faces);
-    playMove(s, { type: 'undo' }, T0);
-    void pushMove(sync, { type: 'undo' }, s.game.faces); // waits: a request is in flight
-    playMove(s, { type: 'redo' }, T0);
-    void pushMove(sync, { type: 'redo' }, s.game.faces);
-    release();
-    await first;
-    expect(requests.map((r) => r.url)).toEqual(['/api/games', '/api/games/g7/moves']);
-    expect(requests[1]!.body.moves).toEqual([{ type: 'match', a, b }, { type: 'undo' }, { type: 'redo' }]);
-    expect(h.calls).toEqual(['created g7']);
-    expect(sync.queue).toEqual([]);
-  });
-
-  test('a different board from the server, or a 409, asks for a resync', async () => {
-    const d = dealOf();
-    const wrong = reply(200, { status: 'playing', faces: d.tiles.map(() => null) });
-    const h = hooks();
-    const sync = makeSync(d, 'g1', h, (async () => wrong) as unknown as typeof fetch);
-    await pushMove(sync, { type: 'hint' }, d.tiles.map((t) => t.face));
-    expect(h.calls).toEqual(['resync answer the server sees a different board']);
-
-    const h2 = hooks();
-    const sync2 = makeSync(d, 'g1', h2, (async () => reply(409, { error: 'tile 3 is not free' })) as unknown as typeof fetch);
-    await pushMove(sync2, { type: 'match', a: 0, b: 1 }, []);
-    expect(h2.calls).toEqual(['resync null tile 3 is not free']);
-    expect(sync2.queue).toEqual([]);
-  });
-
-  test('a network failure keeps the moves and retries', async () => {
-    vi.useFakeTimers();
-    try {
-      const d = dealOf();
-      let fail = true;
-      const faces = d.tiles.map((t) => t.face);
-      const fetchFn = (async () => {
-        if (fail) throw new TypeError('network down');
-        return reply(200, { status: 'playing', faces });
-      }) as unknown as typeof fetch;
-      const h = hooks();
-      const sync = makeSync(d, 'g1', h, fetchFn);
-      await pushMove(sync, { type: 'hint' }, faces);
-      expect(h.calls).toEqual(['offline 1000']);
-      expect(sync.queue).toHaveLength(1);
-      fail = false;
-      await vi.advanceTimersByTimeAsync(1000);
-      expect(h.calls).toEqual(['offline 1000', 'online']);
-      expect(sync.queue).toHaveLength(0);
-    } finally {
-      vi.useRealTimers();
-    }
   });
 });
 

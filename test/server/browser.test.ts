@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { Browser } from 'playwright-core';
 import type { FastifyInstance } from 'fastify';
 import type { Deal } from '../../src/engine/index.ts';
+import { BATCH_MS } from '../../src/client/sync.ts';
 import { buildApp } from '../../src/server/app.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -66,12 +67,13 @@ const PAIRS = 4; // pairs played before the reload
       for (const slot of [a, b]) await page.locator(`#board .tile[data-slot="${slot}"]`).click();
       await expect.poll(() => page.locator(`#board .tile[data-slot="${b}"]:not([hidden])`).count()).toBe(0);
     }
-    // The server has the moves: the game's log holds the pairs, verified by replay.
+    // The server gets the moves by itself, in a batch within BATCH_MS: the log holds the pairs, verified by replay.
     await expect
       .poll(() => (app.db.prepare('SELECT move_count, tiles_left FROM games').get() as { move_count: number } | undefined)?.move_count, {
-        timeout: 10_000,
+        timeout: BATCH_MS + 5000,
       })
       .toBe(PAIRS);
+    await expect.poll(() => page.textContent('#sync-status')).toBe('Saved');
 
     const removed = played.flat();
     const visible = async () =>

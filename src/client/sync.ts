@@ -1,0 +1,438 @@
+/**
+ * The move log between the board and the server (docs/contract-board.md, "Client ⇄ API"). Every move is
+ * played locally at once; this module owns getting it to the server, and never drops one on the way.
+ *
+ * - The log is kept in browser storage (localStorage, one entry per deal) from the moment a move is
+ *   played until the server has it, so a reload, a crash or a closed tab loses nothing; on load the stored
+ *   log is reconciled with the game the server rendered into the page (`openSync`).
+ * - Moves go in batches: BATCH_MS after the first unsent move, at once on a win or when many are waiting,
+ *   and on leaving the page (a `keepalive` request that outlives it). The first move goes at once: it makes
+ *   the game, whose time runs on the server's clock from then. One request is in flight at a time.
+ * - Every batch says where it starts (`at`: the moves the server has acknowledged), which makes it
+ *   idempotent: a batch that arrives twice, or after a newer one, changes nothing on the server.
+ * - Failures are retried with exponential backoff and jitter: 429 after its Retry-After, 5xx and 503
+ *   while the server restarts, network errors and offline (at once when the browser is back online).
+ *   A 404 or 403 (the game is gone, or the cookie changed) starts a new game with the whole log. A 409
+ *   is a real conflict (another tab played this game): the server's log, which it sends, is taken and
+ *   shown with a message; nothing the server accepted is lost. Nothing here reloads the page.
+ *
+ * The page sees the state through hooks; the status is what the save indicator says.
+ */
+import { applyMoves, newGame, type Deal, type Face, type Move, type Status } from '../engine/index.ts';
+
+/** What the server answers to a batch (SPEC §3.2, with our extra keys). */
+export interface MovesAnswer {
+  readonly status: Status;
+  readonly faces: readonly (Face | null)[];
+  readonly moves: number; // moves the server has of this game
+  readonly timeMs: number | null; // the server's time of the win
+}
+
+/** What the save indicator says. */
+export type SyncStatus =
+  | 'idle' // nothing played yet
+  | 'saved' // the server has every move
+  | 'saving' // moves are waiting for the next batch or on the way
+  | 'offline' // no network: will send when it is back
+  | 'busy' // the server asked us to wait (429, 5xx): will send after
+  | 'refused'; // the server refused the batch (a bug of ours): kept on this device, tried again later
+
+export const STATUS_TEXT: Record<SyncStatus, string> = {
+  idle: '',
+  saved: 'Saved',
+  saving: 'Saving…',
+  offline: 'Offline — will save',
+  busy: 'Server busy — will save',
+  refused: 'Not saved yet — kept on this device',
+};
+
+export interface SyncHooks {
+  created(id: string): void; // the server made a game for the log
+  status(status: SyncStatus): void; // the save indicator changed
+  saved(answer: MovesAnswer, complete: boolean): void; // the server took a batch; complete: it has the whole log
+  conflict(log: readonly Move[], message: string): void; // the server has another log: show its position
+}
+
+/** A place that keeps strings across page loads (localStorage); failures are quiet. */
+export interface KeptStore {
+  keys(): string[];
+  get(key: string): string | null;
+  set(key: string, value: string): void;
+  remove(key: string): void;
+}
+
+/** What the module needs from the browser; tests pass their own. */
+export interface SyncEnv {
+  readonly fetch: typeof fetch;
+  readonly store: KeptStore | null;
+  readonly now: () => number; // ms epoch
+  readonly random: () => number; // [0, 1), for jitter
+  readonly online: () => boolean; // navigator.onLine
+  readonly setTimer: (run: () => void, ms: number) => unknown; // setTimeout
+  readonly clearTimer: (timer: unknown) => void; // clearTimeout
+}
+
+/** A game's log as kept in storage. */
+interface Kept {
+  readonly v: 1;
+  readonly gameId: string | null; // null until the server made the game
+  readonly log: readonly Move[];
+  readonly acked: number; // moves the server had acknowledged when this was written
+  readonly savedAt: number; // ms epoch
+}
+
+/** Which deal a game is of: what `POST /api/games` takes. */
+export type DealKey = Pick<Deal, 'layout' | 'seed' | 'mode'>;
+
+export interface Sync {
+  readonly deal: DealKey;
+  readonly key: string; // storage key of this deal
+  gameId: string | null;
+  log: readonly Move[]; // the whole local log
+  acked: number; // moves of `log` the server has acknowledged
+  status: SyncStatus;
+  won: boolean; // the server said the game is won
+  inFlight: boolean; // a request is on the way
+  again: boolean; // send once more when the request in flight returns
+  failures: number; // failed attempts in a row
+  restarts: number; // games made again after a 404/403, against loops
+  timer: unknown; // the next send, from env.setTimer; null when none
+  flight: Promise<void> | null; // the requests on the way (tests await it)
+  dueAt: number | null; // when the timer fires, ms epoch
+  readonly hooks: SyncHooks;
+  readonly env: SyncEnv;
+}
+
+export const BATCH_MS = 8000; // the longest an unsent move waits while playing; ms
+export const MAX_WAITING = 40; // send at once when this many moves wait
+export const MAX_BATCH = 200; // moves per request (the server takes 500; keepalive bodies must stay under 64 KB)
+const BACKOFF_MS = 1000; // first retry after a failure; doubles up to MAX_BACKOFF_MS
+const MAX_BACKOFF_MS = 60_000;
+const KEEP_DAYS = 30; // stored logs older than this are dropped at the next load (the server has a copy, or never will)
+
+const KEY_PREFIX = 'mahjong:moves:';
+
+export const storageKey = (deal: DealKey): string => `${KEY_PREFIX}${deal.layout}/${deal.seed}/${deal.mode}`;
+
+/** The deal of a storage key, or null for a key that is not ours. */
+function dealOfKey(key: string): DealKey | null {
+  if (!key.startsWith(KEY_PREFIX)) return null;
+  const [layout, seed, mode, ...rest] = key.slice(KEY_PREFIX.length).split('/');
+  if (!layout || !seed || (mode !== 'relaxed' && mode !== 'classic') || rest.length > 0) return null;
+  return { layout, seed, mode };
+}
+
+const sameMove = (a: Move, b: Move): boolean =>
+  a.type === b.type && (a.type !== 'match' || (b.type === 'match' && a.a === b.a && a.b === b.b));
+
+const isPrefix = (short: readonly Move[], long: readonly Move[]): boolean =>
+  short.length <= long.length && short.every((m, i) => sameMove(m, long[i]!));
+
+/** True when `log` replays on the deal (a stored log from an older page or another version may not). */
+function replays(deal: Deal, log: readonly Move[]): boolean {
+  const start = newGame(deal);
+  return start.ok && applyMoves(start.value, log).ok;
+}
+
+function readKept(env: SyncEnv, key: string): Kept | null {
+  try {
+    const raw = env.store?.get(key);
+    if (!raw) return null;
+    const kept = JSON.parse(raw) as Kept;
+    if (kept?.v !== 1 || !Array.isArray(kept.log) || !Number.isInteger(kept.acked)) return null;
+    if (env.now() - kept.savedAt > KEEP_DAYS * 86_400_000) return null;
+    return kept;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes the log to storage while the server lacks some of it; removes it once the server has it all. */
+function keep(sync: Sync): void {
+  const store = sync.env.store;
+  if (!store) return;
+  try {
+    if (sync.acked >= sync.log.length) store.remove(sync.key);
+    else {
+      const kept: Kept = { v: 1, gameId: sync.gameId, log: sync.log, acked: sync.acked, savedAt: sync.env.now() };
+      store.set(sync.key, JSON.stringify(kept));
+    }
+  } catch {
+    // storage full or forbidden (private windows): the moves still go to the server as usual
+  }
+}
+
+/** A sync of a game whose server has `acked` moves of `log`. */
+function makeSync(
+  deal: DealKey,
+  game: { readonly id: string | null; readonly log: readonly Move[]; readonly acked: number },
+  hooks: SyncHooks,
+  env: SyncEnv,
+): Sync {
+  const { layout, seed, mode } = deal;
+  return {
+    deal: { layout, seed, mode },
+    key: storageKey(deal),
+    gameId: game.id,
+    log: game.log,
+    acked: Math.min(game.acked, game.log.length),
+    status: game.log.length === 0 ? 'idle' : game.acked < game.log.length ? 'saving' : 'saved',
+    won: false,
+    inFlight: false,
+    again: false,
+    failures: 0,
+    restarts: 0,
+    timer: null,
+    flight: null,
+    dueAt: null,
+    hooks,
+    env,
+  };
+}
+
+/**
+ * The sync of a deal's game, reconciling what the server rendered (`server`: its unfinished game of
+ * this deal, or null) with a log kept in storage by an earlier visit. `sync.log` is the log to show:
+ * longer than the server's when stored moves had not reached it (they are sent at once).
+ */
+export function openSync(
+  deal: Deal,
+  server: { readonly id: string; readonly log: readonly Move[] } | null,
+  hooks: SyncHooks,
+  env: SyncEnv,
+): Sync {
+  const serverLog = server?.log ?? [];
+  let game = { id: server?.id ?? null, log: serverLog, acked: serverLog.length };
+  const kept = readKept(env, storageKey(deal));
+  if (kept && replays(deal, kept.log)) {
+    if (kept.gameId !== null && kept.gameId !== server?.id) {
+      // A game the page does not show: finished since (its last answer was lost) or replaced. Its own
+      // server copy decides: a repeat of moves it has answers as before, a conflict sends its log.
+      game = { id: kept.gameId, log: kept.log, acked: kept.acked };
+    } else if (kept.log.length > serverLog.length && isPrefix(serverLog, kept.log)) {
+      game = { id: server?.id ?? null, log: kept.log, acked: serverLog.length };
+    } // else the server has as much or other moves (another tab went on): the server's game stands
+  }
+  const sync = makeSync(deal, game, hooks, env);
+  keep(sync); // written again, or cleared when the server has it all
+  if (sync.acked < sync.log.length) send(sync);
+  return sync;
+}
+
+const QUIET: SyncHooks = { created() {}, status() {}, saved() {}, conflict() {} };
+
+/**
+ * Sends the logs that other deals' pages left in storage (a game finished offline, a tab closed before
+ * its batch went) from whichever deal page is open now; `except` is that page's storage key. The server
+ * checks them like any batch, so they need no replay here. Returns their syncs (tests await them).
+ */
+export function sendKept(except: string, env: SyncEnv): Sync[] {
+  const syncs: Sync[] = [];
+  let keys: string[] = [];
+  try {
+    keys = env.store?.keys() ?? [];
+  } catch {
+    return syncs;
+  }
+  for (const key of keys) {
+    const deal = key === except ? null : dealOfKey(key);
+    const kept = deal && readKept(env, key);
+    if (!deal || !kept || kept.acked >= kept.log.length) continue;
+    const sync = makeSync(deal, { id: kept.gameId, log: kept.log, acked: kept.acked }, QUIET, env);
+    send(sync);
+    syncs.push(sync);
+  }
+  return syncs;
+}
+
+function setStatus(sync: Sync, status: SyncStatus): void {
+  if (sync.status === status) return;
+  sync.status = status;
+  sync.hooks.status(status);
+}
+
+function clearTimer(sync: Sync): void {
+  if (sync.timer !== null) sync.env.clearTimer(sync.timer);
+  sync.timer = null;
+  sync.dueAt = null;
+}
+
+/** Sends in `ms` unless a send is due sooner. */
+function sendIn(sync: Sync, ms: number): void {
+  const due = sync.env.now() + ms;
+  if (sync.dueAt !== null && sync.dueAt <= due) return;
+  clearTimer(sync);
+  sync.dueAt = due;
+  sync.timer = sync.env.setTimer(() => {
+    sync.timer = null;
+    sync.dueAt = null;
+    send(sync);
+  }, ms);
+}
+
+/**
+ * The page played a move: `log` is its whole log now, `status` the position's. Stores the log, and sends
+ * it now (the first move, which makes the game and so starts its time on the server's clock; a win; many
+ * waiting) or within BATCH_MS. Mutates.
+ */
+export function record(sync: Sync, log: readonly Move[], status: Status): void {
+  sync.log = log;
+  keep(sync);
+  if (sync.status === 'idle' || sync.status === 'saved') setStatus(sync, 'saving');
+  if (sync.gameId === null || status === 'won' || log.length - sync.acked >= MAX_WAITING) send(sync);
+  else if (sync.failures === 0) sendIn(sync, BATCH_MS);
+}
+
+/** Sends what is waiting now (a win, the page going to the background, the network back). */
+export function sendNow(sync: Sync): void {
+  if (sync.acked < sync.log.length) send(sync);
+}
+
+/**
+ * The page is going away: send what is waiting with a request that outlives the page (`keepalive`).
+ * The log stays in storage until a later visit sees the server has it.
+ */
+export function leave(sync: Sync): void {
+  if (sync.gameId === null || sync.acked >= sync.log.length) return;
+  const at = sync.acked;
+  void sync.env
+    .fetch(`/api/games/${encodeURIComponent(sync.gameId)}/moves`, request({ at, moves: sync.log.slice(at, at + MAX_BATCH) }))
+    .catch(() => {});
+}
+
+const request = (body: unknown): RequestInit => ({
+  method: 'POST',
+  headers: { 'content-type': 'application/json', accept: 'application/json' },
+  body: JSON.stringify(body),
+  credentials: 'same-origin',
+  keepalive: true, // the request survives the page: a batch sent as the player leaves still arrives
+});
+
+/** A refusal from the server: its status, code, message and the rest of its body. */
+interface Refusal {
+  readonly status: number;
+  readonly code: string;
+  readonly message: string;
+  readonly body: Record<string, unknown>;
+  readonly retryAfterMs: number | null;
+}
+
+type Reply = { readonly ok: true; readonly body: unknown } | { readonly ok: false; readonly refusal: Refusal | null }; // null: no answer
+
+async function post(sync: Sync, url: string, body: unknown): Promise<Reply> {
+  let res: Response;
+  try {
+    res = await sync.env.fetch(url, request(body));
+  } catch {
+    return { ok: false, refusal: null }; // the network, or the server went away mid-answer
+  }
+  const data = (await res.json().catch(() => null)) as Record<string, unknown> | null;
+  if (res.ok && data) return { ok: true, body: data };
+  const retryAfter = Number(res.headers.get('retry-after'));
+  return {
+    ok: false,
+    refusal: {
+      status: res.status,
+      code: typeof data?.code === 'string' ? data.code : '',
+      message: typeof data?.error === 'string' ? data.error : `HTTP ${res.status}`,
+      body: data ?? {},
+      retryAfterMs: Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : null,
+    },
+  };
+}
+
+/** Tries again later: after Retry-After, else after a growing delay with jitter. */
+function retry(sync: Sync, status: SyncStatus, retryAfterMs: number | null): void {
+  sync.failures++;
+  const backoff = Math.min(MAX_BACKOFF_MS, BACKOFF_MS * 2 ** Math.min(sync.failures - 1, 10));
+  const jitter = 0.5 + sync.env.random(); // spreads the retries of many pages after a restart
+  setStatus(sync, status);
+  clearTimer(sync);
+  sendIn(sync, Math.round((retryAfterMs ?? backoff) * (retryAfterMs === null ? jitter : 1) + sync.env.random() * 250));
+}
+
+/** Sends the waiting moves, batch after batch, until the server has them all or a request fails. */
+function send(sync: Sync): void {
+  if (sync.inFlight) {
+    sync.again = true;
+    return;
+  }
+  clearTimer(sync);
+  sync.inFlight = true;
+  sync.flight = run(sync).finally(() => {
+    sync.inFlight = false;
+    sync.flight = null;
+    if (sync.again) {
+      sync.again = false;
+      if (sync.acked < sync.log.length) send(sync); // asked for while the last request was on the way
+    }
+  });
+}
+
+async function run(sync: Sync): Promise<void> {
+  while (sync.acked < sync.log.length) {
+    if (!sync.env.online()) return retry(sync, 'offline', null);
+    setStatus(sync, 'saving');
+    if (sync.gameId === null) {
+      const { layout, seed, mode } = sync.deal;
+      const made = await post(sync, '/api/games', { layout, seed, mode });
+      if (!made.ok) return failed(sync, made.refusal);
+      const id = (made.body as { id?: unknown }).id;
+      if (typeof id !== 'string') return retry(sync, 'refused', null);
+      sync.gameId = id;
+      sync.acked = 0;
+      keep(sync);
+      sync.hooks.created(id);
+      continue;
+    }
+    const at = sync.acked;
+    const batch = sync.log.slice(at, at + MAX_BATCH);
+    const sent = await post(sync, `/api/games/${encodeURIComponent(sync.gameId)}/moves`, { at, moves: batch });
+    if (!sent.ok) {
+      const refusal = sent.refusal;
+      if (refusal?.status === 409 && refusal.code === 'ERR_MOVE_GAP' && Number(refusal.body.moves) < at) {
+        sync.acked = Number(refusal.body.moves); // the server lost moves it had taken: send them again
+        continue;
+      }
+      return failed(sync, refusal);
+    }
+    const answer = sent.body as MovesAnswer;
+    sync.acked = Math.max(sync.acked, at + batch.length);
+    sync.failures = 0;
+    sync.restarts = 0;
+    if (answer.status === 'won') sync.won = true;
+    keep(sync);
+    sync.hooks.saved(answer, sync.acked >= sync.log.length);
+  }
+  sync.failures = 0;
+  setStatus(sync, 'saved');
+}
+
+/** A request that did not go through: retry, start the game again, or take the server's log. */
+function failed(sync: Sync, refusal: Refusal | null): void {
+  if (refusal === null) return retry(sync, sync.env.online() ? 'busy' : 'offline', null);
+  const { status } = refusal;
+  if (status === 429 || status >= 500) return retry(sync, 'busy', refusal.retryAfterMs);
+  if ((status === 404 || status === 403) && sync.gameId !== null && sync.restarts < 2) {
+    // The game is gone (a new database) or not this player's (the cookie was cleared): the log is still
+    // good, so it becomes a new game of this player's.
+    sync.restarts++;
+    sync.gameId = null;
+    sync.acked = 0;
+    keep(sync);
+    sync.again = true;
+    return;
+  }
+  if (status === 409 && Array.isArray(refusal.body.log)) {
+    const log = refusal.body.log as Move[];
+    sync.log = log;
+    sync.acked = log.length;
+    sync.failures = 0;
+    sync.won = refusal.code === 'ERR_GAME_FINISHED'; // a finished game is a won one
+    keep(sync);
+    setStatus(sync, 'saved');
+    sync.hooks.conflict(log, refusal.message);
+    return;
+  }
+  retry(sync, 'refused', null); // a refusal we did not expect: keep the moves and try again later
+}

@@ -1,0 +1,163 @@
+/**
+ * The sync in a real browser (issue 8): a whole game through 429s, 503s and a dropped connection is
+ * recorded once with every move and the page never reloads; a tab closed mid-game comes back with every
+ * move; two tabs on one game meet a clear conflict message and lose nothing the server accepted.
+ */
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import type { Move } from '../../src/engine/index.ts';
+import { HAS_CHROMIUM, launch, pageData, settled, startApp, tile, type Running } from './browser.ts';
+
+const suite = HAS_CHROMIUM ? describe : describe.skip;
+
+suite('sync in Chromium', () => {
+  let app: Running;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    [app, browser] = await Promise.all([startApp(), launch()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  const gameRow = (id: string) =>
+    app.app.db.prepare('SELECT move_count, moves_json, result FROM games WHERE id = ?').get(id) as
+      | { move_count: number; moves_json: string; result: string | null }
+      | undefined;
+
+  async function open(context: BrowserContext, path: string): Promise<Page> {
+    const page = await context.newPage();
+    await page.goto(`${app.url}${path}`);
+    await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+    return page;
+  }
+
+  const gameIdOf = (page: Page) => page.evaluate(() => (globalThis as { __mahjong?: { sync: { gameId: string | null } } }).__mahjong!.sync.gameId);
+  const sendNow = (page: Page) => page.evaluate(() => (globalThis as { __mahjong?: { sendNow(): void } }).__mahjong!.sendNow());
+
+  async function playPair(page: Page, [a, b]: readonly [number, number]): Promise<void> {
+    await tile(page, a).click();
+    await tile(page, b).click();
+    await expect.poll(() => page.locator(`#board .tile[data-slot="${b}"]:not([hidden])`).count()).toBe(0);
+  }
+
+  test('a whole game through 429 on every second batch, then 503s, then a dropped connection: won once, every move, no reload', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await open(context, '/play/turtle/sync-storm');
+    await page.evaluate(() => ((globalThis as { __stayed?: boolean }).__stayed = true)); // gone if the page reloads
+    const { deal } = await pageData(page);
+
+    // The server's weather: 429 for every second batch, then three 503s, then one connection dropped.
+    let batches = 0;
+    const fates: string[] = [];
+    await page.route('**/api/games/*/moves', async (route: Route) => {
+      batches++;
+      const fate = batches <= 12 ? (batches % 2 === 0 ? '429' : 'ok') : batches <= 15 ? '503' : batches === 16 ? 'drop' : 'ok';
+      fates.push(fate);
+      if (fate === '429')
+        return route.fulfill({ status: 429, headers: { 'retry-after': '1' }, contentType: 'application/json', body: '{"error":"too many requests","code":"ERR_RATE_LIMITED"}' });
+      if (fate === '503') return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"the server is restarting"}' });
+      if (fate === 'drop') return route.abort('connectionreset');
+      return route.continue();
+    });
+
+    const pairs = deal.solution;
+    for (let i = 0; i < pairs.length; i++) {
+      await playPair(page, pairs[i]!);
+      if (i % 6 === 5 && i < pairs.length - 1) await sendNow(page); // time passing: a batch every few pairs
+    }
+    expect(await page.getAttribute('#board', 'data-status')).toBe('won');
+    await expect.poll(() => page.textContent('#sync-status'), { timeout: 60_000 }).toBe('Saved');
+    await expect.poll(() => page.isVisible('#win-panel [data-win="verified"]')).toBe(true);
+    expect(await page.isVisible('#win-panel [data-win="saving"]')).toBe(false);
+    expect(fates).toEqual(expect.arrayContaining(['429', '503', 'drop']));
+
+    const row = gameRow((await gameIdOf(page))!)!;
+    expect(row.result).toBe('won');
+    expect(JSON.parse(row.moves_json)).toEqual(pairs.map(([a, b]) => ({ type: 'match', a, b })));
+    expect(app.app.db.prepare("SELECT COUNT(*) AS n FROM games WHERE result = 'won'").get()).toEqual({ n: 1 });
+    expect(await page.evaluate(() => (globalThis as { __stayed?: boolean }).__stayed)).toBe(true);
+    await context.close();
+  }, 180_000);
+
+  test('the win panel says "Saving your win…" until the server has it, and offline that it will be saved', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await open(context, '/play/garden/sync-panel');
+    const { deal } = await pageData(page);
+    let hold = true;
+    await page.route('**/api/games/*/moves', async (route) => {
+      while (hold) await new Promise((r) => setTimeout(r, 50));
+      await route.continue();
+    });
+    for (const pair of deal.solution) await playPair(page, pair);
+    await expect.poll(() => page.isVisible('#win-panel')).toBe(true);
+    expect(await page.textContent('#win-panel [data-win="saving"]')).toBe('Saving your win…');
+    expect(await page.isVisible('#win-panel [data-win="verified"]')).toBe(false);
+    expect(await page.textContent('#sync-status')).toBe('Saving…');
+    hold = false;
+    await expect.poll(() => page.isVisible('#win-panel [data-win="verified"]')).toBe(true);
+    expect(await page.textContent('#win-panel [data-win="verified"]')).toMatch(/^The server checked every move: your win is recorded/);
+
+    // Offline from the first move: the indicator and the panel say the win waits on this device.
+    const other = await open(context, '/play/garden/sync-offline');
+    await context.setOffline(true);
+    for (const pair of (await pageData(other)).deal.solution) await playPair(other, pair);
+    await expect.poll(() => other.textContent('#sync-status')).toBe('Offline — will save');
+    expect(await other.textContent('#win-panel [data-win="saving"]')).toMatch(/kept on this device and will be saved/);
+    await context.setOffline(false);
+    await expect.poll(() => other.textContent('#sync-status'), { timeout: 15_000 }).toBe('Saved');
+    expect(await other.isVisible('#win-panel [data-win="verified"]')).toBe(true);
+    await context.close();
+  }, 90_000);
+
+  test('a tab closed mid-game, before its batch went: the link reopens with every move', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    await context.newPage(); // keeps the context (and its storage) open when the game's tab closes
+    const page = await open(context, '/play/turtle/sync-close');
+    const { deal } = await pageData(page);
+    await playPair(page, deal.solution[0]!);
+    await settled(page); // the server has the first pair
+    await context.setOffline(true); // nothing more gets out, not even the last send as the tab closes
+    for (const pair of deal.solution.slice(1, 5)) await playPair(page, pair);
+    const id = (await gameIdOf(page))!;
+    await page.close({ runBeforeUnload: true });
+    expect(gameRow(id)!.move_count).toBe(1);
+
+    await context.setOffline(false);
+    const again = await open(context, '/play/turtle/sync-close');
+    const played = deal.solution.slice(0, 5);
+    for (const [a, b] of played) {
+      expect(await tile(again, a).isHidden()).toBe(true);
+      expect(await tile(again, b).isHidden()).toBe(true);
+    }
+    expect(await again.getAttribute('#board', 'aria-label')).toBe(`Board, ${144 - 10} tiles left`);
+    await settled(again);
+    expect(JSON.parse(gameRow(id)!.moves_json)).toEqual(played.map(([a, b]) => ({ type: 'match', a, b })));
+    await context.close();
+  });
+
+  test('two tabs on one game: the second gets a clear conflict message and the server position; nothing accepted is lost', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const one = await open(context, '/play/turtle/sync-tabs');
+    const { deal } = await pageData(one);
+    await playPair(one, deal.solution[0]!);
+    await settled(one);
+    const two = await open(context, '/play/turtle/sync-tabs'); // the server renders the same game
+    expect((await pageData(two)).game?.log).toHaveLength(1);
+
+    await playPair(one, deal.solution[1]!);
+    await settled(one);
+    await playPair(two, deal.solution[2]!); // tab two has not seen tab one's second pair
+    await sendNow(two);
+    await expect.poll(() => two.textContent('#message')).toMatch(/another tab or window.*server's position/);
+    const expected: Move[] = deal.solution.slice(0, 2).map(([a, b]) => ({ type: 'match', a, b }));
+    const log = await two.evaluate(() => (globalThis as { __mahjong?: { state: { game: { log: unknown[] } } } }).__mahjong!.state.game.log);
+    expect(log).toEqual(expected);
+    expect(await tile(two, deal.solution[2]![0]).isHidden()).toBe(false); // its own pair is back: the server never took it
+    expect(JSON.parse(gameRow((await gameIdOf(one))!)!.moves_json)).toEqual(expected);
+    expect(await two.textContent('#sync-status')).toBe('Saved');
+    await context.close();
+  });
+});
