@@ -9,7 +9,7 @@ import type { Dir } from './state.ts';
 export interface Controller {
   pick(slot: number): void; // a tile was clicked, tapped, or pressed with Enter/Space
   act(action: string): void; // hint, shuffle, undo, redo, check, new, share, undo:N, deselect
-  focusStep(dir: Dir): void; // an arrow key
+  focusStep(dir: Dir, from: number | null): void; // an arrow key; from: the tile that has DOM focus, if any
   visibility(hidden: boolean): void;
   tick(): void; // once a second
   fit(): void; // the space for the board changed
@@ -56,7 +56,8 @@ export function bind(doc: Document, board: HTMLElement, ctrl: Controller): () =>
     const onBoard = k.target === doc.body || k.target === doc.documentElement || board.contains(k.target as Node);
     if (dir && onBoard && !k.ctrlKey && !k.shiftKey) {
       k.preventDefault();
-      ctrl.focusStep(dir);
+      const focused = (k.target as Element).closest?.<HTMLElement>('button.tile[data-slot]');
+      ctrl.focusStep(dir, focused ? Number(focused.dataset.slot) : null);
       return;
     }
     const key = k.key.toLowerCase();

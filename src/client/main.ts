@@ -9,6 +9,7 @@ import { bind, type Controller } from './events.ts';
 import { fit, makeDom, readData, render, renderClock, type State } from './render.ts';
 import {
   elapsedMs,
+  firstFree,
   formatTime,
   makeState,
   moveFocus,
@@ -52,6 +53,8 @@ const ENV: SyncEnv = {
   setTimer: (run, ms) => setTimeout(run, ms),
   clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
 };
+
+const FOCUS_BOARD = 'mahjong:focus-board'; // sessionStorage: "New game" was pressed; focus the new board
 
 const sameFaces = (a: readonly unknown[] | undefined, b: readonly unknown[]): boolean =>
   Array.isArray(a) && a.length === b.length && a.every((f, i) => (f ?? null) === (b[i] ?? null));
@@ -225,6 +228,11 @@ function start(doc: Document): void {
         }
         case 'new':
           leave(sync);
+          try {
+            sessionStorage.setItem(FOCUS_BOARD, '1'); // the next page puts focus back on its board
+          } catch {
+            // no session storage: the new page starts at its top, as any page
+          }
           location.assign(newGameUrl(s));
           return;
         case 'share':
@@ -233,11 +241,13 @@ function start(doc: Document): void {
         case 'deselect':
           s.selected = null;
           s.hint = null;
+          s.message = ''; // "… selected." or the hint's pair go with them
           draw();
           return;
       }
     },
-    focusStep(dir) {
+    focusStep(dir, from) {
+      if (from !== null && s.focus === null) s.focus = from; // tabbed in: the first arrow moves from there
       moveFocus(s, dir);
       s.moveFocus = true;
       draw();
@@ -264,7 +274,17 @@ function start(doc: Document): void {
 
   fit(s);
   draw();
-  s.dom.board.classList.add('live'); // the script is running: CSS may rely on it
+  s.dom.board.classList.add('live');
+  try {
+    if (sessionStorage.getItem(FOCUS_BOARD)) {
+      sessionStorage.removeItem(FOCUS_BOARD);
+      s.focus = firstFree(s);
+      s.moveFocus = true;
+      draw();
+    }
+  } catch {
+    // no session storage: nothing to carry over
+  } // the script is running: CSS may rely on it
   bind(doc, s.dom.board, ctrl);
   // For tests and curious players: the state, the sync, and a way to send what waits without the batch delay.
   (globalThis as { __mahjong?: unknown }).__mahjong = { state: s, sync, sendNow: () => sendNow(sync) };

@@ -128,6 +128,7 @@ export function makeDom(doc: Document, s: HeadlessState, fallbackSprite: string)
     notice = doc.createElement('div');
     notice.id = 'notice';
     notice.className = 'notice';
+    notice.setAttribute('role', 'status'); // it carries the message while shown (render clears #message)
     notice.hidden = true;
     board.after(notice);
   }
@@ -238,8 +239,11 @@ function button(doc: Document, action: string, text: string): HTMLButtonElement 
   return b;
 }
 
-/** The notice over the board: no moves, the solver at work, or a lost win with the undo back to it. */
-function renderNotice(s: State): void {
+/**
+ * The notice over the board: no moves, the solver at work, or a lost win with the undo back to it.
+ * Returns whether it is shown.
+ */
+function renderNotice(s: State): boolean {
   const doc = s.dom.board.ownerDocument;
   let key = '';
   let text = '';
@@ -255,18 +259,19 @@ function renderNotice(s: State): void {
     buttons.push(['shuffle', 'Shuffle']);
   } else if (s.status === 'stuck') {
     key = `stuck:${s.game.log.length}`;
-    text = 'No moves left. Shuffle the tiles, or undo a few moves.';
+    text = 'No moves left. Shuffle the tiles or undo a few moves.';
     buttons.push(['shuffle', 'Shuffle'], ['undo', 'Undo']);
   } // a yes or "cannot tell" needs no buttons: the message line says it
   const el = s.dom.notice;
-  if (el.dataset.key === key) return;
+  if (el.dataset.key === key) return key !== '';
   el.dataset.key = key;
   el.hidden = key === '';
   el.replaceChildren();
-  if (!key) return;
+  if (!key) return false;
   const p = doc.createElement('p');
   p.textContent = text;
   el.append(p, ...buttons.map(([action, label]) => button(doc, action, label)));
+  return true;
 }
 
 /** The save indicator near the counters: saved, saving…, offline — will save, … */
@@ -356,8 +361,9 @@ export function render(s: State, now: number): void {
       (action === 'check' && s.check.kind === 'running');
     setAttr(b, 'aria-disabled', off ? 'true' : null);
   }
-  if (s.dom.message) setText(s.dom.message, s.message);
-  renderNotice(s);
+  const notice = renderNotice(s);
+  // One message: while the notice over the board says it (with its buttons), the line above stays empty.
+  if (s.dom.message) setText(s.dom.message, notice ? '' : s.message);
   renderSync(s);
   renderWin(s, now);
   // Keyboard focus follows s.focus when asked to, and never stays on a tile that has left the board.

@@ -148,6 +148,44 @@ suite('the board in Chromium', () => {
     await context.close();
   });
 
+  test('keyboard: a skip link to the board, the first arrow moves, Escape clears the selection and its message, N keeps focus on the board', async () => {
+    const page = await open('skip-link');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Skip to the board');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    const first = await page.evaluate(() => document.activeElement?.getAttribute('data-slot'));
+    expect(first).not.toBeNull(); // two tab stops to the first tile
+    await page.keyboard.press('ArrowRight');
+    const moved = await page.evaluate(() => document.activeElement?.getAttribute('data-slot'));
+    expect(moved).not.toBeNull();
+    expect(moved).not.toBe(first); // the first arrow after tabbing in moves
+    await page.keyboard.press('Enter');
+    expect(await page.textContent('#message')).toMatch(/ selected\.$/);
+    await page.keyboard.press('Escape');
+    expect(await page.textContent('#message')).toBe('');
+    expect(await page.locator('#board .tile.selected').count()).toBe(0);
+    await page.keyboard.press('n');
+    await page.waitForURL((url) => !url.pathname.endsWith('/skip-link'));
+    await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+    await expect.poll(() => page.evaluate(() => document.activeElement?.matches('#board .tile') ?? false)).toBe(true);
+    await context.close();
+  });
+
+  test('from 1024 px wide the controls make a column: turtle tiles of 50 px or more at 1280×720, how to play in view', async () => {
+    const page = await open('a-long-seed-of-32-characters-xyz', { width: 1280, height: 720 });
+    const m = await measure(page);
+    expect(m.tile).toBeGreaterThanOrEqual(50);
+    expect(m.sh).toBeLessThanOrEqual(720);
+    const how = page.locator('.how-to');
+    expect(await how.isVisible()).toBe(true);
+    const box = (await how.boundingBox())!;
+    expect(box.y + box.height).toBeLessThanOrEqual(720); // above the fold
+    expect(await how.textContent()).toMatch(/Any flower matches any flower/);
+    expect(await page.getAttribute('[data-action="hint"]', 'title')).toBe('Show a pair (H)');
+    await context.close();
+  });
+
   test('hint highlights a legal pair', async () => {
     const page = await open('hint');
     await page.click('[data-action="hint"]');
@@ -264,14 +302,22 @@ suite('the board in Chromium', () => {
     expect(await p.textContent('[data-counter="pairs"]')).toBe('0');
     const notice = p.locator('#notice');
     await notice.waitFor({ state: 'visible' });
-    expect(await notice.textContent()).toMatch(/No moves left/);
+    expect(await notice.locator('p').textContent()).toBe('No moves left. Shuffle the tiles or undo a few moves.');
     expect(await notice.locator('button').allTextContents()).toEqual(['Shuffle', 'Undo']);
+    expect(await p.textContent('#message')).toBe(''); // said once, in the notice (issue 14)
+    // The notice paints over the board's tiles: the topmost element at its centre is the notice.
+    const onTop = await notice.evaluate((el) => {
+      const r = el.getBoundingClientRect();
+      return el.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2));
+    });
+    expect(onTop).toBe(true);
     expect(await p.textContent('body')).not.toMatch(/game over/i);
 
     await p.click('[data-action="check"]');
     const back = notice.getByRole('button', { name: `Undo ${undoSteps} move${undoSteps === 1 ? '' : 's'}` });
     await back.waitFor({ timeout: 60_000 }); // the solver may take seconds, more on a busy machine
-    expect(await p.textContent('#message')).toMatch(new RegExp(`^No: the win was lost ${undoSteps} moves? ago`));
+    expect(await notice.locator('p').textContent()).toMatch(new RegExp(`^No: the win was lost ${undoSteps} moves? ago`));
+    expect(await p.textContent('#message')).toBe('');
     await back.click();
     expect(await p.textContent('[data-counter="left"]')).toBe(String(left + 2 * undoSteps!));
     await p.click('[data-action="check"]');
