@@ -186,6 +186,18 @@ suite('the board in Chromium', () => {
     await context.close();
   });
 
+  test('the phone home page starts with Play and Today\'s deal above the fold', async () => {
+    context = await browser.newContext({ viewport: SIZES[1] });
+    const page = await context.newPage();
+    await page.goto(`${app.url}/`);
+    for (const name of ['Play the turtle', "Today's deal"]) {
+      const box = (await page.getByRole('link', { name, exact: true }).boundingBox())!;
+      expect(box.y + box.height, name).toBeLessThanOrEqual(SIZES[1].height / 2);
+      expect(box.height, name).toBeGreaterThanOrEqual(44);
+    }
+    await context.close();
+  });
+
   test('hint highlights a legal pair', async () => {
     const page = await open('hint');
     await page.click('[data-action="hint"]');
@@ -457,6 +469,14 @@ suite('the board in Chromium', () => {
     expect(boxes).toHaveLength(144);
     expect(boxes.every((b) => b.width > 30 && b.height > b.width)).toBe(true);
     expect(new Set(boxes.map((b) => `${b.x},${b.y}`)).size).toBe(144); // no two tiles on one spot
+    // Controls that need script are not shown as live; the note says what is needed, above the fold, with how to play.
+    expect(await page.isVisible('.controls')).toBe(false);
+    const note = page.locator('.noscript');
+    expect(await note.textContent()).toMatch(/^Playing needs JavaScript/);
+    for (const el of [note, page.locator('.how-to')]) {
+      const box = (await el.boundingBox())!;
+      expect(box.y + box.height).toBeLessThanOrEqual(SIZES[0].height);
+    }
     mkdirSync(SHOTS, { recursive: true });
     await page.screenshot({ path: `${SHOTS}board-noscript-1440x900.png` });
     await context.close();
