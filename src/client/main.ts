@@ -11,6 +11,7 @@ import {
   elapsedMs,
   firstFree,
   formatTime,
+  isInProgress,
   makeState,
   moveFocus,
   newGameUrl,
@@ -227,6 +228,13 @@ function start(doc: Document): void {
           return;
         }
         case 'new':
+        case 'new!':
+          if (action === 'new' && isInProgress(s) && !s.confirmingNew) {
+            s.confirmingNew = true; // ask first: the notice offers "New game" (new!) and "Keep playing"
+            draw();
+            s.dom.notice.querySelector<HTMLElement>('[data-do="stay"]')?.focus();
+            return;
+          }
           leave(sync);
           try {
             sessionStorage.setItem(FOCUS_BOARD, '1'); // the next page puts focus back on its board
@@ -238,7 +246,13 @@ function start(doc: Document): void {
         case 'share':
           void share();
           return;
+        case 'stay':
+          s.confirmingNew = false;
+          s.moveFocus = true;
+          draw();
+          return;
         case 'deselect':
+          s.confirmingNew = false;
           s.selected = null;
           s.hint = null;
           s.message = ''; // "… selected." or the hint's pair go with them

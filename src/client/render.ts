@@ -248,7 +248,11 @@ function renderNotice(s: State): boolean {
   let key = '';
   let text = '';
   const buttons: [string, string][] = [];
-  if (s.check.kind === 'running') {
+  if (s.confirmingNew) {
+    key = 'confirm-new';
+    text = 'Start a new game? This one stays unfinished: you can come back to it from the home page.';
+    buttons.push(['new!', 'New game'], ['stay', 'Keep playing']);
+  } else if (s.check.kind === 'running') {
     key = 'running';
     text = 'Asking the solver…';
   } else if (s.check.kind === 'no') {

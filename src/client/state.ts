@@ -65,6 +65,7 @@ export interface HeadlessState {
   leaving: number[]; // slots removed by the last move, animating out
   message: string; // announced in the live region
   check: Check;
+  confirmingNew: boolean; // "New game" was asked for during a game: the notice asks before leaving it
   clock: Clock;
   saving: SyncStatus; // what the save indicator says (sync.ts)
   verified: { readonly timeMs: number | null } | null; // the server recorded the win, with its time
@@ -103,6 +104,7 @@ export function makeState(data: DealData, now: number): HeadlessState {
     leaving: [],
     message: '',
     check: { kind: 'idle' },
+    confirmingNew: false,
     clock,
     saving: gameId && game.log.length > 0 ? 'saved' : 'idle',
     verified: null,
@@ -174,6 +176,7 @@ export function playMove(s: HeadlessState, move: Move, now: number): string | nu
   s.hintPending = false; // a hint still being computed is for the old position: it will be dropped
   s.wobble = null;
   s.check = { kind: 'idle' };
+  s.confirmingNew = false;
   s.leaving = move.type === 'match' ? [move.a, move.b] : [];
   refresh(s);
   startClock(s, now);
@@ -361,6 +364,9 @@ export function moveFocus(s: HeadlessState, dir: Dir): number | null {
 export const shareUrl = (s: HeadlessState, origin: string): string =>
   `${origin}/play/${encodeURIComponent(s.deal.layout)}/${encodeURIComponent(s.deal.seed)}` +
   (s.deal.mode === 'classic' ? '?mode=classic' : '');
+
+/** True while a game is under way: moves played and the board not cleared (leaving it asks first). */
+export const isInProgress = (s: HeadlessState): boolean => s.game.log.length > 0 && s.status !== 'won';
 
 /** Where "New game" goes: a fresh seed of the same layout and mode. */
 export const newGameUrl = (s: HeadlessState): string =>

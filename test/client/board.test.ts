@@ -359,6 +359,28 @@ suite('the board in Chromium', () => {
     await context.close();
   });
 
+  test('new game during a game asks first; the game left stays resumable', async () => {
+    const page = await open('ask-first');
+    const { deal } = await pageData(page);
+    const [a, b] = deal.solution[0]!;
+    await tile(page, a).click();
+    await tile(page, b).click();
+    await page.keyboard.press('n');
+    const notice = page.locator('#notice');
+    await notice.waitFor({ state: 'visible' });
+    expect(await notice.locator('p').textContent()).toMatch(/^Start a new game\? This one stays unfinished/);
+    expect(await notice.locator('button').allTextContents()).toEqual(['New game', 'Keep playing']);
+    await notice.getByRole('button', { name: 'Keep playing' }).click();
+    expect(await notice.isVisible()).toBe(false);
+    expect(page.url()).toMatch(/\/ask-first$/);
+    await page.click('.controls [data-action="new"]');
+    await notice.getByRole('button', { name: 'New game' }).click();
+    await page.waitForURL((url) => !url.pathname.endsWith('/ask-first'));
+    await page.goto(`${app.url}/`);
+    expect(await page.locator('.card-link.resume').getAttribute('href')).toBe('/play/turtle/ask-first');
+    await context.close();
+  });
+
   test('a click on a blocked tile wobbles it and selects nothing', async () => {
     const page = await open('wobble');
     const blocked = page.locator('#board .tile:not([data-free])').first();
