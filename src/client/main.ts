@@ -4,6 +4,7 @@
  * solver's worker together. Without this script the page still shows the board (server markup + CSS).
  */
 import type { Move } from '../engine/index.ts';
+import { makeSounds, play as playSound, setSound } from './sound.ts';
 import { leave, openSync, record, sendKept, sendNow, type KeptStore, type SyncEnv } from './sync.ts';
 import { bind, type Controller } from './events.ts';
 import { fit, makeDom, readData, render, renderClock, type State } from './render.ts';
@@ -118,6 +119,16 @@ function start(doc: Document): void {
   }
   s.saving = sync.status;
 
+  const sounds = makeSounds();
+  const soundSwitch = doc.querySelector<HTMLButtonElement>('[data-action="sound"]');
+  /** The switch says whether sound is on (aria-pressed and its text). */
+  function renderSoundSwitch(): void {
+    if (!soundSwitch) return;
+    soundSwitch.setAttribute('aria-pressed', String(sounds.on));
+    soundSwitch.textContent = sounds.on ? 'Sound on' : 'Sound off';
+  }
+  renderSoundSwitch();
+
   /** Plays a move locally and hands the log to the sync. */
   function play(move: Move): boolean {
     const error = playMove(s, move, Date.now());
@@ -176,7 +187,10 @@ function start(doc: Document): void {
   const ctrl: Controller = {
     pick(slot) {
       const picked = pickTile(s, slot, Date.now());
-      if (picked.kind === 'move') record(sync, s.game.log, s.status);
+      if (picked.kind === 'move') {
+        record(sync, s.game.log, s.status);
+        playSound(sounds, s.status === 'won' ? 'win' : 'match');
+      } else if (picked.kind === 'select') playSound(sounds, 'select');
       draw();
     },
     act(action) {
@@ -193,7 +207,11 @@ function start(doc: Document): void {
         case 'undo':
         case 'redo':
           if (s.status === 'won') return; // the server has recorded the win: the game is over
-          play({ type: action });
+          if (play({ type: action }) && action === 'shuffle') playSound(sounds, 'shuffle');
+          return;
+        case 'sound':
+          setSound(sounds, !sounds.on);
+          renderSoundSwitch();
           return;
         case 'hint': {
           const at = s.game.log.length;

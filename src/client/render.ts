@@ -360,7 +360,7 @@ export function render(s: State, now: number): void {
     const off =
       (action === 'undo' && s.game.past.length === 0) ||
       (action === 'redo' && s.game.future.length === 0) ||
-      (action !== 'new' && action !== 'share' && s.status === 'won') ||
+      (action !== 'new' && action !== 'share' && action !== 'sound' && s.status === 'won') ||
       (action === 'hint' && s.hintPending) ||
       (action === 'check' && s.check.kind === 'running');
     setAttr(b, 'aria-disabled', off ? 'true' : null);

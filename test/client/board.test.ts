@@ -381,6 +381,24 @@ suite('the board in Chromium', () => {
     await context.close();
   });
 
+  test('sound is off by default; one switch turns it on, and it is remembered', async () => {
+    const page = await open('sound');
+    const button = page.locator('.controls [data-action="sound"]');
+    expect(await button.getAttribute('aria-pressed')).toBe('false');
+    expect(await button.textContent()).toBe('Sound off');
+    await button.click();
+    expect(await button.getAttribute('aria-pressed')).toBe('true');
+    const { deal } = await pageData(page);
+    const [a, b] = deal.solution[0]!;
+    await tile(page, a).click();
+    await tile(page, b).click(); // a match with sound on: no error
+    await page.reload();
+    await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+    expect(await page.locator('.controls [data-action="sound"]').textContent()).toBe('Sound on');
+    expect(errorsOf(page)).toEqual([]);
+    await context.close();
+  });
+
   test('a click on a blocked tile wobbles it and selects nothing', async () => {
     const page = await open('wobble');
     const blocked = page.locator('#board .tile:not([data-free])').first();
