@@ -12,6 +12,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TrustProxy } from './config.ts';
+import { capConnections, CONNECTION_LIMITS, type ConnectionLimits } from './connections.ts';
 import { frameworkError, registerErrorHandler, registerNotFoundHandler } from './errors.ts';
 import headers, { requestIdMaker } from './plugins/headers.ts';
 import assets from './plugins/assets.ts';
@@ -50,6 +51,7 @@ export interface AppOptions {
   dealer?: DealerOptions; // deal workers, deadline, or an injected deal function (tests)
   publicDir?: string; // default: the project's public/
   now?: () => number; // default Date.now
+  connections?: Partial<ConnectionLimits>; // time limits and caps on sockets (connections.ts); tests shorten them
 }
 
 export const BODY_LIMIT = 64 * 1024; // bytes; 500 moves are about 15 KB
@@ -68,15 +70,23 @@ const hopsTrusted = (hops: number) => (_address: string, hop: number): boolean =
 
 export function buildApp(opts: AppOptions): FastifyInstance {
   let root: FastifyInstance | undefined; // for frameworkErrors, which fastify calls without the instance
+  const limits: ConnectionLimits = { ...CONNECTION_LIMITS, ...opts.connections };
+  if (opts.trustProxy && opts.connections?.perAddress === undefined) limits.perAddress = 0; // every socket is the proxy's
   const app = Fastify({
     logger: opts.logger ?? false,
     // A hop count trusts that many proxies next to us (fastify's own rule for numbers; its types omit them).
     trustProxy: typeof opts.trustProxy === 'number' ? hopsTrusted(opts.trustProxy) : (opts.trustProxy ?? false),
     bodyLimit: BODY_LIMIT,
+    // A request that never finishes must not hold its socket for ever (connections.ts, issue 9).
+    connectionTimeout: limits.idleTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.checkIntervalMs },
     genReqId: requestIdMaker(Boolean(opts.trustProxy)),
     frameworkErrors: (error, request, reply) => frameworkError(root!, error, request, reply),
   }).withTypeProvider<ZodTypeProvider>();
   root = app;
+  capConnections(app.server, limits, (client) => app.log.warn({ client, perAddress: limits.perAddress }, 'too many connections from one client; refusing more'));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const now = opts.now ?? Date.now;
