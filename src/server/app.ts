@@ -46,6 +46,7 @@ export interface AppOptions {
   databasePath: string; // a file path, or ':memory:'
   cookieSecret?: string; // signs the player cookie; default: generated once and kept in the database
   logger?: boolean | object;
+  publicOrigin?: string; // scheme://host[:port] the site is served at; share links and the same-origin check use it
   trustProxy?: TrustProxy; // believe X-Forwarded-* from this proxy (https detection, client IPs); see config.ts
   rateLimit?: boolean; // false turns rate limits off (benchmarks); default on
   dealer?: DealerOptions; // deal workers, deadline, or an injected deal function (tests)
@@ -105,7 +106,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(dealsRepository);
   app.register(gamesRepository);
   app.register(cookieSetup, { secret: opts.cookieSecret });
-  app.register(player);
+  app.register(player, { publicOrigin: opts.publicOrigin });
   app.register(assets, { publicDir: opts.publicDir });
   app.register(view);
   app.register(dealer, { ...opts.dealer, newDeals: opts.rateLimit === false ? false : opts.dealer?.newDeals, now });

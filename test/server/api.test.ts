@@ -99,7 +99,24 @@ describe('the player cookie', () => {
   test('Secure when the request came over https (behind a trusted proxy)', async () => {
     const app = await build({ trustProxy: true });
     const res = await app.inject({ url: '/', headers: { 'x-forwarded-proto': 'https' } });
-    expect(res.cookies.find((c) => c.name === 'mj_player')!.secure).toBe(true);
+    expect(res.cookies.find((c) => c.name === '__Host-mj_player')!.secure).toBe(true); // the __Host- prefix over https
+  });
+
+  test('only GET and HEAD make a player; our own pages may POST (same origin), issue 9', async () => {
+    const app = await build();
+    const none = await app.inject({ method: 'POST', url: '/api/games', payload: { layout: 'turtle', seed: 'abc' } });
+    expect(none.statusCode).toBe(403);
+    expect(none.headers['set-cookie']).toBeUndefined();
+    const cookie = await newPlayer(app);
+    const own = await app.inject({
+      method: 'POST',
+      url: '/api/games',
+      headers: { cookie, origin: 'http://localhost:80', 'sec-fetch-site': 'same-origin' },
+      payload: { layout: 'turtle', seed: 'abc' },
+    });
+    expect(own.statusCode).toBe(201);
+    const head = await app.inject({ method: 'HEAD', url: '/stats' });
+    expect(head.cookies.find((c) => c.name === 'mj_player')).toBeDefined();
   });
 
   test('kept on later visits; a new one only when missing or forged', async () => {

@@ -13,6 +13,7 @@ import { TEST_SECRET } from './helper.ts';
 const SHORT = { headersTimeoutMs: 400, requestTimeoutMs: 800, idleTimeoutMs: 5_000, checkIntervalMs: 100, perAddress: 20, maxConnections: 200 };
 
 let app: FastifyInstance | undefined;
+let cookie = ''; // a player's, so the stalled POSTs reach their body (a POST without one is refused at once)
 const sockets: Socket[] = [];
 
 afterEach(async () => {
@@ -24,7 +25,10 @@ afterEach(async () => {
 async function listen(): Promise<number> {
   app = buildApp({ databasePath: ':memory:', cookieSecret: TEST_SECRET, logger: false, dealer: { workers: 0 }, connections: SHORT });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  return (app.server.address() as { port: number }).port;
+  const port = (app.server.address() as { port: number }).port;
+  const res = await fetch(`http://127.0.0.1:${port}/api/stats`);
+  cookie = /mj_player=[^;]+/.exec(res.headers.get('set-cookie') ?? '')![0];
+  return port;
 }
 
 /** A raw socket from `from` that sends `text` and then nothing; resolves when connected. */
@@ -52,7 +56,7 @@ describe('stalled requests are cut off', () => {
     const started = Date.now();
     const { closed } = await stalled(
       port,
-      'POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"layout":',
+      `POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"layout":`,
     );
     expect((await healthz(port)).status).toBe(200); // while the stalled one waits
     const answer = await closed;
@@ -62,7 +66,7 @@ describe('stalled requests are cut off', () => {
 
   test('a chunked body that never ends, and headers that never end, are closed too', async () => {
     const port = await listen();
-    const chunked = await stalled(port, 'POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"lay\r\n');
+    const chunked = await stalled(port, `POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"lay\r\n`);
     const headers = await stalled(port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
     expect(await chunked.closed).toMatch(/^HTTP\/1\.1 408/);
     expect(await headers.closed).toMatch(/^(HTTP\/1\.1 408|$)/);

@@ -153,6 +153,13 @@ const CASES: Record<string, Hostile> = {
   'a cookie with script in it': { method: 'POST', url: VICTIM_MOVES, who: 'none', headers: { cookie: `mj_player=${encodeURIComponent(SCRIPT)}` }, payload: moves([{ type: 'hint' }]), status: 403 },
   'a cookie signed with another secret': { method: 'POST', url: VICTIM_MOVES, who: 'none', headers: { cookie: '' }, payload: moves([{ type: 'hint' }]), status: 403 },
   'a 4 KB garbage cookie': { method: 'POST', url: VICTIM_MOVES, who: 'none', headers: { cookie: `mj_player=${'%ff'.repeat(1300)}` }, payload: moves([{ type: 'hint' }]), status: 403 },
+  // Cross-site requests (issue 9, item 2): refused, and never answered with a new player cookie
+  'a new game with no cookie': { method: 'POST', url: '/api/games', who: 'none', payload: { layout: 'turtle', seed: 'abc' }, status: 403 },
+  'a nickname form with no cookie': { method: 'POST', url: '/daily/name', who: 'none', headers: form, payload: name('pwned'), status: 403 },
+  'a POST from another origin': { method: 'POST', url: OWN_MOVES, headers: { origin: 'http://evil.example' }, payload: moves([{ type: 'hint' }]), status: 403 },
+  'a POST with Origin: null': { method: 'POST', url: OWN_MOVES, headers: { origin: 'null' }, payload: moves([{ type: 'hint' }]), status: 403 },
+  'a POST marked Sec-Fetch-Site: cross-site': { method: 'POST', url: '/daily/name', headers: { ...form, 'sec-fetch-site': 'cross-site' }, payload: name('pwned'), status: 403 },
+  'a POST marked Sec-Fetch-Site: same-site (a sibling subdomain)': { method: 'POST', url: OWN_MOVES, headers: { 'sec-fetch-site': 'same-site' }, payload: moves([{ type: 'hint' }]), status: 403 },
   // Wrong methods and content types
   'XML to the API': { method: 'POST', url: '/api/games', headers: { 'content-type': 'application/xml' }, payload: '<game/>', status: 415 },
   'malformed JSON': { method: 'POST', url: '/api/games', headers: { 'content-type': 'application/json' }, payload: '{"layout":"turtle",', status: 400 },
@@ -205,6 +212,7 @@ describe('hostile input: 4xx with an error, never 5xx, nothing reflected, nothin
     expect(res.body).not.toMatch(REFLECTED);
     expect(JSON.stringify(res.headers)).not.toMatch(REFLECTED);
     expect(snapshot()).toEqual(before);
+    if (options.method !== 'GET') expect(res.headers['set-cookie']).toBeUndefined(); // never a new identity
   });
 
   test('after all of it, the victim plays on from where they were', async () => {

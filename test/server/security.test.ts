@@ -97,7 +97,7 @@ describe('TRUST_PROXY and the rest of the environment', () => {
       });
     const first = await via('198.51.100.1, 203.0.113.9', 'p1');
     expect(first.statusCode).toBe(200);
-    expect(first.cookies.find((c) => c.name === 'mj_player')!.secure).toBe(true);
+    expect(first.cookies.find((c) => c.name === '__Host-mj_player')!.secure).toBe(true);
     expect(first.body).toContain('https://localhost:80/play/garden/p1');
     expect((await via('198.51.100.2, 203.0.113.9', 'p2')).statusCode).toBe(429); // same client, spoofed first hop
     expect((await via('198.51.100.1, 203.0.113.10', 'p2')).statusCode).toBe(200); // another client
@@ -202,7 +202,7 @@ describe('the budget of new deals (a GET of a new seed stores a row)', () => {
     expect(page.statusCode).toBe(429);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.body).toContain('Too many new deals');
-    const create = await app.inject({ method: 'POST', url: '/api/games', remoteAddress: '203.0.113.1', payload: { layout: 'garden', seed: 's6' } });
+    const create = await app.inject({ method: 'POST', url: '/api/games', remoteAddress: '203.0.113.1', headers: { cookie: await newPlayer(app) }, payload: { layout: 'garden', seed: 's6' } });
     expect(create.statusCode).toBe(429);
     expect(deals(app)).toBe(3);
     // A stored deal costs nothing; another address has its own budget; today's deal is everyone's.
