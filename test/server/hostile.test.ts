@@ -160,6 +160,9 @@ const CASES: Record<string, Hostile> = {
   'a POST with Origin: null': { method: 'POST', url: OWN_MOVES, headers: { origin: 'null' }, payload: moves([{ type: 'hint' }]), status: 403 },
   'a POST marked Sec-Fetch-Site: cross-site': { method: 'POST', url: '/daily/name', headers: { ...form, 'sec-fetch-site': 'cross-site' }, payload: name('pwned'), status: 403 },
   'a POST marked Sec-Fetch-Site: same-site (a sibling subdomain)': { method: 'POST', url: OWN_MOVES, headers: { 'sec-fetch-site': 'same-site' }, payload: moves([{ type: 'hint' }]), status: 403 },
+  // Stats paging (issue 9, item 3)
+  'a history page of 1e9': { url: '/api/stats?page=1e9', status: 400 },
+  'a negative history page': { url: '/stats?page=-1', status: 400 },
   // Wrong methods and content types
   'XML to the API': { method: 'POST', url: '/api/games', headers: { 'content-type': 'application/xml' }, payload: '<game/>', status: 415 },
   'malformed JSON': { method: 'POST', url: '/api/games', headers: { 'content-type': 'application/json' }, payload: '{"layout":"turtle",', status: 400 },

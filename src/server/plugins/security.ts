@@ -25,6 +25,8 @@ export const LIMITS = {
   createGame: { max: 60, timeWindow: 60_000 }, // a new deal every second, sustained, is not a person
   moves: { max: 300, timeWindow: 60_000 }, // the client batches; five batches a second is plenty
   nickname: { max: 10, timeWindow: 60_000 },
+  stats: { max: 60, timeWindow: 60_000 }, // the stats page and API: a read of several index ranges each
+
   notFound: { max: 120, timeWindow: 60_000 }, // an attacker could search for valid URLs if 404s were free
 } as const;
 

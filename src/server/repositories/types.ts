@@ -47,7 +47,7 @@ export interface GameRow {
   started_at: number; // ms epoch, server clock
   updated_at: number;
   finished_at: number | null;
-  layout: string; // from the deal
+  layout: string; // the deal's, also kept on the game row (per-layout stats need no join)
   seed: string;
   mode: Mode;
 }
@@ -59,6 +59,7 @@ export interface NewGame {
   id: string;
   playerId: string;
   dealId: number;
+  layout: string; // the deal's layout
   status: Status;
   tilesLeft: number;
   now: number; // the start, server clock
@@ -76,6 +77,39 @@ export interface SavedMoves {
   undos: number;
   now: number;
   won: boolean; // the replay cleared the board: finish the game now, in the same write
+}
+
+/** A player's totals on one layout (kept up to date with every start and win). */
+export interface LayoutTotals {
+  layout: string;
+  played: number;
+  won: number;
+  clean_wins: number;
+  best_ms: number | null;
+  median_ms: number | null; // of winning times; the mean of the middle two for an even count
+}
+
+/** One win, for the chart. */
+export interface WinRow {
+  layout: string;
+  finished_at: number;
+  time_ms: number;
+  clean: number; // 1 for a clean win, else 0
+}
+
+/** What the stats page needs: totals and streaks from aggregates, and one bounded page of games. */
+export interface StatsRows {
+  layouts: LayoutTotals[];
+  streak: number;
+  bestStreak: number;
+  history: GameSummary[]; // newest first: `limit` games after skipping `offset`
+  wins: WinRow[]; // the latest wins, newest first
+}
+
+export interface StatsQuery {
+  historyOffset: number;
+  historyLimit: number;
+  winsLimit: number;
 }
 
 export interface BestTime {
@@ -122,8 +156,11 @@ export interface GamesStore {
   saveMoves(saved: SavedMoves): Promise<boolean>;
   latestUnfinished(playerId: string): Promise<GameSummary | undefined>;
   unfinishedOfDeal(playerId: string, dealId: number): Promise<GameRow | undefined>;
-  /** All of a player's games, oldest first, without move logs. */
-  ofPlayer(playerId: string): Promise<GameSummary[]>;
+  /**
+   * A player's stats: per-layout totals (with medians), streaks, a page of history and the latest
+   * wins. Costs about the same at 10 or 100,000 games: aggregates and indexes, never every game.
+   */
+  statsOf(playerId: string, query: StatsQuery): Promise<StatsRows>;
   /** Best verified time of each player who cleared a deal, fastest first. */
   bestTimes(dealId: number, limit: number): Promise<BestTime[]>;
   hasWon(playerId: string, dealId: number): Promise<boolean>;

@@ -83,7 +83,7 @@ export function createGames(fastify: FastifyInstance, now: () => number) {
       if (!start.ok) throw new Error(`stored deal ${stored.id} is not playable: ${start.message}`);
       const id = makeGameId();
       const startedAt = now();
-      await repo.create({ id, playerId, dealId: stored.id, status: statusOf(start.value), tilesLeft: start.value.left, now: startedAt });
+      await repo.create({ id, playerId, dealId: stored.id, layout: stored.deal.layout, status: statusOf(start.value), tilesLeft: start.value.left, now: startedAt });
       cache.set(id, start.value);
       return { id, startedAt };
     },
