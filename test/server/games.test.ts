@@ -322,7 +322,7 @@ describe('POST /api/games/:id/moves', () => {
     const game = await createGame(app, cookie);
     const save = (expectedCount: number) =>
       app.gamesRepository.saveMoves({
-        id: game.id, expectedCount, movesJson: '[{"type":"hint"}]', moveCount: 1, status: 'playing',
+        id: game.id, expectedCount, movesJson: '[{"type":"hint"}]', boards: '', moveCount: 1, status: 'playing',
         tilesLeft: 144, hints: 1, shuffles: 0, undos: 0, now: Date.now(), won: false,
       }); // prettier-ignore
     expect(await save(0)).toBe(true);

@@ -76,10 +76,10 @@ export function createGamesRepository(db: Database): GamesStore {
      FROM games WHERE player_id = ? AND result = 'won' ORDER BY finished_at DESC LIMIT ?`,
   );
   const byId = db.prepare<[string], GameRow>(
-    `SELECT ${summary}, g.player_id, g.moves_json, g.updated_at FROM games g JOIN deals d ON d.id = g.deal_id WHERE g.id = ?`,
+    `SELECT ${summary}, g.player_id, g.moves_json, g.boards, g.updated_at FROM games g JOIN deals d ON d.id = g.deal_id WHERE g.id = ?`,
   );
   const save = db.prepare<[Record<string, string | number>]>(
-    `UPDATE games SET moves_json = @movesJson, move_count = @moveCount, status = @status, tiles_left = @tilesLeft,
+    `UPDATE games SET moves_json = @movesJson, boards = @boards, move_count = @moveCount, status = @status, tiles_left = @tilesLeft,
        hints = @hints, shuffles = @shuffles, undos = @undos, updated_at = @now,
        result = CASE WHEN @won THEN 'won' END, finished_at = CASE WHEN @won THEN @now END
      WHERE id = @id AND move_count = @expectedCount AND result IS NULL`,
@@ -89,7 +89,7 @@ export function createGamesRepository(db: Database): GamesStore {
      WHERE g.player_id = ? AND g.result IS NULL ORDER BY g.started_at DESC, g.rowid DESC LIMIT 1`,
   );
   const unfinishedOfDeal = db.prepare<[string, number], GameRow>(
-    `SELECT ${summary}, g.player_id, g.moves_json, g.updated_at FROM games g JOIN deals d ON d.id = g.deal_id
+    `SELECT ${summary}, g.player_id, g.moves_json, g.boards, g.updated_at FROM games g JOIN deals d ON d.id = g.deal_id
      WHERE g.player_id = ? AND g.deal_id = ? AND g.result IS NULL ORDER BY g.started_at DESC, g.rowid DESC LIMIT 1`,
   );
   const bestTimes = db.prepare<[number, number], BestTime>(

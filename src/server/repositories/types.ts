@@ -39,6 +39,7 @@ export interface GameRow {
   status: Status;
   result: 'won' | null; // null while unfinished
   moves_json: string; // the accepted move log: the whole truth of the game
+  boards: string; // the faces each shuffle gave (engine makeBoard, one after another): replays skip the search
   move_count: number; // length of the log; the version a writer must have read
   tiles_left: number;
   hints: number;
@@ -53,7 +54,7 @@ export interface GameRow {
 }
 
 /** What stats need of a game: no move log. */
-export type GameSummary = Omit<GameRow, 'moves_json' | 'player_id' | 'updated_at'>;
+export type GameSummary = Omit<GameRow, 'moves_json' | 'boards' | 'player_id' | 'updated_at'>;
 
 export interface NewGame {
   id: string;
@@ -69,6 +70,7 @@ export interface SavedMoves {
   id: string;
   expectedCount: number; // move_count read before the replay
   movesJson: string;
+  boards: string; // GameRow.boards after this batch
   moveCount: number;
   status: Status;
   tilesLeft: number;

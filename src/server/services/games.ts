@@ -4,7 +4,8 @@
  * Implementation notes: the stored move log is the only truth. A move batch is
  * checked by replaying it with the engine on the game's current state, which
  * comes from a small cache keyed by game id and checked against the stored
- * `move_count`, or else from a full replay of the stored log. Nothing is
+ * `move_count`, or else from a replay of the stored log, which takes the stored boards of its
+ * shuffles instead of searching for them again (`boards`; issue 9, item 4). Nothing is
  * stored unless every move in the batch is legal. The write is conditional on
  * `move_count` (another tab may have written first) and finishes the game, with
  * the server's clock, in the same statement when the board is clear.
@@ -12,9 +13,10 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { applyMoves, newGame, replay, statusOf, type Game, type Move, type Status } from '../../engine/index.ts';
+import { applyMoves, makeBoard, newGame, parseBoards, replay, statusOf, type Game, type Move, type Status } from '../../engine/index.ts';
 import type { GameRow } from '../repositories/types.ts';
 import type { StoredDeal } from './dealer.ts';
+import { WindowBudget } from './limits.ts';
 import { Lru } from './lru.ts';
 
 declare module 'fastify' {
@@ -24,11 +26,14 @@ declare module 'fastify' {
 }
 
 export const MAX_LOG = 5000; // moves in one game's log; a real game needs a few hundred at most
-export const MAX_SHUFFLES = 100; // shuffles in one game; each replay pays for all of them
+export const MAX_SHUFFLES = 100; // shuffles in one game
+/** New shuffles one player may play a minute: each searches for a removal order (~0.4 ms on the turtle). */
+export const SHUFFLES_PER_MINUTE = 60;
 
 export type PlayFailure = {
   readonly ok: false;
-  readonly status: 403 | 404 | 409;
+  readonly status: 403 | 404 | 409 | 429;
+  readonly retryAfterS?: number; // with 429
   readonly error: string;
   readonly code?: string; // engine MoveError code for an illegal move
   readonly index?: number; // position in the batch of the first illegal move
@@ -65,12 +70,15 @@ const countOf = (moves: readonly Move[], type: Move['type']): number => moves.fi
 export function createGames(fastify: FastifyInstance, now: () => number) {
   const repo = fastify.gamesRepository;
   const cache = new Lru<string, Game>(500); // game id → state after its stored log
+  const shuffleBudget = new WindowBudget(SHUFFLES_PER_MINUTE, 60_000, now); // by player
 
   /** The state after a stored game's log. Throws if the stored log does not replay: that is our bug. */
   function stateOf(row: GameRow, stored: StoredDeal): Game {
     const cached = cache.get(row.id);
     if (cached && cached.log.length === row.move_count) return cached;
-    const result = replay(stored.deal, JSON.parse(row.moves_json) as Move[]);
+    const boards = row.boards === '' ? undefined : parseBoards(row.boards, stored.deal.tiles.length);
+    if (boards && !boards.ok) throw new Error(`stored game ${row.id} has broken boards: ${boards.message}`);
+    const result = replay(stored.deal, JSON.parse(row.moves_json) as Move[], boards?.value);
     if (!result.ok) throw new Error(`stored game ${row.id} does not replay: ${result.message}`);
     cache.set(row.id, result.value);
     return result.value;
@@ -98,6 +106,10 @@ export function createGames(fastify: FastifyInstance, now: () => number) {
         return { ok: false, status: 409, error: `a game holds at most ${MAX_LOG} moves; start a new one` };
       if (row.shuffles + countOf(moves, 'shuffle') > MAX_SHUFFLES)
         return { ok: false, status: 409, error: `a game allows at most ${MAX_SHUFFLES} shuffles; undo instead` };
+      // Shuffles cost a search each: a budget per player, beside the per-request bound (schemas/games.ts).
+      const wait = shuffleBudget.take(playerId, countOf(moves, 'shuffle'));
+      if (wait !== undefined)
+        return { ok: false, status: 429, retryAfterS: wait, error: `at most ${SHUFFLES_PER_MINUTE} shuffles a minute; try again in ${wait} s` };
       const stored = await fastify.dealer.byId(row.deal_id);
       if (!stored) throw new Error(`game ${row.id} points at a missing deal ${row.deal_id}`);
       const next = applyMoves(stateOf(row, stored), moves);
@@ -110,6 +122,7 @@ export function createGames(fastify: FastifyInstance, now: () => number) {
         id: row.id,
         expectedCount: row.move_count,
         movesJson: JSON.stringify(game.log),
+        boards: game.boards.map(makeBoard).join(''),
         moveCount: game.log.length,
         status,
         tilesLeft: game.left,

@@ -92,3 +92,31 @@ export class NewDealBudget {
     return { scope, retryAfterS, message: `too many new deals from your address (${what}); try again in ${retryAfterS} s, or replay a deal you have` };
   }
 }
+
+/**
+ * Fixed-window counters of a cost per key (a player, a client): `take(key, n)` spends n of `max`
+ * per `windowMs`, or says how long until the window turns. Keeps at most MAX_CLIENTS keys.
+ */
+export class WindowBudget {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(
+    readonly max: number,
+    readonly windowMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  /** Spends `n` for `key`; undefined when it may, else the seconds to wait. Spends nothing when refused. */
+  take(key: string, n = 1): number | undefined {
+    if (n <= 0) return undefined;
+    const now = this.now();
+    let w = this.windows.get(key);
+    if (w) this.windows.delete(key); // re-inserted below: the map's order is last use
+    if (!w || now - w.start >= this.windowMs) w = { start: now, count: 0 };
+    this.windows.set(key, w);
+    if (this.windows.size > MAX_CLIENTS) this.windows.delete(this.windows.keys().next().value as string);
+    if (w.count + n > this.max) return Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
+    w.count += n;
+    return undefined;
+  }
+}

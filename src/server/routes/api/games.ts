@@ -35,7 +35,8 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
     async (request, reply) => {
       const played = await fastify.games.play(request.playerId, request.params.id, request.body.moves as Move[]);
       if (!played.ok) {
-        const { status, error, code, index } = played;
+        const { status, error, code, index, retryAfterS } = played;
+        if (retryAfterS !== undefined) reply.header('retry-after', String(retryAfterS));
         return reply.code(status).send(code === undefined ? { error } : { error, code, index });
       }
       return gameAnswer(played.game, played.row.started_at, played.finishedAt);
