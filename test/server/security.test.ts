@@ -100,7 +100,7 @@ describe('TRUST_PROXY and the rest of the environment', () => {
     expect(first.cookies.find((c) => c.name === '__Host-mj_player')!.secure).toBe(true);
     expect(first.body).toContain('https://localhost:80/play/garden/p1');
     expect((await via('198.51.100.2, 203.0.113.9', 'p2')).statusCode).toBe(429); // same client, spoofed first hop
-    expect((await via('198.51.100.1, 203.0.113.10', 'p2')).statusCode).toBe(200); // another client
+    expect((await via('198.51.100.1, 192.0.2.10', 'p2')).statusCode).toBe(200); // another client (another /24)
   });
 
   test('without TRUST_PROXY a client cannot pick its address: rotating X-Forwarded-For does not dodge a limit', async () => {
@@ -208,7 +208,7 @@ describe('the budget of new deals (a GET of a new seed stores a row)', () => {
     // A stored deal costs nothing; another address has its own budget; today's deal is everyone's.
     expect((await from('203.0.113.1', '/play/garden/s1')).statusCode).toBe(200);
     expect((await from('203.0.113.1', '/daily')).statusCode).toBe(200);
-    expect((await from('203.0.113.2', '/api/deals/garden/s4')).statusCode).toBe(200);
+    expect((await from('192.0.2.2', '/api/deals/garden/s4')).statusCode).toBe(200);
     // A minute later the minute's budget is back, until the hour's runs out.
     clock += 60_000;
     expect((await from('203.0.113.1', '/api/deals/garden/s7')).statusCode).toBe(200);
@@ -232,6 +232,24 @@ describe('the budget of new deals (a GET of a new seed stores a row)', () => {
     for (let i = 0; i < 6; i++) statuses.push((await app.inject({ url: `/api/deals/garden/g${i}`, remoteAddress: `198.51.100.${i}` })).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200, 503, 503]);
     expect(deals(app)).toBe(4);
+  });
+
+  test('IPv4 counts by /24: 21 neighbouring addresses are one client (issue 9, item 5)', async () => {
+    const app = await build({ dealer: { newDeals: { perMinute: 3, perHour: 100, globalPerMinute: 100 } } });
+    const statuses: number[] = [];
+    for (let i = 1; i <= 6; i++) statuses.push((await app.inject({ url: `/api/deals/garden/n${i}`, remoteAddress: `203.0.113.${i}` })).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+    expect((await app.inject({ url: '/api/deals/garden/n7', remoteAddress: '203.0.114.1' })).statusCode).toBe(200);
+  });
+
+  test('seeds the server chose ("New game") have a pool of their own: a crawl of made-up seeds cannot switch them off', async () => {
+    const app = await build({ dealer: { newDeals: { perMinute: 100, perHour: 100, globalPerMinute: 2, chosenPerMinute: 2 } } });
+    for (let i = 0; i < 3; i++) await app.inject({ url: `/api/deals/garden/crawl${i}`, remoteAddress: `198.51.${i}.1` });
+    expect((await app.inject({ url: '/api/deals/garden/crawl9', remoteAddress: '198.51.9.1' })).statusCode).toBe(503); // spent
+    const newGame = await app.inject({ url: '/play/garden', remoteAddress: '192.0.2.1' });
+    expect(newGame.statusCode).toBe(302);
+    const board = await app.inject({ url: newGame.headers.location!, remoteAddress: '192.0.2.1' });
+    expect(board.statusCode).toBe(200);
   });
 
   test('rateLimit: false lifts the budget too (benchmarks)', async () => {

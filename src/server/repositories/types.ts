@@ -143,6 +143,12 @@ export interface DealsStore {
   findById(id: number): Promise<DealRow | undefined>;
   /** Stores a deal unless one is stored for its key already; returns the stored one (first writer wins). */
   store(layout: string, seed: string, mode: Mode, generator: string, dealJson: string, now: number): Promise<DealRow>;
+  /**
+   * Deletes deals nobody played (no game points at them; daily deals and `keep` excepted): those
+   * stored before `before`, then the oldest past the newest `max`; at most `limit` of each per
+   * call. Returns how many went. A deal someone played is never deleted.
+   */
+  pruneUnplayed(opts: { before: number; max: number; keep: readonly number[]; limit: number }): Promise<number>;
 }
 
 /** Games and their move logs. */

@@ -11,7 +11,13 @@
  * link does not burn another worker's time. Making a new deal stores a row, so it
  * is budgeted per client and for everyone (limits.ts): `get` with a client key
  * refuses new deals past the budget (429, or 503 when everyone's budget is spent);
- * stored deals are always served.
+ * stored deals are always served. Seeds the server chose (`markChosen`, the "New game" redirect)
+ * pay from a pool of their own (limits.ts).
+ *
+ * Deals nobody played are kept KEEP_UNPLAYED_MS (7 days), and at most MAX_UNPLAYED of them: a
+ * pruner runs at start and every PRUNE_EVERY_MS and deletes the rest (never a deal a game points
+ * at, never a daily deal, never one in the cache here). Opening such a link later deals it again:
+ * the same board while GENERATOR_VERSION is the same.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -48,6 +54,10 @@ export interface Dealer {
   /** The stored deal, made and stored on first use. `client` (a clientKey) pays for a new one; none: free. */
   get(layout: string, seed: string, mode: Mode, client?: string): Promise<DealLookup>;
   byId(id: number): Promise<StoredDeal | undefined>;
+  /** Notes a seed the server chose (a random seed it redirected to): its deal pays from the server's own pool. */
+  markChosen(layout: string, seed: string, mode: Mode): void;
+  /** Deletes deals nobody played past their time or the cap; returns how many (also run on a timer). */
+  prune(): Promise<number>;
 }
 
 export interface DealerOptions {
@@ -59,6 +69,10 @@ export interface DealerOptions {
   now?: () => number;
 }
 
+export const KEEP_UNPLAYED_MS = 7 * 24 * 3600_000; // how long a deal nobody played is kept
+export const MAX_UNPLAYED = 100_000; // deals nobody played kept at most (~0.6 KB each: ~60 MB)
+const PRUNE_EVERY_MS = 10 * 60_000;
+const PRUNE_BATCH = 5000; // rows deleted per run at most, so one run never holds the writer long
 const CACHE_SIZE = 500; // stored deals kept parsed in memory (a turtle deal is ~50 KB with its geometry)
 const FAILURE_TTL = 10 * 60_000; // how long a failed deal is remembered; in ms
 const STATUS_OF: Record<string, 400 | 404 | 409 | 503> = {
@@ -81,6 +95,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   const byId = new Lru<number, StoredDeal>(CACHE_SIZE);
   const failed = new Lru<string, { result: DealLookup; at: number }>(1000);
   const pending = new Map<string, Promise<DealLookup>>();
+  const chosen = new Lru<string, true>(10_000); // seeds the server chose, until their deal is made
   const budget = opts.newDeals === false ? undefined : new NewDealBudget(opts.newDeals ?? NEW_DEAL_LIMITS, now);
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const workers = opts.deal ? 0 : (opts.workers ?? 1);
@@ -138,7 +153,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       if (failure && now() - failure.at < FAILURE_TTL) return failure.result;
       let job = pending.get(key);
       if (!job) {
-        const refused = client === undefined ? undefined : budget?.take(client);
+        const refused = client === undefined ? undefined : budget?.take(client, chosen.get(key) === true);
         if (refused) {
           const status = refused.scope === 'client' ? 429 : 503;
           return { ok: false, status, error: 'ERR_NEW_DEALS', message: refused.message, retryAfterS: refused.retryAfterS };
@@ -154,8 +169,31 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       const row = await repo.findById(id);
       return row ? remember(row) : undefined;
     },
+    markChosen(layout, seed, mode) {
+      chosen.set(keyOf(layout, seed, mode), true);
+    },
+    async prune() {
+      // The cached deals stay: a request that just looked one up may be about to start a game on it.
+      return repo.pruneUnplayed({ before: now() - KEEP_UNPLAYED_MS, max: MAX_UNPLAYED, keep: byId.keys(), limit: PRUNE_BATCH });
+    },
   };
   fastify.decorate('dealer', dealer);
+
+  const pruneNow = async (): Promise<void> => {
+    try {
+      const pruned = await dealer.prune();
+      if (pruned > 0) fastify.log.info({ pruned }, 'deleted deals nobody played');
+    } catch (error) {
+      fastify.log.error({ err: error }, 'pruning unplayed deals failed');
+    }
+  };
+  let pruner: NodeJS.Timeout | undefined;
+  fastify.addHook('onReady', async () => {
+    void pruneNow();
+    pruner = setInterval(() => void pruneNow(), PRUNE_EVERY_MS);
+    pruner.unref();
+  });
+  fastify.addHook('onClose', () => clearInterval(pruner));
 }
 
 export default fp(dealerPlugin, { name: 'dealer', dependencies: ['deals-repository'] });

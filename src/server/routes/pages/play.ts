@@ -74,7 +74,9 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     async (request, reply) => {
       const { layout } = request.params;
       if (!layoutInfo(layout)) return sendError(request, reply, 404, `there is no layout called ${layout}`);
-      return reply.redirect(dealUrl(layout, randomSeed(), request.query.mode), 302);
+      const seed = randomSeed();
+      fastify.dealer.markChosen(layout, seed, request.query.mode); // its deal pays from the server's own pool
+      return reply.redirect(dealUrl(layout, seed, request.query.mode), 302);
     },
   );
 
