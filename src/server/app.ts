@@ -28,7 +28,7 @@ import apiDeals from './routes/api/deals.ts';
 import apiGames from './routes/api/games.ts';
 import apiLayouts from './routes/api/layouts.ts';
 import apiStats from './routes/api/stats.ts';
-import health from './routes/health.ts';
+import health, { WriteFailures } from './routes/health.ts';
 import pagesDaily from './routes/pages/daily.ts';
 import pagesHome from './routes/pages/home.ts';
 import pagesPlay from './routes/pages/play.ts';
@@ -52,6 +52,7 @@ export interface AppOptions {
   dealer?: DealerOptions; // deal workers, deadline, or an injected deal function (tests)
   publicDir?: string; // default: the project's public/
   now?: () => number; // default Date.now
+  gamesPerDay?: number; // games one player may start in a UTC day (services/games.ts GAMES_PER_DAY)
   connections?: Partial<ConnectionLimits>; // time limits and caps on sockets (connections.ts); tests shorten them
 }
 
@@ -92,6 +93,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.setSerializerCompiler(serializerCompiler);
   const now = opts.now ?? Date.now;
   app.decorate('now', now);
+  app.decorate('writeFailures', new WriteFailures(now)); // write errors requests met, for /healthz
   app.register(headers);
   app.register(sensible);
   app.register(formbody, { bodyLimit: 4096 }); // the nickname form is one short field
@@ -110,7 +112,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(assets, { publicDir: opts.publicDir });
   app.register(view);
   app.register(dealer, { ...opts.dealer, newDeals: opts.rateLimit === false ? false : opts.dealer?.newDeals, now });
-  app.register(games, { now });
+  app.register(games, { now, gamesPerDay: opts.rateLimit === false ? false : opts.gamesPerDay });
 
   app.register(health);
   app.register(apiLayouts);

@@ -62,7 +62,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     const context = { err: error, method: request.method, url: request.url, params: request.params, reqId: request.id };
-    if (status >= 500) request.log.error(context, 'request failed');
+    if (status >= 500) {
+      request.log.error(context, 'request failed');
+      // A full disk or an I/O error: /healthz reports it (503) while it lasts (routes/health.ts).
+      if (request.server.writeFailures?.record(error.code)) request.log.error({ code: error.code }, 'a database write failed');
+    }
     else request.log.info({ ...context, err: { message: error.message, code: error.code } }, 'request refused');
     const message =
       status >= 500

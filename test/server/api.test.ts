@@ -82,6 +82,42 @@ describe('GET /healthz', () => {
     expect(res.statusCode).toBe(503);
     expect(res.json().ok).toBe(false);
   });
+
+  test('503 with the reason when writes fail: the probe write (issue 9, item 8)', async () => {
+    const app = await build();
+    app.db.pragma('query_only = ON'); // every write fails, reads still answer (as with a full disk)
+    const res = await app.inject({ url: '/healthz' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ ok: false, error: 'writes to the database are failing (SQLITE_READONLY)' });
+  });
+
+  test('503 while a write error a request met is recent, 200 again after', async () => {
+    let clock = 1_750_000_000_000;
+    const app = await build({ now: () => clock });
+    const cookie = await newPlayer(app);
+    expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200); // probed: fine
+    app.db.pragma('max_page_count = ' + String(app.db.pragma('page_count', { simple: true }))); // the disk is full
+    let failed = 0;
+    for (let i = 0; i < 200 && failed === 0; i++) {
+      const res = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie }, payload: { layout: 'turtle', seed: `full${i}` } });
+      if (res.statusCode === 500) failed++;
+    }
+    expect(failed).toBe(1);
+    const down = await app.inject({ url: '/healthz?detail=1' });
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toMatchObject({ ok: false, error: 'writes to the database are failing (SQLITE_FULL)', writeFailures: { count: 1, last: { code: 'SQLITE_FULL' } } });
+    app.db.pragma('max_page_count = 1073741823');
+    clock += 61_000;
+    expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
+  });
+
+  test('?detail=1 shows the database size (issue 9, item 6)', async () => {
+    const app = await build();
+    const res = await app.inject({ url: '/healthz?detail=1' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ ok: true, database: { bytes: expect.any(Number), walBytes: 0, freeBytes: expect.any(Number) } });
+    expect(res.json().database.bytes).toBeGreaterThan(0);
+  });
 });
 
 describe('the player cookie', () => {

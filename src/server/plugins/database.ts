@@ -18,7 +18,7 @@
  * - busy_timeout=5000: another process holding the write lock (a backup, a
  *   second server) makes us wait up to 5 s instead of failing at once.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -56,11 +56,49 @@ export function openDatabase(path: string, migrationsDir = MIGRATIONS_DIR): { db
   }
 }
 
+export interface DatabaseSize {
+  bytes: number; // the main file: pages × page size
+  walBytes: number; // the write-ahead log beside it (0 in memory)
+  freeBytes: number; // pages inside the file that are free for reuse
+}
+
+/** How big the database is now (issue 9, item 6): for /healthz?detail=1 and the log. */
+export function databaseSize(db: Database.Database): DatabaseSize {
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  const pages = db.pragma('page_count', { simple: true }) as number;
+  const free = db.pragma('freelist_count', { simple: true }) as number;
+  let walBytes = 0;
+  if (!db.memory) {
+    try {
+      walBytes = statSync(`${db.name}-wal`).size;
+    } catch {
+      walBytes = 0; // no WAL file right now (checkpointed and removed, or not yet written)
+    }
+  }
+  return { bytes: pages * pageSize, walBytes, freeBytes: free * pageSize };
+}
+
+const SIZE_LOG_EVERY_MS = 60 * 60_000; // the database size goes to the log at start and every hour
+
 async function databasePlugin(fastify: FastifyInstance, opts: DatabaseOptions): Promise<void> {
   const { db, applied } = openDatabase(opts.path, opts.migrationsDir);
   if (applied.length > 0) fastify.log.info({ applied }, 'database migrated');
   fastify.decorate('db', db);
+  const logSize = (): void => {
+    try {
+      fastify.log.info({ database: databaseSize(db) }, 'database size');
+    } catch (error) {
+      fastify.log.error({ err: error }, 'could not read the database size');
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  fastify.addHook('onReady', async () => {
+    logSize();
+    timer = setInterval(logSize, SIZE_LOG_EVERY_MS);
+    timer.unref();
+  });
   fastify.addHook('onClose', () => {
+    clearInterval(timer);
     db.close();
   });
 }

@@ -59,6 +59,7 @@ export function createGamesRepository(db: Database): GamesStore {
   const lastWin = db.prepare<[string], { s: number; r: number }>(
     `SELECT started_at AS s, rowid AS r FROM games WHERE player_id = ? AND result = 'won' ORDER BY started_at DESC, rowid DESC LIMIT 1`,
   );
+  const startedSince = db.prepare<[string, number], { n: number }>('SELECT COUNT(*) AS n FROM games WHERE player_id = ? AND started_at >= ?');
   const bestStreak = db.prepare<[string], { best_streak: number }>('SELECT best_streak FROM players WHERE id = ?');
   const totals = db.prepare<[string], Omit<LayoutTotals, 'median_ms'>>(
     'SELECT layout, played, won, clean_wins, best_ms FROM player_layouts WHERE player_id = ? ORDER BY layout',
@@ -161,6 +162,9 @@ export function createGamesRepository(db: Database): GamesStore {
     },
     async saveMoves(saved) {
       return saveGame(saved);
+    },
+    async countStartedSince(playerId, since) {
+      return startedSince.get(playerId, since)!.n;
     },
     async latestUnfinished(playerId) {
       return latestUnfinished.get(playerId);

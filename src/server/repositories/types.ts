@@ -38,9 +38,9 @@ export interface GameRow {
   deal_id: number;
   status: Status;
   result: 'won' | null; // null while unfinished
-  moves_json: string; // the accepted move log: the whole truth of the game
+  moves_json: string; // the accepted move log, hints left out (they change nothing on the board; counted in `hints`)
   boards: string; // the faces each shuffle gave (engine makeBoard, one after another): replays skip the search
-  move_count: number; // length of the log; the version a writer must have read
+  move_count: number; // every move the server accepted, hints included: the log's length plus the hints not in it; the version a writer must have read
   tiles_left: number;
   hints: number;
   shuffles: number;
@@ -71,7 +71,7 @@ export interface SavedMoves {
   expectedCount: number; // move_count read before the replay
   movesJson: string;
   boards: string; // GameRow.boards after this batch
-  moveCount: number;
+  moveCount: number; // every accepted move so far, hints included (GameRow.move_count)
   status: Status;
   tilesLeft: number;
   hints: number;
@@ -163,6 +163,8 @@ export interface GamesStore {
    */
   saveMoves(saved: SavedMoves): Promise<boolean>;
   latestUnfinished(playerId: string): Promise<GameSummary | undefined>;
+  /** How many games the player started at or after `since` (ms epoch). */
+  countStartedSince(playerId: string, since: number): Promise<number>;
   unfinishedOfDeal(playerId: string, dealId: number): Promise<GameRow | undefined>;
   /**
    * A player's stats: per-layout totals (with medians), streaks, a page of history and the latest

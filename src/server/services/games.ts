@@ -9,6 +9,12 @@
  * stored unless every move in the batch is legal. The write is conditional on
  * `move_count` (another tab may have written first) and finishes the game, with
  * the server's clock, in the same statement when the board is clear.
+ *
+ * Hints are counted, not logged (issue 9, item 6): a hint changes nothing on the board, and hint
+ * spam grew logs by megabytes a minute. The stored log holds every other accepted move; `hints`
+ * counts the hints; `move_count` counts every accepted move, hints included (the client's sync
+ * makes batches idempotent by it), so it is the log's length plus the hints of this era. A player
+ * starts at most GAMES_PER_DAY games a UTC day.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -25,7 +31,9 @@ declare module 'fastify' {
   }
 }
 
-export const MAX_LOG = 5000; // moves in one game's log; a real game needs a few hundred at most
+export const MAX_LOG = 5000; // moves in one game's stored log (hints are not in it); a real game needs a few hundred at most
+export const MAX_HINTS = 500; // hints in one game; a person asks for a few dozen at most
+export const GAMES_PER_DAY = 500; // games one player may start in a UTC day; a person plays a few dozen
 export const MAX_SHUFFLES = 100; // shuffles in one game
 /** New shuffles one player may play a minute: each searches for a removal order (~0.4 ms on the turtle). */
 export const SHUFFLES_PER_MINUTE = 60;
@@ -43,12 +51,13 @@ export interface Played {
   readonly ok: true;
   readonly row: GameRow; // as read before this batch
   readonly game: Game; // after this batch
+  readonly moves: number; // moves accepted in the game so far, hints included (move_count)
   readonly status: Status;
   readonly finishedAt: number | null; // ms epoch when this batch won the game
 }
 
 /** The answer of the moves API and the game part of the play page. */
-export function gameAnswer(game: Game, startedAt: number, finishedAt: number | null) {
+export function gameAnswer(game: Game, moves: number, startedAt: number, finishedAt: number | null) {
   return {
     status: statusOf(game),
     faces: game.faces,
@@ -56,43 +65,59 @@ export function gameAnswer(game: Game, startedAt: number, finishedAt: number | n
     hints: game.hints,
     shuffles: game.shuffles,
     undos: game.undos,
-    moves: game.log.length,
+    moves, // every accepted move, hints included
     startedAt,
     finishedAt,
     timeMs: finishedAt === null ? null : finishedAt - startedAt, // server clock
   };
 }
 
+const HINT: Move = { type: 'hint' };
+
+/**
+ * The log a client replays: the stored log and then the game's hints that are not in it (hints are
+ * counted, not logged; one changes nothing on the board, so the position and counters are the
+ * same), so its length is the game's accepted-move count, `moves` (move_count).
+ */
+export function clientLog(game: Game, moves: number): readonly Move[] {
+  const missing = Math.min(moves - game.log.length, MAX_HINTS);
+  return missing > 0 ? [...game.log, ...Array<Move>(missing).fill(HINT)] : game.log;
+}
+
 export const makeGameId = (): string => randomBytes(12).toString('base64url');
 
 const countOf = (moves: readonly Move[], type: Move['type']): number => moves.filter((m) => m.type === type).length;
 
-export function createGames(fastify: FastifyInstance, now: () => number) {
+export function createGames(fastify: FastifyInstance, now: () => number, gamesPerDay: number | false = GAMES_PER_DAY) {
   const repo = fastify.gamesRepository;
-  const cache = new Lru<string, Game>(500); // game id → state after its stored log
+  const cache = new Lru<string, { game: Game; count: number }>(500); // game id → state after its stored log, and its move_count
   const shuffleBudget = new WindowBudget(SHUFFLES_PER_MINUTE, 60_000, now); // by player
 
   /** The state after a stored game's log. Throws if the stored log does not replay: that is our bug. */
   function stateOf(row: GameRow, stored: StoredDeal): Game {
     const cached = cache.get(row.id);
-    if (cached && cached.log.length === row.move_count) return cached;
+    if (cached && cached.count === row.move_count) return cached.game;
     const boards = row.boards === '' ? undefined : parseBoards(row.boards, stored.deal.tiles.length);
     if (boards && !boards.ok) throw new Error(`stored game ${row.id} has broken boards: ${boards.message}`);
     const result = replay(stored.deal, JSON.parse(row.moves_json) as Move[], boards?.value);
     if (!result.ok) throw new Error(`stored game ${row.id} does not replay: ${result.message}`);
-    cache.set(row.id, result.value);
-    return result.value;
+    const game = { ...result.value, hints: row.hints }; // hints are counted, not logged
+    cache.set(row.id, { game, count: row.move_count });
+    return game;
   }
 
   return {
     /** Starts a game of a stored deal for a player. */
-    async create(playerId: string, stored: StoredDeal): Promise<{ id: string; startedAt: number }> {
+    async create(playerId: string, stored: StoredDeal): Promise<{ id: string; startedAt: number } | PlayFailure> {
       const start = newGame(stored.deal);
       if (!start.ok) throw new Error(`stored deal ${stored.id} is not playable: ${start.message}`);
-      const id = makeGameId();
       const startedAt = now();
+      const midnight = startedAt - (startedAt % 86_400_000); // UTC
+      if (gamesPerDay !== false && (await repo.countStartedSince(playerId, midnight)) >= gamesPerDay)
+        return { ok: false, status: 429, retryAfterS: Math.ceil((midnight + 86_400_000 - startedAt) / 1000), error: `at most ${gamesPerDay} new games a day; finish one you started, or come back tomorrow (UTC)` };
+      const id = makeGameId();
       await repo.create({ id, playerId, dealId: stored.id, layout: stored.deal.layout, status: statusOf(start.value), tilesLeft: start.value.left, now: startedAt });
-      cache.set(id, start.value);
+      cache.set(id, { game: start.value, count: 0 });
       return { id, startedAt };
     },
 
@@ -102,8 +127,10 @@ export function createGames(fastify: FastifyInstance, now: () => number) {
       if (!row) return { ok: false, status: 404, error: 'there is no such game' };
       if (row.player_id !== playerId) return { ok: false, status: 403, error: 'this game belongs to another player' };
       if (row.result !== null) return { ok: false, status: 409, error: 'this game is finished; start a new one' };
-      if (row.move_count + moves.length > MAX_LOG)
+      if (row.move_count - row.hints + moves.length - countOf(moves, 'hint') > MAX_LOG)
         return { ok: false, status: 409, error: `a game holds at most ${MAX_LOG} moves; start a new one` };
+      if (row.hints + countOf(moves, 'hint') > MAX_HINTS)
+        return { ok: false, status: 409, error: `a game allows at most ${MAX_HINTS} hints` };
       if (row.shuffles + countOf(moves, 'shuffle') > MAX_SHUFFLES)
         return { ok: false, status: 409, error: `a game allows at most ${MAX_SHUFFLES} shuffles; undo instead` };
       // Shuffles cost a search each: a budget per player, beside the per-request bound (schemas/games.ts).
@@ -115,15 +142,17 @@ export function createGames(fastify: FastifyInstance, now: () => number) {
       const next = applyMoves(stateOf(row, stored), moves);
       if (!next.ok)
         return { ok: false, status: 409, error: next.message, code: next.error.code, index: next.error.index };
-      const game = next.value;
+      // Hints are counted, not kept (older logs may hold some: they go as the log is rewritten).
+      const game: Game = { ...next.value, log: next.value.log.filter((m) => m.type !== 'hint') };
       const status = statusOf(game);
       const at = now();
+      const count = row.move_count + moves.length;
       const saved = await repo.saveMoves({
         id: row.id,
         expectedCount: row.move_count,
         movesJson: JSON.stringify(game.log),
         boards: game.boards.map(makeBoard).join(''),
-        moveCount: game.log.length,
+        moveCount: count,
         status,
         tilesLeft: game.left,
         hints: game.hints,
@@ -136,8 +165,8 @@ export function createGames(fastify: FastifyInstance, now: () => number) {
         cache.delete(row.id);
         return { ok: false, status: 409, error: 'this game changed in another window; reload it' };
       }
-      cache.set(row.id, game);
-      return { ok: true, row, game, status, finishedAt: status === 'won' ? at : null };
+      cache.set(row.id, { game, count });
+      return { ok: true, row, game, moves: count, status, finishedAt: status === 'won' ? at : null };
     },
 
     /** The player's unfinished game of a deal, replayed, if there is one. */
@@ -149,8 +178,8 @@ export function createGames(fastify: FastifyInstance, now: () => number) {
 }
 
 export default fp(
-  async (fastify: FastifyInstance, opts: { now?: () => number }) => {
-    fastify.decorate('games', createGames(fastify, opts.now ?? Date.now));
+  async (fastify: FastifyInstance, opts: { now?: () => number; gamesPerDay?: number | false }) => {
+    fastify.decorate('games', createGames(fastify, opts.now ?? Date.now, opts.gamesPerDay));
   },
   { name: 'games', dependencies: ['games-repository', 'dealer'] },
 );

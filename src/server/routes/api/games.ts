@@ -23,7 +23,12 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
       const { layout, seed, mode } = request.body;
       const found = await fastify.dealer.get(layout, seed, mode, clientKey(request.ip));
       if (!found.ok) return sendDealFailure(request, reply, found);
-      const { id } = await fastify.games.create(request.playerId, found.value);
+      const created = await fastify.games.create(request.playerId, found.value);
+      if ('ok' in created) {
+        if (created.retryAfterS !== undefined) reply.header('retry-after', String(created.retryAfterS));
+        return reply.code(created.status).send({ error: created.error });
+      }
+      const { id } = created;
       // {"id", ...deal} without parsing the stored deal again: splice the id into its JSON.
       return reply.code(201).type('application/json; charset=utf-8').send(`{"id":${JSON.stringify(id)},${found.value.json.slice(1)}`);
     },
@@ -39,7 +44,7 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
         if (retryAfterS !== undefined) reply.header('retry-after', String(retryAfterS));
         return reply.code(status).send(code === undefined ? { error } : { error, code, index });
       }
-      return gameAnswer(played.game, played.row.started_at, played.finishedAt);
+      return gameAnswer(played.game, played.moves, played.row.started_at, played.finishedAt);
     },
   );
 }

@@ -15,6 +15,7 @@ import { DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '../../sch
 import { DAILY_LAYOUT, dailySeed, isDailySeed } from '../../services/daily.ts';
 import { layoutInfo, layoutName } from '../../services/layouts.ts';
 import type { StoredDeal } from '../../services/dealer.ts';
+import { clientLog } from '../../services/games.ts';
 import { clientKey } from '../../services/limits.ts';
 import { dealUrl } from '../../services/stats.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
@@ -107,7 +108,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         game = resumed.game;
         pairs = availablePairs(game).length;
         boardHtml = renderBoard(game, layout, seed, mode);
-        const gameData: GameData = { id: resumed.row.id, log: game.log, startedAt: resumed.row.started_at, status: resumed.row.status };
+        const gameData: GameData = { id: resumed.row.id, log: clientLog(game, resumed.row.move_count), startedAt: resumed.row.started_at, status: resumed.row.status };
         data = dealData(stored.json, gameData);
       } else {
         ({ game, pairs, html: boardHtml, data } = fresh!);
