@@ -4,7 +4,7 @@
  *
  *   PORT (3000)  HOST (0.0.0.0)  DATABASE_PATH (data/mahjong.db)
  *   COOKIE_SECRET (default: generated on first start and kept in the database)
- *   LOG_LEVEL (info)  TRUST_PROXY (false)  DEAL_WORKERS (1)
+ *   LOG_LEVEL (info)  TRUST_PROXY (false)  DEAL_WORKERS (2)
  *
  * TRUST_PROXY says whose X-Forwarded-For/-Proto to believe: the client address feeds the rate
  * limits and the protocol decides the cookie's Secure flag, so believing a client that is not
@@ -66,7 +66,7 @@ export const EnvSchema = z.object({
   COOKIE_SECRET: z.string().min(32, 'COOKIE_SECRET must be at least 32 characters').optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL is one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   TRUST_PROXY: TrustProxySchema,
-  DEAL_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
+  DEAL_WORKERS: z.coerce.number().int().min(0).max(16).default(2), // threads for classic deals (relaxed ones are made in process)
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -1,9 +1,13 @@
 /**
  * The dealer: the deal for a (layout, seed, mode), stored on first use.
  *
- * Lookup order: an in-memory LRU, then the deals table, then the generator (in
- * the worker pool, or in process when a deal function is injected or there are
- * no workers). A generated deal is stored before it is served, and what is
+ * Lookup order: an in-memory LRU, then the deals table, then the generator.
+ * Relaxed deals are made in process (about 0.06 ms for the turtle): they never wait behind
+ * anything. Classic deals (the solver; up to seconds) go to the worker pool (DEAL_WORKERS
+ * threads, default 2, so one slow seed does not hold up the next), or in process when there
+ * are no workers; each client (an IPv4 /24 or IPv6 /64) has at most MAX_QUEUED_PER_CLIENT
+ * classic deals being made at once, so one client's slow seeds cannot fill the queue for
+ * everyone (issue 9, item 7: ten slow classic seeds made a relaxed deal wait 18 s). A generated deal is stored before it is served, and what is
  * served is what the table holds (first writer wins), so a link shows the same
  * board forever, also after GENERATOR_VERSION changes or a layout is removed.
  * Concurrent requests for one new deal share one generation. Deals that fail
@@ -24,7 +28,7 @@ import fp from 'fastify-plugin';
 import type { Deal, Mode, deal as dealFunction } from '../../engine/index.ts';
 import type { DealRow } from '../repositories/types.ts';
 import { runDealTask, type DealTask, type DealTaskResult } from './deal-worker.ts';
-import { NEW_DEAL_LIMITS, NewDealBudget, type NewDealLimits } from './limits.ts';
+import { budgetGroup, NEW_DEAL_LIMITS, NewDealBudget, type NewDealLimits } from './limits.ts';
 import { Lru } from './lru.ts';
 import { DealPool, PoolError } from './worker-pool.ts';
 
@@ -62,6 +66,7 @@ export interface Dealer {
 
 export interface DealerOptions {
   deal?: typeof dealFunction; // a deal function to use in process instead of the workers (tests)
+  classic?: (task: DealTask) => Promise<DealTaskResult>; // makes classic deals instead of the pool (tests)
   workers?: number; // deal workers; 0 deals in process
   timeoutMs?: number; // deadline for making one deal; in ms
   maxQueue?: number; // deals waiting for a worker before new ones are refused
@@ -69,6 +74,7 @@ export interface DealerOptions {
   now?: () => number;
 }
 
+export const MAX_QUEUED_PER_CLIENT = 2; // classic deals one client may have in the making at once
 export const KEEP_UNPLAYED_MS = 7 * 24 * 3600_000; // how long a deal nobody played is kept
 export const MAX_UNPLAYED = 100_000; // deals nobody played kept at most (~0.6 KB each: ~60 MB)
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -96,9 +102,10 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   const failed = new Lru<string, { result: DealLookup; at: number }>(1000);
   const pending = new Map<string, Promise<DealLookup>>();
   const chosen = new Lru<string, true>(10_000); // seeds the server chose, until their deal is made
+  const making = new Map<string, number>(); // budgetGroup → classic deals being made for it
   const budget = opts.newDeals === false ? undefined : new NewDealBudget(opts.newDeals ?? NEW_DEAL_LIMITS, now);
   const timeoutMs = opts.timeoutMs ?? 15_000;
-  const workers = opts.deal ? 0 : (opts.workers ?? 1);
+  const workers = opts.deal ? 0 : (opts.workers ?? 2);
   const pool = workers > 0 ? new DealPool({ size: workers, timeoutMs, maxQueue: opts.maxQueue ?? 32 }) : undefined;
   if (pool) {
     // Start the workers once the app is up, without holding up the start: the first new deal is quick then.
@@ -116,6 +123,8 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   };
 
   const generate = async (task: DealTask): Promise<DealTaskResult> => {
+    if (task.mode === 'relaxed') return runDealTask(task, opts.deal); // 0.06 ms: no queue, no worker
+    if (opts.classic) return opts.classic(task);
     if (!pool) return runDealTask(task, opts.deal);
     try {
       return await pool.run(task);
@@ -153,12 +162,28 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       if (failure && now() - failure.at < FAILURE_TTL) return failure.result;
       let job = pending.get(key);
       if (!job) {
+        const group = client === undefined || mode === 'relaxed' ? undefined : budgetGroup(client);
+        if (group !== undefined && (making.get(group) ?? 0) >= MAX_QUEUED_PER_CLIENT)
+          return {
+            ok: false,
+            status: 429,
+            error: 'ERR_QUEUE',
+            message: `at most ${MAX_QUEUED_PER_CLIENT} classic deals are made for you at once; try again when they are ready`,
+            retryAfterS: 2,
+          };
         const refused = client === undefined ? undefined : budget?.take(client, chosen.get(key) === true);
         if (refused) {
           const status = refused.scope === 'client' ? 429 : 503;
           return { ok: false, status, error: 'ERR_NEW_DEALS', message: refused.message, retryAfterS: refused.retryAfterS };
         }
-        job = make({ layout, seed, mode }, key).finally(() => pending.delete(key));
+        if (group !== undefined) making.set(group, (making.get(group) ?? 0) + 1);
+        job = make({ layout, seed, mode }, key).finally(() => {
+          pending.delete(key);
+          if (group === undefined) return;
+          const left = (making.get(group) ?? 1) - 1;
+          if (left <= 0) making.delete(group);
+          else making.set(group, left);
+        });
         pending.set(key, job);
       }
       return job;
