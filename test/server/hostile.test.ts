@@ -124,6 +124,10 @@ const CASES: Record<string, Hostile> = {
   'a homoglyph nickname (Greek ο)': { method: 'POST', url: '/daily/name', headers: form, payload: name('r\u03BFot'), status: 400 },
   'a nickname of combining marks': { method: 'POST', url: '/daily/name', headers: form, payload: name('a\u0300\u0301\u0302\u0303'), status: 400 },
   'a nickname with a BOM and control characters': { method: 'POST', url: '/daily/name', headers: form, payload: name('\uFEFFbob\u0007'), status: 400 },
+  'a lookalike nickname (Cherokee Ꭺ in Ꭺdmin)': { method: 'POST', url: '/daily/name', headers: form, payload: name('\u13AAdmin'), status: 400 },
+  'a whole-script lookalike nickname (Cyrillic раураӏ)': { method: 'POST', url: '/daily/name', headers: form, payload: name('\u0440\u0430\u0443\u0440\u0430\u04CF'), status: 400 },
+  'a blank nickname of Hangul fillers': { method: 'POST', url: '/daily/name', headers: form, payload: name('\u3164\u3164'), status: 400 },
+  'a reserved nickname (Anonymous player)': { method: 'POST', url: '/daily/name', headers: form, payload: name('Anonymous player'), status: 400 },
   // HTML and script in every text field
   'script as the seed of a page': { url: `/play/turtle/${encodeURIComponent(SCRIPT)}`, status: 400 },
   'an img tag as the layout of a page': { url: `/play/${encodeURIComponent(IMG)}/abc`, status: 400 },

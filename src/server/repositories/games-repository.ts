@@ -103,10 +103,6 @@ export function createGamesRepository(db: Database): GamesStore {
   const wonDeal = db.prepare<[string, number], { n: number }>(
     `SELECT COUNT(*) AS n FROM games WHERE player_id = ? AND deal_id = ? AND result = 'won'`,
   );
-  const wonAnyDaily = db.prepare<[string], { n: number }>(
-    `SELECT COUNT(*) AS n FROM games g JOIN deals d ON d.id = g.deal_id
-     WHERE g.player_id = ? AND g.result = 'won' AND d.seed LIKE 'daily-%'`,
-  );
   const createGame = db.transaction((game: NewGame) => {
     insertPlayer.run(game.playerId, game.now); // the player's first write makes their row
     insert.run(game);
@@ -180,9 +176,6 @@ export function createGamesRepository(db: Database): GamesStore {
     },
     async hasWon(playerId, dealId) {
       return wonDeal.get(playerId, dealId)!.n > 0;
-    },
-    async hasWonDaily(playerId) {
-      return wonAnyDaily.get(playerId)!.n > 0;
     },
   };
 }

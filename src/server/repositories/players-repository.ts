@@ -16,13 +16,18 @@ declare module 'fastify' {
 
 export function createPlayersRepository(db: Database): PlayersStore {
   const byId = db.prepare<[string], PlayerRow>('SELECT id, nickname, created_at FROM players WHERE id = ?');
-  const rename = db.prepare<[string | null, string]>('UPDATE players SET nickname = ? WHERE id = ?');
+  const rename = db.prepare<[string | null, string | null, string]>('UPDATE players SET nickname = ?, nickname_key = ? WHERE id = ?');
   return {
     async find(id) {
       return byId.get(id);
     },
-    async setNickname(id, nickname) {
-      return rename.run(nickname, id).changes === 1;
+    async setNickname(id, nickname, key) {
+      try {
+        return rename.run(nickname, key, id).changes === 1 ? 'ok' : 'missing';
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return 'taken'; // a lookalike of another's name
+        throw error;
+      }
     },
   };
 }

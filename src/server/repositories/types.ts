@@ -130,8 +130,11 @@ export interface BestTime {
 /** Anonymous players. A row exists from the player's first write (a game), never from a visit. */
 export interface PlayersStore {
   find(id: string): Promise<PlayerRow | undefined>;
-  /** Sets the name shown on the daily table; false when there is no such player. */
-  setNickname(id: string, nickname: string | null): Promise<boolean>;
+  /**
+   * Sets the name shown on the daily table and its lookalike key (services/names.ts): 'taken' when
+   * another player's name has the same key, 'missing' when there is no such player.
+   */
+  setNickname(id: string, nickname: string | null, key: string | null): Promise<'ok' | 'taken' | 'missing'>;
 }
 
 /**
@@ -174,7 +177,6 @@ export interface GamesStore {
   /** Best verified time of each player who cleared a deal, fastest first. */
   bestTimes(dealId: number, limit: number): Promise<BestTime[]>;
   hasWon(playerId: string, dealId: number): Promise<boolean>;
-  hasWonDaily(playerId: string): Promise<boolean>;
 }
 
 /** Small server settings, such as the generated cookie secret. */
