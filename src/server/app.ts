@@ -3,7 +3,6 @@
  * `buildApp(opts)` is used by server.ts and by the tests (`app.inject`); it
  * never listens and never reads the environment.
  */
-import { randomBytes } from 'node:crypto';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -12,6 +11,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TrustProxy } from './config.ts';
+import { cookieSecretFor } from './secret.ts';
 import { capConnections, CONNECTION_LIMITS, type ConnectionLimits } from './connections.ts';
 import { frameworkError, registerErrorHandler, registerNotFoundHandler } from './errors.ts';
 import headers, { requestIdMaker } from './plugins/headers.ts';
@@ -39,6 +39,7 @@ import games from './services/games.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     now: () => number; // the server clock, in ms since the epoch; injectable for tests
+    publicOrigin: string | undefined; // PUBLIC_ORIGIN: absolute links are built from it, never from Host
   }
 }
 
@@ -60,9 +61,9 @@ export const BODY_LIMIT = 64 * 1024; // bytes; 500 moves are about 15 KB
 
 /** The cookie plugin, with the secret from the options or from the database. */
 const cookieSetup = fp(
-  async (fastify: FastifyInstance, opts: { secret?: string }) => {
-    // Generated on the first start and kept, so restarts do not sign everyone out.
-    const secret = opts.secret ?? (await fastify.settingsRepository.getOrCreate('cookie_secret', () => randomBytes(32).toString('base64url')));
+  async (fastify: FastifyInstance, opts: { secret?: string; databasePath: string }) => {
+    // Generated on the first start and kept in <DATABASE_PATH>.secret (0600, not in the database: secret.ts).
+    const secret = opts.secret ?? (await cookieSecretFor(opts.databasePath, fastify.settingsRepository));
     await fastify.register(cookie, { secret });
   },
   { name: 'cookie-setup', dependencies: ['settings-repository'] },
@@ -93,6 +94,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.setSerializerCompiler(serializerCompiler);
   const now = opts.now ?? Date.now;
   app.decorate('now', now);
+  app.decorate('publicOrigin', opts.publicOrigin);
   app.decorate('writeFailures', new WriteFailures(now)); // write errors requests met, for /healthz
   app.register(headers);
   app.register(sensible);
@@ -107,7 +109,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(playersRepository);
   app.register(dealsRepository);
   app.register(gamesRepository);
-  app.register(cookieSetup, { secret: opts.cookieSecret });
+  app.register(cookieSetup, { secret: opts.cookieSecret, databasePath: opts.databasePath });
   app.register(player, { publicOrigin: opts.publicOrigin });
   app.register(assets, { publicDir: opts.publicDir });
   app.register(view);

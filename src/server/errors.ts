@@ -9,7 +9,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { baseHeaders } from './plugins/headers.ts';
-import { LIMITS } from './plugins/security.ts';
+import { LIMITS, SECURITY_HEADERS } from './plugins/security.ts';
 import type { DealLookup } from './services/dealer.ts';
 
 export const isApi = (request: FastifyRequest): boolean => request.url.startsWith('/api/');
@@ -91,6 +91,7 @@ export function frameworkError(
   request.log.info({ err: { message: error.message, code: error.code }, method: request.method, url: request.url }, 'request refused');
   const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a part of this address is too long' : 'this address is malformed';
   baseHeaders(request, reply); // these answers skip the onSend hooks
+  reply.headers(SECURITY_HEADERS); // and helmet's onRequest hook: the same CSP and headers as every page
   if (isApi(request)) void reply.code(status).send({ error: message });
   else
     void reply

@@ -1,8 +1,12 @@
 /** The read API, health, the player cookie, and the error and not-found handlers. */
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { GENERATOR_VERSION, SEED_PATTERN } from '../../src/engine/index.ts';
 import { LAYOUTS } from '../../src/engine/builtins.ts';
-import { build, newPlayer, playerCookie } from './helper.ts';
+import { openDatabase } from '../../src/server/plugins/database.ts';
+import { build, createGame, newPlayer, playerCookie } from './helper.ts';
 
 describe('GET /api/layouts', () => {
   test('as the CLI: [{"id","name","tiles"}], turtle first', async () => {
@@ -178,13 +182,44 @@ describe('the player cookie', () => {
     expect((app.db.prepare('SELECT COUNT(*) AS n FROM players').get() as { n: number }).n).toBe(0);
   });
 
-  test('the cookie secret is generated once and kept in the database when not given', async () => {
-    const app = await build({ cookieSecret: undefined });
-    const secret = await app.settingsRepository.get('cookie_secret');
-    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const cookie = await newPlayer(app);
-    const later = await app.inject({ url: '/stats', headers: { cookie } });
-    expect(later.cookies).toHaveLength(0); // still valid: signed with the stored secret
+  test('the cookie secret is generated once into <DATABASE_PATH>.secret (0600), not the database; the database file is 0600 (issue 9)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mj-secret-'));
+    try {
+      const path = join(dir, 'test.db');
+      const app = await build({ cookieSecret: undefined, databasePath: path });
+      const secret = readFileSync(`${path}.secret`, 'utf8').trim();
+      expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(statSync(`${path}.secret`).mode & 0o777).toBe(0o600);
+      expect(await app.settingsRepository.get('cookie_secret')).toBeUndefined();
+      const cookie = await newPlayer(app);
+      await createGame(app, cookie); // a write: the WAL file exists now
+      for (const file of [path, `${path}-wal`]) expect(statSync(file).mode & 0o777, file).toBe(0o600);
+      await app.close();
+      const again = await build({ cookieSecret: undefined, databasePath: path });
+      const later = await again.inject({ url: '/stats', headers: { cookie } });
+      expect(later.cookies).toHaveLength(0); // still valid: signed with the kept secret
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a secret an older version kept in the database moves to the file; a 0644 database is narrowed to 0600', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mj-secret-'));
+    try {
+      const path = join(dir, 'old.db');
+      writeFileSync(path, '', { mode: 0o644 });
+      chmodSync(path, 0o644);
+      const { db } = openDatabase(path);
+      db.prepare("INSERT INTO settings (key, value) VALUES ('cookie_secret', ?)").run('s'.repeat(10) + 'Ab3-_xYz9QwErTyUiOp');
+      db.close();
+      chmodSync(path, 0o644);
+      const app = await build({ cookieSecret: undefined, databasePath: path });
+      expect(readFileSync(`${path}.secret`, 'utf8').trim()).toBe('s'.repeat(10) + 'Ab3-_xYz9QwErTyUiOp');
+      expect(await app.settingsRepository.get('cookie_secret')).toBeUndefined();
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -173,6 +173,11 @@ const CASES: Record<string, Hostile> = {
   'PUT on a deal': { method: 'PUT', url: '/api/deals/turtle/abc', payload: { tiles: [] }, status: 404 },
   'DELETE on a game': { method: 'DELETE', url: () => `/api/games/${victimGame.id}`, status: 404 },
   'a URL of 8 KB': { url: `/play/turtle/${'a'.repeat(8000)}` },
+  // Issue 9, item 10
+  'a form-encoded body to the JSON API': { method: 'POST', url: '/api/games', headers: form, payload: 'layout=turtle&seed=abc', status: 415 },
+  'a multipart body to the JSON API': { method: 'POST', url: OWN_MOVES, headers: { 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x--', status: 415 },
+  'a malformed URL (%ff%fe): 400 with every security header': { url: '/%ff%fe', status: 400 },
+  'a malformed API URL': { url: '/api/deals/%ff/%fe', status: 400 },
 };
 
 // Cookies that need the app: filled in per case.
@@ -217,6 +222,9 @@ describe('hostile input: 4xx with an error, never 5xx, nothing reflected, nothin
       expect(res.body).toMatch(/class="error-page"|class="field-error"/);
     }
     expect(res.body).not.toMatch(REFLECTED);
+    // Every answer, also the ones fastify makes before routing, carries the CSP and the other headers.
+    expect(res.headers['content-security-policy'], 'CSP').toMatch(/default-src 'self'/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(JSON.stringify(res.headers)).not.toMatch(REFLECTED);
     expect(snapshot()).toEqual(before);
     if (options.method !== 'GET') expect(res.headers['set-cookie']).toBeUndefined(); // never a new identity

@@ -18,7 +18,7 @@
  * - busy_timeout=5000: another process holding the write lock (a backup, a
  *   second server) makes us wait up to 5 s instead of failing at once.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -41,7 +41,13 @@ export interface DatabaseOptions {
 
 /** Opens the database with our pragmas and applies pending migrations. */
 export function openDatabase(path: string, migrationsDir = MIGRATIONS_DIR): { db: Database.Database; applied: string[] } {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true });
+    // Only the server's user may read the file (issue 9): it holds every player's games. SQLite gives
+    // its -wal and -shm files the database file's mode. An existing file made 0644 is narrowed.
+    closeSync(openSync(path, 'a', 0o600));
+    if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
+  }
   const db = new Database(path);
   try {
     if (path !== ':memory:') db.pragma('journal_mode = WAL');

@@ -184,4 +184,5 @@ export interface SettingsStore {
   get(key: string): Promise<string | undefined>;
   /** The stored value, or `make()` stored now; two servers starting together agree on one. */
   getOrCreate(key: string, make: () => string): Promise<string>;
+  delete(key: string): Promise<void>;
 }

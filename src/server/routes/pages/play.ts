@@ -45,7 +45,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
   // A fresh board is the same for every visitor of a deal: its markup and #deal-data are made once per
   // stored deal (the dealer's cache holds the deal; this map lets go with it). So is the whole page for
   // everyone without a game of that deal: nothing on it is about the player, so it is kept too, per
-  // share URL and nav state (at most PAGES_PER_DEAL: the Host header is the client's to choose).
+  // nav state (at most PAGES_PER_DEAL).
   // Anything player-specific on the play page must go through the resumed-game path.
   const PAGES_PER_DEAL = 8;
   const freshBoards = new WeakMap<
@@ -93,7 +93,8 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const resumed = request.isNewPlayer ? undefined : await fastify.games.unfinished(request.playerId, stored);
       const fresh = resumed ? undefined : freshBoard(stored, layout, seed, mode);
       const path = dealUrl(layout, seed, mode);
-      const shareUrl = `${request.protocol}://${request.host}${path}`;
+      // Never from the Host header (the client's to choose): PUBLIC_ORIGIN, else the path (the script adds the page's origin).
+      const shareUrl = `${fastify.publicOrigin ?? ''}${path}`;
       const daily = layout === DAILY_LAYOUT && mode === 'relaxed' && isDailySeed(seed);
       const nav: Nav = daily && seed === dailySeed(fastify.now()) ? 'daily' : 'play';
       const cacheKey = `${nav} ${shareUrl}`;
