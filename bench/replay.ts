@@ -3,7 +3,8 @@
  *
  * A turtle game with 100 shuffles (a shuffle and a match, over and over, undoing every third
  * shuffle), replayed as the server does after its cache let the game go: searching for every
- * shuffle again (before), and taking the stored boards (now). Prints p50/max ms of RUNS replays each.
+ * shuffle again (before), and taking the stored boards (now); then a log at the per-game cap without
+ * shuffles (4,998 moves of match and undo). Prints p50/max ms of RUNS replays each.
  */
 import { layoutById } from '../src/engine/builtins.ts';
 import { applyMoves, availablePairs, deal, makeBoard, newGame, parseBoards, replay, type Game, type Move } from '../src/engine/index.ts';
@@ -43,3 +44,18 @@ time('stored boards (now)', () => {
   replay(d, log, boards.value);
 });
 console.log(JSON.stringify({ storedBoardsBytes: stored.length }));
+
+// A long log without shuffles: what a cache miss costs at the per-game cap (5,000 logged moves).
+let long = (newGame(d) as { ok: true; value: Game }).value;
+const longLog: Move[] = [];
+const [a0, b0] = availablePairs(long)[0]!;
+while (longLog.length < 4998) longLog.push({ type: 'match', a: a0, b: b0 }, { type: 'undo' });
+long = (replay(d, longLog) as { ok: true; value: Game }).value;
+const longTimes: number[] = [];
+for (let i = 0; i < RUNS; i++) {
+  const t0 = performance.now();
+  replay(d, longLog);
+  longTimes.push(performance.now() - t0);
+}
+longTimes.sort((x, y) => x - y);
+console.log(JSON.stringify({ replay: 'a 4,998-move log (match, undo, …)', moves: longLog.length, left: long.left, p50_ms: +longTimes[RUNS >> 1]!.toFixed(2), max_ms: +longTimes[RUNS - 1]!.toFixed(2) }));
