@@ -420,3 +420,15 @@ describe('error pages', () => {
     expect(res.body).not.toContain('<script>alert');
   });
 });
+
+describe('nicknames set before lookalike keys (issue 9)', () => {
+  test('get their key on start; a lookalike of one is then refused', async () => {
+    const { keyOldNicknames } = await import('../../src/server/repositories/players-repository.ts');
+    const app = await build();
+    const mallory = await winDaily(app);
+    app.db.prepare("INSERT INTO players (id, nickname, created_at) VALUES (?, 'Alice', 0)").run('o'.repeat(22)); // named before migration 005
+    expect(keyOldNicknames(app.db)).toBe(1);
+    const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie: mallory }, payload: { name: 'AIice' } });
+    expect(res.statusCode).toBe(409);
+  });
+});
