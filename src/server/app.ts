@@ -49,7 +49,7 @@ export interface AppOptions {
   logger?: boolean | object;
   publicOrigin?: string; // scheme://host[:port] the site is served at; share links and the same-origin check use it
   trustProxy?: TrustProxy; // believe X-Forwarded-* from this proxy (https detection, client IPs); see config.ts
-  rateLimit?: boolean; // false turns rate limits off (benchmarks); default on
+  rateLimit?: boolean; // false turns rate limits, budgets and the per-address socket cap off (benchmarks); default on
   dealer?: DealerOptions; // deal workers, deadline, or an injected deal function (tests)
   publicDir?: string; // default: the project's public/
   now?: () => number; // default Date.now
@@ -74,7 +74,8 @@ const hopsTrusted = (hops: number) => (_address: string, hop: number): boolean =
 export function buildApp(opts: AppOptions): FastifyInstance {
   let root: FastifyInstance | undefined; // for frameworkErrors, which fastify calls without the instance
   const limits: ConnectionLimits = { ...CONNECTION_LIMITS, ...opts.connections };
-  if (opts.trustProxy && opts.connections?.perAddress === undefined) limits.perAddress = 0; // every socket is the proxy's
+  // Behind a proxy every socket is the proxy's; a benchmark (rateLimit: false) opens many from one address.
+  if ((opts.trustProxy || opts.rateLimit === false) && opts.connections?.perAddress === undefined) limits.perAddress = 0;
   const app = Fastify({
     logger: opts.logger ?? false,
     // A hop count trusts that many proxies next to us (fastify's own rule for numbers; its types omit them).
