@@ -89,7 +89,11 @@ async function serve(): Promise<void> {
   const stored = await app.dealer.get('turtle', SEED, 'relaxed');
   if (!stored.ok) throw new Error(stored.message);
   const games: string[] = [];
-  for (let i = 0; i < (ONLY_MIXED ? 1 : GAMES); i++) games.push((await app.games.create(playerId, stored.value)).id);
+  for (let i = 0; i < (ONLY_MIXED ? 1 : GAMES); i++) {
+    const made = await app.games.create(playerId, stored.value);
+    if ('ok' in made) throw new Error(made.error);
+    games.push(made.id);
+  }
   for (const seed of SHARED_SEEDS) await app.dealer.get('turtle', seed, 'relaxed'); // stored before the mixed run
   const costs = instrument(app);
   const sample = await app.inject({

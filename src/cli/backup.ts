@@ -12,7 +12,7 @@
  * so the result is always one consistent moment. Bad input is a UsageError (exit 2, one line);
  * a failure while copying is a BackupFailure (exit 1, one line).
  */
-import { closeSync, existsSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { parseFlags, UsageError } from './args.ts';
@@ -102,6 +102,7 @@ export async function backupCommand(argv: readonly string[], env: Readonly<Recor
       copy.close();
     }
     if (check !== 'ok') throw new BackupFailure(`the copy did not pass quick_check: ${String(check)}`);
+    chmodSync(temporary, 0o600); // like the database: every player's games (issue 9)
     renameSync(temporary, target);
     temporary = undefined;
     const result = {

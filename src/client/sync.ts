@@ -26,6 +26,7 @@ export interface MovesAnswer {
   readonly faces: readonly (Face | null)[];
   readonly moves: number; // moves the server has of this game
   readonly timeMs: number | null; // the server's time of the win
+  readonly log?: readonly Move[]; // with a repeat the server had moves past: its log
 }
 
 /** What the save indicator says. */
@@ -125,8 +126,19 @@ function dealOfKey(key: string): DealKey | null {
 const sameMove = (a: Move, b: Move): boolean =>
   a.type === b.type && (a.type !== 'match' || (b.type === 'match' && a.a === b.a && a.b === b.b));
 
-const isPrefix = (short: readonly Move[], long: readonly Move[]): boolean =>
-  short.length <= long.length && short.every((m, i) => sameMove(m, long[i]!));
+const notHint = (m: Move): boolean => m.type !== 'hint';
+
+/**
+ * True when `long` starts with the moves of `short`. The server counts hints but does not log them, so
+ * the log it renders lists a game's hints last: hints are left out of the comparison (they change
+ * nothing on the board), and the counts must agree.
+ */
+function extendsLog(short: readonly Move[], long: readonly Move[]): boolean {
+  if (short.length > long.length) return false;
+  const a = short.filter(notHint);
+  const b = long.slice(0, short.length).filter(notHint);
+  return a.length === b.length && a.every((m, i) => sameMove(m, b[i]!));
+}
 
 /** True when `log` replays on the deal (a stored log from an older page or another version may not). */
 function replays(deal: Deal, log: readonly Move[]): boolean {
@@ -209,7 +221,7 @@ export function openSync(
       // A game the page does not show: finished since (its last answer was lost) or replaced. Its own
       // server copy decides: a repeat of moves it has answers as before, a conflict sends its log.
       game = { id: kept.gameId, log: kept.log, acked: kept.acked };
-    } else if (kept.log.length > serverLog.length && isPrefix(serverLog, kept.log)) {
+    } else if (kept.log.length > serverLog.length && extendsLog(serverLog, kept.log)) {
       game = { id: server?.id ?? null, log: kept.log, acked: serverLog.length };
     } // else the server has as much or other moves (another tab went on): the server's game stands
   }
@@ -397,6 +409,10 @@ async function run(sync: Sync): Promise<void> {
       return failed(sync, refusal);
     }
     const answer = sent.body as MovesAnswer;
+    if (answer.moves > at + batch.length && answer.moves > sync.acked && Array.isArray(answer.log)) {
+      // The server had these moves and more that this page never sent: another tab played on.
+      return adoptServerLog(sync, answer.log, 'this game was played on in another tab or window', false);
+    }
     sync.acked = Math.max(sync.acked, at + batch.length);
     sync.failures = 0;
     sync.restarts = 0;
@@ -406,6 +422,17 @@ async function run(sync: Sync): Promise<void> {
   }
   sync.failures = 0;
   setStatus(sync, 'saved');
+}
+
+/** Takes the server's log as the game's (a conflict): nothing is left to send; the page shows it. */
+function adoptServerLog(sync: Sync, log: readonly Move[], message: string, won: boolean): void {
+  sync.log = log;
+  sync.acked = log.length;
+  sync.failures = 0;
+  sync.won = won; // a finished game is a won one
+  keep(sync);
+  setStatus(sync, 'saved');
+  sync.hooks.conflict(log, message);
 }
 
 /** A request that did not go through: retry, start the game again, or take the server's log. */
@@ -423,16 +450,7 @@ function failed(sync: Sync, refusal: Refusal | null): void {
     sync.again = true;
     return;
   }
-  if (status === 409 && Array.isArray(refusal.body.log)) {
-    const log = refusal.body.log as Move[];
-    sync.log = log;
-    sync.acked = log.length;
-    sync.failures = 0;
-    sync.won = refusal.code === 'ERR_GAME_FINISHED'; // a finished game is a won one
-    keep(sync);
-    setStatus(sync, 'saved');
-    sync.hooks.conflict(log, refusal.message);
-    return;
-  }
+  if (status === 409 && Array.isArray(refusal.body.log))
+    return adoptServerLog(sync, refusal.body.log as Move[], refusal.message, refusal.code === 'ERR_GAME_FINISHED');
   retry(sync, 'refused', null); // a refusal we did not expect: keep the moves and try again later
 }

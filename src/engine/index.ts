@@ -43,5 +43,6 @@ export {
   statusOf,
   winnability,
 } from './game.ts';
-export type { Game, Hint, Move, MoveType, ReplayError, Status, Winnability } from './game.ts';
+export type { Game, Hint, KnownBoards, Move, MoveType, ReplayError, Status, Winnability } from './game.ts';
+export { makeBoard, makePairs, parseBoard, parseBoards, parsePairs } from './codec.ts';
 export { LAYOUTS, layoutById } from './builtins.ts';

@@ -3,7 +3,6 @@
  * `buildApp(opts)` is used by server.ts and by the tests (`app.inject`); it
  * never listens and never reads the environment.
  */
-import { randomBytes } from 'node:crypto';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -12,6 +11,8 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TrustProxy } from './config.ts';
+import { cookieSecretFor } from './secret.ts';
+import { capConnections, CONNECTION_LIMITS, type ConnectionLimits } from './connections.ts';
 import { frameworkError, registerErrorHandler, registerNotFoundHandler } from './errors.ts';
 import headers, { requestIdMaker } from './plugins/headers.ts';
 import assets from './plugins/assets.ts';
@@ -27,7 +28,7 @@ import apiDeals from './routes/api/deals.ts';
 import apiGames from './routes/api/games.ts';
 import apiLayouts from './routes/api/layouts.ts';
 import apiStats from './routes/api/stats.ts';
-import health from './routes/health.ts';
+import health, { WriteFailures } from './routes/health.ts';
 import pagesDaily from './routes/pages/daily.ts';
 import pagesHome from './routes/pages/home.ts';
 import pagesPlay from './routes/pages/play.ts';
@@ -38,6 +39,7 @@ import games from './services/games.ts';
 declare module 'fastify' {
   interface FastifyInstance {
     now: () => number; // the server clock, in ms since the epoch; injectable for tests
+    publicOrigin: string | undefined; // PUBLIC_ORIGIN: absolute links are built from it, never from Host
   }
 }
 
@@ -45,20 +47,23 @@ export interface AppOptions {
   databasePath: string; // a file path, or ':memory:'
   cookieSecret?: string; // signs the player cookie; default: generated once and kept in the database
   logger?: boolean | object;
+  publicOrigin?: string; // scheme://host[:port] the site is served at; share links and the same-origin check use it
   trustProxy?: TrustProxy; // believe X-Forwarded-* from this proxy (https detection, client IPs); see config.ts
-  rateLimit?: boolean; // false turns rate limits off (benchmarks); default on
+  rateLimit?: boolean; // false turns rate limits, budgets and the per-address socket cap off (benchmarks); default on
   dealer?: DealerOptions; // deal workers, deadline, or an injected deal function (tests)
   publicDir?: string; // default: the project's public/
   now?: () => number; // default Date.now
+  gamesPerDay?: number; // games one player may start in a UTC day (services/games.ts GAMES_PER_DAY)
+  connections?: Partial<ConnectionLimits>; // time limits and caps on sockets (connections.ts); tests shorten them
 }
 
 export const BODY_LIMIT = 64 * 1024; // bytes; 500 moves are about 15 KB
 
 /** The cookie plugin, with the secret from the options or from the database. */
 const cookieSetup = fp(
-  async (fastify: FastifyInstance, opts: { secret?: string }) => {
-    // Generated on the first start and kept, so restarts do not sign everyone out.
-    const secret = opts.secret ?? (await fastify.settingsRepository.getOrCreate('cookie_secret', () => randomBytes(32).toString('base64url')));
+  async (fastify: FastifyInstance, opts: { secret?: string; databasePath: string }) => {
+    // Generated on the first start and kept in <DATABASE_PATH>.secret (0600, not in the database: secret.ts).
+    const secret = opts.secret ?? (await cookieSecretFor(opts.databasePath, fastify.settingsRepository));
     await fastify.register(cookie, { secret });
   },
   { name: 'cookie-setup', dependencies: ['settings-repository'] },
@@ -68,19 +73,30 @@ const hopsTrusted = (hops: number) => (_address: string, hop: number): boolean =
 
 export function buildApp(opts: AppOptions): FastifyInstance {
   let root: FastifyInstance | undefined; // for frameworkErrors, which fastify calls without the instance
+  const limits: ConnectionLimits = { ...CONNECTION_LIMITS, ...opts.connections };
+  // Behind a proxy every socket is the proxy's; a benchmark (rateLimit: false) opens many from one address.
+  if ((opts.trustProxy || opts.rateLimit === false) && opts.connections?.perAddress === undefined) limits.perAddress = 0;
   const app = Fastify({
     logger: opts.logger ?? false,
     // A hop count trusts that many proxies next to us (fastify's own rule for numbers; its types omit them).
     trustProxy: typeof opts.trustProxy === 'number' ? hopsTrusted(opts.trustProxy) : (opts.trustProxy ?? false),
     bodyLimit: BODY_LIMIT,
+    // A request that never finishes must not hold its socket for ever (connections.ts, issue 9).
+    connectionTimeout: limits.idleTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.checkIntervalMs },
     genReqId: requestIdMaker(Boolean(opts.trustProxy)),
     frameworkErrors: (error, request, reply) => frameworkError(root!, error, request, reply),
   }).withTypeProvider<ZodTypeProvider>();
   root = app;
+  capConnections(app.server, limits, (client) => app.log.warn({ client, perAddress: limits.perAddress }, 'too many connections from one client; refusing more'));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const now = opts.now ?? Date.now;
   app.decorate('now', now);
+  app.decorate('publicOrigin', opts.publicOrigin);
+  app.decorate('writeFailures', new WriteFailures(now)); // write errors requests met, for /healthz
   app.register(headers);
   app.register(sensible);
   app.register(formbody, { bodyLimit: 4096 }); // the nickname form is one short field
@@ -94,12 +110,12 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(playersRepository);
   app.register(dealsRepository);
   app.register(gamesRepository);
-  app.register(cookieSetup, { secret: opts.cookieSecret });
-  app.register(player);
+  app.register(cookieSetup, { secret: opts.cookieSecret, databasePath: opts.databasePath });
+  app.register(player, { publicOrigin: opts.publicOrigin });
   app.register(assets, { publicDir: opts.publicDir });
   app.register(view);
   app.register(dealer, { ...opts.dealer, newDeals: opts.rateLimit === false ? false : opts.dealer?.newDeals, now });
-  app.register(games, { now });
+  app.register(games, { now, gamesPerDay: opts.rateLimit === false ? false : opts.gamesPerDay });
 
   app.register(health);
   app.register(apiLayouts);

@@ -4,7 +4,11 @@
  *
  *   PORT (3000)  HOST (0.0.0.0)  DATABASE_PATH (data/mahjong.db)
  *   COOKIE_SECRET (default: generated on first start and kept in the database)
- *   LOG_LEVEL (info)  TRUST_PROXY (false)  DEAL_WORKERS (1)
+ *   LOG_LEVEL (info)  TRUST_PROXY (false)  DEAL_WORKERS (2)  PUBLIC_ORIGIN (unset)
+ *
+ * PUBLIC_ORIGIN (`https://mahjong.example`) is where the site is served: share links are built from
+ * it, never from the client's Host header, and POSTs must come from it. COOKIE_SECRET must look
+ * random: 32+ characters, no surrounding spaces, at least 16 different characters (issue 9).
  *
  * TRUST_PROXY says whose X-Forwarded-For/-Proto to believe: the client address feeds the rate
  * limits and the protocol decides the cookie's Secure flag, so believing a client that is not
@@ -59,14 +63,42 @@ const TrustProxySchema = z
     return entries;
   });
 
+const PublicOriginSchema = z
+  .string()
+  .max(200, 'PUBLIC_ORIGIN is too long')
+  .optional()
+  .transform((raw, ctx): string | undefined => {
+    if (raw === undefined) return undefined;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'PUBLIC_ORIGIN is a URL such as https://mahjong.example' });
+      return z.NEVER;
+    }
+    if (!['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.pathname !== '/' || url.search || url.hash) {
+      ctx.addIssue({ code: 'custom', message: 'PUBLIC_ORIGIN is scheme, host and port only, such as https://mahjong.example' });
+      return z.NEVER;
+    }
+    return url.origin;
+  });
+
+/** A secret that could have come from a random generator: long, no padding spaces, many different characters. */
+const isStrongSecret = (s: string): boolean => s === s.trim() && new Set(s).size >= 16;
+
 export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATABASE_PATH: z.string().min(1).default('data/mahjong.db'),
-  COOKIE_SECRET: z.string().min(32, 'COOKIE_SECRET must be at least 32 characters').optional(),
+  COOKIE_SECRET: z
+    .string()
+    .min(32, 'COOKIE_SECRET must be at least 32 characters')
+    .refine(isStrongSecret, 'COOKIE_SECRET looks weak (spaces around it, or few different characters): use `openssl rand -base64 32`')
+    .optional(),
+  PUBLIC_ORIGIN: PublicOriginSchema,
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL is one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   TRUST_PROXY: TrustProxySchema,
-  DEAL_WORKERS: z.coerce.number().int().min(0).max(16).default(1),
+  DEAL_WORKERS: z.coerce.number().int().min(0).max(16).default(2), // threads for classic deals (relaxed ones are made in process)
 });
 
 export type Env = z.infer<typeof EnvSchema>;

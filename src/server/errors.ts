@@ -9,7 +9,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { baseHeaders } from './plugins/headers.ts';
-import { LIMITS } from './plugins/security.ts';
+import { LIMITS, SECURITY_HEADERS } from './plugins/security.ts';
 import type { DealLookup } from './services/dealer.ts';
 
 export const isApi = (request: FastifyRequest): boolean => request.url.startsWith('/api/');
@@ -68,7 +68,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     const context = { err: error, method: request.method, url: request.url, params: request.params, reqId: request.id };
-    if (status >= 500) request.log.error(context, 'request failed');
+    if (status >= 500) {
+      request.log.error(context, 'request failed');
+      // A full disk or an I/O error: /healthz reports it (503) while it lasts (routes/health.ts).
+      if (request.server.writeFailures?.record(error.code)) request.log.error({ code: error.code }, 'a database write failed');
+    }
     else request.log.info({ ...context, err: { message: error.message, code: error.code } }, 'request refused');
     const message =
       status >= 500
@@ -94,6 +98,7 @@ export function frameworkError(
   request.log.info({ err: { message: error.message, code: error.code }, method: request.method, url: request.url }, 'request refused');
   const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a part of this address is too long' : 'this address is malformed';
   baseHeaders(request, reply); // these answers skip the onSend hooks
+  reply.headers(SECURITY_HEADERS); // and helmet's onRequest hook: the same CSP and headers as every page
   if (isApi(request)) void reply.code(status).send({ error: message });
   else
     void reply

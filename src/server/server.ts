@@ -22,6 +22,7 @@ const env = parsed.value;
 const app = buildApp({
   databasePath: env.DATABASE_PATH,
   cookieSecret: env.COOKIE_SECRET,
+  publicOrigin: env.PUBLIC_ORIGIN,
   trustProxy: env.TRUST_PROXY,
   logger: {
     level: env.LOG_LEVEL,

@@ -283,6 +283,28 @@ describe('kept across a reload', () => {
     expect(w.kept.size).toBe(0);
   });
 
+  test('hints: the server lists them last (counted, not logged), and a stored log with hints between moves still extends it', async () => {
+    const { game: deal, moves } = await started();
+    const first = openSync(deal, null, hooks(), w.env);
+    const played: Move[] = [moves[0]!, { type: 'hint' }, moves[1]!];
+    record(first, played, 'playing');
+    sendNow(first);
+    await idle(first);
+    w.online = false;
+    const more: Move[] = [...played, { type: 'hint' }, moves[2]!];
+    record(first, more, 'playing');
+    w.online = true;
+    const id = first.gameId!;
+    const rendered: Move[] = [moves[0]!, moves[1]!, { type: 'hint' }]; // what the page gets: hints last
+    const again = openSync(deal, { id, log: rendered }, hooks(), w.env);
+    expect(again.log).toEqual(more);
+    expect(again.acked).toBe(3);
+    await idle(again);
+    expect(w.sent.at(-1)!.body).toEqual({ at: 3, moves: more.slice(3) });
+    expect(row(id).move_count).toBe(5);
+    expect(w.conflicts).toEqual([]);
+  });
+
   test('a game never sent (closed before its first batch) is restored and made', async () => {
     const { game: deal, moves } = await started();
     const first = openSync(deal, null, hooks(), w.env);

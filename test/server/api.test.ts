@@ -1,8 +1,12 @@
 /** The read API, health, the player cookie, and the error and not-found handlers. */
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { GENERATOR_VERSION, SEED_PATTERN } from '../../src/engine/index.ts';
 import { LAYOUTS } from '../../src/engine/builtins.ts';
-import { build, newPlayer, playerCookie } from './helper.ts';
+import { openDatabase } from '../../src/server/plugins/database.ts';
+import { build, createGame, newPlayer, playerCookie } from './helper.ts';
 
 describe('GET /api/layouts', () => {
   test('as the CLI: [{"id","name","tiles"}], turtle first', async () => {
@@ -82,6 +86,42 @@ describe('GET /healthz', () => {
     expect(res.statusCode).toBe(503);
     expect(res.json().ok).toBe(false);
   });
+
+  test('503 with the reason when writes fail: the probe write (issue 9, item 8)', async () => {
+    const app = await build();
+    app.db.pragma('query_only = ON'); // every write fails, reads still answer (as with a full disk)
+    const res = await app.inject({ url: '/healthz' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ ok: false, error: 'writes to the database are failing (SQLITE_READONLY)' });
+  });
+
+  test('503 while a write error a request met is recent, 200 again after', async () => {
+    let clock = 1_750_000_000_000;
+    const app = await build({ now: () => clock });
+    const cookie = await newPlayer(app);
+    expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200); // probed: fine
+    app.db.pragma('max_page_count = ' + String(app.db.pragma('page_count', { simple: true }))); // the disk is full
+    let failed = 0;
+    for (let i = 0; i < 200 && failed === 0; i++) {
+      const res = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie }, payload: { layout: 'turtle', seed: `full${i}` } });
+      if (res.statusCode === 500) failed++;
+    }
+    expect(failed).toBe(1);
+    const down = await app.inject({ url: '/healthz?detail=1' });
+    expect(down.statusCode).toBe(503);
+    expect(down.json()).toMatchObject({ ok: false, error: 'writes to the database are failing (SQLITE_FULL)', writeFailures: { count: 1, last: { code: 'SQLITE_FULL' } } });
+    app.db.pragma('max_page_count = 1073741823');
+    clock += 61_000;
+    expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
+  });
+
+  test('?detail=1 shows the database size (issue 9, item 6)', async () => {
+    const app = await build();
+    const res = await app.inject({ url: '/healthz?detail=1' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ ok: true, database: { bytes: expect.any(Number), walBytes: 0, freeBytes: expect.any(Number) } });
+    expect(res.json().database.bytes).toBeGreaterThan(0);
+  });
 });
 
 describe('the player cookie', () => {
@@ -99,7 +139,24 @@ describe('the player cookie', () => {
   test('Secure when the request came over https (behind a trusted proxy)', async () => {
     const app = await build({ trustProxy: true });
     const res = await app.inject({ url: '/', headers: { 'x-forwarded-proto': 'https' } });
-    expect(res.cookies.find((c) => c.name === 'mj_player')!.secure).toBe(true);
+    expect(res.cookies.find((c) => c.name === '__Host-mj_player')!.secure).toBe(true); // the __Host- prefix over https
+  });
+
+  test('only GET and HEAD make a player; our own pages may POST (same origin), issue 9', async () => {
+    const app = await build();
+    const none = await app.inject({ method: 'POST', url: '/api/games', payload: { layout: 'turtle', seed: 'abc' } });
+    expect(none.statusCode).toBe(403);
+    expect(none.headers['set-cookie']).toBeUndefined();
+    const cookie = await newPlayer(app);
+    const own = await app.inject({
+      method: 'POST',
+      url: '/api/games',
+      headers: { cookie, origin: 'http://localhost:80', 'sec-fetch-site': 'same-origin' },
+      payload: { layout: 'turtle', seed: 'abc' },
+    });
+    expect(own.statusCode).toBe(201);
+    const head = await app.inject({ method: 'HEAD', url: '/stats' });
+    expect(head.cookies.find((c) => c.name === 'mj_player')).toBeDefined();
   });
 
   test('kept on later visits; a new one only when missing or forged', async () => {
@@ -125,13 +182,44 @@ describe('the player cookie', () => {
     expect((app.db.prepare('SELECT COUNT(*) AS n FROM players').get() as { n: number }).n).toBe(0);
   });
 
-  test('the cookie secret is generated once and kept in the database when not given', async () => {
-    const app = await build({ cookieSecret: undefined });
-    const secret = await app.settingsRepository.get('cookie_secret');
-    expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const cookie = await newPlayer(app);
-    const later = await app.inject({ url: '/stats', headers: { cookie } });
-    expect(later.cookies).toHaveLength(0); // still valid: signed with the stored secret
+  test('the cookie secret is generated once into <DATABASE_PATH>.secret (0600), not the database; the database file is 0600 (issue 9)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mj-secret-'));
+    try {
+      const path = join(dir, 'test.db');
+      const app = await build({ cookieSecret: undefined, databasePath: path });
+      const secret = readFileSync(`${path}.secret`, 'utf8').trim();
+      expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(statSync(`${path}.secret`).mode & 0o777).toBe(0o600);
+      expect(await app.settingsRepository.get('cookie_secret')).toBeUndefined();
+      const cookie = await newPlayer(app);
+      await createGame(app, cookie); // a write: the WAL file exists now
+      for (const file of [path, `${path}-wal`]) expect(statSync(file).mode & 0o777, file).toBe(0o600);
+      await app.close();
+      const again = await build({ cookieSecret: undefined, databasePath: path });
+      const later = await again.inject({ url: '/stats', headers: { cookie } });
+      expect(later.cookies).toHaveLength(0); // still valid: signed with the kept secret
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a secret an older version kept in the database moves to the file; a 0644 database is narrowed to 0600', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mj-secret-'));
+    try {
+      const path = join(dir, 'old.db');
+      writeFileSync(path, '', { mode: 0o644 });
+      chmodSync(path, 0o644);
+      const { db } = openDatabase(path);
+      db.prepare("INSERT INTO settings (key, value) VALUES ('cookie_secret', ?)").run('s'.repeat(10) + 'Ab3-_xYz9QwErTyUiOp');
+      db.close();
+      chmodSync(path, 0o644);
+      const app = await build({ cookieSecret: undefined, databasePath: path });
+      expect(readFileSync(`${path}.secret`, 'utf8').trim()).toBe('s'.repeat(10) + 'Ab3-_xYz9QwErTyUiOp');
+      expect(await app.settingsRepository.get('cookie_secret')).toBeUndefined();
+      expect(statSync(path).mode & 0o777).toBe(0o600);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -53,7 +53,8 @@ describe('POST /api/games', () => {
     ['array', [1, 2], 400],
   ])('%s → %i with {"error"}', async (_name, payload, status) => {
     const app = await build();
-    const res = await app.inject({ method: 'POST', url: '/api/games', payload: payload as object });
+    const cookie = await newPlayer(app);
+    const res = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie }, payload: payload as object });
     expect(res.statusCode).toBe(status);
     expect(Object.keys(res.json())).toEqual(['error']);
     expect(res.json().error).toEqual(expect.any(String));
@@ -62,16 +63,17 @@ describe('POST /api/games', () => {
 
   test('malformed JSON → 400, a text body → 400, XML → 415, a huge body → 413', async () => {
     const app = await build();
-    const bad = await app.inject({ method: 'POST', url: '/api/games', headers: { 'content-type': 'application/json' }, payload: '{"layout":' });
+    const cookie = await newPlayer(app);
+    const bad = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie, 'content-type': 'application/json' }, payload: '{"layout":' });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toHaveProperty('error');
-    const text = await app.inject({ method: 'POST', url: '/api/games', headers: { 'content-type': 'text/plain' }, payload: 'hi' });
+    const text = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie, 'content-type': 'text/plain' }, payload: 'hi' });
     expect(text.statusCode).toBe(400);
     expect(text.json()).toHaveProperty('error');
-    const xml = await app.inject({ method: 'POST', url: '/api/games', headers: { 'content-type': 'application/xml' }, payload: '<a/>' });
+    const xml = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie, 'content-type': 'application/xml' }, payload: '<a/>' });
     expect(xml.statusCode).toBe(415);
     expect(xml.json()).toHaveProperty('error');
-    const huge = await app.inject({ method: 'POST', url: '/api/games', payload: { layout: 'turtle', seed: 'abc', pad: 'x'.repeat(100_000) } });
+    const huge = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie }, payload: { layout: 'turtle', seed: 'abc', pad: 'x'.repeat(100_000) } });
     expect(huge.statusCode).toBe(413);
     expect(huge.json()).toHaveProperty('error');
   });
@@ -320,7 +322,7 @@ describe('POST /api/games/:id/moves', () => {
     const game = await createGame(app, cookie);
     const save = (expectedCount: number) =>
       app.gamesRepository.saveMoves({
-        id: game.id, expectedCount, movesJson: '[{"type":"hint"}]', moveCount: 1, status: 'playing',
+        id: game.id, expectedCount, movesJson: '[{"type":"hint"}]', boards: '', moveCount: 1, status: 'playing',
         tilesLeft: 144, hints: 1, shuffles: 0, undos: 0, now: Date.now(), won: false,
       }); // prettier-ignore
     expect(await save(0)).toBe(true);

@@ -124,6 +124,10 @@ const CASES: Record<string, Hostile> = {
   'a homoglyph nickname (Greek ο)': { method: 'POST', url: '/daily/name', headers: form, payload: name('r\u03BFot'), status: 400 },
   'a nickname of combining marks': { method: 'POST', url: '/daily/name', headers: form, payload: name('a\u0300\u0301\u0302\u0303'), status: 400 },
   'a nickname with a BOM and control characters': { method: 'POST', url: '/daily/name', headers: form, payload: name('\uFEFFbob\u0007'), status: 400 },
+  'a lookalike nickname (Cherokee Ꭺ in Ꭺdmin)': { method: 'POST', url: '/daily/name', headers: form, payload: name('\u13AAdmin'), status: 400 },
+  'a whole-script lookalike nickname (Cyrillic раураӏ)': { method: 'POST', url: '/daily/name', headers: form, payload: name('\u0440\u0430\u0443\u0440\u0430\u04CF'), status: 400 },
+  'a blank nickname of Hangul fillers': { method: 'POST', url: '/daily/name', headers: form, payload: name('\u3164\u3164'), status: 400 },
+  'a reserved nickname (Anonymous player)': { method: 'POST', url: '/daily/name', headers: form, payload: name('Anonymous player'), status: 400 },
   // HTML and script in every text field
   'script as the seed of a page': { url: `/play/turtle/${encodeURIComponent(SCRIPT)}`, status: 400 },
   'an img tag as the layout of a page': { url: `/play/${encodeURIComponent(IMG)}/abc`, status: 400 },
@@ -153,12 +157,27 @@ const CASES: Record<string, Hostile> = {
   'a cookie with script in it': { method: 'POST', url: VICTIM_MOVES, who: 'none', headers: { cookie: `mj_player=${encodeURIComponent(SCRIPT)}` }, payload: moves([{ type: 'hint' }]), status: 403 },
   'a cookie signed with another secret': { method: 'POST', url: VICTIM_MOVES, who: 'none', headers: { cookie: '' }, payload: moves([{ type: 'hint' }]), status: 403 },
   'a 4 KB garbage cookie': { method: 'POST', url: VICTIM_MOVES, who: 'none', headers: { cookie: `mj_player=${'%ff'.repeat(1300)}` }, payload: moves([{ type: 'hint' }]), status: 403 },
+  // Cross-site requests (issue 9, item 2): refused, and never answered with a new player cookie
+  'a new game with no cookie': { method: 'POST', url: '/api/games', who: 'none', payload: { layout: 'turtle', seed: 'abc' }, status: 403 },
+  'a nickname form with no cookie': { method: 'POST', url: '/daily/name', who: 'none', headers: form, payload: name('pwned'), status: 403 },
+  'a POST from another origin': { method: 'POST', url: OWN_MOVES, headers: { origin: 'http://evil.example' }, payload: moves([{ type: 'hint' }]), status: 403 },
+  'a POST with Origin: null': { method: 'POST', url: OWN_MOVES, headers: { origin: 'null' }, payload: moves([{ type: 'hint' }]), status: 403 },
+  'a POST marked Sec-Fetch-Site: cross-site': { method: 'POST', url: '/daily/name', headers: { ...form, 'sec-fetch-site': 'cross-site' }, payload: name('pwned'), status: 403 },
+  'a POST marked Sec-Fetch-Site: same-site (a sibling subdomain)': { method: 'POST', url: OWN_MOVES, headers: { 'sec-fetch-site': 'same-site' }, payload: moves([{ type: 'hint' }]), status: 403 },
+  // Stats paging (issue 9, item 3)
+  'a history page of 1e9': { url: '/api/stats?page=1e9', status: 400 },
+  'a negative history page': { url: '/stats?page=-1', status: 400 },
   // Wrong methods and content types
   'XML to the API': { method: 'POST', url: '/api/games', headers: { 'content-type': 'application/xml' }, payload: '<game/>', status: 415 },
   'malformed JSON': { method: 'POST', url: '/api/games', headers: { 'content-type': 'application/json' }, payload: '{"layout":"turtle",', status: 400 },
   'PUT on a deal': { method: 'PUT', url: '/api/deals/turtle/abc', payload: { tiles: [] }, status: 404 },
   'DELETE on a game': { method: 'DELETE', url: () => `/api/games/${victimGame.id}`, status: 404 },
   'a URL of 8 KB': { url: `/play/turtle/${'a'.repeat(8000)}` },
+  // Issue 9, item 10
+  'a form-encoded body to the JSON API': { method: 'POST', url: '/api/games', headers: form, payload: 'layout=turtle&seed=abc', status: 415 },
+  'a multipart body to the JSON API': { method: 'POST', url: OWN_MOVES, headers: { 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x--', status: 415 },
+  'a malformed URL (%ff%fe): 400 with every security header': { url: '/%ff%fe', status: 400 },
+  'a malformed API URL': { url: '/api/deals/%ff/%fe', status: 400 },
 };
 
 // Cookies that need the app: filled in per case.
@@ -206,8 +225,12 @@ describe('hostile input: 4xx with an error, never 5xx, nothing reflected, nothin
       expect(res.body).toMatch(/class="error-page"|class="field-error"/);
     }
     expect(res.body).not.toMatch(REFLECTED);
+    // Every answer, also the ones fastify makes before routing, carries the CSP and the other headers.
+    expect(res.headers['content-security-policy'], 'CSP').toMatch(/default-src 'self'/);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(JSON.stringify(res.headers)).not.toMatch(REFLECTED);
     expect(snapshot()).toEqual(before);
+    if (options.method !== 'GET') expect(res.headers['set-cookie']).toBeUndefined(); // never a new identity
   });
 
   test('after all of it, the victim plays on from where they were', async () => {

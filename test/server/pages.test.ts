@@ -173,7 +173,9 @@ describe('GET /play/:layout/:seed', () => {
     clock += 65_000;
     const html = (await app.inject({ url: '/play/turtle/resume', headers: { cookie } })).body;
     const data = dealDataOf(html);
-    expect(data.game).toEqual({ id: game.id, log: moves, startedAt: 1_750_000_000_000, status: 'playing' });
+    // Hints are counted, not logged (issue 9): the page's log has them after the other moves.
+    const asLogged = [...moves.filter((m) => m.type !== 'hint'), { type: 'hint' }];
+    expect(data.game).toEqual({ id: game.id, log: asLogged, startedAt: 1_750_000_000_000, status: 'playing' });
     const expected = replay(game, moves);
     if (!expected.ok) throw new Error(expected.message);
     const shown = tilesOf(html).map((t) => Number(attr(t, 'data-slot')));
@@ -294,12 +296,60 @@ describe('GET /daily and POST /daily/name', () => {
     expect(res.statusCode).toBe(303);
   });
 
+  test('a win on a daily-… seed of another layout, or of another day, does not name a player (issue 9)', async () => {
+    let clock = Date.UTC(2026, 0, 2, 12);
+    const app = await build({ now: () => clock });
+    const cookie = await newPlayer(app);
+    for (const [layout, seed] of [['garden', 'daily-x'], ['garden', 'daily-2026-01-02'], ['turtle', 'daily-2026-01-01']]) {
+      const game = await createGame(app, cookie, { layout, seed });
+      expect((await postMoves(app, cookie, game.id, solutionMoves(game))).json().status).toBe('won');
+    }
+    const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'Sneaky' } });
+    expect(res.statusCode).toBe(403);
+    expect((await app.inject({ url: '/daily', headers: { cookie } })).body).not.toContain('name="name"');
+    clock = Date.UTC(2026, 0, 1, 23); // the day that turtle deal was today's: its win counts
+    expect((await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'Sneaky' } })).statusCode).toBe(303);
+  });
+
+  test.each([
+    ['Cherokee Ꭺ in Ꭺdmin (a lookalike of a reserved name)', '\u13AAdmin', /reserved|Latin letters/],
+    ['Cyrillic раураӏ (passes for Latin)', '\u0440\u0430\u0443\u0440\u0430\u04CF', /written in Latin letters/],
+    ['a Hangul filler (renders blank)', '\u3164', /invisible/],
+    ['Hangul fillers around a name', 'bob\u3164\u3164', /invisible/],
+    ['a halfwidth Hangul filler', 'x\uFFA0', /invisible/],
+    ['Anonymous player', 'Anonymous player', /reserved/],
+    ['ADMIN in capitals', 'ADMIN', /reserved/],
+    ['adm1n with a digit', 'Adm1n', /reserved|looks/],
+  ])('a name with %s → 400, nothing stored', async (_label, raw, message) => {
+    const app = await build();
+    const cookie = await winDaily(app);
+    const name = JSON.parse(`"${raw}"`) as string;
+    const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name } });
+    expect(res.statusCode, res.body.slice(0, 200)).toBe(400);
+    expect(res.body).toMatch(message);
+    expect((app.db.prepare('SELECT nickname FROM players').get() as { nickname: string | null }).nickname).toBeNull();
+  });
+
+  test('a name that looks like another player\'s is 409; the same player may save theirs again', async () => {
+    const app = await build();
+    const alice = await winDaily(app);
+    const mallory = await winDaily(app);
+    expect((await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie: alice }, payload: { name: 'Alice' } })).statusCode).toBe(303);
+    expect((await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie: alice }, payload: { name: 'alice' } })).statusCode).toBe(303);
+    for (const lookalike of ['AIice', 'A l i c e', '\u0410lice', 'ALICE']) {
+      const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie: mallory }, payload: { name: JSON.parse(`"${lookalike}"`) } });
+      expect(res.statusCode, lookalike).toBeGreaterThanOrEqual(400);
+    }
+    const names = app.db.prepare('SELECT nickname FROM players WHERE nickname IS NOT NULL').all();
+    expect(names).toEqual([{ nickname: 'alice' }]);
+  });
+
   test('a player without a daily win cannot set a name (403)', async () => {
     const app = await build();
     const cookie = await newPlayer(app);
     const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'Sneaky' } });
     expect(res.statusCode).toBe(403);
-    expect(res.body).toContain('win a daily deal first'.replace(/^w/, 'W'));
+    expect(res.body).toContain("Win today&#39;s daily deal first");
     const fresh = await app.inject({ method: 'POST', url: '/daily/name', payload: { name: 'Sneaky' } });
     expect(fresh.statusCode).toBe(403);
     expect((app.db.prepare('SELECT COUNT(*) AS n FROM players').get() as { n: number }).n).toBe(0);
@@ -368,5 +418,17 @@ describe('error pages', () => {
     const res = await app.inject({ url: '/play/%3Cscript%3Ealert(1)%3C%2Fscript%3E/abc' });
     expect(res.statusCode).toBe(400);
     expect(res.body).not.toContain('<script>alert');
+  });
+});
+
+describe('nicknames set before lookalike keys (issue 9)', () => {
+  test('get their key on start; a lookalike of one is then refused', async () => {
+    const { keyOldNicknames } = await import('../../src/server/repositories/players-repository.ts');
+    const app = await build();
+    const mallory = await winDaily(app);
+    app.db.prepare("INSERT INTO players (id, nickname, created_at) VALUES (?, 'Alice', 0)").run('o'.repeat(22)); // named before migration 005
+    expect(keyOldNicknames(app.db)).toBe(1);
+    const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie: mallory }, payload: { name: 'AIice' } });
+    expect(res.statusCode).toBe(409);
   });
 });

@@ -104,6 +104,8 @@ export class Player {
   ) {}
 
   async request(method: string, url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+    // Only a GET makes a player (a POST without the cookie is refused): fetch one first.
+    if (!this.cookie && method !== 'GET') await this.request('GET', '/api/stats');
     const headers: Record<string, string> = { ...this.headers };
     if (this.cookie) headers.cookie = this.cookie;
     if (body !== undefined) headers['content-type'] = 'application/json';

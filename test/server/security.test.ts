@@ -10,6 +10,36 @@ import { build, newPlayer } from './helper.ts';
 const deals = (app: Awaited<ReturnType<typeof build>>): number =>
   (app.db.prepare('SELECT COUNT(*) AS n FROM deals').get() as { n: number }).n;
 
+describe('absolute links and PUBLIC_ORIGIN (issue 9, item 10)', () => {
+  test('Host: evil.example never reaches the page; PUBLIC_ORIGIN makes the share link', async () => {
+    const app = await build();
+    const res = await app.inject({ url: '/play/turtle/share', headers: { host: 'evil.example' } });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).not.toContain('evil.example');
+    const pub = await build({ publicOrigin: 'https://mahjong.example' });
+    const page = await pub.inject({ url: '/play/turtle/share', headers: { host: 'evil.example' } });
+    expect(page.body).toContain('https://mahjong.example/play/turtle/share');
+    expect(page.body).not.toContain('evil.example');
+    expect(page.cookies.find((c) => c.name === '__Host-mj_player')?.secure).toBe(true); // https origin: the __Host- cookie
+  });
+
+  test('PUBLIC_ORIGIN is parsed to its origin; a good COOKIE_SECRET is accepted', () => {
+    const env = parseEnv({ PUBLIC_ORIGIN: 'https://Mahjong.Example:8443/', COOKIE_SECRET: 'Kq8vZ2mX0pL4wN7rT1yB5cH9jD3fG6sA' });
+    expect(env.ok && env.value).toMatchObject({ PUBLIC_ORIGIN: 'https://mahjong.example:8443', COOKIE_SECRET: 'Kq8vZ2mX0pL4wN7rT1yB5cH9jD3fG6sA' });
+  });
+
+  test('a POST whose Origin is not PUBLIC_ORIGIN is refused, even when it matches the Host', async () => {
+    const app = await build({ publicOrigin: 'https://mahjong.example' });
+    const first = await app.inject({ url: '/api/stats' });
+    const cookie = `__Host-mj_player=${first.cookies.find((c) => c.name === '__Host-mj_player')!.value}`;
+    const payload = { layout: 'turtle', seed: 'abc' };
+    const spoofed = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie, host: 'evil.example', origin: 'http://evil.example' }, payload });
+    expect(spoofed.statusCode).toBe(403);
+    const own = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie, origin: 'https://mahjong.example' }, payload });
+    expect(own.statusCode).toBe(201);
+  });
+});
+
 describe('Content-Security-Policy', () => {
   test('strict: our origin only, no inline script, no framing; inline style attributes only', async () => {
     const app = await build();
@@ -72,6 +102,13 @@ describe('TRUST_PROXY and the rest of the environment', () => {
     ['PORT', 'http', /PORT/],
     ['LOG_LEVEL', 'verbose', /LOG_LEVEL is one of fatal, error/],
     ['COOKIE_SECRET', 'short', /at least 32/],
+    ['COOKIE_SECRET', ' '.repeat(32), /looks weak/],
+    ['COOKIE_SECRET', 'ab'.repeat(20), /looks weak/],
+    ['COOKIE_SECRET', ` ${'Kq8vZ2mX0pL4wN7rT1yB5cH9jD3fG6sA'} `, /looks weak/],
+    ['PUBLIC_ORIGIN', 'mahjong.example', /PUBLIC_ORIGIN is a URL/],
+    ['PUBLIC_ORIGIN', 'https://mahjong.example/play', /scheme, host and port only/],
+    ['PUBLIC_ORIGIN', 'ftp://mahjong.example', /scheme, host and port only/],
+    ['PUBLIC_ORIGIN', 'https://user:pw@mahjong.example', /scheme, host and port only/],
     ['DEAL_WORKERS', '-1', /DEAL_WORKERS/],
   ])('%s=%j is refused', (name, value, message) => {
     const env = parseEnv({ [name]: value });
@@ -83,7 +120,7 @@ describe('TRUST_PROXY and the rest of the environment', () => {
     const env = parseEnv({ PORT: '', LOG_LEVEL: '' });
     expect(env).toEqual({
       ok: true,
-      value: { PORT: 3000, HOST: '0.0.0.0', DATABASE_PATH: 'data/mahjong.db', LOG_LEVEL: 'info', TRUST_PROXY: false, DEAL_WORKERS: 1 },
+      value: { PORT: 3000, HOST: '0.0.0.0', DATABASE_PATH: 'data/mahjong.db', LOG_LEVEL: 'info', TRUST_PROXY: false, DEAL_WORKERS: 2 },
     });
   });
 
@@ -97,10 +134,10 @@ describe('TRUST_PROXY and the rest of the environment', () => {
       });
     const first = await via('198.51.100.1, 203.0.113.9', 'p1');
     expect(first.statusCode).toBe(200);
-    expect(first.cookies.find((c) => c.name === 'mj_player')!.secure).toBe(true);
-    expect(first.body).toContain('https://localhost:80/play/garden/p1');
+    expect(first.cookies.find((c) => c.name === '__Host-mj_player')!.secure).toBe(true);
+    expect(first.body).not.toContain('localhost'); // absolute links never come from the Host header (issue 9)
     expect((await via('198.51.100.2, 203.0.113.9', 'p2')).statusCode).toBe(429); // same client, spoofed first hop
-    expect((await via('198.51.100.1, 203.0.113.10', 'p2')).statusCode).toBe(200); // another client
+    expect((await via('198.51.100.1, 192.0.2.10', 'p2')).statusCode).toBe(200); // another client (another /24)
   });
 
   test('without TRUST_PROXY a client cannot pick its address: rotating X-Forwarded-For does not dodge a limit', async () => {
@@ -159,7 +196,7 @@ describe('the Host header', () => {
       const app = await build();
       const res = await app.inject({ url: '/play/turtle/host', headers: { host } });
       expect(res.statusCode).toBe(200);
-      expect(res.body).toContain(`http://${host}/play/turtle/host`);
+      expect(res.body).toContain('<a class="share-link" href="/play/turtle/host">/play/turtle/host</a>'); // never from Host (issue 9)
     },
   );
 
@@ -202,13 +239,13 @@ describe('the budget of new deals (a GET of a new seed stores a row)', () => {
     expect(page.statusCode).toBe(429);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.body).toContain('Too many new deals');
-    const create = await app.inject({ method: 'POST', url: '/api/games', remoteAddress: '203.0.113.1', payload: { layout: 'garden', seed: 's6' } });
+    const create = await app.inject({ method: 'POST', url: '/api/games', remoteAddress: '203.0.113.1', headers: { cookie: await newPlayer(app) }, payload: { layout: 'garden', seed: 's6' } });
     expect(create.statusCode).toBe(429);
     expect(deals(app)).toBe(3);
     // A stored deal costs nothing; another address has its own budget; today's deal is everyone's.
     expect((await from('203.0.113.1', '/play/garden/s1')).statusCode).toBe(200);
     expect((await from('203.0.113.1', '/daily')).statusCode).toBe(200);
-    expect((await from('203.0.113.2', '/api/deals/garden/s4')).statusCode).toBe(200);
+    expect((await from('192.0.2.2', '/api/deals/garden/s4')).statusCode).toBe(200);
     // A minute later the minute's budget is back, until the hour's runs out.
     clock += 60_000;
     expect((await from('203.0.113.1', '/api/deals/garden/s7')).statusCode).toBe(200);
@@ -232,6 +269,24 @@ describe('the budget of new deals (a GET of a new seed stores a row)', () => {
     for (let i = 0; i < 6; i++) statuses.push((await app.inject({ url: `/api/deals/garden/g${i}`, remoteAddress: `198.51.100.${i}` })).statusCode);
     expect(statuses).toEqual([200, 200, 200, 200, 503, 503]);
     expect(deals(app)).toBe(4);
+  });
+
+  test('IPv4 counts by /24: 21 neighbouring addresses are one client (issue 9, item 5)', async () => {
+    const app = await build({ dealer: { newDeals: { perMinute: 3, perHour: 100, globalPerMinute: 100 } } });
+    const statuses: number[] = [];
+    for (let i = 1; i <= 6; i++) statuses.push((await app.inject({ url: `/api/deals/garden/n${i}`, remoteAddress: `203.0.113.${i}` })).statusCode);
+    expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
+    expect((await app.inject({ url: '/api/deals/garden/n7', remoteAddress: '203.0.114.1' })).statusCode).toBe(200);
+  });
+
+  test('seeds the server chose ("New game") have a pool of their own: a crawl of made-up seeds cannot switch them off', async () => {
+    const app = await build({ dealer: { newDeals: { perMinute: 100, perHour: 100, globalPerMinute: 2, chosenPerMinute: 2 } } });
+    for (let i = 0; i < 3; i++) await app.inject({ url: `/api/deals/garden/crawl${i}`, remoteAddress: `198.51.${i}.1` });
+    expect((await app.inject({ url: '/api/deals/garden/crawl9', remoteAddress: '198.51.9.1' })).statusCode).toBe(503); // spent
+    const newGame = await app.inject({ url: '/play/garden', remoteAddress: '192.0.2.1' });
+    expect(newGame.statusCode).toBe(302);
+    const board = await app.inject({ url: newGame.headers.location!, remoteAddress: '192.0.2.1' });
+    expect(board.statusCode).toBe(200);
   });
 
   test('rateLimit: false lifts the budget too (benchmarks)', async () => {

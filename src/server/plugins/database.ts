@@ -18,7 +18,7 @@
  * - busy_timeout=5000: another process holding the write lock (a backup, a
  *   second server) makes us wait up to 5 s instead of failing at once.
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
@@ -41,7 +41,13 @@ export interface DatabaseOptions {
 
 /** Opens the database with our pragmas and applies pending migrations. */
 export function openDatabase(path: string, migrationsDir = MIGRATIONS_DIR): { db: Database.Database; applied: string[] } {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true });
+    // Only the server's user may read the file (issue 9): it holds every player's games. SQLite gives
+    // its -wal and -shm files the database file's mode. An existing file made 0644 is narrowed.
+    closeSync(openSync(path, 'a', 0o600));
+    if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
+  }
   const db = new Database(path);
   try {
     if (path !== ':memory:') db.pragma('journal_mode = WAL');
@@ -56,11 +62,49 @@ export function openDatabase(path: string, migrationsDir = MIGRATIONS_DIR): { db
   }
 }
 
+export interface DatabaseSize {
+  bytes: number; // the main file: pages × page size
+  walBytes: number; // the write-ahead log beside it (0 in memory)
+  freeBytes: number; // pages inside the file that are free for reuse
+}
+
+/** How big the database is now (issue 9, item 6): for /healthz?detail=1 and the log. */
+export function databaseSize(db: Database.Database): DatabaseSize {
+  const pageSize = db.pragma('page_size', { simple: true }) as number;
+  const pages = db.pragma('page_count', { simple: true }) as number;
+  const free = db.pragma('freelist_count', { simple: true }) as number;
+  let walBytes = 0;
+  if (!db.memory) {
+    try {
+      walBytes = statSync(`${db.name}-wal`).size;
+    } catch {
+      walBytes = 0; // no WAL file right now (checkpointed and removed, or not yet written)
+    }
+  }
+  return { bytes: pages * pageSize, walBytes, freeBytes: free * pageSize };
+}
+
+const SIZE_LOG_EVERY_MS = 60 * 60_000; // the database size goes to the log at start and every hour
+
 async function databasePlugin(fastify: FastifyInstance, opts: DatabaseOptions): Promise<void> {
   const { db, applied } = openDatabase(opts.path, opts.migrationsDir);
   if (applied.length > 0) fastify.log.info({ applied }, 'database migrated');
   fastify.decorate('db', db);
+  const logSize = (): void => {
+    try {
+      fastify.log.info({ database: databaseSize(db) }, 'database size');
+    } catch (error) {
+      fastify.log.error({ err: error }, 'could not read the database size');
+    }
+  };
+  let timer: NodeJS.Timeout | undefined;
+  fastify.addHook('onReady', async () => {
+    logSize();
+    timer = setInterval(logSize, SIZE_LOG_EVERY_MS);
+    timer.unref();
+  });
   fastify.addHook('onClose', () => {
+    clearInterval(timer);
     db.close();
   });
 }

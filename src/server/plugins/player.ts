@@ -5,6 +5,11 @@
  * data such as deals: API clients need no identity there). `request.isNewPlayer`
  * says the cookie was made just now (so the player has no games yet and no row
  * in the database).
+ *
+ * Only GET and HEAD make a player. A state-changing request (POST …) needs a valid cookie and
+ * must come from our own origin, else it is 403 with no Set-Cookie: a cross-site form would
+ * otherwise arrive without the SameSite=Lax cookie, get a new one, and the browser would keep
+ * it, wiping the player's stats (issue 9, item 2). Over https the cookie is `__Host-mj_player`.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -21,41 +26,79 @@ declare module 'fastify' {
 }
 
 export const PLAYER_COOKIE = 'mj_player';
+/** The cookie's name over https: the __Host- prefix makes browsers refuse it unless Secure, Path=/, no Domain. */
+export const HOST_PLAYER_COOKIE = '__Host-mj_player';
 const PLAYER_ID = /^[A-Za-z0-9_-]{22}$/; // 16 random bytes, base64url
 const MAX_AGE = 400 * 24 * 3600; // seconds; the longest a browser keeps a cookie
-
+const SAFE_METHODS = new Set(['GET', 'HEAD']); // requests that change nothing: the only ones that may make a player
 
 /** A new random player id. */
 export const makePlayerId = (): string => randomBytes(16).toString('base64url');
 
-function playerHook(request: FastifyRequest, reply: FastifyReply, done: () => void): void {
-  if (request.routeOptions.config?.player === false || request.url.startsWith('/static/')) return done();
-  const raw = request.cookies[PLAYER_COOKIE];
-  if (raw) {
-    const unsigned = request.unsignCookie(raw); // a forged or tampered id fails the signature
-    if (unsigned.valid && unsigned.value && PLAYER_ID.test(unsigned.value)) {
-      request.playerId = unsigned.value;
-      request.isNewPlayer = false;
-      return done();
+export interface PlayerOptions {
+  publicOrigin?: string; // e.g. https://mahjong.example; the origin state-changing requests must come from
+}
+
+/**
+ * Is this request from another site or origin? Browsers say so in `Sec-Fetch-Site` (anything but
+ * `same-origin`, or `none` for what the user typed) and in `Origin` (sent with every POST). A
+ * request with neither is not from a browser page (curl, a script): it still needs the cookie.
+ */
+function isForeign(request: FastifyRequest, publicOrigin: string | undefined): boolean {
+  const site = request.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  const origin = request.headers.origin;
+  if (origin === undefined) return false;
+  return origin !== (publicOrigin ?? `${request.protocol}://${request.host}`);
+}
+
+function makePlayerHook(fastify: FastifyInstance, opts: PlayerOptions) {
+  const secureOrigin = opts.publicOrigin?.startsWith('https://') ?? false;
+  return function playerHook(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
+    if (request.routeOptions.config?.player === false || request.url.startsWith('/static/') || request.is404) return done();
+    const safe = SAFE_METHODS.has(request.method);
+    // A page of another site can make the browser POST here (a form needs no script): refuse it
+    // before it can change anything, and never answer it with a cookie (issue 9, item 2).
+    if (!safe && isForeign(request, opts.publicOrigin))
+      return done(fastify.httpErrors.forbidden('requests from other sites are refused; use this site\'s own pages'));
+    const https = secureOrigin || request.protocol === 'https';
+    const raw = request.cookies[HOST_PLAYER_COOKIE] ?? request.cookies[PLAYER_COOKIE];
+    if (raw) {
+      const unsigned = request.unsignCookie(raw); // a forged or tampered id fails the signature
+      if (unsigned.valid && unsigned.value && PLAYER_ID.test(unsigned.value)) {
+        request.playerId = unsigned.value;
+        request.isNewPlayer = false;
+        // Over https, an id still under the old name moves to the __Host- name on its next page.
+        if (https && safe && request.cookies[HOST_PLAYER_COOKIE] === undefined) setPlayerCookie(reply, request.playerId, true);
+        return done();
+      }
     }
-  }
-  request.playerId = makePlayerId();
-  request.isNewPlayer = true;
-  reply.setCookie(PLAYER_COOKIE, request.playerId, {
+    // Only a safe request makes a new player. A POST without a valid cookie is a browser that
+    // did not send it (a cross-site form: SameSite=Lax) or a client that never had one: answering
+    // it with a new cookie would replace the player's identity, so it is refused and gets none.
+    if (!safe) return done(fastify.httpErrors.forbidden('no player cookie came with this request; open a page of this site first'));
+    request.playerId = makePlayerId();
+    request.isNewPlayer = true;
+    setPlayerCookie(reply, request.playerId, https);
+    done();
+  };
+}
+
+function setPlayerCookie(reply: FastifyReply, id: string, https: boolean): void {
+  reply.setCookie(https ? HOST_PLAYER_COOKIE : PLAYER_COOKIE, id, {
     signed: true,
     httpOnly: true, // scripts never need the id; an XSS cannot steal it
-    sameSite: 'lax', // not sent on cross-site POSTs: the nickname form and the API need no CSRF token
-    secure: request.protocol === 'https', // behind a proxy this relies on trustProxy
+    sameSite: 'lax', // not sent on cross-site POSTs; those are refused anyway (see isForeign)
+    secure: https, // behind a proxy this relies on trustProxy or PUBLIC_ORIGIN
     path: '/',
     maxAge: MAX_AGE,
   });
-  done();
 }
 
-async function playerPlugin(fastify: FastifyInstance): Promise<void> {
+async function playerPlugin(fastify: FastifyInstance, opts: PlayerOptions): Promise<void> {
   fastify.decorateRequest('playerId', '');
   fastify.decorateRequest('isNewPlayer', false);
-  fastify.addHook('onRequest', playerHook);
+  fastify.addHook('onRequest', makePlayerHook(fastify, opts));
 }
 
-export default fp(playerPlugin, { name: 'player', dependencies: ['@fastify/cookie'] });
+export default fp(playerPlugin, { name: 'player', dependencies: ['@fastify/cookie', '@fastify/sensible'] });

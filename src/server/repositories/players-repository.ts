@@ -6,6 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { nameKey } from '../services/names.ts';
 import type { PlayerRow, PlayersStore } from './types.ts';
 
 declare module 'fastify' {
@@ -16,19 +17,43 @@ declare module 'fastify' {
 
 export function createPlayersRepository(db: Database): PlayersStore {
   const byId = db.prepare<[string], PlayerRow>('SELECT id, nickname, created_at FROM players WHERE id = ?');
-  const rename = db.prepare<[string | null, string]>('UPDATE players SET nickname = ? WHERE id = ?');
+  const rename = db.prepare<[string | null, string | null, string]>('UPDATE players SET nickname = ?, nickname_key = ? WHERE id = ?');
   return {
     async find(id) {
       return byId.get(id);
     },
-    async setNickname(id, nickname) {
-      return rename.run(nickname, id).changes === 1;
+    async setNickname(id, nickname, key) {
+      try {
+        return rename.run(nickname, key, id).changes === 1 ? 'ok' : 'missing';
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') return 'taken'; // a lookalike of another's name
+        throw error;
+      }
     },
   };
 }
 
+/**
+ * Gives names set before migration 005 their lookalike key, so new names are compared with them too.
+ * A name whose key another name holds already keeps no key (it stays shown; nobody new can take a
+ * lookalike of the first). Returns how many got one.
+ */
+export function keyOldNicknames(db: Database): number {
+  const rows = db.prepare<[], { id: string; nickname: string }>(
+    'SELECT id, nickname FROM players WHERE nickname IS NOT NULL AND nickname_key IS NULL ORDER BY created_at',
+  ).all();
+  const set = db.prepare<[string, string]>('UPDATE OR IGNORE players SET nickname_key = ? WHERE id = ?');
+  let keyed = 0;
+  db.transaction(() => {
+    for (const row of rows) keyed += set.run(nameKey(row.nickname), row.id).changes;
+  })();
+  return keyed;
+}
+
 export default fp(
   async (fastify: FastifyInstance) => {
+    const keyed = keyOldNicknames(fastify.db);
+    if (keyed > 0) fastify.log.info({ keyed }, 'gave older nicknames their lookalike key');
     fastify.decorate('playersRepository', createPlayersRepository(fastify.db));
   },
   { name: 'players-repository', dependencies: ['database'] },

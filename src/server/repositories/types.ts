@@ -38,8 +38,9 @@ export interface GameRow {
   deal_id: number;
   status: Status;
   result: 'won' | null; // null while unfinished
-  moves_json: string; // the accepted move log: the whole truth of the game
-  move_count: number; // length of the log; the version a writer must have read
+  moves_json: string; // the accepted move log, hints left out (they change nothing on the board; counted in `hints`)
+  boards: string; // the faces each shuffle gave (engine makeBoard, one after another): replays skip the search
+  move_count: number; // every move the server accepted, hints included: the log's length plus the hints not in it; the version a writer must have read
   tiles_left: number;
   hints: number;
   shuffles: number;
@@ -47,18 +48,19 @@ export interface GameRow {
   started_at: number; // ms epoch, server clock
   updated_at: number;
   finished_at: number | null;
-  layout: string; // from the deal
+  layout: string; // the deal's, also kept on the game row (per-layout stats need no join)
   seed: string;
   mode: Mode;
 }
 
 /** What stats need of a game: no move log. */
-export type GameSummary = Omit<GameRow, 'moves_json' | 'player_id' | 'updated_at'>;
+export type GameSummary = Omit<GameRow, 'moves_json' | 'boards' | 'player_id' | 'updated_at'>;
 
 export interface NewGame {
   id: string;
   playerId: string;
   dealId: number;
+  layout: string; // the deal's layout
   status: Status;
   tilesLeft: number;
   now: number; // the start, server clock
@@ -68,7 +70,8 @@ export interface SavedMoves {
   id: string;
   expectedCount: number; // move_count read before the replay
   movesJson: string;
-  moveCount: number;
+  boards: string; // GameRow.boards after this batch
+  moveCount: number; // every accepted move so far, hints included (GameRow.move_count)
   status: Status;
   tilesLeft: number;
   hints: number;
@@ -76,6 +79,39 @@ export interface SavedMoves {
   undos: number;
   now: number;
   won: boolean; // the replay cleared the board: finish the game now, in the same write
+}
+
+/** A player's totals on one layout (kept up to date with every start and win). */
+export interface LayoutTotals {
+  layout: string;
+  played: number;
+  won: number;
+  clean_wins: number;
+  best_ms: number | null;
+  median_ms: number | null; // of winning times; the mean of the middle two for an even count
+}
+
+/** One win, for the chart. */
+export interface WinRow {
+  layout: string;
+  finished_at: number;
+  time_ms: number;
+  clean: number; // 1 for a clean win, else 0
+}
+
+/** What the stats page needs: totals and streaks from aggregates, and one bounded page of games. */
+export interface StatsRows {
+  layouts: LayoutTotals[];
+  streak: number;
+  bestStreak: number;
+  history: GameSummary[]; // newest first: `limit` games after skipping `offset`
+  wins: WinRow[]; // the latest wins, newest first
+}
+
+export interface StatsQuery {
+  historyOffset: number;
+  historyLimit: number;
+  winsLimit: number;
 }
 
 export interface BestTime {
@@ -94,8 +130,11 @@ export interface BestTime {
 /** Anonymous players. A row exists from the player's first write (a game), never from a visit. */
 export interface PlayersStore {
   find(id: string): Promise<PlayerRow | undefined>;
-  /** Sets the name shown on the daily table; false when there is no such player. */
-  setNickname(id: string, nickname: string | null): Promise<boolean>;
+  /**
+   * Sets the name shown on the daily table and its lookalike key (services/names.ts): 'taken' when
+   * another player's name has the same key, 'missing' when there is no such player.
+   */
+  setNickname(id: string, nickname: string | null, key: string | null): Promise<'ok' | 'taken' | 'missing'>;
 }
 
 /**
@@ -107,6 +146,12 @@ export interface DealsStore {
   findById(id: number): Promise<DealRow | undefined>;
   /** Stores a deal unless one is stored for its key already; returns the stored one (first writer wins). */
   store(layout: string, seed: string, mode: Mode, generator: string, dealJson: string, now: number): Promise<DealRow>;
+  /**
+   * Deletes deals nobody played (no game points at them; daily deals and `keep` excepted): those
+   * stored before `before`, then the oldest past the newest `max`; at most `limit` of each per
+   * call. Returns how many went. A deal someone played is never deleted.
+   */
+  pruneUnplayed(opts: { before: number; max: number; keep: readonly number[]; limit: number }): Promise<number>;
 }
 
 /** Games and their move logs. */
@@ -121,13 +166,17 @@ export interface GamesStore {
    */
   saveMoves(saved: SavedMoves): Promise<boolean>;
   latestUnfinished(playerId: string): Promise<GameSummary | undefined>;
+  /** How many games the player started at or after `since` (ms epoch). */
+  countStartedSince(playerId: string, since: number): Promise<number>;
   unfinishedOfDeal(playerId: string, dealId: number): Promise<GameRow | undefined>;
-  /** All of a player's games, oldest first, without move logs. */
-  ofPlayer(playerId: string): Promise<GameSummary[]>;
+  /**
+   * A player's stats: per-layout totals (with medians), streaks, a page of history and the latest
+   * wins. Costs about the same at 10 or 100,000 games: aggregates and indexes, never every game.
+   */
+  statsOf(playerId: string, query: StatsQuery): Promise<StatsRows>;
   /** Best verified time of each player who cleared a deal, fastest first. */
   bestTimes(dealId: number, limit: number): Promise<BestTime[]>;
   hasWon(playerId: string, dealId: number): Promise<boolean>;
-  hasWonDaily(playerId: string): Promise<boolean>;
 }
 
 /** Small server settings, such as the generated cookie secret. */
@@ -135,4 +184,5 @@ export interface SettingsStore {
   get(key: string): Promise<string | undefined>;
   /** The stored value, or `make()` stored now; two servers starting together agree on one. */
   getOrCreate(key: string, make: () => string): Promise<string>;
+  delete(key: string): Promise<void>;
 }

@@ -1,20 +1,91 @@
 /**
- * GET /healthz: 200 {"ok":true} when the database answers, 503 {"ok":false,"error"} when it does
- * not. The probe reads the migrations table, so it opens a read transaction on the file (a
- * `SELECT 1` would answer without it). For container HEALTHCHECKs and load balancers; logged only
- * at warn, and it neither reads nor makes a player cookie.
+ * GET /healthz: 200 {"ok":true} when the database answers and takes writes, 503 {"ok":false,"error"}
+ * when it does not. For container HEALTHCHECKs and load balancers; logged only at warn, and it
+ * neither reads nor makes a player cookie.
+ *
+ * - Reads: the probe reads the migrations table, so it opens a read transaction on the file (a
+ *   `SELECT 1` would answer without it).
+ * - Writes (issue 9, item 8): with a full disk every read still answered and /healthz said 200
+ *   while every game failed. Now a probe write (one settings row) runs at most every
+ *   WRITE_PROBE_EVERY_MS, and a write error a request met (SQLITE_FULL, SQLITE_IOERR…, counted by
+ *   the error handler) within the last WRITE_FAILURE_WINDOW_MS also makes it 503, with the code.
+ * - `?detail=1` adds the database size (file, WAL, free pages; issue 9, item 6) and the write state.
  */
 import type { FastifyInstance } from 'fastify';
+import { databaseSize } from '../plugins/database.ts';
+
+const WRITE_PROBE_EVERY_MS = 10_000;
+export const WRITE_FAILURE_WINDOW_MS = 60_000;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    writeFailures: WriteFailures;
+  }
+}
+
+/** The latest write errors requests met; the error handler records them. */
+export class WriteFailures {
+  count = 0; // since start
+  last: { code: string; at: number } | undefined;
+
+  constructor(private readonly now: () => number) {}
+
+  /** Records an error if it is a storage write failure; true when it was one. */
+  record(code: string | undefined): boolean {
+    if (!code || !/^SQLITE_(FULL|IOERR|READONLY|CORRUPT|CANTOPEN|NOTADB)/.test(code)) return false;
+    this.count++;
+    this.last = { code, at: this.now() };
+    return true;
+  }
+
+  /** The code of a failure within the window, if any. */
+  recent(): string | undefined {
+    return this.last && this.now() - this.last.at < WRITE_FAILURE_WINDOW_MS ? this.last.code : undefined;
+  }
+}
 
 export default async function health(fastify: FastifyInstance): Promise<void> {
   const probe = fastify.db.prepare('SELECT MAX(version) AS version FROM schema_migrations');
-  fastify.get('/healthz', { logLevel: 'warn', config: { player: false } }, async (request, reply) => {
+  const write = fastify.db.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES ('health_probe', ?)");
+  let probed: { at: number; error: string | undefined } | undefined;
+
+  /** Why writes fail, or undefined when they work (the probe's answer is kept WRITE_PROBE_EVERY_MS). */
+  const writeProblem = (): string | undefined => {
+    const now = fastify.now();
+    if (!probed || now - probed.at >= WRITE_PROBE_EVERY_MS) {
+      try {
+        write.run(String(now));
+        probed = { at: now, error: undefined };
+      } catch (error) {
+        const code = (error as { code?: string }).code ?? 'unknown';
+        fastify.writeFailures.record(code);
+        probed = { at: now, error: code };
+      }
+    }
+    const code = probed.error ?? fastify.writeFailures.recent();
+    return code === undefined ? undefined : `writes to the database are failing (${code})`;
+  };
+
+  fastify.get<{ Querystring: { detail?: string } }>('/healthz', { logLevel: 'warn', config: { player: false } }, async (request, reply) => {
     reply.header('cache-control', 'no-store');
+    let problem: string | undefined;
     try {
-      if (typeof (probe.get() as { version: number | null }).version === 'number') return { ok: true };
+      if (typeof (probe.get() as { version: number | null }).version !== 'number') problem = 'the database does not answer';
+      else problem = writeProblem();
     } catch (error) {
       request.log.error({ err: error }, 'health check: the database does not answer');
+      problem = 'the database does not answer';
     }
-    return reply.code(503).send({ ok: false, error: 'the database does not answer' });
+    if (problem) request.log.error({ problem }, 'health check failed');
+    const body: Record<string, unknown> = problem ? { ok: false, error: problem } : { ok: true };
+    if (request.query.detail === '1') {
+      try {
+        body.database = databaseSize(fastify.db);
+      } catch {
+        body.database = null; // closed or unreadable: the error above says so
+      }
+      body.writeFailures = { count: fastify.writeFailures.count, last: fastify.writeFailures.last ?? null };
+    }
+    return reply.code(problem ? 503 : 200).send(body);
   });
 }

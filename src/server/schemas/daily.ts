@@ -1,5 +1,6 @@
 /** The nickname form of the daily page. */
 import { z } from 'zod';
+import { isReservedName, isWholeScriptLookalike } from '../services/names.ts';
 
 export const NICKNAME_MAX = 24; // characters
 
@@ -11,6 +12,9 @@ export const NICKNAME_MAX = 24; // characters
 const CONFUSABLE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=Greek}/u];
 
 const isSingleScript = (name: string): boolean => CONFUSABLE_SCRIPTS.filter((script) => script.test(name)).length <= 1;
+
+/** Characters that render as nothing: Hangul fillers, zero-width characters, variation selectors… (issue 9). */
+const INVISIBLE = /\p{Default_Ignorable_Code_Point}/u;
 
 /**
  * 1–24 letters, digits, spaces, _ - and . after trimming. Letters and digits are Unicode ones
@@ -30,7 +34,10 @@ export const NicknameBodySchema = z.object(
           .min(1, 'enter a name')
           .max(NICKNAME_MAX, `a name is at most ${NICKNAME_MAX} characters`)
           .regex(/^[\p{L}\p{N} _.-]+$/u, 'a name uses letters, digits, spaces, _ - and . only')
-          .refine(isSingleScript, 'a name uses Latin, Cyrillic or Greek letters, not a mix of them'),
+          .refine((name) => !INVISIBLE.test(name), 'a name has no invisible characters')
+          .refine(isSingleScript, 'a name uses Latin, Cyrillic or Greek letters, not a mix of them')
+          .refine((name) => !isWholeScriptLookalike(name), 'a name in letters that pass for Latin ones must be written in Latin letters')
+          .refine((name) => !isReservedName(name), 'that name is reserved'),
       ),
   },
   { error: 'enter a name' }, // no form at all

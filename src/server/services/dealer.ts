@@ -1,9 +1,13 @@
 /**
  * The dealer: the deal for a (layout, seed, mode), stored on first use.
  *
- * Lookup order: an in-memory LRU, then the deals table, then the generator (in
- * the worker pool, or in process when a deal function is injected or there are
- * no workers). A generated deal is stored before it is served, and what is
+ * Lookup order: an in-memory LRU, then the deals table, then the generator.
+ * Relaxed deals are made in process (about 0.06 ms for the turtle): they never wait behind
+ * anything. Classic deals (the solver; up to seconds) go to the worker pool (DEAL_WORKERS
+ * threads, default 2, so one slow seed does not hold up the next), or in process when there
+ * are no workers; each client (an IPv4 /24 or IPv6 /64) has at most MAX_QUEUED_PER_CLIENT
+ * classic deals being made at once, so one client's slow seeds cannot fill the queue for
+ * everyone (issue 9, item 7: ten slow classic seeds made a relaxed deal wait 18 s). A generated deal is stored before it is served, and what is
  * served is what the table holds (first writer wins), so a link shows the same
  * board forever, also after GENERATOR_VERSION changes or a layout is removed.
  * Concurrent requests for one new deal share one generation. Deals that fail
@@ -11,14 +15,20 @@
  * link does not burn another worker's time. Making a new deal stores a row, so it
  * is budgeted per client and for everyone (limits.ts): `get` with a client key
  * refuses new deals past the budget (429, or 503 when everyone's budget is spent);
- * stored deals are always served.
+ * stored deals are always served. Seeds the server chose (`markChosen`, the "New game" redirect)
+ * pay from a pool of their own (limits.ts).
+ *
+ * Deals nobody played are kept KEEP_UNPLAYED_MS (7 days), and at most MAX_UNPLAYED of them: a
+ * pruner runs at start and every PRUNE_EVERY_MS and deletes the rest (never a deal a game points
+ * at, never a daily deal, never one in the cache here). Opening such a link later deals it again:
+ * the same board while GENERATOR_VERSION is the same.
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deal, Mode, deal as dealFunction } from '../../engine/index.ts';
 import type { DealRow } from '../repositories/types.ts';
 import { runDealTask, type DealTask, type DealTaskResult } from './deal-worker.ts';
-import { NEW_DEAL_LIMITS, NewDealBudget, type NewDealLimits } from './limits.ts';
+import { budgetGroup, NEW_DEAL_LIMITS, NewDealBudget, type NewDealLimits } from './limits.ts';
 import { Lru } from './lru.ts';
 import { DealPool, PoolError } from './worker-pool.ts';
 
@@ -48,10 +58,15 @@ export interface Dealer {
   /** The stored deal, made and stored on first use. `client` (a clientKey) pays for a new one; none: free. */
   get(layout: string, seed: string, mode: Mode, client?: string): Promise<DealLookup>;
   byId(id: number): Promise<StoredDeal | undefined>;
+  /** Notes a seed the server chose (a random seed it redirected to): its deal pays from the server's own pool. */
+  markChosen(layout: string, seed: string, mode: Mode): void;
+  /** Deletes deals nobody played past their time or the cap; returns how many (also run on a timer). */
+  prune(): Promise<number>;
 }
 
 export interface DealerOptions {
   deal?: typeof dealFunction; // a deal function to use in process instead of the workers (tests)
+  classic?: (task: DealTask) => Promise<DealTaskResult>; // makes classic deals instead of the pool (tests)
   workers?: number; // deal workers; 0 deals in process
   timeoutMs?: number; // deadline for making one deal; in ms
   maxQueue?: number; // deals waiting for a worker before new ones are refused
@@ -59,6 +74,11 @@ export interface DealerOptions {
   now?: () => number;
 }
 
+export const MAX_QUEUED_PER_CLIENT = 2; // classic deals one client may have in the making at once
+export const KEEP_UNPLAYED_MS = 7 * 24 * 3600_000; // how long a deal nobody played is kept
+export const MAX_UNPLAYED = 100_000; // deals nobody played kept at most (~0.6 KB each: ~60 MB)
+const PRUNE_EVERY_MS = 10 * 60_000;
+const PRUNE_BATCH = 5000; // rows deleted per run at most, so one run never holds the writer long
 const CACHE_SIZE = 500; // stored deals kept parsed in memory (a turtle deal is ~50 KB with its geometry)
 const FAILURE_TTL = 10 * 60_000; // how long a failed deal is remembered; in ms
 const STATUS_OF: Record<string, 400 | 404 | 409 | 503> = {
@@ -81,9 +101,11 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   const byId = new Lru<number, StoredDeal>(CACHE_SIZE);
   const failed = new Lru<string, { result: DealLookup; at: number }>(1000);
   const pending = new Map<string, Promise<DealLookup>>();
+  const chosen = new Lru<string, true>(10_000); // seeds the server chose, until their deal is made
+  const making = new Map<string, number>(); // budgetGroup → classic deals being made for it
   const budget = opts.newDeals === false ? undefined : new NewDealBudget(opts.newDeals ?? NEW_DEAL_LIMITS, now);
   const timeoutMs = opts.timeoutMs ?? 15_000;
-  const workers = opts.deal ? 0 : (opts.workers ?? 1);
+  const workers = opts.deal ? 0 : (opts.workers ?? 2);
   const pool = workers > 0 ? new DealPool({ size: workers, timeoutMs, maxQueue: opts.maxQueue ?? 32 }) : undefined;
   if (pool) {
     // Start the workers once the app is up, without holding up the start: the first new deal is quick then.
@@ -101,6 +123,8 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   };
 
   const generate = async (task: DealTask): Promise<DealTaskResult> => {
+    if (task.mode === 'relaxed') return runDealTask(task, opts.deal); // 0.06 ms: no queue, no worker
+    if (opts.classic) return opts.classic(task);
     if (!pool) return runDealTask(task, opts.deal);
     try {
       return await pool.run(task);
@@ -138,12 +162,28 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       if (failure && now() - failure.at < FAILURE_TTL) return failure.result;
       let job = pending.get(key);
       if (!job) {
-        const refused = client === undefined ? undefined : budget?.take(client);
+        const group = client === undefined || mode === 'relaxed' ? undefined : budgetGroup(client);
+        if (group !== undefined && (making.get(group) ?? 0) >= MAX_QUEUED_PER_CLIENT)
+          return {
+            ok: false,
+            status: 429,
+            error: 'ERR_QUEUE',
+            message: `at most ${MAX_QUEUED_PER_CLIENT} classic deals are made for you at once; try again when they are ready`,
+            retryAfterS: 2,
+          };
+        const refused = client === undefined ? undefined : budget?.take(client, chosen.get(key) === true);
         if (refused) {
           const status = refused.scope === 'client' ? 429 : 503;
           return { ok: false, status, error: 'ERR_NEW_DEALS', message: refused.message, retryAfterS: refused.retryAfterS };
         }
-        job = make({ layout, seed, mode }, key).finally(() => pending.delete(key));
+        if (group !== undefined) making.set(group, (making.get(group) ?? 0) + 1);
+        job = make({ layout, seed, mode }, key).finally(() => {
+          pending.delete(key);
+          if (group === undefined) return;
+          const left = (making.get(group) ?? 1) - 1;
+          if (left <= 0) making.delete(group);
+          else making.set(group, left);
+        });
         pending.set(key, job);
       }
       return job;
@@ -154,8 +194,31 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       const row = await repo.findById(id);
       return row ? remember(row) : undefined;
     },
+    markChosen(layout, seed, mode) {
+      chosen.set(keyOf(layout, seed, mode), true);
+    },
+    async prune() {
+      // The cached deals stay: a request that just looked one up may be about to start a game on it.
+      return repo.pruneUnplayed({ before: now() - KEEP_UNPLAYED_MS, max: MAX_UNPLAYED, keep: byId.keys(), limit: PRUNE_BATCH });
+    },
   };
   fastify.decorate('dealer', dealer);
+
+  const pruneNow = async (): Promise<void> => {
+    try {
+      const pruned = await dealer.prune();
+      if (pruned > 0) fastify.log.info({ pruned }, 'deleted deals nobody played');
+    } catch (error) {
+      fastify.log.error({ err: error }, 'pruning unplayed deals failed');
+    }
+  };
+  let pruner: NodeJS.Timeout | undefined;
+  fastify.addHook('onReady', async () => {
+    void pruneNow();
+    pruner = setInterval(() => void pruneNow(), PRUNE_EVERY_MS);
+    pruner.unref();
+  });
+  fastify.addHook('onClose', () => clearInterval(pruner));
 }
 
 export default fp(dealerPlugin, { name: 'dealer', dependencies: ['deals-repository'] });

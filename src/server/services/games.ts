@@ -4,25 +4,35 @@
  * Implementation notes: the stored move log is the only truth. A move batch is
  * checked by replaying it with the engine on the game's current state, which
  * comes from a small cache keyed by game id and checked against the stored
- * `move_count`, or else from a full replay of the stored log. Nothing is
+ * `move_count`, or else from a replay of the stored log, which takes the stored boards of its
+ * shuffles instead of searching for them again (`boards`; issue 9, item 4). Nothing is
  * stored unless every move in the batch is legal. The write is conditional on
  * `move_count` (another tab may have written first) and finishes the game, with
  * the server's clock, in the same statement when the board is clear.
+ *
+ * Hints are counted, not logged (issue 9, item 6): a hint changes nothing on the board, and hint
+ * spam grew logs by megabytes a minute. The stored log holds every other accepted move; `hints`
+ * counts the hints; `move_count` counts every accepted move, hints included (the client's sync
+ * makes batches idempotent by it), so it is the log's length plus the hints of this era. A player
+ * starts at most GAMES_PER_DAY games a UTC day.
  *
  * Batches may say where they start (`at`: how many moves the sender believes the server has). Then
  * a batch is idempotent by move count: moves the server already has are compared with its log and
  * skipped, so a batch that arrives twice, or after a newer one (a retry whose answer was lost, the
  * page's last send on leaving), changes nothing; a batch whose moves differ from the stored ones is a
  * real conflict (another tab played this game), answered 409 with the server's log; a batch that
- * starts past the stored log is 409 `ERR_MOVE_GAP` with the count to resend from. A write that loses
- * the race against another write of the same game is read and checked again.
+ * starts past the stored log is 409 `ERR_MOVE_GAP` with the count to resend from. The stored log has
+ * no hints, so the comparison is of the other moves: the server's moves after `at` are the last ones
+ * it stored, and a repeat has the same ones. A write that loses the race against another write of the
+ * same game is read and checked again.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { applyMoves, newGame, replay, statusOf, type Game, type Move, type Status } from '../../engine/index.ts';
+import { applyMoves, makeBoard, newGame, parseBoards, replay, statusOf, type Game, type Move, type Status } from '../../engine/index.ts';
 import type { GameRow } from '../repositories/types.ts';
 import type { StoredDeal } from './dealer.ts';
+import { WindowBudget } from './limits.ts';
 import { Lru } from './lru.ts';
 
 declare module 'fastify' {
@@ -31,10 +41,14 @@ declare module 'fastify' {
   }
 }
 
-export const MAX_LOG = 5000; // moves in one game's log; a real game needs a few hundred at most
-export const MAX_SHUFFLES = 100; // shuffles in one game; each replay pays for all of them
+export const MAX_LOG = 5000; // moves in one game's stored log (hints are not in it); a real game needs a few hundred at most
+export const MAX_HINTS = 500; // hints in one game; a person asks for a few dozen at most
+export const GAMES_PER_DAY = 500; // games one player may start in a UTC day; a person plays a few dozen
+export const MAX_SHUFFLES = 100; // shuffles in one game
+/** New shuffles one player may play a minute: each searches for a removal order (~0.4 ms on the turtle). */
+export const SHUFFLES_PER_MINUTE = 60;
 
-/** Codes of the moves API's refusals besides the engine's MoveError codes (docs/server.md). */
+/** Codes of the games service's refusals besides the engine's MoveError codes (docs/server.md). */
 export const PlayError = {
   NotFound: 'ERR_GAME_NOT_FOUND',
   Forbidden: 'ERR_NOT_YOUR_GAME',
@@ -42,29 +56,34 @@ export const PlayError = {
   Conflict: 'ERR_CONFLICT', // the stored log differs from the batch's view of it
   Gap: 'ERR_MOVE_GAP', // the batch starts past the stored log
   TooManyMoves: 'ERR_TOO_MANY_MOVES',
+  TooManyHints: 'ERR_TOO_MANY_HINTS',
   TooManyShuffles: 'ERR_TOO_MANY_SHUFFLES',
+  RateLimited: 'ERR_RATE_LIMITED',
 } as const;
 
 export type PlayFailure = {
   readonly ok: false;
-  readonly status: 403 | 404 | 409;
+  readonly status: 403 | 404 | 409 | 429;
+  readonly retryAfterS?: number; // with 429
   readonly error: string;
   readonly code: string; // a PlayError, or the engine's MoveError code for an illegal move
   readonly index?: number; // position in the batch of the first illegal move
-  readonly moves?: number; // 409: how many moves the server has of this game
-  readonly log?: readonly Move[]; // 409: the server's log, so the sender can show the server's position
+  readonly moves?: number; // 409: how many moves the server has of this game, hints included
+  readonly log?: readonly Move[]; // 409: the server's log as a client replays it (clientLog)
 };
 
 export interface Played {
   readonly ok: true;
   readonly row: GameRow; // as read before this batch
   readonly game: Game; // after this batch
+  readonly moves: number; // moves accepted in the game so far, hints included (move_count)
   readonly status: Status;
   readonly finishedAt: number | null; // ms epoch when the game was won (by this batch or, for a repeat, before)
+  readonly log?: readonly Move[]; // a repeat from further back: the server's log, which goes past it
 }
 
 /** The answer of the moves API and the game part of the play page. */
-export function gameAnswer(game: Game, startedAt: number, finishedAt: number | null) {
+export function gameAnswer(game: Game, moves: number, startedAt: number, finishedAt: number | null) {
   return {
     status: statusOf(game),
     faces: game.faces,
@@ -72,11 +91,23 @@ export function gameAnswer(game: Game, startedAt: number, finishedAt: number | n
     hints: game.hints,
     shuffles: game.shuffles,
     undos: game.undos,
-    moves: game.log.length,
+    moves, // every accepted move, hints included
     startedAt,
     finishedAt,
     timeMs: finishedAt === null ? null : finishedAt - startedAt, // server clock
   };
+}
+
+const HINT: Move = { type: 'hint' };
+
+/**
+ * The log a client replays: the stored log and then the game's hints that are not in it (hints are
+ * counted, not logged; one changes nothing on the board, so the position and counters are the
+ * same), so its length is the game's accepted-move count, `moves` (move_count).
+ */
+export function clientLog(game: Pick<Game, 'log'>, moves: number): readonly Move[] {
+  const missing = Math.min(moves - game.log.length, MAX_HINTS);
+  return missing > 0 ? [...game.log, ...Array<Move>(missing).fill(HINT)] : game.log;
 }
 
 export const makeGameId = (): string => randomBytes(12).toString('base64url');
@@ -86,37 +117,63 @@ const countOf = (moves: readonly Move[], type: Move['type']): number => moves.fi
 const sameMove = (a: Move, b: Move): boolean =>
   a.type === b.type && (a.type !== 'match' || (b.type === 'match' && a.a === b.a && a.b === b.b));
 
+const notHint = (m: Move): boolean => m.type !== 'hint';
+
+/**
+ * Whether `overlap` (a batch's first moves, from `at`) repeats moves the server has: `span` moves from
+ * `at` on, whose non-hint moves end the stored log (hints are not logged). When the batch covers all
+ * of them they line up at the end; a batch from further back (newer ones came since) begins somewhere
+ * the counts bound, and must match there.
+ */
+function isRepeat(storedLog: readonly Move[], overlap: readonly Move[], span: number, at: number): boolean {
+  const mine = overlap.filter(notHint);
+  const theirs = storedLog.filter(notHint);
+  if (mine.length > theirs.length) return false;
+  const matchesAt = (n: number): boolean => mine.every((m, i) => sameMove(m, theirs[n + i]!));
+  if (overlap.length === span) return matchesAt(theirs.length - mine.length);
+  const last = Math.min(at, theirs.length - mine.length);
+  for (let n = Math.max(0, theirs.length - span); n <= last; n++) if (matchesAt(n)) return true;
+  return false;
+}
+
 const WRITE_TRIES = 3; // a batch that loses a write race is checked again against the newer log
 
-export function createGames(fastify: FastifyInstance, now: () => number) {
+export function createGames(fastify: FastifyInstance, now: () => number, gamesPerDay: number | false = GAMES_PER_DAY) {
   const repo = fastify.gamesRepository;
-  const cache = new Lru<string, Game>(500); // game id → state after its stored log
+  const cache = new Lru<string, { game: Game; count: number }>(500); // game id → state after its stored log, and its move_count
+  const shuffleBudget = new WindowBudget(SHUFFLES_PER_MINUTE, 60_000, now); // by player
 
   /** The state after a stored game's log. Throws if the stored log does not replay: that is our bug. */
   function stateOf(row: GameRow, stored: StoredDeal): Game {
     const cached = cache.get(row.id);
-    if (cached && cached.log.length === row.move_count) return cached;
-    const result = replay(stored.deal, JSON.parse(row.moves_json) as Move[]);
+    if (cached && cached.count === row.move_count) return cached.game;
+    const boards = row.boards === '' ? undefined : parseBoards(row.boards, stored.deal.tiles.length);
+    if (boards && !boards.ok) throw new Error(`stored game ${row.id} has broken boards: ${boards.message}`);
+    const result = replay(stored.deal, JSON.parse(row.moves_json) as Move[], boards?.value);
     if (!result.ok) throw new Error(`stored game ${row.id} does not replay: ${result.message}`);
-    cache.set(row.id, result.value);
-    return result.value;
+    const game = { ...result.value, hints: row.hints }; // hints are counted, not logged
+    cache.set(row.id, { game, count: row.move_count });
+    return game;
   }
 
   return {
     /** Starts a game of a stored deal for a player. */
-    async create(playerId: string, stored: StoredDeal): Promise<{ id: string; startedAt: number }> {
+    async create(playerId: string, stored: StoredDeal): Promise<{ id: string; startedAt: number } | PlayFailure> {
       const start = newGame(stored.deal);
       if (!start.ok) throw new Error(`stored deal ${stored.id} is not playable: ${start.message}`);
-      const id = makeGameId();
       const startedAt = now();
-      await repo.create({ id, playerId, dealId: stored.id, status: statusOf(start.value), tilesLeft: start.value.left, now: startedAt });
-      cache.set(id, start.value);
+      const midnight = startedAt - (startedAt % 86_400_000); // UTC
+      if (gamesPerDay !== false && (await repo.countStartedSince(playerId, midnight)) >= gamesPerDay)
+        return { ok: false, status: 429, code: PlayError.RateLimited, retryAfterS: Math.ceil((midnight + 86_400_000 - startedAt) / 1000), error: `at most ${gamesPerDay} new games a day; finish one you started, or come back tomorrow (UTC)` };
+      const id = makeGameId();
+      await repo.create({ id, playerId, dealId: stored.id, layout: stored.deal.layout, status: statusOf(start.value), tilesLeft: start.value.left, now: startedAt });
+      cache.set(id, { game: start.value, count: 0 });
       return { id, startedAt };
     },
 
     /**
      * Checks a batch of moves by replay and stores it; nothing is stored when any move is illegal.
-     * `at`, when given, is where the batch starts in the game's log (see the module notes).
+     * `at`, when given, is where the batch starts in the game's moves (see the module notes).
      */
     async play(playerId: string, gameId: string, moves: readonly Move[], at?: number): Promise<Played | PlayFailure> {
       for (let attempt = 1; ; attempt++) {
@@ -126,6 +183,7 @@ export function createGames(fastify: FastifyInstance, now: () => number) {
           return { ok: false, status: 403, code: PlayError.Forbidden, error: 'this game belongs to another player' };
         const stored = await fastify.dealer.byId(row.deal_id);
         if (!stored) throw new Error(`game ${row.id} points at a missing deal ${row.deal_id}`);
+        const storedLog = JSON.parse(row.moves_json) as Move[];
         const refuse = (code: string, error: string, extra: { index?: number } = {}): PlayFailure => ({
           ok: false,
           status: 409,
@@ -133,45 +191,53 @@ export function createGames(fastify: FastifyInstance, now: () => number) {
           error,
           ...extra,
           moves: row.move_count,
-          log: JSON.parse(row.moves_json) as Move[],
+          log: clientLog({ log: storedLog }, row.move_count),
         });
 
         let batch = moves;
         if (at !== undefined) {
           if (at > row.move_count)
             return refuse(PlayError.Gap, `the server has ${row.move_count} moves of this game, not ${at}: send from move ${row.move_count}`);
-          const overlap = Math.min(row.move_count - at, moves.length);
+          const span = row.move_count - at; // how many moves the server has from `at` on
+          const overlap = Math.min(span, moves.length);
           if (overlap > 0) {
-            const log = JSON.parse(row.moves_json) as Move[];
-            for (let i = 0; i < overlap; i++)
-              if (!sameMove(log[at + i]!, moves[i]!))
-                return refuse(PlayError.Conflict, 'this game was played on in another tab or window; here is the position the server has');
+            if (!isRepeat(storedLog, moves.slice(0, overlap), span, at))
+              return refuse(PlayError.Conflict, 'this game was played on in another tab or window; here is the position the server has');
             batch = moves.slice(overlap);
           }
           if (batch.length === 0) {
-            // Every move is stored already: a repeat. Answer as the first time, whatever happened since.
+            // Every move is stored already: a repeat. Answer as the first time, whatever happened since,
+            // with the server's log when it has moves past this batch (the sender may not know them).
             const game = stateOf(row, stored);
-            return { ok: true, row, game, status: statusOf(game), finishedAt: row.finished_at };
+            const log = span > moves.length ? clientLog({ log: storedLog }, row.move_count) : undefined;
+            return { ok: true, row, game, moves: row.move_count, status: statusOf(game), finishedAt: row.finished_at, log };
           }
         }
+        const skipped = moves.length - batch.length;
         if (row.result !== null) return refuse(PlayError.Finished, 'this game is finished; start a new one');
-        if (row.move_count + batch.length > MAX_LOG)
+        if (row.move_count - row.hints + batch.length - countOf(batch, 'hint') > MAX_LOG)
           return refuse(PlayError.TooManyMoves, `a game holds at most ${MAX_LOG} moves; start a new one`);
+        if (row.hints + countOf(batch, 'hint') > MAX_HINTS)
+          return refuse(PlayError.TooManyHints, `a game allows at most ${MAX_HINTS} hints`);
         if (row.shuffles + countOf(batch, 'shuffle') > MAX_SHUFFLES)
           return refuse(PlayError.TooManyShuffles, `a game allows at most ${MAX_SHUFFLES} shuffles; undo instead`);
         const next = applyMoves(stateOf(row, stored), batch);
-        if (!next.ok) {
-          const index = next.error.index + (moves.length - batch.length); // in the batch as sent
-          return refuse(next.error.code, next.message, { index });
-        }
-        const game = next.value;
+        if (!next.ok) return refuse(next.error.code, next.message, { index: next.error.index + skipped });
+        // Shuffles cost a search each: a budget per player, beside the per-request bound (schemas/games.ts).
+        const wait = shuffleBudget.take(playerId, countOf(batch, 'shuffle'));
+        if (wait !== undefined)
+          return { ok: false, status: 429, code: PlayError.RateLimited, retryAfterS: wait, error: `at most ${SHUFFLES_PER_MINUTE} shuffles a minute; try again in ${wait} s` };
+        // Hints are counted, not kept (older logs may hold some: they go as the log is rewritten).
+        const game: Game = { ...next.value, log: next.value.log.filter(notHint) };
         const status = statusOf(game);
         const time = now();
+        const count = row.move_count + batch.length;
         const saved = await repo.saveMoves({
           id: row.id,
           expectedCount: row.move_count,
           movesJson: JSON.stringify(game.log),
-          moveCount: game.log.length,
+          boards: game.boards.map(makeBoard).join(''),
+          moveCount: count,
           status,
           tilesLeft: game.left,
           hints: game.hints,
@@ -181,21 +247,21 @@ export function createGames(fastify: FastifyInstance, now: () => number) {
           won: status === 'won',
         });
         if (saved) {
-          cache.set(row.id, game);
-          return { ok: true, row, game, status, finishedAt: status === 'won' ? time : null };
+          cache.set(row.id, { game, count });
+          return { ok: true, row, game, moves: count, status, finishedAt: status === 'won' ? time : null };
         }
         cache.delete(row.id);
         // Someone wrote this game between our read and our write. A batch that says where it starts can
         // be checked again against the newer log; one that does not cannot know what it would overwrite.
         if (at === undefined || attempt >= WRITE_TRIES) {
-          const fresh = await repo.findById(gameId);
+          const fresh = (await repo.findById(gameId)) ?? row;
           return {
             ok: false,
             status: 409,
             code: PlayError.Conflict,
             error: 'this game changed in another window; here is the position the server has',
-            moves: fresh?.move_count ?? row.move_count,
-            log: JSON.parse(fresh?.moves_json ?? row.moves_json) as Move[],
+            moves: fresh.move_count,
+            log: clientLog({ log: JSON.parse(fresh.moves_json) as Move[] }, fresh.move_count),
           };
         }
       }
@@ -210,8 +276,8 @@ export function createGames(fastify: FastifyInstance, now: () => number) {
 }
 
 export default fp(
-  async (fastify: FastifyInstance, opts: { now?: () => number }) => {
-    fastify.decorate('games', createGames(fastify, opts.now ?? Date.now));
+  async (fastify: FastifyInstance, opts: { now?: () => number; gamesPerDay?: number | false }) => {
+    fastify.decorate('games', createGames(fastify, opts.now ?? Date.now, opts.gamesPerDay));
   },
   { name: 'games', dependencies: ['games-repository', 'dealer'] },
 );

@@ -8,7 +8,11 @@
  *   turtle), so reads of new seeds are writes in disguise. Each client may make a limited
  *   number of new deals per minute and per hour, and all clients together a limited number per
  *   minute (a spread-out crawl from many addresses). Deals already stored cost nothing: shared
- *   links and today's deal always work.
+ *   links and today's deal always work. A client here is a /24 for IPv4 (`budgetGroup`): one
+ *   holder of a few dozen neighbouring addresses is one client, so it takes 21 networks, not 21
+ *   addresses, to spend everyone's budget (issue 9, item 5). Seeds the server chose itself (the
+ *   "New game" button, `/play/:layout`) pay from a pool of their own for everyone, so a crawl of
+ *   made-up seeds cannot switch new games off.
  */
 import { isIPv6 } from 'node:net';
 
@@ -24,16 +28,24 @@ export function clientKey(ip: string): string {
   return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
 }
 
+/** The group a client's new deals count in: IPv4 by /24, IPv6 by /64 (clientKey does that already). */
+export function budgetGroup(key: string): string {
+  const v4 = /^(\d{1,3}\.\d{1,3}\.\d{1,3})\.\d{1,3}$/.exec(key);
+  return v4 ? `${v4[1]}.0/24` : key;
+}
+
 export interface NewDealLimits {
-  perMinute: number; // new deals one client may make in a minute
+  perMinute: number; // new deals one client (a /24 or /64) may make in a minute
   perHour: number; // … in an hour
-  globalPerMinute: number; // … all clients together in a minute
+  globalPerMinute: number; // … all clients together in a minute, on seeds they chose
+  chosenPerMinute?: number; // … all clients together in a minute, on seeds the server chose (default globalPerMinute)
 }
 
 export const NEW_DEAL_LIMITS: NewDealLimits = {
   perMinute: 60, // a person pressing "new game" every second for a minute
   perHour: 600,
   globalPerMinute: 1200, // 20 a second: about what one deal worker makes of the largest layouts
+  chosenPerMinute: 1200, // kept apart for the "New game" button
 };
 
 const MINUTE = 60_000; // ms
@@ -51,14 +63,19 @@ export type Refusal = { readonly scope: 'client' | 'everyone'; readonly retryAft
 export class NewDealBudget {
   private readonly clients = new Map<string, { minute: Window; hour: Window }>();
   private readonly everyone: Window = { start: 0, count: 0 };
+  private readonly chosen: Window = { start: 0, count: 0 }; // seeds the server chose
 
   constructor(
     private readonly limits: NewDealLimits,
     private readonly now: () => number,
   ) {}
 
-  /** Takes one new deal for `client`; undefined when it may, else why not. Takes nothing when refused. */
-  take(client: string): Refusal | undefined {
+  /**
+   * Takes one new deal for `client` (a clientKey; counted by its budgetGroup); `chosen`: the server
+   * chose the seed. Undefined when it may, else why not. Takes nothing when refused.
+   */
+  take(key: string, chosen = false): Refusal | undefined {
+    const client = budgetGroup(key);
     const now = this.now();
     const roll = (w: Window, length: number): Window => (now - w.start >= length ? { start: now, count: 0 } : w);
     let entry = this.clients.get(client);
@@ -68,27 +85,56 @@ export class NewDealBudget {
       : { minute: { start: now, count: 0 }, hour: { start: now, count: 0 } };
     this.clients.set(client, entry);
     if (this.clients.size > MAX_CLIENTS) this.clients.delete(this.clients.keys().next().value as string);
-    const all = roll(this.everyone, MINUTE);
-    Object.assign(this.everyone, all);
+    const pool = chosen ? this.chosen : this.everyone;
+    const poolMax = chosen ? (this.limits.chosenPerMinute ?? this.limits.globalPerMinute) : this.limits.globalPerMinute;
+    Object.assign(pool, roll(pool, MINUTE));
 
     const wait = (w: Window, length: number): number => Math.max(1, Math.ceil((w.start + length - now) / 1000));
     if (entry.minute.count >= this.limits.perMinute)
       return this.refuse('client', wait(entry.minute, MINUTE), `at most ${this.limits.perMinute} new deals a minute`);
     if (entry.hour.count >= this.limits.perHour)
       return this.refuse('client', wait(entry.hour, HOUR), `at most ${this.limits.perHour} new deals an hour`);
-    if (this.everyone.count >= this.limits.globalPerMinute)
+    if (pool.count >= poolMax)
       return {
         scope: 'everyone',
-        retryAfterS: wait(this.everyone, MINUTE),
-        message: `the server is making too many new deals right now; try again in ${wait(this.everyone, MINUTE)} s, or open a deal that was shared`,
+        retryAfterS: wait(pool, MINUTE),
+        message: `the server is making too many new deals right now; try again in ${wait(pool, MINUTE)} s, or open a deal that was shared`,
       };
     entry.minute.count++;
     entry.hour.count++;
-    this.everyone.count++;
+    pool.count++;
     return undefined;
   }
 
   private refuse(scope: 'client', retryAfterS: number, what: string): Refusal {
     return { scope, retryAfterS, message: `too many new deals from your address (${what}); try again in ${retryAfterS} s, or replay a deal you have` };
+  }
+}
+
+/**
+ * Fixed-window counters of a cost per key (a player, a client): `take(key, n)` spends n of `max`
+ * per `windowMs`, or says how long until the window turns. Keeps at most MAX_CLIENTS keys.
+ */
+export class WindowBudget {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(
+    readonly max: number,
+    readonly windowMs: number,
+    private readonly now: () => number,
+  ) {}
+
+  /** Spends `n` for `key`; undefined when it may, else the seconds to wait. Spends nothing when refused. */
+  take(key: string, n = 1): number | undefined {
+    if (n <= 0) return undefined;
+    const now = this.now();
+    let w = this.windows.get(key);
+    if (w) this.windows.delete(key); // re-inserted below: the map's order is last use
+    if (!w || now - w.start >= this.windowMs) w = { start: now, count: 0 };
+    this.windows.set(key, w);
+    if (this.windows.size > MAX_CLIENTS) this.windows.delete(this.windows.keys().next().value as string);
+    if (w.count + n > this.max) return Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
+    w.count += n;
+    return undefined;
   }
 }

@@ -22,4 +22,9 @@ export class Lru<K, V> {
   delete(key: K): void {
     this.map.delete(key);
   }
+
+  /** The keys held, least recently used first. */
+  keys(): K[] {
+    return [...this.map.keys()];
+  }
 }

@@ -11,11 +11,17 @@
  *   streak yet.
  * - Times are the server's: finish minus start, in ms. The median of an even
  *   count is the mean of the middle two.
+ *
+ * Cost (issue 9, item 3): totals, bests, medians and streaks come from aggregates and indexes in
+ * the store (games-repository.ts), the history is paged (HISTORY_SIZE a page) and the chart shows
+ * the latest CHART_SIZE wins, so the answer costs the same at 10 or 100,000 games.
  */
 import type { Mode, Status } from '../../engine/index.ts';
-import type { GameSummary } from '../repositories/types.ts';
+import type { GamesStore, GameSummary, StatsRows } from '../repositories/types.ts';
 
-export const HISTORY_SIZE = 100; // games listed, newest first
+export const HISTORY_SIZE = 50; // games listed per page, newest first
+export const MAX_HISTORY_PAGE = 2000; // 100,000 games; a deeper page is a 400
+export const CHART_SIZE = 300; // latest wins in the chart
 
 export interface LayoutStats {
   name: string;
@@ -58,89 +64,78 @@ export interface Stats {
   streak: number;
   bestStreak: number;
   byLayout: Record<string, LayoutStats>;
-  history: HistoryEntry[];
-  wins: WinTime[]; // oldest first: the chart's data
+  history: HistoryEntry[]; // one page, newest first
+  historyPage: number; // 1-based
+  historyPages: number; // at least 1
+  wins: WinTime[]; // the latest CHART_SIZE wins, oldest first: the chart's data
 }
 
 export const dealUrl = (layout: string, seed: string, mode: Mode): string =>
   `/play/${layout}/${seed}${mode === 'classic' ? '?mode=classic' : ''}`;
 
-export function median(values: readonly number[]): number | null {
-  if (values.length === 0) return null;
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 const isClean = (g: GameSummary): boolean => g.hints === 0 && g.shuffles === 0 && g.undos === 0;
 
-/** Stats of a player's games, given oldest first. `nameOf` names a layout id. */
-export function computeStats(games: readonly GameSummary[], nameOf: (layout: string) => string): Stats {
-  const won = games.filter((g) => g.result === 'won');
-  let lastWin = -1;
-  games.forEach((g, i) => {
-    if (g.result === 'won') lastWin = i;
-  });
-  let run = 0;
-  let bestStreak = 0;
-  games.forEach((g, i) => {
-    if (g.result === 'won') bestStreak = Math.max(bestStreak, ++run);
-    else if (i < lastWin) run = 0;
-  });
+const EMPTY: StatsRows = { layouts: [], streak: 0, bestStreak: 0, history: [], wins: [] };
 
+/** A player's stats, page `page` of the history. `nameOf` names a layout id. A new player (`playerId` undefined) has none. */
+export async function statsOf(
+  store: GamesStore,
+  playerId: string | undefined,
+  page: number,
+  nameOf: (layout: string) => string,
+): Promise<Stats> {
+  const rows =
+    playerId === undefined
+      ? EMPTY
+      : await store.statsOf(playerId, { historyOffset: (page - 1) * HISTORY_SIZE, historyLimit: HISTORY_SIZE, winsLimit: CHART_SIZE });
+  return makeStats(rows, page, nameOf);
+}
+
+/** Shapes the store's rows into the API's stats. */
+export function makeStats(rows: StatsRows, page: number, nameOf: (layout: string) => string): Stats {
   const byLayout: Record<string, LayoutStats> = {};
-  const times = new Map<string, number[]>();
-  for (const g of games) {
-    const entry = (byLayout[g.layout] ??= { name: nameOf(g.layout), played: 0, won: 0, bestMs: null, medianMs: null });
-    entry.played++;
-    if (g.result === 'won') {
-      entry.won++;
-      const list = times.get(g.layout) ?? [];
-      list.push(g.finished_at! - g.started_at);
-      times.set(g.layout, list);
-    }
+  let played = 0;
+  let won = 0;
+  let cleanWins = 0;
+  for (const t of rows.layouts) {
+    byLayout[t.layout] = { name: nameOf(t.layout), played: t.played, won: t.won, bestMs: t.best_ms, medianMs: t.median_ms };
+    played += t.played;
+    won += t.won;
+    cleanWins += t.clean_wins;
   }
-  for (const [layout, list] of times) {
-    byLayout[layout]!.bestMs = Math.min(...list);
-    byLayout[layout]!.medianMs = median(list);
-  }
-
-  const history = games
-    .slice(-HISTORY_SIZE)
-    .reverse()
-    .map(
-      (g): HistoryEntry => ({
-        id: g.id,
-        layout: g.layout,
-        seed: g.seed,
-        mode: g.mode,
-        status: g.status,
-        result: g.result,
-        startedAt: g.started_at,
-        finishedAt: g.finished_at,
-        timeMs: g.finished_at === null ? null : g.finished_at - g.started_at,
-        moves: g.move_count,
-        hints: g.hints,
-        shuffles: g.shuffles,
-        undos: g.undos,
-        clean: g.result === 'won' && isClean(g),
-        url: dealUrl(g.layout, g.seed, g.mode),
-      }),
-    );
-
-  const wins = won
-    .map((g) => ({ layout: g.layout, finishedAt: g.finished_at!, timeMs: g.finished_at! - g.started_at, clean: isClean(g) }))
-    .sort((a, b) => a.finishedAt - b.finishedAt);
-
+  const history = rows.history.map(
+    (g): HistoryEntry => ({
+      id: g.id,
+      layout: g.layout,
+      seed: g.seed,
+      mode: g.mode,
+      status: g.status,
+      result: g.result,
+      startedAt: g.started_at,
+      finishedAt: g.finished_at,
+      timeMs: g.finished_at === null ? null : g.finished_at - g.started_at,
+      moves: g.move_count,
+      hints: g.hints,
+      shuffles: g.shuffles,
+      undos: g.undos,
+      clean: g.result === 'won' && isClean(g),
+      url: dealUrl(g.layout, g.seed, g.mode),
+    }),
+  );
+  const wins = rows.wins
+    .map((w) => ({ layout: w.layout, finishedAt: w.finished_at, timeMs: w.time_ms, clean: w.clean === 1 }))
+    .reverse();
   return {
-    played: games.length,
-    won: won.length,
-    winRate: games.length === 0 ? 0 : won.length / games.length,
-    cleanWins: won.filter(isClean).length,
-    streak: run,
-    bestStreak,
+    played,
+    won,
+    winRate: played === 0 ? 0 : won / played,
+    cleanWins,
+    streak: rows.streak,
+    bestStreak: rows.bestStreak,
     byLayout,
     history,
+    historyPage: page,
+    historyPages: Math.max(1, Math.ceil(played / HISTORY_SIZE)),
     wins,
   };
 }

@@ -29,7 +29,12 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
       const { layout, seed, mode } = request.body;
       const found = await fastify.dealer.get(layout, seed, mode, clientKey(request.ip));
       if (!found.ok) return sendDealFailure(request, reply, found);
-      const { id } = await fastify.games.create(request.playerId, found.value);
+      const created = await fastify.games.create(request.playerId, found.value);
+      if ('ok' in created) {
+        if (created.retryAfterS !== undefined) reply.header('retry-after', String(created.retryAfterS));
+        return reply.code(created.status).send({ error: created.error });
+      }
+      const { id } = created;
       // {"id", ...deal} without parsing the stored deal again: splice the id into its JSON.
       return reply.code(201).type('application/json; charset=utf-8').send(`{"id":${JSON.stringify(id)},${found.value.json.slice(1)}`);
     },
@@ -46,10 +51,12 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
       const { moves, at } = request.body;
       const played = await fastify.games.play(request.playerId, request.params.id, moves as Move[], at);
       if (!played.ok) {
-        const { ok: _, status, ...body } = played;
+        const { ok: _, status, retryAfterS, ...body } = played;
+        if (retryAfterS !== undefined) reply.header('retry-after', String(retryAfterS));
         return reply.code(status).send(body);
       }
-      return gameAnswer(played.game, played.row.started_at, played.finishedAt);
+      const answer = gameAnswer(played.game, played.moves, played.row.started_at, played.finishedAt);
+      return played.log ? { ...answer, log: played.log } : answer;
     },
   );
 }

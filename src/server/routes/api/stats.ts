@@ -1,11 +1,19 @@
-/** GET /api/stats: the player's stats (SPEC §3.2); see services/stats.ts for the rules. */
+/**
+ * GET /api/stats[?page=N]: the player's stats (SPEC §3.2), with page N of the history; see
+ * services/stats.ts for the rules. Rate limited: each answer reads a handful of index ranges.
+ */
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { LIMITS } from '../../plugins/security.ts';
+import { StatsQuerySchema } from '../../schemas/stats.ts';
 import { layoutName } from '../../services/layouts.ts';
-import { computeStats } from '../../services/stats.ts';
+import { statsOf } from '../../services/stats.ts';
 
 export default async function apiStats(fastify: FastifyInstance): Promise<void> {
-  fastify.get('/api/stats', async (request) => {
-    const games = request.isNewPlayer ? [] : await fastify.gamesRepository.ofPlayer(request.playerId);
-    return computeStats(games, layoutName);
-  });
+  fastify.withTypeProvider<ZodTypeProvider>().get(
+    '/api/stats',
+    { schema: { querystring: StatsQuerySchema }, config: { rateLimit: LIMITS.stats } },
+    async (request) =>
+      statsOf(fastify.gamesRepository, request.isNewPlayer ? undefined : request.playerId, request.query.page, layoutName),
+  );
 }

@@ -2,8 +2,10 @@
  * The daily deal:
  * - GET /daily: today's deal (UTC date; turtle, seed daily-YYYY-MM-DD, relaxed), the same for
  *   everyone, with the day's best verified times.
- * - POST /daily/name (form: name): a player who has won a daily deal sets the name shown beside
- *   their times. Invalid names re-show the page with the reason (400); nothing is stored.
+ * - POST /daily/name (form: name): a player who has won today's daily deal (this deal, on its own
+ *   day; issue 9: a win on any `daily-…` seed used to do) sets the name shown beside their times.
+ *   Invalid, reserved and lookalike names (services/names.ts) re-show the page with the reason
+ *   (400; 409 when another player's name looks the same); nothing is stored.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -11,6 +13,7 @@ import { sendDealFailure, sendError } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { NICKNAME_MAX, NicknameBodySchema } from '../../schemas/daily.ts';
 import { DAILY_BOARD_SIZE, DAILY_LAYOUT, DAILY_MODE, dailySeed, utcDate } from '../../services/daily.ts';
+import { nameKey } from '../../services/names.ts';
 import { layoutInfo } from '../../services/layouts.ts';
 import { dealUrl } from '../../services/stats.ts';
 import { formatDate, formatTime } from '../../views/format.ts';
@@ -35,6 +38,7 @@ async function renderDaily(fastify: FastifyInstance, request: FastifyRequest, re
     clean: row.hints === 0 && row.shuffles === 0 && row.undos === 0,
   }));
   const unfinished = known ? await fastify.gamesRepository.unfinishedOfDeal(playerId, found.value.id) : undefined;
+  const wonToday = known && (await fastify.gamesRepository.hasWon(playerId, found.value.id));
   return reply.page('daily', {
     title: 'Daily deal',
     nav: 'daily',
@@ -43,13 +47,19 @@ async function renderDaily(fastify: FastifyInstance, request: FastifyRequest, re
     layout: layoutInfo(DAILY_LAYOUT),
     url: dealUrl(DAILY_LAYOUT, seed, DAILY_MODE),
     best,
-    wonToday: known && (await fastify.gamesRepository.hasWon(playerId, found.value.id)),
+    wonToday,
     unfinished: Boolean(unfinished),
-    canName: known && (await fastify.gamesRepository.hasWonDaily(playerId)),
+    canName: wonToday, // only a real win of today's daily deal names a player
     nickname: known ? ((await fastify.playersRepository.find(playerId))?.nickname ?? '') : '',
     nicknameMax: NICKNAME_MAX,
     form,
   });
+}
+
+/** Has the player won today's daily deal (the daily layout, mode and today's seed)? */
+async function wonTodaysDeal(fastify: FastifyInstance, playerId: string): Promise<boolean> {
+  const row = await fastify.dealsRepository.find(DAILY_LAYOUT, dailySeed(fastify.now()), DAILY_MODE);
+  return row !== undefined && (await fastify.gamesRepository.hasWon(playerId, row.id));
 }
 
 export default async function pagesDaily(fastify: FastifyInstance): Promise<void> {
@@ -70,9 +80,13 @@ export default async function pagesDaily(fastify: FastifyInstance): Promise<void
           value: typeof raw === 'string' ? raw.slice(0, 100) : '',
         });
       }
-      if (request.isNewPlayer || !(await fastify.gamesRepository.hasWonDaily(request.playerId)))
-        return sendError(request, reply, 403, 'win a daily deal first; then your name can stand beside your time');
-      await fastify.playersRepository.setNickname(request.playerId, request.body.name);
+      if (request.isNewPlayer || !(await wonTodaysDeal(fastify, request.playerId)))
+        return sendError(request, reply, 403, "win today's daily deal first; then your name can stand beside your time");
+      const saved = await fastify.playersRepository.setNickname(request.playerId, request.body.name, nameKey(request.body.name));
+      if (saved === 'taken') {
+        reply.code(409);
+        return renderDaily(fastify, request, reply, { error: 'another player has that name, or one that looks the same', value: request.body.name });
+      }
       return reply.redirect('/daily', 303);
     },
   );

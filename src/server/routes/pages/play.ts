@@ -15,6 +15,7 @@ import { DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '../../sch
 import { DAILY_LAYOUT, dailySeed, isDailySeed } from '../../services/daily.ts';
 import { layoutInfo, layoutName } from '../../services/layouts.ts';
 import type { StoredDeal } from '../../services/dealer.ts';
+import { clientLog } from '../../services/games.ts';
 import { clientKey } from '../../services/limits.ts';
 import { dealUrl } from '../../services/stats.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
@@ -44,7 +45,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
   // A fresh board is the same for every visitor of a deal: its markup and #deal-data are made once per
   // stored deal (the dealer's cache holds the deal; this map lets go with it). So is the whole page for
   // everyone without a game of that deal: nothing on it is about the player, so it is kept too, per
-  // share URL and nav state (at most PAGES_PER_DEAL: the Host header is the client's to choose).
+  // nav state (at most PAGES_PER_DEAL).
   // Anything player-specific on the play page must go through the resumed-game path.
   const PAGES_PER_DEAL = 8;
   const freshBoards = new WeakMap<
@@ -74,7 +75,9 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     async (request, reply) => {
       const { layout } = request.params;
       if (!layoutInfo(layout)) return sendError(request, reply, 404, `there is no layout called ${layout}`);
-      return reply.redirect(dealUrl(layout, randomSeed(), request.query.mode), 302);
+      const seed = randomSeed();
+      fastify.dealer.markChosen(layout, seed, request.query.mode); // its deal pays from the server's own pool
+      return reply.redirect(dealUrl(layout, seed, request.query.mode), 302);
     },
   );
 
@@ -90,7 +93,8 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const resumed = request.isNewPlayer ? undefined : await fastify.games.unfinished(request.playerId, stored);
       const fresh = resumed ? undefined : freshBoard(stored, layout, seed, mode);
       const path = dealUrl(layout, seed, mode);
-      const shareUrl = `${request.protocol}://${request.host}${path}`;
+      // Never from the Host header (the client's to choose): PUBLIC_ORIGIN, else the path (the script adds the page's origin).
+      const shareUrl = `${fastify.publicOrigin ?? ''}${path}`;
       const daily = layout === DAILY_LAYOUT && mode === 'relaxed' && isDailySeed(seed);
       const nav: Nav = daily && seed === dailySeed(fastify.now()) ? 'daily' : 'play';
       const cacheKey = `${nav} ${shareUrl}`;
@@ -105,7 +109,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         game = resumed.game;
         pairs = availablePairs(game).length;
         boardHtml = renderBoard(game, layout, seed, mode);
-        const gameData: GameData = { id: resumed.row.id, log: game.log, startedAt: resumed.row.started_at, status: resumed.row.status };
+        const gameData: GameData = { id: resumed.row.id, log: clientLog(game, resumed.row.move_count), startedAt: resumed.row.started_at, status: resumed.row.status };
         data = dealData(stored.json, gameData);
       } else {
         ({ game, pairs, html: boardHtml, data } = fresh!);

@@ -1,14 +1,18 @@
-/** GET /stats: the player's own stats, history and a chart of winning times. */
+/** GET /stats[?page=N]: the player's own stats, page N of their history and a chart of their latest winning times. */
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { LIMITS } from '../../plugins/security.ts';
+import { StatsQuerySchema } from '../../schemas/stats.ts';
 import { layoutName } from '../../services/layouts.ts';
-import { computeStats } from '../../services/stats.ts';
+import { statsOf } from '../../services/stats.ts';
 import { timesChart } from '../../views/chart.ts';
 import { formatDate, formatPercent, formatTime } from '../../views/format.ts';
 
 export default async function pagesStats(fastify: FastifyInstance): Promise<void> {
-  fastify.get('/stats', async (request, reply) => {
-    const games = request.isNewPlayer ? [] : await fastify.gamesRepository.ofPlayer(request.playerId);
-    const stats = computeStats(games, layoutName);
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  app.get('/stats', { schema: { querystring: StatsQuerySchema }, config: { rateLimit: LIMITS.stats } }, async (request, reply) => {
+    const page = request.query.page;
+    const stats = await statsOf(fastify.gamesRepository, request.isNewPlayer ? undefined : request.playerId, page, layoutName);
     return reply.page('stats', {
       title: 'Your stats',
       nav: 'stats',
@@ -27,6 +31,12 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
         time: formatTime(h.timeMs),
       })),
       chart: timesChart(stats.wins),
+      pager: {
+        page,
+        pages: stats.historyPages,
+        newer: page > 1 ? `/stats?page=${page - 1}` : null,
+        older: page < stats.historyPages ? `/stats?page=${page + 1}` : null,
+      },
     });
   });
 }

@@ -1,0 +1,60 @@
+/**
+ * Compact text forms of boards and pair lists, for storage (issue 9, items 4 and 5).
+ *
+ * Implementation notes: every face code is two characters (FACES), so a board of n slots is a
+ * string of 2n characters, `--` for a removed tile: 288 characters for the turtle against ~1.2 KB
+ * of JSON. A pair list is its indexes in base 36, two characters each (layouts hold at most
+ * MAX_TILES = 1,000 < 36² slots), so the turtle's 72-pair solution is 288 characters. `parseX`
+ * checks everything and returns a Result; `makeX` trusts its input.
+ */
+import { MAX_TILES } from './layout.ts';
+import { FACES, err, ok, type Face, type Pair, type Result } from './types.ts';
+
+const FACE_SET: ReadonlySet<string> = new Set(FACES);
+const REMOVED = '--';
+
+/** A board (face per slot, null once removed) as 2 characters per slot. */
+export const makeBoard = (faces: readonly (Face | null)[]): string => faces.map((f) => f ?? REMOVED).join('');
+
+/** A board of `size` slots from makeBoard's text. */
+export function parseBoard(text: string, size: number): Result<(Face | null)[], string> {
+  if (text.length !== 2 * size) return err('ERR_BOARD', `a board of ${size} slots is ${2 * size} characters, not ${text.length}`);
+  const faces: (Face | null)[] = new Array(size);
+  for (let i = 0; i < size; i++) {
+    const code = text.slice(2 * i, 2 * i + 2);
+    if (code === REMOVED) faces[i] = null;
+    else if (FACE_SET.has(code)) faces[i] = code as Face;
+    else return err('ERR_BOARD', `${JSON.stringify(code)} at slot ${i} is not a face`);
+  }
+  return ok(faces);
+}
+
+/** Boards one after another (each 2 × size characters). */
+export function parseBoards(text: string, size: number): Result<(Face | null)[][], string> {
+  if (size <= 0 || text.length % (2 * size) !== 0) return err('ERR_BOARD', `boards of ${size} slots do not fit ${text.length} characters`);
+  const boards: (Face | null)[][] = [];
+  for (let at = 0; at < text.length; at += 2 * size) {
+    const board = parseBoard(text.slice(at, at + 2 * size), size);
+    if (!board.ok) return board;
+    boards.push(board.value);
+  }
+  return ok(boards);
+}
+
+const index36 = (i: number): string => i.toString(36).padStart(2, '0');
+
+/** Pairs of slot indexes as 4 base-36 characters each. */
+export const makePairs = (pairs: readonly Pair[]): string => pairs.map(([a, b]) => index36(a) + index36(b)).join('');
+
+/** Pairs from makePairs' text; every index below `size`. */
+export function parsePairs(text: string, size: number): Result<Pair[], string> {
+  if (text.length % 4 !== 0 || !/^[0-9a-z]*$/.test(text)) return err('ERR_PAIRS', 'a pair list is 4 base-36 characters a pair');
+  const pairs: Pair[] = [];
+  for (let at = 0; at < text.length; at += 4) {
+    const a = parseInt(text.slice(at, at + 2), 36);
+    const b = parseInt(text.slice(at + 2, at + 4), 36);
+    if (a >= size || b >= size || a >= MAX_TILES || b >= MAX_TILES) return err('ERR_PAIRS', `pair ${at / 4} points past the layout`);
+    pairs.push([a, b]);
+  }
+  return ok(pairs);
+}
