@@ -20,21 +20,27 @@
 import { availableParallelism, loadavg } from 'node:os';
 import { LAYOUTS, layoutById } from '../src/engine/builtins.ts';
 import {
+  applyMove,
+  availablePairs,
   deal,
   facePairs,
   fullPresence,
   geometryOf,
   makeRng,
+  newGame,
   shuffleInPlace,
   solve,
+  type Deal,
   type Face,
   type Layout,
+  type Move,
   type Pair,
 } from '../src/engine/index.ts';
 import { parseFlags, UsageError } from '../src/cli/args.ts';
 import { max, mean, round, summarize, type Timings } from '../src/cli/measure.ts';
 import { naiveFaces } from '../src/cli/naive.ts';
 import { naiveIsFree } from '../test/engine/helpers.ts'; // the same plain scan the tests use
+import { answer } from '../src/client/worker.ts'; // the code the browser's solver worker runs
 
 const SOLVER_BUDGET = 200_000; // as in the published study
 
@@ -44,10 +50,11 @@ interface Counts {
   readonly classic: number; // deals per layout in (c), at most
   readonly classicCapMs: number; // time per layout in (c), at most
   readonly shuffles: number; // uniform turtle shuffles in (d)
+  readonly games: number; // random turtle games per mode in (e)
 }
 
-const FULL: Counts = { compare: 300, relaxed: 10_000, classic: 200, classicCapMs: 6_000, shuffles: 1_000 };
-const QUICK: Counts = { compare: 50, relaxed: 500, classic: 5, classicCapMs: 1_000, shuffles: 50 };
+const FULL: Counts = { compare: 300, relaxed: 10_000, classic: 200, classicCapMs: 6_000, shuffles: 1_000, games: 200 };
+const QUICK: Counts = { compare: 50, relaxed: 500, classic: 5, classicCapMs: 1_000, shuffles: 50, games: 5 };
 
 const progress = (text: string): void => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${text}`);
@@ -275,9 +282,73 @@ function solverOnShuffles(turtle: Layout, count: number) {
   };
 }
 
+const WORKER_GOAL_MS = 300; // p99 of one answer, in Node, on the worker's code (#12)
+
+/**
+ * (e) What the browser's worker answers along random games: at every position of
+ * `games` random turtle games per mode (uniform random legal pairs until the board
+ * is clear or no pair is left), the hint and "can this still be won?" requests,
+ * answered by the worker's own `answer`. Unknown = the solver's 'unresolved'.
+ */
+function workerAnswers(turtle: Layout, games: number) {
+  const rows = (['relaxed', 'classic'] as const).map((mode) => {
+    const times: number[] = [];
+    let positions = 0;
+    let unknown = 0;
+    let won = 0;
+    let id = 0;
+    for (let k = 1; k <= games; k++) {
+      progress(`(e) ${mode} game ${k}/${games}`);
+      const dealt = deal(turtle, `game-${k}`, mode);
+      if (!dealt.ok) throw new Error(dealt.message);
+      const d: Deal = dealt.value.deal;
+      const started = newGame(d);
+      if (!started.ok) throw new Error(started.message);
+      let game = started.value;
+      const rng = makeRng(`game-${k}`, 'bench-play');
+      const log: Move[] = [];
+      for (;;) {
+        positions++;
+        for (const kind of ['hint', 'check'] as const) {
+          let a: ReturnType<typeof answer> | undefined;
+          times.push(timed(() => (a = answer({ id: ++id, kind, deal: d, log }))));
+          const result = a!.kind === 'error' ? 'error' : a!.result;
+          if (result !== 'solvable' && result !== 'unsolvable') unknown++;
+        }
+        const pairs = availablePairs(game);
+        if (pairs.length === 0) break;
+        const [a, b] = pairs[rng.int(pairs.length)]!;
+        const move: Move = { type: 'match', a, b };
+        const next = applyMove(game, move);
+        if (!next.ok) throw new Error(next.message);
+        game = next.value;
+        log.push(move);
+      }
+      if (game.left === 0) won++;
+    }
+    const t = summarize(times);
+    return { mode, games, won, positions, requests: times.length, unknown, mean_ms: round(t.mean), ...figures(t) };
+  });
+  done();
+  table(
+    `(e) The solver worker's answers (hint and "can this still be won?") at every position of ${games} random turtle games per mode (ms per answer)`,
+    ['mode', 'games', 'won', 'positions', 'answers', 'unknown', 'mean', 'p50', 'p99', 'max'],
+    rows.map((r) => [r.mode, r.games, r.won, r.positions, r.requests, r.unknown, ms(r.mean_ms), ms(r.p50_ms), ms(r.p99_ms), ms(r.max_ms)]),
+  );
+  const unknown = rows.reduce((s, r) => s + r.unknown, 0);
+  const p99 = Math.max(...rows.map((r) => r.p99_ms ?? Infinity));
+  console.log(
+    `goals: unknown answers ${unknown} (goal 0) ${unknown === 0 ? 'met' : 'NOT met'}; ` +
+      `p99 ${ms(p99)} ms (goal ≤ ${WORKER_GOAL_MS}) ${p99 <= WORKER_GOAL_MS ? 'met' : 'NOT met'}`,
+  );
+  return rows;
+}
+
 function main(): void {
-  const flags = parseFlags('bench/engine.ts', process.argv.slice(2), { quick: 'switch' });
+  const flags = parseFlags('bench/engine.ts', process.argv.slice(2), { quick: 'switch', only: 'value' });
   const counts = flags.has('quick') ? QUICK : FULL;
+  const only = flags.text('only') ?? 'abcde'; // sections to run, e.g. --only de
+  if (!/^[a-e]+$/.test(only)) throw new UsageError(`bad --only ${JSON.stringify(only)}: letters a to e, the sections to run`);
   const turtle = layoutById('turtle');
   if (!turtle) throw new Error('no built-in turtle layout');
   const started = performance.now();
@@ -286,13 +357,14 @@ function main(): void {
     `Engine bench${flags.has('quick') ? ' (--quick)' : ''}: node ${process.version}, ${availableParallelism()} CPUs, ` +
       `load average ${load} at start (wall-clock times; tail percentiles suffer on a busy machine)`,
   );
-  const compare = compareTurtle(turtle, counts.compare);
-  const relaxed = relaxedDeals(counts.relaxed);
-  const classic = classicDeals(counts.classic, counts.classicCapMs);
-  const solver = solverOnShuffles(turtle, counts.shuffles);
+  const compare = only.includes('a') ? compareTurtle(turtle, counts.compare) : null;
+  const relaxed = only.includes('b') ? relaxedDeals(counts.relaxed) : null;
+  const classic = only.includes('c') ? classicDeals(counts.classic, counts.classicCapMs) : null;
+  const solver = only.includes('d') ? solverOnShuffles(turtle, counts.shuffles) : null;
+  const worker = only.includes('e') ? workerAnswers(turtle, counts.games) : null;
   const seconds = round((performance.now() - started) / 1000, 1);
   console.log(`\ntotal ${seconds} s`);
-  console.log(JSON.stringify({ quick: flags.has('quick'), seconds, load_average: Number(load), turtle_relaxed: compare, relaxed, classic, solver }));
+  console.log(JSON.stringify({ quick: flags.has('quick'), seconds, load_average: Number(load), turtle_relaxed: compare, relaxed, classic, solver, worker }));
 }
 
 try {

@@ -45,6 +45,7 @@ import type { Face, Pair } from './types.ts';
 export const SOLVE_BUDGET = 200_000; // default node budget
 const PLAYOUTS = 4; // random playouts tried before the search
 const RESTART_UNIT = 1024; // nodes in the shortest search run
+const MAX_NOGOODS = 100_000; // nogoods kept per solve: a bound on memory
 
 export type SolveOutcome = 'solvable' | 'unsolvable' | 'unresolved';
 
@@ -215,7 +216,7 @@ class PairingSearch {
 
   // Nogoods: sets of pairs that no solution has all of.
   private readonly nogoods: Int32Array[] = [];
-  private readonly nogoodsOf = new Map<number, number[]>(); // pair key → nogood ids
+  private readonly watchers = new Map<number, number[]>(); // pair key → ids of the nogoods watching it
   private readonly forbidden = new Set<number>(); // pair keys no solution has (unit nogoods)
 
   // Activity per group (after SAT solvers' VSIDS): how many learnt conflicts the group
@@ -598,13 +599,23 @@ class PairingSearch {
         this.set(out, at, level);
         return true;
       }
-      const ids = this.nogoodsOf.get(key);
+      // Each nogood watches one of its pairs that is not committed (as SAT solvers watch
+      // literals): only when that pair is committed can the nogood break, and then it
+      // either moves its watch to another uncommitted pair or is broken. Undoing
+      // decisions only uncommits pairs, so watches never move back.
+      const ids = this.watchers.get(key);
       if (!ids) continue;
-      for (const id of ids) {
+      for (let i = 0; i < ids.length; ) {
+        const id = ids[i]!;
         const pairs = this.nogoods[id]!;
-        let all = true;
-        for (let p = 0; p < pairs.length && all; p += 2) all = this.committed(pairs[p]!, pairs[p + 1]!);
-        if (!all) continue;
+        let next = -1;
+        for (let p = 0; p < pairs.length && next < 0; p += 2) if (!this.committed(pairs[p]!, pairs[p + 1]!)) next = p;
+        if (next >= 0) {
+          ids[i] = ids[ids.length - 1]!;
+          ids.pop();
+          this.watch(this.key(pairs[next]!, pairs[next + 1]!), id);
+          continue;
+        }
         this.clear(out, at);
         for (let p = 0; p < pairs.length; p += 2) {
           const l = this.levelOf[pairs[p]!]!;
@@ -614,6 +625,12 @@ class PairingSearch {
       }
     }
     return false;
+  }
+
+  private watch(key: number, id: number): void {
+    const ids = this.watchers.get(key);
+    if (ids) ids.push(id);
+    else this.watchers.set(key, [id]);
   }
 
   /** Learns the decisions at the levels of a conflict set as a nogood. */
@@ -632,13 +649,10 @@ class PairingSearch {
       this.forbidden.add(this.key(pairs[0]!, pairs[1]!));
       return;
     }
+    if (this.nogoods.length >= MAX_NOGOODS) return;
+    // Watched: the pair of the deepest level, the first to be undone.
     const id = this.nogoods.push(Int32Array.from(pairs)) - 1;
-    for (let p = 0; p < pairs.length; p += 2) {
-      const key = this.key(pairs[p]!, pairs[p + 1]!);
-      const ids = this.nogoodsOf.get(key);
-      if (ids) ids.push(id);
-      else this.nogoodsOf.set(key, [id]);
-    }
+    this.watch(this.key(pairs[pairs.length - 2]!, pairs[pairs.length - 1]!), id);
   }
 
   // Bitsets over levels, `words` words each, stored at `at` words into an array.
