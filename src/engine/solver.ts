@@ -213,6 +213,7 @@ class PairingSearch {
   private readonly stride: number; // the largest group's size: room per level in `options`
   private readonly options: Int32Array; // per level, the pairings tried: the anchor, then its partners in order
   private readonly copies: Int32Array; // scratch: a group's uncommitted copies
+  private readonly optionCost = new Int32Array(4); // scratch: the costs of the options being ordered
 
   // Nogoods: sets of pairs that no solution has all of.
   private readonly nogoods: Int32Array[] = [];
@@ -321,7 +322,7 @@ class PairingSearch {
   }
 
   /**
-   * Loads play state `slot` into the scratch board and pushes every tile on it; the
+   * Loads play state `slot` into the scratch board and pushes its free tiles; the
    * stack height.
    */
   private load(slot: number): number {
@@ -331,9 +332,11 @@ class PairingSearch {
     this.left.set(state.left);
     this.right.set(state.right);
     this.seen.fill(0);
+    // Only free tiles can move now; the others are pushed when a neighbour leaves.
     let top = 0;
-    const present = this.present;
-    for (let i = 0; i < this.n; i++) if (present[i]) this.stack[top++] = i;
+    const { present, above, left, right } = this;
+    for (let i = 0; i < this.n; i++)
+      if (present[i] && above[i] === 0 && (left[i] === 0 || right[i] === 0)) this.stack[top++] = i;
     return top;
   }
 
@@ -892,19 +895,25 @@ class PairingSearch {
     const time = this.time;
     const base = this.stride * level;
     if (k === 4) {
-      const [a, b, c, d] = [copies[0]!, copies[1]!, copies[2]!, copies[3]!];
-      const cost = (x: number, y: number, u: number, v: number): number =>
-        (Math.abs(time[x]! - time[y]!) + Math.abs(time[u]! - time[v]!)) * 4 + this.rng.int(4);
-      const cb = cost(a, b, c, d);
-      const cc = cost(a, c, b, d);
-      const cd = cost(a, d, b, c);
-      this.options[base] = a;
-      const order = [
-        [b, cb],
-        [c, cc],
-        [d, cd],
-      ].sort((x, y) => x[1]! - y[1]!);
-      for (let j = 0; j < 3; j++) this.options[base + 1 + j] = order[j]![0]!;
+      const a = copies[0]!;
+      const options = this.options;
+      options[base] = a;
+      // The three partners of the anchor, by cost: how far apart in the optimistic play's
+      // time the two pairs would leave; ties at random (a stable insertion sort).
+      for (let j = 1; j <= 3; j++) {
+        const b = copies[j]!;
+        const c = copies[j === 1 ? 2 : 1]!;
+        const d = copies[j === 3 ? 2 : 3]!;
+        const cost = (Math.abs(time[a]! - time[b]!) + Math.abs(time[c]! - time[d]!)) * 4 + this.rng.int(4);
+        let at = j;
+        while (at > 1 && this.optionCost[at - 1]! > cost) {
+          this.optionCost[at] = this.optionCost[at - 1]!;
+          options[base + at] = options[base + at - 1]!;
+          at--;
+        }
+        this.optionCost[at] = cost;
+        options[base + at] = b;
+      }
       return 3;
     }
     // More than four copies: anchor a free copy that the greedy play saw.
