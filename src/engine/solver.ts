@@ -12,7 +12,7 @@
  * on typed arrays (no allocation), counted as one node each:
  * - `relax`, an optimistic play: committed pairs leave when both are free; an
  *   uncommitted copy leaves once it is free and another uncommitted copy of its
- *   group is free or gone. Every real solution under the commitments passes it,
+ *   group that it may still pair with (no forbidden pairing) is free or gone. Every real solution under the commitments passes it,
  *   so a failure proves the commitments dead; with every group committed it is
  *   exact. It is monotone: more commitments never remove more tiles.
  * - `greedy`, real play: committed pairs leave when both are free, and a group
@@ -32,7 +32,9 @@
  * is tried; nogoods survive restarts (Luby schedule), which keep unlucky early
  * choices from dominating. Before the search each group's pairings are probed
  * alone at the root: a pairing that fails is forbidden for good (copies stacked
- * on each other never pair), and a group left with one pairing is committed.
+ * on each other never pair), and a group left with one pairing is committed; the
+ * probe runs again after every restart, as pairings forbidden meanwhile make the
+ * optimistic play stricter.
  * A few random playouts run first: they clear most easy positions in microseconds.
  * Each play counts as one node against the budget, so results never depend on the
  * clock.
@@ -219,6 +221,10 @@ class PairingSearch {
   private readonly nogoods: Int32Array[] = [];
   private readonly watchers = new Map<number, number[]>(); // pair key → ids of the nogoods watching it
   private readonly forbidden = new Set<number>(); // pair keys no solution has (unit nogoods)
+  // For groups of exactly four copies with a forbidden pairing: per copy, a bit per group member (by its index in
+  // the group) it can never pair with; `relax` lets an uncommitted copy go only with a copy it may pair with.
+  private readonly ban: Int32Array;
+  private readonly restricted: Uint8Array; // per group: has a forbidden pairing
 
   // Activity per group (after SAT solvers' VSIDS): how many learnt conflicts the group
   // took part in. Unlike SAT solvers, the *least* active
@@ -252,6 +258,8 @@ class PairingSearch {
     }
     this.groupCount = groups.length;
     this.activity = new Int32Array(groups.length);
+    this.ban = new Int32Array(n);
+    this.restricted = new Uint8Array(groups.length);
     this.memberAt = new Int32Array(groups.length + 1);
     for (let g = 0; g < groups.length; g++) this.memberAt[g + 1] = this.memberAt[g]! + groups[g]!.length;
     this.members = new Int32Array(this.memberAt[groups.length]!);
@@ -266,8 +274,8 @@ class PairingSearch {
     this.open = new Int32Array(groups.length);
     this.mate = new Int32Array(n);
     this.time = new Int32Array(n);
-    // Pushes: every tile once, neighbours once per removal, a group's copies twice at most.
-    this.stack = new Int32Array(3 * n + flat.below.length + flat.left.length + flat.right.length + 8);
+    // Pushes: every tile once, neighbours once per removal, a group's copies once per copy seen at most.
+    this.stack = new Int32Array(6 * n + flat.below.length + flat.left.length + flat.right.length + 8);
     this.moves = new Int32Array(n);
 
     for (let l = 0; l < n / 2 + 3; l++)
@@ -372,10 +380,11 @@ class PairingSearch {
     let top = this.load(slot);
     const { present, seen, avail, stack, groupOf, members, memberAt, time } = this;
     avail.fill(0);
+    const { ban, restricted } = this;
     // Copies gone before the state that `partner` leaves uncommitted count as gone.
     for (let k = 0; k < members.length; k++) {
       const m = members[k]!;
-      if (!present[m] && partner[m]! < 0) avail[groupOf[m]!]!++;
+      if (!present[m] && partner[m]! < 0) (avail[groupOf[m]!]!++, (seen[m] = 1));
     }
     let left = this.states[slot]!.remaining;
     let clock = 0;
@@ -387,11 +396,20 @@ class PairingSearch {
       const g = groupOf[t]!;
       if (!seen[t]) {
         seen[t] = 1;
-        if (p < 0 && ++avail[g] === 2)
+        if (p < 0 && (++avail[g] === 2 || restricted[g]))
           for (let k = memberAt[g]!; k < memberAt[g + 1]!; k++) if (members[k] !== t) stack[top++] = members[k]!;
       }
       if (p < 0) {
         if (avail[g]! < 2) continue;
+        if (restricted[g]) {
+          // Only a copy it may still pair with (see addForbidden) lets it go.
+          let mate = false;
+          for (let k = memberAt[g]!; k < memberAt[g + 1]! && !mate; k++) {
+            const u = members[k]!;
+            mate = u !== t && seen[u] === 1 && partner[u]! < 0 && (ban[t]! & (1 << (k - memberAt[g]!))) === 0;
+          }
+          if (!mate) continue;
+        }
         time[t] = clock++;
         top = this.remove(t, top);
         left--;
@@ -534,6 +552,30 @@ class PairingSearch {
   // ---------------------------------------------------------------------------
   // Commitments and nogoods.
 
+  /**
+   * Records that no solution pairs a with b. In a group of exactly four copies that
+   * rules out one pairing: a with b and the other two with each other.
+   */
+  private addForbidden(a: number, b: number): void {
+    this.forbidden.add(this.key(a, b));
+    const g = this.groupOf[a]!;
+    const from = this.memberAt[g]!;
+    if (this.memberAt[g + 1]! - from !== 4) return;
+    const index = (t: number): number => {
+      for (let k = 0; k < 4; k++) if (this.members[from + k] === t) return k;
+      return -1;
+    };
+    const ia = index(a);
+    const ib = index(b);
+    const [ic, id] = [0, 1, 2, 3].filter((k) => k !== ia && k !== ib) as [number, number];
+    const [c, d] = [this.members[from + ic]!, this.members[from + id]!];
+    this.ban[a]! |= 1 << ib;
+    this.ban[b]! |= 1 << ia;
+    this.ban[c]! |= 1 << id;
+    this.ban[d]! |= 1 << ic;
+    this.restricted[g] = 1;
+  }
+
   private key(a: number, b: number): number {
     return a < b ? a * this.n + b : b * this.n + a;
   }
@@ -649,7 +691,7 @@ class PairingSearch {
     const g = this.groupOf[pairs[0]!]!;
     const whole = pairs.length === 4 && this.groupOf[pairs[2]!] === g && this.memberAt[g + 1]! - this.memberAt[g]! === 4;
     if (pairs.length === 2 || whole) {
-      this.forbidden.add(this.key(pairs[0]!, pairs[1]!));
+      this.addForbidden(pairs[0]!, pairs[1]!);
       return;
     }
     if (this.nogoods.length >= MAX_NOGOODS) return;
@@ -745,7 +787,7 @@ class PairingSearch {
           const ok = this.relax(this.partner, 0);
           this.undecide(0);
           if (ok) (alive = x), aliveCount++;
-          else this.forbidden.add(this.key(a, x));
+          else this.addForbidden(a, x);
         }
         if (aliveCount === 0) return false;
         if (aliveCount === 1) {
@@ -787,6 +829,11 @@ class PairingSearch {
       } catch (e) {
         if (!(e instanceof Restart)) throw e;
         while (this.depth > 0) this.undecide(this.depth - 1);
+        // Pairings forbidden since the last probe make the optimistic play stricter: probe again.
+        this.limit = Infinity;
+        if (!this.probe()) return null;
+        if (this.greedy(this.partner, 0)) return this.solution();
+        this.adoptRoot();
       }
     }
   }
