@@ -8,31 +8,41 @@
  *     same face pasting. Both are timed in this run; the goal is ≥ 50× at p50.
  * (b) Relaxed deals of every built-in layout: failures (must be 0), max attempts
  *     and search nodes, p50/p99/max ms.
- * (c) Classic deals per built-in: p50/p99/max ms and attempts. A layout stops
- *     early after CLASSIC_CAP_MS; the table shows how many deals were made.
- * (d) The solver on uniform turtle shuffles (the study's naive deals) at a budget
- *     of 200,000 nodes: solvable / unsolvable / unresolved, mean and max ms.
+ * (c) Classic deals per built-in and per clearable corpus layout: p50/p99/max ms,
+ *     attempts and failures. A layout stops early after a time cap; the table
+ *     shows how many deals were made. Goals: p99 ≤ 100 ms and 0 failures.
+ * (d) The solver on uniform turtle shuffles (the study's naive deals study-1 …
+ *     study-1000) at a budget of 200,000 nodes: solvable / unsolvable / unresolved,
+ *     mean/p50/p99/max ms and nodes, and whether the solver issue's goals are met
+ *     (0 unresolved, p99 ≤ 100 ms, mean ≤ 12 ms).
  *
  * Prints readable tables, then one JSON line with every figure.
  */
 import { availableParallelism, loadavg } from 'node:os';
 import { LAYOUTS, layoutById } from '../src/engine/builtins.ts';
 import {
+  applyMove,
+  availablePairs,
   deal,
   facePairs,
   fullPresence,
   geometryOf,
   makeRng,
+  newGame,
   shuffleInPlace,
   solve,
+  type Deal,
   type Face,
   type Layout,
+  type Move,
   type Pair,
 } from '../src/engine/index.ts';
 import { parseFlags, UsageError } from '../src/cli/args.ts';
 import { max, mean, round, summarize, type Timings } from '../src/cli/measure.ts';
+import { corpusLayouts } from '../src/cli/corpus.ts';
 import { naiveFaces } from '../src/cli/naive.ts';
 import { naiveIsFree } from '../test/engine/helpers.ts'; // the same plain scan the tests use
+import { answer } from '../src/client/worker.ts'; // the code the browser's solver worker runs
 
 const SOLVER_BUDGET = 200_000; // as in the published study
 
@@ -41,11 +51,14 @@ interface Counts {
   readonly relaxed: number; // deals per layout in (b)
   readonly classic: number; // deals per layout in (c), at most
   readonly classicCapMs: number; // time per layout in (c), at most
+  readonly corpus: number; // deals per corpus layout in (c), at most
+  readonly corpusCapMs: number; // time per corpus layout in (c), at most
   readonly shuffles: number; // uniform turtle shuffles in (d)
+  readonly games: number; // random turtle games per mode in (e)
 }
 
-const FULL: Counts = { compare: 300, relaxed: 10_000, classic: 200, classicCapMs: 6_000, shuffles: 40 };
-const QUICK: Counts = { compare: 50, relaxed: 500, classic: 5, classicCapMs: 1_000, shuffles: 10 };
+const FULL: Counts = { compare: 300, relaxed: 10_000, classic: 200, classicCapMs: 6_000, corpus: 100, corpusCapMs: 3_000, shuffles: 1_000, games: 200 };
+const QUICK: Counts = { compare: 50, relaxed: 500, classic: 5, classicCapMs: 1_000, corpus: 3, corpusCapMs: 500, shuffles: 50, games: 5 };
 
 const progress = (text: string): void => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${text}`);
@@ -120,9 +133,11 @@ function compareTurtle(turtle: Layout, count: number) {
   const plain: number[] = [];
   const walks: number[] = [];
   let plainFailures = 0;
+  const blockRatios: number[] = []; // per block: p50 straightforward / p50 ours, side by side in time
   for (let start = 1; start <= count; start += BLOCK) {
     const end = Math.min(count, start + BLOCK - 1);
     progress(`(a) turtle ${end}/${count}`);
+    const from = ours.length;
     for (let k = start; k <= end; k++) ours.push(timed(() => deal(turtle, `cmp-${k}`, 'relaxed')));
     for (let k = start; k <= end; k++) {
       let result: ReturnType<typeof straightforwardDeal> = null;
@@ -131,11 +146,14 @@ function compareTurtle(turtle: Layout, count: number) {
       if (r) walks.push(r.walks);
       else plainFailures++;
     }
+    blockRatios.push(summarize(plain.slice(from)).p50 / summarize(ours.slice(from)).p50);
   }
   done();
   const a = summarize(ours);
   const b = summarize(plain);
   const ratio = round(b.p50 / a.p50, 1);
+  // Robust to load that changes during the run: the median of the blocks' ratios.
+  const blockRatio = round(summarize(blockRatios).p50, 1);
   table(
     `(a) Turtle relaxed deal, ${count} deals each (ms)`,
     ['generator', 'p50', 'p99', 'max', 'mean walks', 'max walks', 'failures'],
@@ -144,12 +162,16 @@ function compareTurtle(turtle: Layout, count: number) {
       ['straightforward', ms(b.p50), ms(b.p99), ms(b.max), round(mean(walks), 2), max(walks), plainFailures],
     ],
   );
-  console.log(`p50 ratio straightforward / ours: ${ratio}× (goal ≥ 50×)`);
+  console.log(
+    `p50 ratio straightforward / ours: ${ratio}× overall, ${blockRatio}× median of ${blockRatios.length} blocks side by side ` +
+      `(goal ≥ 50×) ${Math.min(ratio ?? 0, blockRatio ?? 0) >= 50 ? 'met' : 'NOT met'}`,
+  );
   return {
     deals: count,
     ours: figures(a),
     straightforward: { ...figures(b), mean_walks: round(mean(walks), 3), max_walks: max(walks), failures: plainFailures },
     ratio_p50: ratio,
+    ratio_p50_blocks: blockRatio,
   };
 }
 
@@ -185,68 +207,183 @@ function relaxedDeals(count: number) {
   return rows;
 }
 
-function classicDeals(count: number, capMs: number) {
-  const rows = LAYOUTS.map((layout) => {
-    const times: number[] = [];
-    const attempts: number[] = [];
-    let failures = 0;
-    const started = performance.now();
-    for (let k = 1; k <= count && performance.now() - started < capMs; k++) {
-      progress(`(c) ${layout.id} ${k}/${count}`);
-      const t0 = performance.now();
-      const result = deal(layout, `c${k}`, 'classic');
-      times.push(performance.now() - t0);
-      if (result.ok) attempts.push(result.value.stats.attempts);
-      else failures++;
-    }
-    const t = summarize(times);
-    return {
-      layout: layout.id,
-      deals: times.length,
-      failures,
-      mean_attempts: round(mean(attempts), 3),
-      max_attempts: attempts.length ? max(attempts) : null,
-      ...figures(t),
-    };
-  });
+const CLASSIC_GOAL_MS = 100; // p99 of a classic deal on every layout (#12)
+
+/** Classic deals of one layout: up to `count`, for at most `capMs`. */
+function classicRow(source: string, id: string, layout: Layout, count: number, capMs: number) {
+  const times: number[] = [];
+  const attempts: number[] = [];
+  let failures = 0;
+  const started = performance.now();
+  for (let k = 1; k <= count && performance.now() - started < capMs; k++) {
+    progress(`(c) ${id} ${k}/${count}`);
+    const t0 = performance.now();
+    const result = deal(layout, `c${k}`, 'classic');
+    times.push(performance.now() - t0);
+    if (result.ok) attempts.push(result.value.stats.attempts);
+    else failures++;
+  }
+  const t = summarize(times);
+  return {
+    source,
+    layout: id,
+    tiles: layout.slots.length,
+    deals: times.length,
+    failures,
+    mean_attempts: round(mean(attempts), 3),
+    max_attempts: attempts.length ? max(attempts) : null,
+    ...figures(t),
+  };
+}
+
+/**
+ * (c) Classic deals on every built-in layout and every clearable layout of the corpus
+ * in ../shared/layouts (one whose relaxed deal works; the others cannot be dealt at all).
+ */
+function classicDeals(count: number, capMs: number, corpusCount: number, corpusCapMs: number) {
+  const rows = LAYOUTS.map((layout) => classicRow('builtin', layout.id, layout, count, capMs));
+  for (const entry of corpusLayouts()) {
+    if (!('layout' in entry) || !deal(entry.layout, 'clearable', 'relaxed').ok) continue;
+    rows.push(classicRow(entry.source, entry.id, entry.layout, corpusCount, corpusCapMs));
+  }
   done();
   table(
-    `(c) Classic deals, up to ${count} per built-in layout, at most ${capMs / 1000} s each (ms)`,
-    ['layout', 'deals', 'failures', 'mean attempts', 'max attempts', 'p50', 'p99', 'max'],
-    rows.map((r) => [r.layout, r.deals, r.failures, r.mean_attempts, r.max_attempts, ms(r.p50_ms), ms(r.p99_ms), ms(r.max_ms)]),
+    `(c) Classic deals: up to ${count} per built-in layout (at most ${capMs / 1000} s each), up to ${corpusCount} per ` +
+      `clearable corpus layout (at most ${corpusCapMs / 1000} s each) (ms)`,
+    ['source', 'layout', 'tiles', 'deals', 'failures', 'mean attempts', 'max attempts', 'p50', 'p99', 'max'],
+    rows.map((r) => [r.source, r.layout, r.tiles, r.deals, r.failures, r.mean_attempts, r.max_attempts, ms(r.p50_ms), ms(r.p99_ms), ms(r.max_ms)]),
+  );
+  const slow = rows.filter((r) => (r.p99_ms ?? Infinity) > CLASSIC_GOAL_MS);
+  const failures = rows.reduce((s, r) => s + r.failures, 0);
+  console.log(
+    `goals: ${rows.length} layouts, failures ${failures} (goal 0) ${failures === 0 ? 'met' : 'NOT met'}; ` +
+      `layouts over ${CLASSIC_GOAL_MS} ms at p99: ${slow.length} ${slow.length === 0 ? 'met' : `NOT met (${slow.map((r) => r.layout).join(', ')})`}`,
   );
   return rows;
 }
 
+const SOLVER_GOALS = { unresolved: 0, p99_ms: 100, mean_ms: 12 }; // the solver issue's goals (#12)
+
 function solverOnShuffles(turtle: Layout, count: number) {
   const geom = geometryOf(turtle);
   if (!geom.ok) throw new Error(geom.message);
+  for (let k = 1; k <= 20; k++) solve(geom.value, fullPresence(geom.value.size), naiveFaces(turtle, `warm-${k}`), { budget: SOLVER_BUDGET });
   const tally = { solvable: 0, unsolvable: 0, unresolved: 0 };
   const times: number[] = [];
   const nodes: number[] = [];
+  const slowest: { seed: string; ms: number; nodes: number; result: string }[] = [];
   for (let k = 1; k <= count; k++) {
-    progress(`(d) shuffle ${k}/${count}`);
+    if (k % 10 === 0) progress(`(d) shuffle ${k}/${count}`);
     const seed = `study-${k}`; // the study's naive deals: `solve --layout turtle --random --seed study-k`
     const faces = naiveFaces(turtle, seed);
     let answer: ReturnType<typeof solve> | undefined;
-    times.push(timed(() => (answer = solve(geom.value, fullPresence(geom.value.size), faces, { budget: SOLVER_BUDGET, seed }))));
+    const t = timed(() => (answer = solve(geom.value, fullPresence(geom.value.size), faces, { budget: SOLVER_BUDGET, seed })));
+    times.push(t);
     tally[answer!.result]++;
     nodes.push(answer!.nodes);
+    slowest.push({ seed, ms: round(t) ?? t, nodes: answer!.nodes, result: answer!.result });
   }
   done();
+  slowest.sort((a, b) => b.nodes - a.nodes);
   const t = summarize(times);
+  const n = summarize(nodes);
   table(
-    `(d) Solver on ${count} uniform turtle shuffles, budget ${SOLVER_BUDGET} nodes`,
-    ['shuffles', 'solvable', 'unsolvable', 'unresolved', 'mean ms', 'p50 ms', 'max ms', 'mean nodes', 'max nodes'],
-    [[count, tally.solvable, tally.unsolvable, tally.unresolved, ms(t.mean), ms(t.p50), ms(t.max), Math.round(mean(nodes)), max(nodes)]],
+    `(d) Solver on ${count} uniform turtle shuffles (study-1 … study-${count}), budget ${SOLVER_BUDGET} nodes`,
+    ['shuffles', 'solvable', 'unsolvable', 'unresolved', 'mean ms', 'p50 ms', 'p99 ms', 'max ms', 'mean nodes', 'p99 nodes', 'max nodes'],
+    [[count, tally.solvable, tally.unsolvable, tally.unresolved, ms(t.mean), ms(t.p50), ms(t.p99), ms(t.max), Math.round(n.mean), n.p99, n.max]],
   );
-  console.log(`unresolved: ${tally.unresolved} (goal ≤ 1)`);
-  return { shuffles: count, budget: SOLVER_BUDGET, ...tally, mean_ms: round(t.mean), ...figures(t), mean_nodes: round(mean(nodes), 1), max_nodes: max(nodes) };
+  console.log(`most nodes: ${slowest.slice(0, 5).map((s) => `${s.seed} ${s.result} ${s.nodes} nodes ${s.ms} ms`).join('; ')}`);
+  const met = {
+    unresolved: tally.unresolved <= SOLVER_GOALS.unresolved,
+    p99: t.p99 <= SOLVER_GOALS.p99_ms,
+    mean: t.mean <= SOLVER_GOALS.mean_ms,
+  };
+  console.log(
+    `goals: unresolved ${tally.unresolved} (goal ${SOLVER_GOALS.unresolved}) ${met.unresolved ? 'met' : 'NOT met'}; ` +
+      `p99 ${ms(t.p99)} ms (goal ≤ ${SOLVER_GOALS.p99_ms}) ${met.p99 ? 'met' : 'NOT met'}; ` +
+      `mean ${ms(t.mean)} ms (goal ≤ ${SOLVER_GOALS.mean_ms}) ${met.mean ? 'met' : 'NOT met'}`,
+  );
+  return {
+    shuffles: count,
+    budget: SOLVER_BUDGET,
+    ...tally,
+    mean_ms: round(t.mean),
+    ...figures(t),
+    mean_nodes: round(n.mean, 1),
+    p50_nodes: n.p50,
+    p99_nodes: n.p99,
+    max_nodes: n.max,
+    goals_met: met,
+  };
+}
+
+const WORKER_GOAL_MS = 300; // p99 of one answer, in Node, on the worker's code (#12)
+
+/**
+ * (e) What the browser's worker answers along random games: at every position of
+ * `games` random turtle games per mode (uniform random legal pairs until the board
+ * is clear or no pair is left), the hint and "can this still be won?" requests,
+ * answered by the worker's own `answer`. Unknown = the solver's 'unresolved'.
+ */
+function workerAnswers(turtle: Layout, games: number) {
+  const rows = (['relaxed', 'classic'] as const).map((mode) => {
+    const times: number[] = [];
+    let positions = 0;
+    let unknown = 0;
+    let won = 0;
+    let id = 0;
+    for (let k = 1; k <= games; k++) {
+      progress(`(e) ${mode} game ${k}/${games}`);
+      const dealt = deal(turtle, `game-${k}`, mode);
+      if (!dealt.ok) throw new Error(dealt.message);
+      const d: Deal = dealt.value.deal;
+      const started = newGame(d);
+      if (!started.ok) throw new Error(started.message);
+      let game = started.value;
+      const rng = makeRng(`game-${k}`, 'bench-play');
+      const log: Move[] = [];
+      for (;;) {
+        positions++;
+        for (const kind of ['hint', 'check'] as const) {
+          let a: ReturnType<typeof answer> | undefined;
+          times.push(timed(() => (a = answer({ id: ++id, kind, deal: d, log }))));
+          const result = a!.kind === 'error' ? 'error' : a!.result;
+          if (result !== 'solvable' && result !== 'unsolvable') unknown++;
+        }
+        const pairs = availablePairs(game);
+        if (pairs.length === 0) break;
+        const [a, b] = pairs[rng.int(pairs.length)]!;
+        const move: Move = { type: 'match', a, b };
+        const next = applyMove(game, move);
+        if (!next.ok) throw new Error(next.message);
+        game = next.value;
+        log.push(move);
+      }
+      if (game.left === 0) won++;
+    }
+    const t = summarize(times);
+    return { mode, games, won, positions, requests: times.length, unknown, mean_ms: round(t.mean), ...figures(t) };
+  });
+  done();
+  table(
+    `(e) The solver worker's answers (hint and "can this still be won?") at every position of ${games} random turtle games per mode (ms per answer)`,
+    ['mode', 'games', 'won', 'positions', 'answers', 'unknown', 'mean', 'p50', 'p99', 'max'],
+    rows.map((r) => [r.mode, r.games, r.won, r.positions, r.requests, r.unknown, ms(r.mean_ms), ms(r.p50_ms), ms(r.p99_ms), ms(r.max_ms)]),
+  );
+  const unknown = rows.reduce((s, r) => s + r.unknown, 0);
+  const p99 = Math.max(...rows.map((r) => r.p99_ms ?? Infinity));
+  console.log(
+    `goals: unknown answers ${unknown} (goal 0) ${unknown === 0 ? 'met' : 'NOT met'}; ` +
+      `p99 ${ms(p99)} ms (goal ≤ ${WORKER_GOAL_MS}) ${p99 <= WORKER_GOAL_MS ? 'met' : 'NOT met'}`,
+  );
+  return rows;
 }
 
 function main(): void {
-  const flags = parseFlags('bench/engine.ts', process.argv.slice(2), { quick: 'switch' });
+  const flags = parseFlags('bench/engine.ts', process.argv.slice(2), { quick: 'switch', only: 'value' });
   const counts = flags.has('quick') ? QUICK : FULL;
+  const only = flags.text('only') ?? 'abcde'; // sections to run, e.g. --only de
+  if (!/^[a-e]+$/.test(only)) throw new UsageError(`bad --only ${JSON.stringify(only)}: letters a to e, the sections to run`);
   const turtle = layoutById('turtle');
   if (!turtle) throw new Error('no built-in turtle layout');
   const started = performance.now();
@@ -255,13 +392,14 @@ function main(): void {
     `Engine bench${flags.has('quick') ? ' (--quick)' : ''}: node ${process.version}, ${availableParallelism()} CPUs, ` +
       `load average ${load} at start (wall-clock times; tail percentiles suffer on a busy machine)`,
   );
-  const compare = compareTurtle(turtle, counts.compare);
-  const relaxed = relaxedDeals(counts.relaxed);
-  const classic = classicDeals(counts.classic, counts.classicCapMs);
-  const solver = solverOnShuffles(turtle, counts.shuffles);
+  const compare = only.includes('a') ? compareTurtle(turtle, counts.compare) : null;
+  const relaxed = only.includes('b') ? relaxedDeals(counts.relaxed) : null;
+  const classic = only.includes('c') ? classicDeals(counts.classic, counts.classicCapMs, counts.corpus, counts.corpusCapMs) : null;
+  const solver = only.includes('d') ? solverOnShuffles(turtle, counts.shuffles) : null;
+  const worker = only.includes('e') ? workerAnswers(turtle, counts.games) : null;
   const seconds = round((performance.now() - started) / 1000, 1);
   console.log(`\ntotal ${seconds} s`);
-  console.log(JSON.stringify({ quick: flags.has('quick'), seconds, load_average: Number(load), turtle_relaxed: compare, relaxed, classic, solver }));
+  console.log(JSON.stringify({ quick: flags.has('quick'), seconds, load_average: Number(load), turtle_relaxed: compare, relaxed, classic, solver, worker }));
 }
 
 try {

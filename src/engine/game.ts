@@ -288,16 +288,17 @@ export function applyMoves(game: Game, moves: readonly Move[], known?: KnownBoar
 export interface Hint {
   readonly pair: Pair | null; // null: no moves at all
   readonly winning: boolean; // true when the solver proved the position stays winnable after this pair
+  readonly result: SolveOutcome; // the solver's answer for the position before the pair: 'unresolved' = unknown
 }
 
 /** A pair that keeps the game winnable when the solver finds one, else any pair, else none. */
 export function hintFor(game: Game, budget?: number): Hint {
-  if (game.left === 0) return { pair: null, winning: false };
-  const result = solve(game.geom, presenceOf(game), game.faces, { budget, seed: game.deal.seed });
-  if (result.result === 'solvable' && result.solution.length > 0)
-    return { pair: result.solution[0]!, winning: true };
+  if (game.left === 0) return { pair: null, winning: false, result: 'solvable' };
+  const answer = solve(game.geom, presenceOf(game), game.faces, { budget, seed: game.deal.seed });
+  if (answer.result === 'solvable' && answer.solution.length > 0)
+    return { pair: answer.solution[0]!, winning: true, result: answer.result };
   const pairs = availablePairs(game);
-  return { pair: pairs[0] ?? null, winning: false };
+  return { pair: pairs[0] ?? null, winning: false, result: answer.result };
 }
 
 export interface Winnability {

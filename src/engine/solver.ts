@@ -4,51 +4,66 @@
  * Implementation notes. Searching over move orders wastes its budget on orders of
  * the same removals. Instead we search over *pairings*: which copy of a face is
  * removed with which. Once every tile's partner is fixed, the order no longer
- * matters — removing a tile only ever frees others — so playing any pair whose
- * two tiles are both free, until none is left, decides the pairing exactly. The
- * search therefore branches only on partner choices (three per group of four),
- * and plays everything else greedily. Rules that never lose a solution:
- * - a committed pair is removed as soon as both tiles are free;
- * - when every undecided copy of a group is free, they are all removed at once;
- * - a group with one way left to pair its copies is paired that way.
- * Pairings are forward-checked with a "must leave after" relation: a tile leaves
- * after every tile above it, and together with its partner. Each search node keeps
- * its transitive closure as one bitset per tile (`reach`: the tiles that must leave
- * after this one's pair), so a partner choice is checked in O(1): it is impossible
- * when it would make a pair wait for itself — a tile paired with one it lies on, or
- * a cycle such as "a over c, d over b, a with b, c with d". Committing a pair
- * updates the closure in one pass over the tiles (reachability only grows).
- * Paths through removed tiles never matter: a tile can only leave after every
- * tile that must leave before it. After each round of propagation an optimistic
- * play-out (`canEmpty`: undecided tiles may leave alone once free) must still
- * empty the board; it catches deadlocks that mix partners, covers and rows.
- * The search branches on a group that can move now (two free undecided copies that
- * some remaining pairing lets go together), the one with the fewest ways left,
- * ties broken at random; dead positions are remembered by a Zobrist hash of the
- * tiles present and the partners committed; runs restart on the Luby schedule.
+ * matters — removing a tile only ever frees others — so playing any pair whose two
+ * tiles are both free, until none is left, decides the pairing exactly.
+ *
+ * A search state is a set of *commitments* (a group's copies paired up), one per
+ * decision level. Two plays judge it, each a full replay from the start position
+ * on typed arrays (no allocation), counted as one node each:
+ * - `relax`, an optimistic play: committed pairs leave when both are free; an
+ *   uncommitted copy leaves once it is free and another uncommitted copy of its
+ *   group that it may still pair with (no forbidden pairing) is free or gone. Every real solution under the commitments passes it,
+ *   so a failure proves the commitments dead; with every group committed it is
+ *   exact. It is monotone: more commitments never remove more tiles.
+ * - `greedy`, real play: committed pairs leave when both are free, and a group
+ *   whose uncommitted copies are all free at once leaves whole (any pairing of
+ *   free copies is safe). When it clears the board, its moves are the solution;
+ *   when it stops, a group with two or more free uncommitted copies (not all) is
+ *   branched on: every way to pair its copies, the pairing that plays copies the
+ *   optimistic play frees at about the same time first.
+ *
+ * Conflict-directed backjumping: when `relax` fails, the commitments are released
+ * one at a time (those whose tiles the failed play removed anyway in one batch
+ * first) and kept only when the play then succeeds: a deletion-minimal conflict
+ * set. A level whose every pairing fails returns the union of its children's
+ * conflicts without itself; a child whose conflict does not contain the level's
+ * decision makes the search jump straight back over it. Every such set is learnt
+ * as a nogood (no solution has all of those pairs) and checked whenever a pairing
+ * is tried; nogoods survive restarts (Luby schedule), which keep unlucky early
+ * choices from dominating. Before the search each group's pairings are probed
+ * alone at the root: a pairing that fails is forbidden for good (copies stacked
+ * on each other never pair), and a group left with one pairing is committed; the
+ * probe runs again after every restart, as pairings forbidden meanwhile make the
+ * optimistic play stricter.
  * A few random playouts run first: they clear most easy positions in microseconds.
- * Each search position and each playout move counts as one node against the
- * budget, so results never depend on the clock.
+ * Each play counts as one node against the budget, so results never depend on the
+ * clock.
  */
 import type { Geometry } from './layout.ts';
-import { isFree, matchGroup, type Presence } from './rules.ts';
+import { matchGroup, type Presence } from './rules.ts';
 import { makeRng, type Rng } from './rng.ts';
 import type { Face, Pair } from './types.ts';
 
 export const SOLVE_BUDGET = 200_000; // default node budget
 const PLAYOUTS = 4; // random playouts tried before the search
-const RESTART_UNIT = 64; // nodes in the shortest search run
+const RESTART_UNIT = 1024; // nodes in the shortest search run
+const MAX_NOGOODS = 100_000; // nogoods kept per solve: a bound on memory
 
 export type SolveOutcome = 'solvable' | 'unsolvable' | 'unresolved';
 
 export type SolveResult =
   | { readonly result: 'solvable'; readonly nodes: number; readonly solution: Pair[] } // solution in play order
-  | { readonly result: 'unsolvable' | 'unresolved'; readonly nodes: number }; // nodes: positions plus playout moves
+  | { readonly result: 'unsolvable' | 'unresolved'; readonly nodes: number }; // nodes: plays and playout moves
 
 export interface SolveOptions {
   readonly budget?: number; // node budget; default SOLVE_BUDGET
   readonly seed?: string; // seeds the playouts and tie-breaks; default 'solve'
 }
+
+// Outcomes of a search node.
+const SOLVED = 0;
+const FAILED = 1; // with its conflict set
+const DEAD = 2; // failed relax at once; its conflict set not computed yet
 
 class BudgetExceeded extends Error {}
 class Restart extends Error {}
@@ -61,7 +76,39 @@ function luby(k: number): number {
   }
 }
 
-const has = (bits: Uint32Array, base: number, i: number): boolean => (bits[base + (i >>> 5)]! & (1 << (i & 31))) !== 0;
+/** A geometry's neighbour lists flattened into offsets and one array each, built once per geometry. */
+interface Flat {
+  readonly aboveAt: Int32Array; // tile i's list is list[at[i] .. at[i + 1])
+  readonly above: Int32Array;
+  readonly belowAt: Int32Array;
+  readonly below: Int32Array;
+  readonly leftAt: Int32Array;
+  readonly left: Int32Array;
+  readonly rightAt: Int32Array;
+  readonly right: Int32Array;
+}
+
+const FLAT = new WeakMap<Geometry, Flat>();
+
+function flatten(lists: readonly (readonly number[])[]): [Int32Array, Int32Array] {
+  const at = new Int32Array(lists.length + 1);
+  for (let i = 0; i < lists.length; i++) at[i + 1] = at[i]! + lists[i]!.length;
+  const list = new Int32Array(at[lists.length]!);
+  for (let i = 0; i < lists.length; i++) list.set(lists[i]!, at[i]!);
+  return [at, list];
+}
+
+function flatOf(geom: Geometry): Flat {
+  let flat = FLAT.get(geom);
+  if (!flat) {
+    const [aboveAt, above] = flatten(geom.above);
+    const [belowAt, below] = flatten(geom.below);
+    const [leftAt, left] = flatten(geom.left);
+    const [rightAt, right] = flatten(geom.right);
+    FLAT.set(geom, (flat = { aboveAt, above, belowAt, below, leftAt, left, rightAt, right }));
+  }
+  return flat;
+}
 
 /**
  * Solves the position given by `present` (1 per tile on the board) and `faces`
@@ -79,7 +126,7 @@ export function solve(
   const rng = makeRng(options.seed ?? 'solve', 'solver');
 
   // Groups of tiles that match each other.
-  const groupOf = new Int16Array(n).fill(-1);
+  const groupOf = new Int32Array(n).fill(-1);
   const groups: number[][] = [];
   const groupIds = new Map<string, number>();
   let count = 0;
@@ -97,465 +144,831 @@ export function solve(
   if (count === 0) return { result: 'solvable', nodes: 0, solution: [] };
   if (groups.some((members) => members.length % 2 !== 0)) return { result: 'unsolvable', nodes: 0 };
 
-  let nodes = 0;
-  const spend = (): void => {
-    if (++nodes > budget) throw new BudgetExceeded();
-  };
+  const search = new PairingSearch(geom, present, groups, groupOf, count, budget, rng);
   try {
     for (let p = 0; p < PLAYOUTS; p++) {
-      const moves = playout(geom, present, faces, groupOf, rng, spend);
-      if (moves) return { result: 'solvable', nodes, solution: moves };
+      const moves = search.playout();
+      if (moves) return { result: 'solvable', nodes: search.nodes, solution: moves };
     }
-    const search = new PairingSearch(geom, groups, groupOf, spend, rng);
-    const moves = search.run(present, count);
-    return moves ? { result: 'solvable', nodes, solution: moves } : { result: 'unsolvable', nodes };
+    const moves = search.run();
+    return moves ? { result: 'solvable', nodes: search.nodes, solution: moves } : { result: 'unsolvable', nodes: search.nodes };
   } catch (e) {
     if (e instanceof BudgetExceeded) return { result: 'unresolved', nodes: budget };
     throw e;
   }
 }
 
-
-/** One game of random legal play, taking safe moves first; the moves if it clears the board. */
-function playout(
-  geom: Geometry,
-  start: Presence,
-  faces: readonly (Face | null)[],
-  groupOf: Int16Array,
-  rng: Rng,
-  spend: () => void,
-): Pair[] | null {
-  const present = Uint8Array.from(start);
-  const moves: Pair[] = [];
-  const byGroup = new Map<number, number[]>();
-  const remaining = new Map<number, number>();
-  for (let i = 0; i < geom.size; i++) if (present[i]) remaining.set(groupOf[i]!, (remaining.get(groupOf[i]!) ?? 0) + 1);
-  let left = 0;
-  for (let i = 0; i < geom.size; i++) left += present[i]!;
-  while (left > 0) {
-    spend();
-    byGroup.clear();
-    for (let i = 0; i < geom.size; i++) {
-      if (!isFree(geom, present, i) || faces[i] == null) continue;
-      const g = groupOf[i]!;
-      const list = byGroup.get(g);
-      if (list) list.push(i);
-      else byGroup.set(g, [i]);
-    }
-    let pick: Pair | null = null;
-    const options: Pair[] = [];
-    for (const [g, list] of byGroup) {
-      if (list.length < 2) continue;
-      if (list.length === remaining.get(g)) {
-        pick = [list[0]!, list[1]!]; // every copy left is free: a safe move
-        break;
-      }
-      for (let a = 0; a < list.length; a++)
-        for (let b = a + 1; b < list.length; b++) options.push([list[a]!, list[b]!]);
-    }
-    if (!pick) {
-      if (options.length === 0) return null;
-      pick = options[rng.int(options.length)]!;
-    }
-    present[pick[0]] = 0;
-    present[pick[1]] = 0;
-    const g = groupOf[pick[0]]!;
-    remaining.set(g, remaining.get(g)! - 2);
-    moves.push(pick);
-    left -= 2;
-  }
-  return moves;
+/** A board during play: what greedy play left, the start of the plays below it. */
+interface PlayState {
+  readonly present: Uint8Array;
+  readonly above: Int32Array; // per tile, present tiles above it
+  readonly left: Int32Array; // present neighbours on the left
+  readonly right: Int32Array;
+  readonly mate: Int32Array; // partners: commitments and the pairs greedy play made
+  remaining: number; // tiles present
+  played: number; // entries of `moves` (two per move) that led here
 }
 
-interface Node {
-  present: Uint8Array;
-  partner: Int16Array; // committed partner per slot; -1 while undecided
-  reach: Uint32Array; // per tile, `words` words: the tiles that must leave after its pair (see the notes)
-  left: number; // tiles still present
-  options: (Pair[][] | undefined)[]; // per group of two or four undecided copies: its ways to pair (see propagate)
-}
-
-/** Depth-first search over partner choices; see the module notes. */
+/** Conflict-directed search over pairings; see the module notes. */
 class PairingSearch {
-  private readonly moves: Pair[] = [];
-  private readonly dead = new Set<number>();
-  private readonly keys: Uint32Array;
-  private readonly words: number; // 32-bit words per bitset
-  private readonly union: Uint32Array; // scratch bitset
-  private rowLeft = new Uint32Array(0); // per tile: the tiles of its row to its left, through neighbours of neighbours
-  private rowRight = new Uint32Array(0); // the same to its right
-  private scratch = new Uint32Array(0); // a node's reach, for trying a pairing without committing it
-  private relaxed = new Uint8Array(0); // scratch presence for canEmpty
+  nodes = 0; // nodes spent: plays and playout moves
+  private readonly n: number;
+  private readonly flat: Flat;
+  private readonly start: Uint8Array; // presence at the start
+  private readonly above0: Int32Array; // per tile, present tiles above it at the start
+  private readonly left0: Int32Array; // present neighbours on the left at the start
+  private readonly right0: Int32Array;
+  private readonly memberAt: Int32Array; // group g's present copies are members[memberAt[g] .. memberAt[g + 1])
+  private readonly members: Int32Array;
+  private readonly groupCount: number;
+
+  // Scratch for the plays: reset at the start of each one.
+  private readonly present: Uint8Array;
+  private readonly above: Int32Array;
+  private readonly left: Int32Array;
+  private readonly right: Int32Array;
+  private readonly seen: Uint8Array; // relax: became free or left; greedy: counted as free
+  private readonly avail: Int32Array; // per group: relax: uncommitted copies free or gone; greedy: free uncommitted copies
+  private readonly open: Int32Array; // greedy, per group: uncommitted copies present
+  private readonly mate: Int32Array; // greedy: partners, the commitments plus pairs it made itself
+  private readonly time: Int32Array; // relax: when each tile left (for value ordering)
+  private readonly stack: Int32Array;
+  private readonly moves: Int32Array; // greedy: tiles in removal order, two per move
+  private movesLength = 0;
+  // Play states: 0 is greedy play under the base; state l + 1 is what the greedy play
+  // of the node at level l left, where every play below that node starts.
+  private readonly states: PlayState[] = [];
+
+  // Commitments. base: made for good at the root; partner: base plus the decisions in force.
+  private readonly base: Int32Array;
+  private readonly partner: Int32Array;
+  private readonly trial: Int32Array; // partners for a conflict test
+  private readonly levelOf: Int32Array; // decision level that paired a tile; -1: base or none
+  private readonly decPairs: Int32Array; // per level, up to two pairs: a0 b0 a1 b1
+  private readonly decCount: Int32Array; // pairs per level
+  private depth = 0; // decisions in force
+
+  // Conflict sets: one bitset over levels per level.
+  private readonly words: number;
+  private readonly conflict: Uint32Array; // conflict[level]: what the node at that level returned
+  private readonly acc: Uint32Array; // acc[level]: union of its children's conflicts
+  private readonly stride: number; // the largest group's size: room per level in `options`
+  private readonly options: Int32Array; // per level, the pairings tried: the anchor, then its partners in order
+  private readonly copies: Int32Array; // scratch: a group's uncommitted copies
+  private readonly optionCost = new Int32Array(4); // scratch: the costs of the options being ordered
+
+  // Nogoods: sets of pairs that no solution has all of.
+  private readonly nogoods: Int32Array[] = [];
+  private readonly watchers = new Map<number, number[]>(); // pair key → ids of the nogoods watching it
+  private readonly forbidden = new Set<number>(); // pair keys no solution has (unit nogoods)
+  // For groups of exactly four copies with a forbidden pairing: per copy, a bit per group member (by its index in
+  // the group) it can never pair with; `relax` lets an uncommitted copy go only with a copy it may pair with.
+  private readonly ban: Int32Array;
+  private readonly restricted: Uint8Array; // per group: has a forbidden pairing
+
+  // Activity per group (after SAT solvers' VSIDS): how many learnt conflicts the group
+  // took part in. Unlike SAT solvers, the *least* active
+  // group is branched on: groups caught in conflicts are decided late, when more of the
+  // board is gone and the optimistic play judges them better (measured: fewer nodes).
+  private readonly activity: Int32Array;
+
   private limit = 0; // nodes this run may visit
   private visited = 0; // nodes this run has visited
 
   constructor(
-    private readonly geom: Geometry,
-    private readonly groups: readonly (readonly number[])[],
-    private readonly groupOf: Int16Array,
-    private readonly spend: () => void,
+    geom: Geometry,
+    start: Presence,
+    groups: readonly (readonly number[])[],
+    private readonly groupOf: Int32Array,
+    private readonly count: number,
+    private readonly budget: number,
     private readonly rng: Rng,
   ) {
-    const zobrist = makeRng('solver-zobrist');
-    this.keys = new Uint32Array(geom.size * 2);
-    for (let k = 0; k < this.keys.length; k++) this.keys[k] = zobrist.next();
-    this.words = (geom.size + 31) >>> 5;
-    this.union = new Uint32Array(this.words);
-  }
+    const n = (this.n = geom.size);
+    const flat = (this.flat = flatOf(geom));
+    this.start = Uint8Array.from(start);
+    this.above0 = new Int32Array(n);
+    this.left0 = new Int32Array(n);
+    this.right0 = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      if (!start[i]) continue;
+      for (let k = flat.belowAt[i]!; k < flat.belowAt[i + 1]!; k++) this.above0[flat.below[k]!]!++;
+      for (let k = flat.leftAt[i]!; k < flat.leftAt[i + 1]!; k++) this.right0[flat.left[k]!]!++;
+      for (let k = flat.rightAt[i]!; k < flat.rightAt[i + 1]!; k++) this.left0[flat.right[k]!]!++;
+    }
+    this.groupCount = groups.length;
+    this.activity = new Int32Array(groups.length);
+    this.ban = new Int32Array(n);
+    this.restricted = new Uint8Array(groups.length);
+    this.memberAt = new Int32Array(groups.length + 1);
+    for (let g = 0; g < groups.length; g++) this.memberAt[g + 1] = this.memberAt[g]! + groups[g]!.length;
+    this.members = new Int32Array(this.memberAt[groups.length]!);
+    for (let g = 0; g < groups.length; g++) this.members.set(groups[g]!, this.memberAt[g]!);
 
-  /**
-   * Runs the search with restarts: each run may visit a growing number of nodes
-   * (the Luby sequence times RESTART_UNIT), and dead positions found by earlier
-   * runs stay known. A run that ends within its limit has explored everything:
-   * its answer is final.
-   */
-  run(present: Presence, count: number): Pair[] | null {
-    this.rowLeft = Uint32Array.from(this.sideClosure(present, this.geom.left));
-    this.rowRight = Uint32Array.from(this.sideClosure(present, this.geom.right));
-    this.scratch = new Uint32Array(this.geom.size * this.words);
-    this.relaxed = new Uint8Array(this.geom.size);
-    const root: Node = {
-      present: Uint8Array.from(present),
-      partner: new Int16Array(this.geom.size).fill(-1),
-      reach: this.coverClosure(present),
-      left: count,
-      options: [],
-    };
-    const all: number[] = [];
-    for (let i = 0; i < this.geom.size; i++) if (root.present[i]) all.push(i);
-    if (!this.propagate(root, all)) return null;
-    const rootMoves = this.moves.length; // moves forced at the root come first in every run
-    for (let k = 1; ; k++) {
-      this.limit = RESTART_UNIT * luby(k);
-      this.visited = 0;
-      this.moves.length = rootMoves;
-      try {
-        return this.search(this.copy(root)) ? this.moves.slice() : null;
-      } catch (e) {
-        if (!(e instanceof Restart)) throw e;
-      }
+    this.present = new Uint8Array(n);
+    this.above = new Int32Array(n);
+    this.left = new Int32Array(n);
+    this.right = new Int32Array(n);
+    this.seen = new Uint8Array(n);
+    this.avail = new Int32Array(groups.length);
+    this.open = new Int32Array(groups.length);
+    this.mate = new Int32Array(n);
+    this.time = new Int32Array(n);
+    // Pushes: every tile once, neighbours once per removal, a group's copies once per copy seen at most.
+    this.stack = new Int32Array(6 * n + flat.below.length + flat.left.length + flat.right.length + 8);
+    this.moves = new Int32Array(n);
+
+    for (let l = 0; l < n / 2 + 3; l++)
+      this.states.push({
+        present: new Uint8Array(n),
+        above: new Int32Array(n),
+        left: new Int32Array(n),
+        right: new Int32Array(n),
+        mate: new Int32Array(n).fill(-1),
+        remaining: 0,
+        played: 0,
+      });
+    const root = this.states[0]!;
+    root.present.set(this.start);
+    root.above.set(this.above0);
+    root.left.set(this.left0);
+    root.right.set(this.right0);
+    root.remaining = count;
+    this.base = new Int32Array(n).fill(-1);
+    this.partner = new Int32Array(n).fill(-1);
+    this.trial = new Int32Array(n);
+    this.levelOf = new Int32Array(n).fill(-1);
+    const levels = (n >>> 1) + 1;
+    this.decPairs = new Int32Array(levels * 4);
+    this.decCount = new Int32Array(levels);
+    this.words = (levels + 31) >>> 5;
+    this.conflict = new Uint32Array((levels + 1) * this.words);
+    this.acc = new Uint32Array((levels + 1) * this.words);
+    this.stride = Math.max(...groups.map((m) => m.length));
+    this.options = new Int32Array(levels * this.stride);
+    this.copies = new Int32Array(this.stride);
+    for (let g = 0; g < groups.length; g++) {
+      const members = groups[g]!;
+      if (members.length === 2) this.pairBase(members[0]!, members[1]!);
     }
   }
 
-  /**
-   * Per present tile, the tiles on one side of it in its row, through neighbours of
-   * neighbours. Before a tile can leave, all of those on its left or all of those on
-   * its right must have left: each of them is blocked on the far side until then.
-   */
-  private sideClosure(present: Presence, side: readonly (readonly number[])[]): Uint32Array {
-    const w = this.words;
-    const n = this.geom.size;
-    const bits = new Uint32Array(n * w);
-    const done = new Uint8Array(n);
-    const visit = (t: number): void => {
-      if (done[t]) return;
-      done[t] = 1; // rows have no cycles: x + 2 always grows
-      for (const j of side[t]!) {
-        if (!present[j]) continue;
-        visit(j);
-        bits[t * w + (j >>> 5)]! |= 1 << (j & 31);
-        for (let k = 0; k < w; k++) bits[t * w + k]! |= bits[j * w + k]!;
-      }
-    };
-    for (let t = 0; t < n; t++) if (present[t]) visit(t);
-    return bits;
-  }
-
-  /** Is tile z walled in: something on each side of its row must leave after it? */
-  private walledIn(reach: Uint32Array, z: number): boolean {
-    const w = this.words;
-    let left = false;
-    let right = false;
-    for (let k = 0; k < w; k++) {
-      const after = reach[z * w + k]!;
-      if (after & this.rowLeft[z * w + k]!) left = true;
-      if (after & this.rowRight[z * w + k]!) right = true;
-    }
-    return left && right;
-  }
-
-  /** Per present tile, the tiles below it, directly or through others. */
-  private coverClosure(present: Presence): Uint32Array {
-    const w = this.words;
-    const reach = new Uint32Array(this.geom.size * w);
-    const byZ = Array.from({ length: this.geom.size }, (_, i) => i).sort(
-      (a, b) => this.geom.slots[a]!.z - this.geom.slots[b]!.z,
-    );
-    for (const i of byZ) {
-      if (!present[i]) continue;
-      for (const j of this.geom.below[i]!) {
-        if (!present[j]) continue;
-        reach[i * w + (j >>> 5)]! |= 1 << (j & 31);
-        for (let k = 0; k < w; k++) reach[i * w + k]! |= reach[j * w + k]!;
-      }
-    }
-    return reach;
-  }
-
-  private copy(node: Node): Node {
-    return {
-      present: node.present.slice(),
-      partner: node.partner.slice(),
-      reach: node.reach.slice(),
-      left: node.left,
-      options: node.options,
-    };
-  }
-
-  private search(node: Node): boolean {
-    this.spend();
+  private spend(): void {
+    if (++this.nodes > this.budget) throw new BudgetExceeded();
     if (++this.visited > this.limit) throw new Restart();
-    if (node.left === 0) return true;
-    const key = this.key(node);
-    if (this.dead.has(key)) return false;
-    // Nothing committed can be played, so the next move pairs two free undecided
-    // copies. Branch on a group where some way of pairing allows that (no such
-    // group: dead end), taking the group with the fewest ways left. Candidates are
-    // ranked by their cheap options, in random order among equals, and checked
-    // thoroughly (walls included) only until none left can do better.
-    const free = new Uint8Array(this.geom.size);
-    for (let i = 0; i < free.length; i++) if (node.present[i] && isFree(this.geom, node.present, i)) free[i] = 1;
-    const candidates: { g: number; cheap: Pair[][]; rank: number }[] = [];
-    for (let g = 0; g < this.groups.length; g++) {
-      let freeUndecided = 0;
-      for (const i of this.groups[g]!) if (free[i] && node.partner[i] === -1) freeUndecided++;
-      if (freeUndecided < 2) continue;
-      const cheap = node.options[g] ?? this.anchored(node, this.undecided(node, g), free);
-      if (!cheap.some((o) => o.some(([a, b]) => free[a] && free[b]))) continue;
-      candidates.push({ g, cheap, rank: cheap.length * 0x10000 + this.rng.int(0x10000) });
-    }
-    candidates.sort((x, y) => x.rank - y.rank);
-    let best: Pair[][] | null = null;
-    for (const { g, cheap } of candidates) {
-      if (best !== null && cheap.length >= best.length) break;
-      const options = node.options[g] ? this.pairings(node, this.undecided(node, g), true) : cheap;
-      if (options.length === 0) {
-        best = null; // a group with no way left: dead
-        break;
-      }
-      if (!options.some((o) => o.some(([a, b]) => free[a] && free[b]))) continue;
-      if (best === null || options.length < best.length) best = options;
-    }
-    if (best !== null) {
-      const mark = this.moves.length;
-      for (const option of this.playableFirst(best, free)) {
-        const child = this.copy(node);
-        if (option.every(([a, b]) => this.commit(child, a, b)) && this.propagate(child, option.flat()) && this.search(child))
-          return true;
-        this.moves.length = mark;
-      }
-    }
-    this.dead.add(key);
-    return false;
   }
 
-  private undecided(node: Node, g: number): number[] {
-    return this.groups[g]!.filter((i) => node.present[i] && node.partner[i] === -1);
+  private pairBase(a: number, b: number): void {
+    this.base[a] = b;
+    this.base[b] = a;
+    this.partner[a] = b;
+    this.partner[b] = a;
   }
 
-  /** Options whose pairs can be played at once come first, the rest in random order. */
-  private playableFirst(options: Pair[][], free: Uint8Array): Pair[][] {
-    const playable = (o: Pair[]): number => o.filter(([a, b]) => free[a] && free[b]).length;
-    const keyed = options.map((o) => [o, playable(o) * 0x10000 + this.rng.int(0x10000)] as const);
-    return keyed.sort((x, y) => y[1] - x[1]).map(([o]) => o);
+  private isFree(t: number): boolean {
+    return this.above[t] === 0 && (this.left[t] === 0 || this.right[t] === 0);
   }
 
   /**
-   * Pairs a with b and closes `reach` over the new pair; false when that walls a
-   * tile in (see walledIn): the position is then dead.
+   * Loads play state `slot` into the scratch board and pushes its free tiles; the
+   * stack height.
    */
-  private commit(node: Node, a: number, b: number): boolean {
-    node.partner[a] = b;
-    node.partner[b] = a;
-    return this.close(node, node.reach, a, b);
+  private load(slot: number): number {
+    const state = this.states[slot]!;
+    this.present.set(state.present);
+    this.above.set(state.above);
+    this.left.set(state.left);
+    this.right.set(state.right);
+    this.seen.fill(0);
+    // Only free tiles can move now; the others are pushed when a neighbour leaves.
+    let top = 0;
+    const { present, above, left, right } = this;
+    for (let i = 0; i < this.n; i++)
+      if (present[i] && above[i] === 0 && (left[i] === 0 || right[i] === 0)) this.stack[top++] = i;
+    return top;
   }
 
-  /** Adds the pair (a, b) to a reach relation; false when a tile ends up walled in. */
-  private close(node: Node, reach: Uint32Array, a: number, b: number): boolean {
-    const w = this.words;
-    const union = this.union;
-    for (let k = 0; k < w; k++) union[k] = reach[a * w + k]! | reach[b * w + k]!;
-    union[a >>> 5]! |= 1 << (a & 31);
-    union[b >>> 5]! |= 1 << (b & 31);
-    // Whatever must leave after a or b (or is a or b) must now leave after the whole pair.
-    let dead = false;
-    for (let z = 0; z < this.geom.size; z++) {
-      if (!node.present[z]) continue;
-      if (z !== a && z !== b && !has(reach, z * w, a) && !has(reach, z * w, b)) continue;
-      for (let k = 0; k < w; k++) reach[z * w + k]! |= union[k]!;
-      if (this.walledIn(reach, z)) dead = true;
+  /** Removes tile r from the scratch board and pushes the tiles that may have become free. */
+  private remove(r: number, top: number): number {
+    const f = this.flat;
+    const stack = this.stack;
+    this.present[r] = 0;
+    for (let k = f.belowAt[r]!, end = f.belowAt[r + 1]!; k < end; k++) {
+      const j = f.below[k]!;
+      this.above[j]!--;
+      stack[top++] = j;
     }
-    return !dead;
-  }
-
-  /** Could a and b leave together, given the pairs committed so far? */
-  private feasible(node: Node, a: number, b: number): boolean {
-    const w = this.words;
-    const r = node.reach;
-    return !has(r, a * w, a) && !has(r, a * w, b) && !has(r, b * w, a) && !has(r, b * w, b);
-  }
-
-  /** Could c and d leave together once a and b are committed? Computed without committing. */
-  private feasibleAfter(node: Node, a: number, b: number, c: number, d: number): boolean {
-    return (
-      !this.reachesAfter(node, a, b, c, c) &&
-      !this.reachesAfter(node, a, b, c, d) &&
-      !this.reachesAfter(node, a, b, d, c) &&
-      !this.reachesAfter(node, a, b, d, d)
-    );
-  }
-
-  /** Must t leave after z once a and b are committed? (A method, not a closure: this is the hot path.) */
-  private reachesAfter(node: Node, a: number, b: number, z: number, t: number): boolean {
-    const w = this.words;
-    const r = node.reach;
-    if (has(r, z * w, t)) return true;
-    if (!has(r, z * w, a) && !has(r, z * w, b)) return false;
-    return t === a || t === b || has(r, a * w, t) || has(r, b * w, t);
+    for (let k = f.leftAt[r]!, end = f.leftAt[r + 1]!; k < end; k++) {
+      const j = f.left[k]!;
+      this.right[j]!--;
+      stack[top++] = j;
+    }
+    for (let k = f.rightAt[r]!, end = f.rightAt[r + 1]!; k < end; k++) {
+      const j = f.right[k]!;
+      this.left[j]!--;
+      stack[top++] = j;
+    }
+    return top;
   }
 
   /**
-   * For a group of more than four undecided copies (layouts over 144 tiles): the
-   * partners of one free copy that has a free partner, so that the branch moves on.
-   * Every pairing gives that copy one of them, so the branch is complete.
+   * The optimistic play under `partner` (see the notes), continued from play state
+   * `slot`: true when it empties the board.
    */
-  private anchored(node: Node, undecided: readonly number[], free: Uint8Array): Pair[][] {
-    for (const t of undecided) {
-      if (!free[t]) continue;
-      const partners = undecided.filter((u) => u !== t && this.feasible(node, t, u));
-      if (partners.some((u) => free[u])) return partners.map((u) => [[t, u]]);
+  private relax(partner: Int32Array, slot: number): boolean {
+    this.spend();
+    let top = this.load(slot);
+    const { present, seen, avail, stack, groupOf, members, memberAt, time } = this;
+    avail.fill(0);
+    const { ban, restricted } = this;
+    // Copies gone before the state that `partner` leaves uncommitted count as gone.
+    for (let k = 0; k < members.length; k++) {
+      const m = members[k]!;
+      if (!present[m] && partner[m]! < 0) (avail[groupOf[m]!]!++, (seen[m] = 1));
     }
-    return [];
-  }
-
-  /** The ways to pair a group's two or four undecided copies that break no "must leave after" rule. */
-  private pairings(node: Node, undecided: readonly number[], thorough: boolean): Pair[][] {
-    if (undecided.length === 2) {
-      const [a, b] = undecided as [number, number];
-      if (!this.feasible(node, a, b)) return [];
-      if (!thorough) return [[[a, b]]];
-      this.scratch.set(node.reach);
-      return this.close(node, this.scratch, a, b) ? [[[a, b]]] : [];
-    }
-    const [a, ...rest] = undecided as [number, number, number, number];
-    const options: Pair[][] = [];
-    for (const b of rest) {
-      if (!this.feasible(node, a, b)) continue;
-      const [c, d] = rest.filter((x) => x !== b) as [number, number];
-      if (!this.feasibleAfter(node, a, b, c, d)) continue;
-      if (!thorough) {
-        options.push([[a, b], [c, d]]);
-        continue;
+    let left = this.states[slot]!.remaining;
+    let clock = 0;
+    // First in, first out: `time` then follows waves of tiles freed.
+    for (let head = 0; head < top; ) {
+      const t = stack[head++]!;
+      if (!present[t] || !this.isFree(t)) continue;
+      const p = partner[t]!;
+      const g = groupOf[t]!;
+      if (!seen[t]) {
+        seen[t] = 1;
+        if (p < 0 && (++avail[g] === 2 || restricted[g]))
+          for (let k = memberAt[g]!; k < memberAt[g + 1]!; k++) if (members[k] !== t) stack[top++] = members[k]!;
       }
-      // Cheap checks passed: try the pairing on a copy of the relation, walls included.
-      this.scratch.set(node.reach);
-      if (this.close(node, this.scratch, a, b) && this.close(node, this.scratch, c, d)) options.push([[a, b], [c, d]]);
-    }
-    return options;
-  }
-
-  /**
-   * Plays every move the committed partners allow and commits every group with a
-   * single way left, until nothing changes; false when that proves a dead end.
-   * The last pass leaves each small group's options in `node.options` for the search.
-   */
-  private propagate(node: Node, touched: readonly number[]): boolean {
-    let work = touched;
-    for (;;) {
-      if (!this.settle(node, work)) return false;
-      if (node.left === 0) return true;
-      const forced: number[] = [];
-      node.options = [];
-      for (let g = 0; g < this.groups.length; g++) {
-        const undecided = this.undecided(node, g);
-        if (undecided.length === 0 || undecided.length > 4) continue;
-        const options = this.pairings(node, undecided, false);
-        if (options.length === 0) return false;
-        node.options[g] = options;
-        if (options.length === 1 && forced.length === 0) {
-          // Commit one forced group per pass: the options of the others may change with it.
-          for (const [a, b] of options[0]!) {
-            if (!this.commit(node, a, b)) return false;
-            forced.push(a, b);
+      if (p < 0) {
+        if (avail[g]! < 2) continue;
+        if (restricted[g]) {
+          // Only a copy it may still pair with (see addForbidden) lets it go.
+          let mate = false;
+          for (let k = memberAt[g]!; k < memberAt[g + 1]! && !mate; k++) {
+            const u = members[k]!;
+            mate = u !== t && seen[u] === 1 && partner[u]! < 0 && (ban[t]! & (1 << (k - memberAt[g]!))) === 0;
           }
+          if (!mate) continue;
         }
-      }
-      if (forced.length === 0) return this.canEmpty(node);
-      work = forced;
-    }
-  }
-
-  /**
-   * An optimistic test: can the board empty if every undecided tile may leave alone
-   * as soon as it is free, and committed pairs leave when both are free? Any real
-   * solution under the current partners passes it (removals only ever free tiles),
-   * so a failure proves the position dead. It catches deadlocks that mix partners,
-   * covers and rows.
-   */
-  private canEmpty(node: Node): boolean {
-    const present = this.relaxed;
-    present.set(node.present);
-    let left = node.left;
-    const work: number[] = [];
-    for (let i = 0; i < present.length; i++) if (present[i]) work.push(i);
-    while (work.length > 0) {
-      const t = work.pop()!;
-      if (!present[t] || !isFree(this.geom, present, t)) continue;
-      const p = node.partner[t]!;
-      if (p !== -1 && !(present[p] && isFree(this.geom, present, p))) continue;
-      present[t] = 0;
-      left--;
-      if (p !== -1) (present[p] = 0), left--;
-      for (const r of p === -1 ? [t] : [t, p]) {
-        for (const j of this.geom.below[r]!) work.push(j);
-        for (const j of this.geom.left[r]!) work.push(j);
-        for (const j of this.geom.right[r]!) work.push(j);
+        time[t] = clock++;
+        top = this.remove(t, top);
+        left--;
+      } else if (present[p] && this.isFree(p)) {
+        time[t] = time[p] = clock++;
+        top = this.remove(t, top);
+        top = this.remove(p, top);
+        left -= 2;
       }
     }
     return left === 0;
   }
 
   /**
-   * Removes committed pairs whose tiles are both free, following what each removal
-   * frees; when every undecided copy of a group is free, pairs them in slot order.
+   * Real play under `partner` (see the notes), continued from play state `slot` and
+   * saved as state `slot + 1`: true when it empties the board, all moves so far in
+   * `moves`. Otherwise `avail` holds each group's free uncommitted copies and `open`
+   * its uncommitted copies, at the point where it stopped.
    */
-  private settle(node: Node, start: readonly number[]): boolean {
-    const work = start.slice();
-    while (work.length > 0) {
-      const t = work.pop()!;
-      if (!node.present[t] || !isFree(this.geom, node.present, t)) continue;
-      if (node.partner[t] === -1) {
-        const undecided = this.undecided(node, this.groupOf[t]!);
-        if (!undecided.every((i) => isFree(this.geom, node.present, i))) continue;
-        for (let k = 0; k < undecided.length; k += 2) {
-          if (!this.commit(node, undecided[k]!, undecided[k + 1]!)) return false;
-          work.push(undecided[k]!);
+  private greedy(partner: Int32Array, slot: number): boolean {
+    this.spend();
+    let top = this.load(slot);
+    const from = this.states[slot]!;
+    const { present, seen, avail, open, stack, groupOf, members, memberAt, mate, moves } = this;
+    mate.set(from.mate);
+    for (let i = 0; i < this.n; i++) if (partner[i]! >= 0) mate[i] = partner[i]!;
+    avail.fill(0);
+    open.fill(0);
+    for (let i = 0; i < this.n; i++) if (present[i] && mate[i]! < 0) open[groupOf[i]!]!++;
+    let left = from.remaining;
+    let played = from.played;
+    while (top > 0) {
+      const t = stack[--top]!;
+      if (!present[t] || !this.isFree(t)) continue;
+      const g = groupOf[t]!;
+      if (!seen[t] && mate[t]! < 0) {
+        seen[t] = 1;
+        if (++avail[g] === open[g]) {
+          // Every uncommitted copy of the group is free: pair them in slot order.
+          let first = -1;
+          for (let k = memberAt[g]!; k < memberAt[g + 1]!; k++) {
+            const m = members[k]!;
+            if (!present[m] || mate[m]! >= 0) continue;
+            if (first < 0) first = m;
+            else {
+              mate[first] = m;
+              mate[m] = first;
+              stack[top++] = first;
+              first = -1;
+            }
+          }
+          avail[g] = open[g] = 0;
         }
       }
-      const p = node.partner[t]!;
-      if (!isFree(this.geom, node.present, p)) continue;
-      node.present[t] = 0;
-      node.present[p] = 0;
-      node.left -= 2;
-      this.moves.push([t, p]);
-      for (const r of [t, p]) {
-        for (const j of this.geom.below[r]!) work.push(j);
-        for (const j of this.geom.left[r]!) work.push(j);
-        for (const j of this.geom.right[r]!) work.push(j);
+      const p = mate[t]!;
+      if (p >= 0 && present[p] && this.isFree(p)) {
+        moves[played++] = t;
+        moves[played++] = p;
+        top = this.remove(t, top);
+        top = this.remove(p, top);
+        left -= 2;
+      }
+    }
+    this.movesLength = played;
+    const to = this.states[slot + 1]!;
+    to.present.set(present);
+    to.above.set(this.above);
+    to.left.set(this.left);
+    to.right.set(this.right);
+    to.mate.set(mate);
+    to.remaining = left;
+    to.played = played;
+    return left === 0;
+  }
+
+  private solution(): Pair[] {
+    const out: Pair[] = [];
+    for (let k = 0; k < this.movesLength; k += 2) out.push([this.moves[k]!, this.moves[k + 1]!]);
+    return out;
+  }
+
+  /** One game of random legal play, taking safe moves first; the moves if it clears the board. */
+  playout(): Pair[] | null {
+    const { present, groupOf, members, memberAt, open } = this;
+    this.present.set(this.start);
+    this.above.set(this.above0);
+    this.left.set(this.left0);
+    this.right.set(this.right0);
+    open.fill(0);
+    for (let i = 0; i < this.n; i++) if (present[i]) open[groupOf[i]!]!++;
+    const free = this.stack; // tiles free now, per group in `avail` counts
+    const moves: Pair[] = [];
+    for (let left = this.count; left > 0; left -= 2) {
+      if (++this.nodes > this.budget) throw new BudgetExceeded();
+      let nFree = 0;
+      for (let i = 0; i < this.n; i++) if (present[i] && this.isFree(i)) free[nFree++] = i;
+      let a = -1;
+      let b = -1;
+      // A safe move: every copy left of a group is free.
+      for (let g = 0; g < this.groupCount && a < 0; g++) {
+        if (open[g] === 0) continue;
+        let all = true;
+        let x = -1;
+        let y = -1;
+        for (let k = memberAt[g]!; k < memberAt[g + 1]!; k++) {
+          const m = members[k]!;
+          if (!present[m]) continue;
+          if (!this.isFree(m)) {
+            all = false;
+            break;
+          }
+          if (x < 0) x = m;
+          else if (y < 0) y = m;
+        }
+        if (all) (a = x), (b = y);
+      }
+      if (a < 0) {
+        // Count the playable pairs, then draw one.
+        let pairs = 0;
+        for (let i = 0; i < nFree; i++)
+          for (let j = i + 1; j < nFree; j++) if (groupOf[free[i]!] === groupOf[free[j]!]) pairs++;
+        if (pairs === 0) return null;
+        let pick = this.rng.int(pairs);
+        for (let i = 0; i < nFree && a < 0; i++)
+          for (let j = i + 1; j < nFree; j++)
+            if (groupOf[free[i]!] === groupOf[free[j]!] && pick-- === 0) {
+              a = free[i]!;
+              b = free[j]!;
+              break;
+            }
+      }
+      moves.push([a, b]);
+      open[groupOf[a]!]! -= 2;
+      this.remove(a, 0);
+      this.remove(b, 0);
+    }
+    return moves;
+  }
+
+  // ---------------------------------------------------------------------------
+  // Commitments and nogoods.
+
+  /**
+   * Records that no solution pairs a with b. In a group of exactly four copies that
+   * rules out one pairing: a with b and the other two with each other.
+   */
+  private addForbidden(a: number, b: number): void {
+    this.forbidden.add(this.key(a, b));
+    const g = this.groupOf[a]!;
+    const from = this.memberAt[g]!;
+    if (this.memberAt[g + 1]! - from !== 4) return;
+    const index = (t: number): number => {
+      for (let k = 0; k < 4; k++) if (this.members[from + k] === t) return k;
+      return -1;
+    };
+    const ia = index(a);
+    const ib = index(b);
+    const [ic, id] = [0, 1, 2, 3].filter((k) => k !== ia && k !== ib) as [number, number];
+    const [c, d] = [this.members[from + ic]!, this.members[from + id]!];
+    this.ban[a]! |= 1 << ib;
+    this.ban[b]! |= 1 << ia;
+    this.ban[c]! |= 1 << id;
+    this.ban[d]! |= 1 << ic;
+    this.restricted[g] = 1;
+  }
+
+  private key(a: number, b: number): number {
+    return a < b ? a * this.n + b : b * this.n + a;
+  }
+
+  /** The uncommitted present copies of group g, written into `out` from `at`; their count. */
+  private uncommitted(g: number, out: Int32Array, at: number): number {
+    let k = 0;
+    for (let m = this.memberAt[g]!; m < this.memberAt[g + 1]!; m++) {
+      const t = this.members[m]!;
+      if (this.partner[t]! < 0) out[at + k++] = t;
+    }
+    return k;
+  }
+
+  /**
+   * Commits decision `level`: `a` with `b`, and the last two uncommitted copies of the
+   * group with each other when that leaves two.
+   */
+  private decide(level: number, a: number, b: number): void {
+    const { partner, levelOf, decPairs } = this;
+    partner[a] = b;
+    partner[b] = a;
+    levelOf[a] = levelOf[b] = level;
+    decPairs[4 * level] = a;
+    decPairs[4 * level + 1] = b;
+    this.decCount[level] = 1;
+    const rest = this.uncommitted(this.groupOf[a]!, this.copies, 0);
+    if (rest === 2) {
+      const c = this.copies[0]!;
+      const d = this.copies[1]!;
+      partner[c] = d;
+      partner[d] = c;
+      levelOf[c] = levelOf[d] = level;
+      decPairs[4 * level + 2] = c;
+      decPairs[4 * level + 3] = d;
+      this.decCount[level] = 2;
+    }
+    this.depth = level + 1;
+  }
+
+  private undecide(level: number): void {
+    for (let k = 0; k < 2 * this.decCount[level]!; k++) {
+      const t = this.decPairs[4 * level + k]!;
+      this.partner[t] = -1;
+      this.levelOf[t] = -1;
+    }
+    this.depth = level;
+  }
+
+  /** Is the pair (a, b) committed now, in the base or by a decision? */
+  private committed(a: number, b: number): boolean {
+    return this.partner[a] === b;
+  }
+
+  /**
+   * Is a nogood broken by the pairs of decision `level`? If so, writes the levels of
+   * its pairs into `out` (a conflict bitset) and returns true.
+   */
+  private brokenNogood(level: number, out: Uint32Array, at: number): boolean {
+    for (let k = 0; k < this.decCount[level]!; k++) {
+      const a = this.decPairs[4 * level + 2 * k]!;
+      const b = this.decPairs[4 * level + 2 * k + 1]!;
+      const key = this.key(a, b);
+      if (this.forbidden.has(key)) {
+        this.clear(out, at);
+        this.set(out, at, level);
+        return true;
+      }
+      // Each nogood watches one of its pairs that is not committed (as SAT solvers watch
+      // literals): only when that pair is committed can the nogood break, and then it
+      // either moves its watch to another uncommitted pair or is broken. Undoing
+      // decisions only uncommits pairs, so watches never move back.
+      const ids = this.watchers.get(key);
+      if (!ids) continue;
+      for (let i = 0; i < ids.length; ) {
+        const id = ids[i]!;
+        const pairs = this.nogoods[id]!;
+        let next = -1;
+        for (let p = 0; p < pairs.length && next < 0; p += 2) if (!this.committed(pairs[p]!, pairs[p + 1]!)) next = p;
+        if (next >= 0) {
+          ids[i] = ids[ids.length - 1]!;
+          ids.pop();
+          this.watch(this.key(pairs[next]!, pairs[next + 1]!), id);
+          continue;
+        }
+        this.clear(out, at);
+        for (let p = 0; p < pairs.length; p += 2) {
+          const l = this.levelOf[pairs[p]!]!;
+          if (l >= 0) this.set(out, at, l);
+        }
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private watch(key: number, id: number): void {
+    const ids = this.watchers.get(key);
+    if (ids) ids.push(id);
+    else this.watchers.set(key, [id]);
+  }
+
+  /** Learns the decisions at the levels of a conflict set as a nogood. */
+  private learn(bits: Uint32Array, at: number): void {
+    const pairs: number[] = [];
+    for (let l = 0; l < this.depth; l++) {
+      if (!this.has(bits, at, l)) continue;
+      const g = this.groupOf[this.decPairs[4 * l]!]!;
+      this.activity[g]!++;
+      for (let k = 0; k < this.decCount[l]!; k++) pairs.push(this.decPairs[4 * l + 2 * k]!, this.decPairs[4 * l + 2 * k + 1]!);
+    }
+    if (pairs.length === 0) return;
+    const g = this.groupOf[pairs[0]!]!;
+    const whole = pairs.length === 4 && this.groupOf[pairs[2]!] === g && this.memberAt[g + 1]! - this.memberAt[g]! === 4;
+    if (pairs.length === 2 || whole) {
+      this.addForbidden(pairs[0]!, pairs[1]!);
+      return;
+    }
+    if (this.nogoods.length >= MAX_NOGOODS) return;
+    // Watched: the pair of the deepest level, the first to be undone.
+    const id = this.nogoods.push(Int32Array.from(pairs)) - 1;
+    this.watch(this.key(pairs[pairs.length - 2]!, pairs[pairs.length - 1]!), id);
+  }
+
+  // Bitsets over levels, `words` words each, stored at `at` words into an array.
+  private clear(bits: Uint32Array, at: number): void {
+    bits.fill(0, at, at + this.words);
+  }
+  private set(bits: Uint32Array, at: number, l: number): void {
+    bits[at + (l >>> 5)]! |= 1 << (l & 31);
+  }
+  private unset(bits: Uint32Array, at: number, l: number): void {
+    bits[at + (l >>> 5)]! &= ~(1 << (l & 31));
+  }
+  private has(bits: Uint32Array, at: number, l: number): boolean {
+    return (bits[at + (l >>> 5)]! & (1 << (l & 31))) !== 0;
+  }
+
+  /** `trial` := the base plus the decisions whose levels are in the bitset. */
+  private trialOf(bits: Uint32Array, at: number): Int32Array {
+    const trial = this.trial;
+    trial.set(this.base);
+    for (let l = 0; l < this.depth; l++) {
+      if (!this.has(bits, at, l)) continue;
+      for (let k = 0; k < 2 * this.decCount[l]!; k += 2) {
+        const a = this.decPairs[4 * l + k]!;
+        const b = this.decPairs[4 * l + k + 1]!;
+        trial[a] = b;
+        trial[b] = a;
+      }
+    }
+    return trial;
+  }
+
+  /**
+   * The commitments in force fail `relax`: writes a deletion-minimal set of their
+   * levels into conflict[level] (the last decision always belongs to it).
+   */
+  private explain(level: number): void {
+    const w = this.words;
+    const at = level * w;
+    const out = this.conflict;
+    this.clear(out, at);
+    const last = this.depth - 1;
+    if (last < 0) return; // the base alone fails: unsolvable
+    // First guess: the last decision and those with a tile the failed play left on
+    // the board. When the play without the others still fails, only the guess is
+    // shrunk; else everything is.
+    this.set(out, at, last);
+    for (let l = 0; l < last; l++) {
+      let stuck = false;
+      for (let k = 0; k < 2 * this.decCount[l]! && !stuck; k++) stuck = this.present[this.decPairs[4 * l + k]!] === 1;
+      if (stuck) this.set(out, at, l);
+    }
+    if (this.relax(this.trialOf(out, at), level)) for (let l = 0; l < last; l++) this.set(out, at, l);
+    for (let l = last - 1; l >= 0; l--) {
+      if (!this.has(out, at, l)) continue;
+      this.unset(out, at, l);
+      if (this.relax(this.trialOf(out, at), level)) this.set(out, at, l);
+    }
+    this.learn(out, at);
+  }
+
+  /**
+   * Releases the levels [lo, hi) of a conflict set that the failure does not need:
+   * the whole range at once when the play still fails without it, else each half.
+   */
+  // ---------------------------------------------------------------------------
+  // The search.
+
+  /**
+   * Probes every pairing of every group alone at the root (see the notes); false
+   * when some group has no pairing left (unsolvable).
+   */
+  private probe(): boolean {
+    for (let changed = true; changed; ) {
+      changed = false;
+      for (let g = 0; g < this.groupCount; g++) {
+        const k = this.uncommitted(g, this.copies, 0);
+        if (k !== 4) continue;
+        const [a, b, c, d] = [this.copies[0]!, this.copies[1]!, this.copies[2]!, this.copies[3]!];
+        const onBoard = this.states[0]!.present;
+        if (!onBoard[a] || !onBoard[b] || !onBoard[c] || !onBoard[d]) continue; // already played
+        let alive = -1;
+        let aliveCount = 0;
+        for (const x of [b, c, d]) {
+          if (this.forbidden.has(this.key(a, x))) continue;
+          this.decide(0, a, x);
+          const ok = this.relax(this.partner, 0);
+          this.undecide(0);
+          if (ok) (alive = x), aliveCount++;
+          else this.addForbidden(a, x);
+        }
+        if (aliveCount === 0) return false;
+        if (aliveCount === 1) {
+          this.decide(0, a, alive);
+          for (const t of [a, b, c, d]) {
+            this.base[t] = this.partner[t]!;
+            this.levelOf[t] = -1;
+          }
+          this.depth = 0;
+          changed = true;
+        }
       }
     }
     return true;
   }
 
-  private key(node: Node): number {
-    let h1 = 0;
-    let h2 = 0;
-    for (let i = 0; i < this.geom.size; i++) {
-      if (!node.present[i]) continue;
-      h1 ^= this.keys[2 * i]!;
-      const p = node.partner[i]!;
-      h2 ^= Math.imul(this.keys[2 * i + 1]! ^ (p + 1), 0x9e3779b1);
+  /** Makes the play state greedy play just saved as state 1 the root state 0. */
+  private adoptRoot(): void {
+    const [zero, one] = [this.states[0]!, this.states[1]!];
+    this.states[0] = one;
+    this.states[1] = zero;
+  }
+
+  /** Searches with restarts; the solution, or null when there is none. */
+  run(): Pair[] | null {
+    this.limit = Infinity;
+    if (!this.relax(this.partner, 0)) return null;
+    if (this.greedy(this.partner, 0)) return this.solution();
+    this.adoptRoot();
+    if (!this.probe()) return null;
+    if (this.greedy(this.partner, 0)) return this.solution();
+    this.adoptRoot();
+    for (let k = 1; ; k++) {
+      this.limit = RESTART_UNIT * luby(k);
+      this.visited = 0;
+      try {
+        const outcome = this.node(0);
+        return outcome === SOLVED ? this.solution() : null; // the root passed relax above: never DEAD
+      } catch (e) {
+        if (!(e instanceof Restart)) throw e;
+        while (this.depth > 0) this.undecide(this.depth - 1);
+        // Pairings forbidden since the last probe make the optimistic play stricter: probe again.
+        this.limit = Infinity;
+        if (!this.probe()) return null;
+        if (this.greedy(this.partner, 0)) return this.solution();
+        this.adoptRoot();
+      }
     }
-    return (h1 >>> 0) * 0x100000 + ((h2 >>> 0) & 0xfffff);
+  }
+
+  /**
+   * The node at `level` (decisions 0 … level − 1 in force): true when solved (the
+   * moves in `moves`); else false with its conflict set in conflict[level].
+   */
+  private node(level: number): number {
+    const w = this.words;
+    if (!this.relax(this.partner, level)) return DEAD;
+    if (this.greedy(this.partner, level)) return SOLVED;
+    const g = this.branchGroup();
+    const at = level * w;
+    if (g < 0) {
+      // Cannot happen when relax succeeds (see the notes); answer soundly anyway.
+      this.clear(this.conflict, at);
+      for (let l = 0; l < level; l++) this.set(this.conflict, at, l);
+      return FAILED;
+    }
+    const count = this.orderOptions(level, g);
+    const acc = this.acc;
+    this.clear(acc, at);
+    const childAt = (level + 1) * w;
+    const first = this.stride * level;
+    let dead = 0; // options whose child failed `relax` at once: explained only when needed, as a bit mask
+    for (let o = 0; o < count; o++) {
+      this.decide(level, this.options[first]!, this.options[first + 1 + o]!);
+      let outcome = FAILED;
+      if (!this.brokenNogood(level, this.conflict, childAt)) outcome = this.node(level + 1);
+      if (outcome === DEAD) {
+        if (o < 30) dead |= 1 << o;
+        else (this.explain(level + 1), (outcome = FAILED)); // the mask is full: explain now
+      }
+      this.undecide(level);
+      if (outcome === SOLVED) return SOLVED;
+      if (outcome === FAILED && !this.merge(level)) return FAILED;
+    }
+    // No pairing worked: explain the ones that failed at once.
+    for (let o = 0; o < count; o++) {
+      if (!(dead & (1 << o))) continue;
+      this.decide(level, this.options[first]!, this.options[first + 1 + o]!);
+      if (this.relax(this.partner, level + 1)) throw new Error('solve: a dead pairing came back to life');
+      this.explain(level + 1);
+      this.undecide(level);
+      if (!this.merge(level)) return FAILED;
+    }
+    // The pairings tried were all those of the copies left uncommitted by the group's
+    // earlier decisions (groups of more than four copies): those decisions belong too.
+    for (let k = this.memberAt[g]!; k < this.memberAt[g + 1]!; k++) {
+      const l = this.levelOf[this.members[k]!]!;
+      if (l >= 0) this.set(acc, at, l);
+    }
+    for (let k = 0; k < w; k++) this.conflict[at + k] = acc[at + k]!;
+    this.learn(acc, at);
+    return FAILED;
+  }
+
+  /**
+   * Adds the conflict of a failed child of the node at `level` to the node's union;
+   * false when that conflict does not contain the node's decision: the failure does
+   * not depend on it, so the search jumps back over it (the child's conflict becomes
+   * the node's).
+   */
+  private merge(level: number): boolean {
+    const w = this.words;
+    const at = level * w;
+    const childAt = at + w;
+    if (!this.has(this.conflict, childAt, level)) {
+      for (let k = 0; k < w; k++) this.conflict[at + k] = this.conflict[childAt + k]!;
+      return false;
+    }
+    for (let k = 0; k < w; k++) this.acc[at + k]! |= this.conflict[childAt + k]!;
+    this.unset(this.acc, at, level);
+    return true;
+  }
+
+  /**
+   * A group to branch on where greedy play stopped: two or more free uncommitted
+   * copies. The one with the fewest pairings left, ties at random; -1 when none.
+   */
+  private branchGroup(): number {
+    let best = -1;
+    let bestScore = Infinity;
+    for (let g = 0; g < this.groupCount; g++) {
+      if (this.avail[g]! < 2 || this.open[g]! === 0) continue;
+      const k = this.uncommitted(g, this.copies, 0);
+      let alive = 0;
+      const a = this.copies[0]!;
+      for (let j = 1; j < k; j++) if (!this.forbidden.has(this.key(a, this.copies[j]!))) alive++;
+      const score = alive * 2 ** 40 + this.activity[g]! * 0x10000 + this.rng.int(0x10000);
+      if (score < bestScore) (bestScore = score), (best = g);
+    }
+    return best;
+  }
+
+  /**
+   * Writes the pairings of group g to try at `level` into `options`: the anchor (its
+   * first uncommitted copy) and its partners, those pairing copies the optimistic
+   * play freed at about the same time first. For groups of more than four copies the
+   * anchor is a free copy (so the branch moves play on). Returns how many.
+   */
+  private orderOptions(level: number, g: number): number {
+    const copies = this.copies;
+    const k = this.uncommitted(g, copies, 0);
+    const time = this.time;
+    const base = this.stride * level;
+    if (k === 4) {
+      const a = copies[0]!;
+      const options = this.options;
+      options[base] = a;
+      // The three partners of the anchor, by cost: how far apart in the optimistic play's
+      // time the two pairs would leave; ties at random (a stable insertion sort).
+      for (let j = 1; j <= 3; j++) {
+        const b = copies[j]!;
+        const c = copies[j === 1 ? 2 : 1]!;
+        const d = copies[j === 3 ? 2 : 3]!;
+        const cost = (Math.abs(time[a]! - time[b]!) + Math.abs(time[c]! - time[d]!)) * 4 + this.rng.int(4);
+        let at = j;
+        while (at > 1 && this.optionCost[at - 1]! > cost) {
+          this.optionCost[at] = this.optionCost[at - 1]!;
+          options[base + at] = options[base + at - 1]!;
+          at--;
+        }
+        this.optionCost[at] = cost;
+        options[base + at] = b;
+      }
+      return 3;
+    }
+    // More than four copies: anchor a free copy that the greedy play saw.
+    let a = copies[0]!;
+    for (let j = 0; j < k; j++) if (this.seen[copies[j]!] && this.present[copies[j]!]) a = copies[j]!;
+    this.options[base] = a;
+    let m = 0;
+    for (let j = 0; j < k; j++) if (copies[j] !== a) this.options[base + 1 + m++] = copies[j]!;
+    return m;
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { naiveFaces } from '../../src/cli/naive.ts';
 import { layoutById } from '../../src/engine/builtins.ts';
 import {
   facePairs,
@@ -11,7 +12,7 @@ import {
   type Face,
   type Slot,
 } from '../../src/engine/index.ts';
-import { bruteForceSolvable, naiveReplay, randomSlots } from './helpers.ts';
+import { bruteForceSolvable, naiveIsFree, naiveMatch, naiveReplay, randomSlots } from './helpers.ts';
 
 const geometryFor = (slots: Slot[]) => {
   const geom = geometryOf(makeLayout('t', 'T', 't', slots));
@@ -48,6 +49,61 @@ describe('the solver', () => {
     expect(tally.unsolvable).toBeGreaterThan(40);
   });
 
+  test('agrees with an exhaustive search on positions part-way through 300 random small games', () => {
+    const rng = makeRng('solver-positions');
+    const tally = { solvable: 0, unsolvable: 0 };
+    for (let k = 0; k < 300; k++) {
+      const { slots, faces } = randomBoard(rng);
+      // A few random legal pairs first: the solver then starts from a position with tiles gone.
+      const present = slots.map(() => true);
+      for (let step = rng.int(4); step > 0; step--) {
+        const free = slots.map((_, i) => i).filter((i) => naiveIsFree(slots, present, i));
+        const pairs = free.flatMap((a) => free.filter((b) => b > a && naiveMatch(faces[a]!, faces[b]!)).map((b) => [a, b] as const));
+        if (pairs.length === 0) break;
+        const [a, b] = pairs[rng.int(pairs.length)]!;
+        present[a] = present[b] = false;
+      }
+      const left = slots.map((_, i) => i).filter((i) => present[i]);
+      const expected = bruteForceSolvable(left.map((i) => slots[i]!), left.map((i) => faces[i]!));
+      const now = faces.map((f, i) => (present[i] ? f : null));
+      const result = solve(geometryFor(slots), Uint8Array.from(present, Number), now, { budget: 100_000 });
+      expect(result.result, JSON.stringify({ slots, now })).toBe(expected ? 'solvable' : 'unsolvable');
+      if (result.result === 'solvable') expect(naiveReplay(slots, now, result.solution)).toBeNull();
+      tally[expected ? 'solvable' : 'unsolvable']++;
+    }
+    expect(tally.solvable).toBeGreaterThan(30);
+    expect(tally.unsolvable).toBeGreaterThan(30);
+  });
+
+  test('agrees with an exhaustive search on 300 boards of 16 to 20 tiles with groups of four', () => {
+    const rng = makeRng('solver-fours');
+    const tally = { solvable: 0, unsolvable: 0 };
+    for (let k = 0; k < 300; k++) {
+      const slots = randomSlots(rng, 16 + 2 * rng.int(3), 10, 4, 800);
+      if (slots.length % 4 !== 0) slots.pop(), slots.pop();
+      const kinds: Face[] = ['d1', 'b2', 'c3', 'wn', 'dr'];
+      const faces = shuffleInPlace(rng, Array.from({ length: slots.length }, (_, i) => kinds[Math.floor(i / 4)]!));
+      const expected = bruteForceSolvable(slots, faces);
+      const result = solve(geometryFor(slots), fullPresence(slots.length), faces, { budget: 100_000 });
+      expect(result.result, JSON.stringify({ slots, faces })).toBe(expected ? 'solvable' : 'unsolvable');
+      if (result.result === 'solvable') expect(naiveReplay(slots, faces, result.solution)).toBeNull();
+      tally[expected ? 'solvable' : 'unsolvable']++;
+    }
+    expect(tally.solvable).toBeGreaterThan(30);
+    expect(tally.unsolvable).toBeGreaterThan(30);
+  });
+
+  // Proven unsolvable by the previous solver too (a different method: move-order search over pairings with a
+  // transitive "must leave after" relation), and by this one in a few hundred nodes.
+  test.each(['study-139', 'study-981', 'study-169'])('the uniform turtle shuffle %s is unsolvable', (seed) => {
+    const turtle = layoutById('turtle')!;
+    const geom = geometryOf(turtle);
+    if (!geom.ok) throw new Error(geom.message);
+    const result = solve(geom.value, fullPresence(144), naiveFaces(turtle, seed), { seed });
+    expect(result.result).toBe('unsolvable');
+    expect(result.nodes).toBeLessThan(5_000);
+  });
+
   test.each([
     ['two copies stacked on each other', [{ x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 1 }, { x: 4, y: 0, z: 0 }, { x: 8, y: 0, z: 0 }], ['d1', 'd1', 'b1', 'b1']],
     ['a cycle: each pair waits for the other', [{ x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 1 }, { x: 4, y: 0, z: 0 }, { x: 4, y: 0, z: 1 }], ['d1', 'b1', 'b1', 'd1']],
@@ -72,19 +128,18 @@ describe('the solver', () => {
     expect(result.nodes).toBeLessThanOrEqual(10);
   });
 
-  test('uniform turtle shuffles: nearly all settled at 200,000 nodes, solutions replay', () => {
+  test('uniform turtle shuffles (study-1 … study-16): all settled at 200,000 nodes, solutions replay', () => {
     const turtle = layoutById('turtle')!;
     const geom = geometryOf(turtle);
     if (!geom.ok) throw new Error(geom.message);
-    const rng = makeRng('study');
     const tally = { solvable: 0, unsolvable: 0, unresolved: 0 };
-    for (let k = 0; k < 12; k++) {
-      const faces = shuffleInPlace(rng, facePairs(144).flat());
-      const result = solve(geom.value, fullPresence(144), faces);
+    for (let k = 1; k <= 16; k++) {
+      const faces = naiveFaces(turtle, `study-${k}`); // as `solve --layout turtle --random --seed study-k`
+      const result = solve(geom.value, fullPresence(144), faces, { seed: `study-${k}` });
       tally[result.result]++;
       if (result.result === 'solvable') expect(naiveReplay(turtle.slots, faces, result.solution)).toBeNull();
     }
-    expect(tally.unresolved).toBeLessThanOrEqual(1);
-    expect(tally.solvable).toBeGreaterThanOrEqual(10);
+    expect(tally).toEqual({ solvable: 16, unsolvable: 0, unresolved: 0 }); // study-1 … study-16 are all solvable
   });
+
 });

@@ -1,0 +1,133 @@
+/**
+ * `report [--json]`: what players did with the deals of a running site, per mode and layout, read from its
+ * database (DATABASE_PATH, default data/mahjong.db; SQLite). It is how an operator sees whether the
+ * solvability guarantee is perceptible: players of relaxed and classic deals should get stuck, shuffle and give
+ * up at different rates if it is (see docs/study.md).
+ *
+ * Implementation notes: the database is opened read-only, so the command is safe beside the running server.
+ * A game's counters (hints, shuffles, undos) are in its row; whether the player was ever stuck (tiles left, no
+ * pair free) is found by replaying its move log with the engine, as the server does. "Can this still be won?"
+ * runs in the browser's worker and is not sent to the server, so the report cannot count it.
+ */
+import { existsSync } from 'node:fs';
+import Database from 'better-sqlite3';
+import { applyMove, newGame, statusOf, type Deal, type Move } from '../engine/index.ts';
+import { parseFlags, quote, UsageError } from './args.ts';
+
+export const DEFAULT_DATABASE = 'data/mahjong.db';
+
+/** One row of the report. Counts are games. */
+export interface ReportRow {
+  mode: string;
+  layout: string;
+  games: number;
+  won: number;
+  clean_wins: number; // won with no hint, shuffle or undo
+  got_stuck: number; // reached a position with tiles left and no pair free, at least once
+  shuffled: number; // used shuffle at least once
+  hinted: number; // asked for a hint at least once
+  won_after_stuck: number; // got stuck, then won (by undo or shuffle)
+  abandoned_after_stuck: number; // got stuck and never won (finished or not)
+}
+
+const COLUMNS: readonly (keyof ReportRow)[] = [
+  'mode',
+  'layout',
+  'games',
+  'won',
+  'clean_wins',
+  'got_stuck',
+  'shuffled',
+  'hinted',
+  'won_after_stuck',
+  'abandoned_after_stuck',
+];
+
+interface GameRecord {
+  readonly layout: string;
+  readonly mode: string;
+  readonly deal_json: string;
+  readonly result: string | null;
+  readonly moves_json: string;
+  readonly hints: number;
+  readonly shuffles: number;
+  readonly undos: number;
+}
+
+/** Was the game ever stuck: tiles left and no pair free, after some move of its log (or at the start)? */
+function everStuck(deal: Deal, log: readonly Move[]): boolean {
+  const start = newGame(deal);
+  if (!start.ok) return false;
+  let game = start.value;
+  if (statusOf(game) === 'stuck') return true;
+  for (const move of log) {
+    const next = applyMove(game, move);
+    if (!next.ok) return false; // the server accepted every stored move; a bad log is not counted as stuck
+    game = next.value;
+    if (move.type !== 'hint' && statusOf(game) === 'stuck') return true;
+  }
+  return false;
+}
+
+/** The report's rows, per mode then layout, from a database handle. */
+export function reportRows(db: Database.Database): ReportRow[] {
+  const games = db
+    .prepare(
+      `SELECT d.layout, d.mode, d.deal_json, g.result, g.moves_json, g.hints, g.shuffles, g.undos
+       FROM games g JOIN deals d ON d.id = g.deal_id`,
+    )
+    .all() as GameRecord[];
+  const rows = new Map<string, ReportRow>();
+  const deals = new Map<string, Deal>(); // parsed once per deal
+  for (const g of games) {
+    const key = `${g.mode}\u0000${g.layout}`;
+    let row = rows.get(key);
+    if (!row) {
+      row = { mode: g.mode, layout: g.layout, games: 0, won: 0, clean_wins: 0, got_stuck: 0, shuffled: 0, hinted: 0, won_after_stuck: 0, abandoned_after_stuck: 0 };
+      rows.set(key, row);
+    }
+    let deal = deals.get(g.deal_json);
+    if (!deal) deals.set(g.deal_json, (deal = JSON.parse(g.deal_json) as Deal));
+    const won = g.result === 'won';
+    const stuck = everStuck(deal, JSON.parse(g.moves_json) as Move[]);
+    row.games++;
+    if (won) row.won++;
+    if (won && g.hints === 0 && g.shuffles === 0 && g.undos === 0) row.clean_wins++;
+    if (stuck) row.got_stuck++;
+    if (g.shuffles > 0) row.shuffled++;
+    if (g.hints > 0) row.hinted++;
+    if (stuck && won) row.won_after_stuck++;
+    if (stuck && !won) row.abandoned_after_stuck++;
+  }
+  return [...rows.values()].sort((a, b) => a.mode.localeCompare(b.mode) || a.layout.localeCompare(b.layout));
+}
+
+const csvCell = (v: unknown): string => {
+  const text = String(v);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
+
+/** `report [--json]` over DATABASE_PATH. */
+export function reportCommand(argv: readonly string[], env: NodeJS.ProcessEnv): string {
+  const flags = parseFlags('report', argv, { json: 'switch' });
+  const path = env.DATABASE_PATH || DEFAULT_DATABASE;
+  if (!existsSync(path)) throw new UsageError(`no database at ${quote(path)}; set DATABASE_PATH, or start the server once`);
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true });
+  } catch (e) {
+    throw new UsageError(`cannot open ${quote(path)}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  try {
+    let rows: ReportRow[];
+    try {
+      rows = reportRows(db);
+    } catch (e) {
+      throw new UsageError(`${quote(path)} is not a game database: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+    }
+    if (flags.has('json')) return JSON.stringify(rows);
+    return [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => csvCell(r[c])).join(','))].join('\n');
+  } finally {
+    db.close();
+  }
+}
