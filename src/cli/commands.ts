@@ -59,17 +59,20 @@ export function dealCommand(argv: readonly string[]): Output {
   return { stdout: JSON.stringify(dealOrFail(layout, seed, mode).deal), warnings };
 }
 
-/** `solve`: our relaxed deal, or a naive one with --random, given to the solver. */
+/** `solve`: our deal (relaxed, or --mode classic), or a naive one with --random, given to the solver. */
 export function solveCommand(argv: readonly string[]): Output {
-  const flags = parseFlags('solve', argv, { ...LAYOUT_FLAGS, seed: 'value', random: 'switch', budget: 'value' });
+  const flags = parseFlags('solve', argv, { ...LAYOUT_FLAGS, seed: 'value', mode: 'value', random: 'switch', budget: 'value' });
   const seed = flags.seed();
+  const mode = flags.mode();
+  if (flags.has('random') && flags.has('mode'))
+    throw new UsageError('--random solves a naive shuffle, which has no --mode; give one or the other');
   const budget = flags.integer('budget', SOLVE_BUDGET, 1, MAX_BUDGET);
   const { layout, warnings } = layoutFromFlags(flags);
   const geom = geometryOf(layout);
   if (!geom.ok) throw new UsageError(`${layout.id}: ${geom.message}`); // checked on load; kept for the type
   const tiles = flags.has('random')
     ? ((faces) => layout.slots.map((s, i) => ({ x: s.x, y: s.y, z: s.z, face: faces[i]! })))(naiveFaces(layout, seed))
-    : dealOrFail(layout, seed, 'relaxed').deal.tiles;
+    : dealOrFail(layout, seed, mode).deal.tiles;
   const started = performance.now();
   const answer = solve(geom.value, fullPresence(geom.value.size), tiles.map((t) => t.face), { budget, seed });
   const ms = round(performance.now() - started);

@@ -22,7 +22,7 @@ Commands:
   layouts                                        the built-in layouts: [{"id","name","tiles"}]
   deal  (--layout ID | --layout-file PATH [--name NAME]) --seed S [--mode relaxed|classic]
                                                  the deal JSON
-  solve (--layout ID | --layout-file PATH [--name NAME]) --seed S [--random] [--budget N]
+  solve (--layout ID | --layout-file PATH [--name NAME]) --seed S [--mode relaxed|classic | --random] [--budget N]
                                                  {"result","nodes","ms","tiles","solution"?}
   study (--layout ID | --all) [--deals N] [--budget N] [--seed S] [--json]
                                                  solvability and difficulty per layout (CSV)

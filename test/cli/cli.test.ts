@@ -163,6 +163,17 @@ describe('solve', () => {
     expect(replay(out.tiles, out.solution)).toBeNull();
   });
 
+  test('--mode classic solves our classic deal of the seed, as deal --mode classic gives it', async () => {
+    const [solved, dealt] = await Promise.all([
+      cli('solve', '--layout', 'garden', '--seed', 'c1', '--mode', 'classic'),
+      cli('deal', '--layout', 'garden', '--seed', 'c1', '--mode', 'classic'),
+    ]);
+    const out = json(solved) as { result: string; tiles: Tile[]; solution: number[][] };
+    expect(out.result).toBe('solvable');
+    expect(out.tiles).toEqual((json(dealt) as { tiles: Tile[] }).tiles);
+    expect(replay(out.tiles, out.solution)).toBeNull();
+  });
+
   test('--random solves a naive shuffle of the same faces, the same for the same seed', async () => {
     const [a, b, ours] = await Promise.all([
       cli('solve', '--layout', 'garden', '--seed', 'r1', '--random'),
@@ -274,6 +285,8 @@ const BAD_INPUTS: readonly (readonly [string, readonly string[], RegExp])[] = [
   ['budget zero', ['solve', '--layout', 'turtle', '--seed', 'a', '--budget', '0'], /bad --budget "0"/],
   ['budget negative', ['solve', '--layout', 'turtle', '--seed', 'a', '--budget', '-5'], /bad --budget "-5"/],
   ['switch with a value', ['solve', '--layout', 'turtle', '--seed', 'a', '--random=yes'], /--random takes no value/],
+  ['solve bad mode', ['solve', '--layout', 'turtle', '--seed', 'a', '--mode', 'hard'], /bad --mode "hard"/],
+  ['solve --random with --mode', ['solve', '--layout', 'turtle', '--seed', 'a', '--random', '--mode', 'classic'], /--random .* no --mode/],
   ['count a fraction', ['bench', '--layout', 'turtle', '--count', '1.5'], /bad --count "1.5"/],
   ['count huge', ['bench', '--layout', 'turtle', '--count', '99999999999'], /bad --count/],
   ['bench bad mode', ['bench', '--layout', 'garden', '--mode', 'easy'], /bad --mode/],
