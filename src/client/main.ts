@@ -94,7 +94,7 @@ function start(doc: Document): void {
       },
       saved: (answer, complete) => {
         if (answer.status === 'won' && s.status === 'won' && !s.verified) {
-          s.verified = { timeMs: answer.timeMs };
+          s.verified = { timeMs: answer.timeMs, previousBestMs: answer.previousBestMs };
           const time = formatTime(answer.timeMs ?? elapsedMs(s.clock, Date.now()));
           s.message = `Board cleared in ${time}. Your win is recorded: the server checked every move.`;
         } else if (complete && !sameFaces(answer.faces, s.game.faces)) {

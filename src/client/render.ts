@@ -323,6 +323,12 @@ function renderWin(s: State, now: number): void {
     );
   }
   if (verified) verified.hidden = s.verified === null;
+  const best = panel.querySelector<HTMLElement>('[data-win="best"]');
+  if (best) {
+    const text = s.verified ? bestText(s.verified.timeMs, s.verified.previousBestMs, s.deal.mode) : '';
+    best.hidden = text === '';
+    setText(best, text);
+  }
   const clean = isCleanWin(s.game);
   const { hints, shuffles, undos } = s.game;
   const time = s.verified?.timeMs ?? elapsedMs(s.clock, now);
@@ -338,6 +344,18 @@ function renderWin(s: State, now: number): void {
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What the win panel says of the player's best on this layout (and mode): the server's times. */
+export function bestText(timeMs: number | null, previousBestMs: number | null | undefined, mode: string): string {
+  const where = mode === 'classic' ? 'this layout, classic' : 'this layout';
+  if (timeMs === null || previousBestMs === undefined) return '';
+  if (previousBestMs === null) return `Your first win on ${where}.`;
+  if (timeMs < previousBestMs)
+    return previousBestMs - timeMs >= 1000
+      ? `A new personal best on ${where}: ${formatTime(previousBestMs - timeMs)} faster than your ${formatTime(previousBestMs)}.`
+      : `A new personal best on ${where}, just under your ${formatTime(previousBestMs)}.`;
+  return `Your best on ${where} stays ${formatTime(previousBestMs)}.`;
+}
 
 function link(doc: Document, href: string, text: string): HTMLAnchorElement {
   const a = doc.createElement('a');

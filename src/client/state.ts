@@ -68,7 +68,7 @@ export interface HeadlessState {
   confirmingNew: boolean; // "New game" was asked for during a game: the notice asks before leaving it
   clock: Clock;
   saving: SyncStatus; // what the save indicator says (sync.ts)
-  verified: { readonly timeMs: number | null } | null; // the server recorded the win, with its time
+  verified: { readonly timeMs: number | null; readonly previousBestMs?: number | null } | null; // the server recorded the win: its time, and the best before
   // derived by refresh():
   free: boolean[]; // per slot: on the board and free
   pairs: number; // matching free pairs now

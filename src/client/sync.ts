@@ -27,6 +27,7 @@ export interface MovesAnswer {
   readonly moves: number; // moves the server has of this game
   readonly timeMs: number | null; // the server's time of the win
   readonly log?: readonly Move[]; // with a repeat the server had moves past: its log
+  readonly previousBestMs?: number | null; // with a win: the player's best time on this layout and mode before it
 }
 
 /** What the save indicator says. */

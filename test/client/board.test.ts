@@ -84,6 +84,8 @@ suite('the board in Chromium', () => {
     expect(await page.textContent('#message')).toMatch(/Board cleared/);
     expect(await page.textContent('[data-counter="left"]')).toBe('0');
     await settled(page);
+    await expect.poll(() => page.textContent('#win-panel [data-win="best"]')).toBe('Your first win on this layout.');
+    expect(await page.getByRole('button', { name: 'Share this deal' }).isVisible()).toBe(true);
     const stats = await page.evaluate(async () => (await fetch('/api/stats')).json());
     expect(stats).toMatchObject({ won: 1 });
     expect(errorsOf(page)).toEqual([]);

@@ -23,6 +23,7 @@ import {
   tileLabel,
 } from '../../src/client/state.ts';
 import { answer } from '../../src/client/worker.ts';
+import { bestText } from '../../src/client/render.ts';
 
 /** A flat 4 × 3 block under a 2 × 1 second layer: 14 tiles. */
 const SLOTS: Slot[] = [
@@ -217,6 +218,18 @@ describe('links', () => {
     const s = makeState({ deal: { ...dealOf(), mode: 'classic' }, game: null }, T0);
     expect(shareUrl(s, 'https://x.test')).toBe(`https://x.test/play/block/unit?mode=classic`);
     expect(newGameUrl(s)).toBe('/play/block?mode=classic');
+  });
+});
+
+describe('the win panel\'s best', () => {
+  test.each([
+    [60_000, null, 'relaxed', 'Your first win on this layout.'],
+    [60_000, 90_000, 'relaxed', 'A new personal best on this layout: 0:30 faster than your 1:30.'],
+    [95_000, 90_000, 'classic', 'Your best on this layout, classic stays 1:30.'],
+    [89_500, 90_000, 'relaxed', 'A new personal best on this layout, just under your 1:30.'],
+    [null, 90_000, 'relaxed', ''],
+  ] as const)('%s ms after a best of %s (%s)', (time, best, mode, text) => {
+    expect(bestText(time, best, mode)).toBe(text);
   });
 });
 

@@ -84,6 +84,24 @@ describe('batches that say where they start', () => {
     expect(past.json().log).toHaveLength(moves.length);
   });
 
+  test('a win answers the best time before it on that layout and mode (null for a first win)', async () => {
+    let clock = 5_000_000;
+    const app = await build({ now: () => clock });
+    const cookie = await newPlayer(app);
+    const times: (number | null)[] = [];
+    for (const [seed, ms] of [['b1', 90_000], ['b2', 60_000], ['b3', 75_000]] as const) {
+      const game = await createGame(app, cookie, { layout: 'garden', seed });
+      clock += ms;
+      const won = await post(app, cookie, game.id, { at: 0, moves: solutionMoves(game) });
+      expect(won.json()).toMatchObject({ status: 'won', timeMs: ms });
+      times.push(won.json().previousBestMs);
+    }
+    expect(times).toEqual([null, 90_000, 60_000]);
+    const classic = await createGame(app, cookie, { layout: 'garden', seed: 'b4', mode: 'classic' });
+    const won = await post(app, cookie, classic.id, { at: 0, moves: solutionMoves(classic) });
+    expect(won.json().previousBestMs).toBeNull(); // classic is its own record
+  });
+
   test('other moves where the server has some: 409 ERR_CONFLICT with the server log, nothing stored', async () => {
     const app = await build();
     const cookie = await newPlayer(app);

@@ -100,6 +100,10 @@ export function createGamesRepository(db: Database): GamesStore {
      WHERE g.deal_id = ? AND g.result = 'won'
      GROUP BY g.player_id ORDER BY time_ms, g.finished_at LIMIT ?`,
   );
+  const bestWin = db.prepare<[string, string, string, string], { best: number | null }>(
+    `SELECT MIN(g.finished_at - g.started_at) AS best FROM games g JOIN deals d ON d.id = g.deal_id
+     WHERE g.player_id = ? AND g.layout = ? AND g.result = 'won' AND d.mode = ? AND g.id <> ?`,
+  );
   const wonDeal = db.prepare<[string, number], { n: number }>(
     `SELECT COUNT(*) AS n FROM games WHERE player_id = ? AND deal_id = ? AND result = 'won'`,
   );
@@ -173,6 +177,9 @@ export function createGamesRepository(db: Database): GamesStore {
     },
     async bestTimes(dealId, limit) {
       return bestTimes.all(dealId, limit);
+    },
+    async bestWinTime(playerId, layout, mode, exceptGameId) {
+      return bestWin.get(playerId, layout, mode, exceptGameId)!.best;
     },
     async hasWon(playerId, dealId) {
       return wonDeal.get(playerId, dealId)!.n > 0;

@@ -177,6 +177,8 @@ export interface GamesStore {
   /** Best verified time of each player who cleared a deal, fastest first. */
   bestTimes(dealId: number, limit: number): Promise<BestTime[]>;
   hasWon(playerId: string, dealId: number): Promise<boolean>;
+  /** The player's best winning time (ms, server clock) on a layout in a mode, leaving out one game; null if none. */
+  bestWinTime(playerId: string, layout: string, mode: Mode, exceptGameId: string): Promise<number | null>;
 }
 
 /** Small server settings, such as the generated cookie secret. */

@@ -56,7 +56,12 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
         return reply.code(status).send(body);
       }
       const answer = gameAnswer(played.game, played.moves, played.row.started_at, played.finishedAt);
-      return played.log ? { ...answer, log: played.log } : answer;
+      if (played.log) return { ...answer, log: played.log };
+      if (played.finishedAt === null) return answer;
+      // A win: the player's best time on this layout and mode before it, for the win panel.
+      const { row } = played;
+      const previousBestMs = await fastify.gamesRepository.bestWinTime(request.playerId, row.layout, row.mode, row.id);
+      return { ...answer, previousBestMs };
     },
   );
 }
