@@ -398,7 +398,9 @@ describe('GET /stats and /api/stats', () => {
     expect(page.match(/<circle class="win clean"/g)).toHaveLength(3);
     expect(page).toContain('67%'); // 4 of 6
     for (const seed of ['g1', 'g2', 'g3', 't1', 't2', 't3']) expect(page).toMatch(new RegExp(`href="/play/(garden|turtle)/${seed}"`));
-    expect(page).toMatch(/<th scope="row">Garden<\/th><td class="num">3<\/td><td class="num">3<\/td><td class="num">1:00<\/td><td class="num">1:30<\/td>/);
+    expect(page).toMatch(
+      /<th scope="row">Garden<\/th><td class="num" data-label="Played">3<\/td><td class="num" data-label="Won">3<\/td><td class="num" data-label="Best">1:00<\/td><td class="num" data-label="Median">1:30<\/td>/,
+    );
   });
 });
 
