@@ -5,8 +5,8 @@
  * (saved to screenshots/, not compared).
  */
 import { mkdirSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
 import {
   applyMove,
   availablePairs,
@@ -22,7 +22,7 @@ import {
   type Pair,
 } from '../../src/engine/index.ts';
 import { makeState, moveFocus, pickTile, type Dir, type HeadlessState } from '../../src/client/state.ts';
-import { HAS_CHROMIUM, launch, pageData, settled, startApp, tile, type Running } from './browser.ts';
+import { appAndBrowser, HAS_CHROMIUM, pageData, settled, tile } from './browser.ts';
 
 const SHOTS = new URL('../../screenshots/', import.meta.url).pathname;
 const SIZES = [
@@ -34,21 +34,12 @@ const SIZES = [
 const suite = HAS_CHROMIUM ? describe : describe.skip;
 
 suite('the board in Chromium', () => {
-  let app: Running;
-  let browser: Browser;
+  const env = appAndBrowser();
   let context: BrowserContext;
-
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(), launch()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
 
   /** A fresh player (new cookie) on a turtle deal. */
   async function open(seed: string, viewport: { width: number; height: number } = SIZES[0]): Promise<Page> {
-    context = await browser.newContext({ viewport });
+    context = await env.browser.newContext({ viewport });
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -58,7 +49,7 @@ suite('the board in Chromium', () => {
     page.on('response', (r) => {
       if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) errors.push(`${r.status()} ${r.url()}`);
     });
-    await page.goto(`${app.url}/play/turtle/${seed}`); // waits for the load event: stylesheets are in
+    await page.goto(`${env.app.url}/play/turtle/${seed}`); // waits for the load event: stylesheets are in
     await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
     (page as Page & { errors: string[] }).errors = errors;
     return page;
@@ -189,9 +180,9 @@ suite('the board in Chromium', () => {
   });
 
   test('the phone home page starts with Play and Today\'s deal above the fold', async () => {
-    context = await browser.newContext({ viewport: SIZES[1] });
+    context = await env.browser.newContext({ viewport: SIZES[1] });
     const page = await context.newPage();
-    await page.goto(`${app.url}/`);
+    await page.goto(`${env.app.url}/`);
     for (const name of ['Play the turtle', "Today's deal"]) {
       const box = (await page.getByRole('link', { name, exact: true }).boundingBox())!;
       expect(box.y + box.height, name).toBeLessThanOrEqual(SIZES[1].height / 2);
@@ -350,10 +341,10 @@ suite('the board in Chromium', () => {
 
   test('share copies the link to this deal; new game goes to a fresh deal of the layout', async () => {
     const page = await open('share-me');
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.app.url });
     await page.click('[data-action="share"]');
     await expect.poll(() => page.textContent('#message')).toMatch(/^Link copied/);
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${app.url}/play/turtle/share-me`);
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${env.app.url}/play/turtle/share-me`);
     await page.keyboard.press('n');
     await page.waitForURL((url) => /\/play\/turtle\/[A-Za-z0-9_-]+$/.test(url.pathname) && !url.pathname.endsWith('/share-me'));
     await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
@@ -378,7 +369,7 @@ suite('the board in Chromium', () => {
     await page.click('.controls [data-action="new"]');
     await notice.getByRole('button', { name: 'New game' }).click();
     await page.waitForURL((url) => !url.pathname.endsWith('/ask-first'));
-    await page.goto(`${app.url}/`);
+    await page.goto(`${env.app.url}/`);
     expect(await page.locator('.card-link.resume').getAttribute('href')).toBe('/play/turtle/ask-first');
     await context.close();
   });
@@ -414,9 +405,9 @@ suite('the board in Chromium', () => {
   });
 
   test('prefers-reduced-motion: no wobble, and a matched pair goes at once', async () => {
-    context = await browser.newContext({ viewport: SIZES[0], reducedMotion: 'reduce' });
+    context = await env.browser.newContext({ viewport: SIZES[0], reducedMotion: 'reduce' });
     const page = await context.newPage();
-    await page.goto(`${app.url}/play/turtle/calm`);
+    await page.goto(`${env.app.url}/play/turtle/calm`);
     await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
     const blocked = page.locator('#board .tile:not([data-free])').first();
     await blocked.click();
@@ -490,13 +481,13 @@ suite('the board in Chromium', () => {
   });
 
   test('the board refits when the page stylesheet arrives after the script', async () => {
-    context = await browser.newContext({ viewport: SIZES[0] });
+    context = await env.browser.newContext({ viewport: SIZES[0] });
     const page = await context.newPage();
     await page.route('**/static/build/site.*.css', async (route) => {
       await new Promise((done) => setTimeout(done, 800));
       await route.continue();
     });
-    await page.goto(`${app.url}/play/turtle/late-css`);
+    await page.goto(`${env.app.url}/play/turtle/late-css`);
     const m = await measure(page);
     expect(m.sh).toBeLessThanOrEqual(900);
     expect(m.tile).toBeGreaterThan(40);
@@ -504,9 +495,9 @@ suite('the board in Chromium', () => {
   });
 
   test('without script the server board still shows, positioned by CSS', async () => {
-    context = await browser.newContext({ viewport: SIZES[0], javaScriptEnabled: false });
+    context = await env.browser.newContext({ viewport: SIZES[0], javaScriptEnabled: false });
     const page = await context.newPage();
-    await page.goto(`${app.url}/play/turtle/noscript`);
+    await page.goto(`${env.app.url}/play/turtle/noscript`);
     const boxes = await page.$$eval('#board .tile', (els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect));
     expect(boxes).toHaveLength(144);
     expect(boxes.every((b) => b.width > 30 && b.height > b.width)).toBe(true);
@@ -545,9 +536,9 @@ suite('the board in Chromium', () => {
     }
     // phones draw at two or three device pixels per CSS pixel: how the small tiles really look
     for (const size of SIZES.slice(1)) {
-      context = await browser.newContext({ viewport: size, deviceScaleFactor: 2 });
+      context = await env.browser.newContext({ viewport: size, deviceScaleFactor: 2 });
       const page = await context.newPage();
-      await page.goto(`${app.url}/play/turtle/screens-${size.width}`);
+      await page.goto(`${env.app.url}/play/turtle/screens-${size.width}`);
       await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
       await page.waitForTimeout(300);
       await page.screenshot({ path: `${SHOTS}board-${size.width}x${size.height}@2x.png` });

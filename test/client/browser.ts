@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import type { Deal, Move } from '../../src/engine/index.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -68,3 +69,19 @@ export const settled = async (page: Page): Promise<unknown> => {
     return s?.sync ? s.sync.acked >= s.sync.log.length && !s.sync.inFlight : true;
   });
 };
+
+/**
+ * The app and Chromium for a describe block: started before its tests, closed after them. Read
+ * `env.app` and `env.browser` inside tests.
+ */
+export function appAndBrowser(): { app: Running; browser: Browser } {
+  const env = {} as { app: Running; browser: Browser };
+  beforeAll(async () => {
+    [env.app, env.browser] = await Promise.all([startApp(), launch()]);
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.app?.close();
+  });
+  return env;
+}

@@ -2,25 +2,16 @@
  * The stats page on a phone (issue 14): at 360 px wide nothing is cut off (each table row is a card with its
  * columns named), and the chart's labels are 12 px or more.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { HAS_CHROMIUM, launch, startApp, type Running } from './browser.ts';
+import { describe, expect, test } from 'vitest';
+import { appAndBrowser, HAS_CHROMIUM } from './browser.ts';
 
 (HAS_CHROMIUM ? describe : describe.skip)('stats on a phone', () => {
-  let app: Running;
-  let browser: Browser;
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(), launch()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  const env = appAndBrowser();
 
   test('360 px wide: every value of both tables in view, chart labels of 12 px or more', async () => {
-    const context = await browser.newContext({ viewport: { width: 360, height: 640 } });
+    const context = await env.browser.newContext({ viewport: { width: 360, height: 640 } });
     const page = await context.newPage();
-    await page.goto(`${app.url}/`);
+    await page.goto(`${env.app.url}/`);
     await page.evaluate(async () => {
       const post = (url: string, body: unknown) =>
         fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
@@ -30,7 +21,7 @@ import { HAS_CHROMIUM, launch, startApp, type Running } from './browser.ts';
         await post(`/api/games/${g.id}/moves`, { moves: pairs.map(([a, b]) => ({ type: 'match', a, b })) });
       }
     });
-    await page.goto(`${app.url}/stats`);
+    await page.goto(`${env.app.url}/stats`);
     const m = await page.evaluate(() => ({
       scrollWidth: document.documentElement.scrollWidth,
       cells: [...document.querySelectorAll('.data-table td, .data-table tbody th')].map((el) => {

@@ -3,33 +3,24 @@
  * recorded once with every move and the page never reloads; a tab closed mid-game comes back with every
  * move; two tabs on one game meet a clear conflict message and lose nothing the server accepted.
  */
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import type { BrowserContext, Page, Route } from 'playwright-core';
 import type { Move } from '../../src/engine/index.ts';
-import { HAS_CHROMIUM, launch, pageData, settled, startApp, tile, type Running } from './browser.ts';
+import { appAndBrowser, HAS_CHROMIUM, pageData, settled, tile } from './browser.ts';
 
 const suite = HAS_CHROMIUM ? describe : describe.skip;
 
 suite('sync in Chromium', () => {
-  let app: Running;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    [app, browser] = await Promise.all([startApp(), launch()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  const env = appAndBrowser();
 
   const gameRow = (id: string) =>
-    app.app.db.prepare('SELECT move_count, moves_json, result FROM games WHERE id = ?').get(id) as
+    env.app.app.db.prepare('SELECT move_count, moves_json, result FROM games WHERE id = ?').get(id) as
       | { move_count: number; moves_json: string; result: string | null }
       | undefined;
 
   async function open(context: BrowserContext, path: string): Promise<Page> {
     const page = await context.newPage();
-    await page.goto(`${app.url}${path}`);
+    await page.goto(`${env.app.url}${path}`);
     await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
     return page;
   }
@@ -44,7 +35,7 @@ suite('sync in Chromium', () => {
   }
 
   test('a whole game through 429 on every second batch, then 503s, then a dropped connection: won once, every move, no reload', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const context = await env.browser.newContext({ viewport: { width: 1280, height: 860 } });
     const page = await open(context, '/play/turtle/sync-storm');
     await page.evaluate(() => ((globalThis as { __stayed?: boolean }).__stayed = true)); // gone if the page reloads
     const { deal } = await pageData(page);
@@ -77,13 +68,13 @@ suite('sync in Chromium', () => {
     const row = gameRow((await gameIdOf(page))!)!;
     expect(row.result).toBe('won');
     expect(JSON.parse(row.moves_json)).toEqual(pairs.map(([a, b]) => ({ type: 'match', a, b })));
-    expect(app.app.db.prepare("SELECT COUNT(*) AS n FROM games WHERE result = 'won'").get()).toEqual({ n: 1 });
+    expect(env.app.app.db.prepare("SELECT COUNT(*) AS n FROM games WHERE result = 'won'").get()).toEqual({ n: 1 });
     expect(await page.evaluate(() => (globalThis as { __stayed?: boolean }).__stayed)).toBe(true);
     await context.close();
   }, 180_000);
 
   test('the win panel says "Saving your win…" until the server has it, and offline that it will be saved', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const context = await env.browser.newContext({ viewport: { width: 1280, height: 860 } });
     const page = await open(context, '/play/garden/sync-panel');
     const { deal } = await pageData(page);
     let hold = true;
@@ -113,7 +104,7 @@ suite('sync in Chromium', () => {
   }, 90_000);
 
   test('a tab closed mid-game, before its batch went: the link reopens with every move', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const context = await env.browser.newContext({ viewport: { width: 1280, height: 860 } });
     await context.newPage(); // keeps the context (and its storage) open when the game's tab closes
     const page = await open(context, '/play/turtle/sync-close');
     const { deal } = await pageData(page);
@@ -142,7 +133,7 @@ suite('sync in Chromium', () => {
   });
 
   test('two tabs on one game: the second gets a clear conflict message and the server position; nothing accepted is lost', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const context = await env.browser.newContext({ viewport: { width: 1280, height: 860 } });
     const one = await open(context, '/play/turtle/sync-tabs');
     const { deal } = await pageData(one);
     await playPair(one, deal.solution[0]!);
