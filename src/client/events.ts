@@ -20,7 +20,7 @@ export interface Controller {
 const ARROWS: Record<string, Dir> = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down' };
 
 /** Keys that act without a tile in focus; lower-case `key` values. */
-const SHORTCUTS: Record<string, string> = { h: 'hint', s: 'shuffle', z: 'undo', y: 'redo', n: 'new' };
+const SHORTCUTS: Record<string, string> = { h: 'hint', s: 'shuffle', z: 'undo', y: 'redo', n: 'new', p: 'pause' };
 
 const isTyping = (target: EventTarget | null): boolean =>
   target instanceof HTMLElement &&

@@ -56,6 +56,9 @@ const ENV: SyncEnv = {
   clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
 };
 
+/** Actions that work while the game is paused (none touches the hidden board). */
+const PAUSE_SAFE = new Set(['pause', 'timer', 'sound', 'new', 'new!', 'stay', 'share', 'deselect']);
+
 const FOCUS_BOARD = 'mahjong:focus-board'; // sessionStorage: "New game" was pressed; focus the new board
 
 const sameFaces = (a: readonly unknown[] | undefined, b: readonly unknown[]): boolean =>
@@ -118,6 +121,32 @@ function start(doc: Document): void {
     s.message = 'Welcome back: your moves were kept on this device and are being saved.';
   }
   s.saving = sync.status;
+
+  // Pause and the timer switch: kept in the mj_prefs cookie, which the server renders (routes/pages/play.ts).
+  const wrap = s.dom.board.parentElement!;
+  const counters = doc.querySelector<HTMLElement>('.counters');
+  let paused = wrap.hasAttribute('data-paused');
+  if (paused) stopClock(s, Date.now());
+  function savePrefs(): void {
+    const words = [counters?.dataset.timer === 'off' ? 'timer-off' : '', paused ? 'paused' : ''].filter(Boolean);
+    doc.cookie = `mj_prefs=${words.join('.') || 'none'}; path=/; max-age=${400 * 86_400}; samesite=lax`;
+  }
+  function switchButton(action: string, on: boolean, text: string): void {
+    const b = doc.querySelector<HTMLElement>(`.controls [data-action="${action}"]`);
+    if (!b) return;
+    b.setAttribute('aria-pressed', String(on));
+    b.textContent = text;
+  }
+  function setPaused(on: boolean): void {
+    paused = on;
+    wrap.toggleAttribute('data-paused', on);
+    if (on) stopClock(s, Date.now());
+    else if (s.gameId !== null || s.game.log.length > 0) startClock(s, Date.now());
+    switchButton('pause', on, on ? 'Resume' : 'Pause');
+    s.message = on ? 'Paused: the board is hidden and the clock stopped.' : '';
+    savePrefs();
+    renderClock(s, Date.now());
+  }
 
   const sounds = makeSounds();
   const soundSwitch = doc.querySelector<HTMLButtonElement>('[data-action="sound"]');
@@ -186,6 +215,7 @@ function start(doc: Document): void {
 
   const ctrl: Controller = {
     pick(slot) {
+      if (paused) return;
       const picked = pickTile(s, slot, Date.now());
       if (picked.kind === 'move') {
         record(sync, s.game.log, s.status);
@@ -194,6 +224,7 @@ function start(doc: Document): void {
       draw();
     },
     act(action) {
+      if (paused && !PAUSE_SAFE.has(action)) return; // the board is hidden: nothing acts on it
       if (action.startsWith('undo:')) {
         if (s.status === 'won') return;
         const n = Number(action.slice(5));
@@ -209,6 +240,20 @@ function start(doc: Document): void {
           if (s.status === 'won') return; // the server has recorded the win: the game is over
           if (play({ type: action }) && action === 'shuffle') playSound(sounds, 'shuffle');
           return;
+        case 'pause':
+          if (s.status === 'won' && !paused) return;
+          setPaused(!paused);
+          if (!paused) s.moveFocus = true;
+          draw();
+          return;
+        case 'timer': {
+          if (!counters) return;
+          const off = counters.dataset.timer !== 'off';
+          counters.dataset.timer = off ? 'off' : 'on';
+          switchButton('timer', !off, off ? 'Show timer' : 'Hide timer');
+          savePrefs();
+          return;
+        }
         case 'sound':
           setSound(sounds, !sounds.on);
           renderSoundSwitch();
@@ -279,6 +324,7 @@ function start(doc: Document): void {
       }
     },
     focusStep(dir, from) {
+      if (paused) return;
       if (from !== null && s.focus === null) s.focus = from; // tabbed in: the first arrow moves from there
       moveFocus(s, dir);
       s.moveFocus = true;
@@ -287,7 +333,7 @@ function start(doc: Document): void {
     visibility(hidden) {
       if (hidden) sendNow(sync); // a phone may end a page in the background without a pagehide
       if (hidden) stopClock(s, Date.now());
-      else if (s.gameId !== null || s.game.log.length > 0) startClock(s, Date.now());
+      else if (!paused && (s.gameId !== null || s.game.log.length > 0)) startClock(s, Date.now());
       renderClock(s, Date.now());
     },
     tick() {

@@ -374,6 +374,37 @@ suite('the board in Chromium', () => {
     await context.close();
   });
 
+  test('pause (and P) hides the board and stops the clock; the timer can be hidden; both kept across a reload', async () => {
+    const page = await open('pause');
+    const { deal } = await pageData(page);
+    const [a, b] = deal.solution[0]!;
+    await tile(page, a).click();
+    await tile(page, b).click();
+    await page.keyboard.press('p');
+    expect(await tile(page, deal.solution[1]![0]).isVisible()).toBe(false);
+    expect(await page.isVisible('.paused-note')).toBe(true);
+    const time = await page.textContent('[data-counter="time"]');
+    await page.waitForTimeout(2200);
+    expect(await page.textContent('[data-counter="time"]')).toBe(time); // the clock stands
+    await page.keyboard.press('h'); // nothing acts on a hidden board
+    expect(await page.locator('#board .tile[data-hint]').count()).toBe(0);
+    await page.reload();
+    await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+    expect(await page.isVisible('.paused-note')).toBe(true); // the server rendered it paused
+    expect(await page.textContent('.controls [data-action="pause"]')).toBe('Resume');
+    await page.click('.paused-note button');
+    expect(await tile(page, deal.solution[1]![0]).isVisible()).toBe(true);
+    await page.click('.controls [data-action="timer"]');
+    expect(await page.isVisible('[data-counter="time"]')).toBe(false);
+    await page.reload();
+    await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+    expect(await page.isVisible('[data-counter="time"]')).toBe(false);
+    expect(await page.textContent('.controls [data-action="timer"]')).toBe('Show timer');
+    expect(await page.isVisible('.paused-note')).toBe(false);
+    expect(errorsOf(page)).toEqual([]);
+    await context.close();
+  });
+
   test('sound is off by default; one switch turns it on, and it is remembered', async () => {
     const page = await open('sound');
     const button = page.locator('.controls [data-action="sound"]');

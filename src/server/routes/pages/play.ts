@@ -24,6 +24,17 @@ import { formatTime } from '../../views/format.ts';
 const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // no - or _: a seed never looks like a flag
 export const RANDOM_SEED_LENGTH = 8;
 
+/**
+ * The player's play-page preferences, kept by the page's script in the `mj_prefs` cookie (not signed:
+ * it only changes how the page looks) and rendered by the server, so the page opens as it was left:
+ * `timer-off` hides the clock, `paused` opens the board paused. Anything else in it is ignored.
+ */
+export const PREFS_COOKIE = 'mj_prefs';
+export function playPrefs(raw: string | undefined): { timer: 'on' | 'off'; paused: boolean } {
+  const words = new Set((raw ?? '').split('.'));
+  return { timer: words.has('timer-off') ? 'off' : 'on', paused: words.has('paused') };
+}
+
 /** A random seed of 8 letters and digits (about 47 bits), from the crypto RNG. */
 export function randomSeed(): string {
   let seed = '';
@@ -97,7 +108,8 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const shareUrl = `${fastify.publicOrigin ?? ''}${path}`;
       const daily = layout === DAILY_LAYOUT && mode === 'relaxed' && isDailySeed(seed);
       const nav: Nav = daily && seed === dailySeed(fastify.now()) ? 'daily' : 'play';
-      const cacheKey = `${nav} ${shareUrl}`;
+      const prefs = playPrefs(request.cookies[PREFS_COOKIE]);
+      const cacheKey = `${nav} ${shareUrl} ${prefs.timer} ${prefs.paused}`;
       const cached = fresh?.pages.get(cacheKey);
       if (cached) return reply.type('text/html; charset=utf-8').send(cached);
 
@@ -132,6 +144,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         shareUrl,
         otherMode: { mode: other, url: dealUrl(layout, seed, other) },
         newUrl: `/play/${layout}${mode === 'classic' ? '?mode=classic' : ''}`,
+        prefs,
       };
       if (!fresh) return reply.page('play', page);
       const html = fastify.renderPartial('play', page);
