@@ -18,7 +18,7 @@
  *
  * The page sees the state through hooks; the status is what the save indicator says.
  */
-import { applyMoves, newGame, type Deal, type Face, type Move, type Status } from '../engine/index.ts';
+import { applyMoves, isBoardMove, isSameMove, newGame, type Deal, type Face, type Move, type Status } from '../engine/index.ts';
 
 /** What the server answers to a batch (SPEC §3.2, with our extra keys). */
 export interface MovesAnswer {
@@ -124,10 +124,7 @@ function dealOfKey(key: string): DealKey | null {
   return { layout, seed, mode };
 }
 
-const sameMove = (a: Move, b: Move): boolean =>
-  a.type === b.type && (a.type !== 'match' || (b.type === 'match' && a.a === b.a && a.b === b.b));
 
-const notHint = (m: Move): boolean => m.type !== 'hint';
 
 /**
  * True when `long` starts with the moves of `short`. The server counts hints but does not log them, so
@@ -136,9 +133,9 @@ const notHint = (m: Move): boolean => m.type !== 'hint';
  */
 function extendsLog(short: readonly Move[], long: readonly Move[]): boolean {
   if (short.length > long.length) return false;
-  const a = short.filter(notHint);
-  const b = long.slice(0, short.length).filter(notHint);
-  return a.length === b.length && a.every((m, i) => sameMove(m, b[i]!));
+  const a = short.filter(isBoardMove);
+  const b = long.slice(0, short.length).filter(isBoardMove);
+  return a.length === b.length && a.every((m, i) => isSameMove(m, b[i]!));
 }
 
 /** True when `log` replays on the deal (a stored log from an older page or another version may not). */

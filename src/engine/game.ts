@@ -27,6 +27,13 @@ export type Move =
   | { readonly type: 'match'; readonly a: number; readonly b: number }
   | { readonly type: 'shuffle' | 'undo' | 'redo' | 'hint' };
 
+/** True when two moves are the same move (a match of the same two slots in the same order, or the same kind). */
+export const isSameMove = (a: Move, b: Move): boolean =>
+  a.type === b.type && (a.type !== 'match' || (b.type === 'match' && a.a === b.a && a.b === b.b));
+
+/** True for every move but a hint: the moves that can change the board (a hint only counts). */
+export const isBoardMove = (m: Move): boolean => m.type !== 'hint';
+
 export const STATUSES = ['playing', 'won', 'stuck'] as const;
 export type Status = (typeof STATUSES)[number];
 

@@ -36,6 +36,8 @@ export {
   availablePairs,
   geometryOfDeal,
   hintFor,
+  isBoardMove,
+  isSameMove,
   isTileFree,
   newGame,
   presenceOf,

@@ -29,7 +29,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { applyMoves, makeBoard, newGame, parseBoards, replay, statusOf, type Game, type Move, type Status } from '../../engine/index.ts';
+import { applyMoves, isBoardMove, isSameMove, makeBoard, newGame, parseBoards, replay, statusOf, type Game, type Move, type Status } from '../../engine/index.ts';
 import type { GameRow } from '../repositories/types.ts';
 import type { StoredDeal } from './dealer.ts';
 import { WindowBudget } from './limits.ts';
@@ -114,10 +114,7 @@ export const makeGameId = (): string => randomBytes(12).toString('base64url');
 
 const countOf = (moves: readonly Move[], type: Move['type']): number => moves.filter((m) => m.type === type).length;
 
-const sameMove = (a: Move, b: Move): boolean =>
-  a.type === b.type && (a.type !== 'match' || (b.type === 'match' && a.a === b.a && a.b === b.b));
 
-const notHint = (m: Move): boolean => m.type !== 'hint';
 
 /**
  * Whether `overlap` (a batch's first moves, from `at`) repeats moves the server has: `span` moves from
@@ -126,10 +123,10 @@ const notHint = (m: Move): boolean => m.type !== 'hint';
  * the counts bound, and must match there.
  */
 function isRepeat(storedLog: readonly Move[], overlap: readonly Move[], span: number, at: number): boolean {
-  const mine = overlap.filter(notHint);
-  const theirs = storedLog.filter(notHint);
+  const mine = overlap.filter(isBoardMove);
+  const theirs = storedLog.filter(isBoardMove);
   if (mine.length > theirs.length) return false;
-  const matchesAt = (n: number): boolean => mine.every((m, i) => sameMove(m, theirs[n + i]!));
+  const matchesAt = (n: number): boolean => mine.every((m, i) => isSameMove(m, theirs[n + i]!));
   if (overlap.length === span) return matchesAt(theirs.length - mine.length);
   const last = Math.min(at, theirs.length - mine.length);
   for (let n = Math.max(0, theirs.length - span); n <= last; n++) if (matchesAt(n)) return true;
@@ -228,7 +225,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         if (wait !== undefined)
           return { ok: false, status: 429, code: PlayError.RateLimited, retryAfterS: wait, error: `at most ${SHUFFLES_PER_MINUTE} shuffles a minute; try again in ${wait} s` };
         // Hints are counted, not kept (older logs may hold some: they go as the log is rewritten).
-        const game: Game = { ...next.value, log: next.value.log.filter(notHint) };
+        const game: Game = { ...next.value, log: next.value.log.filter(isBoardMove) };
         const status = statusOf(game);
         const time = now();
         const count = row.move_count + batch.length;
