@@ -30,11 +30,15 @@
  * decision makes the search jump straight back over it. Every such set is learnt
  * as a nogood (no solution has all of those pairs) and checked whenever a pairing
  * is tried; nogoods survive restarts (Luby schedule), which keep unlucky early
- * choices from dominating. Before the search each group's pairings are probed
- * alone at the root: a pairing that fails is forbidden for good (copies stacked
- * on each other never pair), and a group left with one pairing is committed; the
- * probe runs again after every restart, as pairings forbidden meanwhile make the
- * optimistic play stricter.
+ * choices from dominating. Choosing the group to branch on, a pairing that a nogood
+ * rules out under the commitments in force counts as gone (a lazy unit propagation,
+ * spending no node): a group left with one pairing is branched on first and one
+ * with none fails at once (measured: mean nodes −17% on study-1 … 1000 and −26% on
+ * study-1001 … 2000, p99 −15% and −59%; one unresolved deal less in each thousand).
+ * Before the search each group's pairings are probed alone at the root: a pairing
+ * that fails is forbidden for good (copies stacked on each other never pair), and a
+ * group left with one pairing is committed; the probe runs again after every
+ * restart, as pairings forbidden meanwhile make the optimistic play stricter.
  * A few random playouts run first: they clear most easy positions in microseconds.
  * Each play counts as one node against the budget, so results never depend on the
  * clock.
@@ -759,10 +763,6 @@ class PairingSearch {
     this.learn(out, at);
   }
 
-  /**
-   * Releases the levels [lo, hi) of a conflict set that the failure does not need:
-   * the whole range at once when the play still fails without it, else each half.
-   */
   // ---------------------------------------------------------------------------
   // The search.
 
@@ -913,17 +913,34 @@ class PairingSearch {
 
   /**
    * A group to branch on where greedy play stopped: two or more free uncommitted
-   * copies. The one with the fewest pairings left, ties at random; -1 when none.
+   * copies. The one with the fewest pairings left (neither forbidden nor ruled out
+   * by a nogood), then the least active, ties at random; -1 when none.
    */
   private branchGroup(): number {
     let best = -1;
     let bestScore = Infinity;
+    const level = this.depth;
+    const scratch = (level + 1) * this.words; // the child's conflict: free to overwrite before the child runs
     for (let g = 0; g < this.groupCount; g++) {
       if (this.avail[g]! < 2 || this.open[g]! === 0) continue;
       const k = this.uncommitted(g, this.copies, 0);
       let alive = 0;
       const a = this.copies[0]!;
-      for (let j = 1; j < k; j++) if (!this.forbidden.has(this.key(a, this.copies[j]!))) alive++;
+      if (k === 4) {
+        // Pairings a learnt nogood rules out under the commitments in force count as gone
+        // (a lazy unit propagation): a group left with one pairing is branched on first,
+        // one with none fails at once. No node is spent.
+        const b = this.copies[1]!;
+        const c = this.copies[2]!;
+        const d = this.copies[3]!;
+        for (let j = 0; j < 3; j++) {
+          const x = j === 0 ? b : j === 1 ? c : d;
+          if (this.forbidden.has(this.key(a, x))) continue;
+          this.decide(level, a, x); // overwrites `copies`: b, c, d are read above
+          if (!this.brokenNogood(level, this.conflict, scratch)) alive++;
+          this.undecide(level);
+        }
+      } else for (let j = 1; j < k; j++) if (!this.forbidden.has(this.key(a, this.copies[j]!))) alive++;
       const score = alive * 2 ** 40 + this.activity[g]! * 0x10000 + this.rng.int(0x10000);
       if (score < bestScore) (bestScore = score), (best = g);
     }
