@@ -19,12 +19,17 @@ const rowOf = (app: FastifyInstance, id: string) =>
     finished_at: number | null;
   };
 
+/** A fresh app, a player, and a turtle game of theirs with its solution as moves. */
+async function started() {
+  const app = await build();
+  const cookie = await newPlayer(app);
+  const game = await createGame(app, cookie);
+  return { app, cookie, game, moves: solutionMoves(game) };
+}
+
 describe('batches that say where they start', () => {
   test('a batch sent twice, or again after a newer one, changes nothing and answers the same position', async () => {
-    const app = await build();
-    const cookie = await newPlayer(app);
-    const game = await createGame(app, cookie);
-    const moves = solutionMoves(game);
+    const { app, cookie, game, moves } = await started();
 
     const first = await post(app, cookie, game.id, { at: 0, moves: moves.slice(0, 3) });
     expect(first.statusCode).toBe(200);
@@ -50,10 +55,7 @@ describe('batches that say where they start', () => {
   });
 
   test('a batch that overlaps what the server has sends only the rest', async () => {
-    const app = await build();
-    const cookie = await newPlayer(app);
-    const game = await createGame(app, cookie);
-    const moves = solutionMoves(game);
+    const { app, cookie, game, moves } = await started();
     await post(app, cookie, game.id, { at: 0, moves: moves.slice(0, 4) });
     const res = await post(app, cookie, game.id, { at: 2, moves: [...moves.slice(2, 4), { type: 'hint' }, ...moves.slice(4, 6)] });
     expect(res.statusCode).toBe(200);
@@ -103,10 +105,7 @@ describe('batches that say where they start', () => {
   });
 
   test('other moves where the server has some: 409 ERR_CONFLICT with the server log, nothing stored', async () => {
-    const app = await build();
-    const cookie = await newPlayer(app);
-    const game = await createGame(app, cookie);
-    const moves = solutionMoves(game);
+    const { app, cookie, game, moves } = await started();
     await post(app, cookie, game.id, { at: 0, moves: moves.slice(0, 2) }); // tab one
     const other = await post(app, cookie, game.id, { at: 1, moves: [{ type: 'undo' }, { type: 'hint' }] }); // tab two
     expect(other.statusCode).toBe(409);
@@ -120,10 +119,7 @@ describe('batches that say where they start', () => {
   });
 
   test('a batch that starts past the stored log: 409 ERR_MOVE_GAP with the count to send from', async () => {
-    const app = await build();
-    const cookie = await newPlayer(app);
-    const game = await createGame(app, cookie);
-    const moves = solutionMoves(game);
+    const { app, cookie, game, moves } = await started();
     const res = await post(app, cookie, game.id, { at: 2, moves: moves.slice(2, 4) });
     expect(res.statusCode).toBe(409);
     expect(res.json()).toMatchObject({ code: 'ERR_MOVE_GAP', moves: 0, log: [] });
@@ -131,10 +127,7 @@ describe('batches that say where they start', () => {
   });
 
   test('an illegal move is 409 with the engine code, its index in the batch as sent, and the server log', async () => {
-    const app = await build();
-    const cookie = await newPlayer(app);
-    const game = await createGame(app, cookie);
-    const moves = solutionMoves(game);
+    const { app, cookie, game, moves } = await started();
     await post(app, cookie, game.id, { at: 0, moves: moves.slice(0, 2) });
     const res = await post(app, cookie, game.id, { at: 1, moves: [moves[1], moves[2], moves[0]] });
     expect(res.statusCode).toBe(409);
