@@ -52,6 +52,14 @@ function isForeign(request: FastifyRequest, publicOrigin: string | undefined): b
   return origin !== (publicOrigin ?? `${request.protocol}://${request.host}`);
 }
 
+/** The player id of a request's valid signed cookie, if it has one (also on routes that make no player). */
+export function cookiePlayerId(request: FastifyRequest): string | undefined {
+  const raw = request.cookies[HOST_PLAYER_COOKIE] ?? request.cookies[PLAYER_COOKIE];
+  if (!raw) return undefined;
+  const unsigned = request.unsignCookie(raw); // a forged or tampered id fails the signature
+  return unsigned.valid && unsigned.value && PLAYER_ID.test(unsigned.value) ? unsigned.value : undefined;
+}
+
 function makePlayerHook(fastify: FastifyInstance, opts: PlayerOptions) {
   const secureOrigin = opts.publicOrigin?.startsWith('https://') ?? false;
   return function playerHook(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
@@ -62,16 +70,13 @@ function makePlayerHook(fastify: FastifyInstance, opts: PlayerOptions) {
     if (!safe && isForeign(request, opts.publicOrigin))
       return done(fastify.httpErrors.forbidden('requests from other sites are refused; use this site\'s own pages'));
     const https = secureOrigin || request.protocol === 'https';
-    const raw = request.cookies[HOST_PLAYER_COOKIE] ?? request.cookies[PLAYER_COOKIE];
-    if (raw) {
-      const unsigned = request.unsignCookie(raw); // a forged or tampered id fails the signature
-      if (unsigned.valid && unsigned.value && PLAYER_ID.test(unsigned.value)) {
-        request.playerId = unsigned.value;
-        request.isNewPlayer = false;
-        // Over https, an id still under the old name moves to the __Host- name on its next page.
-        if (https && safe && request.cookies[HOST_PLAYER_COOKIE] === undefined) setPlayerCookie(reply, request.playerId, true);
-        return done();
-      }
+    const known = cookiePlayerId(request);
+    if (known !== undefined) {
+      request.playerId = known;
+      request.isNewPlayer = false;
+      // Over https, an id still under the old name moves to the __Host- name on its next page.
+      if (https && safe && request.cookies[HOST_PLAYER_COOKIE] === undefined) setPlayerCookie(reply, request.playerId, true);
+      return done();
     }
     // Only a safe request makes a new player. A POST without a valid cookie is a browser that
     // did not send it (a cross-site form: SameSite=Lax) or a client that never had one: answering
@@ -84,7 +89,7 @@ function makePlayerHook(fastify: FastifyInstance, opts: PlayerOptions) {
   };
 }
 
-function setPlayerCookie(reply: FastifyReply, id: string, https: boolean): void {
+export function setPlayerCookie(reply: FastifyReply, id: string, https: boolean): void {
   reply.setCookie(https ? HOST_PLAYER_COOKIE : PLAYER_COOKIE, id, {
     signed: true,
     httpOnly: true, // scripts never need the id; an XSS cannot steal it
