@@ -56,6 +56,8 @@ FROM games GROUP BY deal_id;
 
 -- Tables and records rank ranked wins by time; personal bests and medians use every win's time.
 CREATE INDEX games_ranked_by_deal ON games (deal_id, ranked_ms) WHERE ranked_ms IS NOT NULL;
+-- Whether a player has a line on some daily table (the right to a name).
+CREATE INDEX games_daily_by_player ON games (player_id) WHERE daily = 1;
 DROP INDEX games_player_won_time;
 CREATE INDEX games_player_won_time ON games (player_id, layout, time_ms) WHERE result = 'won';
 -- The player's games of a deal, for "first win of this deal" (the deal record's count of winners).
@@ -64,7 +66,7 @@ CREATE INDEX games_player_won_time ON games (player_id, layout, time_ms) WHERE r
 -- Days a player won something (UTC), for streaks that no unfinished game can break:
 --   wins       games won that day;
 --   run        days in a row with a win ending this day (0 on a day without a win);
---   daily      1 when the player won that day's daily deal on its day (ranked on its table);
+--   daily      1 when the player won that day's daily deal in a game started on its day;
 --   daily_run  days in a row with such a daily win ending this day.
 CREATE TABLE player_days (
   player_id TEXT NOT NULL REFERENCES players (id),
@@ -80,7 +82,11 @@ INSERT INTO player_days (player_id, day, wins)
 SELECT player_id, strftime('%Y-%m-%d', finished_at / 1000, 'unixepoch'), COUNT(*)
 FROM games WHERE result = 'won' GROUP BY 1, 2;
 INSERT INTO player_days (player_id, day, daily)
-SELECT g.player_id, substr(d.seed, 7), 1 FROM games g JOIN deals d ON d.id = g.deal_id WHERE g.daily = 1 GROUP BY 1, 2
+SELECT g.player_id, substr(d.seed, 7), 1 FROM games g JOIN deals d ON d.id = g.deal_id
+WHERE g.result = 'won' AND d.layout = 'turtle' AND d.mode = 'relaxed'
+  AND d.seed GLOB 'daily-[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'
+  AND strftime('%Y-%m-%d', g.started_at / 1000, 'unixepoch') = substr(d.seed, 7)
+GROUP BY 1, 2
 ON CONFLICT (player_id, day) DO UPDATE SET daily = 1;
 -- Runs: days in a row share (day number - rank among the player's such days).
 UPDATE player_days SET run = r.n FROM (

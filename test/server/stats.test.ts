@@ -114,7 +114,7 @@ describe('stats from aggregates agree with the plain computation', () => {
     for (const g of winners) {
       const clean = g.clean ? 0 : 1;
       expect(
-        await repo.saveMoves({ id: g.id, expectedCount: 0, movesJson: '[]', boards: '', moveCount: 1, status: 'won', tilesLeft: 0, hints: clean, shuffles: 0, undos: 0, now: g.started + g.time, won: true, pacedAt: g.started, unranked: null, rankedMs: g.time, dailyDay: null }),
+        await repo.saveMoves({ id: g.id, expectedCount: 0, movesJson: '[]', boards: '', moveCount: 1, status: 'won', tilesLeft: 0, hints: clean, shuffles: 0, undos: 0, now: g.started + g.time, won: true, pacedAt: g.started, unranked: null, rankedMs: g.time, dailyDay: null, onTable: false }),
       ).toBe(true);
       done.find((d) => d.id === g.id)!.won = true;
       await compare(repo, done);

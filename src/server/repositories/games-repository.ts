@@ -122,12 +122,13 @@ export function createGamesRepository(db: Database): GamesStore {
     'SELECT MIN(ranked_ms) AS t FROM games WHERE deal_id = ? AND daily = 1 AND player_id = ?',
   );
   const dailyResults = db.prepare<[{ player: string; layout: string; mode: string; from: string; to: string }], { seed: string; on_day: number; clean: number }>(
-    `SELECT d.seed, MAX(g.daily) AS on_day, MAX(g.hints = 0 AND g.shuffles = 0 AND g.undos = 0) AS clean
+    `SELECT d.seed, MAX(g.started_at >= unixepoch(substr(d.seed, 7)) * 1000 AND g.started_at < unixepoch(substr(d.seed, 7), '+1 day') * 1000) AS on_day,
+            MAX(g.hints = 0 AND g.shuffles = 0 AND g.undos = 0) AS clean
      FROM deals d JOIN games g ON g.deal_id = d.id AND g.player_id = @player
      WHERE d.layout = @layout AND d.mode = @mode AND d.seed >= @from AND d.seed <= @to AND g.result = 'won'
      GROUP BY d.seed ORDER BY d.seed`,
   );
-  const anyDailyWin = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM player_days WHERE player_id = ? AND daily = 1');
+  const anyDailyWin = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM (SELECT 1 FROM games WHERE player_id = ? AND daily = 1 LIMIT 1)');
   const exportRows = db.prepare<[string, number, number], ExportRow>(
     `SELECT ${summary}, g.rowid AS rowid FROM games g JOIN deals d ON d.id = g.deal_id
      WHERE g.player_id = ? AND g.rowid > ? ORDER BY g.rowid LIMIT ?`,
@@ -170,7 +171,8 @@ export function createGamesRepository(db: Database): GamesStore {
   }
 
   const saveGame = db.transaction((saved: SavedMoves): boolean => {
-    const changed = save.run({ ...saved, won: saved.won ? 1 : 0, daily: saved.dailyDay === null ? 0 : 1 }).changes;
+    const { onTable: _, ...fields } = saved;
+    const changed = save.run({ ...fields, won: saved.won ? 1 : 0, daily: saved.onTable ? 1 : 0 }).changes;
     if (changed !== 1) return false;
     if (saved.won) {
       const key = gameKey.get(saved.id)!;

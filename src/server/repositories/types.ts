@@ -92,7 +92,8 @@ export interface SavedMoves {
   pacedAt: number; // the pace clock after this batch (services/fair-play.ts)
   unranked: Unranked | null; // after this batch's pace check
   rankedMs: number | null; // with a ranked win: now - shown_at
-  dailyDay: string | null; // with a win on its daily table: the day (YYYY-MM-DD) whose table
+  dailyDay: string | null; // with a win of a daily deal started on its day: that day (YYYY-MM-DD), for the calendar and daily streak
+  onTable: boolean; // with a win: it stands on its day's daily table (games.daily)
 }
 
 /** A player's totals on one layout (kept up to date with every start and win). */
@@ -150,7 +151,7 @@ export interface DealRecord {
 /** A player's result on one daily deal, for the calendar. */
 export interface DailyResult {
   day: string; // YYYY-MM-DD: the deal's day
-  onDay: boolean; // won on its day (ranked on its table)
+  onDay: boolean; // won in a game started on its day
   clean: boolean; // some win of it was clean
 }
 
@@ -233,7 +234,7 @@ export interface GamesStore {
   dailyRank(dealId: number, playerId: string, timeMs: number): Promise<number>;
   /** The player's wins of the daily deals whose seeds lie between `fromSeed` and `toSeed` (of one layout and mode). */
   dailyResults(playerId: string, layout: string, mode: Mode, fromSeed: string, toSeed: string): Promise<DailyResult[]>;
-  /** Days in a row, ending `today` or `yesterday`, whose daily deal the player won on its day. */
+  /** Days in a row, ending `today` or `yesterday`, whose daily deal the player won in a game started on its day. */
   dailyStreak(playerId: string, today: string, yesterday: string): Promise<number>;
   /** Has the player any win on a daily table? (The right to a name.) */
   hasDailyWin(playerId: string): Promise<boolean>;

@@ -45,16 +45,24 @@ export function paceAfter(
   return { pacedAt, unranked: game.unranked ?? (tooFast ? 'fast' : null) };
 }
 
-/** What a won game is: its ranked time (null when unranked) and the daily table it stands on (or null). */
+/**
+ * What a won game is: its ranked time (null when unranked); the day of its daily deal when it was
+ * started on that day (the player's calendar and daily streak); and whether it stands on that day's
+ * table (ranked, and the deal first shown to the player on the day too).
+ */
 export function rankWin(
   game: { unranked: Unranked | null; shown_at: number; started_at: number; layout: string; seed: string; mode: string },
   finishedAt: number,
-): { rankedMs: number | null; dailyDay: string | null } {
-  if (game.unranked !== null) return { rankedMs: null, dailyDay: null };
+): { rankedMs: number | null; dailyDay: string | null; onTable: boolean } {
+  const ranked = game.unranked === null;
   const day = dailyDayOf(game.layout, game.seed, game.mode);
   const start = day === null ? NaN : Date.parse(`${day}T00:00:00Z`);
-  const onDay = day !== null && game.shown_at >= start && game.started_at < start + 86_400_000;
-  return { rankedMs: finishedAt - game.shown_at, dailyDay: onDay ? day : null };
+  const startedOnDay = day !== null && game.started_at >= start && game.started_at < start + 86_400_000;
+  return {
+    rankedMs: ranked ? finishedAt - game.shown_at : null,
+    dailyDay: startedOnDay ? day : null,
+    onTable: ranked && startedOnDay && game.shown_at >= start,
+  };
 }
 
 /** Why a win is not ranked, in words for the player. */

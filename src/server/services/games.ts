@@ -236,7 +236,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         const count = row.move_count + batch.length;
         // The pace rule and, on a win, its rank (services/fair-play.ts).
         const { pacedAt, unranked } = paceAfter(row, batch, time, row.move_count === 0);
-        const rank = status === 'won' ? rankWin({ ...row, unranked }, time) : { rankedMs: null, dailyDay: null };
+        const rank = status === 'won' ? rankWin({ ...row, unranked }, time) : { rankedMs: null, dailyDay: null, onTable: false };
         const saved = await repo.saveMoves({
           id: row.id,
           expectedCount: row.move_count,
@@ -256,7 +256,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         });
         if (saved) {
           cache.set(row.id, { game, count });
-          const after: GameRow = { ...row, paced_at: pacedAt, unranked, ranked_ms: rank.rankedMs, daily: rank.dailyDay === null ? 0 : 1 };
+          const after: GameRow = { ...row, paced_at: pacedAt, unranked, ranked_ms: rank.rankedMs, daily: rank.onTable ? 1 : 0 };
           return { ok: true, row: after, game, moves: count, status, finishedAt: status === 'won' ? time : null };
         }
         cache.delete(row.id);
