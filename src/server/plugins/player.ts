@@ -46,7 +46,10 @@ export interface PlayerOptions {
  */
 function isForeign(request: FastifyRequest, publicOrigin: string | undefined): boolean {
   const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  // A browser that says where the request comes from is believed (a page cannot set the header). It
+  // matters: under our `Referrer-Policy: no-referrer` Chromium sends `Origin: null` with a form POST of
+  // our own pages (issue 10 found the nickname and transfer forms refused so).
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
   const origin = request.headers.origin;
   if (origin === undefined) return false;
   return origin !== (publicOrigin ?? `${request.protocol}://${request.host}`);
