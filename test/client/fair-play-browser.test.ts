@@ -83,19 +83,23 @@ const winByScript = (page: Page, layout: string, seed: string) =>
     await context.close();
   });
 
-  test('the win panel shows the server time and that a game sent all at once is not ranked', async () => {
+  test('the win panel shows the server time and that a game sent all at once is not ranked', { timeout: 120_000 }, async () => {
     const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     await page.goto(`${env.app.url}/play/garden/panel`);
     await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
     const elapsed = Number(await page.getAttribute('#deal-stats', 'data-elapsed'));
     expect(elapsed).toBeGreaterThanOrEqual(0);
-    // Click the whole solution as fast as a script can: far faster than a pair per 0.7 s, so not ranked.
+    // The whole game played offline, then sent when the network is back: all at once, so not ranked
+    // (SPEC §8: offline games are verified, never ranked).
     const { deal } = await pageData(page);
+    await context.setOffline(true);
     for (const [a, b] of deal.solution) {
       await tile(page, a).click();
       await tile(page, b).click();
     }
+    await context.setOffline(false);
+    await page.evaluate(() => (globalThis as { __mahjong?: { sendNow?: () => void } }).__mahjong?.sendNow?.());
     await expect.poll(() => page.getAttribute('[data-win="rank"]', 'data-ranked'), { timeout: 15_000 }).toBe('false');
     expect(await page.textContent('[data-win="rank"]')).toContain('Not ranked');
     expect(await page.textContent('[data-win="time"]')).toMatch(/^Time \d+:\d\d\./);
