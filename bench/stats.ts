@@ -38,10 +38,10 @@ try {
     const k = Math.floor(random() * LAYOUTS.length);
     const id = `b${String(i).padStart(15, '0')}`;
     const at = start + i * 60_000;
-    await repo.create({ id, playerId, dealId: dealIds[k]!, layout: LAYOUTS[k]!, status: 'playing', tilesLeft: 144, now: at });
+    await repo.create({ id, playerId, dealId: dealIds[k]!, layout: LAYOUTS[k]!, status: 'playing', tilesLeft: 144, now: at, shownAt: at, pacedAt: at });
     if (random() < 0.67) {
       const hints = random() < 0.5 ? 0 : 2;
-      await repo.saveMoves({ id, expectedCount: 0, movesJson: '[]', boards: '', moveCount: 72, status: 'won', tilesLeft: 0, hints, shuffles: 0, undos: 0, now: at + 60_000 + Math.floor(random() * 600_000), won: true });
+      await repo.saveMoves({ id, expectedCount: 0, movesJson: '[]', boards: '', moveCount: 72, status: 'won', tilesLeft: 0, hints, shuffles: 0, undos: 0, now: at + 60_000 + Math.floor(random() * 600_000), won: true, pacedAt: at, unranked: null, rankedMs: null, dailyDay: null, onTable: false });
     }
   }
   db.exec('COMMIT');

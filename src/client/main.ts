@@ -65,9 +65,11 @@ const sameFaces = (a: readonly unknown[] | undefined, b: readonly unknown[]): bo
   Array.isArray(a) && a.length === b.length && a.every((f, i) => (f ?? null) === (b[i] ?? null));
 
 function start(doc: Document): void {
-  const data = readData(doc) as DealData | null;
-  if (!data?.deal) return;
+  const read = readData(doc) as DealData | null;
+  if (!read?.deal) return;
   const now = Date.now();
+  const elapsed = Number(doc.getElementById('deal-stats')?.dataset.elapsed);
+  const data: DealData = Number.isFinite(elapsed) ? { ...read, elapsedMs: elapsed } : read;
   const headless = makeState(data, now);
   const sprite = new URL(__FACES_FILE__, import.meta.url).pathname;
   const s: State = Object.assign(headless, { dom: makeDom(doc, headless, sprite), moveFocus: false });
@@ -82,6 +84,7 @@ function start(doc: Document): void {
     if (s.status === 'won') stopClock(s, Date.now());
     else startClock(s, Date.now());
   }
+  const clockRuns = data.elapsedMs !== undefined; // the server's time: pause and hidden pages do not stop it
 
   const server = data.game ? { id: data.game.id, log: data.game.log } : null;
   const sync = openSync(
@@ -97,7 +100,8 @@ function start(doc: Document): void {
       },
       saved: (answer, complete) => {
         if (answer.status === 'won' && s.status === 'won' && !s.verified) {
-          s.verified = { timeMs: answer.timeMs, previousBestMs: answer.previousBestMs };
+          const { timeMs, previousBestMs, ranked, unranked, dailyRank, next } = answer;
+          s.verified = { timeMs, previousBestMs, ranked, unranked, dailyRank, next };
           const time = formatTime(answer.timeMs ?? elapsedMs(s.clock, Date.now()));
           s.message = `Board cleared in ${time}. Your win is recorded: the server checked every move.`;
         } else if (complete && !sameFaces(answer.faces, s.game.faces)) {
@@ -126,7 +130,7 @@ function start(doc: Document): void {
   const wrap = s.dom.board.parentElement!;
   const counters = doc.querySelector<HTMLElement>('.counters');
   let paused = wrap.hasAttribute('data-paused');
-  if (paused) stopClock(s, Date.now());
+  if (paused && !clockRuns) stopClock(s, Date.now());
   function savePrefs(): void {
     const words = [counters?.dataset.timer === 'off' ? 'timer-off' : '', paused ? 'paused' : ''].filter(Boolean);
     doc.cookie = `mj_prefs=${words.join('.') || 'none'}; path=/; max-age=${400 * 86_400}; samesite=lax`;
@@ -140,10 +144,16 @@ function start(doc: Document): void {
   function setPaused(on: boolean): void {
     paused = on;
     wrap.toggleAttribute('data-paused', on);
-    if (on) stopClock(s, Date.now());
-    else if (s.gameId !== null || s.game.log.length > 0) startClock(s, Date.now());
+    if (!clockRuns) {
+      if (on) stopClock(s, Date.now());
+      else if (s.gameId !== null || s.game.log.length > 0) startClock(s, Date.now());
+    }
     switchButton('pause', on, on ? 'Resume' : 'Pause');
-    s.message = on ? 'Paused: the board is hidden and the clock stopped.' : '';
+    s.message = on
+      ? clockRuns
+        ? 'Paused: the board is hidden. The clock goes on: times are the server\'s, from when it first showed you this deal.'
+        : 'Paused: the board is hidden and the clock stopped.'
+      : '';
     savePrefs();
     renderClock(s, Date.now());
   }
@@ -332,8 +342,10 @@ function start(doc: Document): void {
     },
     visibility(hidden) {
       if (hidden) sendNow(sync); // a phone may end a page in the background without a pagehide
-      if (hidden) stopClock(s, Date.now());
-      else if (!paused && (s.gameId !== null || s.game.log.length > 0)) startClock(s, Date.now());
+      if (!clockRuns) {
+        if (hidden) stopClock(s, Date.now());
+        else if (!paused && (s.gameId !== null || s.game.log.length > 0)) startClock(s, Date.now());
+      }
       renderClock(s, Date.now());
     },
     tick() {

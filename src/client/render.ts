@@ -7,7 +7,7 @@
  * every event costs little. Pixel positions are CSS's job (board.css); the script only sets --tile.
  */
 import type { Face } from '../engine/index.ts';
-import { elapsedMs, formatTime, isCleanWin, newGameUrl, tileLabel, type HeadlessState } from './state.ts';
+import { elapsedMs, formatTime, isCleanWin, newGameUrl, tileLabel, type HeadlessState, type Verified } from './state.ts';
 import { STATUS_TEXT } from './sync.ts';
 
 export interface Dom {
@@ -329,6 +329,21 @@ function renderWin(s: State, now: number): void {
     best.hidden = text === '';
     setText(best, text);
   }
+  const rank = panel.querySelector<HTMLElement>('[data-win="rank"]');
+  if (rank) {
+    const text = s.verified ? rankText(s.verified) : '';
+    rank.hidden = text === '';
+    rank.dataset.ranked = String(s.verified?.ranked ?? '');
+    setText(rank, text);
+  }
+  const next = panel.querySelector<HTMLAnchorElement>('[data-win="next"]');
+  if (next) {
+    const to = s.verified?.next; // else it stays "Another layout"
+    if (to) {
+      next.href = to.url;
+      setText(next, `Try ${to.name}: not played yet`);
+    }
+  }
   const clean = isCleanWin(s.game);
   const { hints, shuffles, undos } = s.game;
   const time = s.verified?.timeMs ?? elapsedMs(s.clock, now);
@@ -344,6 +359,17 @@ function renderWin(s: State, now: number): void {
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** What the win panel says of the win's rank: its place on the daily table, or why it is not ranked. */
+export function rankText(v: Pick<Verified, 'ranked' | 'unranked' | 'dailyRank'>): string {
+  if (v.ranked === undefined || v.ranked === null) return '';
+  if (!v.ranked)
+    return v.unranked === 'legacy'
+      ? 'Not ranked: this game began before ranked times did.'
+      : 'Not ranked: its moves reached the server faster than a person plays them (all at once). It still counts in your stats.';
+  if (v.dailyRank) return `Ranked #${v.dailyRank} on the daily table of its day (your best time there).`;
+  return "Ranked: the time from when you first saw this deal. It counts on the deal's record.";
+}
 
 /** What the win panel says of the player's best on this layout (and mode): the server's times. */
 export function bestText(timeMs: number | null, previousBestMs: number | null | undefined, mode: string): string {

@@ -34,12 +34,22 @@ export interface DealData {
     readonly startedAt: number; // ms since the epoch, server clock
     readonly status?: string;
   } | null;
+  /**
+   * Ms since the server first showed this player the deal, when the page was made (`#deal-stats`
+   * data-elapsed): the clock starts there and runs like the server's, which times ranked wins (SPEC §7).
+   */
+  readonly elapsedMs?: number;
 }
 
 export const DIRS = ['left', 'right', 'up', 'down'] as const;
 export type Dir = (typeof DIRS)[number];
 
-/** Play time that runs only while the page is visible and the game is on. */
+/**
+ * The game's time. With the server's `elapsedMs` it is the time since the server first showed the
+ * player the deal and never stops before the win (pause and a hidden page included: the server's
+ * clock, which ranks the win, does not stop either). Without it (a page from before), play time from
+ * the first move.
+ */
 export interface Clock {
   base: number; // ms counted before `since`
   since: number | null; // ms epoch when the clock last started; null while stopped
@@ -52,6 +62,16 @@ export type Check =
   | { readonly kind: 'yes' }
   | { readonly kind: 'unknown' }
   | { readonly kind: 'no'; readonly undoSteps: number | null };
+
+/** What the server said of a win it recorded (the moves API's win answer). */
+export interface Verified {
+  readonly timeMs: number | null; // from the deal's first view to the winning move, server clock
+  readonly previousBestMs?: number | null;
+  readonly ranked?: boolean | null;
+  readonly unranked?: 'fast' | 'legacy' | null;
+  readonly dailyRank?: number | null;
+  readonly next?: { readonly id: string; readonly name: string; readonly url: string } | null;
+}
 
 export interface HeadlessState {
   readonly deal: Deal;
@@ -68,7 +88,7 @@ export interface HeadlessState {
   confirmingNew: boolean; // "New game" was asked for during a game: the notice asks before leaving it
   clock: Clock;
   saving: SyncStatus; // what the save indicator says (sync.ts)
-  verified: { readonly timeMs: number | null; readonly previousBestMs?: number | null } | null; // the server recorded the win: its time, and the best before
+  verified: Verified | null; // the server recorded the win: its time, the best before, its rank
   // derived by refresh():
   free: boolean[]; // per slot: on the board and free
   pairs: number; // matching free pairs now
@@ -83,13 +103,13 @@ export function makeState(data: DealData, now: number): HeadlessState {
   if (!start.ok) throw new Error(`bad deal: ${start.message}`);
   let game = start.value;
   let gameId: string | null = null;
-  let clock: Clock = { base: 0, since: null };
+  let clock: Clock = data.elapsedMs === undefined ? { base: 0, since: null } : { base: Math.max(0, data.elapsedMs), since: now };
   if (data.game) {
     const replayed = applyMoves(game, data.game.log);
     if (replayed.ok) {
       game = replayed.value;
       gameId = data.game.id;
-      clock = { base: Math.max(0, now - data.game.startedAt), since: null };
+      if (data.elapsedMs === undefined) clock = { base: Math.max(0, now - data.game.startedAt), since: null };
     }
   }
   const s: HeadlessState = {

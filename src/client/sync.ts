@@ -28,6 +28,10 @@ export interface MovesAnswer {
   readonly timeMs: number | null; // the server's time of the win
   readonly log?: readonly Move[]; // with a repeat the server had moves past: its log
   readonly previousBestMs?: number | null; // with a win: the player's best time on this layout and mode before it
+  readonly ranked?: boolean | null; // with a win: its time may stand on tables (SPEC §7)
+  readonly unranked?: 'fast' | 'legacy' | null; // why not
+  readonly dailyRank?: number | null; // with a win on its day's daily table: its place there
+  readonly next?: { readonly id: string; readonly name: string; readonly url: string } | null; // a layout not played yet
 }
 
 /** What the save indicator says. */

@@ -33,6 +33,8 @@ import pagesDaily from './routes/pages/daily.ts';
 import pagesHome from './routes/pages/home.ts';
 import pagesPlay from './routes/pages/play.ts';
 import pagesStats from './routes/pages/stats.ts';
+import pagesTransfer from './routes/pages/transfer.ts';
+import pagesExport from './routes/pages/export.ts';
 import dealer, { type DealerOptions } from './services/dealer.ts';
 import games from './services/games.ts';
 
@@ -126,5 +128,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(pagesPlay);
   app.register(pagesDaily);
   app.register(pagesStats);
+  app.register(pagesTransfer);
+  app.register(pagesExport);
   return app;
 }

@@ -16,10 +16,11 @@ describe('compression', () => {
     ['br', brotliDecompressSync],
     ['gzip', gunzipSync],
   ] as const)('pages and the deal JSON in %s, the same bytes once decoded', async (encoding, decode) => {
-    const app = await build();
+    const app = await build({ now: () => Date.UTC(2026, 11, 1) }); // a frozen clock: the page's "time since you saw it" stays put
+    const cookie = await newPlayer(app); // one player: the deal's record counts them once
     for (const url of ['/play/turtle/squeeze', '/', '/api/deals/turtle/squeeze']) {
-      const plain = await app.inject({ url });
-      const packed = await app.inject({ url, headers: { 'accept-encoding': encoding } });
+      const plain = await app.inject({ url, headers: { cookie } });
+      const packed = await app.inject({ url, headers: { cookie, 'accept-encoding': encoding } });
       expect(packed.headers['content-encoding'], url).toBe(encoding);
       expect(String(packed.headers.vary)).toMatch(/accept-encoding/i);
       expect(packed.rawPayload.length).toBeLessThan(plain.rawPayload.length / 2);

@@ -63,3 +63,43 @@ export function postMoves(app: FastifyInstance, cookie: string, id: string, move
 
 /** The deal's solution as match moves. */
 export const solutionMoves = (deal: Deal) => deal.solution.map(([a, b]) => ({ type: 'match' as const, a, b }));
+
+/** A clock for `build({ now })` that tests move by hand. */
+export function testClock(start: number) {
+  let t = start;
+  return {
+    now: (): number => t,
+    advance(ms: number): void {
+      t += ms;
+    },
+    set(ms: number): void {
+      t = ms;
+    },
+  };
+}
+
+/**
+ * Sends moves as a person's browser does (services/fair-play.ts): the first move alone, then six
+ * pairs a batch, each batch saying where it starts, `advance(gapMs)` called before each (the app's
+ * clock: a person takes time). Returns the last answer.
+ */
+export async function playPaced(
+  app: FastifyInstance,
+  cookie: string,
+  id: string,
+  moves: readonly unknown[],
+  advance: (ms: number) => void,
+  gapMs = 4200,
+) {
+  const batches = [moves.slice(0, 1)];
+  for (let i = 1; i < moves.length; i += 6) batches.push(moves.slice(i, i + 6));
+  let at = 0;
+  let res: LightMyRequestResponse | undefined;
+  for (const batch of batches) {
+    advance(gapMs);
+    res = await app.inject({ method: 'POST', url: `/api/games/${id}/moves`, headers: { cookie }, payload: { at, moves: batch } });
+    if (res.statusCode !== 200) throw new Error(`paced moves: ${res.statusCode} ${res.body}`);
+    at += batch.length;
+  }
+  return res!;
+}

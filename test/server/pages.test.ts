@@ -1,10 +1,10 @@
 /** The server-rendered pages: home, play (the board contract), daily, stats, errors. */
-import { describe, expect, test } from 'vitest';
+import { beforeEach, describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { freeSlots, newGame, presenceOf, replay, type Deal } from '../../src/engine/index.ts';
 import { LAYOUTS } from '../../src/engine/builtins.ts';
 import { dealData } from '../../src/server/views/board.ts';
-import { build, createGame, newPlayer, postMoves, solutionMoves } from './helper.ts';
+import { build, playPaced, testClock, createGame, newPlayer, postMoves, solutionMoves } from './helper.ts';
 
 const tilesOf = (html: string): string[] => html.match(/<button class="tile"[^>]*>/g) ?? [];
 const attr = (tag: string, name: string): string | undefined => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
@@ -16,12 +16,17 @@ function dealDataOf(html: string): { deal: Deal; game: { id: string; log: unknow
 }
 
 /** Plays a daily win for a new player; returns their cookie. */
+/** The clock of apps built with `{ now: clock.now }`: 10:00 UTC on 1 December 2026, moved by tests and by playPaced. */
+const clock = testClock(Date.UTC(2026, 11, 1, 10));
+beforeEach(() => clock.set(Date.UTC(2026, 11, 1, 10)));
+
+/** A new player who wins today's daily deal at a person's pace (ranked: it stands on the table). */
 async function winDaily(app: FastifyInstance): Promise<string> {
   const cookie = await newPlayer(app);
   const seed = `daily-${new Date(app.now()).toISOString().slice(0, 10)}`;
   const game = await createGame(app, cookie, { layout: 'turtle', seed });
-  const res = await postMoves(app, cookie, game.id, solutionMoves(game));
-  expect(res.json().status).toBe('won');
+  const res = await playPaced(app, cookie, game.id, solutionMoves(game), clock.advance);
+  expect(res.json()).toMatchObject({ status: 'won', ranked: true });
   return cookie;
 }
 
@@ -188,7 +193,12 @@ describe('GET /play/:layout/:seed', () => {
     const stranger = await app.inject({ url: '/play/turtle/resume' });
     expect(tilesOf(stranger.body)).toHaveLength(144);
     expect(dealDataOf(stranger.body).game).toBeNull();
-    expect(stranger.body).toBe(early.body); // the same bytes for everyone without a game of this deal
+    // The same bytes for everyone without a game of this deal, but for the deal's own record (a count
+    // of players who opened it, and the time since this visitor first saw it).
+    const withoutRecord = (page: string): string => page.replace(/<section id="deal-stats"[\s\S]*?<\/section>/, '');
+    expect(withoutRecord(stranger.body)).toBe(withoutRecord(early.body));
+    expect(early.body).toMatch(/id="deal-stats"[^>]*data-played="2" data-won="0" data-elapsed="0"/); // the player, then this visitor
+    expect(stranger.body).toMatch(/id="deal-stats"[^>]*data-played="3" data-won="0" data-elapsed="0"/);
   });
 
   test('a won game is not restored: the deal starts fresh', async () => {
@@ -236,17 +246,17 @@ describe('GET /daily and POST /daily/name', () => {
   });
 
   test('best verified times, fastest first; the winner names themself; names are escaped', async () => {
-    let clock = Date.UTC(2025, 2, 3, 8);
-    const app = await build({ now: () => clock });
+    const app = await build({ now: clock.now });
     const slow = await newPlayer(app);
-    const slowGame = await createGame(app, slow, { layout: 'turtle', seed: 'daily-2025-03-03' });
-    clock += 300_000;
-    await postMoves(app, slow, slowGame.id, solutionMoves(slowGame));
-    const fast = await winDaily(app); // no time passes: 0:00
+    const slowGame = await createGame(app, slow, { layout: 'turtle', seed: 'daily-2026-12-01' });
+    clock.advance(300_000);
+    await playPaced(app, slow, slowGame.id, solutionMoves(slowGame), clock.advance); // 5:00 + 13 batches of 4.2 s
+    const fast = await winDaily(app); // 13 batches of 4.2 s: 0:54
 
     let page = await app.inject({ url: '/daily', headers: { cookie: fast } });
     expect(page.body).toContain('name="name"');
-    expect(page.body.indexOf('0:00')).toBeLessThan(page.body.indexOf('5:00'));
+    expect(page.body).toContain('0:54');
+    expect(page.body.indexOf('0:54')).toBeLessThan(page.body.indexOf('5:54'));
 
     // A hostile name is refused (400), shown back escaped, and not stored.
     const hostile = '<script>alert(1)</script>';
@@ -281,7 +291,7 @@ describe('GET /daily and POST /daily/name', () => {
     ['combining marks', 'Z\u0351\u0352\u0353', /letters, digits/],
     ['SQL', "x'); DROP TABLE players;--", /letters, digits/],
   ])('a name that is %s → 400, nothing stored', async (_name, name, message) => {
-    const app = await build();
+    const app = await build({ now: clock.now });
     const cookie = await winDaily(app);
     const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name } });
     expect(res.statusCode).toBe(400);
@@ -290,24 +300,36 @@ describe('GET /daily and POST /daily/name', () => {
   });
 
   test('unicode letters are fine', async () => {
-    const app = await build();
+    const app = await build({ now: clock.now });
     const cookie = await winDaily(app);
     const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'Zoë 李' } });
     expect(res.statusCode).toBe(303);
   });
 
-  test('a win on a daily-… seed of another layout, or of another day, does not name a player (issue 9)', async () => {
-    let clock = Date.UTC(2026, 0, 2, 12);
-    const app = await build({ now: () => clock });
+  test('only a ranked win of a daily deal on its day names a player (issues 9 and 10)', async () => {
+    const app = await build({ now: clock.now });
     const cookie = await newPlayer(app);
-    for (const [layout, seed] of [['garden', 'daily-x'], ['garden', 'daily-2026-01-02'], ['turtle', 'daily-2026-01-01']]) {
+    // Paced wins on a daily-… seed of another layout, and on yesterday's and tomorrow's turtle seeds.
+    for (const [layout, seed] of [['garden', 'daily-x'], ['garden', 'daily-2026-12-01'], ['turtle', 'daily-2026-11-30'], ['turtle', 'daily-2026-12-02']]) {
       const game = await createGame(app, cookie, { layout, seed });
-      expect((await postMoves(app, cookie, game.id, solutionMoves(game))).json().status).toBe('won');
+      expect((await playPaced(app, cookie, game.id, solutionMoves(game), clock.advance)).json()).toMatchObject({ status: 'won', ranked: true });
     }
+    // Today's deal, won by a script: all at once, so unranked (it counts as a win, not on the table).
+    const today = await createGame(app, cookie, { layout: 'turtle', seed: 'daily-2026-12-01' });
+    clock.advance(120_000);
+    expect((await postMoves(app, cookie, today.id, solutionMoves(today))).json()).toMatchObject({ status: 'won', ranked: false, unranked: 'fast' });
     const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'Sneaky' } });
     expect(res.statusCode).toBe(403);
-    expect((await app.inject({ url: '/daily', headers: { cookie } })).body).not.toContain('name="name"');
-    clock = Date.UTC(2026, 0, 1, 23); // the day that turtle deal was today's: its win counts
+    const page = (await app.inject({ url: '/daily', headers: { cookie } })).body;
+    expect(page).not.toContain('name="name"');
+    expect(page).toContain('No one has cleared'); // neither the script's win nor tomorrow's deal is on today's table
+    // Tomorrow, the win on its seed played today does not stand on its table either: it was shown before the day.
+    clock.set(Date.UTC(2026, 11, 2, 9));
+    expect((await app.inject({ url: '/daily', headers: { cookie } })).body).toContain('No one has cleared');
+    // A paced win of today's deal on its day does.
+    clock.set(Date.UTC(2026, 11, 1, 15));
+    const again = await createGame(app, cookie, { layout: 'turtle', seed: 'daily-2026-12-01' });
+    expect((await playPaced(app, cookie, again.id, solutionMoves(again), clock.advance)).json()).toMatchObject({ ranked: true, dailyRank: 1 });
     expect((await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'Sneaky' } })).statusCode).toBe(303);
   });
 
@@ -321,7 +343,7 @@ describe('GET /daily and POST /daily/name', () => {
     ['ADMIN in capitals', 'ADMIN', /reserved/],
     ['adm1n with a digit', 'Adm1n', /reserved|looks/],
   ])('a name with %s → 400, nothing stored', async (_label, raw, message) => {
-    const app = await build();
+    const app = await build({ now: clock.now });
     const cookie = await winDaily(app);
     const name = JSON.parse(`"${raw}"`) as string;
     const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name } });
@@ -331,7 +353,7 @@ describe('GET /daily and POST /daily/name', () => {
   });
 
   test('a name that looks like another player\'s is 409; the same player may save theirs again', async () => {
-    const app = await build();
+    const app = await build({ now: clock.now });
     const alice = await winDaily(app);
     const mallory = await winDaily(app);
     expect((await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie: alice }, payload: { name: 'Alice' } })).statusCode).toBe(303);
@@ -349,7 +371,7 @@ describe('GET /daily and POST /daily/name', () => {
     const cookie = await newPlayer(app);
     const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'Sneaky' } });
     expect(res.statusCode).toBe(403);
-    expect(res.body).toContain("Win today&#39;s daily deal first");
+    expect(res.body).toContain('Win a daily deal on its day first');
     const fresh = await app.inject({ method: 'POST', url: '/daily/name', payload: { name: 'Sneaky' } });
     expect(fresh.statusCode).toBe(403);
     expect((app.db.prepare('SELECT COUNT(*) AS n FROM players').get() as { n: number }).n).toBe(0);
@@ -367,25 +389,31 @@ describe('GET /stats and /api/stats', () => {
   });
 
   test('played, won, clean wins, streaks, best and median per layout, history with links, the chart', async () => {
-    let clock = Date.UTC(2025, 3, 1);
-    const app = await build({ now: () => clock });
+    const app = await build({ now: clock.now });
     const cookie = await newPlayer(app);
     const play = async (layout: string, seed: string, ms: number, extra: object[] = [], finish = true) => {
       const game = await createGame(app, cookie, { layout, seed });
-      clock += ms;
+      clock.advance(ms);
       const moves = solutionMoves(game);
       await postMoves(app, cookie, game.id, finish ? [...extra, ...moves] : [...extra, ...moves.slice(0, 2)]);
-      clock += 1000;
+      clock.advance(1000);
     };
-    await play('garden', 'g1', 60_000); // clean win
-    await play('garden', 'g2', 120_000, [{ type: 'hint' }]); // win with a hint
-    await play('turtle', 't1', 10_000, [], false); // abandoned: breaks the streak
-    await play('garden', 'g3', 90_000); // clean win
-    await play('turtle', 't2', 300_000); // clean win
-    await play('turtle', 't3', 5_000, [], false); // unfinished, the latest: the streak holds
+    const DAY = 86_400_000;
+    await play('garden', 'g1', 60_000); // clean win, day 1
+    clock.advance(DAY);
+    await play('garden', 'g2', 120_000, [{ type: 'hint' }]); // win with a hint, day 2
+    clock.advance(DAY);
+    await play('turtle', 't1', 10_000, [], false); // abandoned on day 3: never breaks a streak
+    await play('garden', 'g3', 90_000); // clean win, day 3
+    clock.advance(DAY);
+    await play('turtle', 't2', 300_000); // clean win, day 4
+    await play('turtle', 't3', 5_000, [], false); // unfinished, the latest
 
     const stats = (await app.inject({ url: '/api/stats', headers: { cookie } })).json();
-    expect(stats).toMatchObject({ played: 6, won: 4, cleanWins: 3, streak: 2, bestStreak: 2 });
+    expect(stats).toMatchObject({ played: 6, won: 4, cleanWins: 3, streak: 4, bestStreak: 4 });
+    expect((await app.inject({ url: '/api/stats', headers: { cookie } })).json().dailyStreak).toBe(0);
+    clock.advance(2 * DAY); // a whole day without a win ends the streak; the best stays
+    expect((await app.inject({ url: '/api/stats', headers: { cookie } })).json()).toMatchObject({ streak: 0, bestStreak: 4 });
     expect(stats.byLayout.garden).toEqual({ name: 'Garden', played: 3, won: 3, bestMs: 60_000, medianMs: 90_000 });
     expect(stats.byLayout.turtle).toMatchObject({ played: 3, won: 1, bestMs: 300_000, medianMs: 300_000 });
     expect(stats.history).toHaveLength(6);
@@ -426,7 +454,7 @@ describe('error pages', () => {
 describe('nicknames set before lookalike keys (issue 9)', () => {
   test('get their key on start; a lookalike of one is then refused', async () => {
     const { keyOldNicknames } = await import('../../src/server/repositories/players-repository.ts');
-    const app = await build();
+    const app = await build({ now: clock.now });
     const mallory = await winDaily(app);
     app.db.prepare("INSERT INTO players (id, nickname, created_at) VALUES (?, 'Alice', 0)").run('o'.repeat(22)); // named before migration 005
     expect(keyOldNicknames(app.db)).toBe(1);

@@ -1,8 +1,9 @@
 /**
  * Stats from aggregates (issue 9, item 3): the store's totals, medians and streaks agree with a
- * plain computation over every game (the rules of services/stats.ts), both when migration 002
- * fills the aggregates from existing games and when they are kept up to date game by game
- * (wins arriving in any order, unfinished games between them); the history is paged.
+ * plain computation over every game (the rules of services/stats.ts: streaks are days in a row with
+ * a win, issue 14), both when migrations 002 and 006 fill the aggregates from existing games and
+ * when they are kept up to date game by game (wins arriving in any order, unfinished games between
+ * them); the history is paged.
  */
 import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
@@ -21,17 +22,20 @@ interface G {
   clean: boolean;
 }
 
-/** The rules, computed the plain way over every game, oldest first. */
-function reference(games: G[]) {
+const DAY = 86_400_000;
+const dayOf = (ms: number): number => Math.floor(ms / DAY);
+
+/** The rules, computed the plain way over every game, oldest first; `today` a day number. */
+function reference(games: G[], today: number) {
   const sorted = [...games].sort((a, b) => a.started - b.started);
-  let lastWin = -1;
-  sorted.forEach((g, i) => g.won && (lastWin = i));
-  let run = 0;
-  let best = 0;
-  sorted.forEach((g, i) => {
-    if (g.won) best = Math.max(best, ++run);
-    else if (i < lastWin) run = 0;
-  });
+  const winDays = new Set(sorted.filter((g) => g.won).map((g) => dayOf(g.started + g.time)));
+  const runTo = (day: number): number => {
+    let n = 0;
+    while (winDays.has(day - n)) n++;
+    return n;
+  };
+  const best = Math.max(0, ...[...winDays].map(runTo));
+  const run = runTo(today) || runTo(today - 1);
   const layouts: Record<string, { played: number; won: number; clean_wins: number; best_ms: number | null; median_ms: number | null }> = {};
   for (const g of sorted) {
     const l = (layouts[g.layout] ??= { played: 0, won: 0, clean_wins: 0, best_ms: null, median_ms: null });
@@ -71,17 +75,25 @@ function randomGames(random: () => number, n: number): G[] {
   return Array.from({ length: n }, (_, i) => ({
     id: `g${String(i).padStart(15, '0')}`,
     layout: random() < 0.7 ? 'turtle' : 'garden',
-    started: 1_000_000 + Math.floor(random() * 50) * 1000, // ties on purpose: rowid breaks them
+    started: START + Math.floor(random() * 12) * (DAY / 2), // ties on purpose: rowid breaks them
     won: random() < 0.7,
-    time: 1000 + Math.floor(random() * 100_000),
+    time: 1000 + Math.floor(random() * DAY), // wins finish on the start's day or the next
     clean: random() < 0.5,
   }));
 }
 
+const START = Date.UTC(2026, 10, 1); // 1 November 2026
+
 const compare = async (repo: ReturnType<typeof createGamesRepository>, games: G[]) => {
-  const rows = await repo.statsOf(PLAYER, { historyOffset: 0, historyLimit: 10, winsLimit: 10 });
-  const want = reference(games);
-  expect({ streak: rows.streak, bestStreak: rows.bestStreak }).toEqual({ streak: want.streak, bestStreak: want.bestStreak });
+  // Today is the last day a game could finish, or the day after: a streak ending yesterday still runs.
+  for (const today of [dayOf(START) + 8, dayOf(START) + 7, dayOf(START) + 5]) {
+    const day = (n: number): string => new Date(n * DAY).toISOString().slice(0, 10);
+    const rows = await repo.statsOf(PLAYER, { historyOffset: 0, historyLimit: 10, winsLimit: 10, today: day(today), yesterday: day(today - 1) });
+    const want = reference(games, today);
+    expect({ streak: rows.streak, bestStreak: rows.bestStreak }).toEqual({ streak: want.streak, bestStreak: want.bestStreak });
+  }
+  const rows = await repo.statsOf(PLAYER, { historyOffset: 0, historyLimit: 10, winsLimit: 10, today: '2026-11-09', yesterday: '2026-11-08' });
+  const want = reference(games, dayOf(START) + 8);
   expect(Object.fromEntries(rows.layouts.map(({ layout, ...rest }) => [layout, rest]))).toEqual(want.layouts);
 };
 
@@ -96,20 +108,20 @@ describe('stats from aggregates agree with the plain computation', () => {
     // Games are stored in start order (as the server does), then won in a random order.
     const byStart = [...games].sort((a, b) => a.started - b.started);
     for (const g of byStart)
-      await repo.create({ id: g.id, playerId: PLAYER, dealId: g.layout === 'turtle' ? 1 : 2, layout: g.layout, status: 'playing', tilesLeft: 2, now: g.started });
+      await repo.create({ id: g.id, playerId: PLAYER, dealId: g.layout === 'turtle' ? 1 : 2, layout: g.layout, status: 'playing', tilesLeft: 2, now: g.started, shownAt: g.started, pacedAt: g.started });
     const winners = games.filter((g) => g.won).sort(() => random() - 0.5);
     const done: G[] = games.map((g) => ({ ...g, won: false }));
     for (const g of winners) {
       const clean = g.clean ? 0 : 1;
       expect(
-        await repo.saveMoves({ id: g.id, expectedCount: 0, movesJson: '[]', boards: '', moveCount: 1, status: 'won', tilesLeft: 0, hints: clean, shuffles: 0, undos: 0, now: g.started + g.time, won: true }),
+        await repo.saveMoves({ id: g.id, expectedCount: 0, movesJson: '[]', boards: '', moveCount: 1, status: 'won', tilesLeft: 0, hints: clean, shuffles: 0, undos: 0, now: g.started + g.time, won: true, pacedAt: g.started, unranked: null, rankedMs: g.time, dailyDay: null, onTable: false }),
       ).toBe(true);
       done.find((d) => d.id === g.id)!.won = true;
       await compare(repo, done);
     }
   });
 
-  test.each([7, 8, 9])('filled by migration 002 from existing games (seed %i)', async (seed) => {
+  test.each([7, 8, 9])('filled by migrations 002 and 006 from existing games (seed %i)', async (seed) => {
     const db = new Database(':memory:');
     const all = readMigrations(MIGRATIONS_DIR);
     migrate(db, all.filter((m) => m.version === 1));

@@ -46,10 +46,21 @@ export interface PlayerOptions {
  */
 function isForeign(request: FastifyRequest, publicOrigin: string | undefined): boolean {
   const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  // A browser that says where the request comes from is believed (a page cannot set the header). It
+  // matters: under our `Referrer-Policy: no-referrer` Chromium sends `Origin: null` with a form POST of
+  // our own pages (issue 10 found the nickname and transfer forms refused so).
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
   const origin = request.headers.origin;
   if (origin === undefined) return false;
   return origin !== (publicOrigin ?? `${request.protocol}://${request.host}`);
+}
+
+/** The player id of a request's valid signed cookie, if it has one (also on routes that make no player). */
+export function cookiePlayerId(request: FastifyRequest): string | undefined {
+  const raw = request.cookies[HOST_PLAYER_COOKIE] ?? request.cookies[PLAYER_COOKIE];
+  if (!raw) return undefined;
+  const unsigned = request.unsignCookie(raw); // a forged or tampered id fails the signature
+  return unsigned.valid && unsigned.value && PLAYER_ID.test(unsigned.value) ? unsigned.value : undefined;
 }
 
 function makePlayerHook(fastify: FastifyInstance, opts: PlayerOptions) {
@@ -62,16 +73,13 @@ function makePlayerHook(fastify: FastifyInstance, opts: PlayerOptions) {
     if (!safe && isForeign(request, opts.publicOrigin))
       return done(fastify.httpErrors.forbidden('requests from other sites are refused; use this site\'s own pages'));
     const https = secureOrigin || request.protocol === 'https';
-    const raw = request.cookies[HOST_PLAYER_COOKIE] ?? request.cookies[PLAYER_COOKIE];
-    if (raw) {
-      const unsigned = request.unsignCookie(raw); // a forged or tampered id fails the signature
-      if (unsigned.valid && unsigned.value && PLAYER_ID.test(unsigned.value)) {
-        request.playerId = unsigned.value;
-        request.isNewPlayer = false;
-        // Over https, an id still under the old name moves to the __Host- name on its next page.
-        if (https && safe && request.cookies[HOST_PLAYER_COOKIE] === undefined) setPlayerCookie(reply, request.playerId, true);
-        return done();
-      }
+    const known = cookiePlayerId(request);
+    if (known !== undefined) {
+      request.playerId = known;
+      request.isNewPlayer = false;
+      // Over https, an id still under the old name moves to the __Host- name on its next page.
+      if (https && safe && request.cookies[HOST_PLAYER_COOKIE] === undefined) setPlayerCookie(reply, request.playerId, true);
+      return done();
     }
     // Only a safe request makes a new player. A POST without a valid cookie is a browser that
     // did not send it (a cross-site form: SameSite=Lax) or a client that never had one: answering
@@ -84,7 +92,7 @@ function makePlayerHook(fastify: FastifyInstance, opts: PlayerOptions) {
   };
 }
 
-function setPlayerCookie(reply: FastifyReply, id: string, https: boolean): void {
+export function setPlayerCookie(reply: FastifyReply, id: string, https: boolean): void {
   reply.setCookie(https ? HOST_PLAYER_COOKIE : PLAYER_COOKIE, id, {
     signed: true,
     httpOnly: true, // scripts never need the id; an XSS cannot steal it

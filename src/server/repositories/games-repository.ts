@@ -6,14 +6,19 @@
  * without its finish), and only if nobody wrote the game since it was read
  * (`move_count` is the version).
  *
- * Stats come from aggregates kept in the same transactions (migrations/002): `player_layouts`
- * (played with a start; won, clean wins and best time with a win) and `players.best_streak`
- * (raised when a win joins runs of wins). Medians and the current streak are a few index lookups.
+ * Stats come from aggregates kept in the same transactions (migrations/002 and 006): `player_layouts`
+ * (played with a start; won, clean wins and best time with a win), `player_days` (wins per UTC day
+ * and the runs of days ending at each, for streaks) and `players.best_streak`; a deal's record
+ * (`deal_records`: players shown it, players who won it) with the first view and the first win.
+ * Medians and streaks are a few index lookups.
+ *
+ * A game's time runs from the player's first view of its deal (`shown_at`, from `deal_views`) to its
+ * finish: `time_ms`, a generated column. Ranked wins also carry it in `ranked_ms` (services/fair-play.ts).
  */
 import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { BestTime, GameRow, GamesStore, GameSummary, LayoutTotals, NewGame, SavedMoves, StatsRows, WinRow } from './types.ts';
+import type { BestTime, DailyResult, ExportRow, GameRow, GamesStore, GameSummary, LayoutTotals, NewGame, SavedMoves, StatsRows, WinRow } from './types.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -24,11 +29,11 @@ declare module 'fastify' {
 export function createGamesRepository(db: Database): GamesStore {
   const summary =
     'g.id, g.deal_id, g.status, g.result, g.move_count, g.tiles_left, g.hints, g.shuffles, g.undos, ' +
-    'g.started_at, g.finished_at, d.layout, d.seed, d.mode';
+    'g.started_at, g.finished_at, g.shown_at, g.unranked, g.ranked_ms, g.daily, d.layout, d.seed, d.mode';
   const insertPlayer = db.prepare<[string, number]>('INSERT OR IGNORE INTO players (id, created_at) VALUES (?, ?)');
   const insert = db.prepare<[NewGame]>(
-    `INSERT INTO games (id, player_id, deal_id, layout, status, tiles_left, started_at, updated_at)
-     VALUES (@id, @playerId, @dealId, @layout, @status, @tilesLeft, @now, @now)`,
+    `INSERT INTO games (id, player_id, deal_id, layout, status, tiles_left, started_at, updated_at, shown_at, paced_at)
+     VALUES (@id, @playerId, @dealId, @layout, @status, @tilesLeft, @now, @now, @shownAt, @pacedAt)`,
   );
   const countStart = db.prepare<[string, string]>(
     `INSERT INTO player_layouts (player_id, layout, played) VALUES (?, ?, 1)
@@ -39,50 +44,59 @@ export function createGamesRepository(db: Database): GamesStore {
        best_ms = CASE WHEN best_ms IS NULL OR @time < best_ms THEN @time ELSE best_ms END
      WHERE player_id = @player AND layout = @layout`,
   );
-  const gameKey = db.prepare<[string], { player_id: string; layout: string; started_at: number; rowid: number; finished_at: number }>(
-    'SELECT player_id, layout, started_at, rowid, finished_at FROM games WHERE id = ?',
+  const gameKey = db.prepare<[string], { player_id: string; deal_id: number; layout: string; time_ms: number }>(
+    'SELECT player_id, deal_id, layout, time_ms FROM games WHERE id = ?',
   );
-  // The run of wins a game is in: the wins between the nearest non-won games before and after it.
-  const breakBefore = db.prepare<[string, number, number], { s: number; r: number }>(
-    `SELECT started_at AS s, rowid AS r FROM games WHERE player_id = ? AND result IS NULL AND (started_at, rowid) < (?, ?)
-     ORDER BY started_at DESC, rowid DESC LIMIT 1`,
+  const insertView = db.prepare<[string, number, number]>('INSERT OR IGNORE INTO deal_views (player_id, deal_id, shown_at) VALUES (?, ?, ?)');
+  const viewOf = db.prepare<[string, number], { shown_at: number }>('SELECT shown_at FROM deal_views WHERE player_id = ? AND deal_id = ?');
+  const countOpened = db.prepare<[number]>(
+    'INSERT INTO deal_records (deal_id, opened) VALUES (?, 1) ON CONFLICT (deal_id) DO UPDATE SET opened = opened + 1',
   );
-  const breakAfter = db.prepare<[string, number, number], { s: number; r: number }>(
-    `SELECT started_at AS s, rowid AS r FROM games WHERE player_id = ? AND result IS NULL AND (started_at, rowid) > (?, ?)
-     ORDER BY started_at, rowid LIMIT 1`,
+  const countWinner = db.prepare<[number]>(
+    'INSERT INTO deal_records (deal_id, won) VALUES (?, 1) ON CONFLICT (deal_id) DO UPDATE SET won = won + 1',
   );
-  const winsBetween = db.prepare<[string, number, number, number, number], { n: number }>(
-    `SELECT COUNT(*) AS n FROM games WHERE player_id = ? AND result = 'won'
-     AND (started_at, rowid) > (?, ?) AND (started_at, rowid) < (?, ?)`,
+  const recordOf = db.prepare<[number], { opened: number; won: number }>('SELECT opened, won FROM deal_records WHERE deal_id = ?');
+  const winsOfDeal = db.prepare<[string, number], { n: number }>(
+    `SELECT COUNT(*) AS n FROM games WHERE player_id = ? AND deal_id = ? AND result = 'won'`,
   );
+  // Days: a win adds to its finish day; runs of days are kept on each day's row (see markDay).
+  const dayRow = db.prepare<[string, string], { wins: number; run: number; daily: number; daily_run: number }>(
+    'SELECT wins, run, daily, daily_run FROM player_days WHERE player_id = ? AND day = ?',
+  );
+  const addWinDay = db.prepare<[string, string]>(
+    'INSERT INTO player_days (player_id, day, wins) VALUES (?, ?, 1) ON CONFLICT (player_id, day) DO UPDATE SET wins = wins + 1',
+  );
+  const addDailyDay = db.prepare<[string, string]>(
+    'INSERT INTO player_days (player_id, day, daily) VALUES (?, ?, 1) ON CONFLICT (player_id, day) DO UPDATE SET daily = 1',
+  );
+  const setRun = db.prepare<[number, string, string]>('UPDATE player_days SET run = ? WHERE player_id = ? AND day = ?');
+  const setDailyRun = db.prepare<[number, string, string]>('UPDATE player_days SET daily_run = ? WHERE player_id = ? AND day = ?');
   const raiseBest = db.prepare<[number, string]>('UPDATE players SET best_streak = MAX(best_streak, ?) WHERE id = ?');
-  const lastWin = db.prepare<[string], { s: number; r: number }>(
-    `SELECT started_at AS s, rowid AS r FROM games WHERE player_id = ? AND result = 'won' ORDER BY started_at DESC, rowid DESC LIMIT 1`,
-  );
   const startedSince = db.prepare<[string, number], { n: number }>('SELECT COUNT(*) AS n FROM games WHERE player_id = ? AND started_at >= ?');
   const bestStreak = db.prepare<[string], { best_streak: number }>('SELECT best_streak FROM players WHERE id = ?');
   const totals = db.prepare<[string], Omit<LayoutTotals, 'median_ms'>>(
     'SELECT layout, played, won, clean_wins, best_ms FROM player_layouts WHERE player_id = ? ORDER BY layout',
   );
   const middle = db.prepare<[string, string, number, number], { t: number }>(
-    `SELECT finished_at - started_at AS t FROM games WHERE player_id = ? AND layout = ? AND result = 'won'
-     ORDER BY finished_at - started_at LIMIT ? OFFSET ?`,
+    `SELECT time_ms AS t FROM games WHERE player_id = ? AND layout = ? AND result = 'won'
+     ORDER BY time_ms LIMIT ? OFFSET ?`,
   );
   const historyPage = db.prepare<[string, number, number], GameSummary>(
     `SELECT ${summary} FROM games g JOIN deals d ON d.id = g.deal_id
      WHERE g.player_id = ? ORDER BY g.started_at DESC, g.rowid DESC LIMIT ? OFFSET ?`,
   );
   const latestWins = db.prepare<[string, number], WinRow>(
-    `SELECT layout, finished_at, finished_at - started_at AS time_ms, (hints = 0 AND shuffles = 0 AND undos = 0) AS clean
+    `SELECT layout, finished_at, time_ms, (hints = 0 AND shuffles = 0 AND undos = 0) AS clean
      FROM games WHERE player_id = ? AND result = 'won' ORDER BY finished_at DESC LIMIT ?`,
   );
   const byId = db.prepare<[string], GameRow>(
-    `SELECT ${summary}, g.player_id, g.moves_json, g.boards, g.updated_at FROM games g JOIN deals d ON d.id = g.deal_id WHERE g.id = ?`,
+    `SELECT ${summary}, g.player_id, g.moves_json, g.boards, g.updated_at, g.paced_at FROM games g JOIN deals d ON d.id = g.deal_id WHERE g.id = ?`,
   );
-  const save = db.prepare<[Record<string, string | number>]>(
+  const save = db.prepare<[Record<string, string | number | null>]>(
     `UPDATE games SET moves_json = @movesJson, boards = @boards, move_count = @moveCount, status = @status, tiles_left = @tilesLeft,
-       hints = @hints, shuffles = @shuffles, undos = @undos, updated_at = @now,
-       result = CASE WHEN @won THEN 'won' END, finished_at = CASE WHEN @won THEN @now END
+       hints = @hints, shuffles = @shuffles, undos = @undos, updated_at = @now, paced_at = @pacedAt, unranked = @unranked,
+       result = CASE WHEN @won THEN 'won' END, finished_at = CASE WHEN @won THEN @now END,
+       ranked_ms = @rankedMs, daily = @daily
      WHERE id = @id AND move_count = @expectedCount AND result IS NULL`,
   );
   const latestUnfinished = db.prepare<[string], GameSummary>(
@@ -90,22 +104,38 @@ export function createGamesRepository(db: Database): GamesStore {
      WHERE g.player_id = ? AND g.result IS NULL ORDER BY g.started_at DESC, g.rowid DESC LIMIT 1`,
   );
   const unfinishedOfDeal = db.prepare<[string, number], GameRow>(
-    `SELECT ${summary}, g.player_id, g.moves_json, g.boards, g.updated_at FROM games g JOIN deals d ON d.id = g.deal_id
+    `SELECT ${summary}, g.player_id, g.moves_json, g.boards, g.updated_at, g.paced_at FROM games g JOIN deals d ON d.id = g.deal_id
      WHERE g.player_id = ? AND g.deal_id = ? AND g.result IS NULL ORDER BY g.started_at DESC, g.rowid DESC LIMIT 1`,
   );
-  const bestTimes = db.prepare<[number, number], BestTime>(
-    `SELECT g.player_id, p.nickname, MIN(g.finished_at - g.started_at) AS time_ms,
-            g.hints, g.shuffles, g.undos, g.finished_at
+  // Ranked wins fastest first (games_ranked_by_deal); one per player is kept by the caller.
+  const rankedWins = db.prepare<[{ deal: number; daily: number; limit: number; offset: number }], BestTime>(
+    `SELECT g.player_id, p.nickname, g.ranked_ms AS time_ms, g.hints, g.shuffles, g.undos, g.finished_at
      FROM games g JOIN players p ON p.id = g.player_id
-     WHERE g.deal_id = ? AND g.result = 'won'
-     GROUP BY g.player_id ORDER BY time_ms, g.finished_at LIMIT ?`,
+     WHERE g.deal_id = @deal AND g.ranked_ms IS NOT NULL AND g.daily >= @daily
+     ORDER BY g.ranked_ms, g.finished_at LIMIT @limit OFFSET @offset`,
+  );
+  const fasterPlayers = db.prepare<[number, number, string], { n: number }>(
+    `SELECT COUNT(DISTINCT player_id) AS n FROM games
+     WHERE deal_id = ? AND ranked_ms IS NOT NULL AND daily = 1 AND ranked_ms < ? AND player_id <> ?`,
+  );
+  const ownBestDaily = db.prepare<[number, string], { t: number | null }>(
+    'SELECT MIN(ranked_ms) AS t FROM games WHERE deal_id = ? AND daily = 1 AND player_id = ?',
+  );
+  const dailyResults = db.prepare<[{ player: string; layout: string; mode: string; from: string; to: string }], { seed: string; on_day: number; clean: number }>(
+    `SELECT d.seed, MAX(g.started_at >= unixepoch(substr(d.seed, 7)) * 1000 AND g.started_at < unixepoch(substr(d.seed, 7), '+1 day') * 1000) AS on_day,
+            MAX(g.hints = 0 AND g.shuffles = 0 AND g.undos = 0) AS clean
+     FROM deals d JOIN games g ON g.deal_id = d.id AND g.player_id = @player
+     WHERE d.layout = @layout AND d.mode = @mode AND d.seed >= @from AND d.seed <= @to AND g.result = 'won'
+     GROUP BY d.seed ORDER BY d.seed`,
+  );
+  const anyDailyWin = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM (SELECT 1 FROM games WHERE player_id = ? AND daily = 1 LIMIT 1)');
+  const exportRows = db.prepare<[string, number, number], ExportRow>(
+    `SELECT ${summary}, g.rowid AS rowid FROM games g JOIN deals d ON d.id = g.deal_id
+     WHERE g.player_id = ? AND g.rowid > ? ORDER BY g.rowid LIMIT ?`,
   );
   const bestWin = db.prepare<[string, string, string, string], { best: number | null }>(
-    `SELECT MIN(g.finished_at - g.started_at) AS best FROM games g JOIN deals d ON d.id = g.deal_id
+    `SELECT MIN(g.time_ms) AS best FROM games g JOIN deals d ON d.id = g.deal_id
      WHERE g.player_id = ? AND g.layout = ? AND g.result = 'won' AND d.mode = ? AND g.id <> ?`,
-  );
-  const wonDeal = db.prepare<[string, number], { n: number }>(
-    `SELECT COUNT(*) AS n FROM games WHERE player_id = ? AND deal_id = ? AND result = 'won'`,
   );
   const createGame = db.transaction((game: NewGame) => {
     insertPlayer.run(game.playerId, game.now); // the player's first write makes their row
@@ -113,46 +143,92 @@ export function createGamesRepository(db: Database): GamesStore {
     countStart.run(game.playerId, game.layout);
   });
 
-  /** The wins in a row around a game just won, by start order (rowid breaks ties). */
-  const runAround = (player: string, s: number, r: number): number => {
-    const before = breakBefore.get(player, s, r) ?? { s: -Infinity, r: 0 };
-    const after = breakAfter.get(player, s, r) ?? { s: Infinity, r: 0 };
-    return winsBetween.get(player, before.s, before.r, after.s, after.r)!.n;
-  };
+  const recordView = db.transaction((playerId: string, dealId: number, now: number): number => {
+    if (insertView.run(playerId, dealId, now).changes === 1) {
+      countOpened.run(dealId);
+      return now;
+    }
+    return viewOf.get(playerId, dealId)!.shown_at;
+  });
+
+  /**
+   * Marks `day` on the player's row of days (a win, or a daily win) and keeps the runs of days in a
+   * row that end on it and on the days after it (a day can be marked after a later one: a daily won
+   * just after midnight, a win sent late). Returns the longest run it set (the last).
+   */
+  function markDay(player: string, day: string, kind: 'run' | 'daily_run'): number {
+    const on = (row: { wins: number; daily: number } | undefined): boolean => row !== undefined && (kind === 'run' ? row.wins > 0 : row.daily === 1);
+    const set = kind === 'run' ? setRun : setDailyRun;
+    const before = dayRow.get(player, shiftDay(day, -1));
+    let run = on(before) ? before![kind] + 1 : 1;
+    for (let d = day; ; d = shiftDay(d, 1)) {
+      set.run(run, player, d);
+      const next = dayRow.get(player, shiftDay(d, 1));
+      if (!on(next) || next![kind] === run + 1) break;
+      run += 1;
+    }
+    return run;
+  }
 
   const saveGame = db.transaction((saved: SavedMoves): boolean => {
-    if (save.run({ ...saved, won: saved.won ? 1 : 0 }).changes !== 1) return false;
+    const { onTable: _, ...fields } = saved;
+    const changed = save.run({ ...fields, won: saved.won ? 1 : 0, daily: saved.onTable ? 1 : 0 }).changes;
+    if (changed !== 1) return false;
     if (saved.won) {
       const key = gameKey.get(saved.id)!;
       const clean = saved.hints === 0 && saved.shuffles === 0 && saved.undos === 0 ? 1 : 0;
-      countWin.run({ player: key.player_id, layout: key.layout, time: key.finished_at - key.started_at, clean });
-      raiseBest.run(runAround(key.player_id, key.started_at, key.rowid), key.player_id);
+      countWin.run({ player: key.player_id, layout: key.layout, time: key.time_ms, clean });
+      if (winsOfDeal.get(key.player_id, key.deal_id)!.n === 1) countWinner.run(key.deal_id); // the player's first win of it
+      const today = new Date(saved.now).toISOString().slice(0, 10);
+      const first = dayRow.get(key.player_id, today) === undefined || dayRow.get(key.player_id, today)!.wins === 0;
+      addWinDay.run(key.player_id, today);
+      if (first) raiseBest.run(markDay(key.player_id, today, 'run'), key.player_id);
+      if (saved.dailyDay !== null && dayRow.get(key.player_id, saved.dailyDay)?.daily !== 1) {
+        addDailyDay.run(key.player_id, saved.dailyDay);
+        markDay(key.player_id, saved.dailyDay, 'daily_run');
+      }
     }
     return true;
   });
 
-  const statsOf = db.transaction((playerId: string, q: { historyOffset: number; historyLimit: number; winsLimit: number }): StatsRows => {
+  /** The run of days that still counts: one ending today or yesterday. */
+  const currentRun = (playerId: string, q: { today: string; yesterday: string }, kind: 'run' | 'daily_run'): number =>
+    dayRow.get(playerId, q.today)?.[kind] || dayRow.get(playerId, q.yesterday)?.[kind] || 0;
+
+  const statsOf = db.transaction((playerId: string, q: Parameters<GamesStore['statsOf']>[1]): StatsRows => {
     const layouts = totals.all(playerId).map((t): LayoutTotals => {
       if (t.won === 0) return { ...t, median_ms: null };
       const mid = middle.all(playerId, t.layout, t.won % 2 === 1 ? 1 : 2, (t.won - 1) >> 1).map((row) => row.t);
       return { ...t, median_ms: mid.reduce((a, b) => a + b, 0) / mid.length };
     });
-    // Current streak: wins after the latest non-won game that started before the latest win
-    // (unfinished games started after the latest win may still be won: they do not break it).
-    let streak = 0;
-    const last = lastWin.get(playerId);
-    if (last) {
-      const before = breakBefore.get(playerId, last.s, last.r) ?? { s: -Infinity, r: 0 };
-      streak = winsBetween.get(playerId, before.s, before.r, Infinity, 0)!.n;
-    }
     return {
       layouts,
-      streak,
+      streak: currentRun(playerId, q, 'run'),
       bestStreak: bestStreak.get(playerId)?.best_streak ?? 0,
+      dailyStreak: currentRun(playerId, q, 'daily_run'),
       history: historyPage.all(playerId, q.historyLimit, q.historyOffset),
       wins: latestWins.all(playerId, q.winsLimit),
     };
   });
+
+  /** One entry per player, fastest first: reads ranked wins in pages until `limit` players are found. */
+  function bestTimes(dealId: number, limit: number, dailyOnly: boolean): BestTime[] {
+    const best: BestTime[] = [];
+    const seen = new Set<string>();
+    const page = limit * 4;
+    for (let offset = 0; best.length < limit; offset += page) {
+      const rows = rankedWins.all({ deal: dealId, daily: dailyOnly ? 1 : 0, limit: page, offset });
+      for (const row of rows) {
+        if (seen.has(row.player_id)) continue;
+        seen.add(row.player_id);
+        best.push(row);
+        if (best.length === limit) break;
+      }
+      if (rows.length < page) break;
+    }
+    return best;
+  }
+
   return {
     async create(game) {
       createGame(game);
@@ -175,16 +251,51 @@ export function createGamesRepository(db: Database): GamesStore {
     async statsOf(playerId, query) {
       return statsOf(playerId, query);
     },
-    async bestTimes(dealId, limit) {
-      return bestTimes.all(dealId, limit);
+    async recordView(playerId, dealId, now) {
+      return recordView(playerId, dealId, now);
+    },
+    async shownAt(playerId, dealId) {
+      return viewOf.get(playerId, dealId)?.shown_at;
+    },
+    async dealRecord(dealId) {
+      return recordOf.get(dealId) ?? { opened: 0, won: 0 };
+    },
+    async bestTimes(dealId, limit, dailyOnly = false) {
+      return bestTimes(dealId, limit, dailyOnly);
+    },
+    async dailyRank(dealId, playerId, timeMs) {
+      const own = ownBestDaily.get(dealId, playerId)!.t;
+      return fasterPlayers.get(dealId, own === null ? timeMs : Math.min(own, timeMs), playerId)!.n + 1;
+    },
+    async dailyResults(playerId, layout, mode, fromSeed, toSeed) {
+      return dailyResults.all({ player: playerId, layout, mode, from: fromSeed, to: toSeed }).map(
+        (row): DailyResult => ({ day: row.seed.slice(-10), onDay: row.on_day === 1, clean: row.clean === 1 }),
+      );
+    },
+    async dailyStreak(playerId, today, yesterday) {
+      return currentRun(playerId, { today, yesterday }, 'daily_run');
+    },
+    async hasDailyWin(playerId) {
+      return anyDailyWin.get(playerId)!.n > 0;
+    },
+    async exportPage(playerId, after, limit) {
+      return exportRows.all(playerId, after, limit);
+    },
+    async layoutTotals(playerId) {
+      return totals.all(playerId).map((t) => ({ ...t, median_ms: null }));
     },
     async bestWinTime(playerId, layout, mode, exceptGameId) {
       return bestWin.get(playerId, layout, mode, exceptGameId)!.best;
     },
     async hasWon(playerId, dealId) {
-      return wonDeal.get(playerId, dealId)!.n > 0;
+      return winsOfDeal.get(playerId, dealId)!.n > 0;
     },
   };
+}
+
+/** The UTC day `n` days from `day` (YYYY-MM-DD). */
+export function shiftDay(day: string, n: number): string {
+  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
 }
 
 export default fp(

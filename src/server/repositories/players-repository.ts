@@ -7,7 +7,7 @@ import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { nameKey } from '../services/names.ts';
-import type { PlayerRow, PlayersStore } from './types.ts';
+import type { PlayerRow, PlayersStore, TransferState } from './types.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -18,6 +18,23 @@ declare module 'fastify' {
 export function createPlayersRepository(db: Database): PlayersStore {
   const byId = db.prepare<[string], PlayerRow>('SELECT id, nickname, created_at FROM players WHERE id = ?');
   const rename = db.prepare<[string | null, string | null, string]>('UPDATE players SET nickname = ?, nickname_key = ? WHERE id = ?');
+  const insertTransfer = db.prepare<[string, string, number, number]>(
+    'INSERT INTO transfers (token_hash, player_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
+  );
+  const forgetTransfers = db.prepare<[number]>('DELETE FROM transfers WHERE expires_at < ?');
+  const transferOf = db.prepare<[string], { player_id: string; expires_at: number; used_at: number | null }>(
+    'SELECT player_id, expires_at, used_at FROM transfers WHERE token_hash = ?',
+  );
+  const useTransfer = db.prepare<[number, string, number], { player_id: string; expires_at: number }>(
+    'UPDATE transfers SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING player_id, expires_at',
+  );
+  const stateOf = (hash: string, now: number): TransferState => {
+    const row = transferOf.get(hash);
+    if (!row) return { state: 'missing' };
+    if (row.used_at !== null) return { state: 'used' };
+    if (row.expires_at <= now) return { state: 'expired' };
+    return { state: 'valid', playerId: row.player_id, expiresAt: row.expires_at };
+  };
   return {
     async find(id) {
       return byId.get(id);
@@ -30,8 +47,21 @@ export function createPlayersRepository(db: Database): PlayersStore {
         throw error;
       }
     },
+    async createTransfer(tokenHash, playerId, now, expiresAt) {
+      forgetTransfers.run(now - TRANSFER_MEMORY_MS); // a used or expired link is still told apart from a forged one for a day
+      insertTransfer.run(tokenHash, playerId, now, expiresAt);
+    },
+    async findTransfer(tokenHash, now) {
+      return stateOf(tokenHash, now);
+    },
+    async takeTransfer(tokenHash, now) {
+      const taken = useTransfer.get(now, tokenHash, now);
+      return taken ? { state: 'valid', playerId: taken.player_id, expiresAt: taken.expires_at } : stateOf(tokenHash, now);
+    },
   };
 }
+
+const TRANSFER_MEMORY_MS = 24 * 3600 * 1000;
 
 /**
  * Gives names set before migration 005 their lookalike key, so new names are compared with them too.

@@ -48,13 +48,21 @@ export interface GameRow {
   started_at: number; // ms epoch, server clock
   updated_at: number;
   finished_at: number | null;
+  shown_at: number; // when the server first showed the player this deal: the start of the game's time
+  paced_at: number; // the pace clock after the moves received (services/fair-play.ts)
+  unranked: Unranked | null; // why this game cannot be ranked; null while it may be
+  ranked_ms: number | null; // a ranked win's time: finished_at - shown_at
+  daily: number; // 1 when the win stands on its day's daily table
   layout: string; // the deal's, also kept on the game row (per-layout stats need no join)
   seed: string;
   mode: Mode;
 }
 
+/** Why a game is not ranked (docs/fair-play.md): its moves came faster than a person plays, or it began before the rule. */
+export type Unranked = 'fast' | 'legacy';
+
 /** What stats need of a game: no move log. */
-export type GameSummary = Omit<GameRow, 'moves_json' | 'boards' | 'player_id' | 'updated_at'>;
+export type GameSummary = Omit<GameRow, 'moves_json' | 'boards' | 'player_id' | 'updated_at' | 'paced_at'>;
 
 export interface NewGame {
   id: string;
@@ -64,6 +72,8 @@ export interface NewGame {
   status: Status;
   tilesLeft: number;
   now: number; // the start, server clock
+  shownAt: number; // the player's first view of the deal (recordView)
+  pacedAt: number; // the pace clock's start (services/fair-play.ts paceStart)
 }
 
 export interface SavedMoves {
@@ -79,6 +89,11 @@ export interface SavedMoves {
   undos: number;
   now: number;
   won: boolean; // the replay cleared the board: finish the game now, in the same write
+  pacedAt: number; // the pace clock after this batch (services/fair-play.ts)
+  unranked: Unranked | null; // after this batch's pace check
+  rankedMs: number | null; // with a ranked win: now - shown_at
+  dailyDay: string | null; // with a win of a daily deal started on its day: that day (YYYY-MM-DD), for the calendar and daily streak
+  onTable: boolean; // with a win: it stands on its day's daily table (games.daily)
 }
 
 /** A player's totals on one layout (kept up to date with every start and win). */
@@ -102,8 +117,9 @@ export interface WinRow {
 /** What the stats page needs: totals and streaks from aggregates, and one bounded page of games. */
 export interface StatsRows {
   layouts: LayoutTotals[];
-  streak: number;
+  streak: number; // days in a row with a win, ending today or yesterday
   bestStreak: number;
+  dailyStreak: number; // days in a row whose daily deal the player won on its day
   history: GameSummary[]; // newest first: `limit` games after skipping `offset`
   wins: WinRow[]; // the latest wins, newest first
 }
@@ -112,17 +128,42 @@ export interface StatsQuery {
   historyOffset: number;
   historyLimit: number;
   winsLimit: number;
+  today: string; // YYYY-MM-DD, UTC: a streak still runs when its last day is today or yesterday
+  yesterday: string;
 }
 
 export interface BestTime {
   player_id: string;
   nickname: string | null;
-  time_ms: number; // finished_at - started_at
+  time_ms: number; // the ranked time: finished_at - shown_at
   hints: number;
   shuffles: number;
   undos: number;
   finished_at: number;
 }
+
+/** A deal's own record (`#deal-stats`): players shown it, players who won it. */
+export interface DealRecord {
+  opened: number;
+  won: number;
+}
+
+/** A player's result on one daily deal, for the calendar. */
+export interface DailyResult {
+  day: string; // YYYY-MM-DD: the deal's day
+  onDay: boolean; // won in a game started on its day
+  clean: boolean; // some win of it was clean
+}
+
+/** One game for an export: its summary and the key to read the next page after it. */
+export interface ExportRow extends GameSummary {
+  rowid: number;
+}
+
+/** The state of a transfer token (PlayersStore.findTransfer). */
+export type TransferState =
+  | { state: 'valid'; playerId: string; expiresAt: number }
+  | { state: 'expired' | 'used' | 'missing' };
 
 // ---------------------------------------------------------------------------------------------
 // Stores
@@ -135,6 +176,11 @@ export interface PlayersStore {
    * another player's name has the same key, 'missing' when there is no such player.
    */
   setNickname(id: string, nickname: string | null, key: string | null): Promise<'ok' | 'taken' | 'missing'>;
+  /** Stores a transfer token's hash for a player, valid until `expiresAt`; also forgets tokens long expired. */
+  createTransfer(tokenHash: string, playerId: string, now: number, expiresAt: number): Promise<void>;
+  findTransfer(tokenHash: string, now: number): Promise<TransferState>;
+  /** Uses a valid token once: its player id, or the state that refused it. Atomic: two uses, one wins. */
+  takeTransfer(tokenHash: string, now: number): Promise<TransferState>;
 }
 
 /**
@@ -174,8 +220,28 @@ export interface GamesStore {
    * wins. Costs about the same at 10 or 100,000 games: aggregates and indexes, never every game.
    */
   statsOf(playerId: string, query: StatsQuery): Promise<StatsRows>;
-  /** Best verified time of each player who cleared a deal, fastest first. */
-  bestTimes(dealId: number, limit: number): Promise<BestTime[]>;
+  /**
+   * Records that the server showed a player a deal, unless it did before; returns when it first did
+   * (the start of the player's ranked times on it). A first view counts in the deal's record.
+   */
+  recordView(playerId: string, dealId: number, now: number): Promise<number>;
+  /** The first view of a deal by a player, if the server showed it. */
+  shownAt(playerId: string, dealId: number): Promise<number | undefined>;
+  dealRecord(dealId: number): Promise<DealRecord>;
+  /** Best ranked time of each player who won a deal (only wins on its daily table with `dailyOnly`), fastest first. */
+  bestTimes(dealId: number, limit: number, dailyOnly?: boolean): Promise<BestTime[]>;
+  /** A daily win's place on its table: 1 + the players whose best daily time there is faster than `timeMs`. */
+  dailyRank(dealId: number, playerId: string, timeMs: number): Promise<number>;
+  /** The player's wins of the daily deals whose seeds lie between `fromSeed` and `toSeed` (of one layout and mode). */
+  dailyResults(playerId: string, layout: string, mode: Mode, fromSeed: string, toSeed: string): Promise<DailyResult[]>;
+  /** Days in a row, ending `today` or `yesterday`, whose daily deal the player won in a game started on its day. */
+  dailyStreak(playerId: string, today: string, yesterday: string): Promise<number>;
+  /** Has the player any win on a daily table? (The right to a name.) */
+  hasDailyWin(playerId: string): Promise<boolean>;
+  /** Up to `limit` of the player's games in start order, after the game with rowid `after` (0: from the first). */
+  exportPage(playerId: string, after: number, limit: number): Promise<ExportRow[]>;
+  /** Per-layout totals only (the home page's marks). */
+  layoutTotals(playerId: string): Promise<LayoutTotals[]>;
   hasWon(playerId: string, dealId: number): Promise<boolean>;
   /** The player's best winning time (ms, server clock) on a layout in a mode, leaving out one game; null if none. */
   bestWinTime(playerId: string, layout: string, mode: Mode, exceptGameId: string): Promise<number | null>;

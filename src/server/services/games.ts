@@ -32,6 +32,7 @@ import fp from 'fastify-plugin';
 import { applyMoves, isBoardMove, isSameMove, makeBoard, newGame, parseBoards, replay, statusOf, type Game, type Move, type Status } from '../../engine/index.ts';
 import type { GameRow } from '../repositories/types.ts';
 import type { StoredDeal } from './dealer.ts';
+import { paceAfter, paceStart, rankWin } from './fair-play.ts';
 import { WindowBudget } from './limits.ts';
 import { Lru } from './lru.ts';
 
@@ -74,7 +75,7 @@ export type PlayFailure = {
 
 export interface Played {
   readonly ok: true;
-  readonly row: GameRow; // as read before this batch
+  readonly row: GameRow; // as read before this batch, with its rank fields (unranked, ranked_ms, daily) after it
   readonly game: Game; // after this batch
   readonly moves: number; // moves accepted in the game so far, hints included (move_count)
   readonly status: Status;
@@ -83,7 +84,7 @@ export interface Played {
 }
 
 /** The answer of the moves API and the game part of the play page. */
-export function gameAnswer(game: Game, moves: number, startedAt: number, finishedAt: number | null) {
+export function gameAnswer(game: Game, moves: number, row: Pick<GameRow, 'started_at' | 'shown_at' | 'unranked' | 'ranked_ms'>, finishedAt: number | null) {
   return {
     status: statusOf(game),
     faces: game.faces,
@@ -92,9 +93,12 @@ export function gameAnswer(game: Game, moves: number, startedAt: number, finishe
     shuffles: game.shuffles,
     undos: game.undos,
     moves, // every accepted move, hints included
-    startedAt,
+    startedAt: row.started_at,
+    shownAt: row.shown_at, // the game's time runs from here: the player's first view of the deal
     finishedAt,
-    timeMs: finishedAt === null ? null : finishedAt - startedAt, // server clock
+    timeMs: finishedAt === null ? null : finishedAt - row.shown_at, // server clock
+    ranked: finishedAt === null ? null : row.ranked_ms !== null, // a win whose time may stand on tables (docs/fair-play.md)
+    unranked: row.unranked, // why it may not: 'fast' or 'legacy'; null while it may
   };
 }
 
@@ -155,7 +159,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
 
   return {
     /** Starts a game of a stored deal for a player. */
-    async create(playerId: string, stored: StoredDeal): Promise<{ id: string; startedAt: number } | PlayFailure> {
+    async create(playerId: string, stored: StoredDeal): Promise<{ id: string; startedAt: number; shownAt: number } | PlayFailure> {
       const start = newGame(stored.deal);
       if (!start.ok) throw new Error(`stored deal ${stored.id} is not playable: ${start.message}`);
       const startedAt = now();
@@ -163,9 +167,10 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
       if (gamesPerDay !== false && (await repo.countStartedSince(playerId, midnight)) >= gamesPerDay)
         return { ok: false, status: 429, code: PlayError.RateLimited, retryAfterS: Math.ceil((midnight + 86_400_000 - startedAt) / 1000), error: `at most ${gamesPerDay} new games a day; finish one you started, or come back tomorrow (UTC)` };
       const id = makeGameId();
-      await repo.create({ id, playerId, dealId: stored.id, layout: stored.deal.layout, status: statusOf(start.value), tilesLeft: start.value.left, now: startedAt });
+      const shownAt = await repo.recordView(playerId, stored.id, startedAt); // an API client is shown the deal now
+      await repo.create({ id, playerId, dealId: stored.id, layout: stored.deal.layout, status: statusOf(start.value), tilesLeft: start.value.left, now: startedAt, shownAt, pacedAt: paceStart(shownAt) });
       cache.set(id, { game: start.value, count: 0 });
-      return { id, startedAt };
+      return { id, startedAt, shownAt };
     },
 
     /**
@@ -229,6 +234,9 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         const status = statusOf(game);
         const time = now();
         const count = row.move_count + batch.length;
+        // The pace rule and, on a win, its rank (services/fair-play.ts).
+        const { pacedAt, unranked } = paceAfter(row, batch, time, row.move_count === 0);
+        const rank = status === 'won' ? rankWin({ ...row, unranked }, time) : { rankedMs: null, dailyDay: null, onTable: false };
         const saved = await repo.saveMoves({
           id: row.id,
           expectedCount: row.move_count,
@@ -242,10 +250,14 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
           undos: game.undos,
           now: time,
           won: status === 'won',
+          pacedAt,
+          unranked,
+          ...rank,
         });
         if (saved) {
           cache.set(row.id, { game, count });
-          return { ok: true, row, game, moves: count, status, finishedAt: status === 'won' ? time : null };
+          const after: GameRow = { ...row, paced_at: pacedAt, unranked, ranked_ms: rank.rankedMs, daily: rank.onTable ? 1 : 0 };
+          return { ok: true, row: after, game, moves: count, status, finishedAt: status === 'won' ? time : null };
         }
         cache.delete(row.id);
         // Someone wrote this game between our read and our write. A batch that says where it starts can

@@ -5,12 +5,13 @@
  * - played: games started (a game starts with the player's first action on a deal);
  *   won: games the server's replay cleared. Win rate = won / played.
  * - A clean win has no hint, no shuffle and no undo.
- * - Streaks run over games in the order they were started. A win extends the
- *   run; any other game breaks it, except unfinished games started after the
- *   player's last win: those may still be won, so they do not break the current
- *   streak yet.
- * - Times are the server's: finish minus start, in ms. The median of an even
- *   count is the mean of the middle two.
+ * - A streak is days in a row (UTC) on which the player won at least one game. It still runs while
+ *   its last day is today or yesterday. Nothing but a day without a win ends it: a game left
+ *   unfinished, or given up, never breaks a streak (issue 14). The daily streak is days in a row
+ *   whose daily deal the player won on its day.
+ * - Times are the server's: from when it first showed the player the deal to the winning move, in
+ *   ms (SPEC §7). A win is ranked when its moves came at a person's pace (services/fair-play.ts).
+ *   The median of an even count is the mean of the middle two.
  *
  * Cost (issue 9, item 3): totals, bests, medians and streaks come from aggregates and indexes in
  * the store (games-repository.ts), the history is paged (HISTORY_SIZE a page) and the chart shows
@@ -46,6 +47,7 @@ export interface HistoryEntry {
   shuffles: number;
   undos: number;
   clean: boolean;
+  ranked: boolean; // a win whose time may stand on tables (docs/fair-play.md)
   url: string; // the deal's link
 }
 
@@ -61,8 +63,9 @@ export interface Stats {
   won: number;
   winRate: number; // 0–1
   cleanWins: number;
-  streak: number;
+  streak: number; // days in a row with a win, ending today or yesterday (UTC)
   bestStreak: number;
+  dailyStreak: number; // days in a row whose daily deal was won on its day
   byLayout: Record<string, LayoutStats>;
   history: HistoryEntry[]; // one page, newest first
   historyPage: number; // 1-based
@@ -73,21 +76,36 @@ export interface Stats {
 export const dealUrl = (layout: string, seed: string, mode: Mode): string =>
   `/play/${layout}/${seed}${mode === 'classic' ? '?mode=classic' : ''}`;
 
+/** A new random deal of a layout in a mode (GET /play/:layout redirects to a fresh seed). */
+export const newDealUrl = (layout: string, mode: Mode): string => `/play/${layout}${mode === 'classic' ? '?mode=classic' : ''}`;
+
 const isClean = (g: GameSummary): boolean => g.hints === 0 && g.shuffles === 0 && g.undos === 0;
 
-const EMPTY: StatsRows = { layouts: [], streak: 0, bestStreak: 0, history: [], wins: [] };
+const EMPTY: StatsRows = { layouts: [], streak: 0, bestStreak: 0, dailyStreak: 0, history: [], wins: [] };
 
-/** A player's stats, page `page` of the history. `nameOf` names a layout id. A new player (`playerId` undefined) has none. */
+/**
+ * A player's stats at time `now`, page `page` of the history. `nameOf` names a layout id. A new player
+ * (`playerId` undefined) has none.
+ */
 export async function statsOf(
   store: GamesStore,
   playerId: string | undefined,
   page: number,
   nameOf: (layout: string) => string,
+  now: number,
 ): Promise<Stats> {
+  const today = new Date(now).toISOString().slice(0, 10);
+  const yesterday = new Date(now - 86_400_000).toISOString().slice(0, 10);
   const rows =
     playerId === undefined
       ? EMPTY
-      : await store.statsOf(playerId, { historyOffset: (page - 1) * HISTORY_SIZE, historyLimit: HISTORY_SIZE, winsLimit: CHART_SIZE });
+      : await store.statsOf(playerId, {
+          historyOffset: (page - 1) * HISTORY_SIZE,
+          historyLimit: HISTORY_SIZE,
+          winsLimit: CHART_SIZE,
+          today,
+          yesterday,
+        });
   return makeStats(rows, page, nameOf);
 }
 
@@ -113,12 +131,13 @@ export function makeStats(rows: StatsRows, page: number, nameOf: (layout: string
       result: g.result,
       startedAt: g.started_at,
       finishedAt: g.finished_at,
-      timeMs: g.finished_at === null ? null : g.finished_at - g.started_at,
+      timeMs: g.finished_at === null ? null : g.finished_at - g.shown_at,
       moves: g.move_count,
       hints: g.hints,
       shuffles: g.shuffles,
       undos: g.undos,
       clean: g.result === 'won' && isClean(g),
+      ranked: g.ranked_ms !== null,
       url: dealUrl(g.layout, g.seed, g.mode),
     }),
   );
@@ -132,6 +151,7 @@ export function makeStats(rows: StatsRows, page: number, nameOf: (layout: string
     cleanWins,
     streak: rows.streak,
     bestStreak: rows.bestStreak,
+    dailyStreak: rows.dailyStreak,
     byLayout,
     history,
     historyPage: page,

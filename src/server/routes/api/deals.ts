@@ -1,11 +1,14 @@
 /**
  * GET /api/deals/:layout/:seed[?mode=classic]: the deal JSON (SPEC §3.3), as stored. A stored deal
- * never changes (same link, same board, forever), so caches may keep it for a day.
+ * never changes (same link, same board, forever), so caches may keep it for a day. It needs no
+ * player; when one asks (their cookie came with it), this is the server showing them the deal: the
+ * start of their ranked times on it (SPEC §7).
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sendDealFailure } from '../../errors.ts';
 import { DealParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
+import { cookiePlayerId } from '../../plugins/player.ts';
 import { clientKey } from '../../services/limits.ts';
 
 export const DEAL_CACHE = 'public, max-age=86400';
@@ -18,6 +21,8 @@ export default async function apiDeals(fastify: FastifyInstance): Promise<void> 
       const { layout, seed } = request.params;
       const found = await fastify.dealer.get(layout, seed, request.query.mode, clientKey(request.ip));
       if (!found.ok) return sendDealFailure(request, reply, found);
+      const playerId = cookiePlayerId(request);
+      if (playerId !== undefined) await fastify.gamesRepository.recordView(playerId, found.value.id, fastify.now());
       return reply.type('application/json; charset=utf-8').header('cache-control', DEAL_CACHE).send(found.value.json);
     },
   );

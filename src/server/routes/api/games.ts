@@ -1,7 +1,9 @@
 /**
  * The games API (SPEC §3.2):
  * - POST /api/games {"layout","seed","mode"?} → 201 {"id", ...deal}
- * - POST /api/games/:id/moves {"moves":[...]} → {"status","faces","left","hints","shuffles","undos","moves",…}
+ * - POST /api/games/:id/moves {"moves":[...]} → {"status","faces","left","hints","shuffles","undos","moves",…};
+ *   a win adds its time (`timeMs`, from the deal's first view), `ranked`, and for the win panel the
+ *   player's best before it, the daily rank and a layout not played yet (services/wins.ts)
  *   409 for an illegal move (nothing stored), 403 for another player's game, 404 for an unknown id; every
  *   refusal carries a `code`, and a 409 the server's `moves` count and `log`. With `"at"` a batch is
  *   idempotent by move count (services/games.ts).
@@ -13,6 +15,7 @@ import { sendDealFailure } from '../../errors.ts';
 import { FLOOD_LIMITS, LIMITS } from '../../plugins/security.ts';
 import { CreateGameBodySchema, GameParamsSchema, MovesBodySchema } from '../../schemas/games.ts';
 import { gameAnswer } from '../../services/games.ts';
+import { winExtras } from '../../services/wins.ts';
 import { clientKey } from '../../services/limits.ts';
 
 export default async function apiGames(fastify: FastifyInstance): Promise<void> {
@@ -55,13 +58,10 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
         if (retryAfterS !== undefined) reply.header('retry-after', String(retryAfterS));
         return reply.code(status).send(body);
       }
-      const answer = gameAnswer(played.game, played.moves, played.row.started_at, played.finishedAt);
+      const answer = gameAnswer(played.game, played.moves, played.row, played.finishedAt);
       if (played.log) return { ...answer, log: played.log };
       if (played.finishedAt === null) return answer;
-      // A win: the player's best time on this layout and mode before it, for the win panel.
-      const { row } = played;
-      const previousBestMs = await fastify.gamesRepository.bestWinTime(request.playerId, row.layout, row.mode, row.id);
-      return { ...answer, previousBestMs };
+      return { ...answer, ...(await winExtras(fastify, request.playerId, played.row)) };
     },
   );
 }

@@ -14,6 +14,6 @@ export default async function apiStats(fastify: FastifyInstance): Promise<void> 
     '/api/stats',
     { schema: { querystring: StatsQuerySchema }, config: { rateLimit: LIMITS.stats } },
     async (request) =>
-      statsOf(fastify.gamesRepository, request.isNewPlayer ? undefined : request.playerId, request.query.page, layoutName),
+      statsOf(fastify.gamesRepository, request.isNewPlayer ? undefined : request.playerId, request.query.page, layoutName, fastify.now()),
   );
 }

@@ -1,20 +1,29 @@
 /**
- * The daily deal:
+ * The daily deals (SPEC §3.2, §7):
  * - GET /daily: today's deal (UTC date; turtle, seed daily-YYYY-MM-DD, relaxed), the same for
- *   everyone, with the day's best verified times.
- * - POST /daily/name (form: name): a player who has won today's daily deal (this deal, on its own
- *   day; issue 9: a win on any `daily-…` seed used to do) sets the name shown beside their times.
- *   Invalid, reserved and lookalike names (services/names.ts) re-show the page with the reason
- *   (400; 409 when another player's name looks the same); nothing is stored.
+ *   everyone, with the day's table, this month's calendar (the days you won, clean or not, links to
+ *   past days) and your daily streak.
+ * - GET /daily/:date (YYYY-MM-DD, UTC): a past day's deal and its table, with that month's calendar.
+ *   Every day from FIRST_DAILY to today; a future, malformed or impossible date is a 404. A past
+ *   daily can be played: it counts for the player, but only games shown and started on the day stand
+ *   on its table (services/fair-play.ts).
+ * - POST /daily/name (form: name): a player with a ranked daily win (a win on a day's table) sets the
+ *   name shown beside their times. Invalid, reserved and lookalike names (services/names.ts)
+ *   re-show the page with the reason (400; 409 when another player's name looks the same).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { sendDealFailure, sendError } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
+import { shiftDay } from '../../repositories/games-repository.ts';
+import type { DailyResult } from '../../repositories/types.ts';
 import { NICKNAME_MAX, NicknameBodySchema } from '../../schemas/daily.ts';
-import { DAILY_BOARD_SIZE, DAILY_LAYOUT, DAILY_MODE, dailySeed, utcDate } from '../../services/daily.ts';
-import { nameKey } from '../../services/names.ts';
+import { DAILY_BOARD_SIZE, DAILY_LAYOUT, DAILY_MODE, FIRST_DAILY, isRealDay, seedOfDay, utcDate } from '../../services/daily.ts';
+import { fastestRankedMs, PACE_BURST, PAIR_FLOOR_MS } from '../../services/fair-play.ts';
 import { layoutInfo } from '../../services/layouts.ts';
+import { clientKey } from '../../services/limits.ts';
+import { nameKey } from '../../services/names.ts';
 import { dealUrl } from '../../services/stats.ts';
 import { formatDate, formatTime } from '../../views/format.ts';
 
@@ -23,69 +32,136 @@ interface FormState {
   value?: string; // what was typed, shown back (escaped) with the error
 }
 
-async function renderDaily(fastify: FastifyInstance, request: FastifyRequest, reply: FastifyReply, form: FormState = {}) {
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+
+export interface CalendarDay {
+  readonly day: string; // YYYY-MM-DD
+  readonly number: number; // day of the month
+  readonly state: 'clean' | 'won' | 'late' | 'open' | 'future'; // won on its day (clean or not), won after it, not won, not yet
+  readonly today: boolean;
+  readonly current: boolean; // the day the page shows
+  readonly url: string | null; // its page; null for days with no deal yet or before the first
+}
+
+/** The first day of the month after the one that starts on `first`. */
+const nextMonth = (first: string): string => `${shiftDay(`${first.slice(0, 7)}-28`, 4).slice(0, 7)}-01`;
+
+/** The month of `day` as weeks of seven (Monday first; null outside the month), with the player's results. */
+export function calendarOf(day: string, today: string, results: readonly DailyResult[]) {
+  const byDay = new Map(results.map((r) => [r.day, r]));
+  const first = `${day.slice(0, 7)}-01`;
+  const lead = (new Date(`${first}T00:00:00Z`).getUTCDay() + 6) % 7; // Monday = 0
+  const cells: (CalendarDay | null)[] = Array<null>(lead).fill(null);
+  for (let d = first; d.slice(0, 7) === first.slice(0, 7); d = shiftDay(d, 1)) {
+    const r = byDay.get(d);
+    const open = d >= FIRST_DAILY && d <= today;
+    cells.push({
+      day: d,
+      number: Number(d.slice(8)),
+      state: d > today ? 'future' : r ? (r.onDay ? (r.clean ? 'clean' : 'won') : 'late') : 'open',
+      today: d === today,
+      current: d === day,
+      url: open ? (d === today ? '/daily' : `/daily/${d}`) : null,
+    });
+  }
+  while (cells.length % 7 !== 0) cells.push(null);
+  const weeks: (CalendarDay | null)[][] = [];
+  for (let i = 0; i < cells.length; i += 7) weeks.push(cells.slice(i, i + 7));
+  const previous = shiftDay(first, -1); // the last day of the month before
+  const next = nextMonth(first);
+  const monthName = (d: string): string => MONTHS[Number(d.slice(5, 7)) - 1]!;
+  return {
+    title: `${monthName(day)} ${day.slice(0, 4)}`,
+    weekdays: WEEKDAYS,
+    weeks,
+    // Another month opens on its last day (or today, in today's month).
+    previous: previous >= FIRST_DAILY ? { url: `/daily/${previous}`, label: monthName(previous) } : null,
+    next: next <= today ? { url: next.slice(0, 7) === today.slice(0, 7) ? '/daily' : `/daily/${shiftDay(nextMonth(next), -1)}`, label: monthName(next) } : null,
+  };
+}
+
+async function renderDaily(fastify: FastifyInstance, request: FastifyRequest, reply: FastifyReply, day: string, form: FormState = {}) {
   const now = fastify.now();
-  const seed = dailySeed(now);
-  const found = await fastify.dealer.get(DAILY_LAYOUT, seed, DAILY_MODE);
-  if (!found.ok) return sendDealFailure(request, reply, found); // today's deal is everyone's: no client pays for it
+  const today = utcDate(now);
+  const isToday = day === today;
+  const seed = seedOfDay(day);
+  // Today's deal is everyone's: no client pays for it. A past day's may be new to the store: the client's budget pays.
+  const found = await fastify.dealer.get(DAILY_LAYOUT, seed, DAILY_MODE, isToday ? undefined : clientKey(request.ip));
+  if (!found.ok) return sendDealFailure(request, reply, found);
   const playerId = request.playerId;
   const known = !request.isNewPlayer;
-  const best = (await fastify.gamesRepository.bestTimes(found.value.id, DAILY_BOARD_SIZE)).map((row, i) => ({
+  const repo = fastify.gamesRepository;
+  const best = (await repo.bestTimes(found.value.id, DAILY_BOARD_SIZE, true)).map((row, i) => ({
     rank: i + 1,
     name: row.nickname,
     you: row.player_id === playerId,
     time: formatTime(row.time_ms),
     clean: row.hints === 0 && row.shuffles === 0 && row.undos === 0,
   }));
-  const unfinished = known ? await fastify.gamesRepository.unfinishedOfDeal(playerId, found.value.id) : undefined;
-  const wonToday = known && (await fastify.gamesRepository.hasWon(playerId, found.value.id));
+  const monthStart = `${day.slice(0, 7)}-01`;
+  const monthEnd = `${day.slice(0, 7)}-31`;
+  const results = known ? await repo.dailyResults(playerId, DAILY_LAYOUT, DAILY_MODE, seedOfDay(monthStart), seedOfDay(monthEnd)) : [];
+  const result = results.find((r) => r.day === day);
+  const unfinished = known && !result ? await repo.unfinishedOfDeal(playerId, found.value.id) : undefined;
+  const pairs = found.value.deal.tiles.length / 2;
   return reply.page('daily', {
-    title: 'Daily deal',
+    title: isToday ? 'Daily deal' : `Daily deal of ${formatDate(Date.parse(`${day}T00:00:00Z`))}`,
     nav: 'daily',
-    date: formatDate(now),
-    isoDate: utcDate(now),
+    isToday,
+    date: formatDate(Date.parse(`${day}T00:00:00Z`)),
+    isoDate: day,
     layout: layoutInfo(DAILY_LAYOUT),
     url: dealUrl(DAILY_LAYOUT, seed, DAILY_MODE),
     best,
-    wonToday,
+    won: result ? (result.onDay ? 'on-day' : 'late') : null,
     unfinished: Boolean(unfinished),
-    canName: wonToday, // only a real win of today's daily deal names a player
+    calendar: calendarOf(day, today, results),
+    streak: known ? await repo.dailyStreak(playerId, today, shiftDay(today, -1)) : 0,
+    canName: isToday && known && (await repo.hasDailyWin(playerId)), // only a ranked daily win names a player
     nickname: known ? ((await fastify.playersRepository.find(playerId))?.nickname ?? '') : '',
     nicknameMax: NICKNAME_MAX,
+    rules: { floor: (PAIR_FLOOR_MS / 1000).toFixed(1), burst: PACE_BURST, fastest: formatTime(fastestRankedMs(pairs)) },
     form,
   });
 }
 
-/** Has the player won today's daily deal (the daily layout, mode and today's seed)? */
-async function wonTodaysDeal(fastify: FastifyInstance, playerId: string): Promise<boolean> {
-  const row = await fastify.dealsRepository.find(DAILY_LAYOUT, dailySeed(fastify.now()), DAILY_MODE);
-  return row !== undefined && (await fastify.gamesRepository.hasWon(playerId, row.id));
-}
+const DateParamsSchema = z.object({ date: z.string() }); // checked by the route: anything but a served day is a 404
 
 export default async function pagesDaily(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/daily', async (request, reply) => renderDaily(fastify, request, reply));
+  app.get('/daily', async (request, reply) => renderDaily(fastify, request, reply, utcDate(fastify.now())));
+
+  app.get('/daily/:date', { schema: { params: DateParamsSchema } }, async (request, reply) => {
+    const { date } = request.params;
+    const today = utcDate(fastify.now());
+    if (!isRealDay(date)) return sendError(request, reply, 404, `there is no daily deal for "${date}": dates are written YYYY-MM-DD`);
+    if (date > today) return sendError(request, reply, 404, `the daily deal of ${date} is not out yet: it comes at midnight UTC`);
+    if (date < FIRST_DAILY) return sendError(request, reply, 404, `the first daily deal was on ${FIRST_DAILY}`);
+    return renderDaily(fastify, request, reply, date);
+  });
 
   app.post(
     '/daily/name',
     { schema: { body: NicknameBodySchema }, attachValidation: true, config: { rateLimit: LIMITS.nickname } },
     async (request, reply) => {
+      const today = utcDate(fastify.now());
       if (request.validationError) {
         const issue = (request.validationError.validation ?? [])[0];
         const raw = (request.body as { name?: unknown } | undefined)?.name;
         reply.code(400);
-        return renderDaily(fastify, request, reply, {
+        return renderDaily(fastify, request, reply, today, {
           error: issue?.message ?? 'enter a name',
           value: typeof raw === 'string' ? raw.slice(0, 100) : '',
         });
       }
-      if (request.isNewPlayer || !(await wonTodaysDeal(fastify, request.playerId)))
-        return sendError(request, reply, 403, "win today's daily deal first; then your name can stand beside your time");
+      if (request.isNewPlayer || !(await fastify.gamesRepository.hasDailyWin(request.playerId)))
+        return sendError(request, reply, 403, 'win a daily deal on its day first (a ranked time); then your name can stand beside your time');
       const saved = await fastify.playersRepository.setNickname(request.playerId, request.body.name, nameKey(request.body.name));
       if (saved === 'taken') {
         reply.code(409);
-        return renderDaily(fastify, request, reply, { error: 'another player has that name, or one that looks the same', value: request.body.name });
+        return renderDaily(fastify, request, reply, today, { error: 'another player has that name, or one that looks the same', value: request.body.name });
       }
       return reply.redirect('/daily', 303);
     },

@@ -1,16 +1,23 @@
-/** GET /: pick a layout, start a game (relaxed or classic), today's deal, resume, stats. */
+/**
+ * GET /: pick a layout, start a game (relaxed or classic), today's deal, resume, stats. A returning
+ * player sees which layouts they have won (clean or not) and a suggestion of one they have not played.
+ */
 import type { FastifyInstance } from 'fastify';
 import { DAILY_LAYOUT, dailySeed, utcDate } from '../../services/daily.ts';
 import { layoutInfos, layoutName } from '../../services/layouts.ts';
 import { dealUrl } from '../../services/stats.ts';
+import { nextUnplayed } from '../../services/wins.ts';
 
 export default async function pagesHome(fastify: FastifyInstance): Promise<void> {
   fastify.get('/', async (request, reply) => {
     const latest = request.isNewPlayer ? undefined : await fastify.gamesRepository.latestUnfinished(request.playerId);
     const now = fastify.now();
+    const totals = request.isNewPlayer ? [] : await fastify.gamesRepository.layoutTotals(request.playerId);
+    const mark = new Map(totals.map((t) => [t.layout, t.clean_wins > 0 ? 'clean' : t.won > 0 ? 'won' : t.played > 0 ? 'played' : '']));
     return reply.page('index', {
       nav: 'play',
-      layouts: layoutInfos(),
+      layouts: layoutInfos().map((l) => ({ ...l, mark: mark.get(l.id) ?? '' })),
+      suggestion: totals.length > 0 ? nextUnplayed(totals) : null, // for a player who has begun: a layout they have not tried
       daily: { url: dealUrl(DAILY_LAYOUT, dailySeed(now), 'relaxed'), date: utcDate(now) },
       resume: latest && {
         url: dealUrl(latest.layout, latest.seed, latest.mode),

@@ -17,12 +17,14 @@ import { layoutInfo, layoutName } from '../../services/layouts.ts';
 import type { StoredDeal } from '../../services/dealer.ts';
 import { clientLog } from '../../services/games.ts';
 import { clientKey } from '../../services/limits.ts';
-import { dealUrl } from '../../services/stats.ts';
+import { dealUrl, newDealUrl } from '../../services/stats.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
 import { formatTime } from '../../views/format.ts';
 
 const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // no - or _: a seed never looks like a flag
 export const RANDOM_SEED_LENGTH = 8;
+const RECORD_SIZE = 5; // best ranked times shown in a deal's record
+const RECORD_MARK = '<!--deal-record-->'; // where each response puts the player's part of a cached page
 
 /**
  * The player's play-page preferences, kept by the page's script in the `mj_prefs` cookie (not signed:
@@ -48,6 +50,23 @@ export function randomSeed(): string {
 
 export default async function pagesPlay(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  /**
+   * The deal's own record (`#deal-stats`, SPEC §3.4): players shown it, players who won it, its best
+   * ranked times; and `data-elapsed`, the ms since the server first showed this player the deal (the
+   * page's clock starts there). Two indexed reads: cheap on every view.
+   */
+  async function renderRecord(dealId: number, elapsedMs: number, playerId: string): Promise<string> {
+    const [counts, best] = await Promise.all([
+      fastify.gamesRepository.dealRecord(dealId),
+      fastify.gamesRepository.bestTimes(dealId, RECORD_SIZE),
+    ]);
+    return fastify.renderPartial('/partials/deal-stats', {
+      ...counts,
+      elapsedMs,
+      best: best.map((row, i) => ({ rank: i + 1, name: row.nickname, time: formatTime(row.time_ms), clean: row.hints === 0 && row.shuffles === 0 && row.undos === 0, you: row.player_id === playerId })),
+    });
+  }
 
   /** The board partial for a position. */
   const renderBoard = (game: Game, layout: string, seed: string, mode: string): string =>
@@ -101,6 +120,9 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const found = await fastify.dealer.get(layout, seed, mode, clientKey(request.ip));
       if (!found.ok) return sendDealFailure(request, reply, found);
       const stored = found.value;
+      const now = fastify.now();
+      const shownAt = await fastify.gamesRepository.recordView(request.playerId, stored.id, now); // the start of this player's time on it
+      const record = await renderRecord(stored.id, now - shownAt, request.playerId);
       const resumed = request.isNewPlayer ? undefined : await fastify.games.unfinished(request.playerId, stored);
       const fresh = resumed ? undefined : freshBoard(stored, layout, seed, mode);
       const path = dealUrl(layout, seed, mode);
@@ -111,7 +133,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const prefs = playPrefs(request.cookies[PREFS_COOKIE]);
       const cacheKey = `${nav} ${shareUrl} ${prefs.timer} ${prefs.paused}`;
       const cached = fresh?.pages.get(cacheKey);
-      if (cached) return reply.type('text/html; charset=utf-8').send(cached);
+      if (cached) return reply.type('text/html; charset=utf-8').send(cached.replace(RECORD_MARK, record));
 
       let game: Game;
       let pairs: number;
@@ -137,19 +159,20 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         daily,
         counters: { left: game.left, pairs },
         boardHtml,
-        game: { hints: game.hints, shuffles: game.shuffles, time: formatTime(resumed ? fastify.now() - resumed.row.started_at : 0) },
+        game: { hints: game.hints, shuffles: game.shuffles, time: formatTime(now - shownAt) },
         resumed: Boolean(resumed),
         dealData: data,
         sharePath: path,
         shareUrl,
         otherMode: { mode: other, url: dealUrl(layout, seed, other) },
-        newUrl: `/play/${layout}${mode === 'classic' ? '?mode=classic' : ''}`,
+        newUrl: newDealUrl(layout, mode),
         prefs,
       };
-      if (!fresh) return reply.page('play', page);
-      const html = fastify.renderPartial('play', page);
+      if (!fresh) return reply.page('play', { ...page, record });
+      // Cached without the player's part: the deal's record and the time since the player first saw it.
+      const html = fastify.renderPartial('play', { ...page, record: RECORD_MARK, game: { ...page.game, time: formatTime(0) } });
       if (fresh.pages.size < PAGES_PER_DEAL) fresh.pages.set(cacheKey, html);
-      return reply.type('text/html; charset=utf-8').send(html);
+      return reply.type('text/html; charset=utf-8').send(html.replace(RECORD_MARK, record));
     },
   );
 }

@@ -12,10 +12,11 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get('/stats', { schema: { querystring: StatsQuerySchema }, config: { rateLimit: LIMITS.stats } }, async (request, reply) => {
     const page = request.query.page;
-    const stats = await statsOf(fastify.gamesRepository, request.isNewPlayer ? undefined : request.playerId, page, layoutName);
+    const stats = await statsOf(fastify.gamesRepository, request.isNewPlayer ? undefined : request.playerId, page, layoutName, fastify.now());
     return reply.page('stats', {
       title: 'Your stats',
       nav: 'stats',
+      moved: request.query.moved === 1,
       stats,
       winRate: formatPercent(stats.winRate),
       layouts: Object.entries(stats.byLayout).map(([id, s]) => ({

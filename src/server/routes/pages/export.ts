@@ -1,0 +1,125 @@
+/**
+ * GET /stats/export.csv and /stats/export.json: every game of the player, one row each, oldest first
+ * (layout, seed, mode, started, finished, result, time, ranked, hints, shuffles, undos, moves, link).
+ * Streamed a page at a time, so 100,000 games cost no more memory than 500. A player with no games
+ * gets a 404 that says so.
+ */
+import { Readable } from 'node:stream';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sendError } from '../../errors.ts';
+import { LIMITS } from '../../plugins/security.ts';
+import type { ExportRow } from '../../repositories/types.ts';
+import { dealUrl } from '../../services/stats.ts';
+
+const PAGE = 500;
+
+export interface ExportGame {
+  layout: string;
+  seed: string;
+  mode: string;
+  started: string; // ISO 8601, UTC
+  finished: string | null;
+  result: 'won' | 'stuck' | 'unfinished';
+  timeMs: number | null; // from the deal's first view to the finish (SPEC §7)
+  ranked: boolean;
+  hints: number;
+  shuffles: number;
+  undos: number;
+  moves: number;
+  link: string;
+}
+
+export const CSV_COLUMNS = ['layout', 'seed', 'mode', 'started', 'finished', 'result', 'time_ms', 'ranked', 'hints', 'shuffles', 'undos', 'moves', 'link'] as const;
+
+export function exportGame(row: ExportRow, origin: string): ExportGame {
+  return {
+    layout: row.layout,
+    seed: row.seed,
+    mode: row.mode,
+    started: new Date(row.started_at).toISOString(),
+    finished: row.finished_at === null ? null : new Date(row.finished_at).toISOString(),
+    result: row.result === 'won' ? 'won' : row.status === 'stuck' ? 'stuck' : 'unfinished',
+    timeMs: row.finished_at === null ? null : row.finished_at - row.shown_at,
+    ranked: row.ranked_ms !== null,
+    hints: row.hints,
+    shuffles: row.shuffles,
+    undos: row.undos,
+    moves: row.move_count,
+    link: `${origin}${dealUrl(row.layout, row.seed, row.mode)}`,
+  };
+}
+
+/** One CSV field: quoted when it needs it; a leading = + - @ is neutralised so a spreadsheet never runs it as a formula. */
+export function csvField(value: string | number | boolean | null): string {
+  if (value === null) return '';
+  let text = String(value);
+  if (typeof value === 'string' && /^[=+\-@\t\r]/.test(text)) text = `'${text}`;
+  return /[",\r\n']/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+export function csvLine(game: ExportGame): string {
+  const values = [game.layout, game.seed, game.mode, game.started, game.finished, game.result, game.timeMs, game.ranked, game.hints, game.shuffles, game.undos, game.moves, game.link];
+  return `${values.map(csvField).join(',')}\r\n`;
+}
+
+export default async function pagesExport(fastify: FastifyInstance): Promise<void> {
+  const repo = fastify.gamesRepository;
+  // The file leaves the site: its links are absolute (PUBLIC_ORIGIN, else the address the player used).
+  const originOf = (request: FastifyRequest): string => fastify.publicOrigin ?? `${request.protocol}://${request.host}`;
+
+  /** The player's games a page at a time, or undefined when they have none. */
+  async function pagesOf(request: FastifyRequest): Promise<AsyncGenerator<ExportRow[]> | undefined> {
+    if (request.isNewPlayer) return undefined;
+    const first = await repo.exportPage(request.playerId, 0, PAGE);
+    if (first.length === 0) return undefined;
+    const playerId = request.playerId;
+    return (async function* () {
+      let page = first;
+      while (page.length > 0) {
+        yield page;
+        if (page.length < PAGE) return;
+        page = await repo.exportPage(playerId, page[page.length - 1]!.rowid, PAGE);
+      }
+    })();
+  }
+
+  const stamp = (): string => new Date(fastify.now()).toISOString().slice(0, 10);
+  const NONE = 'you have no games to export yet: play one, and it is here';
+
+  fastify.get('/stats/export.csv', { config: { rateLimit: LIMITS.export } }, async (request, reply) => {
+    const pages = await pagesOf(request);
+    if (!pages) return sendError(request, reply, 404, NONE);
+    const origin = originOf(request);
+    const lines = (async function* () {
+      yield `${CSV_COLUMNS.join(',')}\r\n`;
+      for await (const page of pages) yield page.map((row) => csvLine(exportGame(row, origin))).join('');
+    })();
+    return reply
+      .type('text/csv; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="mahjong-games-${stamp()}.csv"`)
+      .send(Readable.from(lines));
+  });
+
+  fastify.get('/stats/export.json', { config: { rateLimit: LIMITS.export } }, async (request, reply) => {
+    const pages = await pagesOf(request);
+    if (!pages) return reply.code(404).send({ error: NONE, code: 'ERR_NO_GAMES' });
+    const origin = originOf(request);
+    const chunks = (async function* () {
+      let first = true;
+      yield '[';
+      for await (const page of pages) {
+        for (const row of page) {
+          yield `${first ? '\n' : ',\n'}${JSON.stringify(exportGame(row, origin))}`;
+          first = false;
+        }
+      }
+      yield '\n]\n';
+    })();
+    return reply
+      .type('application/json; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('content-disposition', `attachment; filename="mahjong-games-${stamp()}.json"`)
+      .send(Readable.from(chunks));
+  });
+}

@@ -1,0 +1,94 @@
+/**
+ * Stats that follow the player to another browser (SPEC §3.2):
+ * - POST /stats/transfer: makes a one-time link /transfer/:token for the player (valid 15 minutes,
+ *   single use, 192 random bits; only its sha256 is stored) and shows it. Rate limited.
+ * - GET /transfer/:token: a confirmation page saying what will happen (nothing changes yet).
+ * - POST /transfer/:token: uses the link once and makes this browser that player (the signed cookie).
+ *   The games this browser had stay under its old id, which no browser holds any more; they are not
+ *   merged (two players' move logs and clocks cannot become one honestly).
+ * An expired or used link is 410, a forged or unknown one 404: a page that says so; nothing changes.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { sendError } from '../../errors.ts';
+import { setPlayerCookie } from '../../plugins/player.ts';
+import { LIMITS } from '../../plugins/security.ts';
+import type { TransferState } from '../../repositories/types.ts';
+
+export const TRANSFER_TTL_MS = 15 * 60 * 1000;
+const TOKEN = /^[A-Za-z0-9_-]{32}$/; // 24 random bytes, base64url
+
+const hashOf = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+const TokenParamsSchema = z.object({ token: z.string().max(64) });
+
+export default async function pagesTransfer(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const players = fastify.playersRepository;
+  const origin = (request: FastifyRequest): string => fastify.publicOrigin ?? `${request.protocol}://${request.host}`;
+  const https = (request: FastifyRequest): boolean => (fastify.publicOrigin?.startsWith('https://') ?? false) || request.protocol === 'https';
+
+  /** Games this browser's player has (the confirmation says what becomes of them). */
+  async function gamesOf(request: FastifyRequest): Promise<number> {
+    if (request.isNewPlayer) return 0;
+    const totals = await fastify.gamesRepository.layoutTotals(request.playerId);
+    return totals.reduce((n, t) => n + t.played, 0);
+  }
+
+  /** The page for a link that cannot be used: 404 for one we never made, 410 for one expired or used. */
+  function refuse(request: FastifyRequest, reply: FastifyReply, state: Exclude<TransferState['state'], 'valid'>): FastifyReply {
+    if (state === 'missing') return sendError(request, reply, 404, 'this is not a transfer link (check that it was copied whole), or it was used or expired long ago');
+    reply.code(410);
+    return reply.page('error', {
+      title: state === 'used' ? 'This link was used' : 'This link has expired',
+      status: 410,
+      message:
+        state === 'used'
+          ? 'a transfer link works once, and this one has been used. Make a new one on the stats page of the browser whose stats you want.'
+          : 'transfer links last 15 minutes. Make a new one on the stats page of the browser whose stats you want.',
+    });
+  }
+
+  app.post('/stats/transfer', { config: { rateLimit: LIMITS.transfer } }, async (request, reply) => {
+    if (request.isNewPlayer || !(await players.find(request.playerId)))
+      return sendError(request, reply, 409, 'there is nothing to move yet: play a game first, then make the link');
+    const token = randomBytes(24).toString('base64url');
+    const now = fastify.now();
+    await players.createTransfer(hashOf(token), request.playerId, now, now + TRANSFER_TTL_MS);
+    reply.header('cache-control', 'no-store');
+    return reply.page('transfer', {
+      title: 'Use your stats on another device',
+      nav: 'stats',
+      step: 'made',
+      link: `${origin(request)}/transfer/${token}`,
+      minutes: TRANSFER_TTL_MS / 60_000,
+      expires: new Date(now + TRANSFER_TTL_MS).toISOString().slice(11, 16),
+    });
+  });
+
+  app.get('/transfer/:token', { schema: { params: TokenParamsSchema } }, async (request, reply) => {
+    const { token } = request.params;
+    const state = TOKEN.test(token) ? await players.findTransfer(hashOf(token), fastify.now()) : ({ state: 'missing' } as const);
+    if (state.state !== 'valid') return refuse(request, reply, state.state);
+    reply.header('cache-control', 'no-store');
+    return reply.page('transfer', {
+      title: 'Use these stats in this browser?',
+      nav: 'stats',
+      step: 'confirm',
+      action: `/transfer/${token}`,
+      same: state.playerId === request.playerId,
+      games: await gamesOf(request),
+      minutesLeft: Math.max(1, Math.round((state.expiresAt - fastify.now()) / 60_000)),
+    });
+  });
+
+  app.post('/transfer/:token', { schema: { params: TokenParamsSchema }, config: { rateLimit: LIMITS.transfer } }, async (request, reply) => {
+    const { token } = request.params;
+    const state = TOKEN.test(token) ? await players.takeTransfer(hashOf(token), fastify.now()) : ({ state: 'missing' } as const);
+    if (state.state !== 'valid') return refuse(request, reply, state.state);
+    setPlayerCookie(reply, state.playerId, https(request));
+    return reply.redirect('/stats?moved=1', 303);
+  });
+}

@@ -1,0 +1,36 @@
+/** What the win panel shows beside a win's time: the best before it, its daily rank, where to go next. */
+import type { FastifyInstance } from 'fastify';
+import type { GameRow, LayoutTotals } from '../repositories/types.ts';
+import { dailyDayOf } from './daily.ts';
+import { layoutInfos } from './layouts.ts';
+import { newDealUrl } from './stats.ts';
+
+export interface NextLayout {
+  readonly id: string;
+  readonly name: string;
+  readonly url: string; // a new game of it
+}
+
+/** The first built-in layout (in picker order, after `current`) the player has not played; null when all are played. */
+export function nextUnplayed(totals: readonly LayoutTotals[], current?: string): NextLayout | null {
+  const played = new Set(totals.filter((t) => t.played > 0).map((t) => t.layout));
+  const all = layoutInfos();
+  const from = Math.max(0, all.findIndex((l) => l.id === current) + 1);
+  const next = [...all.slice(from), ...all.slice(0, from)].find((l) => !played.has(l.id) && l.id !== current);
+  return next ? { id: next.id, name: next.name, url: `/play/${next.id}` } : null;
+}
+
+/** The win panel's extras for a game just won (or a repeat of its winning batch). */
+export async function winExtras(fastify: FastifyInstance, playerId: string, row: GameRow) {
+  const repo = fastify.gamesRepository;
+  const previousBestMs = await repo.bestWinTime(playerId, row.layout, row.mode, row.id);
+  const day = dailyDayOf(row.layout, row.seed, row.mode);
+  const dailyRank = row.daily === 1 && row.ranked_ms !== null ? await repo.dailyRank(row.deal_id, playerId, row.ranked_ms) : null;
+  return {
+    previousBestMs, // the player's best on this layout and mode before this win; null for a first win
+    dailyDay: day, // a daily deal's day, else null
+    dailyRank, // its place on that day's table, when it stands there
+    next: nextUnplayed(await repo.layoutTotals(playerId), row.layout),
+    again: newDealUrl(row.layout, row.mode), // a new deal of the same layout and mode
+  };
+}

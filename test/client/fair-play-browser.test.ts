@@ -1,0 +1,108 @@
+/**
+ * Fair play in a real browser (issue 10): a transfer link moves a player's stats to another browser
+ * (a second context, its own cookies) and works once; the daily calendar marks the day won and leads
+ * to past days; a win's panel shows the server's time and whether it is ranked.
+ */
+import { describe, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { appAndBrowser, HAS_CHROMIUM, pageData, tile } from './browser.ts';
+
+/** Plays a whole game of a deal through the API from the page (as a script would: unranked). */
+const winByScript = (page: Page, layout: string, seed: string) =>
+  page.evaluate(
+    async ([layout, seed]) => {
+      const post = (url: string, body: unknown) =>
+        fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+      const g = await post('/api/games', { layout, seed });
+      return post(`/api/games/${g.id}/moves`, { moves: (g.solution as number[][]).map(([a, b]) => ({ type: 'match', a, b })) });
+    },
+    [layout, seed],
+  );
+
+(HAS_CHROMIUM ? describe : describe.skip)('fair play in Chromium', () => {
+  const env = appAndBrowser();
+
+  test('a transfer link: made on /stats, confirmed in another browser, which then has the stats; it works once', async () => {
+    const home = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await home.newPage();
+    await page.goto(`${env.app.url}/`);
+    expect(await winByScript(page, 'garden', 'moving')).toMatchObject({ status: 'won', ranked: false });
+    await page.goto(`${env.app.url}/stats`);
+    await page.getByRole('button', { name: 'Use my stats on another device' }).click();
+    await page.waitForURL(/\/stats\/transfer$/);
+    const link = await page.inputValue('#transfer-link');
+    expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/transfer\/[A-Za-z0-9_-]{32}$/);
+
+    const phone = await env.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const other = await phone.newPage();
+    await other.goto(`${env.app.url}/`);
+    await winByScript(other, 'turtle', 'left-behind'); // this browser's own game, which the page warns about
+    await other.goto(link);
+    await expect.poll(() => other.textContent('h1')).toBe('Use these stats in this browser?');
+    expect(await other.textContent('.transfer-warning')).toContain('1 game of its own');
+    await other.getByRole('button', { name: 'Yes, use these stats here' }).click();
+    await other.waitForURL(/\/stats\?moved=1$/);
+    expect(await other.textContent('.notice')).toContain('This browser now uses the stats');
+    expect(await other.locator('.history a[href="/play/garden/moving"]').count()).toBe(1);
+    expect(await other.locator('.history a[href="/play/turtle/left-behind"]').count()).toBe(0);
+
+    // Used: opening it again says so, and changes nothing.
+    const again = await other.goto(link);
+    expect(again?.status()).toBe(410);
+    expect(await other.textContent('h1')).toContain('This link was used');
+    await other.goto(`${env.app.url}/stats`);
+    expect(await other.locator('.history a[href="/play/garden/moving"]').count()).toBe(1);
+    await home.close();
+    await phone.close();
+  });
+
+  test("the daily calendar marks today's win and leads to past days; a forged date is a page that says so", async () => {
+    const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    const today = new Date().toISOString().slice(0, 10);
+    await page.goto(`${env.app.url}/daily`);
+    expect(await winByScript(page, 'turtle', `daily-${today}`)).toMatchObject({ status: 'won' });
+    await page.goto(`${env.app.url}/daily`);
+    const cell = page.locator(`#daily-calendar [data-day="${today}"]`);
+    expect(await cell.getAttribute('data-state')).toBe('clean'); // won, no help: clean (a script's win is unranked, but it is the player's)
+    expect(await cell.getAttribute('class')).toContain('cal-today');
+    expect(await page.textContent('.daily-streak')).toContain('1 day');
+    expect(await page.textContent('.best-times, .empty')).toBeTruthy();
+    const past = page.locator('#daily-calendar a').first();
+    if ((await past.count()) > 0) {
+      const href = (await past.getAttribute('href'))!;
+      await past.click();
+      await page.waitForURL(new RegExp(`${href}$`));
+      expect(await page.textContent('h1')).toContain('The Turtle of');
+    }
+    const wrong = await page.goto(`${env.app.url}/daily/2099-01-01`);
+    expect(wrong?.status()).toBe(404);
+    expect(await page.textContent('main')).toContain('not out yet');
+    const size = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(size).toBeLessThanOrEqual(390);
+    await context.close();
+  });
+
+  test('the win panel shows the server time and that a game sent all at once is not ranked', { timeout: 120_000 }, async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${env.app.url}/play/garden/panel`);
+    await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+    const elapsed = Number(await page.getAttribute('#deal-stats', 'data-elapsed'));
+    expect(elapsed).toBeGreaterThanOrEqual(0);
+    // The whole game played offline, then sent when the network is back: all at once, so not ranked
+    // (SPEC §8: offline games are verified, never ranked).
+    const { deal } = await pageData(page);
+    await context.setOffline(true);
+    for (const [a, b] of deal.solution) {
+      await tile(page, a).click();
+      await tile(page, b).click();
+    }
+    await context.setOffline(false);
+    await page.evaluate(() => (globalThis as { __mahjong?: { sendNow?: () => void } }).__mahjong?.sendNow?.());
+    await expect.poll(() => page.getAttribute('[data-win="rank"]', 'data-ranked'), { timeout: 15_000 }).toBe('false');
+    expect(await page.textContent('[data-win="rank"]')).toContain('Not ranked');
+    expect(await page.textContent('[data-win="time"]')).toMatch(/^Time \d+:\d\d\./);
+    await context.close();
+  });
+});
