@@ -14,7 +14,11 @@
  * (d) The solver on uniform turtle shuffles (the study's naive deals study-1 …
  *     study-1000) at a budget of 200,000 nodes: solvable / unsolvable / unresolved,
  *     mean/p50/p99/max ms and nodes, and whether the solver issue's goals are met
- *     (0 unresolved, p99 ≤ 100 ms, mean ≤ 12 ms).
+ *     (0 unresolved, p99 ≤ 100 ms, mean ≤ 12 ms). Every solution is replayed under the
+ *     tests' plain rules (outside the timings).
+ * (e) The browser worker's answers along random games (see workerAnswers).
+ * (f) An independent check of (d)'s "unsolvable" answers: a certificate of one or two
+ *     whole face groups that alone cannot be cleared (exhaustive search, plain rules).
  *
  * Prints readable tables, then one JSON line with every figure.
  */
@@ -41,7 +45,7 @@ import { parseFlags, UsageError } from '../src/cli/args.ts';
 import { max, mean, round, summarize, type Timings } from '../src/cli/measure.ts';
 import { corpusLayouts } from '../src/cli/corpus.ts';
 import { naiveFaces } from '../src/cli/naive.ts';
-import { naiveIsFree } from '../test/engine/helpers.ts'; // the same plain scan the tests use
+import { naiveIsFree, naiveReplay, unclearableCore } from '../test/engine/helpers.ts'; // the tests' plain rules
 import { answer } from '../src/client/worker.ts'; // the code the browser's solver worker runs
 
 const SOLVER_BUDGET = 200_000; // as in the published study
@@ -272,6 +276,8 @@ function solverOnShuffles(turtle: Layout, count: number) {
   const times: number[] = [];
   const nodes: number[] = [];
   const slowest: { seed: string; ms: number; nodes: number; result: string }[] = [];
+  const unsolvable: string[] = [];
+  let badReplays = 0;
   for (let k = 1; k <= count; k++) {
     if (k % 10 === 0) progress(`(d) shuffle ${k}/${count}`);
     const seed = `study-${k}`; // the study's naive deals: `solve --layout turtle --random --seed study-k`
@@ -281,6 +287,8 @@ function solverOnShuffles(turtle: Layout, count: number) {
     times.push(t);
     tally[answer!.result]++;
     nodes.push(answer!.nodes);
+    if (answer!.result === 'unsolvable') unsolvable.push(seed);
+    if (answer!.result === 'solvable' && naiveReplay(turtle.slots, faces, answer!.solution) !== null) badReplays++;
     slowest.push({ seed, ms: round(t) ?? t, nodes: answer!.nodes, result: answer!.result });
   }
   done();
@@ -292,6 +300,7 @@ function solverOnShuffles(turtle: Layout, count: number) {
     ['shuffles', 'solvable', 'unsolvable', 'unresolved', 'mean ms', 'p50 ms', 'p99 ms', 'max ms', 'mean nodes', 'p99 nodes', 'max nodes'],
     [[count, tally.solvable, tally.unsolvable, tally.unresolved, ms(t.mean), ms(t.p50), ms(t.p99), ms(t.max), Math.round(n.mean), n.p99, n.max]],
   );
+  console.log(`solutions that do not replay under the plain rules: ${badReplays} (must be 0)`);
   console.log(`most nodes: ${slowest.slice(0, 5).map((s) => `${s.seed} ${s.result} ${s.nodes} nodes ${s.ms} ms`).join('; ')}`);
   const met = {
     unresolved: tally.unresolved <= SOLVER_GOALS.unresolved,
@@ -313,8 +322,38 @@ function solverOnShuffles(turtle: Layout, count: number) {
     p50_nodes: n.p50,
     p99_nodes: n.p99,
     max_nodes: n.max,
+    bad_replays: badReplays,
+    unsolvable_seeds: unsolvable,
     goals_met: met,
   };
+}
+
+/**
+ * (f) The unsolvable answers of (d), checked by a second method that shares no code
+ * with the solver: a set of up to two whole face groups that, alone on the board,
+ * cannot be cleared (exhaustive search over move orders). Any clearing of the whole
+ * deal would clear them alone too, so a certificate proves the answer; a deal without
+ * one that small stays unchecked (its unsolvability is not local to two groups).
+ */
+function certifyUnsolvable(turtle: Layout, seeds: readonly string[]) {
+  const rows = seeds.map((seed, k) => {
+    progress(`(f) ${seed} ${k + 1}/${seeds.length}`);
+    const faces = naiveFaces(turtle, seed);
+    let core: number[] | null = null;
+    const ms = timed(() => (core = unclearableCore(turtle.slots, faces, 2)));
+    const found = core as number[] | null;
+    return { seed, groups: found ? new Set(found.map((i) => faces[i]![0] === 'f' || faces[i]![0] === 's' ? faces[i]![0] : faces[i])).size : 0, faces: found ? found.map((i) => faces[i]).join(' ') : '', ms };
+  });
+  done();
+  const certified = rows.filter((r) => r.groups > 0);
+  console.log(
+    `\n(f) Independent check of the ${seeds.length} unsolvable answers of (d): ${certified.length} certified by a core of ` +
+      `one face group (${certified.filter((r) => r.groups === 1).length}) or two (${certified.filter((r) => r.groups === 2).length}) ` +
+      `that alone cannot be cleared; ${seeds.length - certified.length} without a core that small (unchecked, not contradicted: ` +
+      `${rows.filter((r) => r.groups === 0).map((r) => r.seed).join(', ') || 'none'})`,
+  );
+  console.log(`cores: ${certified.map((r) => `${r.seed} [${r.faces}]`).join('; ')}`);
+  return { unsolvable: seeds.length, certified: certified.length, unchecked: rows.filter((r) => r.groups === 0).map((r) => r.seed) };
 }
 
 const WORKER_GOAL_MS = 300; // p99 of one answer, in Node, on the worker's code (#12)
@@ -382,8 +421,9 @@ function workerAnswers(turtle: Layout, games: number) {
 function main(): void {
   const flags = parseFlags('bench/engine.ts', process.argv.slice(2), { quick: 'switch', only: 'value' });
   const counts = flags.has('quick') ? QUICK : FULL;
-  const only = flags.text('only') ?? 'abcde'; // sections to run, e.g. --only de
-  if (!/^[a-e]+$/.test(only)) throw new UsageError(`bad --only ${JSON.stringify(only)}: letters a to e, the sections to run`);
+  const only = flags.text('only') ?? 'abcdef'; // sections to run, e.g. --only de (f needs d)
+  if (!/^[a-f]+$/.test(only)) throw new UsageError(`bad --only ${JSON.stringify(only)}: letters a to f, the sections to run`);
+  if (only.includes('f') && !only.includes('d')) throw new UsageError('--only with f needs d too: f checks the unsolvable answers of d');
   const turtle = layoutById('turtle');
   if (!turtle) throw new Error('no built-in turtle layout');
   const started = performance.now();
@@ -397,9 +437,10 @@ function main(): void {
   const classic = only.includes('c') ? classicDeals(counts.classic, counts.classicCapMs, counts.corpus, counts.corpusCapMs) : null;
   const solver = only.includes('d') ? solverOnShuffles(turtle, counts.shuffles) : null;
   const worker = only.includes('e') ? workerAnswers(turtle, counts.games) : null;
+  const certificates = only.includes('f') && solver ? certifyUnsolvable(turtle, solver.unsolvable_seeds) : null;
   const seconds = round((performance.now() - started) / 1000, 1);
   console.log(`\ntotal ${seconds} s`);
-  console.log(JSON.stringify({ quick: flags.has('quick'), seconds, load_average: Number(load), turtle_relaxed: compare, relaxed, classic, solver, worker }));
+  console.log(JSON.stringify({ quick: flags.has('quick'), seconds, load_average: Number(load), turtle_relaxed: compare, relaxed, classic, solver, worker, certificates }));
 }
 
 try {

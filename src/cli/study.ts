@@ -7,7 +7,9 @@
  * the solver sorts them into solvable / unsolvable / unresolved at `budget`
  * nodes. Difficulty is the share of random legal playouts (PLAYOUTS_PER_DEAL per
  * deal) that clear the board: on the solvable naive deals, on our relaxed deals
- * and on our classic deals of the same seeds. Our generator's classic attempts
+ * and on our classic deals of the same seeds; and the share the competent bot
+ * (bot.ts) clears with 0, 3 and unlimited shuffles, on every naive deal and on the
+ * relaxed and classic deals. Our generator's classic attempts
  * (shuffles tried until one is proven solvable) are summed up too.
  *
  * Deal k (1-based) of a study with seed S uses seed `S-k` everywhere, so
@@ -31,6 +33,7 @@ import { MAX_BUDGET } from './commands.ts';
 import { corpusLayouts, type CorpusEntry, type Source } from './corpus.ts';
 import { max, mean, round } from './measure.ts';
 import { naiveFaces } from './naive.ts';
+import { playBot } from './bot.ts';
 import { isClearedByRandomPlay } from './playout.ts';
 import { builtinLayout } from './source.ts';
 
@@ -64,6 +67,16 @@ export interface StudyRow {
   classic_max_attempts: number | null;
   relaxed_failures: number;
   classic_failures: number;
+  // The competent bot (bot.ts) with 0, 3 and unlimited shuffles: shares of deals it clears; naive: every naive deal.
+  bot_naive_0: number | null;
+  bot_naive_3: number | null;
+  bot_naive_unlimited: number | null;
+  bot_relaxed_0: number | null;
+  bot_relaxed_3: number | null;
+  bot_relaxed_unlimited: number | null;
+  bot_classic_0: number | null;
+  bot_classic_3: number | null;
+  bot_classic_unlimited: number | null;
   solver_mean_ms: number | null; // on the naive deals
   solver_max_ms: number | null;
   error: string; // the first failure, '' when none
@@ -87,6 +100,12 @@ function clearRate(geom: Geometry, deals: readonly Dealt[], stream: string): num
   return cleared / (deals.length * PLAYOUTS_PER_DEAL);
 }
 
+/** The share of deals the competent bot clears with at most `shuffles` shuffles (null when none). */
+function botRate(geom: Geometry, deals: readonly Dealt[], shuffles: number): number | null {
+  if (deals.length === 0) return null;
+  return deals.filter((d) => playBot(geom, d.faces, d.seed, shuffles).won).length / deals.length;
+}
+
 /** A row with nothing measured yet. */
 const emptyRow = (source: Source, id: string, name: string, tiles: number, options: StudyOptions): StudyRow => ({
     source,
@@ -106,6 +125,15 @@ const emptyRow = (source: Source, id: string, name: string, tiles: number, optio
     classic_max_attempts: null,
     relaxed_failures: 0,
     classic_failures: 0,
+    bot_naive_0: null,
+    bot_naive_3: null,
+    bot_naive_unlimited: null,
+    bot_relaxed_0: null,
+    bot_relaxed_3: null,
+    bot_relaxed_unlimited: null,
+    bot_classic_0: null,
+    bot_classic_3: null,
+    bot_classic_unlimited: null,
     solver_mean_ms: null,
     solver_max_ms: null,
     error: '',
@@ -118,6 +146,7 @@ export function studyLayout(source: Source, layout: Layout, options: StudyOption
   if (!geom.ok) return { ...row, error: geom.message };
   const seeds = Array.from({ length: options.deals }, (_, k) => `${options.seed}-${k + 1}`);
   const solvable: Dealt[] = [];
+  const naive: Dealt[] = [];
   const relaxed: Dealt[] = [];
   const classic: Dealt[] = [];
   const solverMs: number[] = [];
@@ -126,6 +155,7 @@ export function studyLayout(source: Source, layout: Layout, options: StudyOption
   seeds.forEach((seed, k) => {
     progress(`${layout.id}: deal ${k + 1}/${seeds.length}`);
     const faces = naiveFaces(layout, seed);
+    naive.push({ faces, seed });
     const started = performance.now();
     const answer = solve(geom.value, full, faces, { budget: options.budget, seed });
     solverMs.push(performance.now() - started);
@@ -150,6 +180,12 @@ export function studyLayout(source: Source, layout: Layout, options: StudyOption
   row.naive_random_stuck = row.naive_random_clear === null ? null : 1 - row.naive_random_clear;
   row.relaxed_random_clear = clearRate(geom.value, relaxed, 'relaxed');
   row.classic_random_clear = clearRate(geom.value, classic, 'classic');
+  progress(`${layout.id}: the bot`);
+  for (const [kind, dealt] of [['naive', naive], ['relaxed', relaxed], ['classic', classic]] as const) {
+    row[`bot_${kind}_0`] = botRate(geom.value, dealt, 0);
+    row[`bot_${kind}_3`] = botRate(geom.value, dealt, 3);
+    row[`bot_${kind}_unlimited`] = botRate(geom.value, dealt, Infinity);
+  }
   row.classic_mean_attempts = attempts.length ? mean(attempts) : null;
   row.classic_max_attempts = attempts.length ? max(attempts) : null;
   row.solver_mean_ms = mean(solverMs);
@@ -176,6 +212,15 @@ const COLUMNS: readonly (keyof StudyRow)[] = [
   'classic_max_attempts',
   'relaxed_failures',
   'classic_failures',
+  'bot_naive_0',
+  'bot_naive_3',
+  'bot_naive_unlimited',
+  'bot_relaxed_0',
+  'bot_relaxed_3',
+  'bot_relaxed_unlimited',
+  'bot_classic_0',
+  'bot_classic_3',
+  'bot_classic_unlimited',
   'solver_mean_ms',
   'solver_max_ms',
   'error',
@@ -187,6 +232,15 @@ const DIGITS: Partial<Record<keyof StudyRow, number>> = {
   relaxed_random_clear: 4,
   classic_random_clear: 4,
   classic_mean_attempts: 3,
+  bot_naive_0: 4,
+  bot_naive_3: 4,
+  bot_naive_unlimited: 4,
+  bot_relaxed_0: 4,
+  bot_relaxed_3: 4,
+  bot_relaxed_unlimited: 4,
+  bot_classic_0: 4,
+  bot_classic_3: 4,
+  bot_classic_unlimited: 4,
   solver_mean_ms: 2,
   solver_max_ms: 2,
 };

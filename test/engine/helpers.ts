@@ -82,3 +82,38 @@ export function randomSlots(rng: Rng, size: number, width: number, layers: numbe
   if (slots.length % 2) slots.pop();
   return slots;
 }
+
+/**
+ * An independent proof that a board cannot be cleared: a few whole face groups (every copy of each) whose tiles,
+ * alone on the board, already cannot be cleared (by `bruteForceSolvable`). Sound because any clearing of the whole
+ * board, restricted to those tiles, is a clearing of them alone: pairs never mix groups, and with the other tiles
+ * gone a tile is only ever freer. Tries every set of up to `maxGroups` groups, smallest first; the indices of the
+ * certificate's tiles, or null when there is none that small (which proves nothing).
+ */
+export function unclearableCore(slots: readonly Slot[], faces: readonly Face[], maxGroups: number): number[] | null {
+  const groups: number[][] = [];
+  for (let i = 0; i < slots.length; i++) {
+    const g = groups.find((members) => naiveMatch(faces[members[0]!]!, faces[i]!));
+    if (g) g.push(i);
+    else groups.push([i]);
+  }
+  const test = (chosen: readonly number[]): number[] | null => {
+    const tiles = chosen.flatMap((g) => groups[g]!).sort((a, b) => a - b);
+    return bruteForceSolvable(tiles.map((i) => slots[i]!), tiles.map((i) => faces[i]!)) ? null : tiles;
+  };
+  const pick = (chosen: number[], from: number, size: number): number[] | null => {
+    if (chosen.length === size) return test(chosen);
+    for (let g = from; g < groups.length; g++) {
+      chosen.push(g);
+      const found = pick(chosen, g + 1, size);
+      chosen.pop();
+      if (found) return found;
+    }
+    return null;
+  };
+  for (let size = 1; size <= maxGroups; size++) {
+    const found = pick([], 0, size);
+    if (found) return found;
+  }
+  return null;
+}

@@ -12,7 +12,7 @@ import {
   type Face,
   type Slot,
 } from '../../src/engine/index.ts';
-import { bruteForceSolvable, naiveIsFree, naiveMatch, naiveReplay, randomSlots } from './helpers.ts';
+import { bruteForceSolvable, naiveIsFree, naiveMatch, naiveReplay, randomSlots, unclearableCore } from './helpers.ts';
 
 const geometryFor = (slots: Slot[]) => {
   const geom = geometryOf(makeLayout('t', 'T', 't', slots));
@@ -102,6 +102,37 @@ describe('the solver', () => {
     const result = solve(geom.value, fullPresence(144), naiveFaces(turtle, seed), { seed });
     expect(result.result).toBe('unsolvable');
     expect(result.nodes).toBeLessThan(5_000);
+  });
+
+  // A second, independent method: a face group whose four copies alone cannot be cleared (exhaustive search over
+  // their move orders, naive rules) proves the whole deal unsolvable. study-610's core is the four flowers.
+  test.each(['study-27', 'study-88', 'study-181', 'study-610', 'study-876'])(
+    'the uniform turtle shuffle %s is unsolvable, and an independent certificate agrees',
+    (seed) => {
+      const turtle = layoutById('turtle')!;
+      const geom = geometryOf(turtle);
+      if (!geom.ok) throw new Error(geom.message);
+      const faces = naiveFaces(turtle, seed);
+      const core = unclearableCore(turtle.slots, faces, 1);
+      expect(core).toHaveLength(4);
+      expect(bruteForceSolvable(core!.map((i) => turtle.slots[i]!), core!.map((i) => faces[i]!))).toBe(false);
+      expect(solve(geom.value, fullPresence(144), faces, { seed }).result).toBe('unsolvable');
+    },
+  );
+
+  test('the certificate never fires on a board that can be cleared, and agrees with the whole search when it fires', () => {
+    const rng = makeRng('solver-cores');
+    const tally = { cleared: 0, certified: 0 };
+    for (let k = 0; k < 150; k++) {
+      const { slots, faces } = randomBoard(rng);
+      const whole = bruteForceSolvable(slots, faces);
+      const core = unclearableCore(slots, faces, 2);
+      if (whole) expect(core, JSON.stringify({ slots, faces })).toBeNull();
+      else if (core) tally.certified++;
+      if (whole) tally.cleared++;
+    }
+    expect(tally.cleared).toBeGreaterThan(20);
+    expect(tally.certified).toBeGreaterThan(10);
   });
 
   test.each([
