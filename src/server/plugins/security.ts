@@ -55,6 +55,7 @@ export const LIMITS = {
     cache: KEYS_KEPT,
   },
   nickname: { max: 10, timeWindow: MINUTE },
+  uploadLayout: { max: 20, timeWindow: MINUTE, keyGenerator: playerKey, cache: KEYS_KEPT }, // each reads up to 256 KB and may deal it once
   stats: { max: 60, timeWindow: MINUTE }, // the stats page and API: a read of several index ranges each
   notFound: { max: 120, timeWindow: MINUTE }, // an attacker could search for valid URLs if 404s were free
 } as const;

@@ -77,17 +77,21 @@ const isClean = (g: GameSummary): boolean => g.hints === 0 && g.shuffles === 0 &
 
 const EMPTY: StatsRows = { layouts: [], streak: 0, bestStreak: 0, history: [], wins: [] };
 
-/** A player's stats, page `page` of the history. `nameOf` names a layout id. A new player (`playerId` undefined) has none. */
+/**
+ * A player's stats, page `page` of the history. `namer` names the layout ids in it (custom layouts'
+ * names come from the store). A new player (`playerId` undefined) has none.
+ */
 export async function statsOf(
   store: GamesStore,
   playerId: string | undefined,
   page: number,
-  nameOf: (layout: string) => string,
+  namer: (ids: Iterable<string>) => Promise<(layout: string) => string>,
 ): Promise<Stats> {
   const rows =
     playerId === undefined
       ? EMPTY
       : await store.statsOf(playerId, { historyOffset: (page - 1) * HISTORY_SIZE, historyLimit: HISTORY_SIZE, winsLimit: CHART_SIZE });
+  const nameOf = await namer([...rows.layouts.map((t) => t.layout), ...rows.history.map((g) => g.layout)]);
   return makeStats(rows, page, nameOf);
 }
 
