@@ -234,6 +234,9 @@ describe('POST /layouts with a bad file: the form again, with the reason', () =>
     expect(app.db.prepare('SELECT COUNT(*) AS n FROM custom_layouts').get()).toEqual({ n: 0 });
     const same = await upload(app, cookie, gnomeMap('Small', SMALL), 'small.map', undefined, { origin: 'http://localhost:80', 'sec-fetch-site': 'same-origin' });
     expect(same.statusCode).toBe(303);
+    // Chromium's own form POST under Referrer-Policy: no-referrer: Origin null, Sec-Fetch-Site same-origin.
+    const form = await upload(app, cookie, gnomeMap('Small', SMALL), 'small.map', undefined, { origin: 'null', 'sec-fetch-site': 'same-origin' });
+    expect(form.statusCode).toBe(303);
   });
 
   test('the API takes no multipart bodies', async () => {
