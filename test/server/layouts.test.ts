@@ -306,6 +306,19 @@ describe('playing a custom layout', () => {
     expect(random.headers.location).toMatch(new RegExp(`^/play/${id}/[A-Za-z0-9]{8}\\?mode=classic$`));
   });
 
+  test('in deal workers too: the upload check and relaxed deals of a custom layout run there', async () => {
+    const app = await build({ dealer: { workers: 1 } });
+    const cookie = await newPlayer(app);
+    const id = await uploaded(app, cookie, gnomeMap('Small', SMALL), 'small.map');
+    const refused = await upload(app, cookie, gnomeMap('Tower', [[0, 0, 0], [0, 0, 1]]), 'tower.map');
+    expect(refused.statusCode).toBe(400);
+    expect(formError(refused.body)).toMatch(/cannot be cleared/);
+    const res = await app.inject({ url: `/api/deals/${id}/in-a-worker` });
+    expect(res.statusCode).toBe(200);
+    const mine = deal(makeLayout(id, '', '', res.json().tiles), 'in-a-worker', 'relaxed');
+    expect(mine.ok && JSON.stringify(mine.value.deal)).toBe(res.body);
+  }, 30_000);
+
   test('a browser can deal any seed itself from the slots the page carries: the same board as the server', async () => {
     const app = await build();
     const cookie = await newPlayer(app);
