@@ -267,6 +267,17 @@ describe('names and budgets', () => {
     expect(play).toContain('&lt;script&gt;alert(1)');
   });
 
+  test('an id already held by another shape (a hash clash) is refused, not shared', async () => {
+    const app = await build();
+    const cookie = await newPlayer(app);
+    const id = await uploaded(app, cookie, gnomeMap('Small', SMALL), 'small.map');
+    // Plant a clash: the row of this id now holds another shape.
+    app.db.prepare('UPDATE custom_layouts SET slots = ? WHERE id = ?').run('[[0,0,0],[2,0,0]]', id);
+    const res = await upload(app, cookie, gnomeMap('Small', SMALL), 'small.map');
+    expect(res.statusCode).toBe(409);
+    expect(formError(res.body)).toMatch(/another layout already has this one&#39;s id/);
+  });
+
   test('new layouts are budgeted per client; one stored already costs nothing', async () => {
     const app = await build({ newLayouts: { perHour: 2, globalPerHour: 100 } });
     const cookie = await newPlayer(app);

@@ -100,7 +100,14 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
 
   const store = async (read: ReadLayout, client: string): Promise<UploadResult> => {
     const { layout, format, warnings } = read;
-    if (await repo.find(layout.id)) return { ok: true, id: layout.id, created: false, warnings };
+    const slots = slotsJson(layout.slots);
+    const existing = await repo.find(layout.id);
+    if (existing) {
+      // 48 bits of a hash: two different shapes under one id are unlikely (about one pair in 16 million
+      // layouts), but a clash must not send the uploader to someone else's layout.
+      if (existing.slots !== slots) return { ok: false, status: 409, message: `another layout already has this one's id (${layout.id}); it cannot be stored` };
+      return { ok: true, id: layout.id, created: false, warnings };
+    }
     const checked = await fastify.dealer.check(layout);
     if (!checked.ok) {
       const status = checked.status === 503 ? 503 : 400;
@@ -119,10 +126,11 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
       name: layout.name,
       format,
       tiles: layout.slots.length,
-      slots: slotsJson(layout.slots),
+      slots,
       created_at: opts.now(),
     };
     const stored = await repo.store(row);
+    if (stored.row.slots !== slots) return { ok: false, status: 409, message: `another layout already has this one's id (${layout.id}); it cannot be stored` };
     return { ok: true, id: layout.id, created: stored.created, warnings };
   };
 
