@@ -20,6 +20,7 @@ import database from './plugins/database.ts';
 import player from './plugins/player.ts';
 import security from './plugins/security.ts';
 import view from './plugins/view.ts';
+import customLayoutsRepository from './repositories/custom-layouts-repository.ts';
 import dealsRepository from './repositories/deals-repository.ts';
 import gamesRepository from './repositories/games-repository.ts';
 import playersRepository from './repositories/players-repository.ts';
@@ -31,12 +32,15 @@ import apiStats from './routes/api/stats.ts';
 import health, { WriteFailures } from './routes/health.ts';
 import pagesDaily from './routes/pages/daily.ts';
 import pagesHome from './routes/pages/home.ts';
+import pagesLayouts from './routes/pages/layouts.ts';
 import pagesPlay from './routes/pages/play.ts';
 import pagesStats from './routes/pages/stats.ts';
 import pagesTransfer from './routes/pages/transfer.ts';
 import pagesExport from './routes/pages/export.ts';
+import customLayouts from './services/custom-layouts.ts';
 import dealer, { type DealerOptions } from './services/dealer.ts';
 import games from './services/games.ts';
+import type { NewLayoutLimits } from './services/limits.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,6 +60,7 @@ export interface AppOptions {
   publicDir?: string; // default: the project's public/
   now?: () => number; // default Date.now
   gamesPerDay?: number; // games one player may start in a UTC day (services/games.ts GAMES_PER_DAY)
+  newLayouts?: NewLayoutLimits; // new custom layouts one client / everyone may store an hour (limits.ts NEW_LAYOUT_LIMITS)
   connections?: Partial<ConnectionLimits>; // time limits and caps on sockets (connections.ts); tests shorten them
 }
 
@@ -112,12 +117,14 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(playersRepository);
   app.register(dealsRepository);
   app.register(gamesRepository);
+  app.register(customLayoutsRepository);
   app.register(cookieSetup, { secret: opts.cookieSecret, databasePath: opts.databasePath });
   app.register(player, { publicOrigin: opts.publicOrigin });
   app.register(assets, { publicDir: opts.publicDir });
   app.register(view);
   app.register(dealer, { ...opts.dealer, newDeals: opts.rateLimit === false ? false : opts.dealer?.newDeals, now });
   app.register(games, { now, gamesPerDay: opts.rateLimit === false ? false : opts.gamesPerDay });
+  app.register(customLayouts, { now, newLayouts: opts.rateLimit === false ? false : opts.newLayouts });
 
   app.register(health);
   app.register(apiLayouts);
@@ -130,5 +137,6 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(pagesStats);
   app.register(pagesTransfer);
   app.register(pagesExport);
+  app.register(pagesLayouts);
   return app;
 }

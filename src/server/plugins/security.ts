@@ -57,6 +57,7 @@ export const LIMITS = {
   nickname: { max: 10, timeWindow: MINUTE },
   transfer: { max: 10, timeWindow: 15 * MINUTE }, // one-time links made and used: a person needs one or two
   export: { max: 10, timeWindow: MINUTE }, // every game of a player: up to 100,000 rows each
+  uploadLayout: { max: 20, timeWindow: MINUTE, keyGenerator: playerKey, cache: KEYS_KEPT }, // each reads up to 256 KB and may deal it once
   stats: { max: 60, timeWindow: MINUTE }, // the stats page and API: a read of several index ranges each
   notFound: { max: 120, timeWindow: MINUTE }, // an attacker could search for valid URLs if 404s were free
 } as const;

@@ -1,10 +1,11 @@
 /**
- * The storage interfaces the rest of the server depends on: players, deals, games and settings.
+ * The storage interfaces the rest of the server depends on: players, deals, games, custom layouts and
+ * settings.
  *
  * Implementation notes: today each is implemented over SQLite (better-sqlite3, one file, one
  * writer) by the `*-repository.ts` plugin of the same name; routes and services reach them only
  * through `fastify.playersRepository`, `dealsRepository`, `gamesRepository` and
- * `settingsRepository`, typed by these interfaces. Every method returns a Promise although
+ * `customLayoutsRepository` and `settingsRepository`, typed by these interfaces. Every method returns a Promise although
  * better-sqlite3 answers synchronously: a networked store (PostgreSQL, docs/capacity.md) cannot,
  * and callers written against Promises need no change when the store moves. Each method is one
  * atomic unit of work (one statement or one transaction): no caller opens a transaction around
@@ -60,6 +61,16 @@ export interface GameRow {
 
 /** Why a game is not ranked (docs/fair-play.md): its moves came faster than a person plays, or it began before the rule. */
 export type Unranked = 'fast' | 'legacy';
+
+/** A player's own layout (migration 007), stored once per shape. */
+export interface CustomLayoutRow {
+  id: string; // 'c-' + 12 lowercase hex of the normalized slots (services/custom-layouts.ts)
+  name: string; // display name, cleaned; the first upload's
+  format: 'kmahjongg' | 'gnome'; // the file it came from
+  tiles: number; // number of slots
+  slots: string; // JSON [[x, y, z], ...], normalized, in canonical slot order
+  created_at: number; // ms epoch
+}
 
 /** What stats need of a game: no move log. */
 export type GameSummary = Omit<GameRow, 'moves_json' | 'boards' | 'player_id' | 'updated_at' | 'paced_at'>;
@@ -245,6 +256,18 @@ export interface GamesStore {
   hasWon(playerId: string, dealId: number): Promise<boolean>;
   /** The player's best winning time (ms, server clock) on a layout in a mode, leaving out one game; null if none. */
   bestWinTime(playerId: string, layout: string, mode: Mode, exceptGameId: string): Promise<number | null>;
+}
+
+/**
+ * Players' own layouts, by content: a row is never changed or deleted once written, so a link to
+ * `/layouts/c-…` or a deal of it works forever.
+ */
+export interface CustomLayoutsStore {
+  find(id: string): Promise<CustomLayoutRow | undefined>;
+  /** Stores the layout unless its id is stored already; returns the stored row and whether it is new (first writer wins). */
+  store(row: CustomLayoutRow): Promise<{ row: CustomLayoutRow; created: boolean }>;
+  /** The display names of those ids that are stored. */
+  names(ids: readonly string[]): Promise<Map<string, string>>;
 }
 
 /** Small server settings, such as the generated cookie secret. */

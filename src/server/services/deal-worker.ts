@@ -8,21 +8,38 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { layoutById } from '../../engine/builtins.ts';
-import { deal, type Mode } from '../../engine/index.ts';
+import { deal, makeLayout, type Layout, type Mode } from '../../engine/index.ts';
 
 export interface DealTask {
   readonly layout: string;
   readonly seed: string;
   readonly mode: Mode;
+  readonly slots?: readonly (readonly [number, number, number])[]; // a custom layout's slots, [x, y, z] in slot order; none: built in
 }
 
 export type DealTaskResult =
   | { readonly ok: true; readonly json: string } // the deal JSON of SPEC §3.3
   | { readonly ok: false; readonly error: string; readonly message: string };
 
+const CUSTOM_KEPT = 32; // custom layouts kept with their geometry (engine geometryOf caches per layout value)
+const custom = new Map<string, Layout>();
+
+/** The layout of a task: built in, or made from the task's slots (kept for the next deal of it). */
+function layoutOf(task: DealTask): Layout | undefined {
+  if (!task.slots) return layoutById(task.layout);
+  let layout = custom.get(task.layout);
+  if (layout && layout.slots.length !== task.slots.length) layout = undefined; // cannot happen: ids are by content
+  if (!layout) {
+    layout = makeLayout(task.layout, task.layout, '', task.slots.map(([x, y, z]) => ({ x, y, z })));
+    custom.set(task.layout, layout);
+    if (custom.size > CUSTOM_KEPT) custom.delete(custom.keys().next().value as string);
+  }
+  return layout;
+}
+
 /** Deals one task; the same function runs in the worker and, with no workers, in process. */
 export function runDealTask(task: DealTask, dealFn: typeof deal = deal): DealTaskResult {
-  const layout = layoutById(task.layout);
+  const layout = layoutOf(task);
   if (!layout) return { ok: false, error: 'ERR_UNKNOWN_LAYOUT', message: `there is no layout called ${task.layout}` };
   const result = dealFn(layout, task.seed, task.mode);
   if (!result.ok) return { ok: false, error: result.error, message: result.message };

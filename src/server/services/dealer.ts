@@ -18,6 +18,10 @@
  * stored deals are always served. Seeds the server chose (`markChosen`, the "New game" redirect)
  * pay from a pool of their own (limits.ts).
  *
+ * A player's own layout (`c-…`, services/upload.ts) is dealt like a built-in from its stored slots,
+ * relaxed deals too in a worker: an uploaded layout may be slow to deal, and a worker has a deadline.
+ * An unknown `c-` id is 404. `check` deals a layout not stored yet, to learn whether it can be cleared.
+ *
  * Deals nobody played are kept KEEP_UNPLAYED_MS (7 days), and at most MAX_UNPLAYED of them: a
  * pruner runs at start and every PRUNE_EVERY_MS and deletes the rest (never a deal a game points
  * at, never a daily deal, never one in the cache here). Opening such a link later deals it again:
@@ -25,11 +29,12 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deal, Mode, deal as dealFunction } from '../../engine/index.ts';
+import type { Deal, Layout, Mode, deal as dealFunction } from '../../engine/index.ts';
 import type { DealRow } from '../repositories/types.ts';
 import { runDealTask, type DealTask, type DealTaskResult } from './deal-worker.ts';
 import { budgetGroup, NEW_DEAL_LIMITS, NewDealBudget, type NewDealLimits } from './limits.ts';
 import { Lru } from './lru.ts';
+import { isCustomId } from './upload.ts';
 import { DealPool, PoolError } from './worker-pool.ts';
 
 declare module 'fastify' {
@@ -60,6 +65,11 @@ export interface Dealer {
   byId(id: number): Promise<StoredDeal | undefined>;
   /** Notes a seed the server chose (a random seed it redirected to): its deal pays from the server's own pool. */
   markChosen(layout: string, seed: string, mode: Mode): void;
+  /**
+   * Deals a layout that is not stored (an upload) once, relaxed, with a fixed seed, where custom
+   * deals are made: ok when it can be cleared, else why not. Stores nothing.
+   */
+  check(layout: Layout): Promise<{ readonly ok: true } | Extract<DealLookup, { ok: false }>>;
   /** Deletes deals nobody played past their time or the cap; returns how many (also run on a timer). */
   prune(): Promise<number>;
 }
@@ -85,10 +95,13 @@ const STATUS_OF: Record<string, 400 | 404 | 409 | 503> = {
   ERR_UNKNOWN_LAYOUT: 404,
   ERR_SEED: 400,
   ERR_CLASSIC: 409,
+  ERR_UNCLEARABLE: 409, // a custom layout the removal-order search gave up on for this seed (checked clearable on upload)
   ERR_TIMEOUT: 409,
   ERR_BUSY: 503,
   ERR_WORKER: 503,
 };
+
+const CHECK_SEED = 'upload-check'; // the seed an upload is dealt with to see whether it can be cleared
 
 const keyOf = (layout: string, seed: string, mode: Mode): string => `${layout}/${seed}/${mode}`;
 
@@ -123,7 +136,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   };
 
   const generate = async (task: DealTask): Promise<DealTaskResult> => {
-    if (task.mode === 'relaxed') return runDealTask(task, opts.deal); // 0.06 ms: no queue, no worker
+    if (task.mode === 'relaxed' && !task.slots) return runDealTask(task, opts.deal); // 0.06 ms: no queue, no worker
     if (opts.classic) return opts.classic(task);
     if (!pool) return runDealTask(task, opts.deal);
     try {
@@ -141,7 +154,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   const make = async (task: DealTask, key: string): Promise<DealLookup> => {
     const result = await generate(task);
     if (!result.ok) {
-      const status = STATUS_OF[result.error];
+      const status = STATUS_OF[result.error] ?? (task.slots ? 409 : undefined);
       if (!status) throw new Error(`dealing ${key} failed: ${result.message}`); // a broken built-in layout: our bug
       const lookup: DealLookup = { ok: false, status, error: result.error, message: result.message };
       if (result.error === 'ERR_CLASSIC' || result.error === 'ERR_TIMEOUT') failed.set(key, { result: lookup, at: now() });
@@ -162,7 +175,16 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       if (failure && now() - failure.at < FAILURE_TTL) return failure.result;
       let job = pending.get(key);
       if (!job) {
-        const group = client === undefined || mode === 'relaxed' ? undefined : budgetGroup(client);
+        let slots: DealTask['slots'];
+        if (isCustomId(layout)) {
+          const row = await fastify.customLayoutsRepository.find(layout);
+          if (!row)
+            return { ok: false, status: 404, error: 'ERR_UNKNOWN_LAYOUT', message: `there is no layout called ${layout}; was the link copied whole?` };
+          slots = JSON.parse(row.slots) as [number, number, number][];
+          job = pending.get(key); // another request may have started it while the row was read
+          if (job) return job;
+        }
+        const group = client === undefined || (mode === 'relaxed' && !slots) ? undefined : budgetGroup(client);
         if (group !== undefined && (making.get(group) ?? 0) >= MAX_QUEUED_PER_CLIENT)
           return {
             ok: false,
@@ -177,7 +199,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
           return { ok: false, status, error: 'ERR_NEW_DEALS', message: refused.message, retryAfterS: refused.retryAfterS };
         }
         if (group !== undefined) making.set(group, (making.get(group) ?? 0) + 1);
-        job = make({ layout, seed, mode }, key).finally(() => {
+        job = make({ layout, seed, mode, slots }, key).finally(() => {
           pending.delete(key);
           if (group === undefined) return;
           const left = (making.get(group) ?? 1) - 1;
@@ -196,6 +218,14 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
     },
     markChosen(layout, seed, mode) {
       chosen.set(keyOf(layout, seed, mode), true);
+    },
+    async check(layout) {
+      const slots = layout.slots.map((s) => [s.x, s.y, s.z] as const);
+      const result = await generate({ layout: layout.id, seed: CHECK_SEED, mode: 'relaxed', slots });
+      if (result.ok) return { ok: true };
+      const status = result.error === 'ERR_BUSY' || result.error === 'ERR_WORKER' ? 503 : result.error === 'ERR_TIMEOUT' ? 409 : 400;
+      const message = result.error === 'ERR_TIMEOUT' ? 'this layout takes too long to deal; it cannot be played here' : result.message;
+      return { ok: false, status, error: result.error, message };
     },
     async prune() {
       // The cached deals stay: a request that just looked one up may be about to start a game on it.
@@ -221,4 +251,4 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   fastify.addHook('onClose', () => clearInterval(pruner));
 }
 
-export default fp(dealerPlugin, { name: 'dealer', dependencies: ['deals-repository'] });
+export default fp(dealerPlugin, { name: 'dealer', dependencies: ['deals-repository', 'custom-layouts-repository'] });

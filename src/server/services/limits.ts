@@ -48,6 +48,19 @@ export const NEW_DEAL_LIMITS: NewDealLimits = {
   chosenPerMinute: 1200, // kept apart for the "New game" button
 };
 
+/**
+ * New custom layouts (POST /layouts) stored in an hour: per client (a /24 or /64, budgetGroup) and for
+ * everyone. A stored layout is at most ~15 KB and is kept for ever (its links must keep working), so
+ * this bounds what uploads can add to the database: at most 24 × 500 × 15 KB = 180 MB a day in the
+ * worst case, about 1.5 MB a day for a person who uploads a file a minute for an hour (issue 13).
+ */
+export interface NewLayoutLimits {
+  perHour: number; // new layouts one client may store in an hour
+  globalPerHour: number; // … all clients together
+}
+
+export const NEW_LAYOUT_LIMITS: NewLayoutLimits = { perHour: 30, globalPerHour: 500 };
+
 const MINUTE = 60_000; // ms
 const HOUR = 3_600_000; // ms
 const MAX_CLIENTS = 50_000; // counters kept; past this the oldest go (a client with many addresses has a budget anyway)

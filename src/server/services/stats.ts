@@ -84,14 +84,14 @@ const isClean = (g: GameSummary): boolean => g.hints === 0 && g.shuffles === 0 &
 const EMPTY: StatsRows = { layouts: [], streak: 0, bestStreak: 0, dailyStreak: 0, history: [], wins: [] };
 
 /**
- * A player's stats at time `now`, page `page` of the history. `nameOf` names a layout id. A new player
- * (`playerId` undefined) has none.
+ * A player's stats at time `now`, page `page` of the history. `namer` names the layout ids in it (custom
+ * layouts' names come from the store). A new player (`playerId` undefined) has none.
  */
 export async function statsOf(
   store: GamesStore,
   playerId: string | undefined,
   page: number,
-  nameOf: (layout: string) => string,
+  namer: (ids: Iterable<string>) => Promise<(layout: string) => string>,
   now: number,
 ): Promise<Stats> {
   const today = new Date(now).toISOString().slice(0, 10);
@@ -106,6 +106,7 @@ export async function statsOf(
           today,
           yesterday,
         });
+  const nameOf = await namer([...rows.layouts.map((t) => t.layout), ...rows.history.map((g) => g.layout)]);
   return makeStats(rows, page, nameOf);
 }
 

@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LIMITS } from '../../plugins/security.ts';
 import { StatsQuerySchema } from '../../schemas/stats.ts';
-import { layoutName } from '../../services/layouts.ts';
 import { statsOf } from '../../services/stats.ts';
 
 export default async function apiStats(fastify: FastifyInstance): Promise<void> {
@@ -14,6 +13,6 @@ export default async function apiStats(fastify: FastifyInstance): Promise<void> 
     '/api/stats',
     { schema: { querystring: StatsQuerySchema }, config: { rateLimit: LIMITS.stats } },
     async (request) =>
-      statsOf(fastify.gamesRepository, request.isNewPlayer ? undefined : request.playerId, request.query.page, layoutName, fastify.now()),
+      statsOf(fastify.gamesRepository, request.isNewPlayer ? undefined : request.playerId, request.query.page, fastify.layouts.namer, fastify.now()),
   );
 }

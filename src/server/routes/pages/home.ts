@@ -4,7 +4,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { DAILY_LAYOUT, dailySeed, utcDate } from '../../services/daily.ts';
-import { layoutInfos, layoutName } from '../../services/layouts.ts';
+import { layoutInfos } from '../../services/layouts.ts';
 import { dealUrl } from '../../services/stats.ts';
 import { nextUnplayed } from '../../services/wins.ts';
 
@@ -14,6 +14,7 @@ export default async function pagesHome(fastify: FastifyInstance): Promise<void>
     const now = fastify.now();
     const totals = request.isNewPlayer ? [] : await fastify.gamesRepository.layoutTotals(request.playerId);
     const mark = new Map(totals.map((t) => [t.layout, t.clean_wins > 0 ? 'clean' : t.won > 0 ? 'won' : t.played > 0 ? 'played' : '']));
+    const nameOf = latest ? await fastify.layouts.namer([latest.layout]) : undefined;
     return reply.page('index', {
       nav: 'play',
       layouts: layoutInfos().map((l) => ({ ...l, mark: mark.get(l.id) ?? '' })),
@@ -21,7 +22,7 @@ export default async function pagesHome(fastify: FastifyInstance): Promise<void>
       daily: { url: dealUrl(DAILY_LAYOUT, dailySeed(now), 'relaxed'), date: utcDate(now) },
       resume: latest && {
         url: dealUrl(latest.layout, latest.seed, latest.mode),
-        name: layoutName(latest.layout),
+        name: nameOf!(latest.layout),
         mode: latest.mode,
         seed: latest.seed,
         left: latest.tiles_left,

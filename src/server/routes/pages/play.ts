@@ -13,7 +13,6 @@ import { sendDealFailure, sendError } from '../../errors.ts';
 import type { Nav } from '../../plugins/view.ts';
 import { DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
 import { DAILY_LAYOUT, dailySeed, isDailySeed } from '../../services/daily.ts';
-import { layoutInfo, layoutName } from '../../services/layouts.ts';
 import type { StoredDeal } from '../../services/dealer.ts';
 import { clientLog } from '../../services/games.ts';
 import { clientKey } from '../../services/limits.ts';
@@ -104,7 +103,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     { schema: { params: LayoutParamsSchema, querystring: ModeQuerySchema } },
     async (request, reply) => {
       const { layout } = request.params;
-      if (!layoutInfo(layout)) return sendError(request, reply, 404, `there is no layout called ${layout}`);
+      if (!(await fastify.layouts.info(layout))) return sendError(request, reply, 404, `there is no layout called ${layout}`);
       const seed = randomSeed();
       fastify.dealer.markChosen(layout, seed, request.query.mode); // its deal pays from the server's own pool
       return reply.redirect(dealUrl(layout, seed, request.query.mode), 302);
@@ -148,7 +147,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       } else {
         ({ game, pairs, html: boardHtml, data } = fresh!);
       }
-      const name = layoutName(layout);
+      const name = (await fastify.layouts.namer([layout]))(layout);
       const other = mode === 'classic' ? 'relaxed' : 'classic';
       const page = {
         title: `${name} ${seed}`,

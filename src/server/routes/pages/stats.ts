@@ -3,7 +3,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LIMITS } from '../../plugins/security.ts';
 import { StatsQuerySchema } from '../../schemas/stats.ts';
-import { layoutName } from '../../services/layouts.ts';
 import { statsOf } from '../../services/stats.ts';
 import { timesChart } from '../../views/chart.ts';
 import { formatDate, formatPercent, formatTime } from '../../views/format.ts';
@@ -12,7 +11,7 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get('/stats', { schema: { querystring: StatsQuerySchema }, config: { rateLimit: LIMITS.stats } }, async (request, reply) => {
     const page = request.query.page;
-    const stats = await statsOf(fastify.gamesRepository, request.isNewPlayer ? undefined : request.playerId, page, layoutName, fastify.now());
+    const stats = await statsOf(fastify.gamesRepository, request.isNewPlayer ? undefined : request.playerId, page, fastify.layouts.namer, fastify.now());
     return reply.page('stats', {
       title: 'Your stats',
       nav: 'stats',
@@ -27,7 +26,7 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
       })),
       history: stats.history.map((h) => ({
         ...h,
-        name: layoutName(h.layout),
+        name: stats.byLayout[h.layout]?.name ?? h.layout, // every layout in the history has its totals
         date: formatDate(h.startedAt),
         time: formatTime(h.timeMs),
       })),

@@ -1,0 +1,146 @@
+/**
+ * Your own layouts (SPEC §3.2, issue 13):
+ * - GET /layouts/new: the upload form (a file, and for a GNOME .map the map's name).
+ * - POST /layouts (multipart: `file`, optional `name`): reads, checks and stores the layout
+ *   (services/custom-layouts.ts), then 303 to its page. A bad file re-shows the form with the
+ *   reason: 400 (413 past MAX_UPLOAD_BYTES; 429/503 past the budget of new layouts).
+ * - GET /layouts/:id: a custom layout's page: picture, tiles, who may play it, new games.
+ * - GET /api/layouts/:id: a layout's slots as JSON, built in or custom: everything a browser needs to
+ *   deal it itself with the engine (offline play).
+ * Multipart is parsed only here: the plugin is registered in this route plugin's own context.
+ */
+import multipart, { type MultipartFile, type MultipartValue } from '@fastify/multipart';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { sendError } from '../../errors.ts';
+import { LIMITS } from '../../plugins/security.ts';
+import { LayoutIdSchema } from '../../schemas/common.ts';
+import { clientKey } from '../../services/limits.ts';
+import { MAP_NAME_MAX, MAX_UPLOAD_BYTES } from '../../services/upload.ts';
+import { layoutById } from '../../../engine/builtins.ts';
+
+interface FormState {
+  error?: string; // why the file was refused
+  mapName?: string; // the map name that was sent, shown back (escaped)
+}
+
+const KB = 1024;
+
+const LayoutPageParamsSchema = z.object({ id: LayoutIdSchema });
+
+/** A sentence from a message: capital first letter, full stop. */
+const sentence = (s: string): string => `${s.charAt(0).toUpperCase()}${s.slice(1)}${/[.!?…]$/.test(s) ? '' : '.'}`;
+
+function renderForm(reply: FastifyReply, status: number, form: FormState = {}): FastifyReply {
+  return reply.code(status).page('upload', {
+    title: 'Upload your own layout',
+    nav: 'play',
+    form: { error: form.error && sentence(form.error), mapName: form.mapName ?? '' },
+    maxKb: MAX_UPLOAD_BYTES / KB,
+    mapNameMax: MAP_NAME_MAX,
+  });
+}
+
+/** The JSON of `<script type="application/json">`: nothing in it can close the element. */
+const scriptJson = (value: unknown): string =>
+  JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+
+/** The form's file and map name; a refusal message for anything else. */
+async function readForm(request: FastifyRequest): Promise<{ bytes: Buffer; filename: string; mapName: string } | { error: string; status: number; mapName: string }> {
+  let file: { bytes: Buffer; filename: string } | undefined;
+  let mapName = '';
+  try {
+    for await (const part of request.parts()) {
+      if (part.type === 'file') {
+        const f = part as MultipartFile;
+        if (f.fieldname !== 'file') {
+          await f.toBuffer().catch(() => undefined); // drain it
+          return { error: `unexpected file field ${JSON.stringify(f.fieldname.slice(0, 40))}; the layout goes in the field called file`, status: 400, mapName };
+        }
+        file = { bytes: await f.toBuffer(), filename: f.filename ?? '' };
+      } else {
+        const v = part as MultipartValue;
+        if (v.fieldname !== 'name') continue; // nothing else is read
+        if (typeof v.value !== 'string' || v.valueTruncated || v.value.length > MAP_NAME_MAX)
+          return { error: `a map name is at most ${MAP_NAME_MAX} characters`, status: 400, mapName: '' };
+        mapName = v.value.trim();
+      }
+    }
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE')
+      return { error: `the file is larger than ${MAX_UPLOAD_BYTES / KB} KB; a layout file is a few KB`, status: 413, mapName };
+    if (code === 'FST_FILES_LIMIT') return { error: 'send one file at a time', status: 413, mapName };
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return { error: 'the form has too many fields; send the file and, for a .map, a map name', status: 413, mapName };
+    // The parser's own errors (a cut-off or malformed body: "Unexpected end of multipart data") carry
+    // no status; they are the client's. A 5xx stays ours.
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status === undefined || (status >= 400 && status < 500))
+      return { error: 'the upload could not be read (the form data was cut off or malformed); send the form again', status: 400, mapName };
+    throw error;
+  }
+  if (!file) return { error: 'choose a .layout or .map file to upload', status: 400, mapName };
+  return { ...file, mapName };
+}
+
+export default async function pagesLayouts(fastify: FastifyInstance): Promise<void> {
+  await fastify.register(multipart, {
+    limits: {
+      fileSize: MAX_UPLOAD_BYTES, // bigger files stop here: 413 on the form
+      files: 1,
+      fields: 4,
+      fieldSize: MAP_NAME_MAX * 4, // bytes of a field's value: a longer map name is refused
+      parts: 6,
+      headerPairs: 20,
+    },
+  });
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.get('/layouts/new', async (_request, reply) => renderForm(reply, 200));
+
+  app.post('/layouts', { config: { rateLimit: LIMITS.uploadLayout } }, async (request, reply) => {
+    if (!request.isMultipart())
+      return renderForm(reply, 415, { error: 'send the layout from the upload form (multipart/form-data, the file in the field called file)' });
+    const form = await readForm(request);
+    if ('error' in form) return renderForm(reply, form.status, { error: form.error, mapName: form.mapName });
+    const uploaded = await fastify.layouts.upload({ ...form, client: clientKey(request.ip) });
+    if (!uploaded.ok) {
+      if (uploaded.retryAfterS !== undefined) reply.header('retry-after', String(uploaded.retryAfterS));
+      return renderForm(reply, uploaded.status, { error: uploaded.message, mapName: form.mapName });
+    }
+    request.log.info({ layout: uploaded.id, created: uploaded.created }, 'layout uploaded');
+    return reply.redirect(`/layouts/${uploaded.id}`, 303);
+  });
+
+  app.get('/layouts/:id', { schema: { params: LayoutPageParamsSchema } }, async (request, reply) => {
+    const { id } = request.params;
+    const info = await fastify.layouts.custom(id);
+    if (!info) {
+      if (layoutById(id)) return reply.redirect(`/play/${id}`, 302); // a built-in has no page of its own: play it
+      return sendError(request, reply, 404, `there is no layout called ${id}; was the link copied whole?`);
+    }
+    const path = `/layouts/${id}`;
+    return reply.page('custom-layout', {
+      title: info.name,
+      nav: 'play',
+      layout: info,
+      shareUrl: `${fastify.publicOrigin ?? ''}${path}`,
+      newUrl: `/play/${id}`,
+      classicUrl: `/play/${id}?mode=classic`,
+      layoutData: scriptJson({ id, name: info.name, slots: info.layout.slots.map((s) => [s.x, s.y, s.z]) }),
+    });
+  });
+
+  app.get('/api/layouts/:id', { schema: { params: LayoutPageParamsSchema }, config: { player: false } }, async (request, reply) => {
+    const { id } = request.params;
+    const builtin = layoutById(id);
+    const info = builtin ? undefined : await fastify.layouts.custom(id);
+    const layout = builtin ?? info?.layout;
+    if (!layout) return sendError(request, reply, 404, `there is no layout called ${id}`, 'ERR_UNKNOWN_LAYOUT');
+    // A custom layout never changes under its id (ids are by content); a built-in may in a new version.
+    return reply
+      .header('cache-control', builtin ? 'public, max-age=300' : 'public, max-age=86400')
+      .send({ id, name: layout.name, tiles: layout.slots.length, slots: layout.slots.map((s) => [s.x, s.y, s.z]) });
+  });
+}

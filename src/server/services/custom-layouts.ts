@@ -1,0 +1,156 @@
+/**
+ * Players' own layouts (issue 13): uploads read into layouts (upload.ts), checked by dealing them
+ * once (the dealer, in a worker), stored by content id, and looked up beside the built-ins.
+ *
+ * `fastify.layouts` answers for every layout id, built in or custom: its info for pages, its name
+ * for stats. Custom layouts never change, so they are kept parsed (with their picture) in an LRU.
+ *
+ * A stored layout is a write any visitor can cause, so new ones are budgeted (limits.ts
+ * NEW_LAYOUT_LIMITS): per client (an IPv4 /24 or IPv6 /64) an hour, and for everyone an hour.
+ * Uploading a layout that is stored already costs nothing and leads to its page.
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { geometryOf, makeLayout, type Layout } from '../../engine/index.ts';
+import type { CustomLayoutRow } from '../repositories/types.ts';
+import { budgetGroup, NEW_LAYOUT_LIMITS, WindowBudget, type NewLayoutLimits } from './limits.ts';
+import { layoutInfo, layoutName, type LayoutInfo } from './layouts.ts';
+import { Lru } from './lru.ts';
+import { isCustomId, parseSlotsJson, readUpload, slotsJson, type ReadLayout } from './upload.ts';
+import { layoutPicture } from '../views/picture.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    layouts: Layouts;
+  }
+}
+
+/** A custom layout as pages show it. */
+export interface CustomLayoutInfo extends LayoutInfo {
+  readonly custom: true;
+  readonly layout: Layout;
+  readonly format: CustomLayoutRow['format'];
+}
+
+export interface UploadInput {
+  readonly bytes: Uint8Array;
+  readonly filename: string; // as the browser sent it
+  readonly mapName: string; // the form's map field; '' for the first map
+  readonly client: string; // clientKey of the request, for the budget
+}
+
+export type UploadResult =
+  | { readonly ok: true; readonly id: string; readonly created: boolean; readonly warnings: readonly string[] }
+  | { readonly ok: false; readonly status: 400 | 409 | 429 | 503; readonly message: string; readonly retryAfterS?: number };
+
+export interface Layouts {
+  /** A layout's info, built in or custom; undefined for an unknown id. */
+  info(id: string): Promise<LayoutInfo | undefined>;
+  /** A custom layout's info; undefined for an unknown (or built-in) id. */
+  custom(id: string): Promise<CustomLayoutInfo | undefined>;
+  /** Names the given ids: built-ins by their name, custom layouts by theirs, anything else by its id. */
+  namer(ids: Iterable<string>): Promise<(id: string) => string>;
+  /** Reads, checks and stores an uploaded layout. */
+  upload(input: UploadInput): Promise<UploadResult>;
+}
+
+export interface CustomLayoutsOptions {
+  newLayouts?: NewLayoutLimits | false; // the budget of new layouts; false: unlimited (benchmarks)
+  now: () => number;
+}
+
+const KEPT = 200; // custom layouts kept parsed (a 144-tile one with its picture is about 20 KB)
+const HOUR = 3_600_000; // ms
+
+function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
+  const layout = makeLayout(row.id, row.name, `Your own layout, ${row.tiles} tiles`, parseSlotsJson(row.slots));
+  const geom = geometryOf(layout);
+  if (!geom.ok) throw new Error(`stored layout ${row.id} is invalid: ${geom.message}`);
+  const layers = geom.value.extent.depth;
+  return {
+    custom: true,
+    id: row.id,
+    name: row.name,
+    description: layout.description,
+    tiles: row.tiles,
+    layers,
+    picture: layoutPicture(geom.value, `${row.name}: ${row.tiles} tiles in ${layers} ${layers === 1 ? 'layer' : 'layers'}`),
+    layout,
+    format: row.format,
+  };
+}
+
+async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayoutsOptions): Promise<void> {
+  const repo = fastify.customLayoutsRepository;
+  const kept = new Lru<string, CustomLayoutInfo>(KEPT);
+  const limits = opts.newLayouts === false ? undefined : (opts.newLayouts ?? NEW_LAYOUT_LIMITS);
+  const perClient = limits && new WindowBudget(limits.perHour, HOUR, opts.now);
+  const everyone = limits && new WindowBudget(limits.globalPerHour, HOUR, opts.now);
+
+  const custom = async (id: string): Promise<CustomLayoutInfo | undefined> => {
+    if (!isCustomId(id)) return undefined;
+    const cached = kept.get(id);
+    if (cached) return cached;
+    const row = await repo.find(id);
+    if (!row) return undefined;
+    const info = infoOf(row);
+    kept.set(id, info);
+    return info;
+  };
+
+  const store = async (read: ReadLayout, client: string): Promise<UploadResult> => {
+    const { layout, format, warnings } = read;
+    const slots = slotsJson(layout.slots);
+    const existing = await repo.find(layout.id);
+    if (existing) {
+      // 48 bits of a hash: two different shapes under one id are unlikely (about one pair in 16 million
+      // layouts), but a clash must not send the uploader to someone else's layout.
+      if (existing.slots !== slots) return { ok: false, status: 409, message: `another layout already has this one's id (${layout.id}); it cannot be stored` };
+      return { ok: true, id: layout.id, created: false, warnings };
+    }
+    const checked = await fastify.dealer.check(layout);
+    if (!checked.ok) {
+      const status = checked.status === 503 ? 503 : 400;
+      return { ok: false, status, message: checked.message, retryAfterS: status === 503 ? 5 : undefined };
+    }
+    // Budgeted only now: a file that is refused, or stored already, costs nothing.
+    const group = budgetGroup(client);
+    const wait = perClient?.take(group);
+    if (wait !== undefined)
+      return { ok: false, status: 429, retryAfterS: wait, message: `at most ${limits!.perHour} new layouts an hour from your network; try again in ${Math.ceil(wait / 60)} min` };
+    const full = everyone?.take('everyone');
+    if (full !== undefined)
+      return { ok: false, status: 503, retryAfterS: full, message: `the server takes at most ${limits!.globalPerHour} new layouts an hour; try again in ${Math.ceil(full / 60)} min` };
+    const row: CustomLayoutRow = {
+      id: layout.id,
+      name: layout.name,
+      format,
+      tiles: layout.slots.length,
+      slots,
+      created_at: opts.now(),
+    };
+    const stored = await repo.store(row);
+    if (stored.row.slots !== slots) return { ok: false, status: 409, message: `another layout already has this one's id (${layout.id}); it cannot be stored` };
+    return { ok: true, id: layout.id, created: stored.created, warnings };
+  };
+
+  const layouts: Layouts = {
+    async info(id) {
+      return layoutInfo(id) ?? (await custom(id));
+    },
+    custom,
+    async namer(ids) {
+      const wanted = [...new Set(ids)].filter(isCustomId);
+      const names = wanted.length > 0 ? await repo.names(wanted) : new Map<string, string>();
+      return (id) => names.get(id) ?? layoutName(id);
+    },
+    async upload(input) {
+      const read = readUpload(input.bytes, input.filename, input.mapName);
+      if (!read.ok) return { ok: false, status: 400, message: read.message };
+      return store(read.value, input.client);
+    },
+  };
+  fastify.decorate('layouts', layouts);
+}
+
+export default fp(customLayoutsPlugin, { name: 'layouts', dependencies: ['custom-layouts-repository', 'dealer'] });

@@ -1,0 +1,127 @@
+/**
+ * Reading an uploaded layout file (POST /layouts, SPEC §3.2): a KMahjongg `.layout` or a GNOME
+ * Mahjongg `.map`, read by the engine's parsers, into a layout with its content id.
+ *
+ * Rules we chose (docs/server.md, "Your own layouts"):
+ * - The format is told by the file name's extension, else by the text (as the CLI's --layout-file).
+ *   The file must be UTF-8 text; anything else is refused before a parser sees it.
+ * - The id is `c-` plus the first 12 hex characters of the sha256 of the *normalized slot list*, not
+ *   of the file's bytes: the layout moved so its lowest x, y and z are 0 (only differences between
+ *   tiles matter to the rules), in canonical slot order, written as JSON `[[x,y,z],…]`. So the same
+ *   file gives the same id, and so does the same shape in another file (comments, line endings, a
+ *   KMahjongg grid and a GNOME map of it, a board shifted by half a tile). The name is not part of it.
+ * - The display name is the GNOME map's name, or the KMahjongg file's name without its extension,
+ *   cleaned: control and format characters (bidi overrides among them) dropped, white space
+ *   collapsed, at most NAME_MAX characters. Pages escape it like any text.
+ * Whether the layout can be cleared is the dealer's question (a deal in a worker, with a deadline).
+ */
+import { createHash } from 'node:crypto';
+import { parseGnomeMaps } from '../../engine/gnome.ts';
+import { makeLayout, sortSlots, type Layout, type Slot } from '../../engine/index.ts';
+import { parseKmahjongg } from '../../engine/kmahjongg.ts';
+
+export const MAX_UPLOAD_BYTES = 256 * 1024; // a layout file is a few KB (the corpus' largest is 3.6 KB)
+export const NAME_MAX = 40; // characters of a display name
+export const MAP_NAME_MAX = 100; // characters of the form's map name field
+export const CUSTOM_ID = /^c-[0-9a-f]{12}$/;
+export const DEFAULT_NAME = 'Custom layout';
+
+export type LayoutFormat = 'kmahjongg' | 'gnome';
+
+/** Is this a custom layout's id (`c-` and 12 lowercase hex)? */
+export const isCustomId = (id: string): boolean => CUSTOM_ID.test(id);
+
+export interface ReadLayout {
+  readonly layout: Layout; // id `c-…`, the cleaned name, normalized slots in canonical order
+  readonly format: LayoutFormat;
+  readonly warnings: readonly string[]; // oddities the parser read anyway
+}
+
+export type ReadResult = { readonly ok: true; readonly value: ReadLayout } | { readonly ok: false; readonly message: string };
+
+const fail = (message: string): ReadResult => ({ ok: false, message });
+
+/** A display name safe to show anywhere: no control or format characters, one space at most, NAME_MAX characters. */
+export function cleanName(raw: string): string {
+  const chars = [...raw.normalize('NFC').replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, ' ').replace(/\s+/gu, ' ').trim()];
+  return (chars.length > NAME_MAX ? `${chars.slice(0, NAME_MAX - 1).join('').trimEnd()}…` : chars.join('')) || DEFAULT_NAME;
+}
+
+/** The slots moved so the lowest x, y and z are 0, in canonical order. */
+export function normalizeSlots(slots: readonly Slot[]): Slot[] {
+  let minX = Infinity;
+  let minY = Infinity;
+  let minZ = Infinity;
+  for (const s of slots) (minX = Math.min(minX, s.x)), (minY = Math.min(minY, s.y)), (minZ = Math.min(minZ, s.z));
+  return sortSlots(slots.map((s) => ({ x: s.x - minX, y: s.y - minY, z: s.z - minZ })));
+}
+
+/** The JSON the id is hashed from and the store keeps: `[[x,y,z],…]`. */
+export const slotsJson = (slots: readonly Slot[]): string => JSON.stringify(slots.map((s) => [s.x, s.y, s.z]));
+
+/** The content id of normalized slots: `c-` + 12 hex of sha256(slotsJson). */
+export const customId = (normalized: readonly Slot[]): string =>
+  `c-${createHash('sha256').update(slotsJson(normalized)).digest('hex').slice(0, 12)}`;
+
+/** Slots from the store's JSON. */
+export const parseSlotsJson = (json: string): Slot[] =>
+  (JSON.parse(json) as [number, number, number][]).map(([x, y, z]) => ({ x, y, z }));
+
+/** The base name of an uploaded file (browsers send only that; some old ones a whole path). */
+const baseName = (filename: string): string => filename.split(/[\\/]/).pop() ?? '';
+
+/**
+ * Reads an uploaded file: `filename` as the browser sent it, `mapName` the form's map field (empty:
+ * the first map). Every failure is a message for the form.
+ */
+export function readUpload(bytes: Uint8Array, filename: string, mapName: string): ReadResult {
+  if (bytes.length === 0)
+    return fail(filename ? `${cleanName(baseName(filename))} is empty` : 'choose a .layout or .map file to upload');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return fail('the file is not text (UTF-8); a layout file is a KMahjongg .layout or a GNOME Mahjongg .map');
+  }
+  if (text.includes('\0')) return fail('the file is not text; a layout file is a KMahjongg .layout or a GNOME Mahjongg .map');
+  const base = baseName(filename);
+  const ext = /\.[^.]*$/.exec(base)?.[0].toLowerCase() ?? '';
+  const kind: LayoutFormat | null =
+    ext === '.layout' || (ext !== '.map' && /^\uFEFF?\s*kmahjongg-layout-v/.test(text))
+      ? 'kmahjongg'
+      : ext === '.map' || /<mahjongg[\s>]/i.test(text)
+        ? 'gnome'
+        : null;
+  if (kind === null)
+    return fail('unknown layout format: expected a KMahjongg .layout (its first line is kmahjongg-layout-v1.0 or v1.1) or a GNOME Mahjongg .map (a <mahjongg> element)');
+  let name: string;
+  let slots: readonly Slot[];
+  let warnings: readonly string[] = [];
+  if (kind === 'kmahjongg') {
+    if (mapName !== '') return fail('a map name picks one map of a GNOME .map file; this is a KMahjongg .layout, so leave it empty');
+    const parsed = parseKmahjongg(text, 'upload');
+    if (!parsed.ok) return fail(parsed.message);
+    name = cleanName(base.replace(/\.[^.]*$/, '').replace(/_/g, ' '));
+    slots = parsed.value.layout.slots;
+    warnings = parsed.value.warnings;
+  } else {
+    const parsed = parseGnomeMaps(text);
+    if (!parsed.ok) return fail(parsed.message);
+    const maps = parsed.value;
+    const wanted = mapName.toLowerCase();
+    const map =
+      mapName === ''
+        ? maps[0]
+        : (maps.find((m) => m.name === mapName || m.id === mapName) ?? maps.find((m) => m.name.toLowerCase() === wanted));
+    if (!map) {
+      const listed = maps.slice(0, 20).map((m) => m.name).join(', ');
+      return fail(`no map called ${JSON.stringify(mapName)} in this file; its maps: ${listed}${maps.length > 20 ? ', …' : ''}`);
+    }
+    name = cleanName(map.name);
+    slots = map.layout.slots;
+  }
+  const normalized = normalizeSlots(slots);
+  const id = customId(normalized);
+  const layout = makeLayout(id, name, `Your own layout, ${normalized.length} tiles`, normalized);
+  return { ok: true, value: { layout, format: kind, warnings } };
+}
