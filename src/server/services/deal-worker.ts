@@ -3,8 +3,8 @@
  * thread. A classic deal of a hard layout can take seconds of solver time; in a
  * worker it cannot stall the server, and the pool can stop it at its deadline.
  *
- * Bundled by esbuild at start (see worker-pool.ts) and run with `eval`, so it
- * must only import the engine and Node built-ins.
+ * Started as a file (compiled to dist/, or through tsx from source: see
+ * worker-pool.ts); it imports only the engine and Node built-ins.
  */
 import { parentPort } from 'node:worker_threads';
 import { layoutById } from '../../engine/builtins.ts';

@@ -1,34 +1,26 @@
 /**
  * A small pool of deal workers with a deadline per task and a bounded queue.
  *
- * Implementation notes: the worker source is bundled once per process by
- * esbuild (about 60 ms) and started with `eval`, which needs no TypeScript
- * loader in the worker (a .ts worker file does not load under `node --import
- * tsx` on Node 20). Each worker runs one task at a time. A task past its
- * deadline has its worker terminated (the only way to stop synchronous work)
- * and replaced on the next task. Workers start lazily and are unref'd.
+ * Implementation notes: in production the worker is the compiled
+ * dist/server/services/deal-worker.js, started as a plain file. From source
+ * (`tsx`, vitest) a worker does not inherit the parent's TypeScript loader on
+ * Node 20, so a two-line bootstrap registers tsx (a devDependency) inside the
+ * worker before importing deal-worker.ts. Each worker runs one task at a time.
+ * A task past its deadline has its worker terminated (the only way to stop
+ * synchronous work) and replaced on the next task. Workers start lazily and
+ * are unref'd.
  */
-import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { build } from 'esbuild';
 import type { DealTask, DealTaskResult } from './deal-worker.ts';
 
-const ENTRY = fileURLToPath(new URL('./deal-worker.ts', import.meta.url));
-
-let source: Promise<string> | undefined;
-
-/** The worker bundle, built once per process. */
-function workerSource(): Promise<string> {
-  source ??= build({
-    entryPoints: [ENTRY],
-    bundle: true,
-    write: false,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'warning',
-  }).then((out) => out.outputFiles[0]!.text);
-  return source;
+/** What a deal worker runs: the compiled file next to this one, or the TypeScript source through tsx. */
+export function workerEntry(): URL {
+  const compiled = !import.meta.url.endsWith('.ts');
+  if (compiled) return new URL('./deal-worker.js', import.meta.url);
+  const source = new URL('./deal-worker.ts', import.meta.url).href;
+  const tsx = import.meta.resolve('tsx/esm/api');
+  const boot = `import { register } from ${JSON.stringify(tsx)};\nregister();\nawait import(${JSON.stringify(source)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(boot)}`);
 }
 
 export class PoolError extends Error {
@@ -79,9 +71,8 @@ export class DealPool {
     });
   }
 
-  /** Warms up: bundles the source and starts every worker. */
+  /** Warms up: starts every worker. */
   async start(): Promise<void> {
-    await workerSource();
     await Promise.all(this.slots.map((slot) => this.spawn(slot)));
   }
 
@@ -104,10 +95,10 @@ export class DealPool {
   /** The slot's worker, started if needed; resolves when it is ready, so boot time is not deal time. */
   private spawn(slot: Slot): Promise<Worker> {
     if (slot.booting) return slot.booting;
-    const booting = workerSource().then(
-      (code) =>
+    const booting = Promise.resolve().then(
+      () =>
         new Promise<Worker>((resolve, reject) => {
-          const worker = new Worker(code, { eval: true });
+          const worker = new Worker(workerEntry());
           worker.unref();
           let ready = false;
           const fail = (error: Error): void => {
