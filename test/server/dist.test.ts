@@ -74,8 +74,13 @@ describe('dist/', () => {
     for (const file of jsFiles(DIST)) {
       const text = readFileSync(file, 'utf8');
       expect(text, `${file} still imports a .ts file`).not.toMatch(/from ['"][^'"]+\.ts['"]/);
-      for (const m of text.matchAll(/(?:\bfrom|\bimport\s*\(?)\s*['"]([^'"]+)['"]/g)) {
-        const name = packageOf(m[1]!);
+      const specifiers = [
+        ...text.matchAll(/\bfrom\s*['"]([^'"]+)['"]/g), // import … from 'x', export … from 'x'
+        ...text.matchAll(/\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g), // import('x')
+        ...text.matchAll(/^\s*import\s*['"]([^'"]+)['"]/gm), // import 'x'
+      ].map((m) => m[1]!);
+      for (const specifier of specifiers) {
+        const name = packageOf(specifier);
         if (name && !builtins.has(name)) imported.add(name);
       }
     }
