@@ -4,9 +4,11 @@
 #   docker run -p 3000:3000 -v mahjong-data:/app/data mahjong
 #
 # The app needs Node.js 20 or newer (package.json "engines"); the image uses the current LTS, 24.
-# Two stages: `build` has the compilers better-sqlite3 needs and builds the client bundle; the
-# final stage has production dependencies only, no compilers, and runs as the unprivileged `node`
-# user with the database on a volume. See docs/operations.md.
+# Two stages: `build` has the compilers better-sqlite3 needs, type-checks every folder and compiles
+# the server and CLI into dist/ and the client bundle into public/build/ (a commit that fails tsc
+# makes no image); the final stage has production dependencies only, no compilers and no
+# TypeScript, and runs `node dist/server/server.js` as the unprivileged `node` user with the
+# database on a volume. See docs/operations.md.
 
 # ---------------------------------------------------------------- build
 FROM node:24-slim AS build
@@ -18,12 +20,14 @@ WORKDIR /app
 # Dependencies first, so a change to the source reuses this layer.
 COPY package.json package-lock.json ./
 RUN npm ci
-# The client bundle: hashed files with .br/.gz siblings and the manifest in public/build/.
+# Type-check (engine, client, server, CLI: each folder with its own tsconfig), then compile: the
+# server and CLI as plain JavaScript in dist/, the client bundle (hashed files with .br/.gz
+# siblings and the manifest) in public/build/.
 COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY src ./src
 COPY public ./public
-RUN npm run build
+RUN npm run typecheck:src && npm run build
 
 # ---------------------------------------------------------------- runtime
 FROM node:24-slim
@@ -32,15 +36,14 @@ ENV NODE_ENV=production \
     PORT=3000 \
     DATABASE_PATH=/app/data/mahjong.db
 WORKDIR /app
-# Production dependencies only (tsx runs the TypeScript, esbuild bundles the deal worker: both are
-# runtime dependencies). Install scripts are skipped, as there are no compilers here; the native
-# SQLite module compiled in the build stage (same base image, same Node ABI) is copied in instead.
+# Production dependencies only (no tsx, TypeScript or esbuild: the app is compiled). Install scripts
+# are skipped, as there are no compilers here; the native SQLite module compiled in the build stage
+# (same base image, same Node ABI) is copied in instead.
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
 COPY --from=build /app/node_modules/better-sqlite3/build/Release/better_sqlite3.node ./node_modules/better-sqlite3/build/Release/better_sqlite3.node
-# The app: source (the server, the engine, the CLI for backups), templates, migrations, assets.
-COPY tsconfig.json ./
-COPY src ./src
+# The app: the compiled server, engine and CLI (for backups), templates, migrations, assets.
+COPY --from=build /app/dist ./dist
 COPY views ./views
 COPY migrations ./migrations
 COPY --from=build /app/public ./public
@@ -53,4 +56,4 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # Node itself is PID 1 (not npm, which would not pass SIGTERM on): it closes gracefully on SIGTERM.
-CMD ["node", "--import", "tsx", "src/server/server.ts"]
+CMD ["node", "dist/server/server.js"]

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Layout } from '../engine/index.ts';
 import { UsageError } from './args.ts';
 import { readLayoutFile, readText } from './source.ts';
-import { parseGnomeMaps } from '../engine/gnome.ts';
+import { parseGnomeMaps } from '../formats/gnome.ts';
 
 export const CORPUS_DIR = '../shared/layouts'; // relative to the working directory
 

@@ -11,9 +11,9 @@
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { LAYOUTS, layoutById } from '../engine/builtins.ts';
-import { parseGnomeMaps } from '../engine/gnome.ts';
+import { parseGnomeMaps } from '../formats/gnome.ts';
 import { geometryOf, type Layout } from '../engine/index.ts';
-import { parseDesktopName, parseKmahjongg } from '../engine/kmahjongg.ts';
+import { parseDesktopName, parseKmahjongg } from '../formats/kmahjongg.ts';
 import { exactlyOne, quote, UsageError, type Flags } from './args.ts';
 
 export const MAX_FILE_BYTES = 4 * 1024 * 1024; // a layout file is a few kilobytes; anything this big is not one

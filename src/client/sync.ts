@@ -242,7 +242,7 @@ const QUIET: SyncHooks = { created() {}, status() {}, saved() {}, conflict() {} 
  */
 export function sendKept(except: string, env: SyncEnv): Sync[] {
   const syncs: Sync[] = [];
-  let keys: string[] = [];
+  let keys: string[];
   try {
     keys = env.store?.keys() ?? [];
   } catch {

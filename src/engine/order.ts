@@ -136,7 +136,10 @@ export function findRemovalOrder(
       freeWeight += weight[j]!;
     } else if (!f && at >= 0) {
       const last = freeList.pop()!;
-      if (last !== j) (freeList[at] = last), (freeAt[last] = at);
+      if (last !== j) {
+        freeList[at] = last;
+        freeAt[last] = at;
+      }
       freeAt[j] = -1;
       freeWeight -= weight[j]!;
     }
@@ -145,7 +148,11 @@ export function findRemovalOrder(
   const keys = zobristOf(geom);
   let h1 = 0;
   let h2 = 0;
-  for (let i = 0; i < geom.size; i++) if (present[i]) (h1 ^= keys[2 * i]!), (h2 ^= keys[2 * i + 1]!);
+  for (let i = 0; i < geom.size; i++)
+    if (present[i]) {
+      h1 ^= keys[2 * i]!;
+      h2 ^= keys[2 * i + 1]!;
+    }
   const dead = new Set<number>();
   const scratch = new Int32Array(geom.size);
 
@@ -212,7 +219,10 @@ export function findRemovalOrder(
     let advanced = false;
     while (frame.j < freeList.length) {
       const pair: Pair = [tileAt(frame, frame.i), tileAt(frame, frame.j)];
-      if (++frame.i === frame.j) (frame.i = 0), frame.j++;
+      if (++frame.i === frame.j) {
+        frame.i = 0;
+        frame.j++;
+      }
       if (++nodes > budget)
         return err(
           LayoutError.Unclearable,

@@ -484,7 +484,10 @@ class PairingSearch {
     // Copies gone before the state that `partner` leaves uncommitted count as gone.
     for (let k = 0; k < members.length; k++) {
       const m = members[k]!;
-      if (!present[m] && partner[m]! < 0) (avail[groupOf[m]!]!++, (seen[m] = 1));
+      if (!present[m] && partner[m]! < 0) {
+        avail[groupOf[m]!]!++;
+        seen[m] = 1;
+      }
     }
     let left = this.states[slot]!.remaining;
     let clock = 0;
@@ -624,7 +627,10 @@ class PairingSearch {
           if (x < 0) x = m;
           else if (y < 0) y = m;
         }
-        if (all) (a = x), (b = y);
+        if (all) {
+          a = x;
+          b = y;
+        }
       }
       if (a < 0) {
         // Count the playable pairs, then draw one.
@@ -898,8 +904,10 @@ class PairingSearch {
           this.decide(0, a, x);
           const ok = this.relax(this.partner, 0);
           this.undecide(0);
-          if (ok) (alive = x), aliveCount++;
-          else this.addForbidden(a, x);
+          if (ok) {
+            alive = x;
+            aliveCount++;
+          } else this.addForbidden(a, x);
         }
         if (aliveCount === 0) return false;
         if (aliveCount === 1) {
@@ -978,7 +986,10 @@ class PairingSearch {
       if (!this.brokenNogood(level, this.conflict, childAt)) outcome = this.node(level + 1);
       if (outcome === DEAD) {
         if (o < 30) dead |= 1 << o;
-        else (this.explain(level + 1), (outcome = FAILED)); // the mask is full: explain now
+        else {
+          this.explain(level + 1); // the mask is full: explain now
+          outcome = FAILED;
+        }
       }
       this.undecide(level);
       if (outcome === SOLVED) return SOLVED;
@@ -1054,7 +1065,10 @@ class PairingSearch {
         }
       } else for (let j = 1; j < k; j++) if (!this.forbidden.has(this.key(a, this.copies[j]!))) alive++;
       const score = alive * 2 ** 40 + this.activity[g]! * 0x10000 + this.rng.int(0x10000);
-      if (score < bestScore) (bestScore = score), (best = g);
+      if (score < bestScore) {
+        bestScore = score;
+        best = g;
+      }
     }
     return best;
   }

@@ -8,8 +8,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { deal } from '../../src/engine/deal.ts';
-import { parseGnomeMaps } from '../../src/engine/gnome.ts';
-import { parseDesktopName, parseKmahjongg } from '../../src/engine/kmahjongg.ts';
+import { parseGnomeMaps } from '../../src/formats/gnome.ts';
+import { parseDesktopName, parseKmahjongg } from '../../src/formats/kmahjongg.ts';
 import { geometryOf } from '../../src/engine/layout.ts';
 import type { Layout } from '../../src/engine/types.ts';
 

@@ -119,26 +119,32 @@ describe('Dockerfile', () => {
     expect(existsSync(path.join(ROOT, native!.sources[0]!.replace(/^\/app\//, '')))).toBe(true);
   });
 
-  test('the build stage installs the compilers better-sqlite3 needs, all dependencies, and builds the client', () => {
+  test('the build stage installs the compilers better-sqlite3 needs and all dependencies, type-checks and builds', () => {
     const script = runs(build);
     expect(script).toMatch(/apt-get install[^\n]*python3/);
     expect(script).toMatch(/apt-get install[^\n]*\bmake\b/);
     expect(script).toMatch(/apt-get install[^\n]*g\+\+/);
     expect(script).toMatch(/rm -rf \/var\/lib\/apt\/lists/);
     expect(script).toMatch(/^npm ci$/m);
-    expect(script).toMatch(/npm run build/);
+    expect(script).toMatch(/npm run typecheck:src && npm run build/); // a commit that fails tsc makes no image
   });
 
-  test('the final stage: production dependencies only, the app and the built client, nothing from dev', () => {
+  test('the final stage: production dependencies only, the compiled app and the built client, no source', () => {
     const script = runs(final);
     expect(script).toMatch(/npm ci --omit=dev/);
     expect(script).not.toMatch(/apt-get|g\+\+/);
     const copied = all(final, 'COPY').map((i) => parseCopy(i.args));
     const destinations = copied.map((c) => c.dest.replace(/^\.\//, '').replace(/\/$/, ''));
-    for (const needed of ['src', 'views', 'migrations', 'public']) expect(destinations, needed).toContain(needed);
+    for (const needed of ['dist', 'views', 'migrations', 'public']) expect(destinations, needed).toContain(needed);
+    expect(destinations).not.toContain('src'); // TypeScript does not run in production
+    expect(copied.find((c) => c.dest.includes('dist'))!.from).toBe(build.name); // the compiled server
     expect(copied.find((c) => c.dest.includes('public'))!.from).toBe(build.name); // the built bundle
-    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
-    expect(Object.keys(pkg.dependencies)).toEqual(expect.arrayContaining(['tsx', 'esbuild', 'better-sqlite3'])); // needed at run time
+    const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+      devDependencies: Record<string, string>;
+    };
+    expect(Object.keys(pkg.dependencies)).toContain('better-sqlite3'); // needed at run time
+    for (const tool of ['tsx', 'typescript', 'esbuild']) expect(Object.keys(pkg.devDependencies), tool).toContain(tool); // build only
   });
 
   test('runs as a non-root user, with the data folder on a volume it owns', () => {
@@ -170,9 +176,13 @@ describe('Dockerfile', () => {
     const argv = words(all(final, 'CMD').at(-1)!.args);
     expect(argv[0]).toBe('node');
     expect(argv).not.toContain('npm');
-    const script = argv.at(-1)!;
-    expect(existsSync(path.join(ROOT, script))).toBe(true);
-    expect(script).toBe('src/server/server.ts');
+    expect(argv).toEqual(['node', 'dist/server/server.js']); // no loader: plain compiled JavaScript
+    // `npm run build` emits it there: src/server/tsconfig.json compiles src/ into dist/.
+    expect(existsSync(path.join(ROOT, 'src/server/server.ts'))).toBe(true);
+    const tsconfig = JSON.parse(readFileSync(path.join(ROOT, 'src/server/tsconfig.json'), 'utf8')) as {
+      compilerOptions: Record<string, unknown>;
+    };
+    expect(tsconfig.compilerOptions).toMatchObject({ rootDir: '..', outDir: '../../dist', rewriteRelativeImportExtensions: true });
   });
 });
 

@@ -1,6 +1,7 @@
 /**
- * The real server as a child process, for the crash and shutdown tests:
- * `node --import tsx src/server/server.ts` on 127.0.0.1, port 0 (the kernel picks a free one;
+ * The real server as a child process, for the crash, shutdown and production-build tests:
+ * `node --import tsx src/server/server.ts` (or other node arguments, such as the compiled
+ * `dist/server/server.js`) on 127.0.0.1, port 0 (the kernel picks a free one;
  * we read it from the "Server listening at" log line), a database file the test chooses.
  * Every log line is kept, parsed, for the test to look at.
  */
@@ -28,9 +29,15 @@ export interface ServerProcess {
   waitForLog(test: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
 }
 
+export const FROM_SOURCE = ['--import', 'tsx', 'src/server/server.ts'] as const; // node arguments
+
 /** Starts the server on `databasePath`; resolves once it listens. */
-export async function startServer(databasePath: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
+export async function startServer(
+  databasePath: string,
+  env: Record<string, string> = {},
+  nodeArgs: readonly string[] = FROM_SOURCE,
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

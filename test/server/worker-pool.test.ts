@@ -2,15 +2,16 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { deal } from '../../src/engine/index.ts';
 import { layoutById } from '../../src/engine/builtins.ts';
-import { DealPool } from '../../src/server/services/worker-pool.ts';
+import { fileURLToPath } from 'node:url';
+import { DealPool, type PoolOptions } from '../../src/server/services/worker-pool.ts';
 import { build } from './helper.ts';
 
 const pools: DealPool[] = [];
 afterEach(async () => {
   await Promise.all(pools.splice(0).map((p) => p.close()));
 });
-const pool = (size: number, timeoutMs: number, maxQueue: number): DealPool => {
-  const p = new DealPool({ size, timeoutMs, maxQueue });
+const pool = (size: number, timeoutMs: number, maxQueue: number, entry?: PoolOptions['entry']): DealPool => {
+  const p = new DealPool({ size, timeoutMs, maxQueue, ...(entry ? { entry } : {}) });
   pools.push(p);
   return p;
 };
@@ -33,6 +34,15 @@ describe('DealPool', () => {
     expect(slow).toMatchObject({ code: 'ERR_TIMEOUT' });
     const after = await p.run({ layout: 'garden', seed: 'x', mode: 'relaxed' }); // a new worker, booted outside the deadline
     expect(after.ok).toBe(true);
+  });
+
+  test('a crashed worker fails its task with ERR_WORKER and is replaced', async () => {
+    const crashing = { filename: fileURLToPath(new URL('../fixtures/crashing-deal-worker.mjs', import.meta.url)), execArgv: [] };
+    const p = pool(1, 20_000, 8, crashing);
+    const crashed = await p.run({ layout: 'turtle', seed: 'crash', mode: 'classic' }).catch((error: unknown) => error);
+    expect(crashed).toMatchObject({ code: 'ERR_WORKER', message: expect.stringMatching(/^the deal worker failed: /) });
+    const after = await p.run({ layout: 'turtle', seed: 'fine', mode: 'classic' });
+    expect(after).toEqual({ ok: true, json: JSON.stringify({ layout: 'turtle', seed: 'fine' }) });
   });
 
   test('closing refuses running and waiting tasks', async () => {

@@ -3,10 +3,10 @@
  * thread. A classic deal of a hard layout can take seconds of solver time; in a
  * worker it cannot stall the server, and the pool can stop it at its deadline.
  *
- * Bundled by esbuild at start (see worker-pool.ts) and run with `eval`, so it
- * must only import the engine and Node built-ins.
+ * Started as a file (compiled to dist/, or through tsx from source: see
+ * worker-pool.ts); it imports only the engine and Node built-ins.
  */
-import { parentPort } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import { layoutById } from '../../engine/builtins.ts';
 import { deal, makeLayout, type Layout, type Mode } from '../../engine/index.ts';
 
@@ -46,7 +46,15 @@ export function runDealTask(task: DealTask, dealFn: typeof deal = deal): DealTas
   return { ok: true, json: JSON.stringify(result.value.deal) };
 }
 
-parentPort?.on('message', (task: DealTask) => {
-  parentPort!.postMessage(runDealTask(task));
-});
-parentPort?.postMessage('ready'); // the pool starts a task's deadline only now
+/** One task as piscina hands it to a worker: `started` is told when the work begins (the deadline starts then). */
+export interface DealJob {
+  readonly task: DealTask;
+  readonly started: MessagePort;
+}
+
+/** The worker's entry point (piscina calls the default export). */
+export default function dealJob({ task, started }: DealJob): DealTaskResult {
+  started.postMessage('started');
+  started.close();
+  return runDealTask(task);
+}

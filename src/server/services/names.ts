@@ -46,7 +46,7 @@ export const RESERVED_NAMES = [
 export function nameKey(name: string): string {
   let out = '';
   for (const ch of name.normalize('NFKD')) {
-    if (/\p{M}/u.test(ch) || /[\s_.\-]/u.test(ch)) continue;
+    if (/\p{M}/u.test(ch) || /[\s_.-]/u.test(ch)) continue;
     const lower = ch.toLowerCase();
     out += LOOKALIKES[ch] ?? LOOKALIKES[lower] ?? lower;
   }
@@ -61,4 +61,4 @@ export const isReservedName = (name: string): boolean => RESERVED_KEYS.has(nameK
 
 /** Letters outside ASCII whose key is plain ASCII: another script posing as a Latin name. */
 export const isWholeScriptLookalike = (name: string): boolean =>
-  /[^\x00-\x7f]/.test(name.normalize('NFKD').replace(/\p{M}/gu, '')) && /^[a-z0-9]+$/.test(nameKey(name));
+  /[^\p{ASCII}]/u.test(name.normalize('NFKD').replace(/\p{M}/gu, '')) && /^[a-z0-9]+$/.test(nameKey(name));

@@ -16,9 +16,9 @@
  * Whether the layout can be cleared is the dealer's question (a deal in a worker, with a deadline).
  */
 import { createHash } from 'node:crypto';
-import { parseGnomeMaps } from '../../engine/gnome.ts';
+import { parseGnomeMaps } from '../../formats/gnome.ts';
 import { makeLayout, sortSlots, type Layout, type Slot } from '../../engine/index.ts';
-import { parseKmahjongg } from '../../engine/kmahjongg.ts';
+import { parseKmahjongg } from '../../formats/kmahjongg.ts';
 
 export const MAX_UPLOAD_BYTES = 256 * 1024; // a layout file is a few KB (the corpus' largest is 3.6 KB)
 export const NAME_MAX = 40; // characters of a display name

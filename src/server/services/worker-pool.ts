@@ -1,34 +1,25 @@
 /**
- * A small pool of deal workers with a deadline per task and a bounded queue.
+ * The deal workers: a piscina pool with a deadline per task and a bounded queue.
  *
- * Implementation notes: the worker source is bundled once per process by
- * esbuild (about 60 ms) and started with `eval`, which needs no TypeScript
- * loader in the worker (a .ts worker file does not load under `node --import
- * tsx` on Node 20). Each worker runs one task at a time. A task past its
- * deadline has its worker terminated (the only way to stop synchronous work)
- * and replaced on the next task. Workers start lazily and are unref'd.
+ * Implementation notes: piscina keeps `size` threads, one task each, queues at
+ * most `maxQueue` more, and replaces a thread that crashed or was stopped.
+ * The deadline starts when a worker begins the task (it says so on a
+ * MessagePort handed over with the task), not when the task is queued or a
+ * new thread boots; past it the task is aborted, which terminates its thread
+ * (the only way to stop synchronous solver work). In production the worker is
+ * the compiled dist/server/services/deal-worker.js; from source (`tsx`,
+ * vitest) each thread registers tsx (a devDependency) first, as a worker does
+ * not inherit the parent's TypeScript loader on Node 20.
  */
 import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
-import { build } from 'esbuild';
-import type { DealTask, DealTaskResult } from './deal-worker.ts';
+import { MessageChannel } from 'node:worker_threads';
+import { Piscina } from 'piscina';
+import type { DealJob, DealTask, DealTaskResult } from './deal-worker.ts';
 
-const ENTRY = fileURLToPath(new URL('./deal-worker.ts', import.meta.url));
-
-let source: Promise<string> | undefined;
-
-/** The worker bundle, built once per process. */
-function workerSource(): Promise<string> {
-  source ??= build({
-    entryPoints: [ENTRY],
-    bundle: true,
-    write: false,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'warning',
-  }).then((out) => out.outputFiles[0]!.text);
-  return source;
+/** The worker's file, and the node arguments its threads need: none for the compiled file. */
+export function workerEntry(): { filename: string; execArgv: string[] } {
+  if (!import.meta.url.endsWith('.ts')) return { filename: fileURLToPath(new URL('./deal-worker.js', import.meta.url)), execArgv: [] };
+  return { filename: fileURLToPath(new URL('./deal-worker.ts', import.meta.url)), execArgv: ['--import', import.meta.resolve('tsx')] };
 }
 
 export class PoolError extends Error {
@@ -40,141 +31,74 @@ export class PoolError extends Error {
   }
 }
 
-interface Job {
-  task: DealTask;
-  resolve: (result: DealTaskResult) => void;
-  reject: (error: Error) => void;
-}
-
-interface Slot {
-  booting: Promise<Worker> | undefined; // resolves once the worker said it is ready
-  worker: Worker | undefined; // the ready worker
-  job: Job | undefined;
-  timer: NodeJS.Timeout | undefined;
-}
-
 export interface PoolOptions {
   size: number; // workers
-  timeoutMs: number; // deadline per task
+  timeoutMs: number; // deadline per task, from the moment a worker begins it
   maxQueue: number; // tasks waiting beyond the running ones; more are refused
+  entry?: { filename: string; execArgv: string[] }; // another worker file (tests); default workerEntry()
 }
 
-export class DealPool {
-  private readonly slots: Slot[];
-  private readonly queue: Job[] = [];
-  private closed = false;
+const SHUTTING_DOWN = 'the server is shutting down';
 
-  constructor(private readonly options: PoolOptions) {
-    this.slots = Array.from({ length: options.size }, () => ({ booting: undefined, worker: undefined, job: undefined, timer: undefined }));
-  }
+export class DealPool {
+  private piscina: Piscina<DealJob, DealTaskResult> | undefined; // made on first use
+  private closed = false;
+  private active = 0; // tasks running or waiting
+
+  constructor(private readonly options: PoolOptions) {}
 
   /** Deals a task in a worker; rejects with PoolError on deadline, a full queue or a dead worker. */
-  run(task: DealTask): Promise<DealTaskResult> {
-    if (this.closed) return Promise.reject(new PoolError('ERR_WORKER', 'the server is shutting down'));
-    if (this.queue.length >= this.options.maxQueue)
-      return Promise.reject(new PoolError('ERR_BUSY', 'the server is busy making deals; try again in a moment'));
-    return new Promise((resolve, reject) => {
-      this.queue.push({ task, resolve, reject });
-      void this.pump();
+  async run(task: DealTask): Promise<DealTaskResult> {
+    if (this.closed) throw new PoolError('ERR_WORKER', SHUTTING_DOWN);
+    // Counted here, not by piscina, which counts a task waiting for a booting thread as queued.
+    if (this.active >= this.options.size + this.options.maxQueue)
+      throw new PoolError('ERR_BUSY', 'the server is busy making deals; try again in a moment');
+    const pool = this.pool();
+    this.active++;
+    const abort = new AbortController();
+    const { port1, port2 } = new MessageChannel();
+    let timer: NodeJS.Timeout | undefined;
+    port1.once('message', () => {
+      timer = setTimeout(() => abort.abort(), this.options.timeoutMs);
     });
+    try {
+      return await pool.run({ task, started: port2 }, { transferList: [port2], signal: abort.signal });
+    } catch (error) {
+      if (this.closed) throw new PoolError('ERR_WORKER', SHUTTING_DOWN);
+      if (abort.signal.aborted)
+        throw new PoolError('ERR_TIMEOUT', `making this deal took longer than ${this.options.timeoutMs / 1000} s`);
+      const message = error instanceof Error ? error.message : String(error);
+      throw new PoolError('ERR_WORKER', `the deal worker failed: ${message}`);
+    } finally {
+      this.active--;
+      clearTimeout(timer);
+      port1.close();
+    }
   }
 
-  /** Warms up: bundles the source and starts every worker. */
+  /** Warms up: starts every worker (a first deal then pays no boot time). */
   async start(): Promise<void> {
-    await workerSource();
-    await Promise.all(this.slots.map((slot) => this.spawn(slot)));
+    if (this.closed) return;
+    this.pool();
   }
 
+  /** Refuses running and waiting tasks and stops every worker. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const job of this.queue.splice(0)) job.reject(new PoolError('ERR_WORKER', 'the server is shutting down'));
-    await Promise.all(
-      this.slots.map(async (slot) => {
-        const worker = slot.worker ?? (await slot.booting?.catch(() => undefined));
-        const job = slot.job;
-        this.finish(slot);
-        job?.reject(new PoolError('ERR_WORKER', 'the server is shutting down'));
-        slot.worker = undefined;
-        slot.booting = undefined;
-        if (worker) await worker.terminate();
-      }),
-    );
+    const pool = this.piscina;
+    this.piscina = undefined;
+    await pool?.destroy();
   }
 
-  /** The slot's worker, started if needed; resolves when it is ready, so boot time is not deal time. */
-  private spawn(slot: Slot): Promise<Worker> {
-    if (slot.booting) return slot.booting;
-    const booting = workerSource().then(
-      (code) =>
-        new Promise<Worker>((resolve, reject) => {
-          const worker = new Worker(code, { eval: true });
-          worker.unref();
-          let ready = false;
-          const fail = (error: Error): void => {
-            if (!ready) {
-              if (slot.booting === booting) slot.booting = undefined; // the next task tries a new worker
-              reject(new PoolError('ERR_WORKER', `the deal worker did not start: ${error.message}`));
-              return;
-            }
-            if (slot.worker !== worker) return; // stopped at a deadline or on close: already handled
-            slot.worker = undefined;
-            slot.booting = undefined;
-            const job = slot.job;
-            this.finish(slot);
-            job?.reject(new PoolError('ERR_WORKER', `the deal worker failed: ${error.message}`));
-            void this.pump();
-          };
-          worker.on('error', fail);
-          worker.on('exit', (code) => fail(new Error(`exit code ${code}`)));
-          worker.on('message', (message: DealTaskResult | 'ready') => {
-            if (message === 'ready') {
-              ready = true;
-              slot.worker = worker;
-              resolve(worker);
-              return;
-            }
-            if (slot.worker !== worker) return; // an answer after the deadline: that job was already refused
-            const job = slot.job;
-            this.finish(slot);
-            job?.resolve(message);
-            void this.pump();
-          });
-        }),
-    );
-    slot.booting = booting;
-    return booting;
-  }
-
-  private finish(slot: Slot): void {
-    if (slot.timer) clearTimeout(slot.timer);
-    slot.timer = undefined;
-    slot.job = undefined;
-  }
-
-  private async pump(): Promise<void> {
-    for (const slot of this.slots) {
-      if (this.closed || this.queue.length === 0) return;
-      if (slot.job) continue;
-      const job = this.queue.shift()!;
-      slot.job = job; // taken before the await, so no other pump uses this slot
-      let worker: Worker;
-      try {
-        worker = await this.spawn(slot);
-      } catch (error) {
-        this.finish(slot);
-        job.reject(error as Error);
-        continue;
-      }
-      if (slot.job !== job) continue; // closed while the worker booted: close() has refused the job
-      slot.timer = setTimeout(() => {
-        slot.worker = undefined; // its exit event is ignored now
-        slot.booting = undefined;
-        this.finish(slot);
-        void worker.terminate();
-        job.reject(new PoolError('ERR_TIMEOUT', `making this deal took longer than ${this.options.timeoutMs / 1000} s`));
-        void this.pump();
-      }, this.options.timeoutMs);
-      worker.postMessage(job.task);
-    }
+  private pool(): Piscina<DealJob, DealTaskResult> {
+    this.piscina ??= new Piscina<DealJob, DealTaskResult>({
+      ...(this.options.entry ?? workerEntry()),
+      minThreads: this.options.size,
+      maxThreads: this.options.size,
+      concurrentTasksPerWorker: 1,
+      maxQueue: this.options.maxQueue + this.options.size,
+      idleTimeout: Infinity,
+    });
+    return this.piscina;
   }
 }

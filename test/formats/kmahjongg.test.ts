@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { LayoutError, makeLayout, sortSlots } from '../../src/engine/layout.ts';
-import { makeKmahjongg, parseDesktopName, parseKmahjongg } from '../../src/engine/kmahjongg.ts';
+import { makeKmahjongg, parseDesktopName, parseKmahjongg } from '../../src/formats/kmahjongg.ts';
 import type { Slot } from '../../src/engine/types.ts';
 
 /** A v1.1 file: version, size lines, then the grid rows as given. */

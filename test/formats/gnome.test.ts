@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { makeGnomeMap, parseGnomeMaps, slugify } from '../../src/engine/gnome.ts';
+import { makeGnomeMap, parseGnomeMaps, slugify } from '../../src/formats/gnome.ts';
 import { LayoutError, makeLayout, sortSlots } from '../../src/engine/layout.ts';
 
 /** One map named "T" (scorename "t") around `body`. */

@@ -18,8 +18,8 @@
  * newline, blank lines, trailing spaces, a byte-order mark) and strict about what
  * does, with the line number in the message.
  */
-import { LayoutError, MAX_TILES, makeLayout, sortSlots, validateSlots } from './layout.ts';
-import { err, ok, type Layout, type Result, type Slot } from './types.ts';
+import { LayoutError, MAX_TILES, makeLayout, sortSlots, validateSlots } from '../engine/layout.ts';
+import { err, ok, type Layout, type Result, type Slot } from '../engine/types.ts';
 
 export const KMAHJONGG_V10 = 'kmahjongg-layout-v1.0';
 export const KMAHJONGG_V11 = 'kmahjongg-layout-v1.1';
