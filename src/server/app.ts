@@ -29,6 +29,7 @@ import apiGames from './routes/api/games.ts';
 import apiLayouts from './routes/api/layouts.ts';
 import apiStats from './routes/api/stats.ts';
 import health, { WriteFailures } from './routes/health.ts';
+import offline from './routes/offline.ts';
 import pagesDaily from './routes/pages/daily.ts';
 import pagesHome from './routes/pages/home.ts';
 import pagesPlay from './routes/pages/play.ts';
@@ -126,5 +127,6 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(pagesPlay);
   app.register(pagesDaily);
   app.register(pagesStats);
+  app.register(offline);
   return app;
 }
