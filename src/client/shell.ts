@@ -131,6 +131,8 @@ function fillPage(doc: Document, deal: Deal, name: string): void {
     again.href = newUrl;
     again.textContent = `New ${name} game`;
   }
+  doc.body.classList.remove('offline-page'); // the board, counters and controls show (board.css)
+  doc.querySelector('.offline-links')?.remove();
   const board = doc.getElementById('board');
   if (board) {
     board.removeAttribute('style'); // makeDom sets the layout's extent
