@@ -7,8 +7,8 @@
  *   them next to itself (`new URL(file, import.meta.url)`), so the server needs no route for them.
  * - src/client/site.ts (the other pages' script) and src/client/sw.ts (the service worker, served at
  *   /sw.js by the server) are bundled too.
- * - public/css/site.css (when present), public/css/board.css, public/faces.svg and public/icon.svg (the
- *   app's icon) are copied (CSS minified by esbuild).
+ * - public/css/site.css (when present), public/css/board.css and public/faces.svg are copied (CSS
+ *   minified by esbuild); the app's icon is drawn as SVG and PNG (192 and 512 px) by scripts/icon.ts.
  * - Every output name carries the first 8 hex digits of the SHA-256 of its bytes, and
  *   public/build/manifest.json maps the plain names to `build/<name>.<hash>.<ext>`. Each file also gets
  *   pre-compressed `.br` and `.gz` siblings.
@@ -23,6 +23,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip as gzipCb } from 'node:zlib';
 import { build, transform } from 'esbuild';
+import { iconPng, iconSvg } from './icon.ts';
+
+export const ICON_PNG_SIZES = [192, 512] as const; // the sizes installers ask for
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'public', 'build');
@@ -88,7 +91,8 @@ export async function buildClient(): Promise<Record<string, string>> {
   // A classic script, not a module: module service workers are newer than the browsers in TARGET. The
   // server serves it at /sw.js with the build's version and file list written in front (routes/offline.ts).
   manifest['sw.js'] = emit('sw', 'js', await bundle('src/client/sw.ts', {}, 'iife'));
-  manifest['icon.svg'] = emit('icon', 'svg', readFileSync(join(ROOT, 'public', 'icon.svg')));
+  manifest['icon.svg'] = emit('icon', 'svg', iconSvg());
+  for (const size of ICON_PNG_SIZES) manifest[`icon-${size}.png`] = emit(`icon-${size}`, 'png', iconPng(size));
 
   for (const name of ['site', 'board']) {
     const file = join(ROOT, 'public', 'css', `${name}.css`);

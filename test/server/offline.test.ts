@@ -19,7 +19,7 @@ describe('service worker, manifest and the offline page', () => {
     const build_ = JSON.parse(first.replace(/^const BUILD = /, '').replace(/;$/, '')) as { version: string; precache: string[] };
     expect(build_.version).toBe(app.assets.version);
     expect(build_.version).toMatch(/^[0-9a-f]{12}$/);
-    for (const name of ['app.js', 'worker.js', 'site.js', 'site.css', 'board.css', 'faces.svg', 'icon.svg'] as const)
+    for (const name of ['app.js', 'worker.js', 'site.js', 'site.css', 'board.css', 'faces.svg', 'icon.svg', 'icon-192.png', 'icon-512.png'] as const)
       expect(build_.precache).toContain(app.assets.url(name));
     expect(build_.precache).toEqual(expect.arrayContaining(['/', '/offline', '/manifest.webmanifest']));
     // Every file it keeps is there to fetch.
@@ -27,17 +27,24 @@ describe('service worker, manifest and the offline page', () => {
     expect(res.body).toContain('mahjong-'); // the cache name prefix whose older versions it deletes
   });
 
-  test('the manifest names the app, its colours and an icon we serve', async () => {
+  test('the manifest names the app, its colours and icons we serve (SVG and PNG)', async (context) => {
     const app = await build();
+    if (!app.assets.built) return context.skip(); // the icons are drawn by the build
     const res = await app.inject({ method: 'GET', url: '/manifest.webmanifest' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/manifest+json; charset=utf-8');
-    const manifest = res.json() as { name: string; start_url: string; display: string; theme_color: string; background_color: string; icons: { src: string; type: string }[] };
+    const manifest = res.json() as { name: string; start_url: string; display: string; theme_color: string; background_color: string; icons: { src: string; type: string; sizes: string }[] };
     expect(manifest).toMatchObject({ name: 'Mahjong solitaire', start_url: '/', display: 'standalone', theme_color: '#2f6f5e', background_color: '#f4ede0' });
-    expect(manifest.icons.length).toBeGreaterThan(0);
-    const icon = await app.inject({ method: 'GET', url: manifest.icons[0]!.src });
-    expect(icon.statusCode).toBe(200);
-    expect(icon.headers['content-type']).toMatch(/^image\/svg\+xml/);
+    expect(manifest.icons.map((i) => [i.type, i.sizes])).toEqual([['image/svg+xml', 'any'], ['image/png', '192x192'], ['image/png', '512x512']]);
+    for (const { src, type, sizes } of manifest.icons) {
+      const icon = await app.inject({ method: 'GET', url: src });
+      expect(icon.statusCode).toBe(200);
+      expect(icon.headers['content-type']).toContain(type);
+      if (type !== 'image/png') continue;
+      const png = icon.rawPayload;
+      expect(png.subarray(1, 4).toString()).toBe('PNG');
+      expect(`${png.readUInt32BE(16)}x${png.readUInt32BE(20)}`).toBe(sizes); // IHDR width and height
+    }
   });
 
   test('every page links the manifest; pages without a board load the site script', async () => {

@@ -16,7 +16,7 @@ import type { AssetName } from '../plugins/assets.ts';
 export const THEME_COLOR = '#2f6f5e'; // the site's accent (public/css/site.css --accent)
 export const BACKGROUND_COLOR = '#f4ede0'; // the page's background (--bg)
 /** Assets the service worker keeps at install, besides the pages below. */
-const KEPT_ASSETS: readonly AssetName[] = ['app.js', 'worker.js', 'site.js', 'site.css', 'board.css', 'faces.svg', 'icon.svg'];
+const KEPT_ASSETS: readonly AssetName[] = ['app.js', 'worker.js', 'site.js', 'site.css', 'board.css', 'faces.svg', 'icon.svg', 'icon-192.png', 'icon-512.png'];
 export const KEPT_PAGES = ['/', '/offline', '/manifest.webmanifest'] as const;
 
 const EMPTY_BOARD = { status: 'playing', width: 0, height: 0, depth: 0, left: 0, pairs: 0, tiles: [] };
@@ -36,7 +36,11 @@ export default async function offline(fastify: FastifyInstance): Promise<void> {
       .send(sw);
   });
 
-  const icon = assets.url('icon.svg');
+  const icons = [
+    { src: assets.url('icon.svg'), sizes: 'any', type: 'image/svg+xml' },
+    { src: assets.url('icon-192.png'), sizes: '192x192', type: 'image/png' },
+    { src: assets.url('icon-512.png'), sizes: '512x512', type: 'image/png' },
+  ].filter((icon) => icon.src !== undefined);
   const manifest = JSON.stringify({
     id: '/',
     name: 'Mahjong solitaire',
@@ -48,7 +52,7 @@ export default async function offline(fastify: FastifyInstance): Promise<void> {
     orientation: 'any',
     background_color: BACKGROUND_COLOR,
     theme_color: THEME_COLOR,
-    icons: icon ? [{ src: icon, sizes: 'any', type: 'image/svg+xml', purpose: 'any' }] : [],
+    icons,
   });
   fastify.get('/manifest.webmanifest', async (_request, reply) =>
     reply.type('application/manifest+json; charset=utf-8').header('cache-control', 'no-cache').send(manifest),
