@@ -30,14 +30,20 @@ export const ENV: SyncEnv = {
 };
 
 /**
- * Registers the service worker (sw.js, served at the root so it controls every page), which keeps the
- * pages' shell, styles, faces, script and engine for playing without a network. Browsers without service
- * workers, or pages not in a secure context (plain http on a LAN address), simply play online.
+ * Registers the service worker (sw.js, served at the root so it controls every page) once the page has
+ * loaded. It keeps the pages' shell, styles, faces, script and engine for playing without a network.
+ * Browsers without service workers, or pages not in a secure context (plain http on a LAN address),
+ * simply play online.
  */
 export function registerServiceWorker(): void {
-  try {
-    void navigator.serviceWorker?.register('/sw.js', { scope: '/' }).catch(() => {});
-  } catch {
-    // no service worker here: online play is unaffected
-  }
+  const register = (): void => {
+    try {
+      void navigator.serviceWorker?.register('/sw.js', { scope: '/' }).catch(() => {});
+    } catch {
+      // no service worker here: online play is unaffected
+    }
+  };
+  // After the page has loaded: installing fetches the app's files, which must not compete with the first visit's own.
+  if (document.readyState === 'complete') register();
+  else addEventListener('load', register, { once: true });
 }
