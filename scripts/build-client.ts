@@ -5,8 +5,10 @@
  *   minified ES modules for current browsers. The worker and the face sprite are written first: main.ts
  *   learns their hashed file names through the `__WORKER_FILE__` and `__FACES_FILE__` defines and finds
  *   them next to itself (`new URL(file, import.meta.url)`), so the server needs no route for them.
+ * - src/client/site.ts (the other pages' script) and src/client/sw.ts (the service worker, served at
+ *   /sw.js by the server) are bundled too.
  * - public/css/site.css (when present), public/css/board.css and public/faces.svg are copied (CSS
- *   minified by esbuild).
+ *   minified by esbuild); the app's icon is drawn as SVG and PNG (192 and 512 px) by scripts/icon.ts.
  * - Every output name carries the first 8 hex digits of the SHA-256 of its bytes, and
  *   public/build/manifest.json maps the plain names to `build/<name>.<hash>.<ext>`. Each file also gets
  *   pre-compressed `.br` and `.gz` siblings.
@@ -21,6 +23,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip as gzipCb } from 'node:zlib';
 import { build, transform } from 'esbuild';
+import { iconPng, iconSvg } from './icon.ts';
+
+export const ICON_PNG_SIZES = [192, 512] as const; // the sizes installers ask for
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = join(ROOT, 'public', 'build');
@@ -50,12 +55,12 @@ function emit(stem: string, ext: string, bytes: string | Uint8Array): string {
 }
 const pending: Promise<void>[] = [];
 
-/** Bundles one entry point to a single minified ESM file held in memory. */
-async function bundle(entry: string, define: Record<string, string> = {}): Promise<string> {
+/** Bundles one entry point to a single minified file held in memory (an ES module unless `format` says). */
+async function bundle(entry: string, define: Record<string, string> = {}, format: 'esm' | 'iife' = 'esm'): Promise<string> {
   const result = await build({
     entryPoints: [join(ROOT, entry)],
     bundle: true,
-    format: 'esm',
+    format,
     minify: true,
     target: TARGET,
     write: false,
@@ -82,6 +87,12 @@ export async function buildClient(): Promise<Record<string, string>> {
   const file = (key: string): string => JSON.stringify(manifest[key]!.slice('build/'.length));
   const app = await bundle('src/client/main.ts', { __WORKER_FILE__: file('worker.js'), __FACES_FILE__: file('faces.svg') });
   manifest['app.js'] = emit('app', 'js', app);
+  manifest['site.js'] = emit('site', 'js', await bundle('src/client/site.ts'));
+  // A classic script, not a module: module service workers are newer than the browsers in TARGET. The
+  // server serves it at /sw.js with the build's version and file list written in front (routes/offline.ts).
+  manifest['sw.js'] = emit('sw', 'js', await bundle('src/client/sw.ts', {}, 'iife'));
+  manifest['icon.svg'] = emit('icon', 'svg', iconSvg());
+  for (const size of ICON_PNG_SIZES) manifest[`icon-${size}.png`] = emit(`icon-${size}`, 'png', iconPng(size));
 
   for (const name of ['site', 'board']) {
     const file = join(ROOT, 'public', 'css', `${name}.css`);

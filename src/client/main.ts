@@ -5,7 +5,9 @@
  */
 import type { Move } from '../engine/index.ts';
 import { makeSounds, play as playSound, setSound } from './sound.ts';
-import { leave, openSync, record, sendKept, sendNow, type KeptStore, type SyncEnv } from './sync.ts';
+import { ENV, registerServiceWorker } from './env.ts';
+import { keepDeal, openOffline } from './shell.ts';
+import { leave, openSync, record, sendKept, sendNow } from './sync.ts';
 import { bind, type Controller } from './events.ts';
 import { fit, makeDom, readData, render, renderClock, type State } from './render.ts';
 import {
@@ -31,31 +33,6 @@ import type { WorkerAnswer, WorkerRequest } from './worker.ts';
 declare const __WORKER_FILE__: string; // hashed worker file name, set by scripts/build-client.ts
 declare const __FACES_FILE__: string; // hashed faces.svg name, set by scripts/build-client.ts
 
-/** localStorage, or null where the browser forbids it (some private windows). */
-function keptStore(): KeptStore | null {
-  try {
-    const store = globalThis.localStorage;
-    return {
-      keys: () => Array.from({ length: store.length }, (_, i) => store.key(i) ?? ''),
-      get: (key) => store.getItem(key),
-      set: (key, value) => store.setItem(key, value),
-      remove: (key) => store.removeItem(key),
-    };
-  } catch {
-    return null;
-  }
-}
-
-const ENV: SyncEnv = {
-  fetch: (input, init) => fetch(input, init), // unbound `fetch` throws "Illegal invocation"
-  store: keptStore(),
-  now: () => Date.now(),
-  random: () => Math.random(),
-  online: () => navigator.onLine !== false,
-  setTimer: (run, ms) => setTimeout(run, ms),
-  clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
-};
-
 /** Actions that work while the game is paused (none touches the hidden board). */
 const PAUSE_SAFE = new Set(['pause', 'timer', 'sound', 'new', 'new!', 'stay', 'share', 'deselect']);
 
@@ -64,12 +41,10 @@ const FOCUS_BOARD = 'mahjong:focus-board'; // sessionStorage: "New game" was pre
 const sameFaces = (a: readonly unknown[] | undefined, b: readonly unknown[]): boolean =>
   Array.isArray(a) && a.length === b.length && a.every((f, i) => (f ?? null) === (b[i] ?? null));
 
-function start(doc: Document): void {
-  const read = readData(doc) as DealData | null;
-  if (!read?.deal) return;
+function start(doc: Document, given: DealData, message = ''): void {
   const now = Date.now();
   const elapsed = Number(doc.getElementById('deal-stats')?.dataset.elapsed);
-  const data: DealData = Number.isFinite(elapsed) ? { ...read, elapsedMs: elapsed } : read;
+  const data: DealData = Number.isFinite(elapsed) ? { ...given, elapsedMs: elapsed } : given; // offline: no server clock
   const headless = makeState(data, now);
   const sprite = new URL(__FACES_FILE__, import.meta.url).pathname;
   const s: State = Object.assign(headless, { dom: makeDom(doc, headless, sprite), moveFocus: false });
@@ -119,7 +94,7 @@ function start(doc: Document): void {
     },
     ENV,
   );
-  sendKept(sync.key, ENV); // games other deals' pages left waiting (finished offline, closed too soon)
+  const kept = sendKept(sync.key, ENV); // games other deals' pages left waiting (finished offline, closed too soon)
   if (sync.log.length !== s.game.log.length) {
     adopt(sync.log); // moves kept on this device that the server did not have yet: shown, and being sent
     s.message = 'Welcome back: your moves were kept on this device and are being saved.';
@@ -183,10 +158,10 @@ function start(doc: Document): void {
 
   // One worker per kind of question, so a long "can this still be won?" never delays a hint. Asking
   // again while an older question of the same kind is still being worked on ends that work.
-  const workers = new Map<WorkerRequest['kind'], { worker: Worker; waiting: number | null }>();
+  const workers = new Map<'hint' | 'check', { worker: Worker; waiting: number | null }>();
   let nextId = 1;
   let hintAt = -1; // log length of the position the pending hint is for
-  function ask(kind: WorkerRequest['kind'], done: (a: WorkerAnswer) => void): void {
+  function ask(kind: 'hint' | 'check', done: (a: WorkerAnswer) => void): void {
     let entry = workers.get(kind);
     if (entry && entry.waiting !== null) {
       entry.worker.terminate();
@@ -359,9 +334,11 @@ function start(doc: Document): void {
     },
     online() {
       sendNow(sync);
+      for (const other of kept) sendNow(other); // at once, not after their retries' backoff
     },
   };
 
+  if (message && !s.message) s.message = message;
   fit(s);
   draw();
   s.dom.board.classList.add('live');
@@ -380,4 +357,14 @@ function start(doc: Document): void {
   (globalThis as { __mahjong?: unknown }).__mahjong = { state: s, sync, sendNow: () => sendNow(sync) };
 }
 
-start(document);
+registerServiceWorker();
+const given = readData(document) as DealData | { deal: null } | null;
+if (given?.deal) {
+  start(document, given);
+  // Kept for playing this link again without a network (shell.ts); the heading starts with the layout's name.
+  const name = document.querySelector('.play-title h1')?.firstChild?.textContent?.trim() || given.deal.layout;
+  void keepDeal(given.deal, name);
+} else if (given) {
+  // The offline page (the service worker's answer to a deal link without a network): deal it here.
+  void openOffline(document, new URL(__WORKER_FILE__, import.meta.url)).then((opened) => opened && start(document, opened.data, opened.message));
+}

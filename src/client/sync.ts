@@ -85,6 +85,7 @@ interface Kept {
   readonly log: readonly Move[];
   readonly acked: number; // moves the server had acknowledged when this was written
   readonly savedAt: number; // ms epoch
+  readonly status?: Status; // the position's status after `log` (absent in logs kept before it was added)
 }
 
 /** Which deal a game is of: what `POST /api/games` takes. */
@@ -96,6 +97,7 @@ export interface Sync {
   gameId: string | null;
   log: readonly Move[]; // the whole local log
   acked: number; // moves of `log` the server has acknowledged
+  position: Status; // the status of the position after `log`, as the page played it
   status: SyncStatus;
   won: boolean; // the server said the game is won
   inFlight: boolean; // a request is on the way
@@ -168,7 +170,7 @@ function keep(sync: Sync): void {
   try {
     if (sync.acked >= sync.log.length) store.remove(sync.key);
     else {
-      const kept: Kept = { v: 1, gameId: sync.gameId, log: sync.log, acked: sync.acked, savedAt: sync.env.now() };
+      const kept: Kept = { v: 1, gameId: sync.gameId, log: sync.log, acked: sync.acked, savedAt: sync.env.now(), status: sync.position };
       store.set(sync.key, JSON.stringify(kept));
     }
   } catch {
@@ -179,7 +181,7 @@ function keep(sync: Sync): void {
 /** A sync of a game whose server has `acked` moves of `log`. */
 function makeSync(
   deal: DealKey,
-  game: { readonly id: string | null; readonly log: readonly Move[]; readonly acked: number },
+  game: { readonly id: string | null; readonly log: readonly Move[]; readonly acked: number; readonly position?: Status | undefined },
   hooks: SyncHooks,
   env: SyncEnv,
 ): Sync {
@@ -190,6 +192,7 @@ function makeSync(
     gameId: game.id,
     log: game.log,
     acked: Math.min(game.acked, game.log.length),
+    position: game.position ?? 'playing',
     status: game.log.length === 0 ? 'idle' : game.acked < game.log.length ? 'saving' : 'saved',
     won: false,
     inFlight: false,
@@ -216,15 +219,15 @@ export function openSync(
   env: SyncEnv,
 ): Sync {
   const serverLog = server?.log ?? [];
-  let game = { id: server?.id ?? null, log: serverLog, acked: serverLog.length };
+  let game: Parameters<typeof makeSync>[1] = { id: server?.id ?? null, log: serverLog, acked: serverLog.length };
   const kept = readKept(env, storageKey(deal));
   if (kept && replays(deal, kept.log)) {
     if (kept.gameId !== null && kept.gameId !== server?.id) {
       // A game the page does not show: finished since (its last answer was lost) or replaced. Its own
       // server copy decides: a repeat of moves it has answers as before, a conflict sends its log.
-      game = { id: kept.gameId, log: kept.log, acked: kept.acked };
+      game = { id: kept.gameId, log: kept.log, acked: kept.acked, position: kept.status };
     } else if (kept.log.length > serverLog.length && extendsLog(serverLog, kept.log)) {
-      game = { id: server?.id ?? null, log: kept.log, acked: serverLog.length };
+      game = { id: server?.id ?? null, log: kept.log, acked: serverLog.length, position: kept.status };
     } // else the server has as much or other moves (another tab went on): the server's game stands
   }
   const sync = makeSync(deal, game, hooks, env);
@@ -235,24 +238,47 @@ export function openSync(
 
 const QUIET: SyncHooks = { created() {}, status() {}, saved() {}, conflict() {} };
 
-/**
- * Sends the logs that other deals' pages left in storage (a game finished offline, a tab closed before
- * its batch went) from whichever deal page is open now; `except` is that page's storage key. The server
- * checks them like any batch, so they need no replay here. Returns their syncs (tests await them).
- */
-export function sendKept(except: string, env: SyncEnv): Sync[] {
-  const syncs: Sync[] = [];
-  let keys: string[];
+/** A game kept in this browser's storage that the server does not have whole yet (played offline, or a batch not sent). */
+export interface WaitingGame {
+  readonly key: string; // storage key
+  readonly deal: DealKey;
+  readonly gameId: string | null; // null: the server has not made the game yet (played offline from the start)
+  readonly moves: number; // moves played
+  readonly waiting: number; // moves the server has not acknowledged
+  readonly status: Status; // the position after the moves, as played here
+  readonly savedAt: number; // ms epoch of the last move kept
+}
+
+/** The games waiting in storage, newest first; `except` is a storage key to leave out (the open page's own). */
+export function waitingGames(env: SyncEnv, except = ''): WaitingGame[] {
+  let keys: string[] = [];
   try {
     keys = env.store?.keys() ?? [];
   } catch {
-    return syncs;
+    return [];
   }
+  const games: WaitingGame[] = [];
   for (const key of keys) {
     const deal = key === except ? null : dealOfKey(key);
     const kept = deal && readKept(env, key);
     if (!deal || !kept || kept.acked >= kept.log.length) continue;
-    const sync = makeSync(deal, { id: kept.gameId, log: kept.log, acked: kept.acked }, QUIET, env);
+    const { gameId, log, acked, savedAt } = kept;
+    games.push({ key, deal, gameId, moves: log.length, waiting: log.length - acked, status: kept.status ?? 'playing', savedAt });
+  }
+  return games.sort((a, b) => b.savedAt - a.savedAt);
+}
+
+/**
+ * Sends the logs that other deals' pages left in storage (a game finished offline, a tab closed before
+ * its batch went) from whichever page is open now; `except` is the open deal page's storage key. The
+ * server checks them like any batch, so they need no replay here; a game it never made (played offline
+ * from the first move) is made first, as for any first move. Returns their syncs (tests await them).
+ */
+export function sendKept(except: string, env: SyncEnv, hooks: SyncHooks = QUIET): Sync[] {
+  const syncs: Sync[] = [];
+  for (const game of waitingGames(env, except)) {
+    const kept = readKept(env, game.key)!;
+    const sync = makeSync(game.deal, { id: kept.gameId, log: kept.log, acked: kept.acked, position: kept.status }, hooks, env);
     send(sync);
     syncs.push(sync);
   }
@@ -291,6 +317,7 @@ function sendIn(sync: Sync, ms: number): void {
  */
 export function record(sync: Sync, log: readonly Move[], status: Status): void {
   sync.log = log;
+  sync.position = status;
   keep(sync);
   if (sync.status === 'idle' || sync.status === 'saved') setStatus(sync, 'saving');
   if (sync.gameId === null || status === 'won' || log.length - sync.acked >= MAX_WAITING) send(sync);

@@ -30,6 +30,7 @@ import apiGames from './routes/api/games.ts';
 import apiLayouts from './routes/api/layouts.ts';
 import apiStats from './routes/api/stats.ts';
 import health, { WriteFailures } from './routes/health.ts';
+import offline from './routes/offline.ts';
 import pagesDaily from './routes/pages/daily.ts';
 import pagesHome from './routes/pages/home.ts';
 import pagesLayouts from './routes/pages/layouts.ts';
@@ -138,5 +139,6 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(pagesTransfer);
   app.register(pagesExport);
   app.register(pagesLayouts);
+  app.register(offline);
   return app;
 }

@@ -130,7 +130,7 @@ suite('sync in Chromium', () => {
     await settled(again);
     expect(JSON.parse(gameRow(id)!.moves_json)).toEqual(played.map(([a, b]) => ({ type: 'match', a, b })));
     await context.close();
-  });
+  }, 90_000);
 
   test('two tabs on one game: the second gets a clear conflict message and the server position; nothing accepted is lost', async () => {
     const context = await env.browser.newContext({ viewport: { width: 1280, height: 860 } });
@@ -153,5 +153,5 @@ suite('sync in Chromium', () => {
     expect(JSON.parse(gameRow((await gameIdOf(one))!)!.moves_json)).toEqual(expected);
     expect(await two.textContent('#sync-status')).toBe('Saved');
     await context.close();
-  });
+  }, 90_000);
 });

@@ -13,6 +13,7 @@ import {
   openSync,
   record,
   sendKept,
+  waitingGames,
   sendNow,
   storageKey,
   type KeptStore,
@@ -346,6 +347,29 @@ describe('kept across a reload', () => {
     expect(row(syncs[0]!.gameId!)).toMatchObject({ move_count: moves.length, result: 'won' });
     expect(w.kept.size).toBe(0);
     expect(sendKept(storageKey(other), w.env)).toEqual([]); // nothing left
+  });
+
+  test('a game played offline from its first move waits, listed with its status, and is made and verified from a page without a board', async () => {
+    const deal = { layout: 'garden', seed: 'never-online', mode: 'relaxed' as const };
+    const made = await createGame(w.app, w.cookie, deal); // only to learn the deal's solution; its game stays unplayed
+    const moves = solutionMoves(made);
+    w.online = false;
+    const offline = openSync(made, null, hooks(), w.env);
+    record(offline, moves.slice(0, 4), 'playing');
+    expect(waitingGames(w.env)).toEqual([
+      { key: storageKey(deal), deal, gameId: null, moves: 4, waiting: 4, status: 'playing', savedAt: w.clock.now },
+    ]);
+    record(offline, moves, 'won');
+    expect(waitingGames(w.env)[0]).toMatchObject({ moves: moves.length, waiting: moves.length, status: 'won' });
+    expect(waitingGames(w.env, storageKey(deal))).toEqual([]); // the open deal page's own game is not "another"
+    w.online = true;
+    const saved: boolean[] = [];
+    const syncs = sendKept('', w.env, { ...hooks(), saved: (_a, complete) => void saved.push(complete) }); // the stats page
+    await idle(syncs[0]!);
+    expect(syncs[0]!.gameId).not.toBe(made.id); // a game of its own, made when the log arrived
+    expect(row(syncs[0]!.gameId!)).toMatchObject({ move_count: moves.length, result: 'won' });
+    expect(saved.at(-1)).toBe(true);
+    expect(waitingGames(w.env)).toEqual([]);
   });
 
   test('a stored log the server went past, or one that does not replay, is dropped', async () => {

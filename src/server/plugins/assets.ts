@@ -8,6 +8,7 @@
  * to browsers that accept them. Without a manifest (no build yet) the
  * plain files are used and the page has no script: the board still reads.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,18 +22,26 @@ declare module 'fastify' {
   }
 }
 
-export const ASSET_NAMES = ['app.js', 'site.css', 'board.css', 'faces.svg'] as const;
+export const ASSET_NAMES = ['app.js', 'worker.js', 'site.js', 'sw.js', 'site.css', 'board.css', 'faces.svg', 'icon.svg', 'icon-192.png', 'icon-512.png'] as const;
 export type AssetName = (typeof ASSET_NAMES)[number];
 
 export interface Assets {
   url(name: AssetName): string | undefined; // absolute path, e.g. /static/build/app.3f2a1c9d.js
+  file(name: AssetName): string | undefined; // the file on disk
   readonly built: boolean; // a manifest was found
+  readonly version: string; // the build's version: 12 hex digits of the manifest's hash ('dev' without a build)
 }
 
 export const PUBLIC_DIR = fileURLToPath(new URL('../../../public/', import.meta.url));
 
 const FALLBACK: Record<AssetName, string | undefined> = {
   'app.js': undefined,
+  'worker.js': undefined,
+  'site.js': undefined,
+  'sw.js': undefined,
+  'icon.svg': undefined, // drawn by the build (scripts/icon.ts)
+  'icon-192.png': undefined,
+  'icon-512.png': undefined,
   'site.css': 'css/site.css',
   'board.css': 'css/board.css',
   'faces.svg': 'faces.svg',
@@ -47,15 +56,22 @@ async function assetsPlugin(fastify: FastifyInstance, opts: AssetsOptions): Prom
   const manifestPath = join(root, 'build', 'manifest.json');
   let manifest: Partial<Record<string, string>> = {};
   const built = existsSync(manifestPath);
-  if (built) manifest = JSON.parse(readFileSync(manifestPath, 'utf8')) as Record<string, string>;
+  const text = built ? readFileSync(manifestPath, 'utf8') : '';
+  if (built) manifest = JSON.parse(text) as Record<string, string>;
   else fastify.log.warn(`no ${manifestPath}: run npm run build; serving plain assets and no script`);
+  const version = built ? createHash('sha256').update(text).digest('hex').slice(0, 12) : 'dev';
 
-  const urls = new Map<AssetName, string | undefined>();
-  for (const name of ASSET_NAMES) {
-    const file = built ? manifest[name] : FALLBACK[name];
-    urls.set(name, file ? `/static/${file}` : undefined);
-  }
-  fastify.decorate('assets', { url: (name: AssetName) => urls.get(name), built });
+  const files = new Map<AssetName, string | undefined>();
+  for (const name of ASSET_NAMES) files.set(name, built ? manifest[name] : FALLBACK[name]);
+  const url = (name: AssetName): string | undefined => {
+    const file = files.get(name);
+    return file ? `/static/${file}` : undefined;
+  };
+  const file = (name: AssetName): string | undefined => {
+    const path = files.get(name);
+    return path ? join(root, path) : undefined;
+  };
+  fastify.decorate('assets', { url, file, built, version });
 
   await fastify.register(fastifyStatic, {
     root,

@@ -106,7 +106,8 @@ const HELMET_OPTIONS = {
       imgSrc: ["'self'", 'data:'],
       fontSrc: ["'self'"],
       connectSrc: ["'self'"],
-      workerSrc: ["'self'"],
+      workerSrc: ["'self'"], // the solver's worker and the service worker (/sw.js)
+      manifestSrc: ["'self'"], // the web app manifest
       objectSrc: ["'none'"],
       baseUri: ["'none'"],
       formAction: ["'self'"],

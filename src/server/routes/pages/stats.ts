@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LIMITS } from '../../plugins/security.ts';
 import { StatsQuerySchema } from '../../schemas/stats.ts';
+import { layoutInfos } from '../../services/layouts.ts';
 import { statsOf } from '../../services/stats.ts';
 import { timesChart } from '../../views/chart.ts';
 import { formatDate, formatPercent, formatTime } from '../../views/format.ts';
@@ -18,6 +19,8 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
       moved: request.query.moved === 1,
       stats,
       winRate: formatPercent(stats.winRate),
+      // For the script's list of games waiting in this browser (src/client/site.ts): layout names by id.
+      layoutNames: JSON.stringify(Object.fromEntries(layoutInfos().map((l) => [l.id, l.name]))),
       layouts: Object.entries(stats.byLayout).map(([id, s]) => ({
         id,
         ...s,

@@ -1,0 +1,85 @@
+/**
+ * Installable and offline (SPEC §8; the service worker is src/client/sw.ts):
+ * - GET /sw.js: the service worker, at the root so its scope is every page. The build's bundle with
+ *   `BUILD` written in front: the build's version (a hash of its manifest of hashed names) and the files
+ *   it keeps. A new deployment is a new /sw.js, so browsers install it and drop the old cache. Never
+ *   cached long (`no-cache`: browsers also check it themselves at least daily).
+ * - GET /manifest.webmanifest: the web app manifest (name, icons, colours), linked from every page.
+ * - GET /offline: the play page with no deal, which the service worker keeps and shows for a deal link
+ *   without a network; the page's script deals the link in the browser (src/client/shell.ts).
+ */
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import { sendError } from '../errors.ts';
+import type { AssetName } from '../plugins/assets.ts';
+
+export const THEME_COLOR = '#2f6f5e'; // the site's accent (public/css/site.css --accent)
+export const BACKGROUND_COLOR = '#f4ede0'; // the page's background (--bg)
+/** Assets the service worker keeps at install, besides the pages below. */
+const KEPT_ASSETS: readonly AssetName[] = ['app.js', 'worker.js', 'site.js', 'site.css', 'board.css', 'faces.svg', 'icon.svg', 'icon-192.png', 'icon-512.png'];
+export const KEPT_PAGES = ['/', '/offline', '/manifest.webmanifest'] as const;
+
+const EMPTY_BOARD = { status: 'playing', width: 0, height: 0, depth: 0, left: 0, pairs: 0, tiles: [] };
+
+export default async function offline(fastify: FastifyInstance): Promise<void> {
+  const { assets } = fastify;
+  const swFile = assets.file('sw.js');
+  const precache = [...KEPT_PAGES, ...KEPT_ASSETS.map((name) => assets.url(name)).filter((url) => url !== undefined)];
+  const sw = swFile ? `const BUILD = ${JSON.stringify({ version: assets.version, precache })};\n${readFileSync(swFile, 'utf8')}` : undefined;
+
+  fastify.get('/sw.js', async (request, reply) => {
+    if (!sw) return sendError(request, reply, 404, 'no service worker: the client was not built (npm run build)');
+    return reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('service-worker-allowed', '/')
+      .send(sw);
+  });
+
+  const icons = [
+    { src: assets.url('icon.svg'), sizes: 'any', type: 'image/svg+xml' },
+    { src: assets.url('icon-192.png'), sizes: '192x192', type: 'image/png' },
+    { src: assets.url('icon-512.png'), sizes: '512x512', type: 'image/png' },
+  ].filter((icon) => icon.src !== undefined);
+  const manifest = JSON.stringify({
+    id: '/',
+    name: 'Mahjong solitaire',
+    short_name: 'Mahjong',
+    description: 'Mahjong solitaire where every deal can be won. Plays offline too.',
+    start_url: '/',
+    scope: '/',
+    display: 'standalone',
+    orientation: 'any',
+    background_color: BACKGROUND_COLOR,
+    theme_color: THEME_COLOR,
+    icons,
+  });
+  fastify.get('/manifest.webmanifest', async (_request, reply) =>
+    reply.type('application/manifest+json; charset=utf-8').header('cache-control', 'no-cache').send(manifest),
+  );
+
+  // The same for everyone: rendered once.
+  let page: string | undefined;
+  fastify.get('/offline', async (_request, reply) => {
+    page ??= fastify.renderPartial('play', {
+      title: 'Offline',
+      nav: 'play',
+      offline: true,
+      layout: { id: '', name: 'Mahjong solitaire' },
+      seed: '',
+      mode: 'relaxed',
+      daily: false,
+      counters: { left: 0, pairs: 0 },
+      boardHtml: fastify.renderPartial('/partials/board', { board: EMPTY_BOARD, layout: { id: '' }, seed: '', mode: 'relaxed' }),
+      game: { hints: 0, shuffles: 0, time: '0:00' },
+      resumed: false,
+      dealData: '{"deal":null,"game":null}',
+      sharePath: '/',
+      shareUrl: '',
+      otherMode: { mode: 'classic', url: '/play/turtle?mode=classic' },
+      newUrl: '/play/turtle',
+      prefs: { timer: 'on', paused: false },
+    });
+    return reply.type('text/html; charset=utf-8').header('x-robots-tag', 'noindex').send(page);
+  });
+}

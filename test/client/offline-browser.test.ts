@@ -1,0 +1,177 @@
+/**
+ * Offline and installable in a real browser (issue 13, SPEC §8): with the network gone, a deal link of
+ * a built-in layout opens (dealt in the browser: the same board the server deals) and plays to a win,
+ * which waits in this browser, is listed on the stats page, and is sent and verified by the server when
+ * the network returns. A new build's service worker replaces the old cache.
+ */
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import type { Deal, Mode } from '../../src/engine/index.ts';
+import { PUBLIC_DIR } from '../../src/server/plugins/assets.ts';
+import { appAndBrowser, HAS_CHROMIUM, launch, tile } from './browser.ts';
+
+const suite = HAS_CHROMIUM ? describe : describe.skip;
+
+/** Opens `path` and waits until the page's script has the board. */
+async function openBoard(page: Page, url: string): Promise<void> {
+  await page.goto(url);
+  await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'), null, { timeout: 20_000 });
+}
+
+/** Loads the home page and waits until the service worker controls it (and so has the app's files). */
+async function installed(page: Page, url: string): Promise<void> {
+  await page.goto(`${url}/`);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+}
+
+const pageDeal = (page: Page): Promise<Deal> => page.evaluate(() => (globalThis as unknown as { __mahjong: { state: { deal: Deal } } }).__mahjong.state.deal);
+const cacheNames = (page: Page): Promise<string[]> => page.evaluate(() => caches.keys());
+
+suite('offline in Chromium', () => {
+  const env = appAndBrowser();
+
+  async function newContext(): Promise<BrowserContext> {
+    return env.browser.newContext({ viewport: { width: 1280, height: 860 } });
+  }
+
+  test('offline: a built-in layout and seed opens and is played to a win, waits in the browser, and the server verifies it when the network returns', async () => {
+    const context = await newContext();
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await installed(page, env.app.url);
+    await openBoard(page, `${env.app.url}/play/turtle/online-first`);
+    await page.goto(`${env.app.url}/stats`); // kept by the service worker as last seen
+
+    await context.setOffline(true);
+    await openBoard(page, `${env.app.url}/play/garden/offline-win`);
+    expect(await page.textContent('.play-title h1')).toBe('Garden deal offline-win');
+    expect(await page.getAttribute('#board', 'data-layout')).toBe('garden');
+    expect(await page.textContent('#message')).toContain('You are offline');
+    const deal = await pageDeal(page);
+    expect(deal).toMatchObject({ layout: 'garden', seed: 'offline-win', mode: 'relaxed' });
+    expect(await page.locator('#board .tile:not([hidden])').count()).toBe(deal.tiles.length);
+
+    // The solution comes with the deal the engine made here; the player plays it by clicking.
+    for (const [a, b] of deal.solution) {
+      await tile(page, a).click();
+      await tile(page, b).click();
+    }
+    expect(await page.getAttribute('#board', 'data-status')).toBe('won');
+    expect(await page.getAttribute('#sync-status', 'data-sync')).toBe('offline');
+    expect(await page.isVisible('#win-panel')).toBe(true);
+    expect(env.app.app.db.prepare('SELECT COUNT(*) AS n FROM games').get()).toEqual({ n: 0 }); // nothing reached the server
+
+    // The stats page (as last seen online) says what waits in this browser.
+    await page.goto(`${env.app.url}/stats`);
+    await expect.poll(() => page.getAttribute('#waiting', 'data-waiting')).toBe('1');
+    expect(await page.textContent('#waiting li')).toBe(`Garden, deal offline-win: won, ${deal.solution.length} moves to send`);
+    expect(await page.textContent('#waiting [data-waiting="note"]')).toContain('You are offline');
+
+    // The network returns: the waiting game is sent from this page, made on the server and replayed.
+    await context.setOffline(false);
+    await expect.poll(() => page.getAttribute('#waiting', 'data-waiting'), { timeout: 30_000 }).toBe('0');
+    const stats = (await page.evaluate(() => fetch('/api/stats').then((r) => r.json()))) as { played: number; won: number; history: { layout: string; seed: string; result: string | null }[] };
+    expect(stats).toMatchObject({ played: 1, won: 1 });
+    expect(stats.history[0]).toMatchObject({ layout: 'garden', seed: 'offline-win', result: 'won' });
+    const row = env.app.app.db.prepare("SELECT moves_json, result FROM games WHERE result = 'won'").get() as { moves_json: string; result: string };
+    expect(JSON.parse(row.moves_json)).toEqual(deal.solution.map(([a, b]) => ({ type: 'match', a, b })));
+    // The board the browser dealt is the one the server deals for that link.
+    const server = (await page.evaluate(() => fetch('/api/deals/garden/offline-win').then((r) => r.json()))) as Deal;
+    expect(server).toEqual(deal);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 120_000);
+
+  test('offline boards equal the server\'s for several layouts, seeds and both modes; New game gets a fresh seed', async () => {
+    const context = await newContext();
+    const page = await context.newPage();
+    await installed(page, env.app.url);
+    await context.setOffline(true);
+    const cases: [string, string, Mode][] = [
+      ['turtle', 'eq-1', 'relaxed'],
+      ['turtle', 'eq-2', 'classic'],
+      ['pyramid', 'Eq_3', 'classic'],
+      ['fortress', 'eq-4', 'relaxed'],
+      ['butterfly', 'eq-5', 'classic'],
+      ['spiral', 'x', 'relaxed'],
+    ];
+    const dealt: Deal[] = [];
+    for (const [layout, seed, mode] of cases) {
+      await openBoard(page, `${env.app.url}/play/${layout}/${seed}${mode === 'classic' ? '?mode=classic' : ''}`);
+      dealt.push(await pageDeal(page));
+      // The board on the page is the deal: every tile in its slot with its face.
+      const faces = await page.$$eval('#board .tile', (els) => els.map((el) => [Number((el as HTMLElement).dataset.slot), (el as HTMLElement).dataset.face]));
+      expect(faces.length).toBe(dealt.at(-1)!.tiles.length);
+      for (const [slot, face] of faces) expect(face).toBe(dealt.at(-1)!.tiles[slot as number]!.face);
+    }
+    await page.goto(`${env.app.url}/play/heart?mode=classic`); // "New game": the service worker picks the seed
+    expect(page.url()).toMatch(/\/play\/heart\/[A-Za-z0-9]{8}\?mode=classic$/);
+    await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+    await context.setOffline(false);
+    for (const [i, [layout, seed, mode]] of cases.entries()) {
+      const res = await fetch(`${env.app.url}/api/deals/${layout}/${seed}?mode=${mode}`);
+      expect(dealt[i], `${layout} ${seed} ${mode}`).toEqual(await res.json());
+    }
+    await context.close();
+  }, 120_000);
+});
+
+suite('a new deployment in Chromium', () => {
+  test('a new build\'s service worker takes over and deletes the old cache; the offline page then loads the new files', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mahjong-sw-'));
+    const publicDir = join(dir, 'public');
+    cpSync(PUBLIC_DIR, publicDir, { recursive: true });
+    const { buildApp } = await import('../../src/server/app.ts');
+    const start = async (port: number) => {
+      const app = buildApp({ databasePath: join(dir, 'test.db'), logger: false, cookieSecret: 'x'.repeat(32), rateLimit: false, publicDir });
+      await app.listen({ port, host: '127.0.0.1' });
+      return app;
+    };
+    let app = await start(0);
+    const port = (app.server.address() as { port: number }).port;
+    const url = `http://127.0.0.1:${port}`;
+    const browser = await launch();
+    try {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      await installed(page, url);
+      const before = await cacheNames(page);
+      expect(before).toEqual([`mahjong-${app.assets.version}`]);
+      const oldCss = app.assets.url('site.css')!;
+
+      // Deploy a new build: a changed stylesheet under a new hashed name (so a new manifest and version).
+      await app.close();
+      const manifestFile = join(publicDir, 'build', 'manifest.json');
+      const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, string>;
+      const newName = 'build/site.0ff1ce00.css';
+      writeFileSync(join(publicDir, newName), `${readFileSync(join(publicDir, manifest['site.css']!), 'utf8')}\n/* deployed again */\n`);
+      rmSync(join(publicDir, manifest['site.css']!)); // the old build's files are gone from the server
+      writeFileSync(manifestFile, JSON.stringify({ ...manifest, 'site.css': newName }));
+      app = await start(port);
+      expect(app.assets.version).not.toBe(before[0]!.slice('mahjong-'.length));
+
+      // Online, pages come from the network: the new page asks for the new stylesheet at once.
+      await page.reload();
+      expect(await page.getAttribute('link[rel="stylesheet"]', 'href')).toBe(`/static/${newName}`);
+      await page.evaluate(() => navigator.serviceWorker.getRegistration().then((r) => r?.update()));
+      await expect.poll(() => cacheNames(page), { timeout: 20_000 }).toEqual([`mahjong-${app.assets.version}`]);
+
+      // Offline, the kept offline page is the new build's, with its files in the cache.
+      await context.setOffline(true);
+      await openBoard(page, `${url}/play/garden/after-deploy`);
+      expect(await page.getAttribute('link[rel="stylesheet"]', 'href')).toBe(`/static/${newName}`);
+      expect(await page.evaluate(() => getComputedStyle(document.querySelector('.site-header')!).display)).toBe('flex'); // styled
+      expect(oldCss).not.toBe(`/static/${newName}`);
+      await context.close();
+    } finally {
+      await browser.close();
+      await app.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
