@@ -195,7 +195,7 @@ describe('GET /play/:layout/:seed', () => {
     expect(dealDataOf(stranger.body).game).toBeNull();
     // The same bytes for everyone without a game of this deal, but for the deal's own record (a count
     // of players who opened it, and the time since this visitor first saw it).
-    const withoutRecord = (page: string): string => page.replace(/<section id="deal-stats"[\s\S]*?<\/section>/, '');
+    const withoutRecord = (page: string): string => page.replace(/<details id="deal-stats"[\s\S]*?<\/details>/, '');
     expect(withoutRecord(stranger.body)).toBe(withoutRecord(early.body));
     expect(early.body).toMatch(/id="deal-stats"[^>]*data-played="2" data-won="0" data-elapsed="0"/); // the player, then this visitor
     expect(stranger.body).toMatch(/id="deal-stats"[^>]*data-played="3" data-won="0" data-elapsed="0"/);
