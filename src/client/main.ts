@@ -7,7 +7,8 @@ import type { Move } from '../engine/index.ts';
 import { makeSounds, play as playSound, setSound } from './sound.ts';
 import { leave, openSync, record, sendKept, sendNow, type KeptStore, type SyncEnv } from './sync.ts';
 import { bind, type Controller } from './events.ts';
-import { fit, makeDom, readData, render, renderClock, type State } from './render.ts';
+import { fit, makeDom, readData, render, renderClock, zoomTo, type State } from './render.ts';
+import { clampZoom, zoomIn, zoomOut, zoomToggle } from './zoom.ts';
 import {
   elapsedMs,
   firstFree,
@@ -57,7 +58,7 @@ const ENV: SyncEnv = {
 };
 
 /** Actions that work while the game is paused (none touches the hidden board). */
-const PAUSE_SAFE = new Set(['pause', 'timer', 'sound', 'new', 'new!', 'stay', 'share', 'deselect']);
+const PAUSE_SAFE = new Set(['pause', 'timer', 'sound', 'new', 'new!', 'stay', 'share', 'deselect', 'zoom-in', 'zoom-out', 'zoom-fit']);
 
 const FOCUS_BOARD = 'mahjong:focus-board'; // sessionStorage: "New game" was pressed; focus the new board
 
@@ -70,7 +71,7 @@ function start(doc: Document): void {
   const now = Date.now();
   const headless = makeState(data, now);
   const sprite = new URL(__FACES_FILE__, import.meta.url).pathname;
-  const s: State = Object.assign(headless, { dom: makeDom(doc, headless, sprite), moveFocus: false });
+  const s: State = Object.assign(headless, { dom: makeDom(doc, headless, sprite), moveFocus: false, zoom: null, fitTile: 0, room: 0 });
   const draw = (): void => render(s, Date.now());
 
   /** Shows the game of `log` (the server's, or one kept on this device), keeping the clock. */
@@ -309,6 +310,11 @@ function start(doc: Document): void {
         case 'share':
           void share();
           return;
+        case 'zoom-in':
+        case 'zoom-out':
+        case 'zoom-fit':
+          ctrl.zoom(action === 'zoom-in' ? 'in' : action === 'zoom-out' ? 'out' : 'fit');
+          return;
         case 'stay':
           s.confirmingNew = false;
           s.moveFocus = true;
@@ -341,6 +347,20 @@ function start(doc: Document): void {
     },
     fit() {
       fit(s);
+      draw(); // the zoom buttons say what they can do at the new size
+    },
+    zoom(to, anchor) {
+      const next =
+        to === 'in' ? zoomIn(s.zoom, s.fitTile)
+        : to === 'out' ? zoomOut(s.zoom, s.fitTile)
+        : to === 'fit' ? null
+        : to === 'toggle' ? zoomToggle(s.zoom, s.fitTile)
+        : clampZoom(to, s.fitTile);
+      zoomTo(s, next, anchor);
+      draw();
+    },
+    tileWidth() {
+      return s.zoom ?? s.fitTile;
     },
     leave() {
       leave(sync);

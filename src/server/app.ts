@@ -33,6 +33,7 @@ import pagesDaily from './routes/pages/daily.ts';
 import pagesHome from './routes/pages/home.ts';
 import pagesPlay from './routes/pages/play.ts';
 import pagesStats from './routes/pages/stats.ts';
+import pagesTheme from './routes/pages/theme.ts';
 import dealer, { type DealerOptions } from './services/dealer.ts';
 import games from './services/games.ts';
 
@@ -99,7 +100,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.decorate('writeFailures', new WriteFailures(now)); // write errors requests met, for /healthz
   app.register(headers);
   app.register(sensible);
-  app.register(formbody, { bodyLimit: 4096 }); // the nickname form is one short field
+  app.register(formbody, { bodyLimit: 4096 }); // the nickname and theme forms: a field or two
   app.register(compress, { threshold: 1024 });
   registerErrorHandler(app);
   app.register(security, { rateLimit: opts.rateLimit });
@@ -126,5 +127,6 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(pagesPlay);
   app.register(pagesDaily);
   app.register(pagesStats);
+  app.register(pagesTheme);
   return app;
 }

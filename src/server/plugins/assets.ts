@@ -21,7 +21,7 @@ declare module 'fastify' {
   }
 }
 
-export const ASSET_NAMES = ['app.js', 'site.css', 'board.css', 'faces.svg'] as const;
+export const ASSET_NAMES = ['app.js', 'theme.js', 'site.css', 'board.css', 'faces.svg'] as const;
 export type AssetName = (typeof ASSET_NAMES)[number];
 
 export interface Assets {
@@ -33,6 +33,7 @@ export const PUBLIC_DIR = fileURLToPath(new URL('../../../public/', import.meta.
 
 const FALLBACK: Record<AssetName, string | undefined> = {
   'app.js': undefined,
+  'theme.js': undefined,
   'site.css': 'css/site.css',
   'board.css': 'css/board.css',
   'faces.svg': 'faces.svg',
