@@ -45,7 +45,7 @@ const PAIRS = 4; // pairs played before the reload
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  test('open /, start a turtle game, play pairs by clicking, reload: the same position', async () => {
+  test('open /, start a turtle game, play pairs by clicking, reload: the same position', { timeout: 90_000 }, async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 860 } });
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));

@@ -41,12 +41,14 @@ export interface PlayerOptions {
 
 /**
  * Is this request from another site or origin? Browsers say so in `Sec-Fetch-Site` (anything but
- * `same-origin`, or `none` for what the user typed) and in `Origin` (sent with every POST). A
- * request with neither is not from a browser page (curl, a script): it still needs the cookie.
+ * `same-origin`, or `none` for what the user typed); browsers without it, in `Origin` (sent with every
+ * POST). A request with neither is not from a browser page (curl, a script): it still needs the cookie.
  */
 function isForeign(request: FastifyRequest, publicOrigin: string | undefined): boolean {
   const site = request.headers['sec-fetch-site'];
-  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  // Where the browser says it, its word is final (no page can set Sec-Fetch-*): Chromium sends
+  // `Origin: null` with a form posted from our own page, as our Referrer-Policy is no-referrer (issue 13).
+  if (site !== undefined) return site !== 'same-origin' && site !== 'none';
   const origin = request.headers.origin;
   if (origin === undefined) return false;
   return origin !== (publicOrigin ?? `${request.protocol}://${request.host}`);

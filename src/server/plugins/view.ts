@@ -45,7 +45,7 @@ async function viewPlugin(fastify: FastifyInstance): Promise<void> {
   fastify.decorate('renderPartial', (template: string, data: object) => eta.render(template, { assets, ...data }));
   fastify.decorateReply('page', function (this: FastifyReply, template: string, data: PageData = {}) {
     const request = this.request;
-    const theme = themeOf(request.cookies[THEME_COOKIE]);
+    const theme = themeOf(request.cookies?.[THEME_COOKIE]); // no cookies yet on an error raised before the cookie hook
     const back = request.method === 'GET' ? request.url : '/';
     return this.view(template, { assets, requestId: request.id, theme, back, ...data });
   });
