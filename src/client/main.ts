@@ -124,7 +124,7 @@ function start(doc: Document): void {
   s.saving = sync.status;
 
   // Pause and the timer switch: kept in the mj_prefs cookie, which the server renders (routes/pages/play.ts).
-  const wrap = s.dom.board.parentElement!;
+  const wrap = s.dom.board.closest<HTMLElement>('.board-wrap') ?? s.dom.board.parentElement!; // not the board's view
   const counters = doc.querySelector<HTMLElement>('.counters');
   let paused = wrap.hasAttribute('data-paused');
   if (paused) stopClock(s, Date.now());

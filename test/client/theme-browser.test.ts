@@ -25,7 +25,7 @@ const shown = (page: Page) =>
     };
   });
 
-suite('themes in Chromium', () => {
+suite('themes in Chromium', { timeout: 90_000 }, () => {
   const env = appAndBrowser();
   let context: BrowserContext | undefined;
   afterEach(async () => {

@@ -31,7 +31,7 @@ const inView = (page: Page, slot: number): Promise<boolean> =>
 
 const zoomed = (page: Page): Promise<boolean> => page.locator('.board-scroll[data-zoomed]').count().then((n) => n === 1);
 
-suite('zoom and pan in Chromium', () => {
+suite('zoom and pan in Chromium', { timeout: 90_000 }, () => {
   const env = appAndBrowser();
   let context: BrowserContext | undefined;
   afterEach(async () => {

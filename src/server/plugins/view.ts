@@ -15,7 +15,7 @@ import fastifyView from '@fastify/view';
 import { Eta } from 'eta';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import { themeOf, THEME_COOKIE } from '../views/theme.ts';
+import { backPath, themeOf, THEME_COOKIE } from '../views/theme.ts';
 import type { Assets } from './assets.ts';
 
 declare module 'fastify' {
@@ -46,7 +46,7 @@ async function viewPlugin(fastify: FastifyInstance): Promise<void> {
   fastify.decorateReply('page', function (this: FastifyReply, template: string, data: PageData = {}) {
     const request = this.request;
     const theme = themeOf(request.cookies?.[THEME_COOKIE]); // no cookies yet on an error raised before the cookie hook
-    const back = request.method === 'GET' ? request.url : '/';
+    const back = request.method === 'GET' ? backPath(request.url) : '/'; // a long address goes back home: the form takes 512 characters
     return this.view(template, { assets, requestId: request.id, theme, back, ...data });
   });
 }
