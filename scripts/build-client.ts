@@ -1,7 +1,8 @@
 /**
  * Builds the browser assets into public/build/ (docs/contract-board.md, "Assets").
  *
- * - src/client/worker.ts (the solver's Web Worker) and src/client/main.ts are bundled by esbuild as
+ * - src/client/worker.ts (the solver's Web Worker), src/client/main.ts and src/client/theme.ts (the theme
+ *   switch, on every page) are bundled by esbuild as
  *   minified ES modules for current browsers. The worker and the face sprite are written first: main.ts
  *   learns their hashed file names through the `__WORKER_FILE__` and `__FACES_FILE__` defines and finds
  *   them next to itself (`new URL(file, import.meta.url)`), so the server needs no route for them.
@@ -93,6 +94,7 @@ export async function buildClient(): Promise<Record<string, string>> {
   manifest['sw.js'] = emit('sw', 'js', await bundle('src/client/sw.ts', {}, 'iife'));
   manifest['icon.svg'] = emit('icon', 'svg', iconSvg());
   for (const size of ICON_PNG_SIZES) manifest[`icon-${size}.png`] = emit(`icon-${size}`, 'png', iconPng(size));
+  manifest['theme.js'] = emit('theme', 'js', await bundle('src/client/theme.ts')); // on every page: the theme switch
 
   for (const name of ['site', 'board']) {
     const file = join(ROOT, 'public', 'css', `${name}.css`);

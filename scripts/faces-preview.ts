@@ -1,8 +1,9 @@
 /**
  * Preview of the tile faces in public/faces.svg.
  *
- * Writes screenshots/faces.html: every face on an ivory tile-like box, in rows by family, at 28 px
- * tile width (a phone) and at 64 px. The page uses the sprite the way the game does, with
+ * Writes screenshots/faces-<theme>.html for each theme (light, dark, contrast): every face on a
+ * tile-like box in the theme's colours (the custom properties of public/css/site.css, which the
+ * sprite's faces take their colours from), in rows by family, at 28 px tile width (a phone) and at 64 px. The page uses the sprite the way the game does, with
  * `<use href="…/faces.svg#id">`, so it is served over a throwaway local HTTP server (Chromium does
  * not resolve external `<use>` references on file:// pages). If /usr/bin/chromium exists it then
  * takes PNG screenshots at device scale 1 and 2: with playwright-core when that package is
@@ -34,8 +35,10 @@ const FAMILIES: [string, string[]][] = [
   ['Flowers, seasons', ['f1', 'f2', 'f3', 'f4', 's1', 's2', 's3', 's4']],
 ];
 
-/** The preview page; `sprite` is the sprite's URL relative to the page. */
-function makeHtml(sprite: string): string {
+const THEMES = ['light', 'dark', 'contrast'];
+
+/** The preview page for `theme`; `sprite` and `css` are URLs relative to the page. */
+function makeHtml(sprite: string, css: string, theme: string): string {
   const tile = (id: string): string =>
     `<div class="tile" title="${id}"><svg viewBox="0 0 60 80"><use href="${sprite}#${id}"/></svg></div>`;
   const block = (width: number): string =>
@@ -43,18 +46,20 @@ function makeHtml(sprite: string): string {
     FAMILIES.map(([name, ids]) => `<div class="row"><span>${name}</span>${ids.map(tile).join('')}</div>`).join('') +
     '</section>';
   return `<!doctype html>
+<html data-theme="${theme}">
 <meta charset="utf-8">
-<title>Tile faces</title>
+<title>Tile faces, ${theme}</title>
+<link rel="stylesheet" href="${css}">
 <style>
-  body { margin: 12px; background: #2f5d50; color: #f7f1e3; font: 12px sans-serif; }
+  body { display: block; min-height: 0; margin: 12px; background: var(--bg); color: var(--ink); font: 12px sans-serif; }
   h2 { font-size: 13px; margin: 4px 0; }
   section { margin-bottom: 10px; }
   .row { display: flex; align-items: center; gap: calc(var(--w) * 0.12); margin: 4px 0; }
   .row span { width: 110px; flex: none; }
   .tile {
     width: var(--w); height: calc(var(--w) * 4 / 3); box-sizing: border-box; padding: calc(var(--w) * 0.06);
-    background: #f7f1e3; border-radius: calc(var(--w) * 0.12);
-    box-shadow: 2px 3px 0 #c9bfa6, 3px 5px 6px rgb(0 0 0 / 35%);
+    background: var(--tile-face); border-radius: calc(var(--w) * 0.12);
+    box-shadow: inset 0 0 0 1px var(--tile-edge), 2px 3px 0 var(--tile-side-top), 3px 5px 6px rgb(0 0 0 / 35%);
   }
   .tile svg { display: block; width: 100%; height: 100%; }
 </style>
@@ -64,7 +69,7 @@ ${TILE_WIDTHS.map(block).join('\n')}
 
 /** Serves the repository's public/ and screenshots/ folders on a free local port. */
 async function serve(): Promise<Server> {
-  const types: Record<string, string> = { '.html': 'text/html', '.svg': 'image/svg+xml' };
+  const types: Record<string, string> = { '.html': 'text/html', '.svg': 'image/svg+xml', '.css': 'text/css' };
   const server = createServer((req, res) => {
     const path = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname));
     const file = join(ROOT, path);
@@ -126,9 +131,11 @@ async function screenshot(url: string, png: string, scale: number): Promise<void
 
 async function main(): Promise<void> {
   mkdirSync(OUT_DIR, { recursive: true });
-  const html = join(OUT_DIR, 'faces.html');
-  writeFileSync(html, makeHtml('../public/faces.svg'));
-  console.log(`wrote ${html}`);
+  for (const theme of THEMES) {
+    const html = join(OUT_DIR, `faces-${theme}.html`);
+    writeFileSync(html, makeHtml('../public/faces.svg', '../public/css/site.css', theme));
+    console.log(`wrote ${html}`);
+  }
   if (!existsSync(CHROMIUM)) {
     console.log(`no ${CHROMIUM}: skipped screenshots`);
     return;
@@ -136,11 +143,12 @@ async function main(): Promise<void> {
   const server = await serve();
   try {
     const { port } = server.address() as AddressInfo;
-    for (const scale of SCALES) {
-      const png = join(OUT_DIR, `faces@${scale}x.png`);
-      await screenshot(`http://127.0.0.1:${port}/screenshots/faces.html`, png, scale);
-      console.log(`wrote ${png}`);
-    }
+    for (const theme of THEMES)
+      for (const scale of SCALES) {
+        const png = join(OUT_DIR, `faces-${theme}@${scale}x.png`);
+        await screenshot(`http://127.0.0.1:${port}/screenshots/faces-${theme}.html`, png, scale);
+        console.log(`wrote ${png}`);
+      }
   } finally {
     server.close();
   }

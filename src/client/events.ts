@@ -1,7 +1,9 @@
 /**
  * Binds the page's input to the controller (as chessground's events.ts): tile clicks and taps, the
  * control buttons, keyboard shortcuts, page visibility (the clock), the once-a-second clock tick, and
- * size changes (a ResizeObserver on the board's container and the body, plus window resize and load).
+ * size changes (a ResizeObserver on the board's container and the body, plus window resize and load),
+ * and the zoom gestures on the board's view: two fingers pinch, a double tap zooms in or back to fit
+ * (one finger pans: that is the view's own scrolling).
  * `bind` returns a function that removes every listener, observer and timer it set up.
  */
 import type { Dir } from './state.ts';
@@ -13,14 +15,37 @@ export interface Controller {
   visibility(hidden: boolean): void;
   tick(): void; // once a second
   fit(): void; // the space for the board changed
+  zoom(to: 'in' | 'out' | 'fit' | 'toggle' | number, anchor?: Point): void; // a number: a tile width, in CSS px
+  tileWidth(): number; // the tiles' width now, in CSS px
   leave(): void; // the page is going away: send what is queued
   online(): void; // the browser has a network again
 }
 
+export interface Point {
+  readonly x: number; // client CSS px
+  readonly y: number;
+}
+
+const DOUBLE_TAP_MS = 350; // the longest pause between the taps of a double tap
+const TAP_MS = 300; // the longest touch that is a tap
+const TAP_SLOP = 12; // px a tap's finger may move
+const DOUBLE_TAP_SLOP = 30; // px between a double tap's two taps
+
 const ARROWS: Record<string, Dir> = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down' };
 
 /** Keys that act without a tile in focus; lower-case `key` values. */
-const SHORTCUTS: Record<string, string> = { h: 'hint', s: 'shuffle', z: 'undo', y: 'redo', n: 'new', p: 'pause' };
+const SHORTCUTS: Record<string, string> = {
+  h: 'hint',
+  s: 'shuffle',
+  z: 'undo',
+  y: 'redo',
+  n: 'new',
+  p: 'pause',
+  '+': 'zoom-in',
+  '=': 'zoom-in',
+  '-': 'zoom-out',
+  '0': 'zoom-fit',
+};
 
 const isTyping = (target: EventTarget | null): boolean =>
   target instanceof HTMLElement &&
@@ -73,10 +98,13 @@ export function bind(doc: Document, board: HTMLElement, ctrl: Controller): () =>
       return;
     }
     const action = SHORTCUTS[key];
-    if (!action || k.shiftKey) return;
+    if (!action || (k.shiftKey && key !== '+')) return; // + takes Shift on many keyboards
     k.preventDefault();
     ctrl.act(action);
   });
+
+  const view = board.parentElement;
+  if (view) bindZoomGestures(view, ctrl, on);
 
   on(doc, 'visibilitychange', () => ctrl.visibility(doc.visibilityState === 'hidden'));
   on(win, 'pagehide', () => ctrl.leave());
@@ -97,4 +125,62 @@ export function bind(doc: Document, board: HTMLElement, ctrl: Controller): () =>
   return () => {
     for (const unbind of unbinds.splice(0)) unbind();
   };
+}
+
+type On = (target: EventTarget, type: string, fn: (e: Event) => void, opts?: AddEventListenerOptions) => void;
+
+const spread = (t: TouchList): number => Math.hypot(t[0]!.clientX - t[1]!.clientX, t[0]!.clientY - t[1]!.clientY);
+const middle = (t: TouchList): Point => ({ x: (t[0]!.clientX + t[1]!.clientX) / 2, y: (t[0]!.clientY + t[1]!.clientY) / 2 });
+
+/**
+ * Pinch and double tap on the board's view. The view's CSS (`touch-action: pan-x pan-y`) leaves one
+ * finger to the browser's scrolling and keeps its own pinch and double-tap zoom off the board, so these
+ * never fight the page's scroll. Taps still reach the tiles as clicks: a double tap on a free tile picks
+ * it and lets it go again.
+ */
+function bindZoomGestures(view: HTMLElement, ctrl: Controller, on: On): void {
+  let pinch: { spread: number; tile: number } | null = null; // at the start of the pinch
+  let tap: { t: number; x: number; y: number } | null = null; // the touch going on, while it may be a tap
+  let lastTap: { t: number; x: number; y: number } | null = null;
+  let frame: { tile: number; at: Point } | null = null; // the pinch's latest size, drawn on the next frame
+  const win = view.ownerDocument.defaultView!;
+  on(view, 'touchstart', (e) => {
+    const touches = (e as TouchEvent).touches;
+    if (touches.length === 2) {
+      pinch = { spread: Math.max(1, spread(touches)), tile: ctrl.tileWidth() };
+      tap = lastTap = null;
+    } else if (touches.length === 1) tap = { t: e.timeStamp, x: touches[0]!.clientX, y: touches[0]!.clientY };
+    else tap = null;
+  }, { passive: true });
+  on(view, 'touchmove', (e) => {
+    const touches = (e as TouchEvent).touches;
+    if (tap && touches.length === 1 && Math.hypot(touches[0]!.clientX - tap.x, touches[0]!.clientY - tap.y) > TAP_SLOP) tap = null;
+    if (!pinch || touches.length !== 2) return;
+    if (e.cancelable) e.preventDefault(); // two fingers zoom; they do not also pan
+    if (!frame)
+      win.requestAnimationFrame(() => {
+        if (frame) ctrl.zoom(frame.tile, frame.at);
+        frame = null;
+      });
+    frame = { tile: (pinch.tile * spread(touches)) / pinch.spread, at: middle(touches) };
+  }, { passive: false });
+  on(view, 'touchend', (e) => {
+    const { touches, changedTouches } = e as TouchEvent;
+    if (touches.length < 2) pinch = null;
+    const ended = changedTouches[0];
+    if (!tap || touches.length > 0 || !ended || e.timeStamp - tap.t > TAP_MS) {
+      tap = null;
+      return;
+    }
+    const here = { t: e.timeStamp, x: ended.clientX, y: ended.clientY };
+    tap = null;
+    if (lastTap && here.t - lastTap.t < DOUBLE_TAP_MS && Math.hypot(here.x - lastTap.x, here.y - lastTap.y) < DOUBLE_TAP_SLOP) {
+      lastTap = null;
+      ctrl.zoom('toggle', here);
+    } else lastTap = here;
+  });
+  on(view, 'touchcancel', () => {
+    pinch = null;
+    tap = null;
+  });
 }

@@ -9,7 +9,8 @@ import { ENV, registerServiceWorker } from './env.ts';
 import { keepDeal, openOffline } from './shell.ts';
 import { leave, openSync, record, sendKept, sendNow } from './sync.ts';
 import { bind, type Controller } from './events.ts';
-import { fit, makeDom, readData, render, renderClock, type State } from './render.ts';
+import { fit, makeDom, readData, render, renderClock, zoomTo, type State } from './render.ts';
+import { clampZoom, zoomIn, zoomOut, zoomToggle } from './zoom.ts';
 import {
   elapsedMs,
   firstFree,
@@ -34,7 +35,7 @@ declare const __WORKER_FILE__: string; // hashed worker file name, set by script
 declare const __FACES_FILE__: string; // hashed faces.svg name, set by scripts/build-client.ts
 
 /** Actions that work while the game is paused (none touches the hidden board). */
-const PAUSE_SAFE = new Set(['pause', 'timer', 'sound', 'new', 'new!', 'stay', 'share', 'deselect']);
+const PAUSE_SAFE = new Set(['pause', 'timer', 'sound', 'new', 'new!', 'stay', 'share', 'deselect', 'zoom-in', 'zoom-out', 'zoom-fit']);
 
 const FOCUS_BOARD = 'mahjong:focus-board'; // sessionStorage: "New game" was pressed; focus the new board
 
@@ -47,7 +48,7 @@ function start(doc: Document, given: DealData, message = ''): void {
   const data: DealData = Number.isFinite(elapsed) ? { ...given, elapsedMs: elapsed } : given; // offline: no server clock
   const headless = makeState(data, now);
   const sprite = new URL(__FACES_FILE__, import.meta.url).pathname;
-  const s: State = Object.assign(headless, { dom: makeDom(doc, headless, sprite), moveFocus: false });
+  const s: State = Object.assign(headless, { dom: makeDom(doc, headless, sprite), moveFocus: false, zoom: null, fitTile: 0, room: 0 });
   const draw = (): void => render(s, Date.now());
 
   /** Shows the game of `log` (the server's, or one kept on this device), keeping the clock. */
@@ -102,7 +103,7 @@ function start(doc: Document, given: DealData, message = ''): void {
   s.saving = sync.status;
 
   // Pause and the timer switch: kept in the mj_prefs cookie, which the server renders (routes/pages/play.ts).
-  const wrap = s.dom.board.parentElement!;
+  const wrap = s.dom.board.closest<HTMLElement>('.board-wrap') ?? s.dom.board.parentElement!; // not the board's view
   const counters = doc.querySelector<HTMLElement>('.counters');
   let paused = wrap.hasAttribute('data-paused');
   if (paused && !clockRuns) stopClock(s, Date.now());
@@ -294,6 +295,11 @@ function start(doc: Document, given: DealData, message = ''): void {
         case 'share':
           void share();
           return;
+        case 'zoom-in':
+        case 'zoom-out':
+        case 'zoom-fit':
+          ctrl.zoom(action === 'zoom-in' ? 'in' : action === 'zoom-out' ? 'out' : 'fit');
+          return;
         case 'stay':
           s.confirmingNew = false;
           s.moveFocus = true;
@@ -328,6 +334,20 @@ function start(doc: Document, given: DealData, message = ''): void {
     },
     fit() {
       fit(s);
+      draw(); // the zoom buttons say what they can do at the new size
+    },
+    zoom(to, anchor) {
+      const next =
+        to === 'in' ? zoomIn(s.zoom, s.fitTile)
+        : to === 'out' ? zoomOut(s.zoom, s.fitTile)
+        : to === 'fit' ? null
+        : to === 'toggle' ? zoomToggle(s.zoom, s.fitTile)
+        : clampZoom(to, s.fitTile);
+      zoomTo(s, next, anchor);
+      draw();
+    },
+    tileWidth() {
+      return s.zoom ?? s.fitTile;
     },
     leave() {
       leave(sync);

@@ -5,13 +5,18 @@
  * and creates the missing ones (hidden), so undo can bring back a tile removed before the page loaded.
  * `render` is idempotent and writes an attribute only when its value changes, so calling it after
  * every event costs little. Pixel positions are CSS's job (board.css); the script only sets --tile.
+ * Zoom (zoom.ts): the board sits in a view, `.board-scroll`; zoomed, the view keeps the room the
+ * fitted board had (or the screen's room under it, if more) and scrolls, so one finger pans it with the
+ * browser's own scrolling, which hands over to the page's at the view's edges.
  */
 import type { Face } from '../engine/index.ts';
 import { elapsedMs, formatTime, isCleanWin, newGameUrl, tileLabel, type HeadlessState, type Verified } from './state.ts';
 import { STATUS_TEXT } from './sync.ts';
+import { canZoomIn } from './zoom.ts';
 
 export interface Dom {
   readonly board: HTMLElement;
+  readonly scroller: HTMLElement; // .board-scroll, the board's view: it scrolls when the board is zoomed
   readonly box: Box; // the board's box, in tile widths
   readonly tiles: HTMLButtonElement[]; // by slot
   readonly counters: readonly HTMLElement[]; // [data-counter]
@@ -27,6 +32,9 @@ export interface Dom {
 export interface State extends HeadlessState {
   dom: Dom;
   moveFocus: boolean; // move DOM focus to s.focus on the next render
+  zoom: number | null; // tile width when zoomed, in CSS px; null: the board fits its room (zoom.ts)
+  fitTile: number; // tile width of the fitted board, in CSS px (set by fit)
+  room: number; // height the screen has for the board under its top, in CSS px (set by fit)
 }
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -134,6 +142,7 @@ export function makeDom(doc: Document, s: HeadlessState, fallbackSprite: string)
   }
   return {
     board,
+    scroller: board.parentElement ?? board,
     box,
     tiles,
     counters: [...doc.querySelectorAll<HTMLElement>('[data-counter]')],
@@ -407,7 +416,10 @@ export function render(s: State, now: number): void {
       (action !== 'new' && action !== 'share' && action !== 'sound' && s.status === 'won') ||
       (action === 'hint' && s.hintPending) ||
       (action === 'check' && s.check.kind === 'running');
-    setAttr(b, 'aria-disabled', off ? 'true' : null);
+    const zoomOff =
+      ((action === 'zoom-out' || action === 'zoom-fit') && s.zoom === null) ||
+      (action === 'zoom-in' && !canZoomIn(s.zoom, s.fitTile));
+    setAttr(b, 'aria-disabled', (action?.startsWith('zoom-') ? zoomOff : off) ? 'true' : null);
   }
   const notice = renderNotice(s);
   // One message: while the notice over the board says it (with its buttons), the line above stays empty.
@@ -417,7 +429,10 @@ export function render(s: State, now: number): void {
   // Keyboard focus follows s.focus when asked to, and never stays on a tile that has left the board.
   const active = board.ownerDocument.activeElement;
   const lost = active instanceof HTMLElement && active.matches('.tile') && s.game.faces[Number(active.dataset.slot)] == null;
-  if ((s.moveFocus || lost) && s.focus !== null && s.free[s.focus]) s.dom.tiles[s.focus]!.focus();
+  if ((s.moveFocus || lost) && s.focus !== null && s.free[s.focus]) {
+    s.dom.tiles[s.focus]!.focus({ preventScroll: true });
+    reveal(s, s.hint && s.hint[0] === s.focus ? s.hint : [s.focus]); // a hint: both tiles when they fit
+  }
   s.moveFocus = false;
 }
 
@@ -442,20 +457,89 @@ function spaceBelow(board: HTMLElement): number {
 }
 
 /**
- * Sets --tile so the board fills its container's width and the viewport height left below its top,
- * keeping tiles at least `min` px wide (the page scrolls rather than shrink tiles past that).
+ * Measures the room for the board: the width of its view and the viewport height left below the view's
+ * top, keeping tiles at least `min` px wide (the page scrolls rather than shrink tiles past that). The
+ * fitted size is the board's size unless it is zoomed past it; a zoom the new room fits is dropped.
  */
 export function fit(s: State, min = 22): void {
-  const { board } = s.dom;
+  const { board, scroller } = s.dom;
   const win = board.ownerDocument.defaultView!;
-  const parent = board.parentElement!;
-  const cs = win.getComputedStyle(parent);
-  const width = parent.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
-  const top = board.getBoundingClientRect().top + win.scrollY;
+  const cs = win.getComputedStyle(scroller);
+  const view = scroller.getBoundingClientRect(); // not clientWidth: a zoomed view's scroll bar takes no room from the fit
+  const width = view.width - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  const top = view.top + win.scrollY + (parseFloat(cs.paddingTop) || 0);
   const height = win.innerHeight - top - spaceBelow(board) - 2;
   const byWidth = width / s.dom.box.bw;
   const byHeight = height / s.dom.box.bh;
-  const tile = Math.max(min, Math.floor(Math.min(byWidth, byHeight) * 10) / 10);
+  s.fitTile = Math.max(min, Math.floor(Math.min(byWidth, byHeight) * 10) / 10);
+  s.room = Math.max(0, Math.floor(height));
+  if (s.zoom !== null && s.zoom <= s.fitTile * 1.04) {
+    s.zoom = null;
+    scroller.scrollLeft = scroller.scrollTop = 0;
+  }
+  sizeBoard(s);
+}
+
+/** Sets --tile for the zoom (or the fitted size) and the view's height while zoomed. */
+function sizeBoard(s: State): void {
+  const { board, scroller } = s.dom;
+  const tile = s.zoom ?? s.fitTile;
   const value = `${tile}px`;
   if (board.style.getPropertyValue('--tile') !== value) board.style.setProperty('--tile', value);
+  setAttr(scroller, 'data-zoomed', s.zoom === null ? null : '');
+  const fitted = s.fitTile * s.dom.box.bh;
+  const height = s.zoom === null ? '' : `${Math.round(Math.max(fitted, Math.min(s.room, tile * s.dom.box.bh)))}px`;
+  if (scroller.style.height !== height) scroller.style.height = height;
+}
+
+/**
+ * Zooms to a tile width (null: the fitted board), keeping the board's point under `anchor` (client
+ * px: the fingers of a pinch, a double tap) or under the middle of the view where it was.
+ */
+export function zoomTo(s: State, zoom: number | null, anchor?: { readonly x: number; readonly y: number }): void {
+  if (zoom === s.zoom) return;
+  const { board, scroller } = s.dom;
+  const win = board.ownerDocument.defaultView!;
+  const view = scroller.getBoundingClientRect();
+  const ax = anchor?.x ?? view.left + view.width / 2;
+  const ay = anchor?.y ?? (Math.max(view.top, 0) + Math.min(view.bottom, win.innerHeight)) / 2;
+  const before = board.getBoundingClientRect();
+  const from = s.zoom ?? s.fitTile;
+  const bx = (ax - before.left) / from; // the anchored point, in tile widths from the board's corner
+  const by = (ay - before.top) / from;
+  if (zoom === null) scroller.scrollLeft = scroller.scrollTop = 0;
+  s.zoom = zoom;
+  sizeBoard(s);
+  if (zoom === null) return;
+  const after = board.getBoundingClientRect();
+  scroller.scrollLeft += after.left + bx * zoom - ax;
+  scroller.scrollTop += after.top + by * zoom - ay;
+}
+
+/**
+ * Brings tiles into view (SPEC §3.4: a focused tile is always scrolled or panned into view): the zoomed
+ * view pans as little as it can to show them all with a margin (the first alone when they do not fit
+ * together), then the page scrolls as little as it can to show the first.
+ */
+export function reveal(s: State, slots: readonly number[]): void {
+  const els = slots.map((slot) => s.dom.tiles[slot]).filter((el): el is HTMLButtonElement => el !== undefined && !el.hidden);
+  if (els.length === 0) return;
+  if (s.zoom !== null) {
+    const { scroller } = s.dom;
+    const view = scroller.getBoundingClientRect();
+    const margin = s.zoom * 0.25;
+    const rects = els.map((el) => el.getBoundingClientRect());
+    const union = (rs: DOMRect[]) => ({
+      left: Math.min(...rs.map((r) => r.left)) - margin,
+      right: Math.max(...rs.map((r) => r.right)) + margin,
+      top: Math.min(...rs.map((r) => r.top)) - margin,
+      bottom: Math.max(...rs.map((r) => r.bottom)) + margin,
+    });
+    let box = union(rects);
+    if (box.right - box.left > scroller.clientWidth || box.bottom - box.top > scroller.clientHeight) box = union(rects.slice(0, 1));
+    const shift = (lo: number, hi: number, from: number, to: number): number => (lo < from ? lo - from : hi > to ? Math.min(hi - to, lo - from) : 0);
+    scroller.scrollLeft += shift(box.left, box.right, view.left, view.left + scroller.clientWidth);
+    scroller.scrollTop += shift(box.top, box.bottom, view.top, view.top + scroller.clientHeight);
+  }
+  els[0]!.scrollIntoView({ block: 'nearest', inline: 'nearest' });
 }

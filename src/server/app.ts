@@ -39,6 +39,7 @@ import pagesStats from './routes/pages/stats.ts';
 import pagesTransfer from './routes/pages/transfer.ts';
 import pagesExport from './routes/pages/export.ts';
 import customLayouts from './services/custom-layouts.ts';
+import pagesTheme from './routes/pages/theme.ts';
 import dealer, { type DealerOptions } from './services/dealer.ts';
 import games from './services/games.ts';
 import type { NewLayoutLimits } from './services/limits.ts';
@@ -107,7 +108,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.decorate('writeFailures', new WriteFailures(now)); // write errors requests met, for /healthz
   app.register(headers);
   app.register(sensible);
-  app.register(formbody, { bodyLimit: 4096 }); // the nickname form is one short field
+  app.register(formbody, { bodyLimit: 4096 }); // the nickname and theme forms: a field or two
   app.register(compress, { threshold: 1024 });
   registerErrorHandler(app);
   app.register(security, { rateLimit: opts.rateLimit });
@@ -140,5 +141,6 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(pagesExport);
   app.register(pagesLayouts);
   app.register(offline);
+  app.register(pagesTheme);
   return app;
 }

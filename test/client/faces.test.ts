@@ -19,7 +19,7 @@ const FACE_IDS = [
   ...['we', 'ws', 'ww', 'wn', 'dr', 'dg', 'dw'],
   ...['f1', 'f2', 'f3', 'f4', 's1', 's2', 's3', 's4'],
 ];
-const INK = '#1d2a35'; // the ink colour, not counted against a face's two colours
+const INK = '--f-ink'; // the ink colour (a theme property), not counted against a face's two colours
 const MAX_BYTES = 30 * 1024;
 
 /**
@@ -58,6 +58,8 @@ function coloursOf(svg: string, element: string): Set<string> {
       if (v === 'none' || v === 'transparent' || v === 'currentcolor') continue;
       colours.add(v);
     }
+    // themed colours (style="fill:var(--f-blue,#2a5ea8)") count by their property: one per theme colour
+    for (const [, name] of text.matchAll(/\b(?:fill|stroke|color|stop-color):var\((--f-[a-z]+),/g)) colours.add(name!);
   }
   return colours;
 }
@@ -66,6 +68,10 @@ describe('public/faces.svg', () => {
   test('is an SVG document in the SVG namespace', () => {
     expect(SVG.trimStart().startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(SVG.trimEnd().endsWith('</svg>')).toBe(true);
+  });
+
+  test('has no "--" inside a comment (not well-formed XML: the browser then draws no face at all)', () => {
+    for (const [, body] of SVG.matchAll(/<!--([\s\S]*?)-->/g)) expect(body).not.toContain('--');
   });
 
   test('has every face id exactly once, each as a symbol', () => {
@@ -98,6 +104,17 @@ describe('public/faces.svg', () => {
     const colours = coloursOf(SVG, elementById(SVG, id)!);
     colours.delete(INK);
     expect([...colours].length, [...colours].join(' ')).toBeLessThanOrEqual(2);
+  });
+
+  test('takes every colour from the theme (a --f-* property, the light value as fallback)', () => {
+    expect(SVG).not.toMatch(/\b(?:fill|stroke|color|stop-color)="#/);
+    const used = new Set<string>();
+    for (const [, name, fallback] of SVG.matchAll(/var\((--f-[a-z]+),(#[0-9a-f]{6})\)/g)) {
+      used.add(`${name} ${fallback}`);
+    }
+    const names = [...used].map((pair) => pair.split(' ')[0]);
+    expect(new Set(names).size, 'one fallback per property').toBe(names.length);
+    expect(names.sort()).toEqual(['--f-blue', '--f-green', '--f-ink', '--f-orange', '--f-pink', '--f-purple', '--f-red', '--f-teal']);
   });
 
   test('stays small', () => {

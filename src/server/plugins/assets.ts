@@ -22,7 +22,7 @@ declare module 'fastify' {
   }
 }
 
-export const ASSET_NAMES = ['app.js', 'worker.js', 'site.js', 'sw.js', 'site.css', 'board.css', 'faces.svg', 'icon.svg', 'icon-192.png', 'icon-512.png'] as const;
+export const ASSET_NAMES = ['app.js', 'worker.js', 'site.js', 'sw.js', 'theme.js', 'site.css', 'board.css', 'faces.svg', 'icon.svg', 'icon-192.png', 'icon-512.png'] as const;
 export type AssetName = (typeof ASSET_NAMES)[number];
 
 export interface Assets {
@@ -42,6 +42,7 @@ const FALLBACK: Record<AssetName, string | undefined> = {
   'icon.svg': undefined, // drawn by the build (scripts/icon.ts)
   'icon-192.png': undefined,
   'icon-512.png': undefined,
+  'theme.js': undefined,
   'site.css': 'css/site.css',
   'board.css': 'css/board.css',
   'faces.svg': 'faces.svg',

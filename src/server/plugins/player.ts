@@ -41,14 +41,13 @@ export interface PlayerOptions {
 
 /**
  * Is this request from another site or origin? Browsers say so in `Sec-Fetch-Site` (anything but
- * `same-origin`, or `none` for what the user typed); older ones only in `Origin` (sent with every
+ * `same-origin`, or `none` for what the user typed); browsers without it, in `Origin` (sent with every
  * POST). A request with neither is not from a browser page (curl, a script): it still needs the cookie.
  */
 function isForeign(request: FastifyRequest, publicOrigin: string | undefined): boolean {
   const site = request.headers['sec-fetch-site'];
-  // When the browser says where the request comes from (no page can set this header), that decides:
-  // our own form POSTs carry `Origin: null`, since our Referrer-Policy is no-referrer (Fetch spec,
-  // "serializing a request origin"), so the Origin test below refused every real form (issue 13).
+  // Where the browser says it, its word is final (no page can set Sec-Fetch-*): Chromium sends
+  // `Origin: null` with a form posted from our own page, as our Referrer-Policy is no-referrer (issue 13).
   if (site !== undefined) return site !== 'same-origin' && site !== 'none';
   const origin = request.headers.origin;
   if (origin === undefined) return false;

@@ -6,13 +6,16 @@
  * raw, and we use it for other templates' output and for SVG we build from
  * numbers. Templates are compiled once and cached. `fastify.renderPartial`
  * renders one template to a string (with the same asset helpers), so a route
- * can cache markup that does not change, such as a fresh board.
+ * can cache markup that does not change, such as a fresh board. Every page gets the player's theme
+ * (`theme`, views/theme.ts) and the path its theme form goes back to (`back`: the page's own address
+ * for a GET, else the home page); a caller of `renderPartial` passes them itself.
  */
 import { fileURLToPath } from 'node:url';
 import fastifyView from '@fastify/view';
 import { Eta } from 'eta';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import { backPath, themeOf, THEME_COOKIE } from '../views/theme.ts';
 import type { Assets } from './assets.ts';
 
 declare module 'fastify' {
@@ -41,7 +44,10 @@ async function viewPlugin(fastify: FastifyInstance): Promise<void> {
   const assets: Assets = fastify.assets;
   fastify.decorate('renderPartial', (template: string, data: object) => eta.render(template, { assets, ...data }));
   fastify.decorateReply('page', function (this: FastifyReply, template: string, data: PageData = {}) {
-    return this.view(template, { assets, requestId: this.request.id, ...data });
+    const request = this.request;
+    const theme = themeOf(request.cookies?.[THEME_COOKIE]); // no cookies yet on an error raised before the cookie hook
+    const back = request.method === 'GET' ? backPath(request.url) : '/'; // a long address goes back home: the form takes 512 characters
+    return this.view(template, { assets, requestId: request.id, theme, back, ...data });
   });
 }
 

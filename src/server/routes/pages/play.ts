@@ -19,6 +19,7 @@ import { clientKey } from '../../services/limits.ts';
 import { dealUrl, newDealUrl } from '../../services/stats.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
 import { formatTime } from '../../views/format.ts';
+import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
 
 const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // no - or _: a seed never looks like a flag
 export const RANDOM_SEED_LENGTH = 8;
@@ -74,7 +75,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
   // A fresh board is the same for every visitor of a deal: its markup and #deal-data are made once per
   // stored deal (the dealer's cache holds the deal; this map lets go with it). So is the whole page for
   // everyone without a game of that deal: nothing on it is about the player, so it is kept too, per
-  // nav state (at most PAGES_PER_DEAL).
+  // nav state, prefs and theme (at most PAGES_PER_DEAL).
   // Anything player-specific on the play page must go through the resumed-game path.
   const PAGES_PER_DEAL = 8;
   const freshBoards = new WeakMap<
@@ -130,7 +131,8 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const daily = layout === DAILY_LAYOUT && mode === 'relaxed' && isDailySeed(seed);
       const nav: Nav = daily && seed === dailySeed(fastify.now()) ? 'daily' : 'play';
       const prefs = playPrefs(request.cookies[PREFS_COOKIE]);
-      const cacheKey = `${nav} ${shareUrl} ${prefs.timer} ${prefs.paused}`;
+      const theme = themeOf(request.cookies[THEME_COOKIE]);
+      const cacheKey = `${nav} ${shareUrl} ${prefs.timer} ${prefs.paused} ${theme.name} ${theme.auto}`;
       const cached = fresh?.pages.get(cacheKey);
       if (cached) return reply.type('text/html; charset=utf-8').send(cached.replace(RECORD_MARK, record));
 
@@ -166,6 +168,8 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         otherMode: { mode: other, url: dealUrl(layout, seed, other) },
         newUrl: newDealUrl(layout, mode),
         prefs,
+        theme,
+        back: path, // the theme form comes back to the deal's own link (one page per cache key)
       };
       if (!fresh) return reply.page('play', { ...page, record });
       // Cached without the player's part: the deal's record and the time since the player first saw it.

@@ -1,0 +1,41 @@
+/**
+ * The colour theme of every page (SPEC §3.4, §8): light, dark or high contrast, chosen by the `theme`
+ * cookie, else by the system's `prefers-color-scheme`.
+ *
+ * The server renders `<html data-theme="light|dark|contrast">`. Without a cookie it cannot know the
+ * system's choice (a first request carries no such header in most browsers), so it renders
+ * `data-theme="light" data-theme-auto`: the stylesheet then follows `prefers-color-scheme` by a media
+ * query on `[data-theme-auto]` (no flash, and no script needed), and the theme script sets
+ * `data-theme` to the scheme shown. The cookie is not signed: it only changes how pages look.
+ */
+export const THEMES = ['light', 'dark', 'contrast'] as const;
+export type ThemeName = (typeof THEMES)[number];
+/** What the theme form offers: a theme, or `auto` (follow the system; no cookie). */
+export const THEME_CHOICES = ['auto', ...THEMES] as const;
+export type ThemeChoice = (typeof THEME_CHOICES)[number];
+
+export const THEME_COOKIE = 'theme';
+export const THEME_MAX_AGE = 400 * 24 * 3600; // seconds; the longest a browser keeps a cookie
+
+export interface Theme {
+  readonly name: ThemeName; // the value of data-theme as rendered
+  readonly auto: boolean; // no cookie: the stylesheet follows prefers-color-scheme
+}
+
+const isTheme = (value: string | undefined): value is ThemeName => (THEMES as readonly string[]).includes(value ?? '');
+
+/** The theme a `theme` cookie asks for; anything but light, dark or contrast means auto. */
+export function themeOf(cookie: string | undefined): Theme {
+  return isTheme(cookie) ? { name: cookie, auto: false } : { name: 'light', auto: true };
+}
+
+/** The theme form's choice for a theme (the selected option). */
+export const choiceOf = (theme: Theme): ThemeChoice => (theme.auto ? 'auto' : theme.name);
+
+/** A same-site path to go back to after the form: a path on this site, else the home page. */
+export function backPath(raw: unknown): string {
+  if (typeof raw !== 'string' || raw.length > 512) return '/';
+  // '//host' and '/\host' would leave the site; control characters have no place in a Location header.
+  if (!raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\') || /[\u0000-\u001f\u007f]/.test(raw)) return '/';
+  return raw;
+}
