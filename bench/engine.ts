@@ -61,8 +61,26 @@ interface Counts {
   readonly games: number; // random turtle games per mode in (e)
 }
 
-const FULL: Counts = { compare: 300, relaxed: 10_000, classic: 200, classicCapMs: 6_000, corpus: 100, corpusCapMs: 3_000, shuffles: 1_000, games: 200 };
-const QUICK: Counts = { compare: 50, relaxed: 500, classic: 5, classicCapMs: 1_000, corpus: 3, corpusCapMs: 500, shuffles: 50, games: 5 };
+const FULL: Counts = {
+  compare: 300,
+  relaxed: 10_000,
+  classic: 200,
+  classicCapMs: 6_000,
+  corpus: 100,
+  corpusCapMs: 3_000,
+  shuffles: 1_000,
+  games: 200,
+};
+const QUICK: Counts = {
+  compare: 50,
+  relaxed: 500,
+  classic: 5,
+  classicCapMs: 1_000,
+  corpus: 3,
+  corpusCapMs: 500,
+  shuffles: 50,
+  games: 5,
+};
 
 const progress = (text: string): void => {
   if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${text}`);
@@ -71,7 +89,6 @@ const done = (): void => progress('');
 
 // ---------------------------------------------------------------------------
 // The straightforward generator of (a).
-
 
 const MAX_WALKS = 100_000; // a straightforward generator gives up here; counted as a failure
 
@@ -173,7 +190,12 @@ function compareTurtle(turtle: Layout, count: number) {
   return {
     deals: count,
     ours: figures(a),
-    straightforward: { ...figures(b), mean_walks: round(mean(walks), 3), max_walks: max(walks), failures: plainFailures },
+    straightforward: {
+      ...figures(b),
+      mean_walks: round(mean(walks), 3),
+      max_walks: max(walks),
+      failures: plainFailures,
+    },
     ratio_p50: ratio,
     ratio_p50_blocks: blockRatio,
   };
@@ -198,13 +220,31 @@ function relaxedDeals(count: number) {
       }
     }
     const t = summarize(times);
-    return { layout: layout.id, tiles: layout.slots.length, deals: count, failures, max_attempts: maxAttempts, max_nodes: maxNodes, ...figures(t) };
+    return {
+      layout: layout.id,
+      tiles: layout.slots.length,
+      deals: count,
+      failures,
+      max_attempts: maxAttempts,
+      max_nodes: maxNodes,
+      ...figures(t),
+    };
   });
   done();
   table(
     `(b) Relaxed deals, ${count} per built-in layout (ms)`,
     ['layout', 'tiles', 'deals', 'failures', 'max attempts', 'max nodes', 'p50', 'p99', 'max'],
-    rows.map((r) => [r.layout, r.tiles, r.deals, r.failures, r.max_attempts, r.max_nodes, ms(r.p50_ms), ms(r.p99_ms), ms(r.max_ms)]),
+    rows.map((r) => [
+      r.layout,
+      r.tiles,
+      r.deals,
+      r.failures,
+      r.max_attempts,
+      r.max_nodes,
+      ms(r.p50_ms),
+      ms(r.p99_ms),
+      ms(r.max_ms),
+    ]),
   );
   const failures = rows.reduce((s, r) => s + r.failures, 0);
   console.log(`total failures: ${failures} (must be 0)`);
@@ -255,7 +295,18 @@ function classicDeals(count: number, capMs: number, corpusCount: number, corpusC
     `(c) Classic deals: up to ${count} per built-in layout (at most ${capMs / 1000} s each), up to ${corpusCount} per ` +
       `clearable corpus layout (at most ${corpusCapMs / 1000} s each) (ms)`,
     ['source', 'layout', 'tiles', 'deals', 'failures', 'mean attempts', 'max attempts', 'p50', 'p99', 'max'],
-    rows.map((r) => [r.source, r.layout, r.tiles, r.deals, r.failures, r.mean_attempts, r.max_attempts, ms(r.p50_ms), ms(r.p99_ms), ms(r.max_ms)]),
+    rows.map((r) => [
+      r.source,
+      r.layout,
+      r.tiles,
+      r.deals,
+      r.failures,
+      r.mean_attempts,
+      r.max_attempts,
+      ms(r.p50_ms),
+      ms(r.p99_ms),
+      ms(r.max_ms),
+    ]),
   );
   const slow = rows.filter((r) => (r.p99_ms ?? Infinity) > CLASSIC_GOAL_MS);
   const failures = rows.reduce((s, r) => s + r.failures, 0);
@@ -271,7 +322,8 @@ const SOLVER_GOALS = { unresolved: 0, p99_ms: 100, mean_ms: 12 }; // the solver 
 function solverOnShuffles(turtle: Layout, count: number) {
   const geom = geometryOf(turtle);
   if (!geom.ok) throw new Error(geom.message);
-  for (let k = 1; k <= 20; k++) solve(geom.value, fullPresence(geom.value.size), naiveFaces(turtle, `warm-${k}`), { budget: SOLVER_BUDGET });
+  for (let k = 1; k <= 20; k++)
+    solve(geom.value, fullPresence(geom.value.size), naiveFaces(turtle, `warm-${k}`), { budget: SOLVER_BUDGET });
   const tally = { solvable: 0, unsolvable: 0, unresolved: 0 };
   const times: number[] = [];
   const nodes: number[] = [];
@@ -283,7 +335,9 @@ function solverOnShuffles(turtle: Layout, count: number) {
     const seed = `study-${k}`; // the study's naive deals: `solve --layout turtle --random --seed study-k`
     const faces = naiveFaces(turtle, seed);
     let answer: ReturnType<typeof solve> | undefined;
-    const t = timed(() => (answer = solve(geom.value, fullPresence(geom.value.size), faces, { budget: SOLVER_BUDGET, seed })));
+    const t = timed(
+      () => (answer = solve(geom.value, fullPresence(geom.value.size), faces, { budget: SOLVER_BUDGET, seed })),
+    );
     times.push(t);
     tally[answer!.result]++;
     nodes.push(answer!.nodes);
@@ -297,11 +351,42 @@ function solverOnShuffles(turtle: Layout, count: number) {
   const n = summarize(nodes);
   table(
     `(d) Solver on ${count} uniform turtle shuffles (study-1 … study-${count}), budget ${SOLVER_BUDGET} nodes`,
-    ['shuffles', 'solvable', 'unsolvable', 'unresolved', 'mean ms', 'p50 ms', 'p99 ms', 'max ms', 'mean nodes', 'p99 nodes', 'max nodes'],
-    [[count, tally.solvable, tally.unsolvable, tally.unresolved, ms(t.mean), ms(t.p50), ms(t.p99), ms(t.max), Math.round(n.mean), n.p99, n.max]],
+    [
+      'shuffles',
+      'solvable',
+      'unsolvable',
+      'unresolved',
+      'mean ms',
+      'p50 ms',
+      'p99 ms',
+      'max ms',
+      'mean nodes',
+      'p99 nodes',
+      'max nodes',
+    ],
+    [
+      [
+        count,
+        tally.solvable,
+        tally.unsolvable,
+        tally.unresolved,
+        ms(t.mean),
+        ms(t.p50),
+        ms(t.p99),
+        ms(t.max),
+        Math.round(n.mean),
+        n.p99,
+        n.max,
+      ],
+    ],
   );
   console.log(`solutions that do not replay under the plain rules: ${badReplays} (must be 0)`);
-  console.log(`most nodes: ${slowest.slice(0, 5).map((s) => `${s.seed} ${s.result} ${s.nodes} nodes ${s.ms} ms`).join('; ')}`);
+  console.log(
+    `most nodes: ${slowest
+      .slice(0, 5)
+      .map((s) => `${s.seed} ${s.result} ${s.nodes} nodes ${s.ms} ms`)
+      .join('; ')}`,
+  );
   const met = {
     unresolved: tally.unresolved <= SOLVER_GOALS.unresolved,
     p99: t.p99 <= SOLVER_GOALS.p99_ms,
@@ -342,7 +427,14 @@ function certifyUnsolvable(turtle: Layout, seeds: readonly string[]) {
     let core: number[] | null = null;
     const ms = timed(() => (core = unclearableCore(turtle.slots, faces, 2)));
     const found = core as number[] | null;
-    return { seed, groups: found ? new Set(found.map((i) => faces[i]![0] === 'f' || faces[i]![0] === 's' ? faces[i]![0] : faces[i])).size : 0, faces: found ? found.map((i) => faces[i]).join(' ') : '', ms };
+    return {
+      seed,
+      groups: found
+        ? new Set(found.map((i) => (faces[i]![0] === 'f' || faces[i]![0] === 's' ? faces[i]![0] : faces[i]))).size
+        : 0,
+      faces: found ? found.map((i) => faces[i]).join(' ') : '',
+      ms,
+    };
   });
   done();
   const certified = rows.filter((r) => r.groups > 0);
@@ -350,10 +442,19 @@ function certifyUnsolvable(turtle: Layout, seeds: readonly string[]) {
     `\n(f) Independent check of the ${seeds.length} unsolvable answers of (d): ${certified.length} certified by a core of ` +
       `one face group (${certified.filter((r) => r.groups === 1).length}) or two (${certified.filter((r) => r.groups === 2).length}) ` +
       `that alone cannot be cleared; ${seeds.length - certified.length} without a core that small (unchecked, not contradicted: ` +
-      `${rows.filter((r) => r.groups === 0).map((r) => r.seed).join(', ') || 'none'})`,
+      `${
+        rows
+          .filter((r) => r.groups === 0)
+          .map((r) => r.seed)
+          .join(', ') || 'none'
+      })`,
   );
   console.log(`cores: ${certified.map((r) => `${r.seed} [${r.faces}]`).join('; ')}`);
-  return { unsolvable: seeds.length, certified: certified.length, unchecked: rows.filter((r) => r.groups === 0).map((r) => r.seed) };
+  return {
+    unsolvable: seeds.length,
+    certified: certified.length,
+    unchecked: rows.filter((r) => r.groups === 0).map((r) => r.seed),
+  };
 }
 
 const WORKER_GOAL_MS = 300; // p99 of one answer, in Node, on the worker's code (#12)
@@ -407,7 +508,18 @@ function workerAnswers(turtle: Layout, games: number) {
   table(
     `(e) The solver worker's answers (hint and "can this still be won?") at every position of ${games} random turtle games per mode (ms per answer)`,
     ['mode', 'games', 'won', 'positions', 'answers', 'unknown', 'mean', 'p50', 'p99', 'max'],
-    rows.map((r) => [r.mode, r.games, r.won, r.positions, r.requests, r.unknown, ms(r.mean_ms), ms(r.p50_ms), ms(r.p99_ms), ms(r.max_ms)]),
+    rows.map((r) => [
+      r.mode,
+      r.games,
+      r.won,
+      r.positions,
+      r.requests,
+      r.unknown,
+      ms(r.mean_ms),
+      ms(r.p50_ms),
+      ms(r.p99_ms),
+      ms(r.max_ms),
+    ]),
   );
   const unknown = rows.reduce((s, r) => s + r.unknown, 0);
   const p99 = Math.max(...rows.map((r) => r.p99_ms ?? Infinity));
@@ -422,8 +534,10 @@ function main(): void {
   const flags = parseFlags('bench/engine.ts', process.argv.slice(2), { quick: 'switch', only: 'value' });
   const counts = flags.has('quick') ? QUICK : FULL;
   const only = flags.text('only') ?? 'abcdef'; // sections to run, e.g. --only de (f needs d)
-  if (!/^[a-f]+$/.test(only)) throw new UsageError(`bad --only ${JSON.stringify(only)}: letters a to f, the sections to run`);
-  if (only.includes('f') && !only.includes('d')) throw new UsageError('--only with f needs d too: f checks the unsolvable answers of d');
+  if (!/^[a-f]+$/.test(only))
+    throw new UsageError(`bad --only ${JSON.stringify(only)}: letters a to f, the sections to run`);
+  if (only.includes('f') && !only.includes('d'))
+    throw new UsageError('--only with f needs d too: f checks the unsolvable answers of d');
   const turtle = layoutById('turtle');
   if (!turtle) throw new Error('no built-in turtle layout');
   const started = performance.now();
@@ -434,13 +548,27 @@ function main(): void {
   );
   const compare = only.includes('a') ? compareTurtle(turtle, counts.compare) : null;
   const relaxed = only.includes('b') ? relaxedDeals(counts.relaxed) : null;
-  const classic = only.includes('c') ? classicDeals(counts.classic, counts.classicCapMs, counts.corpus, counts.corpusCapMs) : null;
+  const classic = only.includes('c')
+    ? classicDeals(counts.classic, counts.classicCapMs, counts.corpus, counts.corpusCapMs)
+    : null;
   const solver = only.includes('d') ? solverOnShuffles(turtle, counts.shuffles) : null;
   const worker = only.includes('e') ? workerAnswers(turtle, counts.games) : null;
   const certificates = only.includes('f') && solver ? certifyUnsolvable(turtle, solver.unsolvable_seeds) : null;
   const seconds = round((performance.now() - started) / 1000, 1);
   console.log(`\ntotal ${seconds} s`);
-  console.log(JSON.stringify({ quick: flags.has('quick'), seconds, load_average: Number(load), turtle_relaxed: compare, relaxed, classic, solver, worker, certificates }));
+  console.log(
+    JSON.stringify({
+      quick: flags.has('quick'),
+      seconds,
+      load_average: Number(load),
+      turtle_relaxed: compare,
+      relaxed,
+      classic,
+      solver,
+      worker,
+      certificates,
+    }),
+  );
 }
 
 try {

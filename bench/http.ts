@@ -152,7 +152,11 @@ async function run(opts: autocannon.Options): Promise<autocannon.Result> {
 }
 
 /** App and bare in alternating rounds; one row each. */
-async function compare(names: [string, string], ours: autocannon.Options, bare: autocannon.Options): Promise<[Row, Row]> {
+async function compare(
+  names: [string, string],
+  ours: autocannon.Options,
+  bare: autocannon.Options,
+): Promise<[Row, Row]> {
   const results: [autocannon.Result[], autocannon.Result[]] = [[], []];
   for (let round = 0; round < ROUNDS; round++) {
     results[0].push(await run(ours));
@@ -198,8 +202,12 @@ async function pageWeight(base: string): Promise<void> {
     if (kind === 'script') script += gz;
     console.log(`  ${kind.padEnd(7)} ${kb(gz).padStart(6)} KB  (${kb(bytes.length).padStart(6)} KB)  ${path}`);
   }
-  console.log(`  total   ${kb(total).padStart(6)} KB   goal ≤ ${GOAL_TOTAL_KB} KB: ${total <= GOAL_TOTAL_KB * 1024 ? 'met' : 'MISSED'}`);
-  console.log(`  script  ${kb(script).padStart(6)} KB   goal ≤ ${GOAL_SCRIPT_KB} KB: ${script <= GOAL_SCRIPT_KB * 1024 ? 'met' : 'MISSED'}`);
+  console.log(
+    `  total   ${kb(total).padStart(6)} KB   goal ≤ ${GOAL_TOTAL_KB} KB: ${total <= GOAL_TOTAL_KB * 1024 ? 'met' : 'MISSED'}`,
+  );
+  console.log(
+    `  script  ${kb(script).padStart(6)} KB   goal ≤ ${GOAL_SCRIPT_KB} KB: ${script <= GOAL_SCRIPT_KB * 1024 ? 'met' : 'MISSED'}`,
+  );
   console.log('  (the solver worker script is fetched only on the first hint or "can this still be won?")');
 }
 
@@ -214,7 +222,9 @@ async function main(): Promise<void> {
   const nextLine = (): Promise<string> => new Promise((resolve) => answers.push(resolve));
   const ready = await Promise.race([
     nextLine().then((line) => JSON.parse(line) as Ready),
-    new Promise<never>((_, reject) => child.on('exit', (code) => reject(new Error(`the server process exited with ${code}`)))),
+    new Promise<never>((_, reject) =>
+      child.on('exit', (code) => reject(new Error(`the server process exited with ${code}`))),
+    ),
   ]);
   const costs = async (): Promise<Costs> => {
     const answer = nextLine();
@@ -228,7 +238,11 @@ async function main(): Promise<void> {
       `autocannon: ${CONNECTIONS} connections, ${DURATION_S} s per server and route in ${ROUNDS} alternating rounds; ` +
         `servers in pid ${child.pid}; ${ready.games.length} games ready`,
     );
-  console.log(`machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the start`);
+  console.log(
+    `machine: ${cpus().length} CPUs, load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} at the start`,
+  );
 
   if (ONLY_MIXED) {
     await mixed(app, child.pid!, costs);
@@ -259,24 +273,30 @@ async function main(): Promise<void> {
   const games = ready.games;
   const headers = { cookie: ready.cookie, 'content-type': 'application/json' };
   rows.push(
-    await compare(['app  POST /api/games/:id/moves (win)', 'bare POST (same body, same answer)'], {
-      url: app,
-      requests: [
-        {
-          method: 'POST',
-          headers,
-          body: ready.solution,
-          setupRequest: (req) => {
-            const id = games[next++];
-            if (id === undefined) ranOut++;
-            return { ...req, path: `/api/games/${id ?? 'AAAAAAAAAAAAAAAA'}/moves` };
+    await compare(
+      ['app  POST /api/games/:id/moves (win)', 'bare POST (same body, same answer)'],
+      {
+        url: app,
+        requests: [
+          {
+            method: 'POST',
+            headers,
+            body: ready.solution,
+            setupRequest: (req) => {
+              const id = games[next++];
+              if (id === undefined) ranOut++;
+              return { ...req, path: `/api/games/${id ?? 'AAAAAAAAAAAAAAAA'}/moves` };
+            },
           },
-        },
-      ],
-    }, { url: `${bare}/moves`, method: 'POST', headers, body: ready.solution }),
+        ],
+      },
+      { url: `${bare}/moves`, method: 'POST', headers, body: ready.solution },
+    ),
   );
 
-  console.log('\nroute                                          req/s    p50 ms  p99 ms  errors  non-2xx  ratio app/bare');
+  console.log(
+    '\nroute                                          req/s    p50 ms  p99 ms  errors  non-2xx  ratio app/bare',
+  );
   for (const [ours, theirs] of rows) {
     for (const r of [ours, theirs]) {
       const ratio = r === ours ? (ours.rps / theirs.rps).toFixed(2) : '';
@@ -288,12 +308,21 @@ async function main(): Promise<void> {
   }
   const [page] = rows[0]!;
   const ratio = page.rps / rows[0]![1].rps;
-  console.log(`\ndeal page: ${ratio.toFixed(2)}× bare fastify (goal ≥ ${GOAL_RATIO}): ${ratio >= GOAL_RATIO ? 'met' : 'MISSED'}`);
-  if (ranOut > 0) console.log(`note: the POST run used up its ${games.length} games; ${ranOut} requests went to an unknown id (404s)`);
+  console.log(
+    `\ndeal page: ${ratio.toFixed(2)}× bare fastify (goal ≥ ${GOAL_RATIO}): ${ratio >= GOAL_RATIO ? 'met' : 'MISSED'}`,
+  );
+  if (ranOut > 0)
+    console.log(
+      `note: the POST run used up its ${games.length} games; ${ranOut} requests went to an unknown id (404s)`,
+    );
   else console.log(`POST run: ${next} games won by replay and stored`);
 
   await mixed(app, child.pid!, costs);
-  console.log(`\nload average at the end: ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  console.log(
+    `\nload average at the end: ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   child.kill('SIGTERM');
 }
 
@@ -301,13 +330,21 @@ async function main(): Promise<void> {
 async function mixed(base: string, pid: number, costs: () => Promise<Costs>): Promise<void> {
   console.log(
     `\nMixed workload: ${PLAYERS} players, ${MIXED_DURATION_S} s, ${Math.round(NEW_DEALS * 100)}% of games on a new seed; ` +
-      `load average ${loadavg().map((l) => l.toFixed(2)).join(' ')} at the start`,
+      `load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} at the start`,
   );
   const deal = (await (await fetch(`${base}/api/deals/turtle/${SHARED_SEEDS[0]}`)).json()) as Deal;
   const replayMs = measureReplay(deal);
   const before = await costs();
   const sampler = sampleProcess(pid, 250);
-  const result = await mixedWorkload({ base, players: PLAYERS, durationS: MIXED_DURATION_S, newDealShare: NEW_DEALS, sharedSeeds: SHARED_SEEDS });
+  const result = await mixedWorkload({
+    base,
+    players: PLAYERS,
+    durationS: MIXED_DURATION_S,
+    newDealShare: NEW_DEALS,
+    sharedSeeds: SHARED_SEEDS,
+  });
   const proc = sampler.stop();
   const after = await costs();
   printMixed(result, proc, before, after, replayMs);

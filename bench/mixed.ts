@@ -160,7 +160,14 @@ interface Answer {
   cookie: string | undefined;
 }
 
-function send(agent: Agent, base: string, method: string, path: string, cookie: string | undefined, body?: string): Promise<Answer> {
+function send(
+  agent: Agent,
+  base: string,
+  method: string,
+  path: string,
+  cookie: string | undefined,
+  body?: string,
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = { 'accept-encoding': 'identity' };
     if (cookie) headers.cookie = cookie;
@@ -197,7 +204,13 @@ export async function mixedWorkload(opts: MixedOptions): Promise<MixedResult> {
   const started = performance.now();
   const deadline = started + opts.durationS * 1000;
 
-  async function timed(kind: Kind, method: string, path: string, cookie: string | undefined, body?: string): Promise<Answer | undefined> {
+  async function timed(
+    kind: Kind,
+    method: string,
+    path: string,
+    cookie: string | undefined,
+    body?: string,
+  ): Promise<Answer | undefined> {
     const start = performance.now();
     try {
       const answer = await send(agent, opts.base, method, path, cookie, body);
@@ -230,7 +243,13 @@ export async function mixedWorkload(opts: MixedOptions): Promise<MixedResult> {
       const moves = solution.map(([a, b]) => ({ type: 'match', a, b }));
       for (let k = 0, size = 1; k < moves.length && performance.now() < deadline; k += size, size = (size % 3) + 1) {
         const last = k + size >= moves.length;
-        const answer = await timed(last ? 'finish' : 'batch', 'POST', `/api/games/${id}/moves`, cookie, JSON.stringify({ moves: moves.slice(k, k + size) }));
+        const answer = await timed(
+          last ? 'finish' : 'batch',
+          'POST',
+          `/api/games/${id}/moves`,
+          cookie,
+          JSON.stringify({ moves: moves.slice(k, k + size) }),
+        );
         if (!answer || answer.status !== 200) break;
         if (last && (JSON.parse(answer.body) as { status: string }).status === 'won') result.games++;
       }
@@ -251,7 +270,13 @@ const percentile = (sorted: readonly number[], p: number): number =>
 const fixed = (n: number, digits = 1): string => (Number.isFinite(n) ? n.toFixed(digits) : '–');
 
 /** Prints the tables and one JSON line of figures (for docs/capacity.md). */
-export function printMixed(result: MixedResult, proc: ProcessSample, before: Costs, after: Costs, replayMs: number): void {
+export function printMixed(
+  result: MixedResult,
+  proc: ProcessSample,
+  before: Costs,
+  after: Costs,
+  replayMs: number,
+): void {
   const rows: [string, number[], number][] = KINDS.map((k) => [k, result.latencies[k], result.non2xx[k]]);
   const all = KINDS.flatMap((k) => result.latencies[k]);
   rows.push(['all', all, KINDS.reduce((s, k) => s + result.non2xx[k], 0)]);
@@ -268,7 +293,10 @@ export function printMixed(result: MixedResult, proc: ProcessSample, before: Cos
   const cpuS = (after.cpuUs - before.cpuUs) / 1e6;
   const activeMs = after.eluActive - before.eluActive;
   const idleMs = after.eluIdle - before.eluIdle;
-  const delta = (k: 'save' | 'create' | 'storeDeal') => ({ n: after[k].n - before[k].n, ms: after[k].ms - before[k].ms });
+  const delta = (k: 'save' | 'create' | 'storeDeal') => ({
+    n: after[k].n - before[k].n,
+    ms: after[k].ms - before[k].ms,
+  });
   const save = delta('save');
   const create = delta('create');
   const store = delta('storeDeal');
@@ -277,7 +305,9 @@ export function printMixed(result: MixedResult, proc: ProcessSample, before: Cos
   const batches = result.latencies.batch.length + result.latencies.finish.length;
 
   console.log(`\nerrors ${result.errors}; unexpected statuses ${JSON.stringify(result.statuses)}`);
-  console.log(`games won ${result.games} (${fixed(result.games / result.durationS, 2)}/s), ${result.newDeals} of the games started on a new seed`);
+  console.log(
+    `games won ${result.games} (${fixed(result.games / result.durationS, 2)}/s), ${result.newDeals} of the games started on a new seed`,
+  );
   console.log(
     `server RSS: ${fixed(proc.rssStartMb, 0)} MB before, ${fixed(proc.rssPeakMb, 0)} MB peak, ${fixed(proc.rssEndMb, 0)} MB after ` +
       `(${proc.samples} samples)`,

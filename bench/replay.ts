@@ -7,7 +7,17 @@
  * shuffles (4,998 moves of match and undo). Prints p50/max ms of RUNS replays each.
  */
 import { layoutById } from '../src/engine/builtins.ts';
-import { applyMoves, availablePairs, deal, makeBoard, newGame, parseBoards, replay, type Game, type Move } from '../src/engine/index.ts';
+import {
+  applyMoves,
+  availablePairs,
+  deal,
+  makeBoard,
+  newGame,
+  parseBoards,
+  replay,
+  type Game,
+  type Move,
+} from '../src/engine/index.ts';
 
 const RUNS = 30;
 const made = deal(layoutById('turtle')!, 'bench-replay');
@@ -34,7 +44,15 @@ function time(label: string, run: () => void): void {
     times.push(performance.now() - t0);
   }
   times.sort((a, b) => a - b);
-  console.log(JSON.stringify({ replay: label, moves: log.length, shuffles: game.shuffles, p50_ms: +times[RUNS >> 1]!.toFixed(2), max_ms: +times[RUNS - 1]!.toFixed(2) }));
+  console.log(
+    JSON.stringify({
+      replay: label,
+      moves: log.length,
+      shuffles: game.shuffles,
+      p50_ms: +times[RUNS >> 1]!.toFixed(2),
+      max_ms: +times[RUNS - 1]!.toFixed(2),
+    }),
+  );
 }
 
 time('searching every shuffle (before)', () => replay(d, log));
@@ -58,4 +76,12 @@ for (let i = 0; i < RUNS; i++) {
   longTimes.push(performance.now() - t0);
 }
 longTimes.sort((x, y) => x - y);
-console.log(JSON.stringify({ replay: 'a 4,998-move log (match, undo, …)', moves: longLog.length, left: long.left, p50_ms: +longTimes[RUNS >> 1]!.toFixed(2), max_ms: +longTimes[RUNS - 1]!.toFixed(2) }));
+console.log(
+  JSON.stringify({
+    replay: 'a 4,998-move log (match, undo, …)',
+    moves: longLog.length,
+    left: long.left,
+    p50_ms: +longTimes[RUNS >> 1]!.toFixed(2),
+    max_ms: +longTimes[RUNS - 1]!.toFixed(2),
+  }),
+);

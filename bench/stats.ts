@@ -18,7 +18,12 @@ const RUNS = Number(process.env.BENCH_STATS_RUNS ?? 200);
 const LAYOUTS = ['turtle', 'garden', 'pyramid', 'fortress', 'bridge', 'cross'];
 
 const dir = mkdtempSync(join(tmpdir(), 'mj-bench-stats-'));
-const app = buildApp({ databasePath: join(dir, 'bench.db'), cookieSecret: 'bench-secret-'.repeat(4), rateLimit: false, dealer: { workers: 0 } });
+const app = buildApp({
+  databasePath: join(dir, 'bench.db'),
+  cookieSecret: 'bench-secret-'.repeat(4),
+  rateLimit: false,
+  dealer: { workers: 0 },
+});
 await app.ready();
 try {
   const cookieRes = await app.inject({ url: '/api/stats' });
@@ -26,22 +31,56 @@ try {
   const playerId = cookie.split('=')[1]!.split('.')[0]!;
   const db = app.db;
   const dealIds = LAYOUTS.map((layout, i) =>
-    Number(db.prepare("INSERT INTO deals (layout, seed, mode, generator, deal_json, created_at) VALUES (?, ?, 'relaxed', '1', '{}', 0)").run(layout, `bench${i}`).lastInsertRowid),
+    Number(
+      db
+        .prepare(
+          "INSERT INTO deals (layout, seed, mode, generator, deal_json, created_at) VALUES (?, ?, 'relaxed', '1', '{}', 0)",
+        )
+        .run(layout, `bench${i}`).lastInsertRowid,
+    ),
   );
   const repo = app.gamesRepository;
   const fill = Date.now();
   let seed = 12345;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const start = 1_700_000_000_000;
   db.exec('BEGIN');
   for (let i = 0; i < GAMES; i++) {
     const k = Math.floor(random() * LAYOUTS.length);
     const id = `b${String(i).padStart(15, '0')}`;
     const at = start + i * 60_000;
-    await repo.create({ id, playerId, dealId: dealIds[k]!, layout: LAYOUTS[k]!, status: 'playing', tilesLeft: 144, now: at, shownAt: at, pacedAt: at });
+    await repo.create({
+      id,
+      playerId,
+      dealId: dealIds[k]!,
+      layout: LAYOUTS[k]!,
+      status: 'playing',
+      tilesLeft: 144,
+      now: at,
+      shownAt: at,
+      pacedAt: at,
+    });
     if (random() < 0.67) {
       const hints = random() < 0.5 ? 0 : 2;
-      await repo.saveMoves({ id, expectedCount: 0, movesJson: '[]', boards: '', moveCount: 72, status: 'won', tilesLeft: 0, hints, shuffles: 0, undos: 0, now: at + 60_000 + Math.floor(random() * 600_000), won: true, pacedAt: at, unranked: null, rankedMs: null, dailyDay: null, onTable: false });
+      await repo.saveMoves({
+        id,
+        expectedCount: 0,
+        movesJson: '[]',
+        boards: '',
+        moveCount: 72,
+        status: 'won',
+        tilesLeft: 0,
+        hints,
+        shuffles: 0,
+        undos: 0,
+        now: at + 60_000 + Math.floor(random() * 600_000),
+        won: true,
+        pacedAt: at,
+        unranked: null,
+        rankedMs: null,
+        dailyDay: null,
+        onTable: false,
+      });
     }
   }
   db.exec('COMMIT');
@@ -60,7 +99,18 @@ try {
     }
     times.sort((a, b) => a - b);
     const at = (q: number) => times[Math.min(times.length - 1, Math.floor(q * times.length))]!.toFixed(2);
-    console.log(JSON.stringify({ url, games: GAMES, runs: RUNS, status, p50_ms: Number(at(0.5)), p99_ms: Number(at(0.99)), max_ms: Number(at(1)), bytes }));
+    console.log(
+      JSON.stringify({
+        url,
+        games: GAMES,
+        runs: RUNS,
+        status,
+        p50_ms: Number(at(0.5)),
+        p99_ms: Number(at(0.99)),
+        max_ms: Number(at(1)),
+        bytes,
+      }),
+    );
   };
   await time('/api/stats');
   await time('/stats');

@@ -46,7 +46,8 @@ async function simulate(paceS: number, games: number): Promise<{ minutes: number
     const env: SyncEnv = {
       fetch: (async (url: string) => {
         requests++;
-        const body = url === '/api/games' ? { id: `g${g}` } : { status: 'playing', faces: [], moves: count, timeMs: null };
+        const body =
+          url === '/api/games' ? { id: `g${g}` } : { status: 'playing', faces: [], moves: count, timeMs: null };
         return new Response(JSON.stringify(body), { status: url === '/api/games' ? 201 : 200 });
       }) as typeof fetch,
       store: null,
@@ -97,6 +98,10 @@ for (const pace of [3, 6, 10]) {
   ]);
 }
 console.log(`Requests per player-minute, whole turtle games through src/client/sync.ts (BATCH_MS batching):`);
-console.log(['pace (a move every)', 'moves/min', 'requests/min before', 'after', 'players/process before', 'after'].join(' | '));
+console.log(
+  ['pace (a move every)', 'moves/min', 'requests/min before', 'after', 'players/process before', 'after'].join(' | '),
+);
 for (const r of rows) console.log(r.join(' | '));
-console.log(`(players per process at ${CAPACITY} req/s × ${PLANNED} planned; set BENCH_CAPACITY from npm run bench:http)`);
+console.log(
+  `(players per process at ${CAPACITY} req/s × ${PLANNED} planned; set BENCH_CAPACITY from npm run bench:http)`,
+);

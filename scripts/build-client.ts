@@ -57,7 +57,11 @@ function emit(stem: string, ext: string, bytes: string | Uint8Array): string {
 const pending: Promise<void>[] = [];
 
 /** Bundles one entry point to a single minified file held in memory (an ES module unless `format` says). */
-async function bundle(entry: string, define: Record<string, string> = {}, format: 'esm' | 'iife' = 'esm'): Promise<string> {
+async function bundle(
+  entry: string,
+  define: Record<string, string> = {},
+  format: 'esm' | 'iife' = 'esm',
+): Promise<string> {
   const result = await build({
     entryPoints: [join(ROOT, entry)],
     bundle: true,
@@ -86,7 +90,10 @@ export async function buildClient(): Promise<Record<string, string>> {
   const worker = await bundle('src/client/worker.ts');
   manifest['worker.js'] = emit('worker', 'js', worker);
   const file = (key: string): string => JSON.stringify(manifest[key]!.slice('build/'.length));
-  const app = await bundle('src/client/main.ts', { __WORKER_FILE__: file('worker.js'), __FACES_FILE__: file('faces.svg') });
+  const app = await bundle('src/client/main.ts', {
+    __WORKER_FILE__: file('worker.js'),
+    __FACES_FILE__: file('faces.svg'),
+  });
   manifest['app.js'] = emit('app', 'js', app);
   manifest['site.js'] = emit('site', 'js', await bundle('src/client/site.ts'));
   // A classic script, not a module: module service workers are newer than the browsers in TARGET. The

@@ -12,8 +12,26 @@ import { deflateSync } from 'node:zlib';
 
 type Rgb = readonly [number, number, number];
 type Shape =
-  | { readonly kind: 'rect'; readonly x: number; readonly y: number; readonly w: number; readonly h: number; readonly r: number; readonly fill: string; readonly stroke?: string; readonly width?: number }
-  | { readonly kind: 'circle'; readonly cx: number; readonly cy: number; readonly r: number; readonly fill?: string; readonly stroke?: string; readonly width?: number };
+  | {
+      readonly kind: 'rect';
+      readonly x: number;
+      readonly y: number;
+      readonly w: number;
+      readonly h: number;
+      readonly r: number;
+      readonly fill: string;
+      readonly stroke?: string;
+      readonly width?: number;
+    }
+  | {
+      readonly kind: 'circle';
+      readonly cx: number;
+      readonly cy: number;
+      readonly r: number;
+      readonly fill?: string;
+      readonly stroke?: string;
+      readonly width?: number;
+    };
 
 export const ICON_SIZE = 512; // the drawing's units: a 512 × 512 square
 
@@ -24,7 +42,17 @@ const Y = 64;
 const SHAPES: readonly Shape[] = [
   { kind: 'rect', x: 0, y: 0, w: 512, h: 512, r: 96, fill: '#2f6f5e' },
   { kind: 'rect', x: X + 3 * S, y: Y + 1 * S, w: 20 * S, h: 28 * S, r: 4 * S, fill: '#b08a55' },
-  { kind: 'rect', x: X + 1 * S, y: Y + 3 * S, w: 20 * S, h: 28 * S, r: 4 * S, fill: '#fbf6e9', stroke: '#1d2a35', width: 1.2 * S },
+  {
+    kind: 'rect',
+    x: X + 1 * S,
+    y: Y + 3 * S,
+    w: 20 * S,
+    h: 28 * S,
+    r: 4 * S,
+    fill: '#fbf6e9',
+    stroke: '#1d2a35',
+    width: 1.2 * S,
+  },
   { kind: 'circle', cx: X + 11 * S, cy: Y + 17 * S, r: 5 * S, stroke: '#2f6f5e', width: 2.5 * S },
   { kind: 'circle', cx: X + 11 * S, cy: Y + 17 * S, r: 1.6 * S, fill: '#a8512b' },
 ];
@@ -41,7 +69,11 @@ export function iconSvg(): string {
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${ICON_SIZE} ${ICON_SIZE}">${body}</svg>\n`;
 }
 
-const rgb = (hex: string): Rgb => [parseInt(hex.slice(1, 3), 16), parseInt(hex.slice(3, 5), 16), parseInt(hex.slice(5, 7), 16)];
+const rgb = (hex: string): Rgb => [
+  parseInt(hex.slice(1, 3), 16),
+  parseInt(hex.slice(3, 5), 16),
+  parseInt(hex.slice(5, 7), 16),
+];
 
 /** Signed distance from (px, py) to a shape's outline: negative inside. */
 function distance(s: Shape, px: number, py: number): number {
@@ -77,13 +109,17 @@ function raster(size: number): Uint8Array {
       for (const layer of layers) {
         let cover: number;
         const centre = distance(layer.shape, (x + 0.5) * scale, (y + 0.5) * scale);
-        if (layer.covers(centre - scale) === layer.covers(centre + scale) && layer.covers(centre) === layer.covers(centre - scale)) {
+        if (
+          layer.covers(centre - scale) === layer.covers(centre + scale) &&
+          layer.covers(centre) === layer.covers(centre - scale)
+        ) {
           cover = layer.covers(centre) ? 1 : 0; // the outline is more than a pixel away: all in or all out
         } else {
           let hits = 0;
           for (let sy = 0; sy < N; sy++)
             for (let sx = 0; sx < N; sx++)
-              if (layer.covers(distance(layer.shape, (x + (sx + 0.5) / N) * scale, (y + (sy + 0.5) / N) * scale))) hits++;
+              if (layer.covers(distance(layer.shape, (x + (sx + 0.5) / N) * scale, (y + (sy + 0.5) / N) * scale)))
+                hits++;
           cover = hits / (N * N);
         }
         if (cover === 0) continue;

@@ -23,9 +23,7 @@ function preview(layout: Layout): string {
   const depth = Math.max(...slots.map((s) => s.z + 1));
   const perLayer = Array.from({ length: depth }, (_, z) => slots.filter((s) => s.z === z).length);
   const geom = geometryOf(layout);
-  const clearable = geom.ok
-    ? findRemovalOrder(geom.value, fullPresence(geom.value.size), makeRng('preview'))
-    : geom;
+  const clearable = geom.ok ? findRemovalOrder(geom.value, fullPresence(geom.value.size), makeRng('preview')) : geom;
   const lines = [
     `== ${layout.id}: ${layout.name} — ${layout.description}`,
     `   ${slots.length} tiles, layers ${perLayer.join('/')}, ${width} × ${height} half tiles, ` +
@@ -50,7 +48,13 @@ function preview(layout: Layout): string {
     }
     lines.push(`-- layer ${z} (${perLayer[z]} tiles)`, ...grid.map((r) => `   ${r.join('').trimEnd()}`));
   }
-  const heights = tops.map((r) => `   ${r.map((c) => (c ? String(c) : ' ')).join('').trimEnd()}`);
+  const heights = tops.map(
+    (r) =>
+      `   ${r
+        .map((c) => (c ? String(c) : ' '))
+        .join('')
+        .trimEnd()}`,
+  );
   lines.push('-- top layer', ...heights);
   return lines.join('\n');
 }

@@ -87,7 +87,9 @@ export function parseFlags(command: string, argv: readonly string[], spec: FlagS
     const name = (eq < 0 ? word : word.slice(0, eq)).replace(/^--?/, '');
     const kind = word.startsWith('--') ? spec[name] : undefined;
     if (!kind || !Object.hasOwn(spec, name))
-      throw new UsageError(`${command}: unknown flag ${quote(eq < 0 ? word : word.slice(0, eq))} (flags: ${known || 'none'})`);
+      throw new UsageError(
+        `${command}: unknown flag ${quote(eq < 0 ? word : word.slice(0, eq))} (flags: ${known || 'none'})`,
+      );
     if (values.has(name)) throw new UsageError(`${command}: --${name} is given twice`);
     if (kind === 'switch') {
       if (eq >= 0) throw new UsageError(`${command}: --${name} takes no value`);

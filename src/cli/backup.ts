@@ -36,7 +36,8 @@ const reason = (error: unknown): string =>
  * server's own close does.
  */
 function openSource(path: string): Database.Database {
-  if (!existsSync(path)) throw new UsageError(`no database at ${quote(path)}; set DATABASE_PATH, or start the server once`);
+  if (!existsSync(path))
+    throw new UsageError(`no database at ${quote(path)}; set DATABASE_PATH, or start the server once`);
   if (statSync(path).isDirectory()) throw new UsageError(`the database ${quote(path)} is a directory`);
   let db: Database.Database | undefined;
   try {
@@ -72,9 +73,16 @@ function prepareTarget(target: string, source: string, force: boolean): string {
 }
 
 /** `backup PATH [--force]`. */
-export async function backupCommand(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): Promise<Output> {
+export async function backupCommand(
+  argv: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<Output> {
   const positional = argv.filter((word) => !word.startsWith('-'));
-  const flags = parseFlags('backup', argv.filter((word) => word.startsWith('-')), { force: 'switch' });
+  const flags = parseFlags(
+    'backup',
+    argv.filter((word) => word.startsWith('-')),
+    { force: 'switch' },
+  );
   if (positional.length === 0) throw new UsageError('backup needs a target PATH');
   if (positional.length > 1) throw new UsageError(`backup takes one PATH, not ${positional.length}`);
   const target = positional[0]!;

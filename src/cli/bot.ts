@@ -54,7 +54,12 @@ export function playBot(geom: Geometry, start: readonly Face[], seed: string, sh
 }
 
 /** The bot's next pair on the board `present` with `faces` (rules 1 to 3), or null when no pair is free. */
-export function botMove(geom: Geometry, present: Uint8Array, faces: readonly (Face | null)[], rng: Rng): [number, number] | null {
+export function botMove(
+  geom: Geometry,
+  present: Uint8Array,
+  faces: readonly (Face | null)[],
+  rng: Rng,
+): [number, number] | null {
   // Free copies and copies on the board, per match group.
   const free = new Map<string, number[]>();
   const onBoard = new Map<string, number>();
@@ -80,7 +85,7 @@ export function botMove(geom: Geometry, present: Uint8Array, faces: readonly (Fa
       for (let y = x + 1; y < list.length; y++) {
         // 3. The pair that frees the most, ties at random.
         const score = split + value(geom, present, list[x]!, list[y]!) * 16 + rng.int(16);
-        if (score > best) (best = score), (move = [list[x]!, list[y]!]);
+        if (score > best) ((best = score), (move = [list[x]!, list[y]!]));
       }
   }
   return move;
@@ -89,7 +94,8 @@ export function botMove(geom: Geometry, present: Uint8Array, faces: readonly (Fa
 /** Rule 3's measure of a pair: tiles it frees, then (below that) tiles it uncovers, stacked ones counting double. */
 function value(geom: Geometry, present: Uint8Array, a: number, b: number): number {
   const touched = new Set<number>();
-  for (const t of [a, b]) for (const list of [geom.below[t]!, geom.left[t]!, geom.right[t]!]) for (const j of list) touched.add(j);
+  for (const t of [a, b])
+    for (const list of [geom.below[t]!, geom.left[t]!, geom.right[t]!]) for (const j of list) touched.add(j);
   touched.delete(a);
   touched.delete(b);
   const before = [...touched].filter((j) => present[j] && isFree(geom, present, j)).length;

@@ -61,7 +61,13 @@ export function dealCommand(argv: readonly string[]): Output {
 
 /** `solve`: our deal (relaxed, or --mode classic), or a naive one with --random, given to the solver. */
 export function solveCommand(argv: readonly string[]): Output {
-  const flags = parseFlags('solve', argv, { ...LAYOUT_FLAGS, seed: 'value', mode: 'value', random: 'switch', budget: 'value' });
+  const flags = parseFlags('solve', argv, {
+    ...LAYOUT_FLAGS,
+    seed: 'value',
+    mode: 'value',
+    random: 'switch',
+    budget: 'value',
+  });
   const seed = flags.seed();
   const mode = flags.mode();
   if (flags.has('random') && flags.has('mode'))
@@ -74,7 +80,12 @@ export function solveCommand(argv: readonly string[]): Output {
     ? ((faces) => layout.slots.map((s, i) => ({ x: s.x, y: s.y, z: s.z, face: faces[i]! })))(naiveFaces(layout, seed))
     : dealOrFail(layout, seed, mode).deal.tiles;
   const started = performance.now();
-  const answer = solve(geom.value, fullPresence(geom.value.size), tiles.map((t) => t.face), { budget, seed });
+  const answer = solve(
+    geom.value,
+    fullPresence(geom.value.size),
+    tiles.map((t) => t.face),
+    { budget, seed },
+  );
   const ms = round(performance.now() - started);
   const out = { result: answer.result, nodes: answer.nodes, ms, tiles };
   const solution = answer.result === 'solvable' ? { solution: answer.solution } : {};

@@ -20,7 +20,11 @@ export type CorpusEntry =
   | { readonly source: Source; readonly id: string; readonly error: string };
 
 const filesIn = (dir: string, ext: string): string[] =>
-  existsSync(dir) ? readdirSync(dir).filter((f) => f.toLowerCase().endsWith(ext)).sort() : [];
+  existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => f.toLowerCase().endsWith(ext))
+        .sort()
+    : [];
 
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 

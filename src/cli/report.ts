@@ -83,7 +83,18 @@ export function reportRows(db: Database.Database): ReportRow[] {
     const key = `${g.mode}\u0000${g.layout}`;
     let row = rows.get(key);
     if (!row) {
-      row = { mode: g.mode, layout: g.layout, games: 0, won: 0, clean_wins: 0, got_stuck: 0, shuffled: 0, hinted: 0, won_after_stuck: 0, abandoned_after_stuck: 0 };
+      row = {
+        mode: g.mode,
+        layout: g.layout,
+        games: 0,
+        won: 0,
+        clean_wins: 0,
+        got_stuck: 0,
+        shuffled: 0,
+        hinted: 0,
+        won_after_stuck: 0,
+        abandoned_after_stuck: 0,
+      };
       rows.set(key, row);
     }
     let deal = deals.get(g.deal_json);
@@ -111,7 +122,8 @@ const csvCell = (v: unknown): string => {
 export function reportCommand(argv: readonly string[], env: NodeJS.ProcessEnv): string {
   const flags = parseFlags('report', argv, { json: 'switch' });
   const path = env.DATABASE_PATH || DEFAULT_DATABASE;
-  if (!existsSync(path)) throw new UsageError(`no database at ${quote(path)}; set DATABASE_PATH, or start the server once`);
+  if (!existsSync(path))
+    throw new UsageError(`no database at ${quote(path)}; set DATABASE_PATH, or start the server once`);
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true });
@@ -123,7 +135,9 @@ export function reportCommand(argv: readonly string[], env: NodeJS.ProcessEnv): 
     try {
       rows = reportRows(db);
     } catch (e) {
-      throw new UsageError(`${quote(path)} is not a game database: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`);
+      throw new UsageError(
+        `${quote(path)} is not a game database: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
+      );
     }
     if (flags.has('json')) return JSON.stringify(rows);
     return [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => csvCell(r[c])).join(','))].join('\n');

@@ -56,7 +56,9 @@ export function readText(file: string): string {
     throw new UsageError(`cannot read ${file}: ${systemReason(e)}`);
   }
   if (size > MAX_FILE_BYTES)
-    throw new UsageError(`cannot read ${file}: ${size} bytes is too large for a layout file (at most ${MAX_FILE_BYTES})`);
+    throw new UsageError(
+      `cannot read ${file}: ${size} bytes is too large for a layout file (at most ${MAX_FILE_BYTES})`,
+    );
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
@@ -117,6 +119,8 @@ function readGnome(file: string, text: string, name: string | undefined): Loaded
   const wanted = name.toLowerCase();
   const map = maps.find((m) => m.name === name || m.id === name) ?? maps.find((m) => m.name.toLowerCase() === wanted);
   if (!map)
-    throw new UsageError(`${file}: no map named ${quote(name)}; maps: ${maps.map((m) => `${m.name} (${m.id})`).join(', ')}`);
+    throw new UsageError(
+      `${file}: no map named ${quote(name)}; maps: ${maps.map((m) => `${m.name} (${m.id})`).join(', ')}`,
+    );
   return { layout: map.layout, warnings: [] };
 }

@@ -108,35 +108,35 @@ function botRate(geom: Geometry, deals: readonly Dealt[], shuffles: number): num
 
 /** A row with nothing measured yet. */
 const emptyRow = (source: Source, id: string, name: string, tiles: number, options: StudyOptions): StudyRow => ({
-    source,
-    layout: id,
-    name,
-    tiles,
-    deals: options.deals,
-    budget: options.budget,
-    naive_solvable: 0,
-    naive_unsolvable: 0,
-    naive_unresolved: 0,
-    naive_random_clear: null,
-    naive_random_stuck: null,
-    relaxed_random_clear: null,
-    classic_random_clear: null,
-    classic_mean_attempts: null,
-    classic_max_attempts: null,
-    relaxed_failures: 0,
-    classic_failures: 0,
-    bot_naive_0: null,
-    bot_naive_3: null,
-    bot_naive_unlimited: null,
-    bot_relaxed_0: null,
-    bot_relaxed_3: null,
-    bot_relaxed_unlimited: null,
-    bot_classic_0: null,
-    bot_classic_3: null,
-    bot_classic_unlimited: null,
-    solver_mean_ms: null,
-    solver_max_ms: null,
-    error: '',
+  source,
+  layout: id,
+  name,
+  tiles,
+  deals: options.deals,
+  budget: options.budget,
+  naive_solvable: 0,
+  naive_unsolvable: 0,
+  naive_unresolved: 0,
+  naive_random_clear: null,
+  naive_random_stuck: null,
+  relaxed_random_clear: null,
+  classic_random_clear: null,
+  classic_mean_attempts: null,
+  classic_max_attempts: null,
+  relaxed_failures: 0,
+  classic_failures: 0,
+  bot_naive_0: null,
+  bot_naive_3: null,
+  bot_naive_unlimited: null,
+  bot_relaxed_0: null,
+  bot_relaxed_3: null,
+  bot_relaxed_unlimited: null,
+  bot_classic_0: null,
+  bot_classic_3: null,
+  bot_classic_unlimited: null,
+  solver_mean_ms: null,
+  solver_max_ms: null,
+  error: '',
 });
 
 /** Studies one layout. */
@@ -181,7 +181,11 @@ export function studyLayout(source: Source, layout: Layout, options: StudyOption
   row.relaxed_random_clear = clearRate(geom.value, relaxed, 'relaxed');
   row.classic_random_clear = clearRate(geom.value, classic, 'classic');
   progress(`${layout.id}: the bot`);
-  for (const [kind, dealt] of [['naive', naive], ['relaxed', relaxed], ['classic', classic]] as const) {
+  for (const [kind, dealt] of [
+    ['naive', naive],
+    ['relaxed', relaxed],
+    ['classic', classic],
+  ] as const) {
     row[`bot_${kind}_0`] = botRate(geom.value, dealt, 0);
     row[`bot_${kind}_3`] = botRate(geom.value, dealt, 3);
     row[`bot_${kind}_unlimited`] = botRate(geom.value, dealt, Infinity);
@@ -192,7 +196,6 @@ export function studyLayout(source: Source, layout: Layout, options: StudyOption
   row.solver_max_ms = max(solverMs);
   return row;
 }
-
 
 const COLUMNS: readonly (keyof StudyRow)[] = [
   'source',

@@ -54,7 +54,12 @@ const isTyping = (target: EventTarget | null): boolean =>
 export function bind(doc: Document, board: HTMLElement, ctrl: Controller): () => void {
   const win = doc.defaultView!;
   const unbinds: (() => void)[] = [];
-  const on = <K extends string>(target: EventTarget, type: K, fn: (e: Event) => void, opts?: AddEventListenerOptions): void => {
+  const on = <K extends string>(
+    target: EventTarget,
+    type: K,
+    fn: (e: Event) => void,
+    opts?: AddEventListenerOptions,
+  ): void => {
     target.addEventListener(type, fn, opts);
     unbinds.push(() => target.removeEventListener(type, fn, opts));
   };
@@ -130,7 +135,10 @@ export function bind(doc: Document, board: HTMLElement, ctrl: Controller): () =>
 type On = (target: EventTarget, type: string, fn: (e: Event) => void, opts?: AddEventListenerOptions) => void;
 
 const spread = (t: TouchList): number => Math.hypot(t[0]!.clientX - t[1]!.clientX, t[0]!.clientY - t[1]!.clientY);
-const middle = (t: TouchList): Point => ({ x: (t[0]!.clientX + t[1]!.clientX) / 2, y: (t[0]!.clientY + t[1]!.clientY) / 2 });
+const middle = (t: TouchList): Point => ({
+  x: (t[0]!.clientX + t[1]!.clientX) / 2,
+  y: (t[0]!.clientY + t[1]!.clientY) / 2,
+});
 
 /**
  * Pinch and double tap on the board's view. The view's CSS (`touch-action: pan-x pan-y`) leaves one
@@ -144,26 +152,41 @@ function bindZoomGestures(view: HTMLElement, ctrl: Controller, on: On): void {
   let lastTap: { t: number; x: number; y: number } | null = null;
   let frame: { tile: number; at: Point } | null = null; // the pinch's latest size, drawn on the next frame
   const win = view.ownerDocument.defaultView!;
-  on(view, 'touchstart', (e) => {
-    const touches = (e as TouchEvent).touches;
-    if (touches.length === 2) {
-      pinch = { spread: Math.max(1, spread(touches)), tile: ctrl.tileWidth() };
-      tap = lastTap = null;
-    } else if (touches.length === 1) tap = { t: e.timeStamp, x: touches[0]!.clientX, y: touches[0]!.clientY };
-    else tap = null;
-  }, { passive: true });
-  on(view, 'touchmove', (e) => {
-    const touches = (e as TouchEvent).touches;
-    if (tap && touches.length === 1 && Math.hypot(touches[0]!.clientX - tap.x, touches[0]!.clientY - tap.y) > TAP_SLOP) tap = null;
-    if (!pinch || touches.length !== 2) return;
-    if (e.cancelable) e.preventDefault(); // two fingers zoom; they do not also pan
-    if (!frame)
-      win.requestAnimationFrame(() => {
-        if (frame) ctrl.zoom(frame.tile, frame.at);
-        frame = null;
-      });
-    frame = { tile: (pinch.tile * spread(touches)) / pinch.spread, at: middle(touches) };
-  }, { passive: false });
+  on(
+    view,
+    'touchstart',
+    (e) => {
+      const touches = (e as TouchEvent).touches;
+      if (touches.length === 2) {
+        pinch = { spread: Math.max(1, spread(touches)), tile: ctrl.tileWidth() };
+        tap = lastTap = null;
+      } else if (touches.length === 1) tap = { t: e.timeStamp, x: touches[0]!.clientX, y: touches[0]!.clientY };
+      else tap = null;
+    },
+    { passive: true },
+  );
+  on(
+    view,
+    'touchmove',
+    (e) => {
+      const touches = (e as TouchEvent).touches;
+      if (
+        tap &&
+        touches.length === 1 &&
+        Math.hypot(touches[0]!.clientX - tap.x, touches[0]!.clientY - tap.y) > TAP_SLOP
+      )
+        tap = null;
+      if (!pinch || touches.length !== 2) return;
+      if (e.cancelable) e.preventDefault(); // two fingers zoom; they do not also pan
+      if (!frame)
+        win.requestAnimationFrame(() => {
+          if (frame) ctrl.zoom(frame.tile, frame.at);
+          frame = null;
+        });
+      frame = { tile: (pinch.tile * spread(touches)) / pinch.spread, at: middle(touches) };
+    },
+    { passive: false },
+  );
   on(view, 'touchend', (e) => {
     const { touches, changedTouches } = e as TouchEvent;
     if (touches.length < 2) pinch = null;
@@ -174,7 +197,11 @@ function bindZoomGestures(view: HTMLElement, ctrl: Controller, on: On): void {
     }
     const here = { t: e.timeStamp, x: ended.clientX, y: ended.clientY };
     tap = null;
-    if (lastTap && here.t - lastTap.t < DOUBLE_TAP_MS && Math.hypot(here.x - lastTap.x, here.y - lastTap.y) < DOUBLE_TAP_SLOP) {
+    if (
+      lastTap &&
+      here.t - lastTap.t < DOUBLE_TAP_MS &&
+      Math.hypot(here.x - lastTap.x, here.y - lastTap.y) < DOUBLE_TAP_SLOP
+    ) {
       lastTap = null;
       ctrl.zoom('toggle', here);
     } else lastTap = here;

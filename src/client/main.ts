@@ -35,7 +35,19 @@ declare const __WORKER_FILE__: string; // hashed worker file name, set by script
 declare const __FACES_FILE__: string; // hashed faces.svg name, set by scripts/build-client.ts
 
 /** Actions that work while the game is paused (none touches the hidden board). */
-const PAUSE_SAFE = new Set(['pause', 'timer', 'sound', 'new', 'new!', 'stay', 'share', 'deselect', 'zoom-in', 'zoom-out', 'zoom-fit']);
+const PAUSE_SAFE = new Set([
+  'pause',
+  'timer',
+  'sound',
+  'new',
+  'new!',
+  'stay',
+  'share',
+  'deselect',
+  'zoom-in',
+  'zoom-out',
+  'zoom-fit',
+]);
 
 const FOCUS_BOARD = 'mahjong:focus-board'; // sessionStorage: "New game" was pressed; focus the new board
 
@@ -48,14 +60,28 @@ function start(doc: Document, given: DealData, message = ''): void {
   const data: DealData = Number.isFinite(elapsed) ? { ...given, elapsedMs: elapsed } : given; // offline: no server clock
   const headless = makeState(data, now);
   const sprite = new URL(__FACES_FILE__, import.meta.url).pathname;
-  const s: State = Object.assign(headless, { dom: makeDom(doc, headless, sprite), moveFocus: false, zoom: null, fitTile: 0, room: 0 });
+  const s: State = Object.assign(headless, {
+    dom: makeDom(doc, headless, sprite),
+    moveFocus: false,
+    zoom: null,
+    fitTile: 0,
+    room: 0,
+  });
   const draw = (): void => render(s, Date.now());
 
   /** Shows the game of `log` (the server's, or one kept on this device), keeping the clock. */
   function adopt(log: readonly Move[]): void {
     const shown = makeState({ deal: s.deal, game: { id: s.gameId ?? '', log, startedAt: Date.now() } }, Date.now());
     const clock = s.clock;
-    Object.assign(s, { game: shown.game, clock, selected: null, hint: null, hintPending: false, leaving: [], check: { kind: 'idle' } });
+    Object.assign(s, {
+      game: shown.game,
+      clock,
+      selected: null,
+      hint: null,
+      hintPending: false,
+      leaving: [],
+      check: { kind: 'idle' },
+    });
     refresh(s);
     if (s.status === 'won') stopClock(s, Date.now());
     else startClock(s, Date.now());
@@ -82,7 +108,8 @@ function start(doc: Document, given: DealData, message = ''): void {
           s.message = `Board cleared in ${time}. Your win is recorded: the server checked every move.`;
         } else if (complete && !sameFaces(answer.faces, s.game.faces)) {
           // The server replayed the same moves to another board: a newer engine was deployed.
-          s.message = 'The game was updated on the server. Reload the page to go on with its board; every move is saved.';
+          s.message =
+            'The game was updated on the server. Reload the page to go on with its board; every move is saved.';
         }
         draw();
       },
@@ -127,7 +154,7 @@ function start(doc: Document, given: DealData, message = ''): void {
     switchButton('pause', on, on ? 'Resume' : 'Pause');
     s.message = on
       ? clockRuns
-        ? 'Paused: the board is hidden. The clock goes on: times are the server\'s, from when it first showed you this deal.'
+        ? "Paused: the board is hidden. The clock goes on: times are the server's, from when it first showed you this deal."
         : 'Paused: the board is hidden and the clock stopped.'
       : '';
     savePrefs();
@@ -338,11 +365,15 @@ function start(doc: Document, given: DealData, message = ''): void {
     },
     zoom(to, anchor) {
       const next =
-        to === 'in' ? zoomIn(s.zoom, s.fitTile)
-        : to === 'out' ? zoomOut(s.zoom, s.fitTile)
-        : to === 'fit' ? null
-        : to === 'toggle' ? zoomToggle(s.zoom, s.fitTile)
-        : clampZoom(to, s.fitTile);
+        to === 'in'
+          ? zoomIn(s.zoom, s.fitTile)
+          : to === 'out'
+            ? zoomOut(s.zoom, s.fitTile)
+            : to === 'fit'
+              ? null
+              : to === 'toggle'
+                ? zoomToggle(s.zoom, s.fitTile)
+                : clampZoom(to, s.fitTile);
       zoomTo(s, next, anchor);
       draw();
     },
@@ -386,5 +417,7 @@ if (given?.deal) {
   void keepDeal(given.deal, name);
 } else if (given) {
   // The offline page (the service worker's answer to a deal link without a network): deal it here.
-  void openOffline(document, new URL(__WORKER_FILE__, import.meta.url)).then((opened) => opened && start(document, opened.data, opened.message));
+  void openOffline(document, new URL(__WORKER_FILE__, import.meta.url)).then(
+    (opened) => opened && start(document, opened.data, opened.message),
+  );
 }

@@ -10,7 +10,15 @@
  * browser's own scrolling, which hands over to the page's at the view's edges.
  */
 import type { Face } from '../engine/index.ts';
-import { elapsedMs, formatTime, isCleanWin, newGameUrl, tileLabel, type HeadlessState, type Verified } from './state.ts';
+import {
+  elapsedMs,
+  formatTime,
+  isCleanWin,
+  newGameUrl,
+  tileLabel,
+  type HeadlessState,
+  type Verified,
+} from './state.ts';
 import { STATUS_TEXT } from './sync.ts';
 import { canZoomIn } from './zoom.ts';
 
@@ -428,7 +436,8 @@ export function render(s: State, now: number): void {
   renderWin(s, now);
   // Keyboard focus follows s.focus when asked to, and never stays on a tile that has left the board.
   const active = board.ownerDocument.activeElement;
-  const lost = active instanceof HTMLElement && active.matches('.tile') && s.game.faces[Number(active.dataset.slot)] == null;
+  const lost =
+    active instanceof HTMLElement && active.matches('.tile') && s.game.faces[Number(active.dataset.slot)] == null;
   if ((s.moveFocus || lost) && s.focus !== null && s.free[s.focus]) {
     s.dom.tiles[s.focus]!.focus({ preventScroll: true });
     reveal(s, s.hint && s.hint[0] === s.focus ? s.hint : [s.focus]); // a hint: both tiles when they fit
@@ -522,7 +531,9 @@ export function zoomTo(s: State, zoom: number | null, anchor?: { readonly x: num
  * together), then the page scrolls as little as it can to show the first.
  */
 export function reveal(s: State, slots: readonly number[]): void {
-  const els = slots.map((slot) => s.dom.tiles[slot]).filter((el): el is HTMLButtonElement => el !== undefined && !el.hidden);
+  const els = slots
+    .map((slot) => s.dom.tiles[slot])
+    .filter((el): el is HTMLButtonElement => el !== undefined && !el.hidden);
   if (els.length === 0) return;
   if (s.zoom !== null) {
     const { scroller } = s.dom;
@@ -536,8 +547,10 @@ export function reveal(s: State, slots: readonly number[]): void {
       bottom: Math.max(...rs.map((r) => r.bottom)) + margin,
     });
     let box = union(rects);
-    if (box.right - box.left > scroller.clientWidth || box.bottom - box.top > scroller.clientHeight) box = union(rects.slice(0, 1));
-    const shift = (lo: number, hi: number, from: number, to: number): number => (lo < from ? lo - from : hi > to ? Math.min(hi - to, lo - from) : 0);
+    if (box.right - box.left > scroller.clientWidth || box.bottom - box.top > scroller.clientHeight)
+      box = union(rects.slice(0, 1));
+    const shift = (lo: number, hi: number, from: number, to: number): number =>
+      lo < from ? lo - from : hi > to ? Math.min(hi - to, lo - from) : 0;
     scroller.scrollLeft += shift(box.left, box.right, view.left, view.left + scroller.clientWidth);
     scroller.scrollTop += shift(box.top, box.bottom, view.top, view.top + scroller.clientHeight);
   }

@@ -33,7 +33,10 @@ export async function keepDeal(deal: Deal, name: string): Promise<void> {
     if (!cache) return;
     const key = dealKey(deal.layout, deal.seed, deal.mode);
     if (await cache.match(key)) return;
-    await cache.put(key, new Response(JSON.stringify({ deal, name }), { headers: { 'content-type': 'application/json' } }));
+    await cache.put(
+      key,
+      new Response(JSON.stringify({ deal, name }), { headers: { 'content-type': 'application/json' } }),
+    );
     const keys = await cache.keys(); // in insertion order
     for (const old of keys.slice(0, Math.max(0, keys.length - DEALS_KEPT))) await cache.delete(old);
   } catch {
@@ -158,13 +161,17 @@ export async function openOffline(doc: Document, workerUrl: URL): Promise<{ data
   if (!found) {
     const made = await dealInWorker(workerUrl, layout, seed, mode);
     if (made.kind !== 'deal') {
-      say(doc, `This deal cannot be played offline: ${made.kind === 'error' ? made.message : 'no deal'}. It opens when you are back online.`);
+      say(
+        doc,
+        `This deal cannot be played offline: ${made.kind === 'error' ? made.message : 'no deal'}. It opens when you are back online.`,
+      );
       return null;
     }
     found = { deal: made.deal, name: made.name };
   }
   const { deal, name } = found;
   fillPage(doc, deal, name);
-  const message = 'You are offline: this board was dealt on your device, the same as the server deals it. Your moves are kept here and sent when the network is back.';
+  const message =
+    'You are offline: this board was dealt on your device, the same as the server deals it. Your moves are kept here and sent when the network is back.';
   return { data: { deal, game: null }, message };
 }

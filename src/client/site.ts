@@ -42,7 +42,11 @@ function show(): void {
     section.dataset.waiting = '0';
     head.textContent = 'Nothing waiting in this browser';
     list.replaceChildren();
-    note.replaceChildren(`${plural(sent, 'game')} sent and checked by the server. `, link('/stats', 'Reload'), ' to see them counted.');
+    note.replaceChildren(
+      `${plural(sent, 'game')} sent and checked by the server. `,
+      link('/stats', 'Reload'),
+      ' to see them counted.',
+    );
     return;
   }
   section.hidden = false;

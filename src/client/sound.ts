@@ -38,7 +38,14 @@ export function setSound(sounds: Sounds, on: boolean): void {
 }
 
 /** One tone: frequency in Hz, start and length in s from now, peak gain 0–1. */
-function tone(ctx: AudioContext, freq: number, start: number, length: number, peak: number, type: OscillatorType = 'sine'): void {
+function tone(
+  ctx: AudioContext,
+  freq: number,
+  start: number,
+  length: number,
+  peak: number,
+  type: OscillatorType = 'sine',
+): void {
   const osc = ctx.createOscillator();
   const gain = ctx.createGain();
   osc.type = type;

@@ -103,7 +103,8 @@ export function makeState(data: DealData, now: number): HeadlessState {
   if (!start.ok) throw new Error(`bad deal: ${start.message}`);
   let game = start.value;
   let gameId: string | null = null;
-  let clock: Clock = data.elapsedMs === undefined ? { base: 0, since: null } : { base: Math.max(0, data.elapsedMs), since: now };
+  let clock: Clock =
+    data.elapsedMs === undefined ? { base: 0, since: null } : { base: Math.max(0, data.elapsedMs), since: now };
   if (data.game) {
     const replayed = applyMoves(game, data.game.log);
     if (replayed.ok) {

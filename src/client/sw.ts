@@ -62,7 +62,11 @@ sw.addEventListener('activate', (event) => {
   event.waitUntil(
     caches
       .keys()
-      .then((names) => Promise.all(names.filter((n) => n.startsWith(PREFIX) && n !== CACHE && n !== DEALS_CACHE).map((n) => caches.delete(n))))
+      .then((names) =>
+        Promise.all(
+          names.filter((n) => n.startsWith(PREFIX) && n !== CACHE && n !== DEALS_CACHE).map((n) => caches.delete(n)),
+        ),
+      )
       .then(() => sw.clients.claim()),
   );
 });
@@ -73,7 +77,8 @@ sw.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (url.origin !== sw.location.origin || url.pathname === '/sw.js' || url.pathname.startsWith('/api/')) return;
   if (request.mode === 'navigate') event.respondWith(page(request, url));
-  else if (url.pathname.startsWith('/static/build/') || PRECACHE.has(url.pathname)) event.respondWith(cacheFirst(request));
+  else if (url.pathname.startsWith('/static/build/') || PRECACHE.has(url.pathname))
+    event.respondWith(cacheFirst(request));
 });
 
 async function cacheFirst(request: Request): Promise<Response> {
@@ -93,7 +98,8 @@ async function page(request: Request, url: URL): Promise<Response> {
   const cache = await caches.open(CACHE);
   try {
     const response = await fetch(request);
-    if (response.ok && KEPT_PAGES.has(url.pathname) && url.search === '') await cache.put(url.pathname, response.clone());
+    if (response.ok && KEPT_PAGES.has(url.pathname) && url.search === '')
+      await cache.put(url.pathname, response.clone());
     return response;
   } catch {
     // no network (or the server is down): the pages this browser can show by itself
@@ -101,5 +107,9 @@ async function page(request: Request, url: URL): Promise<Response> {
   const path = url.pathname;
   if (/^\/play\/[^/]+$/.test(path)) return Response.redirect(`${url.origin}${path}/${randomSeed()}${url.search}`, 302);
   const kept = /^\/play\//.test(path) ? undefined : await cache.match(path);
-  return kept ?? (await cache.match(OFFLINE_PAGE)) ?? new Response('You are offline.', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  return (
+    kept ??
+    (await cache.match(OFFLINE_PAGE)) ??
+    new Response('You are offline.', { status: 503, headers: { 'content-type': 'text/plain; charset=utf-8' } })
+  );
 }

@@ -18,7 +18,16 @@
  *
  * The page sees the state through hooks; the status is what the save indicator says.
  */
-import { applyMoves, isBoardMove, isSameMove, newGame, type Deal, type Face, type Move, type Status } from '../engine/index.ts';
+import {
+  applyMoves,
+  isBoardMove,
+  isSameMove,
+  newGame,
+  type Deal,
+  type Face,
+  type Move,
+  type Status,
+} from '../engine/index.ts';
 
 /** What the server answers to a batch (SPEC §3.2, with our extra keys). */
 export interface MovesAnswer {
@@ -130,8 +139,6 @@ function dealOfKey(key: string): DealKey | null {
   return { layout, seed, mode };
 }
 
-
-
 /**
  * True when `long` starts with the moves of `short`. The server counts hints but does not log them, so
  * the log it renders lists a game's hints last: hints are left out of the comparison (they change
@@ -170,7 +177,14 @@ function keep(sync: Sync): void {
   try {
     if (sync.acked >= sync.log.length) store.remove(sync.key);
     else {
-      const kept: Kept = { v: 1, gameId: sync.gameId, log: sync.log, acked: sync.acked, savedAt: sync.env.now(), status: sync.position };
+      const kept: Kept = {
+        v: 1,
+        gameId: sync.gameId,
+        log: sync.log,
+        acked: sync.acked,
+        savedAt: sync.env.now(),
+        status: sync.position,
+      };
       store.set(sync.key, JSON.stringify(kept));
     }
   } catch {
@@ -181,7 +195,12 @@ function keep(sync: Sync): void {
 /** A sync of a game whose server has `acked` moves of `log`. */
 function makeSync(
   deal: DealKey,
-  game: { readonly id: string | null; readonly log: readonly Move[]; readonly acked: number; readonly position?: Status | undefined },
+  game: {
+    readonly id: string | null;
+    readonly log: readonly Move[];
+    readonly acked: number;
+    readonly position?: Status | undefined;
+  },
   hooks: SyncHooks,
   env: SyncEnv,
 ): Sync {
@@ -263,7 +282,15 @@ export function waitingGames(env: SyncEnv, except = ''): WaitingGame[] {
     const kept = deal && readKept(env, key);
     if (!deal || !kept || kept.acked >= kept.log.length) continue;
     const { gameId, log, acked, savedAt } = kept;
-    games.push({ key, deal, gameId, moves: log.length, waiting: log.length - acked, status: kept.status ?? 'playing', savedAt });
+    games.push({
+      key,
+      deal,
+      gameId,
+      moves: log.length,
+      waiting: log.length - acked,
+      status: kept.status ?? 'playing',
+      savedAt,
+    });
   }
   return games.sort((a, b) => b.savedAt - a.savedAt);
 }
@@ -278,7 +305,12 @@ export function sendKept(except: string, env: SyncEnv, hooks: SyncHooks = QUIET)
   const syncs: Sync[] = [];
   for (const game of waitingGames(env, except)) {
     const kept = readKept(env, game.key)!;
-    const sync = makeSync(game.deal, { id: kept.gameId, log: kept.log, acked: kept.acked, position: kept.status }, hooks, env);
+    const sync = makeSync(
+      game.deal,
+      { id: kept.gameId, log: kept.log, acked: kept.acked, position: kept.status },
+      hooks,
+      env,
+    );
     send(sync);
     syncs.push(sync);
   }
@@ -337,7 +369,10 @@ export function leave(sync: Sync): void {
   if (sync.gameId === null || sync.acked >= sync.log.length) return;
   const at = sync.acked;
   void sync.env
-    .fetch(`/api/games/${encodeURIComponent(sync.gameId)}/moves`, request({ at, moves: sync.log.slice(at, at + MAX_BATCH) }))
+    .fetch(
+      `/api/games/${encodeURIComponent(sync.gameId)}/moves`,
+      request({ at, moves: sync.log.slice(at, at + MAX_BATCH) }),
+    )
     .catch(() => {});
 }
 

@@ -27,7 +27,9 @@ export function applyTheme(doc: Document, choice: string, dark: MediaQueryList):
   root.toggleAttribute('data-theme-auto', auto);
   if (auto) followSystem(root, dark);
   else root.dataset.theme = choice;
-  doc.querySelector('meta[name="color-scheme"]')?.setAttribute('content', auto ? 'light dark' : choice === 'dark' ? 'dark' : 'light');
+  doc
+    .querySelector('meta[name="color-scheme"]')
+    ?.setAttribute('content', auto ? 'light dark' : choice === 'dark' ? 'dark' : 'light');
 }
 
 function start(doc: Document): void {

@@ -7,7 +7,18 @@
  * A request carries the deal and the move log; the worker replays them with the engine, so it needs no
  * state of its own. Answers echo the request id.
  */
-import { deal, hintFor, layoutById, replay, SOLVE_BUDGET, winnability, type Deal, type Mode, type Move, type Pair } from '../engine/index.ts';
+import {
+  deal,
+  hintFor,
+  layoutById,
+  replay,
+  SOLVE_BUDGET,
+  winnability,
+  type Deal,
+  type Mode,
+  type Move,
+  type Pair,
+} from '../engine/index.ts';
 
 export type WorkerRequest =
   | {
@@ -19,7 +30,13 @@ export type WorkerRequest =
   | { readonly id: number; readonly kind: 'deal'; readonly layout: string; readonly seed: string; readonly mode: Mode };
 
 export type WorkerAnswer =
-  | { readonly id: number; readonly kind: 'hint'; readonly pair: Pair | null; readonly winning: boolean; readonly result: string }
+  | {
+      readonly id: number;
+      readonly kind: 'hint';
+      readonly pair: Pair | null;
+      readonly winning: boolean;
+      readonly result: string;
+    }
   | { readonly id: number; readonly kind: 'check'; readonly result: string; readonly undoSteps: number | null }
   | { readonly id: number; readonly kind: 'deal'; readonly deal: Deal; readonly name: string }
   | { readonly id: number; readonly kind: 'error'; readonly message: string };
@@ -49,8 +66,16 @@ export function answer(req: WorkerRequest): WorkerAnswer {
 }
 
 // In a worker, `self` has no `document`; the guard keeps tests that import this module in Node quiet.
-const scope = globalThis as unknown as { document?: unknown; addEventListener?: typeof addEventListener; postMessage?: (a: unknown) => void };
-if (typeof scope.document === 'undefined' && typeof scope.addEventListener === 'function' && typeof scope.postMessage === 'function') {
+const scope = globalThis as unknown as {
+  document?: unknown;
+  addEventListener?: typeof addEventListener;
+  postMessage?: (a: unknown) => void;
+};
+if (
+  typeof scope.document === 'undefined' &&
+  typeof scope.addEventListener === 'function' &&
+  typeof scope.postMessage === 'function'
+) {
   scope.addEventListener('message', (e: Event) => {
     scope.postMessage!(answer((e as MessageEvent<WorkerRequest>).data));
   });

@@ -39,4 +39,5 @@ export function clampZoom(tile: number, fitTile: number): number | null {
 }
 
 /** Can the board zoom in further? */
-export const canZoomIn = (zoom: number | null, fitTile: number): boolean => (zoom ?? fitTile) < Math.max(MAX_TILE, fitTile);
+export const canZoomIn = (zoom: number | null, fitTile: number): boolean =>
+  (zoom ?? fitTile) < Math.max(MAX_TILE, fitTile);

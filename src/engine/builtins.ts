@@ -60,8 +60,7 @@ const shift = (slots: readonly Slot[], dx: number, dy: number, dz = 0): Slot[] =
   slots.map((s) => tile(s.x + dx, s.y + dy, s.z + dz));
 
 /** The same slots mirrored left to right about the vertical line x = cx (half tiles). */
-const mirrorX = (slots: readonly Slot[], cx: number): Slot[] =>
-  slots.map((s) => tile(2 * cx - s.x - 2, s.y, s.z));
+const mirrorX = (slots: readonly Slot[], cx: number): Slot[] => slots.map((s) => tile(2 * cx - s.x - 2, s.y, s.z));
 
 /** A layout from shape parts: exact repeats dropped, slots in canonical order. */
 function build(
@@ -167,16 +166,21 @@ const BUTTERFLY = build('butterfly', 'Butterfly', 'Two broad wings either side o
  * rows twelve tiles long, opened only at the ends, makes most classic deals
  * unsolvable; two fields of rows five long do not.
  */
-const TOWERS = build('towers', 'Towers', 'Six slender towers, five tiles tall, on two low fields and in the street between', [
-  rect(0, 0, 5, 6), // the fields
-  rect(14, 0, 5, 6),
-  stack(2, 2, 4, 1), // towers on the fields
-  stack(2, 8, 4, 1),
-  stack(20, 2, 4, 1),
-  stack(20, 8, 4, 1),
-  stack(11, 2, 5), // towers standing in the street
-  stack(11, 8, 5),
-]);
+const TOWERS = build(
+  'towers',
+  'Towers',
+  'Six slender towers, five tiles tall, on two low fields and in the street between',
+  [
+    rect(0, 0, 5, 6), // the fields
+    rect(14, 0, 5, 6),
+    stack(2, 2, 4, 1), // towers on the fields
+    stack(2, 8, 4, 1),
+    stack(20, 2, 4, 1),
+    stack(20, 8, 4, 1),
+    stack(11, 2, 5), // towers standing in the street
+    stack(11, 8, 5),
+  ],
+);
 
 /**
  * Honeycomb rows: `cells` pairs of tiles with a one-tile hole after each pair.

@@ -18,7 +18,8 @@ export const makeBoard = (faces: readonly (Face | null)[]): string => faces.map(
 
 /** A board of `size` slots from makeBoard's text. */
 export function parseBoard(text: string, size: number): Result<(Face | null)[], string> {
-  if (text.length !== 2 * size) return err('ERR_BOARD', `a board of ${size} slots is ${2 * size} characters, not ${text.length}`);
+  if (text.length !== 2 * size)
+    return err('ERR_BOARD', `a board of ${size} slots is ${2 * size} characters, not ${text.length}`);
   const faces: (Face | null)[] = new Array(size);
   for (let i = 0; i < size; i++) {
     const code = text.slice(2 * i, 2 * i + 2);
@@ -31,7 +32,8 @@ export function parseBoard(text: string, size: number): Result<(Face | null)[], 
 
 /** Boards one after another (each 2 × size characters). */
 export function parseBoards(text: string, size: number): Result<(Face | null)[][], string> {
-  if (size <= 0 || text.length % (2 * size) !== 0) return err('ERR_BOARD', `boards of ${size} slots do not fit ${text.length} characters`);
+  if (size <= 0 || text.length % (2 * size) !== 0)
+    return err('ERR_BOARD', `boards of ${size} slots do not fit ${text.length} characters`);
   const boards: (Face | null)[][] = [];
   for (let at = 0; at < text.length; at += 2 * size) {
     const board = parseBoard(text.slice(at, at + 2 * size), size);
@@ -48,12 +50,14 @@ export const makePairs = (pairs: readonly Pair[]): string => pairs.map(([a, b]) 
 
 /** Pairs from makePairs' text; every index below `size`. */
 export function parsePairs(text: string, size: number): Result<Pair[], string> {
-  if (text.length % 4 !== 0 || !/^[0-9a-z]*$/.test(text)) return err('ERR_PAIRS', 'a pair list is 4 base-36 characters a pair');
+  if (text.length % 4 !== 0 || !/^[0-9a-z]*$/.test(text))
+    return err('ERR_PAIRS', 'a pair list is 4 base-36 characters a pair');
   const pairs: Pair[] = [];
   for (let at = 0; at < text.length; at += 4) {
     const a = parseInt(text.slice(at, at + 2), 36);
     const b = parseInt(text.slice(at + 2, at + 4), 36);
-    if (a >= size || b >= size || a >= MAX_TILES || b >= MAX_TILES) return err('ERR_PAIRS', `pair ${at / 4} points past the layout`);
+    if (a >= size || b >= size || a >= MAX_TILES || b >= MAX_TILES)
+      return err('ERR_PAIRS', `pair ${at / 4} points past the layout`);
     pairs.push([a, b]);
   }
   return ok(pairs);

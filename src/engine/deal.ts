@@ -89,7 +89,10 @@ export function deal(
   if (!found.ok) return found;
   if (mode === 'relaxed') {
     const faces = pasteFaces(geom.size, found.value.order, shufflePairs(rng, facePairs(geom.size)));
-    return ok({ deal: makeDealValue(layout, seed, mode, faces, found.value.order), stats: { attempts: 1, nodes: found.value.stats.nodes } });
+    return ok({
+      deal: makeDealValue(layout, seed, mode, faces, found.value.order),
+      stats: { attempts: 1, nodes: found.value.stats.nodes },
+    });
   }
   return classicDeal(layout, geom, seed, rng);
 }
@@ -108,7 +111,10 @@ function classicDeal(
     const result = solve(geom, present, faces, { budget: CLASSIC_BUDGET, seed: `${seed}:${attempt}` });
     nodes += result.nodes;
     if (result.result === 'solvable')
-      return ok({ deal: makeDealValue(layout, seed, 'classic', faces, result.solution), stats: { attempts: attempt, nodes } });
+      return ok({
+        deal: makeDealValue(layout, seed, 'classic', faces, result.solution),
+        stats: { attempts: attempt, nodes },
+      });
   }
   return err(
     DealError.Classic,

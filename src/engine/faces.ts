@@ -103,4 +103,3 @@ const HONOUR_NAMES: Record<string, string> = {
 export function faceName(face: Face): string {
   return HONOUR_NAMES[face] ?? `${SUIT_NAMES[face[0]!]} ${face[1]}`;
 }
-

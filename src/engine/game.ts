@@ -84,7 +84,21 @@ export function newGame(deal: Deal): Result<Game, string> {
     GEOMETRY.set(deal, (geom = parsed.value));
   }
   const faces = deal.tiles.map((t) => t.face);
-  return ok({ deal, geom, faces, left: faces.length, past: [], future: [], log: [], matches: 0, hints: 0, shuffles: 0, undos: 0, redos: 0, boards: [] });
+  return ok({
+    deal,
+    geom,
+    faces,
+    left: faces.length,
+    past: [],
+    future: [],
+    log: [],
+    matches: 0,
+    hints: 0,
+    shuffles: 0,
+    undos: 0,
+    redos: 0,
+    boards: [],
+  });
 }
 
 /** Presence array of a game's board. */
@@ -199,7 +213,8 @@ function checkMatch(geom: Geometry, d: Draft, a: number, b: number): Result<Step
   if (a === b) return err(MoveError.SameTile, 'a tile cannot be matched with itself');
   const faceA = d.faces[a];
   const faceB = d.faces[b];
-  if (faceA == null || faceB == null) return err(MoveError.Removed, `tile ${faceA == null ? a : b} was already removed`);
+  if (faceA == null || faceB == null)
+    return err(MoveError.Removed, `tile ${faceA == null ? a : b} was already removed`);
   for (const i of [a, b]) if (!isFree(geom, d.present, i)) return err(MoveError.NotFree, `tile ${i} is not free`);
   if (!canMatch(faceA, faceB)) return err(MoveError.NoMatch, `${faceA} does not match ${faceB}`);
   return ok({ type: 'match', a, b, faceA, faceB });
@@ -223,7 +238,10 @@ function play(game: Game, d: Draft, move: Move): Result<true, MoveError> {
       if (!after || !fits(d, after)) {
         const shuffled = shuffleFaces(game.geom, d.present, d.faces, game.deal.seed, d.shuffles + 1);
         if (!shuffled.ok)
-          return err(MoveError.CannotShuffle, 'the tiles left cannot be cleared in any order, so shuffling cannot help: undo instead');
+          return err(
+            MoveError.CannotShuffle,
+            'the tiles left cannot be cleared in any order, so shuffling cannot help: undo instead',
+          );
         after = shuffled.value.faces;
       }
       d.boards.push(after);

@@ -23,7 +23,15 @@ export { KIND_ORDER, faceName, facePairs } from './faces.ts';
 export { makeRng, shuffleInPlace } from './rng.ts';
 export type { Rng } from './rng.ts';
 export { ORDER_BUDGET, findRemovalOrder, longestChain, quickUnclearable } from './order.ts';
-export { CLASSIC_BUDGET, DealError, GENERATOR_VERSION, MAX_CLASSIC_ATTEMPTS, SEED_PATTERN, deal, shuffleFaces } from './deal.ts';
+export {
+  CLASSIC_BUDGET,
+  DealError,
+  GENERATOR_VERSION,
+  MAX_CLASSIC_ATTEMPTS,
+  SEED_PATTERN,
+  deal,
+  shuffleFaces,
+} from './deal.ts';
 export type { DealStats, ShuffleResult } from './deal.ts';
 export { SOLVE_BUDGET, solve } from './solver.ts';
 export type { SolveOptions, SolveOutcome, SolveResult } from './solver.ts';

@@ -73,13 +73,17 @@ export function validateSlots(slots: readonly Slot[]): Result<readonly Slot[], L
     const layer = byLayer.get(s.z) ?? [];
     for (const t of layer) {
       if (t.x === s.x && t.y === s.y) return err(LayoutError.Duplicate, `two tiles at ${describe(s)}`);
-      if (overlaps(s, t)) return err(LayoutError.Overlap, `tiles ${describe(t)} and ${describe(s)} overlap on layer ${s.z}`);
+      if (overlaps(s, t))
+        return err(LayoutError.Overlap, `tiles ${describe(t)} and ${describe(s)} overlap on layer ${s.z}`);
     }
     layer.push(s);
     byLayer.set(s.z, layer);
   }
   if (slots.length % 2 !== 0)
-    return err(LayoutError.Odd, `the layout has ${slots.length} tiles; tiles are removed in pairs, so the count must be even`);
+    return err(
+      LayoutError.Odd,
+      `the layout has ${slots.length} tiles; tiles are removed in pairs, so the count must be even`,
+    );
   return ok(slots);
 }
 

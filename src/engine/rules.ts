@@ -44,11 +44,7 @@ export const matchGroup = (face: Face): string => (face[0] === 'f' || face[0] ==
 export const canMatch = (a: Face, b: Face): boolean => matchGroup(a) === matchGroup(b);
 
 /** Pairs of free slots holding matching faces. */
-export function matchingPairs(
-  geom: Geometry,
-  present: Presence,
-  faces: readonly (Face | null)[],
-): [number, number][] {
+export function matchingPairs(geom: Geometry, present: Presence, faces: readonly (Face | null)[]): [number, number][] {
   const byGroup = new Map<string, number[]>();
   for (let i = 0; i < geom.size; i++) {
     const face = faces[i];
@@ -60,7 +56,6 @@ export function matchingPairs(
   }
   const pairs: [number, number][] = [];
   for (const list of byGroup.values())
-    for (let a = 0; a < list.length; a++)
-      for (let b = a + 1; b < list.length; b++) pairs.push([list[a]!, list[b]!]);
+    for (let a = 0; a < list.length; a++) for (let b = a + 1; b < list.length; b++) pairs.push([list[a]!, list[b]!]);
   return pairs.sort((p, q) => p[0] - q[0] || p[1] - q[1]);
 }

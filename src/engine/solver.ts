@@ -161,7 +161,9 @@ export function solve(
       if (moves) return { result: 'solvable', nodes: search.nodes, solution: moves };
     }
     const moves = search.run();
-    return moves ? { result: 'solvable', nodes: search.nodes, solution: moves } : { result: 'unsolvable', nodes: search.nodes };
+    return moves
+      ? { result: 'solvable', nodes: search.nodes, solution: moves }
+      : { result: 'unsolvable', nodes: search.nodes };
   } catch (e) {
     if (e instanceof BudgetExceeded) return { result: 'unresolved', nodes: budget };
     throw e;
@@ -414,8 +416,8 @@ class PairingSearch {
         const s = pairs[p]!;
         const t = pairs[p + 1]!;
         if (partner[s] === t) continue;
-        if (open++ === 0) (a = s), (x = t);
-        else (y = s), (z = t);
+        if (open++ === 0) ((a = s), (x = t));
+        else ((y = s), (z = t));
       }
       if (open > 2) continue;
       if (open === 0) return false;
@@ -492,7 +494,7 @@ class PairingSearch {
     let left = this.states[slot]!.remaining;
     let clock = 0;
     // First in, first out: `time` then follows waves of tiles freed.
-    for (let head = 0; head < top; ) {
+    for (let head = 0; head < top;) {
       const t = stack[head++]!;
       if (!present[t] || !this.isFree(t)) continue;
       const p = partner[t]!;
@@ -720,11 +722,15 @@ class PairingSearch {
       this.decCount[level] = 2;
     }
     this.depth = level + 1;
-    if (counted) for (let k = 0; k < 2 * this.decCount[level]!; k += 2) this.tally(decPairs[4 * level + k]!, decPairs[4 * level + k + 1]!, -1);
+    if (counted)
+      for (let k = 0; k < 2 * this.decCount[level]!; k += 2)
+        this.tally(decPairs[4 * level + k]!, decPairs[4 * level + k + 1]!, -1);
   }
 
   private undecide(level: number, counted = true): void {
-    if (counted) for (let k = 0; k < 2 * this.decCount[level]!; k += 2) this.tally(this.decPairs[4 * level + k]!, this.decPairs[4 * level + k + 1]!, 1);
+    if (counted)
+      for (let k = 0; k < 2 * this.decCount[level]!; k += 2)
+        this.tally(this.decPairs[4 * level + k]!, this.decPairs[4 * level + k + 1]!, 1);
     for (let k = 0; k < 2 * this.decCount[level]!; k++) {
       const t = this.decPairs[4 * level + k]!;
       this.partner[t] = -1;
@@ -758,7 +764,7 @@ class PairingSearch {
       // decisions only uncommits pairs, so watches never move back.
       const ids = this.watchers.get(key);
       if (!ids) continue;
-      for (let i = 0; i < ids.length; ) {
+      for (let i = 0; i < ids.length;) {
         const id = ids[i]!;
         const pairs = this.nogoods[id]!;
         let next = -1;
@@ -793,11 +799,13 @@ class PairingSearch {
       if (!this.has(bits, at, l)) continue;
       const g = this.groupOf[this.decPairs[4 * l]!]!;
       this.activity[g]!++;
-      for (let k = 0; k < this.decCount[l]!; k++) pairs.push(this.decPairs[4 * l + 2 * k]!, this.decPairs[4 * l + 2 * k + 1]!);
+      for (let k = 0; k < this.decCount[l]!; k++)
+        pairs.push(this.decPairs[4 * l + 2 * k]!, this.decPairs[4 * l + 2 * k + 1]!);
     }
     if (pairs.length === 0) return;
     const g = this.groupOf[pairs[0]!]!;
-    const whole = pairs.length === 4 && this.groupOf[pairs[2]!] === g && this.memberAt[g + 1]! - this.memberAt[g]! === 4;
+    const whole =
+      pairs.length === 4 && this.groupOf[pairs[2]!] === g && this.memberAt[g + 1]! - this.memberAt[g]! === 4;
     if (pairs.length === 2 || whole) {
       this.addForbidden(pairs[0]!, pairs[1]!);
       return;
@@ -889,7 +897,7 @@ class PairingSearch {
    * when some group has no pairing left (unsolvable).
    */
   private probe(): boolean {
-    for (let changed = true; changed; ) {
+    for (let changed = true; changed;) {
       changed = false;
       for (let g = 0; g < this.groupCount; g++) {
         const k = this.uncommitted(g, this.copies, 0);

@@ -58,8 +58,7 @@ export interface DealTile extends Slot {
 
 /** A tiny Result, as in chessops: expected failures are values, not exceptions. */
 export type Result<T, E = string> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: E; readonly message: string };
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E; readonly message: string };
 
 export const ok = <T>(value: T): Result<T, never> => ({ ok: true, value });
 

@@ -23,7 +23,15 @@
  * Like GNOME, a range whose span is not a whole number of tiles stops at the last
  * tile that starts at or before its end.
  */
-import { LayoutError, MAX_COORD, MAX_LAYER, MAX_TILES, makeLayout, sortSlots, validateSlots } from '../engine/layout.ts';
+import {
+  LayoutError,
+  MAX_COORD,
+  MAX_LAYER,
+  MAX_TILES,
+  makeLayout,
+  sortSlots,
+  validateSlots,
+} from '../engine/layout.ts';
 import { err, ok, type Layout, type Result, type Slot } from '../engine/types.ts';
 
 export const MAX_MAPS = 100; // layouts in one file; a guard against garbage input

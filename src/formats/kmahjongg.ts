@@ -60,7 +60,10 @@ export function parseKmahjongg(
   const lines = splitLines(text);
   const first = lines.find((l) => l.text.trim() !== '');
   if (!first)
-    return fail(null, `the file is empty; a KMahjongg layout starts with the line ${KMAHJONGG_V10} or ${KMAHJONGG_V11}`);
+    return fail(
+      null,
+      `the file is empty; a KMahjongg layout starts with the line ${KMAHJONGG_V10} or ${KMAHJONGG_V11}`,
+    );
   const version = first.text.trim();
   if (version !== KMAHJONGG_V10 && version !== KMAHJONGG_V11)
     return fail(first.line, `expected the version line ${KMAHJONGG_V10} or ${KMAHJONGG_V11}, found ${quote(version)}`);
@@ -138,9 +141,17 @@ export function parseKmahjongg(
         if (y + 1 >= h) return fail(line, `${here} the bottom of layer ${z} (rows are ${h} cells)`);
         const block = `${cell(x, y, z)}${cell(x + 1, y, z)}/${cell(x, y + 1, z)}${cell(x + 1, y + 1, z)}`;
         if (block !== '12/43')
-          warn(`line ${line}, column ${x + 1}: the tile at (${x}, ${y}, ${z}) is drawn ${block} instead of 12/43; ` +
-            'read as a tile');
-        for (const [dx, dy] of [[0, 0], [1, 0], [0, 1], [1, 1]] as const) owned[(z * h + y + dy) * w + x + dx] = 1;
+          warn(
+            `line ${line}, column ${x + 1}: the tile at (${x}, ${y}, ${z}) is drawn ${block} instead of 12/43; ` +
+              'read as a tile',
+          );
+        for (const [dx, dy] of [
+          [0, 0],
+          [1, 0],
+          [0, 1],
+          [1, 1],
+        ] as const)
+          owned[(z * h + y + dy) * w + x + dx] = 1;
         slots.push({ x, y, z });
         if (slots.length > MAX_TILES)
           return fail(line, `column ${x + 1}: more than ${MAX_TILES} tiles`, LayoutError.TooLarge);

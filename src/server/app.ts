@@ -78,13 +78,17 @@ const cookieSetup = fp(
   { name: 'cookie-setup', dependencies: ['settings-repository'] },
 );
 
-const hopsTrusted = (hops: number) => (_address: string, hop: number): boolean => hop < hops;
+const hopsTrusted =
+  (hops: number) =>
+  (_address: string, hop: number): boolean =>
+    hop < hops;
 
 export function buildApp(opts: AppOptions): FastifyInstance {
   let root: FastifyInstance | undefined; // for frameworkErrors, which fastify calls without the instance
   const limits: ConnectionLimits = { ...CONNECTION_LIMITS, ...opts.connections };
   // Behind a proxy every socket is the proxy's; a benchmark (rateLimit: false) opens many from one address.
-  if ((opts.trustProxy || opts.rateLimit === false) && opts.connections?.perAddress === undefined) limits.perAddress = 0;
+  if ((opts.trustProxy || opts.rateLimit === false) && opts.connections?.perAddress === undefined)
+    limits.perAddress = 0;
   const app = Fastify({
     logger: opts.logger ?? false,
     // A hop count trusts that many proxies next to us (fastify's own rule for numbers; its types omit them).
@@ -99,7 +103,9 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     frameworkErrors: (error, request, reply) => frameworkError(root!, error, request, reply),
   }).withTypeProvider<ZodTypeProvider>();
   root = app;
-  capConnections(app.server, limits, (client) => app.log.warn({ client, perAddress: limits.perAddress }, 'too many connections from one client; refusing more'));
+  capConnections(app.server, limits, (client) =>
+    app.log.warn({ client, perAddress: limits.perAddress }, 'too many connections from one client; refusing more'),
+  );
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const now = opts.now ?? Date.now;

@@ -76,8 +76,18 @@ const PublicOriginSchema = z
       ctx.addIssue({ code: 'custom', message: 'PUBLIC_ORIGIN is a URL such as https://mahjong.example' });
       return z.NEVER;
     }
-    if (!['http:', 'https:'].includes(url.protocol) || url.username || url.password || url.pathname !== '/' || url.search || url.hash) {
-      ctx.addIssue({ code: 'custom', message: 'PUBLIC_ORIGIN is scheme, host and port only, such as https://mahjong.example' });
+    if (
+      !['http:', 'https:'].includes(url.protocol) ||
+      url.username ||
+      url.password ||
+      url.pathname !== '/' ||
+      url.search ||
+      url.hash
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        message: 'PUBLIC_ORIGIN is scheme, host and port only, such as https://mahjong.example',
+      });
       return z.NEVER;
     }
     return url.origin;
@@ -93,7 +103,10 @@ export const EnvSchema = z.object({
   COOKIE_SECRET: z
     .string()
     .min(32, 'COOKIE_SECRET must be at least 32 characters')
-    .refine(isStrongSecret, 'COOKIE_SECRET looks weak (spaces around it, or few different characters): use `openssl rand -base64 32`')
+    .refine(
+      isStrongSecret,
+      'COOKIE_SECRET looks weak (spaces around it, or few different characters): use `openssl rand -base64 32`',
+    )
     .optional(),
   PUBLIC_ORIGIN: PublicOriginSchema,
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL is one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -104,9 +117,13 @@ export const EnvSchema = z.object({
 export type Env = z.infer<typeof EnvSchema>;
 
 /** The validated environment, or one message per problem (`NAME: what is wrong`). */
-export function parseEnv(env: Record<string, string | undefined>): { ok: true; value: Env } | { ok: false; errors: string[] } {
+export function parseEnv(
+  env: Record<string, string | undefined>,
+): { ok: true; value: Env } | { ok: false; errors: string[] } {
   // An empty variable counts as unset (PORT= would otherwise coerce to port 0).
-  const given = Object.fromEntries(Object.keys(EnvSchema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]));
+  const given = Object.fromEntries(
+    Object.keys(EnvSchema.shape).map((key) => [key, env[key] === '' ? undefined : env[key]]),
+  );
   const parsed = EnvSchema.safeParse(given);
   if (parsed.success) return { ok: true, value: parsed.data };
   return { ok: false, errors: parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`) };

@@ -71,9 +71,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status >= 500) {
       request.log.error(context, 'request failed');
       // A full disk or an I/O error: /healthz reports it (503) while it lasts (routes/health.ts).
-      if (request.server.writeFailures?.record(error.code)) request.log.error({ code: error.code }, 'a database write failed');
-    }
-    else request.log.info({ ...context, err: { message: error.message, code: error.code } }, 'request refused');
+      if (request.server.writeFailures?.record(error.code))
+        request.log.error({ code: error.code }, 'a database write failed');
+    } else request.log.info({ ...context, err: { message: error.message, code: error.code } }, 'request refused');
     const message =
       status >= 500
         ? `something went wrong on our side; it was logged as request ${request.id}`
@@ -95,8 +95,12 @@ export function frameworkError(
   reply: FastifyReply,
 ): void {
   const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
-  request.log.info({ err: { message: error.message, code: error.code }, method: request.method, url: request.url }, 'request refused');
-  const message = error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a part of this address is too long' : 'this address is malformed';
+  request.log.info(
+    { err: { message: error.message, code: error.code }, method: request.method, url: request.url },
+    'request refused',
+  );
+  const message =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a part of this address is too long' : 'this address is malformed';
   baseHeaders(request, reply); // these answers skip the onSend hooks
   reply.headers(SECURITY_HEADERS); // and helmet's onRequest hook: the same CSP and headers as every page
   if (isApi(request)) void reply.code(status).send({ error: message });
@@ -110,8 +114,13 @@ export function frameworkError(
 /** The not-found handler, rate limited (needs the security plugin loaded). */
 export function registerNotFoundHandler(app: FastifyInstance): void {
   app.setNotFoundHandler({ preHandler: app.rateLimit(LIMITS.notFound) }, (request, reply) =>
-    sendError(request, reply, 404, isApi(request)
-      ? `there is no ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`
-      : 'there is no page at this address'),
+    sendError(
+      request,
+      reply,
+      404,
+      isApi(request)
+        ? `there is no ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`
+        : 'there is no page at this address',
+    ),
   );
 }

@@ -23,7 +23,8 @@ const generate = (): string => randomBytes(32).toString('base64url');
 function readSecret(path: string): string | undefined {
   try {
     const text = readFileSync(path, 'utf8').trim();
-    if (text.length < 32) throw new Error(`${path} holds no usable secret (fewer than 32 characters); delete it to make a new one`);
+    if (text.length < 32)
+      throw new Error(`${path} holds no usable secret (fewer than 32 characters); delete it to make a new one`);
     return text;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;

@@ -39,35 +39,49 @@ function sourceDatabase(dir: string): { path: string; db: Database.Database } {
 }
 
 describe('backup', () => {
-  test('copies a live database, WAL included, into one checked file; --force replaces an old backup', { timeout: 30_000 }, async () => {
-    const dir = folder('live');
-    const source = sourceDatabase(dir);
-    try {
-      const target = path.join(dir, 'copy.db');
-      const run = await backup(source.path, target);
-      expect(run.stderr).toBe('');
-      expect(run.status).toBe(0);
-      expect(run.stdout.trimEnd().split('\n')).toHaveLength(1);
-      expect(JSON.parse(run.stdout)).toMatchObject({ backup: target, source: source.path, pages: expect.any(Number), bytes: expect.any(Number), check: 'ok' });
+  test(
+    'copies a live database, WAL included, into one checked file; --force replaces an old backup',
+    { timeout: 30_000 },
+    async () => {
+      const dir = folder('live');
+      const source = sourceDatabase(dir);
+      try {
+        const target = path.join(dir, 'copy.db');
+        const run = await backup(source.path, target);
+        expect(run.stderr).toBe('');
+        expect(run.status).toBe(0);
+        expect(run.stdout.trimEnd().split('\n')).toHaveLength(1);
+        expect(JSON.parse(run.stdout)).toMatchObject({
+          backup: target,
+          source: source.path,
+          pages: expect.any(Number),
+          bytes: expect.any(Number),
+          check: 'ok',
+        });
 
-      const copy = new Database(target, { readonly: true, fileMustExist: true });
-      expect(copy.prepare('SELECT nickname FROM players').all()).toEqual([{ nickname: 'Mei' }]);
-      expect(copy.pragma('journal_mode', { simple: true })).toBe('delete');
-      expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
-      copy.close();
+        const copy = new Database(target, { readonly: true, fileMustExist: true });
+        expect(copy.prepare('SELECT nickname FROM players').all()).toEqual([{ nickname: 'Mei' }]);
+        expect(copy.pragma('journal_mode', { simple: true })).toBe('delete');
+        expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
+        copy.close();
 
-      source.db.prepare('INSERT INTO players (id, nickname, created_at) VALUES (?, ?, ?)').run('p2', null, 2);
-      expect((await backup(source.path, target)).status).toBe(2);
-      const forced = await backup(source.path, '--force', target);
-      expect(forced.status).toBe(0);
-      const again = new Database(target, { readonly: true });
-      expect(again.prepare('SELECT COUNT(*) AS n FROM players').get()).toEqual({ n: 2 });
-      again.close();
-      expect(readdirSync(dir).filter((f) => f.startsWith('copy.db')).sort()).toEqual(['copy.db']); // no partial files
-    } finally {
-      source.db.close();
-    }
-  });
+        source.db.prepare('INSERT INTO players (id, nickname, created_at) VALUES (?, ?, ?)').run('p2', null, 2);
+        expect((await backup(source.path, target)).status).toBe(2);
+        const forced = await backup(source.path, '--force', target);
+        expect(forced.status).toBe(0);
+        const again = new Database(target, { readonly: true });
+        expect(again.prepare('SELECT COUNT(*) AS n FROM players').get()).toEqual({ n: 2 });
+        again.close();
+        expect(
+          readdirSync(dir)
+            .filter((f) => f.startsWith('copy.db'))
+            .sort(),
+        ).toEqual(['copy.db']); // no partial files
+      } finally {
+        source.db.close();
+      }
+    },
+  );
 
   test('of the running server, under play: the copy restores as a server database', { timeout: 60_000 }, async () => {
     const dir = folder('server');
@@ -113,8 +127,18 @@ describe('backup', () => {
     ['a file as folder', source, [path.join(existing, 'a.db')], /is not a folder/],
     ['an unwritable folder', source, ['/sys/mahjong-backup.db'], /cannot write to "\/sys"/],
     ['the database itself', source, [source, '--force'], /cannot be the database itself/],
-    ['a missing database', path.join(bad, 'missing.db'), [path.join(bad, 'a.db')], /no database at ".*missing\.db"; set DATABASE_PATH/],
-    ['no DATABASE_PATH and no data/mahjong.db', undefined, [path.join(bad, 'a.db')], /no database at "data\/mahjong\.db"/],
+    [
+      'a missing database',
+      path.join(bad, 'missing.db'),
+      [path.join(bad, 'a.db')],
+      /no database at ".*missing\.db"; set DATABASE_PATH/,
+    ],
+    [
+      'no DATABASE_PATH and no data/mahjong.db',
+      undefined,
+      [path.join(bad, 'a.db')],
+      /no database at "data\/mahjong\.db"/,
+    ],
     ['a directory as database', bad, [path.join(bad, 'a.db')], /is a directory$/],
     ['a file that is not a database', notADatabase, [path.join(bad, 'a.db')], /notes\.txt" is not a SQLite database/],
   ];
@@ -122,7 +146,10 @@ describe('backup', () => {
   describe.concurrent('bad input: exit 2, one line on stderr, nothing written', () => {
     test.each(BAD)('%s', { timeout: 30_000 }, async (_label, databasePath, args, message) => {
       // The source's own -wal/-shm come and go with the concurrent cases that open it.
-      const listing = () => readdirSync(bad).filter((f) => !f.startsWith('mahjong.db')).sort();
+      const listing = () =>
+        readdirSync(bad)
+          .filter((f) => !f.startsWith('mahjong.db'))
+          .sort();
       const before = listing();
       const run = await backup(databasePath, ...args);
       expect(run.status).toBe(2);

@@ -62,7 +62,11 @@ interface Tile {
 
 /** Replays a solution under the naive rules of test/engine/helpers.ts; null when it clears the board. */
 const replay = (tiles: readonly Tile[], solution: readonly (readonly number[])[]): string | null =>
-  naiveReplay(tiles, tiles.map((t) => t.face as Face), solution as readonly Pair[]);
+  naiveReplay(
+    tiles,
+    tiles.map((t) => t.face as Face),
+    solution as readonly Pair[],
+  );
 
 // ---------------------------------------------------------------------------
 
@@ -114,7 +118,12 @@ describe('deal', () => {
       solution: number[][];
     };
     expect(deal.layout).toBe('row');
-    expect(deal.tiles.map(({ x, y, z }) => [x, y, z])).toEqual([[0, 0, 0], [2, 0, 0], [4, 0, 0], [6, 0, 0]]);
+    expect(deal.tiles.map(({ x, y, z }) => [x, y, z])).toEqual([
+      [0, 0, 0],
+      [2, 0, 0],
+      [4, 0, 0],
+      [6, 0, 0],
+    ]);
     expect(replay(deal.tiles, deal.solution)).toBeNull();
   });
 
@@ -204,14 +213,24 @@ describe('solve', () => {
 describe('bench', () => {
   test('prints deal timings, attempts and failures', async () => {
     const out = json(await cli('bench', '--layout', 'garden', '--count', '5')) as Record<string, number>;
-    expect(Object.keys(out)).toEqual(['deals', 'p50_ms', 'p99_ms', 'max_ms', 'mean_attempts', 'max_attempts', 'failures']);
+    expect(Object.keys(out)).toEqual([
+      'deals',
+      'p50_ms',
+      'p99_ms',
+      'max_ms',
+      'mean_attempts',
+      'max_attempts',
+      'failures',
+    ]);
     expect(out).toMatchObject({ deals: 5, mean_attempts: 1, max_attempts: 1, failures: 0 });
     expect(out.p50_ms).toBeLessThanOrEqual(out.p99_ms!);
     expect(out.p99_ms).toBeLessThanOrEqual(out.max_ms!);
   });
 
   test('classic mode from a layout file', async () => {
-    const out = json(await cli('bench', '--layout-file', TWO_MAPS, '--name', 'tworows', '--mode', 'classic', '--count', '3'));
+    const out = json(
+      await cli('bench', '--layout-file', TWO_MAPS, '--name', 'tworows', '--mode', 'classic', '--count', '3'),
+    );
     expect(out).toMatchObject({ deals: 3, failures: 0 });
   });
 });
@@ -256,7 +275,15 @@ describe('study', () => {
     expect(header!.split(',')).toEqual(KEYS);
     const cells = line!.split(',');
     const row = (json(b) as Record<string, unknown>[])[0]!;
-    for (const key of ['layout', 'tiles', 'deals', 'budget', 'naive_solvable', 'naive_random_clear', 'relaxed_random_clear'])
+    for (const key of [
+      'layout',
+      'tiles',
+      'deals',
+      'budget',
+      'naive_solvable',
+      'naive_random_clear',
+      'relaxed_random_clear',
+    ])
       expect(cells[KEYS.indexOf(key)]).toBe(String(row[key] ?? ''));
   });
 });
@@ -287,13 +314,21 @@ const BAD_INPUTS: readonly (readonly [string, readonly string[], RegExp])[] = [
   ['seed too long', ['deal', '--layout', 'turtle', '--seed', 'x'.repeat(33)], /bad --seed/],
   ['unknown layout', ['deal', '--layout', 'nope', '--seed', 'a'], /unknown layout "nope"; built-in layouts: turtle/],
   ['bad mode', ['deal', '--layout', 'turtle', '--seed', 'a', '--mode', 'hard'], /bad --mode "hard"/],
-  ['--name with --layout', ['deal', '--layout', 'turtle', '--name', 'x', '--seed', 'a'], /--name goes with --layout-file/],
+  [
+    '--name with --layout',
+    ['deal', '--layout', 'turtle', '--name', 'x', '--seed', 'a'],
+    /--name goes with --layout-file/,
+  ],
   ['budget not a number', ['solve', '--layout', 'turtle', '--seed', 'a', '--budget', 'lots'], /bad --budget "lots"/],
   ['budget zero', ['solve', '--layout', 'turtle', '--seed', 'a', '--budget', '0'], /bad --budget "0"/],
   ['budget negative', ['solve', '--layout', 'turtle', '--seed', 'a', '--budget', '-5'], /bad --budget "-5"/],
   ['switch with a value', ['solve', '--layout', 'turtle', '--seed', 'a', '--random=yes'], /--random takes no value/],
   ['solve bad mode', ['solve', '--layout', 'turtle', '--seed', 'a', '--mode', 'hard'], /bad --mode "hard"/],
-  ['solve --random with --mode', ['solve', '--layout', 'turtle', '--seed', 'a', '--random', '--mode', 'classic'], /--random .* no --mode/],
+  [
+    'solve --random with --mode',
+    ['solve', '--layout', 'turtle', '--seed', 'a', '--random', '--mode', 'classic'],
+    /--random .* no --mode/,
+  ],
   ['count a fraction', ['bench', '--layout', 'turtle', '--count', '1.5'], /bad --count "1.5"/],
   ['count huge', ['bench', '--layout', 'turtle', '--count', '99999999999'], /bad --count/],
   ['bench bad mode', ['bench', '--layout', 'garden', '--mode', 'easy'], /bad --mode/],
@@ -307,7 +342,11 @@ const BAD_INPUTS: readonly (readonly [string, readonly string[], RegExp])[] = [
   ['garbage .layout', ['deal', '--layout-file', GARBAGE_LAYOUT, '--seed', 'a'], /garbage\.layout: line 1/],
   ['broken .map', ['solve', '--layout-file', BROKEN_MAP, '--seed', 'a'], /broken\.map: line 1/],
   ['unknown format', ['bench', '--layout-file', UNKNOWN_FORMAT], /unknown layout format/],
-  ['map name not found', ['deal', '--layout-file', TWO_MAPS, '--name', 'Nope', '--seed', 'a'], /no map named "Nope"; maps: Little Row/],
+  [
+    'map name not found',
+    ['deal', '--layout-file', TWO_MAPS, '--name', 'Nope', '--seed', 'a'],
+    /no map named "Nope"; maps: Little Row/,
+  ],
   ['--name on a .layout', ['deal', '--layout-file', ROW_LAYOUT, '--name', 'x', '--seed', 'a'], /--name picks a map/],
   ['odd tile count', ['deal', '--layout-file', ODD_LAYOUT, '--seed', 'a'], /3 tiles/],
   ['unclearable layout', ['deal', '--layout-file', TOWER_LAYOUT, '--seed', 'a'], /cannot be cleared/],

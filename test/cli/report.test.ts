@@ -6,7 +6,16 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { UsageError } from '../../src/cli/args.ts';
 import { reportCommand } from '../../src/cli/report.ts';
 import { layoutById } from '../../src/engine/builtins.ts';
-import { applyMove, availablePairs, deal, makeRng, newGame, type Deal, type Game, type Move } from '../../src/engine/index.ts';
+import {
+  applyMove,
+  availablePairs,
+  deal,
+  makeRng,
+  newGame,
+  type Deal,
+  type Game,
+  type Move,
+} from '../../src/engine/index.ts';
 import { migrate, readMigrations } from '../../src/server/db/migrate.ts';
 import { ROOT, runCli } from './run.ts';
 
@@ -45,13 +54,23 @@ function makeDatabase(): string {
   const db = new Database(file);
   migrate(db, readMigrations(path.join(ROOT, 'migrations')));
   db.prepare('INSERT INTO players (id, created_at) VALUES (?, ?)').run('p1', 1);
-  const addDeal = db.prepare('INSERT INTO deals (layout, seed, mode, generator, deal_json, created_at) VALUES (?, ?, ?, ?, ?, 1)');
+  const addDeal = db.prepare(
+    'INSERT INTO deals (layout, seed, mode, generator, deal_json, created_at) VALUES (?, ?, ?, ?, ?, 1)',
+  );
   const addGame = db.prepare(
     `INSERT INTO games (id, player_id, deal_id, status, result, moves_json, move_count, tiles_left, hints, shuffles, undos,
        started_at, updated_at, finished_at) VALUES (?, 'p1', ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 2, ?)`,
   );
-  const game = (id: string, d: Deal, log: Move[], won: boolean, counts: { hints?: number; shuffles?: number; undos?: number }) => {
-    const dealId = Number(addDeal.run(d.layout, `${d.seed}-${id}`, d.mode, d.generator, JSON.stringify(d)).lastInsertRowid);
+  const game = (
+    id: string,
+    d: Deal,
+    log: Move[],
+    won: boolean,
+    counts: { hints?: number; shuffles?: number; undos?: number },
+  ) => {
+    const dealId = Number(
+      addDeal.run(d.layout, `${d.seed}-${id}`, d.mode, d.generator, JSON.stringify(d)).lastInsertRowid,
+    );
     const tilesLeft = won ? 0 : 144 - 2 * log.filter((m) => m.type === 'match').length;
     addGame.run(id, dealId, won ? 'won' : 'stuck', won ? 'won' : null, JSON.stringify(log), log.length, tilesLeft,
       counts.hints ?? 0, counts.shuffles ?? 0, counts.undos ?? 0, won ? 3 : null); // prettier-ignore
@@ -78,14 +97,38 @@ describe('report', () => {
   test('counts games, wins, clean wins and getting stuck per mode and layout', () => {
     const rows = JSON.parse(reportCommand(['--json'], { DATABASE_PATH: file }));
     expect(rows).toEqual([
-      { mode: 'classic', layout: 'turtle', games: 1, won: 1, clean_wins: 0, got_stuck: 1, shuffled: 0, hinted: 1, won_after_stuck: 1, abandoned_after_stuck: 0 },
-      { mode: 'relaxed', layout: 'turtle', games: 2, won: 1, clean_wins: 1, got_stuck: 1, shuffled: 0, hinted: 0, won_after_stuck: 0, abandoned_after_stuck: 1 },
+      {
+        mode: 'classic',
+        layout: 'turtle',
+        games: 1,
+        won: 1,
+        clean_wins: 0,
+        got_stuck: 1,
+        shuffled: 0,
+        hinted: 1,
+        won_after_stuck: 1,
+        abandoned_after_stuck: 0,
+      },
+      {
+        mode: 'relaxed',
+        layout: 'turtle',
+        games: 2,
+        won: 1,
+        clean_wins: 1,
+        got_stuck: 1,
+        shuffled: 0,
+        hinted: 0,
+        won_after_stuck: 0,
+        abandoned_after_stuck: 1,
+      },
     ]);
   });
 
   test('prints CSV by default', () => {
     const csv = reportCommand([], { DATABASE_PATH: file }).split('\n');
-    expect(csv[0]).toBe('mode,layout,games,won,clean_wins,got_stuck,shuffled,hinted,won_after_stuck,abandoned_after_stuck');
+    expect(csv[0]).toBe(
+      'mode,layout,games,won,clean_wins,got_stuck,shuffled,hinted,won_after_stuck,abandoned_after_stuck',
+    );
     expect(csv.slice(1)).toEqual(['classic,turtle,1,1,0,1,0,1,1,0', 'relaxed,turtle,2,1,1,1,0,0,0,1']);
   });
 
@@ -97,7 +140,9 @@ describe('report', () => {
     const ok = await runCli(['report'], { env: { ...process.env, DATABASE_PATH: file } as Record<string, string> });
     expect(ok.status).toBe(0);
     expect(ok.stdout.trim().split('\n')).toHaveLength(3);
-    const bad = await runCli(['report'], { env: { ...process.env, DATABASE_PATH: path.join(dir, 'none.db') } as Record<string, string> });
+    const bad = await runCli(['report'], {
+      env: { ...process.env, DATABASE_PATH: path.join(dir, 'none.db') } as Record<string, string>,
+    });
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
   });

@@ -13,7 +13,10 @@ export interface Run {
 }
 
 /** `node src/cli/main.ts ...args` through tsx, in `cwd` (default the project root), with `env` if given. */
-export function runCli(args: readonly string[], options: { cwd?: string; env?: Record<string, string> } = {}): Promise<Run> {
+export function runCli(
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', TSX, path.join(ROOT, 'src/cli/main.ts'), ...args], {
       cwd: options.cwd ?? ROOT,

@@ -110,7 +110,10 @@ suite('the board in Chromium', () => {
     const KEYS: Record<Dir, string> = { left: 'ArrowLeft', right: 'ArrowRight', up: 'ArrowUp', down: 'ArrowDown' };
     const PAIRS = 5;
     for (const [a, b] of deal.solution.slice(0, PAIRS)) {
-      for (const [slot, key] of [[a, 'Enter'], [b, ' ']] as const) {
+      for (const [slot, key] of [
+        [a, 'Enter'],
+        [b, ' '],
+      ] as const) {
         for (const dir of path(mirror, slot)) {
           await page.keyboard.press(KEYS[dir]);
           moveFocus(mirror, dir);
@@ -179,7 +182,7 @@ suite('the board in Chromium', () => {
     await context.close();
   });
 
-  test('the phone home page starts with Play and Today\'s deal above the fold', async () => {
+  test("the phone home page starts with Play and Today's deal above the fold", async () => {
     context = await env.browser.newContext({ viewport: SIZES[1] });
     const page = await context.newPage();
     await page.goto(`${env.app.url}/`);
@@ -197,7 +200,11 @@ suite('the board in Chromium', () => {
     const hinted = page.locator('#board .tile[data-hint]');
     await expect.poll(() => hinted.count()).toBe(2);
     const [x, y] = await hinted.evaluateAll((els) =>
-      els.map((el) => ({ face: el.getAttribute('data-face'), free: el.hasAttribute('data-free'), label: el.getAttribute('aria-label') })),
+      els.map((el) => ({
+        face: el.getAttribute('data-face'),
+        free: el.hasAttribute('data-free'),
+        label: el.getAttribute('aria-label'),
+      })),
     );
     expect(x!.free && y!.free).toBe(true);
     expect(canMatch(x!.face as Face, y!.face as Face)).toBe(true);
@@ -216,7 +223,8 @@ suite('the board in Chromium', () => {
     const facesNow = (): Promise<(string | null)[]> =>
       page.$$eval('#board .tile', (els: HTMLElement[]) => {
         const faces: (string | null)[] = [];
-        for (const el of els) faces[Number(el.getAttribute('data-slot'))] = el.hidden ? null : el.getAttribute('data-face');
+        for (const el of els)
+          faces[Number(el.getAttribute('data-slot'))] = el.hidden ? null : el.getAttribute('data-face');
         return faces;
       });
     const before = await facesNow();
@@ -321,12 +329,16 @@ suite('the board in Chromium', () => {
     await p.click('[data-action="check"]');
     const back = notice.getByRole('button', { name: `Undo ${undoSteps} move${undoSteps === 1 ? '' : 's'}` });
     await back.waitFor({ timeout: 60_000 }); // the solver may take seconds, more on a busy machine
-    expect(await notice.locator('p').textContent()).toMatch(new RegExp(`^No: the win was lost ${undoSteps} moves? ago`));
+    expect(await notice.locator('p').textContent()).toMatch(
+      new RegExp(`^No: the win was lost ${undoSteps} moves? ago`),
+    );
     expect(await p.textContent('#message')).toBe('');
     await back.click();
     expect(await p.textContent('[data-counter="left"]')).toBe(String(left + 2 * undoSteps!));
     await p.click('[data-action="check"]');
-    await expect.poll(() => p.textContent('#message'), { timeout: 60_000 }).toMatch(/^Yes: this position can still be cleared/);
+    await expect
+      .poll(() => p.textContent('#message'), { timeout: 60_000 })
+      .toMatch(/^Yes: this position can still be cleared/);
 
     // back to the stuck position with redo, then out of it with the notice's Shuffle
     for (let i = 0; i < undoSteps!; i++) await p.keyboard.press('y');
@@ -346,7 +358,9 @@ suite('the board in Chromium', () => {
     await expect.poll(() => page.textContent('#message')).toMatch(/^Link copied/);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${env.app.url}/play/turtle/share-me`);
     await page.keyboard.press('n');
-    await page.waitForURL((url) => /\/play\/turtle\/[A-Za-z0-9_-]+$/.test(url.pathname) && !url.pathname.endsWith('/share-me'));
+    await page.waitForURL(
+      (url) => /\/play\/turtle\/[A-Za-z0-9_-]+$/.test(url.pathname) && !url.pathname.endsWith('/share-me'),
+    );
     await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
     expect((await pageData(page)).deal.seed).not.toBe('share-me');
     await context.close();
@@ -374,7 +388,7 @@ suite('the board in Chromium', () => {
     await context.close();
   });
 
-  test('pause (and P) hides the board, the clock goes on (the server\'s, issue 10); the timer can be hidden; both kept across a reload', async () => {
+  test("pause (and P) hides the board, the clock goes on (the server's, issue 10); the timer can be hidden; both kept across a reload", async () => {
     const page = await open('pause');
     const { deal } = await pageData(page);
     const [a, b] = deal.solution[0]!;
@@ -448,7 +462,12 @@ suite('the board in Chromium', () => {
     const [a, b] = deal.solution[0]!;
     await tile(page, a).click();
     await tile(page, b).click();
-    expect(await page.evaluate(([x, y]) => [x, y].map((i) => document.querySelector<HTMLElement>(`[data-slot="${i}"]`)!.hidden), [a, b])).toEqual([true, true]);
+    expect(
+      await page.evaluate(
+        ([x, y]) => [x, y].map((i) => document.querySelector<HTMLElement>(`[data-slot="${i}"]`)!.hidden),
+        [a, b],
+      ),
+    ).toEqual([true, true]);
     await context.close();
   });
 
@@ -466,10 +485,16 @@ suite('the board in Chromium', () => {
           const c = rgb(getComputedStyle(el).backgroundColor);
           if (c.length === 3 || (c.length === 4 && c[3]! > 0.9)) return c.slice(0, 3);
         }
-        return rgb(getComputedStyle(document.documentElement).getPropertyValue('--bg').trim().replace(/^#(..)(..)(..)$/, (_, r, g, b) => `${parseInt(r, 16)} ${parseInt(g, 16)} ${parseInt(b, 16)}`));
+        return rgb(
+          getComputedStyle(document.documentElement)
+            .getPropertyValue('--bg')
+            .trim()
+            .replace(/^#(..)(..)(..)$/, (_, r, g, b) => `${parseInt(r, 16)} ${parseInt(g, 16)} ${parseInt(b, 16)}`),
+        );
       };
       const out: string[] = [];
-      const selector = '#message, .board-help, .controls button:not([aria-disabled="true"]), .counters dt, .counters dd, .share-line';
+      const selector =
+        '#message, .board-help, .controls button:not([aria-disabled="true"]), .counters dt, .counters dd, .share-line';
       for (const el of document.querySelectorAll(selector)) {
         if (!el.textContent?.trim()) continue;
         const a = lum(rgb(getComputedStyle(el).color));
@@ -530,7 +555,9 @@ suite('the board in Chromium', () => {
     context = await env.browser.newContext({ viewport: SIZES[0], javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${env.app.url}/play/turtle/noscript`);
-    const boxes = await page.$$eval('#board .tile', (els) => els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect));
+    const boxes = await page.$$eval('#board .tile', (els) =>
+      els.map((el) => el.getBoundingClientRect().toJSON() as DOMRect),
+    );
     expect(boxes).toHaveLength(144);
     expect(boxes.every((b) => b.width > 30 && b.height > b.width)).toBe(true);
     expect(new Set(boxes.map((b) => `${b.x},${b.y}`)).size).toBe(144); // no two tiles on one spot

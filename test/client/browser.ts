@@ -39,7 +39,12 @@ export interface Running {
 export async function startApp(): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'mahjong-client-'));
   const { buildApp } = await import('../../src/server/app.ts');
-  const app = buildApp({ databasePath: join(dir, 'test.db'), logger: false, cookieSecret: 'x'.repeat(32), rateLimit: false });
+  const app = buildApp({
+    databasePath: join(dir, 'test.db'),
+    logger: false,
+    cookieSecret: 'x'.repeat(32),
+    rateLimit: false,
+  });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
     url: url.replace('localhost', '127.0.0.1'),

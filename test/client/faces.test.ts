@@ -34,7 +34,8 @@ function elementById(svg: string, id: string): string | undefined {
   tags.lastIndex = start;
   let depth = 0;
   for (let m = tags.exec(svg); m; m = tags.exec(svg)) {
-    if (m[1]) depth--; // end tag
+    if (m[1])
+      depth--; // end tag
     else if (!m[2]) depth++; // start tag (not self-closing)
     if (depth === 0) return svg.slice(start, m.index + m[0].length);
   }
@@ -114,7 +115,16 @@ describe('public/faces.svg', () => {
     }
     const names = [...used].map((pair) => pair.split(' ')[0]);
     expect(new Set(names).size, 'one fallback per property').toBe(names.length);
-    expect(names.sort()).toEqual(['--f-blue', '--f-green', '--f-ink', '--f-orange', '--f-pink', '--f-purple', '--f-red', '--f-teal']);
+    expect(names.sort()).toEqual([
+      '--f-blue',
+      '--f-green',
+      '--f-ink',
+      '--f-orange',
+      '--f-pink',
+      '--f-purple',
+      '--f-red',
+      '--f-teal',
+    ]);
   });
 
   test('stays small', () => {

@@ -12,9 +12,15 @@ const winByScript = (page: Page, layout: string, seed: string) =>
   page.evaluate(
     async ([layout, seed]) => {
       const post = (url: string, body: unknown) =>
-        fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+        fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then((r) => r.json());
       const g = await post('/api/games', { layout, seed });
-      return post(`/api/games/${g.id}/moves`, { moves: (g.solution as number[][]).map(([a, b]) => ({ type: 'match', a, b })) });
+      return post(`/api/games/${g.id}/moves`, {
+        moves: (g.solution as number[][]).map(([a, b]) => ({ type: 'match', a, b })),
+      });
     },
     [layout, seed],
   );
@@ -33,7 +39,11 @@ const winByScript = (page: Page, layout: string, seed: string) =>
     const link = await page.inputValue('#transfer-link');
     expect(link).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/transfer\/[A-Za-z0-9_-]{32}$/);
 
-    const phone = await env.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+    const phone = await env.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+    });
     const other = await phone.newPage();
     await other.goto(`${env.app.url}/`);
     await winByScript(other, 'turtle', 'left-behind'); // this browser's own game, which the page warns about
@@ -83,26 +93,30 @@ const winByScript = (page: Page, layout: string, seed: string) =>
     await context.close();
   });
 
-  test('the win panel shows the server time and that a game sent all at once is not ranked', { timeout: 120_000 }, async () => {
-    const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
-    const page = await context.newPage();
-    await page.goto(`${env.app.url}/play/garden/panel`);
-    await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
-    const elapsed = Number(await page.getAttribute('#deal-stats', 'data-elapsed'));
-    expect(elapsed).toBeGreaterThanOrEqual(0);
-    // The whole game played offline, then sent when the network is back: all at once, so not ranked
-    // (SPEC §8: offline games are verified, never ranked).
-    const { deal } = await pageData(page);
-    await context.setOffline(true);
-    for (const [a, b] of deal.solution) {
-      await tile(page, a).click();
-      await tile(page, b).click();
-    }
-    await context.setOffline(false);
-    await page.evaluate(() => (globalThis as { __mahjong?: { sendNow?: () => void } }).__mahjong?.sendNow?.());
-    await expect.poll(() => page.getAttribute('[data-win="rank"]', 'data-ranked'), { timeout: 15_000 }).toBe('false');
-    expect(await page.textContent('[data-win="rank"]')).toContain('Not ranked');
-    expect(await page.textContent('[data-win="time"]')).toMatch(/^Time \d+:\d\d\./);
-    await context.close();
-  });
+  test(
+    'the win panel shows the server time and that a game sent all at once is not ranked',
+    { timeout: 120_000 },
+    async () => {
+      const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
+      const page = await context.newPage();
+      await page.goto(`${env.app.url}/play/garden/panel`);
+      await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+      const elapsed = Number(await page.getAttribute('#deal-stats', 'data-elapsed'));
+      expect(elapsed).toBeGreaterThanOrEqual(0);
+      // The whole game played offline, then sent when the network is back: all at once, so not ranked
+      // (SPEC §8: offline games are verified, never ranked).
+      const { deal } = await pageData(page);
+      await context.setOffline(true);
+      for (const [a, b] of deal.solution) {
+        await tile(page, a).click();
+        await tile(page, b).click();
+      }
+      await context.setOffline(false);
+      await page.evaluate(() => (globalThis as { __mahjong?: { sendNow?: () => void } }).__mahjong?.sendNow?.());
+      await expect.poll(() => page.getAttribute('[data-win="rank"]', 'data-ranked'), { timeout: 15_000 }).toBe('false');
+      expect(await page.textContent('[data-win="rank"]')).toContain('Not ranked');
+      expect(await page.textContent('[data-win="time"]')).toMatch(/^Time \d+:\d\d\./);
+      await context.close();
+    },
+  );
 });

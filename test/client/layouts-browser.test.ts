@@ -13,9 +13,15 @@ const CLUBS = path.resolve(process.cwd(), '../shared/layouts/kmahjongg/clubs.lay
 
 /** The file to upload: the corpus' Clubs, or (without the corpus) a small map made here. */
 function goodFile(): { name: string; mimeType: string; buffer: Buffer; tiles: number } {
-  if (existsSync(CLUBS)) return { name: 'clubs.layout', mimeType: 'text/plain', buffer: readFileSync(CLUBS), tiles: 74 };
+  if (existsSync(CLUBS))
+    return { name: 'clubs.layout', mimeType: 'text/plain', buffer: readFileSync(CLUBS), tiles: 74 };
   const tiles = Array.from({ length: 12 }, (_, i) => `<tile x="${i % 6}" y="${Math.floor(i / 6)}"/>`).join('');
-  return { name: 'small.map', mimeType: 'application/xml', buffer: Buffer.from(`<mahjongg><map name="clubs">${tiles}</map></mahjongg>`), tiles: 12 };
+  return {
+    name: 'small.map',
+    mimeType: 'application/xml',
+    buffer: Buffer.from(`<mahjongg><map name="clubs">${tiles}</map></mahjongg>`),
+    tiles: 12,
+  };
 }
 
 const PAIRS = 3;
@@ -29,7 +35,8 @@ describe.skipIf(!HAS_CHROMIUM)('your own layout in a real browser', () => {
     const problems: string[] = [];
     page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
     page.on('request', (r) => {
-      if (!r.url().startsWith(app.url) && !r.url().startsWith('data:')) problems.push(`third-party request: ${r.url()}`);
+      if (!r.url().startsWith(app.url) && !r.url().startsWith('data:'))
+        problems.push(`third-party request: ${r.url()}`);
     });
 
     await page.goto(`${app.url}/`);
@@ -37,13 +44,16 @@ describe.skipIf(!HAS_CHROMIUM)('your own layout in a real browser', () => {
     await page.waitForURL(/\/layouts\/new$/);
 
     // A lone tower: four tiles on one another.
-    const tower = '<mahjongg><map name="Tower"><tile x="0" y="0" z="0"/><tile x="0" y="0" z="1"/><tile x="0" y="0" z="2"/><tile x="0" y="0" z="3"/></map></mahjongg>';
+    const tower =
+      '<mahjongg><map name="Tower"><tile x="0" y="0" z="0"/><tile x="0" y="0" z="1"/><tile x="0" y="0" z="2"/><tile x="0" y="0" z="3"/></map></mahjongg>';
     await page.setInputFiles('#file', { name: 'tower.map', mimeType: 'application/xml', buffer: Buffer.from(tower) });
     const refused = page.waitForResponse((r) => r.url().endsWith('/layouts') && r.request().method() === 'POST');
     await page.getByRole('button', { name: 'Upload and check' }).click();
     const refusedRes = await refused;
     expect(refusedRes.status(), await refusedRes.text()).toBe(400);
-    await expect.poll(() => page.textContent('#upload-error')).toMatch(/cannot be cleared: 4 of the 4 tiles are stacked on one another/);
+    await expect
+      .poll(() => page.textContent('#upload-error'))
+      .toMatch(/cannot be cleared: 4 of the 4 tiles are stacked on one another/);
     expect(await page.getAttribute('#file', 'aria-invalid')).toBe('true');
 
     const good = goodFile();
@@ -66,7 +76,9 @@ describe.skipIf(!HAS_CHROMIUM)('your own layout in a real browser', () => {
     }
     await settled(page);
     await expect
-      .poll(() => app.app.db.prepare('SELECT move_count, tiles_left, layout FROM games').get(), { timeout: BATCH_MS + 5000 })
+      .poll(() => app.app.db.prepare('SELECT move_count, tiles_left, layout FROM games').get(), {
+        timeout: BATCH_MS + 5000,
+      })
       .toEqual({ move_count: PAIRS, tiles_left: good.tiles - 2 * PAIRS, layout: id });
     expect(problems).toEqual([]);
     await page.close();

@@ -18,7 +18,9 @@ const suite = HAS_CHROMIUM ? describe : describe.skip;
 /** Opens `path` and waits until the page's script has the board. */
 async function openBoard(page: Page, url: string): Promise<void> {
   await page.goto(url);
-  await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'), null, { timeout: 20_000 });
+  await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'), null, {
+    timeout: 20_000,
+  });
 }
 
 /** Loads the home page and waits until the service worker controls it (and so has the app's files). */
@@ -28,7 +30,8 @@ async function installed(page: Page, url: string): Promise<void> {
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
 }
 
-const pageDeal = (page: Page): Promise<Deal> => page.evaluate(() => (globalThis as unknown as { __mahjong: { state: { deal: Deal } } }).__mahjong.state.deal);
+const pageDeal = (page: Page): Promise<Deal> =>
+  page.evaluate(() => (globalThis as unknown as { __mahjong: { state: { deal: Deal } } }).__mahjong.state.deal);
 const cacheNames = (page: Page): Promise<string[]> => page.evaluate(() => caches.keys());
 
 suite('offline in Chromium', () => {
@@ -69,16 +72,25 @@ suite('offline in Chromium', () => {
     // The stats page (as last seen online) says what waits in this browser.
     await page.goto(`${env.app.url}/stats`);
     await expect.poll(() => page.getAttribute('#waiting', 'data-waiting')).toBe('1');
-    expect(await page.textContent('#waiting li')).toBe(`Garden, deal offline-win: won, ${deal.solution.length} moves to send`);
+    expect(await page.textContent('#waiting li')).toBe(
+      `Garden, deal offline-win: won, ${deal.solution.length} moves to send`,
+    );
     expect(await page.textContent('#waiting [data-waiting="note"]')).toContain('You are offline');
 
     // The network returns: the waiting game is sent from this page, made on the server and replayed.
     await context.setOffline(false);
     await expect.poll(() => page.getAttribute('#waiting', 'data-waiting'), { timeout: 30_000 }).toBe('0');
-    const stats = (await page.evaluate(() => fetch('/api/stats').then((r) => r.json()))) as { played: number; won: number; history: { layout: string; seed: string; result: string | null }[] };
+    const stats = (await page.evaluate(() => fetch('/api/stats').then((r) => r.json()))) as {
+      played: number;
+      won: number;
+      history: { layout: string; seed: string; result: string | null }[];
+    };
     expect(stats).toMatchObject({ played: 1, won: 1 });
     expect(stats.history[0]).toMatchObject({ layout: 'garden', seed: 'offline-win', result: 'won' });
-    const row = env.app.app.db.prepare("SELECT moves_json, result FROM games WHERE result = 'won'").get() as { moves_json: string; result: string };
+    const row = env.app.app.db.prepare("SELECT moves_json, result FROM games WHERE result = 'won'").get() as {
+      moves_json: string;
+      result: string;
+    };
     expect(JSON.parse(row.moves_json)).toEqual(deal.solution.map(([a, b]) => ({ type: 'match', a, b })));
     // The board the browser dealt is the one the server deals for that link.
     const server = (await page.evaluate(() => fetch('/api/deals/garden/offline-win').then((r) => r.json()))) as Deal;
@@ -87,7 +99,7 @@ suite('offline in Chromium', () => {
     await context.close();
   }, 120_000);
 
-  test('offline boards equal the server\'s for several layouts, seeds and both modes; New game gets a fresh seed', async () => {
+  test("offline boards equal the server's for several layouts, seeds and both modes; New game gets a fresh seed", async () => {
     const context = await newContext();
     const page = await context.newPage();
     await installed(page, env.app.url);
@@ -105,7 +117,9 @@ suite('offline in Chromium', () => {
       await openBoard(page, `${env.app.url}/play/${layout}/${seed}${mode === 'classic' ? '?mode=classic' : ''}`);
       dealt.push(await pageDeal(page));
       // The board on the page is the deal: every tile in its slot with its face.
-      const faces = await page.$$eval('#board .tile', (els) => els.map((el) => [Number((el as HTMLElement).dataset.slot), (el as HTMLElement).dataset.face]));
+      const faces = await page.$$eval('#board .tile', (els) =>
+        els.map((el) => [Number((el as HTMLElement).dataset.slot), (el as HTMLElement).dataset.face]),
+      );
       expect(faces.length).toBe(dealt.at(-1)!.tiles.length);
       for (const [slot, face] of faces) expect(face).toBe(dealt.at(-1)!.tiles[slot as number]!.face);
     }
@@ -122,13 +136,19 @@ suite('offline in Chromium', () => {
 });
 
 suite('a new deployment in Chromium', () => {
-  test('a new build\'s service worker takes over and deletes the old cache; the offline page then loads the new files', async () => {
+  test("a new build's service worker takes over and deletes the old cache; the offline page then loads the new files", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mahjong-sw-'));
     const publicDir = join(dir, 'public');
     cpSync(PUBLIC_DIR, publicDir, { recursive: true });
     const { buildApp } = await import('../../src/server/app.ts');
     const start = async (port: number) => {
-      const app = buildApp({ databasePath: join(dir, 'test.db'), logger: false, cookieSecret: 'x'.repeat(32), rateLimit: false, publicDir });
+      const app = buildApp({
+        databasePath: join(dir, 'test.db'),
+        logger: false,
+        cookieSecret: 'x'.repeat(32),
+        rateLimit: false,
+        publicDir,
+      });
       await app.listen({ port, host: '127.0.0.1' });
       return app;
     };
@@ -149,7 +169,10 @@ suite('a new deployment in Chromium', () => {
       const manifestFile = join(publicDir, 'build', 'manifest.json');
       const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, string>;
       const newName = 'build/site.0ff1ce00.css';
-      writeFileSync(join(publicDir, newName), `${readFileSync(join(publicDir, manifest['site.css']!), 'utf8')}\n/* deployed again */\n`);
+      writeFileSync(
+        join(publicDir, newName),
+        `${readFileSync(join(publicDir, manifest['site.css']!), 'utf8')}\n/* deployed again */\n`,
+      );
       rmSync(join(publicDir, manifest['site.css']!)); // the old build's files are gone from the server
       writeFileSync(manifestFile, JSON.stringify({ ...manifest, 'site.css': newName }));
       app = await start(port);

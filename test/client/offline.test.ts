@@ -11,7 +11,7 @@ import { answer } from '../../src/client/worker.ts';
 
 describe('the browser deals like the server', () => {
   const cases = LAYOUTS.flatMap((l) => MODES.map((mode) => [l.id, mode] as const));
-  test.each(cases)('%s, %s: the worker\'s deal is the server\'s deal JSON', (layout, mode) => {
+  test.each(cases)("%s, %s: the worker's deal is the server's deal JSON", (layout, mode) => {
     for (const seed of ['offline-1', 'Zq9_x-2']) {
       const server = runDealTask({ layout, seed, mode });
       const browser = answer({ id: 7, kind: 'deal', layout, seed, mode });
@@ -27,7 +27,11 @@ describe('the browser deals like the server', () => {
   });
 
   test('an unknown layout or a bad seed is an error, not a deal', () => {
-    expect(answer({ id: 1, kind: 'deal', layout: 'nope', seed: 'a', mode: 'relaxed' })).toEqual({ id: 1, kind: 'error', message: 'there is no built-in layout called nope' });
+    expect(answer({ id: 1, kind: 'deal', layout: 'nope', seed: 'a', mode: 'relaxed' })).toEqual({
+      id: 1,
+      kind: 'error',
+      message: 'there is no built-in layout called nope',
+    });
     expect(answer({ id: 2, kind: 'deal', layout: 'turtle', seed: 'a b', mode: 'relaxed' }).kind).toBe('error');
   });
 });
@@ -42,7 +46,15 @@ describe('deal links', () => {
     expect(parseDealPath(path, search)).toEqual(expected);
   });
 
-  test.each(['/', '/play/turtle', '/play/turtle/', '/play/turtle/a b', '/play/turtle/%E0%A4%A', '/stats', `/play/t/${'x'.repeat(33)}`])('%s is not', (path) => {
+  test.each([
+    '/',
+    '/play/turtle',
+    '/play/turtle/',
+    '/play/turtle/a b',
+    '/play/turtle/%E0%A4%A',
+    '/stats',
+    `/play/t/${'x'.repeat(33)}`,
+  ])('%s is not', (path) => {
     expect(parseDealPath(path, '')).toBeNull();
   });
 });

@@ -221,7 +221,7 @@ describe('links', () => {
   });
 });
 
-describe('the win panel\'s best', () => {
+describe("the win panel's best", () => {
   test.each([
     [60_000, null, 'relaxed', 'Your first win on this layout.'],
     [60_000, 90_000, 'relaxed', 'A new personal best on this layout: 0:30 faster than your 1:30.'],
@@ -248,7 +248,12 @@ describe('solver worker', () => {
 
   test('a fresh deal can be won; a bad log is an error', () => {
     const d = dealOf();
-    expect(answer({ id: 2, kind: 'check', deal: d, log: [] })).toEqual({ id: 2, kind: 'check', result: 'solvable', undoSteps: null });
+    expect(answer({ id: 2, kind: 'check', deal: d, log: [] })).toEqual({
+      id: 2,
+      kind: 'check',
+      result: 'solvable',
+      undoSteps: null,
+    });
     expect(answer({ id: 3, kind: 'check', deal: d, log: [{ type: 'undo' }] }).kind).toBe('error');
   });
 });

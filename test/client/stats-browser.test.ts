@@ -14,7 +14,11 @@ import { appAndBrowser, HAS_CHROMIUM } from './browser.ts';
     await page.goto(`${env.app.url}/`);
     await page.evaluate(async () => {
       const post = (url: string, body: unknown) =>
-        fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+        fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then((r) => r.json());
       for (let i = 0; i < 4; i++) {
         const g = await post('/api/games', { layout: 'garden', seed: `phone${i}` });
         const pairs = (g.solution as number[][]).slice(0, i === 3 ? 2 : undefined);

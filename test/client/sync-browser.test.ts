@@ -15,8 +15,7 @@ suite('sync in Chromium', () => {
 
   const gameRow = (id: string) =>
     env.app.app.db.prepare('SELECT move_count, moves_json, result FROM games WHERE id = ?').get(id) as
-      | { move_count: number; moves_json: string; result: string | null }
-      | undefined;
+      { move_count: number; moves_json: string; result: string | null } | undefined;
 
   async function open(context: BrowserContext, path: string): Promise<Page> {
     const page = await context.newPage();
@@ -25,8 +24,10 @@ suite('sync in Chromium', () => {
     return page;
   }
 
-  const gameIdOf = (page: Page) => page.evaluate(() => (globalThis as { __mahjong?: { sync: { gameId: string | null } } }).__mahjong!.sync.gameId);
-  const sendNow = (page: Page) => page.evaluate(() => (globalThis as { __mahjong?: { sendNow(): void } }).__mahjong!.sendNow());
+  const gameIdOf = (page: Page) =>
+    page.evaluate(() => (globalThis as { __mahjong?: { sync: { gameId: string | null } } }).__mahjong!.sync.gameId);
+  const sendNow = (page: Page) =>
+    page.evaluate(() => (globalThis as { __mahjong?: { sendNow(): void } }).__mahjong!.sendNow());
 
   async function playPair(page: Page, [a, b]: readonly [number, number]): Promise<void> {
     await tile(page, a).click();
@@ -45,11 +46,22 @@ suite('sync in Chromium', () => {
     const fates: string[] = [];
     await page.route('**/api/games/*/moves', async (route: Route) => {
       batches++;
-      const fate = batches <= 12 ? (batches % 2 === 0 ? '429' : 'ok') : batches <= 15 ? '503' : batches === 16 ? 'drop' : 'ok';
+      const fate =
+        batches <= 12 ? (batches % 2 === 0 ? '429' : 'ok') : batches <= 15 ? '503' : batches === 16 ? 'drop' : 'ok';
       fates.push(fate);
       if (fate === '429')
-        return route.fulfill({ status: 429, headers: { 'retry-after': '1' }, contentType: 'application/json', body: '{"error":"too many requests","code":"ERR_RATE_LIMITED"}' });
-      if (fate === '503') return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":"the server is restarting"}' });
+        return route.fulfill({
+          status: 429,
+          headers: { 'retry-after': '1' },
+          contentType: 'application/json',
+          body: '{"error":"too many requests","code":"ERR_RATE_LIMITED"}',
+        });
+      if (fate === '503')
+        return route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: '{"error":"the server is restarting"}',
+        });
       if (fate === 'drop') return route.abort('connectionreset');
       return route.continue();
     });
@@ -89,7 +101,9 @@ suite('sync in Chromium', () => {
     expect(await page.textContent('#sync-status')).toBe('Saving…');
     hold = false;
     await expect.poll(() => page.isVisible('#win-panel [data-win="verified"]')).toBe(true);
-    expect(await page.textContent('#win-panel [data-win="verified"]')).toMatch(/^The server checked every move: your win is recorded/);
+    expect(await page.textContent('#win-panel [data-win="verified"]')).toMatch(
+      /^The server checked every move: your win is recorded/,
+    );
 
     // Offline from the first move: the indicator and the panel say the win waits on this device.
     const other = await open(context, '/play/garden/sync-offline');
@@ -147,7 +161,9 @@ suite('sync in Chromium', () => {
     await sendNow(two);
     await expect.poll(() => two.textContent('#message')).toMatch(/another tab or window.*server's position/);
     const expected: Move[] = deal.solution.slice(0, 2).map(([a, b]) => ({ type: 'match', a, b }));
-    const log = await two.evaluate(() => (globalThis as { __mahjong?: { state: { game: { log: unknown[] } } } }).__mahjong!.state.game.log);
+    const log = await two.evaluate(
+      () => (globalThis as { __mahjong?: { state: { game: { log: unknown[] } } } }).__mahjong!.state.game.log,
+    );
     expect(log).toEqual(expected);
     expect(await tile(two, deal.solution[2]![0]).isHidden()).toBe(false); // its own pair is back: the server never took it
     expect(JSON.parse(gameRow((await gameIdOf(one))!)!.moves_json)).toEqual(expected);

@@ -77,19 +77,50 @@ beforeEach(async () => {
   const cookie = await newPlayer(app);
   const clock = new Clock();
   const kept = new Map<string, string>();
-  const store: KeptStore = { keys: () => [...kept.keys()], get: (k) => kept.get(k) ?? null, set: (k, v) => void kept.set(k, v), remove: (k) => void kept.delete(k) };
-  const world = { app, cookie, clock, kept, sent: [], faults: [], online: true, statuses: [], saved: [], conflicts: [] } as unknown as World;
+  const store: KeptStore = {
+    keys: () => [...kept.keys()],
+    get: (k) => kept.get(k) ?? null,
+    set: (k, v) => void kept.set(k, v),
+    remove: (k) => void kept.delete(k),
+  };
+  const world = {
+    app,
+    cookie,
+    clock,
+    kept,
+    sent: [],
+    faults: [],
+    online: true,
+    statuses: [],
+    saved: [],
+    conflicts: [],
+  } as unknown as World;
   const fetchFn = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = String(input);
     const body = JSON.parse(String(init?.body ?? '{}'));
     world.sent.push({ url, body, keepalive: init?.keepalive === true });
     const fault = world.faults.shift() ?? null;
     if (fault === 'drop') throw new TypeError('Failed to fetch');
-    if (fault === 429) return new Response(JSON.stringify({ error: 'too many requests', code: 'ERR_RATE_LIMITED' }), { status: 429, headers: { 'retry-after': '7' } });
+    if (fault === 429)
+      return new Response(JSON.stringify({ error: 'too many requests', code: 'ERR_RATE_LIMITED' }), {
+        status: 429,
+        headers: { 'retry-after': '7' },
+      });
     if (fault === 503) return new Response(JSON.stringify({ error: 'restarting' }), { status: 503 });
-    const res = await app.inject({ method: 'POST', url, headers: { cookie: world.cookie, 'content-type': 'application/json' }, payload: init?.body as string });
+    const res = await app.inject({
+      method: 'POST',
+      url,
+      headers: { cookie: world.cookie, 'content-type': 'application/json' },
+      payload: init?.body as string,
+    });
     if (fault === 'drop-after') throw new TypeError('Failed to fetch');
-    return new Response(res.body, { status: res.statusCode, headers: { 'content-type': 'application/json', ...(res.headers['retry-after'] ? { 'retry-after': String(res.headers['retry-after']) } : {}) } });
+    return new Response(res.body, {
+      status: res.statusCode,
+      headers: {
+        'content-type': 'application/json',
+        ...(res.headers['retry-after'] ? { 'retry-after': String(res.headers['retry-after']) } : {}),
+      },
+    });
   };
   world.env = {
     fetch: fetchFn as typeof fetch,
@@ -133,7 +164,11 @@ async function pass(sync: Sync, ms: number): Promise<void> {
 }
 
 const row = (id: string) =>
-  w.app.db.prepare('SELECT move_count, moves_json, result FROM games WHERE id = ?').get(id) as { move_count: number; moves_json: string; result: string | null };
+  w.app.db.prepare('SELECT move_count, moves_json, result FROM games WHERE id = ?').get(id) as {
+    move_count: number;
+    moves_json: string;
+    result: string | null;
+  };
 
 async function started(): Promise<{ game: Created; moves: Move[] }> {
   const game = await createGame(w.app, w.cookie, { layout: 'garden', seed: 'sync' });
@@ -182,7 +217,9 @@ describe('batches', () => {
     record(sync, moves.slice(0, 2), 'playing');
     leave(sync);
     await new Promise((r) => setTimeout(r, 50));
-    expect(w.sent).toEqual([{ url: `/api/games/${server.id}/moves`, body: { at: 0, moves: moves.slice(0, 2) }, keepalive: true }]);
+    expect(w.sent).toEqual([
+      { url: `/api/games/${server.id}/moves`, body: { at: 0, moves: moves.slice(0, 2) }, keepalive: true },
+    ]);
     expect(row(server.id).move_count).toBe(2);
     expect(w.kept.has(storageKey(deal))).toBe(true);
     // The next visit: the server rendered the two moves; the stored copy is no longer needed.
@@ -374,11 +411,17 @@ describe('kept across a reload', () => {
 
   test('a stored log the server went past, or one that does not replay, is dropped', async () => {
     const { game: deal, moves } = await started();
-    w.kept.set(storageKey(deal), JSON.stringify({ v: 1, gameId: null, log: [{ type: 'match', a: 0, b: 0 }], acked: 0, savedAt: w.clock.now }));
+    w.kept.set(
+      storageKey(deal),
+      JSON.stringify({ v: 1, gameId: null, log: [{ type: 'match', a: 0, b: 0 }], acked: 0, savedAt: w.clock.now }),
+    );
     expect(openSync(deal, null, hooks(), w.env).log).toEqual([]);
     w.kept.set(storageKey(deal), '{not json');
     expect(openSync(deal, null, hooks(), w.env).log).toEqual([]);
-    w.kept.set(storageKey(deal), JSON.stringify({ v: 1, gameId: 'g', log: moves.slice(0, 1), acked: 0, savedAt: w.clock.now }));
+    w.kept.set(
+      storageKey(deal),
+      JSON.stringify({ v: 1, gameId: 'g', log: moves.slice(0, 1), acked: 0, savedAt: w.clock.now }),
+    );
     expect(openSync(deal, { id: 'g', log: moves.slice(0, 3) }, hooks(), w.env).log).toEqual(moves.slice(0, 3));
     expect(w.kept.size).toBe(0);
   });

@@ -33,18 +33,21 @@ suite('themes in Chromium', { timeout: 90_000 }, () => {
     context = undefined;
   });
 
-  test.each([true, false])('no cookie follows a dark system from the first paint (script: %s)', async (javaScriptEnabled) => {
-    context = await env.browser.newContext({ colorScheme: 'dark', javaScriptEnabled });
-    const page = await context.newPage();
-    await page.goto(`${env.app.url}/play/turtle/theme-auto`);
-    const seen = await shown(page);
-    expect(seen).toMatchObject({ auto: true, bg: '#171b1f', faceInk: '#ece6d6', body: 'rgb(235, 230, 220)' });
-    expect(seen.theme).toBe(javaScriptEnabled ? 'dark' : 'light'); // the server cannot know; the script says what is shown
-    if (javaScriptEnabled) {
-      await page.emulateMedia({ colorScheme: 'light' }); // the system turns light: the page follows
-      await expect.poll(() => shown(page)).toMatchObject({ theme: 'light', bg: '#f4ede0', faceInk: '#1d2a35' });
-    }
-  });
+  test.each([true, false])(
+    'no cookie follows a dark system from the first paint (script: %s)',
+    async (javaScriptEnabled) => {
+      context = await env.browser.newContext({ colorScheme: 'dark', javaScriptEnabled });
+      const page = await context.newPage();
+      await page.goto(`${env.app.url}/play/turtle/theme-auto`);
+      const seen = await shown(page);
+      expect(seen).toMatchObject({ auto: true, bg: '#171b1f', faceInk: '#ece6d6', body: 'rgb(235, 230, 220)' });
+      expect(seen.theme).toBe(javaScriptEnabled ? 'dark' : 'light'); // the server cannot know; the script says what is shown
+      if (javaScriptEnabled) {
+        await page.emulateMedia({ colorScheme: 'light' }); // the system turns light: the page follows
+        await expect.poll(() => shown(page)).toMatchObject({ theme: 'light', bg: '#f4ede0', faceInk: '#1d2a35' });
+      }
+    },
+  );
 
   test('the switch applies at once with script, and the server renders the choice next time', async () => {
     context = await env.browser.newContext({ colorScheme: 'light' });

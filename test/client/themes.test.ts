@@ -63,7 +63,10 @@ const TEXT: [string, string[]][] = [
 /** Shapes that must stand out at 3:1 (WCAG 1.4.11): on the tile's face, and the focus ring on the page. */
 const SHAPES: [string, string[]][] = [
   ['--f-ink', ['--tile-face']],
-  ...['blue', 'red', 'green', 'purple', 'teal', 'pink', 'orange'].map((c): [string, string[]] => [`--f-${c}`, ['--tile-face']]),
+  ...['blue', 'red', 'green', 'purple', 'teal', 'pink', 'orange'].map((c): [string, string[]] => [
+    `--f-${c}`,
+    ['--tile-face'],
+  ]),
   ['--tile-pick', ['--tile-face']],
   ['--tile-hint', ['--tile-face']],
   ['--focus', ['--bg', '--bg-deep', '--surface']],

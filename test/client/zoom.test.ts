@@ -17,7 +17,10 @@ const PHONES = [
 
 /** The width of a tile on screen, in CSS px. */
 const tileWidth = (page: Page): Promise<number> =>
-  page.locator('#board .tile:not([hidden])').first().evaluate((el) => el.getBoundingClientRect().width);
+  page
+    .locator('#board .tile:not([hidden])')
+    .first()
+    .evaluate((el) => el.getBoundingClientRect().width);
 
 /** Is the tile of `slot` wholly inside the board's view and the viewport? */
 const inView = (page: Page, slot: number): Promise<boolean> =>
@@ -29,7 +32,11 @@ const inView = (page: Page, slot: number): Promise<boolean> =>
     return inside(el, view) && inside(el, { left: 0, top: 0, right: innerWidth, bottom: innerHeight });
   }, slot);
 
-const zoomed = (page: Page): Promise<boolean> => page.locator('.board-scroll[data-zoomed]').count().then((n) => n === 1);
+const zoomed = (page: Page): Promise<boolean> =>
+  page
+    .locator('.board-scroll[data-zoomed]')
+    .count()
+    .then((n) => n === 1);
 
 suite('zoom and pan in Chromium', { timeout: 90_000 }, () => {
   const env = appAndBrowser();
@@ -50,46 +57,57 @@ suite('zoom and pan in Chromium', { timeout: 90_000 }, () => {
     return page;
   }
 
-  test.each(PHONES)('$width×$height: zoom in to 40 px tiles or more, match while zoomed, hint into view, fit', async (size) => {
-    const page = await open(`zoom-${size.width}`, size);
-    const fitted = await tileWidth(page);
-    expect(fitted).toBeLessThan(40); // the turtle is small on a portrait phone: why zoom exists
-    expect(await zoomed(page)).toBe(false);
-    expect(await page.getAttribute('[data-action="zoom-fit"]', 'aria-disabled')).toBe('true');
+  test.each(PHONES)(
+    '$width×$height: zoom in to 40 px tiles or more, match while zoomed, hint into view, fit',
+    async (size) => {
+      const page = await open(`zoom-${size.width}`, size);
+      const fitted = await tileWidth(page);
+      expect(fitted).toBeLessThan(40); // the turtle is small on a portrait phone: why zoom exists
+      expect(await zoomed(page)).toBe(false);
+      expect(await page.getAttribute('[data-action="zoom-fit"]', 'aria-disabled')).toBe('true');
 
-    await page.tap('[data-action="zoom-in"]');
-    expect(await tileWidth(page)).toBeGreaterThanOrEqual(40);
-    expect(await zoomed(page)).toBe(true);
-    const view = await page.$eval('.board-scroll', (el) => ({ sw: el.scrollWidth, cw: el.clientWidth, sh: el.scrollHeight, ch: el.clientHeight }));
-    expect(view.sw).toBeGreaterThan(view.cw); // the board is wider than its view: it pans
+      await page.tap('[data-action="zoom-in"]');
+      expect(await tileWidth(page)).toBeGreaterThanOrEqual(40);
+      expect(await zoomed(page)).toBe(true);
+      const view = await page.$eval('.board-scroll', (el) => ({
+        sw: el.scrollWidth,
+        cw: el.clientWidth,
+        sh: el.scrollHeight,
+        ch: el.clientHeight,
+      }));
+      expect(view.sw).toBeGreaterThan(view.cw); // the board is wider than its view: it pans
 
-    // a pair tapped and matched while zoomed (playwright pans each tile into view first, as a finger would)
-    const { deal } = await pageData(page);
-    const [a, b] = deal.solution[0]!;
-    await tile(page, a).tap();
-    await tile(page, b).tap();
-    await expect.poll(() => page.textContent('[data-counter="left"]')).toBe('142');
-    expect(await tileWidth(page)).toBeGreaterThanOrEqual(40);
+      // a pair tapped and matched while zoomed (playwright pans each tile into view first, as a finger would)
+      const { deal } = await pageData(page);
+      const [a, b] = deal.solution[0]!;
+      await tile(page, a).tap();
+      await tile(page, b).tap();
+      await expect.poll(() => page.textContent('[data-counter="left"]')).toBe('142');
+      expect(await tileWidth(page)).toBeGreaterThanOrEqual(40);
 
-    // panned to the far corner, a hint brings its pair into view
-    for (const corner of [{ x: 1e6, y: 1e6 }, { x: 0, y: 0 }]) {
-      await page.$eval('.board-scroll', (el, c) => el.scrollTo(c.x, c.y), corner);
-      await page.evaluate(() => window.scrollTo(0, 0));
-      await page.tap('[data-action="hint"]');
-      await expect.poll(() => page.locator('#board .tile[data-hint]').count()).toBe(2);
-      const hinted = await page.evaluate(() => Number(document.activeElement?.getAttribute('data-slot')));
-      expect(await page.locator(`#board .tile[data-slot="${hinted}"][data-hint]`).count()).toBe(1);
-      expect(await inView(page, hinted)).toBe(true);
-      await page.keyboard.press('Escape');
-    }
+      // panned to the far corner, a hint brings its pair into view
+      for (const corner of [
+        { x: 1e6, y: 1e6 },
+        { x: 0, y: 0 },
+      ]) {
+        await page.$eval('.board-scroll', (el, c) => el.scrollTo(c.x, c.y), corner);
+        await page.evaluate(() => window.scrollTo(0, 0));
+        await page.tap('[data-action="hint"]');
+        await expect.poll(() => page.locator('#board .tile[data-hint]').count()).toBe(2);
+        const hinted = await page.evaluate(() => Number(document.activeElement?.getAttribute('data-slot')));
+        expect(await page.locator(`#board .tile[data-slot="${hinted}"][data-hint]`).count()).toBe(1);
+        expect(await inView(page, hinted)).toBe(true);
+        await page.keyboard.press('Escape');
+      }
 
-    // Fit is one tap: the whole board again, nothing to pan
-    await page.tap('[data-action="zoom-fit"]');
-    expect(Math.abs((await tileWidth(page)) - fitted)).toBeLessThan(0.5);
-    expect(await zoomed(page)).toBe(false);
-    expect(await page.$eval('.board-scroll', (el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
-    expect((page as Page & { errors: string[] }).errors).toEqual([]);
-  });
+      // Fit is one tap: the whole board again, nothing to pan
+      await page.tap('[data-action="zoom-fit"]');
+      expect(Math.abs((await tileWidth(page)) - fitted)).toBeLessThan(0.5);
+      expect(await zoomed(page)).toBe(false);
+      expect(await page.$eval('.board-scroll', (el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+      expect((page as Page & { errors: string[] }).errors).toEqual([]);
+    },
+  );
 
   test('pinch zooms around the fingers; a double tap zooms in and back to fit', async () => {
     const page = await open('zoom-pinch', PHONES[0]);
@@ -100,7 +118,11 @@ suite('zoom and pan in Chromium', { timeout: 90_000 }, () => {
     const box = (await tile(page, middleSlot).boundingBox())!;
     const cx = box.x + box.width / 2;
     const cy = box.y + box.height / 2;
-    const under = () => page.evaluate(([x, y]) => document.elementFromPoint(x!, y!)?.closest('.tile')?.getAttribute('data-slot'), [cx, cy]);
+    const under = () =>
+      page.evaluate(
+        ([x, y]) => document.elementFromPoint(x!, y!)?.closest('.tile')?.getAttribute('data-slot'),
+        [cx, cy],
+      );
     const ref = await under(); // the tile seen there (one higher up may cover the middle one)
     expect(ref).toMatch(/^\d+$/);
     const cdp = await context!.newCDPSession(page);

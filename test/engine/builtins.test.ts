@@ -112,7 +112,11 @@ describe('every built-in layout can be cleared', () => {
       const { tiles, solution } = dealt.value.deal;
       expect(tiles.map(({ x, y, z }) => ({ x, y, z }))).toEqual(layout.slots);
       expect(solution.length * 2).toBe(tiles.length);
-      const problem = naiveReplay(layout.slots, tiles.map((t) => t.face), solution);
+      const problem = naiveReplay(
+        layout.slots,
+        tiles.map((t) => t.face),
+        solution,
+      );
       expect(problem, `${layout.id} / ${seed}`).toBeNull();
     }
   });
@@ -127,7 +131,11 @@ describe('every built-in layout can be cleared', () => {
         const dealt = deal(layout, seed, 'classic');
         if (!dealt.ok) throw new Error(`${layout.id} / ${seed}: ${dealt.message}`);
         const { tiles, solution } = dealt.value.deal;
-        const problem = naiveReplay(layout.slots, tiles.map((t) => t.face), solution);
+        const problem = naiveReplay(
+          layout.slots,
+          tiles.map((t) => t.face),
+          solution,
+        );
         expect(problem, `${layout.id} / ${seed}`).toBeNull();
       }
     },

@@ -198,7 +198,8 @@ describe.skipIf(!present)('layout corpus', () => {
     const counts = new Map<string, number>();
     for (const t of dealt) counts.set(t.face, (counts.get(t.face) ?? 0) + 1);
     const most = Math.max(...counts.values());
-    if (tiles > 144) expect(most).toBeGreaterThan(4); // a larger layout repeats the set
+    if (tiles > 144)
+      expect(most).toBeGreaterThan(4); // a larger layout repeats the set
     else expect(most).toBeLessThanOrEqual(4);
   });
 });
@@ -211,7 +212,8 @@ describe('the project', () => {
         if (entry.name === 'node_modules' || entry.name === '.git') continue;
         const full = path.join(dir, entry.name);
         if (entry.isDirectory()) walk(full);
-        else if (entry.name.endsWith('.layout') || entry.name === 'mahjongg.map') found.push(path.relative(PROJECT, full));
+        else if (entry.name.endsWith('.layout') || entry.name === 'mahjongg.map')
+          found.push(path.relative(PROJECT, full));
       }
     };
     walk(PROJECT);

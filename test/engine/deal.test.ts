@@ -25,8 +25,7 @@ function fnv(text: string): string {
 
 const row = (y: number, x0: number, n: number, z = 0): Slot[] =>
   Array.from({ length: n }, (_, i) => ({ x: x0 + 2 * i, y, z }));
-const tower = (x: number, y: number, height: number): Slot[] =>
-  Array.from({ length: height }, (_, z) => ({ x, y, z }));
+const tower = (x: number, y: number, height: number): Slot[] => Array.from({ length: height }, (_, z) => ({ x, y, z }));
 const layoutOf = (slots: Slot[]): Layout => makeLayout('t', 'Test', 'test layout', slots);
 
 describe('face sets', () => {
@@ -105,23 +104,31 @@ describe('relaxed and classic deals', () => {
     if (!result.ok) throw new Error(result.message);
     const d = result.value.deal;
     expect(Object.keys(d).sort()).toEqual(['generator', 'layout', 'mode', 'seed', 'solution', 'tiles']);
-    expect(d.tiles[0]).toEqual({ x: turtle.slots[0]!.x, y: turtle.slots[0]!.y, z: turtle.slots[0]!.z, face: expect.any(String) });
+    expect(d.tiles[0]).toEqual({
+      x: turtle.slots[0]!.x,
+      y: turtle.slots[0]!.y,
+      z: turtle.slots[0]!.z,
+      face: expect.any(String),
+    });
     expect(d.solution).toHaveLength(72);
   });
 
-  test.each(LAYOUTS.map((l) => [l.id, l] as const))('%s: 40 relaxed and 3 classic deals replay under the naive rules', (_, layout) => {
-    for (let s = 0; s < 40; s++) {
-      const result = deal(layout, `prop-${s}`, 'relaxed');
-      if (!result.ok) throw new Error(result.message);
-      expect(replayDeal(result.value.deal)).toBeNull();
-    }
-    for (let s = 0; s < 3; s++) {
-      const result = deal(layout, `prop-${s}`, 'classic');
-      if (!result.ok) throw new Error(result.message);
-      expect(result.value.deal.mode).toBe('classic');
-      expect(replayDeal(result.value.deal)).toBeNull();
-    }
-  });
+  test.each(LAYOUTS.map((l) => [l.id, l] as const))(
+    '%s: 40 relaxed and 3 classic deals replay under the naive rules',
+    (_, layout) => {
+      for (let s = 0; s < 40; s++) {
+        const result = deal(layout, `prop-${s}`, 'relaxed');
+        if (!result.ok) throw new Error(result.message);
+        expect(replayDeal(result.value.deal)).toBeNull();
+      }
+      for (let s = 0; s < 3; s++) {
+        const result = deal(layout, `prop-${s}`, 'classic');
+        if (!result.ok) throw new Error(result.message);
+        expect(result.value.deal.mode).toBe('classic');
+        expect(replayDeal(result.value.deal)).toBeNull();
+      }
+    },
+  );
 
   test.each(['', 'a b', 'x'.repeat(33), '../etc', 'ok\u0000', 'héllo'])('rejects the seed %j', (seed) => {
     const result = deal(turtle, seed);
@@ -158,7 +165,11 @@ describe('the backwards generator never fails on a clearable layout', () => {
   test.each([
     ['a lone tower of two', tower(0, 0, 2), 'stacked'],
     ['a tower of three beside one tile', [...tower(0, 0, 3), { x: 6, y: 0, z: 0 }], 'stacked'],
-    ['two towers of four beside two tiles', [...tower(0, 0, 5), ...tower(4, 0, 1), { x: 8, y: 0, z: 0 }, { x: 12, y: 0, z: 0 }], 'stacked'],
+    [
+      'two towers of four beside two tiles',
+      [...tower(0, 0, 5), ...tower(4, 0, 1), { x: 8, y: 0, z: 0 }, { x: 12, y: 0, z: 0 }],
+      'stacked',
+    ],
   ])('%s is a clear, quick error', (_, slots, reason) => {
     const result = deal(layoutOf(slots), 'x');
     expect(result.ok).toBe(false);
@@ -173,7 +184,10 @@ describe('the backwards generator never fails on a clearable layout', () => {
     let clearable = 0;
     for (let k = 0; k < 300; k++) {
       const slots = randomSlots(rng, 2 * (2 + rng.int(5)), 6, 4, 500); // 4 to 12 tiles
-      const exhaustive = bruteForceSolvable(slots, slots.map(() => 'd1'));
+      const exhaustive = bruteForceSolvable(
+        slots,
+        slots.map(() => 'd1'),
+      );
       const result = deal(layoutOf(slots), 'x');
       expect(result.ok, JSON.stringify(slots)).toBe(exhaustive);
       if (!result.ok) expect(result.error).toBe('ERR_UNCLEARABLE');
@@ -187,7 +201,13 @@ describe('the backwards generator never fails on a clearable layout', () => {
   test('odd and overlapping layouts are clear errors', () => {
     const odd = deal(layoutOf(row(0, 0, 3)), 'x');
     expect(!odd.ok && odd.error).toBe('ERR_ODD');
-    const overlap = deal(layoutOf([{ x: 0, y: 0, z: 0 }, { x: 1, y: 1, z: 0 }]), 'x');
+    const overlap = deal(
+      layoutOf([
+        { x: 0, y: 0, z: 0 },
+        { x: 1, y: 1, z: 0 },
+      ]),
+      'x',
+    );
     expect(!overlap.ok && overlap.error).toBe('ERR_OVERLAP');
   });
 });

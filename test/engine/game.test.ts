@@ -60,7 +60,8 @@ function blockedMatch(d: Deal, game: Game): Move {
 /** Two free tiles whose faces differ. */
 function mismatch(game: Game): Move {
   const free = game.faces.map((_, i) => i).filter((i) => isTileFree(game, i));
-  for (const a of free) for (const b of free) if (game.faces[a]![0] !== game.faces[b]![0]) return { type: 'match', a, b };
+  for (const a of free)
+    for (const b of free) if (game.faces[a]![0] !== game.faces[b]![0]) return { type: 'match', a, b };
   throw new Error('all free faces alike');
 }
 
@@ -194,7 +195,12 @@ describe('hint and winnability', () => {
       });
       if (losing) {
         const lost = play(game, [{ type: 'match', a: losing[0], b: losing[1] }]);
-        const deeper = play(lost, availablePairs(lost).slice(0, 1).map(([a, b]) => ({ type: 'match', a, b })));
+        const deeper = play(
+          lost,
+          availablePairs(lost)
+            .slice(0, 1)
+            .map(([a, b]) => ({ type: 'match', a, b })),
+        );
         const answer = winnability(deeper);
         expect(answer.result).toBe('unsolvable');
         expect(answer.undoSteps).toBe(deeper.past.length - game.past.length);
@@ -211,7 +217,13 @@ describe('hint and winnability', () => {
     const game = play(start(d), [{ type: 'match', a: 2, b: 3 }]);
     expect(statusOf(game)).toBe('stuck');
     expect(hintFor(game).pair).toBeNull();
-    expect(naiveReplay(d.tiles, d.tiles.map((t) => t.face), [[2, 3]])).toBe('2 tiles left');
+    expect(
+      naiveReplay(
+        d.tiles,
+        d.tiles.map((t) => t.face),
+        [[2, 3]],
+      ),
+    ).toBe('2 tiles left');
   });
 });
 
@@ -220,7 +232,19 @@ describe('engine purity', () => {
   const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
   test.each(files)('%s uses no I/O, DOM, clock or Math.random', (file) => {
     const code = readFileSync(join(dir, file), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
-    for (const banned of [/Math\.random/, /\bDate\b/, /\bperformance\b/, /\bsetTimeout\b/, /\bdocument\b/, /\bwindow\b/, /from 'node:/, /\brequire\(/, /\bconsole\./, /\bprocess\./, /\bfetch\(/])
+    for (const banned of [
+      /Math\.random/,
+      /\bDate\b/,
+      /\bperformance\b/,
+      /\bsetTimeout\b/,
+      /\bdocument\b/,
+      /\bwindow\b/,
+      /from 'node:/,
+      /\brequire\(/,
+      /\bconsole\./,
+      /\bprocess\./,
+      /\bfetch\(/,
+    ])
       expect(code, `${file} matches ${banned}`).not.toMatch(banned);
   });
 });

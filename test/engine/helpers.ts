@@ -26,7 +26,11 @@ export const naiveMatch = (a: Face, b: Face): boolean =>
   a === b || (a[0] === 'f' && b[0] === 'f') || (a[0] === 's' && b[0] === 's');
 
 /** Replays pairs on faces with the naive rules; returns the first problem, or null when the board clears. */
-export function naiveReplay(slots: readonly Slot[], faces: readonly (Face | null)[], solution: readonly Pair[]): string | null {
+export function naiveReplay(
+  slots: readonly Slot[],
+  faces: readonly (Face | null)[],
+  solution: readonly Pair[],
+): string | null {
   const present = faces.map((f) => f !== null);
   for (const [k, [a, b]] of solution.entries()) {
     if (a === b) return `step ${k}: same tile`;
@@ -42,7 +46,11 @@ export function naiveReplay(slots: readonly Slot[], faces: readonly (Face | null
 }
 
 export const replayDeal = (deal: Deal): string | null =>
-  naiveReplay(deal.tiles, deal.tiles.map((t) => t.face), deal.solution);
+  naiveReplay(
+    deal.tiles,
+    deal.tiles.map((t) => t.face),
+    deal.solution,
+  );
 
 /** Exhaustive search over move orders with memo, for small boards only. */
 export function bruteForceSolvable(slots: readonly Slot[], faces: readonly Face[]): boolean {
@@ -99,7 +107,12 @@ export function unclearableCore(slots: readonly Slot[], faces: readonly Face[], 
   }
   const test = (chosen: readonly number[]): number[] | null => {
     const tiles = chosen.flatMap((g) => groups[g]!).sort((a, b) => a - b);
-    return bruteForceSolvable(tiles.map((i) => slots[i]!), tiles.map((i) => faces[i]!)) ? null : tiles;
+    return bruteForceSolvable(
+      tiles.map((i) => slots[i]!),
+      tiles.map((i) => faces[i]!),
+    )
+      ? null
+      : tiles;
   };
   const pick = (chosen: number[], from: number, size: number): number[] | null => {
     if (chosen.length === size) return test(chosen);

@@ -58,13 +58,18 @@ describe('the solver', () => {
       const present = slots.map(() => true);
       for (let step = rng.int(4); step > 0; step--) {
         const free = slots.map((_, i) => i).filter((i) => naiveIsFree(slots, present, i));
-        const pairs = free.flatMap((a) => free.filter((b) => b > a && naiveMatch(faces[a]!, faces[b]!)).map((b) => [a, b] as const));
+        const pairs = free.flatMap((a) =>
+          free.filter((b) => b > a && naiveMatch(faces[a]!, faces[b]!)).map((b) => [a, b] as const),
+        );
         if (pairs.length === 0) break;
         const [a, b] = pairs[rng.int(pairs.length)]!;
         present[a] = present[b] = false;
       }
       const left = slots.map((_, i) => i).filter((i) => present[i]);
-      const expected = bruteForceSolvable(left.map((i) => slots[i]!), left.map((i) => faces[i]!));
+      const expected = bruteForceSolvable(
+        left.map((i) => slots[i]!),
+        left.map((i) => faces[i]!),
+      );
       const now = faces.map((f, i) => (present[i] ? f : null));
       const result = solve(geometryFor(slots), Uint8Array.from(present, Number), now, { budget: 100_000 });
       expect(result.result, JSON.stringify({ slots, now })).toBe(expected ? 'solvable' : 'unsolvable');
@@ -82,7 +87,10 @@ describe('the solver', () => {
       const slots = randomSlots(rng, 16 + 2 * rng.int(3), 10, 4, 800);
       if (slots.length % 4 !== 0) slots.splice(-2);
       const kinds: Face[] = ['d1', 'b2', 'c3', 'wn', 'dr'];
-      const faces = shuffleInPlace(rng, Array.from({ length: slots.length }, (_, i) => kinds[Math.floor(i / 4)]!));
+      const faces = shuffleInPlace(
+        rng,
+        Array.from({ length: slots.length }, (_, i) => kinds[Math.floor(i / 4)]!),
+      );
       const expected = bruteForceSolvable(slots, faces);
       const result = solve(geometryFor(slots), fullPresence(slots.length), faces, { budget: 100_000 });
       expect(result.result, JSON.stringify({ slots, faces })).toBe(expected ? 'solvable' : 'unsolvable');
@@ -115,7 +123,12 @@ describe('the solver', () => {
       const faces = naiveFaces(turtle, seed);
       const core = unclearableCore(turtle.slots, faces, 1);
       expect(core).toHaveLength(4);
-      expect(bruteForceSolvable(core!.map((i) => turtle.slots[i]!), core!.map((i) => faces[i]!))).toBe(false);
+      expect(
+        bruteForceSolvable(
+          core!.map((i) => turtle.slots[i]!),
+          core!.map((i) => faces[i]!),
+        ),
+      ).toBe(false);
       expect(solve(geom.value, fullPresence(144), faces, { seed }).result).toBe('unsolvable');
     },
   );
@@ -136,15 +149,36 @@ describe('the solver', () => {
   });
 
   test.each([
-    ['two copies stacked on each other', [{ x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 1 }, { x: 4, y: 0, z: 0 }, { x: 8, y: 0, z: 0 }], ['d1', 'd1', 'b1', 'b1']],
-    ['a cycle: each pair waits for the other', [{ x: 0, y: 0, z: 0 }, { x: 0, y: 0, z: 1 }, { x: 4, y: 0, z: 0 }, { x: 4, y: 0, z: 1 }], ['d1', 'b1', 'b1', 'd1']],
+    [
+      'two copies stacked on each other',
+      [
+        { x: 0, y: 0, z: 0 },
+        { x: 0, y: 0, z: 1 },
+        { x: 4, y: 0, z: 0 },
+        { x: 8, y: 0, z: 0 },
+      ],
+      ['d1', 'd1', 'b1', 'b1'],
+    ],
+    [
+      'a cycle: each pair waits for the other',
+      [
+        { x: 0, y: 0, z: 0 },
+        { x: 0, y: 0, z: 1 },
+        { x: 4, y: 0, z: 0 },
+        { x: 4, y: 0, z: 1 },
+      ],
+      ['d1', 'b1', 'b1', 'd1'],
+    ],
   ] as const)('%s is unsolvable', (_, slots, faces) => {
     const result = solve(geometryFor([...slots]), fullPresence(slots.length), [...faces]);
     expect(result.result).toBe('unsolvable');
   });
 
   test('an empty board is solved', () => {
-    const slots = [{ x: 0, y: 0, z: 0 }, { x: 4, y: 0, z: 0 }];
+    const slots = [
+      { x: 0, y: 0, z: 0 },
+      { x: 4, y: 0, z: 0 },
+    ];
     const result = solve(geometryFor(slots), new Uint8Array(2), [null, null]);
     expect(result).toMatchObject({ result: 'solvable', solution: [] });
   });
@@ -172,5 +206,4 @@ describe('the solver', () => {
     }
     expect(tally).toEqual({ solvable: 16, unsolvable: 0, unresolved: 0 }); // study-1 … study-16 are all solvable
   });
-
 });

@@ -55,7 +55,9 @@ describe('parseGnomeMaps', () => {
   });
 
   test('a name without letters or digits still gets an id', () => {
-    expect(maps('<mahjongg><map name="★"><tile x="0" y="0"/><tile x="1" y="0"/></map></mahjongg>')[0]!.id).toBe('map-1');
+    expect(maps('<mahjongg><map name="★"><tile x="0" y="0"/><tile x="1" y="0"/></map></mahjongg>')[0]!.id).toBe(
+      'map-1',
+    );
   });
 
   test('tolerates attribute order, single quotes, spaces, comments, case, entities and declarations', () => {
@@ -82,7 +84,9 @@ describe('parseGnomeMaps', () => {
   });
 
   test('a shape z overrides its layer; the layer default ends with the layer', () => {
-    const text = wrap(`<layer z="3"><tile x="0" y="0"/><tile x="0" y="0" z="1"/></layer><tile x="0" y="0"/><tile x="5" y="0"/>`);
+    const text = wrap(
+      `<layer z="3"><tile x="0" y="0"/><tile x="0" y="0" z="1"/></layer><tile x="0" y="0"/><tile x="5" y="0"/>`,
+    );
     expect(slotsOf(text)).toEqual([
       [0, 0, 0],
       [10, 0, 0],
@@ -106,53 +110,235 @@ describe('parseGnomeMaps', () => {
   });
 
   test('slots come in canonical order', () => {
-    const { layout } = maps(wrap('<tile x="3" y="3" z="1"/><tile x="5" y="0"/><tile x="0" y="2"/><tile x="2" y="0"/>'))[0]!;
+    const { layout } = maps(
+      wrap('<tile x="3" y="3" z="1"/><tile x="5" y="0"/><tile x="0" y="2"/><tile x="2" y="0"/>'),
+    )[0]!;
     expect(layout.slots).toEqual(sortSlots(layout.slots));
   });
 
   test.each([
     ['not markup at all', 'hello world', LayoutError.Format, /^not a GNOME Mahjongg map file: no <mahjongg> element$/],
-    ['another root element', '<mahjong><map name="x"/></mahjong>', LayoutError.Format, /^line 1: <map> must be inside <mahjongg>$/],
-    ['foreign markup only', '<html><body/></html>', LayoutError.Format, /no <mahjongg> element \(top-level elements: <html>\)/],
+    [
+      'another root element',
+      '<mahjong><map name="x"/></mahjong>',
+      LayoutError.Format,
+      /^line 1: <map> must be inside <mahjongg>$/,
+    ],
+    [
+      'foreign markup only',
+      '<html><body/></html>',
+      LayoutError.Format,
+      /no <mahjongg> element \(top-level elements: <html>\)/,
+    ],
     ['<mahjongg> without maps', '<mahjongg>\n</mahjongg>', LayoutError.Format, /has a <mahjongg> element but no <map>/],
-    ['an unknown element in a map', wrap('<tile x="0" y="0"/>\n<tiles x="1" y="0"/>'), LayoutError.Format, /^line 4: <tiles> is not allowed inside <map>; expected <layer>, <tile>, <row>, <column>, <block>$/],
-    ['an unknown element in mahjongg', '<mahjongg><layout/></mahjongg>', LayoutError.Format, /^line 1: <layout> is not allowed inside <mahjongg>; expected <map>$/],
-    ['a layer inside a layer', wrap('<layer z="0"><layer z="1"/></layer>'), LayoutError.Format, /^line 3: <layer> is not allowed inside <layer>/],
-    ['an element inside a tile', wrap('<tile x="0" y="0"><tile x="1" y="0"/></tile>'), LayoutError.Format, /^line 3: <tile> is not allowed inside <tile>; <tile> holds no elements$/],
-    ['an unknown attribute', wrap('<row y="0" left="0" rigth="3"/>'), LayoutError.Format, /^line 3: <row> has an unknown attribute rigth \(it takes y, left, right, z\)$/],
-    ['a missing attribute', wrap('<column x="0" top="0"/>'), LayoutError.Format, /^line 3: <column> is missing the attribute bottom$/],
-    ['a layer without z', wrap('<layer><tile x="0" y="0"/></layer>'), LayoutError.Format, /^line 3: <layer> is missing the attribute z$/],
-    ['a map without name or scorename', '<mahjongg><map><tile x="0" y="0"/></map></mahjongg>', LayoutError.Format, /^line 1: <map> needs a name or a scorename$/],
-    ['a negative coordinate', wrap('<tile x="-1" y="0"/>'), LayoutError.Format, /^line 3: x="-1" in <tile> is negative; coordinates count from 0$/],
-    ['a coordinate that is not a number', wrap('<tile x="NaN" y="0"/>'), LayoutError.Format, /^line 3: x="NaN" in <tile> is not a number of tiles, like 3 or 3\.5$/],
+    [
+      'an unknown element in a map',
+      wrap('<tile x="0" y="0"/>\n<tiles x="1" y="0"/>'),
+      LayoutError.Format,
+      /^line 4: <tiles> is not allowed inside <map>; expected <layer>, <tile>, <row>, <column>, <block>$/,
+    ],
+    [
+      'an unknown element in mahjongg',
+      '<mahjongg><layout/></mahjongg>',
+      LayoutError.Format,
+      /^line 1: <layout> is not allowed inside <mahjongg>; expected <map>$/,
+    ],
+    [
+      'a layer inside a layer',
+      wrap('<layer z="0"><layer z="1"/></layer>'),
+      LayoutError.Format,
+      /^line 3: <layer> is not allowed inside <layer>/,
+    ],
+    [
+      'an element inside a tile',
+      wrap('<tile x="0" y="0"><tile x="1" y="0"/></tile>'),
+      LayoutError.Format,
+      /^line 3: <tile> is not allowed inside <tile>; <tile> holds no elements$/,
+    ],
+    [
+      'an unknown attribute',
+      wrap('<row y="0" left="0" rigth="3"/>'),
+      LayoutError.Format,
+      /^line 3: <row> has an unknown attribute rigth \(it takes y, left, right, z\)$/,
+    ],
+    [
+      'a missing attribute',
+      wrap('<column x="0" top="0"/>'),
+      LayoutError.Format,
+      /^line 3: <column> is missing the attribute bottom$/,
+    ],
+    [
+      'a layer without z',
+      wrap('<layer><tile x="0" y="0"/></layer>'),
+      LayoutError.Format,
+      /^line 3: <layer> is missing the attribute z$/,
+    ],
+    [
+      'a map without name or scorename',
+      '<mahjongg><map><tile x="0" y="0"/></map></mahjongg>',
+      LayoutError.Format,
+      /^line 1: <map> needs a name or a scorename$/,
+    ],
+    [
+      'a negative coordinate',
+      wrap('<tile x="-1" y="0"/>'),
+      LayoutError.Format,
+      /^line 3: x="-1" in <tile> is negative; coordinates count from 0$/,
+    ],
+    [
+      'a coordinate that is not a number',
+      wrap('<tile x="NaN" y="0"/>'),
+      LayoutError.Format,
+      /^line 3: x="NaN" in <tile> is not a number of tiles, like 3 or 3\.5$/,
+    ],
     ['an empty coordinate', wrap('<tile x="" y="0"/>'), LayoutError.Format, /x="" in <tile> is not a number of tiles/],
-    ['an exponent', wrap('<row y="0" left="0" right="1e9"/>'), LayoutError.Format, /^line 3: right="1e9" in <row> is not a number of tiles/],
-    ['a quarter tile', wrap('<tile x="1.25" y="0"/>'), LayoutError.Format, /^line 3: x="1\.25" in <tile> is not a whole or half number of tiles$/],
-    ['a fractional layer', wrap('<tile x="0" y="0" z="1.5"/>'), LayoutError.Format, /^line 3: z="1\.5" in <tile> is not a whole layer number$/],
-    ['a negative layer', wrap('<layer z="-2"/>'), LayoutError.Format, /^line 3: z="-2" in <layer> is negative; layers count from 0$/],
-    ['a coordinate far out of range', wrap('<row y="0" left="0" right="1000000000"/>'), LayoutError.Range, /^line 3: right="1000000000" in <row> is out of range: at most 127\.5$/],
-    ['a 309-digit coordinate', wrap(`<tile x="${'9'.repeat(309)}" y="0"/>`), LayoutError.Range, /is out of range: at most 127\.5$/],
-    ['a layer out of range', wrap('<tile x="0" y="0" z="64"/>'), LayoutError.Range, /^line 3: z="64" in <tile> is out of range: at most 63$/],
-    ['a block of 16384 tiles', wrap('<block left="0" right="127" top="0" bottom="127"/>'), LayoutError.TooLarge, /^line 3: this <block> takes the map past 1000 tiles$/],
-    ['a map over 1000 tiles in small steps', wrap('<block left="0" right="99" top="0" bottom="9"/>\n<tile x="0" y="10"/>'), LayoutError.TooLarge, /^line 4: this <tile> takes the map past 1000 tiles$/],
-    ['a backwards row', wrap('<row y="0" left="5" right="2"/>'), LayoutError.Format, /^line 3: <row> runs backwards: right is before left$/],
-    ['a backwards column', wrap('<column x="0" top="3" bottom="1"/>'), LayoutError.Format, /^line 3: <column> runs backwards: bottom is before top$/],
-    ['an unclosed map', '<mahjongg>\n<map name="x">\n<tile x="0" y="0"/>\n</mahjongg>', LayoutError.Format, /^line 4: <\/mahjongg> does not match <map> opened on line 2$/],
-    ['an unclosed root', '<mahjongg>\n<map name="x"><tile x="0" y="0"/><tile x="1" y="0"/></map>\n', LayoutError.Format, /^line 1: <mahjongg> is never closed$/],
-    ['an unclosed comment', wrap('<!-- oops <tile x="0" y="0"/>'), LayoutError.Format, /^line 3: the comment starting here is never closed with -->$/],
-    ['an unclosed tag', wrap('<tile x="0" y="0"'), LayoutError.Format, /^line 3: the tag <tile> is never closed with >$/],
-    ['an unclosed attribute value', wrap('<tile x="0 y="0"/>'), LayoutError.Format, /expected a space, > or \/> in <tile>/],
+    [
+      'an exponent',
+      wrap('<row y="0" left="0" right="1e9"/>'),
+      LayoutError.Format,
+      /^line 3: right="1e9" in <row> is not a number of tiles/,
+    ],
+    [
+      'a quarter tile',
+      wrap('<tile x="1.25" y="0"/>'),
+      LayoutError.Format,
+      /^line 3: x="1\.25" in <tile> is not a whole or half number of tiles$/,
+    ],
+    [
+      'a fractional layer',
+      wrap('<tile x="0" y="0" z="1.5"/>'),
+      LayoutError.Format,
+      /^line 3: z="1\.5" in <tile> is not a whole layer number$/,
+    ],
+    [
+      'a negative layer',
+      wrap('<layer z="-2"/>'),
+      LayoutError.Format,
+      /^line 3: z="-2" in <layer> is negative; layers count from 0$/,
+    ],
+    [
+      'a coordinate far out of range',
+      wrap('<row y="0" left="0" right="1000000000"/>'),
+      LayoutError.Range,
+      /^line 3: right="1000000000" in <row> is out of range: at most 127\.5$/,
+    ],
+    [
+      'a 309-digit coordinate',
+      wrap(`<tile x="${'9'.repeat(309)}" y="0"/>`),
+      LayoutError.Range,
+      /is out of range: at most 127\.5$/,
+    ],
+    [
+      'a layer out of range',
+      wrap('<tile x="0" y="0" z="64"/>'),
+      LayoutError.Range,
+      /^line 3: z="64" in <tile> is out of range: at most 63$/,
+    ],
+    [
+      'a block of 16384 tiles',
+      wrap('<block left="0" right="127" top="0" bottom="127"/>'),
+      LayoutError.TooLarge,
+      /^line 3: this <block> takes the map past 1000 tiles$/,
+    ],
+    [
+      'a map over 1000 tiles in small steps',
+      wrap('<block left="0" right="99" top="0" bottom="9"/>\n<tile x="0" y="10"/>'),
+      LayoutError.TooLarge,
+      /^line 4: this <tile> takes the map past 1000 tiles$/,
+    ],
+    [
+      'a backwards row',
+      wrap('<row y="0" left="5" right="2"/>'),
+      LayoutError.Format,
+      /^line 3: <row> runs backwards: right is before left$/,
+    ],
+    [
+      'a backwards column',
+      wrap('<column x="0" top="3" bottom="1"/>'),
+      LayoutError.Format,
+      /^line 3: <column> runs backwards: bottom is before top$/,
+    ],
+    [
+      'an unclosed map',
+      '<mahjongg>\n<map name="x">\n<tile x="0" y="0"/>\n</mahjongg>',
+      LayoutError.Format,
+      /^line 4: <\/mahjongg> does not match <map> opened on line 2$/,
+    ],
+    [
+      'an unclosed root',
+      '<mahjongg>\n<map name="x"><tile x="0" y="0"/><tile x="1" y="0"/></map>\n',
+      LayoutError.Format,
+      /^line 1: <mahjongg> is never closed$/,
+    ],
+    [
+      'an unclosed comment',
+      wrap('<!-- oops <tile x="0" y="0"/>'),
+      LayoutError.Format,
+      /^line 3: the comment starting here is never closed with -->$/,
+    ],
+    [
+      'an unclosed tag',
+      wrap('<tile x="0" y="0"'),
+      LayoutError.Format,
+      /^line 3: the tag <tile> is never closed with >$/,
+    ],
+    [
+      'an unclosed attribute value',
+      wrap('<tile x="0 y="0"/>'),
+      LayoutError.Format,
+      /expected a space, > or \/> in <tile>/,
+    ],
     ['a stray end tag', '</map>', LayoutError.Format, /^line 1: <\/map> closes nothing$/],
-    ['an unquoted value', wrap('<tile x=0 y="0"/>'), LayoutError.Format, /^line 3: the value of x in <tile> must be in quotes$/],
-    ['a repeated attribute', wrap('<tile x="0" x="1" y="0"/>'), LayoutError.Format, /^line 3: the attribute x appears twice in <tile>$/],
-    ['a bare ampersand', '<mahjongg><map name="A & B"/></mahjongg>', LayoutError.Format, /^line 1: a bare & in "A & B"; write it as &amp;$/],
+    [
+      'an unquoted value',
+      wrap('<tile x=0 y="0"/>'),
+      LayoutError.Format,
+      /^line 3: the value of x in <tile> must be in quotes$/,
+    ],
+    [
+      'a repeated attribute',
+      wrap('<tile x="0" x="1" y="0"/>'),
+      LayoutError.Format,
+      /^line 3: the attribute x appears twice in <tile>$/,
+    ],
+    [
+      'a bare ampersand',
+      '<mahjongg><map name="A & B"/></mahjongg>',
+      LayoutError.Format,
+      /^line 1: a bare & in "A & B"; write it as &amp;$/,
+    ],
     ['an unknown entity', '<mahjongg><map name="&nbsp;"/></mahjongg>', LayoutError.Format, /unknown entity &nbsp;/],
     ['text inside a map', wrap('tile 0 0'), LayoutError.Format, /^line 3: unexpected text "tile 0 0" inside <map>$/],
-    ['a tag without a name', wrap('< tile x="0" y="0"/>'), LayoutError.Format, /^line 3: expected an element name after </],
-    ['an empty map', '<mahjongg><map name="Empty"/></mahjongg>', LayoutError.Empty, /^map "Empty" \(line 1\): the layout has no tiles$/],
-    ['an odd map', wrap('<row y="0" left="0" right="2"/>'), LayoutError.Odd, /^map "T" \(line 2\): the layout has 3 tiles/],
-    ['the same tile twice', wrap('<row y="0" left="0" right="2"/><tile x="1" y="0"/>'), LayoutError.Duplicate, /^map "T" \(line 2\): two tiles at \(2, 0, 0\)$/],
-    ['overlapping tiles', wrap('<tile x="0" y="0"/><tile x="0.5" y="0.5"/>'), LayoutError.Overlap, /overlap on layer 0/],
+    [
+      'a tag without a name',
+      wrap('< tile x="0" y="0"/>'),
+      LayoutError.Format,
+      /^line 3: expected an element name after </,
+    ],
+    [
+      'an empty map',
+      '<mahjongg><map name="Empty"/></mahjongg>',
+      LayoutError.Empty,
+      /^map "Empty" \(line 1\): the layout has no tiles$/,
+    ],
+    [
+      'an odd map',
+      wrap('<row y="0" left="0" right="2"/>'),
+      LayoutError.Odd,
+      /^map "T" \(line 2\): the layout has 3 tiles/,
+    ],
+    [
+      'the same tile twice',
+      wrap('<row y="0" left="0" right="2"/><tile x="1" y="0"/>'),
+      LayoutError.Duplicate,
+      /^map "T" \(line 2\): two tiles at \(2, 0, 0\)$/,
+    ],
+    [
+      'overlapping tiles',
+      wrap('<tile x="0" y="0"/><tile x="0.5" y="0.5"/>'),
+      LayoutError.Overlap,
+      /overlap on layer 0/,
+    ],
   ])('rejects %s', (_, text, code, message) => {
     const result = parseGnomeMaps(text);
     expect(result.ok).toBe(false);
@@ -164,7 +350,10 @@ describe('parseGnomeMaps', () => {
   test('more than 100 maps in one file is too large', () => {
     const one = '<map name="m"><tile x="0" y="0"/><tile x="1" y="0"/></map>';
     const result = parseGnomeMaps(`<mahjongg>${one.repeat(101)}</mahjongg>`);
-    expect(!result.ok && [result.error, result.message]).toEqual([LayoutError.TooLarge, 'line 1: more than 100 maps in one file']);
+    expect(!result.ok && [result.error, result.message]).toEqual([
+      LayoutError.TooLarge,
+      'line 1: more than 100 maps in one file',
+    ]);
   });
 
   test('absurd input ends quickly', () => {

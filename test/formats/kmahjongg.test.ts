@@ -74,7 +74,18 @@ describe('parseKmahjongg', () => {
   });
 
   test('skips comments anywhere, also between grid lines and before the size lines', () => {
-    const text = ['kmahjongg-layout-v1.1', '# size', 'w4', '# h', 'h2', 'd1', '# Level 0', '1212', '# mid', '4343'].join('\n');
+    const text = [
+      'kmahjongg-layout-v1.1',
+      '# size',
+      'w4',
+      '# h',
+      'h2',
+      'd1',
+      '# Level 0',
+      '1212',
+      '# mid',
+      '4343',
+    ].join('\n');
     expect(parsed(text).layout.slots).toHaveLength(2);
   });
 
@@ -90,7 +101,9 @@ describe('parseKmahjongg', () => {
   test('a block drawn 12/32 (castle, crab) counts its 1 and gives a warning with the line', () => {
     const { layout, warnings } = parsed(v11(4, 2, 1, ['1212', '4332']));
     expect(layout.slots).toHaveLength(2);
-    expect(warnings).toEqual(['line 5, column 3: the tile at (2, 0, 0) is drawn 12/32 instead of 12/43; read as a tile']);
+    expect(warnings).toEqual([
+      'line 5, column 3: the tile at (2, 0, 0) is drawn 12/32 instead of 12/43; read as a tile',
+    ]);
   });
 
   test('a cell that belongs to no tile is a warning', () => {
@@ -99,7 +112,10 @@ describe('parseKmahjongg', () => {
   });
 
   test('a v1.1 file without size lines uses the v1.0 size, with a warning', () => {
-    const text = v10([{ x: 0, y: 0, z: 0 }, { x: 2, y: 0, z: 0 }]).replace('v1.0', 'v1.1');
+    const text = v10([
+      { x: 0, y: 0, z: 0 },
+      { x: 2, y: 0, z: 0 },
+    ]).replace('v1.0', 'v1.1');
     const { layout, warnings } = parsed(text);
     expect(layout.slots).toHaveLength(2);
     expect(warnings).toEqual(['no size line for w, h, d; using the v1.0 default 32 × 16 × 5 for it']);
@@ -114,28 +130,118 @@ describe('parseKmahjongg', () => {
   const ROWS_4x2 = ['1212', '4343'];
   test.each([
     ['an empty file', '', LayoutError.Format, /the file is empty/],
-    ['no version line', ['1212', '4343'].join('\n'), LayoutError.Format, /^line 1: expected the version line kmahjongg-layout-v1\.0 or kmahjongg-layout-v1\.1, found "1212"$/],
-    ['an unknown version', v11(4, 2, 1, ROWS_4x2).replace('v1.1', 'v2.0'), LayoutError.Format, /^line 1: .*found "kmahjongg-layout-v2\.0"/],
-    ['a grid line too narrow', v11(4, 2, 1, ['1212', '434']), LayoutError.Format, /^line 6: the grid line is 3 cells wide; expected 4$/],
-    ['a grid line too wide', v11(4, 2, 1, ['12121', '4343']), LayoutError.Format, /^line 5: the grid line is 5 cells wide; expected 4$/],
-    ['too few grid lines', v11(4, 2, 2, ROWS_4x2), LayoutError.Format, /^the grid has 2 lines; expected 4 grid lines \(2 rows × 2 layers\) of 4 cells, after line 6$/],
+    [
+      'no version line',
+      ['1212', '4343'].join('\n'),
+      LayoutError.Format,
+      /^line 1: expected the version line kmahjongg-layout-v1\.0 or kmahjongg-layout-v1\.1, found "1212"$/,
+    ],
+    [
+      'an unknown version',
+      v11(4, 2, 1, ROWS_4x2).replace('v1.1', 'v2.0'),
+      LayoutError.Format,
+      /^line 1: .*found "kmahjongg-layout-v2\.0"/,
+    ],
+    [
+      'a grid line too narrow',
+      v11(4, 2, 1, ['1212', '434']),
+      LayoutError.Format,
+      /^line 6: the grid line is 3 cells wide; expected 4$/,
+    ],
+    [
+      'a grid line too wide',
+      v11(4, 2, 1, ['12121', '4343']),
+      LayoutError.Format,
+      /^line 5: the grid line is 5 cells wide; expected 4$/,
+    ],
+    [
+      'too few grid lines',
+      v11(4, 2, 2, ROWS_4x2),
+      LayoutError.Format,
+      /^the grid has 2 lines; expected 4 grid lines \(2 rows × 2 layers\) of 4 cells, after line 6$/,
+    ],
     ['no grid at all', v11(4, 2, 1, ['# nothing']), LayoutError.Format, /^the grid has 0 lines; expected 2 grid lines/],
-    ['too many grid lines', v11(4, 2, 1, [...ROWS_4x2, '....']), LayoutError.Format, /^line 7: too many grid lines; expected 2 grid lines/],
-    ['an invalid character', v11(4, 2, 1, ['1x12', '4343']), LayoutError.Format, /^line 5: column 2: invalid character "x"; a cell is one of \. 1 2 3 4$/],
-    ['a tab inside a row', v11(4, 2, 1, ['12\t2', '4343']), LayoutError.Format, /^line 5: column 3: invalid character "\\t"/],
-    ['a tile off the right edge', v11(4, 2, 1, ['...1', '....']), LayoutError.Format, /^line 5: column 4: the tile starting here runs off the right edge of the 4-cell grid$/],
-    ['a tile off the bottom of a layer', v11(4, 2, 2, ['....', '12..', '....', '....']), LayoutError.Format, /^line 6: column 1: the tile starting here runs off the bottom of layer 0 \(rows are 2 cells\)$/],
-    ['a width over 256', v11(300, 2, 1, ROWS_4x2), LayoutError.TooLarge, /^line 2: the size w300 is too large; at most 256$/],
-    ['a height over 256', v11(4, 99999999999, 1, ROWS_4x2), LayoutError.TooLarge, /^line 3: the size h99999999999 is too large; at most 256$/],
-    ['a depth over 64', v11(4, 2, 65, ROWS_4x2), LayoutError.TooLarge, /^line 4: the size d65 is too large; at most 64$/],
+    [
+      'too many grid lines',
+      v11(4, 2, 1, [...ROWS_4x2, '....']),
+      LayoutError.Format,
+      /^line 7: too many grid lines; expected 2 grid lines/,
+    ],
+    [
+      'an invalid character',
+      v11(4, 2, 1, ['1x12', '4343']),
+      LayoutError.Format,
+      /^line 5: column 2: invalid character "x"; a cell is one of \. 1 2 3 4$/,
+    ],
+    [
+      'a tab inside a row',
+      v11(4, 2, 1, ['12\t2', '4343']),
+      LayoutError.Format,
+      /^line 5: column 3: invalid character "\\t"/,
+    ],
+    [
+      'a tile off the right edge',
+      v11(4, 2, 1, ['...1', '....']),
+      LayoutError.Format,
+      /^line 5: column 4: the tile starting here runs off the right edge of the 4-cell grid$/,
+    ],
+    [
+      'a tile off the bottom of a layer',
+      v11(4, 2, 2, ['....', '12..', '....', '....']),
+      LayoutError.Format,
+      /^line 6: column 1: the tile starting here runs off the bottom of layer 0 \(rows are 2 cells\)$/,
+    ],
+    [
+      'a width over 256',
+      v11(300, 2, 1, ROWS_4x2),
+      LayoutError.TooLarge,
+      /^line 2: the size w300 is too large; at most 256$/,
+    ],
+    [
+      'a height over 256',
+      v11(4, 99999999999, 1, ROWS_4x2),
+      LayoutError.TooLarge,
+      /^line 3: the size h99999999999 is too large; at most 256$/,
+    ],
+    [
+      'a depth over 64',
+      v11(4, 2, 65, ROWS_4x2),
+      LayoutError.TooLarge,
+      /^line 4: the size d65 is too large; at most 64$/,
+    ],
     ['a size of zero', v11(0, 2, 1, ROWS_4x2), LayoutError.Format, /^line 2: the size w must be at least 1$/],
-    ['a size line without a number', v11(4, 2, 1, ROWS_4x2).replace('d1', 'd'), LayoutError.Format, /^line 4: bad size line "d": expected d followed by a whole number, like d5$/],
-    ['a size given twice', v11(4, 2, 1, ROWS_4x2).replace('d1', 'w4'), LayoutError.Format, /^line 4: the size w is given twice$/],
-    ['a size line after the grid', v11(4, 2, 1, ['1212', 'w4', '4343']), LayoutError.Format, /^line 6: size lines must come before the grid$/],
-    ['size lines in v1.0', v11(4, 2, 1, ROWS_4x2).replace('v1.1', 'v1.0'), LayoutError.Format, /^line 2: size lines \(w, h, d\) are only allowed in kmahjongg-layout-v1\.1/],
+    [
+      'a size line without a number',
+      v11(4, 2, 1, ROWS_4x2).replace('d1', 'd'),
+      LayoutError.Format,
+      /^line 4: bad size line "d": expected d followed by a whole number, like d5$/,
+    ],
+    [
+      'a size given twice',
+      v11(4, 2, 1, ROWS_4x2).replace('d1', 'w4'),
+      LayoutError.Format,
+      /^line 4: the size w is given twice$/,
+    ],
+    [
+      'a size line after the grid',
+      v11(4, 2, 1, ['1212', 'w4', '4343']),
+      LayoutError.Format,
+      /^line 6: size lines must come before the grid$/,
+    ],
+    [
+      'size lines in v1.0',
+      v11(4, 2, 1, ROWS_4x2).replace('v1.1', 'v1.0'),
+      LayoutError.Format,
+      /^line 2: size lines \(w, h, d\) are only allowed in kmahjongg-layout-v1\.1/,
+    ],
     ['no tiles', v11(4, 2, 1, ['....', '....']), LayoutError.Empty, /the layout has no tiles/],
     ['an odd count', v11(6, 2, 1, ['121212', '434343']), LayoutError.Odd, /the layout has 3 tiles/],
-    ['overlapping tiles', v11(4, 3, 1, ['12..', '412.', '.43.']), LayoutError.Overlap, /tiles \(0, 0, 0\) and \(1, 1, 0\) overlap on layer 0/],
+    [
+      'overlapping tiles',
+      v11(4, 3, 1, ['12..', '412.', '.43.']),
+      LayoutError.Overlap,
+      /tiles \(0, 0, 0\) and \(1, 1, 0\) overlap on layer 0/,
+    ],
   ])('rejects %s', (_, text, code, message) => {
     const result = parseKmahjongg(text, 'bad');
     expect(result.ok).toBe(false);
@@ -172,9 +278,22 @@ describe('makeKmahjongg', () => {
   ]);
 
   test('writes v1.1 with size lines and a 12/43 block per tile', () => {
-    const text = makeKmahjongg(makeLayout('two', 'Two', '', [{ x: 0, y: 0, z: 0 }, { x: 2, y: 1, z: 0 }]));
+    const text = makeKmahjongg(
+      makeLayout('two', 'Two', '', [
+        { x: 0, y: 0, z: 0 },
+        { x: 2, y: 1, z: 0 },
+      ]),
+    );
     const lines = text.split('\n');
-    expect(lines.slice(0, 7)).toEqual(['kmahjongg-layout-v1.1', '# Two', '# Board size in quarter tiles', 'w32', 'h16', '# Board depth', 'd1']);
+    expect(lines.slice(0, 7)).toEqual([
+      'kmahjongg-layout-v1.1',
+      '# Two',
+      '# Board size in quarter tiles',
+      'w32',
+      'h16',
+      '# Board depth',
+      'd1',
+    ]);
     expect(lines.slice(8, 11)).toEqual([`12${'.'.repeat(30)}`, `4312${'.'.repeat(28)}`, `..43${'.'.repeat(28)}`]);
     expect(text.endsWith('\n')).toBe(true);
   });
@@ -191,7 +310,10 @@ describe('makeKmahjongg', () => {
   });
 
   test('throws for slots no grid can hold (a programmer error)', () => {
-    const overlap = makeLayout('o', 'O', '', [{ x: 0, y: 0, z: 0 }, { x: 1, y: 1, z: 0 }]);
+    const overlap = makeLayout('o', 'O', '', [
+      { x: 0, y: 0, z: 0 },
+      { x: 1, y: 1, z: 0 },
+    ]);
     expect(() => makeKmahjongg(overlap)).toThrow(RangeError);
     expect(() => makeKmahjongg(makeLayout('n', 'N', '', [{ x: -1, y: 0, z: 0 }]))).toThrow(RangeError);
   });

@@ -103,13 +103,22 @@ describe('GET /healthz', () => {
     app.db.pragma('max_page_count = ' + String(app.db.pragma('page_count', { simple: true }))); // the disk is full
     let failed = 0;
     for (let i = 0; i < 200 && failed === 0; i++) {
-      const res = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie }, payload: { layout: 'turtle', seed: `full${i}` } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/games',
+        headers: { cookie },
+        payload: { layout: 'turtle', seed: `full${i}` },
+      });
       if (res.statusCode === 500) failed++;
     }
     expect(failed).toBe(1);
     const down = await app.inject({ url: '/healthz?detail=1' });
     expect(down.statusCode).toBe(503);
-    expect(down.json()).toMatchObject({ ok: false, error: 'writes to the database are failing (SQLITE_FULL)', writeFailures: { count: 1, last: { code: 'SQLITE_FULL' } } });
+    expect(down.json()).toMatchObject({
+      ok: false,
+      error: 'writes to the database are failing (SQLITE_FULL)',
+      writeFailures: { count: 1, last: { code: 'SQLITE_FULL' } },
+    });
     app.db.pragma('max_page_count = 1073741823');
     clock += 61_000;
     expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
@@ -119,7 +128,10 @@ describe('GET /healthz', () => {
     const app = await build();
     const res = await app.inject({ url: '/healthz?detail=1' });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toMatchObject({ ok: true, database: { bytes: expect.any(Number), walBytes: 0, freeBytes: expect.any(Number) } });
+    expect(res.json()).toMatchObject({
+      ok: true,
+      database: { bytes: expect.any(Number), walBytes: 0, freeBytes: expect.any(Number) },
+    });
     expect(res.json().database.bytes).toBeGreaterThan(0);
   });
 });
@@ -210,7 +222,9 @@ describe('the player cookie', () => {
       writeFileSync(path, '', { mode: 0o644 });
       chmodSync(path, 0o644);
       const { db } = openDatabase(path);
-      db.prepare("INSERT INTO settings (key, value) VALUES ('cookie_secret', ?)").run('s'.repeat(10) + 'Ab3-_xYz9QwErTyUiOp');
+      db.prepare("INSERT INTO settings (key, value) VALUES ('cookie_secret', ?)").run(
+        's'.repeat(10) + 'Ab3-_xYz9QwErTyUiOp',
+      );
       db.close();
       chmodSync(path, 0o644);
       const app = await build({ cookieSecret: undefined, databasePath: path });
@@ -278,17 +292,39 @@ describe('rate limits', () => {
     const cookie = await newPlayer(app);
     const statuses: number[] = [];
     for (let i = 0; i < 11; i++)
-      statuses.push((await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'x' } })).statusCode);
+      statuses.push(
+        (await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'x' } }))
+          .statusCode,
+      );
     expect(statuses.slice(0, 10).every((s) => s === 403)).toBe(true);
-    const limited = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'x' } });
+    const limited = await app.inject({
+      method: 'POST',
+      url: '/daily/name',
+      headers: { cookie },
+      payload: { name: 'x' },
+    });
     expect(limited.statusCode).toBe(429);
     expect(limited.headers['content-type']).toMatch(/^text\/html/);
     expect(limited.body).toMatch(/too many requests: at most 10 per minute; try again in/i);
     expect(limited.headers['retry-after']).toBeDefined();
-    for (let i = 0; i < 30; i++) await app.inject({ method: 'POST', url: '/api/games', headers: { cookie }, payload: { layout: 'garden', seed: 'rl' } });
-    const api = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie }, payload: { layout: 'garden', seed: 'rl' } });
+    for (let i = 0; i < 30; i++)
+      await app.inject({
+        method: 'POST',
+        url: '/api/games',
+        headers: { cookie },
+        payload: { layout: 'garden', seed: 'rl' },
+      });
+    const api = await app.inject({
+      method: 'POST',
+      url: '/api/games',
+      headers: { cookie },
+      payload: { layout: 'garden', seed: 'rl' },
+    });
     expect(api.statusCode).toBe(429);
-    expect(api.json()).toEqual({ error: expect.stringMatching(/^too many requests: at most 30 per minute/), code: 'ERR_RATE_LIMITED' });
+    expect(api.json()).toEqual({
+      error: expect.stringMatching(/^too many requests: at most 30 per minute/),
+      code: 'ERR_RATE_LIMITED',
+    });
     expect(Number(api.headers['retry-after'])).toBeGreaterThan(0);
     // Reads are not limited.
     expect((await app.inject({ url: '/api/deals/garden/rl' })).statusCode).toBe(200);
@@ -298,7 +334,10 @@ describe('rate limits', () => {
     const app = await build({ rateLimit: false });
     const cookie = await newPlayer(app);
     for (let i = 0; i < 12; i++)
-      expect((await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'x' } })).statusCode).toBe(403);
+      expect(
+        (await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'x' } }))
+          .statusCode,
+      ).toBe(403);
   });
 });
 
@@ -317,7 +356,13 @@ describe('static assets', () => {
       expect(br.headers['content-encoding']).toBe('br');
       expect(br.rawPayload.length).toBeLessThan(res.rawPayload.length);
     }
-    for (const url of ['/static/', '/static/build/', '/static/../package.json', '/static/%2e%2e/package.json', '/static/.env']) {
+    for (const url of [
+      '/static/',
+      '/static/build/',
+      '/static/../package.json',
+      '/static/%2e%2e/package.json',
+      '/static/.env',
+    ]) {
       const res = await app.inject({ url });
       expect([403, 404], url).toContain(res.statusCode);
       expect(res.body).not.toContain('"dependencies"');

@@ -42,7 +42,10 @@ describe('caching', () => {
     for (const name of ['app.js', 'site.css', 'board.css', 'faces.svg'] as const) {
       const url = app.assets.url(name)!;
       const file = join(PUBLIC_DIR, url.slice('/static/'.length));
-      for (const [encoding, suffix] of [['br', '.br'], ['gzip', '.gz']] as const) {
+      for (const [encoding, suffix] of [
+        ['br', '.br'],
+        ['gzip', '.gz'],
+      ] as const) {
         const res = await app.inject({ url, headers: { 'accept-encoding': encoding } });
         expect(res.statusCode).toBe(200);
         expect(res.headers['cache-control'], url).toBe('public, max-age=31536000, immutable');
@@ -64,11 +67,25 @@ describe('caching', () => {
   test('pages, player data and errors: private, revalidated; health: never stored', async () => {
     const app = await build();
     const cookie = await newPlayer(app);
-    for (const url of ['/', '/play/turtle/c1', '/daily', '/stats', '/api/stats', '/nothing', '/api/nothing', '/play/turtle/a%20b']) {
+    for (const url of [
+      '/',
+      '/play/turtle/c1',
+      '/daily',
+      '/stats',
+      '/api/stats',
+      '/nothing',
+      '/api/nothing',
+      '/play/turtle/a%20b',
+    ]) {
       const res = await app.inject({ url, headers: { cookie } });
       expect(res.headers['cache-control'], url).toBe('private, no-cache');
     }
-    const created = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie }, payload: { layout: 'garden', seed: 'c' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/api/games',
+      headers: { cookie },
+      payload: { layout: 'garden', seed: 'c' },
+    });
     expect(created.headers['cache-control']).toBe('private, no-cache');
     expect((await app.inject({ url: '/healthz' })).headers['cache-control']).toBe('no-store');
   });

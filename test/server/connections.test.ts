@@ -10,7 +10,14 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { TEST_SECRET } from './helper.ts';
 
-const SHORT = { headersTimeoutMs: 400, requestTimeoutMs: 800, idleTimeoutMs: 5_000, checkIntervalMs: 100, perAddress: 20, maxConnections: 200 };
+const SHORT = {
+  headersTimeoutMs: 400,
+  requestTimeoutMs: 800,
+  idleTimeoutMs: 5_000,
+  checkIntervalMs: 100,
+  perAddress: 20,
+  maxConnections: 200,
+};
 
 let app: FastifyInstance | undefined;
 let cookie = ''; // a player's, so the stalled POSTs reach their body (a POST without one is refused at once)
@@ -23,7 +30,13 @@ afterEach(async () => {
 });
 
 async function listen(): Promise<number> {
-  app = buildApp({ databasePath: ':memory:', cookieSecret: TEST_SECRET, logger: false, dealer: { workers: 0 }, connections: SHORT });
+  app = buildApp({
+    databasePath: ':memory:',
+    cookieSecret: TEST_SECRET,
+    logger: false,
+    dealer: { workers: 0 },
+    connections: SHORT,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
   const res = await fetch(`http://127.0.0.1:${port}/api/stats`);
@@ -66,7 +79,10 @@ describe('stalled requests are cut off', () => {
 
   test('a chunked body that never ends, and headers that never end, are closed too', async () => {
     const port = await listen();
-    const chunked = await stalled(port, `POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"lay\r\n`);
+    const chunked = await stalled(
+      port,
+      `POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n5\r\n{"lay\r\n`,
+    );
     const headers = await stalled(port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
     expect(await chunked.closed).toMatch(/^HTTP\/1\.1 408/);
     expect(await headers.closed).toMatch(/^(HTTP\/1\.1 408|$)/);

@@ -40,7 +40,8 @@ test('kill -9 mid-load loses no acknowledged win or move, and the file stays sou
   servers.push(first);
 
   const deals = new Map<string, Deal>();
-  for (const seed of SEEDS) deals.set(seed, (await (await fetch(`${first.base}/api/deals/turtle/${seed}`)).json()) as Deal);
+  for (const seed of SEEDS)
+    deals.set(seed, (await (await fetch(`${first.base}/api/deals/turtle/${seed}`)).json()) as Deal);
 
   const acked = new Map<string, Acked>(); // game id → what the server acknowledged
   const owner = new Map<string, { player: Player; deal: Deal }>();
@@ -82,7 +83,8 @@ test('kill -9 mid-load loses no acknowledged win or move, and the file stays sou
   expect(exit.signal).toBe('SIGKILL');
   const outcomes = await load;
   // Requests cut by the kill fail with a network error; nothing else may fail.
-  for (const o of outcomes) if (o.status === 'rejected') expect(String(o.reason)).toMatch(/fetch failed|ECONNRESET|socket|other side closed/i);
+  for (const o of outcomes)
+    if (o.status === 'rejected') expect(String(o.reason)).toMatch(/fetch failed|ECONNRESET|socket|other side closed/i);
   const ackedWins = [...acked.values()].filter((a) => a.won).length;
   expect(ackedWins).toBeGreaterThanOrEqual(KILL_AFTER_WINS);
   expect(ackedWins).toBeLessThan(PLAYERS); // it was mid-load
@@ -97,7 +99,9 @@ test('kill -9 mid-load loses no acknowledged win or move, and the file stays sou
   const db = new Database(databasePath, { readonly: true, fileMustExist: true });
   try {
     expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-    const rows = db.prepare('SELECT id, status, result, moves_json, move_count, tiles_left, finished_at FROM games').all() as {
+    const rows = db
+      .prepare('SELECT id, status, result, moves_json, move_count, tiles_left, finished_at FROM games')
+      .all() as {
       id: string;
       status: string;
       result: string | null;
@@ -111,7 +115,8 @@ test('kill -9 mid-load loses no acknowledged win or move, and the file stays sou
       const row = byId.get(id);
       expect(row, `game ${id} was acknowledged`).toBeDefined();
       expect(row!.move_count).toBeGreaterThanOrEqual(a.moves);
-      if (a.won) expect(row).toMatchObject({ result: 'won', status: 'won', finished_at: a.won.finishedAt, move_count: 72 });
+      if (a.won)
+        expect(row).toMatchObject({ result: 'won', status: 'won', finished_at: a.won.finishedAt, move_count: 72 });
     }
     // Log and counters were written together: every row replays to what it says.
     for (const row of rows) {
@@ -144,7 +149,9 @@ test('kill -9 mid-load loses no acknowledged win or move, and the file stays sou
     const wonBy = owner.get(wonId)!.player;
     wonBy.base = second.base;
     const stats = await wonBy.request('GET', '/api/stats');
-    expect(stats.json.history).toEqual([expect.objectContaining({ id: wonId, result: 'won', timeMs: wonAck.won!.timeMs })]);
+    expect(stats.json.history).toEqual([
+      expect.objectContaining({ id: wonId, result: 'won', timeMs: wonAck.won!.timeMs }),
+    ]);
   } finally {
     db.close();
   }

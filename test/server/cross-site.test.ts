@@ -25,7 +25,12 @@ import { CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM } from '../client/browser.ts';
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mj-cross-site-'));
-    app = buildApp({ databasePath: join(dir, 'test.db'), logger: false, cookieSecret: 'k'.repeat(8) + 'Q7x!'.repeat(8), rateLimit: false });
+    app = buildApp({
+      databasePath: join(dir, 'test.db'),
+      logger: false,
+      cookieSecret: 'k'.repeat(8) + 'Q7x!'.repeat(8),
+      rateLimit: false,
+    });
     base = (await app.listen({ port: 0, host: '127.0.0.1' })).replace('localhost', '127.0.0.1');
     // The attacker's page: forms aimed at our site, submitted by a button the test clicks.
     const forms = `<!doctype html><title>win a prize</title>
@@ -49,7 +54,8 @@ import { CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM } from '../client/browser.ts';
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const count = (table: string): number => (app.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+  const count = (table: string): number =>
+    (app.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 
   test.each([
     ['the nickname form', '#go-name', '/daily/name'],

@@ -13,7 +13,8 @@ import { build } from './helper.ts';
 function heldClassic() {
   const waiting: (() => void)[] = [];
   return {
-    classic: (task: DealTask) => new Promise<DealTaskResult>((resolve) => waiting.push(() => resolve(runDealTask(task)))),
+    classic: (task: DealTask) =>
+      new Promise<DealTaskResult>((resolve) => waiting.push(() => resolve(runDealTask(task)))),
     release: () => waiting.splice(0).forEach((go) => go()),
     get held() {
       return waiting.length;
@@ -39,7 +40,9 @@ describe('the deal queue', () => {
   test(`one client: at most ${MAX_QUEUED_PER_CLIENT} classic deals in the making (429), others unaffected`, async () => {
     const held = heldClassic();
     const app = await build({ dealer: { classic: held.classic } });
-    const mine = [0, 1].map((i) => app.inject({ url: `/api/deals/turtle/mine${i}?mode=classic`, remoteAddress: '203.0.113.5' }));
+    const mine = [0, 1].map((i) =>
+      app.inject({ url: `/api/deals/turtle/mine${i}?mode=classic`, remoteAddress: '203.0.113.5' }),
+    );
     await new Promise((r) => setTimeout(r, 20));
     const third = await app.inject({ url: '/api/deals/turtle/mine2?mode=classic', remoteAddress: '203.0.113.6' }); // same /24
     expect(third.statusCode).toBe(429);

@@ -8,20 +8,25 @@ import { KEEP_UNPLAYED_MS } from '../../src/server/services/dealer.ts';
 import { build, createGame, newPlayer } from './helper.ts';
 
 describe('compact deals', () => {
-  test.each(LAYOUTS.map((l) => [l.id] as const))('%s: the stored deal gives back the generator\'s JSON byte for byte, in under 1.5 KB', async (id) => {
-    const app = await build();
-    for (const mode of ['relaxed', 'classic'] as const) {
-      if (mode === 'classic' && id !== 'turtle') continue; // classic deals take time; one layout shows the same path
-      const made = deal(layoutById(id)!, 'compact', mode);
-      if (!made.ok) throw new Error(made.message);
-      const json = JSON.stringify(made.value.deal);
-      const row = await app.dealsRepository.store(id, 'compact', mode, made.value.deal.generator, json, 1);
-      expect(row.deal_json).toBe(json);
-      expect((await app.dealsRepository.findById(row.id))!.deal_json).toBe(json);
-      const stored = app.db.prepare("SELECT length(faces) + length(solution) + length(deal_json) AS n FROM deals WHERE id = ?").get(row.id) as { n: number };
-      expect(stored.n).toBeLessThan(1500);
-    }
-  });
+  test.each(LAYOUTS.map((l) => [l.id] as const))(
+    "%s: the stored deal gives back the generator's JSON byte for byte, in under 1.5 KB",
+    async (id) => {
+      const app = await build();
+      for (const mode of ['relaxed', 'classic'] as const) {
+        if (mode === 'classic' && id !== 'turtle') continue; // classic deals take time; one layout shows the same path
+        const made = deal(layoutById(id)!, 'compact', mode);
+        if (!made.ok) throw new Error(made.message);
+        const json = JSON.stringify(made.value.deal);
+        const row = await app.dealsRepository.store(id, 'compact', mode, made.value.deal.generator, json, 1);
+        expect(row.deal_json).toBe(json);
+        expect((await app.dealsRepository.findById(row.id))!.deal_json).toBe(json);
+        const stored = app.db
+          .prepare('SELECT length(faces) + length(solution) + length(deal_json) AS n FROM deals WHERE id = ?')
+          .get(row.id) as { n: number };
+        expect(stored.n).toBeLessThan(1500);
+      }
+    },
+  );
 
   test('the API serves a compact deal as it was made', async () => {
     const app = await build();
@@ -45,9 +50,17 @@ describe('deals nobody played', () => {
     expect(await app.dealer.prune()).toBe(0);
     clock += 2000;
     expect(await app.dealer.prune()).toBe(0); // deals in the dealer's cache stay: a request may be about to use one
-    const pruned = await app.dealsRepository.pruneUnplayed({ before: clock - KEEP_UNPLAYED_MS, max: 100, keep: [], limit: 100 });
+    const pruned = await app.dealsRepository.pruneUnplayed({
+      before: clock - KEEP_UNPLAYED_MS,
+      max: 100,
+      keep: [],
+      limit: 100,
+    });
     expect(pruned).toBe(1);
-    expect(app.db.prepare('SELECT seed FROM deals ORDER BY seed').all()).toEqual([{ seed: 'daily-2025-01-01' }, { seed: 'played' }]);
+    expect(app.db.prepare('SELECT seed FROM deals ORDER BY seed').all()).toEqual([
+      { seed: 'daily-2025-01-01' },
+      { seed: 'played' },
+    ]);
     const again = await build({ databasePath: ':memory:' });
     expect((await again.inject({ url: '/api/deals/garden/unplayed' })).body).toBe(before);
   });
@@ -56,6 +69,11 @@ describe('deals nobody played', () => {
     const app = await build();
     for (let i = 0; i < 6; i++) await app.inject({ url: `/api/deals/garden/cap${i}` });
     expect(await app.dealsRepository.pruneUnplayed({ before: 0, max: 4, keep: [], limit: 100 })).toBe(2);
-    expect(app.db.prepare('SELECT seed FROM deals ORDER BY id').all().map((r) => (r as { seed: string }).seed)).toEqual(['cap2', 'cap3', 'cap4', 'cap5']);
+    expect(
+      app.db
+        .prepare('SELECT seed FROM deals ORDER BY id')
+        .all()
+        .map((r) => (r as { seed: string }).seed),
+    ).toEqual(['cap2', 'cap3', 'cap4', 'cap5']);
   });
 });

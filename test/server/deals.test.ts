@@ -28,7 +28,10 @@ const bumpedDeal: typeof deal = (layout, seed, mode) => {
     bumped[a] = faces[c]!;
     bumped[b] = faces[e]!;
   });
-  return ok({ deal: { ...d, generator: '999', tiles: d.tiles.map((t, i) => ({ ...t, face: bumped[i]! })) }, stats: real.value.stats });
+  return ok({
+    deal: { ...d, generator: '999', tiles: d.tiles.map((t, i) => ({ ...t, face: bumped[i]! })) },
+    stats: real.value.stats,
+  });
 };
 
 describe('stored deals', () => {
@@ -63,7 +66,9 @@ describe('stored deals', () => {
     const legacy = (bumpedDeal(layoutById('garden')!, 'legacy', 'relaxed') as { value: { deal: Deal } }).value.deal;
     const stored: Deal = { ...legacy, generator: '0' };
     app.db
-      .prepare("INSERT INTO deals (layout, seed, mode, generator, deal_json, created_at) VALUES ('garden', 'legacy', 'relaxed', '0', ?, 0)")
+      .prepare(
+        "INSERT INTO deals (layout, seed, mode, generator, deal_json, created_at) VALUES ('garden', 'legacy', 'relaxed', '0', ?, 0)",
+      )
       .run(JSON.stringify(stored));
     const res = await app.inject({ url: '/api/deals/garden/legacy' });
     expect(res.json()).toEqual(stored);
@@ -84,7 +89,9 @@ describe('stored deals', () => {
     if (!real.ok) throw new Error(real.message);
     const retired = { ...real.value.deal, layout: 'retired' };
     app.db
-      .prepare("INSERT INTO deals (layout, seed, mode, generator, deal_json, created_at) VALUES ('retired', 'old', 'relaxed', '1', ?, 0)")
+      .prepare(
+        "INSERT INTO deals (layout, seed, mode, generator, deal_json, created_at) VALUES ('retired', 'old', 'relaxed', '1', ?, 0)",
+      )
       .run(JSON.stringify(retired));
     expect((await app.inject({ url: '/api/deals/retired/old' })).json()).toEqual(retired);
     const page = await app.inject({ url: '/play/retired/old' });

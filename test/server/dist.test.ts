@@ -57,7 +57,10 @@ export async function resolve(specifier, context, next) {
 `,
   );
   const register = path.join(work, 'register.mjs');
-  writeFileSync(register, `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
   guard = pathToFileURL(register).href;
 });
 
@@ -85,29 +88,41 @@ describe('dist/', () => {
       }
     }
     expect(imported.size).toBeGreaterThan(5);
-    for (const name of imported) expect(Object.keys(pkg.dependencies), `${name} is not a production dependency`).toContain(name);
+    for (const name of imported)
+      expect(Object.keys(pkg.dependencies), `${name} is not a production dependency`).toContain(name);
     for (const tool of ['tsx', 'esbuild', 'typescript']) expect(Object.keys(pkg.dependencies)).not.toContain(tool);
   });
 
   test('the guard refuses a devDependency (so the tests below can fail)', () => {
-    const run = spawnSync(process.execPath, ['--import', guard, '--input-type=module', '-e', "await import('tsx/esm/api')"], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const run = spawnSync(
+      process.execPath,
+      ['--import', guard, '--input-type=module', '-e', "await import('tsx/esm/api')"],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
     expect(run.status).not.toBe(0);
     expect(run.stderr).toContain('devDependency tsx/esm/api');
   });
 
   test('the CLI runs with node from dist/', () => {
-    const run = spawnSync(process.execPath, ['--import', guard, 'dist/cli/main.js', 'layouts'], { cwd: ROOT, encoding: 'utf8' });
+    const run = spawnSync(process.execPath, ['--import', guard, 'dist/cli/main.js', 'layouts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+    });
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const layouts = JSON.parse(run.stdout) as { id: string }[];
     expect(layouts.map((l) => l.id)).toContain('turtle');
-    const bad = spawnSync(process.execPath, ['--import', guard, 'dist/cli/main.js', 'deal', '--layout', 'nope', '--seed', 'a'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-    });
+    const bad = spawnSync(
+      process.execPath,
+      ['--import', guard, 'dist/cli/main.js', 'deal', '--layout', 'nope', '--seed', 'a'],
+      {
+        cwd: ROOT,
+        encoding: 'utf8',
+      },
+    );
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
   });
@@ -118,7 +133,11 @@ describe('node dist/server/server.js', () => {
 
   beforeAll(async () => {
     // One deal worker, so a classic deal runs the compiled worker file.
-    server = await startServer(path.join(work, 'mahjong.db'), { DEAL_WORKERS: '1' }, ['--import', guard, 'dist/server/server.js']);
+    server = await startServer(path.join(work, 'mahjong.db'), { DEAL_WORKERS: '1' }, [
+      '--import',
+      guard,
+      'dist/server/server.js',
+    ]);
   });
 
   afterAll(async () => {

@@ -83,7 +83,10 @@ const dockerignore = readFileSync(path.join(ROOT, '.dockerignore'), 'utf8')
   .map((l) => l.trim())
   .filter((l) => l && !l.startsWith('#'));
 const all = (stage: Stage, keyword: string): Instruction[] => stage.instructions.filter((i) => i.keyword === keyword);
-const runs = (stage: Stage): string => all(stage, 'RUN').map((i) => i.args).join('\n');
+const runs = (stage: Stage): string =>
+  all(stage, 'RUN')
+    .map((i) => i.args)
+    .join('\n');
 
 describe('Dockerfile', () => {
   test('multi-stage, on the current Node LTS slim image (the app needs Node 20 or newer)', () => {
@@ -97,7 +100,9 @@ describe('Dockerfile', () => {
   });
 
   test('every path copied from the build context exists and is not excluded by .dockerignore', () => {
-    const copies = stages.flatMap((s) => [...all(s, 'COPY'), ...all(s, 'ADD')].map((i) => parseCopy(i.args))).filter((c) => !c.from);
+    const copies = stages
+      .flatMap((s) => [...all(s, 'COPY'), ...all(s, 'ADD')].map((i) => parseCopy(i.args)))
+      .filter((c) => !c.from);
     expect(copies.length).toBeGreaterThan(0);
     for (const copy of copies)
       for (const source of copy.sources) {
@@ -108,13 +113,17 @@ describe('Dockerfile', () => {
 
   test('every COPY --from names an earlier stage, and what it copies is made there', () => {
     stages.forEach((stage, index) => {
-      for (const copy of all(stage, 'COPY').map((i) => parseCopy(i.args)).filter((c) => c.from)) {
+      for (const copy of all(stage, 'COPY')
+        .map((i) => parseCopy(i.args))
+        .filter((c) => c.from)) {
         const earlier = stages.slice(0, index).map((s) => s.name);
         expect(earlier, `--from=${copy.from}`).toContain(copy.from);
       }
     });
     // The native module copied into the final stage is where better-sqlite3 builds it.
-    const native = all(final, 'COPY').map((i) => parseCopy(i.args)).find((c) => c.sources.some((s) => s.endsWith('.node')));
+    const native = all(final, 'COPY')
+      .map((i) => parseCopy(i.args))
+      .find((c) => c.sources.some((s) => s.endsWith('.node')));
     expect(native).toBeDefined();
     expect(existsSync(path.join(ROOT, native!.sources[0]!.replace(/^\/app\//, '')))).toBe(true);
   });
@@ -157,7 +166,9 @@ describe('Dockerfile', () => {
     const volumes = all(final, 'VOLUME').flatMap((v) => words(v.args));
     expect(volumes).toContain('/app/data');
     expect(runs(final)).toMatch(new RegExp(`chown ${user}(:\\S+)? /app/data`));
-    const env = all(final, 'ENV').map((e) => e.args).join(' ');
+    const env = all(final, 'ENV')
+      .map((e) => e.args)
+      .join(' ');
     expect(env).toMatch(/DATABASE_PATH=\/app\/data\//);
   });
 
@@ -182,7 +193,11 @@ describe('Dockerfile', () => {
     const tsconfig = JSON.parse(readFileSync(path.join(ROOT, 'src/server/tsconfig.json'), 'utf8')) as {
       compilerOptions: Record<string, unknown>;
     };
-    expect(tsconfig.compilerOptions).toMatchObject({ rootDir: '..', outDir: '../../dist', rewriteRelativeImportExtensions: true });
+    expect(tsconfig.compilerOptions).toMatchObject({
+      rootDir: '..',
+      outDir: '../../dist',
+      rewriteRelativeImportExtensions: true,
+    });
   });
 });
 

@@ -4,7 +4,13 @@
  * dailies and the calendar, a deal's own record, and the rule's arithmetic.
  */
 import { beforeEach, describe, expect, test } from 'vitest';
-import { PACE_BURST, PAIR_FLOOR_MS, fastestRankedMs, paceAfter, paceStart } from '../../src/server/services/fair-play.ts';
+import {
+  PACE_BURST,
+  PAIR_FLOOR_MS,
+  fastestRankedMs,
+  paceAfter,
+  paceStart,
+} from '../../src/server/services/fair-play.ts';
 import { build, createGame, newPlayer, playPaced, postMoves, solutionMoves, testClock } from './helper.ts';
 
 const clock = testClock(Date.UTC(2026, 11, 1, 10));
@@ -33,7 +39,12 @@ describe('the pace rule', () => {
 
   test('waiting, hints, undos and shuffles never hurt', () => {
     const game = { unranked: null, paced_at: paceStart(0) };
-    const other = [{ type: 'undo' as const }, { type: 'redo' as const }, { type: 'shuffle' as const }, { type: 'hint' as const }];
+    const other = [
+      { type: 'undo' as const },
+      { type: 'redo' as const },
+      { type: 'shuffle' as const },
+      { type: 'hint' as const },
+    ];
     expect(paceAfter(game, Array(200).fill(other).flat(), 0, true).unranked).toBeNull();
     expect(paceAfter(game, pairs(72), 600_000, false).unranked).toBeNull();
   });
@@ -68,7 +79,13 @@ describe('ranked times', () => {
     expect(again.body).toMatch(/id="deal-stats"[^>]*data-elapsed="120000"/); // the clock started at the first view
     const theirs = await createGame(app, person, { layout: 'turtle', seed: 'daily-2026-12-01' });
     const won = (await playPaced(app, person, theirs.id, solutionMoves(theirs), clock.advance)).json();
-    expect(won).toMatchObject({ status: 'won', ranked: true, unranked: null, dailyRank: 1, timeMs: 120_000 + 13 * 4200 });
+    expect(won).toMatchObject({
+      status: 'won',
+      ranked: true,
+      unranked: null,
+      dailyRank: 1,
+      timeMs: 120_000 + 13 * 4200,
+    });
     expect(won.shownAt).toBe(Date.UTC(2026, 11, 1, 10));
 
     const daily = (await app.inject({ url: '/daily', headers: { cookie: person } })).body;
@@ -83,7 +100,12 @@ describe('ranked times', () => {
     const moves = solutionMoves(game);
     expect((await postMoves(app, cookie, game.id, moves.slice(0, 1))).statusCode).toBe(200);
     clock.advance(2000); // 6 + 2 pairs allowed by now in all; 20 arrive
-    const res = await app.inject({ method: 'POST', url: `/api/games/${game.id}/moves`, headers: { cookie }, payload: { at: 1, moves: moves.slice(1) } });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/games/${game.id}/moves`,
+      headers: { cookie },
+      payload: { at: 1, moves: moves.slice(1) },
+    });
     expect(res.json()).toMatchObject({ status: 'won', ranked: false, unranked: 'fast', timeMs: 2000 });
   });
 
@@ -100,11 +122,17 @@ describe('ranked times', () => {
     await app.inject({ url: '/play/turtle/daily-2026-12-02', headers: { cookie: bob } });
     clock.set(Date.UTC(2026, 11, 2, 0, 30));
     const early = await createGame(app, bob, { layout: 'turtle', seed: 'daily-2026-12-02' });
-    expect((await playPaced(app, bob, early.id, solutionMoves(early), clock.advance)).json()).toMatchObject({ ranked: true, dailyRank: null });
+    expect((await playPaced(app, bob, early.id, solutionMoves(early), clock.advance)).json()).toMatchObject({
+      ranked: true,
+      dailyRank: null,
+    });
     // Carol plays yesterday's deal today: it counts for her, not on that day's table.
     const carol = await newPlayer(app);
     const late = await createGame(app, carol, { layout: 'turtle', seed: 'daily-2026-12-01' });
-    expect((await playPaced(app, carol, late.id, solutionMoves(late), clock.advance)).json()).toMatchObject({ status: 'won', dailyRank: null });
+    expect((await playPaced(app, carol, late.id, solutionMoves(late), clock.advance)).json()).toMatchObject({
+      status: 'won',
+      dailyRank: null,
+    });
 
     const yesterday = (await app.inject({ url: '/daily/2026-12-01', headers: { cookie: alice } })).body;
     expect(yesterday.match(/<tr( class="you")?>\s*<td class="num">\d+<\/td>/g)).toHaveLength(1); // Alice, once
@@ -124,7 +152,16 @@ describe('past dailies and the calendar', () => {
     expect(past.body).toContain('href="/play/turtle/daily-2026-11-30"');
     expect(past.body).toContain('The Turtle of 30 Nov 2026');
     expect((await app.inject({ url: '/daily/2026-12-01' })).statusCode).toBe(200); // today, at its own address too
-    for (const url of ['/daily/2026-12-02', '/daily/2027-01-01', '/daily/2026-02-30', '/daily/2026-13-01', '/daily/yesterday', '/daily/2026-1-1', '/daily/2025-12-31', `/daily/${'9'.repeat(80)}`]) {
+    for (const url of [
+      '/daily/2026-12-02',
+      '/daily/2027-01-01',
+      '/daily/2026-02-30',
+      '/daily/2026-13-01',
+      '/daily/yesterday',
+      '/daily/2026-1-1',
+      '/daily/2025-12-31',
+      `/daily/${'9'.repeat(80)}`,
+    ]) {
       const res = await app.inject({ url });
       expect(res.statusCode, url).toBe(404);
       expect(res.headers['content-type'], url).toMatch(/^text\/html/);
@@ -175,7 +212,9 @@ describe("a deal's own record", () => {
     await playPaced(app, a, game.id, solutionMoves(game), clock.advance);
     const page = (await app.inject({ url, headers: { cookie: b } })).body;
     expect(page).toMatch(/id="deal-stats"[^>]*data-played="2" data-won="1"/);
-    expect(page).toMatch(/<ol class="deal-best"[^>]*>\s*<li><span class="deal-best-name">Anonymous player<\/span> <span class="deal-best-time">1:/);
+    expect(page).toMatch(
+      /<ol class="deal-best"[^>]*>\s*<li><span class="deal-best-name">Anonymous player<\/span> <span class="deal-best-time">1:/,
+    );
     const own = (await app.inject({ url, headers: { cookie: a } })).body;
     expect(own).toContain('<li class="you">');
     const classic = (await app.inject({ url: `${url}?mode=classic`, headers: { cookie: b } })).body;
@@ -215,7 +254,9 @@ describe('the win answer and the home page', () => {
     expect(won.next.id).not.toBe('garden');
     expect(won.again).toBe('/play/garden');
     const home = (await app.inject({ url: '/', headers: { cookie } })).body;
-    expect(home).toMatch(/<li class="layout-card" data-mark="clean">[\s\S]*?<h3>Garden <span class="pill success mark">Won clean<\/span>/);
+    expect(home).toMatch(
+      /<li class="layout-card" data-mark="clean">[\s\S]*?<h3>Garden <span class="pill success mark">Won clean<\/span>/,
+    );
     expect(home).toContain('Not played yet');
     expect(home).toContain(`href="${won.next.url}"`);
     const stranger = (await app.inject({ url: '/' })).body;

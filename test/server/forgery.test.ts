@@ -40,7 +40,11 @@ describe('a win must be played legally', () => {
     }
     const res = await postMoves(app, cookie, game.id, forged);
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toMatchObject({ error: expect.any(String), code: expect.stringMatching(/^ERR_/), index: expect.any(Number) });
+    expect(res.json()).toMatchObject({
+      error: expect.any(String),
+      code: expect.stringMatching(/^ERR_/),
+      index: expect.any(Number),
+    });
     expect(rowOf(app, game.id)).toMatchObject({ status: 'playing', result: null, move_count: 0, finished_at: null });
     expect(wins(app)).toBe(0);
   });
@@ -49,7 +53,14 @@ describe('a win must be played legally', () => {
     const app = await build();
     const cookie = await newPlayer(app);
     const game = await createGame(app, cookie);
-    for (const extra of [{ status: 'won' }, { timeMs: 1 }, { finishedAt: 0 }, { startedAt: 0 }, { result: 'won' }, { left: 0 }]) {
+    for (const extra of [
+      { status: 'won' },
+      { timeMs: 1 },
+      { finishedAt: 0 },
+      { startedAt: 0 },
+      { result: 'won' },
+      { left: 0 },
+    ]) {
       const res = await app.inject({
         method: 'POST',
         url: `/api/games/${game.id}/moves`,
@@ -87,7 +98,12 @@ describe('times are the server clock', () => {
     const game = await createGame(app, cookie);
     clock += 1;
     const res = await postMoves(app, cookie, game.id, solutionMoves(game));
-    expect(res.json()).toMatchObject({ status: 'won', startedAt: 1_750_000_000_000, finishedAt: 1_750_000_000_001, timeMs: 1 });
+    expect(res.json()).toMatchObject({
+      status: 'won',
+      startedAt: 1_750_000_000_000,
+      finishedAt: 1_750_000_000_001,
+      timeMs: 1,
+    });
     expect(rowOf(app, game.id)).toMatchObject({ started_at: 1_750_000_000_000, finished_at: 1_750_000_000_001 });
     const stats = (await app.inject({ url: '/api/stats', headers: { cookie } })).json();
     expect(stats.history[0].timeMs).toBe(1);

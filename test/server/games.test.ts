@@ -21,7 +21,12 @@ describe('POST /api/games', () => {
   test('201 with the id and the deal; the game is stored for this player', async () => {
     const app = await build();
     const cookie = await newPlayer(app);
-    const res = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie }, payload: { layout: 'turtle', seed: 'abc' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/games',
+      headers: { cookie },
+      payload: { layout: 'turtle', seed: 'abc' },
+    });
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body.id).toMatch(/^[A-Za-z0-9_-]{16}$/);
@@ -54,7 +59,12 @@ describe('POST /api/games', () => {
   ])('%s → %i with {"error"}', async (_name, payload, status) => {
     const app = await build();
     const cookie = await newPlayer(app);
-    const res = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie }, payload: payload as object });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/games',
+      headers: { cookie },
+      payload: payload as object,
+    });
     expect(res.statusCode).toBe(status);
     expect(Object.keys(res.json())).toEqual(['error']);
     expect(res.json().error).toEqual(expect.any(String));
@@ -64,16 +74,36 @@ describe('POST /api/games', () => {
   test('malformed JSON → 400, a text body → 400, XML → 415, a huge body → 413', async () => {
     const app = await build();
     const cookie = await newPlayer(app);
-    const bad = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie, 'content-type': 'application/json' }, payload: '{"layout":' });
+    const bad = await app.inject({
+      method: 'POST',
+      url: '/api/games',
+      headers: { cookie, 'content-type': 'application/json' },
+      payload: '{"layout":',
+    });
     expect(bad.statusCode).toBe(400);
     expect(bad.json()).toHaveProperty('error');
-    const text = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie, 'content-type': 'text/plain' }, payload: 'hi' });
+    const text = await app.inject({
+      method: 'POST',
+      url: '/api/games',
+      headers: { cookie, 'content-type': 'text/plain' },
+      payload: 'hi',
+    });
     expect(text.statusCode).toBe(400);
     expect(text.json()).toHaveProperty('error');
-    const xml = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie, 'content-type': 'application/xml' }, payload: '<a/>' });
+    const xml = await app.inject({
+      method: 'POST',
+      url: '/api/games',
+      headers: { cookie, 'content-type': 'application/xml' },
+      payload: '<a/>',
+    });
     expect(xml.statusCode).toBe(415);
     expect(xml.json()).toHaveProperty('error');
-    const huge = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie }, payload: { layout: 'turtle', seed: 'abc', pad: 'x'.repeat(100_000) } });
+    const huge = await app.inject({
+      method: 'POST',
+      url: '/api/games',
+      headers: { cookie },
+      payload: { layout: 'turtle', seed: 'abc', pad: 'x'.repeat(100_000) },
+    });
     expect(huge.statusCode).toBe(413);
     expect(huge.json()).toHaveProperty('error');
   });
@@ -118,7 +148,14 @@ describe('POST /api/games/:id/moves', () => {
     expect(second.statusCode).toBe(200);
     const expected = replay(game, [...moves.slice(0, 3), ...batch] as never);
     if (!expected.ok) throw new Error(expected.message);
-    expect(second.json()).toMatchObject({ faces: expected.value.faces, left: 138, hints: 1, shuffles: 1, undos: 1, moves: 7 });
+    expect(second.json()).toMatchObject({
+      faces: expected.value.faces,
+      left: 138,
+      hints: 1,
+      shuffles: 1,
+      undos: 1,
+      moves: 7,
+    });
     expect(rowOf(app, game.id)).toMatchObject({ move_count: 7, hints: 1, shuffles: 1, undos: 1, tiles_left: 138 });
   });
 
@@ -163,8 +200,15 @@ describe('POST /api/games/:id/moves', () => {
       const { app, cookie, game, start } = await setup();
       const free = start.faces.map((_, i) => i).filter((i) => isTileFree(start, i));
       let pair: [number, number] | undefined;
-      for (const a of free) for (const b of free) if (!pair && a !== b && !canMatch(start.faces[a]!, start.faces[b]!)) pair = [a, b];
-      const body = await expectRefused(app, cookie, game.id, [{ type: 'match', a: pair![0], b: pair![1] }], /does not match/);
+      for (const a of free)
+        for (const b of free) if (!pair && a !== b && !canMatch(start.faces[a]!, start.faces[b]!)) pair = [a, b];
+      const body = await expectRefused(
+        app,
+        cookie,
+        game.id,
+        [{ type: 'match', a: pair![0], b: pair![1] }],
+        /does not match/,
+      );
       expect(body.code).toBe('ERR_NO_MATCH');
     });
 
@@ -233,7 +277,12 @@ describe('POST /api/games/:id/moves', () => {
       const app = await build();
       const cookie = await newPlayer(app);
       const game = await createGame(app, cookie);
-      const res = await postMoves(app, cookie, game.id, Array.from({ length: 500 }, () => ({ type: 'hint' })));
+      const res = await postMoves(
+        app,
+        cookie,
+        game.id,
+        Array.from({ length: 500 }, () => ({ type: 'hint' })),
+      );
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ hints: 500, moves: 500 });
     });

@@ -8,7 +8,11 @@ import { GAMES_PER_DAY, MAX_HINTS } from '../../src/server/services/games.ts';
 import { build, createGame, newPlayer, postMoves, solutionMoves } from './helper.ts';
 
 const row = (app: Awaited<ReturnType<typeof build>>, id: string) =>
-  app.db.prepare('SELECT moves_json, move_count, hints FROM games WHERE id = ?').get(id) as { moves_json: string; move_count: number; hints: number };
+  app.db.prepare('SELECT moves_json, move_count, hints FROM games WHERE id = ?').get(id) as {
+    moves_json: string;
+    move_count: number;
+    hints: number;
+  };
 
 describe('hints', () => {
   test('counted, not logged; move_count counts every accepted move, hints included', async () => {
@@ -31,7 +35,8 @@ describe('hints', () => {
     const app = await build();
     const cookie = await newPlayer(app);
     const game = await createGame(app, cookie);
-    for (let i = 0; i < MAX_HINTS / 500; i++) expect((await postMoves(app, cookie, game.id, Array(500).fill({ type: 'hint' }))).statusCode).toBe(200);
+    for (let i = 0; i < MAX_HINTS / 500; i++)
+      expect((await postMoves(app, cookie, game.id, Array(500).fill({ type: 'hint' }))).statusCode).toBe(200);
     const refused = await postMoves(app, cookie, game.id, [{ type: 'hint' }]);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error).toMatch(/at most \d+ hints/);
@@ -45,7 +50,12 @@ describe('games per player per day', () => {
     const app = await build({ now: () => clock, gamesPerDay: 3 });
     const cookie = await newPlayer(app);
     for (let i = 0; i < 3; i++) await createGame(app, cookie, { layout: 'garden', seed: `d${i}` });
-    const refused = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie }, payload: { layout: 'garden', seed: 'd9' } });
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/api/games',
+      headers: { cookie },
+      payload: { layout: 'garden', seed: 'd9' },
+    });
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBe(3600);
     expect(refused.json().error).toMatch(/at most 3 new games a day/);

@@ -97,7 +97,12 @@ export async function playPaced(
   let res: LightMyRequestResponse | undefined;
   for (const batch of batches) {
     advance(gapMs);
-    res = await app.inject({ method: 'POST', url: `/api/games/${id}/moves`, headers: { cookie }, payload: { at, moves: batch } });
+    res = await app.inject({
+      method: 'POST',
+      url: `/api/games/${id}/moves`,
+      headers: { cookie },
+      payload: { at, moves: batch },
+    });
     if (res.statusCode !== 200) throw new Error(`paced moves: ${res.statusCode} ${res.body}`);
     at += batch.length;
   }

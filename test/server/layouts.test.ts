@@ -29,14 +29,25 @@ function multipartBody(parts: readonly Part[]): Buffer {
   for (const p of parts) {
     const disposition = `form-data; name="${p.name}"${p.filename !== undefined ? `; filename="${p.filename}"` : ''}`;
     const type = p.filename !== undefined ? 'Content-Type: application/octet-stream\r\n' : '';
-    chunks.push(Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`), Buffer.from(p.value), Buffer.from('\r\n'));
+    chunks.push(
+      Buffer.from(`--${BOUNDARY}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`),
+      Buffer.from(p.value),
+      Buffer.from('\r\n'),
+    );
   }
   chunks.push(Buffer.from(`--${BOUNDARY}--\r\n`));
   return Buffer.concat(chunks);
 }
 
 /** POST /layouts as the form does: the file (and a map name), with the player's cookie. */
-function upload(app: FastifyInstance, cookie: string, file: string | Buffer, filename: string, mapName?: string, headers: Record<string, string> = {}) {
+function upload(
+  app: FastifyInstance,
+  cookie: string,
+  file: string | Buffer,
+  filename: string,
+  mapName?: string,
+  headers: Record<string, string> = {},
+) {
   const parts: Part[] = [{ name: 'file', value: file, filename }];
   if (mapName !== undefined) parts.push({ name: 'name', value: mapName });
   return app.inject({
@@ -48,7 +59,13 @@ function upload(app: FastifyInstance, cookie: string, file: string | Buffer, fil
 }
 
 /** Uploads a file that must be accepted; returns its id. */
-async function uploaded(app: FastifyInstance, cookie: string, file: string | Buffer, filename: string, mapName?: string): Promise<string> {
+async function uploaded(
+  app: FastifyInstance,
+  cookie: string,
+  file: string | Buffer,
+  filename: string,
+  mapName?: string,
+): Promise<string> {
   const res = await upload(app, cookie, file, filename, mapName);
   expect(res.statusCode, res.body.slice(0, 2000)).toBe(303);
   const m = /^\/layouts\/(c-[0-9a-f]{12})$/.exec(res.headers.location as string);
@@ -67,7 +84,16 @@ const gnomeMap = (name: string, tiles: readonly (readonly [number, number, numbe
   `<mahjongg>\n  <map name="${name}">\n${tiles.map(([x, y, z]) => `    <tile x="${x}" y="${y}" z="${z}"/>`).join('\n')}\n  </map>\n</mahjongg>\n`;
 
 /** A small clearable layout: a row of 6 tiles with 2 on top. */
-const SMALL: [number, number, number][] = [[0, 0, 0], [1, 0, 0], [2, 0, 0], [3, 0, 0], [4, 0, 0], [5, 0, 0], [2, 0, 1], [3, 0, 1]];
+const SMALL: [number, number, number][] = [
+  [0, 0, 0],
+  [1, 0, 0],
+  [2, 0, 0],
+  [3, 0, 0],
+  [4, 0, 0],
+  [5, 0, 0],
+  [2, 0, 1],
+  [3, 0, 1],
+];
 
 function dealDataOf(html: string): { deal: Deal } {
   const m = /<script type="application\/json" id="deal-data">([^<]*)<\/script>/.exec(html);
@@ -122,7 +148,9 @@ describe.skipIf(!hasCorpus)('POST /layouts with the corpus', () => {
     expect(b).toBe(a);
     // Comments and CRLF line ends change the bytes, not the layout.
     const edited = `# my copy\r\n${corpusFile('kmahjongg/default.layout').toString('utf8').replace(/\n/g, '\r\n')}`;
-    expect(await uploaded(app, cookie, edited.replace(/^# my copy\r\n(.*?\r\n)/, '$1# my copy\r\n'), 'turtle.layout')).toBe(a);
+    expect(
+      await uploaded(app, cookie, edited.replace(/^# my copy\r\n(.*?\r\n)/, '$1# my copy\r\n'), 'turtle.layout'),
+    ).toBe(a);
     // GNOME's Turtle holds the same 144 positions, half a tile further left.
     expect(await uploaded(app, cookie, corpusFile('gnome/mahjongg.map'), 'mahjongg.map')).toBe(a);
     expect(app.db.prepare('SELECT COUNT(*) AS n FROM custom_layouts').get()).toEqual({ n: 1 });
@@ -141,7 +169,9 @@ describe.skipIf(!hasCorpus)('POST /layouts with the corpus', () => {
     expect(await uploaded(app, cookie, map, 'mahjongg.map', '')).not.toBe(taipei);
     const res = await upload(app, cookie, map, 'mahjongg.map', 'Snail');
     expect(res.statusCode).toBe(400);
-    expect(formError(res.body)).toMatch(/^no map called &quot;Snail&quot; in this file; its maps: Turtle, The Ziggurat, .*Taipei\.$/);
+    expect(formError(res.body)).toMatch(
+      /^no map called &quot;Snail&quot; in this file; its maps: Turtle, The Ziggurat, .*Taipei\.$/,
+    );
     expect(res.body).toContain('value="Snail"'); // shown back in the form
   });
 
@@ -151,7 +181,18 @@ describe.skipIf(!hasCorpus)('POST /layouts with the corpus', () => {
     const ids = new Set<string>();
     for (const file of readdirLayouts()) ids.add(await uploaded(app, cookie, corpusFile(`kmahjongg/${file}`), file));
     const map = corpusFile('gnome/mahjongg.map');
-    for (const name of ['Turtle', 'The Ziggurat', 'Four Bridges', 'Cloud', 'Tic-Tac-Toe', 'Red Dragon', 'Overpass', "Pyramid's Walls", 'Confounding Cross', 'Taipei'])
+    for (const name of [
+      'Turtle',
+      'The Ziggurat',
+      'Four Bridges',
+      'Cloud',
+      'Tic-Tac-Toe',
+      'Red Dragon',
+      'Overpass',
+      "Pyramid's Walls",
+      'Confounding Cross',
+      'Taipei',
+    ])
       ids.add(await uploaded(app, cookie, map, 'mahjongg.map', name));
     expect(ids.size).toBe(72 + 10 - 1); // KMahjongg's default is GNOME's Turtle
   }, 120_000);
@@ -164,21 +205,113 @@ function readdirLayouts(): string[] {
 
 describe('POST /layouts with a bad file: the form again, with the reason', () => {
   const cases: [string, string | Buffer, string, number, RegExp, string?][] = [
-    ['an odd tile count', gnomeMap('Odd', SMALL.slice(0, 7)), 'odd.map', 400, /7 tiles; tiles are removed in pairs, so the count must be even/],
-    ['two tiles overlapping on one layer', gnomeMap('Overlap', [[0, 0, 0], [0.5, 0, 0]]), 'overlap.map', 400, /tiles \(0, 0, 0\) and \(1, 0, 0\) overlap on layer 0/],
-    ['two tiles in one place', gnomeMap('Twice', [[0, 0, 0], [0, 0, 0]]), 'twice.map', 400, /two tiles at \(0, 0, 0\)/],
-    ['a lone tower', gnomeMap('Tower', [[0, 0, 0], [0, 0, 1], [0, 0, 2], [0, 0, 3]]), 'tower.map', 400, /cannot be cleared: 4 of the 4 tiles are stacked on one another/],
-    ['a tower among too few tiles', gnomeMap('Tall', [[0, 0, 0], [0, 0, 1], [0, 0, 2], [2, 0, 0]]), 'tall.map', 400, /cannot be cleared: 3 of the 4 tiles are stacked/],
-    ['garbage text', 'hello, this is not a layout\n', 'notes.txt', 400, /unknown layout format: expected a KMahjongg \.layout/],
-    ['garbage in a .layout file', 'kmahjongg-layout-v1.0\nxyz\n', 'bad.layout', 400, /line 2: the grid line is 3 cells wide; expected 32/],
-    ['garbage in a .map file', '<mahjongg><map name="A"><tile x="one" y="0"/></map></mahjongg>', 'bad.map', 400, /x=&quot;one&quot; in &lt;tile&gt; is not a number of tiles/],
-    ['binary bytes', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe]), 'picture.png', 400, /the file is not text \(UTF-8\)/],
+    [
+      'an odd tile count',
+      gnomeMap('Odd', SMALL.slice(0, 7)),
+      'odd.map',
+      400,
+      /7 tiles; tiles are removed in pairs, so the count must be even/,
+    ],
+    [
+      'two tiles overlapping on one layer',
+      gnomeMap('Overlap', [
+        [0, 0, 0],
+        [0.5, 0, 0],
+      ]),
+      'overlap.map',
+      400,
+      /tiles \(0, 0, 0\) and \(1, 0, 0\) overlap on layer 0/,
+    ],
+    [
+      'two tiles in one place',
+      gnomeMap('Twice', [
+        [0, 0, 0],
+        [0, 0, 0],
+      ]),
+      'twice.map',
+      400,
+      /two tiles at \(0, 0, 0\)/,
+    ],
+    [
+      'a lone tower',
+      gnomeMap('Tower', [
+        [0, 0, 0],
+        [0, 0, 1],
+        [0, 0, 2],
+        [0, 0, 3],
+      ]),
+      'tower.map',
+      400,
+      /cannot be cleared: 4 of the 4 tiles are stacked on one another/,
+    ],
+    [
+      'a tower among too few tiles',
+      gnomeMap('Tall', [
+        [0, 0, 0],
+        [0, 0, 1],
+        [0, 0, 2],
+        [2, 0, 0],
+      ]),
+      'tall.map',
+      400,
+      /cannot be cleared: 3 of the 4 tiles are stacked/,
+    ],
+    [
+      'garbage text',
+      'hello, this is not a layout\n',
+      'notes.txt',
+      400,
+      /unknown layout format: expected a KMahjongg \.layout/,
+    ],
+    [
+      'garbage in a .layout file',
+      'kmahjongg-layout-v1.0\nxyz\n',
+      'bad.layout',
+      400,
+      /line 2: the grid line is 3 cells wide; expected 32/,
+    ],
+    [
+      'garbage in a .map file',
+      '<mahjongg><map name="A"><tile x="one" y="0"/></map></mahjongg>',
+      'bad.map',
+      400,
+      /x=&quot;one&quot; in &lt;tile&gt; is not a number of tiles/,
+    ],
+    [
+      'binary bytes',
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0xff, 0xfe]),
+      'picture.png',
+      400,
+      /the file is not text \(UTF-8\)/,
+    ],
     ['a NUL in text', 'kmahjongg-layout-v1.0\n\0\n', 'nul.layout', 400, /the file is not text/],
     ['an empty file', '', 'empty.layout', 400, /empty\.layout is empty/],
     ['no file chosen', '', '', 400, /choose a \.layout or \.map file to upload/],
-    ['too many tiles', gnomeMap('Huge', Array.from({ length: 1002 }, (_, i) => [i % 100, Math.floor(i / 100), 0] as [number, number, number])), 'huge.map', 400, /takes the map past 1000 tiles/],
-    ['a map name with a KMahjongg file', 'kmahjongg-layout-v1.0\n', 'x.layout', 400, /a map name picks one map of a GNOME \.map file/, 'Turtle'],
-    ['a file over the size limit', `<mahjongg><!-- ${'x'.repeat(MAX_UPLOAD_BYTES)} --></mahjongg>`, 'big.map', 413, /the file is larger than 256 KB/],
+    [
+      'too many tiles',
+      gnomeMap(
+        'Huge',
+        Array.from({ length: 1002 }, (_, i) => [i % 100, Math.floor(i / 100), 0] as [number, number, number]),
+      ),
+      'huge.map',
+      400,
+      /takes the map past 1000 tiles/,
+    ],
+    [
+      'a map name with a KMahjongg file',
+      'kmahjongg-layout-v1.0\n',
+      'x.layout',
+      400,
+      /a map name picks one map of a GNOME \.map file/,
+      'Turtle',
+    ],
+    [
+      'a file over the size limit',
+      `<mahjongg><!-- ${'x'.repeat(MAX_UPLOAD_BYTES)} --></mahjongg>`,
+      'big.map',
+      413,
+      /the file is larger than 256 KB/,
+    ],
   ];
 
   test.each(cases)('%s', async (_what, file, filename, status, message, mapName) => {
@@ -204,21 +337,34 @@ describe('POST /layouts with a bad file: the form again, with the reason', () =>
     const app = await build();
     const cookie = await newPlayer(app);
     const headers = { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` };
-    const other = await app.inject({ method: 'POST', url: '/layouts', headers, payload: multipartBody([{ name: 'layout', value: gnomeMap('S', SMALL), filename: 's.map' }]) });
+    const other = await app.inject({
+      method: 'POST',
+      url: '/layouts',
+      headers,
+      payload: multipartBody([{ name: 'layout', value: gnomeMap('S', SMALL), filename: 's.map' }]),
+    });
     expect(other.statusCode).toBe(400);
     expect(formError(other.body)).toMatch(/the layout goes in the field called file/);
     const two = await app.inject({
       method: 'POST',
       url: '/layouts',
       headers,
-      payload: multipartBody([{ name: 'file', value: gnomeMap('S', SMALL), filename: 's.map' }, { name: 'file', value: gnomeMap('S', SMALL), filename: 't.map' }]),
+      payload: multipartBody([
+        { name: 'file', value: gnomeMap('S', SMALL), filename: 's.map' },
+        { name: 'file', value: gnomeMap('S', SMALL), filename: 't.map' },
+      ]),
     });
     expect(two.statusCode).toBe(413);
     expect(formError(two.body)).toMatch(/send one file at a time/);
     const form = await app.inject({ method: 'POST', url: '/layouts', headers: { cookie }, payload: { name: 'x' } });
     expect(form.statusCode).toBe(415);
     expect(formError(form.body)).toMatch(/send the layout from the upload form/);
-    const truncated = await app.inject({ method: 'POST', url: '/layouts', headers, payload: `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.map"\r\n\r\n<mahj` });
+    const truncated = await app.inject({
+      method: 'POST',
+      url: '/layouts',
+      headers,
+      payload: `--${BOUNDARY}\r\nContent-Disposition: form-data; name="file"; filename="a.map"\r\n\r\n<mahj`,
+    });
     expect(truncated.statusCode).toBe(400);
     expect(formError(truncated.body)).toMatch(/the form data was cut off or malformed/);
   });
@@ -229,13 +375,22 @@ describe('POST /layouts with a bad file: the form again, with the reason', () =>
     const noCookie = await upload(app, '', gnomeMap('Small', SMALL), 'small.map');
     expect(noCookie.statusCode).toBe(403);
     expect(noCookie.headers['set-cookie']).toBeUndefined();
-    const foreign = await upload(app, cookie, gnomeMap('Small', SMALL), 'small.map', undefined, { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' });
+    const foreign = await upload(app, cookie, gnomeMap('Small', SMALL), 'small.map', undefined, {
+      origin: 'https://evil.example',
+      'sec-fetch-site': 'cross-site',
+    });
     expect(foreign.statusCode).toBe(403);
     expect(app.db.prepare('SELECT COUNT(*) AS n FROM custom_layouts').get()).toEqual({ n: 0 });
-    const same = await upload(app, cookie, gnomeMap('Small', SMALL), 'small.map', undefined, { origin: 'http://localhost:80', 'sec-fetch-site': 'same-origin' });
+    const same = await upload(app, cookie, gnomeMap('Small', SMALL), 'small.map', undefined, {
+      origin: 'http://localhost:80',
+      'sec-fetch-site': 'same-origin',
+    });
     expect(same.statusCode).toBe(303);
     // Chromium's own form POST under Referrer-Policy: no-referrer: Origin null, Sec-Fetch-Site same-origin.
-    const form = await upload(app, cookie, gnomeMap('Small', SMALL), 'small.map', undefined, { origin: 'null', 'sec-fetch-site': 'same-origin' });
+    const form = await upload(app, cookie, gnomeMap('Small', SMALL), 'small.map', undefined, {
+      origin: 'null',
+      'sec-fetch-site': 'same-origin',
+    });
     expect(form.statusCode).toBe(303);
   });
 
@@ -257,7 +412,12 @@ describe('names and budgets', () => {
     const app = await build();
     const cookie = await newPlayer(app);
     const evil = '<script>alert(1)</script>\u202e "quoted" &amp; a very long name that goes on and on';
-    const id = await uploaded(app, cookie, gnomeMap(evil.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;'), SMALL), 'evil.map');
+    const id = await uploaded(
+      app,
+      cookie,
+      gnomeMap(evil.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;'), SMALL),
+      'evil.map',
+    );
     const page = (await app.inject({ url: `/layouts/${id}` })).body;
     expect(page).not.toContain('<script>alert');
     expect(page).not.toContain('\u202e');
@@ -282,8 +442,30 @@ describe('names and budgets', () => {
     const app = await build({ newLayouts: { perHour: 2, globalPerHour: 100 } });
     const cookie = await newPlayer(app);
     const first = await uploaded(app, cookie, gnomeMap('One', SMALL), 'one.map');
-    await uploaded(app, cookie, gnomeMap('Two', SMALL.concat([[0, 1, 0], [1, 1, 0]])), 'two.map');
-    const third = await upload(app, cookie, gnomeMap('Three', SMALL.concat([[0, 2, 0], [1, 2, 0]])), 'three.map');
+    await uploaded(
+      app,
+      cookie,
+      gnomeMap(
+        'Two',
+        SMALL.concat([
+          [0, 1, 0],
+          [1, 1, 0],
+        ]),
+      ),
+      'two.map',
+    );
+    const third = await upload(
+      app,
+      cookie,
+      gnomeMap(
+        'Three',
+        SMALL.concat([
+          [0, 2, 0],
+          [1, 2, 0],
+        ]),
+      ),
+      'three.map',
+    );
     expect(third.statusCode).toBe(429);
     expect(third.headers['retry-after']).toMatch(/^\d+$/);
     expect(formError(third.body)).toMatch(/at most 2 new layouts an hour from your network/);
@@ -321,7 +503,15 @@ describe('playing a custom layout', () => {
     const app = await build({ dealer: { workers: 1 } });
     const cookie = await newPlayer(app);
     const id = await uploaded(app, cookie, gnomeMap('Small', SMALL), 'small.map');
-    const refused = await upload(app, cookie, gnomeMap('Tower', [[0, 0, 0], [0, 0, 1]]), 'tower.map');
+    const refused = await upload(
+      app,
+      cookie,
+      gnomeMap('Tower', [
+        [0, 0, 0],
+        [0, 0, 1],
+      ]),
+      'tower.map',
+    );
     expect(refused.statusCode).toBe(400);
     expect(formError(refused.body)).toMatch(/cannot be cleared/);
     const res = await app.inject({ url: `/api/deals/${id}/in-a-worker` });
@@ -335,8 +525,16 @@ describe('playing a custom layout', () => {
     const cookie = await newPlayer(app);
     const id = await uploaded(app, cookie, gnomeMap('Small', SMALL), 'small.map');
     const { deal: shown } = dealDataOf((await app.inject({ url: `/play/${id}/abc`, headers: { cookie } })).body);
-    const layout = makeLayout(id, 'Small', '', shown.tiles.map(({ x, y, z }) => ({ x, y, z })));
-    for (const [seed, mode] of [['other', 'relaxed'], ['xyz-1', 'classic']] as const) {
+    const layout = makeLayout(
+      id,
+      'Small',
+      '',
+      shown.tiles.map(({ x, y, z }) => ({ x, y, z })),
+    );
+    for (const [seed, mode] of [
+      ['other', 'relaxed'],
+      ['xyz-1', 'classic'],
+    ] as const) {
       const mine = deal(layout, seed, mode);
       expect(mine.ok).toBe(true);
       const server = await app.inject({ url: `/api/deals/${id}/${seed}?mode=${mode}` });
@@ -363,20 +561,33 @@ describe('playing a custom layout', () => {
     // An unfinished game of it is resumed from the home page, by name.
     const next = await createGame(app, cookie, { layout: id, seed: 'later' });
     await postMoves(app, cookie, next.id, solutionMoves(next).slice(0, 1));
-    expect((await app.inject({ url: '/', headers: { cookie } })).body).toMatch(/<span class="card-link-title">Small<\/span>/);
+    expect((await app.inject({ url: '/', headers: { cookie } })).body).toMatch(
+      /<span class="card-link-title">Small<\/span>/,
+    );
   });
 
   test('an unknown c- id is 404 everywhere', async () => {
     const app = await build();
     const cookie = await newPlayer(app);
     const id = 'c-0123456789ab';
-    for (const url of [`/layouts/${id}`, `/play/${id}`, `/play/${id}/abc`, `/api/deals/${id}/abc`, `/api/layouts/${id}`]) {
+    for (const url of [
+      `/layouts/${id}`,
+      `/play/${id}`,
+      `/play/${id}/abc`,
+      `/api/deals/${id}/abc`,
+      `/api/layouts/${id}`,
+    ]) {
       const res = await app.inject({ url, headers: { cookie } });
       expect(res.statusCode, url).toBe(404);
     }
     expect((await app.inject({ url: '/layouts/nothing-here' })).statusCode).toBe(404);
     expect((await app.inject({ url: '/layouts/turtle' })).headers.location).toBe('/play/turtle');
-    const game = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie }, payload: { layout: id, seed: 'x' } });
+    const game = await app.inject({
+      method: 'POST',
+      url: '/api/games',
+      headers: { cookie },
+      payload: { layout: id, seed: 'x' },
+    });
     expect(game.statusCode).toBe(404);
     expect(app.db.prepare('SELECT COUNT(*) AS n FROM deals').get()).toEqual({ n: 0 });
   });

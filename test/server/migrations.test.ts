@@ -18,7 +18,9 @@ afterEach(() => {
 });
 
 const tables = (db: Database.Database): string[] =>
-  (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+  (db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(
+    (r) => r.name,
+  );
 
 describe('migrations', () => {
   test('from an empty database: every file applied in order, recorded, and a second run applies nothing', () => {
@@ -51,7 +53,9 @@ describe('migrations', () => {
     const { db } = openDatabase(':memory:');
     expect(() =>
       db
-        .prepare("INSERT INTO games (id, player_id, deal_id, status, tiles_left, started_at, updated_at) VALUES ('g', 'nobody', 1, 'playing', 2, 0, 0)")
+        .prepare(
+          "INSERT INTO games (id, player_id, deal_id, status, tiles_left, started_at, updated_at) VALUES ('g', 'nobody', 1, 'playing', 2, 0, 0)",
+        )
         .run(),
     ).toThrow(/FOREIGN KEY/);
     db.close();

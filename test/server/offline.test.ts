@@ -7,7 +7,7 @@ import { describe, expect, test } from 'vitest';
 import { build } from './helper.ts';
 
 describe('service worker, manifest and the offline page', () => {
-  test('/sw.js is a no-cache script at the root that keeps this build\'s pages and hashed assets', async (context) => {
+  test("/sw.js is a no-cache script at the root that keeps this build's pages and hashed assets", async (context) => {
     const app = await build();
     if (!app.assets.built) return context.skip(); // no `npm run build`: no service worker
     const res = await app.inject({ method: 'GET', url: '/sw.js' });
@@ -16,14 +16,28 @@ describe('service worker, manifest and the offline page', () => {
     expect(res.headers['cache-control']).toBe('no-cache');
     expect(res.headers['service-worker-allowed']).toBe('/');
     const first = res.body.slice(0, res.body.indexOf('\n'));
-    const build_ = JSON.parse(first.replace(/^const BUILD = /, '').replace(/;$/, '')) as { version: string; precache: string[] };
+    const build_ = JSON.parse(first.replace(/^const BUILD = /, '').replace(/;$/, '')) as {
+      version: string;
+      precache: string[];
+    };
     expect(build_.version).toBe(app.assets.version);
     expect(build_.version).toMatch(/^[0-9a-f]{12}$/);
-    for (const name of ['app.js', 'worker.js', 'site.js', 'site.css', 'board.css', 'faces.svg', 'icon.svg', 'icon-192.png', 'icon-512.png'] as const)
+    for (const name of [
+      'app.js',
+      'worker.js',
+      'site.js',
+      'site.css',
+      'board.css',
+      'faces.svg',
+      'icon.svg',
+      'icon-192.png',
+      'icon-512.png',
+    ] as const)
       expect(build_.precache).toContain(app.assets.url(name));
     expect(build_.precache).toEqual(expect.arrayContaining(['/', '/offline', '/manifest.webmanifest']));
     // Every file it keeps is there to fetch.
-    for (const path of build_.precache) expect((await app.inject({ method: 'GET', url: path })).statusCode, path).toBe(200);
+    for (const path of build_.precache)
+      expect((await app.inject({ method: 'GET', url: path })).statusCode, path).toBe(200);
     expect(res.body).toContain('mahjong-'); // the cache name prefix whose older versions it deletes
   });
 
@@ -33,9 +47,26 @@ describe('service worker, manifest and the offline page', () => {
     const res = await app.inject({ method: 'GET', url: '/manifest.webmanifest' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/manifest+json; charset=utf-8');
-    const manifest = res.json() as { name: string; start_url: string; display: string; theme_color: string; background_color: string; icons: { src: string; type: string; sizes: string }[] };
-    expect(manifest).toMatchObject({ name: 'Mahjong solitaire', start_url: '/', display: 'standalone', theme_color: '#2f6f5e', background_color: '#f4ede0' });
-    expect(manifest.icons.map((i) => [i.type, i.sizes])).toEqual([['image/svg+xml', 'any'], ['image/png', '192x192'], ['image/png', '512x512']]);
+    const manifest = res.json() as {
+      name: string;
+      start_url: string;
+      display: string;
+      theme_color: string;
+      background_color: string;
+      icons: { src: string; type: string; sizes: string }[];
+    };
+    expect(manifest).toMatchObject({
+      name: 'Mahjong solitaire',
+      start_url: '/',
+      display: 'standalone',
+      theme_color: '#2f6f5e',
+      background_color: '#f4ede0',
+    });
+    expect(manifest.icons.map((i) => [i.type, i.sizes])).toEqual([
+      ['image/svg+xml', 'any'],
+      ['image/png', '192x192'],
+      ['image/png', '512x512'],
+    ]);
     for (const { src, type, sizes } of manifest.icons) {
       const icon = await app.inject({ method: 'GET', url: src });
       expect(icon.statusCode).toBe(200);
@@ -54,7 +85,8 @@ describe('service worker, manifest and the offline page', () => {
       expect(res.statusCode, url).toBe(200);
       expect(res.body, url).toContain('<link rel="manifest" href="/manifest.webmanifest">');
       expect(res.body, url).toContain('<meta name="theme-color" content="#2f6f5e">');
-      if (app.assets.built && !url.startsWith('/play') && url !== '/offline') expect(res.body, url).toContain(app.assets.url('site.js'));
+      if (app.assets.built && !url.startsWith('/play') && url !== '/offline')
+        expect(res.body, url).toContain(app.assets.url('site.js'));
     }
   });
 

@@ -9,7 +9,10 @@ import { build, playPaced, testClock, createGame, newPlayer, postMoves, solution
 const tilesOf = (html: string): string[] => html.match(/<button class="tile"[^>]*>/g) ?? [];
 const attr = (tag: string, name: string): string | undefined => new RegExp(`\\s${name}="([^"]*)"`).exec(tag)?.[1];
 
-function dealDataOf(html: string): { deal: Deal; game: { id: string; log: unknown[]; startedAt: number; status: string } | null } {
+function dealDataOf(html: string): {
+  deal: Deal;
+  game: { id: string; log: unknown[]; startedAt: number; status: string } | null;
+} {
   const m = /<script type="application\/json" id="deal-data">([^<]*)<\/script>/.exec(html);
   if (!m) throw new Error('no #deal-data');
   return JSON.parse(m[1]!);
@@ -142,7 +145,8 @@ describe('GET /play/:layout/:seed', () => {
 
     for (const action of ['hint', 'shuffle', 'undo', 'redo', 'check', 'new', 'share'])
       expect(html).toContain(`<button type="button" data-action="${action}"`);
-    for (const counter of ['left', 'pairs', 'time', 'hints', 'shuffles']) expect(html).toContain(`data-counter="${counter}"`);
+    for (const counter of ['left', 'pairs', 'time', 'hints', 'shuffles'])
+      expect(html).toContain(`data-counter="${counter}"`);
     expect(html).toContain('<p id="message" role="status" aria-live="polite">');
     expect(html).toMatch(/<section id="win-panel"[^>]* hidden/);
     expect(html).toContain('href="/play/turtle/k3v9x2"'); // the share link
@@ -152,7 +156,8 @@ describe('GET /play/:layout/:seed', () => {
     const app = await build();
     const res = await app.inject({ url: '/play/turtle/abc' });
     const scripts = res.body.match(/<script[^>]*>/g) ?? [];
-    for (const tag of scripts) expect(tag).toMatch(/^<script (type="module" src="\/static\/[^"]+"|type="application\/json" id="deal-data")>$/);
+    for (const tag of scripts)
+      expect(tag).toMatch(/^<script (type="module" src="\/static\/[^"]+"|type="application\/json" id="deal-data")>$/);
     expect(res.body).not.toMatch(/\son[a-z]+="/); // no inline handlers
     const csp = res.headers['content-security-policy'] as string;
     expect(csp).toContain("script-src 'self'");
@@ -270,7 +275,12 @@ describe('GET /daily and POST /daily/name', () => {
     expect(refused.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect((await app.playersRepository.find(fast.split('=')[1]!.split('.')[0]!))!.nickname).toBeNull();
 
-    const saved = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie: fast }, payload: { name: '  Mei  Ling_2.0 ' } });
+    const saved = await app.inject({
+      method: 'POST',
+      url: '/daily/name',
+      headers: { cookie: fast },
+      payload: { name: '  Mei  Ling_2.0 ' },
+    });
     expect(saved.statusCode).toBe(303);
     expect(saved.headers.location).toBe('/daily');
     page = await app.inject({ url: '/daily', headers: { cookie: fast } });
@@ -302,7 +312,12 @@ describe('GET /daily and POST /daily/name', () => {
   test('unicode letters are fine', async () => {
     const app = await build({ now: clock.now });
     const cookie = await winDaily(app);
-    const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'Zoë 李' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/daily/name',
+      headers: { cookie },
+      payload: { name: 'Zoë 李' },
+    });
     expect(res.statusCode).toBe(303);
   });
 
@@ -310,15 +325,32 @@ describe('GET /daily and POST /daily/name', () => {
     const app = await build({ now: clock.now });
     const cookie = await newPlayer(app);
     // Paced wins on a daily-… seed of another layout, and on yesterday's and tomorrow's turtle seeds.
-    for (const [layout, seed] of [['garden', 'daily-x'], ['garden', 'daily-2026-12-01'], ['turtle', 'daily-2026-11-30'], ['turtle', 'daily-2026-12-02']]) {
+    for (const [layout, seed] of [
+      ['garden', 'daily-x'],
+      ['garden', 'daily-2026-12-01'],
+      ['turtle', 'daily-2026-11-30'],
+      ['turtle', 'daily-2026-12-02'],
+    ]) {
       const game = await createGame(app, cookie, { layout, seed });
-      expect((await playPaced(app, cookie, game.id, solutionMoves(game), clock.advance)).json()).toMatchObject({ status: 'won', ranked: true });
+      expect((await playPaced(app, cookie, game.id, solutionMoves(game), clock.advance)).json()).toMatchObject({
+        status: 'won',
+        ranked: true,
+      });
     }
     // Today's deal, won by a script: all at once, so unranked (it counts as a win, not on the table).
     const today = await createGame(app, cookie, { layout: 'turtle', seed: 'daily-2026-12-01' });
     clock.advance(120_000);
-    expect((await postMoves(app, cookie, today.id, solutionMoves(today))).json()).toMatchObject({ status: 'won', ranked: false, unranked: 'fast' });
-    const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'Sneaky' } });
+    expect((await postMoves(app, cookie, today.id, solutionMoves(today))).json()).toMatchObject({
+      status: 'won',
+      ranked: false,
+      unranked: 'fast',
+    });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/daily/name',
+      headers: { cookie },
+      payload: { name: 'Sneaky' },
+    });
     expect(res.statusCode).toBe(403);
     const page = (await app.inject({ url: '/daily', headers: { cookie } })).body;
     expect(page).not.toContain('name="name"');
@@ -329,8 +361,14 @@ describe('GET /daily and POST /daily/name', () => {
     // A paced win of today's deal on its day does.
     clock.set(Date.UTC(2026, 11, 1, 15));
     const again = await createGame(app, cookie, { layout: 'turtle', seed: 'daily-2026-12-01' });
-    expect((await playPaced(app, cookie, again.id, solutionMoves(again), clock.advance)).json()).toMatchObject({ ranked: true, dailyRank: 1 });
-    expect((await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'Sneaky' } })).statusCode).toBe(303);
+    expect((await playPaced(app, cookie, again.id, solutionMoves(again), clock.advance)).json()).toMatchObject({
+      ranked: true,
+      dailyRank: 1,
+    });
+    expect(
+      (await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'Sneaky' } }))
+        .statusCode,
+    ).toBe(303);
   });
 
   test.each([
@@ -352,14 +390,25 @@ describe('GET /daily and POST /daily/name', () => {
     expect((app.db.prepare('SELECT nickname FROM players').get() as { nickname: string | null }).nickname).toBeNull();
   });
 
-  test('a name that looks like another player\'s is 409; the same player may save theirs again', async () => {
+  test("a name that looks like another player's is 409; the same player may save theirs again", async () => {
     const app = await build({ now: clock.now });
     const alice = await winDaily(app);
     const mallory = await winDaily(app);
-    expect((await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie: alice }, payload: { name: 'Alice' } })).statusCode).toBe(303);
-    expect((await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie: alice }, payload: { name: 'alice' } })).statusCode).toBe(303);
+    expect(
+      (await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie: alice }, payload: { name: 'Alice' } }))
+        .statusCode,
+    ).toBe(303);
+    expect(
+      (await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie: alice }, payload: { name: 'alice' } }))
+        .statusCode,
+    ).toBe(303);
     for (const lookalike of ['AIice', 'A l i c e', '\u0410lice', 'ALICE']) {
-      const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie: mallory }, payload: { name: JSON.parse(`"${lookalike}"`) } });
+      const res = await app.inject({
+        method: 'POST',
+        url: '/daily/name',
+        headers: { cookie: mallory },
+        payload: { name: JSON.parse(`"${lookalike}"`) },
+      });
       expect(res.statusCode, lookalike).toBeGreaterThanOrEqual(400);
     }
     const names = app.db.prepare('SELECT nickname FROM players WHERE nickname IS NOT NULL').all();
@@ -369,7 +418,12 @@ describe('GET /daily and POST /daily/name', () => {
   test('a player without a daily win cannot set a name (403)', async () => {
     const app = await build();
     const cookie = await newPlayer(app);
-    const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie }, payload: { name: 'Sneaky' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/daily/name',
+      headers: { cookie },
+      payload: { name: 'Sneaky' },
+    });
     expect(res.statusCode).toBe(403);
     expect(res.body).toContain('Win a daily deal on its day first');
     const fresh = await app.inject({ method: 'POST', url: '/daily/name', payload: { name: 'Sneaky' } });
@@ -385,7 +439,15 @@ describe('GET /stats and /api/stats', () => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('No games yet');
     const api = await app.inject({ url: '/api/stats' });
-    expect(api.json()).toMatchObject({ played: 0, won: 0, cleanWins: 0, streak: 0, bestStreak: 0, byLayout: {}, history: [] });
+    expect(api.json()).toMatchObject({
+      played: 0,
+      won: 0,
+      cleanWins: 0,
+      streak: 0,
+      bestStreak: 0,
+      byLayout: {},
+      history: [],
+    });
   });
 
   test('played, won, clean wins, streaks, best and median per layout, history with links, the chart', async () => {
@@ -413,7 +475,10 @@ describe('GET /stats and /api/stats', () => {
     expect(stats).toMatchObject({ played: 6, won: 4, cleanWins: 3, streak: 4, bestStreak: 4 });
     expect((await app.inject({ url: '/api/stats', headers: { cookie } })).json().dailyStreak).toBe(0);
     clock.advance(2 * DAY); // a whole day without a win ends the streak; the best stays
-    expect((await app.inject({ url: '/api/stats', headers: { cookie } })).json()).toMatchObject({ streak: 0, bestStreak: 4 });
+    expect((await app.inject({ url: '/api/stats', headers: { cookie } })).json()).toMatchObject({
+      streak: 0,
+      bestStreak: 4,
+    });
     expect(stats.byLayout.garden).toEqual({ name: 'Garden', played: 3, won: 3, bestMs: 60_000, medianMs: 90_000 });
     expect(stats.byLayout.turtle).toMatchObject({ played: 3, won: 1, bestMs: 300_000, medianMs: 300_000 });
     expect(stats.history).toHaveLength(6);
@@ -425,7 +490,8 @@ describe('GET /stats and /api/stats', () => {
     expect(page.match(/<circle class="win/g)).toHaveLength(4);
     expect(page.match(/<circle class="win clean"/g)).toHaveLength(3);
     expect(page).toContain('67%'); // 4 of 6
-    for (const seed of ['g1', 'g2', 'g3', 't1', 't2', 't3']) expect(page).toMatch(new RegExp(`href="/play/(garden|turtle)/${seed}"`));
+    for (const seed of ['g1', 'g2', 'g3', 't1', 't2', 't3'])
+      expect(page).toMatch(new RegExp(`href="/play/(garden|turtle)/${seed}"`));
     expect(page).toMatch(
       /<th scope="row">Garden<\/th><td class="num" data-label="Played">3<\/td><td class="num" data-label="Won">3<\/td><td class="num" data-label="Best">1:00<\/td><td class="num" data-label="Median">1:30<\/td>/,
     );
@@ -458,7 +524,12 @@ describe('nicknames set before lookalike keys (issue 9)', () => {
     const mallory = await winDaily(app);
     app.db.prepare("INSERT INTO players (id, nickname, created_at) VALUES (?, 'Alice', 0)").run('o'.repeat(22)); // named before migration 005
     expect(keyOldNicknames(app.db)).toBe(1);
-    const res = await app.inject({ method: 'POST', url: '/daily/name', headers: { cookie: mallory }, payload: { name: 'AIice' } });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/daily/name',
+      headers: { cookie: mallory },
+      payload: { name: 'AIice' },
+    });
     expect(res.statusCode).toBe(409);
   });
 });

@@ -110,13 +110,21 @@ export class Player {
     private readonly headers: Record<string, string> = {},
   ) {}
 
-  async request(method: string, url: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  async request(
+    method: string,
+    url: string,
+    body?: unknown,
+  ): Promise<{ status: number; json: Record<string, unknown> }> {
     // Only a GET makes a player (a POST without the cookie is refused): fetch one first.
     if (!this.cookie && method !== 'GET') await this.request('GET', '/api/stats');
     const headers: Record<string, string> = { ...this.headers };
     if (this.cookie) headers.cookie = this.cookie;
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await fetch(this.base + url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const res = await fetch(this.base + url, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const set = res.headers.get('set-cookie');
     const match = set ? /mj_player=[^;]+/.exec(set) : null;
     if (match) this.cookie = match[0];

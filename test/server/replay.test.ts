@@ -17,7 +17,12 @@ describe('stored shuffle boards', () => {
       const first = await build({ databasePath: path });
       const cookie = await newPlayer(first);
       const game = await createGame(first, cookie);
-      const shuffled = await postMoves(first, cookie, game.id, [{ type: 'shuffle' }, { type: 'shuffle' }, { type: 'undo' }, { type: 'shuffle' }]);
+      const shuffled = await postMoves(first, cookie, game.id, [
+        { type: 'shuffle' },
+        { type: 'shuffle' },
+        { type: 'undo' },
+        { type: 'shuffle' },
+      ]);
       expect(shuffled.statusCode).toBe(200);
       const faces = shuffled.json().faces;
       const row = first.db.prepare('SELECT boards FROM games WHERE id = ?').get(game.id) as { boards: string };
@@ -39,12 +44,15 @@ describe('stored shuffle boards', () => {
     const cookie = await newPlayer(app);
     const game = await createGame(app, cookie);
     const batch = Array(20).fill({ type: 'shuffle' });
-    for (let i = 0; i < SHUFFLES_PER_MINUTE / 20; i++) expect((await postMoves(app, cookie, game.id, batch)).statusCode).toBe(200);
+    for (let i = 0; i < SHUFFLES_PER_MINUTE / 20; i++)
+      expect((await postMoves(app, cookie, game.id, batch)).statusCode).toBe(200);
     const refused = await postMoves(app, cookie, game.id, [{ type: 'shuffle' }]);
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.json().error).toMatch(/shuffles a minute/);
-    expect((app.db.prepare('SELECT shuffles FROM games WHERE id = ?').get(game.id) as { shuffles: number }).shuffles).toBe(SHUFFLES_PER_MINUTE);
+    expect(
+      (app.db.prepare('SELECT shuffles FROM games WHERE id = ?').get(game.id) as { shuffles: number }).shuffles,
+    ).toBe(SHUFFLES_PER_MINUTE);
     expect((await postMoves(app, cookie, game.id, [{ type: 'undo' }])).statusCode).toBe(200); // other moves go on
     clock += 60_000;
     expect((await postMoves(app, cookie, game.id, [{ type: 'shuffle' }])).statusCode).toBe(200);

@@ -24,8 +24,14 @@ describe('absolute links and PUBLIC_ORIGIN (issue 9, item 10)', () => {
   });
 
   test('PUBLIC_ORIGIN is parsed to its origin; a good COOKIE_SECRET is accepted', () => {
-    const env = parseEnv({ PUBLIC_ORIGIN: 'https://Mahjong.Example:8443/', COOKIE_SECRET: 'Kq8vZ2mX0pL4wN7rT1yB5cH9jD3fG6sA' });
-    expect(env.ok && env.value).toMatchObject({ PUBLIC_ORIGIN: 'https://mahjong.example:8443', COOKIE_SECRET: 'Kq8vZ2mX0pL4wN7rT1yB5cH9jD3fG6sA' });
+    const env = parseEnv({
+      PUBLIC_ORIGIN: 'https://Mahjong.Example:8443/',
+      COOKIE_SECRET: 'Kq8vZ2mX0pL4wN7rT1yB5cH9jD3fG6sA',
+    });
+    expect(env.ok && env.value).toMatchObject({
+      PUBLIC_ORIGIN: 'https://mahjong.example:8443',
+      COOKIE_SECRET: 'Kq8vZ2mX0pL4wN7rT1yB5cH9jD3fG6sA',
+    });
   });
 
   test('a POST whose Origin is not PUBLIC_ORIGIN is refused, even when it matches the Host', async () => {
@@ -33,9 +39,19 @@ describe('absolute links and PUBLIC_ORIGIN (issue 9, item 10)', () => {
     const first = await app.inject({ url: '/api/stats' });
     const cookie = `__Host-mj_player=${first.cookies.find((c) => c.name === '__Host-mj_player')!.value}`;
     const payload = { layout: 'turtle', seed: 'abc' };
-    const spoofed = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie, host: 'evil.example', origin: 'http://evil.example' }, payload });
+    const spoofed = await app.inject({
+      method: 'POST',
+      url: '/api/games',
+      headers: { cookie, host: 'evil.example', origin: 'http://evil.example' },
+      payload,
+    });
     expect(spoofed.statusCode).toBe(403);
-    const own = await app.inject({ method: 'POST', url: '/api/games', headers: { cookie, origin: 'https://mahjong.example' }, payload });
+    const own = await app.inject({
+      method: 'POST',
+      url: '/api/games',
+      headers: { cookie, origin: 'https://mahjong.example' },
+      payload,
+    });
     expect(own.statusCode).toBe(201);
   });
 });
@@ -61,7 +77,8 @@ describe('Content-Security-Policy', () => {
     expect(directives.get('form-action')).toEqual(["'self'"]);
     // No third-party origin anywhere, and nothing inline but style attributes.
     for (const [name, sources] of directives) {
-      for (const source of sources) expect(["'self'", "'none'", 'data:', "'unsafe-inline'"], `${name} ${source}`).toContain(source);
+      for (const source of sources)
+        expect(["'self'", "'none'", 'data:', "'unsafe-inline'"], `${name} ${source}`).toContain(source);
       if (name !== 'style-src-attr') expect(sources, name).not.toContain("'unsafe-inline'");
     }
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
@@ -120,12 +137,22 @@ describe('TRUST_PROXY and the rest of the environment', () => {
     const env = parseEnv({ PORT: '', LOG_LEVEL: '' });
     expect(env).toEqual({
       ok: true,
-      value: { PORT: 3000, HOST: '0.0.0.0', DATABASE_PATH: 'data/mahjong.db', LOG_LEVEL: 'info', TRUST_PROXY: false, DEAL_WORKERS: 2 },
+      value: {
+        PORT: 3000,
+        HOST: '0.0.0.0',
+        DATABASE_PATH: 'data/mahjong.db',
+        LOG_LEVEL: 'info',
+        TRUST_PROXY: false,
+        DEAL_WORKERS: 2,
+      },
     });
   });
 
   test('a hop count trusts that many proxies: the last X-Forwarded-For address is the client, its proto the scheme', async () => {
-    const app = await build({ trustProxy: 1, dealer: { newDeals: { perMinute: 1, perHour: 10, globalPerMinute: 100 } } });
+    const app = await build({
+      trustProxy: 1,
+      dealer: { newDeals: { perMinute: 1, perHour: 10, globalPerMinute: 100 } },
+    });
     const via = (forwarded: string, seed: string) =>
       app.inject({
         url: `/play/garden/${seed}`,
@@ -159,7 +186,16 @@ describe('request ids', () => {
     const app = await build();
     const ids = new Set<string>();
     const long = `/play/turtle/${'a'.repeat(300)}`; // a framework error (414), answered before any route
-    for (const url of ['/', '/api/layouts', '/api/nothing', '/nothing', '/static/css/site.css', '/healthz', '/play/turtle/a%20b', long]) {
+    for (const url of [
+      '/',
+      '/api/layouts',
+      '/api/nothing',
+      '/nothing',
+      '/static/css/site.css',
+      '/healthz',
+      '/play/turtle/a%20b',
+      long,
+    ]) {
       const id = (await app.inject({ url })).headers['x-request-id'];
       expect(id, url).toMatch(/^[A-Za-z0-9_-]{9,64}$/);
       ids.add(id as string);
@@ -169,11 +205,17 @@ describe('request ids', () => {
 
   test("a client's X-Request-Id is ignored unless it comes through a trusted proxy, and then only a plain one", async () => {
     const direct = await build();
-    expect((await direct.inject({ url: '/healthz', headers: { 'x-request-id': 'abc-123' } })).headers['x-request-id']).not.toBe('abc-123');
+    expect(
+      (await direct.inject({ url: '/healthz', headers: { 'x-request-id': 'abc-123' } })).headers['x-request-id'],
+    ).not.toBe('abc-123');
     const proxied = await build({ trustProxy: true });
-    expect((await proxied.inject({ url: '/healthz', headers: { 'x-request-id': 'abc-123' } })).headers['x-request-id']).toBe('abc-123');
+    expect(
+      (await proxied.inject({ url: '/healthz', headers: { 'x-request-id': 'abc-123' } })).headers['x-request-id'],
+    ).toBe('abc-123');
     for (const hostile of ['<script>', 'a b', 'x'.repeat(65), 'id"quote'])
-      expect((await proxied.inject({ url: '/healthz', headers: { 'x-request-id': hostile } })).headers['x-request-id']).not.toBe(hostile);
+      expect(
+        (await proxied.inject({ url: '/healthz', headers: { 'x-request-id': hostile } })).headers['x-request-id'],
+      ).not.toBe(hostile);
   });
 
   test('logs are JSON lines with the request id, and never the player cookie', async () => {
@@ -190,22 +232,29 @@ describe('request ids', () => {
 });
 
 describe('the Host header', () => {
-  test.each(['localhost', 'localhost:3000', 'mahjong.example.org', 'xn--mjong-4qa.example', '127.0.0.1:80', '[::1]:3000'])(
-    '%s is fine',
+  test.each([
+    'localhost',
+    'localhost:3000',
+    'mahjong.example.org',
+    'xn--mjong-4qa.example',
+    '127.0.0.1:80',
+    '[::1]:3000',
+  ])('%s is fine', async (host) => {
+    const app = await build();
+    const res = await app.inject({ url: '/play/turtle/host', headers: { host } });
+    expect(res.statusCode).toBe(200);
+    expect(res.body).toContain('<a class="share-link" href="/play/turtle/host">/play/turtle/host</a>'); // never from Host (issue 9)
+  });
+
+  test.each(['exa mple.org', 'example.org/evil', 'a"b', 'user@example.org', 'example.org:port', '-x.org'])(
+    '%j is a 400',
     async (host) => {
       const app = await build();
       const res = await app.inject({ url: '/play/turtle/host', headers: { host } });
-      expect(res.statusCode).toBe(200);
-      expect(res.body).toContain('<a class="share-link" href="/play/turtle/host">/play/turtle/host</a>'); // never from Host (issue 9)
+      expect(res.statusCode).toBe(400);
+      expect(res.body).toContain('the Host header is not a host name'.replace(/^t/, 'T'));
     },
   );
-
-  test.each(['exa mple.org', 'example.org/evil', 'a"b', 'user@example.org', 'example.org:port', '-x.org'])('%j is a 400', async (host) => {
-    const app = await build();
-    const res = await app.inject({ url: '/play/turtle/host', headers: { host } });
-    expect(res.statusCode).toBe(400);
-    expect(res.body).toContain('the Host header is not a host name'.replace(/^t/, 'T'));
-  });
 });
 
 describe('rate-limit keys', () => {
@@ -230,16 +279,25 @@ describe('the budget of new deals (a GET of a new seed stores a row)', () => {
     let clock = 1_750_000_000_000;
     const app = await build({ now: () => clock, dealer: { newDeals } });
     const from = (remoteAddress: string, url: string) => app.inject({ url, remoteAddress });
-    for (const seed of ['s1', 's2', 's3']) expect((await from('203.0.113.1', `/api/deals/garden/${seed}`)).statusCode).toBe(200);
+    for (const seed of ['s1', 's2', 's3'])
+      expect((await from('203.0.113.1', `/api/deals/garden/${seed}`)).statusCode).toBe(200);
     const api = await from('203.0.113.1', '/api/deals/garden/s4');
     expect(api.statusCode).toBe(429);
-    expect(api.json().error).toMatch(/^too many new deals from your address \(at most 3 new deals a minute\); try again in \d+ s/);
+    expect(api.json().error).toMatch(
+      /^too many new deals from your address \(at most 3 new deals a minute\); try again in \d+ s/,
+    );
     expect(Number(api.headers['retry-after'])).toBeGreaterThan(0);
     const page = await from('203.0.113.1', '/play/garden/s5');
     expect(page.statusCode).toBe(429);
     expect(page.headers['content-type']).toMatch(/^text\/html/);
     expect(page.body).toContain('Too many new deals');
-    const create = await app.inject({ method: 'POST', url: '/api/games', remoteAddress: '203.0.113.1', headers: { cookie: await newPlayer(app) }, payload: { layout: 'garden', seed: 's6' } });
+    const create = await app.inject({
+      method: 'POST',
+      url: '/api/games',
+      remoteAddress: '203.0.113.1',
+      headers: { cookie: await newPlayer(app) },
+      payload: { layout: 'garden', seed: 's6' },
+    });
     expect(create.statusCode).toBe(429);
     expect(deals(app)).toBe(3);
     // A stored deal costs nothing; another address has its own budget; today's deal is everyone's.
@@ -258,15 +316,22 @@ describe('the budget of new deals (a GET of a new seed stores a row)', () => {
   test('an IPv6 client pays for its whole /64', async () => {
     const app = await build({ dealer: { newDeals } });
     for (let i = 1; i <= 3; i++)
-      expect((await app.inject({ url: `/api/deals/garden/v${i}`, remoteAddress: `2001:db8:7:7::${i}` })).statusCode).toBe(200);
-    expect((await app.inject({ url: '/api/deals/garden/v4', remoteAddress: '2001:db8:7:7:ffff::1' })).statusCode).toBe(429);
+      expect(
+        (await app.inject({ url: `/api/deals/garden/v${i}`, remoteAddress: `2001:db8:7:7::${i}` })).statusCode,
+      ).toBe(200);
+    expect((await app.inject({ url: '/api/deals/garden/v4', remoteAddress: '2001:db8:7:7:ffff::1' })).statusCode).toBe(
+      429,
+    );
     expect((await app.inject({ url: '/api/deals/garden/v4', remoteAddress: '2001:db8:7:8::1' })).statusCode).toBe(200);
   });
 
   test('for everyone: many addresses together are held at the global limit with a 503', async () => {
     const app = await build({ dealer: { newDeals: { perMinute: 100, perHour: 100, globalPerMinute: 4 } } });
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await app.inject({ url: `/api/deals/garden/g${i}`, remoteAddress: `198.51.100.${i}` })).statusCode);
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (await app.inject({ url: `/api/deals/garden/g${i}`, remoteAddress: `198.51.100.${i}` })).statusCode,
+      );
     expect(statuses).toEqual([200, 200, 200, 200, 503, 503]);
     expect(deals(app)).toBe(4);
   });
@@ -274,14 +339,18 @@ describe('the budget of new deals (a GET of a new seed stores a row)', () => {
   test('IPv4 counts by /24: 21 neighbouring addresses are one client (issue 9, item 5)', async () => {
     const app = await build({ dealer: { newDeals: { perMinute: 3, perHour: 100, globalPerMinute: 100 } } });
     const statuses: number[] = [];
-    for (let i = 1; i <= 6; i++) statuses.push((await app.inject({ url: `/api/deals/garden/n${i}`, remoteAddress: `203.0.113.${i}` })).statusCode);
+    for (let i = 1; i <= 6; i++)
+      statuses.push((await app.inject({ url: `/api/deals/garden/n${i}`, remoteAddress: `203.0.113.${i}` })).statusCode);
     expect(statuses).toEqual([200, 200, 200, 429, 429, 429]);
     expect((await app.inject({ url: '/api/deals/garden/n7', remoteAddress: '203.0.114.1' })).statusCode).toBe(200);
   });
 
   test('seeds the server chose ("New game") have a pool of their own: a crawl of made-up seeds cannot switch them off', async () => {
-    const app = await build({ dealer: { newDeals: { perMinute: 100, perHour: 100, globalPerMinute: 2, chosenPerMinute: 2 } } });
-    for (let i = 0; i < 3; i++) await app.inject({ url: `/api/deals/garden/crawl${i}`, remoteAddress: `198.51.${i}.1` });
+    const app = await build({
+      dealer: { newDeals: { perMinute: 100, perHour: 100, globalPerMinute: 2, chosenPerMinute: 2 } },
+    });
+    for (let i = 0; i < 3; i++)
+      await app.inject({ url: `/api/deals/garden/crawl${i}`, remoteAddress: `198.51.${i}.1` });
     expect((await app.inject({ url: '/api/deals/garden/crawl9', remoteAddress: '198.51.9.1' })).statusCode).toBe(503); // spent
     const newGame = await app.inject({ url: '/play/garden', remoteAddress: '192.0.2.1' });
     expect(newGame.statusCode).toBe(302);

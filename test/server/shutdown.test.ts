@@ -42,60 +42,73 @@ function readResponse(socket: Socket): Promise<{ status: number; headers: string
     });
     socket.on('error', reject);
     socket.on('close', () => {
-      if (!done()) reject(new Error(`the connection closed before a whole response: ${JSON.stringify(data.slice(0, 200))}`));
+      if (!done())
+        reject(new Error(`the connection closed before a whole response: ${JSON.stringify(data.slice(0, 200))}`));
     });
   });
 }
 
-test('SIGTERM during a request: it completes, new connections are refused, the database closes cleanly, exit 0', { timeout: 60_000 }, async () => {
-  const databasePath = path.join(dir, 'term.db');
-  const server = await startServer(databasePath);
-  servers.push(server);
-  const player = new Player(server.base);
-  const created = await player.request('POST', '/api/games', { layout: 'turtle', seed: 'shutdown' });
-  expect(created.status).toBe(201);
-  const deal = created.json as unknown as Deal & { id: string };
-  const body = JSON.stringify({ moves: deal.solution.map(([a, b]) => ({ type: 'match', a, b })) });
+test(
+  'SIGTERM during a request: it completes, new connections are refused, the database closes cleanly, exit 0',
+  { timeout: 60_000 },
+  async () => {
+    const databasePath = path.join(dir, 'term.db');
+    const server = await startServer(databasePath);
+    servers.push(server);
+    const player = new Player(server.base);
+    const created = await player.request('POST', '/api/games', { layout: 'turtle', seed: 'shutdown' });
+    expect(created.status).toBe(201);
+    const deal = created.json as unknown as Deal & { id: string };
+    const body = JSON.stringify({ moves: deal.solution.map(([a, b]) => ({ type: 'match', a, b })) });
 
-  // Headers and the first half of the body; a keep-alive connection, as a browser's.
-  const { port } = new URL(server.base);
-  const socket = connect(Number(port), '127.0.0.1');
-  await new Promise<void>((resolve) => socket.once('connect', resolve));
-  const url = `/api/games/${deal.id}/moves`;
-  const half = Math.floor(body.length / 2);
-  socket.write(
-    `POST ${url} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nCookie: ${player.cookie}\r\n` +
-      `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`,
-  );
-  const response = readResponse(socket);
-  await server.waitForLog((l) => l.msg === 'incoming request' && (l.req as { url?: string } | undefined)?.url === url);
+    // Headers and the first half of the body; a keep-alive connection, as a browser's.
+    const { port } = new URL(server.base);
+    const socket = connect(Number(port), '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    const url = `/api/games/${deal.id}/moves`;
+    const half = Math.floor(body.length / 2);
+    socket.write(
+      `POST ${url} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nCookie: ${player.cookie}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body.slice(0, half)}`,
+    );
+    const response = readResponse(socket);
+    await server.waitForLog(
+      (l) => l.msg === 'incoming request' && (l.req as { url?: string } | undefined)?.url === url,
+    );
 
-  server.child.kill('SIGTERM');
-  await server.waitForLog((l) => l.msg.startsWith('shutting down'));
-  // No new requests: the listening socket is closed (refused), or, in the instant before it is, a
-  // request that slipped in is answered 503 by fastify's closing state.
-  const probe = await fetch(`${server.base}/healthz`).then((r) => r.status, () => 'refused' as const);
-  expect(['refused', 503]).toContain(probe);
+    server.child.kill('SIGTERM');
+    await server.waitForLog((l) => l.msg.startsWith('shutting down'));
+    // No new requests: the listening socket is closed (refused), or, in the instant before it is, a
+    // request that slipped in is answered 503 by fastify's closing state.
+    const probe = await fetch(`${server.base}/healthz`).then(
+      (r) => r.status,
+      () => 'refused' as const,
+    );
+    expect(['refused', 503]).toContain(probe);
 
-  socket.write(body.slice(half));
-  const answer = await response;
-  expect(answer.status).toBe(200);
-  expect(JSON.parse(answer.body)).toMatchObject({ status: 'won', moves: 72 });
-  // The client keeps its keep-alive connection open; the server closes it, so it need not wait for it.
-  expect(answer.headers).toMatch(/^connection: close$/im);
+    socket.write(body.slice(half));
+    const answer = await response;
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 'won', moves: 72 });
+    // The client keeps its keep-alive connection open; the server closes it, so it need not wait for it.
+    expect(answer.headers).toMatch(/^connection: close$/im);
 
-  const exit = await server.exited;
-  expect(exit).toEqual({ code: 0, signal: null });
-  expect(server.logs.some((l) => l.msg === 'closed')).toBe(true);
-  expect(existsSync(`${databasePath}-wal`)).toBe(false); // checkpointed into the file and removed on close
-  const db = new Database(databasePath, { readonly: true, fileMustExist: true });
-  try {
-    expect(db.prepare('SELECT result, move_count FROM games WHERE id = ?').get(deal.id)).toEqual({ result: 'won', move_count: 72 });
-    expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-  } finally {
-    db.close();
-  }
-});
+    const exit = await server.exited;
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(server.logs.some((l) => l.msg === 'closed')).toBe(true);
+    expect(existsSync(`${databasePath}-wal`)).toBe(false); // checkpointed into the file and removed on close
+    const db = new Database(databasePath, { readonly: true, fileMustExist: true });
+    try {
+      expect(db.prepare('SELECT result, move_count FROM games WHERE id = ?').get(deal.id)).toEqual({
+        result: 'won',
+        move_count: 72,
+      });
+      expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      db.close();
+    }
+  },
+);
 
 test('SIGINT on an idle server: exit 0 and a cleanly closed database', { timeout: 60_000 }, async () => {
   const databasePath = path.join(dir, 'int.db');

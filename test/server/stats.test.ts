@@ -36,7 +36,10 @@ function reference(games: G[], today: number) {
   };
   const best = Math.max(0, ...[...winDays].map(runTo));
   const run = runTo(today) || runTo(today - 1);
-  const layouts: Record<string, { played: number; won: number; clean_wins: number; best_ms: number | null; median_ms: number | null }> = {};
+  const layouts: Record<
+    string,
+    { played: number; won: number; clean_wins: number; best_ms: number | null; median_ms: number | null }
+  > = {};
   for (const g of sorted) {
     const l = (layouts[g.layout] ??= { played: 0, won: 0, clean_wins: 0, best_ms: null, median_ms: null });
     l.played++;
@@ -46,7 +49,10 @@ function reference(games: G[], today: number) {
     }
   }
   for (const [layout, l] of Object.entries(layouts)) {
-    const times = sorted.filter((g) => g.won && g.layout === layout).map((g) => g.time).sort((a, b) => a - b);
+    const times = sorted
+      .filter((g) => g.won && g.layout === layout)
+      .map((g) => g.time)
+      .sort((a, b) => a - b);
     if (times.length === 0) continue;
     l.best_ms = times[0]!;
     const mid = times.length >> 1;
@@ -68,7 +74,9 @@ function rng(seed: number) {
 const PLAYER = 'p'.repeat(22);
 
 function setUp(db: Database.Database) {
-  db.prepare("INSERT INTO deals (id, layout, seed, mode, generator, deal_json, created_at) VALUES (1, 'turtle', 'a', 'relaxed', '1', '{}', 0), (2, 'garden', 'b', 'relaxed', '1', '{}', 0)").run();
+  db.prepare(
+    "INSERT INTO deals (id, layout, seed, mode, generator, deal_json, created_at) VALUES (1, 'turtle', 'a', 'relaxed', '1', '{}', 0), (2, 'garden', 'b', 'relaxed', '1', '{}', 0)",
+  ).run();
 }
 
 function randomGames(random: () => number, n: number): G[] {
@@ -88,11 +96,26 @@ const compare = async (repo: ReturnType<typeof createGamesRepository>, games: G[
   // Today is the last day a game could finish, or the day after: a streak ending yesterday still runs.
   for (const today of [dayOf(START) + 8, dayOf(START) + 7, dayOf(START) + 5]) {
     const day = (n: number): string => new Date(n * DAY).toISOString().slice(0, 10);
-    const rows = await repo.statsOf(PLAYER, { historyOffset: 0, historyLimit: 10, winsLimit: 10, today: day(today), yesterday: day(today - 1) });
+    const rows = await repo.statsOf(PLAYER, {
+      historyOffset: 0,
+      historyLimit: 10,
+      winsLimit: 10,
+      today: day(today),
+      yesterday: day(today - 1),
+    });
     const want = reference(games, today);
-    expect({ streak: rows.streak, bestStreak: rows.bestStreak }).toEqual({ streak: want.streak, bestStreak: want.bestStreak });
+    expect({ streak: rows.streak, bestStreak: rows.bestStreak }).toEqual({
+      streak: want.streak,
+      bestStreak: want.bestStreak,
+    });
   }
-  const rows = await repo.statsOf(PLAYER, { historyOffset: 0, historyLimit: 10, winsLimit: 10, today: '2026-11-09', yesterday: '2026-11-08' });
+  const rows = await repo.statsOf(PLAYER, {
+    historyOffset: 0,
+    historyLimit: 10,
+    winsLimit: 10,
+    today: '2026-11-09',
+    yesterday: '2026-11-08',
+  });
   const want = reference(games, dayOf(START) + 8);
   expect(Object.fromEntries(rows.layouts.map(({ layout, ...rest }) => [layout, rest]))).toEqual(want.layouts);
 };
@@ -108,13 +131,41 @@ describe('stats from aggregates agree with the plain computation', () => {
     // Games are stored in start order (as the server does), then won in a random order.
     const byStart = [...games].sort((a, b) => a.started - b.started);
     for (const g of byStart)
-      await repo.create({ id: g.id, playerId: PLAYER, dealId: g.layout === 'turtle' ? 1 : 2, layout: g.layout, status: 'playing', tilesLeft: 2, now: g.started, shownAt: g.started, pacedAt: g.started });
+      await repo.create({
+        id: g.id,
+        playerId: PLAYER,
+        dealId: g.layout === 'turtle' ? 1 : 2,
+        layout: g.layout,
+        status: 'playing',
+        tilesLeft: 2,
+        now: g.started,
+        shownAt: g.started,
+        pacedAt: g.started,
+      });
     const winners = games.filter((g) => g.won).sort(() => random() - 0.5);
     const done: G[] = games.map((g) => ({ ...g, won: false }));
     for (const g of winners) {
       const clean = g.clean ? 0 : 1;
       expect(
-        await repo.saveMoves({ id: g.id, expectedCount: 0, movesJson: '[]', boards: '', moveCount: 1, status: 'won', tilesLeft: 0, hints: clean, shuffles: 0, undos: 0, now: g.started + g.time, won: true, pacedAt: g.started, unranked: null, rankedMs: g.time, dailyDay: null, onTable: false }),
+        await repo.saveMoves({
+          id: g.id,
+          expectedCount: 0,
+          movesJson: '[]',
+          boards: '',
+          moveCount: 1,
+          status: 'won',
+          tilesLeft: 0,
+          hints: clean,
+          shuffles: 0,
+          undos: 0,
+          now: g.started + g.time,
+          won: true,
+          pacedAt: g.started,
+          unranked: null,
+          rankedMs: g.time,
+          dailyDay: null,
+          onTable: false,
+        }),
       ).toBe(true);
       done.find((d) => d.id === g.id)!.won = true;
       await compare(repo, done);
@@ -124,7 +175,10 @@ describe('stats from aggregates agree with the plain computation', () => {
   test.each([7, 8, 9])('filled by migrations 002 and 006 from existing games (seed %i)', async (seed) => {
     const db = new Database(':memory:');
     const all = readMigrations(MIGRATIONS_DIR);
-    migrate(db, all.filter((m) => m.version === 1));
+    migrate(
+      db,
+      all.filter((m) => m.version === 1),
+    );
     setUp(db);
     const games = randomGames(rng(seed), 60);
     db.prepare('INSERT INTO players (id, created_at) VALUES (?, 0)').run(PLAYER);
@@ -133,7 +187,17 @@ describe('stats from aggregates agree with the plain computation', () => {
        VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
     );
     for (const g of [...games].sort((a, b) => a.started - b.started))
-      insert.run(g.id, PLAYER, g.layout === 'turtle' ? 1 : 2, g.won ? 'won' : 'playing', g.won ? 'won' : null, g.clean ? 0 : 1, g.started, g.started, g.won ? g.started + g.time : null);
+      insert.run(
+        g.id,
+        PLAYER,
+        g.layout === 'turtle' ? 1 : 2,
+        g.won ? 'won' : 'playing',
+        g.won ? 'won' : null,
+        g.clean ? 0 : 1,
+        g.started,
+        g.started,
+        g.won ? g.started + g.time : null,
+      );
     migrate(db, all);
     await compare(createGamesRepository(db), games);
   });

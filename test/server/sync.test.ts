@@ -9,7 +9,13 @@ import { FLOOD_LIMITS, LIMITS } from '../../src/server/plugins/security.ts';
 import { build, createGame, newPlayer, solutionMoves } from './helper.ts';
 
 const post = (app: FastifyInstance, cookie: string, id: string, payload: unknown, remoteAddress?: string) =>
-  app.inject({ method: 'POST', url: `/api/games/${id}/moves`, headers: { cookie }, payload: payload as object, remoteAddress });
+  app.inject({
+    method: 'POST',
+    url: `/api/games/${id}/moves`,
+    headers: { cookie },
+    payload: payload as object,
+    remoteAddress,
+  });
 
 const rowOf = (app: FastifyInstance, id: string) =>
   app.db.prepare('SELECT move_count, moves_json, result, finished_at FROM games WHERE id = ?').get(id) as {
@@ -57,7 +63,10 @@ describe('batches that say where they start', () => {
   test('a batch that overlaps what the server has sends only the rest', async () => {
     const { app, cookie, game, moves } = await started();
     await post(app, cookie, game.id, { at: 0, moves: moves.slice(0, 4) });
-    const res = await post(app, cookie, game.id, { at: 2, moves: [...moves.slice(2, 4), { type: 'hint' }, ...moves.slice(4, 6)] });
+    const res = await post(app, cookie, game.id, {
+      at: 2,
+      moves: [...moves.slice(2, 4), { type: 'hint' }, ...moves.slice(4, 6)],
+    });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ moves: 7, hints: 1, left: 144 - 12 });
     expect(JSON.parse(rowOf(app, game.id).moves_json)).toHaveLength(6); // hints are counted, not logged
@@ -91,7 +100,11 @@ describe('batches that say where they start', () => {
     const app = await build({ now: () => clock });
     const cookie = await newPlayer(app);
     const times: (number | null)[] = [];
-    for (const [seed, ms] of [['b1', 90_000], ['b2', 60_000], ['b3', 75_000]] as const) {
+    for (const [seed, ms] of [
+      ['b1', 90_000],
+      ['b2', 60_000],
+      ['b3', 75_000],
+    ] as const) {
       const game = await createGame(app, cookie, { layout: 'garden', seed });
       clock += ms;
       const won = await post(app, cookie, game.id, { at: 0, moves: solutionMoves(game) });
@@ -195,7 +208,12 @@ describe('limits of play', () => {
     const app = await build();
     const address = '198.51.100.9';
     // No cookie: a POST is refused before any limit counts it (issue 9: a new player only on GET).
-    const res = await app.inject({ method: 'POST', url: '/api/games', payload: { layout: 'garden', seed: 'flood' }, remoteAddress: address });
+    const res = await app.inject({
+      method: 'POST',
+      url: '/api/games',
+      payload: { layout: 'garden', seed: 'flood' },
+      remoteAddress: address,
+    });
     expect(res.statusCode).toBe(403);
 
     // Players with cookies, all on one address: together they may send FLOOD_LIMITS.moves.max batches a minute.
@@ -209,13 +227,20 @@ describe('limits of play', () => {
     );
     let refused = 0;
     for (const p of players)
-      for (let i = 0; i < perPlayer; i++) if ((await post(app, p.cookie, p.game.id, { moves: [{ type: 'hint' }] }, crowd)).statusCode !== 200) refused++;
+      for (let i = 0; i < perPlayer; i++)
+        if ((await post(app, p.cookie, p.game.id, { moves: [{ type: 'hint' }] }, crowd)).statusCode !== 200) refused++;
     expect(refused).toBe(0);
     const flood = await post(app, players[0]!.cookie, players[0]!.game.id, { moves: [{ type: 'hint' }] }, crowd);
     expect(flood.statusCode).toBe(429);
-    expect(flood.json()).toEqual({ error: expect.stringMatching(/^too many requests: at most 6000 per minute/), code: 'ERR_RATE_LIMITED' });
+    expect(flood.json()).toEqual({
+      error: expect.stringMatching(/^too many requests: at most 6000 per minute/),
+      code: 'ERR_RATE_LIMITED',
+    });
     expect(Number(flood.headers['retry-after'])).toBeGreaterThan(0);
     // Another address is not touched.
-    expect((await post(app, players[1]!.cookie, players[1]!.game.id, { moves: [{ type: 'hint' }] }, '198.51.100.11')).statusCode).toBe(200);
+    expect(
+      (await post(app, players[1]!.cookie, players[1]!.game.id, { moves: [{ type: 'hint' }] }, '198.51.100.11'))
+        .statusCode,
+    ).toBe(200);
   }, 60_000);
 });

@@ -27,7 +27,13 @@ describe('the theme', () => {
 
   test('every page has the theme form, with the current choice selected and the way back', async () => {
     const app = await build();
-    for (const [url, back] of [['/', '/'], ['/stats?page=1', '/stats?page=1'], ['/daily', '/daily'], ['/play/turtle/x?mode=classic', '/play/turtle/x?mode=classic'], ['/nowhere', '/nowhere']]) {
+    for (const [url, back] of [
+      ['/', '/'],
+      ['/stats?page=1', '/stats?page=1'],
+      ['/daily', '/daily'],
+      ['/play/turtle/x?mode=classic', '/play/turtle/x?mode=classic'],
+      ['/nowhere', '/nowhere'],
+    ]) {
       const body = (await app.inject({ url: url!, headers: { cookie: 'theme=dark' } })).body;
       expect(body, url).toContain('<form class="theme-form" method="post" action="/theme">');
       expect(body, url).toContain(`<input type="hidden" name="back" value="${back}">`);
@@ -39,7 +45,12 @@ describe('the theme', () => {
   test('POST /theme sets the cookie and goes back; auto clears it', async () => {
     const app = await build();
     const cookie = await newPlayer(app);
-    const set = await app.inject({ method: 'POST', url: '/theme', headers: { cookie, ...form }, payload: 'theme=contrast&back=%2Fstats%3Fpage%3D2' });
+    const set = await app.inject({
+      method: 'POST',
+      url: '/theme',
+      headers: { cookie, ...form },
+      payload: 'theme=contrast&back=%2Fstats%3Fpage%3D2',
+    });
     expect(set.statusCode).toBe(303);
     expect(set.headers.location).toBe('/stats?page=2');
     const made = set.cookies.find((c) => c.name === 'theme')!;
@@ -49,7 +60,12 @@ describe('the theme', () => {
     const page = await app.inject({ url: '/stats', headers: { cookie: `${cookie}; theme=${made.value}` } });
     expect(htmlTag(page.body)).toBe('<html lang="en" data-theme="contrast">');
 
-    const auto = await app.inject({ method: 'POST', url: '/theme', headers: { cookie: `${cookie}; theme=contrast`, ...form }, payload: 'theme=auto&back=%2F' });
+    const auto = await app.inject({
+      method: 'POST',
+      url: '/theme',
+      headers: { cookie: `${cookie}; theme=contrast`, ...form },
+      payload: 'theme=auto&back=%2F',
+    });
     expect(auto.statusCode).toBe(303);
     expect(auto.headers.location).toBe('/');
     const cleared = auto.cookies.find((c) => c.name === 'theme')!;
@@ -57,16 +73,25 @@ describe('the theme', () => {
     expect(cleared.expires!.getTime()).toBeLessThan(Date.now());
   });
 
-  test.each(['//evil.test/x', '/\\evil.test', 'https://evil.test/', 'javascript:alert(1)', '', '/ok\r\nSet-Cookie: x=1'])(
-    'POST /theme never goes back off the site (back=%j)',
-    async (back) => {
-      const app = await build();
-      const cookie = await newPlayer(app);
-      const res = await app.inject({ method: 'POST', url: '/theme', headers: { cookie, ...form }, payload: `theme=dark&back=${encodeURIComponent(back)}` });
-      expect(res.statusCode).toBe(303);
-      expect(res.headers.location).toBe('/');
-    },
-  );
+  test.each([
+    '//evil.test/x',
+    '/\\evil.test',
+    'https://evil.test/',
+    'javascript:alert(1)',
+    '',
+    '/ok\r\nSet-Cookie: x=1',
+  ])('POST /theme never goes back off the site (back=%j)', async (back) => {
+    const app = await build();
+    const cookie = await newPlayer(app);
+    const res = await app.inject({
+      method: 'POST',
+      url: '/theme',
+      headers: { cookie, ...form },
+      payload: `theme=dark&back=${encodeURIComponent(back)}`,
+    });
+    expect(res.statusCode).toBe(303);
+    expect(res.headers.location).toBe('/');
+  });
 
   test.each([
     ['theme=purple', /theme is auto, light, dark or contrast/i],
@@ -84,18 +109,21 @@ describe('the theme', () => {
 
   // Regression (issue 13): Chromium posts a form of our own page with `Origin: null` (Referrer-Policy:
   // no-referrer) and Sec-Fetch-Site: same-origin; that was refused as cross-site, the daily name form too.
-  test.each(['/theme', '/daily/name'])('a form posted from our own page by Chromium (Origin: null) is not refused: %s', async (url) => {
-    const app = await build();
-    const cookie = await newPlayer(app);
-    const res = await app.inject({
-      method: 'POST',
-      url,
-      headers: { cookie, origin: 'null', 'sec-fetch-site': 'same-origin', ...form },
-      payload: url === '/theme' ? 'theme=dark&back=%2Fdaily' : 'name=Someone',
-    });
-    expect(res.body).not.toMatch(/other sites are refused/);
-    if (url === '/theme') expect(res.statusCode).toBe(303);
-  });
+  test.each(['/theme', '/daily/name'])(
+    'a form posted from our own page by Chromium (Origin: null) is not refused: %s',
+    async (url) => {
+      const app = await build();
+      const cookie = await newPlayer(app);
+      const res = await app.inject({
+        method: 'POST',
+        url,
+        headers: { cookie, origin: 'null', 'sec-fetch-site': 'same-origin', ...form },
+        payload: url === '/theme' ? 'theme=dark&back=%2Fdaily' : 'name=Someone',
+      });
+      expect(res.body).not.toMatch(/other sites are refused/);
+      if (url === '/theme') expect(res.statusCode).toBe(303);
+    },
+  );
 
   test('a cross-site form, or one without the player cookie, is refused and sets nothing', async () => {
     const app = await build();

@@ -6,7 +6,16 @@
 import { beforeEach, describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { csvField } from '../../src/server/routes/pages/export.ts';
-import { build, createGame, newPlayer, playerCookie, playPaced, postMoves, solutionMoves, testClock } from './helper.ts';
+import {
+  build,
+  createGame,
+  newPlayer,
+  playerCookie,
+  playPaced,
+  postMoves,
+  solutionMoves,
+  testClock,
+} from './helper.ts';
 
 const clock = testClock(Date.UTC(2026, 11, 1, 10));
 beforeEach(() => clock.set(Date.UTC(2026, 11, 1, 10)));
@@ -30,7 +39,8 @@ async function makeLink(app: FastifyInstance, cookie: string): Promise<string> {
   return link![1]!;
 }
 
-const statsOf = async (app: FastifyInstance, cookie: string) => (await app.inject({ url: '/api/stats', headers: { cookie } })).json();
+const statsOf = async (app: FastifyInstance, cookie: string) =>
+  (await app.inject({ url: '/api/stats', headers: { cookie } })).json();
 
 describe('transfer links', () => {
   test('the link shows a confirmation; confirming makes this browser the same player; it works once', async () => {
@@ -52,7 +62,9 @@ describe('transfer links', () => {
     expect(used.headers.location).toBe('/stats?moved=1');
     const moved = playerCookie(used);
     expect(await statsOf(app, moved)).toMatchObject({ played: 1, won: 1, byLayout: { garden: { won: 1 } } });
-    expect((await app.inject({ url: '/stats?moved=1', headers: { cookie: moved } })).body).toContain('This browser now uses the stats');
+    expect((await app.inject({ url: '/stats?moved=1', headers: { cookie: moved } })).body).toContain(
+      'This browser now uses the stats',
+    );
 
     // Used: a second use, from anyone, is refused and changes nothing.
     const again = await app.inject({ method: 'POST', url: path, headers: { cookie: other, ...SAME_ORIGIN } });
@@ -86,13 +98,21 @@ describe('transfer links', () => {
       expect(post.statusCode, url).toBe(404);
       expect(post.headers['set-cookie']).toBeUndefined();
     }
-    const crossSite = await app.inject({ method: 'POST', url: path, headers: { cookie: other, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' } });
+    const crossSite = await app.inject({
+      method: 'POST',
+      url: path,
+      headers: { cookie: other, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+    });
     expect(crossSite.statusCode).toBe(403);
     const nullOrigin = await app.inject({ method: 'POST', url: path, headers: { cookie: other, origin: 'null' } });
     expect(nullOrigin.statusCode).toBe(403); // an opaque origin and no word from the browser: refused
     // The real link still works after all that, posted as Chromium posts a form of ours under
     // Referrer-Policy: no-referrer (Origin: null, Sec-Fetch-Site: same-origin).
-    const chromiumForm = await app.inject({ method: 'POST', url: path, headers: { cookie: other, origin: 'null', 'sec-fetch-site': 'same-origin' } });
+    const chromiumForm = await app.inject({
+      method: 'POST',
+      url: path,
+      headers: { cookie: other, origin: 'null', 'sec-fetch-site': 'same-origin' },
+    });
     expect(chromiumForm.statusCode).toBe(303);
   });
 
@@ -102,11 +122,17 @@ describe('transfer links', () => {
     const path = await makeLink(app, cookie);
     expect((await app.inject({ url: path, headers: { cookie } })).body).toContain('already that player');
     const fresh = await newPlayer(app);
-    const none = await app.inject({ method: 'POST', url: '/stats/transfer', headers: { cookie: fresh, ...SAME_ORIGIN } });
+    const none = await app.inject({
+      method: 'POST',
+      url: '/stats/transfer',
+      headers: { cookie: fresh, ...SAME_ORIGIN },
+    });
     expect(none.statusCode).toBe(409);
     expect(none.body).toContain('nothing to move yet');
     let last = 0;
-    for (let i = 0; i < 12; i++) last = (await app.inject({ method: 'POST', url: '/stats/transfer', headers: { cookie, ...SAME_ORIGIN } })).statusCode;
+    for (let i = 0; i < 12; i++)
+      last = (await app.inject({ method: 'POST', url: '/stats/transfer', headers: { cookie, ...SAME_ORIGIN } }))
+        .statusCode;
     expect(last).toBe(429);
   });
 
@@ -134,15 +160,27 @@ describe('exports', () => {
     expect(csv.headers['content-disposition']).toBe('attachment; filename="mahjong-games-2026-12-01.csv"');
     const lines = csv.body.trimEnd().split('\r\n');
     expect(lines[0]).toBe('layout,seed,mode,started,finished,result,time_ms,ranked,hints,shuffles,undos,moves,link');
-    expect(lines[1]).toMatch(/^garden,mine,relaxed,2026-12-01T10:00:00\.000Z,2026-12-01T10:00:\d\d\.\d{3}Z,won,\d+,true,0,0,0,\d+,http:\/\/localhost:80\/play\/garden\/mine$/);
-    expect(lines.at(-1)).toMatch(/^turtle,"'-2-3",relaxed,[^,]+,,unfinished,,false,0,0,0,1,http:\/\/localhost:80\/play\/turtle\/-2-3$/);
+    expect(lines[1]).toMatch(
+      /^garden,mine,relaxed,2026-12-01T10:00:00\.000Z,2026-12-01T10:00:\d\d\.\d{3}Z,won,\d+,true,0,0,0,\d+,http:\/\/localhost:80\/play\/garden\/mine$/,
+    );
+    expect(lines.at(-1)).toMatch(
+      /^turtle,"'-2-3",relaxed,[^,]+,,unfinished,,false,0,0,0,1,http:\/\/localhost:80\/play\/turtle\/-2-3$/,
+    );
     expect(csv.body).not.toMatch(/(^|,)-2-3/m); // a spreadsheet never sees a formula
 
     const json = await app.inject({ url: '/stats/export.json', headers: { cookie } });
     expect(json.statusCode).toBe(200);
     const games = json.json();
     expect(games).toHaveLength(lines.length - 1);
-    expect(games[0]).toMatchObject({ layout: 'garden', seed: 'mine', mode: 'relaxed', result: 'won', ranked: true, hints: 0, link: 'http://localhost:80/play/garden/mine' });
+    expect(games[0]).toMatchObject({
+      layout: 'garden',
+      seed: 'mine',
+      mode: 'relaxed',
+      result: 'won',
+      ranked: true,
+      hints: 0,
+      link: 'http://localhost:80/play/garden/mine',
+    });
     expect(games.at(-1)).toMatchObject({ seed: '-2-3', result: 'unfinished', finished: null, timeMs: null });
   });
 
@@ -172,7 +210,10 @@ describe('exports', () => {
     expect(csv.body).toContain('no games to export yet');
     const json = await app.inject({ url: '/stats/export.json' });
     expect(json.statusCode).toBe(404);
-    expect(json.json()).toEqual({ error: 'you have no games to export yet: play one, and it is here', code: 'ERR_NO_GAMES' });
+    expect(json.json()).toEqual({
+      error: 'you have no games to export yet: play one, and it is here',
+      code: 'ERR_NO_GAMES',
+    });
     expect((app.db.prepare('SELECT COUNT(*) AS n FROM players').get() as { n: number }).n).toBe(0);
   });
 

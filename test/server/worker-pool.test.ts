@@ -37,7 +37,10 @@ describe('DealPool', () => {
   });
 
   test('a crashed worker fails its task with ERR_WORKER and is replaced', async () => {
-    const crashing = { filename: fileURLToPath(new URL('../fixtures/crashing-deal-worker.mjs', import.meta.url)), execArgv: [] };
+    const crashing = {
+      filename: fileURLToPath(new URL('../fixtures/crashing-deal-worker.mjs', import.meta.url)),
+      execArgv: [],
+    };
     const p = pool(1, 20_000, 8, crashing);
     const crashed = await p.run({ layout: 'turtle', seed: 'crash', mode: 'classic' }).catch((error: unknown) => error);
     expect(crashed).toMatchObject({ code: 'ERR_WORKER', message: expect.stringMatching(/^the deal worker failed: /) });

@@ -22,7 +22,19 @@ declare module 'fastify' {
   }
 }
 
-export const ASSET_NAMES = ['app.js', 'worker.js', 'site.js', 'sw.js', 'theme.js', 'site.css', 'board.css', 'faces.svg', 'icon.svg', 'icon-192.png', 'icon-512.png'] as const;
+export const ASSET_NAMES = [
+  'app.js',
+  'worker.js',
+  'site.js',
+  'sw.js',
+  'theme.js',
+  'site.css',
+  'board.css',
+  'faces.svg',
+  'icon.svg',
+  'icon-192.png',
+  'icon-512.png',
+] as const;
 export type AssetName = (typeof ASSET_NAMES)[number];
 
 export interface Assets {

@@ -40,7 +40,10 @@ export interface DatabaseOptions {
 }
 
 /** Opens the database with our pragmas and applies pending migrations. */
-export function openDatabase(path: string, migrationsDir = MIGRATIONS_DIR): { db: Database.Database; applied: string[] } {
+export function openDatabase(
+  path: string,
+  migrationsDir = MIGRATIONS_DIR,
+): { db: Database.Database; applied: string[] } {
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true });
     // Only the server's user may read the file (issue 9): it holds every player's games. SQLite gives

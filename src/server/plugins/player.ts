@@ -65,25 +65,30 @@ export function cookiePlayerId(request: FastifyRequest): string | undefined {
 function makePlayerHook(fastify: FastifyInstance, opts: PlayerOptions) {
   const secureOrigin = opts.publicOrigin?.startsWith('https://') ?? false;
   return function playerHook(request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void): void {
-    if (request.routeOptions.config?.player === false || request.url.startsWith('/static/') || request.is404) return done();
+    if (request.routeOptions.config?.player === false || request.url.startsWith('/static/') || request.is404)
+      return done();
     const safe = SAFE_METHODS.has(request.method);
     // A page of another site can make the browser POST here (a form needs no script): refuse it
     // before it can change anything, and never answer it with a cookie (issue 9, item 2).
     if (!safe && isForeign(request, opts.publicOrigin))
-      return done(fastify.httpErrors.forbidden('requests from other sites are refused; use this site\'s own pages'));
+      return done(fastify.httpErrors.forbidden("requests from other sites are refused; use this site's own pages"));
     const https = secureOrigin || request.protocol === 'https';
     const known = cookiePlayerId(request);
     if (known !== undefined) {
       request.playerId = known;
       request.isNewPlayer = false;
       // Over https, an id still under the old name moves to the __Host- name on its next page.
-      if (https && safe && request.cookies[HOST_PLAYER_COOKIE] === undefined) setPlayerCookie(reply, request.playerId, true);
+      if (https && safe && request.cookies[HOST_PLAYER_COOKIE] === undefined)
+        setPlayerCookie(reply, request.playerId, true);
       return done();
     }
     // Only a safe request makes a new player. A POST without a valid cookie is a browser that
     // did not send it (a cross-site form: SameSite=Lax) or a client that never had one: answering
     // it with a new cookie would replace the player's identity, so it is refused and gets none.
-    if (!safe) return done(fastify.httpErrors.forbidden('no player cookie came with this request; open a page of this site first'));
+    if (!safe)
+      return done(
+        fastify.httpErrors.forbidden('no player cookie came with this request; open a page of this site first'),
+      );
     request.playerId = makePlayerId();
     request.isNewPlayer = true;
     setPlayerCookie(reply, request.playerId, https);

@@ -90,7 +90,8 @@ declare module 'fastify' {
 }
 
 /** A host name or address with an optional port: what a Host header may hold (255 characters at most). */
-const HOST = /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
+const HOST =
+  /^(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?$/;
 
 export const isValidHost = (host: string): boolean => host.length <= 255 && HOST.test(host);
 
@@ -142,11 +143,18 @@ async function securityPlugin(fastify: FastifyInstance, opts: SecurityOptions): 
   fastify.addHook('onRequest', (request, _reply, done) => {
     const host = request.headers.host;
     // A forged Host header would land in the share link of the page (escaped, but still wrong).
-    if (host !== undefined && !isValidHost(host)) return done(fastify.httpErrors.badRequest('the Host header is not a host name'));
+    if (host !== undefined && !isValidHost(host))
+      return done(fastify.httpErrors.badRequest('the Host header is not a host name'));
     // The JSON API takes JSON only: a form body there is a cross-site form or a confused client (issue 9).
     const type = request.headers['content-type'];
-    if (request.url.startsWith('/api/') && type !== undefined && /^\s*(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type))
-      return done(fastify.httpErrors.unsupportedMediaType('the API takes JSON bodies (Content-Type: application/json)'));
+    if (
+      request.url.startsWith('/api/') &&
+      type !== undefined &&
+      /^\s*(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type)
+    )
+      return done(
+        fastify.httpErrors.unsupportedMediaType('the API takes JSON bodies (Content-Type: application/json)'),
+      );
     done();
   });
   await fastify.register(rateLimit, {
@@ -157,16 +165,19 @@ async function securityPlugin(fastify: FastifyInstance, opts: SecurityOptions): 
   });
   // @fastify/rate-limit runs one limit per route (a second hook of its own is skipped), so a second
   // limit on a route is checked here, with the plugin's counters and the same answer.
-  fastify.decorate('floodGuard', (limit: (typeof FLOOD_LIMITS)[keyof typeof FLOOD_LIMITS]): onRequestAsyncHookHandler => {
-    if (opts.rateLimit === false) return async () => {};
-    const check = fastify.createRateLimit(limit);
-    return async (request, reply) => {
-      const result = await check(request);
-      if (result.isAllowed || !result.isExceeded) return;
-      reply.header('retry-after', String(result.ttlInSeconds));
-      throw limitError(429, result.max, `${result.ttlInSeconds} seconds`);
-    };
-  });
+  fastify.decorate(
+    'floodGuard',
+    (limit: (typeof FLOOD_LIMITS)[keyof typeof FLOOD_LIMITS]): onRequestAsyncHookHandler => {
+      if (opts.rateLimit === false) return async () => {};
+      const check = fastify.createRateLimit(limit);
+      return async (request, reply) => {
+        const result = await check(request);
+        if (result.isAllowed || !result.isExceeded) return;
+        reply.header('retry-after', String(result.ttlInSeconds));
+        throw limitError(429, result.max, `${result.ttlInSeconds} seconds`);
+      };
+    },
+  );
 }
 
 export default fp(securityPlugin, { name: 'security', dependencies: ['@fastify/sensible'] });

@@ -37,7 +37,9 @@ type Slots = readonly (readonly [number, number, number])[];
 
 export function createDealsRepository(db: Database): DealsStore {
   const columns = 'id, layout, seed, mode, generator, deal_json, shape_id, faces, solution';
-  const byKey = db.prepare<[string, string, string], StoredRow>(`SELECT ${columns} FROM deals WHERE layout = ? AND seed = ? AND mode = ?`);
+  const byKey = db.prepare<[string, string, string], StoredRow>(
+    `SELECT ${columns} FROM deals WHERE layout = ? AND seed = ? AND mode = ?`,
+  );
   const byId = db.prepare<[number], StoredRow>(`SELECT ${columns} FROM deals WHERE id = ?`);
   const insert = db.prepare<[string, string, string, string, number, string, string, number]>(
     `INSERT OR IGNORE INTO deals (layout, seed, mode, generator, deal_json, shape_id, faces, solution, created_at)
@@ -74,7 +76,10 @@ export function createDealsRepository(db: Database): DealsStore {
     const slots = slotsOf(row.shape_id!);
     const faces = parseBoard(row.faces!, slots.length);
     const solution = parsePairs(row.solution!, slots.length);
-    if (!faces.ok || !solution.ok) throw new Error(`stored deal ${id} is broken: ${faces.ok ? '' : faces.message} ${solution.ok ? '' : solution.message}`);
+    if (!faces.ok || !solution.ok)
+      throw new Error(
+        `stored deal ${id} is broken: ${faces.ok ? '' : faces.message} ${solution.ok ? '' : solution.message}`,
+      );
     // The key order of the engine's deal value (deal.ts makeDealValue), so the JSON is the same bytes.
     const deal = {
       layout,
@@ -87,13 +92,24 @@ export function createDealsRepository(db: Database): DealsStore {
     return { id, layout, seed, mode, generator, deal_json: JSON.stringify(deal) };
   };
 
-  const storeCompact = db.transaction((layout: string, seed: string, mode: string, generator: string, deal: Deal, now: number) => {
-    const slots = JSON.stringify(deal.tiles.map((t) => [t.x, t.y, t.z]));
-    const hash = createHash('sha256').update(slots).digest('hex').slice(0, 16);
-    insertShape.run(hash, slots);
-    const shape = shapeByHash.get(hash)!.id;
-    insert.run(layout, seed, mode, generator, shape, makeBoard(deal.tiles.map((t) => t.face)), makePairs(deal.solution), now);
-  });
+  const storeCompact = db.transaction(
+    (layout: string, seed: string, mode: string, generator: string, deal: Deal, now: number) => {
+      const slots = JSON.stringify(deal.tiles.map((t) => [t.x, t.y, t.z]));
+      const hash = createHash('sha256').update(slots).digest('hex').slice(0, 16);
+      insertShape.run(hash, slots);
+      const shape = shapeByHash.get(hash)!.id;
+      insert.run(
+        layout,
+        seed,
+        mode,
+        generator,
+        shape,
+        makeBoard(deal.tiles.map((t) => t.face)),
+        makePairs(deal.solution),
+        now,
+      );
+    },
+  );
 
   return {
     async find(layout, seed, mode) {

@@ -18,7 +18,19 @@
 import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { BestTime, DailyResult, ExportRow, GameRow, GamesStore, GameSummary, LayoutTotals, NewGame, SavedMoves, StatsRows, WinRow } from './types.ts';
+import type {
+  BestTime,
+  DailyResult,
+  ExportRow,
+  GameRow,
+  GamesStore,
+  GameSummary,
+  LayoutTotals,
+  NewGame,
+  SavedMoves,
+  StatsRows,
+  WinRow,
+} from './types.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -47,15 +59,21 @@ export function createGamesRepository(db: Database): GamesStore {
   const gameKey = db.prepare<[string], { player_id: string; deal_id: number; layout: string; time_ms: number }>(
     'SELECT player_id, deal_id, layout, time_ms FROM games WHERE id = ?',
   );
-  const insertView = db.prepare<[string, number, number]>('INSERT OR IGNORE INTO deal_views (player_id, deal_id, shown_at) VALUES (?, ?, ?)');
-  const viewOf = db.prepare<[string, number], { shown_at: number }>('SELECT shown_at FROM deal_views WHERE player_id = ? AND deal_id = ?');
+  const insertView = db.prepare<[string, number, number]>(
+    'INSERT OR IGNORE INTO deal_views (player_id, deal_id, shown_at) VALUES (?, ?, ?)',
+  );
+  const viewOf = db.prepare<[string, number], { shown_at: number }>(
+    'SELECT shown_at FROM deal_views WHERE player_id = ? AND deal_id = ?',
+  );
   const countOpened = db.prepare<[number]>(
     'INSERT INTO deal_records (deal_id, opened) VALUES (?, 1) ON CONFLICT (deal_id) DO UPDATE SET opened = opened + 1',
   );
   const countWinner = db.prepare<[number]>(
     'INSERT INTO deal_records (deal_id, won) VALUES (?, 1) ON CONFLICT (deal_id) DO UPDATE SET won = won + 1',
   );
-  const recordOf = db.prepare<[number], { opened: number; won: number }>('SELECT opened, won FROM deal_records WHERE deal_id = ?');
+  const recordOf = db.prepare<[number], { opened: number; won: number }>(
+    'SELECT opened, won FROM deal_records WHERE deal_id = ?',
+  );
   const winsOfDeal = db.prepare<[string, number], { n: number }>(
     `SELECT COUNT(*) AS n FROM games WHERE player_id = ? AND deal_id = ? AND result = 'won'`,
   );
@@ -70,9 +88,13 @@ export function createGamesRepository(db: Database): GamesStore {
     'INSERT INTO player_days (player_id, day, daily) VALUES (?, ?, 1) ON CONFLICT (player_id, day) DO UPDATE SET daily = 1',
   );
   const setRun = db.prepare<[number, string, string]>('UPDATE player_days SET run = ? WHERE player_id = ? AND day = ?');
-  const setDailyRun = db.prepare<[number, string, string]>('UPDATE player_days SET daily_run = ? WHERE player_id = ? AND day = ?');
+  const setDailyRun = db.prepare<[number, string, string]>(
+    'UPDATE player_days SET daily_run = ? WHERE player_id = ? AND day = ?',
+  );
   const raiseBest = db.prepare<[number, string]>('UPDATE players SET best_streak = MAX(best_streak, ?) WHERE id = ?');
-  const startedSince = db.prepare<[string, number], { n: number }>('SELECT COUNT(*) AS n FROM games WHERE player_id = ? AND started_at >= ?');
+  const startedSince = db.prepare<[string, number], { n: number }>(
+    'SELECT COUNT(*) AS n FROM games WHERE player_id = ? AND started_at >= ?',
+  );
   const bestStreak = db.prepare<[string], { best_streak: number }>('SELECT best_streak FROM players WHERE id = ?');
   const totals = db.prepare<[string], Omit<LayoutTotals, 'median_ms'>>(
     'SELECT layout, played, won, clean_wins, best_ms FROM player_layouts WHERE player_id = ? ORDER BY layout',
@@ -121,14 +143,19 @@ export function createGamesRepository(db: Database): GamesStore {
   const ownBestDaily = db.prepare<[number, string], { t: number | null }>(
     'SELECT MIN(ranked_ms) AS t FROM games WHERE deal_id = ? AND daily = 1 AND player_id = ?',
   );
-  const dailyResults = db.prepare<[{ player: string; layout: string; mode: string; from: string; to: string }], { seed: string; on_day: number; clean: number }>(
+  const dailyResults = db.prepare<
+    [{ player: string; layout: string; mode: string; from: string; to: string }],
+    { seed: string; on_day: number; clean: number }
+  >(
     `SELECT d.seed, MAX(g.started_at >= unixepoch(substr(d.seed, 7)) * 1000 AND g.started_at < unixepoch(substr(d.seed, 7), '+1 day') * 1000) AS on_day,
             MAX(g.hints = 0 AND g.shuffles = 0 AND g.undos = 0) AS clean
      FROM deals d JOIN games g ON g.deal_id = d.id AND g.player_id = @player
      WHERE d.layout = @layout AND d.mode = @mode AND d.seed >= @from AND d.seed <= @to AND g.result = 'won'
      GROUP BY d.seed ORDER BY d.seed`,
   );
-  const anyDailyWin = db.prepare<[string], { n: number }>('SELECT COUNT(*) AS n FROM (SELECT 1 FROM games WHERE player_id = ? AND daily = 1 LIMIT 1)');
+  const anyDailyWin = db.prepare<[string], { n: number }>(
+    'SELECT COUNT(*) AS n FROM (SELECT 1 FROM games WHERE player_id = ? AND daily = 1 LIMIT 1)',
+  );
   const exportRows = db.prepare<[string, number, number], ExportRow>(
     `SELECT ${summary}, g.rowid AS rowid FROM games g JOIN deals d ON d.id = g.deal_id
      WHERE g.player_id = ? AND g.rowid > ? ORDER BY g.rowid LIMIT ?`,
@@ -157,7 +184,8 @@ export function createGamesRepository(db: Database): GamesStore {
    * just after midnight, a win sent late). Returns the longest run it set (the last).
    */
   function markDay(player: string, day: string, kind: 'run' | 'daily_run'): number {
-    const on = (row: { wins: number; daily: number } | undefined): boolean => row !== undefined && (kind === 'run' ? row.wins > 0 : row.daily === 1);
+    const on = (row: { wins: number; daily: number } | undefined): boolean =>
+      row !== undefined && (kind === 'run' ? row.wins > 0 : row.daily === 1);
     const set = kind === 'run' ? setRun : setDailyRun;
     const before = dayRow.get(player, shiftDay(day, -1));
     let run = on(before) ? before![kind] + 1 : 1;
@@ -268,9 +296,9 @@ export function createGamesRepository(db: Database): GamesStore {
       return fasterPlayers.get(dealId, own === null ? timeMs : Math.min(own, timeMs), playerId)!.n + 1;
     },
     async dailyResults(playerId, layout, mode, fromSeed, toSeed) {
-      return dailyResults.all({ player: playerId, layout, mode, from: fromSeed, to: toSeed }).map(
-        (row): DailyResult => ({ day: row.seed.slice(-10), onDay: row.on_day === 1, clean: row.clean === 1 }),
-      );
+      return dailyResults
+        .all({ player: playerId, layout, mode, from: fromSeed, to: toSeed })
+        .map((row): DailyResult => ({ day: row.seed.slice(-10), onDay: row.on_day === 1, clean: row.clean === 1 }));
     },
     async dailyStreak(playerId, today, yesterday) {
       return currentRun(playerId, { today, yesterday }, 'daily_run');

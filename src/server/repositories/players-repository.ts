@@ -17,7 +17,9 @@ declare module 'fastify' {
 
 export function createPlayersRepository(db: Database): PlayersStore {
   const byId = db.prepare<[string], PlayerRow>('SELECT id, nickname, created_at FROM players WHERE id = ?');
-  const rename = db.prepare<[string | null, string | null, string]>('UPDATE players SET nickname = ?, nickname_key = ? WHERE id = ?');
+  const rename = db.prepare<[string | null, string | null, string]>(
+    'UPDATE players SET nickname = ?, nickname_key = ? WHERE id = ?',
+  );
   const insertTransfer = db.prepare<[string, string, number, number]>(
     'INSERT INTO transfers (token_hash, player_id, created_at, expires_at) VALUES (?, ?, ?, ?)',
   );
@@ -56,7 +58,9 @@ export function createPlayersRepository(db: Database): PlayersStore {
     },
     async takeTransfer(tokenHash, now) {
       const taken = useTransfer.get(now, tokenHash, now);
-      return taken ? { state: 'valid', playerId: taken.player_id, expiresAt: taken.expires_at } : stateOf(tokenHash, now);
+      return taken
+        ? { state: 'valid', playerId: taken.player_id, expiresAt: taken.expires_at }
+        : stateOf(tokenHash, now);
     },
   };
 }
@@ -69,9 +73,11 @@ const TRANSFER_MEMORY_MS = 24 * 3600 * 1000;
  * lookalike of the first). Returns how many got one.
  */
 export function keyOldNicknames(db: Database): number {
-  const rows = db.prepare<[], { id: string; nickname: string }>(
-    'SELECT id, nickname FROM players WHERE nickname IS NOT NULL AND nickname_key IS NULL ORDER BY created_at',
-  ).all();
+  const rows = db
+    .prepare<[], { id: string; nickname: string }>(
+      'SELECT id, nickname FROM players WHERE nickname IS NOT NULL AND nickname_key IS NULL ORDER BY created_at',
+    )
+    .all();
   const set = db.prepare<[string, string]>('UPDATE OR IGNORE players SET nickname_key = ? WHERE id = ?');
   let keyed = 0;
   db.transaction(() => {

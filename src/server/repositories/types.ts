@@ -173,8 +173,7 @@ export interface ExportRow extends GameSummary {
 
 /** The state of a transfer token (PlayersStore.findTransfer). */
 export type TransferState =
-  | { state: 'valid'; playerId: string; expiresAt: number }
-  | { state: 'expired' | 'used' | 'missing' };
+  { state: 'valid'; playerId: string; expiresAt: number } | { state: 'expired' | 'used' | 'missing' };
 
 // ---------------------------------------------------------------------------------------------
 // Stores

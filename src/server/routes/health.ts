@@ -66,26 +66,31 @@ export default async function health(fastify: FastifyInstance): Promise<void> {
     return code === undefined ? undefined : `writes to the database are failing (${code})`;
   };
 
-  fastify.get<{ Querystring: { detail?: string } }>('/healthz', { logLevel: 'warn', config: { player: false } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    let problem: string | undefined;
-    try {
-      if (typeof (probe.get() as { version: number | null }).version !== 'number') problem = 'the database does not answer';
-      else problem = writeProblem();
-    } catch (error) {
-      request.log.error({ err: error }, 'health check: the database does not answer');
-      problem = 'the database does not answer';
-    }
-    if (problem) request.log.error({ problem }, 'health check failed');
-    const body: Record<string, unknown> = problem ? { ok: false, error: problem } : { ok: true };
-    if (request.query.detail === '1') {
+  fastify.get<{ Querystring: { detail?: string } }>(
+    '/healthz',
+    { logLevel: 'warn', config: { player: false } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      let problem: string | undefined;
       try {
-        body.database = databaseSize(fastify.db);
-      } catch {
-        body.database = null; // closed or unreadable: the error above says so
+        if (typeof (probe.get() as { version: number | null }).version !== 'number')
+          problem = 'the database does not answer';
+        else problem = writeProblem();
+      } catch (error) {
+        request.log.error({ err: error }, 'health check: the database does not answer');
+        problem = 'the database does not answer';
       }
-      body.writeFailures = { count: fastify.writeFailures.count, last: fastify.writeFailures.last ?? null };
-    }
-    return reply.code(problem ? 503 : 200).send(body);
-  });
+      if (problem) request.log.error({ problem }, 'health check failed');
+      const body: Record<string, unknown> = problem ? { ok: false, error: problem } : { ok: true };
+      if (request.query.detail === '1') {
+        try {
+          body.database = databaseSize(fastify.db);
+        } catch {
+          body.database = null; // closed or unreadable: the error above says so
+        }
+        body.writeFailures = { count: fastify.writeFailures.count, last: fastify.writeFailures.last ?? null };
+      }
+      return reply.code(problem ? 503 : 200).send(body);
+    },
+  );
 }

@@ -16,7 +16,17 @@ import type { AssetName } from '../plugins/assets.ts';
 export const THEME_COLOR = '#2f6f5e'; // the site's accent (public/css/site.css --accent)
 export const BACKGROUND_COLOR = '#f4ede0'; // the page's background (--bg)
 /** Assets the service worker keeps at install, besides the pages below. */
-const KEPT_ASSETS: readonly AssetName[] = ['app.js', 'worker.js', 'site.js', 'site.css', 'board.css', 'faces.svg', 'icon.svg', 'icon-192.png', 'icon-512.png'];
+const KEPT_ASSETS: readonly AssetName[] = [
+  'app.js',
+  'worker.js',
+  'site.js',
+  'site.css',
+  'board.css',
+  'faces.svg',
+  'icon.svg',
+  'icon-192.png',
+  'icon-512.png',
+];
 export const KEPT_PAGES = ['/', '/offline', '/manifest.webmanifest'] as const;
 
 const EMPTY_BOARD = { status: 'playing', width: 0, height: 0, depth: 0, left: 0, pairs: 0, tiles: [] };
@@ -25,7 +35,9 @@ export default async function offline(fastify: FastifyInstance): Promise<void> {
   const { assets } = fastify;
   const swFile = assets.file('sw.js');
   const precache = [...KEPT_PAGES, ...KEPT_ASSETS.map((name) => assets.url(name)).filter((url) => url !== undefined)];
-  const sw = swFile ? `const BUILD = ${JSON.stringify({ version: assets.version, precache })};\n${readFileSync(swFile, 'utf8')}` : undefined;
+  const sw = swFile
+    ? `const BUILD = ${JSON.stringify({ version: assets.version, precache })};\n${readFileSync(swFile, 'utf8')}`
+    : undefined;
 
   fastify.get('/sw.js', async (request, reply) => {
     if (!sw) return sendError(request, reply, 404, 'no service worker: the client was not built (npm run build)');
@@ -70,7 +82,12 @@ export default async function offline(fastify: FastifyInstance): Promise<void> {
       mode: 'relaxed',
       daily: false,
       counters: { left: 0, pairs: 0 },
-      boardHtml: fastify.renderPartial('/partials/board', { board: EMPTY_BOARD, layout: { id: '' }, seed: '', mode: 'relaxed' }),
+      boardHtml: fastify.renderPartial('/partials/board', {
+        board: EMPTY_BOARD,
+        layout: { id: '' },
+        seed: '',
+        mode: 'relaxed',
+      }),
       game: { hints: 0, shuffles: 0, time: '0:00' },
       resumed: false,
       dealData: '{"deal":null,"game":null}',

@@ -17,7 +17,9 @@ export const LayoutIdSchema = z
 export const ModeSchema = z.enum(MODES, { error: 'mode is relaxed or classic' });
 
 /** A game id as made by the server: 16 url-safe characters. */
-export const GameIdSchema = z.string().regex(/^[A-Za-z0-9_-]{16}$/, 'a game id is 16 characters of A–Z, a–z, 0–9, _ and -');
+export const GameIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{16}$/, 'a game id is 16 characters of A–Z, a–z, 0–9, _ and -');
 
 export const DealParamsSchema = z.object({ layout: LayoutIdSchema, seed: SeedSchema });
 export const LayoutParamsSchema = z.object({ layout: LayoutIdSchema });

@@ -36,7 +36,10 @@ export const NicknameBodySchema = z.object(
           .regex(/^[\p{L}\p{N} _.-]+$/u, 'a name uses letters, digits, spaces, _ - and . only')
           .refine((name) => !INVISIBLE.test(name), 'a name has no invisible characters')
           .refine(isSingleScript, 'a name uses Latin, Cyrillic or Greek letters, not a mix of them')
-          .refine((name) => !isWholeScriptLookalike(name), 'a name in letters that pass for Latin ones must be written in Latin letters')
+          .refine(
+            (name) => !isWholeScriptLookalike(name),
+            'a name in letters that pass for Latin ones must be written in Latin letters',
+          )
           .refine((name) => !isReservedName(name), 'that name is reserved'),
       ),
   },

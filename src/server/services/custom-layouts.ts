@@ -41,7 +41,12 @@ export interface UploadInput {
 
 export type UploadResult =
   | { readonly ok: true; readonly id: string; readonly created: boolean; readonly warnings: readonly string[] }
-  | { readonly ok: false; readonly status: 400 | 409 | 429 | 503; readonly message: string; readonly retryAfterS?: number };
+  | {
+      readonly ok: false;
+      readonly status: 400 | 409 | 429 | 503;
+      readonly message: string;
+      readonly retryAfterS?: number;
+    };
 
 export interface Layouts {
   /** A layout's info, built in or custom; undefined for an unknown id. */
@@ -74,7 +79,10 @@ function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
     description: layout.description,
     tiles: row.tiles,
     layers,
-    picture: layoutPicture(geom.value, `${row.name}: ${row.tiles} tiles in ${layers} ${layers === 1 ? 'layer' : 'layers'}`),
+    picture: layoutPicture(
+      geom.value,
+      `${row.name}: ${row.tiles} tiles in ${layers} ${layers === 1 ? 'layer' : 'layers'}`,
+    ),
     layout,
     format: row.format,
   };
@@ -105,7 +113,12 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     if (existing) {
       // 48 bits of a hash: two different shapes under one id are unlikely (about one pair in 16 million
       // layouts), but a clash must not send the uploader to someone else's layout.
-      if (existing.slots !== slots) return { ok: false, status: 409, message: `another layout already has this one's id (${layout.id}); it cannot be stored` };
+      if (existing.slots !== slots)
+        return {
+          ok: false,
+          status: 409,
+          message: `another layout already has this one's id (${layout.id}); it cannot be stored`,
+        };
       return { ok: true, id: layout.id, created: false, warnings };
     }
     const checked = await fastify.dealer.check(layout);
@@ -117,10 +130,20 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     const group = budgetGroup(client);
     const wait = perClient?.take(group);
     if (wait !== undefined)
-      return { ok: false, status: 429, retryAfterS: wait, message: `at most ${limits!.perHour} new layouts an hour from your network; try again in ${Math.ceil(wait / 60)} min` };
+      return {
+        ok: false,
+        status: 429,
+        retryAfterS: wait,
+        message: `at most ${limits!.perHour} new layouts an hour from your network; try again in ${Math.ceil(wait / 60)} min`,
+      };
     const full = everyone?.take('everyone');
     if (full !== undefined)
-      return { ok: false, status: 503, retryAfterS: full, message: `the server takes at most ${limits!.globalPerHour} new layouts an hour; try again in ${Math.ceil(full / 60)} min` };
+      return {
+        ok: false,
+        status: 503,
+        retryAfterS: full,
+        message: `the server takes at most ${limits!.globalPerHour} new layouts an hour; try again in ${Math.ceil(full / 60)} min`,
+      };
     const row: CustomLayoutRow = {
       id: layout.id,
       name: layout.name,
@@ -130,7 +153,12 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
       created_at: opts.now(),
     };
     const stored = await repo.store(row);
-    if (stored.row.slots !== slots) return { ok: false, status: 409, message: `another layout already has this one's id (${layout.id}); it cannot be stored` };
+    if (stored.row.slots !== slots)
+      return {
+        ok: false,
+        status: 409,
+        message: `another layout already has this one's id (${layout.id}); it cannot be stored`,
+      };
     return { ok: true, id: layout.id, created: stored.created, warnings };
   };
 

@@ -30,7 +30,12 @@ function layoutOf(task: DealTask): Layout | undefined {
   let layout = custom.get(task.layout);
   if (layout && layout.slots.length !== task.slots.length) layout = undefined; // cannot happen: ids are by content
   if (!layout) {
-    layout = makeLayout(task.layout, task.layout, '', task.slots.map(([x, y, z]) => ({ x, y, z })));
+    layout = makeLayout(
+      task.layout,
+      task.layout,
+      '',
+      task.slots.map(([x, y, z]) => ({ x, y, z })),
+    );
     custom.set(task.layout, layout);
     if (custom.size > CUSTOM_KEPT) custom.delete(custom.keys().next().value as string);
   }

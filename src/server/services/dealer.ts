@@ -105,7 +105,11 @@ const CHECK_SEED = 'upload-check'; // the seed an upload is dealt with to see wh
 
 const keyOf = (layout: string, seed: string, mode: Mode): string => `${layout}/${seed}/${mode}`;
 
-const parseRow = (row: DealRow): StoredDeal => ({ id: row.id, deal: JSON.parse(row.deal_json) as Deal, json: row.deal_json });
+const parseRow = (row: DealRow): StoredDeal => ({
+  id: row.id,
+  deal: JSON.parse(row.deal_json) as Deal,
+  json: row.deal_json,
+});
 
 async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Promise<void> {
   const repo = fastify.dealsRepository;
@@ -157,11 +161,15 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       const status = STATUS_OF[result.error] ?? (task.slots ? 409 : undefined);
       if (!status) throw new Error(`dealing ${key} failed: ${result.message}`); // a broken built-in layout: our bug
       const lookup: DealLookup = { ok: false, status, error: result.error, message: result.message };
-      if (result.error === 'ERR_CLASSIC' || result.error === 'ERR_TIMEOUT') failed.set(key, { result: lookup, at: now() });
+      if (result.error === 'ERR_CLASSIC' || result.error === 'ERR_TIMEOUT')
+        failed.set(key, { result: lookup, at: now() });
       return lookup;
     }
     const generator = (JSON.parse(result.json) as Deal).generator;
-    return { ok: true, value: remember(await repo.store(task.layout, task.seed, task.mode, generator, result.json, now())) };
+    return {
+      ok: true,
+      value: remember(await repo.store(task.layout, task.seed, task.mode, generator, result.json, now())),
+    };
   };
 
   const dealer: Dealer = {
@@ -179,7 +187,12 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
         if (isCustomId(layout)) {
           const row = await fastify.customLayoutsRepository.find(layout);
           if (!row)
-            return { ok: false, status: 404, error: 'ERR_UNKNOWN_LAYOUT', message: `there is no layout called ${layout}; was the link copied whole?` };
+            return {
+              ok: false,
+              status: 404,
+              error: 'ERR_UNKNOWN_LAYOUT',
+              message: `there is no layout called ${layout}; was the link copied whole?`,
+            };
           slots = JSON.parse(row.slots) as [number, number, number][];
           job = pending.get(key); // another request may have started it while the row was read
           if (job) return job;
@@ -196,7 +209,13 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
         const refused = client === undefined ? undefined : budget?.take(client, chosen.get(key) === true);
         if (refused) {
           const status = refused.scope === 'client' ? 429 : 503;
-          return { ok: false, status, error: 'ERR_NEW_DEALS', message: refused.message, retryAfterS: refused.retryAfterS };
+          return {
+            ok: false,
+            status,
+            error: 'ERR_NEW_DEALS',
+            message: refused.message,
+            retryAfterS: refused.retryAfterS,
+          };
         }
         if (group !== undefined) making.set(group, (making.get(group) ?? 0) + 1);
         job = make({ layout, seed, mode, slots }, key).finally(() => {
@@ -223,13 +242,22 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       const slots = layout.slots.map((s) => [s.x, s.y, s.z] as const);
       const result = await generate({ layout: layout.id, seed: CHECK_SEED, mode: 'relaxed', slots });
       if (result.ok) return { ok: true };
-      const status = result.error === 'ERR_BUSY' || result.error === 'ERR_WORKER' ? 503 : result.error === 'ERR_TIMEOUT' ? 409 : 400;
-      const message = result.error === 'ERR_TIMEOUT' ? 'this layout takes too long to deal; it cannot be played here' : result.message;
+      const status =
+        result.error === 'ERR_BUSY' || result.error === 'ERR_WORKER' ? 503 : result.error === 'ERR_TIMEOUT' ? 409 : 400;
+      const message =
+        result.error === 'ERR_TIMEOUT'
+          ? 'this layout takes too long to deal; it cannot be played here'
+          : result.message;
       return { ok: false, status, error: result.error, message };
     },
     async prune() {
       // The cached deals stay: a request that just looked one up may be about to start a game on it.
-      return repo.pruneUnplayed({ before: now() - KEEP_UNPLAYED_MS, max: MAX_UNPLAYED, keep: byId.keys(), limit: PRUNE_BATCH });
+      return repo.pruneUnplayed({
+        before: now() - KEEP_UNPLAYED_MS,
+        max: MAX_UNPLAYED,
+        keep: byId.keys(),
+        limit: PRUNE_BATCH,
+      });
     },
   };
   fastify.decorate('dealer', dealer);

@@ -29,7 +29,19 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { applyMoves, isBoardMove, isSameMove, makeBoard, newGame, parseBoards, replay, statusOf, type Game, type Move, type Status } from '../../engine/index.ts';
+import {
+  applyMoves,
+  isBoardMove,
+  isSameMove,
+  makeBoard,
+  newGame,
+  parseBoards,
+  replay,
+  statusOf,
+  type Game,
+  type Move,
+  type Status,
+} from '../../engine/index.ts';
 import type { GameRow } from '../repositories/types.ts';
 import type { StoredDeal } from './dealer.ts';
 import { paceAfter, paceStart, rankWin } from './fair-play.ts';
@@ -84,7 +96,12 @@ export interface Played {
 }
 
 /** The answer of the moves API and the game part of the play page. */
-export function gameAnswer(game: Game, moves: number, row: Pick<GameRow, 'started_at' | 'shown_at' | 'unranked' | 'ranked_ms'>, finishedAt: number | null) {
+export function gameAnswer(
+  game: Game,
+  moves: number,
+  row: Pick<GameRow, 'started_at' | 'shown_at' | 'unranked' | 'ranked_ms'>,
+  finishedAt: number | null,
+) {
   return {
     status: statusOf(game),
     faces: game.faces,
@@ -117,8 +134,6 @@ export function clientLog(game: Pick<Game, 'log'>, moves: number): readonly Move
 export const makeGameId = (): string => randomBytes(12).toString('base64url');
 
 const countOf = (moves: readonly Move[], type: Move['type']): number => moves.filter((m) => m.type === type).length;
-
-
 
 /**
  * Whether `overlap` (a batch's first moves, from `at`) repeats moves the server has: `span` moves from
@@ -159,16 +174,35 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
 
   return {
     /** Starts a game of a stored deal for a player. */
-    async create(playerId: string, stored: StoredDeal): Promise<{ id: string; startedAt: number; shownAt: number } | PlayFailure> {
+    async create(
+      playerId: string,
+      stored: StoredDeal,
+    ): Promise<{ id: string; startedAt: number; shownAt: number } | PlayFailure> {
       const start = newGame(stored.deal);
       if (!start.ok) throw new Error(`stored deal ${stored.id} is not playable: ${start.message}`);
       const startedAt = now();
       const midnight = startedAt - (startedAt % 86_400_000); // UTC
       if (gamesPerDay !== false && (await repo.countStartedSince(playerId, midnight)) >= gamesPerDay)
-        return { ok: false, status: 429, code: PlayError.RateLimited, retryAfterS: Math.ceil((midnight + 86_400_000 - startedAt) / 1000), error: `at most ${gamesPerDay} new games a day; finish one you started, or come back tomorrow (UTC)` };
+        return {
+          ok: false,
+          status: 429,
+          code: PlayError.RateLimited,
+          retryAfterS: Math.ceil((midnight + 86_400_000 - startedAt) / 1000),
+          error: `at most ${gamesPerDay} new games a day; finish one you started, or come back tomorrow (UTC)`,
+        };
       const id = makeGameId();
       const shownAt = await repo.recordView(playerId, stored.id, startedAt); // an API client is shown the deal now
-      await repo.create({ id, playerId, dealId: stored.id, layout: stored.deal.layout, status: statusOf(start.value), tilesLeft: start.value.left, now: startedAt, shownAt, pacedAt: paceStart(shownAt) });
+      await repo.create({
+        id,
+        playerId,
+        dealId: stored.id,
+        layout: stored.deal.layout,
+        status: statusOf(start.value),
+        tilesLeft: start.value.left,
+        now: startedAt,
+        shownAt,
+        pacedAt: paceStart(shownAt),
+      });
       cache.set(id, { game: start.value, count: 0 });
       return { id, startedAt, shownAt };
     },
@@ -199,12 +233,18 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         let batch = moves;
         if (at !== undefined) {
           if (at > row.move_count)
-            return refuse(PlayError.Gap, `the server has ${row.move_count} moves of this game, not ${at}: send from move ${row.move_count}`);
+            return refuse(
+              PlayError.Gap,
+              `the server has ${row.move_count} moves of this game, not ${at}: send from move ${row.move_count}`,
+            );
           const span = row.move_count - at; // how many moves the server has from `at` on
           const overlap = Math.min(span, moves.length);
           if (overlap > 0) {
             if (!isRepeat(storedLog, moves.slice(0, overlap), span, at))
-              return refuse(PlayError.Conflict, 'this game was played on in another tab or window; here is the position the server has');
+              return refuse(
+                PlayError.Conflict,
+                'this game was played on in another tab or window; here is the position the server has',
+              );
             batch = moves.slice(overlap);
           }
           if (batch.length === 0) {
@@ -212,7 +252,15 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
             // with the server's log when it has moves past this batch (the sender may not know them).
             const game = stateOf(row, stored);
             const log = span > moves.length ? clientLog({ log: storedLog }, row.move_count) : undefined;
-            return { ok: true, row, game, moves: row.move_count, status: statusOf(game), finishedAt: row.finished_at, log };
+            return {
+              ok: true,
+              row,
+              game,
+              moves: row.move_count,
+              status: statusOf(game),
+              finishedAt: row.finished_at,
+              log,
+            };
           }
         }
         const skipped = moves.length - batch.length;
@@ -228,7 +276,13 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         // Shuffles cost a search each: a budget per player, beside the per-request bound (schemas/games.ts).
         const wait = shuffleBudget.take(playerId, countOf(batch, 'shuffle'));
         if (wait !== undefined)
-          return { ok: false, status: 429, code: PlayError.RateLimited, retryAfterS: wait, error: `at most ${SHUFFLES_PER_MINUTE} shuffles a minute; try again in ${wait} s` };
+          return {
+            ok: false,
+            status: 429,
+            code: PlayError.RateLimited,
+            retryAfterS: wait,
+            error: `at most ${SHUFFLES_PER_MINUTE} shuffles a minute; try again in ${wait} s`,
+          };
         // Hints are counted, not kept (older logs may hold some: they go as the log is rewritten).
         const game: Game = { ...next.value, log: next.value.log.filter(isBoardMove) };
         const status = statusOf(game);
@@ -236,7 +290,8 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         const count = row.move_count + batch.length;
         // The pace rule and, on a win, its rank (services/fair-play.ts).
         const { pacedAt, unranked } = paceAfter(row, batch, time, row.move_count === 0);
-        const rank = status === 'won' ? rankWin({ ...row, unranked }, time) : { rankedMs: null, dailyDay: null, onTable: false };
+        const rank =
+          status === 'won' ? rankWin({ ...row, unranked }, time) : { rankedMs: null, dailyDay: null, onTable: false };
         const saved = await repo.saveMoves({
           id: row.id,
           expectedCount: row.move_count,
@@ -256,7 +311,13 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         });
         if (saved) {
           cache.set(row.id, { game, count });
-          const after: GameRow = { ...row, paced_at: pacedAt, unranked, ranked_ms: rank.rankedMs, daily: rank.onTable ? 1 : 0 };
+          const after: GameRow = {
+            ...row,
+            paced_at: pacedAt,
+            unranked,
+            ranked_ms: rank.rankedMs,
+            daily: rank.onTable ? 1 : 0,
+          };
           return { ok: true, row: after, game, moves: count, status, finishedAt: status === 'won' ? time : null };
         }
         cache.delete(row.id);

@@ -28,7 +28,10 @@ function infoOf(layout: Layout): LayoutInfo {
       description: layout.description,
       tiles: layout.slots.length,
       layers: geom.value.extent.depth,
-      picture: layoutPicture(geom.value, `${layout.name}: ${layout.slots.length} tiles in ${geom.value.extent.depth} layers`),
+      picture: layoutPicture(
+        geom.value,
+        `${layout.name}: ${layout.slots.length} tiles in ${geom.value.extent.depth} layers`,
+      ),
     };
     INFO.set(layout.id, info);
   }

@@ -24,8 +24,13 @@ export function clientKey(ip: string): string {
   const [head = '', tail = ''] = ip.toLowerCase().split('%')[0]!.split('::');
   const left = head ? head.split(':') : [];
   const right = ip.includes('::') ? (tail ? tail.split(':') : []) : [];
-  const groups = ip.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${groups.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  const groups = ip.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }
 
 /** The group a client's new deals count in: IPv4 by /24, IPv6 by /64 (clientKey does that already). */
@@ -120,7 +125,11 @@ export class NewDealBudget {
   }
 
   private refuse(scope: 'client', retryAfterS: number, what: string): Refusal {
-    return { scope, retryAfterS, message: `too many new deals from your address (${what}); try again in ${retryAfterS} s, or replay a deal you have` };
+    return {
+      scope,
+      retryAfterS,
+      message: `too many new deals from your address (${what}); try again in ${retryAfterS} s, or replay a deal you have`,
+    };
   }
 }
 

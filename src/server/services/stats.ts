@@ -77,7 +77,8 @@ export const dealUrl = (layout: string, seed: string, mode: Mode): string =>
   `/play/${layout}/${seed}${mode === 'classic' ? '?mode=classic' : ''}`;
 
 /** A new random deal of a layout in a mode (GET /play/:layout redirects to a fresh seed). */
-export const newDealUrl = (layout: string, mode: Mode): string => `/play/${layout}${mode === 'classic' ? '?mode=classic' : ''}`;
+export const newDealUrl = (layout: string, mode: Mode): string =>
+  `/play/${layout}${mode === 'classic' ? '?mode=classic' : ''}`;
 
 const isClean = (g: GameSummary): boolean => g.hints === 0 && g.shuffles === 0 && g.undos === 0;
 
@@ -117,31 +118,35 @@ export function makeStats(rows: StatsRows, page: number, nameOf: (layout: string
   let won = 0;
   let cleanWins = 0;
   for (const t of rows.layouts) {
-    byLayout[t.layout] = { name: nameOf(t.layout), played: t.played, won: t.won, bestMs: t.best_ms, medianMs: t.median_ms };
+    byLayout[t.layout] = {
+      name: nameOf(t.layout),
+      played: t.played,
+      won: t.won,
+      bestMs: t.best_ms,
+      medianMs: t.median_ms,
+    };
     played += t.played;
     won += t.won;
     cleanWins += t.clean_wins;
   }
-  const history = rows.history.map(
-    (g): HistoryEntry => ({
-      id: g.id,
-      layout: g.layout,
-      seed: g.seed,
-      mode: g.mode,
-      status: g.status,
-      result: g.result,
-      startedAt: g.started_at,
-      finishedAt: g.finished_at,
-      timeMs: g.finished_at === null ? null : g.finished_at - g.shown_at,
-      moves: g.move_count,
-      hints: g.hints,
-      shuffles: g.shuffles,
-      undos: g.undos,
-      clean: g.result === 'won' && isClean(g),
-      ranked: g.ranked_ms !== null,
-      url: dealUrl(g.layout, g.seed, g.mode),
-    }),
-  );
+  const history = rows.history.map((g): HistoryEntry => ({
+    id: g.id,
+    layout: g.layout,
+    seed: g.seed,
+    mode: g.mode,
+    status: g.status,
+    result: g.result,
+    startedAt: g.started_at,
+    finishedAt: g.finished_at,
+    timeMs: g.finished_at === null ? null : g.finished_at - g.shown_at,
+    moves: g.move_count,
+    hints: g.hints,
+    shuffles: g.shuffles,
+    undos: g.undos,
+    clean: g.result === 'won' && isClean(g),
+    ranked: g.ranked_ms !== null,
+    url: dealUrl(g.layout, g.seed, g.mode),
+  }));
   const wins = rows.wins
     .map((w) => ({ layout: w.layout, finishedAt: w.finished_at, timeMs: w.time_ms, clean: w.clean === 1 }))
     .reverse();

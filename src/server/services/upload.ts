@@ -37,14 +37,28 @@ export interface ReadLayout {
   readonly warnings: readonly string[]; // oddities the parser read anyway
 }
 
-export type ReadResult = { readonly ok: true; readonly value: ReadLayout } | { readonly ok: false; readonly message: string };
+export type ReadResult =
+  { readonly ok: true; readonly value: ReadLayout } | { readonly ok: false; readonly message: string };
 
 const fail = (message: string): ReadResult => ({ ok: false, message });
 
 /** A display name safe to show anywhere: no control or format characters, one space at most, NAME_MAX characters. */
 export function cleanName(raw: string): string {
-  const chars = [...raw.normalize('NFC').replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, ' ').replace(/\s+/gu, ' ').trim()];
-  return (chars.length > NAME_MAX ? `${chars.slice(0, NAME_MAX - 1).join('').trimEnd()}…` : chars.join('')) || DEFAULT_NAME;
+  const chars = [
+    ...raw
+      .normalize('NFC')
+      .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, ' ')
+      .replace(/\s+/gu, ' ')
+      .trim(),
+  ];
+  return (
+    (chars.length > NAME_MAX
+      ? `${chars
+          .slice(0, NAME_MAX - 1)
+          .join('')
+          .trimEnd()}…`
+      : chars.join('')) || DEFAULT_NAME
+  );
 }
 
 /** The slots moved so the lowest x, y and z are 0, in canonical order. */
@@ -52,7 +66,7 @@ export function normalizeSlots(slots: readonly Slot[]): Slot[] {
   let minX = Infinity;
   let minY = Infinity;
   let minZ = Infinity;
-  for (const s of slots) (minX = Math.min(minX, s.x)), (minY = Math.min(minY, s.y)), (minZ = Math.min(minZ, s.z));
+  for (const s of slots) ((minX = Math.min(minX, s.x)), (minY = Math.min(minY, s.y)), (minZ = Math.min(minZ, s.z)));
   return sortSlots(slots.map((s) => ({ x: s.x - minX, y: s.y - minY, z: s.z - minZ })));
 }
 
@@ -83,7 +97,8 @@ export function readUpload(bytes: Uint8Array, filename: string, mapName: string)
   } catch {
     return fail('the file is not text (UTF-8); a layout file is a KMahjongg .layout or a GNOME Mahjongg .map');
   }
-  if (text.includes('\0')) return fail('the file is not text; a layout file is a KMahjongg .layout or a GNOME Mahjongg .map');
+  if (text.includes('\0'))
+    return fail('the file is not text; a layout file is a KMahjongg .layout or a GNOME Mahjongg .map');
   const base = baseName(filename);
   const ext = /\.[^.]*$/.exec(base)?.[0].toLowerCase() ?? '';
   const kind: LayoutFormat | null =
@@ -93,12 +108,15 @@ export function readUpload(bytes: Uint8Array, filename: string, mapName: string)
         ? 'gnome'
         : null;
   if (kind === null)
-    return fail('unknown layout format: expected a KMahjongg .layout (its first line is kmahjongg-layout-v1.0 or v1.1) or a GNOME Mahjongg .map (a <mahjongg> element)');
+    return fail(
+      'unknown layout format: expected a KMahjongg .layout (its first line is kmahjongg-layout-v1.0 or v1.1) or a GNOME Mahjongg .map (a <mahjongg> element)',
+    );
   let name: string;
   let slots: readonly Slot[];
   let warnings: readonly string[] = [];
   if (kind === 'kmahjongg') {
-    if (mapName !== '') return fail('a map name picks one map of a GNOME .map file; this is a KMahjongg .layout, so leave it empty');
+    if (mapName !== '')
+      return fail('a map name picks one map of a GNOME .map file; this is a KMahjongg .layout, so leave it empty');
     const parsed = parseKmahjongg(text, 'upload');
     if (!parsed.ok) return fail(parsed.message);
     name = cleanName(base.replace(/\.[^.]*$/, '').replace(/_/g, ' '));
@@ -112,10 +130,16 @@ export function readUpload(bytes: Uint8Array, filename: string, mapName: string)
     const map =
       mapName === ''
         ? maps[0]
-        : (maps.find((m) => m.name === mapName || m.id === mapName) ?? maps.find((m) => m.name.toLowerCase() === wanted));
+        : (maps.find((m) => m.name === mapName || m.id === mapName) ??
+          maps.find((m) => m.name.toLowerCase() === wanted));
     if (!map) {
-      const listed = maps.slice(0, 20).map((m) => m.name).join(', ');
-      return fail(`no map called ${JSON.stringify(mapName)} in this file; its maps: ${listed}${maps.length > 20 ? ', …' : ''}`);
+      const listed = maps
+        .slice(0, 20)
+        .map((m) => m.name)
+        .join(', ');
+      return fail(
+        `no map called ${JSON.stringify(mapName)} in this file; its maps: ${listed}${maps.length > 20 ? ', …' : ''}`,
+      );
     }
     name = cleanName(map.name);
     slots = map.layout.slots;

@@ -25,7 +25,8 @@ export async function winExtras(fastify: FastifyInstance, playerId: string, row:
   const repo = fastify.gamesRepository;
   const previousBestMs = await repo.bestWinTime(playerId, row.layout, row.mode, row.id);
   const day = dailyDayOf(row.layout, row.seed, row.mode);
-  const dailyRank = row.daily === 1 && row.ranked_ms !== null ? await repo.dailyRank(row.deal_id, playerId, row.ranked_ms) : null;
+  const dailyRank =
+    row.daily === 1 && row.ranked_ms !== null ? await repo.dailyRank(row.deal_id, playerId, row.ranked_ms) : null;
   return {
     previousBestMs, // the player's best on this layout and mode before this win; null for a first win
     dailyDay: day, // a daily deal's day, else null

@@ -18,8 +18,12 @@ import type { DealJob, DealTask, DealTaskResult } from './deal-worker.ts';
 
 /** The worker's file, and the node arguments its threads need: none for the compiled file. */
 export function workerEntry(): { filename: string; execArgv: string[] } {
-  if (!import.meta.url.endsWith('.ts')) return { filename: fileURLToPath(new URL('./deal-worker.js', import.meta.url)), execArgv: [] };
-  return { filename: fileURLToPath(new URL('./deal-worker.ts', import.meta.url)), execArgv: ['--import', import.meta.resolve('tsx')] };
+  if (!import.meta.url.endsWith('.ts'))
+    return { filename: fileURLToPath(new URL('./deal-worker.js', import.meta.url)), execArgv: [] };
+  return {
+    filename: fileURLToPath(new URL('./deal-worker.ts', import.meta.url)),
+    execArgv: ['--import', import.meta.resolve('tsx')],
+  };
 }
 
 export class PoolError extends Error {

@@ -45,7 +45,15 @@ export function boardView(game: Game): BoardView {
     if (face === null) return;
     const s = game.geom.slots[slot]!;
     const free = isFree(game.geom, present, slot);
-    tiles.push({ slot, face, free, x: s.x - minX, y: s.y - minY, z: s.z, label: `${faceName(face)}, ${free ? 'free' : 'blocked'}` });
+    tiles.push({
+      slot,
+      face,
+      free,
+      x: s.x - minX,
+      y: s.y - minY,
+      z: s.z,
+      label: `${faceName(face)}, ${free ? 'free' : 'blocked'}`,
+    });
   });
   return { status: statusOf(game), width, height, depth, left: game.left, pairs: availablePairs(game).length, tiles };
 }

@@ -40,15 +40,21 @@ export function timesChart(allWins: readonly WinTime[]): string {
   for (let t = 0; t <= top; t += step) {
     const y = num(yOf(t));
     parts.push(`<line class="grid" x1="${LEFT}" x2="${W - RIGHT}" y1="${y}" y2="${y}"/>`);
-    parts.push(`<text class="tick" x="${LEFT - 8}" y="${y}" text-anchor="end" dominant-baseline="middle">${formatTime(t)}</text>`);
+    parts.push(
+      `<text class="tick" x="${LEFT - 8}" y="${y}" text-anchor="end" dominant-baseline="middle">${formatTime(t)}</text>`,
+    );
   }
   const first = wins[0]!;
   const last = wins[wins.length - 1]!;
   parts.push(`<text class="tick" x="${LEFT}" y="${H - 10}">${formatDate(first.finishedAt)}</text>`);
   if (wins.length > 1)
-    parts.push(`<text class="tick" x="${W - RIGHT}" y="${H - 10}" text-anchor="end">${formatDate(last.finishedAt)}</text>`);
+    parts.push(
+      `<text class="tick" x="${W - RIGHT}" y="${H - 10}" text-anchor="end">${formatDate(last.finishedAt)}</text>`,
+    );
   if (wins.length > 1)
-    parts.push(`<polyline class="trend" points="${wins.map((w, i) => `${num(xOf(i))},${num(yOf(w.timeMs))}`).join(' ')}"/>`);
+    parts.push(
+      `<polyline class="trend" points="${wins.map((w, i) => `${num(xOf(i))},${num(yOf(w.timeMs))}`).join(' ')}"/>`,
+    );
   wins.forEach((w, i) => {
     parts.push(
       `<circle class="${w.clean ? 'win clean' : 'win'}" cx="${num(xOf(i))}" cy="${num(yOf(w.timeMs))}" r="4.5">` +

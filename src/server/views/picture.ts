@@ -29,7 +29,9 @@ export function layoutPicture(geom: Geometry, label: string): string {
     layers[s.z]!.push(`M${num(x)} ${num(y)}h${num(2 * UX - GAP)}v${num(2 * UY - GAP)}h-${num(2 * UX - GAP)}z`);
   }
   const paths = layers
-    .map((d, z) => (d.length ? `<path fill="${LAYER_FILLS[Math.min(z, LAYER_FILLS.length - 1)]}" d="${d.join('')}"/>` : ''))
+    .map((d, z) =>
+      d.length ? `<path fill="${LAYER_FILLS[Math.min(z, LAYER_FILLS.length - 1)]}" d="${d.join('')}"/>` : '',
+    )
     .join('');
   return (
     `<svg class="layout-picture" viewBox="0 0 ${num(w)} ${num(h)}" role="img" aria-label="${escapeAttr(label)}">` +

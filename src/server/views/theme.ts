@@ -36,6 +36,7 @@ export const choiceOf = (theme: Theme): ThemeChoice => (theme.auto ? 'auto' : th
 export function backPath(raw: unknown): string {
   if (typeof raw !== 'string' || raw.length > 512) return '/';
   // '//host' and '/\host' would leave the site; control characters have no place in a Location header.
-  if (!raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\') || /[\u0000-\u001f\u007f]/.test(raw)) return '/';
+  if (!raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\') || /[\u0000-\u001f\u007f]/.test(raw))
+    return '/';
   return raw;
 }

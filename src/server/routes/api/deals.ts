@@ -14,16 +14,18 @@ import { clientKey } from '../../services/limits.ts';
 export const DEAL_CACHE = 'public, max-age=86400';
 
 export default async function apiDeals(fastify: FastifyInstance): Promise<void> {
-  fastify.withTypeProvider<ZodTypeProvider>().get(
-    '/api/deals/:layout/:seed',
-    { schema: { params: DealParamsSchema, querystring: ModeQuerySchema }, config: { player: false } },
-    async (request, reply) => {
-      const { layout, seed } = request.params;
-      const found = await fastify.dealer.get(layout, seed, request.query.mode, clientKey(request.ip));
-      if (!found.ok) return sendDealFailure(request, reply, found);
-      const playerId = cookiePlayerId(request);
-      if (playerId !== undefined) await fastify.gamesRepository.recordView(playerId, found.value.id, fastify.now());
-      return reply.type('application/json; charset=utf-8').header('cache-control', DEAL_CACHE).send(found.value.json);
-    },
-  );
+  fastify
+    .withTypeProvider<ZodTypeProvider>()
+    .get(
+      '/api/deals/:layout/:seed',
+      { schema: { params: DealParamsSchema, querystring: ModeQuerySchema }, config: { player: false } },
+      async (request, reply) => {
+        const { layout, seed } = request.params;
+        const found = await fastify.dealer.get(layout, seed, request.query.mode, clientKey(request.ip));
+        if (!found.ok) return sendDealFailure(request, reply, found);
+        const playerId = cookiePlayerId(request);
+        if (playerId !== undefined) await fastify.gamesRepository.recordView(playerId, found.value.id, fastify.now());
+        return reply.type('application/json; charset=utf-8').header('cache-control', DEAL_CACHE).send(found.value.json);
+      },
+    );
 }

@@ -39,7 +39,10 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
       }
       const { id } = created;
       // {"id", ...deal} without parsing the stored deal again: splice the id into its JSON.
-      return reply.code(201).type('application/json; charset=utf-8').send(`{"id":${JSON.stringify(id)},${found.value.json.slice(1)}`);
+      return reply
+        .code(201)
+        .type('application/json; charset=utf-8')
+        .send(`{"id":${JSON.stringify(id)},${found.value.json.slice(1)}`);
     },
   );
 

@@ -9,10 +9,18 @@ import { StatsQuerySchema } from '../../schemas/stats.ts';
 import { statsOf } from '../../services/stats.ts';
 
 export default async function apiStats(fastify: FastifyInstance): Promise<void> {
-  fastify.withTypeProvider<ZodTypeProvider>().get(
-    '/api/stats',
-    { schema: { querystring: StatsQuerySchema }, config: { rateLimit: LIMITS.stats } },
-    async (request) =>
-      statsOf(fastify.gamesRepository, request.isNewPlayer ? undefined : request.playerId, request.query.page, fastify.layouts.namer, fastify.now()),
-  );
+  fastify
+    .withTypeProvider<ZodTypeProvider>()
+    .get(
+      '/api/stats',
+      { schema: { querystring: StatsQuerySchema }, config: { rateLimit: LIMITS.stats } },
+      async (request) =>
+        statsOf(
+          fastify.gamesRepository,
+          request.isNewPlayer ? undefined : request.playerId,
+          request.query.page,
+          fastify.layouts.namer,
+          fastify.now(),
+        ),
+    );
 }

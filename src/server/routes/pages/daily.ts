@@ -19,7 +19,15 @@ import { LIMITS } from '../../plugins/security.ts';
 import { shiftDay } from '../../repositories/games-repository.ts';
 import type { DailyResult } from '../../repositories/types.ts';
 import { NICKNAME_MAX, NicknameBodySchema } from '../../schemas/daily.ts';
-import { DAILY_BOARD_SIZE, DAILY_LAYOUT, DAILY_MODE, FIRST_DAILY, isRealDay, seedOfDay, utcDate } from '../../services/daily.ts';
+import {
+  DAILY_BOARD_SIZE,
+  DAILY_LAYOUT,
+  DAILY_MODE,
+  FIRST_DAILY,
+  isRealDay,
+  seedOfDay,
+  utcDate,
+} from '../../services/daily.ts';
 import { fastestRankedMs, PACE_BURST, PAIR_FLOOR_MS } from '../../services/fair-play.ts';
 import { layoutInfo } from '../../services/layouts.ts';
 import { clientKey } from '../../services/limits.ts';
@@ -32,7 +40,20 @@ interface FormState {
   value?: string; // what was typed, shown back (escaped) with the error
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 
 export interface CalendarDay {
@@ -77,11 +98,23 @@ export function calendarOf(day: string, today: string, results: readonly DailyRe
     weeks,
     // Another month opens on its last day (or today, in today's month).
     previous: previous >= FIRST_DAILY ? { url: `/daily/${previous}`, label: monthName(previous) } : null,
-    next: next <= today ? { url: next.slice(0, 7) === today.slice(0, 7) ? '/daily' : `/daily/${shiftDay(nextMonth(next), -1)}`, label: monthName(next) } : null,
+    next:
+      next <= today
+        ? {
+            url: next.slice(0, 7) === today.slice(0, 7) ? '/daily' : `/daily/${shiftDay(nextMonth(next), -1)}`,
+            label: monthName(next),
+          }
+        : null,
   };
 }
 
-async function renderDaily(fastify: FastifyInstance, request: FastifyRequest, reply: FastifyReply, day: string, form: FormState = {}) {
+async function renderDaily(
+  fastify: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  day: string,
+  form: FormState = {},
+) {
   const now = fastify.now();
   const today = utcDate(now);
   const isToday = day === today;
@@ -101,7 +134,9 @@ async function renderDaily(fastify: FastifyInstance, request: FastifyRequest, re
   }));
   const monthStart = `${day.slice(0, 7)}-01`;
   const monthEnd = `${day.slice(0, 7)}-31`;
-  const results = known ? await repo.dailyResults(playerId, DAILY_LAYOUT, DAILY_MODE, seedOfDay(monthStart), seedOfDay(monthEnd)) : [];
+  const results = known
+    ? await repo.dailyResults(playerId, DAILY_LAYOUT, DAILY_MODE, seedOfDay(monthStart), seedOfDay(monthEnd))
+    : [];
   const result = results.find((r) => r.day === day);
   const unfinished = known && !result ? await repo.unfinishedOfDeal(playerId, found.value.id) : undefined;
   const pairs = found.value.deal.tiles.length / 2;
@@ -136,8 +171,10 @@ export default async function pagesDaily(fastify: FastifyInstance): Promise<void
   app.get('/daily/:date', { schema: { params: DateParamsSchema } }, async (request, reply) => {
     const { date } = request.params;
     const today = utcDate(fastify.now());
-    if (!isRealDay(date)) return sendError(request, reply, 404, `there is no daily deal for "${date}": dates are written YYYY-MM-DD`);
-    if (date > today) return sendError(request, reply, 404, `the daily deal of ${date} is not out yet: it comes at midnight UTC`);
+    if (!isRealDay(date))
+      return sendError(request, reply, 404, `there is no daily deal for "${date}": dates are written YYYY-MM-DD`);
+    if (date > today)
+      return sendError(request, reply, 404, `the daily deal of ${date} is not out yet: it comes at midnight UTC`);
     if (date < FIRST_DAILY) return sendError(request, reply, 404, `the first daily deal was on ${FIRST_DAILY}`);
     return renderDaily(fastify, request, reply, date);
   });
@@ -157,11 +194,23 @@ export default async function pagesDaily(fastify: FastifyInstance): Promise<void
         });
       }
       if (request.isNewPlayer || !(await fastify.gamesRepository.hasDailyWin(request.playerId)))
-        return sendError(request, reply, 403, 'win a daily deal on its day first (a ranked time); then your name can stand beside your time');
-      const saved = await fastify.playersRepository.setNickname(request.playerId, request.body.name, nameKey(request.body.name));
+        return sendError(
+          request,
+          reply,
+          403,
+          'win a daily deal on its day first (a ranked time); then your name can stand beside your time',
+        );
+      const saved = await fastify.playersRepository.setNickname(
+        request.playerId,
+        request.body.name,
+        nameKey(request.body.name),
+      );
       if (saved === 'taken') {
         reply.code(409);
-        return renderDaily(fastify, request, reply, today, { error: 'another player has that name, or one that looks the same', value: request.body.name });
+        return renderDaily(fastify, request, reply, today, {
+          error: 'another player has that name, or one that looks the same',
+          value: request.body.name,
+        });
       }
       return reply.redirect('/daily', 303);
     },

@@ -29,7 +29,21 @@ export interface ExportGame {
   link: string;
 }
 
-export const CSV_COLUMNS = ['layout', 'seed', 'mode', 'started', 'finished', 'result', 'time_ms', 'ranked', 'hints', 'shuffles', 'undos', 'moves', 'link'] as const;
+export const CSV_COLUMNS = [
+  'layout',
+  'seed',
+  'mode',
+  'started',
+  'finished',
+  'result',
+  'time_ms',
+  'ranked',
+  'hints',
+  'shuffles',
+  'undos',
+  'moves',
+  'link',
+] as const;
 
 export function exportGame(row: ExportRow, origin: string): ExportGame {
   return {
@@ -58,7 +72,21 @@ export function csvField(value: string | number | boolean | null): string {
 }
 
 export function csvLine(game: ExportGame): string {
-  const values = [game.layout, game.seed, game.mode, game.started, game.finished, game.result, game.timeMs, game.ranked, game.hints, game.shuffles, game.undos, game.moves, game.link];
+  const values = [
+    game.layout,
+    game.seed,
+    game.mode,
+    game.started,
+    game.finished,
+    game.result,
+    game.timeMs,
+    game.ranked,
+    game.hints,
+    game.shuffles,
+    game.undos,
+    game.moves,
+    game.link,
+  ];
   return `${values.map(csvField).join(',')}\r\n`;
 }
 

@@ -13,7 +13,9 @@ export default async function pagesHome(fastify: FastifyInstance): Promise<void>
     const latest = request.isNewPlayer ? undefined : await fastify.gamesRepository.latestUnfinished(request.playerId);
     const now = fastify.now();
     const totals = request.isNewPlayer ? [] : await fastify.gamesRepository.layoutTotals(request.playerId);
-    const mark = new Map(totals.map((t) => [t.layout, t.clean_wins > 0 ? 'clean' : t.won > 0 ? 'won' : t.played > 0 ? 'played' : '']));
+    const mark = new Map(
+      totals.map((t) => [t.layout, t.clean_wins > 0 ? 'clean' : t.won > 0 ? 'won' : t.played > 0 ? 'played' : '']),
+    );
     const nameOf = latest ? await fastify.layouts.namer([latest.layout]) : undefined;
     return reply.page('index', {
       nav: 'play',

@@ -44,10 +44,17 @@ function renderForm(reply: FastifyReply, status: number, form: FormState = {}): 
 
 /** The JSON of `<script type="application/json">`: nothing in it can close the element. */
 const scriptJson = (value: unknown): string =>
-  JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 /** The form's file and map name; a refusal message for anything else. */
-async function readForm(request: FastifyRequest): Promise<{ bytes: Buffer; filename: string; mapName: string } | { error: string; status: number; mapName: string }> {
+async function readForm(
+  request: FastifyRequest,
+): Promise<{ bytes: Buffer; filename: string; mapName: string } | { error: string; status: number; mapName: string }> {
   let file: { bytes: Buffer; filename: string } | undefined;
   let mapName = '';
   try {
@@ -56,7 +63,11 @@ async function readForm(request: FastifyRequest): Promise<{ bytes: Buffer; filen
         const f = part as MultipartFile;
         if (f.fieldname !== 'file') {
           await f.toBuffer().catch(() => undefined); // drain it
-          return { error: `unexpected file field ${JSON.stringify(f.fieldname.slice(0, 40))}; the layout goes in the field called file`, status: 400, mapName };
+          return {
+            error: `unexpected file field ${JSON.stringify(f.fieldname.slice(0, 40))}; the layout goes in the field called file`,
+            status: 400,
+            mapName,
+          };
         }
         file = { bytes: await f.toBuffer(), filename: f.filename ?? '' };
       } else {
@@ -70,14 +81,23 @@ async function readForm(request: FastifyRequest): Promise<{ bytes: Buffer; filen
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE')
-      return { error: `the file is larger than ${MAX_UPLOAD_BYTES / KB} KB; a layout file is a few KB`, status: 413, mapName };
+      return {
+        error: `the file is larger than ${MAX_UPLOAD_BYTES / KB} KB; a layout file is a few KB`,
+        status: 413,
+        mapName,
+      };
     if (code === 'FST_FILES_LIMIT') return { error: 'send one file at a time', status: 413, mapName };
-    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') return { error: 'the form has too many fields; send the file and, for a .map, a map name', status: 413, mapName };
+    if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
+      return { error: 'the form has too many fields; send the file and, for a .map, a map name', status: 413, mapName };
     // The parser's own errors (a cut-off or malformed body: "Unexpected end of multipart data") carry
     // no status; they are the client's. A 5xx stays ours.
     const status = (error as { statusCode?: number }).statusCode;
     if (status === undefined || (status >= 400 && status < 500))
-      return { error: 'the upload could not be read (the form data was cut off or malformed); send the form again', status: 400, mapName };
+      return {
+        error: 'the upload could not be read (the form data was cut off or malformed); send the form again',
+        status: 400,
+        mapName,
+      };
     throw error;
   }
   if (!file) return { error: 'choose a .layout or .map file to upload', status: 400, mapName };
@@ -101,7 +121,9 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
 
   app.post('/layouts', { config: { rateLimit: LIMITS.uploadLayout } }, async (request, reply) => {
     if (!request.isMultipart())
-      return renderForm(reply, 415, { error: 'send the layout from the upload form (multipart/form-data, the file in the field called file)' });
+      return renderForm(reply, 415, {
+        error: 'send the layout from the upload form (multipart/form-data, the file in the field called file)',
+      });
     const form = await readForm(request);
     if ('error' in form) return renderForm(reply, form.status, { error: form.error, mapName: form.mapName });
     const uploaded = await fastify.layouts.upload({ ...form, client: clientKey(request.ip) });
@@ -132,15 +154,19 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
     });
   });
 
-  app.get('/api/layouts/:id', { schema: { params: LayoutPageParamsSchema }, config: { player: false } }, async (request, reply) => {
-    const { id } = request.params;
-    const builtin = layoutById(id);
-    const info = builtin ? undefined : await fastify.layouts.custom(id);
-    const layout = builtin ?? info?.layout;
-    if (!layout) return sendError(request, reply, 404, `there is no layout called ${id}`, 'ERR_UNKNOWN_LAYOUT');
-    // A custom layout never changes under its id (ids are by content); a built-in may in a new version.
-    return reply
-      .header('cache-control', builtin ? 'public, max-age=300' : 'public, max-age=86400')
-      .send({ id, name: layout.name, tiles: layout.slots.length, slots: layout.slots.map((s) => [s.x, s.y, s.z]) });
-  });
+  app.get(
+    '/api/layouts/:id',
+    { schema: { params: LayoutPageParamsSchema }, config: { player: false } },
+    async (request, reply) => {
+      const { id } = request.params;
+      const builtin = layoutById(id);
+      const info = builtin ? undefined : await fastify.layouts.custom(id);
+      const layout = builtin ?? info?.layout;
+      if (!layout) return sendError(request, reply, 404, `there is no layout called ${id}`, 'ERR_UNKNOWN_LAYOUT');
+      // A custom layout never changes under its id (ids are by content); a built-in may in a new version.
+      return reply
+        .header('cache-control', builtin ? 'public, max-age=300' : 'public, max-age=86400')
+        .send({ id, name: layout.name, tiles: layout.slots.length, slots: layout.slots.map((s) => [s.x, s.y, s.z]) });
+    },
+  );
 }

@@ -64,7 +64,13 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     return fastify.renderPartial('/partials/deal-stats', {
       ...counts,
       elapsedMs,
-      best: best.map((row, i) => ({ rank: i + 1, name: row.nickname, time: formatTime(row.time_ms), clean: row.hints === 0 && row.shuffles === 0 && row.undos === 0, you: row.player_id === playerId })),
+      best: best.map((row, i) => ({
+        rank: i + 1,
+        name: row.nickname,
+        time: formatTime(row.time_ms),
+        clean: row.hints === 0 && row.shuffles === 0 && row.undos === 0,
+        you: row.player_id === playerId,
+      })),
     });
   }
 
@@ -104,7 +110,8 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     { schema: { params: LayoutParamsSchema, querystring: ModeQuerySchema } },
     async (request, reply) => {
       const { layout } = request.params;
-      if (!(await fastify.layouts.info(layout))) return sendError(request, reply, 404, `there is no layout called ${layout}`);
+      if (!(await fastify.layouts.info(layout)))
+        return sendError(request, reply, 404, `there is no layout called ${layout}`);
       const seed = randomSeed();
       fastify.dealer.markChosen(layout, seed, request.query.mode); // its deal pays from the server's own pool
       return reply.redirect(dealUrl(layout, seed, request.query.mode), 302);
@@ -144,7 +151,12 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         game = resumed.game;
         pairs = availablePairs(game).length;
         boardHtml = renderBoard(game, layout, seed, mode);
-        const gameData: GameData = { id: resumed.row.id, log: clientLog(game, resumed.row.move_count), startedAt: resumed.row.started_at, status: resumed.row.status };
+        const gameData: GameData = {
+          id: resumed.row.id,
+          log: clientLog(game, resumed.row.move_count),
+          startedAt: resumed.row.started_at,
+          status: resumed.row.status,
+        };
         data = dealData(stored.json, gameData);
       } else {
         ({ game, pairs, html: boardHtml, data } = fresh!);
@@ -173,7 +185,11 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       };
       if (!fresh) return reply.page('play', { ...page, record });
       // Cached without the player's part: the deal's record and the time since the player first saw it.
-      const html = fastify.renderPartial('play', { ...page, record: RECORD_MARK, game: { ...page.game, time: formatTime(0) } });
+      const html = fastify.renderPartial('play', {
+        ...page,
+        record: RECORD_MARK,
+        game: { ...page.game, time: formatTime(0) },
+      });
       if (fresh.pages.size < PAGES_PER_DEAL) fresh.pages.set(cacheKey, html);
       return reply.type('text/html; charset=utf-8').send(html.replace(RECORD_MARK, record));
     },

@@ -10,36 +10,46 @@ import { formatDate, formatPercent, formatTime } from '../../views/format.ts';
 
 export default async function pagesStats(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  app.get('/stats', { schema: { querystring: StatsQuerySchema }, config: { rateLimit: LIMITS.stats } }, async (request, reply) => {
-    const page = request.query.page;
-    const stats = await statsOf(fastify.gamesRepository, request.isNewPlayer ? undefined : request.playerId, page, fastify.layouts.namer, fastify.now());
-    return reply.page('stats', {
-      title: 'Your stats',
-      nav: 'stats',
-      moved: request.query.moved === 1,
-      stats,
-      winRate: formatPercent(stats.winRate),
-      // For the script's list of games waiting in this browser (src/client/site.ts): layout names by id.
-      layoutNames: JSON.stringify(Object.fromEntries(layoutInfos().map((l) => [l.id, l.name]))),
-      layouts: Object.entries(stats.byLayout).map(([id, s]) => ({
-        id,
-        ...s,
-        best: formatTime(s.bestMs),
-        median: formatTime(s.medianMs),
-      })),
-      history: stats.history.map((h) => ({
-        ...h,
-        name: stats.byLayout[h.layout]?.name ?? h.layout, // every layout in the history has its totals
-        date: formatDate(h.startedAt),
-        time: formatTime(h.timeMs),
-      })),
-      chart: timesChart(stats.wins),
-      pager: {
+  app.get(
+    '/stats',
+    { schema: { querystring: StatsQuerySchema }, config: { rateLimit: LIMITS.stats } },
+    async (request, reply) => {
+      const page = request.query.page;
+      const stats = await statsOf(
+        fastify.gamesRepository,
+        request.isNewPlayer ? undefined : request.playerId,
         page,
-        pages: stats.historyPages,
-        newer: page > 1 ? `/stats?page=${page - 1}` : null,
-        older: page < stats.historyPages ? `/stats?page=${page + 1}` : null,
-      },
-    });
-  });
+        fastify.layouts.namer,
+        fastify.now(),
+      );
+      return reply.page('stats', {
+        title: 'Your stats',
+        nav: 'stats',
+        moved: request.query.moved === 1,
+        stats,
+        winRate: formatPercent(stats.winRate),
+        // For the script's list of games waiting in this browser (src/client/site.ts): layout names by id.
+        layoutNames: JSON.stringify(Object.fromEntries(layoutInfos().map((l) => [l.id, l.name]))),
+        layouts: Object.entries(stats.byLayout).map(([id, s]) => ({
+          id,
+          ...s,
+          best: formatTime(s.bestMs),
+          median: formatTime(s.medianMs),
+        })),
+        history: stats.history.map((h) => ({
+          ...h,
+          name: stats.byLayout[h.layout]?.name ?? h.layout, // every layout in the history has its totals
+          date: formatDate(h.startedAt),
+          time: formatTime(h.timeMs),
+        })),
+        chart: timesChart(stats.wins),
+        pager: {
+          page,
+          pages: stats.historyPages,
+          newer: page > 1 ? `/stats?page=${page - 1}` : null,
+          older: page < stats.historyPages ? `/stats?page=${page + 1}` : null,
+        },
+      });
+    },
+  );
 }

@@ -28,7 +28,8 @@ export default async function pagesTransfer(fastify: FastifyInstance): Promise<v
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const players = fastify.playersRepository;
   const origin = (request: FastifyRequest): string => fastify.publicOrigin ?? `${request.protocol}://${request.host}`;
-  const https = (request: FastifyRequest): boolean => (fastify.publicOrigin?.startsWith('https://') ?? false) || request.protocol === 'https';
+  const https = (request: FastifyRequest): boolean =>
+    (fastify.publicOrigin?.startsWith('https://') ?? false) || request.protocol === 'https';
 
   /** Games this browser's player has (the confirmation says what becomes of them). */
   async function gamesOf(request: FastifyRequest): Promise<number> {
@@ -38,8 +39,18 @@ export default async function pagesTransfer(fastify: FastifyInstance): Promise<v
   }
 
   /** The page for a link that cannot be used: 404 for one we never made, 410 for one expired or used. */
-  function refuse(request: FastifyRequest, reply: FastifyReply, state: Exclude<TransferState['state'], 'valid'>): FastifyReply {
-    if (state === 'missing') return sendError(request, reply, 404, 'this is not a transfer link (check that it was copied whole), or it was used or expired long ago');
+  function refuse(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    state: Exclude<TransferState['state'], 'valid'>,
+  ): FastifyReply {
+    if (state === 'missing')
+      return sendError(
+        request,
+        reply,
+        404,
+        'this is not a transfer link (check that it was copied whole), or it was used or expired long ago',
+      );
     reply.code(410);
     return reply.page('error', {
       title: state === 'used' ? 'This link was used' : 'This link has expired',
@@ -70,7 +81,9 @@ export default async function pagesTransfer(fastify: FastifyInstance): Promise<v
 
   app.get('/transfer/:token', { schema: { params: TokenParamsSchema } }, async (request, reply) => {
     const { token } = request.params;
-    const state = TOKEN.test(token) ? await players.findTransfer(hashOf(token), fastify.now()) : ({ state: 'missing' } as const);
+    const state = TOKEN.test(token)
+      ? await players.findTransfer(hashOf(token), fastify.now())
+      : ({ state: 'missing' } as const);
     if (state.state !== 'valid') return refuse(request, reply, state.state);
     reply.header('cache-control', 'no-store');
     return reply.page('transfer', {
@@ -84,11 +97,17 @@ export default async function pagesTransfer(fastify: FastifyInstance): Promise<v
     });
   });
 
-  app.post('/transfer/:token', { schema: { params: TokenParamsSchema }, config: { rateLimit: LIMITS.transfer } }, async (request, reply) => {
-    const { token } = request.params;
-    const state = TOKEN.test(token) ? await players.takeTransfer(hashOf(token), fastify.now()) : ({ state: 'missing' } as const);
-    if (state.state !== 'valid') return refuse(request, reply, state.state);
-    setPlayerCookie(reply, state.playerId, https(request));
-    return reply.redirect('/stats?moved=1', 303);
-  });
+  app.post(
+    '/transfer/:token',
+    { schema: { params: TokenParamsSchema }, config: { rateLimit: LIMITS.transfer } },
+    async (request, reply) => {
+      const { token } = request.params;
+      const state = TOKEN.test(token)
+        ? await players.takeTransfer(hashOf(token), fastify.now())
+        : ({ state: 'missing' } as const);
+      if (state.state !== 'valid') return refuse(request, reply, state.state);
+      setPlayerCookie(reply, state.playerId, https(request));
+      return reply.redirect('/stats?moved=1', 303);
+    },
+  );
 }
