@@ -85,7 +85,10 @@ export function botMove(
       for (let y = x + 1; y < list.length; y++) {
         // 3. The pair that frees the most, ties at random.
         const score = split + value(geom, present, list[x]!, list[y]!) * 16 + rng.int(16);
-        if (score > best) ((best = score), (move = [list[x]!, list[y]!]));
+        if (score > best) {
+          best = score;
+          move = [list[x]!, list[y]!];
+        }
       }
   }
   return move;

@@ -270,7 +270,7 @@ export interface WaitingGame {
 
 /** The games waiting in storage, newest first; `except` is a storage key to leave out (the open page's own). */
 export function waitingGames(env: SyncEnv, except = ''): WaitingGame[] {
-  let keys: string[] = [];
+  let keys: string[];
   try {
     keys = env.store?.keys() ?? [];
   } catch {

@@ -416,8 +416,13 @@ class PairingSearch {
         const s = pairs[p]!;
         const t = pairs[p + 1]!;
         if (partner[s] === t) continue;
-        if (open++ === 0) ((a = s), (x = t));
-        else ((y = s), (z = t));
+        if (open++ === 0) {
+          a = s;
+          x = t;
+        } else {
+          y = s;
+          z = t;
+        }
       }
       if (open > 2) continue;
       if (open === 0) return false;

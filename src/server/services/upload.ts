@@ -66,7 +66,11 @@ export function normalizeSlots(slots: readonly Slot[]): Slot[] {
   let minX = Infinity;
   let minY = Infinity;
   let minZ = Infinity;
-  for (const s of slots) ((minX = Math.min(minX, s.x)), (minY = Math.min(minY, s.y)), (minZ = Math.min(minZ, s.z)));
+  for (const s of slots) {
+    minX = Math.min(minX, s.x);
+    minY = Math.min(minY, s.y);
+    minZ = Math.min(minZ, s.z);
+  }
   return sortSlots(slots.map((s) => ({ x: s.x - minX, y: s.y - minY, z: s.z - minZ })));
 }
 

@@ -36,7 +36,12 @@ export const choiceOf = (theme: Theme): ThemeChoice => (theme.auto ? 'auto' : th
 export function backPath(raw: unknown): string {
   if (typeof raw !== 'string' || raw.length > 512) return '/';
   // '//host' and '/\host' would leave the site; control characters have no place in a Location header.
-  if (!raw.startsWith('/') || raw.startsWith('//') || raw.startsWith('/\\') || /[\u0000-\u001f\u007f]/.test(raw))
+  if (
+    !raw.startsWith('/') ||
+    raw.startsWith('//') ||
+    raw.startsWith('/\\') ||
+    [...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)
+  )
     return '/';
   return raw;
 }
