@@ -208,7 +208,7 @@ export function createGamesRepository(db: Database): GamesStore {
       countWin.run({ player: key.player_id, layout: key.layout, time: key.time_ms, clean });
       if (winsOfDeal.get(key.player_id, key.deal_id)!.n === 1) countWinner.run(key.deal_id); // the player's first win of it
       const today = new Date(saved.now).toISOString().slice(0, 10);
-      const first = dayRow.get(key.player_id, today) === undefined || dayRow.get(key.player_id, today)!.wins === 0;
+      const first = (dayRow.get(key.player_id, today)?.wins ?? 0) === 0; // the day's first win: its run of days is new
       addWinDay.run(key.player_id, today);
       if (first) raiseBest.run(markDay(key.player_id, today, 'run'), key.player_id);
       if (saved.dailyDay !== null && dayRow.get(key.player_id, saved.dailyDay)?.daily !== 1) {
@@ -281,9 +281,6 @@ export function createGamesRepository(db: Database): GamesStore {
     },
     async recordView(playerId, dealId, now) {
       return recordView(playerId, dealId, now);
-    },
-    async shownAt(playerId, dealId) {
-      return viewOf.get(playerId, dealId)?.shown_at;
     },
     async dealRecord(dealId) {
       return recordOf.get(dealId) ?? { opened: 0, won: 0 };

@@ -235,8 +235,6 @@ export interface GamesStore {
    * (the start of the player's ranked times on it). A first view counts in the deal's record.
    */
   recordView(playerId: string, dealId: number, now: number): Promise<number>;
-  /** The first view of a deal by a player, if the server showed it. */
-  shownAt(playerId: string, dealId: number): Promise<number | undefined>;
   dealRecord(dealId: number): Promise<DealRecord>;
   /** Best ranked time of each player who won a deal (only wins on its daily table with `dailyOnly`), fastest first. */
   bestTimes(dealId: number, limit: number, dailyOnly?: boolean): Promise<BestTime[]>;

@@ -64,10 +64,3 @@ export function rankWin(
     onTable: ranked && startedOnDay && game.shown_at >= start,
   };
 }
-
-/** Why a win is not ranked, in words for the player. */
-export function unrankedText(reason: Unranked): string {
-  return reason === 'fast'
-    ? 'Not ranked: its moves reached the server faster than a person plays them (all at once, as a script or a game played offline sends them).'
-    : 'Not ranked: this game was under way before ranked times began.';
-}
