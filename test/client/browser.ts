@@ -90,3 +90,28 @@ export function appAndBrowser(): { app: Running; browser: Browser } {
   });
   return env;
 }
+
+/**
+ * Plays a game of a deal through the API from the page, as a script would (all at once: unranked):
+ * its first `pairs` pairs of the solution, or all of them. Returns the moves API's answer.
+ */
+export const playByScript = (
+  page: Page,
+  layout: string,
+  seed: string,
+  pairs?: number,
+): Promise<Record<string, unknown>> =>
+  page.evaluate(
+    async ([layout, seed, pairs]) => {
+      const post = (url: string, body: unknown) =>
+        fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then((r) => r.json());
+      const g = await post('/api/games', { layout, seed });
+      const solution = (g.solution as number[][]).slice(0, pairs ?? undefined);
+      return post(`/api/games/${g.id}/moves`, { moves: solution.map(([a, b]) => ({ type: 'match', a, b })) });
+    },
+    [layout, seed, pairs ?? null] as const,
+  );

@@ -4,26 +4,7 @@
  * to past days; a win's panel shows the server's time and whether it is ranked.
  */
 import { describe, expect, test } from 'vitest';
-import type { Page } from 'playwright-core';
-import { appAndBrowser, HAS_CHROMIUM, pageData, tile } from './browser.ts';
-
-/** Plays a whole game of a deal through the API from the page (as a script would: unranked). */
-const winByScript = (page: Page, layout: string, seed: string) =>
-  page.evaluate(
-    async ([layout, seed]) => {
-      const post = (url: string, body: unknown) =>
-        fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        }).then((r) => r.json());
-      const g = await post('/api/games', { layout, seed });
-      return post(`/api/games/${g.id}/moves`, {
-        moves: (g.solution as number[][]).map(([a, b]) => ({ type: 'match', a, b })),
-      });
-    },
-    [layout, seed],
-  );
+import { appAndBrowser, HAS_CHROMIUM, pageData, playByScript, tile } from './browser.ts';
 
 (HAS_CHROMIUM ? describe : describe.skip)('fair play in Chromium', () => {
   const env = appAndBrowser();
@@ -32,7 +13,7 @@ const winByScript = (page: Page, layout: string, seed: string) =>
     const home = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await home.newPage();
     await page.goto(`${env.app.url}/`);
-    expect(await winByScript(page, 'garden', 'moving')).toMatchObject({ status: 'won', ranked: false });
+    expect(await playByScript(page, 'garden', 'moving')).toMatchObject({ status: 'won', ranked: false });
     await page.goto(`${env.app.url}/stats`);
     await page.getByRole('button', { name: 'Use my stats on another device' }).click();
     await page.waitForURL(/\/stats\/transfer$/);
@@ -46,7 +27,7 @@ const winByScript = (page: Page, layout: string, seed: string) =>
     });
     const other = await phone.newPage();
     await other.goto(`${env.app.url}/`);
-    await winByScript(other, 'turtle', 'left-behind'); // this browser's own game, which the page warns about
+    await playByScript(other, 'turtle', 'left-behind'); // this browser's own game, which the page warns about
     await other.goto(link);
     await expect.poll(() => other.textContent('h1')).toBe('Use these stats in this browser?');
     expect(await other.textContent('.transfer-warning')).toContain('1 game of its own');
@@ -71,7 +52,7 @@ const winByScript = (page: Page, layout: string, seed: string) =>
     const page = await context.newPage();
     const today = new Date().toISOString().slice(0, 10);
     await page.goto(`${env.app.url}/daily`);
-    expect(await winByScript(page, 'turtle', `daily-${today}`)).toMatchObject({ status: 'won' });
+    expect(await playByScript(page, 'turtle', `daily-${today}`)).toMatchObject({ status: 'won' });
     await page.goto(`${env.app.url}/daily`);
     const cell = page.locator(`#daily-calendar [data-day="${today}"]`);
     expect(await cell.getAttribute('data-state')).toBe('clean'); // won, no help: clean (a script's win is unranked, but it is the player's)

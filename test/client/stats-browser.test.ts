@@ -3,7 +3,7 @@
  * columns named), and the chart's labels are 12 px or more.
  */
 import { describe, expect, test } from 'vitest';
-import { appAndBrowser, HAS_CHROMIUM } from './browser.ts';
+import { appAndBrowser, HAS_CHROMIUM, playByScript } from './browser.ts';
 
 (HAS_CHROMIUM ? describe : describe.skip)('stats on a phone', () => {
   const env = appAndBrowser();
@@ -12,19 +12,7 @@ import { appAndBrowser, HAS_CHROMIUM } from './browser.ts';
     const context = await env.browser.newContext({ viewport: { width: 360, height: 640 } });
     const page = await context.newPage();
     await page.goto(`${env.app.url}/`);
-    await page.evaluate(async () => {
-      const post = (url: string, body: unknown) =>
-        fetch(url, {
-          method: 'POST',
-          headers: { 'content-type': 'application/json' },
-          body: JSON.stringify(body),
-        }).then((r) => r.json());
-      for (let i = 0; i < 4; i++) {
-        const g = await post('/api/games', { layout: 'garden', seed: `phone${i}` });
-        const pairs = (g.solution as number[][]).slice(0, i === 3 ? 2 : undefined);
-        await post(`/api/games/${g.id}/moves`, { moves: pairs.map(([a, b]) => ({ type: 'match', a, b })) });
-      }
-    });
+    for (let i = 0; i < 4; i++) await playByScript(page, 'garden', `phone${i}`, i === 3 ? 2 : undefined); // three wins, one unfinished
     await page.goto(`${env.app.url}/stats`);
     const m = await page.evaluate(() => ({
       scrollWidth: document.documentElement.scrollWidth,
