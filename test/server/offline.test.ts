@@ -26,6 +26,7 @@ describe('service worker, manifest and the offline page', () => {
       'app.js',
       'worker.js',
       'site.js',
+      'theme.js', // every page's theme switch: kept for offline pages too
       'site.css',
       'board.css',
       'faces.svg',

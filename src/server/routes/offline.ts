@@ -11,22 +11,15 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import { sendError } from '../errors.ts';
-import type { AssetName } from '../plugins/assets.ts';
+import { ASSET_NAMES, type AssetName } from '../plugins/assets.ts';
 
 export const THEME_COLOR = '#2f6f5e'; // the site's accent (public/css/site.css --accent)
 export const BACKGROUND_COLOR = '#f4ede0'; // the page's background (--bg)
-/** Assets the service worker keeps at install, besides the pages below. */
-const KEPT_ASSETS: readonly AssetName[] = [
-  'app.js',
-  'worker.js',
-  'site.js',
-  'site.css',
-  'board.css',
-  'faces.svg',
-  'icon.svg',
-  'icon-192.png',
-  'icon-512.png',
-];
+/**
+ * Assets the service worker keeps at install, besides the pages below: every file of the build but the
+ * service worker's own script (so a new build's asset, such as the theme script, is kept without a second list).
+ */
+export const KEPT_ASSETS: readonly AssetName[] = ASSET_NAMES.filter((name) => name !== 'sw.js');
 export const KEPT_PAGES = ['/', '/offline', '/manifest.webmanifest'] as const;
 
 const EMPTY_BOARD = { status: 'playing', width: 0, height: 0, depth: 0, left: 0, pairs: 0, tiles: [] };
