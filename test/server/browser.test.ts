@@ -3,7 +3,7 @@
  * playwright-core opens /, starts a turtle game, plays a few pairs by clicking,
  * reloads, and finds the same position, restored by the server.
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -12,11 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Deal } from '../../src/engine/index.ts';
 import { BATCH_MS } from '../../src/client/sync.ts';
 import { buildApp } from '../../src/server/app.ts';
-
-const CHROMIUM = '/usr/bin/chromium';
-const HAS_CHROMIUM = existsSync(CHROMIUM);
-if (!HAS_CHROMIUM)
-  console.warn(`\n*** ${CHROMIUM} is missing: the server's browser test is SKIPPED (apt-get install chromium) ***\n`);
+import { HAS_CHROMIUM, launch } from '../client/browser.ts';
 
 const PAIRS = 4; // pairs played before the reload
 
@@ -31,20 +27,7 @@ const PAIRS = 4; // pairs played before the reload
     app = buildApp({ databasePath: join(dir, 'test.db'), logger: false, rateLimit: false });
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     base = address.replace('localhost', '127.0.0.1');
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launch(); // Debian's Chromium with the project's flags (test/client/browser.ts)
   });
 
   afterAll(async () => {
