@@ -71,6 +71,8 @@ try {
         status: 'won',
         tilesLeft: 0,
         hints,
+        checks: 0,
+        checksNo: 0,
         shuffles: 0,
         undos: 0,
         now: at + 60_000 + Math.floor(random() * 600_000),

@@ -7,11 +7,14 @@
  * Implementation notes: the database is opened read-only, so the command is safe beside the running server.
  * A game's counters (hints, shuffles, undos) are in its row; whether the player was ever stuck (tiles left, no
  * pair free) is found by replaying its move log with the engine, as the server does. "Can this still be won?"
- * runs in the browser's worker and is not sent to the server, so the report cannot count it.
+ * is answered in the browser's worker; the client sends each question and what the player heard with its
+ * moves, and the server counts them per game (`checks`, `checks_no`: migration 008), so a player who gave
+ * up after hearing "no" is a game with checks_no > 0 that was never won. A database from before 008 has no
+ * such columns: they read as 0.
  */
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { applyMove, newGame, statusOf, type Deal, type Move } from '../engine/index.ts';
+import { applyMove, isBoardMove, newGame, statusOf, type Deal, type Move } from '../engine/index.ts';
 import { parseFlags, quote, UsageError } from './args.ts';
 
 export const DEFAULT_DATABASE = 'data/mahjong.db';
@@ -28,6 +31,10 @@ export interface ReportRow {
   hinted: number; // asked for a hint at least once
   won_after_stuck: number; // got stuck, then won (by undo or shuffle)
   abandoned_after_stuck: number; // got stuck and never won (finished or not)
+  asked: number; // asked "can this still be won?" at least once
+  heard_no: number; // heard "no" at least once (the position could no longer be cleared)
+  won_after_no: number; // heard "no", then won (by undo or shuffle)
+  abandoned_after_no: number; // heard "no" and never won
 }
 
 const COLUMNS: readonly (keyof ReportRow)[] = [
@@ -41,6 +48,10 @@ const COLUMNS: readonly (keyof ReportRow)[] = [
   'hinted',
   'won_after_stuck',
   'abandoned_after_stuck',
+  'asked',
+  'heard_no',
+  'won_after_no',
+  'abandoned_after_no',
 ];
 
 interface GameRecord {
@@ -52,6 +63,8 @@ interface GameRecord {
   readonly hints: number;
   readonly shuffles: number;
   readonly undos: number;
+  readonly checks: number;
+  readonly checks_no: number;
 }
 
 /** Was the game ever stuck: tiles left and no pair free, after some move of its log (or at the start)? */
@@ -64,16 +77,18 @@ function everStuck(deal: Deal, log: readonly Move[]): boolean {
     const next = applyMove(game, move);
     if (!next.ok) return false; // the server accepted every stored move; a bad log is not counted as stuck
     game = next.value;
-    if (move.type !== 'hint' && statusOf(game) === 'stuck') return true;
+    if (isBoardMove(move) && statusOf(game) === 'stuck') return true;
   }
   return false;
 }
 
 /** The report's rows, per mode then layout, from a database handle. */
 export function reportRows(db: Database.Database): ReportRow[] {
+  const columns = new Set((db.pragma('table_info(games)') as { name: string }[]).map((c) => c.name));
+  const checks = columns.has('checks') ? 'g.checks, g.checks_no' : '0 AS checks, 0 AS checks_no'; // before 008
   const games = db
     .prepare(
-      `SELECT d.layout, d.mode, d.deal_json, g.result, g.moves_json, g.hints, g.shuffles, g.undos
+      `SELECT d.layout, d.mode, d.deal_json, g.result, g.moves_json, g.hints, g.shuffles, g.undos, ${checks}
        FROM games g JOIN deals d ON d.id = g.deal_id`,
     )
     .all() as GameRecord[];
@@ -94,6 +109,10 @@ export function reportRows(db: Database.Database): ReportRow[] {
         hinted: 0,
         won_after_stuck: 0,
         abandoned_after_stuck: 0,
+        asked: 0,
+        heard_no: 0,
+        won_after_no: 0,
+        abandoned_after_no: 0,
       };
       rows.set(key, row);
     }
@@ -109,6 +128,10 @@ export function reportRows(db: Database.Database): ReportRow[] {
     if (g.hints > 0) row.hinted++;
     if (stuck && won) row.won_after_stuck++;
     if (stuck && !won) row.abandoned_after_stuck++;
+    if (g.checks > 0) row.asked++;
+    if (g.checks_no > 0) row.heard_no++;
+    if (g.checks_no > 0 && won) row.won_after_no++;
+    if (g.checks_no > 0 && !won) row.abandoned_after_no++;
   }
   return [...rows.values()].sort((a, b) => a.mode.localeCompare(b.mode) || a.layout.localeCompare(b.layout));
 }

@@ -297,8 +297,8 @@ function start(doc: Document, given: DealData, message = ''): void {
           s.message = 'Asking the solver whether this board can still be cleared…';
           draw();
           ask('check', (a) => {
-            if (a.kind === 'check') showCheck(s, a.result, a.undoSteps, at);
-            else s.check = { kind: 'idle' };
+            if (a.kind !== 'check') s.check = { kind: 'idle' };
+            else if (showCheck(s, a.result, a.undoSteps, at)) record(sync, s.game.log, s.status); // counted on the server
             draw();
           });
           return;

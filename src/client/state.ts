@@ -19,6 +19,7 @@ import {
   statusOf,
   type Deal,
   type Game,
+  type Heard,
   type Move,
   type Pair,
   type Status,
@@ -277,25 +278,38 @@ export function showHint(s: HeadlessState, pair: Pair | null, at: number, winnin
   return { type: 'hint' };
 }
 
-/** Records the answer to "Can this still be won?" for the position at log length `at`. Mutates. */
-export function showCheck(s: HeadlessState, result: string, undoSteps: number | null, at: number): void {
+/**
+ * Records the answer to "Can this still be won?" for the position at log length `at`, and plays it as a
+ * `check` move (it changes nothing on the board; the server counts what the player heard: issue 12).
+ * Returns that move, or null when the position changed while the solver thought. Mutates.
+ */
+export function showCheck(s: HeadlessState, result: string, undoSteps: number | null, at: number): Move | null {
   if (at !== s.game.log.length) {
     s.check = { kind: 'idle' };
-    return;
+    return null;
   }
+  let heard: Heard;
   if (result === 'solvable') {
+    heard = 'yes';
     s.check = { kind: 'yes' };
     s.message = 'Yes: this position can still be cleared.';
   } else if (result === 'unsolvable') {
+    heard = 'no';
     s.check = { kind: 'no', undoSteps };
     s.message =
       undoSteps === null
         ? 'No: this position cannot be cleared any more. A shuffle will make it winnable again.'
         : `No: the win was lost ${plural(undoSteps, 'move')} ago. Undo ${plural(undoSteps, 'move')} to get it back.`;
   } else {
+    heard = 'unknown';
     s.check = { kind: 'unknown' };
     s.message = 'The solver could not tell in time. Keep playing; ask again later.';
   }
+  const move: Move = { type: 'check', heard };
+  const next = applyMove(s.game, move);
+  if (!next.ok) return null; // the board is clear: nothing to count
+  s.game = next.value;
+  return move;
 }
 
 /** True when the game was won with no hint, shuffle or undo. */

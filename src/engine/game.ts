@@ -4,7 +4,7 @@
  * Implementation notes: a `Game` is an immutable value; `applyMove` returns a new
  * one. The board is the array of current faces (null once removed), so a shuffle
  * is just a new face array. Undo and redo walk two stacks of steps; every move
- * accepted, undo and hint included, is appended to `log`, so `replay(deal, log)`
+ * accepted, undo, hint and check included, is appended to `log`, so `replay(deal, log)`
  * rebuilds the same game and the server can trust nothing else. Shuffle number k
  * (counting every shuffle played, undone or not) always gives the same faces.
  *
@@ -20,19 +20,24 @@ import { canMatch, isFree, matchingPairs, presenceOfFaces, type Presence } from 
 import { solve, type SolveOutcome } from './solver.ts';
 import { err, ok, type Deal, type Face, type Pair, type Result } from './types.ts';
 
-export const MOVE_TYPES = ['match', 'shuffle', 'undo', 'redo', 'hint'] as const;
+export const MOVE_TYPES = ['match', 'shuffle', 'undo', 'redo', 'hint', 'check'] as const;
 export type MoveType = (typeof MOVE_TYPES)[number];
+
+/** What the player heard on asking "can this still be won?": the solver's answer, or that it could not tell. */
+export const HEARD = ['yes', 'no', 'unknown'] as const;
+export type Heard = (typeof HEARD)[number];
 
 export type Move =
   | { readonly type: 'match'; readonly a: number; readonly b: number }
-  | { readonly type: 'shuffle' | 'undo' | 'redo' | 'hint' };
+  | { readonly type: 'shuffle' | 'undo' | 'redo' | 'hint' }
+  | { readonly type: 'check'; readonly heard: Heard }; // the player asked "can this still be won?" and heard this
 
 /** True when two moves are the same move (a match of the same two slots in the same order, or the same kind). */
 export const isSameMove = (a: Move, b: Move): boolean =>
   a.type === b.type && (a.type !== 'match' || (b.type === 'match' && a.a === b.a && a.b === b.b));
 
-/** True for every move but a hint: the moves that can change the board (a hint only counts). */
-export const isBoardMove = (m: Move): boolean => m.type !== 'hint';
+/** True for every move but a hint or a check: the moves that can change the board (those two only count). */
+export const isBoardMove = (m: Move): boolean => m.type !== 'hint' && m.type !== 'check';
 
 export const STATUSES = ['playing', 'won', 'stuck'] as const;
 export type Status = (typeof STATUSES)[number];
@@ -271,6 +276,9 @@ function play(game: Game, d: Draft, move: Move): Result<true, MoveError> {
     case 'hint':
       if (d.left === 0) return err(MoveError.GameOver, 'the board is already clear');
       d.hints++;
+      break;
+    case 'check': // the answer the player heard is the client's word: it changes nothing here (counted by the server)
+      if (d.left === 0) return err(MoveError.GameOver, 'the board is already clear');
       break;
     default:
       return err(MoveError.NoSuchTile, 'unknown move');

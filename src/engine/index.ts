@@ -36,6 +36,7 @@ export type { DealStats, ShuffleResult } from './deal.ts';
 export { SOLVE_BUDGET, solve } from './solver.ts';
 export type { SolveOptions, SolveOutcome, SolveResult } from './solver.ts';
 export {
+  HEARD,
   MOVE_TYPES,
   MoveError,
   STATUSES,
@@ -53,6 +54,6 @@ export {
   statusOf,
   winnability,
 } from './game.ts';
-export type { Game, Hint, KnownBoards, Move, MoveType, ReplayError, Status, Winnability } from './game.ts';
+export type { Game, Heard, Hint, KnownBoards, Move, MoveType, ReplayError, Status, Winnability } from './game.ts';
 export { makeBoard, makePairs, parseBoard, parseBoards, parsePairs } from './codec.ts';
 export { LAYOUTS, layoutById } from './builtins.ts';

@@ -48,11 +48,15 @@ function playUntilStuck(d: Deal, seed: string): { game: Game; log: Move[] } {
   return { game, log };
 }
 
-/** A database with the migrations applied and four games in it. */
-function makeDatabase(): string {
-  const file = path.join(dir, 'games.db');
+/** A database with the migrations applied (all, or those before `before`) and three games in it. */
+function makeDatabase(name = 'games.db', before = Infinity): string {
+  const file = path.join(dir, name);
   const db = new Database(file);
-  migrate(db, readMigrations(path.join(ROOT, 'migrations')));
+  migrate(
+    db,
+    readMigrations(path.join(ROOT, 'migrations')).filter((m) => m.version < before),
+  );
+  const hasChecks = before > 8; // migration 008 adds the "can this still be won?" counts
   db.prepare('INSERT INTO players (id, created_at) VALUES (?, ?)').run('p1', 1);
   const addDeal = db.prepare(
     'INSERT INTO deals (layout, seed, mode, generator, deal_json, created_at) VALUES (?, ?, ?, ?, ?, 1)',
@@ -61,12 +65,13 @@ function makeDatabase(): string {
     `INSERT INTO games (id, player_id, deal_id, status, result, moves_json, move_count, tiles_left, hints, shuffles, undos,
        started_at, updated_at, finished_at) VALUES (?, 'p1', ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, 2, ?)`,
   );
+  const setChecks = hasChecks ? db.prepare('UPDATE games SET checks = ?, checks_no = ? WHERE id = ?') : null;
   const game = (
     id: string,
     d: Deal,
     log: Move[],
     won: boolean,
-    counts: { hints?: number; shuffles?: number; undos?: number },
+    counts: { hints?: number; shuffles?: number; undos?: number; checks?: number; checksNo?: number },
   ) => {
     const dealId = Number(
       addDeal.run(d.layout, `${d.seed}-${id}`, d.mode, d.generator, JSON.stringify(d)).lastInsertRowid,
@@ -74,18 +79,21 @@ function makeDatabase(): string {
     const tilesLeft = won ? 0 : 144 - 2 * log.filter((m) => m.type === 'match').length;
     addGame.run(id, dealId, won ? 'won' : 'stuck', won ? 'won' : null, JSON.stringify(log), log.length, tilesLeft,
       counts.hints ?? 0, counts.shuffles ?? 0, counts.undos ?? 0, won ? 3 : null); // prettier-ignore
+    setChecks?.run(counts.checks ?? 0, counts.checksNo ?? 0, id);
   };
   const relaxed = dealOf('report-r', 'relaxed');
   const classic = dealOf('report-c', 'classic');
   game('clean', relaxed, solution(relaxed), true, {});
   const stuckRelaxed = playUntilStuck(relaxed, 'stuck-1');
-  game('abandoned', relaxed, stuckRelaxed.log, false, {});
+  game('abandoned', relaxed, stuckRelaxed.log, false, { checks: 2, checksNo: 1 }); // asked twice, heard no, gave up
   // Stuck, every move undone, then the deal's solution after a hint: a win after getting stuck.
   const stuckClassic = playUntilStuck(classic, 'stuck-2');
   const undos: Move[] = stuckClassic.log.map(() => ({ type: 'undo' }));
   game('rescued', classic, [...stuckClassic.log, ...undos, { type: 'hint' }, ...solution(classic)], true, {
     hints: 1,
     undos: undos.length,
+    checks: 1, // asked when stuck, heard no, undid and won
+    checksNo: 1,
   });
   db.close();
   return file;
@@ -108,6 +116,10 @@ describe('report', () => {
         hinted: 1,
         won_after_stuck: 1,
         abandoned_after_stuck: 0,
+        asked: 1,
+        heard_no: 1,
+        won_after_no: 1,
+        abandoned_after_no: 0,
       },
       {
         mode: 'relaxed',
@@ -120,16 +132,30 @@ describe('report', () => {
         hinted: 0,
         won_after_stuck: 0,
         abandoned_after_stuck: 1,
+        asked: 1,
+        heard_no: 1,
+        won_after_no: 0,
+        abandoned_after_no: 1,
       },
+    ]);
+  });
+
+  test('a database from before migration 008 reads "can this still be won?" counts as 0', () => {
+    const old = makeDatabase('before-008.db', 8);
+    const rows = JSON.parse(reportCommand(['--json'], { DATABASE_PATH: old })) as Record<string, unknown>[];
+    expect(rows.map((r) => [r.mode, r.games, r.got_stuck, r.asked, r.heard_no])).toEqual([
+      ['classic', 1, 1, 0, 0],
+      ['relaxed', 2, 1, 0, 0],
     ]);
   });
 
   test('prints CSV by default', () => {
     const csv = reportCommand([], { DATABASE_PATH: file }).split('\n');
     expect(csv[0]).toBe(
-      'mode,layout,games,won,clean_wins,got_stuck,shuffled,hinted,won_after_stuck,abandoned_after_stuck',
+      'mode,layout,games,won,clean_wins,got_stuck,shuffled,hinted,won_after_stuck,abandoned_after_stuck,' +
+        'asked,heard_no,won_after_no,abandoned_after_no',
     );
-    expect(csv.slice(1)).toEqual(['classic,turtle,1,1,0,1,0,1,1,0', 'relaxed,turtle,2,1,1,1,0,0,0,1']);
+    expect(csv.slice(1)).toEqual(['classic,turtle,1,1,0,1,0,1,1,0,1,1,1,0', 'relaxed,turtle,2,1,1,1,0,0,0,1,1,1,0,1']);
   });
 
   test('a missing database is a usage error', () => {

@@ -191,9 +191,20 @@ describe('hints and checks', () => {
     ['unresolved', null, 'unknown', /could not tell/],
   ] as const)('check %s (undo %s) → %s', (result, steps, kind, text) => {
     const s = makeState({ deal: dealOf(), game: null }, T0);
-    showCheck(s, result, steps, 0);
+    const move = showCheck(s, result, steps, 0);
     expect(s.check.kind).toBe(kind);
     expect(s.message).toMatch(text);
+    // What the player heard joins the log (sent to the server with the moves) and changes nothing on the board.
+    expect(move).toEqual({ type: 'check', heard: kind });
+    expect(s.game.log).toEqual([move]);
+    expect(s.game.left).toBe(s.deal.tiles.length);
+  });
+
+  test('a check answer for a position left meanwhile is dropped: nothing joins the log', () => {
+    const s = makeState({ deal: dealOf(), game: null }, T0);
+    expect(showCheck(s, 'unsolvable', null, 3)).toBeNull();
+    expect(s.check.kind).toBe('idle');
+    expect(s.game.log).toEqual([]);
   });
 });
 

@@ -159,6 +159,75 @@ describe('POST /api/games/:id/moves', () => {
     expect(rowOf(app, game.id)).toMatchObject({ move_count: 7, hints: 1, shuffles: 1, undos: 1, tiles_left: 138 });
   });
 
+  describe('"can this still be won?" (check moves, issue 12)', () => {
+    const post = (app: FastifyInstance, cookie: string, id: string, at: number, moves: unknown[]) =>
+      app.inject({ method: 'POST', url: `/api/games/${id}/moves`, headers: { cookie }, payload: { at, moves } });
+
+    test('counted per game, not logged; the board, status and counters are as without them', async () => {
+      const app = await build();
+      const cookie = await newPlayer(app);
+      const game = await createGame(app, cookie);
+      const moves = solutionMoves(game);
+      const batch = [moves[0], { type: 'check', heard: 'yes' }, moves[1], { type: 'check', heard: 'no' }];
+      const res = await post(app, cookie, game.id, 0, batch);
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ status: 'playing', left: 140, hints: 0, moves: 4 });
+      const row = rowOf(app, game.id);
+      expect(row).toMatchObject({ move_count: 4, checks: 2, checks_no: 1, hints: 0, tiles_left: 140 });
+      expect(JSON.parse(row.moves_json as string)).toEqual(moves.slice(0, 2));
+      // A batch sent again (its answer was lost) counts nothing twice.
+      const again = await post(app, cookie, game.id, 0, batch);
+      expect(again.statusCode).toBe(200);
+      expect(rowOf(app, game.id)).toMatchObject({ move_count: 4, checks: 2, checks_no: 1 });
+      // A check alone travels like a hint; the win still needs every pair, and comes with the checks counted.
+      const alone = await post(app, cookie, game.id, 4, [{ type: 'check', heard: 'unknown' }]);
+      expect(alone.json()).toMatchObject({ status: 'playing', moves: 5 });
+      const rest = await post(app, cookie, game.id, 5, moves.slice(2));
+      expect(rest.json()).toMatchObject({ status: 'won', moves: 75, hints: 0, shuffles: 0, undos: 0 });
+      expect(rowOf(app, game.id)).toMatchObject({ result: 'won', checks: 3, checks_no: 1 });
+    });
+
+    test('a conflict answers with a log that replays to the same position and counts', async () => {
+      const app = await build();
+      const cookie = await newPlayer(app);
+      const game = await createGame(app, cookie);
+      const moves = solutionMoves(game);
+      await post(app, cookie, game.id, 0, [moves[0], { type: 'check', heard: 'no' }, { type: 'hint' }]);
+      const other = await post(app, cookie, game.id, 0, [moves[1]]); // another tab's different first move
+      expect(other.statusCode).toBe(409);
+      const log = other.json().log;
+      expect(log).toEqual([moves[0], { type: 'check', heard: 'no' }, { type: 'hint' }]);
+      const replayed = replay(game, log);
+      expect(replayed.ok && replayed.value.hints).toBe(1);
+    });
+
+    test.each([
+      ['no answer', [{ type: 'check' }]],
+      ['an unknown answer', [{ type: 'check', heard: 'maybe' }]],
+      ['an extra key', [{ type: 'check', heard: 'no', status: 'won' }]],
+    ])('%s is 400 and changes nothing', async (_name, moves) => {
+      const app = await build();
+      const cookie = await newPlayer(app);
+      const game = await createGame(app, cookie);
+      const res = await postMoves(app, cookie, game.id, moves);
+      expect(res.statusCode).toBe(400);
+      expect(res.json().error).toMatch(/^body/);
+      expect(rowOf(app, game.id)).toMatchObject({ move_count: 0, checks: 0 });
+    });
+
+    test('at most MAX_CHECKS a game: the next is 409 and changes nothing', async () => {
+      const app = await build();
+      const cookie = await newPlayer(app);
+      const game = await createGame(app, cookie);
+      const checks = Array.from({ length: 500 }, () => ({ type: 'check', heard: 'no' }));
+      expect((await post(app, cookie, game.id, 0, checks)).statusCode).toBe(200);
+      const more = await post(app, cookie, game.id, 500, [{ type: 'check', heard: 'no' }]);
+      expect(more.statusCode).toBe(409);
+      expect(more.json().code).toBe('ERR_TOO_MANY_CHECKS');
+      expect(rowOf(app, game.id)).toMatchObject({ move_count: 500, checks: 500, checks_no: 500 });
+    });
+  });
+
   test('the stored log replays the same after a restart of the cache (a second app on the same rows)', async () => {
     const app = await build();
     const cookie = await newPlayer(app);
@@ -372,7 +441,7 @@ describe('POST /api/games/:id/moves', () => {
     const save = (expectedCount: number) =>
       app.gamesRepository.saveMoves({
         id: game.id, expectedCount, movesJson: '[{"type":"hint"}]', boards: '', moveCount: 1, status: 'playing',
-        tilesLeft: 144, hints: 1, shuffles: 0, undos: 0, now: Date.now(), won: false, pacedAt: 0, unranked: null, rankedMs: null, dailyDay: null, onTable: false,
+        tilesLeft: 144, hints: 1, checks: 0, checksNo: 0, shuffles: 0, undos: 0, now: Date.now(), won: false, pacedAt: 0, unranked: null, rankedMs: null, dailyDay: null, onTable: false,
       }); // prettier-ignore
     expect(await save(0)).toBe(true);
     expect(await save(0)).toBe(false);

@@ -156,6 +156,8 @@ describe('stats from aggregates agree with the plain computation', () => {
           status: 'won',
           tilesLeft: 0,
           hints: clean,
+          checks: 0,
+          checksNo: 0,
           shuffles: 0,
           undos: 0,
           now: g.started + g.time,

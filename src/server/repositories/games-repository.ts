@@ -112,11 +112,11 @@ export function createGamesRepository(db: Database): GamesStore {
      FROM games WHERE player_id = ? AND result = 'won' ORDER BY finished_at DESC LIMIT ?`,
   );
   const byId = db.prepare<[string], GameRow>(
-    `SELECT ${summary}, g.player_id, g.moves_json, g.boards, g.updated_at, g.paced_at FROM games g JOIN deals d ON d.id = g.deal_id WHERE g.id = ?`,
+    `SELECT ${summary}, g.player_id, g.moves_json, g.boards, g.updated_at, g.paced_at, g.checks, g.checks_no FROM games g JOIN deals d ON d.id = g.deal_id WHERE g.id = ?`,
   );
   const save = db.prepare<[Record<string, string | number | null>]>(
     `UPDATE games SET moves_json = @movesJson, boards = @boards, move_count = @moveCount, status = @status, tiles_left = @tilesLeft,
-       hints = @hints, shuffles = @shuffles, undos = @undos, updated_at = @now, paced_at = @pacedAt, unranked = @unranked,
+       hints = @hints, checks = @checks, checks_no = @checksNo, shuffles = @shuffles, undos = @undos, updated_at = @now, paced_at = @pacedAt, unranked = @unranked,
        result = CASE WHEN @won THEN 'won' END, finished_at = CASE WHEN @won THEN @now END,
        ranked_ms = @rankedMs, daily = @daily
      WHERE id = @id AND move_count = @expectedCount AND result IS NULL`,
@@ -126,7 +126,7 @@ export function createGamesRepository(db: Database): GamesStore {
      WHERE g.player_id = ? AND g.result IS NULL ORDER BY g.started_at DESC, g.rowid DESC LIMIT 1`,
   );
   const unfinishedOfDeal = db.prepare<[string, number], GameRow>(
-    `SELECT ${summary}, g.player_id, g.moves_json, g.boards, g.updated_at, g.paced_at FROM games g JOIN deals d ON d.id = g.deal_id
+    `SELECT ${summary}, g.player_id, g.moves_json, g.boards, g.updated_at, g.paced_at, g.checks, g.checks_no FROM games g JOIN deals d ON d.id = g.deal_id
      WHERE g.player_id = ? AND g.deal_id = ? AND g.result IS NULL ORDER BY g.started_at DESC, g.rowid DESC LIMIT 1`,
   );
   // Ranked wins fastest first (games_ranked_by_deal); one per player is kept by the caller.

@@ -41,9 +41,11 @@ export interface GameRow {
   result: 'won' | null; // null while unfinished
   moves_json: string; // the accepted move log, hints left out (they change nothing on the board; counted in `hints`)
   boards: string; // the faces each shuffle gave (engine makeBoard, one after another): replays skip the search
-  move_count: number; // every move the server accepted, hints included: the log's length plus the hints not in it; the version a writer must have read
+  move_count: number; // every move the server accepted, hints and checks included: the log's length plus the hints and checks not in it; the version a writer must have read
   tiles_left: number;
   hints: number;
+  checks: number; // times the player asked "can this still be won?" (migration 008; not in the log)
+  checks_no: number; // of those, answers that said no (the client's word: for `mahjong report` only)
   shuffles: number;
   undos: number;
   started_at: number; // ms epoch, server clock
@@ -73,7 +75,10 @@ export interface CustomLayoutRow {
 }
 
 /** What stats need of a game: no move log. */
-export type GameSummary = Omit<GameRow, 'moves_json' | 'boards' | 'player_id' | 'updated_at' | 'paced_at'>;
+export type GameSummary = Omit<
+  GameRow,
+  'moves_json' | 'boards' | 'player_id' | 'updated_at' | 'paced_at' | 'checks' | 'checks_no'
+>;
 
 export interface NewGame {
   id: string;
@@ -92,10 +97,12 @@ export interface SavedMoves {
   expectedCount: number; // move_count read before the replay
   movesJson: string;
   boards: string; // GameRow.boards after this batch
-  moveCount: number; // every accepted move so far, hints included (GameRow.move_count)
+  moveCount: number; // every accepted move so far, hints and checks included (GameRow.move_count)
   status: Status;
   tilesLeft: number;
   hints: number;
+  checks: number; // GameRow.checks after this batch
+  checksNo: number; // GameRow.checks_no after this batch
   shuffles: number;
   undos: number;
   now: number;

@@ -1,6 +1,6 @@
 /** Request schemas of the games API (SPEC §3.2). */
 import { z } from 'zod';
-import { MAX_TILES } from '../../engine/index.ts';
+import { HEARD, MAX_TILES } from '../../engine/index.ts';
 import { MAX_LOG } from '../services/games.ts';
 import { GameIdSchema, LayoutIdSchema, ModeSchema, SeedSchema } from './common.ts';
 
@@ -21,8 +21,13 @@ export const MoveSchema = z.discriminatedUnion(
     z.strictObject({ type: z.literal('undo') }),
     z.strictObject({ type: z.literal('redo') }),
     z.strictObject({ type: z.literal('hint') }),
+    // "Can this still be won?" and what the player heard: counted for `mahjong report`, changes nothing on the board.
+    z.strictObject({ type: z.literal('check'), heard: z.enum(HEARD, { error: 'heard is yes, no or unknown' }) }),
   ],
-  { error: 'a move is {"type":"match","a":i,"b":j} or {"type":"shuffle"|"undo"|"redo"|"hint"}' },
+  {
+    error:
+      'a move is {"type":"match","a":i,"b":j}, {"type":"shuffle"|"undo"|"redo"|"hint"} or {"type":"check","heard":"yes"|"no"|"unknown"}',
+  },
 );
 
 export const CreateGameBodySchema = z.strictObject({

@@ -16,6 +16,12 @@
  * makes batches idempotent by it), so it is the log's length plus the hints of this era. A player
  * starts at most GAMES_PER_DAY games a UTC day.
  *
+ * "Can this still be won?" travels the same way (issue 12): the solver answers it in the browser, and the
+ * client queues `{"type":"check","heard":"yes"|"no"|"unknown"}` with its moves, so a question asked
+ * offline arrives with them and a repeated batch counts it once. A check is counted (`checks`, and
+ * `checks_no` for a "no") and not logged, like a hint; what the player heard is the client's word, used
+ * by `mahjong report` only: a check changes no board, result, time or rank (the pace rule counts pairs).
+ *
  * Batches may say where they start (`at`: how many moves the sender believes the server has). Then
  * a batch is idempotent by move count: moves the server already has are compared with its log and
  * skipped, so a batch that arrives twice, or after a newer one (a retry whose answer was lost, the
@@ -56,6 +62,7 @@ declare module 'fastify' {
 
 export const MAX_LOG = 5000; // moves in one game's stored log (hints are not in it); a real game needs a few hundred at most
 export const MAX_HINTS = 500; // hints in one game; a person asks for a few dozen at most
+export const MAX_CHECKS = 500; // "can this still be won?" questions in one game; a person asks a few times
 export const GAMES_PER_DAY = 500; // games one player may start in a UTC day; a person plays a few dozen
 export const MAX_SHUFFLES = 100; // shuffles in one game
 /** New shuffles one player may play a minute: each searches for a removal order (~0.4 ms on the turtle). */
@@ -70,6 +77,7 @@ export const PlayError = {
   Gap: 'ERR_MOVE_GAP', // the batch starts past the stored log
   TooManyMoves: 'ERR_TOO_MANY_MOVES',
   TooManyHints: 'ERR_TOO_MANY_HINTS',
+  TooManyChecks: 'ERR_TOO_MANY_CHECKS',
   TooManyShuffles: 'ERR_TOO_MANY_SHUFFLES',
   RateLimited: 'ERR_RATE_LIMITED',
 } as const;
@@ -120,15 +128,30 @@ export function gameAnswer(
 }
 
 const HINT: Move = { type: 'hint' };
+const CHECK_YES: Move = { type: 'check', heard: 'yes' };
+const CHECK_NO: Move = { type: 'check', heard: 'no' };
 
 /**
- * The log a client replays: the stored log and then the game's hints that are not in it (hints are
- * counted, not logged; one changes nothing on the board, so the position and counters are the
- * same), so its length is the game's accepted-move count, `moves` (move_count).
+ * The log a client replays: the stored log and then the game's checks and hints that are not in it
+ * (both are counted, not logged; neither changes anything on the board, so the position and counters
+ * are the same), so its length is the game's accepted-move count, `moves` (move_count). `checks`: the
+ * game's counts of checks and of "no" answers (GameRow.checks, checks_no).
  */
-export function clientLog(game: Pick<Game, 'log'>, moves: number): readonly Move[] {
-  const missing = Math.min(moves - game.log.length, MAX_HINTS);
-  return missing > 0 ? [...game.log, ...Array<Move>(missing).fill(HINT)] : game.log;
+export function clientLog(
+  game: Pick<Game, 'log'>,
+  moves: number,
+  checks: { readonly checks: number; readonly checks_no: number } = { checks: 0, checks_no: 0 },
+): readonly Move[] {
+  const missing = Math.min(moves - game.log.length, MAX_HINTS + MAX_CHECKS);
+  if (missing <= 0) return game.log;
+  const asked = Math.min(missing, checks.checks);
+  const no = Math.min(asked, checks.checks_no);
+  return [
+    ...game.log,
+    ...Array<Move>(no).fill(CHECK_NO),
+    ...Array<Move>(asked - no).fill(CHECK_YES),
+    ...Array<Move>(missing - asked).fill(HINT),
+  ];
 }
 
 export const makeGameId = (): string => randomBytes(12).toString('base64url');
@@ -227,7 +250,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
           error,
           ...extra,
           moves: row.move_count,
-          log: clientLog({ log: storedLog }, row.move_count),
+          log: clientLog({ log: storedLog }, row.move_count, row),
         });
 
         let batch = moves;
@@ -251,7 +274,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
             // Every move is stored already: a repeat. Answer as the first time, whatever happened since,
             // with the server's log when it has moves past this batch (the sender may not know them).
             const game = stateOf(row, stored);
-            const log = span > moves.length ? clientLog({ log: storedLog }, row.move_count) : undefined;
+            const log = span > moves.length ? clientLog({ log: storedLog }, row.move_count, row) : undefined;
             return {
               ok: true,
               row,
@@ -265,10 +288,17 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         }
         const skipped = moves.length - batch.length;
         if (row.result !== null) return refuse(PlayError.Finished, 'this game is finished; start a new one');
-        if (row.move_count - row.hints + batch.length - countOf(batch, 'hint') > MAX_LOG)
+        const checks = batch.filter((m) => m.type === 'check');
+        const unlogged = row.hints + row.checks;
+        if (row.move_count - unlogged + batch.length - countOf(batch, 'hint') - checks.length > MAX_LOG)
           return refuse(PlayError.TooManyMoves, `a game holds at most ${MAX_LOG} moves; start a new one`);
         if (row.hints + countOf(batch, 'hint') > MAX_HINTS)
           return refuse(PlayError.TooManyHints, `a game allows at most ${MAX_HINTS} hints`);
+        if (row.checks + checks.length > MAX_CHECKS)
+          return refuse(
+            PlayError.TooManyChecks,
+            `a game allows at most ${MAX_CHECKS} "can this still be won?" questions`,
+          );
         if (row.shuffles + countOf(batch, 'shuffle') > MAX_SHUFFLES)
           return refuse(PlayError.TooManyShuffles, `a game allows at most ${MAX_SHUFFLES} shuffles; undo instead`);
         const next = applyMoves(stateOf(row, stored), batch);
@@ -301,6 +331,8 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
           status,
           tilesLeft: game.left,
           hints: game.hints,
+          checks: row.checks + checks.length,
+          checksNo: row.checks_no + checks.filter((m) => m.heard === 'no').length,
           shuffles: game.shuffles,
           undos: game.undos,
           now: time,
@@ -331,7 +363,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
             code: PlayError.Conflict,
             error: 'this game changed in another window; here is the position the server has',
             moves: fresh.move_count,
-            log: clientLog({ log: JSON.parse(fresh.moves_json) as Move[] }, fresh.move_count),
+            log: clientLog({ log: JSON.parse(fresh.moves_json) as Move[] }, fresh.move_count, fresh),
           };
         }
       }

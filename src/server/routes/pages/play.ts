@@ -153,7 +153,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         boardHtml = renderBoard(game, layout, seed, mode);
         const gameData: GameData = {
           id: resumed.row.id,
-          log: clientLog(game, resumed.row.move_count),
+          log: clientLog(game, resumed.row.move_count, resumed.row),
           startedAt: resumed.row.started_at,
           status: resumed.row.status,
         };
