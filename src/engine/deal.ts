@@ -21,11 +21,12 @@ import { makeRng, shuffleInPlace, type Rng } from './rng.ts';
 import { solve } from './solver.ts';
 import { err, ok, type Deal, type Face, type Layout, type Mode, type Pair, type Result } from './types.ts';
 
-export const GENERATOR_VERSION = '9';
+export const GENERATOR_VERSION = '10';
 export const SEED_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
-export const MAX_CLASSIC_ATTEMPTS = 200; // shuffles tried before a classic deal gives up (~3% fail on the turtle)
+export const MAX_CLASSIC_ATTEMPTS = 10_000; // shuffles tried (or repaired) before a classic deal gives up; the node budget bounds the time
 export const CLASSIC_BUDGET = 5_000; // solver nodes per classic attempt (~25 ms); an unresolved shuffle (~5% of solvable turtle shuffles) is skipped like an unsolvable one
 export const CLASSIC_TOTAL_BUDGET = 600_000; // solver nodes for all attempts of one classic deal: a bound on its time
+export const UNIFORM_ATTEMPTS = 20; // uniform shuffles tried before repairing instead (1 in 10^30 on the turtle)
 
 export const DealError = {
   ...LayoutError,
@@ -106,8 +107,19 @@ function classicDeal(
   const flat = facePairs(geom.size).flat();
   const present = fullPresence(geom.size);
   let nodes = 0;
+  let misses = 0; // uniform shuffles in a row that were not proved solvable
+  let faces: Face[] = [];
+  let best: { faces: Face[]; core: readonly number[]; stranded: number } | undefined; // the repair's current shuffle
   for (let attempt = 1; attempt <= MAX_CLASSIC_ATTEMPTS && nodes < CLASSIC_TOTAL_BUDGET; attempt++) {
-    const faces = shuffleInPlace(rng, flat.slice());
+    if (best && misses >= UNIFORM_ATTEMPTS) {
+      // Uniform shuffles keep failing on this layout: repair the best one so far instead of drawing anew. A
+      // tile that the solver's proof found unable to leave trades places with a tile of another group, at
+      // random; the result is kept when its optimistic play strands no more tiles (a hill climb).
+      faces = best.faces.slice();
+      const from = best.core[rng.int(best.core.length)]!;
+      const to = rng.int(faces.length);
+      if (matchGroup(faces[to]!) !== matchGroup(faces[from]!)) [faces[from], faces[to]] = [faces[to]!, faces[from]!];
+    } else faces = shuffleInPlace(rng, flat.slice());
     const result = solve(geom, present, faces, { budget: CLASSIC_BUDGET, seed: `${seed}:${attempt}` });
     nodes += result.nodes;
     if (result.result === 'solvable')
@@ -115,6 +127,9 @@ function classicDeal(
         deal: makeDealValue(layout, seed, 'classic', faces, result.solution),
         stats: { attempts: attempt, nodes },
       });
+    misses++;
+    if (result.result === 'unsolvable' && result.core && (!best || result.stranded! <= best.stranded))
+      best = { faces, core: result.core, stranded: result.stranded! };
   }
   return err(
     DealError.Classic,

@@ -63,7 +63,16 @@ export type SolveOutcome = 'solvable' | 'unsolvable' | 'unresolved';
 
 export type SolveResult =
   | { readonly result: 'solvable'; readonly nodes: number; readonly solution: Pair[] } // solution in play order
-  | { readonly result: 'unsolvable' | 'unresolved'; readonly nodes: number }; // nodes: plays and playout moves
+  | {
+      readonly result: 'unsolvable';
+      readonly nodes: number;
+      readonly core?: readonly number[];
+      readonly stranded?: number;
+    }
+  | { readonly result: 'unresolved'; readonly nodes: number }; // nodes: plays and playout moves
+// core: when known, tiles that the proof found unable to leave: a group of four none of whose pairings can leave
+// (the root probe), or the free tiles the optimistic play stranded. The dealer moves one of them to repair a
+// shuffle (deal.ts). stranded: with the second kind, how many tiles the optimistic play left (0 with the first).
 
 export interface SolveOptions {
   readonly budget?: number; // node budget; default SOLVE_BUDGET
@@ -161,8 +170,9 @@ export function solve(
       if (moves) return { result: 'solvable', nodes: search.nodes, solution: moves };
     }
     const moves = search.run();
-    return moves
-      ? { result: 'solvable', nodes: search.nodes, solution: moves }
+    if (moves) return { result: 'solvable', nodes: search.nodes, solution: moves };
+    return search.core
+      ? { result: 'unsolvable', nodes: search.nodes, core: search.core, stranded: search.stranded }
       : { result: 'unsolvable', nodes: search.nodes };
   } catch (e) {
     if (e instanceof BudgetExceeded) return { result: 'unresolved', nodes: budget };
@@ -184,6 +194,8 @@ interface PlayState {
 /** Conflict-directed search over pairings; see the module notes. */
 class PairingSearch {
   nodes = 0; // nodes spent: plays and playout moves
+  core: number[] | null = null; // tiles a proof at the root found unable to leave (see SolveResult)
+  stranded = 0; // tiles the root's optimistic play left, when that was the proof
   private readonly n: number;
   private readonly flat: Flat;
   private readonly start: Uint8Array; // presence at the start
@@ -922,7 +934,10 @@ class PairingSearch {
             aliveCount++;
           } else this.addForbidden(a, x);
         }
-        if (aliveCount === 0) return false;
+        if (aliveCount === 0) {
+          this.core = [a, b, c, d];
+          return false;
+        }
         if (aliveCount === 1) {
           this.decide(0, a, alive);
           for (const t of [a, b, c, d]) {
@@ -947,7 +962,17 @@ class PairingSearch {
   /** Searches with restarts; the solution, or null when there is none. */
   run(): Pair[] | null {
     this.limit = Infinity;
-    if (!this.relax(this.partner, 0)) return null;
+    if (!this.relax(this.partner, 0)) {
+      // Even the optimistic play strands tiles: the free ones left are stuck, none with a copy to leave with.
+      const stuck: number[] = [];
+      for (let i = 0; i < this.n; i++) {
+        if (!this.present[i]) continue;
+        this.stranded++;
+        if (this.isFree(i)) stuck.push(i);
+      }
+      if (stuck.length > 0) this.core = stuck;
+      return null;
+    }
     if (this.greedy(this.partner, 0)) return this.solution();
     this.adoptRoot();
     if (!this.probe()) return null;
