@@ -5,7 +5,14 @@
  *   paste shuffled face pairs onto it. Replaying the order clears the board.
  * - classic: shuffle the faces uniformly onto the slots and keep the shuffle only
  *   when the solver proves it solvable; otherwise draw the next shuffle from the
- *   same stream. The solver's solution is the deal's solution.
+ *   same stream. The solver's solution is the deal's solution. On a few layouts
+ *   almost every shuffle is unwinnable (long rows, tall stacks: issue 12 measured
+ *   arrow, enterprise, star ship, key, rocket and two pyramids failing 200 shuffles
+ *   in a row): after UNIFORM_ATTEMPTS misses, mostly proofs of unwinnability, the
+ *   dealer repairs instead of redrawing: a tile the proof names as unable to leave
+ *   trades places with a random tile (a hill climb on how many tiles the solver's
+ *   optimistic play strands). Such a deal is a near-uniform shuffle, not a uniform
+ *   one; on the turtle the repair never starts (0.03^20), so its deals are unchanged.
  * - shuffle: the relaxed method again, over the tiles still on the board and with
  *   the faces they carry, from a stream named by the seed and the shuffle number.
  *
@@ -107,12 +114,14 @@ function classicDeal(
   const flat = facePairs(geom.size).flat();
   const present = fullPresence(geom.size);
   let nodes = 0;
-  let misses = 0; // uniform shuffles in a row that were not proved solvable
+  let misses = 0; // shuffles not proved solvable
+  let proofs = 0; // of those, shuffles proved unsolvable with the tiles that cannot leave
   let faces: Face[] = [];
   let best: { faces: Face[]; core: readonly number[]; stranded: number } | undefined; // the repair's current shuffle
   for (let attempt = 1; attempt <= MAX_CLASSIC_ATTEMPTS && nodes < CLASSIC_TOTAL_BUDGET; attempt++) {
-    if (best && misses >= UNIFORM_ATTEMPTS) {
-      // Uniform shuffles keep failing on this layout: repair the best one so far instead of drawing anew. A
+    if (best && misses >= UNIFORM_ATTEMPTS && proofs * 4 >= misses * 3) {
+      // Uniform shuffles keep failing on this layout, and (three times in four or more) because they cannot be
+      // won, not because the solver ran out of nodes: repair the best one so far instead of drawing anew. A
       // tile that the solver's proof found unable to leave trades places with a tile of another group, at
       // random; the result is kept when its optimistic play strands no more tiles (a hill climb).
       faces = best.faces.slice();
@@ -128,13 +137,15 @@ function classicDeal(
         stats: { attempts: attempt, nodes },
       });
     misses++;
-    if (result.result === 'unsolvable' && result.core && (!best || result.stranded! <= best.stranded))
-      best = { faces, core: result.core, stranded: result.stranded! };
+    if (result.result !== 'unsolvable' || !result.core) continue;
+    proofs++;
+    if (!best || result.stranded! <= best.stranded) best = { faces, core: result.core, stranded: result.stranded! };
   }
-  return err(
-    DealError.Classic,
-    `no classic deal of ${layout.name} could be proven solvable: on this layout almost every shuffle is unwinnable, so it is dealt relaxed only`,
-  );
+  const why =
+    proofs * 2 >= misses
+      ? 'on this layout almost every shuffle is unwinnable'
+      : 'the solver ran out of steps on most shuffles of this layout';
+  return err(DealError.Classic, `no classic deal of ${layout.name} could be proven solvable (${why}): play it relaxed`);
 }
 
 export interface ShuffleResult {
