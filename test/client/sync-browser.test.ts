@@ -146,6 +146,33 @@ suite('sync in Chromium', () => {
     await context.close();
   }, 90_000);
 
+  test('"can this still be won?" asked offline reaches the server with the moves once the network is back (issue 12)', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await open(context, '/play/turtle/sync-check');
+    const { deal } = await pageData(page);
+    await playPair(page, deal.solution[0]!);
+    await settled(page);
+    const id = (await gameIdOf(page))!;
+    await context.setOffline(true);
+    await playPair(page, deal.solution[1]!);
+    await page.click('[data-action="check"]');
+    await expect.poll(() => page.textContent('#message'), { timeout: 30_000 }).toMatch(/^Yes/);
+    await sendNow(page);
+    await expect.poll(() => page.textContent('#sync-status')).toMatch(/Offline/);
+    const counts = () =>
+      env.app.app.db.prepare('SELECT move_count, checks, checks_no FROM games WHERE id = ?').get(id) as {
+        move_count: number;
+        checks: number;
+        checks_no: number;
+      };
+    expect(counts()).toEqual({ move_count: 1, checks: 0, checks_no: 0 });
+    await context.setOffline(false);
+    await sendNow(page);
+    await expect.poll(() => counts(), { timeout: 30_000 }).toEqual({ move_count: 3, checks: 1, checks_no: 0 });
+    expect(JSON.parse(gameRow(id)!.moves_json)).toHaveLength(2); // counted, not logged
+    await context.close();
+  }, 90_000);
+
   test('two tabs on one game: the second gets a clear conflict message and the server position; nothing accepted is lost', async () => {
     const context = await env.browser.newContext({ viewport: { width: 1280, height: 860 } });
     const one = await open(context, '/play/turtle/sync-tabs');
