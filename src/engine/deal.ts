@@ -116,9 +116,9 @@ function classicDeal(
   let nodes = 0;
   let misses = 0; // shuffles not proved solvable
   let proofs = 0; // of those, shuffles proved unsolvable with the tiles that cannot leave
-  let faces: Face[] = [];
   let best: { faces: Face[]; core: readonly number[]; stranded: number } | undefined; // the repair's current shuffle
   for (let attempt = 1; attempt <= MAX_CLASSIC_ATTEMPTS && nodes < CLASSIC_TOTAL_BUDGET; attempt++) {
+    let faces: Face[];
     if (best && misses >= UNIFORM_ATTEMPTS && proofs * 4 >= misses * 3) {
       // Uniform shuffles keep failing on this layout, and (three times in four or more) because they cannot be
       // won, not because the solver ran out of nodes: repair the best one so far instead of drawing anew. A
