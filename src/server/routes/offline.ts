@@ -10,6 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { newDealUrl } from '../../shared/display.ts';
 import { sendError } from '../errors.ts';
 import { ASSET_NAMES, type AssetName } from '../plugins/assets.ts';
 
@@ -86,8 +87,8 @@ export default async function offline(fastify: FastifyInstance): Promise<void> {
       dealData: '{"deal":null,"game":null}',
       sharePath: '/',
       shareUrl: '',
-      otherMode: { mode: 'classic', url: '/play/turtle?mode=classic' },
-      newUrl: '/play/turtle',
+      otherMode: { mode: 'classic', url: newDealUrl('turtle', 'classic') },
+      newUrl: newDealUrl('turtle', 'relaxed'),
       prefs: { timer: 'on', paused: false },
     });
     return reply.type('text/html; charset=utf-8').header('x-robots-tag', 'noindex').send(page);

@@ -32,8 +32,8 @@ import { fastestRankedMs, PACE_BURST, PAIR_FLOOR_MS } from '../../services/fair-
 import { layoutInfo } from '../../services/layouts.ts';
 import { clientKey } from '../../services/limits.ts';
 import { nameKey } from '../../services/names.ts';
-import { dealUrl } from '../../services/stats.ts';
-import { formatDate, formatTime } from '../../views/format.ts';
+import { dealUrl, formatTime, isCleanWin } from '../../../shared/display.ts';
+import { formatDate } from '../../views/format.ts';
 
 interface FormState {
   error?: string; // why the name was refused
@@ -130,7 +130,7 @@ async function renderDaily(
     name: row.nickname,
     you: row.player_id === playerId,
     time: formatTime(row.time_ms),
-    clean: row.hints === 0 && row.shuffles === 0 && row.undos === 0,
+    clean: isCleanWin(row),
   }));
   const monthStart = `${day.slice(0, 7)}-01`;
   const monthEnd = `${day.slice(0, 7)}-31`;

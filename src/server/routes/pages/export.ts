@@ -9,7 +9,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { sendError } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import type { ExportRow } from '../../repositories/types.ts';
-import { dealUrl } from '../../services/stats.ts';
+import { dealUrl } from '../../../shared/display.ts';
 
 const PAGE = 500;
 

@@ -13,6 +13,7 @@ import multipart, { type MultipartFile, type MultipartValue } from '@fastify/mul
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { newDealUrl } from '../../../shared/display.ts';
 import { sendError } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { LayoutIdSchema } from '../../schemas/common.ts';
@@ -139,7 +140,7 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
     const { id } = request.params;
     const info = await fastify.layouts.custom(id);
     if (!info) {
-      if (layoutById(id)) return reply.redirect(`/play/${id}`, 302); // a built-in has no page of its own: play it
+      if (layoutById(id)) return reply.redirect(newDealUrl(id, 'relaxed'), 302); // a built-in has no page of its own: play it
       return sendError(request, reply, 404, `there is no layout called ${id}; was the link copied whole?`);
     }
     const path = `/layouts/${id}`;
@@ -148,8 +149,8 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
       nav: 'play',
       layout: info,
       shareUrl: `${fastify.publicOrigin ?? ''}${path}`,
-      newUrl: `/play/${id}`,
-      classicUrl: `/play/${id}?mode=classic`,
+      newUrl: newDealUrl(id, 'relaxed'),
+      classicUrl: newDealUrl(id, 'classic'),
       layoutData: scriptJson({ id, name: info.name, slots: info.layout.slots.map((s) => [s.x, s.y, s.z]) }),
     });
   });

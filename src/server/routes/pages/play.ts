@@ -16,9 +16,8 @@ import { DAILY_LAYOUT, dailySeed, isDailySeed } from '../../services/daily.ts';
 import type { StoredDeal } from '../../services/dealer.ts';
 import { clientLog } from '../../services/games.ts';
 import { clientKey } from '../../services/limits.ts';
-import { dealUrl, newDealUrl } from '../../services/stats.ts';
+import { dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/display.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
-import { formatTime } from '../../views/format.ts';
 import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
 
 const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // no - or _: a seed never looks like a flag
@@ -68,7 +67,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         rank: i + 1,
         name: row.nickname,
         time: formatTime(row.time_ms),
-        clean: row.hints === 0 && row.shuffles === 0 && row.undos === 0,
+        clean: isCleanWin(row),
         you: row.player_id === playerId,
       })),
     });
