@@ -23,7 +23,6 @@ import type { WorkerAnswer, WorkerRequest } from './worker.ts';
 const DEALS_CACHE = 'mahjong-deals'; // Cache API store of deals shown online; kept across deployments (deals never change)
 const DEALS_KEPT = 60; // the most recent deals kept (keyed by their deal API URL); older ones are dropped
 
-
 /** Keeps the deal a play page shows, and its layout's name, for offline visits of its link (no Cache API, or full: nothing kept). */
 export async function keepDeal(deal: Deal, name: string): Promise<void> {
   try {

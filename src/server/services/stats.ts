@@ -74,7 +74,6 @@ export interface Stats {
   wins: WinTime[]; // the latest CHART_SIZE wins, oldest first: the chart's data
 }
 
-
 const EMPTY: StatsRows = { layouts: [], streak: 0, bestStreak: 0, dailyStreak: 0, history: [], wins: [] };
 
 /**
