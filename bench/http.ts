@@ -91,7 +91,7 @@ async function serve(): Promise<void> {
   const games: string[] = [];
   for (let i = 0; i < (ONLY_MIXED ? 1 : GAMES); i++) {
     const made = await app.games.create(playerId, stored.value);
-    if ('ok' in made) throw new Error(made.error);
+    if ('ok' in made) throw new Error(made.message);
     games.push(made.id);
   }
   for (const seed of SHARED_SEEDS) await app.dealer.get('turtle', seed, 'relaxed'); // stored before the mixed run

@@ -34,7 +34,8 @@ export default async function offline(fastify: FastifyInstance): Promise<void> {
     : undefined;
 
   fastify.get('/sw.js', async (request, reply) => {
-    if (!sw) return sendError(request, reply, 404, 'no service worker: the client was not built (npm run build)');
+    if (!sw)
+      return sendError(request, reply, 'ERR_NOT_FOUND', 'no service worker: the client was not built (npm run build)');
     return reply
       .type('text/javascript; charset=utf-8')
       .header('cache-control', 'no-cache')

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sendDealFailure } from '../../errors.ts';
+import { sendRefusal } from '../../errors.ts';
 import { DealParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
 import { cookiePlayerId } from '../../plugins/player.ts';
 import { clientKey } from '../../services/limits.ts';
@@ -22,7 +22,7 @@ export default async function apiDeals(fastify: FastifyInstance): Promise<void> 
       async (request, reply) => {
         const { layout, seed } = request.params;
         const found = await fastify.dealer.get(layout, seed, request.query.mode, clientKey(request.ip));
-        if (!found.ok) return sendDealFailure(request, reply, found);
+        if (!found.ok) return sendRefusal(request, reply, found);
         const playerId = cookiePlayerId(request);
         if (playerId !== undefined) await fastify.gamesRepository.recordView(playerId, found.value.id, fastify.now());
         return reply.type('application/json; charset=utf-8').header('cache-control', DEAL_CACHE).send(found.value.json);

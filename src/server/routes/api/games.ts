@@ -11,7 +11,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Move } from '../../../engine/index.ts';
-import { sendDealFailure } from '../../errors.ts';
+import { ERROR_STATUS, sendRefusal } from '../../errors.ts';
 import { FLOOD_LIMITS, LIMITS } from '../../plugins/security.ts';
 import { CreateGameBodySchema, GameParamsSchema, MovesBodySchema } from '../../schemas/games.ts';
 import { gameAnswer } from '../../services/games.ts';
@@ -31,12 +31,9 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
     async (request, reply) => {
       const { layout, seed, mode } = request.body;
       const found = await fastify.dealer.get(layout, seed, mode, clientKey(request.ip));
-      if (!found.ok) return sendDealFailure(request, reply, found);
+      if (!found.ok) return sendRefusal(request, reply, found);
       const created = await fastify.games.create(request.playerId, found.value);
-      if ('ok' in created) {
-        if (created.retryAfterS !== undefined) reply.header('retry-after', String(created.retryAfterS));
-        return reply.code(created.status).send({ error: created.error });
-      }
+      if ('ok' in created) return sendRefusal(request, reply, created);
       const { id } = created;
       // {"id", ...deal} without parsing the stored deal again: splice the id into its JSON.
       return reply
@@ -57,9 +54,9 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
       const { moves, at } = request.body;
       const played = await fastify.games.play(request.playerId, request.params.id, moves as Move[], at);
       if (!played.ok) {
-        const { ok: _, status, retryAfterS, ...body } = played;
+        const { ok: _, code, message, retryAfterS, ...extra } = played;
         if (retryAfterS !== undefined) reply.header('retry-after', String(retryAfterS));
-        return reply.code(status).send(body);
+        return reply.code(ERROR_STATUS[code]).send({ error: message, code, ...extra });
       }
       const answer = gameAnswer(played.game, played.moves, played.row, played.finishedAt);
       if (played.log) return { ...answer, log: played.log };

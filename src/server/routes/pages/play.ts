@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { availablePairs, newGame, type Game } from '../../../engine/index.ts';
-import { sendDealFailure, sendError } from '../../errors.ts';
+import { sendRefusal, sendError } from '../../errors.ts';
 import type { Nav } from '../../plugins/view.ts';
 import { DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
 import { DAILY_LAYOUT, dailySeed, isDailySeed } from '../../services/daily.ts';
@@ -110,7 +110,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     async (request, reply) => {
       const { layout } = request.params;
       if (!(await fastify.layouts.info(layout)))
-        return sendError(request, reply, 404, `there is no layout called ${layout}`);
+        return sendError(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${layout}`);
       const seed = randomSeed();
       fastify.dealer.markChosen(layout, seed, request.query.mode); // its deal pays from the server's own pool
       return reply.redirect(dealUrl(layout, seed, request.query.mode), 302);
@@ -124,7 +124,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const { layout, seed } = request.params;
       const { mode } = request.query;
       const found = await fastify.dealer.get(layout, seed, mode, clientKey(request.ip));
-      if (!found.ok) return sendDealFailure(request, reply, found);
+      if (!found.ok) return sendRefusal(request, reply, found);
       const stored = found.value;
       const now = fastify.now();
       const shownAt = await fastify.gamesRepository.recordView(request.playerId, stored.id, now); // the start of this player's time on it
