@@ -90,6 +90,13 @@ export interface Refusal {
 /** The body of every API error: `{"error": "...", "code": "ERR_…"}`. */
 export const ApiErrorSchema = z.object({ error: z.string(), code: z.enum(ERROR_CODES) });
 
+/** A refused move batch (409) adds where the server stands: the illegal move's index, its move count and log. */
+export const MovesRefusalSchema = ApiErrorSchema.extend({
+  index: z.number().int().optional(), // the first illegal move's position in the batch as sent
+  moves: z.number().int().optional(), // moves the server has of this game, hints included
+  log: z.array(z.unknown()).optional(), // the server's log as a client replays it
+});
+
 /**
  * The error answers of an API route's response schema: each listed status with the shared error body.
  * Every route may meet 400 (a malformed request), 404 (an unknown address), 429 and 500 besides its own.
@@ -155,23 +162,32 @@ function validationMessage(error: FastifyError, where: boolean): string {
     .join('; ');
 }
 
-/** Sends an error in the shape the route family expects: the API's body with its code, or the error page. */
+/**
+ * Sends an error in the shape the route family expects: the API's body with its code (and `extra` keys,
+ * such as a refused batch's log), or the error page.
+ */
 export function sendError(
   request: FastifyRequest,
   reply: FastifyReply,
   code: ErrorCode,
   message: string,
+  extra?: Readonly<Record<string, unknown>>,
 ): FastifyReply {
   const status = ERROR_STATUS[code];
   reply.code(status);
-  if (isApi(request)) return reply.send({ error: message, code });
+  if (isApi(request)) return reply.send({ error: message, code, ...extra });
   return reply.page('error', { title: TITLES[status] ?? 'Something went wrong', status, message });
 }
 
 /** Sends a service's refusal: its status (from its code) and message, with Retry-After when it has one. */
-export function sendRefusal(request: FastifyRequest, reply: FastifyReply, refusal: Refusal): FastifyReply {
+export function sendRefusal(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  refusal: Refusal,
+  extra?: Readonly<Record<string, unknown>>,
+): FastifyReply {
   if (refusal.retryAfterS !== undefined) reply.header('retry-after', String(refusal.retryAfterS));
-  return sendError(request, reply, refusal.code, refusal.message);
+  return sendError(request, reply, refusal.code, refusal.message, extra);
 }
 
 /** The error handler; set on the root before any route plugin, so every context inherits it. */

@@ -26,5 +26,3 @@ export const LayoutParamsSchema = z.object({ layout: LayoutIdSchema });
 
 /** `?mode=classic`; anything else but relaxed is an error, an absent mode is relaxed. */
 export const ModeQuerySchema = z.object({ mode: ModeSchema.default('relaxed') });
-
-export const ErrorSchema = z.object({ error: z.string() });

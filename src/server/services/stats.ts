@@ -59,7 +59,7 @@ export interface WinTime {
   clean: boolean;
 }
 
-export interface Stats {
+export type Stats = {
   played: number;
   won: number;
   winRate: number; // 0–1
@@ -72,7 +72,7 @@ export interface Stats {
   historyPage: number; // 1-based
   historyPages: number; // at least 1
   wins: WinTime[]; // the latest CHART_SIZE wins, oldest first: the chart's data
-}
+};
 
 const EMPTY: StatsRows = { layouts: [], streak: 0, bestStreak: 0, dailyStreak: 0, history: [], wins: [] };
 

@@ -11,7 +11,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Move } from '../../../engine/index.ts';
-import { ERROR_STATUS, sendRefusal } from '../../errors.ts';
+import { errorResponses, MovesRefusalSchema, sendRefusal } from '../../errors.ts';
+import { CreatedGameSchema, MovesAnswerSchema, preSerialized } from '../../schemas/responses.ts';
 import { FLOOD_LIMITS, LIMITS } from '../../plugins/security.ts';
 import { CreateGameBodySchema, GameParamsSchema, MovesBodySchema } from '../../schemas/games.ts';
 import { gameAnswer } from '../../services/games.ts';
@@ -24,7 +25,10 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
   app.post(
     '/api/games',
     {
-      schema: { body: CreateGameBodySchema },
+      schema: {
+        body: CreateGameBodySchema,
+        response: { 201: CreatedGameSchema, ...errorResponses(403, 409, 413, 415, 503) },
+      },
       onRequest: fastify.floodGuard(FLOOD_LIMITS.createGame),
       config: { rateLimit: LIMITS.createGame },
     },
@@ -39,14 +43,18 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
       return reply
         .code(201)
         .type('application/json; charset=utf-8')
-        .send(`{"id":${JSON.stringify(id)},${found.value.json.slice(1)}`);
+        .send(preSerialized(`{"id":${JSON.stringify(id)},${found.value.json.slice(1)}`));
     },
   );
 
   app.post(
     '/api/games/:id/moves',
     {
-      schema: { params: GameParamsSchema, body: MovesBodySchema },
+      schema: {
+        params: GameParamsSchema,
+        body: MovesBodySchema,
+        response: { 200: MovesAnswerSchema, ...errorResponses(403, 413, 415), 409: MovesRefusalSchema },
+      },
       onRequest: fastify.floodGuard(FLOOD_LIMITS.moves),
       config: { rateLimit: LIMITS.moves },
     },
@@ -54,9 +62,8 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
       const { moves, at } = request.body;
       const played = await fastify.games.play(request.playerId, request.params.id, moves as Move[], at);
       if (!played.ok) {
-        const { ok: _, code, message, retryAfterS, ...extra } = played;
-        if (retryAfterS !== undefined) reply.header('retry-after', String(retryAfterS));
-        return reply.code(ERROR_STATUS[code]).send({ error: message, code, ...extra });
+        const { ok: _, code: _code, message: _message, retryAfterS: _retry, ...extra } = played;
+        return sendRefusal(request, reply, played, extra); // a 409 with the server's move count and log
       }
       const answer = gameAnswer(played.game, played.moves, played.row, played.finishedAt);
       if (played.log) return { ...answer, log: played.log };

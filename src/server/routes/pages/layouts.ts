@@ -14,7 +14,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { newDealUrl } from '../../../shared/display.ts';
-import { ERROR_STATUS, sendError } from '../../errors.ts';
+import { ERROR_STATUS, errorResponses, sendError } from '../../errors.ts';
+import { LayoutSlotsSchema } from '../../schemas/responses.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { LayoutIdSchema } from '../../schemas/common.ts';
 import { clientKey } from '../../services/limits.ts';
@@ -162,7 +163,10 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
 
   app.get(
     '/api/layouts/:id',
-    { schema: { params: LayoutPageParamsSchema }, config: { player: false } },
+    {
+      schema: { params: LayoutPageParamsSchema, response: { 200: LayoutSlotsSchema, ...errorResponses() } },
+      config: { player: false },
+    },
     async (request, reply) => {
       const { id } = request.params;
       const builtin = layoutById(id);
