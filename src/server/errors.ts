@@ -70,7 +70,6 @@ export const ERROR_STATUS = {
   // players and their stats (pages)
   ERR_NO_GAMES: 404, // an export of a player with no games
   ERR_NOTHING_TO_MOVE: 409, // a transfer link asked for by a player with no games
-  ERR_NAME_TAKEN: 409, // a nickname that looks like another player's
 } as const satisfies Record<`ERR_${string}`, number>;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

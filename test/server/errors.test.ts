@@ -37,6 +37,11 @@ describe('the map covers every code', () => {
     for (const code of Object.values(MoveError)) expect(ERROR_STATUS[code as ErrorCode]).toBe(409);
   });
 
+  test('docs/server.md lists every code with its status', () => {
+    const docs = readFileSync(join(ROOT, 'docs', 'server.md'), 'utf8');
+    for (const [code, status] of Object.entries(ERROR_STATUS)) expect(docs).toContain(`| \`${code}\` | ${status} |`);
+  });
+
   test('every status without a code of its own has one, of that status', () => {
     for (const [status, code] of Object.entries(CODE_OF_STATUS)) expect(ERROR_STATUS[code]).toBe(Number(status));
   });

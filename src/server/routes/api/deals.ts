@@ -31,7 +31,10 @@ export default async function apiDeals(fastify: FastifyInstance): Promise<void> 
       if (!found.ok) return sendRefusal(request, reply, found);
       const playerId = cookiePlayerId(request);
       if (playerId !== undefined) await fastify.gamesRepository.recordView(playerId, found.value.id, fastify.now());
-      return reply.type('application/json; charset=utf-8').header('cache-control', DEAL_CACHE).send(preSerialized(found.value.json));
+      return reply
+        .type('application/json; charset=utf-8')
+        .header('cache-control', DEAL_CACHE)
+        .send(preSerialized(found.value.json));
     },
   );
 }
