@@ -29,9 +29,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deal, Layout, Mode, deal as dealFunction } from '../../engine/index.ts';
+import type { Deal, Layout, deal as dealFunction } from '../../engine/index.ts';
 import { isErrorCode, type ErrorCode, type Refusal } from '../errors.ts';
 import type { DealRow } from '../repositories/types.ts';
+import { dealKey, type DealKey } from '../schemas/common.ts';
 import { runDealTask, type DealTask, type DealTaskResult } from './deal-worker.ts';
 import { budgetGroup, NEW_DEAL_LIMITS, NewDealBudget, type NewDealLimits } from './limits.ts';
 import { Lru } from './lru.ts';
@@ -55,10 +56,10 @@ export type DealLookup = { readonly ok: true; readonly value: StoredDeal } | Ref
 
 export interface Dealer {
   /** The stored deal, made and stored on first use. `client` (a clientKey) pays for a new one; none: free. */
-  get(layout: string, seed: string, mode: Mode, client?: string): Promise<DealLookup>;
+  get(key: DealKey, client?: string): Promise<DealLookup>;
   byId(id: number): Promise<StoredDeal | undefined>;
   /** Notes a seed the server chose (a random seed it redirected to): its deal pays from the server's own pool. */
-  markChosen(layout: string, seed: string, mode: Mode): void;
+  markChosen(key: DealKey): void;
   /**
    * Deals a layout that is not stored (an upload) once, relaxed, with a fixed seed, where custom
    * deals are made: ok when it can be cleared, else why not. Stores nothing.
@@ -98,7 +99,7 @@ const REFUSED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 
 const CHECK_SEED = 'upload-check'; // the seed an upload is dealt with to see whether it can be cleared
 
-const keyOf = (layout: string, seed: string, mode: Mode): string => `${layout}/${seed}/${mode}`;
+const keyOf = ({ layout, seed, mode }: DealKey): string => `${layout}/${seed}/${mode}`;
 
 const parseRow = (row: DealRow): StoredDeal => ({
   id: row.id,
@@ -129,7 +130,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
 
   const remember = (row: DealRow): StoredDeal => {
     const stored = parseRow(row);
-    byKey.set(keyOf(row.layout, row.seed, row.mode), stored);
+    byKey.set(`${row.layout}/${row.seed}/${row.mode}`, stored); // keyOf of the row's deal
     byId.set(row.id, stored);
     return stored;
   };
@@ -174,8 +175,9 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   };
 
   const dealer: Dealer = {
-    async get(layout, seed, mode, client) {
-      const key = keyOf(layout, seed, mode);
+    async get(deal, client) {
+      const { layout, seed, mode } = deal;
+      const key = keyOf(deal);
       const cached = byKey.get(key);
       if (cached) return { ok: true, value: cached };
       const row = await repo.find(layout, seed, mode);
@@ -214,7 +216,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
             retryAfterS: refused.retryAfterS,
           };
         if (group !== undefined) making.set(group, (making.get(group) ?? 0) + 1);
-        job = make({ layout, seed, mode, slots }, key).finally(() => {
+        job = make({ ...deal, slots }, key).finally(() => {
           pending.delete(key);
           if (group === undefined) return;
           const left = (making.get(group) ?? 1) - 1;
@@ -231,12 +233,12 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       const row = await repo.findById(id);
       return row ? remember(row) : undefined;
     },
-    markChosen(layout, seed, mode) {
-      chosen.set(keyOf(layout, seed, mode), true);
+    markChosen(deal) {
+      chosen.set(keyOf(deal), true);
     },
     async check(layout) {
       const slots = layout.slots.map((s) => [s.x, s.y, s.z] as const);
-      const result = await generate({ layout: layout.id, seed: CHECK_SEED, mode: 'relaxed', slots });
+      const result = await generate({ ...dealKey(layout.id, CHECK_SEED, 'relaxed'), slots });
       if (result.ok) return { ok: true };
       if (result.error === 'ERR_BUSY' || result.error === 'ERR_WORKER')
         return { ok: false, code: result.error, message: result.message, retryAfterS: 5 };

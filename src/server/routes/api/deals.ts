@@ -26,8 +26,7 @@ export default async function apiDeals(fastify: FastifyInstance): Promise<void> 
       config: { player: false },
     },
     async (request, reply) => {
-      const { layout, seed } = request.params;
-      const found = await fastify.dealer.get(layout, seed, request.query.mode, clientKey(request.ip));
+      const found = await fastify.dealer.get({ ...request.params, mode: request.query.mode }, clientKey(request.ip));
       if (!found.ok) return sendRefusal(request, reply, found);
       const playerId = cookiePlayerId(request);
       if (playerId !== undefined) await fastify.gamesRepository.recordView(playerId, found.value.id, fastify.now());

@@ -33,8 +33,7 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
       config: { rateLimit: LIMITS.createGame },
     },
     async (request, reply) => {
-      const { layout, seed, mode } = request.body;
-      const found = await fastify.dealer.get(layout, seed, mode, clientKey(request.ip));
+      const found = await fastify.dealer.get(request.body, clientKey(request.ip)); // the body is a DealKey
       if (!found.ok) return sendRefusal(request, reply, found);
       const created = await fastify.games.create(request.playerId, found.value);
       if ('ok' in created) return sendRefusal(request, reply, created);

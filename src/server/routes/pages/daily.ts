@@ -18,6 +18,7 @@ import { sendRefusal, sendError } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { shiftDay } from '../../repositories/games-repository.ts';
 import type { DailyResult } from '../../repositories/types.ts';
+import { dealKey } from '../../schemas/common.ts';
 import { NICKNAME_MAX, NicknameBodySchema } from '../../schemas/daily.ts';
 import {
   DAILY_BOARD_SIZE,
@@ -120,7 +121,8 @@ async function renderDaily(
   const isToday = day === today;
   const seed = seedOfDay(day);
   // Today's deal is everyone's: no client pays for it. A past day's may be new to the store: the client's budget pays.
-  const found = await fastify.dealer.get(DAILY_LAYOUT, seed, DAILY_MODE, isToday ? undefined : clientKey(request.ip));
+  const key = dealKey(DAILY_LAYOUT, seed, DAILY_MODE);
+  const found = await fastify.dealer.get(key, isToday ? undefined : clientKey(request.ip));
   if (!found.ok) return sendRefusal(request, reply, found);
   const playerId = request.playerId;
   const known = !request.isNewPlayer;

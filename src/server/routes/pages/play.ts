@@ -11,7 +11,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { availablePairs, newGame, type Game } from '../../../engine/index.ts';
 import { sendRefusal, sendError } from '../../errors.ts';
 import type { Nav } from '../../plugins/view.ts';
-import { DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
+import { dealKey, DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
 import { DAILY_LAYOUT, dailySeed, isDailySeed } from '../../services/daily.ts';
 import type { StoredDeal } from '../../services/dealer.ts';
 import { clientLog } from '../../services/games.ts';
@@ -111,9 +111,9 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const { layout } = request.params;
       if (!(await fastify.layouts.info(layout)))
         return sendError(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${layout}`);
-      const seed = randomSeed();
-      fastify.dealer.markChosen(layout, seed, request.query.mode); // its deal pays from the server's own pool
-      return reply.redirect(dealUrl(layout, seed, request.query.mode), 302);
+      const key = dealKey(layout, randomSeed(), request.query.mode);
+      fastify.dealer.markChosen(key); // its deal pays from the server's own pool
+      return reply.redirect(dealUrl(key.layout, key.seed, key.mode), 302);
     },
   );
 
@@ -123,7 +123,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     async (request, reply) => {
       const { layout, seed } = request.params;
       const { mode } = request.query;
-      const found = await fastify.dealer.get(layout, seed, mode, clientKey(request.ip));
+      const found = await fastify.dealer.get({ layout, seed, mode }, clientKey(request.ip));
       if (!found.ok) return sendRefusal(request, reply, found);
       const stored = found.value;
       const now = fastify.now();
