@@ -44,6 +44,7 @@ import Fastify from 'fastify';
 import { buildApp } from '../src/server/app.ts';
 import { instrument, measureReplay, mixedWorkload, printMixed, sampleProcess, type Costs } from './mixed.ts';
 import type { Deal } from '../src/engine/index.ts';
+import { dealKey } from '../src/server/schemas/common.ts';
 
 const SEED = 'bench0001';
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
@@ -86,15 +87,15 @@ async function serve(): Promise<void> {
   const cookieValue = first.cookies.find((c) => c.name === 'mj_player')!.value;
   const cookie = `mj_player=${cookieValue}`;
   const playerId = cookieValue.split('.')[0]!;
-  const stored = await app.dealer.get('turtle', SEED, 'relaxed');
+  const stored = await app.dealer.get(dealKey('turtle', SEED, 'relaxed'));
   if (!stored.ok) throw new Error(stored.message);
   const games: string[] = [];
   for (let i = 0; i < (ONLY_MIXED ? 1 : GAMES); i++) {
     const made = await app.games.create(playerId, stored.value);
-    if ('ok' in made) throw new Error(made.error);
+    if ('ok' in made) throw new Error(made.message);
     games.push(made.id);
   }
-  for (const seed of SHARED_SEEDS) await app.dealer.get('turtle', seed, 'relaxed'); // stored before the mixed run
+  for (const seed of SHARED_SEEDS) await app.dealer.get(dealKey('turtle', seed, 'relaxed')); // stored before the mixed run
   const costs = instrument(app);
   const sample = await app.inject({
     method: 'POST',

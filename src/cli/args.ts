@@ -1,5 +1,5 @@
 /**
- * Command-line flags: a strict little parser and typed readers.
+ * Command-line flags: Node's `util.parseArgs` with this CLI's rules and messages, and typed readers.
  *
  * Implementation notes: each command declares its flags; anything else is a
  * UsageError (the CLI prints its message as one line and exits with status 2).
@@ -8,6 +8,7 @@
  * seed instead of taking `--mode` as one. A switch takes no value. Every flag
  * may appear once.
  */
+import { parseArgs } from 'node:util';
 import { MODES, SEED_PATTERN, type Mode } from '../engine/index.ts';
 
 /** Bad input from the user: reported as one line on stderr, exit status 2. */
@@ -73,32 +74,41 @@ export class Flags {
 /** A short, printable excerpt of user text for a message. */
 export const quote = (s: string): string => JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 
-/** Parses `argv` (the words after the command) against `spec`. */
+/**
+ * Parses `argv` (the words after the command) against `spec`, with Node's `util.parseArgs` splitting
+ * the words into flags, their values and positionals (its tokens, in order). It runs without its own
+ * strict mode, whose messages name Node's conventions, not ours: the checks below keep this CLI's
+ * messages, each naming the word as it was typed (parseArgs splits `-abc` into three tokens of one word).
+ */
 export function parseFlags(command: string, argv: readonly string[], spec: FlagSpec): Flags {
   const values = new Map<string, string | true>();
   const known = Object.keys(spec)
     .map((f) => `--${f}`)
     .join(', ');
-  for (let i = 0; i < argv.length; i++) {
-    const word = argv[i]!;
+  const options = Object.fromEntries(
+    Object.entries(spec).map(([name, kind]) => [name, { type: kind === 'value' ? 'string' : 'boolean' }] as const),
+  ) as Record<string, { type: 'string' | 'boolean' }>;
+  const { tokens } = parseArgs({ args: [...argv], options, strict: false, allowPositionals: true, tokens: true });
+  for (const token of tokens) {
+    const word = argv[token.index]!; // as typed
     if (word === '--help' || word === '-h') throw new HelpRequested();
-    if (!word.startsWith('-')) throw new UsageError(`${command}: unexpected argument ${quote(word)}`);
+    if (token.kind === 'positional' && !word.startsWith('-'))
+      throw new UsageError(`${command}: unexpected argument ${quote(word)}`);
     const eq = word.indexOf('=');
     const name = (eq < 0 ? word : word.slice(0, eq)).replace(/^--?/, '');
-    const kind = word.startsWith('--') ? spec[name] : undefined;
-    if (!kind || !Object.hasOwn(spec, name))
+    // A single dash, `--`, a short flag or an unknown one.
+    if (token.kind !== 'option' || !word.startsWith('--') || !Object.hasOwn(spec, name) || token.name !== name)
       throw new UsageError(
         `${command}: unknown flag ${quote(eq < 0 ? word : word.slice(0, eq))} (flags: ${known || 'none'})`,
       );
     if (values.has(name)) throw new UsageError(`${command}: --${name} is given twice`);
-    if (kind === 'switch') {
-      if (eq >= 0) throw new UsageError(`${command}: --${name} takes no value`);
+    if (spec[name] === 'switch') {
+      if (token.inlineValue) throw new UsageError(`${command}: --${name} takes no value`);
       values.set(name, true);
       continue;
     }
-    let value: string | undefined;
-    if (eq >= 0) value = word.slice(eq + 1);
-    else if (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) value = argv[++i];
+    // A value may start with one dash (seeds may), never with two: `--seed --mode` lacks its seed.
+    const value = token.inlineValue === false && token.value?.startsWith('--') ? undefined : token.value;
     if (value === undefined || value === '') throw new UsageError(`${command}: --${name} needs a value`);
     values.set(name, value);
   }

@@ -5,6 +5,7 @@
  */
 import type { Move } from '../engine/index.ts';
 import { makeSounds, play as playSound, setSound } from './sound.ts';
+import { formatTime } from '../shared/display.ts';
 import { ENV, registerServiceWorker } from './env.ts';
 import { keepDeal, openOffline } from './shell.ts';
 import { leave, openSync, record, sendKept, sendNow } from './sync.ts';
@@ -14,7 +15,6 @@ import { clampZoom, zoomIn, zoomOut, zoomToggle } from './zoom.ts';
 import {
   elapsedMs,
   firstFree,
-  formatTime,
   isInProgress,
   makeState,
   moveFocus,

@@ -10,15 +10,8 @@
  * browser's own scrolling, which hands over to the page's at the view's edges.
  */
 import type { Face } from '../engine/index.ts';
-import {
-  elapsedMs,
-  formatTime,
-  isCleanWin,
-  newGameUrl,
-  tileLabel,
-  type HeadlessState,
-  type Verified,
-} from './state.ts';
+import { formatTime, isCleanWin } from '../shared/display.ts';
+import { elapsedMs, newGameUrl, tileLabel, type HeadlessState, type Verified } from './state.ts';
 import { STATUS_TEXT } from './sync.ts';
 import { canZoomIn } from './zoom.ts';
 

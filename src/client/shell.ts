@@ -16,22 +16,19 @@
  * page's heading, links and message only; the board itself is render.ts's.
  */
 import { MODES, SEED_PATTERN, type Deal, type Mode } from '../engine/index.ts';
+import { dealApiUrl, dealUrl, newDealUrl } from '../shared/display.ts';
 import type { DealData } from './state.ts';
 import type { WorkerAnswer, WorkerRequest } from './worker.ts';
 
 const DEALS_CACHE = 'mahjong-deals'; // Cache API store of deals shown online; kept across deployments (deals never change)
-const DEALS_KEPT = 60; // the most recent deals kept; older ones are dropped
-
-/** The cache key of a deal: the deal API's URL for it (what `GET /api/deals/…` answers). */
-const dealKey = (layout: string, seed: string, mode: Mode): string =>
-  `/api/deals/${encodeURIComponent(layout)}/${encodeURIComponent(seed)}${mode === 'classic' ? '?mode=classic' : ''}`;
+const DEALS_KEPT = 60; // the most recent deals kept (keyed by their deal API URL); older ones are dropped
 
 /** Keeps the deal a play page shows, and its layout's name, for offline visits of its link (no Cache API, or full: nothing kept). */
 export async function keepDeal(deal: Deal, name: string): Promise<void> {
   try {
     const cache = await globalThis.caches?.open(DEALS_CACHE);
     if (!cache) return;
-    const key = dealKey(deal.layout, deal.seed, deal.mode);
+    const key = dealApiUrl(deal.layout, deal.seed, deal.mode);
     if (await cache.match(key)) return;
     await cache.put(
       key,
@@ -46,7 +43,7 @@ export async function keepDeal(deal: Deal, name: string): Promise<void> {
 
 async function keptDeal(layout: string, seed: string, mode: Mode): Promise<{ deal: Deal; name: string } | null> {
   try {
-    const found = await (await globalThis.caches?.open(DEALS_CACHE))?.match(dealKey(layout, seed, mode));
+    const found = await (await globalThis.caches?.open(DEALS_CACHE))?.match(dealApiUrl(layout, seed, mode));
     const kept = found ? ((await found.json()) as { deal?: Deal; name?: string }) : null;
     return kept?.deal && typeof kept.name === 'string' ? { deal: kept.deal, name: kept.name } : null;
   } catch {
@@ -97,9 +94,9 @@ function link(doc: Document, href: string, text: string): HTMLAnchorElement {
 /** Writes the page's heading, title and links for `deal` (views/play.eta's, for a page the server did not render). */
 function fillPage(doc: Document, deal: Deal, name: string): void {
   const { layout, seed, mode } = deal;
-  const path = dealKey(layout, seed, mode).replace('/api/deals/', '/play/');
+  const path = dealUrl(layout, seed, mode);
   const other: Mode = mode === 'classic' ? 'relaxed' : 'classic';
-  const newUrl = `/play/${encodeURIComponent(layout)}${mode === 'classic' ? '?mode=classic' : ''}`;
+  const newUrl = newDealUrl(layout, mode);
   doc.title = `${name} ${seed} · Mahjong solitaire`;
 
   const h1 = doc.querySelector('.play-title h1');
@@ -123,7 +120,7 @@ function fillPage(doc: Document, deal: Deal, name: string): void {
   }
   const foot = doc.querySelector('.play-foot');
   foot?.replaceChildren(
-    link(doc, dealKey(layout, seed, other).replace('/api/deals/', '/play/'), `Seed ${seed} as a ${other} deal`),
+    link(doc, dealUrl(layout, seed, other), `Seed ${seed} as a ${other} deal`),
     ' · ',
     link(doc, newUrl, `New ${mode === 'classic' ? 'classic ' : ''}${name} deal`),
     ' · ',

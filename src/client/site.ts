@@ -4,6 +4,7 @@
  * network is there, and on the stats page says what is still waiting (`#waiting`). The pages work the
  * same without it.
  */
+import { dealUrl } from '../shared/display.ts';
 import { ENV, registerServiceWorker } from './env.ts';
 import { sendKept, sendNow, waitingGames, type Sync, type SyncHooks, type WaitingGame } from './sync.ts';
 
@@ -55,8 +56,7 @@ function show(): void {
   list.replaceChildren(
     ...games.map((g) => {
       const li = document.createElement('li');
-      const path = `/play/${encodeURIComponent(g.deal.layout)}/${encodeURIComponent(g.deal.seed)}${g.deal.mode === 'classic' ? '?mode=classic' : ''}`;
-      li.append(link(path, gameText(g)));
+      li.append(link(dealUrl(g.deal.layout, g.deal.seed, g.deal.mode), gameText(g)));
       return li;
     }),
   );

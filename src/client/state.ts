@@ -24,6 +24,7 @@ import {
   type Pair,
   type Status,
 } from '../engine/index.ts';
+import { dealUrl, formatTime, newDealUrl } from '../shared/display.ts';
 import type { SyncStatus } from './sync.ts';
 
 /** The `#deal-data` JSON of the play page (docs/contract-board.md). */
@@ -161,15 +162,6 @@ export function startClock(s: HeadlessState, now: number): void {
 /** Stops the clock, keeping the time counted. Mutates. */
 export function stopClock(s: HeadlessState, now: number): void {
   if (s.clock.since !== null) s.clock = { base: elapsedMs(s.clock, now), since: null };
-}
-
-/** 'm:ss', or 'h:mm:ss' from an hour on. */
-export function formatTime(ms: number): string {
-  const total = Math.floor(ms / 1000);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const sec = String(total % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`;
 }
 
 // ---- moves ----
@@ -312,9 +304,6 @@ export function showCheck(s: HeadlessState, result: string, undoSteps: number | 
   return move;
 }
 
-/** True when the game was won with no hint, shuffle or undo. */
-export const isCleanWin = (game: Game): boolean => game.hints === 0 && game.shuffles === 0 && game.undos === 0;
-
 // ---- names and focus ----
 
 /** The accessible name of a tile: 'Bamboo 3, free', 'Flower (plum), blocked', '…, selected'. */
@@ -397,12 +386,10 @@ export function moveFocus(s: HeadlessState, dir: Dir): number | null {
 
 /** The link to this deal: /play/<layout>/<seed>, with ?mode=classic for classic deals. */
 export const shareUrl = (s: HeadlessState, origin: string): string =>
-  `${origin}/play/${encodeURIComponent(s.deal.layout)}/${encodeURIComponent(s.deal.seed)}` +
-  (s.deal.mode === 'classic' ? '?mode=classic' : '');
+  origin + dealUrl(s.deal.layout, s.deal.seed, s.deal.mode);
 
 /** True while a game is under way: moves played and the board not cleared (leaving it asks first). */
 export const isInProgress = (s: HeadlessState): boolean => s.game.log.length > 0 && s.status !== 'won';
 
 /** Where "New game" goes: a fresh seed of the same layout and mode. */
-export const newGameUrl = (s: HeadlessState): string =>
-  `/play/${encodeURIComponent(s.deal.layout)}` + (s.deal.mode === 'classic' ? '?mode=classic' : '');
+export const newGameUrl = (s: HeadlessState): string => newDealUrl(s.deal.layout, s.deal.mode);

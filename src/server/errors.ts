@@ -1,16 +1,137 @@
 /**
- * The error and not-found handlers (one of each, as in fastify/demo).
+ * The error contract and the error and not-found handlers (one of each, as in fastify/demo).
  *
- * Errors are logged with method, url, params and the request id. A 4xx answers
- * with its message; a 5xx never shows its message or stack, only the request id
- * to quote. /api/* answers `{"error": "..."}`; everything else gets the HTML
- * error page in the site's style.
+ * Every refusal has a stable code (`ERR_…`, like fastify core's `FST_ERR_*`): services return domain
+ * results that carry one, and ERROR_STATUS, the one map below, turns a code into its HTTP status.
+ * /api/* answers `{"error": "...", "code": "ERR_…"}` (ApiErrorSchema, which every API route declares
+ * for its error answers beside its success answer); pages get the HTML error page in the site's style,
+ * with the same status. The codes are listed in docs/server.md.
+ *
+ * Errors are logged with method, url, params and the request id. A 4xx answers with its message; a
+ * 5xx never shows its message or stack, only the request id to quote.
  */
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { baseHeaders } from './plugins/headers.ts';
 import { LIMITS, SECURITY_HEADERS } from './plugins/security.ts';
-import type { DealLookup } from './services/dealer.ts';
+
+/** Every error code the server answers with, and its HTTP status. */
+export const ERROR_STATUS = {
+  // requests the server cannot read
+  ERR_VALIDATION: 400, // a parameter, query or body that breaks its schema (the message says which)
+  ERR_BAD_REQUEST: 400, // a body that is not JSON, a Host header that is no host name, a malformed address
+  ERR_FORBIDDEN: 403, // a POST from another site, or without the player cookie
+  ERR_NOT_FOUND: 404, // no such route (or page)
+  ERR_METHOD_NOT_ALLOWED: 405,
+  ERR_GONE: 410, // a transfer link used or expired
+  ERR_URI_TOO_LONG: 414, // a part of the address longer than the router takes
+  ERR_PAYLOAD_TOO_LARGE: 413, // past the body limit, a file too big, too many files or fields
+  ERR_UNSUPPORTED_MEDIA_TYPE: 415, // a form where JSON goes, or JSON where a form goes
+  ERR_RATE_LIMITED: 429, // a rate limit; Retry-After says when to try again
+  ERR_INTERNAL: 500, // our bug; logged under the request id the message quotes
+  ERR_UNAVAILABLE: 503, // the server is shutting down or cannot answer now
+  // deals (services/dealer.ts)
+  ERR_UNKNOWN_LAYOUT: 404,
+  ERR_SEED: 400, // a seed the engine refuses
+  ERR_CLASSIC: 409, // no classic deal for this seed (the solver proved none solvable in its tries)
+  ERR_UNCLEARABLE: 409, // a custom layout the removal-order search gave up on for this seed
+  ERR_TIMEOUT: 409, // making the deal passed its deadline: play it relaxed or try another seed
+  ERR_QUEUE: 429, // this client has the most classic deals in the making it may have
+  ERR_NEW_DEALS: 429, // this client's budget of new deals is spent for now
+  ERR_NEW_DEALS_FULL: 503, // everyone's budget of new deals is spent for now
+  ERR_BUSY: 503, // the deal workers' queue is full
+  ERR_WORKER: 503, // a deal worker failed or is stopping
+  // uploaded layouts (services/custom-layouts.ts)
+  ERR_LAYOUT: 400, // a file that is not a layout we can play (the message says why)
+  ERR_LAYOUT_TOO_SLOW: 400, // a layout that takes longer than the deadline to deal
+  ERR_LAYOUT_CLASH: 409, // another layout has this one's id
+  ERR_NEW_LAYOUTS: 429, // this network's budget of new layouts is spent
+  ERR_NEW_LAYOUTS_FULL: 503, // everyone's budget of new layouts is spent
+  // games (services/games.ts)
+  ERR_GAME_NOT_FOUND: 404,
+  ERR_NOT_YOUR_GAME: 403,
+  ERR_GAME_FINISHED: 409,
+  ERR_CONFLICT: 409, // the batch does not follow the stored log (another window played)
+  ERR_MOVE_GAP: 409, // the batch starts past the stored log
+  ERR_TOO_MANY_MOVES: 409,
+  ERR_TOO_MANY_HINTS: 409,
+  ERR_TOO_MANY_SHUFFLES: 409,
+  // an illegal move (the engine's MoveError codes)
+  ERR_NO_SUCH_TILE: 409,
+  ERR_SAME_TILE: 409,
+  ERR_REMOVED: 409,
+  ERR_NOT_FREE: 409,
+  ERR_NO_MATCH: 409,
+  ERR_NOTHING_TO_UNDO: 409,
+  ERR_NOTHING_TO_REDO: 409,
+  ERR_CANNOT_SHUFFLE: 409,
+  ERR_GAME_OVER: 409,
+  // players and their stats (pages)
+  ERR_NO_GAMES: 404, // an export of a player with no games
+  ERR_NOTHING_TO_MOVE: 409, // a transfer link asked for by a player with no games
+} as const satisfies Record<`ERR_${string}`, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = Object.keys(ERROR_STATUS) as [ErrorCode, ...ErrorCode[]];
+
+export const isErrorCode = (code: unknown): code is ErrorCode =>
+  typeof code === 'string' && Object.hasOwn(ERROR_STATUS, code);
+
+/** A refusal as services return it: a code from ERROR_STATUS and a message for the person who asked. */
+export interface Refusal {
+  readonly ok: false;
+  readonly code: ErrorCode;
+  readonly message: string;
+  readonly retryAfterS?: number; // for a Retry-After header (429, 503)
+}
+
+/** The body of every API error: `{"error": "...", "code": "ERR_…"}`. */
+export const ApiErrorSchema = z.object({ error: z.string(), code: z.enum(ERROR_CODES) });
+
+/** A refused move batch (409) adds where the server stands: the illegal move's index, its move count and log. */
+export const MovesRefusalSchema = ApiErrorSchema.extend({
+  index: z.number().int().optional(), // the first illegal move's position in the batch as sent
+  moves: z.number().int().optional(), // moves the server has of this game, hints included
+  log: z.array(z.unknown()).optional(), // the server's log as a client replays it
+});
+
+/**
+ * The error answers of an API route's response schema: each listed status with the shared error body.
+ * Every route may meet 400 (a malformed request), 404 (an unknown address), 429 and 500 besides its own.
+ */
+export function errorResponses<const S extends readonly number[]>(
+  ...statuses: S
+): Record<S[number] | 400 | 404 | 429 | 500, typeof ApiErrorSchema> {
+  const all = new Set<number>([400, 404, 429, 500, ...statuses]);
+  return Object.fromEntries([...all].map((s) => [s, ApiErrorSchema])) as Record<
+    S[number] | 400 | 404 | 429 | 500,
+    typeof ApiErrorSchema
+  >;
+}
+
+/** The code of a status with no more particular code (fastify's own errors, plugins' errors). */
+export const CODE_OF_STATUS: Readonly<Record<number, ErrorCode>> = {
+  400: 'ERR_BAD_REQUEST',
+  403: 'ERR_FORBIDDEN',
+  404: 'ERR_NOT_FOUND',
+  405: 'ERR_METHOD_NOT_ALLOWED',
+  410: 'ERR_GONE',
+  414: 'ERR_URI_TOO_LONG',
+  413: 'ERR_PAYLOAD_TOO_LARGE',
+  415: 'ERR_UNSUPPORTED_MEDIA_TYPE',
+  429: 'ERR_RATE_LIMITED',
+  503: 'ERR_UNAVAILABLE',
+};
+
+/** The code an error thrown in a request answers with: its own when it is one of ours, else by its status. */
+export function codeOf(error: { code?: unknown; validation?: unknown }, status: number): ErrorCode {
+  if (status >= 500 && status !== 503) return 'ERR_INTERNAL';
+  if (isErrorCode(error.code)) return error.code;
+  if (status === 400 && (error.validation !== undefined || error.code === 'FST_ERR_VALIDATION'))
+    return 'ERR_VALIDATION';
+  return CODE_OF_STATUS[status] ?? (status >= 500 ? 'ERR_INTERNAL' : 'ERR_BAD_REQUEST');
+}
 
 export const isApi = (request: FastifyRequest): boolean => request.url.startsWith('/api/');
 
@@ -40,27 +161,32 @@ function validationMessage(error: FastifyError, where: boolean): string {
     .join('; ');
 }
 
-/** Sends an error to the client in the shape the route family expects (the API's with its code, if any). */
+/**
+ * Sends an error in the shape the route family expects: the API's body with its code (and `extra` keys,
+ * such as a refused batch's log), or the error page.
+ */
 export function sendError(
   request: FastifyRequest,
   reply: FastifyReply,
-  status: number,
+  code: ErrorCode,
   message: string,
-  code?: string,
+  extra?: Readonly<Record<string, unknown>>,
 ): FastifyReply {
+  const status = ERROR_STATUS[code];
   reply.code(status);
-  if (isApi(request)) return reply.send(code === undefined ? { error: message } : { error: message, code });
+  if (isApi(request)) return reply.send({ error: message, code, ...extra });
   return reply.page('error', { title: TITLES[status] ?? 'Something went wrong', status, message });
 }
 
-/** Sends a failed deal lookup: its status and message, with Retry-After when it was a budget refusal. */
-export function sendDealFailure(
+/** Sends a service's refusal: its status (from its code) and message, with Retry-After when it has one. */
+export function sendRefusal(
   request: FastifyRequest,
   reply: FastifyReply,
-  failure: Extract<DealLookup, { ok: false }>,
+  refusal: Refusal,
+  extra?: Readonly<Record<string, unknown>>,
 ): FastifyReply {
-  if (failure.retryAfterS !== undefined) reply.header('retry-after', String(failure.retryAfterS));
-  return sendError(request, reply, failure.status, failure.message);
+  if (refusal.retryAfterS !== undefined) reply.header('retry-after', String(refusal.retryAfterS));
+  return sendError(request, reply, refusal.code, refusal.message, extra);
 }
 
 /** The error handler; set on the root before any route plugin, so every context inherits it. */
@@ -79,8 +205,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
         ? `something went wrong on our side; it was logged as request ${request.id}`
         : validationMessage(error, isApi(request));
     if (reply.sent) return;
-    const code = status < 500 && error.code?.startsWith('ERR_') ? error.code : undefined; // ours, not fastify's FST_…
-    return sendError(request, reply, status, message, code);
+    const code = codeOf(error, status);
+    reply.code(status); // a status without a code of its own (a 408 from a plugin) keeps its number
+    if (isApi(request)) return reply.send({ error: message, code });
+    return reply.page('error', { title: TITLES[status] ?? 'Something went wrong', status, message });
   });
 }
 
@@ -103,7 +231,7 @@ export function frameworkError(
     error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a part of this address is too long' : 'this address is malformed';
   baseHeaders(request, reply); // these answers skip the onSend hooks
   reply.headers(SECURITY_HEADERS); // and helmet's onRequest hook: the same CSP and headers as every page
-  if (isApi(request)) void reply.code(status).send({ error: message });
+  if (isApi(request)) void reply.code(status).send({ error: message, code: codeOf(error, status) });
   else
     void reply
       .code(status)
@@ -117,7 +245,7 @@ export function registerNotFoundHandler(app: FastifyInstance): void {
     sendError(
       request,
       reply,
-      404,
+      'ERR_NOT_FOUND',
       isApi(request)
         ? `there is no ${request.method} ${request.url.split('?')[0]!.slice(0, 200)}`
         : 'there is no page at this address',

@@ -5,6 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { LAYOUTS, MODES } from '../../src/engine/index.ts';
+import { dealKey } from '../../src/server/schemas/common.ts';
 import { runDealTask } from '../../src/server/services/deal-worker.ts';
 import { parseDealPath } from '../../src/client/shell.ts';
 import { answer } from '../../src/client/worker.ts';
@@ -13,7 +14,7 @@ describe('the browser deals like the server', () => {
   const cases = LAYOUTS.flatMap((l) => MODES.map((mode) => [l.id, mode] as const));
   test.each(cases)("%s, %s: the worker's deal is the server's deal JSON", (layout, mode) => {
     for (const seed of ['offline-1', 'Zq9_x-2']) {
-      const server = runDealTask({ layout, seed, mode });
+      const server = runDealTask(dealKey(layout, seed, mode));
       const browser = answer({ id: 7, kind: 'deal', layout, seed, mode });
       if (!server.ok) {
         expect(browser.kind).toBe('error'); // a layout dealt relaxed only fails the same way

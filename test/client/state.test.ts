@@ -7,8 +7,6 @@ import { faceName, canMatch, deal, makeLayout, type Deal, type Slot } from '../.
 import {
   elapsedMs,
   firstFree,
-  formatTime,
-  isCleanWin,
   makeState,
   moveFocus,
   nearestFree,
@@ -22,6 +20,7 @@ import {
   stopClock,
   tileLabel,
 } from '../../src/client/state.ts';
+import { formatTime, isCleanWin } from '../../src/shared/display.ts';
 import { answer } from '../../src/client/worker.ts';
 import { bestText } from '../../src/client/render.ts';
 

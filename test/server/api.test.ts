@@ -57,8 +57,10 @@ describe('GET /api/deals/:layout/:seed', () => {
     const app = await build();
     const res = await app.inject({ url });
     expect(res.statusCode).toBe(status);
-    expect(Object.keys(res.json())).toEqual(['error']);
-    expect(res.json().error).toMatch(message);
+    expect(res.json()).toEqual({
+      error: expect.stringMatching(message),
+      code: status === 404 ? 'ERR_UNKNOWN_LAYOUT' : 'ERR_VALIDATION',
+    });
     expect(res.body).not.toContain('<script>');
   });
 
@@ -242,14 +244,14 @@ describe('errors', () => {
     const app = await build();
     const res = await app.inject({ url: '/api/nothing' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ error: 'there is no GET /api/nothing' });
+    expect(res.json()).toEqual({ error: 'there is no GET /api/nothing', code: 'ERR_NOT_FOUND' });
   });
 
   test('a path parameter past the router limit is a 414 in the usual shapes', async () => {
     const app = await build();
     const api = await app.inject({ url: '/api/deals/turtle/' + 'a'.repeat(300) });
     expect(api.statusCode).toBe(414);
-    expect(api.json()).toEqual({ error: 'a part of this address is too long' });
+    expect(api.json()).toEqual({ error: 'a part of this address is too long', code: 'ERR_URI_TOO_LONG' });
     const page = await app.inject({ url: '/play/turtle/' + 'a'.repeat(300) });
     expect(page.statusCode).toBe(414);
     expect(page.body).toContain('class="error-page"');
@@ -259,7 +261,7 @@ describe('errors', () => {
     const app = await build();
     const res = await app.inject({ method: 'DELETE', url: '/api/layouts' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toHaveProperty('error');
+    expect(res.json()).toEqual({ error: 'there is no DELETE /api/layouts', code: 'ERR_NOT_FOUND' });
   });
 
   test('a 500 hides its message and stack, gives the request id, and is logged with it', async () => {
@@ -269,7 +271,8 @@ describe('errors', () => {
     app.db.close(); // every query now throws
     const api = await app.inject({ url: '/api/stats', headers: { cookie } });
     expect(api.statusCode).toBe(500);
-    expect(Object.keys(api.json())).toEqual(['error']);
+    expect(Object.keys(api.json())).toEqual(['error', 'code']);
+    expect(api.json().code).toBe('ERR_INTERNAL');
     const id = api.headers['x-request-id'] as string;
     expect(id).toMatch(/^[A-Za-z0-9_-]{9,64}$/);
     expect(api.json().error).toBe(`something went wrong on our side; it was logged as request ${id}`);

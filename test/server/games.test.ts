@@ -56,7 +56,7 @@ describe('POST /api/games', () => {
     ['extra key', { layout: 'turtle', seed: 'abc', admin: true }, 400],
     ['wrong type', { layout: 'turtle', seed: 42 }, 400],
     ['array', [1, 2], 400],
-  ])('%s → %i with {"error"}', async (_name, payload, status) => {
+  ])('%s → %i with {"error","code"}', async (_name, payload, status) => {
     const app = await build();
     const cookie = await newPlayer(app);
     const res = await app.inject({
@@ -66,8 +66,9 @@ describe('POST /api/games', () => {
       payload: payload as object,
     });
     expect(res.statusCode).toBe(status);
-    expect(Object.keys(res.json())).toEqual(['error']);
+    expect(Object.keys(res.json())).toEqual(['error', 'code']);
     expect(res.json().error).toEqual(expect.any(String));
+    expect(res.json().code).toBe(status === 404 ? 'ERR_UNKNOWN_LAYOUT' : 'ERR_VALIDATION');
     expect((app.db.prepare('SELECT COUNT(*) AS n FROM games').get() as { n: number }).n).toBe(0);
   });
 
@@ -337,8 +338,7 @@ describe('POST /api/games/:id/moves', () => {
       const game = await createGame(app, cookie);
       const res = await postMoves(app, cookie, game.id, moves);
       expect(res.statusCode).toBe(400);
-      expect(Object.keys(res.json())).toEqual(['error']);
-      expect(res.json().error).toMatch(/^body/);
+      expect(res.json()).toEqual({ error: expect.stringMatching(/^body/), code: 'ERR_VALIDATION' });
       expect(rowOf(app, game.id).move_count).toBe(0);
     });
 

@@ -1,4 +1,5 @@
 /** Deals made off the main thread, with a deadline and a bounded queue. */
+import { dealKey } from '../../src/server/schemas/common.ts';
 import { afterEach, describe, expect, test } from 'vitest';
 import { deal } from '../../src/engine/index.ts';
 import { layoutById } from '../../src/engine/builtins.ts';
@@ -19,10 +20,10 @@ const pool = (size: number, timeoutMs: number, maxQueue: number, entry?: PoolOpt
 describe('DealPool', () => {
   test('deals in a worker exactly what the engine deals in process', async () => {
     const p = pool(1, 20_000, 8);
-    const result = await p.run({ layout: 'turtle', seed: 'abc', mode: 'relaxed' });
+    const result = await p.run(dealKey('turtle', 'abc', 'relaxed'));
     const local = deal(layoutById('turtle')!, 'abc', 'relaxed');
     expect(result.ok && JSON.parse(result.json)).toEqual(local.ok && local.value.deal);
-    const missing = await p.run({ layout: 'nosuch', seed: 'abc', mode: 'relaxed' });
+    const missing = await p.run(dealKey('nosuch', 'abc', 'relaxed'));
     expect(missing).toMatchObject({ ok: false, error: 'ERR_UNKNOWN_LAYOUT' });
   });
 
@@ -30,9 +31,9 @@ describe('DealPool', () => {
     const p = pool(1, 20, 8);
     await p.start();
     // The slowest of 300 turtle classic seeds: three shuffles tried, 11,784 solver nodes (≥ 45 ms on a fast machine).
-    const slow = await p.run({ layout: 'turtle', seed: 'slow243', mode: 'classic' }).catch((error: unknown) => error);
+    const slow = await p.run(dealKey('turtle', 'slow243', 'classic')).catch((error: unknown) => error);
     expect(slow).toMatchObject({ code: 'ERR_TIMEOUT' });
-    const after = await p.run({ layout: 'garden', seed: 'x', mode: 'relaxed' }); // a new worker, booted outside the deadline
+    const after = await p.run(dealKey('garden', 'x', 'relaxed')); // a new worker, booted outside the deadline
     expect(after.ok).toBe(true);
   });
 
@@ -42,9 +43,9 @@ describe('DealPool', () => {
       execArgv: [],
     };
     const p = pool(1, 20_000, 8, crashing);
-    const crashed = await p.run({ layout: 'turtle', seed: 'crash', mode: 'classic' }).catch((error: unknown) => error);
+    const crashed = await p.run(dealKey('turtle', 'crash', 'classic')).catch((error: unknown) => error);
     expect(crashed).toMatchObject({ code: 'ERR_WORKER', message: expect.stringMatching(/^the deal worker failed: /) });
-    const after = await p.run({ layout: 'turtle', seed: 'fine', mode: 'classic' });
+    const after = await p.run(dealKey('turtle', 'fine', 'classic'));
     expect(after).toEqual({ ok: true, json: JSON.stringify({ layout: 'turtle', seed: 'fine' }) });
   });
 
@@ -52,8 +53,8 @@ describe('DealPool', () => {
     const p = pool(1, 20_000, 8);
     // Closed at once: the first task holds the slot (its worker still booting), the second waits.
     // (Waiting for the first to be "surely running" depends on how slow the engine is; it got faster.)
-    const running = p.run({ layout: 'fortress', seed: 'c1', mode: 'classic' });
-    const waiting = p.run({ layout: 'turtle', seed: 'c2', mode: 'relaxed' });
+    const running = p.run(dealKey('fortress', 'c1', 'classic'));
+    const waiting = p.run(dealKey('turtle', 'c2', 'relaxed'));
     const refused = Promise.all([
       expect(running).rejects.toMatchObject({ code: 'ERR_WORKER' }),
       expect(waiting).rejects.toMatchObject({ code: 'ERR_WORKER' }),
@@ -64,9 +65,9 @@ describe('DealPool', () => {
 
   test('a full queue refuses at once', async () => {
     const p = pool(1, 20_000, 1);
-    const running = p.run({ layout: 'turtle', seed: 'q1', mode: 'relaxed' });
-    const queued = p.run({ layout: 'turtle', seed: 'q2', mode: 'relaxed' });
-    await expect(p.run({ layout: 'turtle', seed: 'q3', mode: 'relaxed' })).rejects.toMatchObject({ code: 'ERR_BUSY' });
+    const running = p.run(dealKey('turtle', 'q1', 'relaxed'));
+    const queued = p.run(dealKey('turtle', 'q2', 'relaxed'));
+    await expect(p.run(dealKey('turtle', 'q3', 'relaxed'))).rejects.toMatchObject({ code: 'ERR_BUSY' });
     expect((await running).ok && (await queued).ok).toBe(true);
   });
 });

@@ -18,6 +18,7 @@
 import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { isCleanWin } from '../../shared/display.ts';
 import type {
   BestTime,
   DailyResult,
@@ -204,7 +205,7 @@ export function createGamesRepository(db: Database): GamesStore {
     if (changed !== 1) return false;
     if (saved.won) {
       const key = gameKey.get(saved.id)!;
-      const clean = saved.hints === 0 && saved.shuffles === 0 && saved.undos === 0 ? 1 : 0;
+      const clean = isCleanWin(saved) ? 1 : 0;
       countWin.run({ player: key.player_id, layout: key.layout, time: key.time_ms, clean });
       if (winsOfDeal.get(key.player_id, key.deal_id)!.n === 1) countWinner.run(key.deal_id); // the player's first win of it
       const today = new Date(saved.now).toISOString().slice(0, 10);

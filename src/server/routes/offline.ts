@@ -10,6 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
+import { newDealUrl } from '../../shared/display.ts';
 import { sendError } from '../errors.ts';
 import { ASSET_NAMES, type AssetName } from '../plugins/assets.ts';
 
@@ -33,7 +34,8 @@ export default async function offline(fastify: FastifyInstance): Promise<void> {
     : undefined;
 
   fastify.get('/sw.js', async (request, reply) => {
-    if (!sw) return sendError(request, reply, 404, 'no service worker: the client was not built (npm run build)');
+    if (!sw)
+      return sendError(request, reply, 'ERR_NOT_FOUND', 'no service worker: the client was not built (npm run build)');
     return reply
       .type('text/javascript; charset=utf-8')
       .header('cache-control', 'no-cache')
@@ -86,8 +88,8 @@ export default async function offline(fastify: FastifyInstance): Promise<void> {
       dealData: '{"deal":null,"game":null}',
       sharePath: '/',
       shareUrl: '',
-      otherMode: { mode: 'classic', url: '/play/turtle?mode=classic' },
-      newUrl: '/play/turtle',
+      otherMode: { mode: 'classic', url: newDealUrl('turtle', 'classic') },
+      newUrl: newDealUrl('turtle', 'relaxed'),
       prefs: { timer: 'on', paused: false },
     });
     return reply.type('text/html; charset=utf-8').header('x-robots-tag', 'noindex').send(page);

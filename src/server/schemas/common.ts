@@ -1,6 +1,6 @@
 /** Shared pieces of the request schemas (the demo's IdSchema). Every string is bounded. */
 import { z } from 'zod';
-import { MODES, SEED_PATTERN } from '../../engine/index.ts';
+import { MODES, SEED_PATTERN, type Mode } from '../../engine/index.ts';
 
 /** A seed: 1–32 characters of [A-Za-z0-9_-] (SPEC §3.3). */
 export const SeedSchema = z
@@ -21,10 +21,24 @@ export const GameIdSchema = z
   .string()
   .regex(/^[A-Za-z0-9_-]{16}$/, 'a game id is 16 characters of A–Z, a–z, 0–9, _ and -');
 
-export const DealParamsSchema = z.object({ layout: LayoutIdSchema, seed: SeedSchema });
+/**
+ * A deal's key: which layout, which seed, which mode. Its layout id and seed are branded, so only a value
+ * that went through this schema (a route's params or body, or `dealKey`) is one: the dealer, the deal
+ * workers' tasks and the services pass DealKeys, never three loose strings.
+ */
+export const DealKeySchema = z.object({
+  layout: LayoutIdSchema.brand<'LayoutId'>(),
+  seed: SeedSchema.brand<'Seed'>(),
+  mode: ModeSchema,
+});
+export type DealKey = z.infer<typeof DealKeySchema>;
+
+/** A DealKey from values the server chose itself (the daily deal, a random seed); throws on a bad one: our bug. */
+export const dealKey = (layout: string, seed: string, mode: Mode): DealKey =>
+  DealKeySchema.parse({ layout, seed, mode });
+
+export const DealParamsSchema = DealKeySchema.pick({ layout: true, seed: true });
 export const LayoutParamsSchema = z.object({ layout: LayoutIdSchema });
 
 /** `?mode=classic`; anything else but relaxed is an error, an absent mode is relaxed. */
 export const ModeQuerySchema = z.object({ mode: ModeSchema.default('relaxed') });
-
-export const ErrorSchema = z.object({ error: z.string() });

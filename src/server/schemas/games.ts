@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { HEARD, MAX_TILES } from '../../engine/index.ts';
 import { MAX_LOG } from '../services/games.ts';
-import { GameIdSchema, LayoutIdSchema, ModeSchema, SeedSchema } from './common.ts';
+import { DealKeySchema, GameIdSchema, ModeSchema } from './common.ts';
 
 export const MAX_MOVES_PER_REQUEST = 500; // a whole turtle game is 72 matches; room for undos and hints
 export const MAX_SHUFFLES_PER_REQUEST = 20; // a shuffle costs up to a few ms of search on the server
@@ -30,9 +30,9 @@ export const MoveSchema = z.discriminatedUnion(
   },
 );
 
+/** A new game's deal: a DealKey, relaxed unless it says classic. */
 export const CreateGameBodySchema = z.strictObject({
-  layout: LayoutIdSchema,
-  seed: SeedSchema,
+  ...DealKeySchema.shape,
   mode: ModeSchema.default('relaxed'),
 });
 

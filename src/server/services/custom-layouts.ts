@@ -12,6 +12,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { geometryOf, makeLayout, type Layout } from '../../engine/index.ts';
+import type { Refusal } from '../errors.ts';
 import type { CustomLayoutRow } from '../repositories/types.ts';
 import { budgetGroup, NEW_LAYOUT_LIMITS, WindowBudget, type NewLayoutLimits } from './limits.ts';
 import { layoutInfo, layoutName, type LayoutInfo } from './layouts.ts';
@@ -40,13 +41,7 @@ export interface UploadInput {
 }
 
 export type UploadResult =
-  | { readonly ok: true; readonly id: string; readonly created: boolean; readonly warnings: readonly string[] }
-  | {
-      readonly ok: false;
-      readonly status: 400 | 409 | 429 | 503;
-      readonly message: string;
-      readonly retryAfterS?: number;
-    };
+  { readonly ok: true; readonly id: string; readonly created: boolean; readonly warnings: readonly string[] } | Refusal;
 
 export interface Layouts {
   /** A layout's info, built in or custom; undefined for an unknown id. */
@@ -116,23 +111,20 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
       if (existing.slots !== slots)
         return {
           ok: false,
-          status: 409,
+          code: 'ERR_LAYOUT_CLASH',
           message: `another layout already has this one's id (${layout.id}); it cannot be stored`,
         };
       return { ok: true, id: layout.id, created: false, warnings };
     }
     const checked = await fastify.dealer.check(layout);
-    if (!checked.ok) {
-      const status = checked.status === 503 ? 503 : 400;
-      return { ok: false, status, message: checked.message, retryAfterS: status === 503 ? 5 : undefined };
-    }
+    if (!checked.ok) return checked;
     // Budgeted only now: a file that is refused, or stored already, costs nothing.
     const group = budgetGroup(client);
     const wait = perClient?.take(group);
     if (wait !== undefined)
       return {
         ok: false,
-        status: 429,
+        code: 'ERR_NEW_LAYOUTS',
         retryAfterS: wait,
         message: `at most ${limits!.perHour} new layouts an hour from your network; try again in ${Math.ceil(wait / 60)} min`,
       };
@@ -140,7 +132,7 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     if (full !== undefined)
       return {
         ok: false,
-        status: 503,
+        code: 'ERR_NEW_LAYOUTS_FULL',
         retryAfterS: full,
         message: `the server takes at most ${limits!.globalPerHour} new layouts an hour; try again in ${Math.ceil(full / 60)} min`,
       };
@@ -156,7 +148,7 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     if (stored.row.slots !== slots)
       return {
         ok: false,
-        status: 409,
+        code: 'ERR_LAYOUT_CLASH',
         message: `another layout already has this one's id (${layout.id}); it cannot be stored`,
       };
     return { ok: true, id: layout.id, created: stored.created, warnings };
@@ -174,7 +166,7 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     },
     async upload(input) {
       const read = readUpload(input.bytes, input.filename, input.mapName);
-      if (!read.ok) return { ok: false, status: 400, message: read.message };
+      if (!read.ok) return { ok: false, code: 'ERR_LAYOUT', message: read.message };
       return store(read.value, input.client);
     },
   };

@@ -8,12 +8,11 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { layoutById } from '../../engine/builtins.ts';
-import { deal, makeLayout, type Layout, type Mode } from '../../engine/index.ts';
+import { deal, makeLayout, type Layout } from '../../engine/index.ts';
+import type { DealKey } from '../schemas/common.ts'; // a type only: the worker imports no zod
 
-export interface DealTask {
-  readonly layout: string;
-  readonly seed: string;
-  readonly mode: Mode;
+/** A deal to make: its key, and for a custom layout its slots. */
+export interface DealTask extends DealKey {
   readonly slots?: readonly (readonly [number, number, number])[]; // a custom layout's slots, [x, y, z] in slot order; none: built in
 }
 

@@ -29,8 +29,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deal, Layout, Mode, deal as dealFunction } from '../../engine/index.ts';
+import type { Deal, Layout, deal as dealFunction } from '../../engine/index.ts';
+import { isErrorCode, type ErrorCode, type Refusal } from '../errors.ts';
 import type { DealRow } from '../repositories/types.ts';
+import { dealKey, type DealKey } from '../schemas/common.ts';
 import { runDealTask, type DealTask, type DealTaskResult } from './deal-worker.ts';
 import { budgetGroup, NEW_DEAL_LIMITS, NewDealBudget, type NewDealLimits } from './limits.ts';
 import { Lru } from './lru.ts';
@@ -49,27 +51,20 @@ export interface StoredDeal {
   readonly json: string; // the deal JSON exactly as stored and served
 }
 
-export type DealLookup =
-  | { readonly ok: true; readonly value: StoredDeal }
-  | {
-      readonly ok: false;
-      readonly status: 400 | 404 | 409 | 429 | 503;
-      readonly error: string;
-      readonly message: string;
-      readonly retryAfterS?: number; // for a Retry-After header
-    };
+/** A stored deal, or why there is none: a refusal whose code errors.ts turns into a status. */
+export type DealLookup = { readonly ok: true; readonly value: StoredDeal } | Refusal;
 
 export interface Dealer {
   /** The stored deal, made and stored on first use. `client` (a clientKey) pays for a new one; none: free. */
-  get(layout: string, seed: string, mode: Mode, client?: string): Promise<DealLookup>;
+  get(key: DealKey, client?: string): Promise<DealLookup>;
   byId(id: number): Promise<StoredDeal | undefined>;
   /** Notes a seed the server chose (a random seed it redirected to): its deal pays from the server's own pool. */
-  markChosen(layout: string, seed: string, mode: Mode): void;
+  markChosen(key: DealKey): void;
   /**
    * Deals a layout that is not stored (an upload) once, relaxed, with a fixed seed, where custom
    * deals are made: ok when it can be cleared, else why not. Stores nothing.
    */
-  check(layout: Layout): Promise<{ readonly ok: true } | Extract<DealLookup, { ok: false }>>;
+  check(layout: Layout): Promise<{ readonly ok: true } | Refusal>;
   /** Deletes deals nobody played past their time or the cap; returns how many (also run on a timer). */
   prune(): Promise<number>;
 }
@@ -91,19 +86,20 @@ const PRUNE_EVERY_MS = 10 * 60_000;
 const PRUNE_BATCH = 5000; // rows deleted per run at most, so one run never holds the writer long
 const CACHE_SIZE = 500; // stored deals kept parsed in memory (a turtle deal is ~50 KB with its geometry)
 const FAILURE_TTL = 10 * 60_000; // how long a failed deal is remembered; in ms
-const STATUS_OF: Record<string, 400 | 404 | 409 | 503> = {
-  ERR_UNKNOWN_LAYOUT: 404,
-  ERR_SEED: 400,
-  ERR_CLASSIC: 409,
-  ERR_UNCLEARABLE: 409, // a custom layout the removal-order search gave up on for this seed (checked clearable on upload)
-  ERR_TIMEOUT: 409,
-  ERR_BUSY: 503,
-  ERR_WORKER: 503,
-};
+/** The failures of making a deal that are the asker's, not our bug (their statuses: errors.ts). */
+const REFUSED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'ERR_UNKNOWN_LAYOUT',
+  'ERR_SEED',
+  'ERR_CLASSIC',
+  'ERR_UNCLEARABLE', // a custom layout the removal-order search gave up on for this seed (checked clearable on upload)
+  'ERR_TIMEOUT',
+  'ERR_BUSY',
+  'ERR_WORKER',
+]);
 
 const CHECK_SEED = 'upload-check'; // the seed an upload is dealt with to see whether it can be cleared
 
-const keyOf = (layout: string, seed: string, mode: Mode): string => `${layout}/${seed}/${mode}`;
+const keyOf = ({ layout, seed, mode }: DealKey): string => `${layout}/${seed}/${mode}`;
 
 const parseRow = (row: DealRow): StoredDeal => ({
   id: row.id,
@@ -134,7 +130,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
 
   const remember = (row: DealRow): StoredDeal => {
     const stored = parseRow(row);
-    byKey.set(keyOf(row.layout, row.seed, row.mode), stored);
+    byKey.set(`${row.layout}/${row.seed}/${row.mode}`, stored); // keyOf of the row's deal
     byId.set(row.id, stored);
     return stored;
   };
@@ -158,9 +154,15 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   const make = async (task: DealTask, key: string): Promise<DealLookup> => {
     const result = await generate(task);
     if (!result.ok) {
-      const status = STATUS_OF[result.error] ?? (task.slots ? 409 : undefined);
-      if (!status) throw new Error(`dealing ${key} failed: ${result.message}`); // a broken built-in layout: our bug
-      const lookup: DealLookup = { ok: false, status, error: result.error, message: result.message };
+      // Any other failure of a custom layout's deal is the search giving up on this seed.
+      const code =
+        isErrorCode(result.error) && REFUSED.has(result.error)
+          ? result.error
+          : task.slots
+            ? 'ERR_UNCLEARABLE'
+            : undefined;
+      if (!code) throw new Error(`dealing ${key} failed: ${result.message}`); // a broken built-in layout: our bug
+      const lookup: DealLookup = { ok: false, code, message: result.message };
       if (result.error === 'ERR_CLASSIC' || result.error === 'ERR_TIMEOUT')
         failed.set(key, { result: lookup, at: now() });
       return lookup;
@@ -173,8 +175,9 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   };
 
   const dealer: Dealer = {
-    async get(layout, seed, mode, client) {
-      const key = keyOf(layout, seed, mode);
+    async get(deal, client) {
+      const { layout, seed, mode } = deal;
+      const key = keyOf(deal);
       const cached = byKey.get(key);
       if (cached) return { ok: true, value: cached };
       const row = await repo.find(layout, seed, mode);
@@ -189,8 +192,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
           if (!row)
             return {
               ok: false,
-              status: 404,
-              error: 'ERR_UNKNOWN_LAYOUT',
+              code: 'ERR_UNKNOWN_LAYOUT',
               message: `there is no layout called ${layout}; was the link copied whole?`,
             };
           slots = JSON.parse(row.slots) as [number, number, number][];
@@ -201,24 +203,20 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
         if (group !== undefined && (making.get(group) ?? 0) >= MAX_QUEUED_PER_CLIENT)
           return {
             ok: false,
-            status: 429,
-            error: 'ERR_QUEUE',
+            code: 'ERR_QUEUE',
             message: `at most ${MAX_QUEUED_PER_CLIENT} classic deals are made for you at once; try again when they are ready`,
             retryAfterS: 2,
           };
         const refused = client === undefined ? undefined : budget?.take(client, chosen.get(key) === true);
-        if (refused) {
-          const status = refused.scope === 'client' ? 429 : 503;
+        if (refused)
           return {
             ok: false,
-            status,
-            error: 'ERR_NEW_DEALS',
+            code: refused.scope === 'client' ? 'ERR_NEW_DEALS' : 'ERR_NEW_DEALS_FULL',
             message: refused.message,
             retryAfterS: refused.retryAfterS,
           };
-        }
         if (group !== undefined) making.set(group, (making.get(group) ?? 0) + 1);
-        job = make({ layout, seed, mode, slots }, key).finally(() => {
+        job = make({ ...deal, slots }, key).finally(() => {
           pending.delete(key);
           if (group === undefined) return;
           const left = (making.get(group) ?? 1) - 1;
@@ -235,20 +233,22 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       const row = await repo.findById(id);
       return row ? remember(row) : undefined;
     },
-    markChosen(layout, seed, mode) {
-      chosen.set(keyOf(layout, seed, mode), true);
+    markChosen(deal) {
+      chosen.set(keyOf(deal), true);
     },
     async check(layout) {
       const slots = layout.slots.map((s) => [s.x, s.y, s.z] as const);
-      const result = await generate({ layout: layout.id, seed: CHECK_SEED, mode: 'relaxed', slots });
+      const result = await generate({ ...dealKey(layout.id, CHECK_SEED, 'relaxed'), slots });
       if (result.ok) return { ok: true };
-      const status =
-        result.error === 'ERR_BUSY' || result.error === 'ERR_WORKER' ? 503 : result.error === 'ERR_TIMEOUT' ? 409 : 400;
-      const message =
-        result.error === 'ERR_TIMEOUT'
-          ? 'this layout takes too long to deal; it cannot be played here'
-          : result.message;
-      return { ok: false, status, error: result.error, message };
+      if (result.error === 'ERR_BUSY' || result.error === 'ERR_WORKER')
+        return { ok: false, code: result.error, message: result.message, retryAfterS: 5 };
+      if (result.error === 'ERR_TIMEOUT')
+        return {
+          ok: false,
+          code: 'ERR_LAYOUT_TOO_SLOW',
+          message: 'this layout takes too long to deal; it cannot be played here',
+        };
+      return { ok: false, code: 'ERR_LAYOUT', message: result.message };
     },
     async prune() {
       // The cached deals stay: a request that just looked one up may be about to start a game on it.

@@ -48,6 +48,7 @@ import {
   type Move,
   type Status,
 } from '../../engine/index.ts';
+import { isErrorCode, type ErrorCode, type Refusal } from '../errors.ts';
 import type { GameRow } from '../repositories/types.ts';
 import type { StoredDeal } from './dealer.ts';
 import { paceAfter, paceStart, rankWin } from './fair-play.ts';
@@ -80,18 +81,14 @@ export const PlayError = {
   TooManyChecks: 'ERR_TOO_MANY_CHECKS',
   TooManyShuffles: 'ERR_TOO_MANY_SHUFFLES',
   RateLimited: 'ERR_RATE_LIMITED',
-} as const;
+} as const satisfies Record<string, ErrorCode>;
 
-export type PlayFailure = {
-  readonly ok: false;
-  readonly status: 403 | 404 | 409 | 429;
-  readonly retryAfterS?: number; // with 429
-  readonly error: string;
-  readonly code: string; // a PlayError, or the engine's MoveError code for an illegal move
+/** A refused batch or game (its code a PlayError, or the engine's MoveError code for an illegal move). */
+export interface PlayFailure extends Refusal {
   readonly index?: number; // position in the batch of the first illegal move
   readonly moves?: number; // 409: how many moves the server has of this game, hints included
   readonly log?: readonly Move[]; // 409: the server's log as a client replays it (clientLog)
-};
+}
 
 export interface Played {
   readonly ok: true;
@@ -208,10 +205,9 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
       if (gamesPerDay !== false && (await repo.countStartedSince(playerId, midnight)) >= gamesPerDay)
         return {
           ok: false,
-          status: 429,
           code: PlayError.RateLimited,
           retryAfterS: Math.ceil((midnight + 86_400_000 - startedAt) / 1000),
-          error: `at most ${gamesPerDay} new games a day; finish one you started, or come back tomorrow (UTC)`,
+          message: `at most ${gamesPerDay} new games a day; finish one you started, or come back tomorrow (UTC)`,
         };
       const id = makeGameId();
       const shownAt = await repo.recordView(playerId, stored.id, startedAt); // an API client is shown the deal now
@@ -237,17 +233,16 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
     async play(playerId: string, gameId: string, moves: readonly Move[], at?: number): Promise<Played | PlayFailure> {
       for (let attempt = 1; ; attempt++) {
         const row = await repo.findById(gameId);
-        if (!row) return { ok: false, status: 404, code: PlayError.NotFound, error: 'there is no such game' };
+        if (!row) return { ok: false, code: PlayError.NotFound, message: 'there is no such game' };
         if (row.player_id !== playerId)
-          return { ok: false, status: 403, code: PlayError.Forbidden, error: 'this game belongs to another player' };
+          return { ok: false, code: PlayError.Forbidden, message: 'this game belongs to another player' };
         const stored = await fastify.dealer.byId(row.deal_id);
         if (!stored) throw new Error(`game ${row.id} points at a missing deal ${row.deal_id}`);
         const storedLog = JSON.parse(row.moves_json) as Move[];
-        const refuse = (code: string, error: string, extra: { index?: number } = {}): PlayFailure => ({
+        const refuse = (code: ErrorCode, message: string, extra: { index?: number } = {}): PlayFailure => ({
           ok: false,
-          status: 409,
           code,
-          error,
+          message,
           ...extra,
           moves: row.move_count,
           log: clientLog({ log: storedLog }, row.move_count, row),
@@ -302,16 +297,18 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         if (row.shuffles + countOf(batch, 'shuffle') > MAX_SHUFFLES)
           return refuse(PlayError.TooManyShuffles, `a game allows at most ${MAX_SHUFFLES} shuffles; undo instead`);
         const next = applyMoves(stateOf(row, stored), batch);
-        if (!next.ok) return refuse(next.error.code, next.message, { index: next.error.index + skipped });
+        if (!next.ok)
+          return refuse(isErrorCode(next.error.code) ? next.error.code : 'ERR_BAD_REQUEST', next.message, {
+            index: next.error.index + skipped,
+          });
         // Shuffles cost a search each: a budget per player, beside the per-request bound (schemas/games.ts).
         const wait = shuffleBudget.take(playerId, countOf(batch, 'shuffle'));
         if (wait !== undefined)
           return {
             ok: false,
-            status: 429,
             code: PlayError.RateLimited,
             retryAfterS: wait,
-            error: `at most ${SHUFFLES_PER_MINUTE} shuffles a minute; try again in ${wait} s`,
+            message: `at most ${SHUFFLES_PER_MINUTE} shuffles a minute; try again in ${wait} s`,
           };
         // Hints are counted, not kept (older logs may hold some: they go as the log is rewritten).
         const game: Game = { ...next.value, log: next.value.log.filter(isBoardMove) };
@@ -359,9 +356,8 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
           const fresh = (await repo.findById(gameId)) ?? row;
           return {
             ok: false,
-            status: 409,
             code: PlayError.Conflict,
-            error: 'this game changed in another window; here is the position the server has',
+            message: 'this game changed in another window; here is the position the server has',
             moves: fresh.move_count,
             log: clientLog({ log: JSON.parse(fresh.moves_json) as Move[] }, fresh.move_count, fresh),
           };

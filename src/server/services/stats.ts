@@ -18,7 +18,8 @@
  * the latest CHART_SIZE wins, so the answer costs the same at 10 or 100,000 games.
  */
 import type { Mode, Status } from '../../engine/index.ts';
-import type { GamesStore, GameSummary, StatsRows } from '../repositories/types.ts';
+import { dealUrl, isCleanWin } from '../../shared/display.ts';
+import type { GamesStore, StatsRows } from '../repositories/types.ts';
 
 export const HISTORY_SIZE = 50; // games listed per page, newest first
 export const MAX_HISTORY_PAGE = 2000; // 100,000 games; a deeper page is a 400
@@ -58,7 +59,7 @@ export interface WinTime {
   clean: boolean;
 }
 
-export interface Stats {
+export type Stats = {
   played: number;
   won: number;
   winRate: number; // 0–1
@@ -71,16 +72,7 @@ export interface Stats {
   historyPage: number; // 1-based
   historyPages: number; // at least 1
   wins: WinTime[]; // the latest CHART_SIZE wins, oldest first: the chart's data
-}
-
-export const dealUrl = (layout: string, seed: string, mode: Mode): string =>
-  `/play/${layout}/${seed}${mode === 'classic' ? '?mode=classic' : ''}`;
-
-/** A new random deal of a layout in a mode (GET /play/:layout redirects to a fresh seed). */
-export const newDealUrl = (layout: string, mode: Mode): string =>
-  `/play/${layout}${mode === 'classic' ? '?mode=classic' : ''}`;
-
-const isClean = (g: GameSummary): boolean => g.hints === 0 && g.shuffles === 0 && g.undos === 0;
+};
 
 const EMPTY: StatsRows = { layouts: [], streak: 0, bestStreak: 0, dailyStreak: 0, history: [], wins: [] };
 
@@ -143,7 +135,7 @@ export function makeStats(rows: StatsRows, page: number, nameOf: (layout: string
     hints: g.hints,
     shuffles: g.shuffles,
     undos: g.undos,
-    clean: g.result === 'won' && isClean(g),
+    clean: g.result === 'won' && isCleanWin(g),
     ranked: g.ranked_ms !== null,
     url: dealUrl(g.layout, g.seed, g.mode),
   }));

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { GameRow, LayoutTotals } from '../repositories/types.ts';
 import { dailyDayOf } from './daily.ts';
 import { layoutInfos } from './layouts.ts';
-import { newDealUrl } from './stats.ts';
+import { newDealUrl } from '../../shared/display.ts';
 
 export interface NextLayout {
   readonly id: string;

@@ -5,7 +5,8 @@
  * ticks and some arithmetic. Output contains numbers and fixed words only.
  */
 import type { WinTime } from '../services/stats.ts';
-import { formatDate, formatTime } from './format.ts';
+import { formatTime } from '../../shared/display.ts';
+import { formatDate } from './format.ts';
 
 export const CHART_WINS = 50;
 

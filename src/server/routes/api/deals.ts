@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { sendDealFailure } from '../../errors.ts';
+import { errorResponses, sendRefusal } from '../../errors.ts';
+import { DealSchema, preSerialized } from '../../schemas/responses.ts';
 import { DealParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
 import { cookiePlayerId } from '../../plugins/player.ts';
 import { clientKey } from '../../services/limits.ts';
@@ -14,18 +15,25 @@ import { clientKey } from '../../services/limits.ts';
 export const DEAL_CACHE = 'public, max-age=86400';
 
 export default async function apiDeals(fastify: FastifyInstance): Promise<void> {
-  fastify
-    .withTypeProvider<ZodTypeProvider>()
-    .get(
-      '/api/deals/:layout/:seed',
-      { schema: { params: DealParamsSchema, querystring: ModeQuerySchema }, config: { player: false } },
-      async (request, reply) => {
-        const { layout, seed } = request.params;
-        const found = await fastify.dealer.get(layout, seed, request.query.mode, clientKey(request.ip));
-        if (!found.ok) return sendDealFailure(request, reply, found);
-        const playerId = cookiePlayerId(request);
-        if (playerId !== undefined) await fastify.gamesRepository.recordView(playerId, found.value.id, fastify.now());
-        return reply.type('application/json; charset=utf-8').header('cache-control', DEAL_CACHE).send(found.value.json);
+  fastify.withTypeProvider<ZodTypeProvider>().get(
+    '/api/deals/:layout/:seed',
+    {
+      schema: {
+        params: DealParamsSchema,
+        querystring: ModeQuerySchema,
+        response: { 200: DealSchema, ...errorResponses(409, 503) },
       },
-    );
+      config: { player: false },
+    },
+    async (request, reply) => {
+      const found = await fastify.dealer.get({ ...request.params, mode: request.query.mode }, clientKey(request.ip));
+      if (!found.ok) return sendRefusal(request, reply, found);
+      const playerId = cookiePlayerId(request);
+      if (playerId !== undefined) await fastify.gamesRepository.recordView(playerId, found.value.id, fastify.now());
+      return reply
+        .type('application/json; charset=utf-8')
+        .header('cache-control', DEAL_CACHE)
+        .send(preSerialized(found.value.json));
+    },
+  );
 }

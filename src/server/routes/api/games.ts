@@ -11,7 +11,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Move } from '../../../engine/index.ts';
-import { sendDealFailure } from '../../errors.ts';
+import { errorResponses, MovesRefusalSchema, sendRefusal } from '../../errors.ts';
+import { CreatedGameSchema, MovesAnswerSchema, preSerialized } from '../../schemas/responses.ts';
 import { FLOOD_LIMITS, LIMITS } from '../../plugins/security.ts';
 import { CreateGameBodySchema, GameParamsSchema, MovesBodySchema } from '../../schemas/games.ts';
 import { gameAnswer } from '../../services/games.ts';
@@ -24,32 +25,35 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
   app.post(
     '/api/games',
     {
-      schema: { body: CreateGameBodySchema },
+      schema: {
+        body: CreateGameBodySchema,
+        response: { 201: CreatedGameSchema, ...errorResponses(403, 409, 413, 415, 503) },
+      },
       onRequest: fastify.floodGuard(FLOOD_LIMITS.createGame),
       config: { rateLimit: LIMITS.createGame },
     },
     async (request, reply) => {
-      const { layout, seed, mode } = request.body;
-      const found = await fastify.dealer.get(layout, seed, mode, clientKey(request.ip));
-      if (!found.ok) return sendDealFailure(request, reply, found);
+      const found = await fastify.dealer.get(request.body, clientKey(request.ip)); // the body is a DealKey
+      if (!found.ok) return sendRefusal(request, reply, found);
       const created = await fastify.games.create(request.playerId, found.value);
-      if ('ok' in created) {
-        if (created.retryAfterS !== undefined) reply.header('retry-after', String(created.retryAfterS));
-        return reply.code(created.status).send({ error: created.error });
-      }
+      if ('ok' in created) return sendRefusal(request, reply, created);
       const { id } = created;
       // {"id", ...deal} without parsing the stored deal again: splice the id into its JSON.
       return reply
         .code(201)
         .type('application/json; charset=utf-8')
-        .send(`{"id":${JSON.stringify(id)},${found.value.json.slice(1)}`);
+        .send(preSerialized(`{"id":${JSON.stringify(id)},${found.value.json.slice(1)}`));
     },
   );
 
   app.post(
     '/api/games/:id/moves',
     {
-      schema: { params: GameParamsSchema, body: MovesBodySchema },
+      schema: {
+        params: GameParamsSchema,
+        body: MovesBodySchema,
+        response: { 200: MovesAnswerSchema, ...errorResponses(403, 413, 415), 409: MovesRefusalSchema },
+      },
       onRequest: fastify.floodGuard(FLOOD_LIMITS.moves),
       config: { rateLimit: LIMITS.moves },
     },
@@ -57,9 +61,8 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
       const { moves, at } = request.body;
       const played = await fastify.games.play(request.playerId, request.params.id, moves as Move[], at);
       if (!played.ok) {
-        const { ok: _, status, retryAfterS, ...body } = played;
-        if (retryAfterS !== undefined) reply.header('retry-after', String(retryAfterS));
-        return reply.code(status).send(body);
+        const { ok: _, code: _code, message: _message, retryAfterS: _retry, ...extra } = played;
+        return sendRefusal(request, reply, played, extra); // a 409 with the server's move count and log
       }
       const answer = gameAnswer(played.game, played.moves, played.row, played.finishedAt);
       if (played.log) return { ...answer, log: played.log };

@@ -1,10 +1,15 @@
 /** GET /api/layouts: the built-in layouts, as the CLI's `layouts` (SPEC §3.1). */
 import type { FastifyInstance } from 'fastify';
+import { errorResponses } from '../../errors.ts';
+import { LayoutListSchema } from '../../schemas/responses.ts';
 import { layoutList } from '../../services/layouts.ts';
 
 export default async function apiLayouts(fastify: FastifyInstance): Promise<void> {
   const body = JSON.stringify(layoutList());
-  fastify.get('/api/layouts', { config: { player: false } }, async (_request, reply) =>
-    reply.type('application/json; charset=utf-8').header('cache-control', 'public, max-age=300').send(body),
+  fastify.get(
+    '/api/layouts',
+    { schema: { response: { 200: LayoutListSchema, ...errorResponses() } }, config: { player: false } },
+    async (_request, reply) =>
+      reply.type('application/json; charset=utf-8').header('cache-control', 'public, max-age=300').send(body),
   );
 }

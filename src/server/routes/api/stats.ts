@@ -5,22 +5,25 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LIMITS } from '../../plugins/security.ts';
+import { errorResponses } from '../../errors.ts';
+import { StatsSchema } from '../../schemas/responses.ts';
 import { StatsQuerySchema } from '../../schemas/stats.ts';
 import { statsOf } from '../../services/stats.ts';
 
 export default async function apiStats(fastify: FastifyInstance): Promise<void> {
-  fastify
-    .withTypeProvider<ZodTypeProvider>()
-    .get(
-      '/api/stats',
-      { schema: { querystring: StatsQuerySchema }, config: { rateLimit: LIMITS.stats } },
-      async (request) =>
-        statsOf(
-          fastify.gamesRepository,
-          request.isNewPlayer ? undefined : request.playerId,
-          request.query.page,
-          fastify.layouts.namer,
-          fastify.now(),
-        ),
-    );
+  fastify.withTypeProvider<ZodTypeProvider>().get(
+    '/api/stats',
+    {
+      schema: { querystring: StatsQuerySchema, response: { 200: StatsSchema, ...errorResponses() } },
+      config: { rateLimit: LIMITS.stats },
+    },
+    async (request) =>
+      statsOf(
+        fastify.gamesRepository,
+        request.isNewPlayer ? undefined : request.playerId,
+        request.query.page,
+        fastify.layouts.namer,
+        fastify.now(),
+      ),
+  );
 }

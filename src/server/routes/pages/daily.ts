@@ -14,10 +14,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sendDealFailure, sendError } from '../../errors.ts';
+import { sendRefusal, sendError } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { shiftDay } from '../../repositories/games-repository.ts';
 import type { DailyResult } from '../../repositories/types.ts';
+import { dealKey } from '../../schemas/common.ts';
 import { NICKNAME_MAX, NicknameBodySchema } from '../../schemas/daily.ts';
 import {
   DAILY_BOARD_SIZE,
@@ -32,8 +33,8 @@ import { fastestRankedMs, PACE_BURST, PAIR_FLOOR_MS } from '../../services/fair-
 import { layoutInfo } from '../../services/layouts.ts';
 import { clientKey } from '../../services/limits.ts';
 import { nameKey } from '../../services/names.ts';
-import { dealUrl } from '../../services/stats.ts';
-import { formatDate, formatTime } from '../../views/format.ts';
+import { dealUrl, formatTime, isCleanWin } from '../../../shared/display.ts';
+import { formatDate } from '../../views/format.ts';
 
 interface FormState {
   error?: string; // why the name was refused
@@ -120,8 +121,9 @@ async function renderDaily(
   const isToday = day === today;
   const seed = seedOfDay(day);
   // Today's deal is everyone's: no client pays for it. A past day's may be new to the store: the client's budget pays.
-  const found = await fastify.dealer.get(DAILY_LAYOUT, seed, DAILY_MODE, isToday ? undefined : clientKey(request.ip));
-  if (!found.ok) return sendDealFailure(request, reply, found);
+  const key = dealKey(DAILY_LAYOUT, seed, DAILY_MODE);
+  const found = await fastify.dealer.get(key, isToday ? undefined : clientKey(request.ip));
+  if (!found.ok) return sendRefusal(request, reply, found);
   const playerId = request.playerId;
   const known = !request.isNewPlayer;
   const repo = fastify.gamesRepository;
@@ -130,7 +132,7 @@ async function renderDaily(
     name: row.nickname,
     you: row.player_id === playerId,
     time: formatTime(row.time_ms),
-    clean: row.hints === 0 && row.shuffles === 0 && row.undos === 0,
+    clean: isCleanWin(row),
   }));
   const monthStart = `${day.slice(0, 7)}-01`;
   const monthEnd = `${day.slice(0, 7)}-31`;
@@ -172,10 +174,21 @@ export default async function pagesDaily(fastify: FastifyInstance): Promise<void
     const { date } = request.params;
     const today = utcDate(fastify.now());
     if (!isRealDay(date))
-      return sendError(request, reply, 404, `there is no daily deal for "${date}": dates are written YYYY-MM-DD`);
+      return sendError(
+        request,
+        reply,
+        'ERR_NOT_FOUND',
+        `there is no daily deal for "${date}": dates are written YYYY-MM-DD`,
+      );
     if (date > today)
-      return sendError(request, reply, 404, `the daily deal of ${date} is not out yet: it comes at midnight UTC`);
-    if (date < FIRST_DAILY) return sendError(request, reply, 404, `the first daily deal was on ${FIRST_DAILY}`);
+      return sendError(
+        request,
+        reply,
+        'ERR_NOT_FOUND',
+        `the daily deal of ${date} is not out yet: it comes at midnight UTC`,
+      );
+    if (date < FIRST_DAILY)
+      return sendError(request, reply, 'ERR_NOT_FOUND', `the first daily deal was on ${FIRST_DAILY}`);
     return renderDaily(fastify, request, reply, date);
   });
 
@@ -197,7 +210,7 @@ export default async function pagesDaily(fastify: FastifyInstance): Promise<void
         return sendError(
           request,
           reply,
-          403,
+          'ERR_FORBIDDEN',
           'win a daily deal on its day first (a ranked time); then your name can stand beside your time',
         );
       const saved = await fastify.playersRepository.setNickname(

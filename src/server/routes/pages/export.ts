@@ -6,10 +6,10 @@
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { sendError } from '../../errors.ts';
+import { ERROR_STATUS, sendError } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import type { ExportRow } from '../../repositories/types.ts';
-import { dealUrl } from '../../services/stats.ts';
+import { dealUrl } from '../../../shared/display.ts';
 
 const PAGE = 500;
 
@@ -116,7 +116,7 @@ export default async function pagesExport(fastify: FastifyInstance): Promise<voi
 
   fastify.get('/stats/export.csv', { config: { rateLimit: LIMITS.export } }, async (request, reply) => {
     const pages = await pagesOf(request);
-    if (!pages) return sendError(request, reply, 404, NONE);
+    if (!pages) return sendError(request, reply, 'ERR_NO_GAMES', NONE);
     const origin = originOf(request);
     const lines = (async function* () {
       yield `${CSV_COLUMNS.join(',')}\r\n`;
@@ -131,7 +131,7 @@ export default async function pagesExport(fastify: FastifyInstance): Promise<voi
 
   fastify.get('/stats/export.json', { config: { rateLimit: LIMITS.export } }, async (request, reply) => {
     const pages = await pagesOf(request);
-    if (!pages) return reply.code(404).send({ error: NONE, code: 'ERR_NO_GAMES' });
+    if (!pages) return reply.code(ERROR_STATUS.ERR_NO_GAMES).send({ error: NONE, code: 'ERR_NO_GAMES' });
     const origin = originOf(request);
     const chunks = (async function* () {
       let first = true;

@@ -5,7 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import { DAILY_LAYOUT, dailySeed, utcDate } from '../../services/daily.ts';
 import { layoutInfos } from '../../services/layouts.ts';
-import { dealUrl } from '../../services/stats.ts';
+import { dealUrl, newDealUrl } from '../../../shared/display.ts';
 import { nextUnplayed } from '../../services/wins.ts';
 
 export default async function pagesHome(fastify: FastifyInstance): Promise<void> {
@@ -19,7 +19,12 @@ export default async function pagesHome(fastify: FastifyInstance): Promise<void>
     const nameOf = latest ? await fastify.layouts.namer([latest.layout]) : undefined;
     return reply.page('index', {
       nav: 'play',
-      layouts: layoutInfos().map((l) => ({ ...l, mark: mark.get(l.id) ?? '' })),
+      layouts: layoutInfos().map((l) => ({
+        ...l,
+        mark: mark.get(l.id) ?? '',
+        newUrl: newDealUrl(l.id, 'relaxed'),
+        classicUrl: newDealUrl(l.id, 'classic'),
+      })),
       suggestion: totals.length > 0 ? nextUnplayed(totals) : null, // for a player who has begun: a layout they have not tried
       daily: { url: dealUrl(DAILY_LAYOUT, dailySeed(now), 'relaxed'), date: utcDate(now) },
       resume: latest && {

@@ -13,7 +13,9 @@ import multipart, { type MultipartFile, type MultipartValue } from '@fastify/mul
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sendError } from '../../errors.ts';
+import { newDealUrl } from '../../../shared/display.ts';
+import { ERROR_STATUS, errorResponses, sendError } from '../../errors.ts';
+import { LayoutSlotsSchema } from '../../schemas/responses.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { LayoutIdSchema } from '../../schemas/common.ts';
 import { clientKey } from '../../services/limits.ts';
@@ -129,7 +131,7 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
     const uploaded = await fastify.layouts.upload({ ...form, client: clientKey(request.ip) });
     if (!uploaded.ok) {
       if (uploaded.retryAfterS !== undefined) reply.header('retry-after', String(uploaded.retryAfterS));
-      return renderForm(reply, uploaded.status, { error: uploaded.message, mapName: form.mapName });
+      return renderForm(reply, ERROR_STATUS[uploaded.code], { error: uploaded.message, mapName: form.mapName });
     }
     request.log.info({ layout: uploaded.id, created: uploaded.created }, 'layout uploaded');
     return reply.redirect(`/layouts/${uploaded.id}`, 303);
@@ -139,8 +141,13 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
     const { id } = request.params;
     const info = await fastify.layouts.custom(id);
     if (!info) {
-      if (layoutById(id)) return reply.redirect(`/play/${id}`, 302); // a built-in has no page of its own: play it
-      return sendError(request, reply, 404, `there is no layout called ${id}; was the link copied whole?`);
+      if (layoutById(id)) return reply.redirect(newDealUrl(id, 'relaxed'), 302); // a built-in has no page of its own: play it
+      return sendError(
+        request,
+        reply,
+        'ERR_UNKNOWN_LAYOUT',
+        `there is no layout called ${id}; was the link copied whole?`,
+      );
     }
     const path = `/layouts/${id}`;
     return reply.page('custom-layout', {
@@ -148,21 +155,24 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
       nav: 'play',
       layout: info,
       shareUrl: `${fastify.publicOrigin ?? ''}${path}`,
-      newUrl: `/play/${id}`,
-      classicUrl: `/play/${id}?mode=classic`,
+      newUrl: newDealUrl(id, 'relaxed'),
+      classicUrl: newDealUrl(id, 'classic'),
       layoutData: scriptJson({ id, name: info.name, slots: info.layout.slots.map((s) => [s.x, s.y, s.z]) }),
     });
   });
 
   app.get(
     '/api/layouts/:id',
-    { schema: { params: LayoutPageParamsSchema }, config: { player: false } },
+    {
+      schema: { params: LayoutPageParamsSchema, response: { 200: LayoutSlotsSchema, ...errorResponses() } },
+      config: { player: false },
+    },
     async (request, reply) => {
       const { id } = request.params;
       const builtin = layoutById(id);
       const info = builtin ? undefined : await fastify.layouts.custom(id);
       const layout = builtin ?? info?.layout;
-      if (!layout) return sendError(request, reply, 404, `there is no layout called ${id}`, 'ERR_UNKNOWN_LAYOUT');
+      if (!layout) return sendError(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${id}`);
       // A custom layout never changes under its id (ids are by content); a built-in may in a new version.
       return reply
         .header('cache-control', builtin ? 'public, max-age=300' : 'public, max-age=86400')

@@ -9,16 +9,15 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { availablePairs, newGame, type Game } from '../../../engine/index.ts';
-import { sendDealFailure, sendError } from '../../errors.ts';
+import { sendRefusal, sendError } from '../../errors.ts';
 import type { Nav } from '../../plugins/view.ts';
-import { DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
+import { dealKey, DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
 import { DAILY_LAYOUT, dailySeed, isDailySeed } from '../../services/daily.ts';
 import type { StoredDeal } from '../../services/dealer.ts';
 import { clientLog } from '../../services/games.ts';
 import { clientKey } from '../../services/limits.ts';
-import { dealUrl, newDealUrl } from '../../services/stats.ts';
+import { dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/display.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
-import { formatTime } from '../../views/format.ts';
 import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
 
 const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // no - or _: a seed never looks like a flag
@@ -68,7 +67,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         rank: i + 1,
         name: row.nickname,
         time: formatTime(row.time_ms),
-        clean: row.hints === 0 && row.shuffles === 0 && row.undos === 0,
+        clean: isCleanWin(row),
         you: row.player_id === playerId,
       })),
     });
@@ -111,10 +110,10 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     async (request, reply) => {
       const { layout } = request.params;
       if (!(await fastify.layouts.info(layout)))
-        return sendError(request, reply, 404, `there is no layout called ${layout}`);
-      const seed = randomSeed();
-      fastify.dealer.markChosen(layout, seed, request.query.mode); // its deal pays from the server's own pool
-      return reply.redirect(dealUrl(layout, seed, request.query.mode), 302);
+        return sendError(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${layout}`);
+      const key = dealKey(layout, randomSeed(), request.query.mode);
+      fastify.dealer.markChosen(key); // its deal pays from the server's own pool
+      return reply.redirect(dealUrl(key.layout, key.seed, key.mode), 302);
     },
   );
 
@@ -124,8 +123,8 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     async (request, reply) => {
       const { layout, seed } = request.params;
       const { mode } = request.query;
-      const found = await fastify.dealer.get(layout, seed, mode, clientKey(request.ip));
-      if (!found.ok) return sendDealFailure(request, reply, found);
+      const found = await fastify.dealer.get({ layout, seed, mode }, clientKey(request.ip));
+      if (!found.ok) return sendRefusal(request, reply, found);
       const stored = found.value;
       const now = fastify.now();
       const shownAt = await fastify.gamesRepository.recordView(request.playerId, stored.id, now); // the start of this player's time on it

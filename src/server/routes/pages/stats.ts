@@ -6,7 +6,8 @@ import { StatsQuerySchema } from '../../schemas/stats.ts';
 import { layoutInfos } from '../../services/layouts.ts';
 import { statsOf } from '../../services/stats.ts';
 import { timesChart } from '../../views/chart.ts';
-import { formatDate, formatPercent, formatTime } from '../../views/format.ts';
+import { formatTime } from '../../../shared/display.ts';
+import { formatDate, formatPercent } from '../../views/format.ts';
 
 export default async function pagesStats(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

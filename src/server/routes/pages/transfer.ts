@@ -48,7 +48,7 @@ export default async function pagesTransfer(fastify: FastifyInstance): Promise<v
       return sendError(
         request,
         reply,
-        404,
+        'ERR_NOT_FOUND',
         'this is not a transfer link (check that it was copied whole), or it was used or expired long ago',
       );
     reply.code(410);
@@ -64,7 +64,12 @@ export default async function pagesTransfer(fastify: FastifyInstance): Promise<v
 
   app.post('/stats/transfer', { config: { rateLimit: LIMITS.transfer } }, async (request, reply) => {
     if (request.isNewPlayer || !(await players.find(request.playerId)))
-      return sendError(request, reply, 409, 'there is nothing to move yet: play a game first, then make the link');
+      return sendError(
+        request,
+        reply,
+        'ERR_NOTHING_TO_MOVE',
+        'there is nothing to move yet: play a game first, then make the link',
+      );
     const token = randomBytes(24).toString('base64url');
     const now = fastify.now();
     await players.createTransfer(hashOf(token), request.playerId, now, now + TRANSFER_TTL_MS);

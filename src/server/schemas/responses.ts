@@ -1,0 +1,57 @@
+/**
+ * The success answers of the JSON API, declared beside each route's error answers (errors.ts
+ * errorResponses), so every route lists all it may answer (STYLE.md, "Shipping"). They name the keys
+ * the SPEC (§3.2, §3.3) promises and let the others through: the deal API sends its stored JSON as it
+ * is, and answers that gained keys since (the win panel's) keep them.
+ */
+import { z } from 'zod';
+import { MODES } from '../../engine/index.ts';
+
+const Coord = z.number().int();
+
+/**
+ * A body that is JSON already (a stored deal as it is stored): fastify sends a string as it is, never
+ * through the serializer, so the route's success schema only documents it. Typed to pass the reply's type.
+ */
+export const preSerialized = (json: string): never => json as never;
+
+/** A deal (SPEC §3.3). */
+export const DealSchema = z.looseObject({
+  layout: z.string(),
+  seed: z.string(),
+  mode: z.enum(MODES),
+  generator: z.string(),
+  tiles: z.array(z.looseObject({ x: Coord, y: Coord, z: Coord, face: z.string() })),
+  solution: z.array(z.tuple([z.number().int(), z.number().int()])),
+});
+
+/** POST /api/games: the new game's id and its deal. */
+export const CreatedGameSchema = DealSchema.extend({ id: z.string() });
+
+/** POST /api/games/:id/moves: the position after the batch (services/games.ts gameAnswer, services/wins.ts). */
+export const MovesAnswerSchema = z.looseObject({
+  status: z.enum(['playing', 'won', 'stuck']),
+  faces: z.array(z.string().nullable()).readonly(),
+});
+
+/** GET /api/layouts (as the CLI's `layouts`). */
+export const LayoutListSchema = z.array(z.looseObject({ id: z.string(), name: z.string(), tiles: z.number().int() }));
+
+/** GET /api/layouts/:id: what a browser needs to deal any seed of the layout itself. */
+export const LayoutSlotsSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  tiles: z.number().int(),
+  slots: z.array(z.tuple([Coord, Coord, Coord])),
+});
+
+/** GET /api/stats (SPEC §3.2; services/stats.ts Stats). */
+export const StatsSchema = z.looseObject({
+  played: z.number().int(),
+  won: z.number().int(),
+  cleanWins: z.number().int(),
+  streak: z.number().int(),
+  bestStreak: z.number().int(),
+  byLayout: z.record(z.string(), z.unknown()),
+  history: z.array(z.unknown()),
+});
