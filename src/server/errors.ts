@@ -56,6 +56,7 @@ export const ERROR_STATUS = {
   ERR_MOVE_GAP: 409, // the batch starts past the stored log
   ERR_TOO_MANY_MOVES: 409,
   ERR_TOO_MANY_HINTS: 409,
+  ERR_TOO_MANY_CHECKS: 409,
   ERR_TOO_MANY_SHUFFLES: 409,
   // an illegal move (the engine's MoveError codes)
   ERR_NO_SUCH_TILE: 409,
