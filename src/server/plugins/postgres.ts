@@ -61,7 +61,7 @@ async function postgresPlugin(fastify: FastifyInstance, opts: PostgresOptions): 
     },
   });
   fastify.addHook('onClose', async () => {
-    await pool.end(); // waits for the connections in use to come back
+    if (!pool.ended) await pool.end(); // waits for the connections in use to come back
   });
 }
 
