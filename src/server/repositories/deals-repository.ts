@@ -13,51 +13,14 @@ import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createPgDealsRepository } from './postgres/deals.ts';
-import { makeBoard, makePairs, parseBoard, parsePairs, type Deal } from '../../engine/index.ts';
+import { makeBoard, makePairs, type Deal } from '../../engine/index.ts';
+import { rebuildRow, type Slots, type StoredRow } from './deal-rows.ts';
 import type { DealRow, DealsStore } from './types.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     dealsRepository: DealsStore;
   }
-}
-
-/** A row as stored: compact (faces, solution, shape) or, from before migration 004, whole JSON. */
-export interface StoredRow {
-  id: number;
-  layout: string;
-  seed: string;
-  mode: DealRow['mode'];
-  generator: string;
-  deal_json: string; // '' for a compact row
-  shape_id: number | null;
-  faces: string | null;
-  solution: string | null;
-}
-
-export type Slots = readonly (readonly [number, number, number])[];
-
-/** The row as the rest of the server sees it: with the deal JSON, rebuilt for a compact row (both backends). */
-export function rebuildRow(row: StoredRow, slotsOf: (shapeId: number) => Slots): DealRow {
-  const { id, layout, seed, mode, generator } = row;
-  if (row.deal_json !== '') return { id, layout, seed, mode, generator, deal_json: row.deal_json };
-  const slots = slotsOf(row.shape_id!);
-  const faces = parseBoard(row.faces!, slots.length);
-  const solution = parsePairs(row.solution!, slots.length);
-  if (!faces.ok || !solution.ok)
-    throw new Error(
-      `stored deal ${id} is broken: ${faces.ok ? '' : faces.message} ${solution.ok ? '' : solution.message}`,
-    );
-  // The key order of the engine's deal value (deal.ts makeDealValue), so the JSON is the same bytes.
-  const deal = {
-    layout,
-    seed,
-    mode,
-    generator,
-    tiles: slots.map(([x, y, z], i) => ({ x, y, z, face: faces.value[i] })),
-    solution: solution.value,
-  };
-  return { id, layout, seed, mode, generator, deal_json: JSON.stringify(deal) };
 }
 
 export function createDealsRepository(db: Database): DealsStore {

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { makeBoard, makePairs, type Deal } from '../../../engine/index.ts';
 import { transaction } from '../../db/postgres.ts';
-import { rebuildRow, type Slots, type StoredRow } from '../deals-repository.ts';
+import { rebuildRow, type Slots, type StoredRow } from '../deal-rows.ts';
 import type { DealsStore } from '../types.ts';
 
 const COLUMNS = 'id, layout, seed, mode, generator, deal_json, shape_id, faces, solution';
