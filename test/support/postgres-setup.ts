@@ -8,13 +8,19 @@ import pg from 'pg';
 import { openPostgres } from '../../src/server/plugins/postgres.ts';
 import { databaseUrl, MIGRATED_TEMPLATE, postgresMissing, startPostgres } from './postgres.ts';
 
-export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+interface Shared {
+  cluster: Promise<{ url: string; stop(): Promise<void> } | undefined>; // undefined: PostgreSQL is missing
+  users: number;
+}
+// Both vitest projects (and the root) run this setup in the one main process: they share one cluster.
+const SHARED = Symbol.for('mahjong.test.postgres');
+const registry = globalThis as { [SHARED]?: Shared };
+
+async function startOnce(): Promise<{ url: string; stop(): Promise<void> } | undefined> {
   const missing = postgresMissing();
   if (missing) {
     if (process.env.CI) throw new Error(`CI is set and PostgreSQL is missing: ${missing}`);
     console.warn(`\n*** PostgreSQL tests SKIPPED: ${missing} ***\n`);
-    project.provide('postgresUrl', '');
-    project.provide('postgresMissing', missing);
     return undefined;
   }
   const cluster = await startPostgres();
@@ -31,7 +37,20 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     await cluster.stop();
     throw error;
   }
-  project.provide('postgresUrl', cluster.url);
-  project.provide('postgresMissing', '');
-  return () => cluster.stop();
+  return cluster;
+}
+
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  const shared = (registry[SHARED] ??= { cluster: startOnce(), users: 0 });
+  shared.users++;
+  const cluster = await shared.cluster;
+  project.provide('postgresUrl', cluster?.url ?? '');
+  project.provide('postgresMissing', cluster ? '' : postgresMissing()!);
+  return async () => {
+    shared.users--;
+    if (shared.users === 0) {
+      delete registry[SHARED];
+      await cluster?.stop();
+    }
+  };
 }

@@ -11,7 +11,7 @@
  * Without the binaries the PostgreSQL suites are skipped with one loud reason; with CI set that is an
  * error instead (`.ci/run` installs the `postgresql` package).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -118,6 +118,18 @@ export async function startPostgres(): Promise<RunningPostgres> {
     rmSync(dir, { recursive: true, force: true });
     throw new Error(`could not start PostgreSQL: ${stderr.trim() || (error as Error).message}`, { cause: error });
   }
+  // A watchdog: if this process dies without stop() (killed, a timeout), the cluster goes with it.
+  const stopCommand = asRoot
+    ? `runuser -u postgres -- '${join(bin, 'pg_ctl')}' -D '${data}' -m immediate -w stop`
+    : `'${join(bin, 'pg_ctl')}' -D '${data}' -m immediate -w stop`;
+  spawn(
+    'sh',
+    [
+      '-c',
+      `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; ${stopCommand} >/dev/null 2>&1; rm -rf '${dir}'`,
+    ],
+    { detached: true, stdio: 'ignore' },
+  ).unref();
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     async stop() {
