@@ -13,7 +13,7 @@
 import { HelpRequested, quote, UsageError } from './args.ts';
 import { BackupFailure, backupCommand } from './backup.ts';
 import { benchCommand, DealFailure, dealCommand, layoutsCommand, solveCommand, type Output } from './commands.ts';
-import { reportCommand } from './report.ts';
+import { reportAnyCommand } from './report.ts';
 import { studyCommand, type Progress } from './study.ts';
 
 export const USAGE = `Usage: npm run --silent mahjong -- <command> [flags]
@@ -30,7 +30,8 @@ Commands:
                                                  {"deals","p50_ms","p99_ms","max_ms","mean_attempts","max_attempts","failures"}
   backup PATH [--force]                          an online backup of DATABASE_PATH (default data/mahjong.db)
                                                  {"backup","source","pages","bytes","ms","check"}
-  report [--json]                                what players did per mode and layout, from DATABASE_PATH (CSV):
+  report [--json]                                what players did per mode and layout, from DATABASE_URL (PostgreSQL)
+                                                 or else DATABASE_PATH (CSV):
                                                  games, won, clean wins, got stuck, shuffled, hinted, won or abandoned after stuck
 
 --layout-file reads a KMahjongg .layout or a GNOME Mahjongg .map (--name picks a map by name or id).
@@ -43,7 +44,7 @@ const COMMANDS: Readonly<Record<string, (argv: readonly string[], progress: Prog
   bench: benchCommand,
   study: (argv, progress) => ({ stdout: studyCommand(argv, progress), warnings: [] }),
   backup: (argv) => backupCommand(argv, process.env),
-  report: (argv) => ({ stdout: reportCommand(argv, process.env), warnings: [] }),
+  report: async (argv) => ({ stdout: await reportAnyCommand(argv, process.env), warnings: [] }),
 };
 
 export interface Io {

@@ -1,10 +1,13 @@
 /**
  * `report [--json]`: what players did with the deals of a running site, per mode and layout, read from its
- * database (DATABASE_PATH, default data/mahjong.db; SQLite). It is how an operator sees whether the
+ * database: PostgreSQL when DATABASE_URL is set (issue 15), else SQLite at DATABASE_PATH (default
+ * data/mahjong.db). It is how an operator sees whether the
  * solvability guarantee is perceptible: players of relaxed and classic deals should get stuck, shuffle and give
  * up at different rates if it is (see docs/study.md).
  *
- * Implementation notes: the database is opened read-only, so the command is safe beside the running server.
+ * Implementation notes: the database is opened read-only (PostgreSQL: a read-only transaction), so the command is
+ * safe beside the running server. A compact deal row (migration 004) is rebuilt into its deal JSON as the server
+ * does (deals-repository.ts rebuildRow).
  * A game's counters (hints, shuffles, undos) are in its row; whether the player was ever stuck (tiles left, no
  * pair free) is found by replaying its move log with the engine, as the server does. "Can this still be won?"
  * is answered in the browser's worker; the client sends each question and what the player heard with its
@@ -14,7 +17,9 @@
  */
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { applyMove, isBoardMove, newGame, statusOf, type Deal, type Move } from '../engine/index.ts';
+import { rebuildRow, type Slots, type StoredRow } from '../server/repositories/deal-rows.ts';
 import { parseFlags, quote, UsageError } from './args.ts';
 
 export const DEFAULT_DATABASE = 'data/mahjong.db';
@@ -54,10 +59,7 @@ const COLUMNS: readonly (keyof ReportRow)[] = [
   'abandoned_after_no',
 ];
 
-interface GameRecord {
-  readonly layout: string;
-  readonly mode: string;
-  readonly deal_json: string;
+interface GameRecord extends StoredRow {
   readonly result: string | null;
   readonly moves_json: string;
   readonly hints: number;
@@ -82,18 +84,26 @@ function everStuck(deal: Deal, log: readonly Move[]): boolean {
   return false;
 }
 
+/** Every game with its deal; `checks` names the check counters (constants where the database predates them). */
+const gamesSql = (checks: string) => `SELECT d.id, d.layout, d.seed, d.mode, d.generator, d.deal_json, d.shape_id,
+    d.faces, d.solution, g.result, g.moves_json, g.hints, g.shuffles, g.undos, ${checks}
+  FROM games g JOIN deals d ON d.id = g.deal_id`;
+const CHECKS = 'g.checks, g.checks_no';
+
 /** The report's rows, per mode then layout, from a database handle. */
 export function reportRows(db: Database.Database): ReportRow[] {
   const columns = new Set((db.pragma('table_info(games)') as { name: string }[]).map((c) => c.name));
-  const checks = columns.has('checks') ? 'g.checks, g.checks_no' : '0 AS checks, 0 AS checks_no'; // before 008
-  const games = db
-    .prepare(
-      `SELECT d.layout, d.mode, d.deal_json, g.result, g.moves_json, g.hints, g.shuffles, g.undos, ${checks}
-       FROM games g JOIN deals d ON d.id = g.deal_id`,
-    )
-    .all() as GameRecord[];
+  const checks = columns.has('checks') ? CHECKS : '0 AS checks, 0 AS checks_no'; // before migration 008
+  const games = db.prepare(gamesSql(checks)).all() as GameRecord[];
+  const shapes = db.prepare('SELECT id, slots FROM shapes').all() as { id: number; slots: string }[];
+  return countGames(games, shapes);
+}
+
+/** The rows from every game with its deal, and the layouts' shapes. */
+function countGames(games: readonly GameRecord[], shapeRows: readonly { id: number; slots: string }[]): ReportRow[] {
+  const shapes = new Map(shapeRows.map((s) => [s.id, JSON.parse(s.slots) as Slots]));
   const rows = new Map<string, ReportRow>();
-  const deals = new Map<string, Deal>(); // parsed once per deal
+  const deals = new Map<number, Deal>(); // parsed once per deal
   for (const g of games) {
     const key = `${g.mode}\u0000${g.layout}`;
     let row = rows.get(key);
@@ -116,8 +126,8 @@ export function reportRows(db: Database.Database): ReportRow[] {
       };
       rows.set(key, row);
     }
-    let deal = deals.get(g.deal_json);
-    if (!deal) deals.set(g.deal_json, (deal = JSON.parse(g.deal_json) as Deal));
+    let deal = deals.get(g.id);
+    if (!deal) deals.set(g.id, (deal = JSON.parse(rebuildRow(g, (id) => shapes.get(id)!).deal_json) as Deal));
     const won = g.result === 'won';
     const stuck = everStuck(deal, JSON.parse(g.moves_json) as Move[]);
     row.games++;
@@ -136,10 +146,58 @@ export function reportRows(db: Database.Database): ReportRow[] {
   return [...rows.values()].sort((a, b) => a.mode.localeCompare(b.mode) || a.layout.localeCompare(b.layout));
 }
 
+/** The report's rows from PostgreSQL at `url`, in one read-only transaction. */
+export async function reportRowsPostgres(url: string): Promise<ReportRow[]> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
+  try {
+    await client.connect();
+  } catch (e) {
+    throw new UsageError(`cannot connect to DATABASE_URL: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  client.on('error', () => {}); // a connection lost mid-query rejects that query; nothing else to do
+  try {
+    await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+    const games = (await client.query<GameRecord>(gamesSql(CHECKS))).rows;
+    const shapes = (await client.query<{ id: number; slots: string }>('SELECT id, slots FROM shapes')).rows;
+    await client.query('COMMIT');
+    return countGames(games, shapes);
+  } catch (e) {
+    if (e instanceof UsageError) throw e;
+    throw new UsageError(`DATABASE_URL is not a game database: ${e instanceof Error ? e.message : String(e)}`);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** DATABASE_URL as given, checked: a postgres:// or postgresql:// URL. */
+function postgresUrl(raw: string): string {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !['postgres:', 'postgresql:'].includes(url.protocol))
+    throw new UsageError('DATABASE_URL is a PostgreSQL URL such as postgres://user:password@host:5432/mahjong');
+  return raw;
+}
+
 const csvCell = (v: unknown): string => {
   const text = String(v);
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
+
+const format = (rows: readonly ReportRow[], json: boolean): string =>
+  json
+    ? JSON.stringify(rows)
+    : [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => csvCell(r[c])).join(','))].join('\n');
+
+/** `report [--json]`: over PostgreSQL when DATABASE_URL is set, else over SQLite at DATABASE_PATH. */
+export async function reportAnyCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
+  if (!env.DATABASE_URL) return reportCommand(argv, env);
+  const flags = parseFlags('report', argv, { json: 'switch' });
+  return format(await reportRowsPostgres(postgresUrl(env.DATABASE_URL)), flags.has('json'));
+}
 
 /** `report [--json]` over DATABASE_PATH. */
 export function reportCommand(argv: readonly string[], env: NodeJS.ProcessEnv): string {
@@ -162,8 +220,7 @@ export function reportCommand(argv: readonly string[], env: NodeJS.ProcessEnv): 
         `${quote(path)} is not a game database: ${e instanceof Error ? e.message.split('\n')[0] : String(e)}`,
       );
     }
-    if (flags.has('json')) return JSON.stringify(rows);
-    return [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => csvCell(r[c])).join(','))].join('\n');
+    return format(rows, flags.has('json'));
   } finally {
     db.close();
   }

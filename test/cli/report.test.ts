@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, test } from 'vitest';
 import { UsageError } from '../../src/cli/args.ts';
-import { reportCommand } from '../../src/cli/report.ts';
+import { reportAnyCommand, reportCommand } from '../../src/cli/report.ts';
 import { layoutById } from '../../src/engine/builtins.ts';
 import {
   applyMove,
@@ -16,7 +16,10 @@ import {
   type Game,
   type Move,
 } from '../../src/engine/index.ts';
+import { buildApp } from '../../src/server/app.ts';
 import { migrate, readMigrations } from '../../src/server/db/migrate.ts';
+import { createGame, newPlayer, postMoves, solutionMoves } from '../server/helper.ts';
+import { freshDatabaseUrl, postgresSkip } from '../support/postgres.ts';
 import { ROOT, runCli } from './run.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mahjong-report-'));
@@ -171,5 +174,42 @@ describe('report', () => {
     });
     expect(bad.status).toBe(2);
     expect(bad.stderr.trim().split('\n')).toHaveLength(1);
+  });
+});
+
+describe.skipIf(postgresSkip())('report on PostgreSQL (DATABASE_URL)', () => {
+  test('reads the games a server stored there, compact deals and all; the same CSV from the command line', async () => {
+    const url = await freshDatabaseUrl({ migrated: true });
+    const app = buildApp({ databasePath: ':memory:', databaseUrl: url, logger: false, dealer: { workers: 0 } });
+    try {
+      await app.ready();
+      const cookie = await newPlayer(app);
+      const won = await createGame(app, cookie, { layout: 'turtle', seed: 'report-pg' });
+      expect((await postMoves(app, cookie, won.id, solutionMoves(won))).json().status).toBe('won');
+      await createGame(app, cookie, { layout: 'garden', seed: 'report-pg' }); // started, nothing played
+    } finally {
+      await app.close();
+    }
+    const rows = JSON.parse(await reportAnyCommand(['--json'], { DATABASE_URL: url }));
+    expect(rows).toEqual([
+      expect.objectContaining({ mode: 'relaxed', layout: 'garden', games: 1, won: 0, got_stuck: 0 }),
+      expect.objectContaining({ mode: 'relaxed', layout: 'turtle', games: 1, won: 1, clean_wins: 1, got_stuck: 0 }),
+    ]);
+    const env = { ...process.env, DATABASE_URL: url, DATABASE_PATH: path.join(dir, 'none.db') };
+    const ok = await runCli(['report'], { env: env as Record<string, string> });
+    expect(ok.status).toBe(0);
+    expect(ok.stdout.trim().split('\n')).toEqual([
+      'mode,layout,games,won,clean_wins,got_stuck,shuffled,hinted,won_after_stuck,abandoned_after_stuck,asked,heard_no,won_after_no,abandoned_after_no',
+      'relaxed,garden,1,0,0,0,0,0,0,0,0,0,0,0',
+      'relaxed,turtle,1,1,1,0,0,0,0,0,0,0,0,0',
+    ]);
+  });
+
+  test('a bad or unreachable DATABASE_URL exits 2 with one line', async () => {
+    for (const DATABASE_URL of ['mysql://x/y', 'postgres://nobody@127.0.0.1:1/none']) {
+      const bad = await runCli(['report'], { env: { ...process.env, DATABASE_URL } as Record<string, string> });
+      expect(bad.status, DATABASE_URL).toBe(2);
+      expect(bad.stderr.trim().split('\n'), DATABASE_URL).toHaveLength(1);
+    }
   });
 });

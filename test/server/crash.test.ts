@@ -8,6 +8,9 @@
  * players must be able to play on where the database says they are.
  *
  * Loopback only; bounded: 40 games of at most 72 batches, under a minute.
+ *
+ * SQLite only: it checks the file's durability (WAL replay, integrity_check); on PostgreSQL durability is the
+ * server's, and killing an app process mid-load is the fleet test's job (issue 15, branch issue-15-fleet).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

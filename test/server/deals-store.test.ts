@@ -5,7 +5,7 @@ import { describe, expect, test } from 'vitest';
 import { layoutById } from '../../src/engine/builtins.ts';
 import { deal, LAYOUTS } from '../../src/engine/index.ts';
 import { KEEP_UNPLAYED_MS } from '../../src/server/services/dealer.ts';
-import { build, createGame, newPlayer } from './helper.ts';
+import { build, createGame, newPlayer, query } from './helper.ts';
 
 describe('compact deals', () => {
   test.each(LAYOUTS.map((l) => [l.id] as const))(
@@ -20,9 +20,13 @@ describe('compact deals', () => {
         const row = await app.dealsRepository.store(id, 'compact', mode, made.value.deal.generator, json, 1);
         expect(row.deal_json).toBe(json);
         expect((await app.dealsRepository.findById(row.id))!.deal_json).toBe(json);
-        const stored = app.db
-          .prepare('SELECT length(faces) + length(solution) + length(deal_json) AS n FROM deals WHERE id = ?')
-          .get(row.id) as { n: number };
+        const stored = (
+          await query(
+            app,
+            'SELECT length(faces) + length(solution) + length(deal_json) AS n FROM deals WHERE id = ?',
+            row.id,
+          )
+        )[0] as { n: number };
         expect(stored.n).toBeLessThan(1500);
       }
     },
@@ -44,8 +48,8 @@ describe('deals nobody played', () => {
     const before = (await app.inject({ url: '/api/deals/garden/unplayed' })).body;
     await createGame(app, cookie, { layout: 'garden', seed: 'played' });
     await app.inject({ url: `/api/deals/turtle/daily-2025-01-01` });
-    const count = () => (app.db.prepare('SELECT COUNT(*) AS n FROM deals').get() as { n: number }).n;
-    expect(count()).toBe(3);
+    const count = async () => ((await query(app, 'SELECT COUNT(*) AS n FROM deals'))[0] as { n: number }).n;
+    expect(await count()).toBe(3);
     clock += KEEP_UNPLAYED_MS - 1000;
     expect(await app.dealer.prune()).toBe(0);
     clock += 2000;
@@ -57,7 +61,7 @@ describe('deals nobody played', () => {
       limit: 100,
     });
     expect(pruned).toBe(1);
-    expect(app.db.prepare('SELECT seed FROM deals ORDER BY seed').all()).toEqual([
+    expect(await query(app, 'SELECT seed FROM deals ORDER BY seed')).toEqual([
       { seed: 'daily-2025-01-01' },
       { seed: 'played' },
     ]);
@@ -69,11 +73,11 @@ describe('deals nobody played', () => {
     const app = await build();
     for (let i = 0; i < 6; i++) await app.inject({ url: `/api/deals/garden/cap${i}` });
     expect(await app.dealsRepository.pruneUnplayed({ before: 0, max: 4, keep: [], limit: 100 })).toBe(2);
-    expect(
-      app.db
-        .prepare('SELECT seed FROM deals ORDER BY id')
-        .all()
-        .map((r) => (r as { seed: string }).seed),
-    ).toEqual(['cap2', 'cap3', 'cap4', 'cap5']);
+    expect((await query(app, 'SELECT seed FROM deals ORDER BY id')).map((r) => (r as { seed: string }).seed)).toEqual([
+      'cap2',
+      'cap3',
+      'cap4',
+      'cap5',
+    ]);
   });
 });

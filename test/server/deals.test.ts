@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { GENERATOR_VERSION, deal, ok, type Deal } from '../../src/engine/index.ts';
 import { layoutById } from '../../src/engine/builtins.ts';
-import { build, createGame, newPlayer, postMoves, solutionMoves } from './helper.ts';
+import { build, createGame, newPlayer, postMoves, solutionMoves, query } from './helper.ts';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -65,11 +65,11 @@ describe('stored deals', () => {
     if (!real.ok) throw new Error(real.message);
     const legacy = (bumpedDeal(layoutById('garden')!, 'legacy', 'relaxed') as { value: { deal: Deal } }).value.deal;
     const stored: Deal = { ...legacy, generator: '0' };
-    app.db
-      .prepare(
-        "INSERT INTO deals (layout, seed, mode, generator, deal_json, created_at) VALUES ('garden', 'legacy', 'relaxed', '0', ?, 0)",
-      )
-      .run(JSON.stringify(stored));
+    await query(
+      app,
+      "INSERT INTO deals (layout, seed, mode, generator, deal_json, created_at) VALUES ('garden', 'legacy', 'relaxed', '0', ?, 0)",
+      JSON.stringify(stored),
+    );
     const res = await app.inject({ url: '/api/deals/garden/legacy' });
     expect(res.json()).toEqual(stored);
     expect(res.json().tiles).not.toEqual(real.value.deal.tiles);
@@ -88,11 +88,11 @@ describe('stored deals', () => {
     const real = deal(layoutById('garden')!, 'old', 'relaxed');
     if (!real.ok) throw new Error(real.message);
     const retired = { ...real.value.deal, layout: 'retired' };
-    app.db
-      .prepare(
-        "INSERT INTO deals (layout, seed, mode, generator, deal_json, created_at) VALUES ('retired', 'old', 'relaxed', '1', ?, 0)",
-      )
-      .run(JSON.stringify(retired));
+    await query(
+      app,
+      "INSERT INTO deals (layout, seed, mode, generator, deal_json, created_at) VALUES ('retired', 'old', 'relaxed', '1', ?, 0)",
+      JSON.stringify(retired),
+    );
     expect((await app.inject({ url: '/api/deals/retired/old' })).json()).toEqual(retired);
     const page = await app.inject({ url: '/play/retired/old' });
     expect(page.statusCode).toBe(200);
@@ -104,7 +104,7 @@ describe('stored deals', () => {
     await Promise.all(Array.from({ length: 5 }, () => app.inject({ url: '/api/deals/turtle/same' })));
     await app.inject({ url: '/play/turtle/same' });
     await app.inject({ url: '/api/deals/turtle/same?mode=classic' });
-    const rows = app.db.prepare('SELECT layout, seed, mode, generator FROM deals ORDER BY mode').all();
+    const rows = await query(app, 'SELECT layout, seed, mode, generator FROM deals ORDER BY mode');
     expect(rows).toEqual([
       { layout: 'turtle', seed: 'same', mode: 'classic', generator: GENERATOR_VERSION },
       { layout: 'turtle', seed: 'same', mode: 'relaxed', generator: GENERATOR_VERSION },

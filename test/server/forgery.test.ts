@@ -5,10 +5,10 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { build, createGame, newPlayer, postMoves, solutionMoves } from './helper.ts';
+import { build, createGame, newPlayer, postMoves, solutionMoves, query } from './helper.ts';
 
-const rowOf = (app: FastifyInstance, id: string) =>
-  app.db.prepare('SELECT status, result, move_count, started_at, finished_at FROM games WHERE id = ?').get(id) as {
+const rowOf = async (app: FastifyInstance, id: string) =>
+  (await query(app, 'SELECT status, result, move_count, started_at, finished_at FROM games WHERE id = ?', id))[0] as {
     status: string;
     result: string | null;
     move_count: number;
@@ -16,8 +16,8 @@ const rowOf = (app: FastifyInstance, id: string) =>
     finished_at: number | null;
   };
 
-const wins = (app: FastifyInstance): number =>
-  (app.db.prepare("SELECT COUNT(*) AS n FROM games WHERE result = 'won'").get() as { n: number }).n;
+const wins = async (app: FastifyInstance): Promise<number> =>
+  ((await query(app, "SELECT COUNT(*) AS n FROM games WHERE result = 'won'"))[0] as { n: number }).n;
 
 describe('a win must be played legally', () => {
   test.each([
@@ -45,8 +45,13 @@ describe('a win must be played legally', () => {
       code: expect.stringMatching(/^ERR_/),
       index: expect.any(Number),
     });
-    expect(rowOf(app, game.id)).toMatchObject({ status: 'playing', result: null, move_count: 0, finished_at: null });
-    expect(wins(app)).toBe(0);
+    expect(await rowOf(app, game.id)).toMatchObject({
+      status: 'playing',
+      result: null,
+      move_count: 0,
+      finished_at: null,
+    });
+    expect(await wins(app)).toBe(0);
   });
 
   test('a client cannot claim a status, a time or a result: unknown keys are 400', async () => {
@@ -73,7 +78,7 @@ describe('a win must be played legally', () => {
       method: 'POST', url: '/api/games', headers: { cookie }, payload: { layout: 'turtle', seed: 'x', startedAt: 0 },
     }); // prettier-ignore
     expect(create.statusCode).toBe(400);
-    expect(rowOf(app, game.id)).toMatchObject({ move_count: 0, result: null });
+    expect(await rowOf(app, game.id)).toMatchObject({ move_count: 0, result: null });
   });
 
   test('a won game takes no more moves, so a win cannot be replayed for a better time', async () => {
@@ -81,12 +86,12 @@ describe('a win must be played legally', () => {
     const cookie = await newPlayer(app);
     const game = await createGame(app, cookie);
     expect((await postMoves(app, cookie, game.id, solutionMoves(game))).json().status).toBe('won');
-    const finished = rowOf(app, game.id);
+    const finished = await rowOf(app, game.id);
     for (const moves of [[{ type: 'undo' }], solutionMoves(game), [{ type: 'redo' }]]) {
       const res = await postMoves(app, cookie, game.id, moves);
       expect(res.statusCode).toBe(409);
     }
-    expect(rowOf(app, game.id)).toEqual(finished);
+    expect(await rowOf(app, game.id)).toEqual(finished);
   });
 });
 
@@ -104,7 +109,7 @@ describe('times are the server clock', () => {
       finishedAt: 1_750_000_000_001,
       timeMs: 1,
     });
-    expect(rowOf(app, game.id)).toMatchObject({ started_at: 1_750_000_000_000, finished_at: 1_750_000_000_001 });
+    expect(await rowOf(app, game.id)).toMatchObject({ started_at: 1_750_000_000_000, finished_at: 1_750_000_000_001 });
     const stats = (await app.inject({ url: '/api/stats', headers: { cookie } })).json();
     expect(stats.history[0].timeMs).toBe(1);
   });
@@ -148,7 +153,7 @@ describe("another player's game", () => {
     const game = await createGame(app, owner, { layout: 'turtle', seed: 'mine' });
     const moves = solutionMoves(game);
     await postMoves(app, owner, game.id, moves.slice(0, 5));
-    const before = rowOf(app, game.id);
+    const before = await rowOf(app, game.id);
     clock += 1000;
 
     for (const batch of [[{ type: 'undo' }], moves.slice(5), [{ type: 'hint' }]]) {
@@ -156,7 +161,7 @@ describe("another player's game", () => {
       expect(res.statusCode).toBe(403);
       expect(res.json()).toEqual({ error: 'this game belongs to another player', code: 'ERR_NOT_YOUR_GAME' });
     }
-    expect(rowOf(app, game.id)).toEqual(before);
+    expect(await rowOf(app, game.id)).toEqual(before);
 
     const page = await app.inject({ url: '/play/turtle/mine', headers: { cookie: other } });
     expect(page.statusCode).toBe(200);

@@ -5,11 +5,11 @@
 import { describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { availablePairs, canMatch, isTileFree, newGame, replay, type Deal, type Game } from '../../src/engine/index.ts';
-import { build, createGame, newPlayer, postMoves, solutionMoves } from './helper.ts';
+import { build, createGame, newPlayer, postMoves, solutionMoves, query } from './helper.ts';
 
 /** The stored game row, straight from the database. */
-const rowOf = (app: FastifyInstance, id: string) =>
-  app.db.prepare('SELECT * FROM games WHERE id = ?').get(id) as Record<string, unknown>;
+const rowOf = async (app: FastifyInstance, id: string) =>
+  (await query(app, 'SELECT * FROM games WHERE id = ?', id))[0] as Record<string, unknown>;
 
 function startOf(deal: Deal): Game {
   const g = newGame(deal);
@@ -36,7 +36,7 @@ describe('POST /api/games', () => {
     const deal = await app.inject({ url: '/api/deals/turtle/abc' });
     const { id: _id, ...rest } = body;
     expect(rest).toEqual(deal.json());
-    const row = rowOf(app, body.id);
+    const row = await rowOf(app, body.id);
     expect(row).toMatchObject({ status: 'playing', result: null, move_count: 0, tiles_left: 144, finished_at: null });
   });
 
@@ -69,7 +69,7 @@ describe('POST /api/games', () => {
     expect(Object.keys(res.json())).toEqual(['error', 'code']);
     expect(res.json().error).toEqual(expect.any(String));
     expect(res.json().code).toBe(status === 404 ? 'ERR_UNKNOWN_LAYOUT' : 'ERR_VALIDATION');
-    expect((app.db.prepare('SELECT COUNT(*) AS n FROM games').get() as { n: number }).n).toBe(0);
+    expect(((await query(app, 'SELECT COUNT(*) AS n FROM games'))[0] as { n: number }).n).toBe(0);
   });
 
   test('malformed JSON → 400, a text body → 400, XML → 415, a huge body → 413', async () => {
@@ -123,7 +123,7 @@ describe('POST /api/games/:id/moves', () => {
     expect(body).toMatchObject({ status: 'won', left: 0, hints: 0, shuffles: 0, undos: 0, moves: 72, timeMs: 95_000 });
     expect(body.faces).toHaveLength(144);
     expect(body.faces.every((f: unknown) => f === null)).toBe(true);
-    expect(rowOf(app, game.id)).toMatchObject({
+    expect(await rowOf(app, game.id)).toMatchObject({
       status: 'won',
       result: 'won',
       started_at: 1_700_000_000_000,
@@ -157,7 +157,13 @@ describe('POST /api/games/:id/moves', () => {
       undos: 1,
       moves: 7,
     });
-    expect(rowOf(app, game.id)).toMatchObject({ move_count: 7, hints: 1, shuffles: 1, undos: 1, tiles_left: 138 });
+    expect(await rowOf(app, game.id)).toMatchObject({
+      move_count: 7,
+      hints: 1,
+      shuffles: 1,
+      undos: 1,
+      tiles_left: 138,
+    });
   });
 
   describe('"can this still be won?" (check moves, issue 12)', () => {
@@ -173,19 +179,19 @@ describe('POST /api/games/:id/moves', () => {
       const res = await post(app, cookie, game.id, 0, batch);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ status: 'playing', left: 140, hints: 0, moves: 4 });
-      const row = rowOf(app, game.id);
+      const row = await rowOf(app, game.id);
       expect(row).toMatchObject({ move_count: 4, checks: 2, checks_no: 1, hints: 0, tiles_left: 140 });
       expect(JSON.parse(row.moves_json as string)).toEqual(moves.slice(0, 2));
       // A batch sent again (its answer was lost) counts nothing twice.
       const again = await post(app, cookie, game.id, 0, batch);
       expect(again.statusCode).toBe(200);
-      expect(rowOf(app, game.id)).toMatchObject({ move_count: 4, checks: 2, checks_no: 1 });
+      expect(await rowOf(app, game.id)).toMatchObject({ move_count: 4, checks: 2, checks_no: 1 });
       // A check alone travels like a hint; the win still needs every pair, and comes with the checks counted.
       const alone = await post(app, cookie, game.id, 4, [{ type: 'check', heard: 'unknown' }]);
       expect(alone.json()).toMatchObject({ status: 'playing', moves: 5 });
       const rest = await post(app, cookie, game.id, 5, moves.slice(2));
       expect(rest.json()).toMatchObject({ status: 'won', moves: 75, hints: 0, shuffles: 0, undos: 0 });
-      expect(rowOf(app, game.id)).toMatchObject({ result: 'won', checks: 3, checks_no: 1 });
+      expect(await rowOf(app, game.id)).toMatchObject({ result: 'won', checks: 3, checks_no: 1 });
     });
 
     test('a conflict answers with a log that replays to the same position and counts', async () => {
@@ -213,7 +219,7 @@ describe('POST /api/games/:id/moves', () => {
       const res = await postMoves(app, cookie, game.id, moves);
       expect(res.statusCode).toBe(400);
       expect(res.json().error).toMatch(/^body/);
-      expect(rowOf(app, game.id)).toMatchObject({ move_count: 0, checks: 0 });
+      expect(await rowOf(app, game.id)).toMatchObject({ move_count: 0, checks: 0 });
     });
 
     test('at most MAX_CHECKS a game: the next is 409 and changes nothing', async () => {
@@ -225,7 +231,7 @@ describe('POST /api/games/:id/moves', () => {
       const more = await post(app, cookie, game.id, 500, [{ type: 'check', heard: 'no' }]);
       expect(more.statusCode).toBe(409);
       expect(more.json().code).toBe('ERR_TOO_MANY_CHECKS');
-      expect(rowOf(app, game.id)).toMatchObject({ move_count: 500, checks: 500, checks_no: 500 });
+      expect(await rowOf(app, game.id)).toMatchObject({ move_count: 500, checks: 500, checks_no: 500 });
     });
   });
 
@@ -235,7 +241,7 @@ describe('POST /api/games/:id/moves', () => {
     const game = await createGame(app, cookie);
     const moves = solutionMoves(game);
     await postMoves(app, cookie, game.id, [...moves.slice(0, 5), { type: 'shuffle' }]);
-    const stored = JSON.parse(rowOf(app, game.id).moves_json as string);
+    const stored = JSON.parse((await rowOf(app, game.id)).moves_json as string);
     expect(stored).toHaveLength(6);
     const replayed = replay(game, stored);
     expect(replayed.ok).toBe(true);
@@ -250,11 +256,11 @@ describe('POST /api/games/:id/moves', () => {
     }
 
     async function expectRefused(app: FastifyInstance, cookie: string, id: string, moves: unknown[], pattern: RegExp) {
-      const before = rowOf(app, id);
+      const before = await rowOf(app, id);
       const res = await postMoves(app, cookie, id, moves);
       expect(res.statusCode).toBe(409);
       expect(res.json().error).toMatch(pattern);
-      expect(rowOf(app, id)).toEqual(before);
+      expect(await rowOf(app, id)).toEqual(before);
       return res.json();
     }
 
@@ -314,7 +320,7 @@ describe('POST /api/games/:id/moves', () => {
       const res = await postMoves(app, cookie, game.id, solutionMoves(game).slice(0, 70));
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ status: 'playing', left: 4, finishedAt: null, timeMs: null });
-      expect(rowOf(app, game.id)).toMatchObject({ result: null, finished_at: null });
+      expect(await rowOf(app, game.id)).toMatchObject({ result: null, finished_at: null });
       const stats = await app.inject({ url: '/api/stats', headers: { cookie } });
       expect(stats.json()).toMatchObject({ played: 1, won: 0 });
     });
@@ -339,7 +345,7 @@ describe('POST /api/games/:id/moves', () => {
       const res = await postMoves(app, cookie, game.id, moves);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ error: expect.stringMatching(/^body/), code: 'ERR_VALIDATION' });
-      expect(rowOf(app, game.id).move_count).toBe(0);
+      expect((await rowOf(app, game.id)).move_count).toBe(0);
     });
 
     test('500 moves in one request are accepted', async () => {
@@ -365,7 +371,7 @@ describe('POST /api/games/:id/moves', () => {
     const res = await postMoves(app, other, game.id, solutionMoves(game));
     expect(res.statusCode).toBe(403);
     expect(res.json()).toEqual({ error: 'this game belongs to another player', code: 'ERR_NOT_YOUR_GAME' });
-    expect(rowOf(app, game.id).move_count).toBe(0);
+    expect((await rowOf(app, game.id)).move_count).toBe(0);
   });
 
   test('a tampered cookie is a new player: 403, not the owner', async () => {
@@ -411,7 +417,7 @@ describe('POST /api/games/:id/moves', () => {
       const res = await postMoves(app, cookie, game.id, log);
       expect(res.statusCode).toBe(200);
       expect(res.json()).toMatchObject({ status: 'stuck', left: state.left });
-      expect(rowOf(app, game.id)).toMatchObject({ status: 'stuck', result: null });
+      expect(await rowOf(app, game.id)).toMatchObject({ status: 'stuck', result: null });
       const undo = await postMoves(app, cookie, game.id, [{ type: 'undo' }]);
       expect(undo.json()).toMatchObject({ status: 'playing', undos: 1 });
       return;
@@ -426,9 +432,12 @@ describe('POST /api/games/:id/moves', () => {
     const moves = solutionMoves(game);
     await postMoves(app, cookie, game.id, moves.slice(0, 1));
     // Another process appends a move: this process's cached state is now one move behind.
-    app.db
-      .prepare('UPDATE games SET moves_json = ?, move_count = 2, tiles_left = 140 WHERE id = ?')
-      .run(JSON.stringify(moves.slice(0, 2)), game.id);
+    await query(
+      app,
+      'UPDATE games SET moves_json = ?, move_count = 2, tiles_left = 140 WHERE id = ?',
+      JSON.stringify(moves.slice(0, 2)),
+      game.id,
+    );
     const res = await postMoves(app, cookie, game.id, moves.slice(2, 3));
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ left: 138, moves: 3 });

@@ -13,7 +13,16 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../src/server/errors.ts';
-import { createGame, newPlayer, postMoves, solutionMoves, TEST_SECRET, type Created } from './helper.ts';
+import {
+  createGame,
+  newPlayer,
+  postMoves,
+  query,
+  solutionMoves,
+  storage,
+  TEST_SECRET,
+  type Created,
+} from './helper.ts';
 
 let app: FastifyInstance;
 let victim: string; // cookie
@@ -23,7 +32,7 @@ let attackerGame: Created;
 let victimId: string; // the raw player id inside the victim's cookie
 
 beforeAll(async () => {
-  app = buildApp({ databasePath: ':memory:', cookieSecret: TEST_SECRET, logger: false, dealer: { workers: 0 } });
+  app = buildApp({ ...(await storage()), cookieSecret: TEST_SECRET, logger: false, dealer: { workers: 0 } });
   await app.ready();
   victim = await newPlayer(app);
   victimId = victim.split('=')[1]!.split('.')[0]!;
@@ -41,15 +50,17 @@ afterAll(async () => {
 });
 
 /** Everything a hostile request could have changed. */
-function snapshot() {
-  const one = (sql: string) => app.db.prepare(sql).get();
+async function snapshot() {
+  const one = async (sql: string) => (await query(app, sql))[0];
+  const concat = (expr: string) =>
+    app.backend === 'postgres' ? `string_agg(${expr}, ',' ORDER BY id)` : `GROUP_CONCAT(${expr})`;
   return {
-    players: one('SELECT COUNT(*) AS n FROM players'),
-    deals: one('SELECT COUNT(*) AS n FROM deals'),
-    games: one('SELECT COUNT(*) AS n FROM games'),
-    moves: one('SELECT SUM(move_count) AS n, GROUP_CONCAT(moves_json) AS logs FROM games'),
-    names: one("SELECT GROUP_CONCAT(COALESCE(nickname, '-')) AS n FROM players"),
-    settings: one('SELECT COUNT(*) AS n FROM settings'),
+    players: await one('SELECT COUNT(*) AS n FROM players'),
+    deals: await one('SELECT COUNT(*) AS n FROM deals'),
+    games: await one('SELECT COUNT(*) AS n FROM games'),
+    moves: await one(`SELECT SUM(move_count) AS n, ${concat('moves_json')} AS logs FROM games`),
+    names: await one(`SELECT ${concat("COALESCE(nickname, '-')")} AS n FROM players`),
+    settings: await one('SELECT COUNT(*) AS n FROM settings'),
   };
 }
 
@@ -473,7 +484,7 @@ describe('hostile input: 4xx with an error, never 5xx, nothing reflected, nothin
   });
 
   test.each(Object.entries(CASES).map(([label, c], i) => [label, c, i] as const))('%s', async (label, c, i) => {
-    const before = snapshot();
+    const before = await snapshot();
     const url = typeof c.url === 'function' ? c.url() : c.url;
     const payload = typeof c.payload === 'function' ? (c.payload as () => unknown)() : c.payload;
     const who: Who = c.who ?? 'attacker';
@@ -512,7 +523,7 @@ describe('hostile input: 4xx with an error, never 5xx, nothing reflected, nothin
     expect(res.headers['content-security-policy'], 'CSP').toMatch(/default-src 'self'/);
     expect(res.headers['x-content-type-options']).toBe('nosniff');
     expect(JSON.stringify(res.headers)).not.toMatch(REFLECTED);
-    expect(snapshot()).toEqual(before);
+    expect(await snapshot()).toEqual(before);
     if (options.method !== 'GET') expect(res.headers['set-cookie']).toBeUndefined(); // never a new identity
   });
 

@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { deal, makeLayout, type Deal } from '../../src/engine/index.ts';
 import { MAX_UPLOAD_BYTES } from '../../src/server/services/upload.ts';
-import { build, createGame, newPlayer, postMoves, solutionMoves } from './helper.ts';
+import { build, createGame, newPlayer, postMoves, solutionMoves, query } from './helper.ts';
 
 const CORPUS = path.resolve(process.cwd(), '../shared/layouts');
 const hasCorpus = existsSync(CORPUS);
@@ -153,7 +153,7 @@ describe.skipIf(!hasCorpus)('POST /layouts with the corpus', () => {
     ).toBe(a);
     // GNOME's Turtle holds the same 144 positions, half a tile further left.
     expect(await uploaded(app, cookie, corpusFile('gnome/mahjongg.map'), 'mahjongg.map')).toBe(a);
-    expect(app.db.prepare('SELECT COUNT(*) AS n FROM custom_layouts').get()).toEqual({ n: 1 });
+    expect((await query(app, 'SELECT COUNT(*) AS n FROM custom_layouts'))[0]).toEqual({ n: 1 });
     // The first upload's name stays.
     expect((await app.inject({ url: `/layouts/${a}` })).body).toContain('<h1>default</h1>');
   });
@@ -322,7 +322,7 @@ describe('POST /layouts with a bad file: the form again, with the reason', () =>
     expect(res.headers['content-type']).toMatch(/^text\/html/);
     expect(res.body).toMatch(/<form[^>]*action="\/layouts"/);
     expect(formError(res.body)).toMatch(message);
-    expect(app.db.prepare('SELECT COUNT(*) AS n FROM custom_layouts').get()).toEqual({ n: 0 });
+    expect((await query(app, 'SELECT COUNT(*) AS n FROM custom_layouts'))[0]).toEqual({ n: 0 });
   });
 
   test('a map name longer than the field allows', async () => {
@@ -380,7 +380,7 @@ describe('POST /layouts with a bad file: the form again, with the reason', () =>
       'sec-fetch-site': 'cross-site',
     });
     expect(foreign.statusCode).toBe(403);
-    expect(app.db.prepare('SELECT COUNT(*) AS n FROM custom_layouts').get()).toEqual({ n: 0 });
+    expect((await query(app, 'SELECT COUNT(*) AS n FROM custom_layouts'))[0]).toEqual({ n: 0 });
     const same = await upload(app, cookie, gnomeMap('Small', SMALL), 'small.map', undefined, {
       origin: 'http://localhost:80',
       'sec-fetch-site': 'same-origin',
@@ -432,7 +432,7 @@ describe('names and budgets', () => {
     const cookie = await newPlayer(app);
     const id = await uploaded(app, cookie, gnomeMap('Small', SMALL), 'small.map');
     // Plant a clash: the row of this id now holds another shape.
-    app.db.prepare('UPDATE custom_layouts SET slots = ? WHERE id = ?').run('[[0,0,0],[2,0,0]]', id);
+    await query(app, 'UPDATE custom_layouts SET slots = ? WHERE id = ?', '[[0,0,0],[2,0,0]]', id);
     const res = await upload(app, cookie, gnomeMap('Small', SMALL), 'small.map');
     expect(res.statusCode).toBe(409);
     expect(formError(res.body)).toMatch(/another layout already has this one&#39;s id/);
@@ -589,6 +589,6 @@ describe('playing a custom layout', () => {
       payload: { layout: id, seed: 'x' },
     });
     expect(game.statusCode).toBe(404);
-    expect(app.db.prepare('SELECT COUNT(*) AS n FROM deals').get()).toEqual({ n: 0 });
+    expect((await query(app, 'SELECT COUNT(*) AS n FROM deals'))[0]).toEqual({ n: 0 });
   });
 });

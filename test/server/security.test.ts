@@ -127,10 +127,24 @@ describe('TRUST_PROXY and the rest of the environment', () => {
     ['PUBLIC_ORIGIN', 'ftp://mahjong.example', /scheme, host and port only/],
     ['PUBLIC_ORIGIN', 'https://user:pw@mahjong.example', /scheme, host and port only/],
     ['DEAL_WORKERS', '-1', /DEAL_WORKERS/],
+    ['DATABASE_URL', 'mysql://db/mahjong', /DATABASE_URL is a PostgreSQL URL/],
+    ['DATABASE_URL', 'postgres://db', /DATABASE_URL is a PostgreSQL URL/],
+    ['DATABASE_URL', 'data/mahjong.db', /DATABASE_URL is a PostgreSQL URL/],
+    ['DATABASE_POOL_MAX', '0', /DATABASE_POOL_MAX is a whole number from 1 to 100/],
+    ['DATABASE_POOL_MAX', '101', /DATABASE_POOL_MAX is a whole number from 1 to 100/],
+    ['DATABASE_POOL_MAX', 'ten', /DATABASE_POOL_MAX is a whole number from 1 to 100/],
   ])('%s=%j is refused', (name, value, message) => {
     const env = parseEnv({ [name]: value });
     expect(env.ok).toBe(false);
     if (!env.ok) expect(env.errors.join('\n')).toMatch(message);
+  });
+
+  test('DATABASE_URL selects PostgreSQL with its pool size', () => {
+    const env = parseEnv({ DATABASE_URL: 'postgresql://app:pw@db.internal:5432/mahjong', DATABASE_POOL_MAX: '25' });
+    expect(env.ok && [env.value.DATABASE_URL, env.value.DATABASE_POOL_MAX]).toEqual([
+      'postgresql://app:pw@db.internal:5432/mahjong',
+      25,
+    ]);
   });
 
   test('defaults; an empty variable counts as unset', () => {
@@ -141,6 +155,7 @@ describe('TRUST_PROXY and the rest of the environment', () => {
         PORT: 3000,
         HOST: '0.0.0.0',
         DATABASE_PATH: 'data/mahjong.db',
+        DATABASE_POOL_MAX: 10,
         LOG_LEVEL: 'info',
         TRUST_PROXY: false,
         DEAL_WORKERS: 2,
