@@ -9,12 +9,13 @@
  * overrides the layer's. Coordinates are whole tiles, possibly ending in .5;
  * ranges are inclusive and step one tile.
  *
- * Implementation notes: a small hand-written tokenizer (no DOM in the engine) for
- * the part of XML that GMarkup accepts: comments, processing instructions, a
- * doctype, CDATA, self-closing tags, attributes in either quote with the five
- * named entities and character references. As in GNOME Mahjongg, element and
- * attribute names are case-insensitive, and `<mahjongg>` may sit inside other
- * markup, which is skipped. Inside `<mahjongg>` we are stricter than GNOME, which
+ * Implementation notes: the XML is read by saxes through ./markup.ts, which
+ * gives start tags, end tags and text with their line numbers and words saxes'
+ * syntax errors our way (comments, declarations, processing instructions and
+ * CDATA are handled there; the five named entities and character references are
+ * decoded). As in GNOME Mahjongg, element and attribute names are
+ * case-insensitive, and `<mahjongg>` may sit inside other markup, which is
+ * skipped. Inside `<mahjongg>` we are stricter than GNOME, which
  * silently ignores what it does not know: an unknown element or attribute, a
  * missing attribute, a coordinate that is not a whole or half number of tiles, a
  * backwards range or an unclosed tag is an error with its line number. Shapes are
@@ -33,6 +34,7 @@ import {
   validateSlots,
 } from '../engine/layout.ts';
 import { err, ok, type Layout, type Result, type Slot } from '../engine/types.ts';
+import { MarkupError, quote, readMarkup, type StartTag } from './markup.ts';
 
 export const MAX_MAPS = 100; // layouts in one file; a guard against garbage input
 
@@ -55,124 +57,7 @@ function fail(line: number, message: string, code: LayoutError = LayoutError.For
   throw new ParseFailure(code, `line ${line}: ${message}`);
 }
 
-const quote = (s: string): string => JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
-
-type Attributes = Map<string, string>; // lower-cased name → decoded value
-
-type Token =
-  | {
-      readonly kind: 'start';
-      readonly name: string; // as written
-      readonly attrs: Attributes;
-      readonly selfClosing: boolean; // <tag/>
-      readonly line: number;
-    }
-  | { readonly kind: 'end'; readonly name: string; readonly line: number }
-  | { readonly kind: 'text'; readonly text: string; readonly line: number };
-
-const NAME = /[A-Za-z_:][-A-Za-z0-9_.:]*/y;
-const SPACE = /[ \t\r\n]*/y;
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
-
-function decodeEntities(value: string, line: number): string {
-  return value.replace(/&([^;&\s]*);?/g, (whole, body: string) => {
-    if (!whole.endsWith(';')) return fail(line, `a bare & in ${quote(value)}; write it as &amp;`);
-    if (body in ENTITIES) return ENTITIES[body]!;
-    const ref = /^#(?:x([0-9a-fA-F]{1,6})|([0-9]{1,7}))$/.exec(body);
-    const code = ref ? parseInt(ref[1] ?? ref[2]!, ref[1] ? 16 : 10) : NaN;
-    if (!(code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff)))
-      return fail(line, `unknown entity &${body}; (known: &amp; &lt; &gt; &quot; &apos; and &#N;)`);
-    return String.fromCodePoint(code);
-  });
-}
-
-/** Splits the text into start tags, end tags and text; comments and declarations are dropped. */
-function* tokenize(text: string): Generator<Token> {
-  let pos = 0;
-  let line = 1;
-  const advance = (to: number): void => {
-    for (let i = pos; i < to; i++) if (text.charCodeAt(i) === 10) line++;
-    pos = to;
-  };
-  const closeOf = (open: string, close: string, what: string): number => {
-    const end = text.indexOf(close, pos + open.length);
-    if (end < 0) fail(line, `${what} starting here is never closed with ${close}`);
-    return end + close.length;
-  };
-  const match = (re: RegExp): string | null => {
-    re.lastIndex = pos;
-    const m = re.exec(text);
-    if (!m) return null;
-    advance(pos + m[0].length);
-    return m[0];
-  };
-  while (pos < text.length) {
-    const lt = text.indexOf('<', pos);
-    if (lt !== pos) {
-      const start = line;
-      const end = lt < 0 ? text.length : lt;
-      const chunk = text.slice(pos, end);
-      advance(end);
-      yield { kind: 'text', text: chunk, line: start };
-      continue;
-    }
-    if (text.startsWith('<!--', pos)) advance(closeOf('<!--', '-->', 'the comment'));
-    else if (text.startsWith('<![CDATA[', pos)) {
-      const start = line;
-      const end = closeOf('<![CDATA[', ']]>', 'the CDATA section');
-      const chunk = text.slice(pos + 9, end - 3);
-      advance(end);
-      yield { kind: 'text', text: chunk, line: start };
-    } else if (text.startsWith('<?', pos)) advance(closeOf('<?', '?>', 'the processing instruction'));
-    else if (text.startsWith('<!', pos)) advance(closeOf('<!', '>', 'the declaration'));
-    else if (text.startsWith('</', pos)) {
-      const start = line;
-      advance(pos + 2);
-      const name = match(NAME) ?? fail(line, 'expected an element name after </');
-      match(SPACE);
-      if (text[pos] !== '>') fail(line, `expected > to end </${name}`);
-      advance(pos + 1);
-      yield { kind: 'end', name, line: start };
-    } else {
-      const start = line;
-      advance(pos + 1);
-      const name =
-        match(NAME) ?? fail(line, `expected an element name after <, found ${quote(text.slice(pos, pos + 10))}`);
-      const attrs: Attributes = new Map();
-      for (;;) {
-        const gap = match(SPACE)!;
-        if (pos >= text.length || text[pos] === '<') fail(start, `the tag <${name}> is never closed with >`);
-        if (text.startsWith('/>', pos)) {
-          advance(pos + 2);
-          yield { kind: 'start', name, attrs, selfClosing: true, line: start };
-          break;
-        }
-        if (text[pos] === '>') {
-          advance(pos + 1);
-          yield { kind: 'start', name, attrs, selfClosing: false, line: start };
-          break;
-        }
-        if (gap === '') fail(line, `expected a space, > or /> in <${name}>, found ${quote(text.slice(pos, pos + 10))}`);
-        const attr = match(NAME) ?? fail(line, `bad attribute in <${name}>: ${quote(text.slice(pos, pos + 10))}`);
-        match(SPACE);
-        if (text[pos] !== '=') fail(line, `expected = after the attribute ${attr} in <${name}>`);
-        advance(pos + 1);
-        match(SPACE);
-        const q = text[pos];
-        if (q !== '"' && q !== "'") fail(line, `the value of ${attr} in <${name}> must be in quotes`);
-        const end = text.indexOf(q!, pos + 1);
-        if (end < 0) fail(line, `the value of ${attr} in <${name}> is never closed with ${q}`);
-        const raw = text.slice(pos + 1, end);
-        if (raw.includes('<')) fail(line, `the value of ${attr} in <${name}> contains <; write it as &lt;`);
-        const valueLine = line;
-        advance(end + 1);
-        const key = attr.toLowerCase();
-        if (attrs.has(key)) fail(valueLine, `the attribute ${attr} appears twice in <${name}>`);
-        attrs.set(key, decodeEntities(raw, valueLine));
-      }
-    }
-  }
-}
+type Attributes = ReadonlyMap<string, string>; // lower-cased name → decoded value
 
 const SHAPES = ['tile', 'row', 'column', 'block'] as const;
 type Shape = (typeof SHAPES)[number];
@@ -294,9 +179,7 @@ function closeMap(open: OpenMap, index: number, ids: Set<string>): GnomeMap {
 }
 
 interface Open {
-  readonly name: string; // as written, to match the end tag
   readonly element: string; // lower case; 'other' outside <mahjongg>
-  readonly line: number;
 }
 
 /**
@@ -320,33 +203,14 @@ function readMaps(text: string): GnomeMap[] {
   let sawMahjongg = false;
   let map: OpenMap | null = null;
   let layerZ = 0;
-  for (const token of tokenize(text)) {
-    const parent = stack.at(-1)?.element ?? 'other';
-    if (token.kind === 'text') {
-      const words = token.text.trim();
-      if (parent !== 'other' && words !== '') {
-        const lead = token.text.slice(0, token.text.indexOf(words[0]!));
-        fail(token.line + lead.split('\n').length - 1, `unexpected text ${quote(words)} inside <${parent}>`);
-      }
-      continue;
-    }
-    if (token.kind === 'end') {
-      const open = stack.pop();
-      if (!open) fail(token.line, `</${token.name}> closes nothing`);
-      if (open.name !== token.name)
-        fail(token.line, `</${token.name}> does not match <${open.name}> opened on line ${open.line}`);
-      if (open.element === 'map') {
-        maps.push(closeMap(map!, maps.length, ids));
-        map = null;
-      } else if (open.element === 'layer') layerZ = 0;
-      continue;
-    }
-    const element = token.name.toLowerCase();
-    const { line, attrs } = token;
+  const parentOf = (): string => stack.at(-1)?.element ?? 'other';
+  const start = ({ name: written, attrs, line }: StartTag): void => {
+    const parent = parentOf();
+    const element = written.toLowerCase();
     if (parent === 'other') {
       if (element !== 'mahjongg') {
-        if (MAHJONGG_ELEMENTS.has(element)) fail(line, `<${token.name}> must be inside <mahjongg>`);
-        if (stack.length === 0) topLevel.add(token.name);
+        if (MAHJONGG_ELEMENTS.has(element)) fail(line, `<${written}> must be inside <mahjongg>`);
+        if (stack.length === 0) topLevel.add(written);
       } else sawMahjongg = true;
     } else {
       const allowed: Record<string, readonly string[]> = {
@@ -359,7 +223,7 @@ function readMaps(text: string): GnomeMap[] {
         const expected = inside.length
           ? `expected ${inside.map((e) => `<${e}>`).join(', ')}`
           : `<${parent}> holds no elements`;
-        fail(line, `<${token.name}> is not allowed inside <${parent}>; ${expected}`);
+        fail(line, `<${written}> is not allowed inside <${parent}>; ${expected}`);
       }
     }
     const known = MAHJONGG_ELEMENTS.has(element); // anything else is outside <mahjongg>, and skipped
@@ -373,16 +237,25 @@ function readMaps(text: string): GnomeMap[] {
     } else if (element === 'layer' && known) layerZ = layerNumber('layer', attrs.get('z')!, line);
     else if (known && (SHAPES as readonly string[]).includes(element))
       addShape(map!, element as Shape, attrs, layerZ, line);
-    const open: Open = { name: token.name, element: known ? element : 'other', line };
-    if (token.selfClosing) {
-      if (open.element === 'map') {
-        maps.push(closeMap(map!, maps.length, ids));
-        map = null;
-      } else if (open.element === 'layer') layerZ = 0;
-    } else stack.push(open);
+    stack.push({ element: known ? element : 'other' });
+  };
+  const end = (): void => {
+    const open = stack.pop()!; // readMarkup matched the end tag to its start tag
+    if (open.element === 'map') {
+      maps.push(closeMap(map!, maps.length, ids));
+      map = null;
+    } else if (open.element === 'layer') layerZ = 0;
+  };
+  const onText = (words: string, line: number): void => {
+    const parent = parentOf();
+    if (parent !== 'other') fail(line, `unexpected text ${quote(words.trim())} inside <${parent}>`);
+  };
+  try {
+    readMarkup(text, { start, end, text: onText });
+  } catch (e) {
+    if (e instanceof MarkupError) fail(e.line, e.message);
+    throw e;
   }
-  const unclosed = stack.at(-1);
-  if (unclosed) fail(unclosed.line, `<${unclosed.name}> is never closed`);
   if (maps.length === 0) {
     if (sawMahjongg) throw new ParseFailure(LayoutError.Format, 'the file has a <mahjongg> element but no <map> in it');
     const names = [...topLevel].slice(0, 5).map((n) => `<${n}>`);
