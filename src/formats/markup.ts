@@ -10,7 +10,10 @@
  *   markup: whatever is being read starts at the first `<` after it.
  * - Leniency where GLib's GMarkup (GNOME's reader) is lenient: text outside the
  *   root element and several top-level elements are not errors, so `<mahjongg>`
- *   may sit inside other markup or beside it.
+ *   may sit inside other markup or beside it. Everything else saxes checks stays
+ *   an error, stricter than the old hand-written tokenizer: a malformed
+ *   `<?xml …?>`, an unknown `<!…>` declaration, `--` inside a comment, a bare `&`
+ *   in text outside `<mahjongg>`.
  * - Errors in our words: saxes' messages ("unquoted attribute value.") are
  *   translated into one line that names the offending thing and what was expected,
  *   with the line it is on. saxes would go on after an error; we stop at the first.
