@@ -21,6 +21,7 @@ import { LocalCounters, type CounterWindow, type Counters, type Taken } from '..
 const CONNECT_TIMEOUT_MS = 1000; // a connection attempt that takes longer has failed
 const COMMAND_TIMEOUT_MS = 300; // a count that takes longer fails over to the process's counters
 const RECHECK_MS = 1000; // how often a connected but failing Redis is asked again (PING)
+const START_WAIT_MS = 1500; // at start, how long the app waits for Redis before it serves with per-process counts
 const PREFIX = 'mahjong:'; // every key this server writes
 
 /**
@@ -108,6 +109,13 @@ export class SharedCounters implements Counters {
       since: this.since,
       problem: this.shared ? null : this.problem,
     };
+  }
+
+  /** Resolves once counting is in Redis, or after `timeoutMs` (then it carries on per process). */
+  async connected(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.shared && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    return this.shared;
   }
 
   /** Back to Redis if it answers a PING. */
@@ -207,6 +215,9 @@ async function countersPlugin(fastify: FastifyInstance, opts: CountersOptions): 
   const shared = new SharedCounters(opts.redisUrl, local, fastify.log, opts.now);
   fastify.decorate('counters', shared);
   fastify.decorate('countersState', () => shared.state());
+  fastify.addHook('onReady', async () => {
+    await shared.connected(START_WAIT_MS); // the first requests count in Redis too, when it is there
+  });
   fastify.addHook('onClose', () => shared.close());
 }
 
