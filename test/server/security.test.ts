@@ -127,6 +127,9 @@ describe('TRUST_PROXY and the rest of the environment', () => {
     ['PUBLIC_ORIGIN', 'ftp://mahjong.example', /scheme, host and port only/],
     ['PUBLIC_ORIGIN', 'https://user:pw@mahjong.example', /scheme, host and port only/],
     ['DEAL_WORKERS', '-1', /DEAL_WORKERS/],
+    ['REDIS_URL', 'localhost:6379', /REDIS_URL is a URL such as redis:\/\/redis:6379/],
+    ['REDIS_URL', 'http://redis:6379', /REDIS_URL is a URL/],
+    ['REDIS_URL', 'redis://', /REDIS_URL is a URL/],
   ])('%s=%j is refused', (name, value, message) => {
     const env = parseEnv({ [name]: value });
     expect(env.ok).toBe(false);
