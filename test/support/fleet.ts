@@ -43,8 +43,16 @@ export const HAPROXY_MISSING: string | undefined = (() => {
 
 export const SERVED_BY = 'x-served-by'; // the header haproxy adds: the name of the process that answered
 
-/** The balancer's config: round robin over `servers`, each checked on /healthz every 300 ms. */
-export function haproxyConfig(port: number, servers: { name: string; base: string }[]): string {
+/**
+ * The balancer's config: round robin over `servers`, each checked on /healthz every `checkMs` (a
+ * process is out after `fall` failed checks in a row; a check may take 2 s: a busy process is slow,
+ * not dead, and taking every busy process out would leave none).
+ */
+export function haproxyConfig(
+  port: number,
+  servers: { name: string; base: string }[],
+  { checkMs = 300, fall = 2 }: { checkMs?: number; fall?: number } = {},
+): string {
   return [
     'global',
     '  maxconn 4096',
@@ -53,6 +61,7 @@ export function haproxyConfig(port: number, servers: { name: string; base: strin
     '  timeout connect 500ms',
     '  timeout client 30s',
     '  timeout server 30s',
+    '  timeout check 2s',
     '  retries 2', // a refused connection (a dead process) is tried again…
     '  option redispatch 1', // …on another process
     'frontend web',
@@ -62,7 +71,7 @@ export function haproxyConfig(port: number, servers: { name: string; base: strin
     '  balance roundrobin',
     '  option httpchk GET /healthz',
     '  http-check expect status 200',
-    '  default-server inter 300ms fall 2 rise 2',
+    `  default-server inter ${checkMs}ms fall ${fall} rise 2`,
     `  http-response set-header X-Served-By %[srv_name]`,
     ...servers.map(({ name, base }) => `  server ${name} ${new URL(base).host} check`),
     '',
