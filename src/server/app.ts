@@ -3,6 +3,7 @@
  * `buildApp(opts)` is used by server.ts and by the tests (`app.inject`); it
  * never listens and never reads the environment.
  */
+import { randomBytes } from 'node:crypto';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -18,6 +19,7 @@ import headers, { requestIdMaker } from './plugins/headers.ts';
 import assets from './plugins/assets.ts';
 import counters from './plugins/counters.ts';
 import database from './plugins/database.ts';
+import postgres from './plugins/postgres.ts';
 import player from './plugins/player.ts';
 import security from './plugins/security.ts';
 import view from './plugins/view.ts';
@@ -53,7 +55,9 @@ declare module 'fastify' {
 }
 
 export interface AppOptions {
-  databasePath: string; // a file path, or ':memory:'
+  databasePath: string; // a file path, or ':memory:' (SQLite; unused when databaseUrl is given)
+  databaseUrl?: string; // postgres://…: every store on PostgreSQL instead of SQLite (issue 15)
+  databasePoolMax?: number; // PostgreSQL connections at most per process (DATABASE_POOL_MAX)
   cookieSecret?: string; // signs the player cookie; default: generated once and kept in the database
   logger?: boolean | object;
   publicOrigin?: string; // scheme://host[:port] the site is served at; share links and the same-origin check use it
@@ -68,13 +72,21 @@ export interface AppOptions {
   connections?: Partial<ConnectionLimits>; // time limits and caps on sockets (connections.ts); tests shorten them
 }
 
+const FLEET_SECRET_KEY = 'fleet_cookie_secret'; // settings row of the generated secret on PostgreSQL
+
 export const BODY_LIMIT = 64 * 1024; // bytes; 500 moves are about 15 KB
 
 /** The cookie plugin, with the secret from the options or from the database. */
 const cookieSetup = fp(
   async (fastify: FastifyInstance, opts: { secret?: string; databasePath: string }) => {
-    // Generated on the first start and kept in <DATABASE_PATH>.secret (0600, not in the database: secret.ts).
-    const secret = opts.secret ?? (await cookieSecretFor(opts.databasePath, fastify.settingsRepository));
+    // SQLite: generated on the first start and kept in <DATABASE_PATH>.secret (0600, not in the database:
+    // secret.ts). PostgreSQL: every process of a fleet must sign alike, so it is kept in the database
+    // (set COOKIE_SECRET to keep it out of the database and its backups: docs/operations.md).
+    const secret =
+      opts.secret ??
+      (fastify.backend === 'postgres'
+        ? await fastify.settingsRepository.getOrCreate(FLEET_SECRET_KEY, () => randomBytes(32).toString('base64url'))
+        : await cookieSecretFor(opts.databasePath, fastify.settingsRepository));
     await fastify.register(cookie, { secret });
   },
   { name: 'cookie-setup', dependencies: ['settings-repository'] },
@@ -123,7 +135,8 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(security, { rateLimit: opts.rateLimit });
   app.after(() => registerNotFoundHandler(app));
 
-  app.register(database, { path: opts.databasePath });
+  if (opts.databaseUrl) app.register(postgres, { url: opts.databaseUrl, poolMax: opts.databasePoolMax });
+  else app.register(database, { path: opts.databasePath });
   app.register(settingsRepository);
   app.register(playersRepository);
   app.register(dealsRepository);

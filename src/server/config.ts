@@ -3,6 +3,7 @@
  * passes `process.env` in; this module never reads it, so tests can try any environment.
  *
  *   PORT (3000)  HOST (0.0.0.0)  DATABASE_PATH (data/mahjong.db)
+ *   DATABASE_URL (unset: SQLite at DATABASE_PATH; postgres://… : PostgreSQL)  DATABASE_POOL_MAX (10)
  *   COOKIE_SECRET (default: generated on first start and kept in the database)
  *   LOG_LEVEL (info)  TRUST_PROXY (false)  DEAL_WORKERS (2)  PUBLIC_ORIGIN (unset)  REDIS_URL (unset)
  *
@@ -108,6 +109,26 @@ const RedisUrlSchema = z
     }
   }, 'REDIS_URL is a URL such as redis://redis:6379 (or rediss:// for TLS)');
 
+/** DATABASE_URL: a postgres:// or postgresql:// URL with a host and a database name, or unset. */
+export const DatabaseUrlSchema = z
+  .string()
+  .max(2000, 'DATABASE_URL is too long')
+  .optional()
+  .superRefine((raw, ctx) => {
+    if (raw === undefined) return;
+    let url: URL | undefined;
+    try {
+      url = new URL(raw);
+    } catch {
+      url = undefined;
+    }
+    if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || url.pathname.length < 2)
+      ctx.addIssue({
+        code: 'custom',
+        message: 'DATABASE_URL is a PostgreSQL URL such as postgres://user:password@host:5432/mahjong',
+      });
+  });
+
 /** A secret that could have come from a random generator: long, no padding spaces, many different characters. */
 const isStrongSecret = (s: string): boolean => s === s.trim() && new Set(s).size >= 16;
 
@@ -115,6 +136,13 @@ export const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATABASE_PATH: z.string().min(1).default('data/mahjong.db'),
+  DATABASE_URL: DatabaseUrlSchema,
+  DATABASE_POOL_MAX: z.coerce
+    .number({ error: 'DATABASE_POOL_MAX is a whole number from 1 to 100' })
+    .int('DATABASE_POOL_MAX is a whole number from 1 to 100')
+    .min(1, 'DATABASE_POOL_MAX is a whole number from 1 to 100')
+    .max(100, 'DATABASE_POOL_MAX is a whole number from 1 to 100')
+    .default(10), // PostgreSQL connections per process
   COOKIE_SECRET: z
     .string()
     .min(32, 'COOKIE_SECRET must be at least 32 characters')

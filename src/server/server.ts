@@ -1,7 +1,7 @@
 /**
  * The server process: reads and validates the environment (config.ts), builds the app,
  * listens, and closes gracefully on SIGTERM/SIGINT: stop accepting connections, let in-flight
- * requests finish, stop the deal workers, close the database (which checkpoints the WAL). The
+ * requests finish, stop the deal workers, close the database (SQLite: which checkpoints the WAL; PostgreSQL: ends the pool). The
  * only module that reads process.env or calls listen.
  *
  * Bad configuration exits with status 2 and one line per problem on stderr; a failed start or
@@ -21,6 +21,8 @@ const env = parsed.value;
 
 const app = buildApp({
   databasePath: env.DATABASE_PATH,
+  databaseUrl: env.DATABASE_URL,
+  databasePoolMax: env.DATABASE_POOL_MAX,
   cookieSecret: env.COOKIE_SECRET,
   publicOrigin: env.PUBLIC_ORIGIN,
   trustProxy: env.TRUST_PROXY,

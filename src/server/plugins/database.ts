@@ -28,8 +28,17 @@ import { migrate, readMigrations } from '../db/migrate.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    db: Database.Database;
+    db: Database.Database; // only with the SQLite backend
+    backend: 'sqlite' | 'postgres'; // which database the stores use (DATABASE_URL set: postgres)
+    databaseProbe: DatabaseProbe; // for /healthz, whichever the backend
   }
+}
+
+/** What /healthz asks of the database, on either backend. */
+export interface DatabaseProbe {
+  version(): Promise<number | null>; // the latest migration applied (a real read)
+  write(now: number): Promise<void>; // a small write (one settings row)
+  size(): Promise<object>; // how big the database is
 }
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/', import.meta.url));
@@ -93,6 +102,20 @@ async function databasePlugin(fastify: FastifyInstance, opts: DatabaseOptions): 
   const { db, applied } = openDatabase(opts.path, opts.migrationsDir);
   if (applied.length > 0) fastify.log.info({ applied }, 'database migrated');
   fastify.decorate('db', db);
+  fastify.decorate('backend', 'sqlite' as const);
+  const probe = db.prepare<[], { version: number | null }>('SELECT MAX(version) AS version FROM schema_migrations');
+  const write = db.prepare<[string]>("INSERT OR REPLACE INTO settings (key, value) VALUES ('health_probe', ?)");
+  fastify.decorate('databaseProbe', {
+    async version() {
+      return probe.get()!.version;
+    },
+    async write(now: number) {
+      write.run(String(now));
+    },
+    async size() {
+      return databaseSize(db);
+    },
+  });
   const logSize = (): void => {
     try {
       fastify.log.info({ database: databaseSize(db) }, 'database size');

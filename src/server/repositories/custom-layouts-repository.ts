@@ -5,6 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { createPgCustomLayoutsRepository } from './postgres/custom-layouts.ts';
 import type { CustomLayoutRow, CustomLayoutsStore } from './types.ts';
 
 declare module 'fastify' {
@@ -43,7 +44,12 @@ export function createCustomLayoutsRepository(db: Database): CustomLayoutsStore 
 
 export default fp(
   async (fastify: FastifyInstance) => {
-    fastify.decorate('customLayoutsRepository', createCustomLayoutsRepository(fastify.db));
+    fastify.decorate(
+      'customLayoutsRepository',
+      fastify.backend === 'postgres'
+        ? createPgCustomLayoutsRepository(fastify.pg)
+        : createCustomLayoutsRepository(fastify.db),
+    );
   },
   { name: 'custom-layouts-repository', dependencies: ['database'] },
 );

@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { createPgDealsRepository } from './postgres/deals.ts';
 import { makeBoard, makePairs, parseBoard, parsePairs, type Deal } from '../../engine/index.ts';
 import type { DealRow, DealsStore } from './types.ts';
 
@@ -21,7 +22,8 @@ declare module 'fastify' {
   }
 }
 
-interface StoredRow {
+/** A row as stored: compact (faces, solution, shape) or, from before migration 004, whole JSON. */
+export interface StoredRow {
   id: number;
   layout: string;
   seed: string;
@@ -33,7 +35,30 @@ interface StoredRow {
   solution: string | null;
 }
 
-type Slots = readonly (readonly [number, number, number])[];
+export type Slots = readonly (readonly [number, number, number])[];
+
+/** The row as the rest of the server sees it: with the deal JSON, rebuilt for a compact row (both backends). */
+export function rebuildRow(row: StoredRow, slotsOf: (shapeId: number) => Slots): DealRow {
+  const { id, layout, seed, mode, generator } = row;
+  if (row.deal_json !== '') return { id, layout, seed, mode, generator, deal_json: row.deal_json };
+  const slots = slotsOf(row.shape_id!);
+  const faces = parseBoard(row.faces!, slots.length);
+  const solution = parsePairs(row.solution!, slots.length);
+  if (!faces.ok || !solution.ok)
+    throw new Error(
+      `stored deal ${id} is broken: ${faces.ok ? '' : faces.message} ${solution.ok ? '' : solution.message}`,
+    );
+  // The key order of the engine's deal value (deal.ts makeDealValue), so the JSON is the same bytes.
+  const deal = {
+    layout,
+    seed,
+    mode,
+    generator,
+    tiles: slots.map(([x, y, z], i) => ({ x, y, z, face: faces.value[i] })),
+    solution: solution.value,
+  };
+  return { id, layout, seed, mode, generator, deal_json: JSON.stringify(deal) };
+}
 
 export function createDealsRepository(db: Database): DealsStore {
   const columns = 'id, layout, seed, mode, generator, deal_json, shape_id, faces, solution';
@@ -68,29 +93,7 @@ export function createDealsRepository(db: Database): DealsStore {
     return slots;
   };
 
-  /** The row as the rest of the server sees it: with the deal JSON, rebuilt for a compact row. */
-  const toRow = (row: StoredRow | undefined): DealRow | undefined => {
-    if (!row) return undefined;
-    const { id, layout, seed, mode, generator } = row;
-    if (row.deal_json !== '') return { id, layout, seed, mode, generator, deal_json: row.deal_json };
-    const slots = slotsOf(row.shape_id!);
-    const faces = parseBoard(row.faces!, slots.length);
-    const solution = parsePairs(row.solution!, slots.length);
-    if (!faces.ok || !solution.ok)
-      throw new Error(
-        `stored deal ${id} is broken: ${faces.ok ? '' : faces.message} ${solution.ok ? '' : solution.message}`,
-      );
-    // The key order of the engine's deal value (deal.ts makeDealValue), so the JSON is the same bytes.
-    const deal = {
-      layout,
-      seed,
-      mode,
-      generator,
-      tiles: slots.map(([x, y, z], i) => ({ x, y, z, face: faces.value[i] })),
-      solution: solution.value,
-    };
-    return { id, layout, seed, mode, generator, deal_json: JSON.stringify(deal) };
-  };
+  const toRow = (row: StoredRow | undefined): DealRow | undefined => (row ? rebuildRow(row, slotsOf) : undefined);
 
   const storeCompact = db.transaction(
     (layout: string, seed: string, mode: string, generator: string, deal: Deal, now: number) => {
@@ -132,7 +135,10 @@ export function createDealsRepository(db: Database): DealsStore {
 
 export default fp(
   async (fastify: FastifyInstance) => {
-    fastify.decorate('dealsRepository', createDealsRepository(fastify.db));
+    fastify.decorate(
+      'dealsRepository',
+      fastify.backend === 'postgres' ? createPgDealsRepository(fastify.pg) : createDealsRepository(fastify.db),
+    );
   },
   { name: 'deals-repository', dependencies: ['database'] },
 );

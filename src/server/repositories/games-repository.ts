@@ -18,6 +18,7 @@
 import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { createPgGamesRepository } from './postgres/games.ts';
 import type {
   BestTime,
   DailyResult,
@@ -325,7 +326,10 @@ export function shiftDay(day: string, n: number): string {
 
 export default fp(
   async (fastify: FastifyInstance) => {
-    fastify.decorate('gamesRepository', createGamesRepository(fastify.db));
+    fastify.decorate(
+      'gamesRepository',
+      fastify.backend === 'postgres' ? createPgGamesRepository(fastify.pg) : createGamesRepository(fastify.db),
+    );
   },
   { name: 'games-repository', dependencies: ['database'] },
 );

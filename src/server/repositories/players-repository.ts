@@ -6,6 +6,7 @@
 import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { createPgPlayersRepository } from './postgres/players.ts';
 import { nameKey } from '../services/names.ts';
 import type { PlayerRow, PlayersStore, TransferState } from './types.ts';
 
@@ -65,7 +66,7 @@ export function createPlayersRepository(db: Database): PlayersStore {
   };
 }
 
-const TRANSFER_MEMORY_MS = 24 * 3600 * 1000;
+export const TRANSFER_MEMORY_MS = 24 * 3600 * 1000;
 
 /**
  * Gives names set before migration 005 their lookalike key, so new names are compared with them too.
@@ -88,9 +89,12 @@ export function keyOldNicknames(db: Database): number {
 
 export default fp(
   async (fastify: FastifyInstance) => {
-    const keyed = keyOldNicknames(fastify.db);
+    const keyed = fastify.backend === 'sqlite' ? keyOldNicknames(fastify.db) : 0; // PostgreSQL began with keys (migrations/postgres/001)
     if (keyed > 0) fastify.log.info({ keyed }, 'gave older nicknames their lookalike key');
-    fastify.decorate('playersRepository', createPlayersRepository(fastify.db));
+    fastify.decorate(
+      'playersRepository',
+      fastify.backend === 'postgres' ? createPgPlayersRepository(fastify.pg) : createPlayersRepository(fastify.db),
+    );
   },
   { name: 'players-repository', dependencies: ['database'] },
 );

@@ -2,6 +2,7 @@
 import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { createPgSettingsRepository } from './postgres/settings.ts';
 import type { SettingsStore } from './types.ts';
 
 declare module 'fastify' {
@@ -30,7 +31,10 @@ export function createSettingsRepository(db: Database): SettingsStore {
 
 export default fp(
   async (fastify: FastifyInstance) => {
-    fastify.decorate('settingsRepository', createSettingsRepository(fastify.db));
+    fastify.decorate(
+      'settingsRepository',
+      fastify.backend === 'postgres' ? createPgSettingsRepository(fastify.pg) : createSettingsRepository(fastify.db),
+    );
   },
   { name: 'settings-repository', dependencies: ['database'] },
 );

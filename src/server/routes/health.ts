@@ -9,11 +9,11 @@
  *   while every game failed. Now a probe write (one settings row) runs at most every
  *   WRITE_PROBE_EVERY_MS, and a write error a request met (SQLITE_FULL, SQLITE_IOERR…, counted by
  *   the error handler) within the last WRITE_FAILURE_WINDOW_MS also makes it 503, with the code.
- * - `?detail=1` adds the database size (file, WAL, free pages; issue 9, item 6), the write state, and
+ * - `?detail=1` adds the backend (`sqlite` or `postgres`, issue 15), the database size (SQLite: file, WAL,
+ *   free pages, issue 9 item 6; PostgreSQL: the database's size and the pool's connections), the write state, and
  *   where the limits are counted (`limits`; with REDIS_URL set and Redis away, `degraded` says so).
  */
 import type { FastifyInstance } from 'fastify';
-import { databaseSize } from '../plugins/database.ts';
 
 const WRITE_PROBE_EVERY_MS = 10_000;
 export const WRITE_FAILURE_WINDOW_MS = 60_000;
@@ -24,6 +24,15 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Storage failures, not a request's fault: SQLite's disk and file errors; PostgreSQL's (SQLSTATE) disk full
+ * and out of resources (53…), read-only (25006), connection lost (08…), shutting down (57P…), and a
+ * database that cannot be reached at all (ECONNREFUSED…).
+ */
+const isWriteFailure = (code: string): boolean =>
+  /^SQLITE_(FULL|IOERR|READONLY|CORRUPT|CANTOPEN|NOTADB)/.test(code) ||
+  /^(53...|25006|08...|57P0.|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE)$/.test(code);
+
 /** The latest write errors requests met; the error handler records them. */
 export class WriteFailures {
   count = 0; // since start
@@ -33,7 +42,7 @@ export class WriteFailures {
 
   /** Records an error if it is a storage write failure; true when it was one. */
   record(code: string | undefined): boolean {
-    if (!code || !/^SQLITE_(FULL|IOERR|READONLY|CORRUPT|CANTOPEN|NOTADB)/.test(code)) return false;
+    if (!code || !isWriteFailure(code)) return false;
     this.count++;
     this.last = { code, at: this.now() };
     return true;
@@ -46,16 +55,15 @@ export class WriteFailures {
 }
 
 export default async function health(fastify: FastifyInstance): Promise<void> {
-  const probe = fastify.db.prepare('SELECT MAX(version) AS version FROM schema_migrations');
-  const write = fastify.db.prepare("INSERT OR REPLACE INTO settings (key, value) VALUES ('health_probe', ?)");
+  const probe = fastify.databaseProbe;
   let probed: { at: number; error: string | undefined } | undefined;
 
   /** Why writes fail, or undefined when they work (the probe's answer is kept WRITE_PROBE_EVERY_MS). */
-  const writeProblem = (): string | undefined => {
+  const writeProblem = async (): Promise<string | undefined> => {
     const now = fastify.now();
     if (!probed || now - probed.at >= WRITE_PROBE_EVERY_MS) {
       try {
-        write.run(String(now));
+        await probe.write(now);
         probed = { at: now, error: undefined };
       } catch (error) {
         const code = (error as { code?: string }).code ?? 'unknown';
@@ -74,9 +82,8 @@ export default async function health(fastify: FastifyInstance): Promise<void> {
       reply.header('cache-control', 'no-store');
       let problem: string | undefined;
       try {
-        if (typeof (probe.get() as { version: number | null }).version !== 'number')
-          problem = 'the database does not answer';
-        else problem = writeProblem();
+        if (typeof (await probe.version()) !== 'number') problem = 'the database does not answer';
+        else problem = await writeProblem();
       } catch (error) {
         request.log.error({ err: error }, 'health check: the database does not answer');
         problem = 'the database does not answer';
@@ -84,8 +91,9 @@ export default async function health(fastify: FastifyInstance): Promise<void> {
       if (problem) request.log.error({ problem }, 'health check failed');
       const body: Record<string, unknown> = problem ? { ok: false, error: problem } : { ok: true };
       if (request.query.detail === '1') {
+        body.backend = fastify.backend;
         try {
-          body.database = databaseSize(fastify.db);
+          body.database = await probe.size();
         } catch {
           body.database = null; // closed or unreadable: the error above says so
         }

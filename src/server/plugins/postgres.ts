@@ -1,0 +1,68 @@
+/**
+ * The PostgreSQL pool as `fastify.pg` (issue 15, SPEC §6): chosen by DATABASE_URL instead of SQLite,
+ * migrated on start from migrations/postgres/ (several processes starting at once: one migrates, under an
+ * advisory lock), ended on close. Registered under the name `database`, like the SQLite plugin, so the
+ * stores depend on "the database" whichever it is.
+ */
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type pg from 'pg';
+import { readMigrations } from '../db/migrate.ts';
+import { createPool, migratePostgres } from '../db/postgres.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    pg: pg.Pool; // only with DATABASE_URL (backend 'postgres')
+  }
+}
+
+export const PG_MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/postgres/', import.meta.url));
+
+export interface PostgresOptions {
+  url: string;
+  poolMax?: number; // DATABASE_POOL_MAX
+  migrationsDir?: string;
+}
+
+/** A pool on `url`, migrated; the pool is ended again when migrating fails. */
+export async function openPostgres(opts: PostgresOptions): Promise<{ pool: pg.Pool; applied: string[] }> {
+  const pool = createPool({ url: opts.url, max: opts.poolMax });
+  try {
+    const applied = await migratePostgres(pool, readMigrations(opts.migrationsDir ?? PG_MIGRATIONS_DIR));
+    return { pool, applied };
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+}
+
+async function postgresPlugin(fastify: FastifyInstance, opts: PostgresOptions): Promise<void> {
+  const { pool, applied } = await openPostgres(opts);
+  if (applied.length > 0) fastify.log.info({ applied }, 'database migrated');
+  fastify.decorate('pg', pool);
+  fastify.decorate('backend', 'postgres' as const);
+  fastify.decorate('databaseProbe', {
+    async version() {
+      return (await pool.query<{ version: number | null }>('SELECT MAX(version) AS version FROM schema_migrations'))
+        .rows[0]!.version;
+    },
+    async write(now: number) {
+      await pool.query(
+        `INSERT INTO settings (key, value) VALUES ('health_probe', $1)
+         ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+        [String(now)],
+      );
+    },
+    async size() {
+      const row = (await pool.query<{ bytes: number }>('SELECT pg_database_size(current_database()) AS bytes'))
+        .rows[0]!;
+      return { bytes: row.bytes, pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } };
+    },
+  });
+  fastify.addHook('onClose', async () => {
+    await pool.end(); // waits for the connections in use to come back
+  });
+}
+
+export default fp(postgresPlugin, { name: 'database' });

@@ -1,0 +1,87 @@
+/**
+ * Stored deals over PostgreSQL (DealsStore); see ../deals-repository.ts for SQLite's and the compact
+ * storage (shapes once, faces and solution per deal). The rows are rebuilt into the same deal JSON by
+ * the same code (`compactRow` there).
+ */
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import { makeBoard, makePairs, type Deal } from '../../../engine/index.ts';
+import { transaction } from '../../db/postgres.ts';
+import { rebuildRow, type Slots, type StoredRow } from '../deals-repository.ts';
+import type { DealsStore } from '../types.ts';
+
+const COLUMNS = 'id, layout, seed, mode, generator, deal_json, shape_id, faces, solution';
+
+export function createPgDealsRepository(pool: pg.Pool): DealsStore {
+  const shapes = new Map<number, Slots>(); // shape id → coordinates, parsed once
+
+  const toRow = async (row: StoredRow | undefined) => {
+    if (!row) return undefined;
+    if (row.shape_id !== null && !shapes.has(row.shape_id)) {
+      const shape = await pool.query<{ slots: string }>('SELECT slots FROM shapes WHERE id = $1', [row.shape_id]);
+      shapes.set(row.shape_id, JSON.parse(shape.rows[0]!.slots) as Slots);
+    }
+    return rebuildRow(row, (id) => shapes.get(id)!);
+  };
+  const byKey = async (q: pg.Pool | pg.PoolClient, layout: string, seed: string, mode: string) =>
+    (
+      await q.query<StoredRow>(`SELECT ${COLUMNS} FROM deals WHERE layout = $1 AND seed = $2 AND mode = $3`, [
+        layout,
+        seed,
+        mode,
+      ])
+    ).rows[0];
+  const unplayed = `seed NOT LIKE 'daily-%' AND NOT EXISTS (SELECT 1 FROM games g WHERE g.deal_id = deals.id)
+       AND id <> ALL($1::integer[])`;
+
+  return {
+    async find(layout, seed, mode) {
+      return toRow(await byKey(pool, layout, seed, mode));
+    },
+    async findById(id) {
+      return toRow((await pool.query<StoredRow>(`SELECT ${COLUMNS} FROM deals WHERE id = $1`, [id])).rows[0]);
+    },
+    async store(layout, seed, mode, generator, dealJson, now) {
+      const deal = JSON.parse(dealJson) as Deal;
+      const slots = JSON.stringify(deal.tiles.map((t) => [t.x, t.y, t.z]));
+      const hash = createHash('sha256').update(slots).digest('hex').slice(0, 16);
+      // READ COMMITTED: each SELECT sees what another writer committed while our INSERT waited on it.
+      const row = await transaction(pool, async (client) => {
+        await client.query('INSERT INTO shapes (hash, slots) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING', [
+          hash,
+          slots,
+        ]);
+        const shape = (await client.query<{ id: number }>('SELECT id FROM shapes WHERE hash = $1', [hash])).rows[0]!.id;
+        await client.query(
+          `INSERT INTO deals (layout, seed, mode, generator, deal_json, shape_id, faces, solution, created_at)
+           VALUES ($1, $2, $3, $4, '', $5, $6, $7, $8) ON CONFLICT (layout, seed, mode) DO NOTHING`,
+          [
+            layout,
+            seed,
+            mode,
+            generator,
+            shape,
+            makeBoard(deal.tiles.map((t) => t.face)),
+            makePairs(deal.solution),
+            now,
+          ],
+        );
+        return byKey(client, layout, seed, mode);
+      });
+      return (await toRow(row))!;
+    },
+    async pruneUnplayed({ before, max, keep, limit }) {
+      const old = await pool.query(
+        `DELETE FROM deals WHERE id IN (
+           SELECT id FROM deals WHERE created_at < $2 AND ${unplayed} ORDER BY id LIMIT $3)`,
+        [keep, before, limit],
+      );
+      const over = await pool.query(
+        `DELETE FROM deals WHERE id IN (
+           SELECT id FROM (SELECT id FROM deals WHERE ${unplayed} ORDER BY id DESC OFFSET $2) AS o ORDER BY id LIMIT $3)`,
+        [keep, max, limit],
+      );
+      return (old.rowCount ?? 0) + (over.rowCount ?? 0);
+    },
+  };
+}
