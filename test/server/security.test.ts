@@ -144,6 +144,7 @@ describe('TRUST_PROXY and the rest of the environment', () => {
         PORT: 3000,
         HOST: '0.0.0.0',
         DATABASE_PATH: 'data/mahjong.db',
+        DATABASE_POOL_MAX: 10,
         LOG_LEVEL: 'info',
         TRUST_PROXY: false,
         DEAL_WORKERS: 2,
