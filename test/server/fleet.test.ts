@@ -6,8 +6,9 @@
  * Then two processes take one write to one game at once: the loser gets a 409 with the server's log,
  * and the client's protocol (adopt the server's log, go on from its `moves` with `at`) finishes it.
  *
- * Backend: the processes share one SQLite file in WAL mode (one machine). With DATABASE_URL set to a
- * PostgreSQL database the same test runs on it (see docs/operations.md).
+ * Backend: PostgreSQL, a fresh database on the run's throwaway cluster (test/support/postgres.ts).
+ * Where PostgreSQL is missing (never in CI) the processes share one SQLite file in WAL mode instead,
+ * which works on one machine, and the test says so.
  *
  * Players follow the client's retry rules (src/client/sync.ts): every batch says where it starts
  * (`at`), so sending it again after a lost answer (the killed process, a 502) changes nothing twice.
@@ -16,9 +17,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { afterAll, describe, expect, test } from 'vitest';
 import { availablePairs, newGame, type Deal, type Move } from '../../src/engine/index.ts';
 import { HAPROXY_MISSING, SERVED_BY, startFleet, type Fleet } from '../support/fleet.ts';
+import { freshDatabaseUrl, postgresSkip } from '../support/postgres.ts';
 import { REDIS_MISSING, startRedis, type TestRedis } from '../support/redis.ts';
 const COOKIE_SECRET = 'fleet-Secret-0123456789-abcdefghijkLMNOP'; // one for every process: a player is signed in on all
 
@@ -69,6 +72,34 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const missing = REDIS_MISSING ?? HAPROXY_MISSING;
 
+/** Every game's result and finish time, read from the database itself. */
+async function storedGames(
+  databaseUrl: string | undefined,
+  databasePath: string,
+): Promise<Map<string, { result: string | null; finishedAt: number | null }>> {
+  type Row = { id: string; result: string | null; finished_at: number | string | null };
+  let rows: Row[];
+  if (databaseUrl) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      rows = (await client.query<Row>('SELECT id, result, finished_at FROM games')).rows;
+    } finally {
+      await client.end();
+    }
+  } else {
+    const db = new Database(databasePath, { readonly: true, fileMustExist: true });
+    try {
+      rows = db.prepare('SELECT id, result, finished_at FROM games').all() as Row[];
+    } finally {
+      db.close();
+    }
+  }
+  return new Map(
+    rows.map((r) => [r.id, { result: r.result, finishedAt: r.finished_at === null ? null : Number(r.finished_at) }]),
+  );
+}
+
 describe.skipIf(missing !== undefined)('a fleet of three processes behind haproxy', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'mahjong-fleet-db-'));
   const databasePath = path.join(dir, 'fleet.db');
@@ -85,13 +116,24 @@ describe.skipIf(missing !== undefined)('a fleet of three processes behind haprox
     { timeout: 90_000 },
     async () => {
       redis = await startRedis();
+      const databaseUrl = postgresSkip() === '' ? await freshDatabaseUrl() : undefined;
+      if (!databaseUrl)
+        console.warn(`\n*** the fleet runs on one SQLite file: PostgreSQL is missing (${postgresSkip()}) ***\n`);
       fleet = await startFleet({
         size: 3,
         databasePath,
-        env: { COOKIE_SECRET, REDIS_URL: redis.url, TRUST_PROXY: 'loopback' },
+        env: {
+          COOKIE_SECRET,
+          REDIS_URL: redis.url,
+          TRUST_PROXY: 'loopback',
+          ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+        },
       });
       const { base, apps } = fleet;
       const victim = apps[1]!; // app2
+
+      const detail = (await (await fetch(`${base}/healthz?detail=1`)).json()) as Record<string, unknown>;
+      expect(detail).toMatchObject({ backend: databaseUrl ? 'postgres' : 'sqlite', limits: { store: 'redis' } });
 
       const deals = new Map<string, Deal>();
       for (const seed of SEEDS)
@@ -166,14 +208,9 @@ describe.skipIf(missing !== undefined)('a fleet of three processes behind haprox
       expect(failures).toBeLessThanOrEqual(PLAYERS); // only requests cut by the kill, each once or so
 
       // Every acknowledged win is in the database, with the time it was answered with…
-      const db = new Database(databasePath, { readonly: true, fileMustExist: true });
-      try {
-        const row = db.prepare('SELECT result, finished_at FROM games WHERE id = ?');
-        for (const [id, win] of wins)
-          expect(row.get(id), `win ${id}`).toEqual({ result: 'won', finished_at: win.finishedAt });
-      } finally {
-        db.close();
-      }
+      const inDatabase = await storedGames(databaseUrl, databasePath);
+      for (const [id, win] of wins)
+        expect(inDatabase.get(id), `win ${id}`).toEqual({ result: 'won', finishedAt: win.finishedAt });
       // …and the players see it from any process.
       const [someId, some] = [...wins][0]!;
       const stats = await send(some.player, 'GET', '/api/stats');
