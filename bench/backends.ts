@@ -1,7 +1,8 @@
 /**
  * The backends of bench/http.ts (issue 15): the mixed workload (bench/mixed.ts) against
  *   1. SQLite, one process: the embedded default;
- *   2. PostgreSQL, one process (DATABASE_URL), on a throwaway cluster like the tests';
+ *   2. PostgreSQL, one process (DATABASE_URL), on a throwaway cluster like the tests' (test/support/
+ *      postgres.ts: fsync and synchronous_commit off, so its writes cost less than a real server's);
  *   3. the fleet: FLEET_SIZE processes on one database and one Redis (REDIS_URL) behind haproxy,
  * side by side in one run, each with the same players and duration: req/s, p50/p99 latency, errors,
  * the database's own time per write (measured around the stores' write calls in every server
@@ -23,9 +24,11 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import pg from 'pg';
 import { buildApp } from '../src/server/app.ts';
 import { SharedCounters } from '../src/server/plugins/counters.ts';
 import { LocalCounters } from '../src/server/services/counters.ts';
+import { createDatabase, postgresMissing, startPostgres, type RunningPostgres } from '../test/support/postgres.ts';
 import { HAPROXY, HAPROXY_MISSING, haproxyConfig, SERVED_BY } from '../test/support/fleet.ts';
 import { freePort, REDIS_MISSING, startRedis, type TestRedis } from '../test/support/redis.ts';
 import { instrument, KINDS, mixedWorkload, type Costs, type MixedResult } from './mixed.ts';
@@ -38,10 +41,11 @@ const SHARED_SEEDS = Array.from({ length: 20 }, (_, i) => `shared${i}`); // link
 
 // ---------------------------------------------------------------- a server process
 
-/** One server: BENCH_DATABASE_PATH, BENCH_REDIS_URL; answers "costs" on stdin with its counters. */
+/** One server: BENCH_DATABASE_PATH or BENCH_DATABASE_URL, BENCH_REDIS_URL; answers "costs" on stdin with its counters. */
 async function serveBackend(): Promise<void> {
   const app = buildApp({
-    databasePath: process.env.BENCH_DATABASE_PATH!,
+    databasePath: process.env.BENCH_DATABASE_PATH ?? ':memory:',
+    databaseUrl: process.env.BENCH_DATABASE_URL || undefined,
     redisUrl: process.env.BENCH_REDIS_URL || undefined,
     cookieSecret: SECRET,
     rateLimit: false,
@@ -117,8 +121,9 @@ export interface BackendRow {
   statuses: Record<string, number>; // the non-2xx answers: "kind status" → count
   games: number;
   writes: number; // saves, new games and new deals stored
-  dbMsPerWrite: number; // until the write's promise settled
+  answeredMsPerWrite: number; // until the write's promise settled: the database's time, the trip, the queues
   heldMsPerWrite: number; // until the write call returned: the main thread was held
+  serverMsPerWrite: number | null; // PostgreSQL's own time executing statements (all, reads too), per write
   cpuS: number; // all server processes, all threads
   servedBy: number; // processes that answered through the balancer (1 without one)
 }
@@ -197,15 +202,42 @@ async function runBackend(setup: Setup, dir: string): Promise<BackendRow> {
       statuses: result.statuses,
       games: result.games,
       writes,
-      dbMsPerWrite: Number(((a.settledMs - b.settledMs) / Math.max(1, writes)).toFixed(3)),
+      answeredMsPerWrite: Number(((a.settledMs - b.settledMs) / Math.max(1, writes)).toFixed(3)),
       heldMsPerWrite: Number(((a.ms - b.ms) / Math.max(1, writes)).toFixed(3)),
       cpuS: Number(((a.cpuUs - b.cpuUs) / 1e6).toFixed(1)),
       servedBy: setup.balancer ? seen.size : 1,
+      serverMsPerWrite: null,
     };
   } finally {
     if (haproxy) await stopProcess(haproxy);
     await Promise.all(servers.map((s) => stopProcess(s.child)));
   }
+}
+
+/**
+ * PostgreSQL's own time executing statements in the database at `url` (pg_stat_database.active_time,
+ * PostgreSQL 14+); ms. A connection reports its share when it ends, so read it after the servers stop.
+ */
+async function databaseActiveMs(url: string): Promise<number> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const result = await client.query<{ ms: number | null }>(
+      'SELECT active_time AS ms FROM pg_stat_database WHERE datname = current_database()',
+    );
+    return Number(result.rows[0]?.ms ?? 0);
+  } finally {
+    await client.end();
+  }
+}
+
+/** runBackend on PostgreSQL, with the database's own time per write. */
+async function runOnPostgres(setup: Setup, url: string, dir: string): Promise<BackendRow> {
+  const before = await databaseActiveMs(url);
+  const row = await runBackend({ ...setup, env: { ...setup.env, BENCH_DATABASE_URL: url } }, dir);
+  await new Promise((resolve) => setTimeout(resolve, 500)); // the servers' connections end and report
+  const after = await databaseActiveMs(url);
+  return { ...row, serverMsPerWrite: Number(((after - before) / Math.max(1, row.writes)).toFixed(3)) };
 }
 
 /** One count of a shared limit in Redis against one in memory: p50/p99 of `n` in a row; ms. */
@@ -245,6 +277,8 @@ export async function backends(): Promise<void> {
   const missing = REDIS_MISSING ?? HAPROXY_MISSING;
   const dir = mkdtempSync(join(tmpdir(), 'mj-bench-backends-'));
   let redis: TestRedis | undefined;
+  let postgres: RunningPostgres | undefined;
+  const noPostgres = postgresMissing();
   const rows: BackendRow[] = [];
   try {
     rows.push(
@@ -253,32 +287,47 @@ export async function backends(): Promise<void> {
         dir,
       ),
     );
-    console.log('PostgreSQL, 1 process: not measured: the PostgreSQL stores are not on this branch');
-    if (missing) console.log(`fleet: not measured: ${missing}`);
+    if (noPostgres) console.log(`PostgreSQL, 1 process: not measured: ${noPostgres}`);
     else {
-      redis = await startRedis();
+      postgres = await startPostgres();
       rows.push(
-        await runBackend(
-          {
-            name: `fleet: ${FLEET_SIZE} processes on one SQLite file, Redis, haproxy`,
-            processes: FLEET_SIZE,
-            env: { BENCH_DATABASE_PATH: join(dir, 'fleet.db'), BENCH_REDIS_URL: redis.url },
-            balancer: true,
-          },
+        await runOnPostgres(
+          { name: 'PostgreSQL, 1 process', processes: 1, env: {}, balancer: false },
+          await createDatabase(postgres.url),
           dir,
         ),
       );
     }
+    if (missing) console.log(`fleet: not measured: ${missing}`);
+    else {
+      redis = await startRedis();
+      const fleet: Setup = {
+        name: `fleet: ${FLEET_SIZE} processes, ${postgres ? 'PostgreSQL' : 'one SQLite file'}, Redis, haproxy`,
+        processes: FLEET_SIZE,
+        env: { BENCH_REDIS_URL: redis.url },
+        balancer: true,
+      };
+      rows.push(
+        postgres
+          ? await runOnPostgres(fleet, await createDatabase(postgres.url), dir)
+          : await runBackend({ ...fleet, env: { ...fleet.env, BENCH_DATABASE_PATH: join(dir, 'fleet.db') } }, dir),
+      );
+    }
     console.log(
       '\nbackend                                             req/s  p50 ms  p99 ms  errors  games  ' +
-        'db ms/write  held ms/write  server CPU s',
+        'db ms/write  answered ms/write  held ms/write  server CPU s',
     );
     for (const r of rows)
       console.log(
         `${r.name.padEnd(50)} ${pad(r.rps, 6)} ${pad(r.p50Ms.toFixed(1), 7)} ${pad(r.p99Ms.toFixed(1), 7)} ` +
-          `${pad(r.errors, 7)} ${pad(r.games, 6)} ${pad(r.dbMsPerWrite.toFixed(3), 12)} ` +
-          `${pad(r.heldMsPerWrite.toFixed(3), 14)} ${pad(r.cpuS.toFixed(1), 13)}`,
+          `${pad(r.errors, 7)} ${pad(r.games, 6)} ${pad((r.serverMsPerWrite ?? r.heldMsPerWrite).toFixed(3), 12)} ` +
+          `${pad(r.answeredMsPerWrite.toFixed(3), 18)} ${pad(r.heldMsPerWrite.toFixed(3), 14)} ${pad(r.cpuS.toFixed(1), 13)}`,
       );
+    console.log(
+      "db ms/write: the database's own time per write (SQLite: the write call, all of it on the main thread; " +
+        'PostgreSQL: pg_stat_database.active_time, every statement, reads too, over the writes); answered: until ' +
+        "the write's promise settled (round trip, pool and event-loop queues included); held: main thread blocked",
+    );
     if (redis) {
       const cost = await countCost(redis);
       console.log(
@@ -289,6 +338,7 @@ export async function backends(): Promise<void> {
     console.log(JSON.stringify({ backends: rows }));
   } finally {
     await redis?.stop();
+    await postgres?.stop();
     rmSync(dir, { recursive: true, force: true });
   }
 }
