@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '../../src/server/plugins/security.ts';
-import { REDIS_MISSING, startRedis, type TestRedis } from '../support/redis.ts';
+import { freePort, REDIS_MISSING, startRedis, type TestRedis } from '../support/redis.ts';
 import { build } from './helper.ts';
 
 interface Line {
@@ -77,6 +77,38 @@ describe.skipIf(REDIS_MISSING !== undefined)('limits shared through Redis', () =
     const over = await deal(b.app, 'r4');
     expect(over.statusCode).toBe(429);
     expect(over.json().error).toMatch(/at most 3 new deals a minute/);
+  });
+
+  test('Redis hung (SIGSTOP): every request still answers within a command timeout, per process; resumed: shared', async () => {
+    const { app, lines } = await appOn(redis.url);
+    redis.pause();
+    try {
+      const times: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        const started = Date.now();
+        expect((await stats(app, '192.0.2.90')).statusCode).toBe(200);
+        times.push(Date.now() - started);
+      }
+      expect(Math.max(...times)).toBeLessThan(2000); // the first pays one command timeout (300 ms), the rest none
+      expect(times.slice(1).reduce((a, b) => a + b, 0)).toBeLessThan(2000);
+      expect(app.countersState()).toMatchObject({ store: 'process', problem: expect.stringMatching(/timed out/i) });
+      expect(lines.filter((l) => l.msg.startsWith('limits: Redis cannot be reached'))).toHaveLength(1);
+    } finally {
+      redis.resume();
+    }
+    await until(app, true);
+  });
+
+  test('Redis unreachable from the start: the app starts, serves, and says so', async () => {
+    const closed = `redis://127.0.0.1:${await freePort()}`; // nothing listens there
+    const started = Date.now();
+    const { app, lines } = await appOn(closed);
+    expect(Date.now() - started).toBeLessThan(5000); // it waited at most START_WAIT_MS for Redis
+    expect((await stats(app, '192.0.2.91')).statusCode).toBe(200);
+    const health = await app.inject({ url: '/healthz?detail=1' });
+    expect(health.statusCode).toBe(200);
+    expect(health.json()).toMatchObject({ ok: true, limits: { store: 'process', configured: 'redis' } });
+    expect(lines.filter((l) => l.msg.startsWith('limits: Redis cannot be reached'))).toHaveLength(1);
   });
 
   test('Redis killed: still serving, limits per process, logged once, /healthz degraded; back: shared again', async () => {

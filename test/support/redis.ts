@@ -72,6 +72,9 @@ export interface TestRedis {
   kill(): Promise<void>;
   /** A fresh, empty server on the same port. */
   restart(): Promise<void>;
+  /** SIGSTOP: it keeps its connections but answers nothing (a hung server); `resume()` undoes it. */
+  pause(): void;
+  resume(): void;
   /** Stops it and removes its directory. */
   stop(): Promise<void>;
 }
@@ -125,6 +128,8 @@ export async function startRedis(): Promise<TestRedis> {
       await kill();
       await launch();
     },
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
     stop: async () => {
       await kill();
       rmSync(dir, { recursive: true, force: true });
