@@ -30,7 +30,11 @@
  * Options (environment): BENCH_DURATION (s per server and route, default 10), BENCH_ROUNDS (10),
  * BENCH_CONNECTIONS (32), BENCH_GAMES (games pre-created for the POST run; default 30000),
  * BENCH_MIXED_DURATION (s, default 30), BENCH_PLAYERS (virtual players, default 32),
- * BENCH_NEW_DEALS (share of games on a new seed, default 0.5), BENCH_ONLY=mixed (skip the rest).
+ * BENCH_NEW_DEALS (share of games on a new seed, default 0.5), BENCH_ONLY=mixed (skip the rest),
+ * BENCH_ONLY=backends (only the backends), and bench/backends.ts's own.
+ *
+ * Last, the backends (issue 15, bench/backends.ts): the mixed workload on SQLite, on PostgreSQL and on
+ * a fleet behind haproxy, side by side.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -42,6 +46,7 @@ import { gzipSync } from 'node:zlib';
 import autocannon from 'autocannon';
 import Fastify from 'fastify';
 import { buildApp } from '../src/server/app.ts';
+import { backends } from './backends.ts';
 import { instrument, measureReplay, mixedWorkload, printMixed, sampleProcess, type Costs } from './mixed.ts';
 import type { Deal } from '../src/engine/index.ts';
 import { dealKey } from '../src/server/schemas/common.ts';
@@ -59,6 +64,7 @@ const MIXED_DURATION_S = Number(process.env.BENCH_MIXED_DURATION ?? 30);
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 32);
 const NEW_DEALS = Number(process.env.BENCH_NEW_DEALS ?? 0.5);
 const ONLY_MIXED = process.env.BENCH_ONLY === 'mixed';
+const ONLY_BACKENDS = process.env.BENCH_ONLY === 'backends';
 const SHARED_SEEDS = Array.from({ length: 20 }, (_, i) => `shared${i}`); // links many people open
 
 interface Ready {
@@ -319,12 +325,13 @@ async function main(): Promise<void> {
   else console.log(`POST run: ${next} games won by replay and stored`);
 
   await mixed(app, child.pid!, costs);
+  child.kill('SIGTERM');
+  await backends(); // SQLite, PostgreSQL and the fleet side by side (bench/backends.ts)
   console.log(
     `\nload average at the end: ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
-  child.kill('SIGTERM');
 }
 
 /** The mixed workload against the app, with the server process sampled and its counters read. */
@@ -352,4 +359,5 @@ async function mixed(base: string, pid: number, costs: () => Promise<Costs>): Pr
 }
 
 if (process.argv.includes('--serve')) await serve();
+else if (ONLY_BACKENDS) await backends();
 else await main();

@@ -24,7 +24,8 @@ import { applyMoves, newGame, type Deal, type Move } from '../src/engine/index.t
 
 interface Counter {
   n: number; // calls
-  ms: number; // wall time inside, summed
+  ms: number; // time until the call returned, summed: how long it held the main thread (all of SQLite's work)
+  settledMs: number; // time until its promise settled, summed: a database over the network (PostgreSQL) answers here
 }
 
 /** What the server process measured about itself between two readings. */
@@ -38,9 +39,10 @@ export interface Costs {
 }
 
 /**
- * Wraps the SQLite repositories' writes with timers; returns the counters. For the benchmark's
- * server only. The SQLite methods do their work synchronously before they return their (already
- * settled) promise, so the time until the call returns is the time the write held the main thread.
+ * Wraps the repositories' writes with timers; returns the counters. For the benchmark's server only.
+ * The SQLite methods do their work synchronously before they return their (already settled) promise,
+ * so the time until the call returns is the time the write held the main thread; a store over the
+ * network answers when its promise settles (`settledMs`: the database's time plus the round trip).
  */
 export function instrument(app: FastifyInstance): { read(): Costs; reset(): void } {
   const counters = { save: zero(), create: zero(), storeDeal: zero() };
@@ -51,7 +53,7 @@ export function instrument(app: FastifyInstance): { read(): Costs; reset(): void
       const answer = original(...args);
       counter.n++;
       counter.ms += performance.now() - start;
-      return answer;
+      return answer.finally(() => (counter.settledMs += performance.now() - start));
     };
   };
   wrap(app.gamesRepository, 'saveMoves', counters.save);
@@ -70,7 +72,7 @@ export function instrument(app: FastifyInstance): { read(): Costs; reset(): void
 }
 
 function zero(): Counter {
-  return { n: 0, ms: 0 };
+  return { n: 0, ms: 0, settledMs: 0 };
 }
 
 /**

@@ -17,6 +17,7 @@ import { capConnections, CONNECTION_LIMITS, type ConnectionLimits } from './conn
 import { frameworkError, registerErrorHandler, registerNotFoundHandler } from './errors.ts';
 import headers, { requestIdMaker } from './plugins/headers.ts';
 import assets from './plugins/assets.ts';
+import counters from './plugins/counters.ts';
 import database from './plugins/database.ts';
 import postgres from './plugins/postgres.ts';
 import player from './plugins/player.ts';
@@ -61,6 +62,7 @@ export interface AppOptions {
   logger?: boolean | object;
   publicOrigin?: string; // scheme://host[:port] the site is served at; share links and the same-origin check use it
   trustProxy?: TrustProxy; // believe X-Forwarded-* from this proxy (https detection, client IPs); see config.ts
+  redisUrl?: string; // redis://…: limits and budgets counted in Redis, shared by a fleet (plugins/counters.ts)
   rateLimit?: boolean; // false turns rate limits, budgets and the per-address socket cap off (benchmarks); default on
   dealer?: DealerOptions; // deal workers, deadline, or an injected deal function (tests)
   publicDir?: string; // default: the project's public/
@@ -129,6 +131,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(formbody, { bodyLimit: 4096 }); // the nickname and theme forms: a field or two
   app.register(compress, { threshold: 1024 });
   registerErrorHandler(app);
+  app.register(counters, { redisUrl: opts.redisUrl, now });
   app.register(security, { rateLimit: opts.rateLimit });
   app.after(() => registerNotFoundHandler(app));
 

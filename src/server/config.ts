@@ -5,7 +5,7 @@
  *   PORT (3000)  HOST (0.0.0.0)  DATABASE_PATH (data/mahjong.db)
  *   DATABASE_URL (unset: SQLite at DATABASE_PATH; postgres://… : PostgreSQL)  DATABASE_POOL_MAX (10)
  *   COOKIE_SECRET (default: generated on first start and kept in the database)
- *   LOG_LEVEL (info)  TRUST_PROXY (false)  DEAL_WORKERS (2)  PUBLIC_ORIGIN (unset)
+ *   LOG_LEVEL (info)  TRUST_PROXY (false)  DEAL_WORKERS (2)  PUBLIC_ORIGIN (unset)  REDIS_URL (unset)
  *
  * PUBLIC_ORIGIN (`https://mahjong.example`) is where the site is served: share links are built from
  * it, never from the client's Host header, and POSTs must come from it. COOKIE_SECRET must look
@@ -94,6 +94,21 @@ const PublicOriginSchema = z
     return url.origin;
   });
 
+/** REDIS_URL: redis:// or rediss:// with a host; its password, if any, is never printed. */
+const RedisUrlSchema = z
+  .string()
+  .max(500, 'REDIS_URL is too long')
+  .optional()
+  .refine((raw) => {
+    if (raw === undefined) return true;
+    try {
+      const url = new URL(raw);
+      return ['redis:', 'rediss:'].includes(url.protocol) && url.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'REDIS_URL is a URL such as redis://redis:6379 (or rediss:// for TLS)');
+
 /** DATABASE_URL: a postgres:// or postgresql:// URL with a host and a database name, or unset. */
 export const DatabaseUrlSchema = z
   .string()
@@ -139,6 +154,7 @@ export const EnvSchema = z.object({
   PUBLIC_ORIGIN: PublicOriginSchema,
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `LOG_LEVEL is one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   TRUST_PROXY: TrustProxySchema,
+  REDIS_URL: RedisUrlSchema,
   DEAL_WORKERS: z.coerce.number().int().min(0).max(16).default(2), // threads for classic deals (relaxed ones are made in process)
 });
 

@@ -26,6 +26,7 @@ const app = buildApp({
   cookieSecret: env.COOKIE_SECRET,
   publicOrigin: env.PUBLIC_ORIGIN,
   trustProxy: env.TRUST_PROXY,
+  redisUrl: env.REDIS_URL,
   logger: {
     level: env.LOG_LEVEL,
     // Never log the player cookie (it is the player's identity) or a forwarded authorization.

@@ -133,6 +133,9 @@ describe('TRUST_PROXY and the rest of the environment', () => {
     ['DATABASE_POOL_MAX', '0', /DATABASE_POOL_MAX is a whole number from 1 to 100/],
     ['DATABASE_POOL_MAX', '101', /DATABASE_POOL_MAX is a whole number from 1 to 100/],
     ['DATABASE_POOL_MAX', 'ten', /DATABASE_POOL_MAX is a whole number from 1 to 100/],
+    ['REDIS_URL', 'localhost:6379', /REDIS_URL is a URL such as redis:\/\/redis:6379/],
+    ['REDIS_URL', 'http://redis:6379', /REDIS_URL is a URL/],
+    ['REDIS_URL', 'redis://', /REDIS_URL is a URL/],
   ])('%s=%j is refused', (name, value, message) => {
     const env = parseEnv({ [name]: value });
     expect(env.ok).toBe(false);

@@ -18,9 +18,10 @@
  */
 import fastifyHelmet from '@fastify/helmet';
 import helmet, { type HelmetOptions } from 'helmet';
-import rateLimit from '@fastify/rate-limit';
+import rateLimit, { type FastifyRateLimitOptions, type FastifyRateLimitStore } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest, onRequestAsyncHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Counters } from '../services/counters.ts';
 import { clientKey } from '../services/limits.ts';
 
 /**
@@ -134,6 +135,51 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = (() => {
   return headers;
 })();
 
+/**
+ * @fastify/rate-limit's store on the server's counters (plugins/counters.ts): in memory, or in Redis
+ * for a fleet, with the fallback to the process's counters when Redis cannot be reached. Each limit
+ * counts under its own prefix: a route's method and URL, or for a flood guard (made without a route)
+ * its max and window, the same on every process.
+ */
+function countersStore(counters: Counters) {
+  return class CountersStore implements FastifyRateLimitStore {
+    constructor(
+      _options?: FastifyRateLimitOptions,
+      private readonly prefix = 'rate:',
+    ) {}
+
+    incr(
+      key: string,
+      callback: (error: Error | null, result?: { current: number; ttl: number }) => void,
+      timeWindow: number,
+    ) {
+      counters.hit(this.prefix + key, timeWindow).then(
+        (result) => callback(null, result),
+        (error: Error) => callback(error),
+      );
+    }
+
+    read(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void) {
+      counters.peek(this.prefix + key).then(
+        (result) => callback(null, result),
+        (error: Error) => callback(error),
+      );
+    }
+
+    child(routeOptions: Parameters<FastifyRateLimitStore['child']>[0]): CountersStore {
+      // At run time the plugin passes its merged limit, with the route (empty for createRateLimit).
+      const limit = routeOptions as unknown as {
+        routeInfo: { method?: string; url?: string };
+        max: unknown;
+        timeWindow: unknown;
+      };
+      const { method, url } = limit.routeInfo;
+      const name = method && url ? `${method} ${url}` : `guard ${String(limit.max)}/${String(limit.timeWindow)}`;
+      return new CountersStore(undefined, `rate:${name}:`);
+    }
+  };
+}
+
 export interface SecurityOptions {
   rateLimit?: boolean; // false turns every limit off (benchmarks); default on
 }
@@ -160,6 +206,7 @@ async function securityPlugin(fastify: FastifyInstance, opts: SecurityOptions): 
   await fastify.register(rateLimit, {
     global: false,
     keyGenerator: (request) => clientKey(request.ip), // an IPv6 client holds a /64: count it as one
+    store: countersStore(fastify.counters), // in Redis for a fleet (plugins/counters.ts)
     allowList: opts.rateLimit === false ? () => true : undefined,
     errorResponseBuilder: (_request, context) => limitError(context.statusCode, context.max, context.after),
   });
@@ -180,4 +227,4 @@ async function securityPlugin(fastify: FastifyInstance, opts: SecurityOptions): 
   );
 }
 
-export default fp(securityPlugin, { name: 'security', dependencies: ['@fastify/sensible'] });
+export default fp(securityPlugin, { name: 'security', dependencies: ['@fastify/sensible', 'counters'] });

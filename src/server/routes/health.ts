@@ -10,7 +10,8 @@
  *   WRITE_PROBE_EVERY_MS, and a write error a request met (SQLITE_FULL, SQLITE_IOERR…, counted by
  *   the error handler) within the last WRITE_FAILURE_WINDOW_MS also makes it 503, with the code.
  * - `?detail=1` adds the backend (`sqlite` or `postgres`, issue 15), the database size (SQLite: file, WAL,
- *   free pages, issue 9 item 6; PostgreSQL: the database's size and the pool's connections) and the write state.
+ *   free pages, issue 9 item 6; PostgreSQL: the database's size and the pool's connections), the write state, and
+ *   where the limits are counted (`limits`; with REDIS_URL set and Redis away, `degraded` says so).
  */
 import type { FastifyInstance } from 'fastify';
 
@@ -97,6 +98,10 @@ export default async function health(fastify: FastifyInstance): Promise<void> {
           body.database = null; // closed or unreadable: the error above says so
         }
         body.writeFailures = { count: fastify.writeFailures.count, last: fastify.writeFailures.last ?? null };
+        // Limits counted per process while Redis is away: degraded, not down (serving goes on).
+        const limits = fastify.countersState();
+        body.limits = limits;
+        if (limits.store !== limits.configured) body.degraded = [`limits are per process: ${limits.problem}`];
       }
       return reply.code(problem ? 503 : 200).send(body);
     },

@@ -87,8 +87,8 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
   const repo = fastify.customLayoutsRepository;
   const kept = new Lru<string, CustomLayoutInfo>(KEPT);
   const limits = opts.newLayouts === false ? undefined : (opts.newLayouts ?? NEW_LAYOUT_LIMITS);
-  const perClient = limits && new WindowBudget(limits.perHour, HOUR, opts.now);
-  const everyone = limits && new WindowBudget(limits.globalPerHour, HOUR, opts.now);
+  const perClient = limits && new WindowBudget('layouts', limits.perHour, HOUR, fastify.counters);
+  const everyone = limits && new WindowBudget('layouts-everyone', limits.globalPerHour, HOUR, fastify.counters);
 
   const custom = async (id: string): Promise<CustomLayoutInfo | undefined> => {
     if (!isCustomId(id)) return undefined;
@@ -120,7 +120,7 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     if (!checked.ok) return checked;
     // Budgeted only now: a file that is refused, or stored already, costs nothing.
     const group = budgetGroup(client);
-    const wait = perClient?.take(group);
+    const wait = await perClient?.take(group);
     if (wait !== undefined)
       return {
         ok: false,
@@ -128,7 +128,7 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
         retryAfterS: wait,
         message: `at most ${limits!.perHour} new layouts an hour from your network; try again in ${Math.ceil(wait / 60)} min`,
       };
-    const full = everyone?.take('everyone');
+    const full = await everyone?.take('everyone');
     if (full !== undefined)
       return {
         ok: false,
@@ -173,4 +173,7 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
   fastify.decorate('layouts', layouts);
 }
 
-export default fp(customLayoutsPlugin, { name: 'layouts', dependencies: ['custom-layouts-repository', 'dealer'] });
+export default fp(customLayoutsPlugin, {
+  name: 'layouts',
+  dependencies: ['custom-layouts-repository', 'dealer', 'counters'],
+});

@@ -116,7 +116,8 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   const pending = new Map<string, Promise<DealLookup>>();
   const chosen = new Lru<string, true>(10_000); // seeds the server chose, until their deal is made
   const making = new Map<string, number>(); // budgetGroup → classic deals being made for it
-  const budget = opts.newDeals === false ? undefined : new NewDealBudget(opts.newDeals ?? NEW_DEAL_LIMITS, now);
+  const budget =
+    opts.newDeals === false ? undefined : new NewDealBudget(opts.newDeals ?? NEW_DEAL_LIMITS, fastify.counters);
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const workers = opts.deal ? 0 : (opts.workers ?? 2);
   const pool = workers > 0 ? new DealPool({ size: workers, timeoutMs, maxQueue: opts.maxQueue ?? 32 }) : undefined;
@@ -207,14 +208,17 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
             message: `at most ${MAX_QUEUED_PER_CLIENT} classic deals are made for you at once; try again when they are ready`,
             retryAfterS: 2,
           };
-        const refused = client === undefined ? undefined : budget?.take(client, chosen.get(key) === true);
-        if (refused)
+        const refused = client === undefined ? undefined : await budget?.take(client, chosen.get(key) === true);
+        if (refused) {
           return {
             ok: false,
             code: refused.scope === 'client' ? 'ERR_NEW_DEALS' : 'ERR_NEW_DEALS_FULL',
             message: refused.message,
             retryAfterS: refused.retryAfterS,
           };
+        }
+        job = pending.get(key); // another request may have started it while the budget answered
+        if (job) return job;
         if (group !== undefined) making.set(group, (making.get(group) ?? 0) + 1);
         job = make({ ...deal, slots }, key).finally(() => {
           pending.delete(key);
@@ -279,4 +283,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   fastify.addHook('onClose', () => clearInterval(pruner));
 }
 
-export default fp(dealerPlugin, { name: 'dealer', dependencies: ['deals-repository', 'custom-layouts-repository'] });
+export default fp(dealerPlugin, {
+  name: 'dealer',
+  dependencies: ['deals-repository', 'custom-layouts-repository', 'counters'],
+});

@@ -177,7 +177,7 @@ const WRITE_TRIES = 3; // a batch that loses a write race is checked again again
 export function createGames(fastify: FastifyInstance, now: () => number, gamesPerDay: number | false = GAMES_PER_DAY) {
   const repo = fastify.gamesRepository;
   const cache = new Lru<string, { game: Game; count: number }>(500); // game id → state after its stored log, and its move_count
-  const shuffleBudget = new WindowBudget(SHUFFLES_PER_MINUTE, 60_000, now); // by player
+  const shuffleBudget = new WindowBudget('shuffles', SHUFFLES_PER_MINUTE, 60_000, fastify.counters); // by player
 
   /** The state after a stored game's log. Throws if the stored log does not replay: that is our bug. */
   function stateOf(row: GameRow, stored: StoredDeal): Game {
@@ -302,7 +302,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
             index: next.error.index + skipped,
           });
         // Shuffles cost a search each: a budget per player, beside the per-request bound (schemas/games.ts).
-        const wait = shuffleBudget.take(playerId, countOf(batch, 'shuffle'));
+        const wait = await shuffleBudget.take(playerId, countOf(batch, 'shuffle'));
         if (wait !== undefined)
           return {
             ok: false,
@@ -377,5 +377,5 @@ export default fp(
   async (fastify: FastifyInstance, opts: { now?: () => number; gamesPerDay?: number | false }) => {
     fastify.decorate('games', createGames(fastify, opts.now ?? Date.now, opts.gamesPerDay));
   },
-  { name: 'games', dependencies: ['games-repository', 'dealer'] },
+  { name: 'games', dependencies: ['games-repository', 'dealer', 'counters'] },
 );

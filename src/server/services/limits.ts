@@ -15,6 +15,7 @@
  *   made-up seeds cannot switch new games off.
  */
 import { isIPv6 } from 'node:net';
+import { secondsOf, type Counters } from './counters.ts';
 
 /** The rate-limit key of an address: IPv4 as it is, IPv6 by its /64 prefix. */
 export function clientKey(ip: string): string {
@@ -68,65 +69,45 @@ export const NEW_LAYOUT_LIMITS: NewLayoutLimits = { perHour: 30, globalPerHour: 
 
 const MINUTE = 60_000; // ms
 const HOUR = 3_600_000; // ms
-const MAX_CLIENTS = 50_000; // counters kept; past this the oldest go (a client with many addresses has a budget anyway)
-
-interface Window {
-  start: number; // ms epoch
-  count: number;
-}
 
 export type Refusal = { readonly scope: 'client' | 'everyone'; readonly retryAfterS: number; readonly message: string };
 
-/** Fixed-window counters of new deals, per client and for everyone. */
+/**
+ * Fixed-window counters of new deals, per client and for everyone, on the server's counters (in
+ * memory, or in Redis for a fleet: services/counters.ts).
+ */
 export class NewDealBudget {
-  private readonly clients = new Map<string, { minute: Window; hour: Window }>();
-  private readonly everyone: Window = { start: 0, count: 0 };
-  private readonly chosen: Window = { start: 0, count: 0 }; // seeds the server chose
-
   constructor(
     private readonly limits: NewDealLimits,
-    private readonly now: () => number,
+    private readonly counters: Counters,
   ) {}
 
   /**
    * Takes one new deal for `client` (a clientKey; counted by its budgetGroup); `chosen`: the server
    * chose the seed. Undefined when it may, else why not. Takes nothing when refused.
    */
-  take(key: string, chosen = false): Refusal | undefined {
+  async take(key: string, chosen = false): Promise<Refusal | undefined> {
     const client = budgetGroup(key);
-    const now = this.now();
-    const roll = (w: Window, length: number): Window => (now - w.start >= length ? { start: now, count: 0 } : w);
-    let entry = this.clients.get(client);
-    if (entry) this.clients.delete(client); // re-inserted below: the map's order is last use
-    entry = entry
-      ? { minute: roll(entry.minute, MINUTE), hour: roll(entry.hour, HOUR) }
-      : { minute: { start: now, count: 0 }, hour: { start: now, count: 0 } };
-    this.clients.set(client, entry);
-    if (this.clients.size > MAX_CLIENTS) this.clients.delete(this.clients.keys().next().value as string);
-    const pool = chosen ? this.chosen : this.everyone;
     const poolMax = chosen ? (this.limits.chosenPerMinute ?? this.limits.globalPerMinute) : this.limits.globalPerMinute;
-    Object.assign(pool, roll(pool, MINUTE));
-
-    const wait = (w: Window, length: number): number => Math.max(1, Math.ceil((w.start + length - now) / 1000));
-    if (entry.minute.count >= this.limits.perMinute)
-      return this.refuse('client', wait(entry.minute, MINUTE), `at most ${this.limits.perMinute} new deals a minute`);
-    if (entry.hour.count >= this.limits.perHour)
-      return this.refuse('client', wait(entry.hour, HOUR), `at most ${this.limits.perHour} new deals an hour`);
-    if (pool.count >= poolMax)
-      return {
-        scope: 'everyone',
-        retryAfterS: wait(pool, MINUTE),
-        message: `the server is making too many new deals right now; try again in ${wait(pool, MINUTE)} s, or open a deal that was shared`,
-      };
-    entry.minute.count++;
-    entry.hour.count++;
-    pool.count++;
-    return undefined;
+    const taken = await this.counters.take([
+      { key: `deals:minute:${client}`, max: this.limits.perMinute, windowMs: MINUTE },
+      { key: `deals:hour:${client}`, max: this.limits.perHour, windowMs: HOUR },
+      { key: chosen ? 'deals:chosen' : 'deals:everyone', max: poolMax, windowMs: MINUTE },
+    ]);
+    if (taken.ok) return undefined;
+    const wait = secondsOf(taken.retryAfterMs);
+    if (taken.index === 0) return this.refuse(wait, `at most ${this.limits.perMinute} new deals a minute`);
+    if (taken.index === 1) return this.refuse(wait, `at most ${this.limits.perHour} new deals an hour`);
+    return {
+      scope: 'everyone',
+      retryAfterS: wait,
+      message: `the server is making too many new deals right now; try again in ${wait} s, or open a deal that was shared`,
+    };
   }
 
-  private refuse(scope: 'client', retryAfterS: number, what: string): Refusal {
+  private refuse(retryAfterS: number, what: string): Refusal {
     return {
-      scope,
+      scope: 'client',
       retryAfterS,
       message: `too many new deals from your address (${what}); try again in ${retryAfterS} s, or replay a deal you have`,
     };
@@ -134,29 +115,21 @@ export class NewDealBudget {
 }
 
 /**
- * Fixed-window counters of a cost per key (a player, a client): `take(key, n)` spends n of `max`
- * per `windowMs`, or says how long until the window turns. Keeps at most MAX_CLIENTS keys.
+ * Fixed-window counters of a cost per key (a player, a client), named `name` on the server's
+ * counters: `take(key, n)` spends n of `max` per `windowMs`, or says how long until the window turns.
  */
 export class WindowBudget {
-  private readonly windows = new Map<string, Window>();
-
   constructor(
+    private readonly name: string, // keeps this budget's keys apart from the others'
     readonly max: number,
     readonly windowMs: number,
-    private readonly now: () => number,
+    private readonly counters: Counters,
   ) {}
 
   /** Spends `n` for `key`; undefined when it may, else the seconds to wait. Spends nothing when refused. */
-  take(key: string, n = 1): number | undefined {
+  async take(key: string, n = 1): Promise<number | undefined> {
     if (n <= 0) return undefined;
-    const now = this.now();
-    let w = this.windows.get(key);
-    if (w) this.windows.delete(key); // re-inserted below: the map's order is last use
-    if (!w || now - w.start >= this.windowMs) w = { start: now, count: 0 };
-    this.windows.set(key, w);
-    if (this.windows.size > MAX_CLIENTS) this.windows.delete(this.windows.keys().next().value as string);
-    if (w.count + n > this.max) return Math.max(1, Math.ceil((w.start + this.windowMs - now) / 1000));
-    w.count += n;
-    return undefined;
+    const taken = await this.counters.take([{ key: `${this.name}:${key}`, max: this.max, windowMs: this.windowMs }], n);
+    return taken.ok ? undefined : secondsOf(taken.retryAfterMs);
   }
 }

@@ -1,0 +1,138 @@
+/**
+ * A throwaway redis-server for tests: Debian's binary on a free 127.0.0.1 port, its working directory
+ * a temp dir, no persistence (no RDB snapshots, no AOF), stopped after the test. `kill()` takes it
+ * away mid-test (SIGKILL) and `restart()` brings a fresh, empty one back on the same port.
+ *
+ * Without redis-server the tests that need it are skipped with one loud reason (`REDIS_MISSING`);
+ * with `CI` set that is an error instead: CI installs it (.ci/run).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+/** The redis-server binary: REDIS_SERVER, or the first on PATH (Debian: /usr/bin/redis-server). */
+function findRedisServer(): string | undefined {
+  if (process.env.REDIS_SERVER) return process.env.REDIS_SERVER;
+  for (const dir of (process.env.PATH ?? '/usr/bin').split(':')) {
+    const file = path.join(dir, 'redis-server');
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not here
+    }
+  }
+  return undefined;
+}
+
+export const REDIS_SERVER = findRedisServer();
+
+/** Why the Redis tests cannot run here, or undefined when they can. Throws in CI, where they must. */
+export const REDIS_MISSING: string | undefined = (() => {
+  if (REDIS_SERVER) return undefined;
+  const reason = 'redis-server is not installed (Debian: apt-get install redis-server)';
+  if (process.env.CI) throw new Error(`${reason}; CI must run the Redis tests`);
+  console.warn(`\n*** SKIPPING the Redis tests: ${reason} ***\n`);
+  return reason;
+})();
+
+/** A free TCP port on 127.0.0.1 (the kernel's pick, released for the caller to take). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** True once something on the port answers PING with PONG. */
+function answersPing(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => done(data.toString().startsWith('+PONG')));
+  });
+}
+
+export interface TestRedis {
+  readonly url: string; // redis://127.0.0.1:PORT
+  readonly port: number;
+  /** SIGKILL: gone at once, as in a crash. */
+  kill(): Promise<void>;
+  /** A fresh, empty server on the same port. */
+  restart(): Promise<void>;
+  /** SIGSTOP: it keeps its connections but answers nothing (a hung server); `resume()` undoes it. */
+  pause(): void;
+  resume(): void;
+  /** Stops it and removes its directory. */
+  stop(): Promise<void>;
+}
+
+/** Starts redis-server; resolves once it answers PING. */
+export async function startRedis(): Promise<TestRedis> {
+  if (!REDIS_SERVER) throw new Error(REDIS_MISSING);
+  const dir = mkdtempSync(path.join(tmpdir(), 'mahjong-redis-'));
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+  let exited: Promise<void> = Promise.resolve();
+
+  const launch = async (): Promise<void> => {
+    let output = '';
+    child = spawn(
+      REDIS_SERVER,
+      [
+        '--port', String(port),
+        '--bind', '127.0.0.1',
+        '--save', '', // no snapshots
+        '--appendonly', 'no',
+        '--dir', dir,
+        '--daemonize', 'no',
+        '--loglevel', 'warning',
+      ], // prettier-ignore
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    const running = child;
+    running.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    running.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    exited = new Promise((resolve) => running.once('exit', () => resolve()));
+    const deadline = Date.now() + 10_000;
+    while (!(await answersPing(port))) {
+      if (running.exitCode !== null || Date.now() > deadline)
+        throw new Error(`redis-server did not start on port ${port}: ${output.slice(0, 500)}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+
+  const kill = async (): Promise<void> => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited;
+  };
+
+  await launch();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    kill,
+    restart: async () => {
+      await kill();
+      await launch();
+    },
+    pause: () => void child?.kill('SIGSTOP'),
+    resume: () => void child?.kill('SIGCONT'),
+    stop: async () => {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
