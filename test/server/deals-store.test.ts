@@ -4,6 +4,7 @@
 import { describe, expect, test } from 'vitest';
 import { layoutById } from '../../src/engine/builtins.ts';
 import { deal, LAYOUTS } from '../../src/engine/index.ts';
+import { dealKey } from '../../src/server/schemas/common.ts';
 import { KEEP_UNPLAYED_MS } from '../../src/server/services/dealer.ts';
 import { build, createGame, newPlayer, query } from './helper.ts';
 
@@ -17,7 +18,7 @@ describe('compact deals', () => {
         const made = deal(layoutById(id)!, 'compact', mode);
         if (!made.ok) throw new Error(made.message);
         const json = JSON.stringify(made.value.deal);
-        const row = await app.dealsRepository.store(id, 'compact', mode, made.value.deal.generator, json, 1);
+        const row = await app.dealsRepository.store(dealKey(id, 'compact', mode), made.value.deal.generator, json, 1);
         expect(row.deal_json).toBe(json);
         expect((await app.dealsRepository.findById(row.id))!.deal_json).toBe(json);
         const stored = (

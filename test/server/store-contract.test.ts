@@ -18,6 +18,7 @@ import { createPgGamesRepository } from '../../src/server/repositories/postgres/
 import { createPgPlayersRepository } from '../../src/server/repositories/postgres/players.ts';
 import { createPgSettingsRepository } from '../../src/server/repositories/postgres/settings.ts';
 import { createSettingsRepository } from '../../src/server/repositories/settings-repository.ts';
+import { dealKey } from '../../src/server/schemas/common.ts';
 import type {
   CustomLayoutsStore,
   DealsStore,
@@ -93,7 +94,7 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
     return s;
   };
   const storeDeal = (s: Stores, seed: string, now = T0, layout = 'turtle') =>
-    s.deals.store(layout, seed, 'relaxed', '1', dealJson(seed, layout), now);
+    s.deals.store(dealKey(layout, seed, 'relaxed'), '1', dealJson(seed, layout), now);
 
   let gameNo = 0;
   /** Starts a game of `seed` for `player` at `at`; returns its id. */
@@ -147,16 +148,16 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
       const s = await stores();
       const json = dealJson('race');
       const rows = await Promise.all(
-        ['1', '2', '3', '4'].map((g) => s.deals.store('turtle', 'race', 'relaxed', g, json, T0)),
+        ['1', '2', '3', '4'].map((g) => s.deals.store(dealKey('turtle', 'race', 'relaxed'), g, json, T0)),
       );
       expect(new Set(rows.map((r) => r.id)).size).toBe(1);
       expect(new Set(rows.map((r) => r.generator)).size).toBe(1);
-      const again = await s.deals.store('turtle', 'race', 'relaxed', '9', json, T0 + 1);
+      const again = await s.deals.store(dealKey('turtle', 'race', 'relaxed'), '9', json, T0 + 1);
       expect(again).toEqual(rows[0]);
       expect(again.deal_json).toBe(json.replace(/"generator":"[^"]*"/, `"generator":"${again.generator}"`)); // rebuilt byte for byte
-      expect(await s.deals.find('turtle', 'race', 'relaxed')).toEqual(again);
+      expect(await s.deals.find(dealKey('turtle', 'race', 'relaxed'))).toEqual(again);
       expect(await s.deals.findById(again.id)).toEqual(again);
-      expect(await s.deals.find('turtle', 'race', 'classic')).toBeUndefined();
+      expect(await s.deals.find(dealKey('turtle', 'race', 'classic'))).toBeUndefined();
       expect(await s.deals.findById(again.id + 1000)).toBeUndefined();
     });
 
@@ -172,7 +173,7 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
       expect(await s.deals.findById(old.id)).toBeUndefined();
       expect(await s.deals.findById(kept.id)).toBeDefined();
       expect(await s.deals.findById(daily.id)).toBeDefined();
-      expect(await s.deals.find('turtle', 'played', 'relaxed')).toBeDefined();
+      expect(await s.deals.find(dealKey('turtle', 'played', 'relaxed'))).toBeDefined();
       const left = await Promise.all(newer.map((d) => s.deals.findById(d.id)));
       expect(left.map((d) => d?.seed)).toEqual([undefined, 'n2', 'n3']);
       expect(await s.deals.pruneUnplayed({ before: T0 + 1, max: 2, keep: [kept.id], limit: 10 })).toBe(0);
@@ -325,7 +326,7 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
       await play('b', 40_000);
       await play('a', 30_000, day + 2000); // a's second, faster win
       await play('c', 20_000, day + DAY + 1000, false); // started the day after: ranked, not on the table
-      const d = (await s.deals.find('turtle', seed, 'relaxed'))!;
+      const d = (await s.deals.find(dealKey('turtle', seed, 'relaxed')))!;
       const table = await s.games.bestTimes(d.id, 10, true);
       expect(table.map((r) => [r.player_id, r.time_ms])).toEqual([
         ['a', 30_000],

@@ -78,13 +78,13 @@ export function createDealsRepository(db: Database): DealsStore {
   );
 
   return {
-    async find(layout, seed, mode) {
+    async find({ layout, seed, mode }) {
       return toRow(byKey.get(layout, seed, mode));
     },
     async findById(id) {
       return toRow(byId.get(id));
     },
-    async store(layout, seed, mode, generator, dealJson, now) {
+    async store({ layout, seed, mode }, generator, dealJson, now) {
       storeCompact(layout, seed, mode, generator, JSON.parse(dealJson) as Deal, now);
       return toRow(byKey.get(layout, seed, mode))!;
     },

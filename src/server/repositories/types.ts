@@ -14,6 +14,7 @@
  * Times are milliseconds since the Unix epoch, from the server's clock.
  */
 import type { Mode, Status } from '../../engine/index.ts';
+import type { DealKey } from '../schemas/common.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Rows
@@ -205,10 +206,10 @@ export interface PlayersStore {
  * record of every link ever shown, so a link keeps its board after the generator changes.
  */
 export interface DealsStore {
-  find(layout: string, seed: string, mode: Mode): Promise<DealRow | undefined>;
+  find(key: DealKey): Promise<DealRow | undefined>;
   findById(id: number): Promise<DealRow | undefined>;
   /** Stores a deal unless one is stored for its key already; returns the stored one (first writer wins). */
-  store(layout: string, seed: string, mode: Mode, generator: string, dealJson: string, now: number): Promise<DealRow>;
+  store(key: DealKey, generator: string, dealJson: string, now: number): Promise<DealRow>;
   /**
    * Deletes deals nobody played (no game points at them; daily deals and `keep` excepted): those
    * stored before `before`, then the oldest past the newest `max`; at most `limit` of each per

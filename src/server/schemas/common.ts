@@ -24,7 +24,7 @@ export const GameIdSchema = z
 /**
  * A deal's key: which layout, which seed, which mode. Its layout id and seed are branded, so only a value
  * that went through this schema (a route's params or body, or `dealKey`) is one: the dealer, the deal
- * workers' tasks and the services pass DealKeys, never three loose strings.
+ * workers' tasks, the services and the deals store pass DealKeys, never three loose strings.
  */
 export const DealKeySchema = z.object({
   layout: LayoutIdSchema.brand<'LayoutId'>(),

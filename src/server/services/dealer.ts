@@ -171,17 +171,17 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
     const generator = (JSON.parse(result.json) as Deal).generator;
     return {
       ok: true,
-      value: remember(await repo.store(task.layout, task.seed, task.mode, generator, result.json, now())),
+      value: remember(await repo.store(task, generator, result.json, now())),
     };
   };
 
   const dealer: Dealer = {
     async get(deal, client) {
-      const { layout, seed, mode } = deal;
+      const { layout, mode } = deal;
       const key = keyOf(deal);
       const cached = byKey.get(key);
       if (cached) return { ok: true, value: cached };
-      const row = await repo.find(layout, seed, mode);
+      const row = await repo.find(deal);
       if (row) return { ok: true, value: remember(row) };
       const failure = failed.get(key);
       if (failure && now() - failure.at < FAILURE_TTL) return failure.result;

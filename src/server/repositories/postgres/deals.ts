@@ -35,13 +35,13 @@ export function createPgDealsRepository(pool: pg.Pool): DealsStore {
        AND id <> ALL($1::integer[])`;
 
   return {
-    async find(layout, seed, mode) {
+    async find({ layout, seed, mode }) {
       return toRow(await byKey(pool, layout, seed, mode));
     },
     async findById(id) {
       return toRow((await pool.query<StoredRow>(`SELECT ${COLUMNS} FROM deals WHERE id = $1`, [id])).rows[0]);
     },
-    async store(layout, seed, mode, generator, dealJson, now) {
+    async store({ layout, seed, mode }, generator, dealJson, now) {
       const deal = JSON.parse(dealJson) as Deal;
       const slots = JSON.stringify(deal.tiles.map((t) => [t.x, t.y, t.z]));
       const hash = createHash('sha256').update(slots).digest('hex').slice(0, 16);
