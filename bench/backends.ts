@@ -31,7 +31,8 @@ import { SharedCounters } from '../src/server/plugins/counters.ts';
 import { LocalCounters } from '../src/server/services/counters.ts';
 import { createDatabase, postgresMissing, startPostgres, type RunningPostgres } from '../test/support/postgres.ts';
 import { HAPROXY, HAPROXY_MISSING, haproxyConfig, SERVED_BY } from '../test/support/fleet.ts';
-import { freePort, REDIS_MISSING, startRedis, type TestRedis } from '../test/support/redis.ts';
+import { freePort } from '../test/support/ports.ts';
+import { REDIS_MISSING, startRedis, type TestRedis } from '../test/support/redis.ts';
 import { instrument, KINDS, mixedWorkload, type Costs, type MixedResult } from './mixed.ts';
 
 const SECRET = 'bench-secret-bench-secret-bench-secret-00';

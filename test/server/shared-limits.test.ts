@@ -7,7 +7,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { LIMITS } from '../../src/server/plugins/security.ts';
-import { freePort, REDIS_MISSING, startRedis, type TestRedis } from '../support/redis.ts';
+import { freePort } from '../support/ports.ts';
+import { REDIS_MISSING, startRedis, type TestRedis } from '../support/redis.ts';
 import { build } from './helper.ts';
 
 interface Line {

@@ -12,7 +12,7 @@ import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FROM_SOURCE, startServer, type ServerProcess } from '../server/process.ts';
-import { freePort } from './redis.ts';
+import { freePort } from './ports.ts';
 
 /** The haproxy binary: HAPROXY, or the first on PATH, /usr/sbin or /usr/bin. */
 function findHaproxy(): string | undefined {

@@ -8,9 +8,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
-import { createConnection, createServer } from 'node:net';
+import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { freePort } from './ports.ts';
 
 /** The redis-server binary: REDIS_SERVER, or the first on PATH (Debian: /usr/bin/redis-server). */
 function findRedisServer(): string | undefined {
@@ -37,18 +38,6 @@ export const REDIS_MISSING: string | undefined = (() => {
   console.warn(`\n*** SKIPPING the Redis tests: ${reason} ***\n`);
   return reason;
 })();
-
-/** A free TCP port on 127.0.0.1 (the kernel's pick, released for the caller to take). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** True once something on the port answers PING with PONG. */
 function answersPing(port: number): Promise<boolean> {

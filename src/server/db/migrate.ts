@@ -38,6 +38,30 @@ export function readMigrations(dir: string): Migration[] {
   return migrations;
 }
 
+/** A row of `schema_migrations` (either backend). */
+export interface AppliedMigration {
+  readonly version: number;
+  readonly name: string;
+  readonly checksum: string;
+}
+
+/**
+ * The migrations still to apply, in order, after checking the applied ones against their files: an applied
+ * file that is gone or changed is refused (SQLite's runner and PostgreSQL's, src/server/db/postgres.ts).
+ */
+export function notApplied(migrations: readonly Migration[], applied: readonly AppliedMigration[]): Migration[] {
+  const byVersion = new Map(applied.map((row) => [row.version, row] as const));
+  const known = new Set(migrations.map((m) => m.version));
+  for (const row of applied)
+    if (!known.has(row.version)) throw new Error(`migration ${row.name} was applied but its file is gone`);
+  return migrations.filter((m) => {
+    const previous = byVersion.get(m.version);
+    if (previous && previous.checksum !== m.checksum)
+      throw new Error(`migration ${m.name} changed after it was applied; add a new migration instead`);
+    return !previous;
+  });
+}
+
 /** Applies every migration not applied yet; returns the names applied now. */
 export function migrate(db: Database, migrations: readonly Migration[]): string[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -46,28 +70,10 @@ export function migrate(db: Database, migrations: readonly Migration[]): string[
     checksum   TEXT NOT NULL,
     applied_at INTEGER NOT NULL
   ) STRICT`);
-  const applied = new Map(
-    db
-      .prepare('SELECT version, name, checksum FROM schema_migrations')
-      .all()
-      .map((row) => {
-        const r = row as { version: number; name: string; checksum: string };
-        return [r.version, r] as const;
-      }),
-  );
-  const known = new Set(migrations.map((m) => m.version));
-  for (const [version, row] of applied)
-    if (!known.has(version)) throw new Error(`migration ${row.name} was applied but its file is gone`);
-
+  const rows = db.prepare('SELECT version, name, checksum FROM schema_migrations').all() as AppliedMigration[];
   const record = db.prepare('INSERT INTO schema_migrations (version, name, checksum, applied_at) VALUES (?, ?, ?, ?)');
   const done: string[] = [];
-  for (const m of migrations) {
-    const previous = applied.get(m.version);
-    if (previous) {
-      if (previous.checksum !== m.checksum)
-        throw new Error(`migration ${m.name} changed after it was applied; add a new migration instead`);
-      continue;
-    }
+  for (const m of notApplied(migrations, rows)) {
     db.transaction(() => {
       db.exec(m.sql);
       record.run(m.version, m.name, m.checksum, Date.now());

@@ -10,7 +10,7 @@
  *   we store is far below 2^53. numeric is not used.
  */
 import pg from 'pg';
-import type { Migration } from './migrate.ts';
+import { notApplied, type AppliedMigration, type Migration } from './migrate.ts';
 
 const INT8_OID = 20;
 
@@ -82,21 +82,9 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Migrat
         checksum   text NOT NULL,
         applied_at bigint NOT NULL
       )`);
-      const rows = await client.query<{ version: number; name: string; checksum: string }>(
-        'SELECT version, name, checksum FROM schema_migrations',
-      );
-      const applied = new Map(rows.rows.map((r) => [r.version, r] as const));
-      const known = new Set(migrations.map((m) => m.version));
-      for (const [version, row] of applied)
-        if (!known.has(version)) throw new Error(`migration ${row.name} was applied but its file is gone`);
+      const rows = await client.query<AppliedMigration>('SELECT version, name, checksum FROM schema_migrations');
       const done: string[] = [];
-      for (const m of migrations) {
-        const previous = applied.get(m.version);
-        if (previous) {
-          if (previous.checksum !== m.checksum)
-            throw new Error(`migration ${m.name} changed after it was applied; add a new migration instead`);
-          continue;
-        }
+      for (const m of notApplied(migrations, rows.rows)) {
         await client.query('BEGIN');
         try {
           await client.query(m.sql); // several statements: the simple query protocol runs them in order

@@ -16,6 +16,17 @@ declare module 'fastify' {
   }
 }
 
+/** What a transfer link's row says at `now` (both backends). */
+export function transferState(
+  row: { player_id: string; expires_at: number; used_at: number | null } | undefined,
+  now: number,
+): TransferState {
+  if (!row) return { state: 'missing' };
+  if (row.used_at !== null) return { state: 'used' };
+  if (row.expires_at <= now) return { state: 'expired' };
+  return { state: 'valid', playerId: row.player_id, expiresAt: row.expires_at };
+}
+
 export function createPlayersRepository(db: Database): PlayersStore {
   const byId = db.prepare<[string], PlayerRow>('SELECT id, nickname, created_at FROM players WHERE id = ?');
   const rename = db.prepare<[string | null, string | null, string]>(
@@ -31,13 +42,7 @@ export function createPlayersRepository(db: Database): PlayersStore {
   const useTransfer = db.prepare<[number, string, number], { player_id: string; expires_at: number }>(
     'UPDATE transfers SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ? RETURNING player_id, expires_at',
   );
-  const stateOf = (hash: string, now: number): TransferState => {
-    const row = transferOf.get(hash);
-    if (!row) return { state: 'missing' };
-    if (row.used_at !== null) return { state: 'used' };
-    if (row.expires_at <= now) return { state: 'expired' };
-    return { state: 'valid', playerId: row.player_id, expiresAt: row.expires_at };
-  };
+  const stateOf = (hash: string, now: number): TransferState => transferState(transferOf.get(hash), now);
   return {
     async find(id) {
       return byId.get(id);

@@ -1,22 +1,17 @@
 /** Players over PostgreSQL (PlayersStore); see ../players-repository.ts for SQLite's. */
 import type pg from 'pg';
 import type { PlayerRow, PlayersStore, TransferState } from '../types.ts';
-import { TRANSFER_MEMORY_MS } from '../players-repository.ts';
+import { TRANSFER_MEMORY_MS, transferState } from '../players-repository.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
 export function createPgPlayersRepository(pool: pg.Pool): PlayersStore {
   const stateOf = async (hash: string, now: number): Promise<TransferState> => {
-    const row = (
-      await pool.query<{ player_id: string; expires_at: number; used_at: number | null }>(
-        'SELECT player_id, expires_at, used_at FROM transfers WHERE token_hash = $1',
-        [hash],
-      )
-    ).rows[0];
-    if (!row) return { state: 'missing' };
-    if (row.used_at !== null) return { state: 'used' };
-    if (row.expires_at <= now) return { state: 'expired' };
-    return { state: 'valid', playerId: row.player_id, expiresAt: row.expires_at };
+    const rows = await pool.query<{ player_id: string; expires_at: number; used_at: number | null }>(
+      'SELECT player_id, expires_at, used_at FROM transfers WHERE token_hash = $1',
+      [hash],
+    );
+    return transferState(rows.rows[0], now);
   };
   return {
     async find(id) {
