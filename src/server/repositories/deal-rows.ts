@@ -3,7 +3,8 @@
  * a compact row (migration 004: faces and solution, coordinates once per shape) is rebuilt byte for byte;
  * a row from before keeps its JSON.
  */
-import { parseBoard, parsePairs } from '../../engine/index.ts';
+import { createHash } from 'node:crypto';
+import { makeBoard, makePairs, parseBoard, parsePairs, type Deal } from '../../engine/index.ts';
 import type { DealRow } from './types.ts';
 
 /** A row as stored: compact (faces, solution, shape) or, from before migration 004, whole JSON. */
@@ -42,4 +43,15 @@ export function rebuildRow(row: StoredRow, slotsOf: (shapeId: number) => Slots):
     solution: solution.value,
   };
   return { id, layout, seed, mode, generator, deal_json: JSON.stringify(deal) };
+}
+
+/** A deal in the compact form both backends store: its shape (coordinates JSON and hash), faces and solution. */
+export function compactDeal(deal: Deal): { slots: string; hash: string; faces: string; solution: string } {
+  const slots = JSON.stringify(deal.tiles.map((t) => [t.x, t.y, t.z]));
+  return {
+    slots,
+    hash: createHash('sha256').update(slots).digest('hex').slice(0, 16),
+    faces: makeBoard(deal.tiles.map((t) => t.face)),
+    solution: makePairs(deal.solution),
+  };
 }

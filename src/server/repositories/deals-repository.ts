@@ -8,13 +8,12 @@
  * of JSON. `deal_json` of a returned row is rebuilt from them, byte for byte the JSON the generator
  * made (the test stores and compares). Rows from before keep their JSON as it was.
  */
-import { createHash } from 'node:crypto';
 import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createPgDealsRepository } from './postgres/deals.ts';
-import { makeBoard, makePairs, type Deal } from '../../engine/index.ts';
-import { rebuildRow, type Slots, type StoredRow } from './deal-rows.ts';
+import type { Deal } from '../../engine/index.ts';
+import { compactDeal, rebuildRow, type Slots, type StoredRow } from './deal-rows.ts';
 import type { DealRow, DealsStore } from './types.ts';
 
 declare module 'fastify' {
@@ -60,20 +59,9 @@ export function createDealsRepository(db: Database): DealsStore {
 
   const storeCompact = db.transaction(
     (layout: string, seed: string, mode: string, generator: string, deal: Deal, now: number) => {
-      const slots = JSON.stringify(deal.tiles.map((t) => [t.x, t.y, t.z]));
-      const hash = createHash('sha256').update(slots).digest('hex').slice(0, 16);
+      const { slots, hash, faces, solution } = compactDeal(deal);
       insertShape.run(hash, slots);
-      const shape = shapeByHash.get(hash)!.id;
-      insert.run(
-        layout,
-        seed,
-        mode,
-        generator,
-        shape,
-        makeBoard(deal.tiles.map((t) => t.face)),
-        makePairs(deal.solution),
-        now,
-      );
+      insert.run(layout, seed, mode, generator, shapeByHash.get(hash)!.id, faces, solution, now);
     },
   );
 

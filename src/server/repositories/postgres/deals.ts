@@ -3,11 +3,10 @@
  * storage (shapes once, faces and solution per deal). The rows are rebuilt into the same deal JSON by
  * the same code (`compactRow` there).
  */
-import { createHash } from 'node:crypto';
 import type pg from 'pg';
-import { makeBoard, makePairs, type Deal } from '../../../engine/index.ts';
+import type { Deal } from '../../../engine/index.ts';
 import { transaction } from '../../db/postgres.ts';
-import { rebuildRow, type Slots, type StoredRow } from '../deal-rows.ts';
+import { compactDeal, rebuildRow, type Slots, type StoredRow } from '../deal-rows.ts';
 import type { DealsStore } from '../types.ts';
 
 const COLUMNS = 'id, layout, seed, mode, generator, deal_json, shape_id, faces, solution';
@@ -42,10 +41,7 @@ export function createPgDealsRepository(pool: pg.Pool): DealsStore {
       return toRow((await pool.query<StoredRow>(`SELECT ${COLUMNS} FROM deals WHERE id = $1`, [id])).rows[0]);
     },
     async store({ layout, seed, mode }, generator, dealJson, now) {
-      const deal = JSON.parse(dealJson) as Deal;
-      const slots = JSON.stringify(deal.tiles.map((t) => [t.x, t.y, t.z]));
-      const hash = createHash('sha256').update(slots).digest('hex').slice(0, 16);
-      // READ COMMITTED: each SELECT sees what another writer committed while our INSERT waited on it.
+      const { slots, hash, faces, solution } = compactDeal(JSON.parse(dealJson) as Deal);
       const row = await transaction(pool, async (client) => {
         await client.query('INSERT INTO shapes (hash, slots) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING', [
           hash,
@@ -55,16 +51,7 @@ export function createPgDealsRepository(pool: pg.Pool): DealsStore {
         await client.query(
           `INSERT INTO deals (layout, seed, mode, generator, deal_json, shape_id, faces, solution, created_at)
            VALUES ($1, $2, $3, $4, '', $5, $6, $7, $8) ON CONFLICT (layout, seed, mode) DO NOTHING`,
-          [
-            layout,
-            seed,
-            mode,
-            generator,
-            shape,
-            makeBoard(deal.tiles.map((t) => t.face)),
-            makePairs(deal.solution),
-            now,
-          ],
+          [layout, seed, mode, generator, shape, faces, solution, now],
         );
         return byKey(client, layout, seed, mode);
       });
