@@ -40,6 +40,20 @@ describe('POST /api/games', () => {
     expect(row).toMatchObject({ status: 'playing', result: null, move_count: 0, tiles_left: 144, finished_at: null });
   });
 
+  test('asked again before any move (its answer was lost), the same fresh game answers; after a move, a new one', async () => {
+    const app = await build();
+    const cookie = await newPlayer(app);
+    const first = await createGame(app, cookie, { layout: 'garden', seed: 'lost-answer' });
+    const again = await createGame(app, cookie, { layout: 'garden', seed: 'lost-answer' });
+    expect(again.id).toBe(first.id);
+    expect(await query(app, 'SELECT COUNT(*) AS n FROM games')).toEqual([{ n: 1 }]);
+    expect((await postMoves(app, cookie, first.id, solutionMoves(first).slice(0, 1))).statusCode).toBe(200);
+    const next = await createGame(app, cookie, { layout: 'garden', seed: 'lost-answer' });
+    expect(next.id).not.toBe(first.id);
+    const other = await createGame(app, await newPlayer(app), { layout: 'garden', seed: 'lost-answer' });
+    expect(other.id).not.toBe(next.id); // another player's game is never handed out
+  });
+
   test('a classic game', async () => {
     const app = await build();
     const cookie = await newPlayer(app);

@@ -200,6 +200,12 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
     ): Promise<{ id: string; startedAt: number; shownAt: number } | PlayFailure> {
       const start = newGame(stored.deal);
       if (!start.ok) throw new Error(`stored deal ${stored.id} is not playable: ${start.message}`);
+      // A game of this deal the player started and never moved in is the same fresh game: it is answered again,
+      // so a client whose first answer was lost (a network drop after the server made the game) and asks again
+      // gets no second, empty game in its history.
+      const untouched = await repo.unfinishedOfDeal(playerId, stored.id);
+      if (untouched && untouched.move_count === 0)
+        return { id: untouched.id, startedAt: untouched.started_at, shownAt: untouched.shown_at };
       const startedAt = now();
       const midnight = startedAt - (startedAt % 86_400_000); // UTC
       if (gamesPerDay !== false && (await repo.countStartedSince(playerId, midnight)) >= gamesPerDay)
