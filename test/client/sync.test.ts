@@ -388,7 +388,7 @@ describe('kept across a reload', () => {
 
   test('a game played offline from its first move waits, listed with its status, and is made and verified from a page without a board', async () => {
     const deal = { layout: 'garden', seed: 'never-online', mode: 'relaxed' as const };
-    const made = await createGame(w.app, w.cookie, deal); // only to learn the deal's solution; its game stays unplayed
+    const made = await createGame(w.app, w.cookie, deal); // to learn the deal's solution; its game stays untouched
     const moves = solutionMoves(made);
     w.online = false;
     const offline = openSync(made, null, hooks(), w.env);
@@ -403,7 +403,7 @@ describe('kept across a reload', () => {
     const saved: boolean[] = [];
     const syncs = sendKept('', w.env, { ...hooks(), saved: (_a, complete) => void saved.push(complete) }); // the stats page
     await idle(syncs[0]!);
-    expect(syncs[0]!.gameId).not.toBe(made.id); // a game of its own, made when the log arrived
+    expect(syncs[0]!.gameId).toBe(made.id); // the player's untouched game of this deal: no empty twin is made
     expect(row(syncs[0]!.gameId!)).toMatchObject({ move_count: moves.length, result: 'won' });
     expect(saved.at(-1)).toBe(true);
     expect(waitingGames(w.env)).toEqual([]);
