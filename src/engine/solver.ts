@@ -165,15 +165,14 @@ export function solve(
 
   const search = new PairingSearch(geom, present, groups, groupOf, count, budget, rng);
   try {
+    if (!search.possible()) return search.unsolvable();
     for (let p = 0; p < PLAYOUTS; p++) {
       const moves = search.playout();
       if (moves) return { result: 'solvable', nodes: search.nodes, solution: moves };
     }
     const moves = search.run();
     if (moves) return { result: 'solvable', nodes: search.nodes, solution: moves };
-    return search.core
-      ? { result: 'unsolvable', nodes: search.nodes, core: search.core, stranded: search.stranded }
-      : { result: 'unsolvable', nodes: search.nodes };
+    return search.unsolvable();
   } catch (e) {
     if (e instanceof BudgetExceeded) return { result: 'unresolved', nodes: budget };
     throw e;
@@ -311,17 +310,7 @@ class PairingSearch {
     this.stack = new Int32Array(6 * n + flat.below.length + flat.left.length + flat.right.length + 8);
     this.moves = new Int32Array(n);
 
-    for (let l = 0; l < n / 2 + 3; l++)
-      this.states.push({
-        present: new Uint8Array(n),
-        above: new Int32Array(n),
-        left: new Int32Array(n),
-        right: new Int32Array(n),
-        mate: new Int32Array(n).fill(-1),
-        remaining: 0,
-        played: 0,
-      });
-    const root = this.states[0]!;
+    const root = this.stateAt(0);
     root.present.set(this.start);
     root.above.set(this.above0);
     root.left.set(this.left0);
@@ -344,6 +333,25 @@ class PairingSearch {
       const members = groups[g]!;
       if (members.length === 2) this.pairBase(members[0]!, members[1]!);
     }
+  }
+
+  /**
+   * Play state `slot`, allocated the first time a play reaches it: most solves stay
+   * shallow, and a classic deal's rejected shuffles rarely get past the root.
+   */
+  private stateAt(slot: number): PlayState {
+    const n = this.n;
+    while (this.states.length <= slot)
+      this.states.push({
+        present: new Uint8Array(n),
+        above: new Int32Array(n),
+        left: new Int32Array(n),
+        right: new Int32Array(n),
+        mate: new Int32Array(n).fill(-1),
+        remaining: 0,
+        played: 0,
+      });
+    return this.states[slot]!;
   }
 
   private spend(): void {
@@ -596,7 +604,7 @@ class PairingSearch {
       }
     }
     this.movesLength = played;
-    const to = this.states[slot + 1]!;
+    const to = this.stateAt(slot + 1);
     to.present.set(present);
     to.above.set(this.above);
     to.left.set(this.left);
@@ -959,20 +967,36 @@ class PairingSearch {
     this.states[1] = zero;
   }
 
-  /** Searches with restarts; the solution, or null when there is none. */
+  /**
+   * The optimistic play from the start position (one node): false when even it
+   * strands tiles, a proof that nothing clears the board, whose stuck tiles (free,
+   * none with a copy to leave with) become the core. Run before the playouts: on
+   * layouts where most uniform shuffles are unwinnable it rejects most of them for
+   * the price of one play.
+   */
+  possible(): boolean {
+    this.limit = Infinity;
+    if (this.relax(this.partner, 0)) return true;
+    const stuck: number[] = [];
+    for (let i = 0; i < this.n; i++) {
+      if (!this.present[i]) continue;
+      this.stranded++;
+      if (this.isFree(i)) stuck.push(i);
+    }
+    if (stuck.length > 0) this.core = stuck;
+    return false;
+  }
+
+  /** The answer when the search proved the position unsolvable. */
+  unsolvable(): SolveResult {
+    return this.core
+      ? { result: 'unsolvable', nodes: this.nodes, core: this.core, stranded: this.stranded }
+      : { result: 'unsolvable', nodes: this.nodes };
+  }
+
+  /** Searches with restarts, after `possible`; the solution, or null when there is none. */
   run(): Pair[] | null {
     this.limit = Infinity;
-    if (!this.relax(this.partner, 0)) {
-      // Even the optimistic play strands tiles: the free ones left are stuck, none with a copy to leave with.
-      const stuck: number[] = [];
-      for (let i = 0; i < this.n; i++) {
-        if (!this.present[i]) continue;
-        this.stranded++;
-        if (this.isFree(i)) stuck.push(i);
-      }
-      if (stuck.length > 0) this.core = stuck;
-      return null;
-    }
     if (this.greedy(this.partner, 0)) return this.solution();
     this.adoptRoot();
     if (!this.probe()) return null;
