@@ -28,7 +28,7 @@ import { makeRng, shuffleInPlace, type Rng } from './rng.ts';
 import { solve } from './solver.ts';
 import { err, ok, type Deal, type Face, type Layout, type Mode, type Pair, type Result } from './types.ts';
 
-export const GENERATOR_VERSION = '10';
+export const GENERATOR_VERSION = '11';
 export const SEED_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 export const MAX_CLASSIC_ATTEMPTS = 10_000; // shuffles tried (or repaired) before a classic deal gives up; the node budget bounds the time
 export const CLASSIC_BUDGET = 5_000; // solver nodes per classic attempt (~25 ms); an unresolved shuffle (~5% of solvable turtle shuffles) is skipped like an unsolvable one
