@@ -15,10 +15,12 @@
  *   so no position is expanded twice;
  * - a node budget, so that adversarial input ends with an error instead of a hang.
  * The chain bound runs in O(tiles + overlaps) per candidate, with free flags kept
- * up to date incrementally from the neighbour lists.
+ * up to date incrementally from counts of covering and flanking tiles (flat.ts),
+ * and the search frames are reused: a deal allocates almost nothing per step.
  */
 import { LayoutError, type Geometry } from './layout.ts';
-import { isFree, type Presence } from './rules.ts';
+import { flatOf, neighbourCounts } from './flat.ts';
+import type { Presence } from './rules.ts';
 import { makeRng, type Rng } from './rng.ts';
 import { err, ok, type Pair, type Result } from './types.ts';
 
@@ -44,10 +46,16 @@ const topDownOf = (geom: Geometry): Int32Array => {
  */
 export function longestChain(geom: Geometry, present: Presence, scratch: Int32Array): number {
   let longest = 0;
-  for (const i of topDownOf(geom)) {
+  const order = topDownOf(geom);
+  const { above, aboveAt } = flatOf(geom);
+  for (let k = 0; k < order.length; k++) {
+    const i = order[k]!;
     if (!present[i]) continue;
     let best = 0;
-    for (const j of geom.above[i]!) if (present[j] && scratch[j]! > best) best = scratch[j]!;
+    for (let m = aboveAt[i]!; m < aboveAt[i + 1]!; m++) {
+      const j = above[m]!;
+      if (present[j] && scratch[j]! > best) best = scratch[j]!;
+    }
     scratch[i] = best + 1;
     if (best + 1 > longest) longest = best + 1;
   }
@@ -83,12 +91,14 @@ const quickUnclearableFull = (geom: Geometry): string | null => {
 };
 
 interface Frame {
-  readonly id: number; // marks the tiles this frame has drawn (see `drawnBy`)
+  id: number; // marks the tiles this frame has drawn (see `drawnBy`)
   readonly drawn: number[]; // the free tiles of this frame's position in weighted random order, drawn lazily
+  count: number; // how many are drawn (the array is reused: entries past it are stale)
   drawnWeight: number; // their total weight
   i: number; // cursor over pairs (drawn[i], drawn[j]) with i < j
   j: number;
-  pair: Pair | null; // the pair this frame removed, to be restored on backtrack
+  a: number; // the pair this frame removed, to be restored on backtrack; -1 when none
+  b: number;
 }
 
 const ZOBRIST = new WeakMap<Geometry, Uint32Array>();
@@ -101,6 +111,85 @@ const zobristOf = (geom: Geometry): Uint32Array => {
     ZOBRIST.set(geom, keys);
   }
   return keys;
+};
+
+/** Where the search starts: a position's neighbour counts, free slots (in slot order) and Zobrist hash. */
+interface Start {
+  readonly present: Uint8Array;
+  readonly aboveCount: Int32Array;
+  readonly leftCount: Int32Array;
+  readonly rightCount: Int32Array;
+  readonly freeList: readonly number[];
+  readonly freeAt: Int32Array; // per slot, its index in freeList, or -1
+  readonly freeWeight: number;
+  readonly h1: number;
+  readonly h2: number;
+}
+
+function startOf(geom: Geometry, start: Presence): Start {
+  const present = new Uint8Array(start);
+  const [aboveCount, leftCount, rightCount] = neighbourCounts(flatOf(geom), present);
+  const weight = weightOf(geom);
+  const keys = zobristOf(geom);
+  const freeList: number[] = [];
+  const freeAt = new Int32Array(geom.size).fill(-1);
+  let freeWeight = 0;
+  let h1 = 0;
+  let h2 = 0;
+  for (let i = 0; i < geom.size; i++) {
+    if (!present[i]) continue;
+    h1 ^= keys[2 * i]!;
+    h2 ^= keys[2 * i + 1]!;
+    if (aboveCount[i] === 0 && (leftCount[i] === 0 || rightCount[i] === 0)) {
+      freeAt[i] = freeList.push(i) - 1;
+      freeWeight += weight[i]!;
+    }
+  }
+  return { present, aboveCount, leftCount, rightCount, freeList, freeAt, freeWeight, h1, h2 };
+}
+
+/**
+ * Typed arrays a search works in, one set per geometry: allocating small typed
+ * arrays costs microseconds each, more than a whole deal's steps. The search is
+ * synchronous and never nested, so one set serves every call. Frame ids keep
+ * counting across calls, so `drawnBy` never needs clearing.
+ */
+interface Workspace {
+  readonly present: Uint8Array;
+  readonly aboveCount: Int32Array;
+  readonly leftCount: Int32Array;
+  readonly rightCount: Int32Array;
+  readonly freeAt: Int32Array;
+  readonly drawnBy: Int32Array; // per slot, the id of the last frame that drew it
+  readonly scratch: Int32Array;
+  frames: number; // frame ids handed out so far
+}
+
+const WORKSPACE = new WeakMap<Geometry, Workspace>();
+const workspaceOf = (geom: Geometry): Workspace => {
+  let work = WORKSPACE.get(geom);
+  if (!work) {
+    const n = geom.size;
+    work = {
+      present: new Uint8Array(n),
+      aboveCount: new Int32Array(n),
+      leftCount: new Int32Array(n),
+      rightCount: new Int32Array(n),
+      freeAt: new Int32Array(n),
+      drawnBy: new Int32Array(n).fill(-1),
+      scratch: new Int32Array(n),
+      frames: 0,
+    };
+    WORKSPACE.set(geom, work);
+  }
+  return work;
+};
+
+const FULL_START = new WeakMap<Geometry, Start>();
+const startOfFull = (geom: Geometry): Start => {
+  let start = FULL_START.get(geom);
+  if (!start) FULL_START.set(geom, (start = startOf(geom, new Uint8Array(geom.size).fill(1))));
+  return start;
 };
 
 export interface OrderStats {
@@ -118,17 +207,28 @@ export function findRemovalOrder(
   rng: Rng,
   budget = ORDER_BUDGET,
 ): Result<{ order: Pair[]; stats: OrderStats }, LayoutError> {
-  const quick = start.every((p) => p === 1) ? quickUnclearableFull(geom) : quickUnclearable(geom, start);
-  if (quick) return err(LayoutError.Unclearable, `the layout cannot be cleared: ${quick}`);
-  const present = Uint8Array.from(start);
   let left = 0;
-  for (let i = 0; i < geom.size; i++) left += present[i]!;
+  for (let i = 0; i < geom.size; i++) left += start[i]!;
+  const full = left === geom.size;
+  const quick = full ? quickUnclearableFull(geom) : quickUnclearable(geom, start);
+  if (quick) return err(LayoutError.Unclearable, `the layout cannot be cleared: ${quick}`);
+  // Every deal starts from the full board: its counts, free list and hash are made once per geometry.
+  const init = full ? startOfFull(geom) : startOf(geom, start);
+  const work = workspaceOf(geom);
+  const { present, aboveCount, leftCount, rightCount, freeAt, drawnBy } = work;
+  present.set(init.present);
+  aboveCount.set(init.aboveCount);
+  leftCount.set(init.leftCount);
+  rightCount.set(init.rightCount);
+  freeAt.set(init.freeAt);
+  const isFree = (i: number): boolean =>
+    present[i] === 1 && aboveCount[i] === 0 && (leftCount[i] === 0 || rightCount[i] === 0);
   // The free slots, as a list with each slot's position in it (-1 when not free),
   // kept up to date as tiles leave and come back.
+  const flat = flatOf(geom);
   const weight = weightOf(geom);
-  const freeList: number[] = [];
-  const freeAt = new Int32Array(geom.size).fill(-1);
-  let freeWeight = 0; // total weight of the free list
+  const freeList: number[] = init.freeList.slice();
+  let freeWeight = init.freeWeight; // total weight of the free list
   const setFree = (j: number, f: boolean): void => {
     const at = freeAt[j]!;
     if (f && at < 0) {
@@ -144,37 +244,36 @@ export function findRemovalOrder(
       freeWeight -= weight[j]!;
     }
   };
-  for (let i = 0; i < geom.size; i++) setFree(i, isFree(geom, present, i));
   const keys = zobristOf(geom);
-  let h1 = 0;
-  let h2 = 0;
-  for (let i = 0; i < geom.size; i++)
-    if (present[i]) {
-      h1 ^= keys[2 * i]!;
-      h2 ^= keys[2 * i + 1]!;
-    }
+  let h1 = init.h1;
+  let h2 = init.h2;
   const dead = new Set<number>();
-  const scratch = new Int32Array(geom.size);
+  const scratch = work.scratch; // for longestChain
 
+  const { below, belowAt, left: leftOf, leftAt, right: rightOf, rightAt } = flat;
   const refresh = (i: number): void => {
-    for (const j of geom.below[i]!) setFree(j, isFree(geom, present, j));
-    for (const j of geom.left[i]!) setFree(j, isFree(geom, present, j));
-    for (const j of geom.right[i]!) setFree(j, isFree(geom, present, j));
+    for (let k = belowAt[i]!; k < belowAt[i + 1]!; k++) setFree(below[k]!, isFree(below[k]!));
+    for (let k = leftAt[i]!; k < leftAt[i + 1]!; k++) setFree(leftOf[k]!, isFree(leftOf[k]!));
+    for (let k = rightAt[i]!; k < rightAt[i + 1]!; k++) setFree(rightOf[k]!, isFree(rightOf[k]!));
   };
   const toggle = (i: number, on: 0 | 1): void => {
     present[i] = on;
     h1 ^= keys[2 * i]!;
     h2 ^= keys[2 * i + 1]!;
-    setFree(i, on === 1 && isFree(geom, present, i));
+    const delta = on === 1 ? 1 : -1; // i covers the tiles below it and flanks its neighbours
+    for (let k = belowAt[i]!; k < belowAt[i + 1]!; k++) aboveCount[below[k]!]! += delta;
+    for (let k = leftAt[i]!; k < leftAt[i + 1]!; k++) rightCount[leftOf[k]!]! += delta;
+    for (let k = rightAt[i]!; k < rightAt[i + 1]!; k++) leftCount[rightOf[k]!]! += delta;
+    setFree(i, on === 1 && isFree(i));
   };
-  const take = ([a, b]: Pair): void => {
+  const take = (a: number, b: number): void => {
     toggle(a, 0);
     toggle(b, 0);
     refresh(a);
     refresh(b);
     left -= 2;
   };
-  const restore = ([a, b]: Pair): void => {
+  const restore = (a: number, b: number): void => {
     toggle(a, 1);
     toggle(b, 1);
     refresh(a);
@@ -185,11 +284,24 @@ export function findRemovalOrder(
   const stateKey = (): number => h1 * 0x100000 + (h2 & 0xfffff);
   // Weighted draws without replacement from the free list of the top frame's position
   // (the free list holds exactly that position's free tiles while the frame is on top).
-  const drawnBy = new Int32Array(geom.size).fill(-1);
-  let frames = 0;
-  const newFrame = (): Frame => ({ id: frames++, drawn: [], drawnWeight: 0, i: 0, j: 1, pair: null });
+  if (work.frames > 0x40000000) {
+    drawnBy.fill(-1);
+    work.frames = 0;
+  }
+  const pool: Frame[] = []; // frames by depth, reused as the search goes down again
+  const frameAt = (depth: number): Frame => {
+    let frame = pool[depth];
+    if (!frame) pool.push((frame = { id: 0, drawn: [], count: 0, drawnWeight: 0, i: 0, j: 1, a: -1, b: -1 }));
+    frame.id = work.frames++;
+    frame.count = 0;
+    frame.drawnWeight = 0;
+    frame.i = 0;
+    frame.j = 1;
+    frame.a = frame.b = -1;
+    return frame;
+  };
   const tileAt = (frame: Frame, k: number): number => {
-    while (frame.drawn.length <= k) {
+    while (frame.count <= k) {
       let r = rng.int(freeWeight - frame.drawnWeight);
       let n = 0;
       for (;;) {
@@ -197,7 +309,7 @@ export function findRemovalOrder(
         if (drawnBy[t] === frame.id) continue;
         if (r < weight[t]!) {
           drawnBy[t] = frame.id;
-          frame.drawn.push(t);
+          frame.drawn[frame.count++] = t;
           frame.drawnWeight += weight[t]!;
           break;
         }
@@ -207,18 +319,20 @@ export function findRemovalOrder(
     return frame.drawn[k]!;
   };
 
-  const stack: Frame[] = [newFrame()];
+  let depth = 0; // frames 0 … depth are on the stack
+  frameAt(0);
   let nodes = 0;
   while (left > 0) {
-    const frame = stack[stack.length - 1]!;
-    if (frame.pair) {
+    const frame = pool[depth]!;
+    if (frame.a >= 0) {
       // Came back here: the position after this frame's pair was dead.
-      restore(frame.pair);
-      frame.pair = null;
+      restore(frame.a, frame.b);
+      frame.a = frame.b = -1;
     }
     let advanced = false;
     while (frame.j < freeList.length) {
-      const pair: Pair = [tileAt(frame, frame.i), tileAt(frame, frame.j)];
+      const a = tileAt(frame, frame.i);
+      const b = tileAt(frame, frame.j);
       if (++frame.i === frame.j) {
         frame.i = 0;
         frame.j++;
@@ -228,7 +342,7 @@ export function findRemovalOrder(
           LayoutError.Unclearable,
           `no removal order was found within ${budget} steps; the layout is very likely unclearable`,
         );
-      take(pair);
+      take(a, b);
       // A chain has at most one tile per layer, so the chain bound can only bite once
       // fewer than twice the layer count are left.
       const viable =
@@ -237,23 +351,24 @@ export function findRemovalOrder(
           (dead.size === 0 || !dead.has(stateKey())) &&
           (left >= 2 * geom.extent.depth || longestChain(geom, present, scratch) * 2 <= left));
       if (viable) {
-        frame.pair = pair;
+        frame.a = a;
+        frame.b = b;
         advanced = true;
         break;
       }
-      restore(pair);
+      restore(a, b);
     }
     if (left === 0) break;
     if (advanced) {
-      stack.push(newFrame());
+      frameAt(++depth);
       continue;
     }
     // Every pair from this position fails: remember it and step back.
     dead.add(stateKey());
-    stack.pop();
-    if (stack.length === 0)
+    if (depth-- === 0)
       return err(LayoutError.Unclearable, 'the layout cannot be cleared: no order of removals empties it');
   }
-  const order = stack.map((f) => f.pair).filter((p): p is Pair => p !== null);
+  const order: Pair[] = [];
+  for (let d = 0; d <= depth; d++) if (pool[d]!.a >= 0) order.push([pool[d]!.a, pool[d]!.b]);
   return ok({ order, stats: { nodes } });
 }

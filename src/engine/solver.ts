@@ -54,6 +54,7 @@
  * Each play counts as one node against the budget, so results never depend on the
  * clock.
  */
+import { flatOf, neighbourCounts, type Flat } from './flat.ts';
 import type { Geometry } from './layout.ts';
 import { matchGroup, type Presence } from './rules.ts';
 import { makeRng, type Rng } from './rng.ts';
@@ -98,40 +99,6 @@ function luby(k: number): number {
     if (k === size) return power;
     if (k < size) return luby(k - (size - 1) / 2);
   }
-}
-
-/** A geometry's neighbour lists flattened into offsets and one array each, built once per geometry. */
-interface Flat {
-  readonly aboveAt: Int32Array; // tile i's list is list[at[i] .. at[i + 1])
-  readonly above: Int32Array;
-  readonly belowAt: Int32Array;
-  readonly below: Int32Array;
-  readonly leftAt: Int32Array;
-  readonly left: Int32Array;
-  readonly rightAt: Int32Array;
-  readonly right: Int32Array;
-}
-
-const FLAT = new WeakMap<Geometry, Flat>();
-
-function flatten(lists: readonly (readonly number[])[]): [Int32Array, Int32Array] {
-  const at = new Int32Array(lists.length + 1);
-  for (let i = 0; i < lists.length; i++) at[i + 1] = at[i]! + lists[i]!.length;
-  const list = new Int32Array(at[lists.length]!);
-  for (let i = 0; i < lists.length; i++) list.set(lists[i]!, at[i]!);
-  return [at, list];
-}
-
-function flatOf(geom: Geometry): Flat {
-  let flat = FLAT.get(geom);
-  if (!flat) {
-    const [aboveAt, above] = flatten(geom.above);
-    const [belowAt, below] = flatten(geom.below);
-    const [leftAt, left] = flatten(geom.left);
-    const [rightAt, right] = flatten(geom.right);
-    FLAT.set(geom, (flat = { aboveAt, above, belowAt, below, leftAt, left, rightAt, right }));
-  }
-  return flat;
 }
 
 /**
@@ -284,15 +251,7 @@ class PairingSearch {
     const n = (this.n = geom.size);
     const flat = (this.flat = flatOf(geom));
     this.start = Uint8Array.from(start);
-    this.above0 = new Int32Array(n);
-    this.left0 = new Int32Array(n);
-    this.right0 = new Int32Array(n);
-    for (let i = 0; i < n; i++) {
-      if (!start[i]) continue;
-      for (let k = flat.belowAt[i]!; k < flat.belowAt[i + 1]!; k++) this.above0[flat.below[k]!]!++;
-      for (let k = flat.leftAt[i]!; k < flat.leftAt[i + 1]!; k++) this.right0[flat.left[k]!]!++;
-      for (let k = flat.rightAt[i]!; k < flat.rightAt[i + 1]!; k++) this.left0[flat.right[k]!]!++;
-    }
+    [this.above0, this.left0, this.right0] = neighbourCounts(flat, this.start);
     this.groupCount = groups.length;
     this.activity = new Int32Array(groups.length);
     this.ban = new Int32Array(n);

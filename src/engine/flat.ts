@@ -1,0 +1,61 @@
+/**
+ * A geometry's neighbour lists flattened into typed arrays, built once per
+ * geometry: the inner loops of the solver and of the removal-order search walk
+ * them without touching nested arrays.
+ */
+import type { Geometry } from './layout.ts';
+
+/** Tile i's list of each kind is list[at[i] .. at[i + 1]). */
+export interface Flat {
+  readonly aboveAt: Int32Array;
+  readonly above: Int32Array;
+  readonly belowAt: Int32Array;
+  readonly below: Int32Array;
+  readonly leftAt: Int32Array;
+  readonly left: Int32Array;
+  readonly rightAt: Int32Array;
+  readonly right: Int32Array;
+}
+
+const FLAT = new WeakMap<Geometry, Flat>();
+
+function flatten(lists: readonly (readonly number[])[]): [Int32Array, Int32Array] {
+  const at = new Int32Array(lists.length + 1);
+  for (let i = 0; i < lists.length; i++) at[i + 1] = at[i]! + lists[i]!.length;
+  const list = new Int32Array(at[lists.length]!);
+  for (let i = 0; i < lists.length; i++) list.set(lists[i]!, at[i]!);
+  return [at, list];
+}
+
+export function flatOf(geom: Geometry): Flat {
+  let flat = FLAT.get(geom);
+  if (!flat) {
+    const [aboveAt, above] = flatten(geom.above);
+    const [belowAt, below] = flatten(geom.below);
+    const [leftAt, left] = flatten(geom.left);
+    const [rightAt, right] = flatten(geom.right);
+    FLAT.set(geom, (flat = { aboveAt, above, belowAt, below, leftAt, left, rightAt, right }));
+  }
+  return flat;
+}
+
+/**
+ * Per tile, how many present tiles cover it and flank it on the left and on the
+ * right: a tile is free when it is present, uncovered and open on one side.
+ */
+export function neighbourCounts(
+  flat: Flat,
+  present: Uint8Array,
+): [above: Int32Array, left: Int32Array, right: Int32Array] {
+  const n = present.length;
+  const above = new Int32Array(n);
+  const left = new Int32Array(n);
+  const right = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    if (!present[i]) continue;
+    for (let k = flat.belowAt[i]!; k < flat.belowAt[i + 1]!; k++) above[flat.below[k]!]!++;
+    for (let k = flat.leftAt[i]!; k < flat.leftAt[i + 1]!; k++) right[flat.left[k]!]!++;
+    for (let k = flat.rightAt[i]!; k < flat.rightAt[i + 1]!; k++) left[flat.right[k]!]!++;
+  }
+  return [above, left, right];
+}
