@@ -39,18 +39,19 @@ export function flatOf(geom: Geometry): Flat {
   return flat;
 }
 
+type Counts = [above: Int32Array, left: Int32Array, right: Int32Array];
+
 /**
  * Per tile, how many present tiles cover it and flank it on the left and on the
  * right: a tile is free when it is present, uncovered and open on one side.
+ * Written into `out` when given (three arrays of present.length).
  */
-export function neighbourCounts(
-  flat: Flat,
-  present: Uint8Array,
-): [above: Int32Array, left: Int32Array, right: Int32Array] {
+export function neighbourCounts(flat: Flat, present: Uint8Array, out?: Counts): Counts {
   const n = present.length;
-  const above = new Int32Array(n);
-  const left = new Int32Array(n);
-  const right = new Int32Array(n);
+  const [above, left, right] = out ?? [new Int32Array(n), new Int32Array(n), new Int32Array(n)];
+  above.fill(0);
+  left.fill(0);
+  right.fill(0);
   for (let i = 0; i < n; i++) {
     if (!present[i]) continue;
     for (let k = flat.belowAt[i]!; k < flat.belowAt[i + 1]!; k++) above[flat.below[k]!]!++;

@@ -92,6 +92,9 @@ const DEAD = 2; // failed relax at once; its conflict set not computed yet
 
 class BudgetExceeded extends Error {}
 class Restart extends Error {}
+// Thrown as they are: a new Error records a stack trace, microseconds that a restart or a give-up need not spend.
+const BUDGET_EXCEEDED = new BudgetExceeded('solve: node budget spent');
+const RESTART = new Restart('solve: restart');
 
 /** The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, …: a restart schedule within a log factor of optimal. */
 function luby(k: number): number {
@@ -117,7 +120,8 @@ export function solve(
   const rng = makeRng(options.seed ?? 'solve', 'solver');
 
   // Groups of tiles that match each other.
-  const groupOf = new Int32Array(n).fill(-1);
+  const work = workspaceOf(geom);
+  const groupOf = work.groupOf.fill(-1);
   const groups: number[][] = [];
   const groupIds = new Map<string, number>();
   let count = 0;
@@ -135,7 +139,7 @@ export function solve(
   if (count === 0) return { result: 'solvable', nodes: 0, solution: [] };
   if (groups.some((members) => members.length % 2 !== 0)) return { result: 'unsolvable', nodes: 0 };
 
-  const search = new PairingSearch(geom, present, groups, groupOf, count, budget, rng);
+  const search = new PairingSearch(geom, work, present, groups, groupOf, count, budget, rng);
   try {
     if (!search.possible()) return search.unsolvable();
     for (let p = 0; p < PLAYOUTS; p++) {
@@ -160,6 +164,98 @@ interface PlayState {
   readonly mate: Int32Array; // partners: commitments and the pairs greedy play made
   remaining: number; // tiles present
   played: number; // entries of `moves` (two per move) that led here
+}
+
+/**
+ * The typed arrays a solve works in, one set per geometry and reused by every
+ * solve on it: allocating a small typed array costs a few microseconds, and a
+ * solve needs some forty of them, more than many whole solves take (a classic
+ * deal's rejected shuffles, the worker's answers). Solves are synchronous and
+ * never nested, so one set serves them all; PairingSearch resets what it reads
+ * before writing. Sizes are bounds: at most n/2 groups, n/2 + 1 decision levels,
+ * groups of at most n copies.
+ */
+class Workspace {
+  readonly groupOf: Int32Array;
+  readonly start: Uint8Array;
+  readonly counts: [Int32Array, Int32Array, Int32Array]; // at the start: above, left, right
+  readonly ban: Int32Array;
+  readonly playBan: Int32Array;
+  readonly activity: Int32Array;
+  readonly restricted: Uint8Array;
+  readonly playRestricted: Uint8Array;
+  readonly memberAt: Int32Array;
+  readonly members: Int32Array;
+  readonly present: Uint8Array;
+  readonly above: Int32Array;
+  readonly left: Int32Array;
+  readonly right: Int32Array;
+  readonly seen: Uint8Array;
+  readonly avail: Int32Array;
+  readonly open: Int32Array;
+  readonly mate: Int32Array;
+  readonly time: Int32Array;
+  readonly marks: Int32Array;
+  readonly stack: Int32Array;
+  readonly moves: Int32Array;
+  readonly base: Int32Array;
+  readonly partner: Int32Array;
+  readonly trial: Int32Array;
+  readonly levelOf: Int32Array;
+  readonly decPairs: Int32Array;
+  readonly decCount: Int32Array;
+  readonly conflict: Uint32Array;
+  readonly acc: Uint32Array;
+  readonly options: Int32Array;
+  readonly copies: Int32Array;
+  readonly optionCost = new Int32Array(4);
+  readonly states: PlayState[] = []; // allocated as plays first reach them
+  readonly words: number;
+
+  constructor(n: number, flat: Flat) {
+    const levels = (n >>> 1) + 1;
+    this.words = (levels + 31) >>> 5;
+    this.groupOf = new Int32Array(n);
+    this.start = new Uint8Array(n);
+    this.counts = [new Int32Array(n), new Int32Array(n), new Int32Array(n)];
+    this.ban = new Int32Array(n);
+    this.playBan = new Int32Array(n);
+    this.activity = new Int32Array(n);
+    this.restricted = new Uint8Array(n);
+    this.playRestricted = new Uint8Array(n);
+    this.memberAt = new Int32Array(n + 1);
+    this.members = new Int32Array(n);
+    this.present = new Uint8Array(n);
+    this.above = new Int32Array(n);
+    this.left = new Int32Array(n);
+    this.right = new Int32Array(n);
+    this.seen = new Uint8Array(n);
+    this.avail = new Int32Array(n);
+    this.open = new Int32Array(n);
+    this.mate = new Int32Array(n);
+    this.time = new Int32Array(n);
+    this.marks = new Int32Array(n);
+    // Pushes: every tile once, neighbours once per removal, a group's copies once per copy seen at most.
+    this.stack = new Int32Array(6 * n + flat.below.length + flat.left.length + flat.right.length + 8);
+    this.moves = new Int32Array(n);
+    this.base = new Int32Array(n);
+    this.partner = new Int32Array(n);
+    this.trial = new Int32Array(n);
+    this.levelOf = new Int32Array(n);
+    this.decPairs = new Int32Array(levels * 4);
+    this.decCount = new Int32Array(levels);
+    this.conflict = new Uint32Array((levels + 1) * this.words);
+    this.acc = new Uint32Array((levels + 1) * this.words);
+    this.options = new Int32Array(levels * n);
+    this.copies = new Int32Array(n);
+  }
+}
+
+const WORKSPACE = new WeakMap<Geometry, Workspace>();
+function workspaceOf(geom: Geometry): Workspace {
+  let work = WORKSPACE.get(geom);
+  if (!work) WORKSPACE.set(geom, (work = new Workspace(geom.size, flatOf(geom))));
+  return work;
 }
 
 /** Conflict-directed search over pairings; see the module notes. */
@@ -188,13 +284,13 @@ class PairingSearch {
   private readonly mate: Int32Array; // greedy: partners, the commitments plus pairs it made itself
   private readonly time: Int32Array; // relax: when each tile left (for value ordering)
   private readonly marks: Int32Array; // covers: tiles reached, by stamp
-  private stamp = 0;
+  private stamp = 0; // marks: the last stamp handed out (the marks are cleared per solve)
   private readonly stack: Int32Array;
   private readonly moves: Int32Array; // greedy: tiles in removal order, two per move
   private movesLength = 0;
   // Play states: 0 is greedy play under the base; state l + 1 is what the greedy play
   // of the node at level l left, where every play below that node starts.
-  private readonly states: PlayState[] = [];
+  private readonly states: PlayState[];
 
   // Commitments. base: made for good at the root; partner: base plus the decisions in force.
   private readonly base: Int32Array;
@@ -212,7 +308,7 @@ class PairingSearch {
   private readonly stride: number; // the largest group's size: room per level in `options`
   private readonly options: Int32Array; // per level, the pairings tried: the anchor, then its partners in order
   private readonly copies: Int32Array; // scratch: a group's uncommitted copies
-  private readonly optionCost = new Int32Array(4); // scratch: the costs of the options being ordered
+  private readonly optionCost: Int32Array; // scratch: the costs of the options being ordered
 
   // Nogoods: sets of pairs that no solution has all of.
   private readonly nogoods: Int32Array[] = [];
@@ -241,6 +337,7 @@ class PairingSearch {
 
   constructor(
     geom: Geometry,
+    work: Workspace,
     start: Presence,
     groups: readonly (readonly number[])[],
     private readonly groupOf: Int32Array,
@@ -248,54 +345,59 @@ class PairingSearch {
     private readonly budget: number,
     private readonly rng: Rng,
   ) {
-    const n = (this.n = geom.size);
+    this.n = geom.size;
     const flat = (this.flat = flatOf(geom));
-    this.start = Uint8Array.from(start);
-    [this.above0, this.left0, this.right0] = neighbourCounts(flat, this.start);
+    // The workspace's arrays, reset where a solve reads before it writes.
+    this.start = work.start;
+    this.start.set(start);
+    [this.above0, this.left0, this.right0] = neighbourCounts(flat, this.start, work.counts);
     this.groupCount = groups.length;
-    this.activity = new Int32Array(groups.length);
-    this.ban = new Int32Array(n);
-    this.restricted = new Uint8Array(groups.length);
-    this.playBan = new Int32Array(n);
-    this.playRestricted = new Uint8Array(groups.length);
-    this.memberAt = new Int32Array(groups.length + 1);
+    this.activity = work.activity.fill(0);
+    this.ban = work.ban.fill(0);
+    this.restricted = work.restricted.fill(0);
+    this.playBan = work.playBan;
+    this.playRestricted = work.playRestricted;
+    this.memberAt = work.memberAt;
+    this.memberAt[0] = 0;
     for (let g = 0; g < groups.length; g++) this.memberAt[g + 1] = this.memberAt[g]! + groups[g]!.length;
-    this.members = new Int32Array(this.memberAt[groups.length]!);
+    this.members = work.members;
     for (let g = 0; g < groups.length; g++) this.members.set(groups[g]!, this.memberAt[g]!);
 
-    this.present = new Uint8Array(n);
-    this.above = new Int32Array(n);
-    this.left = new Int32Array(n);
-    this.right = new Int32Array(n);
-    this.seen = new Uint8Array(n);
-    this.avail = new Int32Array(groups.length);
-    this.open = new Int32Array(groups.length);
-    this.mate = new Int32Array(n);
-    this.time = new Int32Array(n);
-    this.marks = new Int32Array(n);
-    // Pushes: every tile once, neighbours once per removal, a group's copies once per copy seen at most.
-    this.stack = new Int32Array(6 * n + flat.below.length + flat.left.length + flat.right.length + 8);
-    this.moves = new Int32Array(n);
+    this.present = work.present;
+    this.above = work.above;
+    this.left = work.left;
+    this.right = work.right;
+    this.seen = work.seen;
+    this.avail = work.avail;
+    this.open = work.open;
+    this.mate = work.mate;
+    this.time = work.time.fill(0);
+    this.marks = work.marks.fill(0);
+    this.stack = work.stack;
+    this.moves = work.moves;
+    this.states = work.states;
 
     const root = this.stateAt(0);
     root.present.set(this.start);
     root.above.set(this.above0);
     root.left.set(this.left0);
     root.right.set(this.right0);
+    root.mate.fill(-1);
     root.remaining = count;
-    this.base = new Int32Array(n).fill(-1);
-    this.partner = new Int32Array(n).fill(-1);
-    this.trial = new Int32Array(n);
-    this.levelOf = new Int32Array(n).fill(-1);
-    const levels = (n >>> 1) + 1;
-    this.decPairs = new Int32Array(levels * 4);
-    this.decCount = new Int32Array(levels);
-    this.words = (levels + 31) >>> 5;
-    this.conflict = new Uint32Array((levels + 1) * this.words);
-    this.acc = new Uint32Array((levels + 1) * this.words);
+    root.played = 0;
+    this.base = work.base.fill(-1);
+    this.partner = work.partner.fill(-1);
+    this.trial = work.trial;
+    this.levelOf = work.levelOf.fill(-1);
+    this.decPairs = work.decPairs.fill(0);
+    this.decCount = work.decCount.fill(0);
+    this.words = work.words;
+    this.conflict = work.conflict.fill(0);
+    this.acc = work.acc.fill(0);
     this.stride = Math.max(...groups.map((m) => m.length));
-    this.options = new Int32Array(levels * this.stride);
-    this.copies = new Int32Array(this.stride);
+    this.options = work.options;
+    this.copies = work.copies;
+    this.optionCost = work.optionCost;
     for (let g = 0; g < groups.length; g++) {
       const members = groups[g]!;
       if (members.length === 2) this.pairBase(members[0]!, members[1]!);
@@ -322,8 +424,8 @@ class PairingSearch {
   }
 
   private spend(): void {
-    if (++this.nodes > this.budget) throw new BudgetExceeded();
-    if (++this.visited > this.limit) throw new Restart();
+    if (++this.nodes > this.budget) throw BUDGET_EXCEEDED;
+    if (++this.visited > this.limit) throw RESTART;
   }
 
   private pairBase(a: number, b: number): void {
@@ -482,7 +584,7 @@ class PairingSearch {
     if (!this.restrict(partner)) return false;
     const { playBan: ban, playRestricted: restricted } = this;
     // Copies gone before the state that `partner` leaves uncommitted count as gone.
-    for (let k = 0; k < members.length; k++) {
+    for (let k = 0, end = memberAt[this.groupCount]!; k < end; k++) {
       const m = members[k]!;
       if (!present[m] && partner[m]! < 0) {
         avail[groupOf[m]!]!++;
@@ -613,7 +715,7 @@ class PairingSearch {
     const free = this.stack; // tiles free now, per group in `avail` counts
     const moves: Pair[] = [];
     for (let left = this.count; left > 0; left -= 2) {
-      if (++this.nodes > this.budget) throw new BudgetExceeded();
+      if (++this.nodes > this.budget) throw BUDGET_EXCEEDED;
       let nFree = 0;
       for (let i = 0; i < this.n; i++) if (present[i] && this.isFree(i)) free[nFree++] = i;
       let a = -1;
