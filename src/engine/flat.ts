@@ -60,3 +60,31 @@ export function neighbourCounts(flat: Flat, present: Uint8Array, out?: Counts): 
   }
   return [above, left, right];
 }
+
+/** On the full board, which tiles stand above which: row i has bit j when a chain of tiles, each covering the next, leads from j down to i. */
+export interface Cover {
+  readonly words: number; // 32-bit words per row
+  readonly bits: Uint32Array; // row i is bits[i * words .. (i + 1) * words)
+}
+
+const COVER = new WeakMap<Geometry, Cover>();
+
+export function coverOf(geom: Geometry): Cover {
+  let cover = COVER.get(geom);
+  if (!cover) {
+    const n = geom.size;
+    const words = (n + 31) >>> 5;
+    const bits = new Uint32Array(n * words);
+    const { above, aboveAt } = flatOf(geom);
+    // Higher tiles first: a tile's row is complete before any tile below it reads it.
+    const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => geom.slots[b]!.z - geom.slots[a]!.z);
+    for (const i of order)
+      for (let k = aboveAt[i]!; k < aboveAt[i + 1]!; k++) {
+        const j = above[k]!;
+        bits[i * words + (j >>> 5)]! |= 1 << (j & 31);
+        for (let w = 0; w < words; w++) bits[i * words + w]! |= bits[j * words + w]!;
+      }
+    COVER.set(geom, (cover = { words, bits }));
+  }
+  return cover;
+}

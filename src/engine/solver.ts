@@ -54,7 +54,7 @@
  * Each play counts as one node against the budget, so results never depend on the
  * clock.
  */
-import { flatOf, neighbourCounts, type Flat } from './flat.ts';
+import { coverOf, flatOf, neighbourCounts, type Cover, type Flat } from './flat.ts';
 import type { Geometry } from './layout.ts';
 import { matchGroup, type Presence } from './rules.ts';
 import { makeRng, type Rng } from './rng.ts';
@@ -122,8 +122,9 @@ export function solve(
   // Groups of tiles that match each other.
   const work = workspaceOf(geom);
   const groupOf = work.groupOf.fill(-1);
-  const groups: number[][] = [];
-  const groupIds = new Map<string, number>();
+  const sizes = work.sizes.fill(0); // copies per group; groups numbered in slot order of their first copy
+  const groupIds = work.groupIds;
+  groupIds.clear();
   let count = 0;
   for (let i = 0; i < n; i++) {
     if (!present[i]) continue;
@@ -132,14 +133,14 @@ export function solve(
     if (face == null) throw new Error(`solve: slot ${i} is present but has no face`);
     const key = matchGroup(face);
     let g = groupIds.get(key);
-    if (g === undefined) groupIds.set(key, (g = groups.push([]) - 1));
-    groups[g]!.push(i);
+    if (g === undefined) groupIds.set(key, (g = groupIds.size));
+    sizes[g]!++;
     groupOf[i] = g;
   }
   if (count === 0) return { result: 'solvable', nodes: 0, solution: [] };
-  if (groups.some((members) => members.length % 2 !== 0)) return { result: 'unsolvable', nodes: 0 };
+  for (let g = 0; g < groupIds.size; g++) if (sizes[g]! % 2 !== 0) return { result: 'unsolvable', nodes: 0 };
 
-  const search = new PairingSearch(geom, work, present, groups, groupOf, count, budget, rng);
+  const search = new PairingSearch(geom, work, present, groupIds.size, groupOf, count, budget, rng);
   try {
     if (!search.possible()) return search.unsolvable();
     for (let p = 0; p < PLAYOUTS; p++) {
@@ -177,6 +178,9 @@ interface PlayState {
  */
 class Workspace {
   readonly groupOf: Int32Array;
+  readonly groupIds = new Map<string, number>(); // match group → group number, per solve
+  readonly sizes: Int32Array; // per group, its copies
+  readonly fill: Int32Array; // scratch for placing members
   readonly start: Uint8Array;
   readonly counts: [Int32Array, Int32Array, Int32Array]; // at the start: above, left, right
   readonly ban: Int32Array;
@@ -216,6 +220,8 @@ class Workspace {
     const levels = (n >>> 1) + 1;
     this.words = (levels + 31) >>> 5;
     this.groupOf = new Int32Array(n);
+    this.sizes = new Int32Array(n);
+    this.fill = new Int32Array(n);
     this.start = new Uint8Array(n);
     this.counts = [new Int32Array(n), new Int32Array(n), new Int32Array(n)];
     this.ban = new Int32Array(n);
@@ -265,6 +271,7 @@ class PairingSearch {
   stranded = 0; // tiles the root's optimistic play left, when that was the proof
   private readonly n: number;
   private readonly flat: Flat;
+  private readonly cover: Cover;
   private readonly start: Uint8Array; // presence at the start
   private readonly above0: Int32Array; // per tile, present tiles above it at the start
   private readonly left0: Int32Array; // present neighbours on the left at the start
@@ -339,7 +346,7 @@ class PairingSearch {
     geom: Geometry,
     work: Workspace,
     start: Presence,
-    groups: readonly (readonly number[])[],
+    groupCount: number, // groups numbered 0 … groupCount − 1 in `groupOf`, their sizes in work.sizes
     private readonly groupOf: Int32Array,
     private readonly count: number,
     private readonly budget: number,
@@ -347,11 +354,12 @@ class PairingSearch {
   ) {
     this.n = geom.size;
     const flat = (this.flat = flatOf(geom));
+    this.cover = coverOf(geom);
     // The workspace's arrays, reset where a solve reads before it writes.
     this.start = work.start;
     this.start.set(start);
     [this.above0, this.left0, this.right0] = neighbourCounts(flat, this.start, work.counts);
-    this.groupCount = groups.length;
+    this.groupCount = groupCount;
     this.activity = work.activity.fill(0);
     this.ban = work.ban.fill(0);
     this.restricted = work.restricted.fill(0);
@@ -359,9 +367,12 @@ class PairingSearch {
     this.playRestricted = work.playRestricted;
     this.memberAt = work.memberAt;
     this.memberAt[0] = 0;
-    for (let g = 0; g < groups.length; g++) this.memberAt[g + 1] = this.memberAt[g]! + groups[g]!.length;
+    for (let g = 0; g < groupCount; g++) this.memberAt[g + 1] = this.memberAt[g]! + work.sizes[g]!;
+    // Each group's copies in slot order, placed by a counting sort over `groupOf`.
     this.members = work.members;
-    for (let g = 0; g < groups.length; g++) this.members.set(groups[g]!, this.memberAt[g]!);
+    const fill = work.fill;
+    fill.set(this.memberAt.subarray(0, groupCount));
+    for (let i = 0; i < this.n; i++) if (start[i]) this.members[fill[groupOf[i]!]!++] = i;
 
     this.present = work.present;
     this.above = work.above;
@@ -394,14 +405,14 @@ class PairingSearch {
     this.words = work.words;
     this.conflict = work.conflict.fill(0);
     this.acc = work.acc.fill(0);
-    this.stride = Math.max(...groups.map((m) => m.length));
+    let stride = 0;
+    for (let g = 0; g < groupCount; g++) stride = Math.max(stride, work.sizes[g]!);
+    this.stride = stride;
     this.options = work.options;
     this.copies = work.copies;
     this.optionCost = work.optionCost;
-    for (let g = 0; g < groups.length; g++) {
-      const members = groups[g]!;
-      if (members.length === 2) this.pairBase(members[0]!, members[1]!);
-    }
+    for (let g = 0; g < groupCount; g++)
+      if (work.sizes[g] === 2) this.pairBase(this.members[this.memberAt[g]!]!, this.members[this.memberAt[g]! + 1]!);
   }
 
   /**
@@ -776,14 +787,20 @@ class PairingSearch {
     const g = this.groupOf[a]!;
     const from = this.memberAt[g]!;
     if (this.memberAt[g + 1]! - from !== 4) return;
-    const index = (t: number): number => {
-      for (let k = 0; k < 4; k++) if (this.members[from + k] === t) return k;
-      return -1;
-    };
-    const ia = index(a);
-    const ib = index(b);
-    const [ic, id] = [0, 1, 2, 3].filter((k) => k !== ia && k !== ib) as [number, number];
-    const [c, d] = [this.members[from + ic]!, this.members[from + id]!];
+    // Indices in the group: a, b, and the other two, c and d (no allocation: the probe calls this often).
+    let ia = -1;
+    let ib = -1;
+    let ic = -1;
+    let id = -1;
+    for (let k = 0; k < 4; k++) {
+      const t = this.members[from + k];
+      if (t === a) ia = k;
+      else if (t === b) ib = k;
+      else if (ic < 0) ic = k;
+      else id = k;
+    }
+    const c = this.members[from + ic]!;
+    const d = this.members[from + id]!;
     this.ban[a]! |= 1 << ib;
     this.ban[b]! |= 1 << ia;
     this.ban[c]! |= 1 << id;
@@ -1109,6 +1126,11 @@ class PairingSearch {
 
   /** Is tile `top` above tile `low` through tiles on the board at the start (a chain of tiles each covering the next)? */
   private covers(top: number, low: number): boolean {
+    if (this.count === this.n) {
+      // The full board (every classic attempt): the chains are known per layout.
+      const { words, bits } = this.cover;
+      return (bits[low * words + (top >>> 5)]! & (1 << (top & 31))) !== 0;
+    }
     const { above, aboveAt } = this.flat;
     const stack = this.stack;
     const mark = ++this.stamp;
