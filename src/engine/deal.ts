@@ -120,7 +120,8 @@ function classicDeal(
   let best: { faces: Face[]; core: readonly number[]; stranded: number } | undefined; // the repair's current shuffle
   for (let attempt = 1; attempt <= MAX_CLASSIC_ATTEMPTS && nodes < CLASSIC_TOTAL_BUDGET; attempt++) {
     let faces: Face[];
-    if (best && misses >= UNIFORM_ATTEMPTS && proofs * 4 >= misses * 3) {
+    const repairing = best !== undefined && misses >= UNIFORM_ATTEMPTS && proofs * 4 >= misses * 3;
+    if (best && repairing) {
       // Uniform shuffles keep failing on this layout, and (three times in four or more) because they cannot be
       // won, not because the solver ran out of nodes: repair the best one so far instead of drawing anew. A
       // tile that the solver's proof found unable to leave trades places with a tile of another group, at
@@ -130,7 +131,13 @@ function classicDeal(
       const to = rng.int(faces.length);
       if (matchGroup(faces[to]!) !== matchGroup(faces[from]!)) [faces[from], faces[to]] = [faces[to]!, faces[from]!];
     } else faces = shuffleInPlace(rng, flat.slice());
-    const result = solve(geom, present, faces, { budget: CLASSIC_BUDGET, seed: `${seed}:${attempt}` });
+    // A repaired shuffle is rarely won by random play (on these layouts the search finds every solution): no
+    // playouts, which would cost about a quarter of the attempt.
+    const result = solve(geom, present, faces, {
+      budget: CLASSIC_BUDGET,
+      seed: `${seed}:${attempt}`,
+      ...(repairing ? { playouts: 0 } : {}),
+    });
     nodes += result.nodes;
     if (result.result === 'solvable')
       return ok({

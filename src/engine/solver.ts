@@ -83,6 +83,7 @@ export type SolveResult =
 export interface SolveOptions {
   readonly budget?: number; // node budget; default SOLVE_BUDGET
   readonly seed?: string; // seeds the playouts and tie-breaks; default 'solve'
+  readonly playouts?: number; // random playouts before the search; default PLAYOUTS (the dealer's repairs skip them)
 }
 
 // Outcomes of a search node.
@@ -143,7 +144,7 @@ export function solve(
   const search = new PairingSearch(geom, work, present, groupIds.size, groupOf, count, budget, rng);
   try {
     if (!search.possible()) return search.unsolvable();
-    for (let p = 0; p < PLAYOUTS; p++) {
+    for (let p = 0, playouts = options.playouts ?? PLAYOUTS; p < playouts; p++) {
       const moves = search.playout();
       if (moves) return { result: 'solvable', nodes: search.nodes, solution: moves };
     }
