@@ -213,6 +213,7 @@ class Workspace {
   readonly acc: Uint32Array;
   readonly options: Int32Array;
   readonly copies: Int32Array;
+  readonly freeBits: Uint32Array;
   readonly optionCost = new Int32Array(4);
   readonly states: PlayState[] = []; // allocated as plays first reach them
   readonly words: number;
@@ -255,6 +256,7 @@ class Workspace {
     this.acc = new Uint32Array((levels + 1) * this.words);
     this.options = new Int32Array(levels * n);
     this.copies = new Int32Array(n);
+    this.freeBits = new Uint32Array((n + 31) >>> 5);
   }
 }
 
@@ -315,7 +317,8 @@ class PairingSearch {
   private readonly acc: Uint32Array; // acc[level]: union of its children's conflicts
   private readonly stride: number; // the largest group's size: room per level in `options`
   private readonly options: Int32Array; // per level, the pairings tried: the anchor, then its partners in order
-  private readonly copies: Int32Array; // scratch: a group's uncommitted copies
+  private readonly copies: Int32Array; // scratch: a group's uncommitted copies; the playouts' free tiles
+  private readonly freeBits: Uint32Array; // playout: the free tiles, a bit per tile
   private readonly optionCost: Int32Array; // scratch: the costs of the options being ordered
 
   // Nogoods: sets of pairs that no solution has all of.
@@ -411,6 +414,7 @@ class PairingSearch {
     this.stride = stride;
     this.options = work.options;
     this.copies = work.copies;
+    this.freeBits = work.freeBits;
     this.optionCost = work.optionCost;
     for (let g = 0; g < groupCount; g++)
       if (work.sizes[g] === 2) this.pairBase(this.members[this.memberAt[g]!]!, this.members[this.memberAt[g]! + 1]!);
@@ -717,40 +721,42 @@ class PairingSearch {
 
   /** One game of random legal play, taking safe moves first; the moves if it clears the board. */
   playout(): Pair[] | null {
-    const { present, groupOf, members, memberAt, open } = this;
+    const { present, groupOf, members, memberAt, open, avail, freeBits, stack } = this;
     this.present.set(this.start);
     this.above.set(this.above0);
     this.left.set(this.left0);
     this.right.set(this.right0);
+    // Free tiles are kept in a bit set (read in slot order) and counted per group in `avail`, updated from the
+    // neighbours of the tiles that leave: tiles only ever become free in a playout.
     open.fill(0);
-    for (let i = 0; i < this.n; i++) if (present[i]) open[groupOf[i]!]!++;
-    const free = this.stack; // tiles free now, per group in `avail` counts
+    avail.fill(0);
+    freeBits.fill(0);
+    for (let i = 0; i < this.n; i++) {
+      if (!present[i]) continue;
+      open[groupOf[i]!]!++;
+      if (this.isFree(i)) {
+        freeBits[i >>> 5]! |= 1 << (i & 31);
+        avail[groupOf[i]!]!++;
+      }
+    }
+    const free = this.copies; // tiles free now, in slot order
     const moves: Pair[] = [];
     for (let left = this.count; left > 0; left -= 2) {
       if (++this.nodes > this.budget) throw BUDGET_EXCEEDED;
       let nFree = 0;
-      for (let i = 0; i < this.n; i++) if (present[i] && this.isFree(i)) free[nFree++] = i;
+      for (let w = 0; w < freeBits.length; w++)
+        for (let bits = freeBits[w]!; bits !== 0; bits &= bits - 1)
+          free[nFree++] = (w << 5) + 31 - Math.clz32(bits & -bits);
       let a = -1;
       let b = -1;
       // A safe move: every copy left of a group is free.
       for (let g = 0; g < this.groupCount && a < 0; g++) {
-        if (open[g] === 0) continue;
-        let all = true;
-        let x = -1;
-        let y = -1;
-        for (let k = memberAt[g]!; k < memberAt[g + 1]!; k++) {
+        if (open[g] === 0 || avail[g] !== open[g]) continue;
+        for (let k = memberAt[g]!; k < memberAt[g + 1]! && b < 0; k++) {
           const m = members[k]!;
           if (!present[m]) continue;
-          if (!this.isFree(m)) {
-            all = false;
-            break;
-          }
-          if (x < 0) x = m;
-          else if (y < 0) y = m;
-        }
-        if (all) {
-          a = x;
-          b = y;
+          if (a < 0) a = m;
+          else b = m;
         }
       }
       if (a < 0) {
@@ -770,8 +776,16 @@ class PairingSearch {
       }
       moves.push([a, b]);
       open[groupOf[a]!]! -= 2;
-      this.remove(a, 0);
-      this.remove(b, 0);
+      avail[groupOf[a]!]! -= 2;
+      freeBits[a >>> 5]! &= ~(1 << (a & 31));
+      freeBits[b >>> 5]! &= ~(1 << (b & 31));
+      const top = this.remove(b, this.remove(a, 0));
+      for (let k = 0; k < top; k++) {
+        const t = stack[k]!;
+        if (!present[t] || (freeBits[t >>> 5]! & (1 << (t & 31))) !== 0 || !this.isFree(t)) continue;
+        freeBits[t >>> 5]! |= 1 << (t & 31);
+        avail[groupOf[t]!]!++;
+      }
     }
     return moves;
   }
