@@ -8,38 +8,22 @@
  * `CI` set that is an error instead: CI installs it (.ci/run).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { FROM_SOURCE, startServer, type ServerProcess } from '../server/process.ts';
+import { findExecutable, missingReason } from './executables.ts';
 import { freePort } from './ports.ts';
 
 /** The haproxy binary: HAPROXY, or the first on PATH, /usr/sbin or /usr/bin. */
-function findHaproxy(): string | undefined {
-  if (process.env.HAPROXY) return process.env.HAPROXY;
-  const dirs = [...(process.env.PATH ?? '').split(':'), '/usr/sbin', '/usr/bin'].filter(Boolean);
-  for (const dir of dirs) {
-    const file = path.join(dir, 'haproxy');
-    try {
-      accessSync(file, constants.X_OK);
-      return file;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-export const HAPROXY = findHaproxy();
+export const HAPROXY = findExecutable('haproxy', 'HAPROXY', ['/usr/sbin', '/usr/bin']);
 
 /** Why the fleet cannot run here, or undefined when it can. Throws in CI, where it must. */
-export const HAPROXY_MISSING: string | undefined = (() => {
-  if (HAPROXY) return undefined;
-  const reason = 'haproxy is not installed (Debian: apt-get install haproxy)';
-  if (process.env.CI) throw new Error(`${reason}; CI must run the fleet test`);
-  console.warn(`\n*** SKIPPING the fleet tests: ${reason} ***\n`);
-  return reason;
-})();
+export const HAPROXY_MISSING = missingReason(
+  HAPROXY,
+  'haproxy is not installed (Debian: apt-get install haproxy)',
+  'the fleet tests',
+);
 
 export const SERVED_BY = 'x-served-by'; // the header haproxy adds: the name of the process that answered
 

@@ -7,37 +7,22 @@
  * with `CI` set that is an error instead: CI installs it (.ci/run).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { findExecutable, missingReason } from './executables.ts';
 import { freePort } from './ports.ts';
 
-/** The redis-server binary: REDIS_SERVER, or the first on PATH (Debian: /usr/bin/redis-server). */
-function findRedisServer(): string | undefined {
-  if (process.env.REDIS_SERVER) return process.env.REDIS_SERVER;
-  for (const dir of (process.env.PATH ?? '/usr/bin').split(':')) {
-    const file = path.join(dir, 'redis-server');
-    try {
-      accessSync(file, constants.X_OK);
-      return file;
-    } catch {
-      // not here
-    }
-  }
-  return undefined;
-}
-
-export const REDIS_SERVER = findRedisServer();
+/** The redis-server binary: REDIS_SERVER, or the first on PATH or in /usr/bin (Debian's). */
+export const REDIS_SERVER = findExecutable('redis-server', 'REDIS_SERVER', ['/usr/bin']);
 
 /** Why the Redis tests cannot run here, or undefined when they can. Throws in CI, where they must. */
-export const REDIS_MISSING: string | undefined = (() => {
-  if (REDIS_SERVER) return undefined;
-  const reason = 'redis-server is not installed (Debian: apt-get install redis-server)';
-  if (process.env.CI) throw new Error(`${reason}; CI must run the Redis tests`);
-  console.warn(`\n*** SKIPPING the Redis tests: ${reason} ***\n`);
-  return reason;
-})();
+export const REDIS_MISSING = missingReason(
+  REDIS_SERVER,
+  'redis-server is not installed (Debian: apt-get install redis-server)',
+  'the Redis tests',
+);
 
 /** True once something on the port answers PING with PONG. */
 function answersPing(port: number): Promise<boolean> {
