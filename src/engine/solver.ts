@@ -181,7 +181,7 @@ class Workspace {
   readonly groupOf: Int32Array;
   readonly groupIds = new Map<string, number>(); // match group → group number, per solve
   readonly sizes: Int32Array; // per group, its copies
-  readonly fill: Int32Array; // scratch for placing members
+  readonly nextSlot: Int32Array; // scratch: per group, where in `members` its next copy goes
   readonly start: Uint8Array;
   readonly counts: [Int32Array, Int32Array, Int32Array]; // at the start: above, left, right
   readonly ban: Int32Array;
@@ -223,7 +223,7 @@ class Workspace {
     this.words = (levels + 31) >>> 5;
     this.groupOf = new Int32Array(n);
     this.sizes = new Int32Array(n);
-    this.fill = new Int32Array(n);
+    this.nextSlot = new Int32Array(n);
     this.start = new Uint8Array(n);
     this.counts = [new Int32Array(n), new Int32Array(n), new Int32Array(n)];
     this.ban = new Int32Array(n);
@@ -374,9 +374,9 @@ class PairingSearch {
     for (let g = 0; g < groupCount; g++) this.memberAt[g + 1] = this.memberAt[g]! + work.sizes[g]!;
     // Each group's copies in slot order, placed by a counting sort over `groupOf`.
     this.members = work.members;
-    const fill = work.fill;
-    fill.set(this.memberAt.subarray(0, groupCount));
-    for (let i = 0; i < this.n; i++) if (start[i]) this.members[fill[groupOf[i]!]!++] = i;
+    const nextSlot = work.nextSlot;
+    nextSlot.set(this.memberAt.subarray(0, groupCount));
+    for (let i = 0; i < this.n; i++) if (start[i]) this.members[nextSlot[groupOf[i]!]!++] = i;
 
     this.present = work.present;
     this.above = work.above;
