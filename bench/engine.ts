@@ -259,6 +259,7 @@ function classicRow(source: string, id: string, layout: Layout, count: number, c
   const times: number[] = [];
   const attempts: number[] = [];
   const nodes: number[] = []; // solver nodes per deal made: the same on every machine, whatever the load
+  const trades: number[] = []; // faces traded in a mended deal, 0 for a proved uniform shuffle
   let failures = 0;
   const started = performance.now();
   for (let k = 1; k <= count && performance.now() - started < capMs; k++) {
@@ -269,6 +270,7 @@ function classicRow(source: string, id: string, layout: Layout, count: number, c
     if (result.ok) {
       attempts.push(result.value.stats.attempts);
       nodes.push(result.value.stats.nodes);
+      trades.push(result.value.stats.trades);
     } else failures++;
   }
   const t = summarize(times);
@@ -281,6 +283,8 @@ function classicRow(source: string, id: string, layout: Layout, count: number, c
     failures,
     mean_attempts: round(mean(attempts), 3),
     max_attempts: attempts.length ? max(attempts) : null,
+    mended_pct: trades.length ? round((100 * trades.filter((k) => k > 0).length) / trades.length, 1) : null,
+    mean_trades: round(mean(trades), 2),
     ...figures(t),
     p50_nodes: nodes.length ? n.p50 : null,
     p99_nodes: nodes.length ? n.p99 : null,
@@ -310,6 +314,8 @@ function classicDeals(count: number, capMs: number, corpusCount: number, corpusC
       'failures',
       'mean attempts',
       'max attempts',
+      'mended %',
+      'trades',
       'p50',
       'p99',
       'max',
@@ -325,6 +331,8 @@ function classicDeals(count: number, capMs: number, corpusCount: number, corpusC
       r.failures,
       r.mean_attempts,
       r.max_attempts,
+      r.mended_pct,
+      r.mean_trades,
       ms(r.p50_ms),
       ms(r.p99_ms),
       ms(r.max_ms),

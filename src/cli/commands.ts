@@ -6,7 +6,6 @@
 import { LAYOUTS } from '../engine/builtins.ts';
 import {
   deal,
-  DealError,
   fullPresence,
   geometryOf,
   solve,
@@ -24,9 +23,6 @@ export const MAX_BUDGET = 1_000_000_000; // solver nodes
 export const MAX_COUNT = 1_000_000; // deals in one bench
 export const BENCH_COUNT = 100; // default deals in one bench
 
-/** A deal error that the user cannot fix by changing input; exit status 1. */
-export class DealFailure extends Error {}
-
 /** Output of a command, and warnings to show on stderr after it succeeded. */
 export interface Output {
   readonly stdout: string;
@@ -43,10 +39,7 @@ export function layoutsCommand(argv: readonly string[]): Output {
 /** Deals or turns the engine's failure into a one-line error. */
 function dealOrFail(layout: Layout, seed: string, mode: Mode): { deal: Deal; attempts: number } {
   const result = deal(layout, seed, mode);
-  if (!result.ok) {
-    const message = `cannot deal ${layout.id} (${mode}): ${result.message}`;
-    throw result.error === DealError.Classic ? new DealFailure(message) : new UsageError(message);
-  }
+  if (!result.ok) throw new UsageError(`cannot deal ${layout.id} (${mode}): ${result.message}`); // a bad seed or layout
   return { deal: result.value.deal, attempts: result.value.stats.attempts };
 }
 

@@ -12,7 +12,7 @@
  */
 import { HelpRequested, quote, UsageError } from './args.ts';
 import { BackupFailure, backupCommand } from './backup.ts';
-import { benchCommand, DealFailure, dealCommand, layoutsCommand, solveCommand, type Output } from './commands.ts';
+import { benchCommand, dealCommand, layoutsCommand, solveCommand, type Output } from './commands.ts';
 import { reportAnyCommand } from './report.ts';
 import { studyCommand, type Progress } from './study.ts';
 
@@ -87,7 +87,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
       io.err(`mahjong: ${oneLine(e.message)}\n`);
       return 2;
     }
-    if (e instanceof DealFailure || e instanceof BackupFailure) {
+    if (e instanceof BackupFailure) {
       io.err(`mahjong: ${oneLine(e.message)}\n`);
       return 1;
     }

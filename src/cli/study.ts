@@ -10,7 +10,8 @@
  * and on our classic deals of the same seeds; and the share the competent bot
  * (bot.ts) clears with 0, 3 and unlimited shuffles, on every naive deal and on the
  * relaxed and classic deals. Our generator's classic attempts
- * (shuffles tried until one is proven solvable) are summed up too.
+ * (shuffles tried until one is proven solvable or mended) and the share of
+ * classic deals it mended are summed up too.
  *
  * Deal k (1-based) of a study with seed S uses seed `S-k` everywhere, so
  * `solve --random --seed S-k` and `deal --seed S-k [--mode classic]` show it.
@@ -65,6 +66,7 @@ export interface StudyRow {
   classic_random_clear: number | null;
   classic_mean_attempts: number | null; // shuffles our classic generator tried per deal
   classic_max_attempts: number | null;
+  classic_mended: number | null; // share of classic deals mended (faces traded) rather than proved as shuffled
   relaxed_failures: number;
   classic_failures: number;
   // The competent bot (bot.ts) with 0, 3 and unlimited shuffles: shares of deals it clears; naive: every naive deal.
@@ -123,6 +125,7 @@ const emptyRow = (source: Source, id: string, name: string, tiles: number, optio
   classic_random_clear: null,
   classic_mean_attempts: null,
   classic_max_attempts: null,
+  classic_mended: null,
   relaxed_failures: 0,
   classic_failures: 0,
   bot_naive_0: null,
@@ -151,6 +154,7 @@ export function studyLayout(source: Source, layout: Layout, options: StudyOption
   const classic: Dealt[] = [];
   const solverMs: number[] = [];
   const attempts: number[] = [];
+  let mended = 0;
   const full = fullPresence(geom.value.size);
   seeds.forEach((seed, k) => {
     progress(`${layout.id}: deal ${k + 1}/${seeds.length}`);
@@ -172,7 +176,10 @@ export function studyLayout(source: Source, layout: Layout, options: StudyOption
         continue;
       }
       (mode === 'relaxed' ? relaxed : classic).push({ faces: dealt.value.deal.tiles.map((t) => t.face), seed });
-      if (mode === 'classic') attempts.push(dealt.value.stats.attempts);
+      if (mode === 'classic') {
+        attempts.push(dealt.value.stats.attempts);
+        if (dealt.value.stats.trades > 0) mended++;
+      }
     }
   });
   progress(`${layout.id}: random play`);
@@ -192,6 +199,7 @@ export function studyLayout(source: Source, layout: Layout, options: StudyOption
   }
   row.classic_mean_attempts = attempts.length ? mean(attempts) : null;
   row.classic_max_attempts = attempts.length ? max(attempts) : null;
+  row.classic_mended = attempts.length ? mended / attempts.length : null;
   row.solver_mean_ms = mean(solverMs);
   row.solver_max_ms = max(solverMs);
   return row;
@@ -213,6 +221,7 @@ const COLUMNS: readonly (keyof StudyRow)[] = [
   'classic_random_clear',
   'classic_mean_attempts',
   'classic_max_attempts',
+  'classic_mended',
   'relaxed_failures',
   'classic_failures',
   'bot_naive_0',
@@ -235,6 +244,7 @@ const DIGITS: Partial<Record<keyof StudyRow, number>> = {
   relaxed_random_clear: 4,
   classic_random_clear: 4,
   classic_mean_attempts: 3,
+  classic_mended: 4,
   bot_naive_0: 4,
   bot_naive_3: 4,
   bot_naive_unlimited: 4,

@@ -34,7 +34,6 @@ export const ERROR_STATUS = {
   // deals (services/dealer.ts)
   ERR_UNKNOWN_LAYOUT: 404,
   ERR_SEED: 400, // a seed the engine refuses
-  ERR_CLASSIC: 409, // no classic deal for this seed (the solver proved none solvable in its tries)
   ERR_UNCLEARABLE: 409, // a custom layout the removal-order search gave up on for this seed
   ERR_TIMEOUT: 409, // making the deal passed its deadline: play it relaxed or try another seed
   ERR_QUEUE: 429, // this client has the most classic deals in the making it may have

@@ -240,7 +240,7 @@ describe('study', () => {
     'source', 'layout', 'name', 'tiles', 'deals', 'budget',
     'naive_solvable', 'naive_unsolvable', 'naive_unresolved',
     'naive_random_clear', 'naive_random_stuck', 'relaxed_random_clear', 'classic_random_clear',
-    'classic_mean_attempts', 'classic_max_attempts', 'relaxed_failures', 'classic_failures',
+    'classic_mean_attempts', 'classic_max_attempts', 'classic_mended', 'relaxed_failures', 'classic_failures',
     'bot_naive_0', 'bot_naive_3', 'bot_naive_unlimited', 'bot_relaxed_0', 'bot_relaxed_3', 'bot_relaxed_unlimited',
     'bot_classic_0', 'bot_classic_3', 'bot_classic_unlimited',
     'solver_mean_ms', 'solver_max_ms', 'error',
@@ -253,7 +253,12 @@ describe('study', () => {
     expect(Object.keys(row)).toEqual(KEYS);
     expect(row).toMatchObject({ source: 'builtin', layout: 'garden', tiles: 40, deals: 3, budget: 200000 });
     expect(Number(row.naive_solvable) + Number(row.naive_unsolvable) + Number(row.naive_unresolved)).toBe(3);
-    for (const rate of ['relaxed_random_clear', 'classic_random_clear', ...KEYS.filter((k) => k.startsWith('bot_'))])
+    for (const rate of [
+      'relaxed_random_clear',
+      'classic_random_clear',
+      'classic_mended',
+      ...KEYS.filter((k) => k.startsWith('bot_')),
+    ])
       expect(row[rate], rate).toSatisfy((v: unknown) => typeof v === 'number' && v >= 0 && v <= 1);
     // More shuffles never clear fewer deals.
     for (const kind of ['naive', 'relaxed', 'classic']) {

@@ -90,7 +90,6 @@ const FAILURE_TTL = 10 * 60_000; // how long a failed deal is remembered; in ms
 const REFUSED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'ERR_UNKNOWN_LAYOUT',
   'ERR_SEED',
-  'ERR_CLASSIC',
   'ERR_UNCLEARABLE', // a custom layout the removal-order search gave up on for this seed (checked clearable on upload)
   'ERR_TIMEOUT',
   'ERR_BUSY',
@@ -164,8 +163,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
             : undefined;
       if (!code) throw new Error(`dealing ${key} failed: ${result.message}`); // a broken built-in layout: our bug
       const lookup: DealLookup = { ok: false, code, message: result.message };
-      if (result.error === 'ERR_CLASSIC' || result.error === 'ERR_TIMEOUT')
-        failed.set(key, { result: lookup, at: now() });
+      if (result.error === 'ERR_TIMEOUT') failed.set(key, { result: lookup, at: now() });
       return lookup;
     }
     const generator = (JSON.parse(result.json) as Deal).generator;
