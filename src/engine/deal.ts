@@ -37,8 +37,8 @@ import { err, ok, type Deal, type Face, type Layout, type Mode, type Pair, type 
 export const GENERATOR_VERSION = '12';
 export const SEED_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 export const CLASSIC_BUDGET = 5_000; // solver nodes per uniform shuffle (~35 ms); an unresolved shuffle (~5% of solvable turtle shuffles) is skipped like an unsolvable one
-export const UNIFORM_NODES = 5_000; // solver nodes for all uniform shuffles of one classic deal (~35 ms), on up to 144 tiles; then a shuffle is mended
-export const REVERT_NODES = 3_000; // solver nodes for taking a mended deal's trades back, on up to 144 tiles
+export const UNIFORM_NODES = 4_000; // solver nodes for all uniform shuffles of one classic deal (~30 ms), on up to 144 tiles; then a shuffle is mended
+export const REVERT_NODES = 2_500; // solver nodes for taking a mended deal's trades back, on up to 144 tiles (~20 ms)
 export const MAX_UNIFORM_ATTEMPTS = 200; // uniform shuffles at most, however cheaply each is settled
 const REVERT_BUDGET = 1_000; // solver nodes per trade taken back
 const MIN_REVERT_NODES = 100; // fewer nodes left than this: stop taking trades back
