@@ -162,6 +162,7 @@ interface Workspace {
   readonly freeAt: Int32Array;
   readonly drawnBy: Int32Array; // per slot, the id of the last frame that drew it
   readonly scratch: Int32Array;
+  readonly pool: Frame[]; // search frames by depth, reused by every search
   frames: number; // frame ids handed out so far
 }
 
@@ -178,6 +179,7 @@ const workspaceOf = (geom: Geometry): Workspace => {
       freeAt: new Int32Array(n),
       drawnBy: new Int32Array(n).fill(-1),
       scratch: new Int32Array(n),
+      pool: [],
       frames: 0,
     };
     WORKSPACE.set(geom, work);
@@ -288,7 +290,7 @@ export function findRemovalOrder(
     drawnBy.fill(-1);
     work.frames = 0;
   }
-  const pool: Frame[] = []; // frames by depth, reused as the search goes down again
+  const pool = work.pool; // frames by depth, reused as the search goes down again and by the next search
   const frameAt = (depth: number): Frame => {
     let frame = pool[depth];
     if (!frame) pool.push((frame = { id: 0, drawn: [], count: 0, drawnWeight: 0, i: 0, j: 1, a: -1, b: -1 }));
