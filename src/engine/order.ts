@@ -16,10 +16,11 @@
  * - a node budget, so that adversarial input ends with an error instead of a hang.
  * The chain bound runs in O(tiles + overlaps) per candidate, with free flags kept
  * up to date incrementally from counts of covering and flanking tiles (flat.ts),
- * and the search frames are reused: a deal allocates almost nothing per step.
+ * and the search state (typed arrays, frames, methods) is one object per geometry,
+ * reused by every search: a deal allocates almost nothing per step.
  */
 import { LayoutError, type Geometry } from './layout.ts';
-import { flatOf, neighbourCounts } from './flat.ts';
+import { flatOf, neighbourCounts, type Flat } from './flat.ts';
 import type { Presence } from './rules.ts';
 import { makeRng, type Rng } from './rng.ts';
 import { err, ok, type Pair, type Result } from './types.ts';
@@ -149,42 +150,232 @@ function startOf(geom: Geometry, start: Presence): Start {
 }
 
 /**
- * Typed arrays a search works in, one set per geometry: allocating small typed
- * arrays costs microseconds each, more than a whole deal's steps. The search is
- * synchronous and never nested, so one set serves every call. Frame ids keep
- * counting across calls, so `drawnBy` never needs clearing.
+ * A search's working state, one per geometry: allocating small typed arrays costs
+ * microseconds each, more than a whole deal's steps, and so would closures made
+ * per call. The search is synchronous and never nested, so one object serves
+ * every call. Frame ids keep counting across calls, so `drawnBy` never needs
+ * clearing.
  */
-interface Workspace {
+class OrderSearch {
   readonly present: Uint8Array;
   readonly aboveCount: Int32Array;
   readonly leftCount: Int32Array;
   readonly rightCount: Int32Array;
-  readonly freeAt: Int32Array;
+  readonly freeAt: Int32Array; // per slot, its index in freeList, or -1
   readonly drawnBy: Int32Array; // per slot, the id of the last frame that drew it
-  readonly scratch: Int32Array;
-  readonly pool: Frame[]; // search frames by depth, reused by every search
-  frames: number; // frame ids handed out so far
+  readonly scratch: Int32Array; // for longestChain
+  readonly pool: Frame[] = []; // search frames by depth, reused by every search
+  readonly flat: Flat;
+  readonly weight: Int32Array;
+  readonly keys: Uint32Array;
+  frames = 0; // frame ids handed out so far
+  // The position being searched: the free slots (in no order, each with its index in freeAt) and their total
+  // weight, its Zobrist hash, and how many tiles are left.
+  freeList: number[] = [];
+  freeWeight = 0;
+  h1 = 0;
+  h2 = 0;
+  left = 0;
+  rng: Rng = makeRng('order');
+
+  constructor(readonly geom: Geometry) {
+    const n = geom.size;
+    this.present = new Uint8Array(n);
+    this.aboveCount = new Int32Array(n);
+    this.leftCount = new Int32Array(n);
+    this.rightCount = new Int32Array(n);
+    this.freeAt = new Int32Array(n);
+    this.drawnBy = new Int32Array(n).fill(-1);
+    this.scratch = new Int32Array(n);
+    this.flat = flatOf(geom);
+    this.weight = weightOf(geom);
+    this.keys = zobristOf(geom);
+  }
+
+  /** Starts from `init` with the generator `rng`. */
+  reset(init: Start, left: number, rng: Rng): void {
+    this.present.set(init.present);
+    this.aboveCount.set(init.aboveCount);
+    this.leftCount.set(init.leftCount);
+    this.rightCount.set(init.rightCount);
+    this.freeAt.set(init.freeAt);
+    this.freeList = init.freeList.slice();
+    this.freeWeight = init.freeWeight;
+    this.h1 = init.h1;
+    this.h2 = init.h2;
+    this.left = left;
+    this.rng = rng;
+    if (this.frames > 0x40000000) {
+      this.drawnBy.fill(-1);
+      this.frames = 0;
+    }
+  }
+
+  isFree(i: number): boolean {
+    return this.present[i] === 1 && this.aboveCount[i] === 0 && (this.leftCount[i] === 0 || this.rightCount[i] === 0);
+  }
+
+  /** Keeps the free list up to date as slot j becomes free or not. */
+  setFree(j: number, f: boolean): void {
+    const { freeAt, freeList } = this;
+    const at = freeAt[j]!;
+    if (f && at < 0) {
+      freeAt[j] = freeList.push(j) - 1;
+      this.freeWeight += this.weight[j]!;
+    } else if (!f && at >= 0) {
+      const last = freeList.pop()!;
+      if (last !== j) {
+        freeList[at] = last;
+        freeAt[last] = at;
+      }
+      freeAt[j] = -1;
+      this.freeWeight -= this.weight[j]!;
+    }
+  }
+
+  /** The tiles below and beside i may have changed freedom. */
+  refresh(i: number): void {
+    const { below, belowAt, left, leftAt, right, rightAt } = this.flat;
+    for (let k = belowAt[i]!; k < belowAt[i + 1]!; k++) this.setFree(below[k]!, this.isFree(below[k]!));
+    for (let k = leftAt[i]!; k < leftAt[i + 1]!; k++) this.setFree(left[k]!, this.isFree(left[k]!));
+    for (let k = rightAt[i]!; k < rightAt[i + 1]!; k++) this.setFree(right[k]!, this.isFree(right[k]!));
+  }
+
+  toggle(i: number, on: 0 | 1): void {
+    const { below, belowAt, left, leftAt, right, rightAt } = this.flat;
+    this.present[i] = on;
+    this.h1 ^= this.keys[2 * i]!;
+    this.h2 ^= this.keys[2 * i + 1]!;
+    const delta = on === 1 ? 1 : -1; // i covers the tiles below it and flanks its neighbours
+    for (let k = belowAt[i]!; k < belowAt[i + 1]!; k++) this.aboveCount[below[k]!]! += delta;
+    for (let k = leftAt[i]!; k < leftAt[i + 1]!; k++) this.rightCount[left[k]!]! += delta;
+    for (let k = rightAt[i]!; k < rightAt[i + 1]!; k++) this.leftCount[right[k]!]! += delta;
+    this.setFree(i, on === 1 && this.isFree(i));
+  }
+
+  take(a: number, b: number): void {
+    this.toggle(a, 0);
+    this.toggle(b, 0);
+    this.refresh(a);
+    this.refresh(b);
+    this.left -= 2;
+  }
+
+  /** Puts a and b back; refresh re-blocks their neighbours. */
+  restore(a: number, b: number): void {
+    this.toggle(a, 1);
+    this.toggle(b, 1);
+    this.refresh(a);
+    this.refresh(b);
+    this.left += 2;
+  }
+
+  stateKey(): number {
+    return this.h1 * 0x100000 + (this.h2 & 0xfffff);
+  }
+
+  frameAt(depth: number): Frame {
+    let frame = this.pool[depth];
+    if (!frame) this.pool.push((frame = { id: 0, drawn: [], count: 0, drawnWeight: 0, i: 0, j: 1, a: -1, b: -1 }));
+    frame.id = this.frames++;
+    frame.count = 0;
+    frame.drawnWeight = 0;
+    frame.i = 0;
+    frame.j = 1;
+    frame.a = frame.b = -1;
+    return frame;
+  }
+
+  /**
+   * The k-th tile of the frame's weighted random order, drawn without replacement
+   * from the free list, which holds exactly the frame's position's free tiles while
+   * the frame is on top.
+   */
+  tileAt(frame: Frame, k: number): number {
+    const { freeList, weight, drawnBy } = this;
+    while (frame.count <= k) {
+      let r = this.rng.int(this.freeWeight - frame.drawnWeight);
+      let n = 0;
+      for (;;) {
+        const t = freeList[n++]!;
+        if (drawnBy[t] === frame.id) continue;
+        if (r < weight[t]!) {
+          drawnBy[t] = frame.id;
+          frame.drawn[frame.count++] = t;
+          frame.drawnWeight += weight[t]!;
+          break;
+        }
+        r -= weight[t]!;
+      }
+    }
+    return frame.drawn[k]!;
+  }
+
+  /** The search (see findRemovalOrder), from the position `reset` set. */
+  run(budget: number): Result<{ order: Pair[]; stats: OrderStats }, LayoutError> {
+    const { geom, pool, present, scratch } = this;
+    const dead = new Set<number>();
+    let depth = 0; // frames 0 … depth are on the stack
+    this.frameAt(0);
+    let nodes = 0;
+    while (this.left > 0) {
+      const frame = pool[depth]!;
+      if (frame.a >= 0) {
+        // Came back here: the position after this frame's pair was dead.
+        this.restore(frame.a, frame.b);
+        frame.a = frame.b = -1;
+      }
+      let advanced = false;
+      while (frame.j < this.freeList.length) {
+        const a = this.tileAt(frame, frame.i);
+        const b = this.tileAt(frame, frame.j);
+        if (++frame.i === frame.j) {
+          frame.i = 0;
+          frame.j++;
+        }
+        if (++nodes > budget)
+          return err(
+            LayoutError.Unclearable,
+            `no removal order was found within ${budget} steps; the layout is very likely unclearable`,
+          );
+        this.take(a, b);
+        // A chain has at most one tile per layer, so the chain bound can only bite once
+        // fewer than twice the layer count are left.
+        const left = this.left;
+        const viable =
+          left === 0 ||
+          (this.freeList.length >= 2 &&
+            (dead.size === 0 || !dead.has(this.stateKey())) &&
+            (left >= 2 * geom.extent.depth || longestChain(geom, present, scratch) * 2 <= left));
+        if (viable) {
+          frame.a = a;
+          frame.b = b;
+          advanced = true;
+          break;
+        }
+        this.restore(a, b);
+      }
+      if (this.left === 0) break;
+      if (advanced) {
+        this.frameAt(++depth);
+        continue;
+      }
+      // Every pair from this position fails: remember it and step back.
+      dead.add(this.stateKey());
+      if (depth-- === 0)
+        return err(LayoutError.Unclearable, 'the layout cannot be cleared: no order of removals empties it');
+    }
+    const order: Pair[] = [];
+    for (let d = 0; d <= depth; d++) if (pool[d]!.a >= 0) order.push([pool[d]!.a, pool[d]!.b]);
+    return ok({ order, stats: { nodes } });
+  }
 }
 
-const WORKSPACE = new WeakMap<Geometry, Workspace>();
-const workspaceOf = (geom: Geometry): Workspace => {
-  let work = WORKSPACE.get(geom);
-  if (!work) {
-    const n = geom.size;
-    work = {
-      present: new Uint8Array(n),
-      aboveCount: new Int32Array(n),
-      leftCount: new Int32Array(n),
-      rightCount: new Int32Array(n),
-      freeAt: new Int32Array(n),
-      drawnBy: new Int32Array(n).fill(-1),
-      scratch: new Int32Array(n),
-      pool: [],
-      frames: 0,
-    };
-    WORKSPACE.set(geom, work);
-  }
-  return work;
+const SEARCH = new WeakMap<Geometry, OrderSearch>();
+const searchOf = (geom: Geometry): OrderSearch => {
+  let search = SEARCH.get(geom);
+  if (!search) SEARCH.set(geom, (search = new OrderSearch(geom)));
+  return search;
 };
 
 const FULL_START = new WeakMap<Geometry, Start>();
@@ -215,162 +406,7 @@ export function findRemovalOrder(
   const quick = full ? quickUnclearableFull(geom) : quickUnclearable(geom, start);
   if (quick) return err(LayoutError.Unclearable, `the layout cannot be cleared: ${quick}`);
   // Every deal starts from the full board: its counts, free list and hash are made once per geometry.
-  const init = full ? startOfFull(geom) : startOf(geom, start);
-  const work = workspaceOf(geom);
-  const { present, aboveCount, leftCount, rightCount, freeAt, drawnBy } = work;
-  present.set(init.present);
-  aboveCount.set(init.aboveCount);
-  leftCount.set(init.leftCount);
-  rightCount.set(init.rightCount);
-  freeAt.set(init.freeAt);
-  const isFree = (i: number): boolean =>
-    present[i] === 1 && aboveCount[i] === 0 && (leftCount[i] === 0 || rightCount[i] === 0);
-  // The free slots, as a list with each slot's position in it (-1 when not free),
-  // kept up to date as tiles leave and come back.
-  const flat = flatOf(geom);
-  const weight = weightOf(geom);
-  const freeList: number[] = init.freeList.slice();
-  let freeWeight = init.freeWeight; // total weight of the free list
-  const setFree = (j: number, f: boolean): void => {
-    const at = freeAt[j]!;
-    if (f && at < 0) {
-      freeAt[j] = freeList.push(j) - 1;
-      freeWeight += weight[j]!;
-    } else if (!f && at >= 0) {
-      const last = freeList.pop()!;
-      if (last !== j) {
-        freeList[at] = last;
-        freeAt[last] = at;
-      }
-      freeAt[j] = -1;
-      freeWeight -= weight[j]!;
-    }
-  };
-  const keys = zobristOf(geom);
-  let h1 = init.h1;
-  let h2 = init.h2;
-  const dead = new Set<number>();
-  const scratch = work.scratch; // for longestChain
-
-  const { below, belowAt, left: leftOf, leftAt, right: rightOf, rightAt } = flat;
-  const refresh = (i: number): void => {
-    for (let k = belowAt[i]!; k < belowAt[i + 1]!; k++) setFree(below[k]!, isFree(below[k]!));
-    for (let k = leftAt[i]!; k < leftAt[i + 1]!; k++) setFree(leftOf[k]!, isFree(leftOf[k]!));
-    for (let k = rightAt[i]!; k < rightAt[i + 1]!; k++) setFree(rightOf[k]!, isFree(rightOf[k]!));
-  };
-  const toggle = (i: number, on: 0 | 1): void => {
-    present[i] = on;
-    h1 ^= keys[2 * i]!;
-    h2 ^= keys[2 * i + 1]!;
-    const delta = on === 1 ? 1 : -1; // i covers the tiles below it and flanks its neighbours
-    for (let k = belowAt[i]!; k < belowAt[i + 1]!; k++) aboveCount[below[k]!]! += delta;
-    for (let k = leftAt[i]!; k < leftAt[i + 1]!; k++) rightCount[leftOf[k]!]! += delta;
-    for (let k = rightAt[i]!; k < rightAt[i + 1]!; k++) leftCount[rightOf[k]!]! += delta;
-    setFree(i, on === 1 && isFree(i));
-  };
-  const take = (a: number, b: number): void => {
-    toggle(a, 0);
-    toggle(b, 0);
-    refresh(a);
-    refresh(b);
-    left -= 2;
-  };
-  const restore = (a: number, b: number): void => {
-    toggle(a, 1);
-    toggle(b, 1);
-    refresh(a);
-    refresh(b);
-    left += 2;
-    // a and b were free when taken; restoring them re-blocks their neighbours via refresh.
-  };
-  const stateKey = (): number => h1 * 0x100000 + (h2 & 0xfffff);
-  // Weighted draws without replacement from the free list of the top frame's position
-  // (the free list holds exactly that position's free tiles while the frame is on top).
-  if (work.frames > 0x40000000) {
-    drawnBy.fill(-1);
-    work.frames = 0;
-  }
-  const pool = work.pool; // frames by depth, reused as the search goes down again and by the next search
-  const frameAt = (depth: number): Frame => {
-    let frame = pool[depth];
-    if (!frame) pool.push((frame = { id: 0, drawn: [], count: 0, drawnWeight: 0, i: 0, j: 1, a: -1, b: -1 }));
-    frame.id = work.frames++;
-    frame.count = 0;
-    frame.drawnWeight = 0;
-    frame.i = 0;
-    frame.j = 1;
-    frame.a = frame.b = -1;
-    return frame;
-  };
-  const tileAt = (frame: Frame, k: number): number => {
-    while (frame.count <= k) {
-      let r = rng.int(freeWeight - frame.drawnWeight);
-      let n = 0;
-      for (;;) {
-        const t = freeList[n++]!;
-        if (drawnBy[t] === frame.id) continue;
-        if (r < weight[t]!) {
-          drawnBy[t] = frame.id;
-          frame.drawn[frame.count++] = t;
-          frame.drawnWeight += weight[t]!;
-          break;
-        }
-        r -= weight[t]!;
-      }
-    }
-    return frame.drawn[k]!;
-  };
-
-  let depth = 0; // frames 0 … depth are on the stack
-  frameAt(0);
-  let nodes = 0;
-  while (left > 0) {
-    const frame = pool[depth]!;
-    if (frame.a >= 0) {
-      // Came back here: the position after this frame's pair was dead.
-      restore(frame.a, frame.b);
-      frame.a = frame.b = -1;
-    }
-    let advanced = false;
-    while (frame.j < freeList.length) {
-      const a = tileAt(frame, frame.i);
-      const b = tileAt(frame, frame.j);
-      if (++frame.i === frame.j) {
-        frame.i = 0;
-        frame.j++;
-      }
-      if (++nodes > budget)
-        return err(
-          LayoutError.Unclearable,
-          `no removal order was found within ${budget} steps; the layout is very likely unclearable`,
-        );
-      take(a, b);
-      // A chain has at most one tile per layer, so the chain bound can only bite once
-      // fewer than twice the layer count are left.
-      const viable =
-        left === 0 ||
-        (freeList.length >= 2 &&
-          (dead.size === 0 || !dead.has(stateKey())) &&
-          (left >= 2 * geom.extent.depth || longestChain(geom, present, scratch) * 2 <= left));
-      if (viable) {
-        frame.a = a;
-        frame.b = b;
-        advanced = true;
-        break;
-      }
-      restore(a, b);
-    }
-    if (left === 0) break;
-    if (advanced) {
-      frameAt(++depth);
-      continue;
-    }
-    // Every pair from this position fails: remember it and step back.
-    dead.add(stateKey());
-    if (depth-- === 0)
-      return err(LayoutError.Unclearable, 'the layout cannot be cleared: no order of removals empties it');
-  }
-  const order: Pair[] = [];
-  for (let d = 0; d <= depth; d++) if (pool[d]!.a >= 0) order.push([pool[d]!.a, pool[d]!.b]);
-  return ok({ order, stats: { nodes } });
+  const search = searchOf(geom);
+  search.reset(full ? startOfFull(geom) : startOf(geom, start), left, rng);
+  return search.run(budget);
 }
