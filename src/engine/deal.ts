@@ -151,7 +151,7 @@ function classicDeal(
     attempts++;
     mended = mendAlongOrder(shuffleInPlace(rng, flat.slice()), order, rng);
   }
-  const polished = revertTrades(geom, mended, Math.round(REVERT_NODES * scale), seed);
+  const polished = revertTrades(geom, present, mended, Math.round(REVERT_NODES * scale), seed);
   return done(polished.faces, polished.solution, { attempts, nodes: nodes + polished.nodes, trades: polished.trades });
 }
 
@@ -163,11 +163,11 @@ function classicDeal(
  */
 function revertTrades(
   geom: Geometry,
+  present: Presence,
   mended: Mended,
   budget: number,
   seed: string,
 ): { faces: Face[]; solution: readonly Pair[]; trades: number; nodes: number } {
-  const present = fullPresence(geom.size);
   let { faces, solution } = mended;
   let trades = mended.traded.length;
   let nodes = 0;
