@@ -69,21 +69,13 @@ export type SolveOutcome = 'solvable' | 'unsolvable' | 'unresolved';
 
 export type SolveResult =
   | { readonly result: 'solvable'; readonly nodes: number; readonly solution: Pair[] } // solution in play order
-  | {
-      readonly result: 'unsolvable';
-      readonly nodes: number;
-      readonly core?: readonly number[];
-      readonly stranded?: number;
-    }
+  | { readonly result: 'unsolvable'; readonly nodes: number }
   | { readonly result: 'unresolved'; readonly nodes: number }; // nodes: plays and playout moves
-// core: when known, tiles that the proof found unable to leave: a group of four none of whose pairings can leave
-// (the root probe), or the free tiles the optimistic play stranded. The dealer moves one of them to repair a
-// shuffle (deal.ts). stranded: with the second kind, how many tiles the optimistic play left (0 with the first).
 
 export interface SolveOptions {
   readonly budget?: number; // node budget; default SOLVE_BUDGET
   readonly seed?: string; // seeds the playouts and tie-breaks; default 'solve'
-  readonly playouts?: number; // random playouts before the search; default PLAYOUTS (the dealer's repairs skip them)
+  readonly playouts?: number; // random playouts before the search; default PLAYOUTS (the dealer skips them when it takes a mended deal's trades back)
 }
 
 // Outcomes of a search node.
@@ -143,14 +135,14 @@ export function solve(
 
   const search = new PairingSearch(geom, work, present, groupIds.size, groupOf, count, budget, rng);
   try {
-    if (!search.possible()) return search.unsolvable();
+    if (!search.possible()) return { result: 'unsolvable', nodes: search.nodes };
     for (let p = 0, playouts = options.playouts ?? PLAYOUTS; p < playouts; p++) {
       const moves = search.playout();
       if (moves) return { result: 'solvable', nodes: search.nodes, solution: moves };
     }
     const moves = search.run();
     if (moves) return { result: 'solvable', nodes: search.nodes, solution: moves };
-    return search.unsolvable();
+    return { result: 'unsolvable', nodes: search.nodes };
   } catch (e) {
     if (e instanceof BudgetExceeded) return { result: 'unresolved', nodes: budget };
     throw e;
@@ -270,8 +262,6 @@ function workspaceOf(geom: Geometry): Workspace {
 /** Conflict-directed search over pairings; see the module notes. */
 class PairingSearch {
   nodes = 0; // nodes spent: plays and playout moves
-  core: number[] | null = null; // tiles a proof at the root found unable to leave (see SolveResult)
-  stranded = 0; // tiles the root's optimistic play left, when that was the proof
   private readonly n: number;
   private readonly flat: Flat;
   private readonly cover: Cover;
@@ -1057,10 +1047,7 @@ class PairingSearch {
             aliveCount++;
           } else this.addForbidden(a, x);
         }
-        if (aliveCount === 0) {
-          this.core = [a, b, c, d];
-          return false;
-        }
+        if (aliveCount === 0) return false;
         if (aliveCount === 1) {
           this.decide(0, a, alive);
           for (const t of [a, b, c, d]) {
@@ -1099,23 +1086,14 @@ class PairingSearch {
 
   /**
    * The optimistic play from the start position (one node): false when even it
-   * strands tiles, a proof that nothing clears the board, whose stuck tiles (free,
-   * none with a copy to leave with) become the core. Run before the playouts: on
+   * strands tiles, a proof that nothing clears the board. Run before the playouts: on
    * layouts where most uniform shuffles are unwinnable it rejects most of them for
    * the price of one play.
    */
   possible(): boolean {
     this.limit = Infinity;
     this.unstack();
-    if (this.relax(this.partner, 0)) return true;
-    const stuck: number[] = [];
-    for (let i = 0; i < this.n; i++) {
-      if (!this.present[i]) continue;
-      this.stranded++;
-      if (this.isFree(i)) stuck.push(i);
-    }
-    if (stuck.length > 0) this.core = stuck;
-    return false;
+    return this.relax(this.partner, 0);
   }
 
   /**
@@ -1163,13 +1141,6 @@ class PairingSearch {
       }
     }
     return false;
-  }
-
-  /** The answer when the search proved the position unsolvable. */
-  unsolvable(): SolveResult {
-    return this.core
-      ? { result: 'unsolvable', nodes: this.nodes, core: this.core, stranded: this.stranded }
-      : { result: 'unsolvable', nodes: this.nodes };
   }
 
   /** Searches with restarts, after `possible`; the solution, or null when there is none. */
