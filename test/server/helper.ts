@@ -141,8 +141,13 @@ export async function createGame(
 }
 
 /** Posts moves to a game. */
-export function postMoves(app: FastifyInstance, cookie: string, id: string, moves: unknown) {
-  return app.inject({ method: 'POST', url: `/api/games/${id}/moves`, headers: { cookie }, payload: { moves } });
+export function postMoves(app: FastifyInstance, cookie: string, id: string, moves: unknown, extra: object = {}) {
+  return app.inject({
+    method: 'POST',
+    url: `/api/games/${id}/moves`,
+    headers: { cookie },
+    payload: { moves, ...extra },
+  });
 }
 
 /** The deal's solution as match moves. */

@@ -135,6 +135,7 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
     rankedMs: null,
     dailyDay: null,
     onTable: false,
+    playMs: null,
     ...fields,
   });
   /** Wins game `id` at `at` (ranked with the given time, on a daily table when `dailyDay`). */

@@ -58,8 +58,8 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
       config: { rateLimit: LIMITS.moves },
     },
     async (request, reply) => {
-      const { moves, at } = request.body;
-      const played = await fastify.games.play(request.playerId, request.params.id, moves as Move[], at);
+      const { moves, at, playMs } = request.body;
+      const played = await fastify.games.play(request.playerId, request.params.id, moves as Move[], at, playMs);
       if (!played.ok) {
         const { ok: _, code: _code, message: _message, retryAfterS: _retry, ...extra } = played;
         return sendRefusal(request, reply, played, extra); // a 409 with the server's move count and log

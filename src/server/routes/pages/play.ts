@@ -16,13 +16,13 @@ import { DAILY_LAYOUT, dailySeed, isDailySeed } from '../../services/daily.ts';
 import type { StoredDeal } from '../../services/dealer.ts';
 import { clientLog } from '../../services/games.ts';
 import { clientKey } from '../../services/limits.ts';
+import { RECORD_SIZE } from '../../services/wins.ts';
 import { dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/display.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
 import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
 
 const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // no - or _: a seed never looks like a flag
 export const RANDOM_SEED_LENGTH = 8;
-const RECORD_SIZE = 5; // best ranked times shown in a deal's record
 const RECORD_MARK = '<!--deal-record-->'; // where each response puts the player's part of a cached page
 
 /**
@@ -142,6 +142,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const cached = fresh?.pages.get(cacheKey);
       if (cached) return reply.type('text/html; charset=utf-8').send(cached.replace(RECORD_MARK, record));
 
+      const playMs = resumed?.row.play_ms ?? 0;
       let game: Game;
       let pairs: number;
       let boardHtml: string;
@@ -155,6 +156,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
           log: clientLog(game, resumed.row.move_count, resumed.row),
           startedAt: resumed.row.started_at,
           status: resumed.row.status,
+          playMs: resumed.row.play_ms,
         };
         data = dealData(stored.json, gameData);
       } else {
@@ -171,7 +173,8 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         daily,
         counters: { left: game.left, pairs },
         boardHtml,
-        game: { hints: game.hints, shuffles: game.shuffles, time: formatTime(now - shownAt) },
+        // Your time (the clock the page shows: from the first move, stopped while paused), as last heard.
+        game: { hints: game.hints, shuffles: game.shuffles, playMs, time: formatTime(playMs) },
         resumed: Boolean(resumed),
         dealData: data,
         sharePath: path,
@@ -187,7 +190,6 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const html = fastify.renderPartial('play', {
         ...page,
         record: RECORD_MARK,
-        game: { ...page.game, time: formatTime(0) },
       });
       if (fresh.pages.size < PAGES_PER_DEAL) fresh.pages.set(cacheKey, html);
       return reply.type('text/html; charset=utf-8').send(html.replace(RECORD_MARK, record));
