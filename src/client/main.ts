@@ -8,7 +8,7 @@ import type { MovesAnswer } from '../shared/api.ts';
 import { formatTime } from '../shared/display.ts';
 import { makeAsk } from './ask.ts';
 import { FOCUS_BOARD, makeController } from './controller.ts';
-import { ENV, registerServiceWorker } from './env.ts';
+import { ENV, registerServiceWorker, WINS_CHANNEL } from './env.ts';
 import { bind } from './events.ts';
 import { fit, makeDom, readData, render, type State } from './render.ts';
 import { keepDeal, openOffline } from './shell.ts';
@@ -18,7 +18,6 @@ import { openSync, sendKept } from './sync.ts';
 
 declare const __WORKER_FILE__: string; // hashed worker file name, set by scripts/build-client.ts
 const WORKER_URL = new URL(__WORKER_FILE__, import.meta.url);
-export const WINS_CHANNEL = 'mahjong:wins'; // BroadcastChannel: a page saw the server record a win (site.ts listens)
 
 const sameFaces = (a: readonly unknown[] | undefined, b: readonly unknown[]): boolean =>
   Array.isArray(a) && a.length === b.length && a.every((f, i) => (f ?? null) === (b[i] ?? null));

@@ -179,6 +179,7 @@ export async function playPaced(
   moves: readonly unknown[],
   advance: (ms: number) => void,
   gapMs = 4200,
+  extra: object = {}, // more keys for every batch (e.g. the page's own clock, playMs)
 ) {
   const batches = [moves.slice(0, 1)];
   for (let i = 1; i < moves.length; i += 6) batches.push(moves.slice(i, i + 6));
@@ -190,7 +191,7 @@ export async function playPaced(
       method: 'POST',
       url: `/api/games/${id}/moves`,
       headers: { cookie },
-      payload: { at, moves: batch },
+      payload: { at, moves: batch, ...extra },
     });
     if (res.statusCode !== 200) throw new Error(`paced moves: ${res.statusCode} ${res.body}`);
     at += batch.length;
