@@ -7,9 +7,10 @@
  *   learns their hashed file names through the `__WORKER_FILE__` and `__FACES_FILE__` defines and finds
  *   them next to itself (`new URL(file, import.meta.url)`), so the server needs no route for them.
  * - src/client/site.ts (the other pages' script) and src/client/sw.ts (the service worker, served at
- *   /sw.js by the server) are bundled too.
- * - public/css/site.css (when present), public/css/board.css and public/faces.svg are copied (CSS
- *   minified by esbuild); the app's icon is drawn as SVG and PNG (192 and 512 px) by scripts/icon.ts.
+ *   /sw.js by the server) are bundled too, and the layout editor's script (src/client/editor.ts, which
+ *   finds its worker, src/client/editor-worker.ts, through `__EDITOR_WORKER_FILE__`).
+ * - public/css/site.css (when present), public/css/board.css, public/css/editor.css and public/faces.svg
+ *   are copied (CSS minified by esbuild); the app's icon is drawn as SVG and PNG (192 and 512 px) by scripts/icon.ts.
  * - Every output name carries the first 8 hex digits of the SHA-256 of its bytes, and
  *   public/build/manifest.json maps the plain names to `build/<name>.<hash>.<ext>`. Each file also gets
  *   pre-compressed `.br` and `.gz` siblings.
@@ -102,11 +103,18 @@ export async function buildClient(): Promise<Record<string, string>> {
   manifest['icon.svg'] = emit('icon', 'svg', iconSvg());
   for (const size of ICON_PNG_SIZES) manifest[`icon-${size}.png`] = emit(`icon-${size}`, 'png', iconPng(size));
   manifest['theme.js'] = emit('theme', 'js', await bundle('src/client/theme.ts')); // on every page: the theme switch
+  // The layout editor's page: its own small script, and the worker that answers "can this be cleared?".
+  manifest['editor-worker.js'] = emit('editor-worker', 'js', await bundle('src/client/editor-worker.ts'));
+  manifest['editor.js'] = emit(
+    'editor',
+    'js',
+    await bundle('src/client/editor.ts', { __EDITOR_WORKER_FILE__: file('editor-worker.js') }),
+  );
 
-  for (const name of ['site', 'board']) {
+  for (const name of ['site', 'board', 'editor']) {
     const file = join(ROOT, 'public', 'css', `${name}.css`);
     if (existsSync(file)) manifest[`${name}.css`] = emit(name, 'css', await minifyCss(file));
-    else if (name === 'board') throw new Error('public/css/board.css is missing');
+    else if (name !== 'site') throw new Error(`public/css/${name}.css is missing`);
   }
 
   await Promise.all(pending.splice(0));

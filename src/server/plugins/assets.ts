@@ -34,6 +34,9 @@ export const ASSET_NAMES = [
   'icon.svg',
   'icon-192.png',
   'icon-512.png',
+  'editor.js',
+  'editor-worker.js',
+  'editor.css',
 ] as const;
 export type AssetName = (typeof ASSET_NAMES)[number];
 
@@ -58,6 +61,9 @@ const FALLBACK: Record<AssetName, string | undefined> = {
   'site.css': 'css/site.css',
   'board.css': 'css/board.css',
   'faces.svg': 'faces.svg',
+  'editor.js': undefined,
+  'editor-worker.js': undefined,
+  'editor.css': 'css/editor.css',
 };
 
 export interface AssetsOptions {

@@ -69,7 +69,7 @@ export type Unranked = 'fast' | 'legacy';
 export interface CustomLayoutRow {
   id: string; // 'c-' + 12 lowercase hex of the normalized slots (services/custom-layouts.ts)
   name: string; // display name, cleaned; the first upload's
-  format: 'kmahjongg' | 'gnome'; // the file it came from
+  format: 'kmahjongg' | 'gnome' | 'editor'; // the file it came from, or the layout editor (migration 009)
   tiles: number; // number of slots
   slots: string; // JSON [[x, y, z], ...], normalized, in canonical slot order
   created_at: number; // ms epoch

@@ -4,7 +4,7 @@
  */
 import { FAMILIES, LAYOUTS, layoutById } from '../../engine/builtins.ts';
 import { geometryOf, type Layout } from '../../engine/index.ts';
-import { layoutPicture } from '../views/picture.ts';
+import { layoutPicture } from '../../shared/picture.ts';
 
 export interface LayoutInfo {
   readonly id: string;

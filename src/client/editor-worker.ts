@@ -1,0 +1,42 @@
+/**
+ * The layout editor's worker: answers "can this be cleared?" for a draft (src/shared/draft.ts `checkDraft`)
+ * with the engine's removal-order search at its full budget, off the main thread, where a large draft may
+ * take the search a second. Each request carries the tiles; answers echo the request's id.
+ */
+import { ORDER_BUDGET } from '../engine/index.ts';
+import { checkDraft, type DraftCheck } from '../shared/draft.ts';
+
+export interface CheckRequest {
+  readonly id: number;
+  readonly slots: readonly (readonly [number, number, number])[]; // [x, y, z] per tile
+}
+
+export interface CheckAnswer {
+  readonly id: number;
+  readonly check: DraftCheck;
+}
+
+/** Answers one request (exported for tests; the worker calls it per message). */
+export const answerCheck = (req: CheckRequest): CheckAnswer => ({
+  id: req.id,
+  check: checkDraft(
+    req.slots.map(([x, y, z]) => ({ x, y, z })),
+    ORDER_BUDGET,
+  ),
+});
+
+// In a worker, `self` has no `document`; the guard keeps tests that import this module in Node quiet.
+const scope = globalThis as unknown as {
+  document?: unknown;
+  addEventListener?: typeof addEventListener;
+  postMessage?: (a: unknown) => void;
+};
+if (
+  typeof scope.document === 'undefined' &&
+  typeof scope.addEventListener === 'function' &&
+  typeof scope.postMessage === 'function'
+) {
+  scope.addEventListener('message', (e: Event) => {
+    scope.postMessage!(answerCheck((e as MessageEvent<CheckRequest>).data));
+  });
+}
