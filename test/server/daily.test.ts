@@ -5,13 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { LAYOUTS, layoutById } from '../../src/engine/builtins.ts';
-import {
-  DAILY_SCHEDULE,
-  FIRST_DAILY,
-  dailyDayOf,
-  dailyLayoutOf,
-  isRealDay,
-} from '../../src/server/services/daily.ts';
+import { DAILY_SCHEDULE, FIRST_DAILY, dailyDayOf, dailyLayoutOf, isRealDay } from '../../src/server/services/daily.ts';
 import { shiftDay } from '../../src/server/repositories/games-repository.ts';
 
 describe('the layout of the day', () => {

@@ -295,14 +295,12 @@ export function createGamesRepository(db: Database): GamesStore {
       return fasterPlayers.get(dealId, own === null ? timeMs : Math.min(own, timeMs), playerId)!.n + 1;
     },
     async dailyResults(playerId, mode, fromSeed, toSeed) {
-      return dailyResults.all({ player: playerId, mode, from: fromSeed, to: toSeed }).map(
-        (row): DailyResult => ({
-          layout: row.layout,
-          day: row.seed.slice(-10),
-          onDay: row.on_day === 1,
-          clean: row.clean === 1,
-        }),
-      );
+      return dailyResults.all({ player: playerId, mode, from: fromSeed, to: toSeed }).map((row): DailyResult => ({
+        layout: row.layout,
+        day: row.seed.slice(-10),
+        onDay: row.on_day === 1,
+        clean: row.clean === 1,
+      }));
     },
     async dailyStreak(playerId, today, yesterday) {
       return currentRun(playerId, { today, yesterday }, 'daily_run');

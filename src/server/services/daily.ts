@@ -51,7 +51,10 @@ export const utcDate = (ms: number): string => new Date(ms).toISOString().slice(
 export function dailyLayoutOf(day: string): string {
   let period = DAILY_SCHEDULE[0]!;
   for (const p of DAILY_SCHEDULE) if (p.from <= day) period = p;
-  const index = Math.max(0, Math.round((Date.parse(`${day}T00:00:00Z`) - Date.parse(`${period.from}T00:00:00Z`)) / DAY_MS));
+  const index = Math.max(
+    0,
+    Math.round((Date.parse(`${day}T00:00:00Z`) - Date.parse(`${period.from}T00:00:00Z`)) / DAY_MS),
+  );
   return period.layouts[index % period.layouts.length]!;
 }
 

@@ -328,9 +328,12 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
          GROUP BY d.layout, d.seed ORDER BY d.seed COLLATE "C", d.layout COLLATE "C"`,
         [playerId, mode, fromSeed, toSeed],
       );
-      return rows.map(
-        (row): DailyResult => ({ layout: row.layout, day: row.seed.slice(-10), onDay: row.on_day, clean: row.clean }),
-      );
+      return rows.map((row): DailyResult => ({
+        layout: row.layout,
+        day: row.seed.slice(-10),
+        onDay: row.on_day,
+        clean: row.clean,
+      }));
     },
     async dailyStreak(playerId, today, yesterday) {
       return currentRun(pool, playerId, today, yesterday, 'daily_run');
