@@ -4,7 +4,7 @@
  * the status panel) and keeps it as the server would render it for the same draft, so that the page reads
  * the same before and after the script (and for tests: the hooks of docs/client.md, "The layout editor").
  */
-import { makeGeometry } from '../engine/index.ts';
+import { makeGeometry } from '../engine/layout.ts';
 import {
   EDITOR_NAME_MAX,
   draftQuery,

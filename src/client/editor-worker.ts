@@ -3,7 +3,7 @@
  * with the engine's removal-order search at its full budget, off the main thread, where a large draft may
  * take the search a second. Each request carries the tiles; answers echo the request's id.
  */
-import { ORDER_BUDGET } from '../engine/index.ts';
+import { ORDER_BUDGET } from '../engine/order.ts';
 import { checkDraft, type DraftCheck } from '../shared/draft.ts';
 
 export interface CheckRequest {

@@ -8,7 +8,9 @@
  * Saving is the form's own POST (the hidden `layout` field always holds the draft): the server checks and
  * stores it as it would an upload, and answers with the layout's page.
  */
-import { ORDER_BUDGET } from '../engine/index.ts';
+import { makeLayout } from '../engine/layout.ts';
+import { ORDER_BUDGET } from '../engine/order.ts';
+import { makeKmahjongg } from '../formats/kmahjongg.ts';
 import {
   EDITOR_NAME_MAX,
   changeLayer,
@@ -203,7 +205,9 @@ function start(dom: EditorDom, data: PageData): void {
   const fitTile = (): number => {
     const { width, height } = gridOf(state.draft.slots);
     const w = dom.view.clientWidth - 4;
-    const h = dom.view.clientHeight - 4;
+    // A view as tall as its grid (narrow screens) fits the width, up to its largest height.
+    const cap = parseFloat(getComputedStyle(dom.view).maxHeight);
+    const h = (Number.isFinite(cap) ? cap : dom.view.clientHeight) - 4;
     return 2 * Math.max(MIN_CELL, Math.min(w / width, h / (height * ASPECT)));
   };
   function fit(): void {
@@ -269,9 +273,32 @@ function start(dom: EditorDom, data: PageData): void {
   });
 
   // Enter in the name field submits the form with its first button ("keep the name"): nothing to send.
+  // Saving needs the server: offline, say so instead of leaving the page for the browser's error.
   dom.form.addEventListener('submit', (e) => {
     const submitter = (e as SubmitEvent).submitter;
     if (submitter?.dataset.action !== 'save') e.preventDefault();
+    else if (!navigator.onLine) {
+      e.preventDefault();
+      say('You are offline: saving needs the network. Your draft stays in this address; the download works offline.');
+    }
+  });
+
+  // The download is made here (the server's /layouts/editor.layout serves the page without script).
+  dom.download.addEventListener('click', (e) => {
+    e.preventDefault();
+    const { slots, name } = state.draft;
+    if (slots.length === 0) return say('Place some tiles first: there is nothing to download yet.');
+    let text: string;
+    try {
+      text = makeKmahjongg(makeLayout('draft', name || 'My layout', '', slots));
+    } catch {
+      return say('Two tiles share room on one layer: a layout file cannot hold them. Move one first.');
+    }
+    const link = document.createElement('a');
+    link.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+    link.download = `${(name.replace(/[^A-Za-z0-9 _-]+/g, '').trim() || 'layout').slice(0, 40)}.layout`;
+    link.click();
+    setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
   });
 
   dom.name.addEventListener('input', () => {

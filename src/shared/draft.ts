@@ -14,18 +14,11 @@
  *   in canonical slot order: four characters a tile, 4,000 for the largest layout, and only characters
  *   an address keeps as they are.
  */
-import {
-  LayoutError,
-  MAX_LAYER,
-  MAX_TILES,
-  findRemovalOrder,
-  makeGeometry,
-  makeRng,
-  quickUnclearable,
-  sortSlots,
-  validateSlots,
-  type Slot,
-} from '../engine/index.ts';
+// From the engine's modules, not its index: the editor's script would otherwise carry every built-in layout.
+import { LayoutError, MAX_LAYER, MAX_TILES, makeGeometry, sortSlots, validateSlots } from '../engine/layout.ts';
+import { findRemovalOrder, quickUnclearable } from '../engine/order.ts';
+import { makeRng } from '../engine/rng.ts';
+import type { Slot } from '../engine/types.ts';
 
 export const EDITOR_MIN = { width: 36, height: 20 } as const; // the smallest grid; in half tiles
 export const EDITOR_MAX = { width: 64, height: 40 } as const; // the largest grid; in half tiles
