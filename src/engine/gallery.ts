@@ -35,6 +35,17 @@ import {
   type Region,
 } from './shapes.ts';
 
+/** Fields of `sizes` tiles in a row at y, a half tile apart, centred on x = cx (half tiles). */
+const fields = (cx: number, y: number, sizes: readonly number[], z = 0): Slot[] => {
+  const width = sizes.reduce((sum, n) => sum + 2 * n + 1, -1);
+  let x = cx - Math.floor(width / 2);
+  return sizes.flatMap((n) => {
+    const out = row(x, y, n, z);
+    x += 2 * n + 1;
+    return out;
+  });
+};
+
 // ---------------------------------------------------------------------------
 // Small and quick
 
@@ -418,12 +429,12 @@ export const COLONNADE = build(
   'Colonnade',
   'A temple front: two steps, six raised columns and a pediment',
   [
-    row(0, 18, 16), // the steps
-    row(1, 16, 15),
+    fields(16, 18, [5, 5, 5]), // the steps, laid in blocks a half tile apart
+    fields(16, 16, [5, 4, 5]),
     [2, 7, 12, 17, 22, 27].map((x) => column(x, 8, 4)).flat(), // the columns
     [2, 7, 12, 17, 22, 27].map((x) => column(x, 9, 3, 1)).flat(),
-    row(0, 6, 16), // the entablature
-    row(1, 6, 15, 1),
+    fields(16, 6, [5, 5, 5]), // the entablature
+    fields(16, 6, [4, 4, 4], 1),
     centredRows(16, 0, [4, 8, 12]), // the pediment
     centredRows(16, 2, [3, 7], 1),
   ],
@@ -470,16 +481,6 @@ export const ISLANDS = build('islands', 'Islands', 'Five low islands scattered o
   rect(24, 15, 2, 1, 1),
 ]);
 
-/** Fields of `sizes` tiles in a row at y, a half tile apart, centred on x = cx (half tiles). */
-const fields = (cx: number, y: number, sizes: readonly number[], z = 0): Slot[] => {
-  const width = sizes.reduce((sum, n) => sum + 2 * n + 1, -1);
-  let x = cx - Math.floor(width / 2);
-  return sizes.flatMap((n) => {
-    const out = row(x, y, n, z);
-    x += 2 * n + 1;
-    return out;
-  });
-};
 export const TERRACES = build(
   'terraces',
   'Terraces',

@@ -113,7 +113,7 @@ describe('built-in layouts', () => {
     ['fortress', [45, 40, 17, 16], '28d7cfbbbf16'],
     ['stairs', [24, 24, 24, 24, 24], '59f06d278d21'],
     ['pagoda', [61, 33, 20, 9, 1], '69fe09f49c99'],
-    ['colonnade', [95, 43], '709287253242'],
+    ['colonnade', [92, 40], 'a8c991b4dbb8'],
     ['skyline', [108, 31, 1], '94c081498342'],
     ['honeycomb', [62, 26, 2], '02b05893fe31'],
     ['islands', [95, 9], '802ea8f3c810'],
