@@ -267,6 +267,7 @@ describe('GET /daily and POST /daily/name', () => {
     let page = (await app.inject({ url: '/daily', headers: { cookie } })).body;
     expect(page).toContain('<h1>Today&#39;s Cat</h1>');
     expect(page).toContain('href="/play/cat/daily-2027-01-02"');
+    expect(page).toContain('the layout of the day');
     expect((await app.inject({ url: '/' })).body).toContain('<span class="card-link-title">Cat, 2027-01-02</span>');
     // The turtle on today's seed is an ordinary deal now; the cat's is the daily one.
     const turtle = await createGame(app, cookie, { layout: 'turtle', seed: 'daily-2027-01-02' });
@@ -288,6 +289,7 @@ describe('GET /daily and POST /daily/name', () => {
     page = (await app.inject({ url: '/daily/2026-12-31', headers: { cookie } })).body;
     expect(page).toContain('The Turtle of');
     expect(page).toContain('href="/play/turtle/daily-2026-12-31"');
+    expect(page).not.toContain('the layout of the day'); // every day of 2026 was the turtle's
   });
 
   test('best verified times, fastest first; the winner names themself; names are escaped', async () => {

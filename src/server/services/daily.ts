@@ -47,10 +47,16 @@ const DAY_MS = 86_400_000;
 /** The UTC date of a moment, YYYY-MM-DD. */
 export const utcDate = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 
-/** The built-in layout of a day's deal (YYYY-MM-DD, UTC). */
-export function dailyLayoutOf(day: string): string {
+/** The period of the schedule a day (YYYY-MM-DD, UTC) belongs to: the last one begun on or before it. */
+export function periodOf(day: string): DailyPeriod {
   let period = DAILY_SCHEDULE[0]!;
   for (const p of DAILY_SCHEDULE) if (p.from <= day) period = p;
+  return period;
+}
+
+/** The built-in layout of a day's deal (YYYY-MM-DD, UTC). */
+export function dailyLayoutOf(day: string): string {
+  const period = periodOf(day);
   const index = Math.max(
     0,
     Math.round((Date.parse(`${day}T00:00:00Z`) - Date.parse(`${period.from}T00:00:00Z`)) / DAY_MS),

@@ -23,6 +23,7 @@ import { NICKNAME_MAX, NicknameBodySchema } from '../../schemas/daily.ts';
 import {
   DAILY_BOARD_SIZE,
   dailyLayoutOf,
+  periodOf,
   DAILY_MODE,
   FIRST_DAILY,
   isRealDay,
@@ -153,6 +154,7 @@ async function renderDaily(
     date: formatDate(Date.parse(`${day}T00:00:00Z`)),
     isoDate: day,
     layout: layoutInfo(layout),
+    rotates: periodOf(day).layouts.length > 1, // a layout of the day, not the same layout every day
     url: dealUrl(layout, seed, DAILY_MODE),
     best,
     won: result ? (result.onDay ? 'on-day' : 'late') : null,
