@@ -9,7 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { LAYOUTS } from '../src/engine/builtins.ts';
-import { launch, startApp } from '../test/client/browser.ts';
+import { launch, REVIEW_SIZES, reviewContext, startApp } from '../test/client/browser.ts';
 
 const args = process.argv.slice(2);
 const outAt = args.indexOf('--out');
@@ -20,22 +20,12 @@ if (unknown.length > 0) {
   console.error(`no built-in layout called ${unknown.join(', ')}`);
   process.exit(2);
 }
-const SIZES = [
-  { name: 'desktop', width: 1440, height: 900 },
-  { name: 'portrait', width: 390, height: 844 },
-  { name: 'landscape', width: 844, height: 390 },
-];
 
 mkdirSync(OUT, { recursive: true });
 const [app, browser] = await Promise.all([startApp(), launch()]);
 try {
-  for (const size of SIZES) {
-    const phone = size.width < 900;
-    const context = await browser.newContext({
-      viewport: { width: size.width, height: size.height },
-      hasTouch: phone,
-      isMobile: phone,
-    });
+  for (const size of REVIEW_SIZES) {
+    const context = await reviewContext(browser, size);
     const page = await context.newPage();
     for (const id of wanted) {
       await page.goto(`${app.url}/play/${id}/shots`);
@@ -48,7 +38,7 @@ try {
     }
     await context.close();
   }
-  console.log(`wrote ${wanted.length * SIZES.length + 1} screenshots to ${OUT}`);
+  console.log(`wrote ${wanted.length * REVIEW_SIZES.length + 1} screenshots to ${OUT}`);
 } finally {
   await browser.close();
   await app.close();

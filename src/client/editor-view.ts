@@ -7,6 +7,7 @@
 import { makeGeometry } from '../engine/layout.ts';
 import {
   EDITOR_NAME_MAX,
+  cellsOf,
   draftQuery,
   gridOf,
   makeDraftCode,
@@ -121,14 +122,7 @@ export function draw(dom: EditorDom, state: ViewState): void {
   // Which cells of the current layer a tile covers.
   const covered = new Uint8Array(width * height);
   for (const s of draft.slots)
-    if (s.z === z)
-      for (const [dx, dy] of [
-        [0, 0],
-        [1, 0],
-        [0, 1],
-        [1, 1],
-      ] as const)
-        if (s.x + dx < width && s.y + dy < height) covered[(s.y + dy) * width + s.x + dx] = 1;
+    if (s.z === z) for (const [x, y] of cellsOf(s)) if (x < width && y < height) covered[y * width + x] = 1;
   const focusAt = state.focus.y * width + state.focus.x;
   cells.forEach((b, i) => {
     const pressed = covered[i] ? 'true' : 'false';

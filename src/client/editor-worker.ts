@@ -5,6 +5,7 @@
  */
 import { ORDER_BUDGET } from '../engine/order.ts';
 import { checkDraft, type DraftCheck } from '../shared/draft.ts';
+import { answerMessages } from './answer.ts';
 
 export interface CheckRequest {
   readonly id: number;
@@ -25,18 +26,4 @@ export const answerCheck = (req: CheckRequest): CheckAnswer => ({
   ),
 });
 
-// In a worker, `self` has no `document`; the guard keeps tests that import this module in Node quiet.
-const scope = globalThis as unknown as {
-  document?: unknown;
-  addEventListener?: typeof addEventListener;
-  postMessage?: (a: unknown) => void;
-};
-if (
-  typeof scope.document === 'undefined' &&
-  typeof scope.addEventListener === 'function' &&
-  typeof scope.postMessage === 'function'
-) {
-  scope.addEventListener('message', (e: Event) => {
-    scope.postMessage!(answerCheck((e as MessageEvent<CheckRequest>).data));
-  });
-}
+answerMessages(answerCheck);

@@ -163,18 +163,21 @@ export function draftQuery(draft: Draft): string {
   return params.length > 0 ? `?${params.join('&')}` : '';
 }
 
+/** The four cells (half tiles) a tile covers, as [x, y] on its layer. */
+export const cellsOf = (s: Slot): readonly (readonly [number, number])[] => [
+  [s.x, s.y],
+  [s.x + 1, s.y],
+  [s.x, s.y + 1],
+  [s.x + 1, s.y + 1],
+];
+
 /** Tiles of one layer that share room: the indices of every tile that overlaps another. */
 export function overlapping(slots: readonly Slot[]): Set<number> {
   const out = new Set<number>();
   const cells = new Map<string, number>(); // "x,y,z" of each covered cell → the tile covering it
   slots.forEach((s, i) => {
-    for (const [dx, dy] of [
-      [0, 0],
-      [1, 0],
-      [0, 1],
-      [1, 1],
-    ] as const) {
-      const key = `${s.x + dx},${s.y + dy},${s.z}`;
+    for (const [x, y] of cellsOf(s)) {
+      const key = `${x},${y},${s.z}`;
       const other = cells.get(key);
       if (other !== undefined) out.add(other).add(i);
       else cells.set(key, i);
