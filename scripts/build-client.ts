@@ -24,7 +24,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip as gzipCb } from 'node:zlib';
-import { build, transform } from 'esbuild';
+import { build, transform, type Plugin } from 'esbuild';
 import { iconPng, iconSvg } from './icon.ts';
 
 export const ICON_PNG_SIZES = [192, 512] as const; // the sizes installers ask for
@@ -57,6 +57,23 @@ function emit(stem: string, ext: string, bytes: string | Uint8Array): string {
 }
 const pending: Promise<void>[] = [];
 
+/**
+ * The built-in layouts are data made by calls at the top of their modules (src/engine/builtins.ts, gallery.ts
+ * and shapes.ts), which a bundler must keep wherever the engine's index is imported, unless told they have no
+ * side effects: then a bundle that uses none of their names (app.js, editor.js) leaves them out (about 8 KB
+ * gzip), and one that does (the worker, which deals built-in layouts offline) keeps them whole.
+ */
+const LAYOUT_DATA = /[\\/]src[\\/]engine[\\/](builtins|gallery|shapes)\.ts$/;
+const layoutData: Plugin = {
+  name: 'layout-data',
+  setup(b) {
+    b.onResolve({ filter: /\/(builtins|gallery|shapes)\.ts$/ }, (args) => {
+      const path = resolve(args.resolveDir, args.path);
+      return LAYOUT_DATA.test(path) ? { path, sideEffects: false } : undefined;
+    });
+  },
+};
+
 /** Bundles one entry point to a single minified file held in memory (an ES module unless `format` says). */
 async function bundle(
   entry: string,
@@ -72,6 +89,7 @@ async function bundle(
     write: false,
     legalComments: 'none',
     define,
+    plugins: [layoutData],
     logLevel: 'warning',
   });
   return result.outputFiles[0]!.text;

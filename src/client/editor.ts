@@ -160,8 +160,11 @@ function start(dom: EditorDom, data: PageData): void {
   };
 
   const redraw = (): void => {
+    const hadFocus = dom.grid.contains(document.activeElement); // a grown grid makes its cells anew
     draw(dom, view());
     fit();
+    if (hadFocus && !dom.grid.contains(document.activeElement))
+      cellButton(dom, state.focus.x, state.focus.y)?.focus({ preventScroll: true });
   };
 
   /** Makes `next` the draft, keeping the one before for undo (unless only the layer or name changed). */

@@ -1,5 +1,5 @@
 /**
- * The built-in layouts and their families, in the order the layout picker shows them (SPEC §2).
+ * The built-in layouts and their families, in the order the layout picker shows them.
  *
  * Implementation notes: every layout is drawn with the small shape helpers of shapes.ts (rows,
  * rectangles, rings, columns, stacks, strokes, small pictures) in half-tile units, so a shape reads

@@ -1,5 +1,5 @@
 /**
- * The daily deal: the same for everyone, by UTC date (SPEC §3.2 /daily and /daily/:date).
+ * The daily deal: the same for everyone, by UTC date (/daily and /daily/:date; docs/server.md, "Daily deal").
  *
  * The layout of the day (issue 29): each day's deal is dealt on one built-in layout, relaxed, seed
  * `daily-YYYY-MM-DD`. Which layout is fixed by DAILY_SCHEDULE, a list of periods that is only ever

@@ -15,7 +15,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { layoutById } from '../../../engine/builtins.ts';
-import { MAX_LAYER, MAX_TILES, makeGeometry, makeLayout, validateSlots } from '../../../engine/index.ts';
+import { LayoutError, MAX_LAYER, MAX_TILES, makeGeometry, makeLayout, validateSlots } from '../../../engine/index.ts';
 import { makeKmahjongg } from '../../../formats/kmahjongg.ts';
 import {
   EDITOR_NAME_MAX,
@@ -205,7 +205,7 @@ export default async function pagesEditor(fastify: FastifyInstance): Promise<voi
       if (!parsed.ok) return sendError(request, reply, 'ERR_LAYOUT', parsed.message);
       const valid = validateSlots(parsed.slots);
       // An odd count or an unclearable shape is still a layout file; tiles sharing room are not.
-      if (!valid.ok && valid.error !== 'ERR_ODD') return sendError(request, reply, 'ERR_LAYOUT', valid.message);
+      if (!valid.ok && valid.error !== LayoutError.Odd) return sendError(request, reply, 'ERR_LAYOUT', valid.message);
       const name = draftName(request.query.name) || 'My layout';
       const text = makeKmahjongg(makeLayout('draft', name, '', parsed.slots));
       const file = fileName(name);
