@@ -88,7 +88,7 @@ function makeChecker(onAnswer: (code: string, check: DraftCheck) => void) {
     try {
       const w = new Worker(new URL(__EDITOR_WORKER_FILE__, import.meta.url), { type: 'module' });
       w.addEventListener('message', (e: MessageEvent<CheckAnswer>) => {
-        busySince = e.data.id === asked ? 0 : busySince;
+        busySince = e.data.id === asked ? 0 : performance.now(); // an older answer: the worker starts the next one now
         const code = codeOf.get(e.data.id);
         codeOf.delete(e.data.id);
         if (e.data.id === asked && code !== undefined) onAnswer(code, e.data.check);
