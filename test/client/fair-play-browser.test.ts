@@ -5,6 +5,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { appAndBrowser, HAS_CHROMIUM, pageData, playByScript, tile } from './browser.ts';
+import { layoutById } from '../../src/engine/builtins.ts';
+import { dailyLayoutOf } from '../../src/server/services/daily.ts';
 
 (HAS_CHROMIUM ? describe : describe.skip)('fair play in Chromium', () => {
   const env = appAndBrowser();
@@ -52,7 +54,7 @@ import { appAndBrowser, HAS_CHROMIUM, pageData, playByScript, tile } from './bro
     const page = await context.newPage();
     const today = new Date().toISOString().slice(0, 10);
     await page.goto(`${env.app.url}/daily`);
-    expect(await playByScript(page, 'turtle', `daily-${today}`)).toMatchObject({ status: 'won' });
+    expect(await playByScript(page, dailyLayoutOf(today), `daily-${today}`)).toMatchObject({ status: 'won' });
     await page.goto(`${env.app.url}/daily`);
     const cell = page.locator(`#daily-calendar [data-day="${today}"]`);
     expect(await cell.getAttribute('data-state')).toBe('clean'); // won, no help: clean (a script's win is unranked, but it is the player's)
@@ -64,7 +66,8 @@ import { appAndBrowser, HAS_CHROMIUM, pageData, playByScript, tile } from './bro
       const href = (await past.getAttribute('href'))!;
       await past.click();
       await page.waitForURL(new RegExp(`${href}$`));
-      expect(await page.textContent('h1')).toContain('The Turtle of');
+      const day = href.slice('/daily/'.length); // the layout of that day (services/daily.ts)
+      expect(await page.textContent('h1')).toContain(`The ${layoutById(dailyLayoutOf(day))!.name} of`);
     }
     const wrong = await page.goto(`${env.app.url}/daily/2099-01-01`);
     expect(wrong?.status()).toBe(404);

@@ -273,6 +273,38 @@ describe('GET /daily and POST /daily/name', () => {
     expect(res.body).not.toContain('name="name"');
   });
 
+  test('from 2027 the daily deal is the layout of the day: its table ranks that layout, past days keep theirs', async () => {
+    clock.set(Date.UTC(2027, 0, 2, 10)); // services/daily.ts: 2027-01-02 is the cat's day
+    const app = await build({ now: clock.now });
+    const cookie = await newPlayer(app);
+    let page = (await app.inject({ url: '/daily', headers: { cookie } })).body;
+    expect(page).toContain('<h1>Today&#39;s Cat</h1>');
+    expect(page).toContain('href="/play/cat/daily-2027-01-02"');
+    expect(page).toContain('the layout of the day');
+    expect((await app.inject({ url: '/' })).body).toContain('<span class="card-link-title">Cat, 2027-01-02</span>');
+    // The turtle on today's seed is an ordinary deal now; the cat's is the daily one.
+    const turtle = await createGame(app, cookie, { layout: 'turtle', seed: 'daily-2027-01-02' });
+    await playPaced(app, cookie, turtle.id, solutionMoves(turtle), clock.advance);
+    page = (await app.inject({ url: '/daily', headers: { cookie } })).body;
+    expect(page).toContain('No one has cleared');
+    expect(page).toContain('data-day="2027-01-02" data-state="open"'); // the turtle's win is not today's on the calendar
+    const cat = await createGame(app, cookie, { layout: 'cat', seed: 'daily-2027-01-02' });
+    expect((await playPaced(app, cookie, cat.id, solutionMoves(cat), clock.advance)).json()).toMatchObject({
+      status: 'won',
+      ranked: true,
+      dailyRank: 1,
+    });
+    page = (await app.inject({ url: '/daily', headers: { cookie } })).body;
+    expect(page).not.toContain('No one has cleared');
+    expect(page).toContain('You cleared today&#39;s deal');
+    expect(page).toContain('data-day="2027-01-02" data-state="clean"');
+    // The last day of 2026 was, and stays, the turtle's.
+    page = (await app.inject({ url: '/daily/2026-12-31', headers: { cookie } })).body;
+    expect(page).toContain('The Turtle of');
+    expect(page).toContain('href="/play/turtle/daily-2026-12-31"');
+    expect(page).not.toContain('the layout of the day'); // every day of 2026 was the turtle's
+  });
+
   test('best verified times, fastest first; the winner names themself; names are escaped', async () => {
     const app = await build({ now: clock.now });
     const slow = await newPlayer(app);

@@ -36,6 +36,9 @@ export const ASSET_NAMES = [
   'icon.svg',
   'icon-192.png',
   'icon-512.png',
+  'editor.js',
+  'editor-worker.js',
+  'editor.css',
 ] as const;
 export type AssetName = (typeof ASSET_NAMES)[number];
 
@@ -62,6 +65,9 @@ const FALLBACK: Record<AssetName, string | undefined> = {
   'faces-light.svg': undefined, // drawn by the build (scripts/face-sheets.ts): without it, tiles show no faces
   'faces-dark.svg': undefined,
   'faces-contrast.svg': undefined,
+  'editor.js': undefined,
+  'editor-worker.js': undefined,
+  'editor.css': 'css/editor.css',
 };
 
 export interface AssetsOptions {

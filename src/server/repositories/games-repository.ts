@@ -150,14 +150,14 @@ export function createGamesRepository(db: Database): GamesStore {
     'SELECT MIN(ranked_ms) AS t FROM games WHERE deal_id = ? AND daily = 1 AND player_id = ?',
   );
   const dailyResults = db.prepare<
-    [{ player: string; layout: string; mode: string; from: string; to: string }],
-    { seed: string; on_day: number; clean: number }
+    [{ player: string; mode: string; from: string; to: string }],
+    { layout: string; seed: string; on_day: number; clean: number }
   >(
-    `SELECT d.seed, MAX(g.started_at >= unixepoch(substr(d.seed, 7)) * 1000 AND g.started_at < unixepoch(substr(d.seed, 7), '+1 day') * 1000) AS on_day,
+    `SELECT d.layout, d.seed, MAX(g.started_at >= unixepoch(substr(d.seed, 7)) * 1000 AND g.started_at < unixepoch(substr(d.seed, 7), '+1 day') * 1000) AS on_day,
             MAX(g.hints = 0 AND g.shuffles = 0 AND g.undos = 0) AS clean
      FROM deals d JOIN games g ON g.deal_id = d.id AND g.player_id = @player
-     WHERE d.layout = @layout AND d.mode = @mode AND d.seed >= @from AND d.seed <= @to AND g.result = 'won'
-     GROUP BY d.seed ORDER BY d.seed`,
+     WHERE d.mode = @mode AND d.seed >= @from AND d.seed <= @to AND g.result = 'won'
+     GROUP BY d.layout, d.seed ORDER BY d.seed, d.layout`,
   );
   const anyDailyWin = db.prepare<[string], { n: number }>(
     'SELECT COUNT(*) AS n FROM (SELECT 1 FROM games WHERE player_id = ? AND daily = 1 LIMIT 1)',
@@ -298,10 +298,13 @@ export function createGamesRepository(db: Database): GamesStore {
       const own = ownBestDaily.get(dealId, playerId)!.t;
       return fasterPlayers.get(dealId, own === null ? timeMs : Math.min(own, timeMs), playerId)!.n + 1;
     },
-    async dailyResults(playerId, layout, mode, fromSeed, toSeed) {
-      return dailyResults
-        .all({ player: playerId, layout, mode, from: fromSeed, to: toSeed })
-        .map((row): DailyResult => ({ day: row.seed.slice(-10), onDay: row.on_day === 1, clean: row.clean === 1 }));
+    async dailyResults(playerId, mode, fromSeed, toSeed) {
+      return dailyResults.all({ player: playerId, mode, from: fromSeed, to: toSeed }).map((row): DailyResult => ({
+        layout: row.layout,
+        day: row.seed.slice(-10),
+        onDay: row.on_day === 1,
+        clean: row.clean === 1,
+      }));
     },
     async dailyStreak(playerId, today, yesterday) {
       return currentRun(playerId, { today, yesterday }, 'daily_run');

@@ -71,7 +71,7 @@ export type Unranked = 'fast' | 'legacy';
 export interface CustomLayoutRow {
   id: string; // 'c-' + 12 lowercase hex of the normalized slots (services/custom-layouts.ts)
   name: string; // display name, cleaned; the first upload's
-  format: 'kmahjongg' | 'gnome'; // the file it came from
+  format: 'kmahjongg' | 'gnome' | 'editor'; // the file it came from, or the layout editor (migration 010)
   tiles: number; // number of slots
   slots: string; // JSON [[x, y, z], ...], normalized, in canonical slot order
   created_at: number; // ms epoch
@@ -172,6 +172,7 @@ export interface DealRecord {
 
 /** A player's result on one daily deal, for the calendar. */
 export interface DailyResult {
+  layout: string; // the deal's layout (only the layout of its day makes it that day's daily deal)
   day: string; // YYYY-MM-DD: the deal's day
   onDay: boolean; // won in a game started on its day
   clean: boolean; // some win of it was clean
@@ -251,8 +252,11 @@ export interface GamesStore {
   bestTimes(dealId: number, limit: number, dailyOnly?: boolean): Promise<BestTime[]>;
   /** A daily win's place on its table: 1 + the players whose best daily time there is faster than `timeMs`. */
   dailyRank(dealId: number, playerId: string, timeMs: number): Promise<number>;
-  /** The player's wins of the daily deals whose seeds lie between `fromSeed` and `toSeed` (of one layout and mode). */
-  dailyResults(playerId: string, layout: string, mode: Mode, fromSeed: string, toSeed: string): Promise<DailyResult[]>;
+  /**
+   * The player's wins of deals in `mode` whose seeds lie between `fromSeed` and `toSeed` (daily seeds), one row
+   * per layout and seed, in seed order: the caller keeps the rows of each day's own layout.
+   */
+  dailyResults(playerId: string, mode: Mode, fromSeed: string, toSeed: string): Promise<DailyResult[]>;
   /** Days in a row, ending `today` or `yesterday`, whose daily deal the player won in a game started on its day. */
   dailyStreak(playerId: string, today: string, yesterday: string): Promise<number>;
   /** Has the player any win on a daily table? (The right to a name.) */

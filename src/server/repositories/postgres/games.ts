@@ -318,19 +318,24 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
       );
       return row!.n + 1;
     },
-    async dailyResults(playerId, layout, mode, fromSeed, toSeed) {
+    async dailyResults(playerId, mode, fromSeed, toSeed) {
       // On its day: the game started on the UTC day the seed names (SQLite compares with unixepoch of it).
-      const rows = await all<{ seed: string; on_day: boolean; clean: boolean }>(
+      const rows = await all<{ layout: string; seed: string; on_day: boolean; clean: boolean }>(
         pool,
-        `SELECT d.seed,
+        `SELECT d.layout, d.seed,
                 bool_or(to_char(to_timestamp(g.started_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') = substr(d.seed, 7)) AS on_day,
                 bool_or(g.hints = 0 AND g.shuffles = 0 AND g.undos = 0) AS clean
          FROM deals d JOIN games g ON g.deal_id = d.id AND g.player_id = $1
-         WHERE d.layout = $2 AND d.mode = $3 AND d.seed COLLATE "C" >= $4 AND d.seed COLLATE "C" <= $5 AND g.result = 'won'
-         GROUP BY d.seed ORDER BY d.seed COLLATE "C"`,
-        [playerId, layout, mode, fromSeed, toSeed],
+         WHERE d.mode = $2 AND d.seed COLLATE "C" >= $3 AND d.seed COLLATE "C" <= $4 AND g.result = 'won'
+         GROUP BY d.layout, d.seed ORDER BY d.seed COLLATE "C", d.layout COLLATE "C"`,
+        [playerId, mode, fromSeed, toSeed],
       );
-      return rows.map((row): DailyResult => ({ day: row.seed.slice(-10), onDay: row.on_day, clean: row.clean }));
+      return rows.map((row): DailyResult => ({
+        layout: row.layout,
+        day: row.seed.slice(-10),
+        onDay: row.on_day,
+        clean: row.clean,
+      }));
     },
     async dailyStreak(playerId, today, yesterday) {
       return currentRun(pool, playerId, today, yesterday, 'daily_run');

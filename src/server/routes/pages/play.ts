@@ -12,7 +12,7 @@ import { availablePairs, newGame, type Game } from '../../../engine/index.ts';
 import { sendRefusal, sendError } from '../../errors.ts';
 import type { Nav } from '../../plugins/view.ts';
 import { dealKey, DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
-import { DAILY_LAYOUT, dailySeed, isDailySeed } from '../../services/daily.ts';
+import { dailyDayOf, dailySeed } from '../../services/daily.ts';
 import type { StoredDeal } from '../../services/dealer.ts';
 import { clientLog } from '../../services/games.ts';
 import { clientKey } from '../../services/limits.ts';
@@ -134,7 +134,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const path = dealUrl(layout, seed, mode);
       // Never from the Host header (the client's to choose): PUBLIC_ORIGIN, else the path (the script adds the page's origin).
       const shareUrl = `${fastify.publicOrigin ?? ''}${path}`;
-      const daily = layout === DAILY_LAYOUT && mode === 'relaxed' && isDailySeed(seed);
+      const daily = dailyDayOf(layout, seed, mode) !== null; // the deal of its day (the layout of that day)
       const nav: Nav = daily && seed === dailySeed(fastify.now()) ? 'daily' : 'play';
       const prefs = playPrefs(request.cookies[PREFS_COOKIE]);
       const theme = themeOf(request.cookies[THEME_COOKIE]);
