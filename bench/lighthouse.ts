@@ -3,8 +3,8 @@
  *
  * 1. Lighthouse 12.2.3 (its default mobile profile: a Moto G Power's 412×823 screen, simulated slow 4G
  *    and a 4× slower CPU) against Debian's Chromium, on the play page of a fresh turtle deal (a new seed
- *    each run, a new visitor), the home page and the daily page: the performance score, Total Blocking
- *    Time, Cumulative Layout Shift, LCP and the main thread's work. RUNS runs each; the median is what
+ *    each run, a new visitor), the home page and the daily page: the performance, accessibility and best
+ *    practices scores, Total Blocking Time, Cumulative Layout Shift, LCP and the main thread's work. RUNS runs each; the median is what
  *    the goals are checked on (the machine's other work moves single runs).
  * 2. Tap to paint on a phone (390×844, touch; on this CPU, and 4× slower by the DevTools protocol): a tap on a free
  *    tile sent as touch events; from the finger's lift (touchend) to the page's answer (the tile selected)
@@ -23,7 +23,9 @@ import { CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM, launch, startApp } from '../test
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 
 interface Run {
-  score: number; // 0–100
+  score: number; // performance, 0–100
+  a11y: number; // accessibility, 0–100
+  bp: number; // best practices, 0–100
   tbt: number; // ms
   cls: number;
   lcp: number; // ms
@@ -36,12 +38,19 @@ const median = (xs: readonly number[]): number => {
 };
 
 async function lighthouseRun(url: string, port: number): Promise<Run> {
-  const result = await lighthouse(url, { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'] });
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility', 'best-practices'],
+  });
   if (!result) throw new Error(`lighthouse gave no result for ${url}`);
   const { lhr } = result;
   const audit = (id: string): number => lhr.audits[id]?.numericValue ?? NaN;
   return {
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
+    a11y: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
+    bp: Math.round((lhr.categories['best-practices']?.score ?? 0) * 100),
     tbt: Math.round(audit('total-blocking-time')),
     cls: Math.round(audit('cumulative-layout-shift') * 1000) / 1000,
     lcp: Math.round(audit('largest-contentful-paint')),
@@ -140,11 +149,12 @@ const taps = await tapToPaint(app.url, 5, 1);
 const slowTaps = await tapToPaint(app.url, 5, 4);
 await app.close();
 
-console.log('\npage                        score   TBT ms   CLS     LCP ms   main thread ms   (medians)');
+console.log('\npage                        perf  a11y   b.p.   TBT ms   CLS     LCP ms   main thread ms   (medians)');
 for (const [name, runs] of results) {
   const m = (k: keyof Run): number => median(runs.map((r) => r[k]));
   console.log(
-    `${name.padEnd(28)}${String(m('score')).padStart(5)}${String(m('tbt')).padStart(9)}${String(m('cls')).padStart(8)}` +
+    `${name.padEnd(28)}${String(m('score')).padStart(4)}${String(m('a11y')).padStart(6)}${String(m('bp')).padStart(7)}` +
+      `${String(m('tbt')).padStart(9)}${String(m('cls')).padStart(8)}` +
       `${String(m('lcp')).padStart(9)}${String(m('mainThread')).padStart(17)}`,
   );
 }
@@ -166,6 +176,10 @@ const goals = [
   [
     'home and daily performance ≥ 95',
     [1, 2].every((i) => median(results.get(pages[i]!.name)!.map((r) => r.score)) >= 95),
+  ],
+  [
+    'accessibility and best practices 100 on play, home and daily',
+    [...results.values()].every((runs) => runs.every((r) => r.a11y === 100 && r.bp === 100)),
   ],
   ['a tap paints in the next frame (its answer to its frame ≤ 16.7 ms, median)', median(frames) <= 16.7],
 ] as const;

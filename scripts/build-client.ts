@@ -127,6 +127,7 @@ export async function buildClient(): Promise<Record<string, string>> {
   manifest['sw.js'] = emit('sw', 'js', await bundle('src/client/sw.ts', {}, 'iife'));
   manifest['icon.svg'] = emit('icon', 'svg', iconSvg());
   for (const size of ICON_PNG_SIZES) manifest[`icon-${size}.png`] = emit(`icon-${size}`, 'png', iconPng(size));
+  manifest['icon-maskable-512.png'] = emit('icon-maskable-512', 'png', iconPng(512, true)); // full bleed, for Android's masks
   manifest['theme.js'] = emit('theme', 'js', await bundle('src/client/theme.ts')); // on every page: the theme switch
   // The layout editor's page: its own small script, and the worker that answers "can this be cleared?".
   manifest['editor-worker.js'] = emit('editor-worker', 'js', await bundle('src/client/editor-worker.ts'));

@@ -57,15 +57,46 @@ const SHAPES: readonly Shape[] = [
   { kind: 'circle', cx: X + 11 * S, cy: Y + 17 * S, r: 1.6 * S, fill: '#a8512b' },
 ];
 
-/** The icon as SVG markup. */
-export function iconSvg(): string {
+/**
+ * The maskable icon (Android crops icons into a circle or squircle): the green fills the whole square, and the
+ * mark is drawn at MASKABLE_SCALE around the centre, inside the safe zone (a circle of 40% of the size).
+ */
+const MASKABLE_SCALE = 0.72;
+const MASKABLE: readonly Shape[] = SHAPES.map((shape, i): Shape => {
+  if (i === 0) return { ...shape, r: 0 } as Shape; // the background, square
+  const k = MASKABLE_SCALE;
+  const c = ICON_SIZE / 2;
+  return shape.kind === 'rect'
+    ? {
+        ...shape,
+        x: c + (shape.x - c) * k,
+        y: c + (shape.y - c) * k,
+        w: shape.w * k,
+        h: shape.h * k,
+        r: shape.r * k,
+        ...(shape.width === undefined ? {} : { width: shape.width * k }),
+      }
+    : {
+        ...shape,
+        cx: c + (shape.cx - c) * k,
+        cy: c + (shape.cy - c) * k,
+        r: shape.r * k,
+        ...(shape.width === undefined ? {} : { width: shape.width * k }),
+      };
+});
+
+/** The icon as SVG markup (`maskable`: the full-bleed variant). */
+export function iconSvg(maskable = false): string {
+  const shapes = maskable ? MASKABLE : SHAPES;
   const attrs = (s: Shape): string =>
     `fill="${('fill' in s && s.fill) || 'none'}"` + (s.stroke ? ` stroke="${s.stroke}" stroke-width="${s.width}"` : '');
-  const body = SHAPES.map((s) =>
-    s.kind === 'rect'
-      ? `<rect x="${s.x}" y="${s.y}" width="${s.w}" height="${s.h}" rx="${s.r}" ${attrs(s)}/>`
-      : `<circle cx="${s.cx}" cy="${s.cy}" r="${s.r}" ${attrs(s)}/>`,
-  ).join('');
+  const body = shapes
+    .map((s) =>
+      s.kind === 'rect'
+        ? `<rect x="${s.x}" y="${s.y}" width="${s.w}" height="${s.h}" rx="${s.r}" ${attrs(s)}/>`
+        : `<circle cx="${s.cx}" cy="${s.cy}" r="${s.r}" ${attrs(s)}/>`,
+    )
+    .join('');
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${ICON_SIZE} ${ICON_SIZE}">${body}</svg>\n`;
 }
 
@@ -95,11 +126,11 @@ function paints(s: Shape): { color: Rgb; covers: (d: number) => boolean }[] {
 }
 
 /** The icon as RGBA pixels, `size` × `size`. */
-function raster(size: number): Uint8Array {
+function raster(size: number, shapes: readonly Shape[]): Uint8Array {
   const pixels = new Uint8Array(size * size * 4);
   const scale = ICON_SIZE / size;
   const N = 4; // samples per side of a pixel
-  const layers = SHAPES.flatMap((s) => paints(s).map((p) => ({ shape: s, ...p })));
+  const layers = shapes.flatMap((s) => paints(s).map((p) => ({ shape: s, ...p })));
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
       let r = 0;
@@ -161,8 +192,8 @@ function chunk(type: string, data: Uint8Array): Buffer {
 }
 
 /** The icon as a PNG file of `size` × `size` pixels. */
-export function iconPng(size: number): Buffer {
-  const pixels = raster(size);
+export function iconPng(size: number, maskable = false): Buffer {
+  const pixels = raster(size, maskable ? MASKABLE : SHAPES);
   const rows = Buffer.alloc(size * (size * 4 + 1));
   for (let y = 0; y < size; y++) {
     rows[y * (size * 4 + 1)] = 0; // filter: none

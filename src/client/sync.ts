@@ -28,7 +28,7 @@ export type SyncStatus =
   | 'idle' // nothing played yet
   | 'saved' // the server has every move
   | 'saving' // moves are waiting for the next batch or on the way
-  | 'offline' // no network: will send when it is back
+  | 'offline' // no network, or no answer from the server: will send when it is back
   | 'busy' // the server asked us to wait (429, 5xx): will send after
   | 'refused'; // the server refused the batch (a bug of ours): kept on this device, tried again later
 
@@ -496,7 +496,9 @@ function adoptServerLog(sync: Sync, log: readonly Move[], message: string, won: 
 
 /** A request that did not go through: retry, start the game again, or take the server's log. */
 function failed(sync: Sync, refusal: Refusal | null): void {
-  if (refusal === null) return retry(sync, sync.env.online() ? 'busy' : 'offline', null);
+  // No answer at all (the network is down, or the server cannot be reached): that is offline to the player,
+  // whatever navigator.onLine believes; "busy" is for a server that answered and asked us to wait.
+  if (refusal === null) return retry(sync, 'offline', null);
   const { status } = refusal;
   if (status === 429 || status >= 500) return retry(sync, 'busy', refusal.retryAfterMs);
   if ((status === 404 || status === 403) && sync.gameId !== null && sync.restarts < 2) {

@@ -16,6 +16,7 @@ import {
   waitingGames,
   sendNow,
   storageKey,
+  STATUS_TEXT,
   type KeptStore,
   type MovesAnswer,
   type Sync,
@@ -236,6 +237,18 @@ describe('batches', () => {
 });
 
 describe('failures never lose or double a move', () => {
+  test('a connection that gets no answer says offline, not busy (the server may be down, the network up)', async () => {
+    const { game: deal, moves } = await started();
+    const sync = openSync(deal, null, hooks(), w.env);
+    w.faults = [null, 'drop'];
+    record(sync, moves.slice(0, 2), 'playing', 0);
+    await idle(sync);
+    expect(sync.status).toBe('offline');
+    expect(STATUS_TEXT[sync.status]).toBe('Offline — will save');
+    await pass(sync, 2000);
+    expect(sync.status).toBe('saved');
+  });
+
   test('429 waits its Retry-After, 503 and dropped connections back off; the win is recorded once with every move', async () => {
     const { game: deal, moves } = await started();
     const sync = openSync(deal, null, hooks(), w.env);

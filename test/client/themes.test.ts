@@ -100,6 +100,30 @@ describe('the themes in public/css/site.css', () => {
     expect(low, `below ${TEXT_MIN[theme]}:1`).toEqual([]);
   });
 
+  // The page's background is a gradient (body in site.css: --bg to --bg-deep, with the --glow of white in the top
+  // corner), where axe-core cannot judge contrast; here every text colour used on it is checked against each end
+  // of it with the glow laid over at full strength, the extremes of what any text on the page sits on.
+  test.each(Object.keys(THEMES) as (keyof typeof THEMES)[])('%s: text on the page gradient, glow included', (theme) => {
+    const props = THEMES[theme];
+    const glow = /rgb\(255 255 255 \/ (\d+)%\)/.exec(props.get('--glow') ?? '');
+    expect(glow, '--glow is a white with an alpha').not.toBeNull();
+    const alpha = Number(glow![1]) / 100;
+    const over = (hex: string): string =>
+      '#' +
+      [1, 3, 5]
+        .map((i) => Math.round(parseInt(hex.slice(i, i + 2), 16) * (1 - alpha) + 255 * alpha))
+        .map((v) => v.toString(16).padStart(2, '0'))
+        .join('');
+    const low: string[] = [];
+    for (const [fg, bgs] of TEXT)
+      for (const bg of bgs.filter((b) => b === '--bg' || b === '--bg-deep'))
+        for (const under of [props.get(bg)!, over(props.get(bg)!)]) {
+          const ratio = contrast(props.get(fg)!, under);
+          if (ratio < TEXT_MIN[theme]) low.push(`${fg} on ${bg} (${under}): ${ratio.toFixed(2)}`);
+        }
+    expect(low).toEqual([]);
+  });
+
   test.each(Object.keys(THEMES) as (keyof typeof THEMES)[])('%s: faces, rims and the focus ring at 3:1', (theme) => {
     const props = THEMES[theme];
     const low: string[] = [];

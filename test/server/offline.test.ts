@@ -3,6 +3,7 @@
  * root with its headers and the build's file list, the web app manifest linked from every page, the
  * offline page, and a CSP that lets the worker and manifest load.
  */
+import { gunzipSync, inflateSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { build } from './helper.ts';
 
@@ -56,7 +57,7 @@ describe('service worker, manifest and the offline page', () => {
       display: string;
       theme_color: string;
       background_color: string;
-      icons: { src: string; type: string; sizes: string }[];
+      icons: { src: string; type: string; sizes: string; purpose?: string }[];
     };
     expect(manifest).toMatchObject({
       name: 'Mahjong solitaire',
@@ -65,11 +66,29 @@ describe('service worker, manifest and the offline page', () => {
       theme_color: '#2f6f5e',
       background_color: '#f4ede0',
     });
-    expect(manifest.icons.map((i) => [i.type, i.sizes])).toEqual([
-      ['image/svg+xml', 'any'],
-      ['image/png', '192x192'],
-      ['image/png', '512x512'],
+    expect(manifest.icons.map((i) => [i.type, i.sizes, i.purpose ?? 'any'])).toEqual([
+      ['image/svg+xml', 'any', 'any'],
+      ['image/png', '192x192', 'any'],
+      ['image/png', '512x512', 'any'],
+      ['image/png', '512x512', 'maskable'], // full bleed: Android crops it to its own shape
     ]);
+    // Small as it is, it is sent compressed to a browser that asks.
+    const gzipped = await app.inject({
+      method: 'GET',
+      url: '/manifest.webmanifest',
+      headers: { 'accept-encoding': 'gzip' },
+    });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(gunzipSync(gzipped.rawPayload).toString())).toEqual(manifest);
+    // The maskable icon fills its square (its corner pixel opaque); the others have rounded corners.
+    const cornerAlpha = async (src: string): Promise<number> => {
+      const png = (await app.inject({ method: 'GET', url: src })).rawPayload;
+      const idat = png.indexOf('IDAT');
+      const rows = inflateSync(png.subarray(idat + 4, idat + 4 + png.readUInt32BE(idat - 4)));
+      return rows[4]!; // the first row's filter byte, then the first pixel's R, G, B, A
+    };
+    expect(await cornerAlpha(manifest.icons.find((i) => i.purpose === 'maskable')!.src)).toBe(255);
+    expect(await cornerAlpha(manifest.icons.find((i) => i.sizes === '512x512' && !i.purpose)!.src)).toBe(0);
     for (const { src, type, sizes } of manifest.icons) {
       const icon = await app.inject({ method: 'GET', url: src });
       expect(icon.statusCode).toBe(200);

@@ -36,6 +36,7 @@ export const ASSET_NAMES = [
   'icon.svg',
   'icon-192.png',
   'icon-512.png',
+  'icon-maskable-512.png',
   'editor.js',
   'editor-worker.js',
   'editor.css',
@@ -59,6 +60,7 @@ const FALLBACK: Record<AssetName, string | undefined> = {
   'icon.svg': undefined, // drawn by the build (scripts/icon.ts)
   'icon-192.png': undefined,
   'icon-512.png': undefined,
+  'icon-maskable-512.png': undefined,
   'theme.js': undefined,
   'site.css': 'css/site.css',
   'board.css': 'css/board.css',

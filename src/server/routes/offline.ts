@@ -57,6 +57,7 @@ export default async function offline(fastify: FastifyInstance): Promise<void> {
     { src: assets.url('icon.svg'), sizes: 'any', type: 'image/svg+xml' },
     { src: assets.url('icon-192.png'), sizes: '192x192', type: 'image/png' },
     { src: assets.url('icon-512.png'), sizes: '512x512', type: 'image/png' },
+    { src: assets.url('icon-maskable-512.png'), sizes: '512x512', type: 'image/png', purpose: 'maskable' },
   ].filter((icon) => icon.src !== undefined);
   const manifest = JSON.stringify({
     id: '/',
@@ -71,7 +72,8 @@ export default async function offline(fastify: FastifyInstance): Promise<void> {
     theme_color: THEME_COLOR,
     icons,
   });
-  fastify.get('/manifest.webmanifest', async (_request, reply) =>
+  // Compressed although small (the app's threshold is 1 KB): installers fetch it on every visit.
+  fastify.get('/manifest.webmanifest', { compress: { threshold: 0 } }, async (_request, reply) =>
     reply.type('application/manifest+json; charset=utf-8').header('cache-control', 'no-cache').send(manifest),
   );
 
