@@ -296,7 +296,8 @@ describe('the budget of new deals (a GET of a new seed stores a row)', () => {
   test('per client: past the limit a new seed is 429 with Retry-After, stored deals still open, others unaffected', async () => {
     let clock = 1_750_000_000_000;
     const app = await build({ now: () => clock, dealer: { newDeals } });
-    const from = (remoteAddress: string, url: string) => app.inject({ url, remoteAddress });
+    const cookie = await newPlayer(app); // a player: their new deals are stored (a visit without a cookie stores none)
+    const from = (remoteAddress: string, url: string) => app.inject({ url, remoteAddress, headers: { cookie } });
     for (const seed of ['s1', 's2', 's3'])
       expect((await from('203.0.113.1', `/api/deals/garden/${seed}`)).statusCode).toBe(200);
     const api = await from('203.0.113.1', '/api/deals/garden/s4');
@@ -313,7 +314,7 @@ describe('the budget of new deals (a GET of a new seed stores a row)', () => {
       method: 'POST',
       url: '/api/games',
       remoteAddress: '203.0.113.1',
-      headers: { cookie: await newPlayer(app) },
+      headers: { cookie },
       payload: { layout: 'garden', seed: 's6' },
     });
     expect(create.statusCode).toBe(429);
@@ -345,10 +346,12 @@ describe('the budget of new deals (a GET of a new seed stores a row)', () => {
 
   test('for everyone: many addresses together are held at the global limit with a 503', async () => {
     const app = await build({ dealer: { newDeals: { perMinute: 100, perHour: 100, globalPerMinute: 4 } } });
+    const cookie = await newPlayer(app);
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++)
       statuses.push(
-        (await app.inject({ url: `/api/deals/garden/g${i}`, remoteAddress: `198.51.100.${i}` })).statusCode,
+        (await app.inject({ url: `/api/deals/garden/g${i}`, remoteAddress: `198.51.100.${i}`, headers: { cookie } }))
+          .statusCode,
       );
     expect(statuses).toEqual([200, 200, 200, 200, 503, 503]);
     expect(deals(app)).toBe(4);

@@ -14,9 +14,11 @@ import fp from 'fastify-plugin';
 import { geometryOf, makeLayout, type Layout } from '../../engine/index.ts';
 import type { Refusal } from '../errors.ts';
 import type { CustomLayoutRow } from '../repositories/types.ts';
+import { layoutGrowth } from './growth.ts';
 import { budgetGroup, NEW_LAYOUT_LIMITS, WindowBudget, type NewLayoutLimits } from './limits.ts';
 import { layoutInfo, layoutName, type LayoutInfo } from './layouts.ts';
-import { Lru } from './lru.ts';
+import { ByteLru } from './lru.ts';
+import { CACHE_BUDGETS, customLayoutBytes } from './sizes.ts';
 import { isCustomId, parseSlotsJson, readUpload, slotsJson, type ReadLayout } from './upload.ts';
 import { layoutPicture } from '../views/picture.ts';
 
@@ -59,7 +61,6 @@ export interface CustomLayoutsOptions {
   now: () => number;
 }
 
-const KEPT = 200; // custom layouts kept parsed (a 144-tile one with its picture is about 20 KB)
 const HOUR = 3_600_000; // ms
 
 function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
@@ -85,7 +86,9 @@ function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
 
 async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayoutsOptions): Promise<void> {
   const repo = fastify.customLayoutsRepository;
-  const kept = new Lru<string, CustomLayoutInfo>(KEPT);
+  // Kept parsed with their pictures, bounded by bytes (a 1,000-tile one with its geometry is about 1 MB).
+  const kept = new ByteLru<string, CustomLayoutInfo>('custom layouts', CACHE_BUDGETS.layouts);
+  fastify.caches.push(kept);
   const limits = opts.newLayouts === false ? undefined : (opts.newLayouts ?? NEW_LAYOUT_LIMITS);
   const perClient = limits && new WindowBudget('layouts', limits.perHour, HOUR, fastify.counters);
   const everyone = limits && new WindowBudget('layouts-everyone', limits.globalPerHour, HOUR, fastify.counters);
@@ -97,7 +100,7 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     const row = await repo.find(id);
     if (!row) return undefined;
     const info = infoOf(row);
-    kept.set(id, info);
+    kept.set(id, info, customLayoutBytes(info.tiles, info.picture, info.name));
     return info;
   };
 
@@ -119,6 +122,8 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     const checked = await fastify.dealer.check(layout);
     if (!checked.ok) return checked;
     // Budgeted only now: a file that is refused, or stored already, costs nothing.
+    const grown = await fastify.growth.take(client, layoutGrowth(slots.length, layout.name));
+    if (grown) return grown;
     const group = budgetGroup(client);
     const wait = await perClient?.take(group);
     if (wait !== undefined)
@@ -175,5 +180,5 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
 
 export default fp(customLayoutsPlugin, {
   name: 'layouts',
-  dependencies: ['custom-layouts-repository', 'dealer', 'counters'],
+  dependencies: ['custom-layouts-repository', 'dealer', 'counters', 'growth'],
 });
