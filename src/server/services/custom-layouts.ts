@@ -18,7 +18,7 @@ import { layoutGrowth } from './growth.ts';
 import { budgetGroup, NEW_LAYOUT_LIMITS, WindowBudget, type NewLayoutLimits } from './limits.ts';
 import { layoutInfo, layoutName, type LayoutInfo } from './layouts.ts';
 import { ByteLru } from './lru.ts';
-import { CACHE_BUDGETS, customLayoutBytes } from './sizes.ts';
+import { CACHE_BUDGETS, customLayoutBytes, flatString } from './sizes.ts';
 import { isCustomId, parseSlotsJson, readUpload, slotsJson, type ReadLayout } from './upload.ts';
 import { layoutPicture } from '../views/picture.ts';
 
@@ -63,7 +63,8 @@ export interface CustomLayoutsOptions {
 
 const HOUR = 3_600_000; // ms
 
-function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
+/** A stored custom layout as pages show it: parsed, with its geometry and its picture. */
+export function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
   const layout = makeLayout(row.id, row.name, `Your own layout, ${row.tiles} tiles`, parseSlotsJson(row.slots));
   const geom = geometryOf(layout);
   if (!geom.ok) throw new Error(`stored layout ${row.id} is invalid: ${geom.message}`);
@@ -75,10 +76,9 @@ function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
     description: layout.description,
     tiles: row.tiles,
     layers,
-    picture: layoutPicture(
-      geom.value,
-      `${row.name}: ${row.tiles} tiles in ${layers} ${layers === 1 ? 'layer' : 'layers'}`,
-    ),
+    picture: flatString(
+      layoutPicture(geom.value, `${row.name}: ${row.tiles} tiles in ${layers} ${layers === 1 ? 'layer' : 'layers'}`),
+    ), // kept: flat, so its size is its length (services/sizes.ts)
     layout,
     format: row.format,
   };

@@ -9,6 +9,9 @@
  */
 
 /** What /healthz?detail=1 shows of a cache. */
+/** Bytes an entry costs besides its value: the Map's slot and the record of the value and its size (measured). */
+export const ENTRY_BYTES = 96;
+
 export interface CacheUsage {
   readonly bytes: number; // estimated bytes held
   readonly maxBytes: number;
@@ -39,19 +42,25 @@ export class ByteLru<K, V> implements MeasuredCache {
     return entry.value;
   }
 
-  /** Keeps `value`, which holds `bytes`, as the most recently used; evicts the least recently used past the budget. */
-  set(key: K, value: V, bytes: number): void {
+  /**
+   * Keeps `value`, which holds `bytes` (its key included), as the most recently used; evicts the least
+   * recently used past the budget. The entry's own cost (ENTRY_BYTES) is added here.
+   */
+  set(key: K, value: V, valueBytes: number): void {
     this.delete(key);
+    const bytes = valueBytes + ENTRY_BYTES;
     if (bytes > this.maxBytes) return; // it would push out everything else and still not fit
     this.map.set(key, { value, bytes });
     this.held += bytes;
     this.trim();
   }
 
-  /** Counts `delta` more (or fewer) bytes for an entry whose value grew (or shrank) in place. */
+  /** Counts `delta` more (or fewer) bytes for an entry whose value grew (or shrank) in place; now the most recently used. */
   resize(key: K, delta: number): void {
     const entry = this.map.get(key);
     if (entry === undefined) return;
+    this.map.delete(key);
+    this.map.set(key, entry);
     entry.bytes += delta;
     this.held += delta;
     this.trim();

@@ -20,23 +20,30 @@ import type { Game } from '../../engine/index.ts';
 export const HEAP = {
   string: 24, // a string's header, besides its characters
   object: 64, // a small object (an entry, a record of a few fields) with its header
-  mapEntry: 48, // one entry of a Map (hash table slot and its share of the table's slack)
   arraySlot: 8, // one element of an array of values (faces, slot rows)
   move: 48, // one move of a game's log, as JSON.parse or the request's schema made it
   step: 72, // one undo step (a match: its slots and faces; a shuffle: its two boards, counted apart)
   gameBase: 2_500, // a game state's own object, counters and arrays, empty
   dealPerChar: 3, // a parsed deal per character of its JSON (tiles as objects), besides the JSON itself
   dealPerTile: 1_000, // a deal's geometry (above, below, left, right lists) and the search's tables, per tile
-  slotRow: 56, // one [x, y, z] row of a layout's shape
+  slotRow: 96, // one [x, y, z] row of a layout's shape
   layoutPerTile: 1_000, // a parsed custom layout per tile: its slot objects and geometry
   buffer: 200, // a Buffer's object and its backing store's header, besides its bytes
 } as const;
 
-/** Heap bytes of a string: one byte a character when all are Latin-1 (V8's one-byte strings), else two. */
-export function stringBytes(s: string): number {
-  // eslint-disable-next-line no-control-regex -- the test is for anything outside Latin-1
-  return HEAP.string + (/[^\u0000-\u00ff]/.test(s) ? 2 * s.length : s.length);
-}
+// eslint-disable-next-line no-control-regex -- the test is for anything outside Latin-1
+const isLatin1 = (s: string): boolean => !/[^\u0000-\u00ff]/.test(s);
+
+/** Heap bytes of a flat string: one byte a character when all are Latin-1 (V8's one-byte strings), else two. */
+export const stringBytes = (s: string): number => HEAP.string + (isLatin1(s) ? s.length : 2 * s.length);
+
+/**
+ * The same text as one flat string, for a cache to keep. A rendered template is a rope of thousands of
+ * pieces (the turtle's board, 39,000 characters, held 84 KB that way), and a rope's size cannot be told
+ * from its length; a flat copy's can (stringBytes).
+ */
+export const flatString = (s: string): string =>
+  isLatin1(s) ? Buffer.from(s, 'latin1').toString('latin1') : Buffer.from(s, 'utf16le').toString('utf16le');
 
 /** Heap bytes of a parsed deal with its JSON text (ASCII), its geometry and the search's tables. */
 export const dealBytes = (json: string, tiles: number): number =>
@@ -66,9 +73,8 @@ export const customLayoutBytes = (tiles: number, picture: string, name: string):
 /** Bytes of a Buffer (outside the heap, in the process's memory all the same). */
 export const bufferBytes = (b: Buffer): number => HEAP.buffer + b.length;
 
-/** A small record kept under a string key: the key, the map's entry, the record. */
-export const keyedRecordBytes = (key: string, extra = 0): number =>
-  HEAP.mapEntry + stringBytes(key) + HEAP.object + extra;
+/** A small record kept under a string key: the key and the record (a cache adds its entry's cost: lru.ts). */
+export const keyedRecordBytes = (key: string, extra = 0): number => stringBytes(key) + HEAP.object + extra;
 
 const MB = 1024 * 1024;
 

@@ -15,7 +15,7 @@ import { dealKey, DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '
 import { DAILY_LAYOUT, dailySeed, isDailySeed } from '../../services/daily.ts';
 import type { ShownDeal, ShownLookup } from '../../services/dealer.ts';
 import { ByteLru } from '../../services/lru.ts';
-import { bufferBytes, CACHE_BUDGETS, HEAP, keyedRecordBytes, stringBytes } from '../../services/sizes.ts';
+import { bufferBytes, CACHE_BUDGETS, flatString, HEAP, keyedRecordBytes, stringBytes } from '../../services/sizes.ts';
 import { setStamp, takeStamp } from '../../services/views.ts';
 import { clientLog } from '../../services/games.ts';
 import { clientKey } from '../../services/limits.ts';
@@ -116,8 +116,8 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       fresh = {
         left: start.value.left,
         pairs: availablePairs(start.value).length,
-        html: renderBoard(start.value, layout, seed, mode),
-        data: dealData(shown.json, null),
+        html: flatString(renderBoard(start.value, layout, seed, mode)),
+        data: flatString(dealData(shown.json, null)),
         pages: new Map(),
       };
       freshBoards.set(
