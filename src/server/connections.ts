@@ -21,12 +21,13 @@
  * Making room (issue 24): with 256 sockets allowed per address and 800 in all, four addresses (a /64
  * each makes four cheap) once held every socket with requests that never finished, and 39 of 41 new
  * clients were reset. Now, when a new socket arrives with `maxConnections` open, the server sheds one:
- * of the client holding the most sockets that have not finished their request (no complete headers
- * yet, or a body still arriving), its oldest such socket; failing that, the oldest kept-alive idle
- * socket of the client holding the most sockets. A socket whose request is being answered is never shed.
- * So a newcomer, holding one socket, always gets in while any client holds many, and many stalling
- * clients share the room evenly (16 addresses end up with 50 sockets each). Only when every open socket
- * is being answered is a new one refused. A shed socket gets no answer (it never finished asking).
+ * of the client holding the most sockets that have not finished their request (no complete headers yet,
+ * or a body still arriving) for a second or more, its oldest such socket; failing that, of the client
+ * holding the most kept-alive idle sockets, its oldest; failing that, of a client holding two or more
+ * younger unfinished sockets, its oldest. A socket whose request is being answered is never shed. So a
+ * newcomer, holding one young socket, always gets in while other clients hold stalled or idle sockets,
+ * and many stalling clients share the room evenly. Only when every open socket is being answered (or is
+ * another newcomer's) is a new one refused. A shed socket gets no answer (it never finished asking).
  *
  * A 408 always closes its socket (fastify's answer to a request timeout writes the 408 and destroys the
  * socket; the answer here says `Connection: close` first, so a client that reads it knows).
@@ -61,22 +62,28 @@ export const CONNECTION_LIMITS: ConnectionLimits = {
 
 const HARD_MARGIN = 16; // Node refuses sockets past maxConnections + this before we see them (a ceiling)
 
+const GRACE_MS = 1_000; // a socket younger than this is shed only after older ones and idle ones
+
 /** One open socket: whose, since when, and what it is doing. */
 interface Tracked {
   readonly socket: Socket;
   readonly key: string; // clientKey of its address
+  since: number; // ms epoch: when it connected, or when its latest request began
   served: number; // requests answered on it
   inFlight: number; // requests received and not yet answered
-  request: IncomingMessage | undefined; // the latest request, while in flight
+  request: IncomingMessage | undefined; // the latest request, while in flight or while its body is still arriving
   forget(): void; // takes it off the books (at its close, or at once when shed)
 }
 
-/** Has the socket not finished its request: no complete headers yet, or a body still arriving? */
+/**
+ * Has the socket not finished its request: no complete headers yet, or a body still arriving (also one
+ * answered early, say with a 429, whose body Node still waits for)?
+ */
 const isUnfinished = (t: Tracked): boolean =>
-  t.inFlight === 0 ? t.served === 0 : t.request !== undefined && !t.request.complete;
+  (t.served === 0 && t.inFlight === 0) || (t.request !== undefined && !t.request.complete);
 
 /** Is it kept alive between requests, with nothing asked? (A new request's first bytes cannot be seen.) */
-const isIdle = (t: Tracked): boolean => t.inFlight === 0 && t.served > 0;
+const isIdle = (t: Tracked): boolean => t.inFlight === 0 && !isUnfinished(t);
 
 export interface ConnectionLog {
   refused(client: string): void; // a socket past the per-address cap
@@ -106,23 +113,29 @@ export function capConnections(server: Server, limits: ConnectionLimits, log: Co
     say();
   };
 
-  /** The socket to shed for a newcomer, if any (see the module notes). */
-  function victim(): Tracked | undefined {
-    let best: { key: string; count: number } | undefined;
-    for (const [key, set] of byKey) {
-      let count = 0;
-      for (const t of set) if (isUnfinished(t)) count++;
-      if (count > 0 && (!best || count > best.count)) best = { key, count };
-    }
-    if (best) for (const t of byKey.get(best.key)!) if (isUnfinished(t)) return t;
-    let most: Set<Tracked> | undefined;
+  /** The oldest socket that `pick` takes, of the client holding the most such; with `least`, only from a client holding that many. */
+  function oldestOfBiggest(pick: (t: Tracked) => boolean, least = 1): Tracked | undefined {
+    let best: { set: Set<Tracked>; count: number } | undefined;
     for (const set of byKey.values()) {
-      let idle = false;
-      for (const t of set) if (isIdle(t)) idle = true;
-      if (idle && (!most || set.size > most.size)) most = set;
+      let count = 0;
+      for (const t of set) if (pick(t)) count++;
+      if (count >= least && (!best || count > best.count)) best = { set, count };
     }
-    if (most) for (const t of most) if (isIdle(t)) return t;
+    if (best) for (const t of best.set) if (pick(t)) return t;
     return undefined;
+  }
+
+  /**
+   * The socket to shed for a newcomer, if any (see the module notes): an unfinished one past GRACE_MS,
+   * else an idle kept-alive one, else a young unfinished one of a client holding more than one.
+   */
+  function victim(): Tracked | undefined {
+    const now = Date.now();
+    return (
+      oldestOfBiggest((t) => isUnfinished(t) && now - t.since >= GRACE_MS) ??
+      oldestOfBiggest(isIdle) ??
+      oldestOfBiggest(isUnfinished, 2)
+    );
   }
 
   server.on('connection', (socket: Socket) => {
@@ -148,12 +161,13 @@ export function capConnections(server: Server, limits: ConnectionLimits, log: Co
       out.socket.destroy();
       logOnce('shed', () => log.shed(out.key, open));
     }
-    let set = mine;
+    let set = byKey.get(key); // again: shedding may have taken this client's last socket, and its set
     if (!set) byKey.set(key, (set = new Set()));
     let gone = false;
     const tracked: Tracked = {
       socket,
       key,
+      since: Date.now(),
       served: 0,
       inFlight: 0,
       request: undefined,
@@ -175,11 +189,13 @@ export function capConnections(server: Server, limits: ConnectionLimits, log: Co
     const tracked = bySocket.get(request.socket);
     if (!tracked) return;
     tracked.inFlight++;
+    tracked.since = Date.now();
     tracked.request = request;
     response.once('close', () => {
       tracked.inFlight--;
       tracked.served++;
-      if (tracked.request === request) tracked.request = undefined;
+      // Answered before its body came whole (a refusal): unfinished until the rest arrives, or its deadline.
+      if (tracked.request === request && request.complete) tracked.request = undefined;
     });
   });
 
