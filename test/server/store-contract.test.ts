@@ -313,6 +313,18 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
       expect(await s.games.dealRecord(d.id + 1000)).toEqual({ opened: 0, won: 0 });
     });
 
+    test('a view proved earlier moves the stored one back, never forward; findView reads without writing', async () => {
+      const s = await stores();
+      const d = await storeDeal(s, 'stamped-view');
+      expect(await s.games.findView('p1', d.id)).toBeUndefined();
+      expect(await s.games.recordView('p1', d.id, T0 + 500)).toBe(T0 + 500);
+      expect(await s.games.recordView('p1', d.id, T0 + 100)).toBe(T0 + 100); // a stamp of an earlier page
+      expect(await s.games.recordView('p1', d.id, T0 + 900)).toBe(T0 + 100);
+      expect(await s.games.findView('p1', d.id)).toBe(T0 + 100);
+      expect(await s.games.findView('p2', d.id)).toBeUndefined();
+      expect(await s.games.dealRecord(d.id)).toEqual({ opened: 1, won: 0 }); // still one player
+    });
+
     test('daily tables: best times once per player, ranks, results, streaks and the right to a name', async () => {
       const s = await stores();
       const day = Date.parse('2026-03-10T00:00:00Z');
