@@ -52,7 +52,7 @@ import { isErrorCode, type ErrorCode, type Refusal } from '../errors.ts';
 import type { GameRow } from '../repositories/types.ts';
 import type { StoredDeal } from './dealer.ts';
 import { paceAfter, paceStart, rankWin } from './fair-play.ts';
-import { ROW_BYTES } from './growth.ts';
+import { ROW_BYTES, textGrowth } from './growth.ts';
 import { WindowBudget } from './limits.ts';
 import { ByteLru } from './lru.ts';
 import { CACHE_BUDGETS, dealBytes, gameBytes } from './sizes.ts';
@@ -391,10 +391,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         const boards = game.boards.map(makeBoard).join('');
         // What this write adds: the log and boards grow (a rewritten row's size is its new length), and a win's rows.
         const growth =
-          movesJson.length +
-          boards.length -
-          row.moves_json.length -
-          row.boards.length +
+          textGrowth(movesJson.length + boards.length - row.moves_json.length - row.boards.length) +
           (status === 'won' ? ROW_BYTES.win : 0);
         const refused = client === undefined ? undefined : await fastify.growth.take(client, growth);
         if (refused) return refused;

@@ -35,21 +35,27 @@ export const GROWTH_WINDOW_MS = 24 * 3600_000;
  * integers, and its entries in every index of its table, on either backend.
  */
 export const ROW_BYTES = {
-  deal: 240, // a deals row: key, generator, compact faces and solution (their characters counted apart)
-  view: 160, // a deal_views row, and the deal's record row the first time it is shown
-  game: 900, // a games row (eight indexes), its player's row and per-layout totals the first time
-  win: 300, // a win's rows: the player's day and its runs, the deal's record
-  layout: 260, // a custom_layouts row and its shape row (its slots counted apart, twice)
+  deal: 480, // a deals row: key, generator, the shape's id (its compact faces and solution counted apart)
+  view: 480, // a deal_views row, and the deal's record row the first time it is shown
+  game: 1400, // a games row (eight indexes), its player's row and per-layout totals the first time
+  win: 1400, // a win's rows: the player's day and its runs, the deal's record, the totals, the game row again
+  layout: 400, // a custom_layouts row, and again its shape's row (their slots counted apart)
   nickname: 120, // a nickname and its lookalike key on the player's row (their characters counted apart)
-  transfer: 240, // a transfer token's row
+  transfer: 520, // a transfer token's row
 } as const;
 
-/** Bytes a new stored deal adds: its row and its compact faces and solution (4 characters a tile). */
-export const dealGrowth = (tiles: number): number => ROW_BYTES.deal + 4 * tiles;
+/**
+ * Bytes a stored text of n characters takes at most: SQLite keeps a long row in overflow pages, the last
+ * of them part empty (PostgreSQL compresses it), so a row's text is counted a quarter more.
+ */
+export const textGrowth = (characters: number): number => Math.ceil(1.25 * characters);
 
-/** Bytes an uploaded layout adds: its row and its shape, each holding the slots' JSON. */
+/** Bytes a new stored deal adds: its row and its compact faces and solution (4 characters a tile). */
+export const dealGrowth = (tiles: number): number => ROW_BYTES.deal + textGrowth(4 * tiles);
+
+/** Bytes an uploaded layout adds: its row and its shape's, each holding the slots' JSON (and its name). */
 export const layoutGrowth = (slotsJsonLength: number, name: string): number =>
-  ROW_BYTES.layout + 2 * slotsJsonLength + 4 * name.length;
+  2 * (ROW_BYTES.layout + textGrowth(slotsJsonLength) + 4 * name.length);
 
 /** Bytes a nickname adds: at most 4 bytes a character of UTF-8, for the name and its key. */
 export const nicknameGrowth = (name: string): number => ROW_BYTES.nickname + 8 * name.length;
