@@ -416,6 +416,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         });
         if (saved) {
           cache.set(row.id, game, count, stored);
+          if (status === 'won') fastify.views.changed(row.deal_id); // its record has a winner more
           const after: GameRow = {
             ...row,
             paced_at: pacedAt,

@@ -90,7 +90,8 @@ export const CACHE_BUDGETS = {
   layouts: 8 * MB, // custom layouts with their pictures (services/custom-layouts.ts)
   counters: 16 * MB, // rate-limit and budget windows in memory (services/counters.ts)
   shapes: 4 * MB, // layout shapes of stored deals (repositories)
-  dealKeys: 4 * MB, // failed deals and seeds the server chose (services/dealer.ts)
+  dealKeys: 2 * MB, // failed deals and seeds the server chose (services/dealer.ts)
+  records: 2 * MB, // deals' own records, kept a second (services/views.ts)
 } as const;
 
 /** The sum of CACHE_BUDGETS: what every cache together may hold. */

@@ -18,8 +18,12 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { addCookie } from '../plugins/player.ts';
+import type { BestTime } from '../repositories/types.ts';
 import type { StoredDeal } from './dealer.ts';
 import { ROW_BYTES } from './growth.ts';
+import { ByteLru } from './lru.ts';
+import { CACHE_BUDGETS, HEAP, stringBytes } from './sizes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -92,14 +96,8 @@ export function setStamp(
   at: number,
 ): void {
   const https = isHttps(fastify, request);
-  reply.setCookie(https ? HOST_STAMP_COOKIE : STAMP_COOKIE, `v1:${request.playerId}:${stampKey(deal)}:${at}`, {
-    signed: true,
-    httpOnly: true,
-    sameSite: 'lax',
-    secure: https,
-    path: '/',
-    maxAge: STAMP_MAX_AGE_S,
-  });
+  const value = reply.signCookie(`v1:${request.playerId}:${stampKey(deal)}:${at}`);
+  addCookie(reply, https ? HOST_STAMP_COOKIE : STAMP_COOKIE, value, STAMP_MAX_AGE_S, https);
 }
 
 /** Clears a stamp that has done its work (on a GET only: a POST never answers with a cookie). */
@@ -115,6 +113,17 @@ function clearStamp(fastify: FastifyInstance, request: FastifyRequest, reply: Fa
       });
 }
 
+/** A deal's own record (SPEC §3.4 #deal-stats): players shown it, players who won it, its best ranked times. */
+export interface OwnRecord {
+  readonly opened: number;
+  readonly won: number;
+  readonly best: readonly BestTime[];
+}
+
+export const RECORD_SIZE = 5; // best ranked times shown in a deal's record
+const RECORD_HTML_BYTES = 4_096; // #deal-stats with five best times: about 1.5 KB of two-byte text
+const RECORD_TTL_MS = 1_000; // how long a record is kept in memory: what another process of a fleet wrote shows within it
+
 export interface Views {
   /**
    * The server shows `playerId` the stored deal at `now`, or proved earlier at `stamped`: records it when
@@ -122,17 +131,44 @@ export interface Views {
    * when the client's day of growth is spent (nothing recorded).
    */
   show(playerId: string, client: string, stored: StoredDeal, now: number, stamped?: number): Promise<number>;
+  /**
+   * A deal's record, kept in memory up to RECORD_TTL_MS (two indexed reads were a sixth of a page view's
+   * time, issue 24); this process's own new views and wins show at once.
+   */
+  record(dealId: number): Promise<OwnRecord>;
+  /** Forgets a deal's kept record: this process just changed it (a win). */
+  changed(dealId: number): void;
 }
 
 async function viewsPlugin(fastify: FastifyInstance): Promise<void> {
   const repo = fastify.gamesRepository;
+  const records = new ByteLru<number, { record: OwnRecord; at: number }>('deal records', CACHE_BUDGETS.records);
+  fastify.caches.push(records);
   fastify.decorate('views', {
     async show(playerId, client, stored, now, stamped) {
       const at = stamped !== undefined && stamped < now ? stamped : now;
       const seen = await repo.findView(playerId, stored.id);
       if (seen !== undefined && seen <= at) return seen; // a view stored already: no write
       if (seen === undefined && (await fastify.growth.take(client, ROW_BYTES.view))) return now;
+      records.delete(stored.id); // one more player opened it
       return repo.recordView(playerId, stored.id, at);
+    },
+    async record(dealId) {
+      const now = fastify.now();
+      const kept = records.get(dealId);
+      if (kept && now - kept.at < RECORD_TTL_MS && now >= kept.at) return kept.record;
+      const [counts, best] = await Promise.all([repo.dealRecord(dealId), repo.bestTimes(dealId, RECORD_SIZE)]);
+      const record: OwnRecord = { ...counts, best };
+      // Its rows, and the record's HTML for visitors without a game that the play page keeps beside it.
+      const bytes =
+        HEAP.object * (2 + best.length) +
+        best.reduce((n, b) => n + stringBytes(b.player_id) + stringBytes(b.nickname ?? ''), 0) +
+        RECORD_HTML_BYTES;
+      records.set(dealId, { record, at: now }, bytes);
+      return record;
+    },
+    changed(dealId) {
+      records.delete(dealId);
     },
   } satisfies Views);
 }

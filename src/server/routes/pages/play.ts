@@ -16,7 +16,9 @@ import { DAILY_LAYOUT, dailySeed, isDailySeed } from '../../services/daily.ts';
 import type { ShownDeal, ShownLookup } from '../../services/dealer.ts';
 import { ByteLru } from '../../services/lru.ts';
 import { bufferBytes, CACHE_BUDGETS, flatString, HEAP, keyedRecordBytes, stringBytes } from '../../services/sizes.ts';
-import { setStamp, takeStamp } from '../../services/views.ts';
+import { setStamp, takeStamp, type OwnRecord } from '../../services/views.ts';
+
+const NO_RECORD: OwnRecord = { opened: 0, won: 0, best: [] };
 import { clientLog } from '../../services/games.ts';
 import { clientKey } from '../../services/limits.ts';
 import { dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/display.ts';
@@ -25,7 +27,6 @@ import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
 
 const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // no - or _: a seed never looks like a flag
 export const RANDOM_SEED_LENGTH = 8;
-const RECORD_SIZE = 5; // best ranked times shown in a deal's record
 const RECORD_MARK = '<!--deal-record-->'; // where each response puts the player's part of a cached page
 
 /**
@@ -62,19 +63,19 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
    * ranked times; and `data-elapsed`, the ms since the server first showed this player the deal (the
    * page's clock starts there). Two indexed reads: cheap on every view.
    */
-  async function renderRecord(dealId: number | null, elapsedMs: number, playerId: string): Promise<string> {
+  // The record as a visitor without a game sees it (no "you", no time yet) is the same for all of them while
+  // the record is: rendered once per kept record (services/views.ts keeps one a second).
+  const anonymous = new WeakMap<OwnRecord, string>();
+  async function renderRecord(dealId: number | null, elapsedMs: number, playerId: string | null): Promise<string> {
     // A deal not stored yet has no record: nobody played it.
-    const [counts, best] =
-      dealId === null
-        ? [{ opened: 0, won: 0 }, []]
-        : await Promise.all([
-            fastify.gamesRepository.dealRecord(dealId),
-            fastify.gamesRepository.bestTimes(dealId, RECORD_SIZE),
-          ]);
-    return fastify.renderPartial('/partials/deal-stats', {
-      ...counts,
+    const record = dealId === null ? NO_RECORD : await fastify.views.record(dealId);
+    const kept = playerId === null && elapsedMs === 0 ? anonymous.get(record) : undefined;
+    if (kept !== undefined) return kept;
+    const html = fastify.renderPartial('/partials/deal-stats', {
+      opened: record.opened,
+      won: record.won,
       elapsedMs,
-      best: best.map((row, i) => ({
+      best: record.best.map((row, i) => ({
         rank: i + 1,
         name: row.nickname,
         time: formatTime(row.time_ms),
@@ -82,6 +83,8 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         you: row.player_id === playerId,
       })),
     });
+    if (playerId === null && elapsedMs === 0) anonymous.set(record, html);
+    return html;
   }
 
   /** The board partial for a position. */
@@ -174,7 +177,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         const stamped = takeStamp(fastify, request, reply, request.playerId, key);
         shownAt = await fastify.views.show(request.playerId, client, shown, now, stamped);
       }
-      const record = await renderRecord(shown.id, now - shownAt, request.playerId);
+      const record = await renderRecord(shown.id, now - shownAt, known ? request.playerId : null);
       const resumed = known && shown.id !== null ? await fastify.games.unfinished(request.playerId, shown) : undefined;
       const fresh = resumed ? undefined : freshBoard(shown, layout, seed, mode);
       const path = dealUrl(layout, seed, mode);
