@@ -127,6 +127,9 @@ describe('TRUST_PROXY and the rest of the environment', () => {
     ['PUBLIC_ORIGIN', 'ftp://mahjong.example', /scheme, host and port only/],
     ['PUBLIC_ORIGIN', 'https://user:pw@mahjong.example', /scheme, host and port only/],
     ['DEAL_WORKERS', '-1', /DEAL_WORKERS/],
+    ['GROWTH_PER_CLIENT_MB', '0', /GROWTH_PER_CLIENT_MB is a whole number of MB from 1 to 65536/],
+    ['GROWTH_PER_CLIENT_MB', '1.5', /GROWTH_PER_CLIENT_MB is a whole number/],
+    ['GROWTH_PER_CLIENT_MB', 'lots', /GROWTH_PER_CLIENT_MB is a whole number/],
     ['DATABASE_URL', 'mysql://db/mahjong', /DATABASE_URL is a PostgreSQL URL/],
     ['DATABASE_URL', 'postgres://db', /DATABASE_URL is a PostgreSQL URL/],
     ['DATABASE_URL', 'data/mahjong.db', /DATABASE_URL is a PostgreSQL URL/],
@@ -162,6 +165,7 @@ describe('TRUST_PROXY and the rest of the environment', () => {
         LOG_LEVEL: 'info',
         TRUST_PROXY: false,
         DEAL_WORKERS: 2,
+        GROWTH_PER_CLIENT_MB: 64,
       },
     });
   });
