@@ -51,9 +51,18 @@ export function randomSeed(): string {
   return seed;
 }
 
+interface KeptPage {
+  readonly head: Buffer; // the page up to RECORD_MARK
+  readonly tail: Buffer; // and after it
+  whole?: { readonly record: string; readonly bytes: Buffer }; // the page with the last record for visitors without a game
+}
+
 /** A kept page with the player's part (the deal's record) where RECORD_MARK was. */
-const sendPage = (reply: FastifyReply, page: { head: Buffer; tail: Buffer }, record: string) =>
-  reply.type('text/html; charset=utf-8').send(Buffer.concat([page.head, Buffer.from(record), page.tail]));
+function sendPage(reply: FastifyReply, page: KeptPage, record: string): FastifyReply {
+  const bytes =
+    page.whole?.record === record ? page.whole.bytes : Buffer.concat([page.head, Buffer.from(record), page.tail]);
+  return reply.type('text/html; charset=utf-8').send(bytes);
+}
 
 export default async function pagesPlay(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -104,7 +113,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     readonly pairs: number;
     readonly html: string; // the board partial
     readonly data: string; // #deal-data
-    readonly pages: Map<string, { readonly head: Buffer; readonly tail: Buffer }>; // cache key → the page around RECORD_MARK
+    readonly pages: Map<string, KeptPage>; // cache key → the page around RECORD_MARK
   }
   const freshBoards = new ByteLru<string, Fresh>('play pages', CACHE_BUDGETS.pages);
   fastify.caches.push(freshBoards);
@@ -132,13 +141,24 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     return fresh;
   }
   /** Keeps a rendered page of a fresh board (split at RECORD_MARK), if the deal has room for one more. */
-  function keepPage(shown: ShownDeal, fresh: Fresh, cacheKey: string, html: string) {
+  function keepPage(shown: ShownDeal, fresh: Fresh, cacheKey: string, html: string): KeptPage {
     const at = html.indexOf(RECORD_MARK);
     const page = { head: Buffer.from(html.slice(0, at)), tail: Buffer.from(html.slice(at + RECORD_MARK.length)) };
     if (fresh.pages.size >= PAGES_PER_DEAL) return page;
     fresh.pages.set(cacheKey, page);
-    freshBoards.resize(freshKey(shown), keyedRecordBytes(cacheKey) + bufferBytes(page.head) + bufferBytes(page.tail));
+    // The page, and once more whole with the record of visitors without a game (keepWhole), ~4 KB of record.
+    const bytes = keyedRecordBytes(cacheKey) + 2 * (bufferBytes(page.head) + bufferBytes(page.tail)) + 4096;
+    freshBoards.resize(freshKey(shown), bytes);
     return page;
+  }
+
+  /**
+   * Keeps a kept page whole with `record`, the record every visitor without a game gets while it is kept
+   * (services/views.ts): those visitors are then sent the same bytes, no copy made (issue 24).
+   */
+  function keepWhole(page: KeptPage, record: string): void {
+    if (page.whole?.record !== record)
+      page.whole = { record, bytes: Buffer.concat([page.head, Buffer.from(record), page.tail]) };
   }
 
   app.get(
@@ -189,6 +209,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const theme = themeOf(request.cookies[THEME_COOKIE]);
       const cacheKey = `${nav} ${shareUrl} ${prefs.timer} ${prefs.paused} ${theme.name} ${theme.auto}`;
       const cached = fresh?.pages.get(cacheKey);
+      if (cached && !known) keepWhole(cached, record);
       if (cached) return sendPage(reply, cached, record);
 
       let counts: { left: number; pairs: number; hints: number; shuffles: number };
