@@ -5,7 +5,7 @@
  * estimate from its counts (tiles, moves, shuffle boards, characters) with per-item figures measured
  * on Node 20's heap: test/server/memory.test.ts builds each kind many times in a process started with
  * `--expose-gc`, measures the heap it takes after a collection, and checks that every estimate here is
- * at least what it measured and at most three times it. Each cache counts everything its entries keep
+ * at least what it measured and at most three times it (and 4 KB). Each cache counts everything its entries keep
  * alive, also what another cache may hold too (a game state keeps its deal and the deal's geometry), so
  * the sum of the budgets below bounds the heap of all caches together, whatever the traffic:
  * CACHE_BUDGETS adds up to 128 MB.
