@@ -21,6 +21,7 @@ const ON_POSTGRES = [
   'deals',
   'deals-store',
   'page-writes',
+  'editor',
 ].map((name) => `test/server/${name}.test.ts`);
 
 export default defineConfig({

@@ -82,6 +82,7 @@ try {
         rankedMs: null,
         dailyDay: null,
         onTable: false,
+        playMs: null,
       });
     }
   }

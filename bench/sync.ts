@@ -72,7 +72,7 @@ async function simulate(paceS: number, games: number): Promise<{ minutes: number
     for (let i = 0; i < log.length; i++) {
       await runDue(start + i * paceS * 1000);
       count = i + 1;
-      record(sync, log.slice(0, i + 1), i === log.length - 1 ? 'won' : 'playing');
+      record(sync, log.slice(0, i + 1), i === log.length - 1 ? 'won' : 'playing', i * 3000);
       await new Promise((r) => setImmediate(r));
     }
     played += now - start;

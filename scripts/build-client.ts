@@ -3,13 +3,16 @@
  *
  * - src/client/worker.ts (the solver's Web Worker), src/client/main.ts and src/client/theme.ts (the theme
  *   switch, on every page) are bundled by esbuild as
- *   minified ES modules for current browsers. The worker and the face sprite are written first: main.ts
- *   learns their hashed file names through the `__WORKER_FILE__` and `__FACES_FILE__` defines and finds
- *   them next to itself (`new URL(file, import.meta.url)`), so the server needs no route for them.
+ *   minified ES modules for current browsers. The worker is written first: main.ts learns its hashed
+ *   file name through the `__WORKER_FILE__` define and finds it next to itself
+ *   (`new URL(file, import.meta.url)`), so the server needs no route for it.
+ * - The face sheets (scripts/face-sheets.ts): public/faces.svg drawn as one image per theme, in that
+ *   theme's colours from site.css; board.css gets the rules that paint them appended.
  * - src/client/site.ts (the other pages' script) and src/client/sw.ts (the service worker, served at
- *   /sw.js by the server) are bundled too.
- * - public/css/site.css (when present), public/css/board.css and public/faces.svg are copied (CSS
- *   minified by esbuild); the app's icon is drawn as SVG and PNG (192 and 512 px) by scripts/icon.ts.
+ *   /sw.js by the server) are bundled too, and the layout editor's script (src/client/editor.ts, which
+ *   finds its worker, src/client/editor-worker.ts, through `__EDITOR_WORKER_FILE__`).
+ * - public/css/site.css, public/css/board.css and public/css/editor.css are copied (minified by esbuild); the
+ *   app's icon is drawn as SVG and PNG (192 and 512 px) by scripts/icon.ts.
  * - Every output name carries the first 8 hex digits of the SHA-256 of its bytes, and
  *   public/build/manifest.json maps the plain names to `build/<name>.<hash>.<ext>`. Each file also gets
  *   pre-compressed `.br` and `.gz` siblings.
@@ -17,13 +20,14 @@
  * The folder is emptied first so stale hashed files do not pile up. Run: npm run build
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip as gzipCb } from 'node:zlib';
-import { build, transform } from 'esbuild';
+import { build, transform, type Plugin } from 'esbuild';
+import { faceColours, faceRules, faceSheet, THEMES, type Theme } from './face-sheets.ts';
 import { iconPng, iconSvg } from './icon.ts';
 
 export const ICON_PNG_SIZES = [192, 512] as const; // the sizes installers ask for
@@ -56,6 +60,23 @@ function emit(stem: string, ext: string, bytes: string | Uint8Array): string {
 }
 const pending: Promise<void>[] = [];
 
+/**
+ * The built-in layouts are data made by calls at the top of their modules (src/engine/builtins.ts, gallery.ts
+ * and shapes.ts), which a bundler must keep wherever the engine's index is imported, unless told they have no
+ * side effects: then a bundle that uses none of their names (app.js, editor.js) leaves them out (about 8 KB
+ * gzip), and one that does (the worker, which deals built-in layouts offline) keeps them whole.
+ */
+const LAYOUT_DATA = /[\\/]src[\\/]engine[\\/](builtins|gallery|shapes)\.ts$/;
+const layoutData: Plugin = {
+  name: 'layout-data',
+  setup(b) {
+    b.onResolve({ filter: /\/(builtins|gallery|shapes)\.ts$/ }, (args) => {
+      const path = resolve(args.resolveDir, args.path);
+      return LAYOUT_DATA.test(path) ? { path, sideEffects: false } : undefined;
+    });
+  },
+};
+
 /** Bundles one entry point to a single minified file held in memory (an ES module unless `format` says). */
 async function bundle(
   entry: string,
@@ -71,13 +92,14 @@ async function bundle(
     write: false,
     legalComments: 'none',
     define,
+    plugins: [layoutData],
     logLevel: 'warning',
   });
   return result.outputFiles[0]!.text;
 }
 
-async function minifyCss(file: string): Promise<string> {
-  const result = await transform(readFileSync(file, 'utf8'), { loader: 'css', minify: true, target: TARGET });
+async function minifyCss(text: string): Promise<string> {
+  const result = await transform(text, { loader: 'css', minify: true, target: TARGET });
   return result.code;
 }
 
@@ -86,14 +108,18 @@ export async function buildClient(): Promise<Record<string, string>> {
   mkdirSync(OUT, { recursive: true });
   const manifest: Record<string, string> = {};
 
-  manifest['faces.svg'] = emit('faces', 'svg', readFileSync(join(ROOT, 'public', 'faces.svg')));
+  const siteCss = readFileSync(join(ROOT, 'public', 'css', 'site.css'), 'utf8');
+  const sprite = readFileSync(join(ROOT, 'public', 'faces.svg'), 'utf8');
+  const colours = faceColours(siteCss);
+  const sheets = {} as Record<Theme, string>;
+  for (const theme of THEMES) {
+    manifest[`faces-${theme}.svg`] = emit(`faces-${theme}`, 'svg', faceSheet(sprite, colours[theme]));
+    sheets[theme] = `/static/${manifest[`faces-${theme}.svg`]}`;
+  }
   const worker = await bundle('src/client/worker.ts');
   manifest['worker.js'] = emit('worker', 'js', worker);
   const file = (key: string): string => JSON.stringify(manifest[key]!.slice('build/'.length));
-  const app = await bundle('src/client/main.ts', {
-    __WORKER_FILE__: file('worker.js'),
-    __FACES_FILE__: file('faces.svg'),
-  });
+  const app = await bundle('src/client/main.ts', { __WORKER_FILE__: file('worker.js') });
   manifest['app.js'] = emit('app', 'js', app);
   manifest['site.js'] = emit('site', 'js', await bundle('src/client/site.ts'));
   // A classic script, not a module: module service workers are newer than the browsers in TARGET. The
@@ -102,12 +128,22 @@ export async function buildClient(): Promise<Record<string, string>> {
   manifest['icon.svg'] = emit('icon', 'svg', iconSvg());
   for (const size of ICON_PNG_SIZES) manifest[`icon-${size}.png`] = emit(`icon-${size}`, 'png', iconPng(size));
   manifest['theme.js'] = emit('theme', 'js', await bundle('src/client/theme.ts')); // on every page: the theme switch
+  // The layout editor's page: its own small script, and the worker that answers "can this be cleared?".
+  manifest['editor-worker.js'] = emit('editor-worker', 'js', await bundle('src/client/editor-worker.ts'));
+  manifest['editor.js'] = emit(
+    'editor',
+    'js',
+    await bundle('src/client/editor.ts', { __EDITOR_WORKER_FILE__: file('editor-worker.js') }),
+  );
 
-  for (const name of ['site', 'board']) {
-    const file = join(ROOT, 'public', 'css', `${name}.css`);
-    if (existsSync(file)) manifest[`${name}.css`] = emit(name, 'css', await minifyCss(file));
-    else if (name === 'board') throw new Error('public/css/board.css is missing');
-  }
+  manifest['site.css'] = emit('site', 'css', await minifyCss(siteCss));
+  const boardCss = readFileSync(join(ROOT, 'public', 'css', 'board.css'), 'utf8');
+  manifest['board.css'] = emit('board', 'css', await minifyCss(`${boardCss}\n${faceRules(sheets)}\n`));
+  manifest['editor.css'] = emit(
+    'editor',
+    'css',
+    await minifyCss(readFileSync(join(ROOT, 'public', 'css', 'editor.css'), 'utf8')),
+  );
 
   await Promise.all(pending.splice(0));
   writeFileSync(join(OUT, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');

@@ -7,14 +7,9 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { launch, startApp } from '../test/client/browser.ts';
+import { launch, REVIEW_SIZES, reviewContext, startApp } from '../test/client/browser.ts';
 
 const OUT = resolve(process.argv[2] ?? 'screenshots/themes');
-const SIZES = [
-  { name: 'desktop', width: 1440, height: 900 },
-  { name: 'portrait', width: 390, height: 844 },
-  { name: 'landscape', width: 844, height: 390 },
-];
 const THEMES = ['light', 'dark', 'contrast'];
 const PAGES = [
   { name: 'play', path: '/play/turtle/shots' },
@@ -26,13 +21,8 @@ mkdirSync(OUT, { recursive: true });
 const [app, browser] = await Promise.all([startApp(), launch()]);
 try {
   for (const theme of THEMES) {
-    for (const size of SIZES) {
-      const phone = size.width < 900;
-      const context = await browser.newContext({
-        viewport: { width: size.width, height: size.height },
-        hasTouch: phone,
-        isMobile: phone,
-      });
+    for (const size of REVIEW_SIZES) {
+      const context = await reviewContext(browser, size);
       await context.addCookies([{ name: 'theme', value: theme, url: app.url }]);
       const page = await context.newPage();
       for (const { name, path } of PAGES) {

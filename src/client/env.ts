@@ -19,6 +19,9 @@ function keptStore(): KeptStore | null {
   }
 }
 
+/** A BroadcastChannel: a play page saw the server record a win; open stats pages refresh their counts (site.ts). */
+export const WINS_CHANNEL = 'mahjong:wins';
+
 export const ENV: SyncEnv = {
   fetch: (input, init) => fetch(input, init), // unbound `fetch` throws "Illegal invocation"
   store: keptStore(),

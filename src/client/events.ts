@@ -1,9 +1,9 @@
 /**
  * Binds the page's input to the controller (as chessground's events.ts): tile clicks and taps, the
- * control buttons, keyboard shortcuts, page visibility (the clock), the once-a-second clock tick, and
- * size changes (a ResizeObserver on the board's container and the body, plus window resize and load),
- * and the zoom gestures on the board's view: two fingers pinch, a double tap zooms in or back to fit
- * (one finger pans: that is the view's own scrolling).
+ * control buttons, keyboard shortcuts, page visibility (your clock), the once-a-second clock tick, size
+ * changes (a ResizeObserver on the board's view) and the zoom gestures on the view: two fingers pinch, a
+ * double tap on the board's empty space zooms in or back to fit (one finger pans: that is the view's own
+ * scrolling). A tap on a tile is always a tile tap: two quick taps on two tiles pick both, never zoom.
  * `bind` returns a function that removes every listener, observer and timer it set up.
  */
 import type { Dir } from './state.ts';
@@ -15,8 +15,11 @@ export interface Controller {
   visibility(hidden: boolean): void;
   tick(): void; // once a second
   fit(): void; // the space for the board changed
-  zoom(to: 'in' | 'out' | 'fit' | 'toggle' | number, anchor?: Point): void; // a number: a tile width, in CSS px
+  // To a tile width (a number, CSS px) or a step, keeping `held` (a point on the board, from boardPoint;
+  // default: the one under `anchor` now) under `anchor` (client px), as far as the view can scroll.
+  zoom(to: 'in' | 'out' | 'fit' | 'toggle' | number, anchor?: Point, held?: Point): void;
   tileWidth(): number; // the tiles' width now, in CSS px
+  boardPoint(at: Point): Point; // the board's point under a client point, in tile widths from its corner
   leave(): void; // the page is going away: send what is queued
   online(): void; // the browser has a network again
 }
@@ -116,12 +119,10 @@ export function bind(doc: Document, board: HTMLElement, ctrl: Controller): () =>
   on(win, 'online', () => ctrl.online());
   on(win, 'resize', () => ctrl.fit());
 
-  // The container's width, and the page around the board: stylesheets that arrive after the script
-  // (module scripts need not wait for them) or a notice that wraps change the room the board has.
+  // The board's view: its size is the page's (a CSS grid), so a rotation, a resized window or a stylesheet
+  // that arrived after the script changes it; the fitted tile size is read from it.
   const observer = new ResizeObserver(() => ctrl.fit());
-  if (board.parentElement) observer.observe(board.parentElement);
-  observer.observe(doc.body);
-  on(win, 'load', () => ctrl.fit());
+  if (view) observer.observe(view);
   unbinds.push(() => observer.disconnect());
 
   const timer = win.setInterval(() => ctrl.tick(), 1000);
@@ -143,13 +144,15 @@ const middle = (t: TouchList): Point => ({
 /**
  * Pinch and double tap on the board's view. The view's CSS (`touch-action: pan-x pan-y`) leaves one
  * finger to the browser's scrolling and keeps its own pinch and double-tap zoom off the board, so these
- * never fight the page's scroll. Taps still reach the tiles as clicks: a double tap on a free tile picks
- * it and lets it go again.
+ * never fight the page's scroll. A double tap zooms only when both taps land on the board's empty space
+ * (no tile under either) close together: taps on tiles are the player's picks and reach the tiles as
+ * clicks, whatever their rhythm (two tiles tapped 150 ms apart are a pair; a blocked tile tapped twice
+ * wobbles twice).
  */
 function bindZoomGestures(view: HTMLElement, ctrl: Controller, on: On): void {
-  let pinch: { spread: number; tile: number } | null = null; // at the start of the pinch
-  let tap: { t: number; x: number; y: number } | null = null; // the touch going on, while it may be a tap
-  let lastTap: { t: number; x: number; y: number } | null = null;
+  let pinch: { spread: number; tile: number; held: Point } | null = null; // at the start of the pinch
+  let tap: { t: number; x: number; y: number; empty: boolean } | null = null; // the touch going on, while it may be a tap
+  let lastTap: { t: number; x: number; y: number } | null = null; // the last tap on empty space
   let frame: { tile: number; at: Point } | null = null; // the pinch's latest size, drawn on the next frame
   const win = view.ownerDocument.defaultView!;
   on(
@@ -158,10 +161,18 @@ function bindZoomGestures(view: HTMLElement, ctrl: Controller, on: On): void {
     (e) => {
       const touches = (e as TouchEvent).touches;
       if (touches.length === 2) {
-        pinch = { spread: Math.max(1, spread(touches)), tile: ctrl.tileWidth() };
+        // The board's point under the fingers at the start stays under them while they move.
+        pinch = {
+          spread: Math.max(1, spread(touches)),
+          tile: ctrl.tileWidth(),
+          held: ctrl.boardPoint(middle(touches)),
+        };
         tap = lastTap = null;
-      } else if (touches.length === 1) tap = { t: e.timeStamp, x: touches[0]!.clientX, y: touches[0]!.clientY };
-      else tap = null;
+      } else if (touches.length === 1) {
+        const onTile = (e.target as Element | null)?.closest?.('button.tile') ?? null;
+        tap = { t: e.timeStamp, x: touches[0]!.clientX, y: touches[0]!.clientY, empty: onTile === null };
+        if (!tap.empty) lastTap = null; // a tile tap in between: the next empty tap starts afresh
+      } else tap = null;
     },
     { passive: true },
   );
@@ -180,32 +191,40 @@ function bindZoomGestures(view: HTMLElement, ctrl: Controller, on: On): void {
       if (e.cancelable) e.preventDefault(); // two fingers zoom; they do not also pan
       if (!frame)
         win.requestAnimationFrame(() => {
-          if (frame) ctrl.zoom(frame.tile, frame.at);
+          if (frame && pinch) ctrl.zoom(frame.tile, frame.at, pinch.held);
           frame = null;
         });
       frame = { tile: (pinch.tile * spread(touches)) / pinch.spread, at: middle(touches) };
     },
     { passive: false },
   );
-  on(view, 'touchend', (e) => {
-    const { touches, changedTouches } = e as TouchEvent;
-    if (touches.length < 2) pinch = null;
-    const ended = changedTouches[0];
-    if (!tap || touches.length > 0 || !ended || e.timeStamp - tap.t > TAP_MS) {
+  on(
+    view,
+    'touchend',
+    (e) => {
+      const { touches, changedTouches } = e as TouchEvent;
+      if (touches.length < 2) pinch = null;
+      const ended = changedTouches[0];
+      if (!tap || touches.length > 0 || !ended || e.timeStamp - tap.t > TAP_MS) {
+        tap = null;
+        return;
+      }
+      const here = { t: e.timeStamp, x: ended.clientX, y: ended.clientY };
+      const empty = tap.empty;
       tap = null;
-      return;
-    }
-    const here = { t: e.timeStamp, x: ended.clientX, y: ended.clientY };
-    tap = null;
-    if (
-      lastTap &&
-      here.t - lastTap.t < DOUBLE_TAP_MS &&
-      Math.hypot(here.x - lastTap.x, here.y - lastTap.y) < DOUBLE_TAP_SLOP
-    ) {
-      lastTap = null;
-      ctrl.zoom('toggle', here);
-    } else lastTap = here;
-  });
+      if (!empty) return; // a tile tap: the click that follows picks the tile
+      if (
+        lastTap &&
+        here.t - lastTap.t < DOUBLE_TAP_MS &&
+        Math.hypot(here.x - lastTap.x, here.y - lastTap.y) < DOUBLE_TAP_SLOP
+      ) {
+        lastTap = null;
+        if (e.cancelable) e.preventDefault(); // no click after the zoom: it would land where the board moved
+        ctrl.zoom('toggle', here);
+      } else lastTap = here;
+    },
+    { passive: false },
+  );
   on(view, 'touchcancel', () => {
     pinch = null;
     tap = null;

@@ -1,44 +1,48 @@
 /**
- * Draws a state onto the play page: the only module that touches the DOM (as chessground's render.ts).
+ * Draws a state onto the play page (as chessground's render.ts): the board, the counters and your clock,
+ * the switches, the notices, the win panel and the deal's record. Besides this module only the
+ * controller's few side effects (the prefs cookie, navigation, a notice's focus) and shell.ts (the offline
+ * page's texts) touch the page.
  *
  * Implementation notes: the server renders one button per tile on the board; `makeDom` adopts them
  * and creates the missing ones (hidden), so undo can bring back a tile removed before the page loaded.
  * `render` is idempotent and writes an attribute only when its value changes, so calling it after
- * every event costs little. Pixel positions are CSS's job (board.css); the script only sets --tile.
- * Zoom (zoom.ts): the board sits in a view, `.board-scroll`; zoomed, the view keeps the room the
- * fitted board had (or the screen's room under it, if more) and scrolls, so one finger pans it with the
- * browser's own scrolling, which hands over to the page's at the view's edges.
+ * every event costs little. Pixel positions and the fitted size are CSS's (board.css: the board fits
+ * its view, a size container); the script sets --tile only while zoomed. Zoom (zoom.ts): the view
+ * (#board-view) keeps its size and scrolls, so one finger pans the board with the browser's own
+ * scrolling.
  */
-import type { Face } from '../engine/index.ts';
+import { FACES, type Face } from '../engine/index.ts';
+import { boxOf, type Box } from '../shared/box.ts';
 import { formatTime, isCleanWin } from '../shared/display.ts';
-import { elapsedMs, newGameUrl, tileLabel, type HeadlessState, type Verified } from './state.ts';
+import { elapsedMs, tileLabel, type HeadlessState, type Verified } from './state.ts';
 import { STATUS_TEXT } from './sync.ts';
 import { canZoomIn } from './zoom.ts';
 
 export interface Dom {
   readonly board: HTMLElement;
-  readonly scroller: HTMLElement; // .board-scroll, the board's view: it scrolls when the board is zoomed
+  readonly scroller: HTMLElement; // #board-view (.board-scroll), the board's view: it scrolls when the board is zoomed
   readonly box: Box; // the board's box, in tile widths
   readonly tiles: HTMLButtonElement[]; // by slot
   readonly counters: readonly HTMLElement[]; // [data-counter]
+  readonly clock: HTMLElement | null; // #clock, your time (data-ms, data-paused)
+  readonly counterBox: HTMLElement | null; // .counters (data-timer)
+  readonly wrap: HTMLElement | null; // .board-wrap (data-paused)
   readonly actions: readonly HTMLButtonElement[]; // [data-action]
   readonly message: HTMLElement | null; // the live region #message
   readonly notice: HTMLElement; // calm notices with buttons: no moves, lost win
   readonly winPanel: HTMLElement | null; // #win-panel
   readonly syncStatus: HTMLElement | null; // #sync-status, the save indicator
-  readonly sprite: string; // URL of faces.svg
+  readonly record: HTMLElement | null; // #deal-stats, the deal's own record
   readonly reducedMotion: MediaQueryList;
 }
 
 export interface State extends HeadlessState {
   dom: Dom;
   moveFocus: boolean; // move DOM focus to s.focus on the next render
-  zoom: number | null; // tile width when zoomed, in CSS px; null: the board fits its room (zoom.ts)
-  fitTile: number; // tile width of the fitted board, in CSS px (set by fit)
-  room: number; // height the screen has for the board under its top, in CSS px (set by fit)
+  zoom: number | null; // tile width when zoomed, in CSS px; null: the board fits its view (zoom.ts)
+  fitTile: number; // tile width of the fitted board, in CSS px (set by fit, as board.css computes it)
 }
-
-const SVG = 'http://www.w3.org/2000/svg';
 
 /** Reads the page data from `#deal-data`. */
 export function readData(doc: Document): unknown {
@@ -46,63 +50,22 @@ export function readData(doc: Document): unknown {
   return el?.textContent ? JSON.parse(el.textContent) : null;
 }
 
-function faceSvg(doc: Document, sprite: string, face: Face): SVGSVGElement {
-  const svg = doc.createElementNS(SVG, 'svg');
-  svg.setAttribute('class', 'face');
-  svg.setAttribute('viewBox', '0 0 60 80');
-  svg.setAttribute('aria-hidden', 'true');
-  svg.setAttribute('focusable', 'false');
-  const use = doc.createElementNS(SVG, 'use');
-  use.setAttribute('href', `${sprite}#${face}`);
-  svg.append(use);
-  return svg;
+/** The face of a tile the server did not render: its art is the CSS's, by data-face (board.css). */
+function faceSpan(doc: Document): HTMLSpanElement {
+  const span = doc.createElement('span');
+  span.className = 'face';
+  return span;
 }
 
-const DEPTH = 0.13; // tile thickness and layer shift, in tile widths (board.css)
-const LIFT = 0.08; // room for a lifted or selected tile's shift up-left, in tile widths
-const SHADOW = 0.12; // room for the drop shadow down-right, in tile widths
-
-/** Where tiles go in the board and how large it is, all in tile widths (see board.css). */
-export interface Box {
-  readonly ox: number; // added to every tile's left
-  readonly oy: number; // added to every tile's top
-  readonly bw: number; // board width
-  readonly bh: number; // board height
-}
-
-/** The exact box of every slot of the deal (removed or not, so the board does not move as tiles go). */
-export function boxOf(s: HeadlessState): Box {
-  const { minX, minY } = s.game.geom.extent;
-  let left = Infinity;
-  let top = Infinity;
-  let right = -Infinity;
-  let bottom = -Infinity;
-  for (const t of s.deal.tiles) {
-    const x = (t.x - minX) / 2 - t.z * DEPTH;
-    const y = ((t.y - minY) * 2) / 3 - t.z * DEPTH;
-    left = Math.min(left, x);
-    top = Math.min(top, y);
-    right = Math.max(right, x + 1 + DEPTH);
-    bottom = Math.max(bottom, y + 4 / 3 + DEPTH);
-  }
-  const round = (v: number): number => Math.round(v * 1000) / 1000;
-  return {
-    ox: round(LIFT - left),
-    oy: round(LIFT - top),
-    bw: round(right - left + LIFT + SHADOW),
-    bh: round(bottom - top + LIFT + SHADOW),
-  };
-}
+const isFace = (v: string | undefined): v is Face => (FACES as readonly string[]).includes(v ?? '');
 
 /** Adopts the server's board markup (and creates what is missing) for state `s`. */
-export function makeDom(doc: Document, s: HeadlessState, fallbackSprite: string): Dom {
+export function makeDom(doc: Document, s: HeadlessState): Dom {
   const board = doc.getElementById('board');
   if (!board) throw new Error('no #board on the page');
   const existing = new Map<number, HTMLButtonElement>();
   for (const el of board.querySelectorAll<HTMLButtonElement>('button.tile[data-slot]'))
     existing.set(Number(el.dataset.slot), el);
-  const href = board.querySelector('use')?.getAttribute('href');
-  const sprite = href ? href.slice(0, href.indexOf('#') >>> 0) : fallbackSprite;
   const { minX, minY, depth } = s.game.geom.extent;
   const tiles = s.deal.tiles.map((t, slot) => {
     let el = existing.get(slot);
@@ -116,22 +79,26 @@ export function makeDom(doc: Document, s: HeadlessState, fallbackSprite: string)
       el.style.setProperty('--x', String(t.x - minX));
       el.style.setProperty('--y', String(t.y - minY));
       el.style.setProperty('--z', String(t.z));
-      el.append(faceSvg(doc, sprite, t.face));
+      el.append(faceSpan(doc));
       board.append(el); // paint order comes from CSS z-index, not DOM order
     }
     return el;
   });
-  if (!board.style.getPropertyValue('--w')) {
+  const box = boxOf(s.deal.tiles, minX, minY);
+  if (!board.style.getPropertyValue('--bw')) {
+    // A board the server did not render (the offline page): its extent and box, as the server writes them.
     const { width, height } = s.game.geom.extent;
-    board.style.setProperty('--w', String(width));
-    board.style.setProperty('--h', String(height));
-    board.style.setProperty('--d', String(depth));
+    const vars: [string, number][] = [
+      ['--w', width],
+      ['--h', height],
+      ['--d', depth],
+      ['--ox', box.ox],
+      ['--oy', box.oy],
+      ['--bw', box.bw],
+      ['--bh', box.bh],
+    ];
+    for (const [name, value] of vars) board.style.setProperty(name, String(value));
   }
-  const box = boxOf(s);
-  board.style.setProperty('--ox', String(box.ox));
-  board.style.setProperty('--oy', String(box.oy));
-  board.style.setProperty('--bw', String(box.bw));
-  board.style.setProperty('--bh', String(box.bh));
   let notice = doc.getElementById('notice');
   if (!notice) {
     notice = doc.createElement('div');
@@ -147,12 +114,15 @@ export function makeDom(doc: Document, s: HeadlessState, fallbackSprite: string)
     box,
     tiles,
     counters: [...doc.querySelectorAll<HTMLElement>('[data-counter]')],
+    clock: doc.getElementById('clock'),
+    counterBox: doc.querySelector<HTMLElement>('.counters'),
+    wrap: board.closest<HTMLElement>('.board-wrap'),
     actions: [...doc.querySelectorAll<HTMLButtonElement>('button[data-action]')],
     message: doc.getElementById('message'),
     notice,
     winPanel: doc.getElementById('win-panel'),
     syncStatus: doc.getElementById('sync-status'),
-    sprite,
+    record: doc.getElementById('deal-stats'),
     reducedMotion: doc.defaultView!.matchMedia('(prefers-reduced-motion: reduce)'),
   };
 }
@@ -195,10 +165,7 @@ function renderTile(s: State, slot: number, tabbable: number | null): void {
   el.hidden = false;
   el.classList.remove('leaving');
   setAttr(el, 'aria-hidden', null);
-  if (el.dataset.face !== face) {
-    el.dataset.face = face;
-    el.querySelector('use')?.setAttribute('href', `${s.dom.sprite}#${face}`);
-  }
+  if (el.dataset.face !== face && isFace(face)) el.dataset.face = face; // the CSS paints the face by it
   setAttr(el, 'data-free', s.free[slot] ? '' : null);
   setAttr(el, 'data-hint', s.hint && (s.hint[0] === slot || s.hint[1] === slot) ? '' : null);
   setAttr(el, 'aria-label', tileLabel(s, slot));
@@ -236,9 +203,33 @@ function counterText(s: State, name: string, now: number): string {
   }
 }
 
-/** Updates only the time counters (called every second). */
+/** Your clock (#clock, SPEC §9 hook): its text, `data-ms` (your time in ms) and `data-paused`. Called every second. */
 export function renderClock(s: State, now: number): void {
   for (const el of s.dom.counters) if (el.dataset.counter === 'time') setText(el, counterText(s, 'time', now));
+  const clock = s.dom.clock;
+  if (!clock) return;
+  setAttr(clock, 'data-ms', String(Math.floor(elapsedMs(s.clock, now))));
+  setAttr(clock, 'data-paused', s.paused ? '' : null);
+}
+
+/** The switches (pause, timer, sound) say what they are, and the page shows what they chose. */
+function renderSwitches(s: State): void {
+  for (const b of s.dom.actions) {
+    const action = b.dataset.action;
+    const [on, text] =
+      action === 'pause'
+        ? [s.paused, s.paused ? 'Resume' : 'Pause']
+        : action === 'timer'
+          ? [s.timerOn, s.timerOn ? 'Hide timer' : 'Show timer']
+          : action === 'sound'
+            ? [s.soundOn, s.soundOn ? 'Sound on' : 'Sound off']
+            : [null, ''];
+    if (on === null) continue;
+    setAttr(b, 'aria-pressed', String(on));
+    setText(b, text);
+  }
+  if (s.dom.wrap) setAttr(s.dom.wrap, 'data-paused', s.paused ? '' : null);
+  if (s.dom.counterBox) setAttr(s.dom.counterBox, 'data-timer', s.timerOn ? 'on' : 'off');
 }
 
 function button(doc: Document, action: string, text: string): HTMLButtonElement {
@@ -297,8 +288,8 @@ function renderSync(s: State): void {
 }
 
 /**
- * The win panel: shown on the win; it says the win is recorded only once the server said so ("Saving
- * your win…" until then, or that it waits for the network), with the server's time when it has it.
+ * The win panel: shown on the win. Your time at once; the ranked time, the rank and the best once the
+ * server has recorded the win ("Saving your win…" until then, or that it waits for the network).
  */
 function renderWin(s: State, now: number): void {
   const panel = s.dom.winPanel;
@@ -310,21 +301,30 @@ function renderWin(s: State, now: number): void {
   panel.dataset.key = key;
   panel.hidden = !won;
   if (!won) return;
-  // The server's panel has the heading, the two summaries and the links; the script adds the result.
-  const doc = panel.ownerDocument;
-  let line = panel.querySelector<HTMLElement>('[data-win="time"]');
-  if (!line) {
-    line = doc.createElement('p');
-    line.className = 'win-time';
-    line.dataset.win = 'time';
-    const heading = panel.querySelector('h1, h2, h3');
-    if (heading) heading.after(line);
-    else panel.prepend(line);
-  }
-  const saving = panel.querySelector<HTMLElement>('[data-win="saving"]');
-  const verified = panel.querySelector<HTMLElement>('[data-win="verified"]');
+  const part = (name: string): HTMLElement | null => panel.querySelector<HTMLElement>(`[data-win="${name}"]`);
+  const show = (name: string, text: string | null): void => {
+    const el = part(name);
+    if (!el) return;
+    el.hidden = text === null;
+    if (text !== null) setText(el, text);
+  };
+  const yours = elapsedMs(s.clock, now);
+  const v = s.verified;
+  const ranked = v?.ranked && v.timeMs !== null && v.timeMs !== undefined ? v.timeMs : null;
+  show('your-time', formatTime(yours));
+  // Both clocks when they differ by a second or more; one line says what the ranked one is.
+  const differs = ranked !== null && Math.floor(ranked / 1000) !== Math.floor(yours / 1000);
+  const rankedBox = part('ranked');
+  if (rankedBox) rankedBox.hidden = !differs;
+  show('ranked-time', ranked === null ? '–' : formatTime(ranked));
+  show('ranked-note', differs ? (part('ranked-note')?.textContent ?? '') : null);
+  show('rank', v ? rankText(v, s.wentOffline) || null : null);
+  const rank = part('rank');
+  if (rank) rank.dataset.ranked = String(v?.ranked ?? '');
+  show('best', v ? bestText(yours, v.previousBestMs, s.deal.mode) || null : null);
+  const saving = part('saving');
   if (saving) {
-    saving.hidden = s.verified !== null;
+    saving.hidden = v !== null;
     setText(
       saving,
       s.saving === 'offline' || s.saving === 'busy' || s.saving === 'refused'
@@ -332,56 +332,54 @@ function renderWin(s: State, now: number): void {
         : 'Saving your win…',
     );
   }
-  if (verified) verified.hidden = s.verified === null;
-  const best = panel.querySelector<HTMLElement>('[data-win="best"]');
-  if (best) {
-    const text = s.verified ? bestText(s.verified.timeMs, s.verified.previousBestMs, s.deal.mode) : '';
-    best.hidden = text === '';
-    setText(best, text);
-  }
-  const rank = panel.querySelector<HTMLElement>('[data-win="rank"]');
-  if (rank) {
-    const text = s.verified ? rankText(s.verified) : '';
-    rank.hidden = text === '';
-    rank.dataset.ranked = String(s.verified?.ranked ?? '');
-    setText(rank, text);
-  }
-  const next = panel.querySelector<HTMLAnchorElement>('[data-win="next"]');
-  if (next) {
-    const to = s.verified?.next; // else it stays "Another layout"
-    if (to) {
-      next.href = to.url;
-      setText(next, `Try ${to.name}: not played yet`);
-    }
-  }
+  const verified = part('verified');
+  if (verified) verified.hidden = v === null;
   const clean = isCleanWin(s.game);
   const { hints, shuffles, undos } = s.game;
-  const time = s.verified?.timeMs ?? elapsedMs(s.clock, now);
-  line.dataset.clean = String(clean);
-  line.textContent =
-    `Time ${formatTime(time)}. ` +
-    (clean
-      ? 'A clean win: no hints, shuffles or undos.'
-      : `Not a clean win (${plural(hints, 'hint')}, ${plural(shuffles, 'shuffle')}, ${plural(undos, 'undo')}).`);
-  if (!panel.querySelector('a[href="/stats"]')) panel.append(link(doc, '/stats', 'Your stats'));
-  if (!panel.querySelector('a[href^="/play/"]')) panel.append(' ', link(doc, newGameUrl(s), 'New deal'));
-  if (opening) panel.querySelector<HTMLElement>('a[href^="/play/"], a')?.focus();
+  const title = panel.querySelector('h2');
+  if (title) {
+    title.dataset.clean = String(clean);
+    setText(title, clean ? 'A clean win!' : 'Board cleared!');
+  }
+  let help = part('help');
+  if (!help && !clean) {
+    help = s.dom.board.ownerDocument.createElement('p');
+    help.className = 'win-help';
+    help.dataset.win = 'help';
+    part('ranked-note')?.before(help);
+  }
+  if (help) {
+    help.hidden = clean;
+    setText(help, `With ${plural(hints, 'hint')}, ${plural(shuffles, 'shuffle')} and ${plural(undos, 'undo')}.`);
+  }
+  const next = part('next');
+  if (next instanceof HTMLAnchorElement && v?.next) {
+    next.href = v.next.url;
+    setText(next, `Try ${v.next.name}`);
+  }
+  if (opening) part('new')?.focus();
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-/** What the win panel says of the win's rank: its place on the daily table, or why it is not ranked. */
-export function rankText(v: Pick<Verified, 'ranked' | 'unranked' | 'dailyRank'>): string {
+/**
+ * What the win panel says of the win's rank: its place on the daily table, or why it is not ranked, in
+ * the words of the pace rule (docs/fair-play.md). `offline`: the page lost the server during the game, so
+ * its moves may have arrived together.
+ */
+export function rankText(v: Pick<Verified, 'ranked' | 'unranked' | 'dailyRank'>, offline = false): string {
   if (v.ranked === undefined || v.ranked === null) return '';
-  if (!v.ranked)
-    return v.unranked === 'legacy'
-      ? 'Not ranked: this game began before ranked times did.'
-      : 'Not ranked: its moves reached the server faster than a person plays them (all at once). It still counts in your stats.';
-  if (v.dailyRank) return `Ranked #${v.dailyRank} on the daily table of its day (your best time there).`;
-  return "Ranked: the time from when you first saw this deal. It counts on the deal's record.";
+  if (!v.ranked) {
+    if (v.unranked === 'legacy') return 'Not ranked: this game began before ranked times did.';
+    return offline
+      ? 'Not ranked: it was played partly without the server, so its moves reached it together, faster than the ranked pace (a pair every 0.7 s after the first six). It still counts in your stats.'
+      : 'Not ranked: its pairs reached the server faster than the ranked pace (a pair every 0.7 s after the first six). It still counts in your stats.';
+  }
+  if (v.dailyRank) return `Ranked #${v.dailyRank} on the daily table of its day.`;
+  return "Ranked: it counts on the deal's record.";
 }
 
-/** What the win panel says of the player's best on this layout (and mode): the server's times. */
+/** What the win panel says of the player's best on this layout (and mode): their own times. */
 export function bestText(timeMs: number | null, previousBestMs: number | null | undefined, mode: string): string {
   const where = mode === 'classic' ? 'this layout, classic' : 'this layout';
   if (timeMs === null || previousBestMs === undefined) return '';
@@ -393,11 +391,57 @@ export function bestText(timeMs: number | null, previousBestMs: number | null | 
   return `Your best on ${where} stays ${formatTime(previousBestMs)}.`;
 }
 
-function link(doc: Document, href: string, text: string): HTMLAnchorElement {
-  const a = doc.createElement('a');
-  a.href = href;
-  a.textContent = text;
-  return a;
+/**
+ * The deal's own record (#deal-stats, as views/partials/deal-stats.eta renders it), from the record the
+ * server sent with a win: the counts and data-won change without a reload (SPEC §9).
+ */
+function renderRecord(s: State): void {
+  const el = s.dom.record;
+  const r = s.record;
+  if (!el || !r || el.dataset.key === `${r.opened}/${r.won}/${r.best.length}/${r.best[0]?.timeMs}`) return;
+  el.dataset.key = `${r.opened}/${r.won}/${r.best.length}/${r.best[0]?.timeMs}`;
+  const doc = el.ownerDocument;
+  setAttr(el, 'data-played', String(r.opened));
+  setAttr(el, 'data-won', String(r.won));
+  const counts = el.querySelector('.deal-stats-counts');
+  if (counts) setText(counts, `Opened by ${r.opened} · won by ${r.won}`);
+  const summary = el.querySelector('summary');
+  let best = el.querySelector('.deal-stats-best');
+  if (r.best[0] && summary) {
+    if (!best) {
+      best = doc.createElement('span');
+      best.className = 'deal-stats-best';
+      summary.append(' · best ', best);
+    }
+    setText(best, formatTime(r.best[0].timeMs));
+  }
+  const body = el.querySelector('.deal-stats-body');
+  const note = el.querySelector('.deal-stats-note');
+  if (!body || r.best.length === 0) return;
+  el.querySelector('.deal-stats-empty')?.remove();
+  const list = doc.createElement('ol');
+  list.className = 'deal-best';
+  list.setAttribute('aria-label', 'Best ranked times on this deal');
+  for (const line of r.best) {
+    const li = doc.createElement('li');
+    if (line.you) li.className = 'you';
+    const name = doc.createElement('span');
+    name.className = 'deal-best-name';
+    name.textContent = line.name || 'Anonymous player';
+    if (line.you) name.append(' ', span(doc, 'pill', 'you'));
+    li.append(name, ' ', span(doc, 'deal-best-time', formatTime(line.timeMs)));
+    if (line.clean) li.append(' ', span(doc, 'deal-best-clean', 'clean'));
+    list.append(li);
+  }
+  el.querySelector('.deal-best')?.remove();
+  body.insertBefore(list, note);
+}
+
+function span(doc: Document, className: string, text: string): HTMLSpanElement {
+  const el = doc.createElement('span');
+  el.className = className;
+  el.textContent = text;
+  return el;
 }
 
 /** Draws the whole state. Cheap when little changed. */
@@ -409,12 +453,14 @@ export function render(s: State, now: number): void {
   const tabbable = s.focus !== null && s.free[s.focus] ? s.focus : s.free.indexOf(true);
   for (let slot = 0; slot < s.dom.tiles.length; slot++) renderTile(s, slot, tabbable >= 0 ? tabbable : null);
   for (const el of s.dom.counters) setText(el, counterText(s, el.dataset.counter ?? '', now));
+  renderClock(s, now);
+  renderSwitches(s);
   for (const b of s.dom.actions) {
     const action = b.dataset.action;
     const off =
       (action === 'undo' && s.game.past.length === 0) ||
       (action === 'redo' && s.game.future.length === 0) ||
-      (action !== 'new' && action !== 'share' && action !== 'sound' && s.status === 'won') ||
+      (action !== 'new' && action !== 'share' && action !== 'sound' && action !== 'timer' && s.status === 'won') ||
       (action === 'hint' && s.hintPending) ||
       (action === 'check' && s.check.kind === 'running');
     const zoomOff =
@@ -427,6 +473,7 @@ export function render(s: State, now: number): void {
   if (s.dom.message) setText(s.dom.message, notice ? '' : s.message);
   renderSync(s);
   renderWin(s, now);
+  renderRecord(s);
   // Keyboard focus follows s.focus when asked to, and never stays on a tile that has left the board.
   const active = board.ownerDocument.activeElement;
   const lost =
@@ -439,42 +486,14 @@ export function render(s: State, now: number): void {
 }
 
 /**
- * Height the page needs under the board: the boxes after it in flow (help line, footer) and its
- * ancestors' bottom padding and borders, up to a third of the viewport.
- */
-function spaceBelow(board: HTMLElement): number {
-  const win = board.ownerDocument.defaultView!;
-  const px = (v: string): number => parseFloat(v) || 0;
-  let below = 0;
-  for (let el: Element = board; el.parentElement && el !== board.ownerDocument.body; el = el.parentElement) {
-    for (let sib = el.nextElementSibling; sib; sib = sib.nextElementSibling) {
-      const cs = win.getComputedStyle(sib);
-      if (cs.display === 'none' || cs.position === 'fixed' || cs.position === 'absolute') continue;
-      below += sib.getBoundingClientRect().height + px(cs.marginTop) + px(cs.marginBottom);
-    }
-    const cs = win.getComputedStyle(el.parentElement);
-    if (cs.display !== 'contents') below += px(cs.paddingBottom) + px(cs.borderBottomWidth); // contents: no box
-  }
-  return Math.min(win.innerHeight / 3, below);
-}
-
-/**
- * Measures the room for the board: the width of its view and the viewport height left below the view's
- * top, keeping tiles at least `min` px wide (the page scrolls rather than shrink tiles past that). The
- * fitted size is the board's size unless it is zoomed past it; a zoom the new room fits is dropped.
+ * Reads the fitted tile width from the view's size, as board.css computes it (the largest that shows the
+ * whole board, at least `min` px): zoom steps start from it. A zoom the view now fits is dropped.
  */
 export function fit(s: State, min = 22): void {
-  const { board, scroller } = s.dom;
-  const win = board.ownerDocument.defaultView!;
-  const cs = win.getComputedStyle(scroller);
-  const view = scroller.getBoundingClientRect(); // not clientWidth: a zoomed view's scroll bar takes no room from the fit
-  const width = view.width - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
-  const top = view.top + win.scrollY + (parseFloat(cs.paddingTop) || 0);
-  const height = win.innerHeight - top - spaceBelow(board) - 2;
-  const byWidth = width / s.dom.box.bw;
-  const byHeight = height / s.dom.box.bh;
-  s.fitTile = Math.max(min, Math.floor(Math.min(byWidth, byHeight) * 10) / 10);
-  s.room = Math.max(0, Math.floor(height));
+  const { scroller } = s.dom;
+  const width = scroller.clientWidth;
+  const height = scroller.clientHeight;
+  s.fitTile = Math.max(min, Math.min(width / s.dom.box.bw, height / s.dom.box.bh));
   if (s.zoom !== null && s.zoom <= s.fitTile * 1.04) {
     s.zoom = null;
     scroller.scrollLeft = scroller.scrollTop = 0;
@@ -482,40 +501,49 @@ export function fit(s: State, min = 22): void {
   sizeBoard(s);
 }
 
-/** Sets --tile for the zoom (or the fitted size) and the view's height while zoomed. */
+/** Sets --tile while zoomed (fitted, the CSS sizes the board) and marks the view zoomed. */
 function sizeBoard(s: State): void {
   const { board, scroller } = s.dom;
-  const tile = s.zoom ?? s.fitTile;
-  const value = `${tile}px`;
-  if (board.style.getPropertyValue('--tile') !== value) board.style.setProperty('--tile', value);
+  const value = s.zoom === null ? '' : `${s.zoom}px`;
+  if (board.style.getPropertyValue('--tile') !== value) {
+    if (value) board.style.setProperty('--tile', value);
+    else board.style.removeProperty('--tile');
+  }
   setAttr(scroller, 'data-zoomed', s.zoom === null ? null : '');
-  const fitted = s.fitTile * s.dom.box.bh;
-  const height = s.zoom === null ? '' : `${Math.round(Math.max(fitted, Math.min(s.room, tile * s.dom.box.bh)))}px`;
-  if (scroller.style.height !== height) scroller.style.height = height;
+}
+
+/** The board's point under client point `at`, in tile widths from the board's corner. */
+export function boardPoint(s: State, at: { readonly x: number; readonly y: number }): { x: number; y: number } {
+  const r = s.dom.board.getBoundingClientRect();
+  const tile = r.width / s.dom.box.bw;
+  return { x: (at.x - r.left) / tile, y: (at.y - r.top) / tile };
 }
 
 /**
- * Zooms to a tile width (null: the fitted board), keeping the board's point under `anchor` (client
- * px: the fingers of a pinch, a double tap) or under the middle of the view where it was.
+ * Zooms to a tile width (null: the fitted board), keeping the board's point `held` (tile widths from its
+ * corner; default: the point under `anchor` now) under `anchor` (client px: the fingers of a pinch, a
+ * double tap; default: the middle of the view), as far as the view can scroll. Where the zoomed board
+ * is smaller than the view it stays centred.
  */
-export function zoomTo(s: State, zoom: number | null, anchor?: { readonly x: number; readonly y: number }): void {
-  if (zoom === s.zoom) return;
-  const { board, scroller } = s.dom;
-  const win = board.ownerDocument.defaultView!;
+export function zoomTo(
+  s: State,
+  zoom: number | null,
+  anchor?: { readonly x: number; readonly y: number },
+  held?: { readonly x: number; readonly y: number },
+): void {
+  const { scroller } = s.dom;
   const view = scroller.getBoundingClientRect();
-  const ax = anchor?.x ?? view.left + view.width / 2;
-  const ay = anchor?.y ?? (Math.max(view.top, 0) + Math.min(view.bottom, win.innerHeight)) / 2;
-  const before = board.getBoundingClientRect();
-  const from = s.zoom ?? s.fitTile;
-  const bx = (ax - before.left) / from; // the anchored point, in tile widths from the board's corner
-  const by = (ay - before.top) / from;
-  if (zoom === null) scroller.scrollLeft = scroller.scrollTop = 0;
-  s.zoom = zoom;
-  sizeBoard(s);
+  const at = anchor ?? { x: view.left + view.width / 2, y: view.top + view.height / 2 };
+  const point = held ?? boardPoint(s, at);
+  if (zoom !== s.zoom) {
+    if (zoom === null) scroller.scrollLeft = scroller.scrollTop = 0;
+    s.zoom = zoom;
+    sizeBoard(s);
+  }
   if (zoom === null) return;
-  const after = board.getBoundingClientRect();
-  scroller.scrollLeft += after.left + bx * zoom - ax;
-  scroller.scrollTop += after.top + by * zoom - ay;
+  const after = s.dom.board.getBoundingClientRect();
+  scroller.scrollLeft += after.left + point.x * zoom - at.x;
+  scroller.scrollTop += after.top + point.y * zoom - at.y;
 }
 
 /**

@@ -99,12 +99,15 @@ function fillPage(doc: Document, deal: Deal, name: string): void {
   const newUrl = newDealUrl(layout, mode);
   doc.title = `${name} ${seed} · Mahjong solitaire`;
 
-  const h1 = doc.querySelector('.play-title h1');
+  const h1 = doc.querySelector('h1.play-title');
   if (h1) {
+    const nameSpan = doc.createElement('span');
+    nameSpan.className = 'play-name';
+    nameSpan.textContent = name;
     const seedSpan = doc.createElement('span');
     seedSpan.className = 'deal-seed';
     seedSpan.textContent = `deal ${seed}`;
-    h1.replaceChildren(`${name} `, seedSpan);
+    h1.replaceChildren(nameSpan, ' ', seedSpan);
     if (mode === 'classic') {
       const badge = doc.createElement('span');
       badge.className = 'badge';
@@ -118,6 +121,11 @@ function fillPage(doc: Document, deal: Deal, name: string): void {
     share.textContent = `${location.origin}${path}`;
     share.closest<HTMLElement>('.share-line')?.removeAttribute('hidden');
   }
+  const otherLink = doc.querySelector<HTMLAnchorElement>('[data-link="other-mode"]');
+  if (otherLink) {
+    otherLink.href = dealUrl(layout, seed, other);
+    otherLink.textContent = `This seed as a ${other} deal`;
+  }
   const foot = doc.querySelector('.play-foot');
   foot?.replaceChildren(
     link(doc, dealUrl(layout, seed, other), `Seed ${seed} as a ${other} deal`),
@@ -126,10 +134,10 @@ function fillPage(doc: Document, deal: Deal, name: string): void {
     ' · ',
     link(doc, '/', 'All layouts'),
   );
-  const again = doc.querySelector<HTMLAnchorElement>('#win-panel .win-actions a.primary');
+  const again = doc.querySelector<HTMLAnchorElement>('#win-panel [data-win="new"]');
   if (again) {
     again.href = newUrl;
-    again.textContent = `New ${name} game`;
+    again.textContent = `Next ${name} game`;
   }
   doc.body.classList.remove('offline-page'); // the board, counters and controls show (board.css)
   doc.querySelector('.offline-links')?.remove();

@@ -1,11 +1,13 @@
 /**
  * The script of the pages without a board (home, daily, stats): registers the service worker, sends
  * the games waiting in this browser (played offline, or a batch a closed tab did not send) whenever the
- * network is there, and on the stats page says what is still waiting (`#waiting`). The pages work the
- * same without it.
+ * network is there, and on the stats page says what is still waiting (`#waiting`) and keeps the counts
+ * current without a reload: it takes a fresh copy of the page's counted part (`[data-live="stats"]`)
+ * when games it sent were recorded, when a play page in another tab saw a win recorded (a
+ * BroadcastChannel), and when the page comes back into view. The pages work the same without it.
  */
 import { dealUrl } from '../shared/display.ts';
-import { ENV, registerServiceWorker } from './env.ts';
+import { ENV, registerServiceWorker, WINS_CHANNEL } from './env.ts';
 import { sendKept, sendNow, waitingGames, type Sync, type SyncHooks, type WaitingGame } from './sync.ts';
 
 registerServiceWorker();
@@ -43,11 +45,7 @@ function show(): void {
     section.dataset.waiting = '0';
     head.textContent = 'Nothing waiting in this browser';
     list.replaceChildren();
-    note.replaceChildren(
-      `${plural(sent, 'game')} sent and checked by the server. `,
-      link('/stats', 'Reload'),
-      ' to see them counted.',
-    );
+    note.textContent = `${plural(sent, 'game')} sent and checked by the server: counted below.`;
     return;
   }
   section.hidden = false;
@@ -72,13 +70,37 @@ function link(href: string, text: string): HTMLAnchorElement {
   return a;
 }
 
+/**
+ * The stats page's counted part, fresh from the server (the same page, the same template), swapped in
+ * when it changed and the player is not in the middle of it (focus inside stays where it is).
+ */
+async function refreshStats(): Promise<void> {
+  const live = document.querySelector<HTMLElement>('[data-live="stats"]');
+  if (!live || live.contains(document.activeElement)) return;
+  try {
+    const res = await fetch(location.pathname + location.search, {
+      headers: { accept: 'text/html' },
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
+    if (!res.ok) return;
+    const fresh = new DOMParser().parseFromString(await res.text(), 'text/html').querySelector('[data-live="stats"]');
+    if (fresh && fresh.innerHTML !== live.innerHTML) live.replaceWith(document.adoptNode(fresh));
+  } catch {
+    // offline or the server away: the counts refresh on the next chance
+  }
+}
+
 const hooks: SyncHooks = {
   created() {},
   status() {
     show();
   },
   saved(_answer, complete) {
-    if (complete) sent++;
+    if (complete) {
+      sent++;
+      void refreshStats();
+    }
     show();
   },
   conflict() {
@@ -99,4 +121,14 @@ addEventListener('online', () => {
   show();
 });
 addEventListener('offline', show);
+if (document.querySelector('[data-live="stats"]')) {
+  try {
+    new BroadcastChannel(WINS_CHANNEL).onmessage = () => void refreshStats();
+  } catch {
+    // no BroadcastChannel: coming back to the page refreshes it
+  }
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') void refreshStats();
+  });
+}
 (globalThis as { __mahjong?: unknown }).__mahjong = { sending: () => sending };

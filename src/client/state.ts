@@ -24,6 +24,7 @@ import {
   type Pair,
   type Status,
 } from '../engine/index.ts';
+import type { DealRecordAnswer, MovesAnswer } from '../shared/api.ts';
 import { dealUrl, formatTime, newDealUrl } from '../shared/display.ts';
 import type { SyncStatus } from './sync.ts';
 
@@ -35,22 +36,18 @@ export interface DealData {
     readonly log: readonly Move[];
     readonly startedAt: number; // ms since the epoch, server clock
     readonly status?: string;
+    readonly playMs?: number | null; // the player's own clock as the server last heard it
   } | null;
-  /**
-   * Ms since the server first showed this player the deal, when the page was made (`#deal-stats`
-   * data-elapsed): the clock starts there and runs like the server's, which times ranked wins (SPEC §7).
-   */
-  readonly elapsedMs?: number;
 }
 
 export const DIRS = ['left', 'right', 'up', 'down'] as const;
 export type Dir = (typeof DIRS)[number];
 
 /**
- * The game's time. With the server's `elapsedMs` it is the time since the server first showed the
- * player the deal and never stops before the win (pause and a hidden page included: the server's
- * clock, which ranks the win, does not stop either). Without it (a page from before), play time from
- * the first move.
+ * Your time (docs/fair-play.md, "Two clocks"): the clock the player sees, from their first move, stopped
+ * while the game is paused or the page hidden, and stopped for good by the win. It is what the player's
+ * own stats show, also for games played offline (it travels with the moves). The ranked time is the
+ * server's own, from its first showing of the deal; the page only shows it once the server sends it.
  */
 export interface Clock {
   base: number; // ms counted before `since`
@@ -66,14 +63,7 @@ export type Check =
   | { readonly kind: 'no'; readonly undoSteps: number | null };
 
 /** What the server said of a win it recorded (the moves API's win answer). */
-export interface Verified {
-  readonly timeMs: number | null; // from the deal's first view to the winning move, server clock
-  readonly previousBestMs?: number | null;
-  readonly ranked?: boolean | null;
-  readonly unranked?: 'fast' | 'legacy' | null;
-  readonly dailyRank?: number | null;
-  readonly next?: { readonly id: string; readonly name: string; readonly url: string } | null;
-}
+export type Verified = Pick<MovesAnswer, 'timeMs' | 'previousBestMs' | 'ranked' | 'unranked' | 'dailyRank' | 'next'>;
 
 export interface HeadlessState {
   readonly deal: Deal;
@@ -91,6 +81,11 @@ export interface HeadlessState {
   clock: Clock;
   saving: SyncStatus; // what the save indicator says (sync.ts)
   verified: Verified | null; // the server recorded the win: its time, the best before, its rank
+  record: DealRecordAnswer | null; // the deal's record as the server last sent it (with a win); null: as rendered
+  paused: boolean; // the board is hidden and your clock stopped (kept in the mj_prefs cookie)
+  timerOn: boolean; // the clock is shown (mj_prefs)
+  soundOn: boolean; // soft sounds (localStorage)
+  wentOffline: boolean; // the page lost the server while this game was played: its moves may arrive together
   // derived by refresh():
   free: boolean[]; // per slot: on the board and free
   pairs: number; // matching free pairs now
@@ -99,20 +94,31 @@ export interface HeadlessState {
 
 const empty = (): Pick<HeadlessState, 'free' | 'pairs' | 'status'> => ({ free: [], pairs: 0, status: 'playing' });
 
-/** A state for the page data at time `now` (ms epoch). Replays the embedded move log. */
-export function makeState(data: DealData, now: number): HeadlessState {
+/** What the page opens with besides the deal: the player's switches, as the server rendered them. */
+export interface Prefs {
+  readonly paused: boolean;
+  readonly timerOn: boolean;
+  readonly soundOn: boolean;
+}
+
+const DEFAULT_PREFS: Prefs = { paused: false, timerOn: true, soundOn: false };
+
+/**
+ * A state for the page data at time `now` (ms epoch). Replays the embedded move log; your clock goes on
+ * from the time the server last heard for that game, running when the game is under way and not paused.
+ */
+export function makeState(data: DealData, now: number, prefs: Prefs = DEFAULT_PREFS): HeadlessState {
   const start = newGame(data.deal);
   if (!start.ok) throw new Error(`bad deal: ${start.message}`);
   let game = start.value;
   let gameId: string | null = null;
-  let clock: Clock =
-    data.elapsedMs === undefined ? { base: 0, since: null } : { base: Math.max(0, data.elapsedMs), since: now };
+  let clock: Clock = { base: 0, since: null };
   if (data.game) {
     const replayed = applyMoves(game, data.game.log);
     if (replayed.ok) {
       game = replayed.value;
       gameId = data.game.id;
-      if (data.elapsedMs === undefined) clock = { base: Math.max(0, now - data.game.startedAt), since: null };
+      clock = { base: Math.max(0, data.game.playMs ?? 0), since: null };
     }
   }
   const s: HeadlessState = {
@@ -131,10 +137,15 @@ export function makeState(data: DealData, now: number): HeadlessState {
     clock,
     saving: gameId && game.log.length > 0 ? 'saved' : 'idle',
     verified: null,
+    record: null,
+    paused: prefs.paused,
+    timerOn: prefs.timerOn,
+    soundOn: prefs.soundOn,
+    wentOffline: false,
     ...empty(),
   };
   refresh(s);
-  if (gameId && s.status !== 'won') startClock(s, now);
+  startClock(s, now);
   return s;
 }
 
@@ -154,9 +165,12 @@ export function refresh(s: HeadlessState): void {
 export const elapsedMs = (clock: Clock, now: number): number =>
   clock.base + (clock.since === null ? 0 : Math.max(0, now - clock.since));
 
-/** Starts (or resumes) the clock. Mutates. */
+/** Your clock runs while a game is under way (a move played, not won) and not paused. */
+export const clockShouldRun = (s: HeadlessState): boolean => s.game.log.length > 0 && s.status !== 'won' && !s.paused;
+
+/** Starts (or resumes) your clock, if it should run (clockShouldRun). Mutates. */
 export function startClock(s: HeadlessState, now: number): void {
-  if (s.clock.since === null && s.status !== 'won') s.clock.since = now;
+  if (s.clock.since === null && clockShouldRun(s)) s.clock.since = now;
 }
 
 /** Stops the clock, keeping the time counted. Mutates. */
@@ -193,8 +207,8 @@ export function playMove(s: HeadlessState, move: Move, now: number): string | nu
   s.confirmingNew = false;
   s.leaving = move.type === 'match' ? [move.a, move.b] : [];
   refresh(s);
-  startClock(s, now);
   if (s.status === 'won') stopClock(s, now);
+  else startClock(s, now); // the first move starts your clock
   let text = '';
   if (move.type === 'match') {
     const a = before.faces[move.a]!;
@@ -250,7 +264,7 @@ export function pickTile(s: HeadlessState, slot: number, now: number): Picked {
 // ---- hints and checks ----
 
 /** Shows a hint pair found by the solver for the position at log length `at`. Mutates. */
-export function showHint(s: HeadlessState, pair: Pair | null, at: number, winning: boolean): Move | null {
+export function showHint(s: HeadlessState, pair: Pair | null, at: number, winning: boolean, now: number): Move | null {
   s.hintPending = false;
   if (at !== s.game.log.length) return null; // the position changed while the solver thought
   if (!pair) {
@@ -260,6 +274,7 @@ export function showHint(s: HeadlessState, pair: Pair | null, at: number, winnin
   const next = applyMove(s.game, { type: 'hint' });
   if (!next.ok) return null;
   s.game = next.value;
+  startClock(s, now); // asking counts as playing: your clock runs from here if it did not yet
   s.hint = pair;
   s.selected = null;
   const [a, b] = pair;
@@ -275,7 +290,13 @@ export function showHint(s: HeadlessState, pair: Pair | null, at: number, winnin
  * `check` move (it changes nothing on the board; the server counts what the player heard: issue 12).
  * Returns that move, or null when the position changed while the solver thought. Mutates.
  */
-export function showCheck(s: HeadlessState, result: string, undoSteps: number | null, at: number): Move | null {
+export function showCheck(
+  s: HeadlessState,
+  result: string,
+  undoSteps: number | null,
+  at: number,
+  now: number,
+): Move | null {
   if (at !== s.game.log.length) {
     s.check = { kind: 'idle' };
     return null;
@@ -301,6 +322,7 @@ export function showCheck(s: HeadlessState, result: string, undoSteps: number | 
   const next = applyMove(s.game, move);
   if (!next.ok) return null; // the board is clear: nothing to count
   s.game = next.value;
+  startClock(s, now);
   return move;
 }
 

@@ -10,7 +10,8 @@
  *   a deal never changes.
  * - Pages are network first: online, every page comes from the server, so a page's script always
  *   matches the server it talks to (hashed asset names; a newer page simply asks for newer files). The
- *   home, stats and daily pages are kept as the server last sent them. Without a network: a deal link
+ *   home, stats and daily pages are kept as the server last sent them, and the layout editor (its script
+ *   reads a draft from the address, and draws and checks it without the network). Without a network: a deal link
  *   gets the offline play page (the script deals it in the browser, shell.ts); `/play/<layout>` gets a
  *   new random seed, as the server would; a kept page is shown as kept; anything else gets the offline
  *   page, which says it needs the network.
@@ -45,7 +46,7 @@ const PREFIX = 'mahjong-';
 const CACHE = `${PREFIX}${BUILD.version}`;
 const DEALS_CACHE = 'mahjong-deals'; // shell.ts: deals shown online, kept across builds
 const OFFLINE_PAGE = '/offline';
-const KEPT_PAGES = new Set(['/', '/stats', '/daily']); // pages kept as last seen, for reading offline
+const KEPT_PAGES = new Set(['/', '/stats', '/daily', '/layouts/editor']); // pages kept as last seen, for use offline
 const PRECACHE = new Set(BUILD.precache);
 const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // as the server's (routes/pages/play.ts)
 

@@ -18,30 +18,10 @@
  *
  * The page sees the state through hooks; the status is what the save indicator says.
  */
-import {
-  applyMoves,
-  isBoardMove,
-  isSameMove,
-  newGame,
-  type Deal,
-  type Face,
-  type Move,
-  type Status,
-} from '../engine/index.ts';
+import { applyMoves, isBoardMove, isSameMove, newGame, type Deal, type Move, type Status } from '../engine/index.ts';
+import type { DealKey, MovesAnswer } from '../shared/api.ts';
 
-/** What the server answers to a batch (SPEC §3.2, with our extra keys). */
-export interface MovesAnswer {
-  readonly status: Status;
-  readonly faces: readonly (Face | null)[];
-  readonly moves: number; // moves the server has of this game
-  readonly timeMs: number | null; // the server's time of the win
-  readonly log?: readonly Move[]; // with a repeat the server had moves past: its log
-  readonly previousBestMs?: number | null; // with a win: the player's best time on this layout and mode before it
-  readonly ranked?: boolean | null; // with a win: its time may stand on tables (SPEC §7)
-  readonly unranked?: 'fast' | 'legacy' | null; // why not
-  readonly dailyRank?: number | null; // with a win on its day's daily table: its place there
-  readonly next?: { readonly id: string; readonly name: string; readonly url: string } | null; // a layout not played yet
-}
+export type { DealKey, MovesAnswer };
 
 /** What the save indicator says. */
 export type SyncStatus =
@@ -95,10 +75,8 @@ interface Kept {
   readonly acked: number; // moves the server had acknowledged when this was written
   readonly savedAt: number; // ms epoch
   readonly status?: Status; // the position's status after `log` (absent in logs kept before it was added)
+  readonly playMs?: number; // the player's own clock after `log` (absent in logs kept before it was added)
 }
-
-/** Which deal a game is of: what `POST /api/games` takes. */
-export type DealKey = Pick<Deal, 'layout' | 'seed' | 'mode'>;
 
 export interface Sync {
   readonly deal: DealKey;
@@ -107,6 +85,7 @@ export interface Sync {
   log: readonly Move[]; // the whole local log
   acked: number; // moves of `log` the server has acknowledged
   position: Status; // the status of the position after `log`, as the page played it
+  playMs: number | null; // the player's own clock after `log` (sent with every batch); null: not known
   status: SyncStatus;
   won: boolean; // the server said the game is won
   inFlight: boolean; // a request is on the way
@@ -123,6 +102,7 @@ export interface Sync {
 export const BATCH_MS = 8000; // the longest an unsent move waits while playing; ms
 export const MAX_WAITING = 40; // send at once when this many moves wait
 export const MAX_BATCH = 200; // moves per request (the server takes 500; keepalive bodies must stay under 64 KB)
+export const MAX_PLAY_MS = 100 * 3_600_000; // the longest own time the server takes (src/server/schemas/games.ts)
 const BACKOFF_MS = 1000; // first retry after a failure; doubles up to MAX_BACKOFF_MS
 const MAX_BACKOFF_MS = 60_000;
 const KEEP_DAYS = 30; // stored logs older than this are dropped at the next load (the server has a copy, or never will)
@@ -184,6 +164,7 @@ function keep(sync: Sync): void {
         acked: sync.acked,
         savedAt: sync.env.now(),
         status: sync.position,
+        ...(sync.playMs === null ? {} : { playMs: sync.playMs }),
       };
       store.set(sync.key, JSON.stringify(kept));
     }
@@ -200,6 +181,7 @@ function makeSync(
     readonly log: readonly Move[];
     readonly acked: number;
     readonly position?: Status | undefined;
+    readonly playMs?: number | undefined;
   },
   hooks: SyncHooks,
   env: SyncEnv,
@@ -212,6 +194,7 @@ function makeSync(
     log: game.log,
     acked: Math.min(game.acked, game.log.length),
     position: game.position ?? 'playing',
+    playMs: game.playMs ?? null,
     status: game.log.length === 0 ? 'idle' : game.acked < game.log.length ? 'saving' : 'saved',
     won: false,
     inFlight: false,
@@ -244,9 +227,15 @@ export function openSync(
     if (kept.gameId !== null && kept.gameId !== server?.id) {
       // A game the page does not show: finished since (its last answer was lost) or replaced. Its own
       // server copy decides: a repeat of moves it has answers as before, a conflict sends its log.
-      game = { id: kept.gameId, log: kept.log, acked: kept.acked, position: kept.status };
+      game = { id: kept.gameId, log: kept.log, acked: kept.acked, position: kept.status, playMs: kept.playMs };
     } else if (kept.log.length > serverLog.length && extendsLog(serverLog, kept.log)) {
-      game = { id: server?.id ?? null, log: kept.log, acked: serverLog.length, position: kept.status };
+      game = {
+        id: server?.id ?? null,
+        log: kept.log,
+        acked: serverLog.length,
+        position: kept.status,
+        playMs: kept.playMs,
+      };
     } // else the server has as much or other moves (another tab went on): the server's game stands
   }
   const sync = makeSync(deal, game, hooks, env);
@@ -307,7 +296,7 @@ export function sendKept(except: string, env: SyncEnv, hooks: SyncHooks = QUIET)
     const kept = readKept(env, game.key)!;
     const sync = makeSync(
       game.deal,
-      { id: kept.gameId, log: kept.log, acked: kept.acked, position: kept.status },
+      { id: kept.gameId, log: kept.log, acked: kept.acked, position: kept.status, playMs: kept.playMs },
       hooks,
       env,
     );
@@ -343,13 +332,14 @@ function sendIn(sync: Sync, ms: number): void {
 }
 
 /**
- * The page played a move: `log` is its whole log now, `status` the position's. Stores the log, and sends
- * it now (the first move, which makes the game and so starts its time on the server's clock; a win; many
- * waiting) or within BATCH_MS. Mutates.
+ * The page played a move: `log` is its whole log now, `status` the position's and `playMs` the player's
+ * own clock. Stores the log, and sends it now (the first move, which makes the game; a win; many waiting)
+ * or within BATCH_MS. Mutates.
  */
-export function record(sync: Sync, log: readonly Move[], status: Status): void {
+export function record(sync: Sync, log: readonly Move[], status: Status, playMs: number): void {
   sync.log = log;
   sync.position = status;
+  sync.playMs = Math.max(0, Math.round(playMs));
   keep(sync);
   if (sync.status === 'idle' || sync.status === 'saved') setStatus(sync, 'saving');
   if (sync.gameId === null || status === 'won' || log.length - sync.acked >= MAX_WAITING) send(sync);
@@ -369,12 +359,16 @@ export function leave(sync: Sync): void {
   if (sync.gameId === null || sync.acked >= sync.log.length) return;
   const at = sync.acked;
   void sync.env
-    .fetch(
-      `/api/games/${encodeURIComponent(sync.gameId)}/moves`,
-      request({ at, moves: sync.log.slice(at, at + MAX_BATCH) }),
-    )
+    .fetch(`/api/games/${encodeURIComponent(sync.gameId)}/moves`, request(batchBody(sync, at)))
     .catch(() => {});
 }
+
+/** A batch of the log from `at`, with the player's own clock (the server keeps it for their own stats). */
+const batchBody = (sync: Sync, at: number) => ({
+  at,
+  moves: sync.log.slice(at, at + MAX_BATCH),
+  ...(sync.playMs === null ? {} : { playMs: Math.min(sync.playMs, MAX_PLAY_MS) }),
+});
 
 const request = (body: unknown): RequestInit => ({
   method: 'POST',
@@ -462,8 +456,9 @@ async function run(sync: Sync): Promise<void> {
       continue;
     }
     const at = sync.acked;
-    const batch = sync.log.slice(at, at + MAX_BATCH);
-    const sent = await post(sync, `/api/games/${encodeURIComponent(sync.gameId)}/moves`, { at, moves: batch });
+    const body = batchBody(sync, at);
+    const batch = body.moves;
+    const sent = await post(sync, `/api/games/${encodeURIComponent(sync.gameId)}/moves`, body);
     if (!sent.ok) {
       const refusal = sent.refusal;
       if (refusal?.status === 409 && refusal.code === 'ERR_MOVE_GAP' && Number(refusal.body.moves) < at) {

@@ -45,7 +45,6 @@ function start(doc: Document): void {
       e.preventDefault();
       applyTheme(doc, select.value, dark);
     });
-    form.classList.add('live'); // the Set button is for pages without script
   }
 }
 

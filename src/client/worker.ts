@@ -19,6 +19,7 @@ import {
   type Move,
   type Pair,
 } from '../engine/index.ts';
+import { answerMessages } from './answer.ts';
 
 export type WorkerRequest =
   | {
@@ -65,18 +66,4 @@ export function answer(req: WorkerRequest): WorkerAnswer {
   return { id: req.id, kind: 'check', result: w.result, undoSteps: w.undoSteps };
 }
 
-// In a worker, `self` has no `document`; the guard keeps tests that import this module in Node quiet.
-const scope = globalThis as unknown as {
-  document?: unknown;
-  addEventListener?: typeof addEventListener;
-  postMessage?: (a: unknown) => void;
-};
-if (
-  typeof scope.document === 'undefined' &&
-  typeof scope.addEventListener === 'function' &&
-  typeof scope.postMessage === 'function'
-) {
-  scope.addEventListener('message', (e: Event) => {
-    scope.postMessage!(answer((e as MessageEvent<WorkerRequest>).data));
-  });
-}
+answerMessages(answer);

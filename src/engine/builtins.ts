@@ -1,81 +1,23 @@
 /**
- * The built-in layouts, in the order the layout picker shows them (SPEC §2).
+ * The built-in layouts and their families, in the order the layout picker shows them.
  *
- * Implementation notes: every layout is drawn with a handful of small shape
- * helpers (rows, rectangles, rings, columns, stacks, diagonal strokes) in
- * half-tile units, so a shape reads as a short recipe rather than a table of
- * coordinates. `build` joins the parts, drops exact repeats (so shapes may share
- * tiles, e.g. a tower standing on a wall corner) and sorts the slots into the
- * canonical order. Whether each layout is valid and can be cleared is checked by
- * test/engine/builtins.test.ts, not here: this module only holds data.
+ * Implementation notes: every layout is drawn with the small shape helpers of shapes.ts (rows,
+ * rectangles, rings, columns, stacks, strokes, small pictures) in half-tile units, so a shape reads
+ * as a short recipe rather than a table of coordinates. The first sixteen are here, the others in
+ * gallery.ts. Whether each layout is valid and can be cleared is checked by
+ * test/engine/builtins.test.ts, not here: these modules only hold data. A layout's id and slots are
+ * part of every shared link to it, so they never change (the test pins them).
  *
- * All layouts are our own designs except the turtle, whose shape is the
- * traditional one (layers of 87, 36, 16, 4 and 1 tiles). Every board fits in
- * 32 × 18 half tiles, so it fits a screen in either orientation.
+ * All layouts are our own designs except the turtle, whose shape is the traditional one (layers of
+ * 87, 36, 16, 4 and 1 tiles). Every board fits in 36 × 20 half tiles, so it fits a screen in either
+ * orientation.
  */
-import { makeLayout, sortSlots } from './layout.ts';
+import * as G from './gallery.ts';
 import type { Layout, Slot } from './types.ts';
+import { build, centredRows, column, mirrorX, rect, ring, row, shift, stack, stroke, tile } from './shapes.ts';
 
 // ---------------------------------------------------------------------------
-// Shape helpers. x, y in half tiles (one tile is 2 × 2); z is the layer.
-
-const tile = (x: number, y: number, z = 0): Slot => ({ x, y, z });
-
-/** `count` tiles edge to edge, rightwards from (x, y). */
-const row = (x: number, y: number, count: number, z = 0): Slot[] =>
-  Array.from({ length: count }, (_, i) => tile(x + 2 * i, y, z));
-
-/** `count` tiles edge to edge, downwards from (x, y). */
-const column = (x: number, y: number, count: number, z = 0): Slot[] =>
-  Array.from({ length: count }, (_, i) => tile(x, y + 2 * i, z));
-
-/** `cols` × `rows` tiles edge to edge, top-left tile at (x, y). */
-const rect = (x: number, y: number, cols: number, rows: number, z = 0): Slot[] =>
-  Array.from({ length: rows }, (_, r) => row(x, y + 2 * r, cols, z)).flat();
-
-/** The border of a `cols` × `rows` rectangle, one tile thick. */
-const ring = (x: number, y: number, cols: number, rows: number, z = 0): Slot[] =>
-  rect(x, y, cols, rows, z).filter(
-    (s) => s.x === x || s.y === y || s.x === x + 2 * (cols - 1) || s.y === y + 2 * (rows - 1),
-  );
-
-/** One tile on each layer from z0 up to z0 + height − 1. */
-const stack = (x: number, y: number, height: number, z0 = 0): Slot[] =>
-  Array.from({ length: height }, (_, i) => tile(x, y, z0 + i));
-
-/**
- * Rows 2 half tiles apart from y, row i `widths[i]` tiles long and centred on the
- * vertical line x = cx (half tiles): rows of odd and even length sit half a
- * tile apart.
- */
-const centredRows = (cx: number, y: number, widths: readonly number[], z = 0): Slot[] =>
-  widths.flatMap((w, i) => row(cx - w, y + 2 * i, w, z));
-
-/** `count` tiles from (x, y), each one (dx, dy) half tiles on from the last. */
-const stroke = (x: number, y: number, count: number, dx: number, dy: number, z = 0): Slot[] =>
-  Array.from({ length: count }, (_, i) => tile(x + dx * i, y + dy * i, z));
-
-/** The same slots moved by (dx, dy, dz). */
-const shift = (slots: readonly Slot[], dx: number, dy: number, dz = 0): Slot[] =>
-  slots.map((s) => tile(s.x + dx, s.y + dy, s.z + dz));
-
-/** The same slots mirrored left to right about the vertical line x = cx (half tiles). */
-const mirrorX = (slots: readonly Slot[], cx: number): Slot[] => slots.map((s) => tile(2 * cx - s.x - 2, s.y, s.z));
-
-/** A layout from shape parts: exact repeats dropped, slots in canonical order. */
-function build(
-  id: string,
-  name: string, // shown in the picker
-  description: string, // one line for the picker
-  parts: readonly (Slot | readonly Slot[])[],
-): Layout {
-  const seen = new Map<string, Slot>();
-  for (const s of parts.flat()) seen.set(`${s.x},${s.y},${s.z}`, s);
-  return makeLayout(id, name, description, sortSlots([...seen.values()]));
-}
-
-// ---------------------------------------------------------------------------
-// The layouts, in picker order: the turtle, then from small to large.
+// The first sixteen layouts.
 
 /** The traditional turtle: 87 + 36 + 16 + 4 + 1 tiles. */
 const TURTLE = build('turtle', 'Turtle', 'The classic: 144 tiles in five layers, a turtle with head and tail', [
@@ -291,25 +233,63 @@ const STAIRS = build('stairs', 'Stairs', 'Three flights of stairs, back and fort
   shift(FLIGHT, 0, 10),
 ]);
 
-/** Every built-in layout, in picker order. */
-export const LAYOUTS: readonly Layout[] = [
-  TURTLE,
-  GARDEN,
-  HEART,
-  FISH,
-  WIN,
-  CROSS,
-  BUTTERFLY,
-  TOWERS,
-  HONEYCOMB,
-  RING,
-  BRIDGE,
-  DIAMOND,
-  SPIRAL,
-  PYRAMID,
-  FORTRESS,
-  STAIRS,
+/** A family of built-in layouts, as the home page groups them. */
+export interface LayoutFamily {
+  readonly id: string; // url-safe, e.g. 'animals' (the home page's anchor)
+  readonly name: string; // heading, e.g. 'Animals'
+  readonly description: string; // one line under the heading
+  readonly layouts: readonly Layout[]; // smallest first (the classic family: the turtle first)
+}
+
+/** The families in picker order; every built-in layout is in exactly one. */
+export const FAMILIES: readonly LayoutFamily[] = [
+  {
+    id: 'classic',
+    name: 'Classic',
+    description: 'Mounds and rings in the traditional manner, stacked to a peak',
+    layouts: [TURTLE, RING, DIAMOND, PYRAMID, G.LOTUS, G.MOUNTAIN, G.IMPERIAL],
+  },
+  {
+    id: 'animals',
+    name: 'Animals',
+    description: 'Creatures drawn in tiles, their heads, backs and tails raised',
+    layouts: [FISH, G.RABBIT, BUTTERFLY, G.CAT, G.SNAIL, G.OWL, G.ELEPHANT],
+  },
+  {
+    id: 'letters',
+    name: 'Letters and symbols',
+    description: 'Words and signs in strokes a tile wide: long rows, few layers',
+    layouts: [G.ANCHOR, HEART, WIN, G.ZEN, G.INFINITY, G.CRESCENT, CROSS, G.COMPASS, SPIRAL],
+  },
+  {
+    id: 'towers',
+    name: 'Towers',
+    description: 'Tall stacks, walls and buildings: take them down from the top',
+    layouts: [G.LIGHTHOUSE, TOWERS, BRIDGE, FORTRESS, STAIRS, G.PAGODA, G.COLONNADE, G.SKYLINE],
+  },
+  {
+    id: 'flat',
+    name: 'Flat and wide',
+    description: 'Broad boards of one or two layers, where most tiles are open early',
+    layouts: [HONEYCOMB, G.ISLANDS, G.TERRACES, G.RIVER, G.MOSAIC, G.PLAINS],
+  },
+  {
+    id: 'small',
+    name: 'Small and quick',
+    description: 'Fifty tiles or fewer: a game in a few minutes',
+    layouts: [G.MUSHROOM, GARDEN, G.KITE, G.PINWHEEL, G.TEACUP],
+  },
 ];
+
+/** Every built-in layout, in picker order: family by family. */
+export const LAYOUTS: readonly Layout[] = FAMILIES.flatMap((f) => f.layouts);
+
+const FAMILY_OF: ReadonlyMap<string, LayoutFamily> = new Map(
+  FAMILIES.flatMap((f) => f.layouts.map((l) => [l.id, f] as const)),
+);
+
+/** The family of a built-in layout, if there is one by that id. */
+export const familyOf = (id: string): LayoutFamily | undefined => FAMILY_OF.get(id);
 
 const BY_ID: ReadonlyMap<string, Layout> = new Map(LAYOUTS.map((l) => [l.id, l]));
 

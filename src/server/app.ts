@@ -41,6 +41,7 @@ import apiStats from './routes/api/stats.ts';
 import health, { WriteFailures } from './routes/health.ts';
 import offline from './routes/offline.ts';
 import pagesDaily from './routes/pages/daily.ts';
+import pagesEditor from './routes/pages/editor.ts';
 import pagesHome from './routes/pages/home.ts';
 import pagesLayouts from './routes/pages/layouts.ts';
 import pagesPlay from './routes/pages/play.ts';
@@ -186,6 +187,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(pagesTransfer);
   app.register(pagesExport);
   app.register(pagesLayouts);
+  app.register(pagesEditor);
   app.register(offline);
   app.register(pagesTheme);
   return app;

@@ -60,6 +60,7 @@ suite('the board in Chromium', () => {
     const page = await open('click-win');
     const { deal } = await pageData(page);
     expect(deal.tiles).toHaveLength(144);
+    expect(await page.getAttribute('#deal-stats', 'data-won')).toBe('0');
     expect(await page.locator('#board .tile[data-free]').count()).toBeGreaterThan(0);
     for (const [a, b] of deal.solution) {
       await tile(page, a).click();
@@ -67,15 +68,17 @@ suite('the board in Chromium', () => {
     }
     await expect.poll(() => page.getAttribute('#board', 'data-status')).toBe('won');
     await page.locator('#win-panel').waitFor({ state: 'visible' });
-    const panel = await page.textContent('#win-panel');
-    expect(panel).toMatch(/Time \d+:\d\d/);
-    expect(panel).toMatch(/clean win/i);
+    expect(await page.textContent('#win-panel h2')).toBe('A clean win!');
+    expect(await page.textContent('#win-panel [data-win="your-time"]')).toMatch(/^\d+:\d\d$/);
     expect(await page.locator('#win-panel a[href="/stats"]').count()).toBe(1);
     expect(await page.locator('#win-panel a[href^="/play/turtle"]').count()).toBe(1);
     expect(await page.textContent('#message')).toMatch(/Board cleared/);
     expect(await page.textContent('[data-counter="left"]')).toBe('0');
     await settled(page);
     await expect.poll(() => page.textContent('#win-panel [data-win="best"]')).toBe('Your first win on this layout.');
+    // The deal's record counts the win at once, without a reload (its ranked time too, clicked at a person's pace or not).
+    await expect.poll(() => page.getAttribute('#deal-stats', 'data-won')).toBe('1');
+    expect(await page.textContent('#deal-stats .deal-stats-counts')).toBe('Opened by 1 · won by 1');
     expect(await page.getByRole('button', { name: 'Share this deal' }).isVisible()).toBe(true);
     const stats = await page.evaluate(async () => (await fetch('/api/stats')).json());
     expect(stats).toMatchObject({ won: 1 });
@@ -380,7 +383,7 @@ suite('the board in Chromium', () => {
     await notice.getByRole('button', { name: 'Keep playing' }).click();
     expect(await notice.isVisible()).toBe(false);
     expect(page.url()).toMatch(/\/ask-first$/);
-    await page.click('.controls [data-action="new"]');
+    await page.click('[data-action="new"]');
     await notice.getByRole('button', { name: 'New game' }).click();
     await page.waitForURL((url) => !url.pathname.endsWith('/ask-first'));
     await page.goto(`${env.app.url}/`);
@@ -388,33 +391,43 @@ suite('the board in Chromium', () => {
     await context.close();
   });
 
-  test("pause (and P) hides the board, the clock goes on (the server's, issue 10); the timer can be hidden; both kept across a reload", async () => {
+  test('pause (and P) hides the board and stops your clock; the timer can be hidden; both kept across a reload', async () => {
     const page = await open('pause');
     const { deal } = await pageData(page);
+    expect(await page.getAttribute('#clock', 'data-ms')).toBe('0');
+    await page.waitForTimeout(1200);
+    expect(await page.textContent('#clock')).toBe('0:00'); // your clock starts with your first move
     const [a, b] = deal.solution[0]!;
     await tile(page, a).click();
     await tile(page, b).click();
+    await page.waitForTimeout(1100);
     await page.keyboard.press('p');
     expect(await tile(page, deal.solution[1]![0]).isVisible()).toBe(false);
     expect(await page.isVisible('.paused-note')).toBe(true);
-    const time = await page.textContent('[data-counter="time"]');
+    expect(await page.getAttribute('#clock', 'data-paused')).toBe('');
+    const ms = Number(await page.getAttribute('#clock', 'data-ms'));
+    expect(ms).toBeGreaterThanOrEqual(1000);
+    const time = await page.textContent('#clock');
     await page.waitForTimeout(2200);
-    expect(await page.textContent('[data-counter="time"]')).not.toBe(time); // ranked times are the server's: pausing cannot stop them
-    expect(await page.textContent('#message')).toContain('The clock goes on');
+    expect(await page.textContent('#clock')).toBe(time); // paused: your clock stands
+    expect(Number(await page.getAttribute('#clock', 'data-ms'))).toBe(ms);
+    expect(await page.textContent('#message')).toContain('your clock stopped');
     await page.keyboard.press('h'); // nothing acts on a hidden board
     expect(await page.locator('#board .tile[data-hint]').count()).toBe(0);
     await page.reload();
     await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
     expect(await page.isVisible('.paused-note')).toBe(true); // the server rendered it paused
-    expect(await page.textContent('.controls [data-action="pause"]')).toBe('Resume');
+    expect(await page.textContent('[data-action="pause"]')).toBe('Resume');
+    expect(await page.getAttribute('#clock', 'data-paused')).toBe('');
     await page.click('.paused-note button');
     expect(await tile(page, deal.solution[1]![0]).isVisible()).toBe(true);
-    await page.click('.controls [data-action="timer"]');
+    expect(await page.getAttribute('#clock', 'data-paused')).toBeNull();
+    await page.click('[data-action="timer"]');
     expect(await page.isVisible('[data-counter="time"]')).toBe(false);
     await page.reload();
     await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
     expect(await page.isVisible('[data-counter="time"]')).toBe(false);
-    expect(await page.textContent('.controls [data-action="timer"]')).toBe('Show timer');
+    expect(await page.textContent('[data-action="timer"]')).toBe('Show timer');
     expect(await page.isVisible('.paused-note')).toBe(false);
     expect(errorsOf(page)).toEqual([]);
     await context.close();
@@ -422,7 +435,7 @@ suite('the board in Chromium', () => {
 
   test('sound is off by default; one switch turns it on, and it is remembered', async () => {
     const page = await open('sound');
-    const button = page.locator('.controls [data-action="sound"]');
+    const button = page.locator('[data-action="sound"]');
     expect(await button.getAttribute('aria-pressed')).toBe('false');
     expect(await button.textContent()).toBe('Sound off');
     await button.click();
@@ -433,7 +446,7 @@ suite('the board in Chromium', () => {
     await tile(page, b).click(); // a match with sound on: no error
     await page.reload();
     await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
-    expect(await page.locator('.controls [data-action="sound"]').textContent()).toBe('Sound on');
+    expect(await page.locator('[data-action="sound"]').textContent()).toBe('Sound on');
     expect(errorsOf(page)).toEqual([]);
     await context.close();
   });

@@ -24,6 +24,21 @@ export const CHROMIUM_ARGS = [
 if (!HAS_CHROMIUM)
   console.warn(`\n*** ${CHROMIUM} is missing: the client's browser tests are SKIPPED (apt-get install chromium) ***\n`);
 
+/** The sizes screenshots are reviewed at (scripts/theme-shots.ts, scripts/layout-shots.ts): desktop, portrait and landscape phone. */
+export const REVIEW_SIZES = [
+  { name: 'desktop', width: 1440, height: 900 },
+  { name: 'portrait', width: 390, height: 844 },
+  { name: 'landscape', width: 844, height: 390 },
+] as const;
+
+/** A browser context of a review size: a phone's (touch, mobile viewport) below 900 px wide. */
+export const reviewContext = (browser: Browser, size: (typeof REVIEW_SIZES)[number]) =>
+  browser.newContext({
+    viewport: { width: size.width, height: size.height },
+    hasTouch: size.width < 900,
+    isMobile: size.width < 900,
+  });
+
 export async function launch(): Promise<Browser> {
   const { chromium } = await import('playwright-core');
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });

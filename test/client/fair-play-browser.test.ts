@@ -5,6 +5,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { appAndBrowser, HAS_CHROMIUM, pageData, playByScript, tile } from './browser.ts';
+import { layoutById } from '../../src/engine/builtins.ts';
+import { dailyLayoutOf } from '../../src/server/services/daily.ts';
 
 (HAS_CHROMIUM ? describe : describe.skip)('fair play in Chromium', () => {
   const env = appAndBrowser();
@@ -52,7 +54,7 @@ import { appAndBrowser, HAS_CHROMIUM, pageData, playByScript, tile } from './bro
     const page = await context.newPage();
     const today = new Date().toISOString().slice(0, 10);
     await page.goto(`${env.app.url}/daily`);
-    expect(await playByScript(page, 'turtle', `daily-${today}`)).toMatchObject({ status: 'won' });
+    expect(await playByScript(page, dailyLayoutOf(today), `daily-${today}`)).toMatchObject({ status: 'won' });
     await page.goto(`${env.app.url}/daily`);
     const cell = page.locator(`#daily-calendar [data-day="${today}"]`);
     expect(await cell.getAttribute('data-state')).toBe('clean'); // won, no help: clean (a script's win is unranked, but it is the player's)
@@ -64,7 +66,8 @@ import { appAndBrowser, HAS_CHROMIUM, pageData, playByScript, tile } from './bro
       const href = (await past.getAttribute('href'))!;
       await past.click();
       await page.waitForURL(new RegExp(`${href}$`));
-      expect(await page.textContent('h1')).toContain('The Turtle of');
+      const day = href.slice('/daily/'.length); // the layout of that day (services/daily.ts)
+      expect(await page.textContent('h1')).toContain(`The ${layoutById(dailyLayoutOf(day))!.name} of`);
     }
     const wrong = await page.goto(`${env.app.url}/daily/2099-01-01`);
     expect(wrong?.status()).toBe(404);
@@ -75,28 +78,43 @@ import { appAndBrowser, HAS_CHROMIUM, pageData, playByScript, tile } from './bro
   });
 
   test(
-    'the win panel shows the server time and that a game sent all at once is not ranked',
+    'an offline win: the panel says why it is not ranked, and the stats keep the time the player saw',
     { timeout: 120_000 },
     async () => {
       const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
       const page = await context.newPage();
       await page.goto(`${env.app.url}/play/garden/panel`);
       await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
-      const elapsed = Number(await page.getAttribute('#deal-stats', 'data-elapsed'));
-      expect(elapsed).toBeGreaterThanOrEqual(0);
-      // The whole game played offline, then sent when the network is back: all at once, so not ranked
-      // (SPEC §8: offline games are verified, never ranked).
+      // The whole game played offline, then sent when the network is back: its pairs arrive together, so
+      // it is not ranked (SPEC §8: offline games are verified, never ranked); your time is the page's clock.
       const { deal } = await pageData(page);
       await context.setOffline(true);
       for (const [a, b] of deal.solution) {
         await tile(page, a).click();
         await tile(page, b).click();
       }
+      const yours = await page.textContent('[data-win="your-time"]');
+      expect(yours).toMatch(/^\d+:\d\d$/);
+      const ms = Number(await page.getAttribute('#clock', 'data-ms'));
+      expect(ms).toBeGreaterThan(0);
+      await page.waitForTimeout(1500);
+      expect(Number(await page.getAttribute('#clock', 'data-ms'))).toBe(ms); // stopped at the win
       await context.setOffline(false);
       await page.evaluate(() => (globalThis as { __mahjong?: { sendNow?: () => void } }).__mahjong?.sendNow?.());
       await expect.poll(() => page.getAttribute('[data-win="rank"]', 'data-ranked'), { timeout: 15_000 }).toBe('false');
-      expect(await page.textContent('[data-win="rank"]')).toContain('Not ranked');
-      expect(await page.textContent('[data-win="time"]')).toMatch(/^Time \d+:\d\d\./);
+      const rank = await page.textContent('[data-win="rank"]');
+      expect(rank).toMatch(/^Not ranked: it was played partly without the server/);
+      expect(rank).toContain('a pair every 0.7 s after the first six'); // the documented pace rule
+      expect(rank).not.toContain('faster than a person');
+      expect(await page.textContent('[data-win="your-time"]')).toBe(yours); // the server did not change it
+      expect(await page.isVisible('[data-win="ranked"]')).toBe(false); // no ranked time to show
+      // The stats show the time the player saw, not the instant the moves arrived.
+      const stats = (await page.evaluate(async () => (await fetch('/api/stats')).json())) as {
+        history: { timeMs: number; rankedMs: number | null; ranked: boolean }[];
+        byLayout: Record<string, { bestMs: number }>;
+      };
+      expect(stats.history[0]).toMatchObject({ timeMs: ms, rankedMs: null, ranked: false });
+      expect(stats.byLayout.garden!.bestMs).toBe(ms);
       await context.close();
     },
   );

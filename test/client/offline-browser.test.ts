@@ -52,7 +52,7 @@ suite('offline in Chromium', () => {
 
     await context.setOffline(true);
     await openBoard(page, `${env.app.url}/play/garden/offline-win`);
-    expect(await page.textContent('.play-title h1')).toBe('Garden deal offline-win');
+    expect(await page.textContent('h1.play-title')).toBe('Garden deal offline-win');
     expect(await page.getAttribute('#board', 'data-layout')).toBe('garden');
     expect(await page.textContent('#message')).toContain('You are offline');
     const deal = await pageDeal(page);

@@ -52,14 +52,30 @@ describe('makeState', () => {
     expect(s.gameId).toBeNull();
   });
 
-  test('replays the embedded log and runs the clock from the server start', () => {
+  test('replays the embedded log; your clock goes on from the time the server last heard, not its start', () => {
     const d = dealOf();
     const [a, b] = d.solution[0]!;
-    const s = makeState({ deal: d, game: { id: 'g1', log: [{ type: 'match', a, b }], startedAt: T0 - 65_000 } }, T0);
+    const log = [{ type: 'match' as const, a, b }];
+    const s = makeState({ deal: d, game: { id: 'g1', log, startedAt: T0 - 600_000, playMs: 65_000 } }, T0);
     expect(s.gameId).toBe('g1');
     expect(s.game.left).toBe(12);
     expect(s.game.faces[a]).toBeNull();
     expect(formatTime(elapsedMs(s.clock, T0 + 5000))).toBe('1:10');
+    // A game from before your time was sent: its clock starts at 0:00, never at the server's count.
+    const old = makeState({ deal: d, game: { id: 'g2', log, startedAt: T0 - 600_000 } }, T0);
+    expect(formatTime(elapsedMs(old.clock, T0 + 5000))).toBe('0:05');
+  });
+
+  test('opened paused (the prefs cookie): your clock stands until the game is resumed', () => {
+    const d = dealOf();
+    const [a, b] = d.solution[0]!;
+    const game = { id: 'g1', log: [{ type: 'match' as const, a, b }], startedAt: T0, playMs: 30_000 };
+    const s = makeState({ deal: d, game }, T0, { paused: true, timerOn: true, soundOn: false });
+    expect(s.paused).toBe(true);
+    expect(elapsedMs(s.clock, T0 + 60_000)).toBe(30_000);
+    s.paused = false;
+    startClock(s, T0 + 60_000);
+    expect(elapsedMs(s.clock, T0 + 70_000)).toBe(40_000);
   });
 });
 
@@ -141,14 +157,35 @@ describe('playMove', () => {
   });
 });
 
-describe('clock', () => {
-  test('pauses and resumes', () => {
-    const s = makeState({ deal: dealOf(), game: null }, T0);
-    startClock(s, T0);
-    stopClock(s, T0 + 10_000); // tab hidden
+describe('your clock', () => {
+  test('starts at the first move, not at a selection; stops while hidden or paused; stops for good at the win', () => {
+    const d = dealOf();
+    const s = makeState({ deal: d, game: null }, T0);
+    startClock(s, T0); // no move yet: it stands at 0:00
+    expect(s.clock.since).toBeNull();
+    const [a, b] = d.solution[0]!;
+    pickTile(s, a, T0 + 2000);
+    expect(s.clock.since).toBeNull(); // a selection is not a move
+    pickTile(s, b, T0 + 5000);
+    expect(s.clock.since).toBe(T0 + 5000);
+    stopClock(s, T0 + 15_000); // the page hidden
     expect(elapsedMs(s.clock, T0 + 60_000)).toBe(10_000);
     startClock(s, T0 + 60_000); // visible again
     expect(elapsedMs(s.clock, T0 + 65_000)).toBe(15_000);
+    s.paused = true;
+    stopClock(s, T0 + 65_000);
+    startClock(s, T0 + 90_000); // a resize, a visibility change… while paused: it stands
+    expect(elapsedMs(s.clock, T0 + 99_000)).toBe(15_000);
+  });
+
+  test('a hint or a "can this still be won?" starts it too: asking is playing', () => {
+    const d = dealOf();
+    const s = makeState({ deal: d, game: null }, T0);
+    expect(showHint(s, d.solution[0]!, 0, true, T0 + 3000)).toEqual({ type: 'hint' });
+    expect(s.clock.since).toBe(T0 + 3000);
+    const t = makeState({ deal: d, game: null }, T0);
+    expect(showCheck(t, 'solvable', null, 0, T0 + 4000)).toEqual({ type: 'check', heard: 'yes' });
+    expect(t.clock.since).toBe(T0 + 4000);
   });
 
   test.each([
@@ -164,9 +201,9 @@ describe('hints and checks', () => {
     const d = dealOf();
     const s = makeState({ deal: d, game: null }, T0);
     const pair = d.solution[0]!;
-    expect(showHint(s, pair, 1, true)).toBeNull(); // asked at another log length
+    expect(showHint(s, pair, 1, true, 0)).toBeNull(); // asked at another log length
     expect(s.hint).toBeNull();
-    expect(showHint(s, pair, 0, true)).toEqual({ type: 'hint' });
+    expect(showHint(s, pair, 0, true, 0)).toEqual({ type: 'hint' });
     expect(s.hint).toEqual(pair);
     expect(s.game.hints).toBe(1);
     expect(s.message).toMatch(/^Hint: /);
@@ -178,7 +215,7 @@ describe('hints and checks', () => {
 
   test('no pair: a calm message, nothing counted', () => {
     const s = makeState({ deal: dealOf(), game: null }, T0);
-    expect(showHint(s, null, 0, false)).toBeNull();
+    expect(showHint(s, null, 0, false, 0)).toBeNull();
     expect(s.message).toMatch(/No moves left/);
     expect(s.game.hints).toBe(0);
   });
@@ -190,7 +227,7 @@ describe('hints and checks', () => {
     ['unresolved', null, 'unknown', /could not tell/],
   ] as const)('check %s (undo %s) → %s', (result, steps, kind, text) => {
     const s = makeState({ deal: dealOf(), game: null }, T0);
-    const move = showCheck(s, result, steps, 0);
+    const move = showCheck(s, result, steps, 0, 0);
     expect(s.check.kind).toBe(kind);
     expect(s.message).toMatch(text);
     // What the player heard joins the log (sent to the server with the moves) and changes nothing on the board.
@@ -201,7 +238,7 @@ describe('hints and checks', () => {
 
   test('a check answer for a position left meanwhile is dropped: nothing joins the log', () => {
     const s = makeState({ deal: dealOf(), game: null }, T0);
-    expect(showCheck(s, 'unsolvable', null, 3)).toBeNull();
+    expect(showCheck(s, 'unsolvable', null, 3, 0)).toBeNull();
     expect(s.check.kind).toBe('idle');
     expect(s.game.log).toEqual([]);
   });

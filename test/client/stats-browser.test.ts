@@ -1,9 +1,10 @@
 /**
  * The stats page on a phone (issue 14): at 360 px wide nothing is cut off (each table row is a card with its
- * columns named), and the chart's labels are 12 px or more.
+ * columns named), and the chart's labels are 12 px or more. And the counts stay current without a reload:
+ * a win recorded from a play page in another tab shows on an open stats page (SPEC §9).
  */
 import { describe, expect, test } from 'vitest';
-import { appAndBrowser, HAS_CHROMIUM, playByScript } from './browser.ts';
+import { appAndBrowser, HAS_CHROMIUM, pageData, playByScript, settled, tile } from './browser.ts';
 
 (HAS_CHROMIUM ? describe : describe.skip)('stats on a phone', () => {
   const env = appAndBrowser();
@@ -30,6 +31,27 @@ import { appAndBrowser, HAS_CHROMIUM, playByScript } from './browser.ts';
     }
     expect(m.ticks.length).toBeGreaterThan(0);
     for (const h of m.ticks) expect(h).toBeGreaterThanOrEqual(12); // a label's box is about its font size
+    await context.close();
+  });
+
+  test('an open stats page counts a win made in another tab, without a reload', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const stats = await context.newPage();
+    await stats.goto(`${env.app.url}/`);
+    await playByScript(stats, 'garden', 'live-first'); // one win, so the page has its tables
+    await stats.goto(`${env.app.url}/stats`);
+    const won = () => stats.textContent('.stat-tiles div:nth-child(2) dd');
+    expect(await won()).toBe('1');
+    const play = await context.newPage();
+    await play.goto(`${env.app.url}/play/garden/live-second`);
+    await play.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+    for (const [a, b] of (await pageData(play)).deal.solution) {
+      await tile(play, a).click();
+      await tile(play, b).click();
+    }
+    await settled(play);
+    await expect.poll(won, { timeout: 10_000 }).toBe('2');
+    expect(await stats.textContent('.history tbody tr:first-child')).toContain('live-second');
     await context.close();
   });
 });

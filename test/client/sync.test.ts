@@ -164,10 +164,11 @@ async function pass(sync: Sync, ms: number): Promise<void> {
 }
 
 const row = (id: string) =>
-  w.app.db.prepare('SELECT move_count, moves_json, result FROM games WHERE id = ?').get(id) as {
+  w.app.db.prepare('SELECT move_count, moves_json, result, play_ms FROM games WHERE id = ?').get(id) as {
     move_count: number;
     moves_json: string;
     result: string | null;
+    play_ms: number | null;
   };
 
 async function started(): Promise<{ game: Created; moves: Move[] }> {
@@ -180,12 +181,12 @@ describe('batches', () => {
     const { game: deal, moves } = await started();
     const sync = openSync(deal, null, hooks(), w.env);
     expect(sync.status).toBe('idle');
-    record(sync, moves.slice(0, 1), 'playing');
+    record(sync, moves.slice(0, 1), 'playing', 0);
     await idle(sync);
     expect(w.sent.map((r) => r.url)).toEqual(['/api/games', `/api/games/${sync.gameId}/moves`]);
-    expect(w.sent[1]!.body).toEqual({ at: 0, moves: moves.slice(0, 1) });
+    expect(w.sent[1]!.body).toEqual({ at: 0, moves: moves.slice(0, 1), playMs: 0 });
     for (let i = 1; i < 4; i++) {
-      record(sync, moves.slice(0, i + 1), 'playing');
+      record(sync, moves.slice(0, i + 1), 'playing', i * 2000.4); // your clock, sent whole
       w.clock.advance(2000);
       await idle(sync);
     }
@@ -193,17 +194,18 @@ describe('batches', () => {
     expect(sync.status).toBe('saving');
     await pass(sync, BATCH_MS);
     expect(w.sent).toHaveLength(3);
-    expect(w.sent[2]!.body).toEqual({ at: 1, moves: moves.slice(1, 4) });
+    expect(w.sent[2]!.body).toEqual({ at: 1, moves: moves.slice(1, 4), playMs: 6001 }); // the clock at the last move
     expect(sync.status).toBe('saved');
     expect(row(sync.gameId!).move_count).toBe(4);
+    expect(row(sync.gameId!).play_ms).toBe(6001); // the player's own time, kept for their stats
     expect(w.kept.size).toBe(0); // the server has it all: nothing left in storage
   });
 
   test('the winning move goes at once, and the answer says won', async () => {
     const { game: deal, moves } = await started();
     const sync = openSync(deal, null, hooks(), w.env);
-    record(sync, moves.slice(0, -1), 'playing');
-    record(sync, moves, 'won');
+    record(sync, moves.slice(0, -1), 'playing', 0);
+    record(sync, moves, 'won', 0);
     await idle(sync);
     expect(sync.won).toBe(true);
     expect(w.saved.at(-1)).toMatchObject({ status: 'won' });
@@ -214,11 +216,15 @@ describe('batches', () => {
     const { game: deal, moves } = await started();
     const server = { id: (await createGame(w.app, w.cookie, { layout: 'garden', seed: 'sync' })).id, log: [] };
     const sync = openSync(deal, server, hooks(), w.env);
-    record(sync, moves.slice(0, 2), 'playing');
+    record(sync, moves.slice(0, 2), 'playing', 9000);
     leave(sync);
     await new Promise((r) => setTimeout(r, 50));
     expect(w.sent).toEqual([
-      { url: `/api/games/${server.id}/moves`, body: { at: 0, moves: moves.slice(0, 2) }, keepalive: true },
+      {
+        url: `/api/games/${server.id}/moves`,
+        body: { at: 0, moves: moves.slice(0, 2), playMs: 9000 },
+        keepalive: true,
+      },
     ]);
     expect(row(server.id).move_count).toBe(2);
     expect(w.kept.has(storageKey(deal))).toBe(true);
@@ -235,7 +241,7 @@ describe('failures never lose or double a move', () => {
     const sync = openSync(deal, null, hooks(), w.env);
     // Create, then: 429, 503, 503, a connection dropped before the server, one dropped after it answered.
     w.faults = [null, 429, 503, 503, 'drop', 'drop-after'];
-    record(sync, moves.slice(0, 4), 'playing');
+    record(sync, moves.slice(0, 4), 'playing', 0);
     await idle(sync);
     expect(sync.status).toBe('busy');
     expect(w.clock.due()).toBe(7000 + 125); // Retry-After 7 s, and a little jitter
@@ -245,7 +251,7 @@ describe('failures never lose or double a move', () => {
     expect(w.sent.filter((r) => r.url.endsWith('/moves'))).toHaveLength(6);
     expect(sync.status).toBe('saved');
     expect(row(sync.gameId!).move_count).toBe(4); // the batch the server took twice counted once
-    record(sync, moves, 'won');
+    record(sync, moves, 'won', 0);
     await idle(sync);
     const stored = row(sync.gameId!);
     expect(stored.result).toBe('won');
@@ -257,11 +263,11 @@ describe('failures never lose or double a move', () => {
     const { game: deal, moves } = await started();
     const sync = openSync(deal, null, hooks(), w.env);
     w.online = false;
-    record(sync, moves.slice(0, 2), 'playing');
+    record(sync, moves.slice(0, 2), 'playing', 0);
     await pass(sync, BATCH_MS);
     expect(sync.status).toBe('offline');
     expect(w.sent).toHaveLength(0);
-    record(sync, moves.slice(0, 5), 'playing');
+    record(sync, moves.slice(0, 5), 'playing', 0);
     w.online = true;
     sendNow(sync); // the page's 'online' event
     await idle(sync);
@@ -272,7 +278,7 @@ describe('failures never lose or double a move', () => {
   test('a game the server lost (404) becomes a new game with the whole log', async () => {
     const { game: deal, moves } = await started();
     const sync = openSync(deal, { id: 'AAAAAAAAAAAAAAAA', log: [] }, hooks(), w.env);
-    record(sync, moves.slice(0, 3), 'playing');
+    record(sync, moves.slice(0, 3), 'playing', 0);
     await pass(sync, BATCH_MS);
     expect(sync.gameId).not.toBe('AAAAAAAAAAAAAAAA');
     expect(row(sync.gameId!).move_count).toBe(3);
@@ -286,10 +292,10 @@ describe('conflicts', () => {
     const server = { id: (await createGame(w.app, w.cookie, { layout: 'garden', seed: 'sync' })).id, log: [] };
     const tabOne = openSync(deal, server, hooks(), w.env);
     const tabTwo = openSync(deal, server, hooks(), w.env);
-    record(tabOne, moves.slice(0, 2), 'playing');
+    record(tabOne, moves.slice(0, 2), 'playing', 0);
     sendNow(tabOne);
     await idle(tabOne);
-    record(tabTwo, [{ type: 'hint' }], 'playing');
+    record(tabTwo, [{ type: 'hint' }], 'playing', 0);
     sendNow(tabTwo);
     await idle(tabTwo);
     expect(w.conflicts).toEqual([{ log: moves.slice(0, 2), why: expect.stringMatching(/another tab or window/) }]);
@@ -303,11 +309,11 @@ describe('kept across a reload', () => {
   test('moves the server never got are restored from storage and sent from where the server is', async () => {
     const { game: deal, moves } = await started();
     const first = openSync(deal, null, hooks(), w.env);
-    record(first, moves.slice(0, 2), 'playing');
+    record(first, moves.slice(0, 2), 'playing', 0);
     sendNow(first);
     await idle(first);
     w.online = false; // the next moves never leave the page before it closes
-    record(first, moves.slice(0, 5), 'playing');
+    record(first, moves.slice(0, 5), 'playing', 41_000);
     leave(first);
     w.online = true;
 
@@ -315,8 +321,9 @@ describe('kept across a reload', () => {
     const again = openSync(deal, { id, log: moves.slice(0, 2) }, hooks(), w.env); // what the server rendered
     expect(again.log).toEqual(moves.slice(0, 5));
     expect(again.acked).toBe(2);
+    expect(again.playMs).toBe(41_000); // your time was kept with the moves
     await idle(again);
-    expect(w.sent.at(-1)!.body).toEqual({ at: 2, moves: moves.slice(2, 5) });
+    expect(w.sent.at(-1)!.body).toEqual({ at: 2, moves: moves.slice(2, 5), playMs: 41_000 });
     expect(row(id).move_count).toBe(5);
     expect(w.kept.size).toBe(0);
   });
@@ -325,12 +332,12 @@ describe('kept across a reload', () => {
     const { game: deal, moves } = await started();
     const first = openSync(deal, null, hooks(), w.env);
     const played: Move[] = [moves[0]!, { type: 'hint' }, moves[1]!];
-    record(first, played, 'playing');
+    record(first, played, 'playing', 0);
     sendNow(first);
     await idle(first);
     w.online = false;
     const more: Move[] = [...played, { type: 'hint' }, moves[2]!];
-    record(first, more, 'playing');
+    record(first, more, 'playing', 0);
     w.online = true;
     const id = first.gameId!;
     const rendered: Move[] = [moves[0]!, moves[1]!, { type: 'hint' }]; // what the page gets: hints last
@@ -338,7 +345,7 @@ describe('kept across a reload', () => {
     expect(again.log).toEqual(more);
     expect(again.acked).toBe(3);
     await idle(again);
-    expect(w.sent.at(-1)!.body).toEqual({ at: 3, moves: more.slice(3) });
+    expect(w.sent.at(-1)!.body).toEqual({ at: 3, moves: more.slice(3), playMs: 0 });
     expect(row(id).move_count).toBe(5);
     expect(w.conflicts).toEqual([]);
   });
@@ -346,7 +353,7 @@ describe('kept across a reload', () => {
   test('a game never sent (closed before its first batch) is restored and made', async () => {
     const { game: deal, moves } = await started();
     const first = openSync(deal, null, hooks(), w.env);
-    record(first, moves.slice(0, 3), 'playing'); // closed within BATCH_MS
+    record(first, moves.slice(0, 3), 'playing', 0); // closed within BATCH_MS
     const again = openSync(deal, null, hooks(), w.env);
     expect(again.log).toEqual(moves.slice(0, 3));
     await idle(again);
@@ -357,7 +364,7 @@ describe('kept across a reload', () => {
     const { game: deal, moves } = await started();
     const first = openSync(deal, null, hooks(), w.env);
     w.faults = [null, 'drop-after'];
-    record(first, moves, 'won');
+    record(first, moves, 'won', 0);
     await idle(first);
     expect(first.won).toBe(false);
     expect(row(first.gameId!).result).toBe('won');
@@ -373,7 +380,7 @@ describe('kept across a reload', () => {
     const { game: deal, moves } = await started();
     w.online = false;
     const offline = openSync(deal, null, hooks(), w.env);
-    record(offline, moves, 'won'); // finished with no network, then the tab was closed
+    record(offline, moves, 'won', 0); // finished with no network, then the tab was closed
     await idle(offline);
     w.online = true;
     const other = await createGame(w.app, w.cookie, { layout: 'garden', seed: 'elsewhere' });
@@ -392,11 +399,11 @@ describe('kept across a reload', () => {
     const moves = solutionMoves(made);
     w.online = false;
     const offline = openSync(made, null, hooks(), w.env);
-    record(offline, moves.slice(0, 4), 'playing');
+    record(offline, moves.slice(0, 4), 'playing', 0);
     expect(waitingGames(w.env)).toEqual([
       { key: storageKey(deal), deal, gameId: null, moves: 4, waiting: 4, status: 'playing', savedAt: w.clock.now },
     ]);
-    record(offline, moves, 'won');
+    record(offline, moves, 'won', 0);
     expect(waitingGames(w.env)[0]).toMatchObject({ moves: moves.length, waiting: moves.length, status: 'won' });
     expect(waitingGames(w.env, storageKey(deal))).toEqual([]); // the open deal page's own game is not "another"
     w.online = true;

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { LAYOUTS, layoutById } from '../../src/engine/builtins.ts';
+import { createHash } from 'node:crypto';
+import { FAMILIES, LAYOUTS, familyOf, layoutById } from '../../src/engine/builtins.ts';
 import { deal } from '../../src/engine/deal.ts';
 import { geometryOf, sortSlots, validateSlots } from '../../src/engine/layout.ts';
 import type { Slot } from '../../src/engine/types.ts';
@@ -16,9 +17,29 @@ const layerCounts = (slots: readonly Slot[]): number[] => {
 };
 
 describe('built-in layouts', () => {
-  test('there are at least 12, the turtle first', () => {
-    expect(LAYOUTS.length).toBeGreaterThanOrEqual(12);
+  test('there are at least 40, the turtle first', () => {
+    expect(LAYOUTS.length).toBeGreaterThanOrEqual(40);
     expect(LAYOUTS[0]!.id).toBe('turtle');
+  });
+
+  test('six families, each layout in exactly one, smallest first after the turtle', () => {
+    expect(FAMILIES.map((f) => f.name)).toEqual([
+      'Classic',
+      'Animals',
+      'Letters and symbols',
+      'Towers',
+      'Flat and wide',
+      'Small and quick',
+    ]);
+    expect(FAMILIES.flatMap((f) => f.layouts)).toEqual(LAYOUTS);
+    for (const family of FAMILIES) {
+      expect(family.id).toMatch(/^[a-z]+$/);
+      expect(family.layouts.length).toBeGreaterThanOrEqual(5);
+      const sizes = family.layouts.filter((l) => l.id !== 'turtle').map((l) => l.slots.length);
+      expect(sizes).toEqual([...sizes].sort((a, b) => a - b));
+      for (const layout of family.layouts) expect(familyOf(layout.id)).toBe(family);
+    }
+    expect(familyOf('no-such-layout')).toBeUndefined();
   });
 
   test('ids are unique, lowercase and url-safe', () => {
@@ -36,7 +57,7 @@ describe('built-in layouts', () => {
   test.each(EACH)('%s: valid, sized, named, in canonical order', (_, layout) => {
     expect(validateSlots(layout.slots).ok).toBe(true);
     expect(layout.slots.length).toBeGreaterThanOrEqual(36);
-    expect(layout.slots.length).toBeLessThanOrEqual(144);
+    expect(layout.slots.length).toBeLessThanOrEqual(216);
     expect(layout.slots.length % 2).toBe(0);
     expect(layout.name.trim()).not.toBe('');
     expect(layout.description.trim()).not.toBe('');
@@ -60,36 +81,69 @@ describe('built-in layouts', () => {
     expect(turtle.slots.filter((s) => s.z === 4)).toEqual([{ x: 13, y: 7, z: 4 }]); // straddles the 2 × 2
   });
 
-  // Deals of a layout depend on its slots, and shared links must keep their board:
-  // a change here means every link to that layout changes too.
-  test.each([
-    ['turtle', [87, 36, 16, 4, 1]],
-    ['garden', [36, 4]],
-    ['heart', [42, 16]],
-    ['fish', [47, 19]],
-    ['win', [49, 25]],
-    ['cross', [32, 24, 16, 8]],
-    ['butterfly', [66, 20]],
-    ['towers', [62, 6, 6, 6, 6]],
-    ['honeycomb', [62, 26, 2]],
-    ['ring', [56, 20, 16]],
-    ['bridge', [48, 24, 26]],
-    ['diamond', [50, 25, 18, 5, 2]],
-    ['spiral', [68, 28, 6, 1, 1]],
-    ['pyramid', [77, 30, 9]],
-    ['fortress', [45, 40, 17, 16]],
-    ['stairs', [24, 24, 24, 24, 24]],
-  ] as const)('%s has layers %j', (id, layers) => {
+  // Deals of a layout depend on its slots, and shared links must keep their board: a change here means every
+  // link to that layout changes too. Per layout: tiles per layer, and 12 hex of the sha256 of its slots.
+  const PINNED = [
+    ['turtle', [87, 36, 16, 4, 1], 'c5bd72eabf55'],
+    ['ring', [56, 20, 16], '127aa3e7951b'],
+    ['diamond', [50, 25, 18, 5, 2], '463b27cfc5b8'],
+    ['pyramid', [77, 30, 9], '7bc084c70b1e'],
+    ['lotus', [84, 44, 6], 'a36300ea539d'],
+    ['mountain', [96, 55, 21, 5, 1], 'e0b79254bb16'],
+    ['imperial', [130, 58, 20, 6, 2], '9a63fc273cb3'],
+    ['fish', [47, 19], '52e3d0fd2d74'],
+    ['rabbit', [62, 17, 1], '5b580c89c6ae'],
+    ['butterfly', [66, 20], 'ccd4e322cd58'],
+    ['cat', [69, 16, 3], '7f78b86d8b54'],
+    ['snail', [72, 24, 9, 1], '1bf0e2d1d4ca'],
+    ['owl', [77, 33], '6a13df25412c'],
+    ['elephant', [108, 33, 11], '0edb0e75b58b'],
+    ['anchor', [39, 11], 'db32eaa3c353'],
+    ['heart', [42, 16], '1ad28e835634'],
+    ['win', [49, 25], '0c330ede126c'],
+    ['zen', [47, 27], '88cb700908cb'],
+    ['infinity', [64, 14], 'aa32c6b01ea1'],
+    ['crescent', [56, 22], 'a81a66153d4c'],
+    ['cross', [32, 24, 16, 8], 'f4e015170e5b'],
+    ['compass', [55, 23, 11, 1], 'a0437c50aca2'],
+    ['spiral', [68, 28, 6, 1, 1], '61f964ae1e65'],
+    ['lighthouse', [54, 9, 1], '24459c641288'],
+    ['towers', [62, 6, 6, 6, 6], 'c0bdfe8de188'],
+    ['bridge', [48, 24, 26], '3ca496219e5d'],
+    ['fortress', [45, 40, 17, 16], '28d7cfbbbf16'],
+    ['stairs', [24, 24, 24, 24, 24], '59f06d278d21'],
+    ['pagoda', [61, 33, 20, 9, 1], '69fe09f49c99'],
+    ['colonnade', [92, 40], 'a8c991b4dbb8'],
+    ['skyline', [108, 31, 1], '94c081498342'],
+    ['honeycomb', [62, 26, 2], '02b05893fe31'],
+    ['islands', [95, 9], '802ea8f3c810'],
+    ['terraces', [32, 30, 28, 26, 24], '1e0e241682bc'],
+    ['river', [132, 22], '2341568a4573'],
+    ['mosaic', [128, 40, 8], '7efbc6f3b252'],
+    ['plains', [144, 54, 18], '2436bd697749'],
+    ['mushroom', [32, 4], '2dd9ace168a8'],
+    ['garden', [36, 4], 'd64439e21e7b'],
+    ['kite', [31, 8, 1], 'ac69ae251947'],
+    ['pinwheel', [40, 5, 1], '040d89f68193'],
+    ['teacup', [48, 6], '06e8b3cb0c9b'],
+  ] as const;
+
+  test.each(PINNED)('%s has layers %j and keeps its slots', (id, layers, hash) => {
     const layout = layoutById(id);
     expect(layout).toBeDefined();
     expect(layerCounts(layout!.slots)).toEqual(layers);
+    const json = JSON.stringify(layout!.slots.map((s) => [s.x, s.y, s.z]));
+    expect(createHash('sha256').update(json).digest('hex').slice(0, 12)).toBe(hash);
   });
 
   test('the table above lists every layout, in picker order', () => {
-    expect(LAYOUTS.map((l) => l.id)).toEqual([
-      'turtle', 'garden', 'heart', 'fish', 'win', 'cross', 'butterfly', 'towers',
-      'honeycomb', 'ring', 'bridge', 'diamond', 'spiral', 'pyramid', 'fortress', 'stairs',
-    ]); // prettier-ignore
+    expect(LAYOUTS.map((l) => l.id)).toEqual(PINNED.map(([id]) => id));
+  });
+
+  test('there are sizes from 36 to over 200 tiles', () => {
+    const sizes = LAYOUTS.map((l) => l.slots.length);
+    expect(Math.min(...sizes)).toBeLessThanOrEqual(40);
+    expect(Math.max(...sizes)).toBeGreaterThan(200);
   });
 });
 

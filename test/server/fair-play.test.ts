@@ -320,7 +320,7 @@ describe('the win answer and the home page', () => {
     expect(won.again).toBe('/play/garden');
     const home = (await app.inject({ url: '/', headers: { cookie } })).body;
     expect(home).toMatch(
-      /<li class="layout-card" data-mark="clean">[\s\S]*?<h3>Garden <span class="pill success mark">Won clean<\/span>/,
+      /<li class="layout-card" data-mark="clean">[\s\S]*?<h4>Garden <span class="pill success mark">Won clean<\/span>/,
     );
     expect(home).toContain('Not played yet');
     expect(home).toContain(`href="${won.next.url}"`);

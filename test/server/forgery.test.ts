@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { build, createGame, newPlayer, postMoves, solutionMoves, query } from './helper.ts';
+import { build, createGame, newPlayer, playPaced, postMoves, solutionMoves, query, testClock } from './helper.ts';
 
 const rowOf = async (app: FastifyInstance, id: string) =>
   (await query(app, 'SELECT status, result, move_count, started_at, finished_at FROM games WHERE id = ?', id))[0] as {
@@ -141,6 +141,60 @@ describe('times are the server clock', () => {
     clock += 60_000;
     const res = await postMoves(app, cookie, game.id, moves.slice(10));
     expect(res.json()).toMatchObject({ status: 'won', timeMs: 120_000 });
+  });
+});
+
+describe('your time is the player\'s word, for their own eyes only (docs/fair-play.md, "Two clocks")', () => {
+  test.each([-1, 1.5, 100 * 3_600_000 + 1, '60000', null])(
+    'playMs %j is refused with a 400, nothing stored',
+    async (playMs) => {
+      const app = await build();
+      const cookie = await newPlayer(app);
+      const game = await createGame(app, cookie);
+      const res = await postMoves(app, cookie, game.id, solutionMoves(game).slice(0, 1), { playMs });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'ERR_VALIDATION' });
+      expect(await rowOf(app, game.id)).toMatchObject({ move_count: 0 });
+    },
+  );
+
+  test("a forged 1 ms changes that player's own time only: the ranked time, the record and others stay the server's", async () => {
+    const clock = testClock(Date.UTC(2026, 11, 1, 10));
+    const app = await build({ now: clock.now });
+    const honest = await newPlayer(app);
+    const forger = await newPlayer(app);
+    const record = async () =>
+      ((await app.inject({ url: '/play/turtle/forged-clock', headers: { cookie: honest } })).body.match(
+        /<details id="deal-stats"[\s\S]*?<\/details>/,
+      ) ?? [''])[0];
+    const honestGame = await createGame(app, honest, { layout: 'turtle', seed: 'forged-clock' });
+    await playPaced(app, honest, honestGame.id, solutionMoves(honestGame), clock.advance, 4200, { playMs: 200_000 });
+    const forgedGame = await createGame(app, forger, { layout: 'turtle', seed: 'forged-clock' });
+    const won = await playPaced(app, forger, forgedGame.id, solutionMoves(forgedGame), clock.advance, 4200, {
+      playMs: 1,
+    });
+    const answer = won.json();
+    expect(answer).toMatchObject({ status: 'won', ranked: true, playMs: 1 });
+    expect(answer.timeMs).toBeGreaterThanOrEqual((72 - 6) * 700); // the ranked time is the server's clock
+    const [row] = (await query(app, 'SELECT ranked_ms, play_ms, own_ms FROM games WHERE id = ?', forgedGame.id)) as {
+      ranked_ms: number;
+      play_ms: number;
+      own_ms: number;
+    }[];
+    expect(row).toEqual({ ranked_ms: answer.timeMs, play_ms: 1, own_ms: 1 });
+    // The deal's record ranks the server's times: the forger's 0:00 is nowhere on it.
+    const [honestRow] = (await query(app, 'SELECT ranked_ms FROM games WHERE id = ?', honestGame.id)) as {
+      ranked_ms: number;
+    }[];
+    const ranked = [answer.timeMs, honestRow!.ranked_ms].sort((x, y) => x - y);
+    expect(answer.record.best.map((line: { timeMs: number }) => line.timeMs)).toEqual(ranked);
+    expect(await record()).not.toContain('>0:00<');
+    // Only the forger's own stats show 1 ms; the honest player's show their own clock.
+    const mine = (await app.inject({ url: '/api/stats', headers: { cookie: forger } })).json();
+    expect(mine.history[0]).toMatchObject({ timeMs: 1, rankedMs: answer.timeMs });
+    const theirs = (await app.inject({ url: '/api/stats', headers: { cookie: honest } })).json();
+    expect(theirs.history[0]).toMatchObject({ timeMs: 200_000 });
+    expect(theirs.byLayout.turtle.bestMs).toBe(200_000);
   });
 });
 

@@ -141,8 +141,13 @@ export async function createGame(
 }
 
 /** Posts moves to a game. */
-export function postMoves(app: FastifyInstance, cookie: string, id: string, moves: unknown) {
-  return app.inject({ method: 'POST', url: `/api/games/${id}/moves`, headers: { cookie }, payload: { moves } });
+export function postMoves(app: FastifyInstance, cookie: string, id: string, moves: unknown, extra: object = {}) {
+  return app.inject({
+    method: 'POST',
+    url: `/api/games/${id}/moves`,
+    headers: { cookie },
+    payload: { moves, ...extra },
+  });
 }
 
 /** The deal's solution as match moves. */
@@ -174,6 +179,7 @@ export async function playPaced(
   moves: readonly unknown[],
   advance: (ms: number) => void,
   gapMs = 4200,
+  extra: object = {}, // more keys for every batch (e.g. the page's own clock, playMs)
 ) {
   const batches = [moves.slice(0, 1)];
   for (let i = 1; i < moves.length; i += 6) batches.push(moves.slice(i, i + 6));
@@ -185,7 +191,7 @@ export async function playPaced(
       method: 'POST',
       url: `/api/games/${id}/moves`,
       headers: { cookie },
-      payload: { at, moves: batch },
+      payload: { at, moves: batch, ...extra },
     });
     if (res.statusCode !== 200) throw new Error(`paced moves: ${res.statusCode} ${res.body}`);
     at += batch.length;

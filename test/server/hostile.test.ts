@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { ERROR_STATUS, type ErrorCode } from '../../src/server/errors.ts';
+import { dailyLayoutOf } from '../../src/server/services/daily.ts';
 import {
   createGame,
   newPlayer,
@@ -39,8 +40,8 @@ beforeAll(async () => {
   victimGame = await createGame(app, victim, { layout: 'turtle', seed: 'victim' });
   expect((await postMoves(app, victim, victimGame.id, solutionMoves(victimGame).slice(0, 3))).statusCode).toBe(200);
   attacker = await newPlayer(app);
-  const today = `daily-${new Date(app.now()).toISOString().slice(0, 10)}`;
-  const daily = await createGame(app, attacker, { layout: 'turtle', seed: today });
+  const day = new Date(app.now()).toISOString().slice(0, 10);
+  const daily = await createGame(app, attacker, { layout: dailyLayoutOf(day), seed: `daily-${day}` });
   expect((await postMoves(app, attacker, daily.id, solutionMoves(daily))).json().status).toBe('won');
   attackerGame = await createGame(app, attacker, { layout: 'turtle', seed: 'victim' });
 });
@@ -61,6 +62,7 @@ async function snapshot() {
     moves: await one(`SELECT SUM(move_count) AS n, ${concat('moves_json')} AS logs FROM games`),
     names: await one(`SELECT ${concat("COALESCE(nickname, '-')")} AS n FROM players`),
     settings: await one('SELECT COUNT(*) AS n FROM settings'),
+    layouts: await one('SELECT COUNT(*) AS n FROM custom_layouts'),
   };
 }
 
@@ -87,6 +89,9 @@ const VICTIM_MOVES = gameUrl(() => victimGame.id);
 const OWN_MOVES = gameUrl(() => attackerGame.id);
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 const name = (value: string) => `name=${encodeURIComponent(value)}`;
+/** The layout editor's save, as its form sends it (routes/pages/editor.ts). */
+const EDITOR = '/layouts/editor';
+const TOWER = 'AgIAAgIB'; // a draft of two tiles on each other: the code of (2, 2, 0) and (2, 2, 1)
 
 const CASES: Record<string, Hostile> = {
   // Path traversal, in parameters and in static paths
@@ -467,6 +472,85 @@ const CASES: Record<string, Hostile> = {
     headers: { 'content-type': 'multipart/form-data; boundary=x' },
     payload: '--x--',
     status: 415,
+  },
+  // The layout editor (issue 29): drafts in addresses and forms, saved as uploads are
+  'an editor draft that is not base64url': { url: `${EDITOR}?layout=AA%2BA`, status: 400 },
+  'an editor draft cut short': { url: `${EDITOR}?layout=AAAAA`, status: 400 },
+  'an editor draft with a tile off the grid': { url: `${EDITOR}?layout=_wAA`, status: 400 },
+  'an editor draft of NUL bytes': { url: `${EDITOR}?layout=%00%00%00%00`, status: 400 },
+  'an editor draft past 1,000 tiles': { url: `${EDITOR}?layout=${'AAAA'.repeat(1001)}`, status: 400 },
+  'two editor drafts in one address': { url: `${EDITOR}?layout=AAAA&layout=AAAB`, status: 400 },
+  'an editor layer of 1e9': { url: `${EDITOR}?layout=${TOWER}&z=1e9`, status: 400 },
+  'an editor cell far off the grid': { url: `${EDITOR}?layout=${TOWER}&cell=999,999`, status: 409 },
+  'an editor cell that is not one': { url: `${EDITOR}?layout=${TOWER}&cell=1;2`, status: 400 },
+  'an editor draft opened from a traversal': { url: `${EDITOR}?from=..%2F..%2Fetc%2Fpasswd`, status: 400 },
+  'a script for a draft name': {
+    url: `${EDITOR}?layout=AA%2BA&name=${encodeURIComponent(SCRIPT)}`,
+    status: 400,
+  },
+  'a download of tiles sharing room': { url: `${EDITOR}.layout?layout=AAAAAQAA`, status: 400 },
+  'an editor save of a lone tower, named with a script': {
+    method: 'POST',
+    url: EDITOR,
+    headers: form,
+    payload: `layout=${TOWER}&${name(IMG)}`,
+    status: 400,
+  },
+  'an editor save with a damaged draft': {
+    method: 'POST',
+    url: EDITOR,
+    headers: form,
+    payload: 'layout=%FF%FE%00%01',
+    status: 400,
+  },
+  'an editor save of 20 KB': {
+    method: 'POST',
+    url: EDITOR,
+    headers: form,
+    payload: `layout=${'A'.repeat(20_000)}`,
+    status: 413,
+  },
+  'an editor save with two drafts': {
+    method: 'POST',
+    url: EDITOR,
+    headers: form,
+    payload: `layout=${TOWER}&layout=${TOWER}`,
+    status: 400,
+  },
+  'an editor save as JSON of the wrong shape': {
+    method: 'POST',
+    url: EDITOR,
+    payload: { layout: [1, 2, 3], name: { toString: 1 } },
+    status: 400,
+  },
+  'an editor save as multipart': {
+    method: 'POST',
+    url: EDITOR,
+    headers: { 'content-type': 'multipart/form-data; boundary=x' },
+    payload: '--x--',
+    status: 415,
+  },
+  'an editor save with no cookie': {
+    method: 'POST',
+    url: EDITOR,
+    who: 'none',
+    headers: form,
+    payload: 'layout=AAAAAgAA',
+    status: 403,
+  },
+  'an editor save from another origin': {
+    method: 'POST',
+    url: EDITOR,
+    headers: { ...form, origin: 'http://evil.example' },
+    payload: 'layout=AAAAAgAA',
+    status: 403,
+  },
+  'an editor save marked Sec-Fetch-Site: cross-site': {
+    method: 'POST',
+    url: EDITOR,
+    headers: { ...form, 'sec-fetch-site': 'cross-site' },
+    payload: 'layout=AAAAAgAA',
+    status: 403,
   },
   'a malformed URL (%ff%fe): 400 with every security header': { url: '/%ff%fe', status: 400 },
   'a malformed API URL': { url: '/api/deals/%ff/%fe', status: 400 },

@@ -29,7 +29,9 @@ describe('service worker, manifest and the offline page', () => {
       'theme.js', // every page's theme switch: kept for offline pages too
       'site.css',
       'board.css',
-      'faces.svg',
+      'faces-light.svg', // the face sheets of the three themes (scripts/face-sheets.ts)
+      'faces-dark.svg',
+      'faces-contrast.svg',
       'icon.svg',
       'icon-192.png',
       'icon-512.png',

@@ -3,6 +3,7 @@ import { beforeEach, describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { freeSlots, newGame, presenceOf, replay, type Deal } from '../../src/engine/index.ts';
 import { LAYOUTS } from '../../src/engine/builtins.ts';
+import { boxOf } from '../../src/shared/box.ts';
 import { dealData } from '../../src/server/views/board.ts';
 import {
   BACKEND,
@@ -21,7 +22,7 @@ const attr = (tag: string, name: string): string | undefined => new RegExp(`\\s$
 
 function dealDataOf(html: string): {
   deal: Deal;
-  game: { id: string; log: unknown[]; startedAt: number; status: string } | null;
+  game: { id: string; log: unknown[]; startedAt: number; status: string; playMs: number | null } | null;
 } {
   const m = /<script type="application\/json" id="deal-data">([^<]*)<\/script>/.exec(html);
   if (!m) throw new Error('no #deal-data');
@@ -136,7 +137,12 @@ describe('GET /play/:layout/:seed', () => {
     const start = newGame(deal);
     if (!start.ok) throw new Error(start.message);
     const { minX, minY, width, height, depth } = start.value.geom.extent;
-    expect(attr(board, 'style')).toBe(`--w:${width};--h:${height};--d:${depth}`);
+    // The extent, and the exact box the board's CSS sizes it by from the first paint (src/shared/box.ts).
+    const box = boxOf(start.value.geom.slots, minX, minY);
+    expect(attr(board, 'style')).toBe(
+      `--w:${width};--h:${height};--d:${depth};--ox:${box.ox};--oy:${box.oy};--bw:${box.bw};--bh:${box.bh}`,
+    );
+    expect(box).toEqual({ ox: 0.08, oy: 0.08, bw: 15.33, bh: 10.997 }); // the turtle's
 
     const tiles = tilesOf(html);
     expect(tiles).toHaveLength(144);
@@ -151,7 +157,8 @@ describe('GET /play/:layout/:seed', () => {
       expect(attr(tag, 'aria-label')).toMatch(free.has(i) ? /^[A-Z][a-z]+.*, free$/ : /, blocked$/);
     });
     expect(html).toMatch(/aria-label="Bamboo \d, (free|blocked)"/);
-    expect(html).toMatch(/<use href="\/static\/[^"]*faces[^"]*\.svg#[a-z]\w+"\/>/);
+    expect(html).toContain('<span class="face"></span></button>'); // its art is the theme's face sheet, by data-face (board.css)
+    expect(html).not.toContain('<use'); // no SVG tree per tile: the page styles ~400 elements, not ~3,300
 
     for (const action of ['hint', 'shuffle', 'undo', 'redo', 'check', 'new', 'share'])
       expect(html).toContain(`<button type="button" data-action="${action}"`);
@@ -189,20 +196,26 @@ describe('GET /play/:layout/:seed', () => {
     const game = await createGame(app, cookie, { layout: 'turtle', seed: 'resume' });
     const moves = [...solutionMoves(game).slice(0, 3), { type: 'hint' as const }, { type: 'undo' as const }];
     const early = await app.inject({ url: '/play/turtle/resume' }); // fills the page cache for visitors without a game
-    await postMoves(app, cookie, game.id, moves);
+    await postMoves(app, cookie, game.id, moves, { playMs: 65_000 }); // the player's own clock at 1:05
     clock += 65_000;
     const html = (await app.inject({ url: '/play/turtle/resume', headers: { cookie } })).body;
     const data = dealDataOf(html);
     // Hints are counted, not logged (issue 9): the page's log has them after the other moves.
     const asLogged = [...moves.filter((m) => m.type !== 'hint'), { type: 'hint' }];
-    expect(data.game).toEqual({ id: game.id, log: asLogged, startedAt: 1_750_000_000_000, status: 'playing' });
+    expect(data.game).toEqual({
+      id: game.id,
+      log: asLogged,
+      startedAt: 1_750_000_000_000,
+      status: 'playing',
+      playMs: 65_000, // your clock goes on from the time the page last sent
+    });
     const expected = replay(game, moves);
     if (!expected.ok) throw new Error(expected.message);
     const shown = tilesOf(html).map((t) => Number(attr(t, 'data-slot')));
     expect(shown).toEqual(expected.value.faces.flatMap((f, i) => (f === null ? [] : [i])));
     expect(shown).toHaveLength(140);
     expect(html).toContain('aria-label="Board, 140 tiles left"');
-    expect(html).toMatch(/data-counter="time">1:05</);
+    expect(html).toMatch(/id="clock" data-counter="time" data-ms="65000">1:05</); // your time, as last sent
     expect(html).toMatch(/data-counter="hints">1</);
 
     const stranger = await app.inject({ url: '/play/turtle/resume' });
@@ -259,6 +272,38 @@ describe('GET /daily and POST /daily/name', () => {
     expect(res.body).toContain('31 Jan 2025');
     expect(res.body).toContain('No one has cleared');
     expect(res.body).not.toContain('name="name"');
+  });
+
+  test('from 2027 the daily deal is the layout of the day: its table ranks that layout, past days keep theirs', async () => {
+    clock.set(Date.UTC(2027, 0, 2, 10)); // services/daily.ts: 2027-01-02 is the cat's day
+    const app = await build({ now: clock.now });
+    const cookie = await newPlayer(app);
+    let page = (await app.inject({ url: '/daily', headers: { cookie } })).body;
+    expect(page).toContain('<h1>Today&#39;s Cat</h1>');
+    expect(page).toContain('href="/play/cat/daily-2027-01-02"');
+    expect(page).toContain('the layout of the day');
+    expect((await app.inject({ url: '/' })).body).toContain('<span class="card-link-title">Cat, 2027-01-02</span>');
+    // The turtle on today's seed is an ordinary deal now; the cat's is the daily one.
+    const turtle = await createGame(app, cookie, { layout: 'turtle', seed: 'daily-2027-01-02' });
+    await playPaced(app, cookie, turtle.id, solutionMoves(turtle), clock.advance);
+    page = (await app.inject({ url: '/daily', headers: { cookie } })).body;
+    expect(page).toContain('No one has cleared');
+    expect(page).toContain('data-day="2027-01-02" data-state="open"'); // the turtle's win is not today's on the calendar
+    const cat = await createGame(app, cookie, { layout: 'cat', seed: 'daily-2027-01-02' });
+    expect((await playPaced(app, cookie, cat.id, solutionMoves(cat), clock.advance)).json()).toMatchObject({
+      status: 'won',
+      ranked: true,
+      dailyRank: 1,
+    });
+    page = (await app.inject({ url: '/daily', headers: { cookie } })).body;
+    expect(page).not.toContain('No one has cleared');
+    expect(page).toContain('You cleared today&#39;s deal');
+    expect(page).toContain('data-day="2027-01-02" data-state="clean"');
+    // The last day of 2026 was, and stays, the turtle's.
+    page = (await app.inject({ url: '/daily/2026-12-31', headers: { cookie } })).body;
+    expect(page).toContain('The Turtle of');
+    expect(page).toContain('href="/play/turtle/daily-2026-12-31"');
+    expect(page).not.toContain('the layout of the day'); // every day of 2026 was the turtle's
   });
 
   test('best verified times, fastest first; the winner names themself; names are escaped', async () => {

@@ -167,6 +167,7 @@ describe('stats from aggregates agree with the plain computation', () => {
           rankedMs: g.time,
           dailyDay: null,
           onTable: false,
+          playMs: null,
         }),
       ).toBe(true);
       done.find((d) => d.id === g.id)!.won = true;

@@ -148,6 +148,7 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
     rankedMs: null,
     dailyDay: null,
     onTable: false,
+    playMs: null,
     ...fields,
   });
   /** Wins game `id` at `at` (ranked with the given time, on a daily table when `dailyDay`). */
@@ -453,13 +454,18 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
       expect(await s.games.dailyRank(d.id, 'b', 10_000)).toBe(1);
       expect(await s.games.dailyRank(d.id, 'a', 45_000)).toBe(1); // a's own best stands
       expect(await s.games.dealRecord(d.id)).toEqual({ opened: 3, won: 3 });
-      expect(await s.games.dailyResults('a', 'turtle', 'relaxed', 'daily-2026-03-01', 'daily-2026-03-31')).toEqual([
-        { day: '2026-03-10', onDay: true, clean: true },
+      // The same seed won on another layout is a row of its own: the caller keeps the layout of the day.
+      const other = await start(s, 'a', 'daily-2026-03-11', day + DAY + 5000, 'heart');
+      await win(s, other, day + DAY + 60_000);
+      expect(await s.games.dailyResults('a', 'relaxed', 'daily-2026-03-01', 'daily-2026-03-31')).toEqual([
+        { layout: 'turtle', day: '2026-03-10', onDay: true, clean: true },
+        { layout: 'heart', day: '2026-03-11', onDay: true, clean: true },
       ]);
-      expect(await s.games.dailyResults('c', 'turtle', 'relaxed', 'daily-2026-03-01', 'daily-2026-03-31')).toEqual([
-        { day: '2026-03-10', onDay: false, clean: true },
+      expect(await s.games.dailyResults('c', 'relaxed', 'daily-2026-03-01', 'daily-2026-03-31')).toEqual([
+        { layout: 'turtle', day: '2026-03-10', onDay: false, clean: true },
       ]);
-      expect(await s.games.dailyResults('a', 'turtle', 'relaxed', 'daily-2026-04-01', 'daily-2026-04-30')).toEqual([]);
+      expect(await s.games.dailyResults('a', 'relaxed', 'daily-2026-04-01', 'daily-2026-04-30')).toEqual([]);
+      expect(await s.games.dailyResults('a', 'classic', 'daily-2026-03-01', 'daily-2026-03-31')).toEqual([]);
       expect(await s.games.dailyStreak('a', '2026-03-10', '2026-03-09')).toBe(1);
       expect(await s.games.dailyStreak('a', '2026-03-12', '2026-03-11')).toBe(0);
       expect(await s.games.hasDailyWin('a')).toBe(true);

@@ -30,10 +30,15 @@ export const ASSET_NAMES = [
   'theme.js',
   'site.css',
   'board.css',
-  'faces.svg',
+  'faces-light.svg',
+  'faces-dark.svg',
+  'faces-contrast.svg',
   'icon.svg',
   'icon-192.png',
   'icon-512.png',
+  'editor.js',
+  'editor-worker.js',
+  'editor.css',
 ] as const;
 export type AssetName = (typeof ASSET_NAMES)[number];
 
@@ -57,7 +62,12 @@ const FALLBACK: Record<AssetName, string | undefined> = {
   'theme.js': undefined,
   'site.css': 'css/site.css',
   'board.css': 'css/board.css',
-  'faces.svg': 'faces.svg',
+  'faces-light.svg': undefined, // drawn by the build (scripts/face-sheets.ts): without it, tiles show no faces
+  'faces-dark.svg': undefined,
+  'faces-contrast.svg': undefined,
+  'editor.js': undefined,
+  'editor-worker.js': undefined,
+  'editor.css': 'css/editor.css',
 };
 
 export interface AssetsOptions {

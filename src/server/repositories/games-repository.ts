@@ -12,8 +12,11 @@
  * (`deal_records`: players shown it, players who won it) with the first view and the first win.
  * Medians and streaks are a few index lookups.
  *
- * A game's time runs from the player's first view of its deal (`shown_at`, from `deal_views`) to its
- * finish: `time_ms`, a generated column. Ranked wins also carry it in `ranked_ms` (services/fair-play.ts).
+ * Two clocks (migration 009, docs/fair-play.md): the server's time runs from the player's first view of
+ * the deal (`shown_at`, from `deal_views`) to the finish, `time_ms`, a generated column; ranked wins also
+ * carry it in `ranked_ms` (services/fair-play.ts), and only ranked times reach tables and records. The
+ * player's own time (`play_ms`, the page's clock, the client's word) is what their own stats show:
+ * `own_ms` is it, or the server's time for a game without one; bests, medians and the chart use it.
  */
 import type { Database } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
@@ -43,7 +46,7 @@ declare module 'fastify' {
 export function createGamesRepository(db: Database): GamesStore {
   const summary =
     'g.id, g.deal_id, g.status, g.result, g.move_count, g.tiles_left, g.hints, g.shuffles, g.undos, ' +
-    'g.started_at, g.finished_at, g.shown_at, g.unranked, g.ranked_ms, g.daily, d.layout, d.seed, d.mode';
+    'g.started_at, g.finished_at, g.shown_at, g.unranked, g.ranked_ms, g.daily, g.play_ms, g.own_ms, d.layout, d.seed, d.mode';
   const insertPlayer = db.prepare<[string, number]>('INSERT OR IGNORE INTO players (id, created_at) VALUES (?, ?)');
   const insert = db.prepare<[NewGame]>(
     `INSERT INTO games (id, player_id, deal_id, layout, status, tiles_left, started_at, updated_at, shown_at, paced_at)
@@ -58,8 +61,8 @@ export function createGamesRepository(db: Database): GamesStore {
        best_ms = CASE WHEN best_ms IS NULL OR @time < best_ms THEN @time ELSE best_ms END
      WHERE player_id = @player AND layout = @layout`,
   );
-  const gameKey = db.prepare<[string], { player_id: string; deal_id: number; layout: string; time_ms: number }>(
-    'SELECT player_id, deal_id, layout, time_ms FROM games WHERE id = ?',
+  const gameKey = db.prepare<[string], { player_id: string; deal_id: number; layout: string; own_ms: number }>(
+    'SELECT player_id, deal_id, layout, own_ms FROM games WHERE id = ?',
   );
   const insertView = db.prepare<[string, number, number]>(
     'INSERT OR IGNORE INTO deal_views (player_id, deal_id, shown_at) VALUES (?, ?, ?)',
@@ -105,15 +108,15 @@ export function createGamesRepository(db: Database): GamesStore {
     'SELECT layout, played, won, clean_wins, best_ms FROM player_layouts WHERE player_id = ? ORDER BY layout',
   );
   const middle = db.prepare<[string, string, number, number], { t: number }>(
-    `SELECT time_ms AS t FROM games WHERE player_id = ? AND layout = ? AND result = 'won'
-     ORDER BY time_ms LIMIT ? OFFSET ?`,
+    `SELECT own_ms AS t FROM games WHERE player_id = ? AND layout = ? AND result = 'won'
+     ORDER BY own_ms LIMIT ? OFFSET ?`,
   );
   const historyPage = db.prepare<[string, number, number], GameSummary>(
     `SELECT ${summary} FROM games g JOIN deals d ON d.id = g.deal_id
      WHERE g.player_id = ? ORDER BY g.started_at DESC, g.rowid DESC LIMIT ? OFFSET ?`,
   );
   const latestWins = db.prepare<[string, number], WinRow>(
-    `SELECT layout, finished_at, time_ms, (hints = 0 AND shuffles = 0 AND undos = 0) AS clean
+    `SELECT layout, finished_at, own_ms AS time_ms, (hints = 0 AND shuffles = 0 AND undos = 0) AS clean
      FROM games WHERE player_id = ? AND result = 'won' ORDER BY finished_at DESC LIMIT ?`,
   );
   const byId = db.prepare<[string], GameRow>(
@@ -122,6 +125,7 @@ export function createGamesRepository(db: Database): GamesStore {
   const save = db.prepare<[Record<string, string | number | null>]>(
     `UPDATE games SET moves_json = @movesJson, boards = @boards, move_count = @moveCount, status = @status, tiles_left = @tilesLeft,
        hints = @hints, checks = @checks, checks_no = @checksNo, shuffles = @shuffles, undos = @undos, updated_at = @now, paced_at = @pacedAt, unranked = @unranked,
+       play_ms = CASE WHEN @playMs IS NULL THEN play_ms ELSE MAX(COALESCE(play_ms, 0), @playMs) END,
        result = CASE WHEN @won THEN 'won' END, finished_at = CASE WHEN @won THEN @now END,
        ranked_ms = @rankedMs, daily = @daily
      WHERE id = @id AND move_count = @expectedCount AND result IS NULL`,
@@ -149,14 +153,14 @@ export function createGamesRepository(db: Database): GamesStore {
     'SELECT MIN(ranked_ms) AS t FROM games WHERE deal_id = ? AND daily = 1 AND player_id = ?',
   );
   const dailyResults = db.prepare<
-    [{ player: string; layout: string; mode: string; from: string; to: string }],
-    { seed: string; on_day: number; clean: number }
+    [{ player: string; mode: string; from: string; to: string }],
+    { layout: string; seed: string; on_day: number; clean: number }
   >(
-    `SELECT d.seed, MAX(g.started_at >= unixepoch(substr(d.seed, 7)) * 1000 AND g.started_at < unixepoch(substr(d.seed, 7), '+1 day') * 1000) AS on_day,
+    `SELECT d.layout, d.seed, MAX(g.started_at >= unixepoch(substr(d.seed, 7)) * 1000 AND g.started_at < unixepoch(substr(d.seed, 7), '+1 day') * 1000) AS on_day,
             MAX(g.hints = 0 AND g.shuffles = 0 AND g.undos = 0) AS clean
      FROM deals d JOIN games g ON g.deal_id = d.id AND g.player_id = @player
-     WHERE d.layout = @layout AND d.mode = @mode AND d.seed >= @from AND d.seed <= @to AND g.result = 'won'
-     GROUP BY d.seed ORDER BY d.seed`,
+     WHERE d.mode = @mode AND d.seed >= @from AND d.seed <= @to AND g.result = 'won'
+     GROUP BY d.layout, d.seed ORDER BY d.seed, d.layout`,
   );
   const anyDailyWin = db.prepare<[string], { n: number }>(
     'SELECT COUNT(*) AS n FROM (SELECT 1 FROM games WHERE player_id = ? AND daily = 1 LIMIT 1)',
@@ -166,7 +170,7 @@ export function createGamesRepository(db: Database): GamesStore {
      WHERE g.player_id = ? AND g.rowid > ? ORDER BY g.rowid LIMIT ?`,
   );
   const bestWin = db.prepare<[string, string, string, string], { best: number | null }>(
-    `SELECT MIN(g.time_ms) AS best FROM games g JOIN deals d ON d.id = g.deal_id
+    `SELECT MIN(g.own_ms) AS best FROM games g JOIN deals d ON d.id = g.deal_id
      WHERE g.player_id = ? AND g.layout = ? AND g.result = 'won' AND d.mode = ? AND g.id <> ?`,
   );
   const createGame = db.transaction((game: NewGame) => {
@@ -211,7 +215,7 @@ export function createGamesRepository(db: Database): GamesStore {
     if (saved.won) {
       const key = gameKey.get(saved.id)!;
       const clean = isCleanWin(saved) ? 1 : 0;
-      countWin.run({ player: key.player_id, layout: key.layout, time: key.time_ms, clean });
+      countWin.run({ player: key.player_id, layout: key.layout, time: key.own_ms, clean });
       if (winsOfDeal.get(key.player_id, key.deal_id)!.n === 1) countWinner.run(key.deal_id); // the player's first win of it
       const today = new Date(saved.now).toISOString().slice(0, 10);
       const first = (dayRow.get(key.player_id, today)?.wins ?? 0) === 0; // the day's first win: its run of days is new
@@ -301,10 +305,13 @@ export function createGamesRepository(db: Database): GamesStore {
       const own = ownBestDaily.get(dealId, playerId)!.t;
       return fasterPlayers.get(dealId, own === null ? timeMs : Math.min(own, timeMs), playerId)!.n + 1;
     },
-    async dailyResults(playerId, layout, mode, fromSeed, toSeed) {
-      return dailyResults
-        .all({ player: playerId, layout, mode, from: fromSeed, to: toSeed })
-        .map((row): DailyResult => ({ day: row.seed.slice(-10), onDay: row.on_day === 1, clean: row.clean === 1 }));
+    async dailyResults(playerId, mode, fromSeed, toSeed) {
+      return dailyResults.all({ player: playerId, mode, from: fromSeed, to: toSeed }).map((row): DailyResult => ({
+        layout: row.layout,
+        day: row.seed.slice(-10),
+        onDay: row.on_day === 1,
+        clean: row.clean === 1,
+      }));
     },
     async dailyStreak(playerId, today, yesterday) {
       return currentRun(playerId, { today, yesterday }, 'daily_run');

@@ -57,6 +57,8 @@ export interface GameRow {
   unranked: Unranked | null; // why this game cannot be ranked; null while it may be
   ranked_ms: number | null; // a ranked win's time: finished_at - shown_at
   daily: number; // 1 when the win stands on its day's daily table
+  play_ms: number | null; // the player's own clock as the page showed it (the client's word; migration 009); null: none sent
+  own_ms: number | null; // the player's own time: play_ms, else (a win without it) finished_at - shown_at
   layout: string; // the deal's, also kept on the game row (per-layout stats need no join)
   seed: string;
   mode: Mode;
@@ -69,7 +71,7 @@ export type Unranked = 'fast' | 'legacy';
 export interface CustomLayoutRow {
   id: string; // 'c-' + 12 lowercase hex of the normalized slots (services/custom-layouts.ts)
   name: string; // display name, cleaned; the first upload's
-  format: 'kmahjongg' | 'gnome'; // the file it came from
+  format: 'kmahjongg' | 'gnome' | 'editor'; // the file it came from, or the layout editor (migration 010)
   tiles: number; // number of slots
   slots: string; // JSON [[x, y, z], ...], normalized, in canonical slot order
   created_at: number; // ms epoch
@@ -113,6 +115,7 @@ export interface SavedMoves {
   rankedMs: number | null; // with a ranked win: now - shown_at
   dailyDay: string | null; // with a win of a daily deal started on its day: that day (YYYY-MM-DD), for the calendar and daily streak
   onTable: boolean; // with a win: it stands on its day's daily table (games.daily)
+  playMs: number | null; // the page's own clock after this batch, if it sent one: kept as the most it ever said
 }
 
 /** A player's totals on one layout (kept up to date with every start and win). */
@@ -121,15 +124,15 @@ export interface LayoutTotals {
   played: number;
   won: number;
   clean_wins: number;
-  best_ms: number | null;
-  median_ms: number | null; // of winning times; the mean of the middle two for an even count
+  best_ms: number | null; // the fastest win by the player's own time (own_ms)
+  median_ms: number | null; // of winning own times; the mean of the middle two for an even count
 }
 
 /** One win, for the chart. */
 export interface WinRow {
   layout: string;
   finished_at: number;
-  time_ms: number;
+  time_ms: number; // the player's own time (own_ms)
   clean: number; // 1 for a clean win, else 0
 }
 
@@ -169,6 +172,7 @@ export interface DealRecord {
 
 /** A player's result on one daily deal, for the calendar. */
 export interface DailyResult {
+  layout: string; // the deal's layout (only the layout of its day makes it that day's daily deal)
   day: string; // YYYY-MM-DD: the deal's day
   onDay: boolean; // won in a game started on its day
   clean: boolean; // some win of it was clean
@@ -252,8 +256,11 @@ export interface GamesStore {
   bestTimes(dealId: number, limit: number, dailyOnly?: boolean): Promise<BestTime[]>;
   /** A daily win's place on its table: 1 + the players whose best daily time there is faster than `timeMs`. */
   dailyRank(dealId: number, playerId: string, timeMs: number): Promise<number>;
-  /** The player's wins of the daily deals whose seeds lie between `fromSeed` and `toSeed` (of one layout and mode). */
-  dailyResults(playerId: string, layout: string, mode: Mode, fromSeed: string, toSeed: string): Promise<DailyResult[]>;
+  /**
+   * The player's wins of deals in `mode` whose seeds lie between `fromSeed` and `toSeed` (daily seeds), one row
+   * per layout and seed, in seed order: the caller keeps the rows of each day's own layout.
+   */
+  dailyResults(playerId: string, mode: Mode, fromSeed: string, toSeed: string): Promise<DailyResult[]>;
   /** Days in a row, ending `today` or `yesterday`, whose daily deal the player won in a game started on its day. */
   dailyStreak(playerId: string, today: string, yesterday: string): Promise<number>;
   /** Has the player any win on a daily table? (The right to a name.) */
@@ -263,7 +270,7 @@ export interface GamesStore {
   /** Per-layout totals only (the home page's marks). */
   layoutTotals(playerId: string): Promise<LayoutTotals[]>;
   hasWon(playerId: string, dealId: number): Promise<boolean>;
-  /** The player's best winning time (ms, server clock) on a layout in a mode, leaving out one game; null if none. */
+  /** The player's best own time (ms, own_ms) winning a layout in a mode, leaving out one game; null if none. */
   bestWinTime(playerId: string, layout: string, mode: Mode, exceptGameId: string): Promise<number | null>;
 }
 

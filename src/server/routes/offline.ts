@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { newDealUrl } from '../../shared/display.ts';
 import { sendError } from '../errors.ts';
 import { ASSET_NAMES, type AssetName } from '../plugins/assets.ts';
+import { themeOf } from '../views/theme.ts';
 
 export const THEME_COLOR = '#2f6f5e'; // the site's accent (public/css/site.css --accent)
 export const BACKGROUND_COLOR = '#f4ede0'; // the page's background (--bg)
@@ -23,7 +24,16 @@ export const BACKGROUND_COLOR = '#f4ede0'; // the page's background (--bg)
 export const KEPT_ASSETS: readonly AssetName[] = ASSET_NAMES.filter((name) => name !== 'sw.js');
 export const KEPT_PAGES = ['/', '/offline', '/manifest.webmanifest'] as const;
 
-const EMPTY_BOARD = { status: 'playing', width: 0, height: 0, depth: 0, left: 0, pairs: 0, tiles: [] };
+const EMPTY_BOARD = {
+  status: 'playing',
+  width: 0,
+  height: 0,
+  depth: 0,
+  box: { ox: 0, oy: 0, bw: 1, bh: 1 }, // the script sets the dealt board's own (render.ts makeDom)
+  left: 0,
+  pairs: 0,
+  tiles: [],
+};
 
 export default async function offline(fastify: FastifyInstance): Promise<void> {
   const { assets } = fastify;
@@ -83,9 +93,11 @@ export default async function offline(fastify: FastifyInstance): Promise<void> {
         seed: '',
         mode: 'relaxed',
       }),
-      game: { hints: 0, shuffles: 0, time: '0:00' },
+      game: { hints: 0, shuffles: 0, time: '0:00', playMs: 0 },
       resumed: false,
       dealData: '{"deal":null,"game":null}',
+      theme: themeOf(undefined), // the shell's theme script applies the player's, as on every page
+      back: '/',
       sharePath: '/',
       shareUrl: '',
       otherMode: { mode: 'classic', url: newDealUrl('turtle', 'classic') },

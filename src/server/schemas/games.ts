@@ -36,6 +36,9 @@ export const CreateGameBodySchema = z.strictObject({
   mode: ModeSchema.default('relaxed'),
 });
 
+/** The longest own time a page may report for a game: 100 hours of play (its clock stops while paused or hidden). */
+export const MAX_PLAY_MS = 100 * 3_600_000;
+
 export const MovesBodySchema = z.strictObject({
   // Where the batch starts: how many moves of this game the sender believes the server has. With it a
   // batch is idempotent (services/games.ts); without it the moves are appended (SPEC §3.2 as first written).
@@ -44,6 +47,14 @@ export const MovesBodySchema = z.strictObject({
     .int('at is a whole number')
     .min(0, 'at is at least 0')
     .max(MAX_LOG, `at is at most ${MAX_LOG}`)
+    .optional(),
+  // The player's own clock after these moves (docs/fair-play.md, "Two clocks"): the client's word, shown in
+  // the player's own stats only, never ranked. Optional: older pages and scripts send none.
+  playMs: z
+    .number({ error: 'playMs is a time in milliseconds' })
+    .int('playMs is a whole number of milliseconds')
+    .min(0, 'playMs is at least 0')
+    .max(MAX_PLAY_MS, `playMs is at most ${MAX_PLAY_MS} (100 hours)`)
     .optional(),
   moves: z
     .array(MoveSchema)

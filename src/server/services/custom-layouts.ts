@@ -1,6 +1,7 @@
 /**
- * Players' own layouts (issue 13): uploads read into layouts (upload.ts), checked by dealing them
- * once (the dealer, in a worker), stored by content id, and looked up beside the built-ins.
+ * Players' own layouts (issue 13): uploads read into layouts (upload.ts), and layouts drawn in the layout
+ * editor (issue 29), checked by dealing them once (the dealer, in a worker), stored by content id, and
+ * looked up beside the built-ins.
  *
  * `fastify.layouts` answers for every layout id, built in or custom: its info for pages, its name
  * for stats. Custom layouts never change, so they are kept parsed (with their picture) in an LRU.
@@ -11,7 +12,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { geometryOf, makeLayout, type Layout } from '../../engine/index.ts';
+import { geometryOf, makeLayout, type Layout, type Slot } from '../../engine/index.ts';
 import type { Refusal } from '../errors.ts';
 import type { CustomLayoutRow } from '../repositories/types.ts';
 import { layoutGrowth } from './growth.ts';
@@ -19,8 +20,8 @@ import { budgetGroup, NEW_LAYOUT_LIMITS, WindowBudget, type NewLayoutLimits } fr
 import { layoutInfo, layoutName, type LayoutInfo } from './layouts.ts';
 import { ByteLru } from './lru.ts';
 import { CACHE_BUDGETS, customLayoutBytes, flatString } from './sizes.ts';
-import { isCustomId, parseSlotsJson, readUpload, slotsJson, type ReadLayout } from './upload.ts';
-import { layoutPicture } from '../views/picture.ts';
+import { isCustomId, parseSlotsJson, readDrawn, readUpload, slotsJson, type ReadLayout } from './upload.ts';
+import { layoutPicture } from '../../shared/picture.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,6 +43,12 @@ export interface UploadInput {
   readonly client: string; // clientKey of the request, for the budget
 }
 
+export interface DrawnInput {
+  readonly slots: readonly Slot[]; // as the editor drew them (any position: they are normalized)
+  readonly name: string; // the name typed in; '' for the default
+  readonly client: string; // clientKey of the request, for the budget
+}
+
 export type UploadResult =
   { readonly ok: true; readonly id: string; readonly created: boolean; readonly warnings: readonly string[] } | Refusal;
 
@@ -54,6 +61,8 @@ export interface Layouts {
   namer(ids: Iterable<string>): Promise<(id: string) => string>;
   /** Reads, checks and stores an uploaded layout. */
   upload(input: UploadInput): Promise<UploadResult>;
+  /** Checks and stores a layout drawn in the layout editor: the same checks, budgets and limits as an upload. */
+  save(input: DrawnInput): Promise<UploadResult>;
 }
 
 export interface CustomLayoutsOptions {
@@ -171,6 +180,11 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     },
     async upload(input) {
       const read = readUpload(input.bytes, input.filename, input.mapName);
+      if (!read.ok) return { ok: false, code: 'ERR_LAYOUT', message: read.message };
+      return store(read.value, input.client);
+    },
+    async save(input) {
+      const read = readDrawn(input.slots, input.name);
       if (!read.ok) return { ok: false, code: 'ERR_LAYOUT', message: read.message };
       return store(read.value, input.client);
     },

@@ -106,7 +106,7 @@ export interface Played {
 export function gameAnswer(
   game: Game,
   moves: number,
-  row: Pick<GameRow, 'started_at' | 'shown_at' | 'unranked' | 'ranked_ms'>,
+  row: Pick<GameRow, 'started_at' | 'shown_at' | 'unranked' | 'ranked_ms' | 'play_ms'>,
   finishedAt: number | null,
 ) {
   return {
@@ -121,6 +121,7 @@ export function gameAnswer(
     shownAt: row.shown_at, // the game's time runs from here: the player's first view of the deal
     finishedAt,
     timeMs: finishedAt === null ? null : finishedAt - row.shown_at, // server clock
+    playMs: row.play_ms, // the player's own time as their page last sent it (null: never sent)
     ranked: finishedAt === null ? null : row.ranked_ms !== null, // a win whose time may stand on tables (docs/fair-play.md)
     unranked: row.unranked, // why it may not: 'fast' or 'legacy'; null while it may
   };
@@ -297,6 +298,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
       gameId: string,
       moves: readonly Move[],
       at?: number,
+      playMs?: number, // the page's own clock after these moves (the player's own time; docs/fair-play.md)
       client?: string, // a clientKey: pays the log's growth from its day of growth (none: free)
     ): Promise<Played | PlayFailure> {
       for (let attempt = 1; ; attempt++) {
@@ -413,6 +415,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
           pacedAt,
           unranked,
           ...rank,
+          playMs: playMs ?? null,
         });
         if (saved) {
           cache.set(row.id, game, count, stored);
@@ -423,6 +426,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
             unranked,
             ranked_ms: rank.rankedMs,
             daily: rank.onTable ? 1 : 0,
+            play_ms: playMs === undefined ? row.play_ms : Math.max(row.play_ms ?? 0, playMs),
           };
           return { ok: true, row: after, game, moves: count, status, finishedAt: status === 'won' ? time : null };
         }

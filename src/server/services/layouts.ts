@@ -2,9 +2,9 @@
  * The built-in layouts as the site shows them: id, name, description, tile
  * count, and a small picture drawn from the geometry.
  */
-import { LAYOUTS, layoutById } from '../../engine/builtins.ts';
+import { FAMILIES, LAYOUTS, layoutById } from '../../engine/builtins.ts';
 import { geometryOf, type Layout } from '../../engine/index.ts';
-import { layoutPicture } from '../views/picture.ts';
+import { layoutPicture } from '../../shared/picture.ts';
 
 export interface LayoutInfo {
   readonly id: string;
@@ -40,6 +40,18 @@ function infoOf(layout: Layout): LayoutInfo {
 
 /** Every built-in layout, in picker order. */
 export const layoutInfos = (): LayoutInfo[] => LAYOUTS.map(infoOf);
+
+/** A family of built-in layouts as the home page shows it. */
+export interface FamilyInfo {
+  readonly id: string;
+  readonly name: string;
+  readonly description: string;
+  readonly layouts: readonly LayoutInfo[];
+}
+
+/** The families of built-in layouts, in picker order. */
+export const familyInfos = (): FamilyInfo[] =>
+  FAMILIES.map((f) => ({ id: f.id, name: f.name, description: f.description, layouts: f.layouts.map(infoOf) }));
 
 /** One built-in layout, if there is one by that id. */
 export function layoutInfo(id: string): LayoutInfo | undefined {

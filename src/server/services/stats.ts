@@ -42,7 +42,8 @@ export interface HistoryEntry {
   result: 'won' | null;
   startedAt: number;
   finishedAt: number | null;
-  timeMs: number | null;
+  timeMs: number | null; // the player's own time (docs/fair-play.md, "Two clocks")
+  rankedMs: number | null; // the server's ranked time, for a ranked win
   moves: number;
   hints: number;
   shuffles: number;
@@ -130,7 +131,8 @@ export function makeStats(rows: StatsRows, page: number, nameOf: (layout: string
     result: g.result,
     startedAt: g.started_at,
     finishedAt: g.finished_at,
-    timeMs: g.finished_at === null ? null : g.finished_at - g.shown_at,
+    timeMs: g.finished_at === null ? null : g.own_ms,
+    rankedMs: g.ranked_ms,
     moves: g.move_count,
     hints: g.hints,
     shuffles: g.shuffles,

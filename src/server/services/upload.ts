@@ -1,6 +1,7 @@
 /**
  * Reading an uploaded layout file (POST /layouts, SPEC §3.2): a KMahjongg `.layout` or a GNOME
- * Mahjongg `.map`, read by the engine's parsers, into a layout with its content id.
+ * Mahjongg `.map`, read by the engine's parsers, into a layout with its content id; and a layout drawn
+ * in the layout editor (POST /layouts/editor), read the same way (`readDrawn`).
  *
  * Rules we chose (docs/server.md, "Your own layouts"):
  * - The format is told by the file name's extension, else by the text (as the CLI's --layout-file).
@@ -17,7 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import { parseGnomeMaps } from '../../formats/gnome.ts';
-import { makeLayout, sortSlots, type Layout, type Slot } from '../../engine/index.ts';
+import { makeLayout, sortSlots, validateSlots, type Layout, type Slot } from '../../engine/index.ts';
 import { parseKmahjongg } from '../../formats/kmahjongg.ts';
 
 export const MAX_UPLOAD_BYTES = 256 * 1024; // a layout file is a few KB (the corpus' largest is 3.6 KB)
@@ -26,7 +27,7 @@ export const MAP_NAME_MAX = 100; // characters of the form's map name field
 export const CUSTOM_ID = /^c-[0-9a-f]{12}$/;
 export const DEFAULT_NAME = 'Custom layout';
 
-export type LayoutFormat = 'kmahjongg' | 'gnome';
+export type LayoutFormat = 'kmahjongg' | 'gnome' | 'editor'; // the file it came from, or the layout editor
 
 /** Is this a custom layout's id (`c-` and 12 lowercase hex)? */
 export const isCustomId = (id: string): boolean => CUSTOM_ID.test(id);
@@ -84,6 +85,20 @@ export const customId = (normalized: readonly Slot[]): string =>
 /** Slots from the store's JSON. */
 export const parseSlotsJson = (json: string): Slot[] =>
   (JSON.parse(json) as [number, number, number][]).map(([x, y, z]) => ({ x, y, z }));
+
+/**
+ * A layout drawn in the layout editor (POST /layouts/editor), read as an upload is: the same checks of its
+ * tiles, the same normalizing and content id (so a drawn layout and the same shape uploaded share one
+ * page), and a name cleaned the same way. Whether it can be cleared is the dealer's question, as for a file.
+ */
+export function readDrawn(slots: readonly Slot[], name: string): ReadResult {
+  const valid = validateSlots(slots);
+  if (!valid.ok) return fail(valid.message);
+  const normalized = normalizeSlots(valid.value);
+  const id = customId(normalized);
+  const layout = makeLayout(id, cleanName(name), `Your own layout, ${normalized.length} tiles`, normalized);
+  return { ok: true, value: { layout, format: 'editor', warnings: [] } };
+}
 
 /** The base name of an uploaded file (browsers send only that; some old ones a whole path). */
 const baseName = (filename: string): string => filename.split(/[\\/]/).pop() ?? '';

@@ -24,6 +24,7 @@ import type { StoredDeal } from './dealer.ts';
 import { ROW_BYTES } from './growth.ts';
 import { ByteLru } from './lru.ts';
 import { CACHE_BUDGETS, HEAP, stringBytes } from './sizes.ts';
+import { RECORD_SIZE } from './wins.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -120,7 +121,6 @@ export interface OwnRecord {
   readonly best: readonly BestTime[];
 }
 
-export const RECORD_SIZE = 5; // best ranked times shown in a deal's record
 const RECORD_HTML_BYTES = 4_096; // #deal-stats with five best times: about 1.5 KB of two-byte text
 const RECORD_TTL_MS = 1_000; // how long a record is kept in memory: what another process of a fleet wrote shows within it
 

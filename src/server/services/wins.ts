@@ -1,9 +1,30 @@
-/** What the win panel shows beside a win's time: the best before it, its daily rank, where to go next. */
+/**
+ * What the win panel shows beside a win's time: the best before it, its daily rank, where to go next, and
+ * the deal's record with the win counted (the page updates #deal-stats from it without a reload).
+ */
 import type { FastifyInstance } from 'fastify';
-import type { GameRow, LayoutTotals } from '../repositories/types.ts';
+import type { DealRecordAnswer } from '../../shared/api.ts';
+import { isCleanWin, newDealUrl } from '../../shared/display.ts';
+import type { GameRow, GamesStore, LayoutTotals } from '../repositories/types.ts';
 import { dailyDayOf } from './daily.ts';
 import { layoutInfos } from './layouts.ts';
-import { newDealUrl } from '../../shared/display.ts';
+
+export const RECORD_SIZE = 5; // best ranked times shown in a deal's record
+
+/** A deal's record as the API sends it: the counts and the best ranked time of each of the fastest players. */
+export async function dealRecordOf(store: GamesStore, dealId: number, playerId: string): Promise<DealRecordAnswer> {
+  const [counts, best] = await Promise.all([store.dealRecord(dealId), store.bestTimes(dealId, RECORD_SIZE)]);
+  return {
+    opened: counts.opened,
+    won: counts.won,
+    best: best.map((row) => ({
+      name: row.nickname,
+      timeMs: row.time_ms,
+      clean: isCleanWin(row),
+      you: row.player_id === playerId,
+    })),
+  };
+}
 
 export interface NextLayout {
   readonly id: string;
@@ -33,5 +54,6 @@ export async function winExtras(fastify: FastifyInstance, playerId: string, row:
     dailyRank, // its place on that day's table, when it stands there
     next: nextUnplayed(await repo.layoutTotals(playerId), row.layout),
     again: newDealUrl(row.layout, row.mode), // a new deal of the same layout and mode
+    record: await dealRecordOf(repo, row.deal_id, playerId), // the deal's record, this win counted
   };
 }

@@ -15,6 +15,7 @@ import {
   type Move,
   type Status,
 } from '../../engine/index.ts';
+import { boxOf, type Box } from '../../shared/box.ts';
 
 export interface BoardTile {
   readonly slot: number; // index into the deal's tiles
@@ -31,6 +32,7 @@ export interface BoardView {
   readonly width: number; // extent, in half tiles
   readonly height: number;
   readonly depth: number; // layers
+  readonly box: Box; // where the tiles go and the board's size, in tile widths (src/shared/box.ts)
   readonly left: number; // tiles on the board
   readonly pairs: number; // pairs that can be played now
   readonly tiles: readonly BoardTile[];
@@ -55,7 +57,16 @@ export function boardView(game: Game): BoardView {
       label: `${faceName(face)}, ${free ? 'free' : 'blocked'}`,
     });
   });
-  return { status: statusOf(game), width, height, depth, left: game.left, pairs: availablePairs(game).length, tiles };
+  return {
+    status: statusOf(game),
+    width,
+    height,
+    depth,
+    box: boxOf(game.geom.slots, minX, minY),
+    left: game.left,
+    pairs: availablePairs(game).length,
+    tiles,
+  };
 }
 
 export interface GameData {
@@ -63,6 +74,7 @@ export interface GameData {
   readonly log: readonly Move[];
   readonly startedAt: number; // ms epoch, server clock
   readonly status: Status;
+  readonly playMs: number | null; // the player's own time as their page last sent it (docs/fair-play.md)
 }
 
 /**

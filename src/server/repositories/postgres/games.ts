@@ -31,7 +31,7 @@ type Q = pg.Pool | pg.PoolClient;
 
 const SUMMARY =
   'g.id, g.deal_id, g.status, g.result, g.move_count, g.tiles_left, g.hints, g.shuffles, g.undos, ' +
-  'g.started_at, g.finished_at, g.shown_at, g.unranked, g.ranked_ms, g.daily, d.layout, d.seed, d.mode';
+  'g.started_at, g.finished_at, g.shown_at, g.unranked, g.ranked_ms, g.daily, g.play_ms, g.own_ms, d.layout, d.seed, d.mode';
 const FULL = `${SUMMARY}, g.player_id, g.moves_json, g.boards, g.updated_at, g.paced_at, g.checks, g.checks_no`;
 
 interface DayRow {
@@ -117,14 +117,15 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
     },
     async saveMoves(saved: SavedMoves) {
       return transaction(pool, async (client) => {
-        const key = await one<{ player_id: string; deal_id: number; layout: string; time_ms: number }>(
+        const key = await one<{ player_id: string; deal_id: number; layout: string; own_ms: number }>(
           client,
           `UPDATE games SET moves_json = $2, boards = $3, move_count = $4, status = $5, tiles_left = $6,
              hints = $7, shuffles = $8, undos = $9, updated_at = $10, paced_at = $11, unranked = $12,
              result = CASE WHEN $13::boolean THEN 'won' END, finished_at = CASE WHEN $13::boolean THEN $10::bigint END,
-             ranked_ms = $14, daily = $15, checks = $17, checks_no = $18
+             ranked_ms = $14, daily = $15, checks = $17, checks_no = $18,
+             play_ms = CASE WHEN $19::bigint IS NULL THEN play_ms ELSE GREATEST(COALESCE(play_ms, 0), $19::bigint) END
            WHERE id = $1 AND move_count = $16 AND result IS NULL
-           RETURNING player_id, deal_id, layout, time_ms`,
+           RETURNING player_id, deal_id, layout, own_ms`,
           [
             saved.id,
             saved.movesJson,
@@ -144,6 +145,7 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
             saved.expectedCount,
             saved.checks,
             saved.checksNo,
+            saved.playMs,
           ],
         );
         if (!key) return false;
@@ -155,7 +157,7 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
             `UPDATE player_layouts SET won = won + 1, clean_wins = clean_wins + $3,
                best_ms = CASE WHEN best_ms IS NULL OR $4 < best_ms THEN $4 ELSE best_ms END
              WHERE player_id = $1 AND layout = $2`,
-            [player, key.layout, clean, key.time_ms],
+            [player, key.layout, clean, key.own_ms],
           );
           if ((await winsOfDeal(client, player, key.deal_id)) === 1)
             await client.query(
@@ -223,8 +225,8 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
             const mid = (
               await all<{ t: number }>(
                 client,
-                `SELECT time_ms AS t FROM games WHERE player_id = $1 AND layout = $2 AND result = 'won'
-                 ORDER BY time_ms LIMIT $3 OFFSET $4`,
+                `SELECT own_ms AS t FROM games WHERE player_id = $1 AND layout = $2 AND result = 'won'
+                 ORDER BY own_ms LIMIT $3 OFFSET $4`,
                 [playerId, t.layout, t.won % 2 === 1 ? 1 : 2, (t.won - 1) >> 1],
               )
             ).map((row) => row.t);
@@ -245,7 +247,7 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
             ),
             wins: await all<WinRow>(
               client,
-              `SELECT layout, finished_at, time_ms, (hints = 0 AND shuffles = 0 AND undos = 0)::integer AS clean
+              `SELECT layout, finished_at, own_ms AS time_ms, (hints = 0 AND shuffles = 0 AND undos = 0)::integer AS clean
                FROM games WHERE player_id = $1 AND result = 'won' ORDER BY finished_at DESC LIMIT $2`,
               [playerId, q.winsLimit],
             ),
@@ -331,19 +333,24 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
       );
       return row!.n + 1;
     },
-    async dailyResults(playerId, layout, mode, fromSeed, toSeed) {
+    async dailyResults(playerId, mode, fromSeed, toSeed) {
       // On its day: the game started on the UTC day the seed names (SQLite compares with unixepoch of it).
-      const rows = await all<{ seed: string; on_day: boolean; clean: boolean }>(
+      const rows = await all<{ layout: string; seed: string; on_day: boolean; clean: boolean }>(
         pool,
-        `SELECT d.seed,
+        `SELECT d.layout, d.seed,
                 bool_or(to_char(to_timestamp(g.started_at / 1000.0) AT TIME ZONE 'UTC', 'YYYY-MM-DD') = substr(d.seed, 7)) AS on_day,
                 bool_or(g.hints = 0 AND g.shuffles = 0 AND g.undos = 0) AS clean
          FROM deals d JOIN games g ON g.deal_id = d.id AND g.player_id = $1
-         WHERE d.layout = $2 AND d.mode = $3 AND d.seed COLLATE "C" >= $4 AND d.seed COLLATE "C" <= $5 AND g.result = 'won'
-         GROUP BY d.seed ORDER BY d.seed COLLATE "C"`,
-        [playerId, layout, mode, fromSeed, toSeed],
+         WHERE d.mode = $2 AND d.seed COLLATE "C" >= $3 AND d.seed COLLATE "C" <= $4 AND g.result = 'won'
+         GROUP BY d.layout, d.seed ORDER BY d.seed COLLATE "C", d.layout COLLATE "C"`,
+        [playerId, mode, fromSeed, toSeed],
       );
-      return rows.map((row): DailyResult => ({ day: row.seed.slice(-10), onDay: row.on_day, clean: row.clean }));
+      return rows.map((row): DailyResult => ({
+        layout: row.layout,
+        day: row.seed.slice(-10),
+        onDay: row.on_day,
+        clean: row.clean,
+      }));
     },
     async dailyStreak(playerId, today, yesterday) {
       return currentRun(pool, playerId, today, yesterday, 'daily_run');
@@ -367,7 +374,7 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
     async bestWinTime(playerId, layout, mode, exceptGameId) {
       return (await one<{ best: number | null }>(
         pool,
-        `SELECT MIN(g.time_ms) AS best FROM games g JOIN deals d ON d.id = g.deal_id
+        `SELECT MIN(g.own_ms) AS best FROM games g JOIN deals d ON d.id = g.deal_id
          WHERE g.player_id = $1 AND g.layout = $2 AND g.result = 'won' AND d.mode = $3 AND g.id <> $4`,
         [playerId, layout, mode, exceptGameId],
       ))!.best;

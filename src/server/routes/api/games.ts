@@ -61,12 +61,13 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
       config: { rateLimit: LIMITS.moves },
     },
     async (request, reply) => {
-      const { moves, at } = request.body;
+      const { moves, at, playMs } = request.body;
       const played = await fastify.games.play(
         request.playerId,
         request.params.id,
         moves as Move[],
         at,
+        playMs,
         clientKey(request.ip),
       );
       if (!played.ok) {

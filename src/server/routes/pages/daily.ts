@@ -1,6 +1,6 @@
 /**
  * The daily deals (SPEC §3.2, §7):
- * - GET /daily: today's deal (UTC date; turtle, seed daily-YYYY-MM-DD, relaxed), the same for
+ * - GET /daily: today's deal (UTC date; the layout of the day, seed daily-YYYY-MM-DD, relaxed), the same for
  *   everyone, with the day's table, this month's calendar (the days you won, clean or not, links to
  *   past days) and your daily streak.
  * - GET /daily/:date (YYYY-MM-DD, UTC): a past day's deal and its table, with that month's calendar.
@@ -22,7 +22,8 @@ import { dealKey } from '../../schemas/common.ts';
 import { NICKNAME_MAX, NicknameBodySchema } from '../../schemas/daily.ts';
 import {
   DAILY_BOARD_SIZE,
-  DAILY_LAYOUT,
+  dailyLayoutOf,
+  periodOf,
   DAILY_MODE,
   FIRST_DAILY,
   isRealDay,
@@ -123,7 +124,8 @@ async function renderDaily(
   const isToday = day === today;
   const seed = seedOfDay(day);
   // Today's deal is everyone's: no client pays for it. A past day's may be new to the store: the client's budget pays.
-  const key = dealKey(DAILY_LAYOUT, seed, DAILY_MODE);
+  const layout = dailyLayoutOf(day); // services/daily.ts: the turtle until 2026-12-31, then a layout of the day
+  const key = dealKey(layout, seed, DAILY_MODE);
   const playerId = request.playerId;
   const known = !request.isNewPlayer;
   // A visitor without a cookie stores nothing, not even today's deal (issue 24): it is made and shown.
@@ -142,8 +144,11 @@ async function renderDaily(
   }));
   const monthStart = `${day.slice(0, 7)}-01`;
   const monthEnd = `${day.slice(0, 7)}-31`;
+  // The player's wins of daily seeds this month, on any layout: only each day's own layout counts.
   const results = known
-    ? await repo.dailyResults(playerId, DAILY_LAYOUT, DAILY_MODE, seedOfDay(monthStart), seedOfDay(monthEnd))
+    ? (await repo.dailyResults(playerId, DAILY_MODE, seedOfDay(monthStart), seedOfDay(monthEnd))).filter(
+        (r) => r.layout === dailyLayoutOf(r.day),
+      )
     : [];
   const result = results.find((r) => r.day === day);
   const unfinished = known && !result && dealId !== null ? await repo.unfinishedOfDeal(playerId, dealId) : undefined;
@@ -154,8 +159,9 @@ async function renderDaily(
     isToday,
     date: formatDate(Date.parse(`${day}T00:00:00Z`)),
     isoDate: day,
-    layout: layoutInfo(DAILY_LAYOUT),
-    url: dealUrl(DAILY_LAYOUT, seed, DAILY_MODE),
+    layout: layoutInfo(layout),
+    rotates: periodOf(day).layouts.length > 1, // a layout of the day, not the same layout every day
+    url: dealUrl(layout, seed, DAILY_MODE),
     best,
     won: result ? (result.onDay ? 'on-day' : 'late') : null,
     unfinished: Boolean(unfinished),

@@ -1,6 +1,7 @@
 /**
  * GET /stats/export.csv and /stats/export.json: every game of the player, one row each, oldest first
- * (layout, seed, mode, started, finished, result, time, ranked, hints, shuffles, undos, moves, link).
+ * (layout, seed, mode, started, finished, result, time, ranked, hints, shuffles, undos, moves, link, ranked time):
+ * the time is the player's own (docs/fair-play.md, "Two clocks"), the ranked time the server's for a ranked win.
  * Streamed a page at a time, so 100,000 games cost no more memory than 500. A player with no games
  * gets a 404 that says so.
  */
@@ -20,13 +21,14 @@ export interface ExportGame {
   started: string; // ISO 8601, UTC
   finished: string | null;
   result: 'won' | 'stuck' | 'unfinished';
-  timeMs: number | null; // from the deal's first view to the finish (SPEC §7)
+  timeMs: number | null; // the player's own time (their page's clock; the server's for games without one)
   ranked: boolean;
   hints: number;
   shuffles: number;
   undos: number;
   moves: number;
   link: string;
+  rankedMs: number | null; // a ranked win's time on the server's clock, from the deal's first view
 }
 
 export const CSV_COLUMNS = [
@@ -43,6 +45,7 @@ export const CSV_COLUMNS = [
   'undos',
   'moves',
   'link',
+  'ranked_ms',
 ] as const;
 
 export function exportGame(row: ExportRow, origin: string): ExportGame {
@@ -53,13 +56,14 @@ export function exportGame(row: ExportRow, origin: string): ExportGame {
     started: new Date(row.started_at).toISOString(),
     finished: row.finished_at === null ? null : new Date(row.finished_at).toISOString(),
     result: row.result === 'won' ? 'won' : row.status === 'stuck' ? 'stuck' : 'unfinished',
-    timeMs: row.finished_at === null ? null : row.finished_at - row.shown_at,
+    timeMs: row.finished_at === null ? null : row.own_ms,
     ranked: row.ranked_ms !== null,
     hints: row.hints,
     shuffles: row.shuffles,
     undos: row.undos,
     moves: row.move_count,
     link: `${origin}${dealUrl(row.layout, row.seed, row.mode)}`,
+    rankedMs: row.ranked_ms,
   };
 }
 
@@ -86,6 +90,7 @@ export function csvLine(game: ExportGame): string {
     game.undos,
     game.moves,
     game.link,
+    game.rankedMs,
   ];
   return `${values.map(csvField).join(',')}\r\n`;
 }

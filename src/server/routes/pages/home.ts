@@ -1,10 +1,11 @@
 /**
- * GET /: pick a layout, start a game (relaxed or classic), today's deal, resume, stats. A returning
- * player sees which layouts they have won (clean or not) and a suggestion of one they have not played.
+ * GET /: pick a layout, start a game (relaxed or classic), today's deal, resume, stats. The layouts come
+ * in families (classic, animals, …), each a section with a link to it at the top. A returning player sees
+ * which layouts they have won (clean or not) and a suggestion of one they have not played.
  */
 import type { FastifyInstance } from 'fastify';
-import { DAILY_LAYOUT, dailySeed, utcDate } from '../../services/daily.ts';
-import { layoutInfos } from '../../services/layouts.ts';
+import { dailyLayoutOf, dailySeed, utcDate } from '../../services/daily.ts';
+import { familyInfos, layoutName } from '../../services/layouts.ts';
 import { dealUrl, newDealUrl } from '../../../shared/display.ts';
 import { nextUnplayed } from '../../services/wins.ts';
 
@@ -19,14 +20,21 @@ export default async function pagesHome(fastify: FastifyInstance): Promise<void>
     const nameOf = latest ? await fastify.layouts.namer([latest.layout]) : undefined;
     return reply.page('index', {
       nav: 'play',
-      layouts: layoutInfos().map((l) => ({
-        ...l,
-        mark: mark.get(l.id) ?? '',
-        newUrl: newDealUrl(l.id, 'relaxed'),
-        classicUrl: newDealUrl(l.id, 'classic'),
+      families: familyInfos().map((f) => ({
+        ...f,
+        layouts: f.layouts.map((l) => ({
+          ...l,
+          mark: mark.get(l.id) ?? '',
+          newUrl: newDealUrl(l.id, 'relaxed'),
+          classicUrl: newDealUrl(l.id, 'classic'),
+        })),
       })),
       suggestion: totals.length > 0 ? nextUnplayed(totals) : null, // for a player who has begun: a layout they have not tried
-      daily: { url: dealUrl(DAILY_LAYOUT, dailySeed(now), 'relaxed'), date: utcDate(now) },
+      daily: {
+        url: dealUrl(dailyLayoutOf(utcDate(now)), dailySeed(now), 'relaxed'),
+        name: layoutName(dailyLayoutOf(utcDate(now))),
+        date: utcDate(now),
+      },
       resume: latest && {
         url: dealUrl(latest.layout, latest.seed, latest.mode),
         name: nameOf!(latest.layout),

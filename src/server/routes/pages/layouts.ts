@@ -157,6 +157,7 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
       shareUrl: `${fastify.publicOrigin ?? ''}${path}`,
       newUrl: newDealUrl(id, 'relaxed'),
       classicUrl: newDealUrl(id, 'classic'),
+      editUrl: `/layouts/editor?from=${id}`,
       layoutData: scriptJson({ id, name: info.name, slots: info.layout.slots.map((s) => [s.x, s.y, s.z]) }),
     });
   });

@@ -12,7 +12,7 @@ import { availablePairs, newGame, type Game } from '../../../engine/index.ts';
 import { sendRefusal, sendError } from '../../errors.ts';
 import type { Nav } from '../../plugins/view.ts';
 import { dealKey, DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
-import { DAILY_LAYOUT, dailySeed, isDailySeed } from '../../services/daily.ts';
+import { dailyDayOf, dailySeed } from '../../services/daily.ts';
 import type { ShownDeal, ShownLookup } from '../../services/dealer.ts';
 import { ByteLru } from '../../services/lru.ts';
 import { bufferBytes, CACHE_BUDGETS, flatString, HEAP, keyedRecordBytes, stringBytes } from '../../services/sizes.ts';
@@ -203,7 +203,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const path = dealUrl(layout, seed, mode);
       // Never from the Host header (the client's to choose): PUBLIC_ORIGIN, else the path (the script adds the page's origin).
       const shareUrl = `${fastify.publicOrigin ?? ''}${path}`;
-      const daily = layout === DAILY_LAYOUT && mode === 'relaxed' && isDailySeed(seed);
+      const daily = dailyDayOf(layout, seed, mode) !== null; // the deal of its day (the layout of that day)
       const nav: Nav = daily && seed === dailySeed(fastify.now()) ? 'daily' : 'play';
       const prefs = playPrefs(request.cookies[PREFS_COOKIE]);
       const theme = themeOf(request.cookies[THEME_COOKIE]);
@@ -212,6 +212,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       if (cached && !known) keepWhole(cached, record);
       if (cached) return sendPage(reply, cached, record);
 
+      const playMs = resumed?.row.play_ms ?? 0;
       let counts: { left: number; pairs: number; hints: number; shuffles: number };
       let boardHtml: string;
       let data: string;
@@ -224,6 +225,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
           log: clientLog(game, resumed.row.move_count, resumed.row),
           startedAt: resumed.row.started_at,
           status: resumed.row.status,
+          playMs: resumed.row.play_ms,
         };
         data = dealData(shown.json, gameData);
       } else {
@@ -241,7 +243,8 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         daily,
         counters: { left: counts.left, pairs: counts.pairs },
         boardHtml,
-        game: { hints: counts.hints, shuffles: counts.shuffles, time: formatTime(now - shownAt) },
+        // Your time (the clock the page shows: from the first move, stopped while paused), as last heard.
+        game: { hints: counts.hints, shuffles: counts.shuffles, playMs, time: formatTime(playMs) },
         resumed: Boolean(resumed),
         dealData: data,
         sharePath: path,
@@ -257,7 +260,6 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const html = fastify.renderPartial('play', {
         ...page,
         record: RECORD_MARK,
-        game: { ...page.game, time: formatTime(0) },
       });
       return sendPage(reply, keepPage(shown, fresh, cacheKey, html), record);
     },

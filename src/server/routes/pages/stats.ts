@@ -42,6 +42,11 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
           name: stats.byLayout[h.layout]?.name ?? h.layout, // every layout in the history has its totals
           date: formatDate(h.startedAt),
           time: formatTime(h.timeMs),
+          // The ranked time too, where the server ranked the win and its clock says otherwise (a whole second).
+          rankedTime:
+            h.rankedMs !== null && Math.floor(h.rankedMs / 1000) !== Math.floor((h.timeMs ?? 0) / 1000)
+              ? formatTime(h.rankedMs)
+              : null,
         })),
         chart: timesChart(stats.wins),
         pager: {

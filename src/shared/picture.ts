@@ -3,7 +3,7 @@
  * like a real tile, each layer shifted up-left and darker than the one below.
  * One <path> per layer keeps the markup small (a turtle is about 2.5 KB).
  */
-import type { Geometry } from '../../engine/index.ts';
+import type { Geometry } from '../engine/layout.ts';
 
 const UX = 3; // picture units per half tile, across
 const UY = 4; // picture units per half tile, down (tiles are 3:4 portrait)

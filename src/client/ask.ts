@@ -1,0 +1,38 @@
+/**
+ * Questions to the solver's Web Worker (worker.ts): a hint and "can this still be won?". One worker per
+ * kind of question, so a long check never delays a hint; asking again while an older question of the
+ * same kind is still being worked on ends that work (the worker is replaced). Workers start on the first
+ * question, never at page load.
+ */
+import type { Deal, Move } from '../engine/index.ts';
+import type { WorkerAnswer, WorkerRequest } from './worker.ts';
+
+export type Question = 'hint' | 'check';
+
+export type Ask = (kind: Question, deal: Deal, log: readonly Move[], done: (answer: WorkerAnswer) => void) => void;
+
+/** An `ask` that runs questions in workers made from `workerUrl`. */
+export function makeAsk(workerUrl: URL): Ask {
+  const workers = new Map<Question, { worker: Worker; waiting: number | null }>();
+  let nextId = 1;
+  return (kind, deal, log, done) => {
+    let entry = workers.get(kind);
+    if (entry && entry.waiting !== null) {
+      entry.worker.terminate();
+      entry = undefined;
+    }
+    if (!entry) {
+      entry = { worker: new Worker(workerUrl, { type: 'module' }), waiting: null };
+      workers.set(kind, entry);
+    }
+    const id = nextId++;
+    const current = entry;
+    current.waiting = id;
+    current.worker.onmessage = (e: MessageEvent<WorkerAnswer>) => {
+      if (e.data.id !== current.waiting) return;
+      current.waiting = null;
+      done(e.data);
+    };
+    current.worker.postMessage({ id, kind, deal, log } satisfies WorkerRequest);
+  };
+}

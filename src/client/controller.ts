@@ -1,0 +1,273 @@
+/**
+ * What the play page does on each input (events.ts calls it): picks, the controls, the keys' actions,
+ * the page's visibility and size, zoom. It changes the state (state.ts), hands moves to the sync, plays
+ * sounds and asks the solver, then draws (render.ts); side effects on the page beyond drawing (the prefs
+ * cookie, navigation, the clipboard) are here and nowhere else.
+ */
+import type { Move } from '../engine/index.ts';
+import { type Ask } from './ask.ts';
+import type { Controller } from './events.ts';
+import { boardPoint, fit, renderClock, zoomTo, type State } from './render.ts';
+import { play as playSound, setSound, type Sounds } from './sound.ts';
+import {
+  elapsedMs,
+  isInProgress,
+  moveFocus,
+  newGameUrl,
+  pickTile,
+  playMove,
+  shareUrl,
+  showCheck,
+  showHint,
+  startClock,
+  stopClock,
+} from './state.ts';
+import { leave, record, sendNow, type Sync } from './sync.ts';
+import { clampZoom, zoomIn, zoomOut, zoomToggle } from './zoom.ts';
+
+/** Actions that work while the game is paused (none touches the hidden board). */
+const PAUSE_SAFE = new Set([
+  'pause',
+  'timer',
+  'sound',
+  'new',
+  'new!',
+  'stay',
+  'share',
+  'deselect',
+  'zoom-in',
+  'zoom-out',
+  'zoom-fit',
+]);
+
+export const FOCUS_BOARD = 'mahjong:focus-board'; // sessionStorage: "New game" was pressed; focus the new board
+export const PREFS_COOKIE = 'mj_prefs'; // src/server/routes/pages/play.ts: words joined by dots
+
+export interface Deps {
+  readonly sync: Sync;
+  readonly kept: readonly Sync[]; // games other pages left waiting (main.ts sends them)
+  readonly sounds: Sounds;
+  readonly ask: Ask;
+  readonly draw: () => void;
+  readonly now: () => number;
+}
+
+/** The play page's controller for state `s`. */
+export function makeController(s: State, deps: Deps): Controller {
+  const { sync, sounds, ask, draw, now } = deps;
+  const doc = s.dom.board.ownerDocument;
+  let hintAt = -1; // log length of the position the pending hint is for
+
+  /** The player's switches, kept in the mj_prefs cookie, which the server renders (no flash on the next page). */
+  function savePrefs(): void {
+    const words = [s.timerOn ? '' : 'timer-off', s.paused ? 'paused' : ''].filter(Boolean);
+    doc.cookie = `${PREFS_COOKIE}=${words.join('.') || 'none'}; path=/; max-age=${400 * 86_400}; samesite=lax`;
+  }
+
+  /** Hands the log to the sync with your clock as it reads now. */
+  const recordNow = (): void => record(sync, s.game.log, s.status, elapsedMs(s.clock, now()));
+
+  /** Plays a move locally and hands the log to the sync. */
+  function play(move: Move): boolean {
+    const error = playMove(s, move, now());
+    if (error) {
+      s.message = error.charAt(0).toUpperCase() + error.slice(1) + '.';
+      draw();
+      return false;
+    }
+    recordNow();
+    draw();
+    return true;
+  }
+
+  function setPaused(on: boolean): void {
+    s.paused = on;
+    if (on) stopClock(s, now());
+    else startClock(s, now());
+    s.message = on ? 'Paused: the board is hidden and your clock stopped.' : '';
+    savePrefs();
+  }
+
+  async function share(): Promise<void> {
+    const url = shareUrl(s, location.origin);
+    try {
+      if (typeof navigator.share === 'function' && matchMedia('(pointer: coarse)').matches) {
+        await navigator.share({ title: 'Mahjong solitaire: can you clear this board?', url });
+        return;
+      }
+      await navigator.clipboard.writeText(url);
+      s.message = 'Link copied: anyone who opens it gets this same board.';
+    } catch {
+      s.message = `Share this link: ${url}`;
+    }
+    draw();
+  }
+
+  function hint(): void {
+    const at = s.game.log.length;
+    if (s.status === 'won' || (s.hintPending && hintAt === at)) return;
+    hintAt = at;
+    s.hintPending = true;
+    s.message = 'Looking for a good pair…';
+    draw();
+    ask('hint', s.deal, s.game.log, (a) => {
+      if (a.kind !== 'hint') {
+        s.hintPending = false;
+        return;
+      }
+      const move = showHint(s, a.pair, at, a.winning, now());
+      if (move) recordNow();
+      s.moveFocus = move !== null;
+      draw();
+    });
+  }
+
+  function check(): void {
+    if (s.status === 'won' || s.check.kind === 'running') return;
+    const at = s.game.log.length;
+    s.check = { kind: 'running', at };
+    s.message = 'Asking the solver whether this board can still be cleared…';
+    draw();
+    ask('check', s.deal, s.game.log, (a) => {
+      if (a.kind !== 'check') s.check = { kind: 'idle' };
+      else if (showCheck(s, a.result, a.undoSteps, at, now())) recordNow(); // counted on the server
+      draw();
+    });
+  }
+
+  const ctrl: Controller = {
+    pick(slot) {
+      if (s.paused) return;
+      const picked = pickTile(s, slot, now());
+      if (picked.kind === 'move') {
+        recordNow();
+        playSound(sounds, s.status === 'won' ? 'win' : 'match');
+      } else if (picked.kind === 'select') playSound(sounds, 'select');
+      draw();
+    },
+    act(action) {
+      if (s.paused && !PAUSE_SAFE.has(action)) return; // the board is hidden: nothing acts on it
+      if (action.startsWith('undo:')) {
+        if (s.status === 'won') return;
+        const n = Number(action.slice(5));
+        for (let i = 0; i < n && s.game.past.length > 0; i++) play({ type: 'undo' });
+        s.message = `Back to the last winnable position (${n} move${n === 1 ? '' : 's'} undone).`;
+        draw();
+        return;
+      }
+      switch (action) {
+        case 'shuffle':
+        case 'undo':
+        case 'redo':
+          if (s.status === 'won') return; // the server has recorded the win: the game is over
+          if (play({ type: action }) && action === 'shuffle') playSound(sounds, 'shuffle');
+          return;
+        case 'pause':
+          if (s.status === 'won' && !s.paused) return;
+          setPaused(!s.paused);
+          if (!s.paused) s.moveFocus = true;
+          draw();
+          return;
+        case 'timer':
+          s.timerOn = !s.timerOn;
+          savePrefs();
+          draw();
+          return;
+        case 'sound':
+          setSound(sounds, !sounds.on);
+          s.soundOn = sounds.on;
+          draw();
+          return;
+        case 'hint':
+          return hint();
+        case 'check':
+          return check();
+        case 'new':
+        case 'new!':
+          if (action === 'new' && isInProgress(s) && !s.confirmingNew) {
+            s.confirmingNew = true; // ask first: the notice offers "New game" (new!) and "Keep playing"
+            draw();
+            s.dom.notice.querySelector<HTMLElement>('[data-do="stay"]')?.focus();
+            return;
+          }
+          leave(sync);
+          try {
+            sessionStorage.setItem(FOCUS_BOARD, '1'); // the next page puts focus back on its board
+          } catch {
+            // no session storage: the new page starts at its top, as any page
+          }
+          location.assign(newGameUrl(s));
+          return;
+        case 'share':
+          void share();
+          return;
+        case 'zoom-in':
+        case 'zoom-out':
+        case 'zoom-fit':
+          ctrl.zoom(action === 'zoom-in' ? 'in' : action === 'zoom-out' ? 'out' : 'fit');
+          return;
+        case 'stay':
+          s.confirmingNew = false;
+          s.moveFocus = true;
+          draw();
+          return;
+        case 'deselect':
+          s.confirmingNew = false;
+          s.selected = null;
+          s.hint = null;
+          s.message = ''; // "… selected." or the hint's pair go with them
+          draw();
+          return;
+      }
+    },
+    focusStep(dir, from) {
+      if (s.paused) return;
+      if (from !== null && s.focus === null) s.focus = from; // tabbed in: the first arrow moves from there
+      moveFocus(s, dir);
+      s.moveFocus = true;
+      draw();
+    },
+    visibility(hidden) {
+      if (hidden) {
+        stopClock(s, now()); // your clock stops while the page is away
+        sendNow(sync); // a phone may end a page in the background without a pagehide
+      } else startClock(s, now());
+      renderClock(s, now());
+    },
+    tick() {
+      renderClock(s, now());
+    },
+    fit() {
+      fit(s);
+      draw(); // the zoom buttons say what they can do at the new size
+    },
+    zoom(to, anchor, held) {
+      const next =
+        to === 'in'
+          ? zoomIn(s.zoom, s.fitTile)
+          : to === 'out'
+            ? zoomOut(s.zoom, s.fitTile)
+            : to === 'fit'
+              ? null
+              : to === 'toggle'
+                ? zoomToggle(s.zoom, s.fitTile)
+                : clampZoom(to, s.fitTile);
+      zoomTo(s, next, anchor, held);
+      draw();
+    },
+    tileWidth() {
+      return s.zoom ?? s.fitTile;
+    },
+    boardPoint(at) {
+      return boardPoint(s, at);
+    },
+    leave() {
+      leave(sync);
+    },
+    online() {
+      sendNow(sync);
+      for (const other of deps.kept) sendNow(other); // at once, not after their retries' backoff
+    },
+  };
+  return ctrl;
+}

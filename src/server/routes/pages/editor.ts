@@ -1,0 +1,249 @@
+/**
+ * The layout editor (issue 29):
+ * - GET /layouts/editor[?layout=CODE&z=N&name=…]: the editor with a draft (src/shared/draft.ts), rendered
+ *   whole by the server so that it works before any script: every cell of the grid is a submit button of
+ *   one GET form. `cell=x,y` (a click on a cell), `go=up|down` (the layer) and `go=left|right|higher|lower`
+ *   (moving every tile) change the draft and answer 303 to the draft's own address; `from=ID` opens a
+ *   built-in or custom layout in the editor (303). The page's script does the same in the browser.
+ * - GET /layouts/editor.layout?layout=CODE&name=…: the draft as a KMahjongg `.layout` file, to download.
+ * - POST /layouts/editor (form: `layout`, `name`): saves the draft as a custom layout, as an upload would be
+ *   (services/custom-layouts.ts `save`: the same checks, budgets and rate limit), then 303 to its page; a
+ *   refusal re-shows the editor with the draft and the reason (400, 429, 503). Like every POST it needs the
+ *   player cookie and our own origin (plugins/player.ts).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { layoutById } from '../../../engine/builtins.ts';
+import { LayoutError, MAX_LAYER, MAX_TILES, makeGeometry, makeLayout, validateSlots } from '../../../engine/index.ts';
+import { makeKmahjongg } from '../../../formats/kmahjongg.ts';
+import {
+  EDITOR_NAME_MAX,
+  EMPTY_DRAFT,
+  MAX_CODE,
+  changeLayer,
+  checkDraft,
+  draftOf,
+  draftQuery,
+  gridOf,
+  makeDraftCode,
+  moveDraft,
+  overlapping,
+  parseDraftCode,
+  statusText,
+  tileAt,
+  toggleCell,
+  topLayerOf,
+  type Draft,
+  type DraftEdit,
+} from '../../../shared/draft.ts';
+import { layoutPicture } from '../../../shared/picture.ts';
+import { ERROR_STATUS, sendError } from '../../errors.ts';
+import { LIMITS } from '../../plugins/security.ts';
+import { LayoutIdSchema } from '../../schemas/common.ts';
+import { familyInfos } from '../../services/layouts.ts';
+import { clientKey } from '../../services/limits.ts';
+import { cleanName } from '../../services/upload.ts';
+
+const EDITOR_PATH = '/layouts/editor';
+const MINUTE = 60_000; // ms
+
+/**
+ * Candidate pairs the page's own answer to "can this be cleared?" may try (the script asks its worker with
+ * the full search): enough for any layout drawn by hand, and a bound on what a page costs the server.
+ */
+export const PAGE_CHECK_BUDGET = 20_000;
+
+/**
+ * Edits without script are page loads that parse, check and draw a draft of up to 1,000 tiles: a person
+ * makes a few a second at most (each is two requests, the edit and its redirect), so an address may ask
+ * for this many drafts a minute.
+ */
+const EDITOR_LIMIT = { max: 240, timeWindow: MINUTE } as const;
+
+const SAVE_BODY_LIMIT = 16 * 1024; // bytes: a draft of 1,000 tiles is 4,000 characters, with its name and layer
+
+const CELL = /^(\d{1,3}),(\d{1,3})$/;
+
+const EditorQuerySchema = z.object({
+  layout: z.string().max(MAX_CODE, `a layout here has at most ${MAX_TILES} tiles`).optional(),
+  z: z.coerce.number().int().min(0).max(MAX_LAYER).optional(),
+  name: z
+    .string()
+    .max(EDITOR_NAME_MAX * 4, `a name is at most ${EDITOR_NAME_MAX} characters`)
+    .optional(),
+  from: LayoutIdSchema.optional(),
+  cell: z.string().regex(CELL, 'a cell is written x,y').optional(),
+  go: z.enum(['up', 'down', 'left', 'right', 'higher', 'lower', 'name']).optional(),
+});
+
+const EditorSaveSchema = z.object({
+  layout: z.string().max(MAX_CODE, `a layout has at most ${MAX_TILES} tiles`).default(''),
+  name: z
+    .string()
+    .max(EDITOR_NAME_MAX * 4, `a name is at most ${EDITOR_NAME_MAX} characters`)
+    .default(''),
+  z: z.coerce.number().int().min(0).max(MAX_LAYER).optional(),
+});
+
+/** A draft's name as typed, made safe to show: '' stays '' (the default name is the save's to choose). */
+const draftName = (raw: string | undefined): string => (raw === undefined || raw.trim() === '' ? '' : cleanName(raw));
+
+/** A sentence from a message: capital first letter, full stop. */
+const sentence = (s: string): string => `${s.charAt(0).toUpperCase()}${s.slice(1)}${/[.!?…]$/.test(s) ? '' : '.'}`;
+
+/** The JSON of `<script type="application/json">`: nothing in it can close the element. */
+const scriptJson = (value: unknown): string =>
+  JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+
+/** A download's file name: the draft's name in safe characters, or `layout`. */
+const fileName = (name: string): string => (name.replace(/[^A-Za-z0-9 _-]+/g, '').trim() || 'layout').slice(0, 40);
+
+interface PageState {
+  readonly error?: string; // why the last request was refused
+}
+
+function renderEditor(reply: FastifyReply, status: number, draft: Draft, state: PageState = {}): FastifyReply {
+  const { slots, z } = draft;
+  const grid = gridOf(slots);
+  const check = checkDraft(slots, PAGE_CHECK_BUDGET);
+  const clash = overlapping(slots);
+  const tiles = slots
+    .map((s, i) => ({ ...s, clash: clash.has(i) }))
+    .map((s) => ({ ...s, kind: s.z > z ? 'above' : s.z === z ? 'on' : s.z === z - 1 ? 'ghost' : 'below' }))
+    .sort((a, b) => (a.kind === 'above' ? 1 : 0) - (b.kind === 'above' ? 1 : 0)); // outlines on top
+  const cells: { x: number; y: number; on: boolean }[] = [];
+  for (let y = 0; y < grid.height; y++)
+    for (let x = 0; x < grid.width; x++) cells.push({ x, y, on: tileAt(slots, x, y, z) >= 0 });
+  const perLayer: number[] = [];
+  for (const s of slots) perLayer[s.z] = (perLayer[s.z] ?? 0) + 1;
+  const top = topLayerOf(slots);
+  const label = `${draft.name || 'Your layout'}: ${slots.length} tiles in ${Math.max(1, perLayer.length)} layers`;
+  return reply.code(status).page('editor', {
+    title: 'Layout editor',
+    nav: 'play',
+    editor: true, // views/layout.eta: the editor's own style and script
+    draft,
+    code: makeDraftCode(slots),
+    grid,
+    cells,
+    tiles,
+    layers: Array.from({ length: Math.max(perLayer.length, z + 1) }, (_, k) => perLayer[k] ?? 0),
+    canUp: z < top,
+    canDown: z > 0,
+    check: { ...check, text: statusText(slots.length, check) },
+    picture: slots.length > 0 ? layoutPicture(makeGeometry(slots), label) : '',
+    downloadUrl: `${EDITOR_PATH}.layout${draftQuery({ ...draft, z: 0 })}`,
+    families: familyInfos().map((f) => ({ name: f.name, layouts: f.layouts.map((l) => ({ id: l.id, name: l.name })) })),
+    error: state.error && sentence(state.error),
+    nameMax: EDITOR_NAME_MAX,
+    data: scriptJson({ query: draftQuery(draft), code: makeDraftCode(slots), z, name: draft.name }),
+  });
+}
+
+/** The edit a GET asks for, if any (a cell, a layer, a move). */
+function editOf(draft: Draft, cell: string | undefined, go: string | undefined): DraftEdit | null {
+  if (cell !== undefined) {
+    const [, x, y] = CELL.exec(cell)!;
+    return toggleCell(draft, Number(x), Number(y));
+  }
+  if (go === 'up' || go === 'down') return { ok: true, draft: changeLayer(draft, go === 'up' ? 1 : -1) };
+  if (go === 'left') return moveDraft(draft, -1, 0);
+  if (go === 'right') return moveDraft(draft, 1, 0);
+  if (go === 'higher') return moveDraft(draft, 0, -1);
+  if (go === 'lower') return moveDraft(draft, 0, 1);
+  if (go === 'name') return { ok: true, draft }; // the form sent by Enter in the name field: just the new name
+  return null;
+}
+
+export default async function pagesEditor(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  app.get(
+    EDITOR_PATH,
+    { schema: { querystring: EditorQuerySchema }, attachValidation: true, config: { rateLimit: EDITOR_LIMIT } },
+    async (request, reply) => {
+      if (request.validationError)
+        return renderEditor(reply, 400, EMPTY_DRAFT, {
+          error: `this address does not hold a draft the editor can read: ${request.validationError.message}`,
+        });
+      const q = request.query;
+      if (q.from !== undefined) {
+        const layout = layoutById(q.from) ?? (await fastify.layouts.custom(q.from))?.layout;
+        if (!layout)
+          return sendError(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${q.from} to open`);
+        const opened = draftOf(layout.slots, layout.name);
+        if (!opened)
+          return renderEditor(reply, 400, EMPTY_DRAFT, {
+            error: `${layout.name} is larger than the editor's grid, so it cannot be opened here`,
+          });
+        return reply.redirect(`${EDITOR_PATH}${draftQuery(opened)}`, 303);
+      }
+      const parsed = q.layout === undefined ? { ok: true as const, slots: [] } : parseDraftCode(q.layout);
+      if (!parsed.ok)
+        return renderEditor(reply, 400, { ...EMPTY_DRAFT, name: draftName(q.name) }, { error: parsed.message });
+      const draft: Draft = {
+        slots: parsed.slots,
+        z: Math.min(q.z ?? 0, topLayerOf(parsed.slots)),
+        name: draftName(q.name),
+      };
+      const edit = editOf(draft, q.cell, q.go);
+      if (edit === null) return renderEditor(reply, 200, draft);
+      if (!edit.ok) return renderEditor(reply, 409, draft, { error: edit.message });
+      return reply.redirect(`${EDITOR_PATH}${draftQuery(edit.draft)}`, 303);
+    },
+  );
+
+  app.get(
+    `${EDITOR_PATH}.layout`,
+    {
+      schema: { querystring: EditorQuerySchema.pick({ layout: true, name: true }) },
+      config: { rateLimit: EDITOR_LIMIT },
+    },
+    async (request, reply) => {
+      const parsed = parseDraftCode(request.query.layout ?? '');
+      if (!parsed.ok) return sendError(request, reply, 'ERR_LAYOUT', parsed.message);
+      const valid = validateSlots(parsed.slots);
+      // An odd count or an unclearable shape is still a layout file; tiles sharing room are not.
+      if (!valid.ok && valid.error !== LayoutError.Odd) return sendError(request, reply, 'ERR_LAYOUT', valid.message);
+      const name = draftName(request.query.name) || 'My layout';
+      const text = makeKmahjongg(makeLayout('draft', name, '', parsed.slots));
+      const file = fileName(name);
+      return reply
+        .type('text/plain; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${file}.layout"`)
+        .header('cache-control', 'no-store')
+        .send(text);
+    },
+  );
+
+  app.post(
+    EDITOR_PATH,
+    {
+      bodyLimit: SAVE_BODY_LIMIT,
+      schema: { body: EditorSaveSchema },
+      attachValidation: true,
+      config: { rateLimit: LIMITS.uploadLayout }, // what an upload may: each may deal a layout once
+    },
+    async (request: FastifyRequest<{ Body: z.infer<typeof EditorSaveSchema> }>, reply) => {
+      if (request.validationError)
+        return renderEditor(reply, 400, EMPTY_DRAFT, {
+          error: `the layout could not be read from the form: ${request.validationError.message}`,
+        });
+      const body = request.body;
+      const parsed = parseDraftCode(body.layout);
+      if (!parsed.ok) return renderEditor(reply, 400, EMPTY_DRAFT, { error: parsed.message });
+      const name = draftName(body.name);
+      const draft: Draft = { slots: parsed.slots, z: Math.min(body.z ?? 0, topLayerOf(parsed.slots)), name };
+      if (parsed.slots.length === 0)
+        return renderEditor(reply, 400, draft, { error: 'place some tiles before saving' });
+      const saved = await fastify.layouts.save({ slots: parsed.slots, name, client: clientKey(request.ip) });
+      if (!saved.ok) {
+        if (saved.retryAfterS !== undefined) reply.header('retry-after', String(saved.retryAfterS));
+        return renderEditor(reply, ERROR_STATUS[saved.code], draft, { error: saved.message });
+      }
+      request.log.info({ layout: saved.id, created: saved.created }, 'layout saved from the editor');
+      return reply.redirect(`/layouts/${saved.id}`, 303);
+    },
+  );
+}

@@ -1,0 +1,45 @@
+/**
+ * The board's box: where its tiles go and how large it is, in tile widths (public/css/board.css). The
+ * server writes it into the page (views/partials/board.eta) and the board CSS sizes itself from it, so
+ * the board has its final size from the first paint and the script never moves it (no layout shift).
+ * Every slot counts, removed or not, so the board does not move as tiles go.
+ */
+
+export const DEPTH = 0.13; // tile thickness and layer shift, in tile widths (board.css)
+const LIFT = 0.08; // room for a lifted or selected tile's shift up-left, in tile widths
+const SHADOW = 0.12; // room for the drop shadow down-right, in tile widths
+
+export interface Box {
+  readonly ox: number; // added to every tile's left
+  readonly oy: number; // added to every tile's top
+  readonly bw: number; // board width
+  readonly bh: number; // board height
+}
+
+/** The exact box of slots at half-tile (x, y, z), with (minX, minY) the layout extent's corner. */
+export function boxOf(
+  slots: readonly { readonly x: number; readonly y: number; readonly z: number }[],
+  minX: number,
+  minY: number,
+): Box {
+  let left = Infinity;
+  let top = Infinity;
+  let right = -Infinity;
+  let bottom = -Infinity;
+  for (const t of slots) {
+    const x = (t.x - minX) / 2 - t.z * DEPTH;
+    const y = ((t.y - minY) * 2) / 3 - t.z * DEPTH;
+    left = Math.min(left, x);
+    top = Math.min(top, y);
+    right = Math.max(right, x + 1 + DEPTH);
+    bottom = Math.max(bottom, y + 4 / 3 + DEPTH);
+  }
+  if (slots.length === 0) return { ox: LIFT, oy: LIFT, bw: 1, bh: 1 };
+  const round = (v: number): number => Math.round(v * 1000) / 1000;
+  return {
+    ox: round(LIFT - left),
+    oy: round(LIFT - top),
+    bw: round(right - left + LIFT + SHADOW),
+    bh: round(bottom - top + LIFT + SHADOW),
+  };
+}

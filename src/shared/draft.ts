@@ -1,0 +1,237 @@
+/**
+ * The layout editor's draft (issue 29), defined once for the editor page's server rendering (which works
+ * before any script, with one form round trip per click) and for its script: the tiles placed so far, the
+ * layer being edited and a name; what a click on the grid does to it; the draft written into an address;
+ * and the answer to "can this be cleared?".
+ *
+ * - Cells are half tiles. A click on a cell of the current layer removes the tile of that layer covering
+ *   the cell, if there is one, else places a tile whose top-left quarter is that cell. Tiles may overlap
+ *   while being drawn: the check says so and names them.
+ * - The grid is at least EDITOR_MIN half tiles and keeps EDITOR_MARGIN empty half tiles right of and below
+ *   the tiles, up to EDITOR_MAX. A layout opened in the editor is moved EDITOR_INSET half tiles in from the
+ *   top-left corner, so there is room on every side; saving moves it back (ids are by shape).
+ * - The code of a draft (its `layout` query parameter) is the base64url of three bytes per tile (x, y, z),
+ *   in canonical slot order: four characters a tile, 4,000 for the largest layout, and only characters
+ *   an address keeps as they are.
+ */
+// From the engine's modules, not its index: the editor's script would otherwise carry every built-in layout.
+import { LayoutError, MAX_LAYER, MAX_TILES, makeGeometry, sortSlots, validateSlots } from '../engine/layout.ts';
+import { findRemovalOrder, quickUnclearable } from '../engine/order.ts';
+import { makeRng } from '../engine/rng.ts';
+import type { Slot } from '../engine/types.ts';
+
+export const EDITOR_MIN = { width: 36, height: 20 } as const; // the smallest grid; in half tiles
+export const EDITOR_MAX = { width: 64, height: 40 } as const; // the largest grid; in half tiles
+export const EDITOR_MARGIN = 4; // empty half tiles kept right of and below the tiles
+export const EDITOR_INSET = 2; // half tiles a layout opened in the editor is moved in from the corner
+export const EDITOR_NAME_MAX = 40; // characters of a name (as an uploaded layout's)
+export const MAX_CODE = 4 * MAX_TILES; // characters of the largest draft's code
+
+/** A layout being drawn. */
+export interface Draft {
+  readonly slots: readonly Slot[]; // the tiles, in canonical slot order
+  readonly z: number; // the layer the grid edits, 0 at the bottom
+  readonly name: string; // what to save it as ('' until the player names it)
+}
+
+export const EMPTY_DRAFT: Draft = { slots: [], z: 0, name: '' };
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+const VALUE = new Map([...ALPHABET].map((c, i) => [c, i]));
+
+/** The code of a draft's tiles: base64url of (x, y, z) bytes per tile, in canonical order. */
+export function makeDraftCode(slots: readonly Slot[]): string {
+  let out = '';
+  for (const s of sortSlots(slots)) {
+    const n = (s.x << 16) | (s.y << 8) | s.z; // 24 bits: four characters of six
+    out += ALPHABET[(n >> 18) & 63]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]! + ALPHABET[n & 63]!;
+  }
+  return out;
+}
+
+export type CodeResult =
+  { readonly ok: true; readonly slots: Slot[] } | { readonly ok: false; readonly message: string };
+
+/** The tiles of a draft's code; a message for anything that is not one (a damaged or made-up address). */
+export function parseDraftCode(code: string): CodeResult {
+  const fail = (message: string): CodeResult => ({ ok: false, message });
+  if (code.length > MAX_CODE) return fail(`the layout in this address has more than ${MAX_TILES} tiles`);
+  if (code.length % 4 !== 0) return fail('the layout in this address is cut short; was the link copied whole?');
+  const slots: Slot[] = [];
+  const seen = new Set<number>();
+  for (let i = 0; i < code.length; i += 4) {
+    let n = 0;
+    for (let k = 0; k < 4; k++) {
+      const v = VALUE.get(code[i + k]!);
+      if (v === undefined) return fail('the layout in this address is damaged; was the link copied whole?');
+      n = (n << 6) | v;
+    }
+    const s = { x: (n >> 16) & 255, y: (n >> 8) & 255, z: n & 255 };
+    if (s.x > EDITOR_MAX.width - 2 || s.y > EDITOR_MAX.height - 2 || s.z > MAX_LAYER)
+      return fail(
+        `a tile at (${s.x}, ${s.y}, ${s.z}) lies outside the editor's grid of ${EDITOR_MAX.width} × ${EDITOR_MAX.height} half tiles and ${MAX_LAYER + 1} layers`,
+      );
+    if (seen.has(n)) return fail(`two tiles at (${s.x}, ${s.y}, ${s.z})`);
+    seen.add(n);
+    slots.push(s);
+  }
+  return { ok: true, slots: sortSlots(slots) };
+}
+
+/** The grid a draft needs: its tiles plus the margin, at least EDITOR_MIN, at most EDITOR_MAX; in half tiles. */
+export function gridOf(slots: readonly Slot[]): { readonly width: number; readonly height: number } {
+  let right = 0;
+  let bottom = 0;
+  for (const s of slots) {
+    right = Math.max(right, s.x + 2);
+    bottom = Math.max(bottom, s.y + 2);
+  }
+  const even = (n: number): number => n + (n % 2);
+  return {
+    width: Math.min(EDITOR_MAX.width, Math.max(EDITOR_MIN.width, even(right + EDITOR_MARGIN))),
+    height: Math.min(EDITOR_MAX.height, Math.max(EDITOR_MIN.height, even(bottom + EDITOR_MARGIN))),
+  };
+}
+
+/** The highest layer a draft may edit: one above its top tile (no empty layers in between), at most MAX_LAYER. */
+export const topLayerOf = (slots: readonly Slot[]): number =>
+  Math.min(
+    MAX_LAYER,
+    slots.reduce((top, s) => Math.max(top, s.z + 1), 0),
+  );
+
+/** Does the tile `s` cover the cell (x, y)? */
+const covers = (s: Slot, x: number, y: number): boolean => s.x <= x && x < s.x + 2 && s.y <= y && y < s.y + 2;
+
+/** The index of the tile on layer z covering cell (x, y) (the last of them, should tiles overlap), or -1. */
+export function tileAt(slots: readonly Slot[], x: number, y: number, z: number): number {
+  for (let i = slots.length - 1; i >= 0; i--) if (slots[i]!.z === z && covers(slots[i]!, x, y)) return i;
+  return -1;
+}
+
+export type DraftEdit = { readonly ok: true; readonly draft: Draft } | { readonly ok: false; readonly message: string };
+
+/**
+ * A click on cell (x, y) of the draft's layer: removes the tile there, or places one with its top-left quarter
+ * on the cell. Refused past MAX_TILES tiles or the grid's last row and column.
+ */
+export function toggleCell(draft: Draft, x: number, y: number): DraftEdit {
+  const at = tileAt(draft.slots, x, y, draft.z);
+  if (at >= 0) return { ok: true, draft: { ...draft, slots: draft.slots.filter((_, i) => i !== at) } };
+  if (draft.slots.length >= MAX_TILES)
+    return { ok: false, message: `a layout has at most ${MAX_TILES} tiles; remove one to place another` };
+  if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || y < 0)
+    return { ok: false, message: 'there is no such cell' };
+  if (x > EDITOR_MAX.width - 2 || y > EDITOR_MAX.height - 2)
+    return {
+      ok: false,
+      message: `the grid ends here: a layout is at most ${EDITOR_MAX.width} × ${EDITOR_MAX.height} half tiles`,
+    };
+  return { ok: true, draft: { ...draft, slots: sortSlots([...draft.slots, { x, y, z: draft.z }]) } };
+}
+
+/** The draft one layer up (at most one above its top tile) or down (at least the bottom). */
+export function changeLayer(draft: Draft, dz: -1 | 1): Draft {
+  return { ...draft, z: Math.max(0, Math.min(topLayerOf(draft.slots), draft.z + dz)) };
+}
+
+/** The draft's tiles all moved by (dx, dy) half tiles, unless that would take one off the grid. */
+export function moveDraft(draft: Draft, dx: number, dy: number): DraftEdit {
+  const moved = draft.slots.map((s) => ({ x: s.x + dx, y: s.y + dy, z: s.z }));
+  if (moved.some((s) => s.x < 0 || s.y < 0 || s.x > EDITOR_MAX.width - 2 || s.y > EDITOR_MAX.height - 2))
+    return { ok: false, message: 'the tiles are at the edge of the grid' };
+  return { ok: true, draft: { ...draft, slots: moved } };
+}
+
+/** A layout's slots as a new draft: moved EDITOR_INSET in from the top-left corner; null if it does not fit the grid. */
+export function draftOf(slots: readonly Slot[], name: string): Draft | null {
+  if (slots.length === 0) return { ...EMPTY_DRAFT, name };
+  const minX = Math.min(...slots.map((s) => s.x));
+  const minY = Math.min(...slots.map((s) => s.y));
+  const minZ = Math.min(...slots.map((s) => s.z));
+  const moved = slots.map((s) => ({ x: s.x - minX + EDITOR_INSET, y: s.y - minY + EDITOR_INSET, z: s.z - minZ }));
+  if (moved.some((s) => s.x > EDITOR_MAX.width - 2 || s.y > EDITOR_MAX.height - 2 || s.z > MAX_LAYER)) return null;
+  return { slots: sortSlots(moved), z: 0, name: name.slice(0, EDITOR_NAME_MAX) };
+}
+
+/** The query string of a draft's address (`layout`, `z`, `name`; empty ones left out), with its `?`. */
+export function draftQuery(draft: Draft): string {
+  const params: string[] = [];
+  if (draft.slots.length > 0) params.push(`layout=${makeDraftCode(draft.slots)}`); // base64url: nothing to escape
+  if (draft.z > 0) params.push(`z=${draft.z}`);
+  if (draft.name !== '') params.push(`name=${encodeURIComponent(draft.name)}`);
+  return params.length > 0 ? `?${params.join('&')}` : '';
+}
+
+/** The four cells (half tiles) a tile covers, as [x, y] on its layer. */
+export const cellsOf = (s: Slot): readonly (readonly [number, number])[] => [
+  [s.x, s.y],
+  [s.x + 1, s.y],
+  [s.x, s.y + 1],
+  [s.x + 1, s.y + 1],
+];
+
+/** Tiles of one layer that share room: the indices of every tile that overlaps another. */
+export function overlapping(slots: readonly Slot[]): Set<number> {
+  const out = new Set<number>();
+  const cells = new Map<string, number>(); // "x,y,z" of each covered cell → the tile covering it
+  slots.forEach((s, i) => {
+    for (const [x, y] of cellsOf(s)) {
+      const key = `${x},${y},${s.z}`;
+      const other = cells.get(key);
+      if (other !== undefined) out.add(other).add(i);
+      else cells.set(key, i);
+    }
+  });
+  return out;
+}
+
+/** Why a draft cannot be cleared. */
+export type DraftReason = 'empty' | 'too-many' | 'odd' | 'overlap' | 'tower' | 'order' | 'unknown';
+
+/** The answer to "can this be cleared?". */
+export type DraftCheck =
+  { readonly clearable: true } | { readonly clearable: false; readonly reason: DraftReason; readonly message: string };
+
+export const CHECK_SEED = 'editor'; // the removal-order search's seed: the same answer everywhere
+
+/**
+ * Can these tiles be cleared? The engine's checks in turn: tiles at all, at most MAX_TILES, no overlap, an
+ * even count, no stack too tall for its partners, then the removal-order search with `budget` candidate
+ * pairs (not found within it: 'unknown'). Deterministic.
+ */
+export function checkDraft(slots: readonly Slot[], budget: number): DraftCheck {
+  const no = (reason: DraftReason, message: string): DraftCheck => ({ clearable: false, reason, message });
+  if (slots.length === 0) return no('empty', 'place tiles on the grid to begin');
+  const valid = validateSlots(slots);
+  if (!valid.ok) {
+    if (valid.error === LayoutError.Overlap || valid.error === LayoutError.Duplicate)
+      return no('overlap', `${valid.message}: two tiles on one layer cannot share room`);
+    if (valid.error === LayoutError.Odd)
+      return no('odd', `${slots.length} tiles: tiles leave in pairs, so the count must be even`);
+    if (valid.error === LayoutError.TooLarge) return no('too-many', valid.message);
+    return no('overlap', valid.message);
+  }
+  const geom = makeGeometry(valid.value);
+  const present = new Uint8Array(geom.size).fill(1);
+  const lone = quickUnclearable(geom, present);
+  if (lone) return no('tower', `a lone tower: ${lone}`);
+  const found = findRemovalOrder(geom, present, makeRng(CHECK_SEED), budget);
+  if (found.ok) return { clearable: true };
+  // The search says which way it failed: proved (no order empties it) or gave up at the budget.
+  if (found.message.includes(`within ${budget} steps`))
+    return no(
+      'unknown',
+      `no order of removals was found within ${budget.toLocaleString('en')} steps: very likely it cannot`,
+    );
+  return no('order', 'no order of removals empties it: some tiles would be left blocking each other');
+}
+
+/** The status line of a draft: its tile count and the check's answer. */
+export function statusText(tiles: number, check: DraftCheck | null): string {
+  const count = `${tiles.toLocaleString('en')} ${tiles === 1 ? 'tile' : 'tiles'}`;
+  if (check === null) return `${count} · checking whether it can be cleared…`;
+  if (check.clearable) return `${count} · can be cleared`;
+  if (check.reason === 'empty') return `No tiles yet: ${check.message}`;
+  return `${count} · cannot be cleared: ${check.message}`;
+}
