@@ -20,6 +20,7 @@ const ON_POSTGRES = [
   'hostile',
   'deals',
   'deals-store',
+  'page-writes',
   'editor',
 ].map((name) => `test/server/${name}.test.ts`);
 

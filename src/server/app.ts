@@ -13,7 +13,13 @@ import fp from 'fastify-plugin';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TrustProxy } from './config.ts';
 import { cookieSecretFor } from './secret.ts';
-import { capConnections, CONNECTION_LIMITS, type ConnectionLimits } from './connections.ts';
+import {
+  answerClientError,
+  capConnections,
+  CONNECTION_LIMITS,
+  type ConnectionLimits,
+  type ConnectionStats,
+} from './connections.ts';
 import { frameworkError, registerErrorHandler, registerNotFoundHandler } from './errors.ts';
 import headers, { requestIdMaker } from './plugins/headers.ts';
 import assets from './plugins/assets.ts';
@@ -46,12 +52,17 @@ import customLayouts from './services/custom-layouts.ts';
 import pagesTheme from './routes/pages/theme.ts';
 import dealer, { type DealerOptions } from './services/dealer.ts';
 import games from './services/games.ts';
+import growth from './services/growth.ts';
+import views from './services/views.ts';
 import type { NewLayoutLimits } from './services/limits.ts';
+import type { MeasuredCache } from './services/lru.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     now: () => number; // the server clock, in ms since the epoch; injectable for tests
     publicOrigin: string | undefined; // PUBLIC_ORIGIN: absolute links are built from it, never from Host
+    caches: MeasuredCache[]; // every cache bounded by bytes, for /healthz?detail=1 (services/sizes.ts)
+    connectionStats: () => ConnectionStats; // open sockets, and those shed or refused (connections.ts)
   }
 }
 
@@ -71,6 +82,7 @@ export interface AppOptions {
   gamesPerDay?: number; // games one player may start in a UTC day (services/games.ts GAMES_PER_DAY)
   newLayouts?: NewLayoutLimits; // new custom layouts one client / everyone may store an hour (limits.ts NEW_LAYOUT_LIMITS)
   connections?: Partial<ConnectionLimits>; // time limits and caps on sockets (connections.ts); tests shorten them
+  growthPerClient?: number; // bytes one client may add to the database a day (services/growth.ts GROWTH_PER_CLIENT)
 }
 
 const FLEET_SECRET_KEY = 'fleet_cookie_secret'; // settings row of the generated secret on PostgreSQL
@@ -116,16 +128,26 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.checkIntervalMs },
     genReqId: requestIdMaker(Boolean(opts.trustProxy)),
     frameworkErrors: (error, request, reply) => frameworkError(root!, error, request, reply),
+    clientErrorHandler: answerClientError, // a 408 (or 400, 431) before routing: written, then the socket closed
   }).withTypeProvider<ZodTypeProvider>();
   root = app;
-  capConnections(app.server, limits, (client) =>
-    app.log.warn({ client, perAddress: limits.perAddress }, 'too many connections from one client; refusing more'),
-  );
+  const connectionStats = capConnections(app.server, limits, {
+    refused: (client) =>
+      app.log.warn({ client, perAddress: limits.perAddress }, 'too many connections from one client; refusing more'),
+    shed: (client, open) =>
+      app.log.warn(
+        { client, open },
+        'all connections taken: closing the oldest unfinished ones of the clients holding the most',
+      ),
+    full: (open) => app.log.warn({ open }, 'every connection is being answered; refusing new ones'),
+  });
+  app.decorate('connectionStats', connectionStats);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   const now = opts.now ?? Date.now;
   app.decorate('now', now);
   app.decorate('publicOrigin', opts.publicOrigin);
+  app.decorate('caches', [] as MeasuredCache[]);
   app.decorate('writeFailures', new WriteFailures(now)); // write errors requests met, for /healthz
   app.register(headers);
   app.register(sensible);
@@ -133,6 +155,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(compress, { threshold: 1024 });
   registerErrorHandler(app);
   app.register(counters, { redisUrl: opts.redisUrl, now });
+  app.register(growth, { perClient: opts.rateLimit === false ? false : opts.growthPerClient });
   app.register(security, { rateLimit: opts.rateLimit });
   app.after(() => registerNotFoundHandler(app));
 
@@ -145,6 +168,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(customLayoutsRepository);
   app.register(cookieSetup, { secret: opts.cookieSecret, databasePath: opts.databasePath });
   app.register(player, { publicOrigin: opts.publicOrigin });
+  app.register(views);
   app.register(assets, { publicDir: opts.publicDir });
   app.register(view);
   app.register(dealer, { ...opts.dealer, newDeals: opts.rateLimit === false ? false : opts.dealer?.newDeals, now });

@@ -6,6 +6,7 @@
  *   DATABASE_URL (unset: SQLite at DATABASE_PATH; postgres://… : PostgreSQL)  DATABASE_POOL_MAX (10)
  *   COOKIE_SECRET (default: generated on first start and kept in the database)
  *   LOG_LEVEL (info)  TRUST_PROXY (false)  DEAL_WORKERS (2)  PUBLIC_ORIGIN (unset)  REDIS_URL (unset)
+ *   GROWTH_PER_CLIENT_MB (64: what one client may add to the database in a day, services/growth.ts)
  *
  * PUBLIC_ORIGIN (`https://mahjong.example`) is where the site is served: share links are built from
  * it, never from the client's Host header, and POSTs must come from it. COOKIE_SECRET must look
@@ -156,6 +157,12 @@ export const EnvSchema = z.object({
   TRUST_PROXY: TrustProxySchema,
   REDIS_URL: RedisUrlSchema,
   DEAL_WORKERS: z.coerce.number().int().min(0).max(16).default(2), // threads for classic deals (relaxed ones are made in process)
+  GROWTH_PER_CLIENT_MB: z.coerce
+    .number({ error: 'GROWTH_PER_CLIENT_MB is a whole number of MB from 1 to 65536' })
+    .int('GROWTH_PER_CLIENT_MB is a whole number of MB from 1 to 65536')
+    .min(1, 'GROWTH_PER_CLIENT_MB is a whole number of MB from 1 to 65536')
+    .max(65536, 'GROWTH_PER_CLIENT_MB is a whole number of MB from 1 to 65536')
+    .default(64), // what one client (an IPv4 /24, an IPv6 /64) may add to the database in a day
 });
 
 export type Env = z.infer<typeof EnvSchema>;

@@ -25,12 +25,15 @@ export const ERROR_STATUS = {
   ERR_NOT_FOUND: 404, // no such route (or page)
   ERR_METHOD_NOT_ALLOWED: 405,
   ERR_GONE: 410, // a transfer link used or expired
+  ERR_REQUEST_TIMEOUT: 408, // headers or body not arrived by their deadline (connections.ts); the socket is closed
   ERR_URI_TOO_LONG: 414, // a part of the address longer than the router takes
   ERR_PAYLOAD_TOO_LARGE: 413, // past the body limit, a file too big, too many files or fields
   ERR_UNSUPPORTED_MEDIA_TYPE: 415, // a form where JSON goes, or JSON where a form goes
+  ERR_HEADERS_TOO_LARGE: 431, // the request's headers past Node's limit (connections.ts); the socket is closed
   ERR_RATE_LIMITED: 429, // a rate limit; Retry-After says when to try again
   ERR_INTERNAL: 500, // our bug; logged under the request id the message quotes
   ERR_UNAVAILABLE: 503, // the server is shutting down or cannot answer now
+  ERR_GROWTH: 429, // this client stored as much as one may in a day (services/growth.ts); Retry-After says when
   // deals (services/dealer.ts)
   ERR_UNKNOWN_LAYOUT: 404,
   ERR_SEED: 400, // a seed the engine refuses
@@ -116,11 +119,13 @@ export const CODE_OF_STATUS: Readonly<Record<number, ErrorCode>> = {
   403: 'ERR_FORBIDDEN',
   404: 'ERR_NOT_FOUND',
   405: 'ERR_METHOD_NOT_ALLOWED',
+  408: 'ERR_REQUEST_TIMEOUT',
   410: 'ERR_GONE',
   414: 'ERR_URI_TOO_LONG',
   413: 'ERR_PAYLOAD_TOO_LARGE',
   415: 'ERR_UNSUPPORTED_MEDIA_TYPE',
   429: 'ERR_RATE_LIMITED',
+  431: 'ERR_HEADERS_TOO_LARGE',
   503: 'ERR_UNAVAILABLE',
 };
 

@@ -33,6 +33,7 @@ const app = buildApp({
     redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
   },
   dealer: { workers: env.DEAL_WORKERS },
+  growthPerClient: env.GROWTH_PER_CLIENT_MB * 1024 * 1024,
 });
 
 let closing = false;

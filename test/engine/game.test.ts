@@ -158,6 +158,32 @@ describe('shuffle', () => {
     expect(twice.faces).not.toEqual(once.faces);
   });
 
+  test('undo and redo of shuffles share their boards: later matches never change a board or an earlier game (issue 24)', () => {
+    const d = turtleDeal('shared-boards');
+    const first = play(start(d), [{ type: 'shuffle' }]);
+    const boardCopy = first.boards.map((b) => b.slice());
+    const facesCopy = first.faces.slice();
+    const moves: Move[] = [{ type: 'undo' }, { type: 'redo' }, { type: 'undo' }, { type: 'redo' }];
+    let game = play(first, moves);
+    for (let k = 0; k < 5; k++) {
+      const [a, b] = availablePairs(game)[0]!;
+      game = play(game, [
+        { type: 'match', a, b },
+        { type: 'undo' },
+        { type: 'redo' },
+        { type: 'shuffle' },
+        { type: 'undo' },
+      ]);
+    }
+    expect(first.faces).toEqual(facesCopy); // the earlier value is untouched
+    expect(first.boards).toEqual(boardCopy);
+    expect(game.boards[0]).toEqual(boardCopy[0]);
+    const taken = replay(d, game.log, game.boards);
+    const searched = replay(d, game.log);
+    expect(taken.ok && taken.value.faces).toEqual(game.faces);
+    expect(searched.ok && searched.value.faces).toEqual(game.faces);
+  });
+
   test('when the tiles left sit on each other, shuffle says so and undo helps', () => {
     const d = STACKED;
     const game = play(start(d), [{ type: 'match', a: 2, b: 3 }]);

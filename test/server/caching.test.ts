@@ -92,6 +92,12 @@ describe('caching', () => {
 
   test('a stored deal never changes: public for a day; the layout list for five minutes; their errors are not kept', async () => {
     const app = await build();
+    // Asked without a cookie, a new deal is not stored (issue 24): kept five minutes, the board it will be stored with.
+    expect((await app.inject({ url: '/api/deals/turtle/c1' })).headers['cache-control']).toBe('public, max-age=300');
+    const cookie = await newPlayer(app);
+    expect((await app.inject({ url: '/api/deals/turtle/c1', headers: { cookie } })).headers['cache-control']).toBe(
+      'public, max-age=86400',
+    );
     expect((await app.inject({ url: '/api/deals/turtle/c1' })).headers['cache-control']).toBe('public, max-age=86400');
     expect((await app.inject({ url: '/api/layouts' })).headers['cache-control']).toBe('public, max-age=300');
     expect((await app.inject({ url: '/api/deals/nosuch/c1' })).headers['cache-control']).toBe('private, no-cache');

@@ -3,12 +3,19 @@
  * at their deadline while other clients are served, and one client's pile of stalled sockets does
  * not lock anyone else out. The app listens on 127.0.0.1 with short deadlines; the "other client"
  * connects from 127.0.0.1, the hostile one from 127.0.0.2 (both loopback).
+ *
+ * Issue 24: sixteen addresses (127.0.0.2–17) holding stalled sockets up to their per-address cap, and
+ * opening a new one whenever one is closed, while forty new clients (each from an address of its own)
+ * ask for /healthz: every one gets its answer, because the server sheds the oldest unfinished socket of
+ * the client holding the most of them. Before, four such addresses filled every socket and new clients
+ * were reset. And a 408 always closes its socket, saying `Connection: close`.
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/server/app.ts';
 import { TEST_SECRET } from './helper.ts';
+import type { ConnectionLimits } from '../../src/server/connections.ts';
 
 const SHORT = {
   headersTimeoutMs: 400,
@@ -29,13 +36,13 @@ afterEach(async () => {
   app = undefined;
 });
 
-async function listen(): Promise<number> {
+async function listen(connections: Partial<ConnectionLimits> = SHORT): Promise<number> {
   app = buildApp({
     databasePath: ':memory:',
     cookieSecret: TEST_SECRET,
     logger: false,
     dealer: { workers: 0 },
-    connections: SHORT,
+    connections,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;
@@ -103,5 +110,149 @@ describe('many stalled sockets do not lock others out', () => {
     expect(early).toBe('closed');
     const res = await healthz(port); // from 127.0.0.1: another client
     expect(res.status).toBe(200);
+  });
+});
+
+/** A new client from `from`: one request on a fresh connection; resolves with its status line, or why none came. */
+function newClient(port: number, from: string): Promise<string> {
+  return new Promise((resolve) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+    let received = '';
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve('no answer in 5 s');
+    }, 5_000);
+    socket.on('data', (d) => (received += d.toString()));
+    socket.on('error', (e) => received === '' && (received = `error: ${e.message}`));
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(received.split('\r\n')[0] || 'closed without an answer');
+    });
+    socket.on('connect', () => socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'));
+  });
+}
+
+describe('sixteen addresses holding stalled sockets (issue 24)', () => {
+  test('a new client always gets through: the oldest unfinished sockets of the biggest holders are shed', async () => {
+    // The caps in the proportions of the defaults (800 in all, 256 an address: three addresses fill it).
+    const port = await listen({
+      ...SHORT,
+      headersTimeoutMs: 3_000,
+      requestTimeoutMs: 4_000,
+      maxConnections: 120,
+      perAddress: 40,
+    });
+    const attackers = Array.from({ length: 16 }, (_, i) => `127.0.0.${i + 2}`);
+    let attacking = true;
+    let opened = 0;
+    /** Keeps `from` at its cap of stalled sockets: a new one whenever one is closed. */
+    const hold = (from: string, k: number): void => {
+      if (!attacking) return;
+      const socket = connect({ port, host: '127.0.0.1', localAddress: from });
+      sockets.push(socket);
+      opened++;
+      socket.on('error', () => {});
+      socket.on('close', () => setTimeout(() => hold(from, k + 1), 20));
+      socket.on('connect', () =>
+        socket.write(
+          k % 2 === 0
+            ? 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ' // headers that never end
+            : `POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: ${cookie}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{`, // a body that never ends
+        ),
+      );
+    };
+    for (const from of attackers) for (let k = 0; k < 40; k++) hold(from, k);
+    await new Promise((r) => setTimeout(r, 500)); // every socket taken
+    const answers: string[] = [];
+    for (let i = 0; i < 40; i++) answers.push(await newClient(port, `127.0.1.${i + 1}`));
+    attacking = false;
+    expect(answers.filter((a) => a !== 'HTTP/1.1 200 OK')).toEqual([]);
+    const stats = app!.connectionStats();
+    expect(stats.open).toBeGreaterThanOrEqual(100); // the attackers held nearly every socket all along
+    expect(stats.shed).toBeGreaterThan(0); // room was made, not found
+    expect(opened).toBeGreaterThan(16 * 40); // the attackers kept opening sockets all along
+  });
+
+  test('an unfinished socket has a shorter deadline than an idle kept-alive one', async () => {
+    const port = await listen({ ...SHORT, headersTimeoutMs: 600, keepAliveTimeoutMs: 5_000 });
+    const kept = await stalled(port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', '127.0.0.1'); // answered, then idle
+    const unfinished = await stalled(port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+    const cut = await Promise.race([
+      unfinished.closed.then(() => 'closed'),
+      new Promise((r) => setTimeout(() => r('open'), 2_000)),
+    ]);
+    expect(cut).toBe('closed'); // at its headers' deadline (600 ms)
+    expect(kept.socket.destroyed).toBe(false); // still open at 2 s: kept-alive sockets get 5 s
+  });
+
+  test('at the cap, sockets stalled for a second go before an idle kept-alive one', async () => {
+    const port = await listen({
+      ...SHORT,
+      headersTimeoutMs: 5_000,
+      requestTimeoutMs: 6_000,
+      keepAliveTimeoutMs: 10_000,
+      maxConnections: 30,
+      perAddress: 40,
+    });
+    const kept = await stalled(port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', '127.0.0.1');
+    const old = [];
+    for (let i = 0; i < 29; i++) old.push(await stalled(port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '));
+    await new Promise((r) => setTimeout(r, 1_200));
+    for (let i = 0; i < 10; i++) await stalled(port, 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(kept.socket.destroyed).toBe(false);
+    expect(old.filter((h) => h.socket.destroyed).length).toBe(10); // the ten oldest stalled ones made room
+    expect(app!.connectionStats().open).toBe(30);
+  });
+});
+
+describe('after a 408 the socket is closed (issue 24)', () => {
+  test.each([
+    ['headers that never end', ['GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ']],
+    [
+      'a body that never ends',
+      [
+        'POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nCOOKIE\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+      ],
+    ],
+    [
+      'a kept-alive socket, then headers that never end',
+      ['GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n', 'GET /healthz HTTP/1.1\r\nHost: 1'],
+    ],
+    [
+      'a kept-alive socket, then a body that never ends',
+      [
+        'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n',
+        'POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nCOOKIE\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+      ],
+    ],
+    [
+      'a pipelined request, then a body that never ends',
+      [
+        'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nPOST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nCOOKIE\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+      ],
+    ],
+  ])('%s: a 408 that says Connection: close, and the socket closed with it', async (_name, parts) => {
+    const port = await listen({ ...SHORT, keepAliveTimeoutMs: 10_000 });
+    const socket = connect({ port, host: '127.0.0.1' });
+    sockets.push(socket);
+    let received = '';
+    let at408 = 0;
+    socket.on('data', (d) => {
+      received += d.toString();
+      if (!at408 && / 408 /.test(received)) at408 = Date.now();
+    });
+    const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(Date.now())));
+    await new Promise<void>((resolve) => socket.on('connect', resolve));
+    for (const part of parts) {
+      socket.write(part.replace('COOKIE', `Cookie: ${cookie}`));
+      await new Promise((r) => setTimeout(r, 150));
+    }
+    const closedAt = await closed;
+    const answer = received.slice(received.indexOf('HTTP/1.1 408'));
+    expect(answer).toMatch(/^HTTP\/1\.1 408 Request Timeout\r\n/);
+    expect(answer.toLowerCase()).toContain('connection: close');
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({ code: 'ERR_REQUEST_TIMEOUT' });
+    expect(closedAt - at408).toBeLessThan(1_000); // closed with the answer, not at the keep-alive time (10 s)
   });
 });

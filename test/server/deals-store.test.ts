@@ -45,9 +45,9 @@ describe('deals nobody played', () => {
     let clock = 1_750_000_000_000;
     const app = await build({ now: () => clock });
     const cookie = await newPlayer(app);
-    const before = (await app.inject({ url: '/api/deals/garden/unplayed' })).body;
+    const before = (await app.inject({ url: '/api/deals/garden/unplayed', headers: { cookie } })).body;
     await createGame(app, cookie, { layout: 'garden', seed: 'played' });
-    await app.inject({ url: `/api/deals/turtle/daily-2025-01-01` });
+    await app.inject({ url: `/api/deals/turtle/daily-2025-01-01`, headers: { cookie } });
     const count = async () => ((await query(app, 'SELECT COUNT(*) AS n FROM deals'))[0] as { n: number }).n;
     expect(await count()).toBe(3);
     clock += KEEP_UNPLAYED_MS - 1000;
@@ -71,7 +71,8 @@ describe('deals nobody played', () => {
 
   test('past the cap the oldest unplayed deals go first', async () => {
     const app = await build();
-    for (let i = 0; i < 6; i++) await app.inject({ url: `/api/deals/garden/cap${i}` });
+    const cookie = await newPlayer(app);
+    for (let i = 0; i < 6; i++) await app.inject({ url: `/api/deals/garden/cap${i}`, headers: { cookie } });
     expect(await app.dealsRepository.pruneUnplayed({ before: 0, max: 4, keep: [], limit: 100 })).toBe(2);
     expect((await query(app, 'SELECT seed FROM deals ORDER BY id')).map((r) => (r as { seed: string }).seed)).toEqual([
       'cap2',

@@ -41,7 +41,8 @@ describe('stored deals', () => {
     const databasePath = join(dir, 'test.db');
 
     const before = await build({ databasePath });
-    const old = await before.inject({ url: '/api/deals/turtle/shared-link' });
+    const cookie = await newPlayer(before); // a player opened the link: that stores it (a visit without a cookie would not)
+    const old = await before.inject({ url: '/api/deals/turtle/shared-link', headers: { cookie } });
     const oldPage = await before.inject({ url: '/play/turtle/shared-link' });
     await before.close();
 
@@ -101,9 +102,12 @@ describe('stored deals', () => {
 
   test('one row per (layout, seed, mode), however many requests', async () => {
     const app = await build();
-    await Promise.all(Array.from({ length: 5 }, () => app.inject({ url: '/api/deals/turtle/same' })));
-    await app.inject({ url: '/play/turtle/same' });
-    await app.inject({ url: '/api/deals/turtle/same?mode=classic' });
+    const cookie = await newPlayer(app);
+    await Promise.all(
+      Array.from({ length: 5 }, () => app.inject({ url: '/api/deals/turtle/same', headers: { cookie } })),
+    );
+    await app.inject({ url: '/play/turtle/same', headers: { cookie } });
+    await app.inject({ url: '/api/deals/turtle/same?mode=classic', headers: { cookie } });
     const rows = await query(app, 'SELECT layout, seed, mode, generator FROM deals ORDER BY mode');
     expect(rows).toEqual([
       { layout: 'turtle', seed: 'same', mode: 'classic', generator: GENERATOR_VERSION },

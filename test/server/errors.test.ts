@@ -30,7 +30,8 @@ describe('the map covers every code', () => {
     for (const file of sourceFiles(join(ROOT, 'src', 'server')))
       for (const m of readFileSync(file, 'utf8').matchAll(/['"`](ERR_[A-Z_]+)['"`]/g)) written.add(m[1]!);
     expect(written.size).toBeGreaterThan(20);
-    expect([...written].filter((code) => !(code in ERROR_STATUS))).toEqual([]);
+    // Node's own codes (ERR_HTTP_…) are read, never answered: connections.ts maps them to ours.
+    expect([...written].filter((code) => !(code in ERROR_STATUS) && !code.startsWith('ERR_HTTP_'))).toEqual([]);
   });
 
   test("every engine MoveError (an illegal move's code) is in ERROR_STATUS as a 409", () => {

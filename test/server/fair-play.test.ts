@@ -244,6 +244,71 @@ describe("a deal's own record", () => {
   });
 });
 
+describe('a first view without a cookie (issue 24: the page writes nothing, its stamp proves the view)', () => {
+  /** A first visit: the page, its player cookie and its stamp, as a browser keeps them. */
+  async function firstVisit(app: Awaited<ReturnType<typeof build>>, url: string) {
+    const page = await app.inject({ url });
+    expect(page.statusCode).toBe(200);
+    const jar = (name: string) => page.cookies.find((c) => c.name === name);
+    const stamp = jar('mj_seen')!;
+    expect(stamp).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    return { page, cookie: `mj_player=${jar('mj_player')!.value}`, stamp: `mj_seen=${stamp.value}` };
+  }
+
+  test('the game started later runs from the page shown before the cookie, as when the view was written', async () => {
+    const app = await build({ now: clock.now });
+    const shown = clock.now();
+    const { cookie, stamp } = await firstVisit(app, '/play/garden/stamped');
+    clock.advance(45_000); // the player looks at the board before the first move
+    const game = await createGame(app, `${cookie}; ${stamp}`, { layout: 'garden', seed: 'stamped' });
+    const won = (await playPaced(app, `${cookie}; ${stamp}`, game.id, solutionMoves(game), clock.advance)).json();
+    expect(won.shownAt).toBe(shown);
+    expect(won.timeMs).toBe(won.finishedAt - shown);
+    // The deal's record counts the player once, from the stamp, and a reload clears it (done its work).
+    const again = await app.inject({ url: '/play/garden/stamped', headers: { cookie: `${cookie}; ${stamp}` } });
+    expect(again.body).toMatch(/id="deal-stats"[^>]*data-played="1" data-won="1"/);
+    expect(again.cookies.find((c) => c.name === 'mj_seen')).toMatchObject({ value: '' });
+  });
+
+  test('a reload with the cookie counts from the first view; the clock on the page says so', async () => {
+    const app = await build({ now: clock.now });
+    const { cookie, stamp } = await firstVisit(app, '/play/garden/reload');
+    clock.advance(20_000);
+    const reload = await app.inject({ url: '/play/garden/reload', headers: { cookie: `${cookie}; ${stamp}` } });
+    expect(reload.body).toMatch(/id="deal-stats"[^>]*data-played="1" data-won="0" data-elapsed="20000"/);
+    clock.advance(10_000);
+    const game = await createGame(app, cookie, { layout: 'garden', seed: 'reload' }); // the stamp is gone: the view is stored
+    expect(game).toMatchObject({ layout: 'garden' });
+    const row = (await app.inject({ url: '/play/garden/reload', headers: { cookie } })).body;
+    expect(row).toMatch(/data-elapsed="30000"/);
+  });
+
+  test("a stamp proves only its own player's view of its own deal; a forged one proves nothing", async () => {
+    const app = await build({ now: clock.now });
+    const first = await firstVisit(app, '/play/garden/mine');
+    const other = await newPlayer(app);
+    clock.advance(60_000);
+    const start = clock.now();
+    // Another player sending it, a game of another deal, a tampered signature: each starts its time now.
+    for (const [who, seed, stamp] of [
+      [other, 'mine', first.stamp],
+      [first.cookie, 'other-deal', first.stamp],
+      [first.cookie, 'mine', first.stamp.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'))],
+    ] as const) {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/games',
+        headers: { cookie: `${who}; ${stamp}` },
+        payload: { layout: 'garden', seed },
+      });
+      expect(res.statusCode).toBe(201);
+      const page = (await app.inject({ url: `/play/garden/${seed}`, headers: { cookie: who } })).body;
+      expect(page).toMatch(/data-elapsed="0"/); // shown at the game's start, not at the first visit
+      expect(start).toBe(clock.now());
+    }
+  });
+});
+
 describe('the win answer and the home page', () => {
   test('a win suggests a layout not played yet; the home page marks won layouts and suggests one', async () => {
     const app = await build({ now: clock.now });

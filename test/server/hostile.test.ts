@@ -618,3 +618,62 @@ describe('hostile input: 4xx with an error, never 5xx, nothing reflected, nothin
     expect(res.json()).toMatchObject({ status: 'won', moves: 72 });
   });
 });
+
+// Issue 24: the stamp (services/views.ts) is the one new input: a signed cookie a first page view sets. Whatever a
+// client puts there proves nothing but its own real first view, changes nothing for anyone else, and never fails.
+describe('hostile stamps: a view is proved only by our own stamp, for its own player and deal', () => {
+  const deal = 'turtle:stamp-target:relaxed';
+  const sign = (value: string): string => `mj_seen=${encodeURIComponent(app.signCookie(value))}`;
+  const STAMPS: Record<string, () => string> = {
+    'an unsigned stamp': () => `mj_seen=v1:${victimId}:${deal}:1000000000000`,
+    'a stamp signed with another secret': () => `mj_seen=v1:${victimId}:${deal}:1000000000000.${'A'.repeat(43)}`,
+    'the victim’s own stamp, sent by the attacker': () => sign(`v1:${victimId}:${deal}:1000000000000`),
+    'a stamp of another deal': () => sign(`v1:${victimId}:turtle:other:relaxed:1000000000000`),
+    'a stamp from the future': () => sign(`v1:${victimId}:${deal}:9999999999999`),
+    'a garbled stamp': () => sign(`v1:${victimId}:${deal}:${SCRIPT}`),
+    'a stamp of 4 KB': () => `mj_seen=${'x'.repeat(4096)}`,
+    'two stamps at once': () => `${sign(`v1:${victimId}:${deal}:1`)}; __Host-mj_seen=${SCRIPT}`,
+  };
+
+  test.each(Object.entries(STAMPS))(
+    '%s: the page, the deal and a new game answer as without it',
+    async (_label, stamp) => {
+      const who = attacker; // a player whose first view of the deal is now
+      const cookie = `${who}; ${stamp()}`;
+      const page = await app.inject({ url: '/play/turtle/stamp-target', headers: { cookie } });
+      expect(page.statusCode).toBe(200);
+      expect(page.body).not.toMatch(REFLECTED);
+      const api = await app.inject({ url: '/api/deals/turtle/stamp-target', headers: { cookie } });
+      expect(api.statusCode).toBe(200);
+      expect(api.headers['set-cookie']).toBeUndefined(); // a public answer never sets one
+      const game = await app.inject({
+        method: 'POST',
+        url: '/api/games',
+        headers: { cookie },
+        payload: { layout: 'turtle', seed: 'stamp-target' },
+      });
+      expect(game.statusCode).toBe(201);
+      expect(game.headers['set-cookie']).toBeUndefined();
+      // The attacker's view of it was recorded at their first real view: no stamp moved it back to 1970.
+      const [row] = await query<{ shown_at: number }>(
+        app,
+        'SELECT v.shown_at FROM deal_views v JOIN deals d ON d.id = v.deal_id WHERE d.seed = ? AND v.player_id = ?',
+        'stamp-target',
+        attacker.split('=')[1]!.split('.')[0]!,
+      );
+      expect(Number(row!.shown_at)).toBeGreaterThan(Date.now() - 3_600_000);
+    },
+  );
+
+  test('a stamp without a player cookie: the page writes nothing, sets a fresh stamp of its own', async () => {
+    const before = await snapshot();
+    const page = await app.inject({
+      url: '/play/turtle/stamp-anon',
+      headers: { cookie: STAMPS['an unsigned stamp']!() },
+    });
+    expect(page.statusCode).toBe(200);
+    expect(await snapshot()).toEqual(before);
+    const set = page.cookies.find((c) => c.name === 'mj_seen')!;
+    expect(app.unsignCookie(decodeURIComponent(set.value))).toMatchObject({ valid: true });
+  });
+});

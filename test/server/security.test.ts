@@ -127,6 +127,9 @@ describe('TRUST_PROXY and the rest of the environment', () => {
     ['PUBLIC_ORIGIN', 'ftp://mahjong.example', /scheme, host and port only/],
     ['PUBLIC_ORIGIN', 'https://user:pw@mahjong.example', /scheme, host and port only/],
     ['DEAL_WORKERS', '-1', /DEAL_WORKERS/],
+    ['GROWTH_PER_CLIENT_MB', '0', /GROWTH_PER_CLIENT_MB is a whole number of MB from 1 to 65536/],
+    ['GROWTH_PER_CLIENT_MB', '1.5', /GROWTH_PER_CLIENT_MB is a whole number/],
+    ['GROWTH_PER_CLIENT_MB', 'lots', /GROWTH_PER_CLIENT_MB is a whole number/],
     ['DATABASE_URL', 'mysql://db/mahjong', /DATABASE_URL is a PostgreSQL URL/],
     ['DATABASE_URL', 'postgres://db', /DATABASE_URL is a PostgreSQL URL/],
     ['DATABASE_URL', 'data/mahjong.db', /DATABASE_URL is a PostgreSQL URL/],
@@ -162,6 +165,7 @@ describe('TRUST_PROXY and the rest of the environment', () => {
         LOG_LEVEL: 'info',
         TRUST_PROXY: false,
         DEAL_WORKERS: 2,
+        GROWTH_PER_CLIENT_MB: 64,
       },
     });
   });
@@ -296,7 +300,8 @@ describe('the budget of new deals (a GET of a new seed stores a row)', () => {
   test('per client: past the limit a new seed is 429 with Retry-After, stored deals still open, others unaffected', async () => {
     let clock = 1_750_000_000_000;
     const app = await build({ now: () => clock, dealer: { newDeals } });
-    const from = (remoteAddress: string, url: string) => app.inject({ url, remoteAddress });
+    const cookie = await newPlayer(app); // a player: their new deals are stored (a visit without a cookie stores none)
+    const from = (remoteAddress: string, url: string) => app.inject({ url, remoteAddress, headers: { cookie } });
     for (const seed of ['s1', 's2', 's3'])
       expect((await from('203.0.113.1', `/api/deals/garden/${seed}`)).statusCode).toBe(200);
     const api = await from('203.0.113.1', '/api/deals/garden/s4');
@@ -313,7 +318,7 @@ describe('the budget of new deals (a GET of a new seed stores a row)', () => {
       method: 'POST',
       url: '/api/games',
       remoteAddress: '203.0.113.1',
-      headers: { cookie: await newPlayer(app) },
+      headers: { cookie },
       payload: { layout: 'garden', seed: 's6' },
     });
     expect(create.statusCode).toBe(429);
@@ -345,10 +350,12 @@ describe('the budget of new deals (a GET of a new seed stores a row)', () => {
 
   test('for everyone: many addresses together are held at the global limit with a 503', async () => {
     const app = await build({ dealer: { newDeals: { perMinute: 100, perHour: 100, globalPerMinute: 4 } } });
+    const cookie = await newPlayer(app);
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++)
       statuses.push(
-        (await app.inject({ url: `/api/deals/garden/g${i}`, remoteAddress: `198.51.100.${i}` })).statusCode,
+        (await app.inject({ url: `/api/deals/garden/g${i}`, remoteAddress: `198.51.100.${i}`, headers: { cookie } }))
+          .statusCode,
       );
     expect(statuses).toEqual([200, 200, 200, 200, 503, 503]);
     expect(deals(app)).toBe(4);

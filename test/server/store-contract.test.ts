@@ -28,8 +28,10 @@ import type {
   SettingsStore,
 } from '../../src/server/repositories/types.ts';
 import { freshDatabaseUrl, postgresSkip } from '../support/postgres.ts';
+import { dealGrowth, layoutGrowth, nicknameGrowth, ROW_BYTES, textGrowth } from '../../src/server/services/growth.ts';
 
 interface Stores {
+  size(): Promise<number>; // bytes of the database's files (SQLite: its pages; PostgreSQL: tables, indexes, TOAST)
   players: PlayersStore;
   deals: DealsStore;
   games: GamesStore;
@@ -44,6 +46,8 @@ const BACKENDS: [string, () => Promise<Stores>][] = [
     async () => {
       const { db } = openDatabase(':memory:');
       return {
+        size: async () =>
+          (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number),
         players: createPlayersRepository(db),
         deals: createDealsRepository(db),
         games: createGamesRepository(db),
@@ -58,6 +62,15 @@ const BACKENDS: [string, () => Promise<Stores>][] = [
     async () => {
       const { pool } = await openPostgres({ url: await freshDatabaseUrl({ migrated: true }), poolMax: 6 });
       return {
+        size: async () =>
+          Number(
+            (
+              await pool.query<{ n: string }>(
+                `SELECT sum(pg_total_relation_size(c.oid)) AS n FROM pg_class c JOIN pg_namespace s ON s.oid = c.relnamespace
+                 WHERE s.nspname = 'public' AND c.relkind = 'r'`,
+              )
+            ).rows[0]!.n,
+          ),
         players: createPgPlayersRepository(pool),
         deals: createPgDealsRepository(pool),
         games: createPgGamesRepository(pool),
@@ -143,6 +156,95 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
     s.games.saveMoves(
       saved(id, { status: 'won', tilesLeft: 0, moveCount: 72, won: true, now: at, rankedMs: null, ...fields }),
     );
+
+  describe.skipIf(skip)('growth: what each write adds to the files (issue 24, services/growth.ts)', () => {
+    const N = 400; // writes of each kind: enough that a page more or less (4 or 8 KB) is a few bytes a write
+    /** Bytes per write that `write` adds, run N times. */
+    async function perWrite(s: Stores, write: (i: number) => Promise<unknown>): Promise<number> {
+      const before = await s.size();
+      for (let i = 0; i < N; i++) await write(i);
+      return ((await s.size()) - before) / N;
+    }
+
+    test('a new deal, a view, a game, a move log, an upload, a name, a transfer link: each within its figure', async () => {
+      const s = await stores();
+      const measured: Record<string, [number, number]> = {}; // kind → [bytes a write, the figure charged]
+      measured.deal = [await perWrite(s, (i) => storeDeal(s, `grow-${i}`)), dealGrowth(144)];
+      const deals = await Promise.all(Array.from({ length: N }, (_, i) => storeDeal(s, `grow-${i}`)));
+      // A view of a deal nobody saw yet: its row and the deal's record.
+      measured.view = [
+        await perWrite(s, (i) => s.games.recordView(`view-player-${i}`, deals[i]!.id, T0)),
+        ROW_BYTES.view,
+      ];
+      // A player's first game: the game, the player's row, their totals on the layout.
+      const ids: string[] = [];
+      const game = ROW_BYTES.game;
+      measured.game = [
+        await perWrite(s, async (i) => {
+          ids.push(`grow-game-${i}`);
+          await s.games.create({
+            id: `grow-game-${i}`,
+            playerId: `view-player-${i}`,
+            dealId: deals[i]!.id,
+            layout: 'turtle',
+            status: 'playing',
+            tilesLeft: 144,
+            now: T0,
+            shownAt: T0,
+            pacedAt: T0 - 4200,
+          });
+        }),
+        game,
+      ];
+      // A game's log and boards: what a 100-move game with two shuffles stores, counted by its characters.
+      const log = JSON.stringify(Array.from({ length: 100 }, (_, k) => ({ type: 'match', a: k, b: k + 1 })));
+      const boards = 'b1'.repeat(144 * 2);
+      measured.moves = [
+        await perWrite(s, (i) => s.games.saveMoves(saved(ids[i]!, { movesJson: log, boards, moveCount: 100 }))),
+        textGrowth(log.length + boards.length),
+      ];
+      measured.win = [
+        await perWrite(s, (i) =>
+          win(s, ids[i]!, T0 + 60_000, {
+            expectedCount: 100,
+            movesJson: log,
+            boards,
+            moveCount: 172,
+            rankedMs: 60_000,
+          }),
+        ),
+        ROW_BYTES.win,
+      ];
+      const slots = JSON.stringify(Array.from({ length: 144 }, (_, k) => [2 * (k % 12), 2 * Math.floor(k / 12), 0]));
+      measured.upload = [
+        await perWrite(s, (i) =>
+          s.layouts.store({
+            id: `c-${i.toString(16).padStart(12, '0')}`,
+            name: 'A layout of mine',
+            format: 'gnome',
+            tiles: 144,
+            slots,
+            created_at: T0,
+          }),
+        ),
+        layoutGrowth(slots.length, 'A layout of mine') / 2, // its shape's row comes with its first deal
+      ];
+      measured.nickname = [
+        await perWrite(s, (i) =>
+          s.players.setNickname(`view-player-${i}`, `Player ${i} the Great`, `player${i}thegreat`),
+        ),
+        nicknameGrowth(`Player ${N} the Great`),
+      ];
+      measured.transfer = [
+        await perWrite(s, (i) =>
+          s.players.createTransfer(`${'h'.repeat(40)}${i}`.padEnd(64, 'x'), `view-player-${i}`, T0, T0 + 900_000),
+        ),
+        ROW_BYTES.transfer,
+      ];
+      const over = Object.entries(measured).filter(([, [bytes, figure]]) => bytes > figure);
+      expect(over, JSON.stringify(measured)).toEqual([]);
+    });
+  });
 
   describe.skipIf(skip)('deals', () => {
     test('first writer wins, also when writers race; find and findById give the stored row', async () => {
@@ -312,6 +414,18 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
       await s.games.recordView('p2', d.id, T0 + 5);
       expect(await s.games.dealRecord(d.id)).toEqual({ opened: 2, won: 0 });
       expect(await s.games.dealRecord(d.id + 1000)).toEqual({ opened: 0, won: 0 });
+    });
+
+    test('a view proved earlier moves the stored one back, never forward; findView reads without writing', async () => {
+      const s = await stores();
+      const d = await storeDeal(s, 'stamped-view');
+      expect(await s.games.findView('p1', d.id)).toBeUndefined();
+      expect(await s.games.recordView('p1', d.id, T0 + 500)).toBe(T0 + 500);
+      expect(await s.games.recordView('p1', d.id, T0 + 100)).toBe(T0 + 100); // a stamp of an earlier page
+      expect(await s.games.recordView('p1', d.id, T0 + 900)).toBe(T0 + 100);
+      expect(await s.games.findView('p1', d.id)).toBe(T0 + 100);
+      expect(await s.games.findView('p2', d.id)).toBeUndefined();
+      expect(await s.games.dealRecord(d.id)).toEqual({ opened: 1, won: 0 }); // still one player
     });
 
     test('daily tables: best times once per player, ranks, results, streaks and the right to a name', async () => {

@@ -5,7 +5,7 @@ import { deal } from '../../src/engine/index.ts';
 import { layoutById } from '../../src/engine/builtins.ts';
 import { fileURLToPath } from 'node:url';
 import { DealPool, type PoolOptions } from '../../src/server/services/worker-pool.ts';
-import { build } from './helper.ts';
+import { build, newPlayer } from './helper.ts';
 
 const pools: DealPool[] = [];
 afterEach(async () => {
@@ -86,7 +86,7 @@ describe('the app with deal workers', () => {
 
   test('relaxed deals come from the worker and are stored', async () => {
     const app = await build({ dealer: { workers: 1 } });
-    const res = await app.inject({ url: '/api/deals/turtle/from-worker' });
+    const res = await app.inject({ url: '/api/deals/turtle/from-worker', headers: { cookie: await newPlayer(app) } });
     expect(res.statusCode).toBe(200);
     expect(res.json().tiles).toHaveLength(144);
     expect(app.db.prepare('SELECT COUNT(*) AS n FROM deals').get()).toEqual({ n: 1 });

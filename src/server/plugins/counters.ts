@@ -202,6 +202,7 @@ export interface CountersOptions {
 
 async function countersPlugin(fastify: FastifyInstance, opts: CountersOptions): Promise<void> {
   const local = new LocalCounters(opts.now);
+  fastify.caches.push(local.windows);
   if (!opts.redisUrl) {
     fastify.decorate('counters', local);
     fastify.decorate('countersState', (): CountersState => ({

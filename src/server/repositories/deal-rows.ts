@@ -5,6 +5,8 @@
  */
 import { createHash } from 'node:crypto';
 import { makeBoard, makePairs, parseBoard, parsePairs, type Deal } from '../../engine/index.ts';
+import { ByteLru } from '../services/lru.ts';
+import { CACHE_BUDGETS, shapeBytes } from '../services/sizes.ts';
 import type { DealRow } from './types.ts';
 
 /** A row as stored: compact (faces, solution, shape) or, from before migration 004, whole JSON. */
@@ -21,6 +23,13 @@ export interface StoredRow {
 }
 
 export type Slots = readonly (readonly [number, number, number])[];
+
+/** Shapes parsed once and kept by id, bounded by bytes (a 1,000-tile shape is about 56 KB; issue 24). */
+export const shapeCache = (): ByteLru<number, Slots> => new ByteLru('deal shapes', CACHE_BUDGETS.shapes);
+
+/** Keeps a parsed shape in the cache. */
+export const keepShape = (cache: ByteLru<number, Slots>, id: number, slots: Slots): void =>
+  cache.set(id, slots, shapeBytes(slots.length));
 
 /** The row as the rest of the server sees it: with the deal JSON, rebuilt for a compact row (both backends). */
 export function rebuildRow(row: StoredRow, slotsOf: (shapeId: number) => Slots): DealRow {

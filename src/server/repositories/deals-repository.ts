@@ -13,7 +13,8 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { createPgDealsRepository } from './postgres/deals.ts';
 import type { Deal } from '../../engine/index.ts';
-import { compactDeal, rebuildRow, type Slots, type StoredRow } from './deal-rows.ts';
+import { compactDeal, keepShape, rebuildRow, shapeCache, type Slots, type StoredRow } from './deal-rows.ts';
+import type { MeasuredCache } from '../services/lru.ts';
 import type { DealRow, DealsStore } from './types.ts';
 
 declare module 'fastify' {
@@ -22,7 +23,7 @@ declare module 'fastify' {
   }
 }
 
-export function createDealsRepository(db: Database): DealsStore {
+export function createDealsRepository(db: Database, caches: MeasuredCache[] = []): DealsStore {
   const columns = 'id, layout, seed, mode, generator, deal_json, shape_id, faces, solution';
   const byKey = db.prepare<[string, string, string], StoredRow>(
     `SELECT ${columns} FROM deals WHERE layout = ? AND seed = ? AND mode = ?`,
@@ -44,13 +45,14 @@ export function createDealsRepository(db: Database): DealsStore {
     `DELETE FROM deals WHERE id IN (
        SELECT id FROM (SELECT id FROM deals WHERE ${unplayed} ORDER BY id DESC LIMIT -1 OFFSET @max) ORDER BY id LIMIT @limit)`,
   );
-  const shapes = new Map<number, Slots>(); // shape id → coordinates, parsed once
+  const shapes = shapeCache(); // shape id → coordinates, parsed once
+  caches.push(shapes);
 
   const slotsOf = (id: number): Slots => {
     let slots = shapes.get(id);
     if (!slots) {
       slots = JSON.parse(shapeById.get(id)!.slots) as Slots;
-      shapes.set(id, slots);
+      keepShape(shapes, id, slots);
     }
     return slots;
   };
@@ -88,7 +90,9 @@ export default fp(
   async (fastify: FastifyInstance) => {
     fastify.decorate(
       'dealsRepository',
-      fastify.backend === 'postgres' ? createPgDealsRepository(fastify.pg) : createDealsRepository(fastify.db),
+      fastify.backend === 'postgres'
+        ? createPgDealsRepository(fastify.pg, fastify.caches)
+        : createDealsRepository(fastify.db, fastify.caches),
     );
   },
   { name: 'deals-repository', dependencies: ['database'] },

@@ -70,6 +70,9 @@ export function createGamesRepository(db: Database): GamesStore {
   const viewOf = db.prepare<[string, number], { shown_at: number }>(
     'SELECT shown_at FROM deal_views WHERE player_id = ? AND deal_id = ?',
   );
+  const earlierView = db.prepare<[number, string, number, number]>(
+    'UPDATE deal_views SET shown_at = ? WHERE player_id = ? AND deal_id = ? AND shown_at > ?',
+  );
   const countOpened = db.prepare<[number]>(
     'INSERT INTO deal_records (deal_id, opened) VALUES (?, 1) ON CONFLICT (deal_id) DO UPDATE SET opened = opened + 1',
   );
@@ -176,11 +179,12 @@ export function createGamesRepository(db: Database): GamesStore {
     countStart.run(game.playerId, game.layout);
   });
 
-  const recordView = db.transaction((playerId: string, dealId: number, now: number): number => {
-    if (insertView.run(playerId, dealId, now).changes === 1) {
+  const recordView = db.transaction((playerId: string, dealId: number, at: number): number => {
+    if (insertView.run(playerId, dealId, at).changes === 1) {
       countOpened.run(dealId);
-      return now;
+      return at;
     }
+    earlierView.run(at, playerId, dealId, at);
     return viewOf.get(playerId, dealId)!.shown_at;
   });
 
@@ -285,8 +289,11 @@ export function createGamesRepository(db: Database): GamesStore {
     async statsOf(playerId, query) {
       return statsOf(playerId, query);
     },
-    async recordView(playerId, dealId, now) {
-      return recordView(playerId, dealId, now);
+    async recordView(playerId, dealId, at) {
+      return recordView(playerId, dealId, at);
+    },
+    async findView(playerId, dealId) {
+      return viewOf.get(playerId, dealId)?.shown_at;
     },
     async dealRecord(dealId) {
       return recordOf.get(dealId) ?? { opened: 0, won: 0 };

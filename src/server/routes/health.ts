@@ -11,9 +11,12 @@
  *   the error handler) within the last WRITE_FAILURE_WINDOW_MS also makes it 503, with the code.
  * - `?detail=1` adds the backend (`sqlite` or `postgres`, issue 15), the database size (SQLite: file, WAL,
  *   free pages, issue 9 item 6; PostgreSQL: the database's size and the pool's connections), the write state, and
- *   where the limits are counted (`limits`; with REDIS_URL set and Redis away, `degraded` says so).
+ *   where the limits are counted (`limits`; with REDIS_URL set and Redis away, `degraded` says so), and the
+ *   process's memory with what each cache holds (`memory`, issue 24).
  */
+import { getHeapStatistics } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
+import type { MeasuredCache } from '../services/lru.ts';
 
 const WRITE_PROBE_EVERY_MS = 10_000;
 export const WRITE_FAILURE_WINDOW_MS = 60_000;
@@ -52,6 +55,27 @@ export class WriteFailures {
   recent(): string | undefined {
     return this.last && this.now() - this.last.at < WRITE_FAILURE_WINDOW_MS ? this.last.code : undefined;
   }
+}
+
+/**
+ * The process's memory and what each cache holds (issue 24; docs/operations.md, "Memory"): RSS, heap used
+ * and its limit, and per cache its estimated bytes, budget and entries. In MB, one decimal.
+ */
+function memoryDetail(caches: readonly MeasuredCache[]) {
+  const mb = (bytes: number): number => Math.round((bytes / 1024 / 1024) * 10) / 10;
+  const usage = process.memoryUsage();
+  return {
+    rssMb: mb(usage.rss),
+    heapUsedMb: mb(usage.heapUsed),
+    heapLimitMb: mb(getHeapStatistics().heap_size_limit),
+    cachesMb: mb(caches.reduce((sum, cache) => sum + cache.usage().bytes, 0)),
+    caches: Object.fromEntries(
+      caches.map((cache) => {
+        const { bytes, maxBytes, entries } = cache.usage();
+        return [cache.name, { mb: mb(bytes), maxMb: mb(maxBytes), entries }];
+      }),
+    ),
+  };
 }
 
 export default async function health(fastify: FastifyInstance): Promise<void> {
@@ -98,6 +122,8 @@ export default async function health(fastify: FastifyInstance): Promise<void> {
           body.database = null; // closed or unreadable: the error above says so
         }
         body.writeFailures = { count: fastify.writeFailures.count, last: fastify.writeFailures.last ?? null };
+        body.memory = memoryDetail(fastify.caches);
+        body.connections = fastify.connectionStats();
         // Limits counted per process while Redis is away: degraded, not down (serving goes on).
         const limits = fastify.countersState();
         body.limits = limits;

@@ -7,6 +7,8 @@
  * `take` spends from several windows at once, all or nothing (a new deal pays from the client's
  * minute, its hour and everyone's minute), so a refusal costs nothing, in memory as in Redis.
  */
+import { ByteLru } from './lru.ts';
+import { CACHE_BUDGETS, keyedRecordBytes } from './sizes.ts';
 
 export interface CounterWindow {
   key: string; // what is counted, such as `deals:minute:203.0.113.0/24`
@@ -26,29 +28,33 @@ export interface Counters {
   peek(key: string): Promise<{ current: number; ttl: number }>;
 }
 
-const MAX_KEYS = 200_000; // windows kept in memory; past this the least recently used go (about 100 bytes each)
-
 interface Window {
   start: number; // ms epoch
   count: number;
 }
 
-/** Counters in this process's memory. Synchronous at heart; async to share the interface with Redis. */
+/**
+ * Counters in this process's memory, bounded by bytes (CACHE_BUDGETS.counters; a window is about 150
+ * bytes with its key): past the budget the least recently used windows go, and start afresh if their key
+ * comes back. Synchronous at heart; async to share the interface with Redis.
+ */
 export class LocalCounters implements Counters {
-  private readonly windows = new Map<string, Window>();
+  readonly windows: ByteLru<string, Window>;
 
   constructor(
     private readonly now: () => number,
-    private readonly maxKeys = MAX_KEYS,
-  ) {}
+    maxBytes: number = CACHE_BUDGETS.counters,
+  ) {
+    this.windows = new ByteLru('counters', maxBytes);
+  }
 
   /** The live window of `key` (a fresh one if it turned), now the most recently used. */
   private windowOf(key: string, windowMs: number, now: number): Window {
-    let w = this.windows.get(key);
-    if (w) this.windows.delete(key); // re-inserted below: the map's order is last use
-    if (!w || now - w.start >= windowMs) w = { start: now, count: 0 };
-    this.windows.set(key, w);
-    if (this.windows.size > this.maxKeys) this.windows.delete(this.windows.keys().next().value as string);
+    let w = this.windows.get(key); // now the most recently used
+    if (!w || now - w.start >= windowMs) {
+      w = { start: now, count: 0 };
+      this.windows.set(key, w, keyedRecordBytes(key));
+    }
     return w;
   }
 

@@ -15,9 +15,11 @@ import fp from 'fastify-plugin';
 import { geometryOf, makeLayout, type Layout, type Slot } from '../../engine/index.ts';
 import type { Refusal } from '../errors.ts';
 import type { CustomLayoutRow } from '../repositories/types.ts';
+import { layoutGrowth } from './growth.ts';
 import { budgetGroup, NEW_LAYOUT_LIMITS, WindowBudget, type NewLayoutLimits } from './limits.ts';
 import { layoutInfo, layoutName, type LayoutInfo } from './layouts.ts';
-import { Lru } from './lru.ts';
+import { ByteLru } from './lru.ts';
+import { CACHE_BUDGETS, customLayoutBytes, flatString } from './sizes.ts';
 import { isCustomId, parseSlotsJson, readDrawn, readUpload, slotsJson, type ReadLayout } from './upload.ts';
 import { layoutPicture } from '../../shared/picture.ts';
 
@@ -68,10 +70,10 @@ export interface CustomLayoutsOptions {
   now: () => number;
 }
 
-const KEPT = 200; // custom layouts kept parsed (a 144-tile one with its picture is about 20 KB)
 const HOUR = 3_600_000; // ms
 
-function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
+/** A stored custom layout as pages show it: parsed, with its geometry and its picture. */
+export function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
   const layout = makeLayout(row.id, row.name, `Your own layout, ${row.tiles} tiles`, parseSlotsJson(row.slots));
   const geom = geometryOf(layout);
   if (!geom.ok) throw new Error(`stored layout ${row.id} is invalid: ${geom.message}`);
@@ -83,10 +85,9 @@ function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
     description: layout.description,
     tiles: row.tiles,
     layers,
-    picture: layoutPicture(
-      geom.value,
-      `${row.name}: ${row.tiles} tiles in ${layers} ${layers === 1 ? 'layer' : 'layers'}`,
-    ),
+    picture: flatString(
+      layoutPicture(geom.value, `${row.name}: ${row.tiles} tiles in ${layers} ${layers === 1 ? 'layer' : 'layers'}`),
+    ), // kept: flat, so its size is its length (services/sizes.ts)
     layout,
     format: row.format,
   };
@@ -94,7 +95,9 @@ function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
 
 async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayoutsOptions): Promise<void> {
   const repo = fastify.customLayoutsRepository;
-  const kept = new Lru<string, CustomLayoutInfo>(KEPT);
+  // Kept parsed with their pictures, bounded by bytes (a 1,000-tile one with its geometry is about 1 MB).
+  const kept = new ByteLru<string, CustomLayoutInfo>('custom layouts', CACHE_BUDGETS.layouts);
+  fastify.caches.push(kept);
   const limits = opts.newLayouts === false ? undefined : (opts.newLayouts ?? NEW_LAYOUT_LIMITS);
   const perClient = limits && new WindowBudget('layouts', limits.perHour, HOUR, fastify.counters);
   const everyone = limits && new WindowBudget('layouts-everyone', limits.globalPerHour, HOUR, fastify.counters);
@@ -106,7 +109,7 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     const row = await repo.find(id);
     if (!row) return undefined;
     const info = infoOf(row);
-    kept.set(id, info);
+    kept.set(id, info, customLayoutBytes(info.tiles, info.picture, info.name));
     return info;
   };
 
@@ -128,6 +131,8 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     const checked = await fastify.dealer.check(layout);
     if (!checked.ok) return checked;
     // Budgeted only now: a file that is refused, or stored already, costs nothing.
+    const grown = await fastify.growth.take(client, layoutGrowth(slots.length, layout.name));
+    if (grown) return grown;
     const group = budgetGroup(client);
     const wait = await perClient?.take(group);
     if (wait !== undefined)
@@ -189,5 +194,5 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
 
 export default fp(customLayoutsPlugin, {
   name: 'layouts',
-  dependencies: ['custom-layouts-repository', 'dealer', 'counters'],
+  dependencies: ['custom-layouts-repository', 'dealer', 'counters', 'growth'],
 });

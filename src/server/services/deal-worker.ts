@@ -4,12 +4,14 @@
  * worker it cannot stall the server, and the pool can stop it at its deadline.
  *
  * Started as a file (compiled to dist/, or through tsx from source: see
- * worker-pool.ts); it imports only the engine and Node built-ins.
+ * worker-pool.ts); it imports only the engine, Node built-ins and the byte-bounded map (lru.ts, sizes.ts).
  */
 import type { MessagePort } from 'node:worker_threads';
 import { layoutById } from '../../engine/builtins.ts';
 import { deal, makeLayout, type Layout } from '../../engine/index.ts';
 import type { DealKey } from '../schemas/common.ts'; // a type only: the worker imports no zod
+import { ByteLru } from './lru.ts';
+import { HEAP, WORKER_LAYOUTS_BYTES } from './sizes.ts';
 
 /** A deal to make: its key, and for a custom layout its slots. */
 export interface DealTask extends DealKey {
@@ -20,8 +22,8 @@ export type DealTaskResult =
   | { readonly ok: true; readonly json: string } // the deal JSON of SPEC §3.3
   | { readonly ok: false; readonly error: string; readonly message: string };
 
-const CUSTOM_KEPT = 32; // custom layouts kept with their geometry (engine geometryOf caches per layout value)
-const custom = new Map<string, Layout>();
+// Custom layouts kept with their geometry (engine geometryOf caches per layout value), bounded by bytes.
+const custom = new ByteLru<string, Layout>('worker layouts', WORKER_LAYOUTS_BYTES);
 
 /** The layout of a task: built in, or made from the task's slots (kept for the next deal of it). */
 function layoutOf(task: DealTask): Layout | undefined {
@@ -35,8 +37,7 @@ function layoutOf(task: DealTask): Layout | undefined {
       '',
       task.slots.map(([x, y, z]) => ({ x, y, z })),
     );
-    custom.set(task.layout, layout);
-    if (custom.size > CUSTOM_KEPT) custom.delete(custom.keys().next().value as string);
+    custom.set(task.layout, layout, HEAP.object + task.slots.length * HEAP.layoutPerTile);
   }
   return layout;
 }

@@ -35,7 +35,9 @@ import type { DealRow } from '../repositories/types.ts';
 import { dealKey, type DealKey } from '../schemas/common.ts';
 import { runDealTask, type DealTask, type DealTaskResult } from './deal-worker.ts';
 import { budgetGroup, NEW_DEAL_LIMITS, NewDealBudget, type NewDealLimits } from './limits.ts';
-import { Lru } from './lru.ts';
+import { ByteLru } from './lru.ts';
+import { dealGrowth } from './growth.ts';
+import { CACHE_BUDGETS, dealBytes, keyedRecordBytes, stringBytes } from './sizes.ts';
 import { isCustomId } from './upload.ts';
 import { DealPool, PoolError } from './worker-pool.ts';
 
@@ -51,12 +53,34 @@ export interface StoredDeal {
   readonly json: string; // the deal JSON exactly as stored and served
 }
 
+/**
+ * A deal shown without being stored (issue 24): to a visitor without a player cookie, or to a client whose
+ * day of growth is spent. The same board it would be stored with (the same generator); stored when a
+ * player starts a game of it or opens it with their cookie.
+ */
+export interface UnstoredDeal {
+  readonly id: null;
+  readonly deal: Deal;
+  readonly json: string;
+}
+
+export type ShownDeal = StoredDeal | UnstoredDeal;
+
 /** A stored deal, or why there is none: a refusal whose code errors.ts turns into a status. */
 export type DealLookup = { readonly ok: true; readonly value: StoredDeal } | Refusal;
+export type ShownLookup = { readonly ok: true; readonly value: ShownDeal } | Refusal;
 
 export interface Dealer {
-  /** The stored deal, made and stored on first use. `client` (a clientKey) pays for a new one; none: free. */
+  /**
+   * The stored deal, made and stored on first use. `client` (a clientKey) pays for a new one (its new-deal
+   * budget and its day of growth); none: free.
+   */
   get(key: DealKey, client?: string): Promise<DealLookup>;
+  /**
+   * The deal to show: the stored one, or else made (paid from `client`'s new-deal budget as by `get`) and
+   * kept in memory without a write. A page view without a player cookie stores nothing (issue 24).
+   */
+  show(key: DealKey, client?: string): Promise<ShownLookup>;
   byId(id: number): Promise<StoredDeal | undefined>;
   /** Notes a seed the server chose (a random seed it redirected to): its deal pays from the server's own pool. */
   markChosen(key: DealKey): void;
@@ -84,7 +108,6 @@ export const KEEP_UNPLAYED_MS = 7 * 24 * 3600_000; // how long a deal nobody pla
 export const MAX_UNPLAYED = 100_000; // deals nobody played kept at most (~0.6 KB each: ~60 MB)
 const PRUNE_EVERY_MS = 10 * 60_000;
 const PRUNE_BATCH = 5000; // rows deleted per run at most, so one run never holds the writer long
-const CACHE_SIZE = 500; // stored deals kept parsed in memory (a turtle deal is ~50 KB with its geometry)
 const FAILURE_TTL = 10 * 60_000; // how long a failed deal is remembered; in ms
 /** The failures of making a deal that are the asker's, not our bug (their statuses: errors.ts). */
 const REFUSED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
@@ -98,7 +121,8 @@ const REFUSED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 
 const CHECK_SEED = 'upload-check'; // the seed an upload is dealt with to see whether it can be cleared
 
-const keyOf = ({ layout, seed, mode }: DealKey): string => `${layout}/${seed}/${mode}`;
+const keyOf = ({ layout, seed, mode }: { layout: string; seed: string; mode: string }): string =>
+  `${layout}/${seed}/${mode}`;
 
 const parseRow = (row: DealRow): StoredDeal => ({
   id: row.id,
@@ -109,11 +133,19 @@ const parseRow = (row: DealRow): StoredDeal => ({
 async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Promise<void> {
   const repo = fastify.dealsRepository;
   const now = opts.now ?? Date.now;
-  const byKey = new Lru<string, StoredDeal>(CACHE_SIZE);
-  const byId = new Lru<number, StoredDeal>(CACHE_SIZE);
-  const failed = new Lru<string, { result: DealLookup; at: number }>(1000);
-  const pending = new Map<string, Promise<DealLookup>>();
-  const chosen = new Lru<string, true>(10_000); // seeds the server chose, until their deal is made
+  // Stored deals kept parsed, bounded by bytes (services/sizes.ts: a turtle deal with its geometry is
+  // ~140 KB, a 1,000-tile one up to ~900 KB), found by id and by key.
+  const idOfKey = new Map<string, number>(); // keyOf → id of a deal in byId (entries go with byId's)
+  const byId = new ByteLru<number, StoredDeal>('deals', CACHE_BUDGETS.deals, (_id, stored) =>
+    idOfKey.delete(keyOf(stored.deal)),
+  );
+  const failed = new ByteLru<string, { result: DealLookup; at: number }>('failed deals', CACHE_BUDGETS.dealKeys / 2);
+  const pending = new Map<string, Promise<ShownLookup>>();
+  // Seeds the server chose, until their deal is made.
+  const chosen = new ByteLru<string, true>('chosen seeds', CACHE_BUDGETS.dealKeys / 2);
+  // Deals made and not stored (Dealer.show), until they are stored: kept within the deals' budget.
+  const unstored = new ByteLru<string, UnstoredDeal>('unstored deals', CACHE_BUDGETS.deals / 4);
+  fastify.caches.push(byId, unstored, failed, chosen);
   const making = new Map<string, number>(); // budgetGroup → classic deals being made for it
   const budget =
     opts.newDeals === false ? undefined : new NewDealBudget(opts.newDeals ?? NEW_DEAL_LIMITS, fastify.counters);
@@ -130,9 +162,14 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
 
   const remember = (row: DealRow): StoredDeal => {
     const stored = parseRow(row);
-    byKey.set(`${row.layout}/${row.seed}/${row.mode}`, stored); // keyOf of the row's deal
-    byId.set(row.id, stored);
+    const bytes = dealBytes(stored.json, stored.deal.tiles.length) + 2 * keyedRecordBytes(keyOf(stored.deal));
+    byId.set(row.id, stored, bytes);
+    if (byId.get(row.id) === stored) idOfKey.set(keyOf(stored.deal), row.id);
     return stored;
+  };
+  const cachedByKey = (key: string): StoredDeal | undefined => {
+    const id = idOfKey.get(key);
+    return id === undefined ? undefined : byId.get(id);
   };
 
   const generate = async (task: DealTask): Promise<DealTaskResult> => {
@@ -151,7 +188,8 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
     }
   };
 
-  const make = async (task: DealTask, key: string): Promise<DealLookup> => {
+  /** Makes a deal: its JSON, or why not (remembered a while when it timed out). */
+  const make = async (task: DealTask, key: string): Promise<ShownLookup> => {
     const result = await generate(task);
     if (!result.ok) {
       // Any other failure of a custom layout's deal is the search giving up on this seed.
@@ -162,73 +200,94 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
             ? 'ERR_UNCLEARABLE'
             : undefined;
       if (!code) throw new Error(`dealing ${key} failed: ${result.message}`); // a broken built-in layout: our bug
-      const lookup: DealLookup = { ok: false, code, message: result.message };
-      if (result.error === 'ERR_TIMEOUT') failed.set(key, { result: lookup, at: now() });
+      const lookup: Refusal = { ok: false, code, message: result.message };
+      if (result.error === 'ERR_TIMEOUT')
+        failed.set(key, { result: lookup, at: now() }, keyedRecordBytes(key, stringBytes(lookup.message)));
       return lookup;
     }
-    const generator = (JSON.parse(result.json) as Deal).generator;
-    return {
-      ok: true,
-      value: remember(await repo.store(task, generator, result.json, now())),
-    };
+    const made: UnstoredDeal = { id: null, deal: JSON.parse(result.json) as Deal, json: result.json };
+    unstored.set(key, made, dealBytes(made.json, made.deal.tiles.length) + keyedRecordBytes(key));
+    return { ok: true, value: made };
+  };
+
+  /** Stores a deal made here (first writer wins: what is served is what the table holds). */
+  const store = async (key: DealKey, made: UnstoredDeal, client: string | undefined): Promise<DealLookup> => {
+    const already = cachedByKey(keyOf(key)); // a request that waited on the same making stored it first
+    if (already) return { ok: true, value: already };
+    const refused =
+      client === undefined ? undefined : await fastify.growth.take(client, dealGrowth(made.deal.tiles.length));
+    if (refused) return refused;
+    const stored = remember(await repo.store(key, made.deal.generator, made.json, now()));
+    unstored.delete(keyOf(key));
+    return { ok: true, value: stored };
+  };
+
+  /** The deal of `deal` as stored, or made now (and not stored); see Dealer.show. */
+  const find = async (deal: DealKey, client: string | undefined): Promise<ShownLookup> => {
+    const { layout, mode } = deal;
+    const key = keyOf(deal);
+    const cached = cachedByKey(key);
+    if (cached) return { ok: true, value: cached };
+    const row = await repo.find(deal);
+    if (row) return { ok: true, value: remember(row) };
+    const made = unstored.get(key);
+    if (made) return { ok: true, value: made };
+    const failure = failed.get(key);
+    if (failure && now() - failure.at < FAILURE_TTL) return failure.result;
+    let job = pending.get(key);
+    if (job) return job;
+    let slots: DealTask['slots'];
+    if (isCustomId(layout)) {
+      const row = await fastify.customLayoutsRepository.find(layout);
+      if (!row)
+        return {
+          ok: false,
+          code: 'ERR_UNKNOWN_LAYOUT',
+          message: `there is no layout called ${layout}; was the link copied whole?`,
+        };
+      slots = JSON.parse(row.slots) as [number, number, number][];
+      job = pending.get(key); // another request may have started it while the row was read
+      if (job) return job;
+    }
+    const group = client === undefined || (mode === 'relaxed' && !slots) ? undefined : budgetGroup(client);
+    if (group !== undefined && (making.get(group) ?? 0) >= MAX_QUEUED_PER_CLIENT)
+      return {
+        ok: false,
+        code: 'ERR_QUEUE',
+        message: `at most ${MAX_QUEUED_PER_CLIENT} classic deals are made for you at once; try again when they are ready`,
+        retryAfterS: 2,
+      };
+    const refused = client === undefined ? undefined : await budget?.take(client, chosen.get(key) === true);
+    if (refused) {
+      return {
+        ok: false,
+        code: refused.scope === 'client' ? 'ERR_NEW_DEALS' : 'ERR_NEW_DEALS_FULL',
+        message: refused.message,
+        retryAfterS: refused.retryAfterS,
+      };
+    }
+    job = pending.get(key); // another request may have started it while the budget answered
+    if (job) return job;
+    if (group !== undefined) making.set(group, (making.get(group) ?? 0) + 1);
+    job = make({ ...deal, slots }, key).finally(() => {
+      pending.delete(key);
+      if (group === undefined) return;
+      const left = (making.get(group) ?? 1) - 1;
+      if (left <= 0) making.delete(group);
+      else making.set(group, left);
+    });
+    pending.set(key, job);
+    return job;
   };
 
   const dealer: Dealer = {
     async get(deal, client) {
-      const { layout, mode } = deal;
-      const key = keyOf(deal);
-      const cached = byKey.get(key);
-      if (cached) return { ok: true, value: cached };
-      const row = await repo.find(deal);
-      if (row) return { ok: true, value: remember(row) };
-      const failure = failed.get(key);
-      if (failure && now() - failure.at < FAILURE_TTL) return failure.result;
-      let job = pending.get(key);
-      if (!job) {
-        let slots: DealTask['slots'];
-        if (isCustomId(layout)) {
-          const row = await fastify.customLayoutsRepository.find(layout);
-          if (!row)
-            return {
-              ok: false,
-              code: 'ERR_UNKNOWN_LAYOUT',
-              message: `there is no layout called ${layout}; was the link copied whole?`,
-            };
-          slots = JSON.parse(row.slots) as [number, number, number][];
-          job = pending.get(key); // another request may have started it while the row was read
-          if (job) return job;
-        }
-        const group = client === undefined || (mode === 'relaxed' && !slots) ? undefined : budgetGroup(client);
-        if (group !== undefined && (making.get(group) ?? 0) >= MAX_QUEUED_PER_CLIENT)
-          return {
-            ok: false,
-            code: 'ERR_QUEUE',
-            message: `at most ${MAX_QUEUED_PER_CLIENT} classic deals are made for you at once; try again when they are ready`,
-            retryAfterS: 2,
-          };
-        const refused = client === undefined ? undefined : await budget?.take(client, chosen.get(key) === true);
-        if (refused) {
-          return {
-            ok: false,
-            code: refused.scope === 'client' ? 'ERR_NEW_DEALS' : 'ERR_NEW_DEALS_FULL',
-            message: refused.message,
-            retryAfterS: refused.retryAfterS,
-          };
-        }
-        job = pending.get(key); // another request may have started it while the budget answered
-        if (job) return job;
-        if (group !== undefined) making.set(group, (making.get(group) ?? 0) + 1);
-        job = make({ ...deal, slots }, key).finally(() => {
-          pending.delete(key);
-          if (group === undefined) return;
-          const left = (making.get(group) ?? 1) - 1;
-          if (left <= 0) making.delete(group);
-          else making.set(group, left);
-        });
-        pending.set(key, job);
-      }
-      return job;
+      const found = await find(deal, client);
+      if (!found.ok) return found;
+      if (found.value.id !== null) return { ok: true, value: found.value };
+      return store(deal, found.value, client);
     },
+    show: find,
     async byId(id) {
       const cached = byId.get(id);
       if (cached) return cached;
@@ -236,7 +295,8 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       return row ? remember(row) : undefined;
     },
     markChosen(deal) {
-      chosen.set(keyOf(deal), true);
+      const key = keyOf(deal);
+      chosen.set(key, true, keyedRecordBytes(key));
     },
     async check(layout) {
       const slots = layout.slots.map((s) => [s.x, s.y, s.z] as const);
@@ -283,5 +343,5 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
 
 export default fp(dealerPlugin, {
   name: 'dealer',
-  dependencies: ['deals-repository', 'custom-layouts-repository', 'counters'],
+  dependencies: ['deals-repository', 'custom-layouts-repository', 'counters', 'growth'],
 });

@@ -52,8 +52,10 @@ import { isErrorCode, type ErrorCode, type Refusal } from '../errors.ts';
 import type { GameRow } from '../repositories/types.ts';
 import type { StoredDeal } from './dealer.ts';
 import { paceAfter, paceStart, rankWin } from './fair-play.ts';
+import { ROW_BYTES, textGrowth } from './growth.ts';
 import { WindowBudget } from './limits.ts';
-import { Lru } from './lru.ts';
+import { ByteLru } from './lru.ts';
+import { CACHE_BUDGETS, dealBytes, gameBytes } from './sizes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -175,29 +177,77 @@ function isRepeat(storedLog: readonly Move[], overlap: readonly Move[], span: nu
 
 const WRITE_TRIES = 3; // a batch that loses a write race is checked again against the newer log
 
+interface CachedState {
+  readonly game: Game;
+  readonly count: number; // the game's move_count the state is after
+  readonly stored: StoredDeal; // its deal: counted once for all the states that keep it
+}
+
+/**
+ * Game states after their stored logs, bounded by bytes (issue 24): each state counts its own bytes, and
+ * each deal the states keep alive (its parsed tiles and geometry) counts once while any state holds it.
+ */
+export function gameStates(maxBytes: number = CACHE_BUDGETS.games) {
+  const deals = new Map<StoredDeal, number>(); // deal → states holding it
+  const bytesOf = (stored: StoredDeal): number => dealBytes(stored.json, stored.deal.tiles.length);
+  const release = (stored: StoredDeal): void => {
+    const left = (deals.get(stored) ?? 1) - 1;
+    if (left > 0) return void deals.set(stored, left);
+    deals.delete(stored);
+    states.account(-bytesOf(stored));
+  };
+  const states: ByteLru<string, CachedState> = new ByteLru('game states', maxBytes, (_id, state) =>
+    release(state.stored),
+  );
+  return {
+    cache: states,
+    get(id: string, count: number): Game | undefined {
+      const state = states.get(id);
+      return state && state.count === count ? state.game : undefined;
+    },
+    set(id: string, game: Game, count: number, stored: StoredDeal): void {
+      states.delete(id);
+      const bytes = gameBytes(game);
+      if (bytes > maxBytes) return; // too big to keep at all (never at the caps: about 2 MB at most)
+      const holders = deals.get(stored) ?? 0;
+      deals.set(stored, holders + 1);
+      if (holders === 0) states.account(bytesOf(stored));
+      states.set(id, { game, count, stored }, bytes);
+    },
+    delete(id: string): void {
+      states.delete(id);
+    },
+  };
+}
+
 export function createGames(fastify: FastifyInstance, now: () => number, gamesPerDay: number | false = GAMES_PER_DAY) {
   const repo = fastify.gamesRepository;
-  const cache = new Lru<string, { game: Game; count: number }>(500); // game id → state after its stored log, and its move_count
+  const cache = gameStates(); // game id → state after its stored log, and its move_count
+  fastify.caches.push(cache.cache);
   const shuffleBudget = new WindowBudget('shuffles', SHUFFLES_PER_MINUTE, 60_000, fastify.counters); // by player
 
   /** The state after a stored game's log. Throws if the stored log does not replay: that is our bug. */
   function stateOf(row: GameRow, stored: StoredDeal): Game {
-    const cached = cache.get(row.id);
-    if (cached && cached.count === row.move_count) return cached.game;
+    const cached = cache.get(row.id, row.move_count);
+    if (cached) return cached;
     const boards = row.boards === '' ? undefined : parseBoards(row.boards, stored.deal.tiles.length);
     if (boards && !boards.ok) throw new Error(`stored game ${row.id} has broken boards: ${boards.message}`);
     const result = replay(stored.deal, JSON.parse(row.moves_json) as Move[], boards?.value);
     if (!result.ok) throw new Error(`stored game ${row.id} does not replay: ${result.message}`);
     const game = { ...result.value, hints: row.hints }; // hints are counted, not logged
-    cache.set(row.id, { game, count: row.move_count });
+    cache.set(row.id, game, row.move_count, stored);
     return game;
   }
 
   return {
-    /** Starts a game of a stored deal for a player. */
+    /**
+     * Starts a game of a stored deal for a player. `client` (a clientKey) pays the rows from its day of
+     * growth (services/growth.ts; none: free), `stamped` is a first view proved by a stamp (services/views.ts).
+     */
     async create(
       playerId: string,
       stored: StoredDeal,
+      { client, stamped }: { client?: string; stamped?: number } = {},
     ): Promise<{ id: string; startedAt: number; shownAt: number } | PlayFailure> {
       const start = newGame(stored.deal);
       if (!start.ok) throw new Error(`stored deal ${stored.id} is not playable: ${start.message}`);
@@ -216,8 +266,14 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
           retryAfterS: Math.ceil((midnight + 86_400_000 - startedAt) / 1000),
           message: `at most ${gamesPerDay} new games a day; finish one you started, or come back tomorrow (UTC)`,
         };
+      const refused = client === undefined ? undefined : await fastify.growth.take(client, ROW_BYTES.game);
+      if (refused) return refused;
       const id = makeGameId();
-      const shownAt = await repo.recordView(playerId, stored.id, startedAt); // an API client is shown the deal now
+      // An API client is shown the deal now, a browser at its page (recorded then, or proved by its stamp).
+      const shownAt =
+        client === undefined
+          ? await repo.recordView(playerId, stored.id, startedAt)
+          : await fastify.views.show(playerId, client, stored, startedAt, stamped);
       await repo.create({
         id,
         playerId,
@@ -229,7 +285,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         shownAt,
         pacedAt: paceStart(shownAt),
       });
-      cache.set(id, { game: start.value, count: 0 });
+      cache.set(id, start.value, 0, stored);
       return { id, startedAt, shownAt };
     },
 
@@ -243,6 +299,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
       moves: readonly Move[],
       at?: number,
       playMs?: number, // the page's own clock after these moves (the player's own time; docs/fair-play.md)
+      client?: string, // a clientKey: pays the log's growth from its day of growth (none: free)
     ): Promise<Played | PlayFailure> {
       for (let attempt = 1; ; attempt++) {
         const row = await repo.findById(gameId);
@@ -332,11 +389,19 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         const { pacedAt, unranked } = paceAfter(row, batch, time, row.move_count === 0);
         const rank =
           status === 'won' ? rankWin({ ...row, unranked }, time) : { rankedMs: null, dailyDay: null, onTable: false };
+        const movesJson = JSON.stringify(game.log);
+        const boards = game.boards.map(makeBoard).join('');
+        // What this write adds: the log and boards grow (a rewritten row's size is its new length), and a win's rows.
+        const growth =
+          textGrowth(movesJson.length + boards.length - row.moves_json.length - row.boards.length) +
+          (status === 'won' ? ROW_BYTES.win : 0);
+        const refused = client === undefined ? undefined : await fastify.growth.take(client, growth);
+        if (refused) return refused;
         const saved = await repo.saveMoves({
           id: row.id,
           expectedCount: row.move_count,
-          movesJson: JSON.stringify(game.log),
-          boards: game.boards.map(makeBoard).join(''),
+          movesJson,
+          boards,
           moveCount: count,
           status,
           tilesLeft: game.left,
@@ -353,7 +418,8 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
           playMs: playMs ?? null,
         });
         if (saved) {
-          cache.set(row.id, { game, count });
+          cache.set(row.id, game, count, stored);
+          if (status === 'won') fastify.views.changed(row.deal_id); // its record has a winner more
           const after: GameRow = {
             ...row,
             paced_at: pacedAt,
@@ -392,5 +458,5 @@ export default fp(
   async (fastify: FastifyInstance, opts: { now?: () => number; gamesPerDay?: number | false }) => {
     fastify.decorate('games', createGames(fastify, opts.now ?? Date.now, opts.gamesPerDay));
   },
-  { name: 'games', dependencies: ['games-repository', 'dealer', 'counters'] },
+  { name: 'games', dependencies: ['games-repository', 'dealer', 'counters', 'growth', 'views'] },
 );

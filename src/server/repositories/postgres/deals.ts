@@ -6,21 +6,25 @@
 import type pg from 'pg';
 import type { Deal } from '../../../engine/index.ts';
 import { transaction } from '../../db/postgres.ts';
-import { compactDeal, rebuildRow, type Slots, type StoredRow } from '../deal-rows.ts';
+import { compactDeal, keepShape, rebuildRow, shapeCache, type Slots, type StoredRow } from '../deal-rows.ts';
+import type { MeasuredCache } from '../../services/lru.ts';
 import type { DealsStore } from '../types.ts';
 
 const COLUMNS = 'id, layout, seed, mode, generator, deal_json, shape_id, faces, solution';
 
-export function createPgDealsRepository(pool: pg.Pool): DealsStore {
-  const shapes = new Map<number, Slots>(); // shape id → coordinates, parsed once
+export function createPgDealsRepository(pool: pg.Pool, caches: MeasuredCache[] = []): DealsStore {
+  const shapes = shapeCache(); // shape id → coordinates, parsed once
+  caches.push(shapes);
 
   const toRow = async (row: StoredRow | undefined) => {
     if (!row) return undefined;
-    if (row.shape_id !== null && !shapes.has(row.shape_id)) {
+    let slots = row.shape_id === null ? undefined : shapes.get(row.shape_id);
+    if (row.shape_id !== null && !slots) {
       const shape = await pool.query<{ slots: string }>('SELECT slots FROM shapes WHERE id = $1', [row.shape_id]);
-      shapes.set(row.shape_id, JSON.parse(shape.rows[0]!.slots) as Slots);
+      slots = JSON.parse(shape.rows[0]!.slots) as Slots;
+      keepShape(shapes, row.shape_id, slots);
     }
-    return rebuildRow(row, (id) => shapes.get(id)!);
+    return rebuildRow(row, () => slots!);
   };
   const byKey = async (q: pg.Pool | pg.PoolClient, layout: string, seed: string, mode: string) =>
     (

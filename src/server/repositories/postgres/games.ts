@@ -256,11 +256,11 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
         'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
       );
     },
-    async recordView(playerId, dealId, now) {
+    async recordView(playerId, dealId, at) {
       return transaction(pool, async (client) => {
         const inserted = await client.query(
           'INSERT INTO deal_views (player_id, deal_id, shown_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING',
-          [playerId, dealId, now],
+          [playerId, dealId, at],
         );
         if (inserted.rowCount === 1) {
           await client.query(
@@ -268,14 +268,29 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
              ON CONFLICT (deal_id) DO UPDATE SET opened = deal_records.opened + 1`,
             [dealId],
           );
-          return now;
+          return at;
         }
+        // Moved back only when it is earlier (an UPDATE that changes nothing still writes a row version here).
+        const earlier = await one<{ shown_at: number }>(
+          client,
+          'UPDATE deal_views SET shown_at = $3 WHERE player_id = $1 AND deal_id = $2 AND shown_at > $3 RETURNING shown_at',
+          [playerId, dealId, at],
+        );
+        if (earlier) return earlier.shown_at;
         return (await one<{ shown_at: number }>(
           client,
           'SELECT shown_at FROM deal_views WHERE player_id = $1 AND deal_id = $2',
           [playerId, dealId],
         ))!.shown_at;
       });
+    },
+    async findView(playerId, dealId) {
+      return (
+        await one<{ shown_at: number }>(pool, 'SELECT shown_at FROM deal_views WHERE player_id = $1 AND deal_id = $2', [
+          playerId,
+          dealId,
+        ])
+      )?.shown_at;
     },
     async dealRecord(dealId) {
       return (

@@ -2,7 +2,10 @@
  * GET /api/deals/:layout/:seed[?mode=classic]: the deal JSON (SPEC §3.3), as stored. A stored deal
  * never changes (same link, same board, forever), so caches may keep it for a day. It needs no
  * player; when one asks (their cookie came with it), this is the server showing them the deal: the
- * start of their ranked times on it (SPEC §7).
+ * start of their ranked times on it (SPEC §7), stored with the deal if it is new. Asked without a
+ * cookie (or past the client's day of growth), a new deal is answered without a write (issue 24), and
+ * caches keep that answer for five minutes only: it is the board the link will be stored with as long as
+ * the generator stays the same.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -10,9 +13,12 @@ import { errorResponses, sendRefusal } from '../../errors.ts';
 import { DealSchema, preSerialized } from '../../schemas/responses.ts';
 import { DealParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
 import { cookiePlayerId } from '../../plugins/player.ts';
+import type { ShownLookup } from '../../services/dealer.ts';
 import { clientKey } from '../../services/limits.ts';
+import { stampedAt } from '../../services/views.ts';
 
 export const DEAL_CACHE = 'public, max-age=86400';
+export const UNSTORED_DEAL_CACHE = 'public, max-age=300';
 
 export default async function apiDeals(fastify: FastifyInstance): Promise<void> {
   fastify.withTypeProvider<ZodTypeProvider>().get(
@@ -26,14 +32,22 @@ export default async function apiDeals(fastify: FastifyInstance): Promise<void> 
       config: { player: false },
     },
     async (request, reply) => {
-      const found = await fastify.dealer.get({ ...request.params, mode: request.query.mode }, clientKey(request.ip));
-      if (!found.ok) return sendRefusal(request, reply, found);
+      const key = { ...request.params, mode: request.query.mode };
+      const client = clientKey(request.ip);
       const playerId = cookiePlayerId(request);
-      if (playerId !== undefined) await fastify.gamesRepository.recordView(playerId, found.value.id, fastify.now());
+      let found: ShownLookup =
+        playerId === undefined ? await fastify.dealer.show(key, client) : await fastify.dealer.get(key, client);
+      if (!found.ok && found.code === 'ERR_GROWTH') found = await fastify.dealer.show(key, client);
+      if (!found.ok) return sendRefusal(request, reply, found);
+      const shown = found.value;
+      if (playerId !== undefined && shown.id !== null) {
+        // A stamp is taken, not cleared, here: a publicly cacheable answer carries no Set-Cookie.
+        await fastify.views.show(playerId, client, shown, fastify.now(), stampedAt(fastify, request, playerId, key));
+      }
       return reply
         .type('application/json; charset=utf-8')
-        .header('cache-control', DEAL_CACHE)
-        .send(preSerialized(found.value.json));
+        .header('cache-control', shown.id === null ? UNSTORED_DEAL_CACHE : DEAL_CACHE)
+        .send(preSerialized(shown.json));
     },
   );
 }

@@ -18,6 +18,7 @@ import { CreateGameBodySchema, GameParamsSchema, MovesBodySchema } from '../../s
 import { gameAnswer } from '../../services/games.ts';
 import { winExtras } from '../../services/wins.ts';
 import { clientKey } from '../../services/limits.ts';
+import { stampedAt } from '../../services/views.ts';
 
 export default async function apiGames(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -33,9 +34,11 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
       config: { rateLimit: LIMITS.createGame },
     },
     async (request, reply) => {
-      const found = await fastify.dealer.get(request.body, clientKey(request.ip)); // the body is a DealKey
+      const client = clientKey(request.ip);
+      const found = await fastify.dealer.get(request.body, client); // the body is a DealKey
       if (!found.ok) return sendRefusal(request, reply, found);
-      const created = await fastify.games.create(request.playerId, found.value);
+      const stamped = stampedAt(fastify, request, request.playerId, request.body); // the page shown before the cookie
+      const created = await fastify.games.create(request.playerId, found.value, { client, stamped });
       if ('ok' in created) return sendRefusal(request, reply, created);
       const { id } = created;
       // {"id", ...deal} without parsing the stored deal again: splice the id into its JSON.
@@ -59,7 +62,14 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
     },
     async (request, reply) => {
       const { moves, at, playMs } = request.body;
-      const played = await fastify.games.play(request.playerId, request.params.id, moves as Move[], at, playMs);
+      const played = await fastify.games.play(
+        request.playerId,
+        request.params.id,
+        moves as Move[],
+        at,
+        playMs,
+        clientKey(request.ip),
+      );
       if (!played.ok) {
         const { ok: _, code: _code, message: _message, retryAfterS: _retry, ...extra } = played;
         return sendRefusal(request, reply, played, extra); // a 409 with the server's move count and log

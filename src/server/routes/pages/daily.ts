@@ -30,7 +30,9 @@ import {
   seedOfDay,
   utcDate,
 } from '../../services/daily.ts';
+import type { ShownLookup } from '../../services/dealer.ts';
 import { fastestRankedMs, PACE_BURST, PAIR_FLOOR_MS } from '../../services/fair-play.ts';
+import { nicknameGrowth } from '../../services/growth.ts';
 import { layoutInfo } from '../../services/layouts.ts';
 import { clientKey } from '../../services/limits.ts';
 import { nameKey } from '../../services/names.ts';
@@ -124,12 +126,16 @@ async function renderDaily(
   // Today's deal is everyone's: no client pays for it. A past day's may be new to the store: the client's budget pays.
   const layout = dailyLayoutOf(day); // services/daily.ts: the turtle until 2026-12-31, then a layout of the day
   const key = dealKey(layout, seed, DAILY_MODE);
-  const found = await fastify.dealer.get(key, isToday ? undefined : clientKey(request.ip));
-  if (!found.ok) return sendRefusal(request, reply, found);
   const playerId = request.playerId;
   const known = !request.isNewPlayer;
+  // A visitor without a cookie stores nothing, not even today's deal (issue 24): it is made and shown.
+  const client = isToday ? undefined : clientKey(request.ip);
+  let found: ShownLookup = known ? await fastify.dealer.get(key, client) : await fastify.dealer.show(key, client);
+  if (!found.ok && found.code === 'ERR_GROWTH') found = await fastify.dealer.show(key, client);
+  if (!found.ok) return sendRefusal(request, reply, found);
+  const dealId = found.value.id;
   const repo = fastify.gamesRepository;
-  const best = (await repo.bestTimes(found.value.id, DAILY_BOARD_SIZE, true)).map((row, i) => ({
+  const best = (dealId === null ? [] : await repo.bestTimes(dealId, DAILY_BOARD_SIZE, true)).map((row, i) => ({
     rank: i + 1,
     name: row.nickname,
     you: row.player_id === playerId,
@@ -145,7 +151,7 @@ async function renderDaily(
       )
     : [];
   const result = results.find((r) => r.day === day);
-  const unfinished = known && !result ? await repo.unfinishedOfDeal(playerId, found.value.id) : undefined;
+  const unfinished = known && !result && dealId !== null ? await repo.unfinishedOfDeal(playerId, dealId) : undefined;
   const pairs = found.value.deal.tiles.length / 2;
   return reply.page('daily', {
     title: isToday ? 'Daily deal' : `Daily deal of ${formatDate(Date.parse(`${day}T00:00:00Z`))}`,
@@ -219,6 +225,8 @@ export default async function pagesDaily(fastify: FastifyInstance): Promise<void
           'ERR_FORBIDDEN',
           'win a daily deal on its day first (a ranked time); then your name can stand beside your time',
         );
+      const refused = await fastify.growth.take(clientKey(request.ip), nicknameGrowth(request.body.name));
+      if (refused) return sendRefusal(request, reply, refused);
       const saved = await fastify.playersRepository.setNickname(
         request.playerId,
         request.body.name,

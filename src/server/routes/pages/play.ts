@@ -6,17 +6,21 @@
  * A GET has no side effect but the player cookie and storing the deal on first use.
  */
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { availablePairs, newGame, type Game } from '../../../engine/index.ts';
 import { sendRefusal, sendError } from '../../errors.ts';
 import type { Nav } from '../../plugins/view.ts';
 import { dealKey, DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
 import { dailyDayOf, dailySeed } from '../../services/daily.ts';
-import type { StoredDeal } from '../../services/dealer.ts';
+import type { ShownDeal, ShownLookup } from '../../services/dealer.ts';
+import { ByteLru } from '../../services/lru.ts';
+import { bufferBytes, CACHE_BUDGETS, flatString, HEAP, keyedRecordBytes, stringBytes } from '../../services/sizes.ts';
+import { setStamp, takeStamp, type OwnRecord } from '../../services/views.ts';
+
+const NO_RECORD: OwnRecord = { opened: 0, won: 0, best: [] };
 import { clientLog } from '../../services/games.ts';
 import { clientKey } from '../../services/limits.ts';
-import { RECORD_SIZE } from '../../services/wins.ts';
 import { dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/display.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
 import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
@@ -47,6 +51,19 @@ export function randomSeed(): string {
   return seed;
 }
 
+interface KeptPage {
+  readonly head: Buffer; // the page up to RECORD_MARK
+  readonly tail: Buffer; // and after it
+  whole?: { readonly record: string; readonly bytes: Buffer }; // the page with the last record for visitors without a game
+}
+
+/** A kept page with the player's part (the deal's record) where RECORD_MARK was. */
+function sendPage(reply: FastifyReply, page: KeptPage, record: string): FastifyReply {
+  const bytes =
+    page.whole?.record === record ? page.whole.bytes : Buffer.concat([page.head, Buffer.from(record), page.tail]);
+  return reply.type('text/html; charset=utf-8').send(bytes);
+}
+
 export default async function pagesPlay(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
@@ -55,15 +72,19 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
    * ranked times; and `data-elapsed`, the ms since the server first showed this player the deal (the
    * page's clock starts there). Two indexed reads: cheap on every view.
    */
-  async function renderRecord(dealId: number, elapsedMs: number, playerId: string): Promise<string> {
-    const [counts, best] = await Promise.all([
-      fastify.gamesRepository.dealRecord(dealId),
-      fastify.gamesRepository.bestTimes(dealId, RECORD_SIZE),
-    ]);
-    return fastify.renderPartial('/partials/deal-stats', {
-      ...counts,
+  // The record as a visitor without a game sees it (no "you", no time yet) is the same for all of them while
+  // the record is: rendered once per kept record (services/views.ts keeps one a second).
+  const anonymous = new WeakMap<OwnRecord, string>();
+  async function renderRecord(dealId: number | null, elapsedMs: number, playerId: string | null): Promise<string> {
+    // A deal not stored yet has no record: nobody played it.
+    const record = dealId === null ? NO_RECORD : await fastify.views.record(dealId);
+    const kept = playerId === null && elapsedMs === 0 ? anonymous.get(record) : undefined;
+    if (kept !== undefined) return kept;
+    const html = fastify.renderPartial('/partials/deal-stats', {
+      opened: record.opened,
+      won: record.won,
       elapsedMs,
-      best: best.map((row, i) => ({
+      best: record.best.map((row, i) => ({
         rank: i + 1,
         name: row.nickname,
         time: formatTime(row.time_ms),
@@ -71,6 +92,8 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         you: row.player_id === playerId,
       })),
     });
+    if (playerId === null && elapsedMs === 0) anonymous.set(record, html);
+    return html;
   }
 
   /** The board partial for a position. */
@@ -78,30 +101,64 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     fastify.renderPartial('/partials/board', { board: boardView(game), layout: { id: layout }, seed, mode });
 
   // A fresh board is the same for every visitor of a deal: its markup and #deal-data are made once per
-  // stored deal (the dealer's cache holds the deal; this map lets go with it). So is the whole page for
-  // everyone without a game of that deal: nothing on it is about the player, so it is kept too, per
-  // nav state, prefs and theme (at most PAGES_PER_DEAL).
-  // Anything player-specific on the play page must go through the resumed-game path.
+  // deal (stored, or shown unstored to visitors without a cookie). So is the whole page for everyone
+  // without a game of that deal: nothing on it is about the player, so it is kept too, per nav state,
+  // prefs and theme (at most PAGES_PER_DEAL), as bytes split where the player's part goes. All of it is
+  // bounded by bytes (issue 24: a 1,000-tile deal's page is ~250 KB; eight of them per deal, for 500
+  // deals, once took a gigabyte). Anything player-specific on the play page must go through the
+  // resumed-game path.
   const PAGES_PER_DEAL = 8;
-  const freshBoards = new WeakMap<
-    StoredDeal,
-    { game: Game; pairs: number; html: string; data: string; pages: Map<string, string> }
-  >();
-  function freshBoard(stored: StoredDeal, layout: string, seed: string, mode: string) {
-    let fresh = freshBoards.get(stored);
+  interface Fresh {
+    readonly left: number;
+    readonly pairs: number;
+    readonly html: string; // the board partial
+    readonly data: string; // #deal-data
+    readonly pages: Map<string, KeptPage>; // cache key → the page around RECORD_MARK
+  }
+  const freshBoards = new ByteLru<string, Fresh>('play pages', CACHE_BUDGETS.pages);
+  fastify.caches.push(freshBoards);
+  const freshKey = (shown: ShownDeal): string =>
+    `${shown.id ?? 'new'} ${shown.deal.layout}/${shown.deal.seed}/${shown.deal.mode}`;
+  function freshBoard(shown: ShownDeal, layout: string, seed: string, mode: string): Fresh {
+    const key = freshKey(shown);
+    let fresh = freshBoards.get(key);
     if (!fresh) {
-      const start = newGame(stored.deal);
-      if (!start.ok) throw new Error(`stored deal ${stored.id} is not playable: ${start.message}`);
+      const start = newGame(shown.deal);
+      if (!start.ok) throw new Error(`deal ${key} is not playable: ${start.message}`);
       fresh = {
-        game: start.value,
+        left: start.value.left,
         pairs: availablePairs(start.value).length,
-        html: renderBoard(start.value, layout, seed, mode),
-        data: dealData(stored.json, null),
+        html: flatString(renderBoard(start.value, layout, seed, mode)),
+        data: flatString(dealData(shown.json, null)),
         pages: new Map(),
       };
-      freshBoards.set(stored, fresh);
+      freshBoards.set(
+        key,
+        fresh,
+        HEAP.object * 2 + keyedRecordBytes(key) + stringBytes(fresh.html) + stringBytes(fresh.data),
+      );
     }
     return fresh;
+  }
+  /** Keeps a rendered page of a fresh board (split at RECORD_MARK), if the deal has room for one more. */
+  function keepPage(shown: ShownDeal, fresh: Fresh, cacheKey: string, html: string): KeptPage {
+    const at = html.indexOf(RECORD_MARK);
+    const page = { head: Buffer.from(html.slice(0, at)), tail: Buffer.from(html.slice(at + RECORD_MARK.length)) };
+    if (fresh.pages.size >= PAGES_PER_DEAL) return page;
+    fresh.pages.set(cacheKey, page);
+    // The page, and once more whole with the record of visitors without a game (keepWhole), ~4 KB of record.
+    const bytes = keyedRecordBytes(cacheKey) + 2 * (bufferBytes(page.head) + bufferBytes(page.tail)) + 4096;
+    freshBoards.resize(freshKey(shown), bytes);
+    return page;
+  }
+
+  /**
+   * Keeps a kept page whole with `record`, the record every visitor without a game gets while it is kept
+   * (services/views.ts): those visitors are then sent the same bytes, no copy made (issue 24).
+   */
+  function keepWhole(page: KeptPage, record: string): void {
+    if (page.whole?.record !== record)
+      page.whole = { record, bytes: Buffer.concat([page.head, Buffer.from(record), page.tail]) };
   }
 
   app.get(
@@ -123,14 +180,26 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     async (request, reply) => {
       const { layout, seed } = request.params;
       const { mode } = request.query;
-      const found = await fastify.dealer.get({ layout, seed, mode }, clientKey(request.ip));
+      const key = { layout, seed, mode };
+      const client = clientKey(request.ip);
+      const known = !request.isNewPlayer;
+      // A player seen before is shown the stored deal (stored now if new, paid from their day of growth);
+      // a visitor without a cookie, or a client whose day of growth is spent, gets it with no write (issue 24).
+      let found: ShownLookup = known ? await fastify.dealer.get(key, client) : await fastify.dealer.show(key, client);
+      if (!found.ok && found.code === 'ERR_GROWTH') found = await fastify.dealer.show(key, client);
       if (!found.ok) return sendRefusal(request, reply, found);
-      const stored = found.value;
+      const shown = found.value;
       const now = fastify.now();
-      const shownAt = await fastify.gamesRepository.recordView(request.playerId, stored.id, now); // the start of this player's time on it
-      const record = await renderRecord(stored.id, now - shownAt, request.playerId);
-      const resumed = request.isNewPlayer ? undefined : await fastify.games.unfinished(request.playerId, stored);
-      const fresh = resumed ? undefined : freshBoard(stored, layout, seed, mode);
+      let shownAt = now; // the start of this player's time on it
+      if (!known)
+        setStamp(fastify, request, reply, key, now); // proved at their next request (services/views.ts)
+      else if (shown.id !== null) {
+        const stamped = takeStamp(fastify, request, reply, request.playerId, key);
+        shownAt = await fastify.views.show(request.playerId, client, shown, now, stamped);
+      }
+      const record = await renderRecord(shown.id, now - shownAt, known ? request.playerId : null);
+      const resumed = known && shown.id !== null ? await fastify.games.unfinished(request.playerId, shown) : undefined;
+      const fresh = resumed ? undefined : freshBoard(shown, layout, seed, mode);
       const path = dealUrl(layout, seed, mode);
       // Never from the Host header (the client's to choose): PUBLIC_ORIGIN, else the path (the script adds the page's origin).
       const shareUrl = `${fastify.publicOrigin ?? ''}${path}`;
@@ -140,16 +209,16 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const theme = themeOf(request.cookies[THEME_COOKIE]);
       const cacheKey = `${nav} ${shareUrl} ${prefs.timer} ${prefs.paused} ${theme.name} ${theme.auto}`;
       const cached = fresh?.pages.get(cacheKey);
-      if (cached) return reply.type('text/html; charset=utf-8').send(cached.replace(RECORD_MARK, record));
+      if (cached && !known) keepWhole(cached, record);
+      if (cached) return sendPage(reply, cached, record);
 
       const playMs = resumed?.row.play_ms ?? 0;
-      let game: Game;
-      let pairs: number;
+      let counts: { left: number; pairs: number; hints: number; shuffles: number };
       let boardHtml: string;
       let data: string;
       if (resumed) {
-        game = resumed.game;
-        pairs = availablePairs(game).length;
+        const game = resumed.game;
+        counts = { left: game.left, pairs: availablePairs(game).length, hints: game.hints, shuffles: game.shuffles };
         boardHtml = renderBoard(game, layout, seed, mode);
         const gameData: GameData = {
           id: resumed.row.id,
@@ -158,9 +227,10 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
           status: resumed.row.status,
           playMs: resumed.row.play_ms,
         };
-        data = dealData(stored.json, gameData);
+        data = dealData(shown.json, gameData);
       } else {
-        ({ game, pairs, html: boardHtml, data } = fresh!);
+        counts = { left: fresh!.left, pairs: fresh!.pairs, hints: 0, shuffles: 0 };
+        ({ html: boardHtml, data } = fresh!);
       }
       const name = (await fastify.layouts.namer([layout]))(layout);
       const other = mode === 'classic' ? 'relaxed' : 'classic';
@@ -171,10 +241,10 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         seed,
         mode,
         daily,
-        counters: { left: game.left, pairs },
+        counters: { left: counts.left, pairs: counts.pairs },
         boardHtml,
         // Your time (the clock the page shows: from the first move, stopped while paused), as last heard.
-        game: { hints: game.hints, shuffles: game.shuffles, playMs, time: formatTime(playMs) },
+        game: { hints: counts.hints, shuffles: counts.shuffles, playMs, time: formatTime(playMs) },
         resumed: Boolean(resumed),
         dealData: data,
         sharePath: path,
@@ -191,8 +261,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         ...page,
         record: RECORD_MARK,
       });
-      if (fresh.pages.size < PAGES_PER_DEAL) fresh.pages.set(cacheKey, html);
-      return reply.type('text/html; charset=utf-8').send(html.replace(RECORD_MARK, record));
+      return sendPage(reply, keepPage(shown, fresh, cacheKey, html), record);
     },
   );
 }

@@ -12,10 +12,12 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { sendError } from '../../errors.ts';
+import { sendError, sendRefusal } from '../../errors.ts';
 import { setPlayerCookie } from '../../plugins/player.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import type { TransferState } from '../../repositories/types.ts';
+import { ROW_BYTES } from '../../services/growth.ts';
+import { clientKey } from '../../services/limits.ts';
 
 export const TRANSFER_TTL_MS = 15 * 60 * 1000;
 const TOKEN = /^[A-Za-z0-9_-]{32}$/; // 24 random bytes, base64url
@@ -70,6 +72,8 @@ export default async function pagesTransfer(fastify: FastifyInstance): Promise<v
         'ERR_NOTHING_TO_MOVE',
         'there is nothing to move yet: play a game first, then make the link',
       );
+    const refused = await fastify.growth.take(clientKey(request.ip), ROW_BYTES.transfer);
+    if (refused) return sendRefusal(request, reply, refused);
     const token = randomBytes(24).toString('base64url');
     const now = fastify.now();
     await players.createTransfer(hashOf(token), request.playerId, now, now + TRANSFER_TTL_MS);
