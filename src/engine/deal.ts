@@ -31,7 +31,7 @@ import { findRemovalOrder } from './order.ts';
 import { mendAlongOrder, mendByPlay, type Mended } from './mend.ts';
 import { fullPresence, matchGroup, type Presence } from './rules.ts';
 import { makeRng, shuffleInPlace, type Rng } from './rng.ts';
-import { solve } from './solver.ts';
+import { solve } from './solver/index.ts';
 import { err, ok, type Deal, type Face, type Layout, type Mode, type Pair, type Result } from './types.ts';
 
 export const GENERATOR_VERSION = '12';

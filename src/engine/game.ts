@@ -17,7 +17,7 @@
 import { shuffleFaces } from './deal.ts';
 import { makeGeometry, parseGeometry, type Geometry } from './layout.ts';
 import { canMatch, isFree, matchingPairs, presenceOfFaces, type Presence } from './rules.ts';
-import { solve, type SolveOutcome } from './solver.ts';
+import { solve, type SolveOutcome } from './solver/index.ts';
 import { err, ok, type Deal, type Face, type Pair, type Result } from './types.ts';
 
 export const MOVE_TYPES = ['match', 'shuffle', 'undo', 'redo', 'hint', 'check'] as const;

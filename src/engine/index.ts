@@ -34,8 +34,8 @@ export {
   shuffleFaces,
 } from './deal.ts';
 export type { DealStats, ShuffleResult } from './deal.ts';
-export { SOLVE_BUDGET, solve } from './solver.ts';
-export type { SolveOptions, SolveOutcome, SolveResult } from './solver.ts';
+export { SOLVE_BUDGET, solve } from './solver/index.ts';
+export type { SolveOptions, SolveOutcome, SolveResult } from './solver/index.ts';
 export {
   HEARD,
   MOVE_TYPES,

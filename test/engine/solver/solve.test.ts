@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { naiveFaces } from '../../src/cli/naive.ts';
-import { layoutById } from '../../src/engine/builtins.ts';
+import { naiveFaces } from '../../../src/cli/naive.ts';
+import { layoutById } from '../../../src/engine/builtins.ts';
 import {
   facePairs,
   fullPresence,
@@ -11,8 +11,8 @@ import {
   solve,
   type Face,
   type Slot,
-} from '../../src/engine/index.ts';
-import { bruteForceSolvable, naiveIsFree, naiveMatch, naiveReplay, randomSlots, unclearableCore } from './helpers.ts';
+} from '../../../src/engine/index.ts';
+import { bruteForceSolvable, naiveIsFree, naiveMatch, naiveReplay, randomSlots, unclearableCore } from '../helpers.ts';
 
 const geometryFor = (slots: Slot[]) => {
   const geom = geometryOf(makeLayout('t', 'T', 't', slots));
