@@ -48,7 +48,7 @@ function timedSolve(geom: Geometry, tiles: readonly DealTile[], seed: string, bu
   );
   const ms = performance.now() - started;
   const used = process.cpuUsage(cpu);
-  return { answer, ms: round(ms), cpuMs: round((used.user + used.system) / 1000) };
+  return { answer, ms: round(ms, 4), cpuMs: round((used.user + used.system) / 1000) };
 }
 
 /** `solve`: one seed, or one seed a line from `input` with --stdin. */
