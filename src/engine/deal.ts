@@ -34,7 +34,7 @@ import { makeRng, shuffleInPlace, type Rng } from './rng.ts';
 import { solve } from './solver/index.ts';
 import { err, ok, type Deal, type Face, type Layout, type Mode, type Pair, type Result } from './types.ts';
 
-export const GENERATOR_VERSION = '12';
+export const GENERATOR_VERSION = '13';
 export const SEED_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 export const CLASSIC_BUDGET = 5_000; // solver nodes per uniform shuffle (~35 ms); an unresolved shuffle (~5% of solvable turtle shuffles) is skipped like an unsolvable one
 export const UNIFORM_NODES = 4_000; // solver nodes for all uniform shuffles of one classic deal (~30 ms), on up to 144 tiles; then a shuffle is mended

@@ -1,7 +1,8 @@
 /**
- * Nodes, the solver's unit of work: every play of the board (optimistic or greedy) and
- * every move of a random playout counts as one. Budgets are in nodes, never in time, so
- * a solve gives the same answer on every machine and under any load.
+ * Nodes, the solver's unit of work: every play of the board counts as one, optimistic,
+ * greedy or a whole random playout (each walks the board once, at a cost of a few
+ * microseconds on the turtle). Budgets are in nodes, never in time, so a solve gives the
+ * same answer on every machine and under any load.
  *
  * Two limits: the solve's budget (spent: the answer is 'unresolved') and the current
  * search run's share (spent: the search restarts, see search.ts). Both are thrown as
@@ -28,11 +29,6 @@ export class Budget {
   spend(): void {
     if (++this.nodes > this.max) throw BUDGET_SPENT;
     if (++this.visited > this.limit) throw RUN_OVER;
-  }
-
-  /** One playout move: counts against the budget only (playouts are not part of a run). */
-  spendMove(): void {
-    if (++this.nodes > this.max) throw BUDGET_SPENT;
   }
 
   /** Starts a run that may visit `limit` nodes (Infinity: no run limit, as outside the restarting search). */

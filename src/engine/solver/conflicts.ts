@@ -104,11 +104,13 @@ export class Conflicts {
       for (let k = 0; k < 2 * decCount[l]! && !stuck; k++) stuck = stranded[decPairs[4 * l + k]!] === 1;
       if (stuck) this.add(out, at, l);
     }
-    if (this.plays.optimistic(this.trialOf(out, at), level)) for (let l = 0; l < last; l++) this.add(out, at, l);
+    // Every test runs under a subset of the failed play's commitments: it resumes from the board that play left.
+    this.plays.keepStranded();
+    if (this.plays.optimisticFromStranded(this.trialOf(out, at))) for (let l = 0; l < last; l++) this.add(out, at, l);
     for (let l = last - 1; l >= 0; l--) {
       if (!this.has(out, at, l)) continue;
       this.remove(out, at, l);
-      if (this.plays.optimistic(this.trialOf(out, at), level)) this.add(out, at, l);
+      if (this.plays.optimisticFromStranded(this.trialOf(out, at))) this.add(out, at, l);
     }
     this.learn(out, at);
   }

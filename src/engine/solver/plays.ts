@@ -60,12 +60,17 @@ export class Plays {
   private movesLength = 0;
 
   // Random playouts.
-  private readonly freeBits: Uint32Array; // the free tiles, a bit per tile
-  private readonly freeTiles: Int32Array; // the free tiles, in slot order
+  private readonly isFreeNow: Uint8Array; // per tile: free
   private readonly freeCopies: Int32Array; // per group: free copies
   private readonly copiesLeft: Int32Array; // per group: copies on the board
+  private readonly pairsIn: Int32Array; // per group: pairs of free copies it may play (none a banned pairing)
+  private readonly safe: Int32Array; // groups whose copies left may all be free (checked when taken)
+  private readonly playoutMoves: Int32Array; // tiles in removal order, two per move
+  private drawable = 0; // pairs a playout may draw now, over all groups
+  private safeTop = 0; // entries of `safe`
 
   readonly states: PlayState[];
+  private readonly stranded: PlayState; // what the last failed optimistic play left (keepStranded)
 
   constructor(
     work: Workspace,
@@ -94,11 +99,14 @@ export class Plays {
     this.uncommittedLeft = work.uncommittedLeft;
     this.mate = work.mate;
     this.moves = work.moves;
-    this.freeBits = work.freeBits;
-    this.freeTiles = work.freeTiles;
+    this.isFreeNow = work.isFreeNow;
     this.freeCopies = work.freeCopies;
     this.copiesLeft = work.copiesLeft;
+    this.pairsIn = work.pairsIn;
+    this.safe = work.safe;
+    this.playoutMoves = work.playoutMoves;
     this.states = work.states;
+    this.stranded = work.stranded;
 
     const root = this.stateAt(0);
     root.present.set(start.present);
@@ -140,9 +148,8 @@ export class Plays {
     return this.above[t] === 0 && (this.left[t] === 0 || this.right[t] === 0);
   }
 
-  /** Loads play state `slot` into the scratch board and pushes its free tiles; the stack height. */
-  private load(slot: number): number {
-    const state = this.states[slot]!;
+  /** Loads a play state into the scratch board and pushes its free tiles; the stack height. */
+  private load(state: PlayState): number {
     this.present.set(state.present);
     this.above.set(state.above);
     this.left.set(state.left);
@@ -189,8 +196,39 @@ export class Plays {
    * "possible", which only weakens the probe.
    */
   optimistic(partner: Int32Array, slot: number, until = -1): boolean {
+    return this.optimisticFrom(partner, this.states[slot]!, until);
+  }
+
+  /**
+   * Keeps the board the last optimistic play stranded (it failed), for `optimisticFromStranded`. (When the play
+   * failed before its first move, a broken nogood, that is the board it started from.)
+   */
+  keepStranded(): void {
+    const to = this.stranded;
+    to.present.set(this.present);
+    to.above.set(this.above);
+    to.left.set(this.left);
+    to.right.set(this.right);
+    let remaining = 0;
+    for (let i = 0; i < this.n; i++) remaining += this.present[i]!;
+    to.remaining = remaining;
+  }
+
+  /**
+   * The optimistic play under `partner`, a subset of the commitments the stranding play ran under (see
+   * keepStranded), resumed from the board it stranded instead of the state it started from: the same answer
+   * for less work. The play's rules only ever allow more as tiles leave, so it ends on the one largest set of
+   * removals they allow, in whatever order it makes them; and everything the stranding play removed, the play
+   * under fewer commitments may remove too (a pair committed there leaves as two uncommitted copies that are
+   * free together; fewer commitments never ban more). One node, like any play.
+   */
+  optimisticFromStranded(partner: Int32Array): boolean {
+    return this.optimisticFrom(partner, this.stranded, -1);
+  }
+
+  private optimisticFrom(partner: Int32Array, from: PlayState, until: number): boolean {
     this.budget.spend();
-    let top = this.load(slot);
+    let top = this.load(from);
     const { present, reached, freeOrGone, stack, groupOf, members, memberAt, leftAt } = this;
     reached.fill(0);
     freeOrGone.fill(0);
@@ -204,7 +242,7 @@ export class Plays {
         reached[m] = 1;
       }
     }
-    let left = this.states[slot]!.remaining;
+    let left = from.remaining;
     let pending = -1; // copies of group `until` on the board
     if (until >= 0) {
       pending = 0;
@@ -256,8 +294,8 @@ export class Plays {
    */
   greedy(partner: Int32Array, slot: number): boolean {
     this.budget.spend();
-    let top = this.load(slot);
     const from = this.states[slot]!;
+    let top = this.load(from);
     const { present, counted, freeUncommitted, uncommittedLeft, stack, groupOf, members, memberAt, mate, moves } = this;
     counted.fill(0);
     mate.set(from.mate);
@@ -318,74 +356,144 @@ export class Plays {
     return out;
   }
 
-  /** One game of random legal play from the start, taking safe moves first; the moves if it clears the board. */
+  /**
+   * The pairs of free copies group g may play now in a playout: in a group of four with all its copies on the
+   * board, none of a pairing the nogoods ban (e.g. copies stacked on each other); else every pair.
+   */
+  private playablePairs(g: number): number {
+    const free = this.freeCopies[g]!;
+    const from = this.memberAt[g]!;
+    if (free < 2 || this.copiesLeft[g] !== 4 || this.memberAt[g + 1]! - from !== 4 || !this.nogoods.restricted[g])
+      return (free * (free - 1)) >> 1;
+    const { members, isFreeNow } = this;
+    const ban = this.nogoods.ban;
+    let pairs = 0;
+    for (let i = 0; i < 4; i++) {
+      const a = members[from + i]!;
+      if (!isFreeNow[a]) continue;
+      for (let j = i + 1; j < 4; j++) if (isFreeNow[members[from + j]!] && (ban[a]! & (1 << j)) === 0) pairs++;
+    }
+    return pairs;
+  }
+
+  /** Group g's free copies or copies left changed: its playable pairs again, and whether it is safe to take. */
+  private recount(g: number): void {
+    this.drawable -= this.pairsIn[g]!;
+    this.drawable += this.pairsIn[g] = this.playablePairs(g);
+    if (this.copiesLeft[g]! > 0 && this.freeCopies[g] === this.copiesLeft[g]) this.safe[this.safeTop++] = g;
+  }
+
+  /** A playout removes tile r: its neighbours whose cover or flank count drops to zero may be free now. */
+  private take(r: number): void {
+    const f = this.flat;
+    const { above, left, right } = this;
+    this.present[r] = 0;
+    this.isFreeNow[r] = 0;
+    for (let k = f.belowAt[r]!, end = f.belowAt[r + 1]!; k < end; k++) {
+      const j = f.below[k]!;
+      if (--above[j]! === 0) this.freed(j);
+    }
+    for (let k = f.leftAt[r]!, end = f.leftAt[r + 1]!; k < end; k++) {
+      const j = f.left[k]!;
+      if (--right[j]! === 0) this.freed(j);
+    }
+    for (let k = f.rightAt[r]!, end = f.rightAt[r + 1]!; k < end; k++) {
+      const j = f.right[k]!;
+      if (--left[j]! === 0) this.freed(j);
+    }
+  }
+
+  /** Tile j lost a cover or a flank in a playout: counted once it is free. */
+  private freed(j: number): void {
+    if (!this.present[j] || this.isFreeNow[j] || !this.isFree(j)) return;
+    this.isFreeNow[j] = 1;
+    const g = this.groupOf[j]!;
+    this.freeCopies[g]!++;
+    this.recount(g);
+  }
+
+  /**
+   * One game of random legal play from the start (one node): a group whose copies left are all free is taken
+   * first (a move that is never wrong); else a pair drawn uniformly from the pairs of free matching tiles,
+   * leaving out the pairings the nogoods ban so far (the stacked copies forbidden before any play). The moves
+   * if it clears the board, else null.
+   *
+   * Implementation notes: per group, its free copies and the pairs it may play are kept up to date as tiles
+   * leave (a tile only ever becomes free during a playout), so a move costs a walk over the groups to find the
+   * drawn pair, not a scan of the board.
+   */
   playout(rng: Rng): Pair[] | null {
-    const { present, groupOf, members, memberAt, copiesLeft, freeCopies, freeBits, stack } = this;
+    this.budget.spend();
+    const { present, groupOf, members, memberAt, isFreeNow, freeCopies, copiesLeft, pairsIn, safe } = this;
+    const moves = this.playoutMoves;
+    const ban = this.nogoods.ban;
+    const groups = this.groupCount;
     present.set(this.start.present);
     this.above.set(this.start.above);
     this.left.set(this.start.left);
     this.right.set(this.start.right);
-    // Free tiles are kept in a bit set (read in slot order) and counted per group, updated from the neighbours
-    // of the tiles that leave: tiles only ever become free in a playout.
-    copiesLeft.fill(0);
-    freeCopies.fill(0);
-    freeBits.fill(0);
+    copiesLeft.fill(0, 0, groups);
+    freeCopies.fill(0, 0, groups);
     for (let i = 0; i < this.n; i++) {
+      isFreeNow[i] = 0;
       if (!present[i]) continue;
       copiesLeft[groupOf[i]!]!++;
       if (this.isFree(i)) {
-        freeBits[i >>> 5]! |= 1 << (i & 31);
+        isFreeNow[i] = 1;
         freeCopies[groupOf[i]!]!++;
       }
     }
-    const free = this.freeTiles;
-    const moves: Pair[] = [];
-    for (let left = this.count; left > 0; left -= 2) {
-      this.budget.spendMove();
-      let nFree = 0;
-      for (let w = 0; w < freeBits.length; w++)
-        for (let bits = freeBits[w]!; bits !== 0; bits &= bits - 1)
-          free[nFree++] = (w << 5) + 31 - Math.clz32(bits & -bits);
+    this.drawable = 0;
+    this.safeTop = 0;
+    for (let g = 0; g < groups; g++) {
+      this.drawable += pairsIn[g] = this.playablePairs(g);
+      if (copiesLeft[g]! > 0 && freeCopies[g] === copiesLeft[g]) safe[this.safeTop++] = g;
+    }
+    let played = 0;
+    for (let remaining = this.count; remaining > 0; remaining -= 2) {
+      let g = -1;
+      while (this.safeTop > 0 && g < 0) {
+        const h = safe[--this.safeTop]!;
+        if (copiesLeft[h]! > 0 && freeCopies[h] === copiesLeft[h]) g = h;
+      }
       let a = -1;
       let b = -1;
-      // A safe move: every copy left of a group is free.
-      for (let g = 0; g < this.groupCount && a < 0; g++) {
-        if (copiesLeft[g] === 0 || freeCopies[g] !== copiesLeft[g]) continue;
+      if (g >= 0) {
         for (let k = memberAt[g]!; k < memberAt[g + 1]! && b < 0; k++) {
           const m = members[k]!;
           if (!present[m]) continue;
           if (a < 0) a = m;
           else b = m;
         }
+      } else {
+        if (this.drawable === 0) return null;
+        let r = rng.int(this.drawable);
+        for (g = 0; r >= pairsIn[g]!; g++) r -= pairsIn[g]!;
+        const from = memberAt[g]!;
+        const to = memberAt[g + 1]!;
+        const banned = copiesLeft[g] === 4 && to - from === 4 && this.nogoods.restricted[g] === 1;
+        for (let i = from; i < to && b < 0; i++) {
+          const x = members[i]!;
+          if (!isFreeNow[x]) continue;
+          for (let j = i + 1; j < to; j++) {
+            const y = members[j]!;
+            if (!isFreeNow[y] || (banned && (ban[x]! & (1 << (j - from))) !== 0) || r-- > 0) continue;
+            a = x;
+            b = y;
+            break;
+          }
+        }
       }
-      if (a < 0) {
-        // Count the playable pairs, then draw one.
-        let pairs = 0;
-        for (let i = 0; i < nFree; i++)
-          for (let j = i + 1; j < nFree; j++) if (groupOf[free[i]!] === groupOf[free[j]!]) pairs++;
-        if (pairs === 0) return null;
-        let pick = rng.int(pairs);
-        for (let i = 0; i < nFree && a < 0; i++)
-          for (let j = i + 1; j < nFree; j++)
-            if (groupOf[free[i]!] === groupOf[free[j]!] && pick-- === 0) {
-              a = free[i]!;
-              b = free[j]!;
-              break;
-            }
-      }
-      moves.push([a, b]);
-      copiesLeft[groupOf[a]!]! -= 2;
-      freeCopies[groupOf[a]!]! -= 2;
-      freeBits[a >>> 5]! &= ~(1 << (a & 31));
-      freeBits[b >>> 5]! &= ~(1 << (b & 31));
-      const top = this.remove(b, this.remove(a, 0));
-      for (let k = 0; k < top; k++) {
-        const t = stack[k]!;
-        if (!present[t] || (freeBits[t >>> 5]! & (1 << (t & 31))) !== 0 || !this.isFree(t)) continue;
-        freeBits[t >>> 5]! |= 1 << (t & 31);
-        freeCopies[groupOf[t]!]!++;
-      }
+      moves[played++] = a;
+      moves[played++] = b;
+      copiesLeft[g]! -= 2;
+      freeCopies[g]! -= 2;
+      this.take(a);
+      this.take(b);
+      this.recount(g);
     }
-    return moves;
+    const out: Pair[] = [];
+    for (let k = 0; k < played; k += 2) out.push([moves[k]!, moves[k + 1]!]);
+    return out;
   }
 }

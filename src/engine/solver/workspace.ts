@@ -60,11 +60,14 @@ export class Workspace {
   readonly uncommittedLeft: Int32Array; // greedy play: per group, uncommitted copies on the board (where it stopped)
   readonly mate: Int32Array; // greedy play: partners, the commitments plus pairs it made itself
   readonly moves: Int32Array; // greedy play: tiles in removal order, two per move
-  readonly freeBits: Uint32Array; // playout: the free tiles, a bit per tile
-  readonly freeTiles: Int32Array; // playout: the free tiles in slot order
+  readonly isFreeNow: Uint8Array; // playout: per tile, free
   readonly freeCopies: Int32Array; // playout: per group, free copies
   readonly copiesLeft: Int32Array; // playout: per group, copies on the board
+  readonly pairsIn: Int32Array; // playout: per group, pairs of free copies it may play
+  readonly safe: Int32Array; // playout: groups whose copies left may all be free
+  readonly playoutMoves: Int32Array; // playout: tiles in removal order, two per move
   readonly states: PlayState[] = []; // allocated as plays first reach them
+  readonly stranded: PlayState; // the board a failed optimistic play left, for explaining the failure
 
   // Nogoods (nogoods.ts).
   readonly ban: Int32Array; // per copy of a group of four, a bit per group member it never pairs with
@@ -120,10 +123,21 @@ export class Workspace {
     this.uncommittedLeft = new Int32Array(n);
     this.mate = new Int32Array(n);
     this.moves = new Int32Array(n);
-    this.freeBits = new Uint32Array((n + 31) >>> 5);
-    this.freeTiles = new Int32Array(n);
+    this.isFreeNow = new Uint8Array(n);
     this.freeCopies = new Int32Array(n);
     this.copiesLeft = new Int32Array(n);
+    this.pairsIn = new Int32Array(n);
+    this.safe = new Int32Array(3 * n + 8); // pushes: one per tile freed, one per move, one per group at the start
+    this.playoutMoves = new Int32Array(n);
+    this.stranded = {
+      present: new Uint8Array(n),
+      above: new Int32Array(n),
+      left: new Int32Array(n),
+      right: new Int32Array(n),
+      mate: new Int32Array(0), // not read: optimistic plays keep no partners
+      remaining: 0,
+      played: 0,
+    };
 
     this.ban = new Int32Array(n);
     this.restricted = new Uint8Array(n);

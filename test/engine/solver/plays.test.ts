@@ -146,7 +146,7 @@ describe('random playouts', () => {
     const moves = parts.plays.playout(makeRng('playout'));
     expect(moves).not.toBeNull();
     expect(naiveReplay(open, faces, moves!)).toBeNull();
-    expect(parts.budget.nodes).toBe(4); // one node a move
+    expect(parts.budget.nodes).toBe(1); // one node a playout
 
     const stuck = [
       { x: 0, y: 0, z: 0 },
