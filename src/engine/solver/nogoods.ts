@@ -1,8 +1,10 @@
 /**
  * Nogoods: sets of pairs that no solution has all of, learnt from the search's dead ends.
  *
- * Implementation notes. A pair (a, b) is named by a key, a·n + b with a < b. A nogood of
- * one pair is a *forbidden* pairing, kept in a set; in a group of exactly four copies,
+ * Implementation notes. A pair (a, b) of one group, a < b, is named by a key, a·L + the
+ * index of b in its group (L: the largest group's size), so that per-pair facts live in
+ * arrays indexed by key, kept in the workspace (lists are cleared per solve where they
+ * were set). A nogood of one pair is a *forbidden* pairing, kept as a flag; in a group of exactly four copies,
  * forbidding a with b rules out one of the group's three pairings (a–b with c–d), kept as
  * `ban` bits per copy so that the optimistic play can let a copy go only with a copy it
  * may still pair with. Longer nogoods are kept as lists of pairs, each *watched* by one
@@ -28,14 +30,16 @@ export const FORBIDDEN = -1; // the pair itself is forbidden
 // (a number ≥ 0: the id of the nogood broken)
 
 export class Nogoods {
-  private readonly n: number;
+  private readonly width: number; // L: keys are a·L + the index of b in its group
   private readonly groupOf: Int32Array;
   private readonly memberAt: Int32Array;
   private readonly members: Int32Array;
+  private readonly rank: Int32Array; // per tile, its index in its group
   private readonly nogoods: Int32Array[] = []; // per id, its pairs: a0 b0 a1 b1 …
-  private readonly watchers = new Map<number, number[]>(); // pair key → ids of the nogoods watching it
-  private readonly forbidden = new Set<number>(); // pair keys no solution has (nogoods of one pair)
-  private readonly containing = new Map<number, number[]>(); // pair key → ids of the nogoods that hold it
+  private readonly forbidden: Uint8Array; // per pair key: no solution has the pair (a nogood of one pair)
+  private readonly watchers: (number[] | undefined)[]; // per pair key: ids of the nogoods watching it
+  private readonly containing: (number[] | undefined)[]; // per pair key: ids of the nogoods that hold it
+  private readonly listed: number[]; // keys whose lists are set, to clear for the next solve
   private readonly miss: number[] = []; // per nogood: its pairs not committed in force
   private readonly near: number[] = []; // ids of the nogoods with at most two pairs not committed in force
   private readonly nearAt: number[] = []; // per nogood: its index in `near`, or -1
@@ -49,23 +53,36 @@ export class Nogoods {
   readonly playRestricted: Uint8Array;
 
   constructor(work: Workspace, start: Start) {
-    this.n = start.n;
+    this.width = start.largest;
     this.groupOf = start.groupOf;
     this.memberAt = start.memberAt;
     this.members = start.members;
+    this.rank = start.rank;
+    const keys = start.n * start.largest;
+    if (work.forbidden.length < keys) {
+      work.forbidden = new Uint8Array(keys);
+      work.watchers = new Array<number[] | undefined>(keys);
+      work.containing = new Array<number[] | undefined>(keys);
+    } else work.forbidden.fill(0, 0, keys);
+    for (const key of work.listed) work.watchers[key] = work.containing[key] = undefined;
+    work.listed.length = 0;
+    this.forbidden = work.forbidden;
+    this.watchers = work.watchers;
+    this.containing = work.containing;
+    this.listed = work.listed;
     this.ban = work.ban.fill(0);
     this.restricted = work.restricted.fill(0);
     this.playBan = work.playBan;
     this.playRestricted = work.playRestricted;
   }
 
-  /** The key of the pair (a, b), whichever comes first. */
+  /** The key of the pair (a, b) of one group, whichever comes first. */
   key(a: number, b: number): number {
-    return a < b ? a * this.n + b : b * this.n + a;
+    return a < b ? a * this.width + this.rank[b]! : b * this.width + this.rank[a]!;
   }
 
   isForbidden(a: number, b: number): boolean {
-    return this.forbidden.has(this.key(a, b));
+    return this.forbidden[this.key(a, b)] === 1;
   }
 
   /** The pairs of nogood `id`: a0 b0 a1 b1 … */
@@ -83,7 +100,7 @@ export class Nogoods {
    * rules out one pairing: a with b and the other two with each other.
    */
   forbid(a: number, b: number): void {
-    this.forbidden.add(this.key(a, b));
+    this.forbidden[this.key(a, b)] = 1;
     const g = this.groupOf[a]!;
     const from = this.memberAt[g]!;
     if (this.memberAt[g + 1]! - from !== 4) return;
@@ -127,10 +144,7 @@ export class Nogoods {
     const id = this.nogoods.push(Int32Array.from(pairs)) - 1;
     let miss = 0;
     for (let p = 0; p < pairs.length; p += 2) {
-      const key = this.key(pairs[p]!, pairs[p + 1]!);
-      const ids = this.containing.get(key);
-      if (ids) ids.push(id);
-      else this.containing.set(key, [id]);
+      this.listIn(this.containing, this.key(pairs[p]!, pairs[p + 1]!), id);
       if (partner[pairs[p]!] !== pairs[p + 1]!) miss++;
     }
     this.miss.push(miss);
@@ -143,9 +157,17 @@ export class Nogoods {
   }
 
   private watch(key: number, id: number): void {
-    const ids = this.watchers.get(key);
+    this.listIn(this.watchers, key, id);
+  }
+
+  /** Adds `id` to the list of `key` in `lists`. */
+  private listIn(lists: (number[] | undefined)[], key: number, id: number): void {
+    const ids = lists[key];
     if (ids) ids.push(id);
-    else this.watchers.set(key, [id]);
+    else {
+      lists[key] = [id];
+      this.listed.push(key);
+    }
   }
 
   /**
@@ -155,8 +177,8 @@ export class Nogoods {
    */
   brokenBy(a: number, b: number, partner: Int32Array): number {
     const key = this.key(a, b);
-    if (this.forbidden.has(key)) return FORBIDDEN;
-    const ids = this.watchers.get(key);
+    if (this.forbidden[key] === 1) return FORBIDDEN;
+    const ids = this.watchers[key];
     if (!ids) return INTACT;
     for (let i = 0; i < ids.length;) {
       const id = ids[i]!;
@@ -173,7 +195,7 @@ export class Nogoods {
 
   /** Commits (delta −1) or releases (+1) the pair (a, b) in the nogoods' counts of uncommitted pairs. */
   tally(a: number, b: number, delta: number): void {
-    const ids = this.containing.get(this.key(a, b));
+    const ids = this.containing[this.key(a, b)];
     if (!ids) return;
     const { miss, near, nearAt } = this;
     for (let i = 0; i < ids.length; i++) {

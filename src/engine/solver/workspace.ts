@@ -42,6 +42,7 @@ export class Workspace {
   readonly sizes: Int32Array; // per group, its copies
   readonly memberAt: Int32Array; // group g's copies are members[memberAt[g] .. memberAt[g + 1])
   readonly members: Int32Array;
+  readonly rank: Int32Array; // per tile, its index in its group's copies
   readonly nextSlot: Int32Array; // scratch of the counting sort: per group, where in `members` its next copy goes
   readonly start: Uint8Array; // presence at the start
   readonly counts: [Int32Array, Int32Array, Int32Array]; // at the start, per tile: present tiles above, left, right
@@ -69,7 +70,11 @@ export class Workspace {
   readonly states: PlayState[] = []; // allocated as plays first reach them
   readonly stranded: PlayState; // the board a failed optimistic play left, for explaining the failure
 
-  // Nogoods (nogoods.ts).
+  // Nogoods (nogoods.ts): per pair key, grown when a position needs more keys.
+  forbidden = new Uint8Array(0);
+  watchers: (number[] | undefined)[] = [];
+  containing: (number[] | undefined)[] = [];
+  readonly listed: number[] = []; // keys whose lists are set
   readonly ban: Int32Array; // per copy of a group of four, a bit per group member it never pairs with
   readonly restricted: Uint8Array; // per group: has a forbidden pairing
   readonly playBan: Int32Array; // `ban` plus the pairings nogoods rule out under the commitments a play runs under
@@ -105,6 +110,7 @@ export class Workspace {
     this.sizes = new Int32Array(n);
     this.memberAt = new Int32Array(n + 1);
     this.members = new Int32Array(n);
+    this.rank = new Int32Array(n);
     this.nextSlot = new Int32Array(n);
     this.start = new Uint8Array(n);
     this.counts = [new Int32Array(n), new Int32Array(n), new Int32Array(n)];
@@ -185,6 +191,7 @@ export interface Start {
   readonly groupOf: Int32Array; // per tile on the board, its group
   readonly memberAt: Int32Array; // group g's copies are members[memberAt[g] .. memberAt[g + 1]), in slot order
   readonly members: Int32Array;
+  readonly rank: Int32Array; // per tile on the board, its index in its group's copies
   readonly largest: number; // copies in the largest group
 }
 
@@ -218,7 +225,7 @@ export function setUp(work: Workspace, present: Presence, faces: readonly (Face 
   const start = work.start;
   start.set(present);
   const [above, left, right] = neighbourCounts(work.flat, start, work.counts);
-  const { memberAt, members, nextSlot } = work;
+  const { memberAt, members, rank, nextSlot } = work;
   memberAt[0] = 0;
   let largest = 0;
   for (let g = 0; g < groupCount; g++) {
@@ -227,7 +234,12 @@ export function setUp(work: Workspace, present: Presence, faces: readonly (Face 
   }
   // Each group's copies in slot order, placed by a counting sort over `groupOf`.
   nextSlot.set(memberAt.subarray(0, groupCount));
-  for (let i = 0; i < n; i++) if (start[i]) members[nextSlot[groupOf[i]!]!++] = i;
+  for (let i = 0; i < n; i++)
+    if (start[i]) {
+      const g = groupOf[i]!;
+      rank[i] = nextSlot[g]! - memberAt[g]!;
+      members[nextSlot[g]!++] = i;
+    }
   return {
     n,
     count,
@@ -241,6 +253,7 @@ export function setUp(work: Workspace, present: Presence, faces: readonly (Face 
     groupOf,
     memberAt,
     members,
+    rank,
     largest,
   };
 }
