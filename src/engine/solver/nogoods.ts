@@ -51,6 +51,7 @@ export class Nogoods {
   // under the commitments it plays.
   readonly playBan: Int32Array;
   readonly playRestricted: Uint8Array;
+  bans = 0; // changes to `ban` so far (a playout's start depends on them)
 
   constructor(work: Workspace, start: Start) {
     this.width = start.largest;
@@ -123,6 +124,7 @@ export class Nogoods {
     this.ban[c]! |= 1 << id;
     this.ban[d]! |= 1 << ic;
     this.restricted[g] = 1;
+    this.bans++;
   }
 
   /**

@@ -27,7 +27,7 @@ import type { Rng } from '../rng.ts';
 import type { Pair } from '../types.ts';
 import type { Budget } from './budget.ts';
 import type { Nogoods } from './nogoods.ts';
-import type { PlayState, Start, Workspace } from './workspace.ts';
+import type { Opening, PlayState, Start, Workspace } from './workspace.ts';
 
 export class Plays {
   private readonly n: number;
@@ -67,7 +67,10 @@ export class Plays {
   private readonly safe: Int32Array; // groups whose copies left may all be free (checked when taken)
   private readonly playoutMoves: Int32Array; // tiles in removal order, two per move
   private drawable = 0; // pairs a playout may draw now, over all groups
+  private readonly opening: Opening; // what every playout starts from (openPlayouts)
+  private openingBans = -1; // nogoods.bans when `opening` was worked out; -1: not yet in this solve
   private safeTop = 0; // entries of `safe`
+  private draws = 0; // the playouts' own random stream (xorshift32), seeded from the solve's on first use
 
   readonly states: PlayState[];
   private readonly stranded: PlayState; // what the last failed optimistic play left (keepStranded)
@@ -105,6 +108,7 @@ export class Plays {
     this.pairsIn = work.pairsIn;
     this.safe = work.safe;
     this.playoutMoves = work.playoutMoves;
+    this.opening = work.opening;
     this.states = work.states;
     this.stranded = work.stranded;
 
@@ -413,25 +417,12 @@ export class Plays {
   }
 
   /**
-   * One game of random legal play from the start (one node): a group whose copies left are all free is taken
-   * first (a move that is never wrong); else a pair drawn uniformly from the pairs of free matching tiles,
-   * leaving out the pairings the nogoods ban so far (the stacked copies forbidden before any play). The moves
-   * if it clears the board, else null.
-   *
-   * Implementation notes: per group, its free copies and the pairs it may play are kept up to date as tiles
-   * leave (a tile only ever becomes free during a playout), so a move costs a walk over the groups to find the
-   * drawn pair, not a scan of the board.
+   * What every playout starts from (the free tiles, the counts per group, the safe groups), worked out once for
+   * the start position and the bans in force (nogoods.bans counts changes to them).
    */
-  playout(rng: Rng): Pair[] | null {
-    this.budget.spend();
-    const { present, groupOf, members, memberAt, isFreeNow, freeCopies, copiesLeft, pairsIn, safe } = this;
-    const moves = this.playoutMoves;
-    const ban = this.nogoods.ban;
+  private openPlayouts(): void {
+    const { present, groupOf, isFreeNow, freeCopies, copiesLeft, pairsIn, safe } = this;
     const groups = this.groupCount;
-    present.set(this.start.present);
-    this.above.set(this.start.above);
-    this.left.set(this.start.left);
-    this.right.set(this.start.right);
     copiesLeft.fill(0, 0, groups);
     freeCopies.fill(0, 0, groups);
     for (let i = 0; i < this.n; i++) {
@@ -449,6 +440,47 @@ export class Plays {
       this.drawable += pairsIn[g] = this.playablePairs(g);
       if (copiesLeft[g]! > 0 && freeCopies[g] === copiesLeft[g]) safe[this.safeTop++] = g;
     }
+    const opening = this.opening;
+    opening.isFreeNow.set(isFreeNow);
+    opening.freeCopies.set(freeCopies);
+    opening.copiesLeft.set(copiesLeft);
+    opening.pairsIn.set(pairsIn);
+    opening.safe.set(safe);
+    opening.safeTop = this.safeTop;
+    opening.drawable = this.drawable;
+    this.openingBans = this.nogoods.bans;
+  }
+
+  /**
+   * One game of random legal play from the start (one node): a group whose copies left are all free is taken
+   * first (a move that is never wrong); else a pair drawn uniformly from the pairs of free matching tiles,
+   * leaving out the pairings the nogoods ban so far (the stacked copies forbidden before any play). The moves
+   * if it clears the board, else null.
+   *
+   * Implementation notes: per group, its free copies and the pairs it may play are kept up to date as tiles
+   * leave (a tile only ever becomes free during a playout), so a move costs a walk over the groups to find the
+   * drawn pair, not a scan of the board. The draws come from a xorshift32 stream seeded once per solve from the
+   * solve's generator: a few instructions a draw, where a call of the generator costs tens of nanoseconds.
+   */
+  playout(rng: Rng): Pair[] | null {
+    this.budget.spend();
+    if (this.draws === 0) this.draws = rng.next() | 1;
+    const { present, members, memberAt, isFreeNow, freeCopies, copiesLeft, pairsIn, safe } = this;
+    const moves = this.playoutMoves;
+    const ban = this.nogoods.ban;
+    present.set(this.start.present);
+    this.above.set(this.start.above);
+    this.left.set(this.start.left);
+    this.right.set(this.start.right);
+    if (this.openingBans !== this.nogoods.bans) this.openPlayouts();
+    const opening = this.opening;
+    isFreeNow.set(opening.isFreeNow);
+    freeCopies.set(opening.freeCopies);
+    copiesLeft.set(opening.copiesLeft);
+    pairsIn.set(opening.pairsIn);
+    safe.set(opening.safe);
+    this.safeTop = opening.safeTop;
+    this.drawable = opening.drawable;
     let played = 0;
     for (let remaining = this.count; remaining > 0; remaining -= 2) {
       let g = -1;
@@ -467,7 +499,12 @@ export class Plays {
         }
       } else {
         if (this.drawable === 0) return null;
-        let r = rng.int(this.drawable);
+        let x = this.draws; // xorshift32
+        x ^= x << 13;
+        x ^= x >>> 17;
+        x ^= x << 5;
+        this.draws = x;
+        let r = Math.floor(((x >>> 0) * this.drawable) / 0x100000000); // exact in doubles: the same everywhere
         for (g = 0; r >= pairsIn[g]!; g++) r -= pairsIn[g]!;
         const from = memberAt[g]!;
         const to = memberAt[g + 1]!;

@@ -30,6 +30,17 @@ export interface PlayState {
   played: number; // entries of the move list (two per move) that led here
 }
 
+/** What every random playout of a solve starts from (plays.ts). */
+export interface Opening {
+  readonly isFreeNow: Uint8Array;
+  readonly freeCopies: Int32Array;
+  readonly copiesLeft: Int32Array;
+  readonly pairsIn: Int32Array;
+  readonly safe: Int32Array;
+  safeTop: number;
+  drawable: number;
+}
+
 export class Workspace {
   readonly n: number; // slots of the geometry
   readonly flat: Flat;
@@ -67,6 +78,7 @@ export class Workspace {
   readonly pairsIn: Int32Array; // playout: per group, pairs of free copies it may play
   readonly safe: Int32Array; // playout: groups whose copies left may all be free
   readonly playoutMoves: Int32Array; // playout: tiles in removal order, two per move
+  readonly opening: Opening; // playout: where every playout of a solve starts
   readonly states: PlayState[] = []; // allocated as plays first reach them
   readonly stranded: PlayState; // the board a failed optimistic play left, for explaining the failure
 
@@ -135,6 +147,15 @@ export class Workspace {
     this.pairsIn = new Int32Array(n);
     this.safe = new Int32Array(3 * n + 8); // pushes: one per tile freed, one per move, one per group at the start
     this.playoutMoves = new Int32Array(n);
+    this.opening = {
+      isFreeNow: new Uint8Array(n),
+      freeCopies: new Int32Array(n),
+      copiesLeft: new Int32Array(n),
+      pairsIn: new Int32Array(n),
+      safe: new Int32Array(this.safe.length),
+      safeTop: 0,
+      drawable: 0,
+    };
     this.stranded = {
       present: new Uint8Array(n),
       above: new Int32Array(n),
