@@ -25,6 +25,7 @@ export type { Rng } from './rng.ts';
 export { ORDER_BUDGET, findRemovalOrder, longestChain, quickUnclearable } from './order.ts';
 export {
   CLASSIC_BUDGET,
+  CLASSIC_PLAYOUTS,
   DealError,
   GENERATOR_VERSION,
   MAX_UNIFORM_ATTEMPTS,

@@ -107,6 +107,22 @@ export class Commitments {
     this.depth = level;
   }
 
+  /**
+   * `trial` := the base plus those of `pairs` (a known solution of an earlier position) whose two tiles are
+   * still on the board, in one group and uncommitted: with every group of the position paired that way,
+   * greedy play under it says exactly whether the pairing still clears the board.
+   */
+  pairingOf(pairs: readonly (readonly [number, number])[]): Int32Array {
+    const { trial, groupOf } = this;
+    trial.set(this.base);
+    for (const [a, b] of pairs)
+      if (groupOf[a]! >= 0 && groupOf[a] === groupOf[b] && trial[a]! < 0 && trial[b]! < 0) {
+        trial[a] = b;
+        trial[b] = a;
+      }
+    return trial;
+  }
+
   /** Releases every decision. */
   undecideAll(): void {
     while (this.depth > 0) this.undecide(this.depth - 1);

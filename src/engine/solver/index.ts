@@ -21,7 +21,8 @@
  * - search.ts: the search over pairings, its root probe and its restarts.
  *
  * A solve: the optimistic play from the start (most unwinnable shuffles fail it at
- * once), then up to PLAYOUTS random playouts (about 9 µs each on the turtle; half the
+ * once), the pairing of a known solution of an earlier position when there is one (one
+ * greedy play), then up to PLAYOUTS random playouts (about 9 µs each on the turtle; half the
  * uniform turtle shuffles are cleared by one of the first 20), then the search. How each step was measured is in docs/study.md, "The solver's
  * measurements".
  */
@@ -51,6 +52,9 @@ export interface SolveOptions {
   readonly budget?: number; // node budget; default SOLVE_BUDGET
   readonly seed?: string; // seeds the playouts and tie-breaks; default 'solve'
   readonly playouts?: number; // random playouts before the search; default PLAYOUTS (the dealer skips them when it takes a mended deal's trades back)
+  // Pairs of a known solution of an earlier position of the same game (the deal's own solution): the pairing
+  // they give the tiles still on the board is tried first, as one greedy play (one node) before the playouts.
+  readonly pairing?: readonly Pair[];
 }
 
 /**
@@ -79,6 +83,8 @@ export function solve(
   const search = new PairingSearch(work, start, budget, plays, nogoods, commitments, conflicts, rng);
   try {
     if (!search.passesFromStart()) return { result: 'unsolvable', nodes: budget.nodes };
+    if (options.pairing && plays.greedy(commitments.pairingOf(options.pairing), 0))
+      return { result: 'solvable', nodes: budget.nodes, solution: plays.solution() };
     for (let p = 0, playouts = options.playouts ?? PLAYOUTS; p < playouts; p++) {
       const moves = plays.playout(rng);
       if (moves) return { result: 'solvable', nodes: budget.nodes, solution: moves };
