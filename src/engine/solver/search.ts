@@ -28,7 +28,7 @@ import type { Budget } from './budget.ts';
 import { RUN_OVER } from './budget.ts';
 import type { Commitments } from './commitments.ts';
 import type { Conflicts } from './conflicts.ts';
-import type { Nogoods } from './nogoods.ts';
+import { INTACT, type Nogoods } from './nogoods.ts';
 import type { Plays } from './plays.ts';
 import type { Start, Workspace } from './workspace.ts';
 
@@ -289,7 +289,6 @@ export class PairingSearch {
     const copies = commitments.copies;
     let best = -1;
     let bestScore = Infinity;
-    const level = commitments.depth;
     for (let g = 0; g < this.groupCount; g++) {
       if (plays.freeUncommitted[g]! < 2 || plays.uncommittedLeft[g]! === 0) continue;
       const k = commitments.uncommitted(g, copies, 0);
@@ -302,12 +301,20 @@ export class PairingSearch {
         const b = copies[1]!;
         const c = copies[2]!;
         const d = copies[3]!;
+        const partner = commitments.partner;
         for (let j = 0; j < 3; j++) {
           const x = j === 0 ? b : j === 1 ? c : d;
           if (nogoods.isForbidden(a, x)) continue;
-          commitments.decide(level, a, x, false); // overwrites `copies`: b, c, d are read above
-          if (!conflicts.brokenNogood(level)) alive++; // writes the child's conflict: free before the child runs
-          commitments.undecide(level, false);
+          // The pairing a–x as a decision would make it (the other two paired in slot order), looked at without
+          // committing it: is a nogood broken by one of its two pairs?
+          const y = j === 0 ? c : b;
+          const z = j === 2 ? c : d;
+          partner[a] = x;
+          partner[x] = a;
+          partner[y] = z;
+          partner[z] = y;
+          if (nogoods.brokenBy(a, x, partner) === INTACT && nogoods.brokenBy(y, z, partner) === INTACT) alive++;
+          partner[a] = partner[x] = partner[y] = partner[z] = -1;
         }
       } else for (let j = 1; j < k; j++) if (!nogoods.isForbidden(a, copies[j]!)) alive++;
       const score = alive * 2 ** 40 + conflicts.activity[g]! * 0x10000 + this.rng.int(0x10000);
