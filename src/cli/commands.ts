@@ -1,32 +1,26 @@
 /**
- * The commands `layouts`, `deal`, `solve` and `bench` (SPEC §3.1). Each takes the
- * words after its name and returns what to print on stdout; bad input is a
- * UsageError. `study` lives in study.ts.
+ * The commands `layouts`, `deal` and `bench` (SPEC §3.1). Each takes the words
+ * after its name and returns what to print on stdout; bad input is a UsageError.
+ * `solve` lives in solve.ts, `study` in study.ts.
  */
 import { LAYOUTS } from '../engine/builtins.ts';
-import {
-  deal,
-  fullPresence,
-  geometryOf,
-  solve,
-  SOLVE_BUDGET,
-  type Deal,
-  type Layout,
-  type Mode,
-} from '../engine/index.ts';
+import { deal, type Deal, type Layout, type Mode } from '../engine/index.ts';
 import { parseFlags, UsageError, type Flags } from './args.ts';
 import { mean, round, summarize } from './measure.ts';
-import { naiveFaces } from './naive.ts';
 import { LAYOUT_FLAGS, layoutFromFlags } from './source.ts';
 
 export const MAX_BUDGET = 1_000_000_000; // solver nodes
 export const MAX_COUNT = 1_000_000; // deals in one bench
 export const BENCH_COUNT = 100; // default deals in one bench
 
-/** Output of a command, and warnings to show on stderr after it succeeded. */
+/**
+ * Output of a command, and warnings to show on stderr after it succeeded. A command that answers line
+ * by line (`solve --stdin`) gives `lines` instead: each is printed as it comes, the warnings first.
+ */
 export interface Output {
   readonly stdout: string;
   readonly warnings: readonly string[];
+  readonly lines?: AsyncIterable<string>;
 }
 
 /** `layouts`: the built-in layouts as [{id, name, tiles}]. */
@@ -37,7 +31,7 @@ export function layoutsCommand(argv: readonly string[]): Output {
 }
 
 /** Deals or turns the engine's failure into a one-line error. */
-function dealOrFail(layout: Layout, seed: string, mode: Mode): { deal: Deal; attempts: number } {
+export function dealOrFail(layout: Layout, seed: string, mode: Mode): { deal: Deal; attempts: number } {
   const result = deal(layout, seed, mode);
   if (!result.ok) throw new UsageError(`cannot deal ${layout.id} (${mode}): ${result.message}`); // a bad seed or layout
   return { deal: result.value.deal, attempts: result.value.stats.attempts };
@@ -50,39 +44,6 @@ export function dealCommand(argv: readonly string[]): Output {
   const mode = flags.mode();
   const { layout, warnings } = layoutFromFlags(flags);
   return { stdout: JSON.stringify(dealOrFail(layout, seed, mode).deal), warnings };
-}
-
-/** `solve`: our deal (relaxed, or --mode classic), or a naive one with --random, given to the solver. */
-export function solveCommand(argv: readonly string[]): Output {
-  const flags = parseFlags('solve', argv, {
-    ...LAYOUT_FLAGS,
-    seed: 'value',
-    mode: 'value',
-    random: 'switch',
-    budget: 'value',
-  });
-  const seed = flags.seed();
-  const mode = flags.mode();
-  if (flags.has('random') && flags.has('mode'))
-    throw new UsageError('--random solves a naive shuffle, which has no --mode; give one or the other');
-  const budget = flags.integer('budget', SOLVE_BUDGET, 1, MAX_BUDGET);
-  const { layout, warnings } = layoutFromFlags(flags);
-  const geom = geometryOf(layout);
-  if (!geom.ok) throw new UsageError(`${layout.id}: ${geom.message}`); // checked on load; kept for the type
-  const tiles = flags.has('random')
-    ? ((faces) => layout.slots.map((s, i) => ({ x: s.x, y: s.y, z: s.z, face: faces[i]! })))(naiveFaces(layout, seed))
-    : dealOrFail(layout, seed, mode).deal.tiles;
-  const started = performance.now();
-  const answer = solve(
-    geom.value,
-    fullPresence(geom.value.size),
-    tiles.map((t) => t.face),
-    { budget, seed },
-  );
-  const ms = round(performance.now() - started);
-  const out = { result: answer.result, nodes: answer.nodes, ms, tiles };
-  const solution = answer.result === 'solvable' ? { solution: answer.solution } : {};
-  return { stdout: JSON.stringify({ ...out, ...solution }), warnings };
 }
 
 /** `bench`: deal `count` seeds and report timings, attempts and failures. */

@@ -12,8 +12,10 @@
  */
 import { HelpRequested, quote, UsageError } from './args.ts';
 import { BackupFailure, backupCommand } from './backup.ts';
-import { benchCommand, dealCommand, layoutsCommand, solveCommand, type Output } from './commands.ts';
+import { createInterface } from 'node:readline';
+import { benchCommand, dealCommand, layoutsCommand, type Output } from './commands.ts';
 import { reportAnyCommand } from './report.ts';
+import { solveCommand } from './solve.ts';
 import { studyCommand, type Progress } from './study.ts';
 
 export const USAGE = `Usage: npm run --silent mahjong -- <command> [flags]
@@ -24,6 +26,9 @@ Commands:
                                                  the deal JSON
   solve (--layout ID | --layout-file PATH [--name NAME]) --seed S [--mode relaxed|classic | --random] [--budget N]
                                                  {"result","nodes","ms","tiles","solution"?}
+  solve (--layout ID | --layout-file PATH [--name NAME]) --stdin [--tiles] [--mode M | --random] [--budget N]
+                                                 one seed a line on stdin, one line each, warm in one process:
+                                                 {"seed","result","nodes","ms","cpu_ms","tiles"? (with --tiles)}
   study (--layout ID | --all) [--deals N] [--budget N] [--seed S] [--json]
                                                  solvability and difficulty per layout (CSV)
   bench (--layout ID | --layout-file PATH [--name NAME]) [--mode M] [--count N]
@@ -37,10 +42,17 @@ Commands:
 --layout-file reads a KMahjongg .layout or a GNOME Mahjongg .map (--name picks a map by name or id).
 Seeds are 1 to 32 characters of A-Z, a-z, 0-9, _ and -. Bad input exits with status 2.`;
 
-const COMMANDS: Readonly<Record<string, (argv: readonly string[], progress: Progress) => Output | Promise<Output>>> = {
+/** A command: the words after its name, a progress line, and the lines of stdin (read only when asked for). */
+type Command = (
+  argv: readonly string[],
+  progress: Progress,
+  input: () => AsyncIterable<string>,
+) => Output | Promise<Output>;
+
+const COMMANDS: Readonly<Record<string, Command>> = {
   layouts: layoutsCommand,
   deal: dealCommand,
-  solve: solveCommand,
+  solve: (argv, _progress, input) => solveCommand(argv, input),
   bench: benchCommand,
   study: (argv, progress) => ({ stdout: studyCommand(argv, progress), warnings: [] }),
   backup: (argv) => backupCommand(argv, process.env),
@@ -51,6 +63,7 @@ export interface Io {
   readonly out: (text: string) => void; // stdout
   readonly err: (text: string) => void; // stderr
   readonly isTerminal: boolean; // stderr is a terminal: show progress
+  readonly input: () => AsyncIterable<string>; // the lines of stdin
 }
 
 /** Runs one command line; resolves with the exit status. */
@@ -72,8 +85,13 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     if (command === 'help' || command === '--help' || command === '-h') throw new HelpRequested();
     if (!Object.hasOwn(COMMANDS, command))
       throw new UsageError(`unknown command ${quote(command)}; commands: ${Object.keys(COMMANDS).join(', ')}`);
-    const output = await COMMANDS[command]!(rest, progress);
+    const output = await COMMANDS[command]!(rest, progress, io.input);
     clear();
+    if (output.lines) {
+      for (const w of output.warnings) io.err(`warning: ${oneLine(w)}\n`);
+      for await (const line of output.lines) io.out(`${line}\n`);
+      return 0;
+    }
     io.out(`${output.stdout}\n`);
     for (const w of output.warnings) io.err(`warning: ${oneLine(w)}\n`);
     return 0;
@@ -108,4 +126,5 @@ process.exitCode = await run(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
   isTerminal: process.stderr.isTTY === true,
+  input: () => createInterface({ input: process.stdin, crlfDelay: Infinity }),
 });

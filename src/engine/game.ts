@@ -17,7 +17,7 @@
 import { shuffleFaces } from './deal.ts';
 import { makeGeometry, parseGeometry, type Geometry } from './layout.ts';
 import { canMatch, isFree, matchingPairs, presenceOfFaces, type Presence } from './rules.ts';
-import { solve, type SolveOutcome } from './solver.ts';
+import { solve, type SolveOutcome } from './solver/index.ts';
 import { err, FACES, ok, type Deal, type Face, type Pair, type Result } from './types.ts';
 
 export const MOVE_TYPES = ['match', 'shuffle', 'undo', 'redo', 'hint', 'check'] as const;
@@ -354,7 +354,11 @@ export interface Hint {
 /** A pair that keeps the game winnable when the solver finds one, else any pair, else none. */
 export function hintFor(game: Game, budget?: number): Hint {
   if (game.left === 0) return { pair: null, winning: false, result: 'solvable' };
-  const answer = solve(game.geom, presenceOf(game), game.faces, { budget, seed: game.deal.seed });
+  const answer = solve(game.geom, presenceOf(game), game.faces, {
+    budget,
+    seed: game.deal.seed,
+    pairing: game.deal.solution, // a solution of the start: its pairing often still clears the board
+  });
   if (answer.result === 'solvable' && answer.solution.length > 0)
     return { pair: answer.solution[0]!, winning: true, result: answer.result };
   const pairs = availablePairs(game);
@@ -373,8 +377,13 @@ export interface Winnability {
  * shuffle, winnability only ever goes from yes to no.
  */
 export function winnability(game: Game, budget?: number): Winnability {
-  const check = (faces: readonly (Face | null)[]): SolveOutcome =>
-    solve(game.geom, presenceOfFaces(faces), faces, { budget, seed: game.deal.seed }).result;
+  // The pairing of the latest solution known for an earlier board: the deal's, then each winnable board's.
+  let known: readonly Pair[] = game.deal.solution;
+  const check = (faces: readonly (Face | null)[]): SolveOutcome => {
+    const answer = solve(game.geom, presenceOfFaces(faces), faces, { budget, seed: game.deal.seed, pairing: known });
+    if (answer.result === 'solvable') known = answer.solution;
+    return answer.result;
+  };
   const now = check(game.faces);
   if (now !== 'unsolvable') return { result: now, undoSteps: null };
   // boards[k] is the position after undoing k steps.
@@ -387,10 +396,11 @@ export function winnability(game: Game, budget?: number): Winnability {
     before[step.b] = step.faceB;
     boards.push(before);
   }
-  // Find the smallest k with a winnable board: boards[0] is not; the last one may be.
+  // Find the smallest k with a winnable board: boards[0] is not; the last one is, without asking the solver (the
+  // deal's start and a shuffle's result can always be cleared: both come with a removal order).
   let lo = 1;
   let hi = boards.length - 1;
-  if (hi < 1 || check(boards[hi]!) !== 'solvable') return { result: now, undoSteps: null };
+  if (hi < 1) return { result: now, undoSteps: null };
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (check(boards[mid]!) === 'solvable') hi = mid;

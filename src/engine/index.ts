@@ -25,6 +25,7 @@ export type { Rng } from './rng.ts';
 export { ORDER_BUDGET, findRemovalOrder, longestChain, quickUnclearable } from './order.ts';
 export {
   CLASSIC_BUDGET,
+  CLASSIC_PLAYOUTS,
   DealError,
   GENERATOR_VERSION,
   MAX_UNIFORM_ATTEMPTS,
@@ -34,8 +35,8 @@ export {
   shuffleFaces,
 } from './deal.ts';
 export type { DealStats, ShuffleResult } from './deal.ts';
-export { SOLVE_BUDGET, solve } from './solver.ts';
-export type { SolveOptions, SolveOutcome, SolveResult } from './solver.ts';
+export { SOLVE_BUDGET, solve } from './solver/index.ts';
+export type { SolveOptions, SolveOutcome, SolveResult } from './solver/index.ts';
 export {
   HEARD,
   MOVE_TYPES,

@@ -210,6 +210,55 @@ describe('solve', () => {
   });
 });
 
+describe('solve --stdin', () => {
+  test('answers one JSON line per seed line, warm in one process: the same answers as one seed at a time', async () => {
+    const seeds = ['study-1', 'study-27', '', '  study-2  ', 'study-1'];
+    const [run, single] = await Promise.all([
+      runCli(['solve', '--layout', 'turtle', '--random', '--stdin'], { input: `${seeds.join('\n')}\r\n` }),
+      cli('solve', '--layout', 'turtle', '--random', '--seed', 'study-27'),
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const lines = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.map((l) => l.seed)).toEqual(['study-1', 'study-27', 'study-2', 'study-1']); // blank lines skipped
+    for (const l of lines) {
+      expect(Object.keys(l)).toEqual(['seed', 'result', 'nodes', 'ms', 'cpu_ms']);
+      expect(l.ms).toBeGreaterThanOrEqual(0);
+      expect(l.cpu_ms).toBeGreaterThanOrEqual(0);
+    }
+    expect(lines[3]).toMatchObject({ result: lines[0]!.result, nodes: lines[0]!.nodes }); // deterministic
+    const one = json(single) as { result: string; nodes: number };
+    expect(lines[1]).toMatchObject({ result: one.result, nodes: one.nodes });
+  });
+
+  test('--tiles adds the deal solved; our classic deal without --random', async () => {
+    const [run, dealt] = await Promise.all([
+      runCli(['solve', '--layout', 'garden', '--mode', 'classic', '--stdin', '--tiles'], { input: 'c1\n' }),
+      cli('deal', '--layout', 'garden', '--seed', 'c1', '--mode', 'classic'),
+    ]);
+    const out = json(run) as { seed: string; result: string; tiles: Tile[] };
+    expect(out).toMatchObject({ seed: 'c1', result: 'solvable' });
+    expect(out.tiles).toEqual((json(dealt) as { tiles: Tile[] }).tiles);
+  });
+
+  test('a line that is not a seed stops the run: exit 2, one line on stderr naming it, earlier answers stand', async () => {
+    const run = await runCli(['solve', '--layout', 'garden', '--random', '--stdin'], {
+      input: 'ok-1\nnot a seed!\nok-2\n',
+    });
+    expect(run.status).toBe(2);
+    expect(
+      run.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { seed: string }).seed),
+    ).toEqual(['ok-1']);
+    expect(run.stderr).toMatch(/^mahjong: solve --stdin: line 2: bad seed "not a seed!"[^\n]*\n$/);
+  });
+});
+
 describe('bench', () => {
   test('prints deal timings, attempts and failures', async () => {
     const out = json(await cli('bench', '--layout', 'garden', '--count', '5')) as Record<string, number>;
@@ -334,6 +383,10 @@ const BAD_INPUTS: readonly (readonly [string, readonly string[], RegExp])[] = [
     ['solve', '--layout', 'turtle', '--seed', 'a', '--random', '--mode', 'classic'],
     /--random .* no --mode/,
   ],
+  ['solve --stdin with --seed', ['solve', '--layout', 'turtle', '--random', '--stdin', '--seed', 'a'], /not both/],
+  ['solve --tiles without --stdin', ['solve', '--layout', 'turtle', '--random', '--seed', 'a', '--tiles'], /--stdin/],
+  ['solve --stdin with a value', ['solve', '--layout', 'turtle', '--stdin=yes'], /--stdin takes no value/],
+  ['solve --stdin without a layout', ['solve', '--random', '--stdin'], /needs --layout or --layout-file/],
   ['count a fraction', ['bench', '--layout', 'turtle', '--count', '1.5'], /bad --count "1.5"/],
   ['count huge', ['bench', '--layout', 'turtle', '--count', '99999999999'], /bad --count/],
   ['bench bad mode', ['bench', '--layout', 'garden', '--mode', 'easy'], /bad --mode/],

@@ -12,10 +12,13 @@ export interface Run {
   readonly stderr: string;
 }
 
-/** `node src/cli/main.ts ...args` through tsx, in `cwd` (default the project root), with `env` if given. */
+/**
+ * `node src/cli/main.ts ...args` through tsx, in `cwd` (default the project root), with `env` if given and
+ * `input` written to its stdin (which is then closed; without `input`, stdin is closed at once).
+ */
 export function runCli(
   args: readonly string[],
-  options: { cwd?: string; env?: Record<string, string> } = {},
+  options: { cwd?: string; env?: Record<string, string>; input?: string } = {},
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', TSX, path.join(ROOT, 'src/cli/main.ts'), ...args], {
@@ -27,6 +30,7 @@ export function runCli(
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
+    child.stdin.end(options.input ?? '');
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
 }

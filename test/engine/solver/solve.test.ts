@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { naiveFaces } from '../../src/cli/naive.ts';
-import { layoutById } from '../../src/engine/builtins.ts';
+import { naiveFaces } from '../../../src/cli/naive.ts';
+import { layoutById } from '../../../src/engine/builtins.ts';
 import {
   facePairs,
   fullPresence,
@@ -11,8 +11,8 @@ import {
   solve,
   type Face,
   type Slot,
-} from '../../src/engine/index.ts';
-import { bruteForceSolvable, naiveIsFree, naiveMatch, naiveReplay, randomSlots, unclearableCore } from './helpers.ts';
+} from '../../../src/engine/index.ts';
+import { bruteForceSolvable, naiveIsFree, naiveMatch, naiveReplay, randomSlots, unclearableCore } from '../helpers.ts';
 
 const geometryFor = (slots: Slot[]) => {
   const geom = geometryOf(makeLayout('t', 'T', 't', slots));
@@ -205,5 +205,36 @@ describe('the solver', () => {
       if (result.result === 'solvable') expect(naiveReplay(turtle.slots, faces, result.solution)).toBeNull();
     }
     expect(tally).toEqual({ solvable: 16, unsolvable: 0, unresolved: 0 }); // study-1 … study-16 are all solvable
+  });
+});
+
+describe('a known solution of an earlier board', () => {
+  const turtle = layoutById('turtle')!;
+  const geom = geometryOf(turtle);
+  if (!geom.ok) throw new Error(geom.message);
+
+  test('its pairing clears a board reached along it in one greedy play; a wrong one costs a play, not the answer', () => {
+    const faces = naiveFaces(turtle, 'study-3');
+    const first = solve(geom.value, fullPresence(144), faces, { seed: 'study-3' });
+    if (first.result !== 'solvable') throw new Error(first.result);
+    // Ten moves along the solution, then solved again with it as the hint: the start play and one greedy play.
+    const now: (Face | null)[] = faces.slice();
+    for (const [a, b] of first.solution.slice(0, 10)) now[a] = now[b] = null;
+    const present = Uint8Array.from(now, (f) => (f === null ? 0 : 1));
+    const hinted = solve(geom.value, present, now, { seed: 'x', pairing: first.solution });
+    expect(hinted).toMatchObject({ result: 'solvable', nodes: 2 });
+    if (hinted.result === 'solvable') expect(naiveReplay(turtle.slots, now, hinted.solution)).toBeNull();
+    // Pairs that do not fit the board (other groups, tiles gone) are left out; the answer stays the solver's.
+    const wrong = solve(geom.value, present, now, {
+      seed: 'x',
+      pairing: [
+        [0, 1],
+        [2, 3],
+        [500, 501],
+      ],
+    });
+    const plain = solve(geom.value, present, now, { seed: 'x' });
+    expect(wrong.result).toBe(plain.result);
+    expect(wrong.nodes).toBe(plain.nodes + 1);
   });
 });

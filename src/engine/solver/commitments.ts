@@ -1,0 +1,140 @@
+/**
+ * Commitments: which copy of a group leaves with which, fixed for good (the base) or by a
+ * decision of the search (one per decision level).
+ *
+ * Implementation notes. `partner[t]` is t's committed partner (or -1): the base plus the
+ * decisions in force. A decision at level l commits one pair of a group, and the group's
+ * last two uncommitted copies with each other when that leaves two, so a decision on a
+ * group of four fixes its whole pairing. Groups of two are committed in the base from
+ * the start. Every commit and release is reported to the nogoods' counts (`tally`), which
+ * keep the nogoods that the optimistic play must obey up to date.
+ */
+import type { Nogoods } from './nogoods.ts';
+import type { Start, Workspace } from './workspace.ts';
+
+export class Commitments {
+  readonly base: Int32Array; // partners made for good at the root; -1: none
+  readonly partner: Int32Array; // the base plus the decisions in force
+  readonly trial: Int32Array; // partners for a conflict test: the base plus some of the decisions
+  readonly levelOf: Int32Array; // per tile, the decision level that paired it; -1: the base or none
+  readonly decPairs: Int32Array; // per level, up to two pairs: a0 b0 a1 b1
+  readonly decCount: Int32Array; // pairs per level
+  readonly copies: Int32Array; // scratch: a group's uncommitted copies (see uncommitted)
+  depth = 0; // decisions in force: levels 0 … depth − 1
+  private readonly groupOf: Int32Array;
+  private readonly memberAt: Int32Array;
+  private readonly members: Int32Array;
+
+  constructor(
+    work: Workspace,
+    start: Start,
+    private readonly nogoods: Nogoods,
+  ) {
+    this.groupOf = start.groupOf;
+    this.memberAt = start.memberAt;
+    this.members = start.members;
+    this.base = work.base.fill(-1);
+    this.partner = work.partner.fill(-1);
+    this.trial = work.trial;
+    this.levelOf = work.levelOf.fill(-1);
+    this.decPairs = work.decPairs.fill(0);
+    this.decCount = work.decCount.fill(0);
+    this.copies = work.copies;
+    for (let g = 0; g < start.groupCount; g++) {
+      const from = this.memberAt[g]!;
+      if (this.memberAt[g + 1]! - from === 2) this.commitBase(this.members[from]!, this.members[from + 1]!);
+    }
+  }
+
+  /** Commits the pair (a, b) for good. */
+  private commitBase(a: number, b: number): void {
+    this.base[a] = b;
+    this.base[b] = a;
+    this.partner[a] = b;
+    this.partner[b] = a;
+  }
+
+  /** The uncommitted present copies of group g, written into `out` from `at`; their count. */
+  uncommitted(g: number, out: Int32Array, at: number): number {
+    let k = 0;
+    for (let m = this.memberAt[g]!; m < this.memberAt[g + 1]!; m++) {
+      const t = this.members[m]!;
+      if (this.partner[t]! < 0) out[at + k++] = t;
+    }
+    return k;
+  }
+
+  /**
+   * Commits decision `level`: `a` with `b`, and the last two uncommitted copies of the
+   * group with each other when that leaves two. `counted`: reported to the nogoods'
+   * counts (not for a look-ahead that is undone at once). Overwrites `copies`.
+   */
+  decide(level: number, a: number, b: number, counted = true): void {
+    const { partner, levelOf, decPairs } = this;
+    partner[a] = b;
+    partner[b] = a;
+    levelOf[a] = levelOf[b] = level;
+    decPairs[4 * level] = a;
+    decPairs[4 * level + 1] = b;
+    this.decCount[level] = 1;
+    const rest = this.uncommitted(this.groupOf[a]!, this.copies, 0);
+    if (rest === 2) {
+      const c = this.copies[0]!;
+      const d = this.copies[1]!;
+      partner[c] = d;
+      partner[d] = c;
+      levelOf[c] = levelOf[d] = level;
+      decPairs[4 * level + 2] = c;
+      decPairs[4 * level + 3] = d;
+      this.decCount[level] = 2;
+    }
+    this.depth = level + 1;
+    if (counted)
+      for (let k = 0; k < 2 * this.decCount[level]!; k += 2)
+        this.nogoods.tally(decPairs[4 * level + k]!, decPairs[4 * level + k + 1]!, -1);
+  }
+
+  /** Releases decision `level` (the deepest in force). */
+  undecide(level: number, counted = true): void {
+    if (counted)
+      for (let k = 0; k < 2 * this.decCount[level]!; k += 2)
+        this.nogoods.tally(this.decPairs[4 * level + k]!, this.decPairs[4 * level + k + 1]!, 1);
+    for (let k = 0; k < 2 * this.decCount[level]!; k++) {
+      const t = this.decPairs[4 * level + k]!;
+      this.partner[t] = -1;
+      this.levelOf[t] = -1;
+    }
+    this.depth = level;
+  }
+
+  /**
+   * `trial` := the base plus those of `pairs` (a known solution of an earlier position) whose two tiles are
+   * still on the board, in one group and uncommitted: with every group of the position paired that way,
+   * greedy play under it says exactly whether the pairing still clears the board.
+   */
+  pairingOf(pairs: readonly (readonly [number, number])[]): Int32Array {
+    const { trial, groupOf } = this;
+    trial.set(this.base);
+    for (const [a, b] of pairs)
+      if (groupOf[a]! >= 0 && groupOf[a] === groupOf[b] && trial[a]! < 0 && trial[b]! < 0) {
+        trial[a] = b;
+        trial[b] = a;
+      }
+    return trial;
+  }
+
+  /** Releases every decision. */
+  undecideAll(): void {
+    while (this.depth > 0) this.undecide(this.depth - 1);
+  }
+
+  /** Makes decision 0 (the only one in force) part of the base: its tiles stay paired for the rest of the solve. */
+  keepRootDecision(): void {
+    for (let k = 0; k < 2 * this.decCount[0]!; k++) {
+      const t = this.decPairs[k]!;
+      this.base[t] = this.partner[t]!;
+      this.levelOf[t] = -1;
+    }
+    this.depth = 0;
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * Conflicts: which decisions a dead end of the search depends on.
+ *
+ * Implementation notes. A conflict set is a set of decision levels, a bitset of `words`
+ * 32-bit words; `conflict[l]` is what the search node at level l returned when it failed,
+ * and `acc[l]` gathers the conflicts of its failed children. When the optimistic play
+ * fails under the commitments in force, `explain` releases the decisions one at a time
+ * (those whose tiles the failed play removed anyway first, in one batch) and keeps a
+ * decision only when the play without it succeeds: a deletion-minimal conflict set (the
+ * last decision always belongs to it). A node whose every pairing fails returns the
+ * union of its children's conflicts without its own decision; a child whose conflict
+ * does not hold the node's decision makes the search jump straight back over it
+ * (conflict-directed backjumping, `merge`). Every such set is learnt as a nogood (the
+ * pairs of its decisions), and each group of a learnt conflict gains activity, which the
+ * search reads when it chooses the group to branch on.
+ */
+import { FORBIDDEN, INTACT, type Nogoods } from './nogoods.ts';
+import type { Commitments } from './commitments.ts';
+import type { Plays } from './plays.ts';
+import type { Start, Workspace } from './workspace.ts';
+
+export class Conflicts {
+  private readonly words: number; // 32-bit words per set of levels
+  private readonly conflict: Uint32Array; // conflict[level]: what the node at that level returned
+  private readonly acc: Uint32Array; // acc[level]: the union of its children's conflicts
+  private readonly groupOf: Int32Array;
+  // Per group, how many learnt conflicts it took part in (after SAT solvers' VSIDS).
+  readonly activity: Int32Array;
+
+  constructor(
+    work: Workspace,
+    start: Start,
+    private readonly commitments: Commitments,
+    private readonly plays: Plays,
+    private readonly nogoods: Nogoods,
+  ) {
+    this.words = work.words;
+    this.conflict = work.conflict.fill(0);
+    this.acc = work.acc.fill(0);
+    this.activity = work.activity.fill(0);
+    this.groupOf = start.groupOf;
+  }
+
+  // Sets of levels, `words` words each, stored at `at` words into an array.
+  private clear(bits: Uint32Array, at: number): void {
+    bits.fill(0, at, at + this.words);
+  }
+  private add(bits: Uint32Array, at: number, l: number): void {
+    bits[at + (l >>> 5)]! |= 1 << (l & 31);
+  }
+  private remove(bits: Uint32Array, at: number, l: number): void {
+    bits[at + (l >>> 5)]! &= ~(1 << (l & 31));
+  }
+  private has(bits: Uint32Array, at: number, l: number): boolean {
+    return (bits[at + (l >>> 5)]! & (1 << (l & 31))) !== 0;
+  }
+
+  /** Does the conflict the node at `level` returned hold level `l`? */
+  holds(level: number, l: number): boolean {
+    return this.has(this.conflict, level * this.words, l);
+  }
+
+  /** The levels of conflict[level], ascending. */
+  levels(level: number): number[] {
+    const out: number[] = [];
+    for (let l = 0; l < this.words * 32; l++) if (this.holds(level, l)) out.push(l);
+    return out;
+  }
+
+  /** `trial` := the base plus the decisions whose levels are in the set at `at` of `bits`. */
+  private trialOf(bits: Uint32Array, at: number): Int32Array {
+    const { base, trial, decPairs, decCount, depth } = this.commitments;
+    trial.set(base);
+    for (let l = 0; l < depth; l++) {
+      if (!this.has(bits, at, l)) continue;
+      for (let k = 0; k < 2 * decCount[l]!; k += 2) {
+        const a = decPairs[4 * l + k]!;
+        const b = decPairs[4 * l + k + 1]!;
+        trial[a] = b;
+        trial[b] = a;
+      }
+    }
+    return trial;
+  }
+
+  /**
+   * The commitments in force fail the optimistic play, which was the last play run:
+   * writes a deletion-minimal set of their levels into conflict[level] and learns it.
+   */
+  explain(level: number): void {
+    const at = level * this.words;
+    const out = this.conflict;
+    const { decPairs, decCount } = this.commitments;
+    this.clear(out, at);
+    const last = this.commitments.depth - 1;
+    if (last < 0) return; // the base alone fails: unsolvable
+    // First guess: the last decision and those with a tile the failed play left on
+    // the board. When the play without the others still fails, only the guess is
+    // shrunk; else everything is.
+    const stranded = this.plays.present;
+    this.add(out, at, last);
+    for (let l = 0; l < last; l++) {
+      let stuck = false;
+      for (let k = 0; k < 2 * decCount[l]! && !stuck; k++) stuck = stranded[decPairs[4 * l + k]!] === 1;
+      if (stuck) this.add(out, at, l);
+    }
+    // Every test runs under a subset of the failed play's commitments: it resumes from the board that play left.
+    this.plays.keepStranded();
+    if (this.plays.optimisticFromStranded(this.trialOf(out, at))) for (let l = 0; l < last; l++) this.add(out, at, l);
+    for (let l = last - 1; l >= 0; l--) {
+      if (!this.has(out, at, l)) continue;
+      this.remove(out, at, l);
+      if (this.plays.optimisticFromStranded(this.trialOf(out, at))) this.add(out, at, l);
+    }
+    this.learn(out, at);
+  }
+
+  /**
+   * Is a nogood broken by the pairs of decision `level`? If so, writes the levels of its
+   * pairs into conflict[level + 1] (the conflict of the child the decision would open)
+   * and returns true.
+   */
+  brokenNogood(level: number): boolean {
+    const { decPairs, decCount, partner, levelOf } = this.commitments;
+    const at = (level + 1) * this.words;
+    for (let k = 0; k < decCount[level]!; k++) {
+      const found = this.nogoods.brokenBy(decPairs[4 * level + 2 * k]!, decPairs[4 * level + 2 * k + 1]!, partner);
+      if (found === INTACT) continue;
+      this.clear(this.conflict, at);
+      if (found === FORBIDDEN) this.add(this.conflict, at, level);
+      else {
+        const pairs = this.nogoods.pairsOf(found);
+        for (let p = 0; p < pairs.length; p += 2) {
+          const l = levelOf[pairs[p]!]!;
+          if (l >= 0) this.add(this.conflict, at, l);
+        }
+      }
+      return true;
+    }
+    return false;
+  }
+
+  /** conflict[level] := every level below it (the sound answer when nothing better is known). */
+  everyLevelBelow(level: number): void {
+    const at = level * this.words;
+    this.clear(this.conflict, at);
+    for (let l = 0; l < level; l++) this.add(this.conflict, at, l);
+  }
+
+  /** Starts the union of the failed children's conflicts of the node at `level`. */
+  startUnion(level: number): void {
+    this.clear(this.acc, level * this.words);
+  }
+
+  /** Adds level `l` to the union of the node at `level`. */
+  addToUnion(level: number, l: number): void {
+    this.add(this.acc, level * this.words, l);
+  }
+
+  /**
+   * Adds the conflict of a failed child of the node at `level` to the node's union;
+   * false when that conflict does not hold the node's decision: the failure does not
+   * depend on it, so the search jumps back over it (the child's conflict becomes the
+   * node's).
+   */
+  merge(level: number): boolean {
+    const w = this.words;
+    const at = level * w;
+    const childAt = at + w;
+    if (!this.has(this.conflict, childAt, level)) {
+      for (let k = 0; k < w; k++) this.conflict[at + k] = this.conflict[childAt + k]!;
+      return false;
+    }
+    for (let k = 0; k < w; k++) this.acc[at + k]! |= this.conflict[childAt + k]!;
+    this.remove(this.acc, at, level);
+    return true;
+  }
+
+  /** Every pairing of the node at `level` failed: its union becomes its conflict, learnt as a nogood. */
+  closeUnion(level: number): void {
+    const at = level * this.words;
+    for (let k = 0; k < this.words; k++) this.conflict[at + k] = this.acc[at + k]!;
+    this.learn(this.acc, at);
+  }
+
+  /** Learns the decisions at the levels of a conflict set as a nogood; their groups gain activity. */
+  private learn(bits: Uint32Array, at: number): void {
+    const { decPairs, decCount, depth, partner } = this.commitments;
+    const pairs: number[] = [];
+    for (let l = 0; l < depth; l++) {
+      if (!this.has(bits, at, l)) continue;
+      this.activity[this.groupOf[decPairs[4 * l]!]!]!++;
+      for (let k = 0; k < decCount[l]!; k++) pairs.push(decPairs[4 * l + 2 * k]!, decPairs[4 * l + 2 * k + 1]!);
+    }
+    this.nogoods.learn(pairs, partner);
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The solver: is a position clearable, and how?
+ *
+ * Implementation notes. Searching over move orders wastes its budget on orders of the
+ * same removals. Instead we search over *pairings*: which copy of a face is removed with
+ * which. Once every tile's partner is fixed, the order no longer matters — removing a
+ * tile only ever frees others — so playing any pair whose two tiles are both free, until
+ * none is left, decides the pairing exactly.
+ *
+ * The modules, one idea each:
+ * - workspace.ts: the typed arrays a solve works in (kept per geometry) and the start
+ *   position's groups of matching tiles;
+ * - budget.ts: nodes, the unit of work and of every budget (never time);
+ * - plays.ts: the optimistic play (a failure proves the commitments dead), greedy play
+ *   (a clear board is a solution) and random playouts;
+ * - commitments.ts: the pairs fixed so far, for good or by the search's decisions;
+ * - nogoods.ts: learnt sets of pairs no solution has all of, watched as SAT solvers
+ *   watch literals, and the bans they put on the optimistic play;
+ * - conflicts.ts: which decisions a dead end depends on (deletion-minimal conflict sets,
+ *   backjumping, learning);
+ * - search.ts: the search over pairings, its root probe and its restarts.
+ *
+ * A solve: the optimistic play from the start (most unwinnable shuffles fail it at
+ * once), the pairing of a known solution of an earlier position when there is one (one
+ * greedy play), then up to PLAYOUTS random playouts (about 9 µs each on the turtle; half the
+ * uniform turtle shuffles are cleared by one of the first 20), then the search. How each step was measured is in docs/study.md, "The solver's
+ * measurements".
+ */
+import type { Geometry } from '../layout.ts';
+import type { Presence } from '../rules.ts';
+import { makeRng } from '../rng.ts';
+import type { Face, Pair } from '../types.ts';
+import { BUDGET_SPENT, Budget } from './budget.ts';
+import { Commitments } from './commitments.ts';
+import { Conflicts } from './conflicts.ts';
+import { Nogoods } from './nogoods.ts';
+import { Plays } from './plays.ts';
+import { PairingSearch } from './search.ts';
+import { setUp, workspaceOf } from './workspace.ts';
+
+export const SOLVE_BUDGET = 200_000; // default node budget
+const PLAYOUTS = 300; // random playouts tried before the search (a node each)
+
+export type SolveOutcome = 'solvable' | 'unsolvable' | 'unresolved';
+
+export type SolveResult =
+  | { readonly result: 'solvable'; readonly nodes: number; readonly solution: Pair[] } // solution in play order
+  | { readonly result: 'unsolvable'; readonly nodes: number }
+  | { readonly result: 'unresolved'; readonly nodes: number }; // nodes: plays (a random playout is one)
+
+export interface SolveOptions {
+  readonly budget?: number; // node budget; default SOLVE_BUDGET
+  readonly seed?: string; // seeds the playouts and tie-breaks; default 'solve'
+  readonly playouts?: number; // random playouts before the search; default PLAYOUTS (the dealer skips them when it takes a mended deal's trades back)
+  // Pairs of a known solution of an earlier position of the same game (the deal's own solution): the pairing
+  // they give the tiles still on the board is tried first, as one greedy play (one node) before the playouts.
+  readonly pairing?: readonly Pair[];
+}
+
+/**
+ * Solves the position given by `present` (1 per tile on the board) and `faces` (the
+ * face per slot; removed slots may hold anything). The position must be reachable by
+ * legal play from a full board (every position in a game is). Deterministic: the same
+ * position and options give the same answer, nodes and solution.
+ */
+export function solve(
+  geom: Geometry,
+  present: Presence,
+  faces: readonly (Face | null)[],
+  options: SolveOptions = {},
+): SolveResult {
+  const budget = new Budget(options.budget ?? SOLVE_BUDGET);
+  const rng = makeRng(options.seed ?? 'solve', 'solver');
+  const work = workspaceOf(geom);
+  const start = setUp(work, present, faces);
+  if (!start) return { result: 'unsolvable', nodes: 0 }; // a group with an odd number of copies
+  if (start.count === 0) return { result: 'solvable', nodes: 0, solution: [] };
+
+  const nogoods = new Nogoods(work, start);
+  const plays = new Plays(work, start, budget, nogoods);
+  const commitments = new Commitments(work, start, nogoods);
+  const conflicts = new Conflicts(work, start, commitments, plays, nogoods);
+  const search = new PairingSearch(work, start, budget, plays, nogoods, commitments, conflicts, rng);
+  try {
+    if (!search.passesFromStart()) return { result: 'unsolvable', nodes: budget.nodes };
+    if (options.pairing && plays.greedy(commitments.pairingOf(options.pairing), 0))
+      return { result: 'solvable', nodes: budget.nodes, solution: plays.solution() };
+    for (let p = 0, playouts = options.playouts ?? PLAYOUTS; p < playouts; p++) {
+      const moves = plays.playout(rng);
+      if (moves) return { result: 'solvable', nodes: budget.nodes, solution: moves };
+    }
+    const moves = search.run();
+    if (moves) return { result: 'solvable', nodes: budget.nodes, solution: moves };
+    return { result: 'unsolvable', nodes: budget.nodes };
+  } catch (e) {
+    if (e === BUDGET_SPENT) return { result: 'unresolved', nodes: budget.max };
+    throw e;
+  }
+}

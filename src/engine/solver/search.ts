@@ -1,0 +1,371 @@
+/**
+ * The search over pairings: conflict-directed, with learnt nogoods and restarts.
+ *
+ * Implementation notes. A search node at level l has decisions 0 … l − 1 in force. It
+ * runs the optimistic play (a failure proves the commitments dead) and greedy play (a
+ * clear board is a solution); where greedy play stopped, it branches on a group with two
+ * or more free uncommitted copies: every way to pair them, the pairing that plays copies
+ * the optimistic play frees at about the same time first (value ordering).
+ *
+ * Choosing the group: the one with the fewest pairings left, where a pairing that a
+ * learnt nogood rules out under the commitments in force counts as gone (a lazy unit
+ * propagation, spending no node): a group left with one pairing is branched on first and
+ * one with none fails at once. Ties go to the *least* active group (conflicts.ts): unlike
+ * SAT solvers, groups caught in conflicts are decided late, when more of the board is
+ * gone and the optimistic play judges them better. Then at random.
+ *
+ * Before the search: pairings of copies stacked on each other are forbidden (they never
+ * pair), and each group's pairings are probed alone at the root, the groups with the
+ * fewest pairings left first, each play stopping once the probed group is gone: a
+ * pairing that fails is forbidden for good, and a group left with one pairing is
+ * committed. Runs restart on the Luby schedule, which keeps unlucky early choices from
+ * dominating; nogoods survive restarts, and the probe runs again after each, as pairings
+ * forbidden meanwhile make the optimistic play stricter.
+ */
+import type { Rng } from '../rng.ts';
+import type { Pair } from '../types.ts';
+import type { Budget } from './budget.ts';
+import { RUN_OVER } from './budget.ts';
+import type { Commitments } from './commitments.ts';
+import type { Conflicts } from './conflicts.ts';
+import { INTACT, type Nogoods } from './nogoods.ts';
+import type { Plays } from './plays.ts';
+import type { Start, Workspace } from './workspace.ts';
+
+const RESTART_UNIT = 1024; // nodes in the shortest search run
+
+// Outcomes of a search node.
+const SOLVED = 0;
+const FAILED = 1; // with its conflict set
+const DEAD = 2; // failed the optimistic play at once; its conflict set not computed yet
+
+/** The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, …: a restart schedule within a log factor of optimal. */
+export function luby(k: number): number {
+  for (let size = 1, power = 1; ; size = 2 * size + 1, power *= 2) {
+    if (k === size) return power;
+    if (k < size) return luby(k - (size - 1) / 2);
+  }
+}
+
+export class PairingSearch {
+  private readonly n: number;
+  private readonly count: number;
+  private readonly groupCount: number;
+  private readonly memberAt: Int32Array;
+  private readonly members: Int32Array;
+  private readonly stride: number; // the largest group's size: room per level in `options`
+  private readonly options: Int32Array; // per level, the pairings tried: the anchor, then its partners in order
+  private readonly optionCost: Int32Array; // scratch: the costs of the options being ordered
+  private readonly marks: Int32Array; // covers: tiles reached, by stamp
+  private stamp = 0; // marks: the last stamp handed out (the marks are cleared per solve)
+  private readonly chain: Int32Array; // covers: tiles to walk up from
+
+  constructor(
+    work: Workspace,
+    private readonly start: Start,
+    private readonly budget: Budget,
+    private readonly plays: Plays,
+    private readonly nogoods: Nogoods,
+    private readonly commitments: Commitments,
+    private readonly conflicts: Conflicts,
+    private readonly rng: Rng,
+  ) {
+    this.n = start.n;
+    this.count = start.count;
+    this.groupCount = start.groupCount;
+    this.memberAt = start.memberAt;
+    this.members = start.members;
+    this.stride = start.largest;
+    this.options = work.options;
+    this.optionCost = work.optionCost;
+    this.marks = work.marks.fill(0);
+    this.chain = work.chain;
+  }
+
+  /**
+   * The optimistic play from the start position (one node), after forbidding the
+   * pairings of stacked copies: false when even it strands tiles, a proof that nothing
+   * clears the board. Run before the playouts: on layouts where most uniform shuffles
+   * are unwinnable it rejects most of them for the price of one play.
+   */
+  passesFromStart(): boolean {
+    this.budget.unlimited();
+    this.unstack();
+    return this.plays.optimistic(this.commitments.partner, 0);
+  }
+
+  /**
+   * Copies stacked on each other never pair: the lower one stays covered until the
+   * upper one leaves, and that one leaves only with its partner. Such pairings of the
+   * groups still uncommitted are forbidden before any play, for no node (the probe would
+   * spend one on each); a group left without a pairing then strands the optimistic play
+   * at once.
+   */
+  private unstack(): void {
+    const { memberAt, members } = this;
+    const present = this.start.present;
+    for (let g = 0; g < this.groupCount; g++) {
+      const from = memberAt[g]!;
+      const to = memberAt[g + 1]!;
+      if (to - from < 4) continue; // a group of two is committed: the optimistic play judges it
+      for (let i = from; i < to; i++)
+        for (let j = i + 1; j < to; j++) {
+          const a = members[i]!;
+          const b = members[j]!;
+          if (present[a] && present[b] && (this.covers(a, b) || this.covers(b, a))) this.nogoods.forbid(a, b);
+        }
+    }
+  }
+
+  /** Is tile `top` above tile `low` through tiles on the board at the start (a chain of tiles each covering the next)? */
+  private covers(top: number, low: number): boolean {
+    if (this.count === this.n) {
+      // The full board (every classic attempt): the chains are known per layout.
+      const { words, bits } = this.start.cover;
+      return (bits[low * words + (top >>> 5)]! & (1 << (top & 31))) !== 0;
+    }
+    const { above, aboveAt } = this.start.flat;
+    const present = this.start.present;
+    const chain = this.chain;
+    const mark = ++this.stamp;
+    let height = 0;
+    chain[height++] = low;
+    while (height > 0) {
+      const t = chain[--height]!;
+      for (let k = aboveAt[t]!; k < aboveAt[t + 1]!; k++) {
+        const u = above[k]!;
+        if (u === top) return true;
+        if (present[u] && this.marks[u] !== mark) {
+          this.marks[u] = mark;
+          chain[height++] = u;
+        }
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Probes every pairing of every group alone at the root (see the notes); false when
+   * some group has no pairing left (unsolvable).
+   */
+  private probe(): boolean {
+    const { commitments, nogoods } = this;
+    const order = this.probeOrder();
+    for (let changed = true; changed;) {
+      changed = false;
+      for (const g of order) {
+        const copies = commitments.copies;
+        const k = commitments.uncommitted(g, copies, 0);
+        if (k !== 4) continue;
+        const [a, b, c, d] = [copies[0]!, copies[1]!, copies[2]!, copies[3]!];
+        const onBoard = this.plays.states[0]!.present;
+        if (!onBoard[a] || !onBoard[b] || !onBoard[c] || !onBoard[d]) continue; // already played
+        let alive = -1;
+        let aliveCount = 0;
+        for (const x of [b, c, d]) {
+          if (nogoods.isForbidden(a, x)) continue;
+          commitments.decide(0, a, x);
+          const ok = this.plays.optimistic(commitments.partner, 0, g);
+          commitments.undecide(0);
+          if (ok) {
+            alive = x;
+            aliveCount++;
+          } else nogoods.forbid(a, x);
+        }
+        if (aliveCount === 0) return false;
+        if (aliveCount === 1) {
+          commitments.decide(0, a, alive);
+          commitments.keepRootDecision();
+          changed = true;
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The groups in the order the probe takes them: those with the fewest pairings left
+   * first, as they are the likeliest to have none (on layouts where most shuffles are
+   * unwinnable, the probe then rejects one after a play or two, not dozens).
+   */
+  private probeOrder(): number[] {
+    const ban = this.nogoods.ban;
+    const left = (g: number): number => {
+      const first = this.members[this.memberAt[g]!]!;
+      const banned = ban[first]! & 15;
+      return 3 - ((banned & 1) + ((banned >> 1) & 1) + ((banned >> 2) & 1) + ((banned >> 3) & 1));
+    };
+    const order = Array.from({ length: this.groupCount }, (_, g) => g);
+    return order.sort((g, h) => left(g) - left(h) || g - h);
+  }
+
+  /** Searches with restarts, after `passesFromStart`; the solution, or null when there is none. */
+  run(): Pair[] | null {
+    const { budget, plays, commitments } = this;
+    budget.unlimited();
+    if (plays.greedy(commitments.partner, 0)) return plays.solution();
+    plays.adoptRoot();
+    if (!this.probe()) return null;
+    if (plays.greedy(commitments.partner, 0)) return plays.solution();
+    plays.adoptRoot();
+    for (let k = 1; ; k++) {
+      budget.startRun(RESTART_UNIT * luby(k));
+      try {
+        const outcome = this.node(0);
+        return outcome === SOLVED ? plays.solution() : null; // the root passed the optimistic play: never DEAD
+      } catch (e) {
+        if (e !== RUN_OVER) throw e;
+        commitments.undecideAll();
+        // Pairings forbidden since the last probe make the optimistic play stricter: probe again.
+        budget.unlimited();
+        if (!this.probe()) return null;
+        if (plays.greedy(commitments.partner, 0)) return plays.solution();
+        plays.adoptRoot();
+      }
+    }
+  }
+
+  /**
+   * The node at `level` (decisions 0 … level − 1 in force): SOLVED (the moves in the
+   * plays' solution), DEAD (failed the optimistic play at once, not explained yet) or
+   * FAILED with its conflict set in the conflicts' conflict[level].
+   */
+  private node(level: number): number {
+    const { plays, commitments, conflicts } = this;
+    const partner = commitments.partner;
+    if (!plays.optimistic(partner, level)) return DEAD;
+    if (plays.greedy(partner, level)) return SOLVED;
+    const g = this.branchGroup();
+    if (g < 0) {
+      // Cannot happen when the optimistic play succeeds (see plays.ts); answer soundly anyway.
+      conflicts.everyLevelBelow(level);
+      return FAILED;
+    }
+    const count = this.orderOptions(level, g);
+    conflicts.startUnion(level);
+    const first = this.stride * level;
+    let dead = 0; // options whose child failed the optimistic play at once: explained only when needed, a bit mask
+    for (let o = 0; o < count; o++) {
+      commitments.decide(level, this.options[first]!, this.options[first + 1 + o]!);
+      let outcome = FAILED;
+      if (!conflicts.brokenNogood(level)) outcome = this.node(level + 1);
+      if (outcome === DEAD) {
+        if (o < 30) dead |= 1 << o;
+        else {
+          conflicts.explain(level + 1); // the mask is full: explain now
+          outcome = FAILED;
+        }
+      }
+      commitments.undecide(level);
+      if (outcome === SOLVED) return SOLVED;
+      if (outcome === FAILED && !conflicts.merge(level)) return FAILED;
+    }
+    // No pairing worked: explain the ones that failed at once.
+    for (let o = 0; o < count; o++) {
+      if (!(dead & (1 << o))) continue;
+      commitments.decide(level, this.options[first]!, this.options[first + 1 + o]!);
+      if (plays.optimistic(partner, level + 1)) throw new Error('solve: a dead pairing came back to life');
+      conflicts.explain(level + 1);
+      commitments.undecide(level);
+      if (!conflicts.merge(level)) return FAILED;
+    }
+    // The pairings tried were all those of the copies left uncommitted by the group's
+    // earlier decisions (groups of more than four copies): those decisions belong too.
+    for (let k = this.memberAt[g]!; k < this.memberAt[g + 1]!; k++) {
+      const l = commitments.levelOf[this.members[k]!]!;
+      if (l >= 0) conflicts.addToUnion(level, l);
+    }
+    conflicts.closeUnion(level);
+    return FAILED;
+  }
+
+  /**
+   * A group to branch on where greedy play stopped: two or more free uncommitted
+   * copies. The one with the fewest pairings left (neither forbidden nor ruled out by a
+   * nogood), then the least active, ties at random; -1 when none.
+   */
+  private branchGroup(): number {
+    const { plays, commitments, conflicts, nogoods } = this;
+    const copies = commitments.copies;
+    let best = -1;
+    let bestScore = Infinity;
+    for (let g = 0; g < this.groupCount; g++) {
+      if (plays.freeUncommitted[g]! < 2 || plays.uncommittedLeft[g]! === 0) continue;
+      const k = commitments.uncommitted(g, copies, 0);
+      let alive = 0;
+      const a = copies[0]!;
+      if (k === 4) {
+        // Pairings a learnt nogood rules out under the commitments in force count as gone
+        // (a lazy unit propagation): a group left with one pairing is branched on first,
+        // one with none fails at once. No node is spent.
+        const b = copies[1]!;
+        const c = copies[2]!;
+        const d = copies[3]!;
+        const partner = commitments.partner;
+        for (let j = 0; j < 3; j++) {
+          const x = j === 0 ? b : j === 1 ? c : d;
+          if (nogoods.isForbidden(a, x)) continue;
+          // The pairing a–x as a decision would make it (the other two paired in slot order), looked at without
+          // committing it: is a nogood broken by one of its two pairs?
+          const y = j === 0 ? c : b;
+          const z = j === 2 ? c : d;
+          partner[a] = x;
+          partner[x] = a;
+          partner[y] = z;
+          partner[z] = y;
+          if (nogoods.brokenBy(a, x, partner) === INTACT && nogoods.brokenBy(y, z, partner) === INTACT) alive++;
+          partner[a] = partner[x] = partner[y] = partner[z] = -1;
+        }
+      } else for (let j = 1; j < k; j++) if (!nogoods.isForbidden(a, copies[j]!)) alive++;
+      const score = alive * 2 ** 40 + conflicts.activity[g]! * 0x10000 + this.rng.int(0x10000);
+      if (score < bestScore) {
+        bestScore = score;
+        best = g;
+      }
+    }
+    return best;
+  }
+
+  /**
+   * Writes the pairings of group g to try at `level` into `options`: the anchor (its
+   * first uncommitted copy) and its partners, those pairing copies the optimistic play
+   * freed at about the same time first. For groups of more than four copies the anchor
+   * is a free copy (so the branch moves play on). Returns how many.
+   */
+  private orderOptions(level: number, g: number): number {
+    const copies = this.commitments.copies;
+    const k = this.commitments.uncommitted(g, copies, 0);
+    const time = this.plays.leftAt;
+    const base = this.stride * level;
+    const options = this.options;
+    if (k === 4) {
+      const a = copies[0]!;
+      options[base] = a;
+      // The three partners of the anchor, by cost: how far apart in the optimistic play's
+      // time the two pairs would leave; ties at random (a stable insertion sort).
+      for (let j = 1; j <= 3; j++) {
+        const b = copies[j]!;
+        const c = copies[j === 1 ? 2 : 1]!;
+        const d = copies[j === 3 ? 2 : 3]!;
+        const cost = (Math.abs(time[a]! - time[b]!) + Math.abs(time[c]! - time[d]!)) * 4 + this.rng.int(4);
+        let at = j;
+        while (at > 1 && this.optionCost[at - 1]! > cost) {
+          this.optionCost[at] = this.optionCost[at - 1]!;
+          options[base + at] = options[base + at - 1]!;
+          at--;
+        }
+        this.optionCost[at] = cost;
+        options[base + at] = b;
+      }
+      return 3;
+    }
+    // More than four copies: anchor a free copy that greedy play counted.
+    let a = copies[0]!;
+    const { counted, present } = this.plays;
+    for (let j = 0; j < k; j++) if (counted[copies[j]!] && present[copies[j]!]) a = copies[j]!;
+    options[base] = a;
+    let m = 0;
+    for (let j = 0; j < k; j++) if (copies[j] !== a) options[base + 1 + m++] = copies[j]!;
+    return m;
+  }
+}

@@ -1,0 +1,280 @@
+/**
+ * The workspace: the typed arrays a solve works in, and the start position set up in them.
+ *
+ * Implementation notes. Allocating a small typed array costs a few microseconds, and a
+ * solve needs some forty of them, more than many whole solves take (a classic deal's
+ * rejected shuffles, the browser worker's answers). So one set is kept per geometry
+ * (a WeakMap) and reused by every solve on it: solves are synchronous and never nested,
+ * so one set serves them all, and each module resets what it reads before it writes.
+ * Sizes are bounds: at most n/2 groups, n/2 + 1 decision levels, groups of at most n
+ * copies. The arrays are grouped below by the module that owns them.
+ *
+ * `setUp` numbers the match groups of the position (in slot order of their first copy)
+ * and lists each group's copies in slot order (a counting sort): every other module
+ * names a group by its number and walks its copies as `members[memberAt[g] ..
+ * memberAt[g + 1])`.
+ */
+import { coverOf, flatOf, neighbourCounts, type Cover, type Flat } from '../flat.ts';
+import type { Geometry } from '../layout.ts';
+import { matchGroup, type Presence } from '../rules.ts';
+import type { Face } from '../types.ts';
+
+/** A board during play: what greedy play left, where the plays below it start. */
+export interface PlayState {
+  readonly present: Uint8Array;
+  readonly above: Int32Array; // per tile, present tiles above it
+  readonly left: Int32Array; // present neighbours on the left
+  readonly right: Int32Array;
+  readonly mate: Int32Array; // partners: commitments and the pairs greedy play made
+  remaining: number; // tiles present
+  played: number; // entries of the move list (two per move) that led here
+}
+
+/** What every random playout of a solve starts from (plays.ts). */
+export interface Opening {
+  readonly isFreeNow: Uint8Array;
+  readonly freeCopies: Int32Array;
+  readonly copiesLeft: Int32Array;
+  readonly pairsIn: Int32Array;
+  readonly safe: Int32Array;
+  safeTop: number;
+  drawable: number;
+}
+
+export class Workspace {
+  readonly n: number; // slots of the geometry
+  readonly flat: Flat;
+  readonly cover: Cover;
+  readonly words: number; // 32-bit words in a set of decision levels
+
+  // The start position (setUp).
+  readonly groupIds = new Map<string, number>(); // match group → group number, per solve
+  readonly groupOf: Int32Array; // per tile, its group; -1 for a slot not on the board
+  readonly sizes: Int32Array; // per group, its copies
+  readonly memberAt: Int32Array; // group g's copies are members[memberAt[g] .. memberAt[g + 1])
+  readonly members: Int32Array;
+  readonly rank: Int32Array; // per tile, its index in its group's copies
+  readonly nextSlot: Int32Array; // scratch of the counting sort: per group, where in `members` its next copy goes
+  readonly start: Uint8Array; // presence at the start
+  readonly counts: [Int32Array, Int32Array, Int32Array]; // at the start, per tile: present tiles above, left, right
+
+  // The plays (plays.ts).
+  readonly present: Uint8Array; // the scratch board, loaded from a play state at the start of each play
+  readonly above: Int32Array;
+  readonly left: Int32Array;
+  readonly right: Int32Array;
+  readonly stack: Int32Array; // tiles to look at
+  readonly reached: Uint8Array; // optimistic play: per tile, became free or left
+  readonly freeOrGone: Int32Array; // optimistic play: per group, uncommitted copies free or gone
+  readonly leftAt: Int32Array; // optimistic play: per tile, when it left (for value ordering)
+  readonly counted: Uint8Array; // greedy play: per tile, counted as a free uncommitted copy
+  readonly freeUncommitted: Int32Array; // greedy play: per group, free uncommitted copies (where it stopped)
+  readonly uncommittedLeft: Int32Array; // greedy play: per group, uncommitted copies on the board (where it stopped)
+  readonly mate: Int32Array; // greedy play: partners, the commitments plus pairs it made itself
+  readonly moves: Int32Array; // greedy play: tiles in removal order, two per move
+  readonly isFreeNow: Uint8Array; // playout: per tile, free
+  readonly freeCopies: Int32Array; // playout: per group, free copies
+  readonly copiesLeft: Int32Array; // playout: per group, copies on the board
+  readonly pairsIn: Int32Array; // playout: per group, pairs of free copies it may play
+  readonly safe: Int32Array; // playout: groups whose copies left may all be free
+  readonly playoutMoves: Int32Array; // playout: tiles in removal order, two per move
+  readonly opening: Opening; // playout: where every playout of a solve starts
+  readonly states: PlayState[] = []; // allocated as plays first reach them
+  readonly stranded: PlayState; // the board a failed optimistic play left, for explaining the failure
+
+  // Nogoods (nogoods.ts): per pair key, grown when a position needs more keys.
+  forbidden = new Uint8Array(0);
+  watchers: (number[] | undefined)[] = [];
+  containing: (number[] | undefined)[] = [];
+  readonly listed: number[] = []; // keys whose lists are set
+  readonly ban: Int32Array; // per copy of a group of four, a bit per group member it never pairs with
+  readonly restricted: Uint8Array; // per group: has a forbidden pairing
+  readonly playBan: Int32Array; // `ban` plus the pairings nogoods rule out under the commitments a play runs under
+  readonly playRestricted: Uint8Array;
+
+  // Commitments (commitments.ts).
+  readonly base: Int32Array;
+  readonly partner: Int32Array;
+  readonly trial: Int32Array;
+  readonly levelOf: Int32Array;
+  readonly decPairs: Int32Array;
+  readonly decCount: Int32Array;
+  readonly copies: Int32Array;
+
+  // Conflicts (conflicts.ts).
+  readonly conflict: Uint32Array;
+  readonly acc: Uint32Array;
+  readonly activity: Int32Array;
+
+  // The search (search.ts).
+  readonly options: Int32Array;
+  readonly optionCost = new Int32Array(4);
+  readonly marks: Int32Array;
+  readonly chain: Int32Array;
+
+  constructor(n: number, flat: Flat, cover: Cover) {
+    const levels = (n >>> 1) + 1;
+    this.n = n;
+    this.flat = flat;
+    this.cover = cover;
+    this.words = (levels + 31) >>> 5;
+    this.groupOf = new Int32Array(n);
+    this.sizes = new Int32Array(n);
+    this.memberAt = new Int32Array(n + 1);
+    this.members = new Int32Array(n);
+    this.rank = new Int32Array(n);
+    this.nextSlot = new Int32Array(n);
+    this.start = new Uint8Array(n);
+    this.counts = [new Int32Array(n), new Int32Array(n), new Int32Array(n)];
+
+    this.present = new Uint8Array(n);
+    this.above = new Int32Array(n);
+    this.left = new Int32Array(n);
+    this.right = new Int32Array(n);
+    // Pushes: every tile once, neighbours once per removal, a group's copies once per copy seen at most.
+    this.stack = new Int32Array(6 * n + flat.below.length + flat.left.length + flat.right.length + 8);
+    this.reached = new Uint8Array(n);
+    this.freeOrGone = new Int32Array(n);
+    this.leftAt = new Int32Array(n);
+    this.counted = new Uint8Array(n);
+    this.freeUncommitted = new Int32Array(n);
+    this.uncommittedLeft = new Int32Array(n);
+    this.mate = new Int32Array(n);
+    this.moves = new Int32Array(n);
+    this.isFreeNow = new Uint8Array(n);
+    this.freeCopies = new Int32Array(n);
+    this.copiesLeft = new Int32Array(n);
+    this.pairsIn = new Int32Array(n);
+    this.safe = new Int32Array(3 * n + 8); // pushes: one per tile freed, one per move, one per group at the start
+    this.playoutMoves = new Int32Array(n);
+    this.opening = {
+      isFreeNow: new Uint8Array(n),
+      freeCopies: new Int32Array(n),
+      copiesLeft: new Int32Array(n),
+      pairsIn: new Int32Array(n),
+      safe: new Int32Array(this.safe.length),
+      safeTop: 0,
+      drawable: 0,
+    };
+    this.stranded = {
+      present: new Uint8Array(n),
+      above: new Int32Array(n),
+      left: new Int32Array(n),
+      right: new Int32Array(n),
+      mate: new Int32Array(0), // not read: optimistic plays keep no partners
+      remaining: 0,
+      played: 0,
+    };
+
+    this.ban = new Int32Array(n);
+    this.restricted = new Uint8Array(n);
+    this.playBan = new Int32Array(n);
+    this.playRestricted = new Uint8Array(n);
+
+    this.base = new Int32Array(n);
+    this.partner = new Int32Array(n);
+    this.trial = new Int32Array(n);
+    this.levelOf = new Int32Array(n);
+    this.decPairs = new Int32Array(levels * 4);
+    this.decCount = new Int32Array(levels);
+    this.copies = new Int32Array(n);
+
+    this.conflict = new Uint32Array((levels + 1) * this.words);
+    this.acc = new Uint32Array((levels + 1) * this.words);
+    this.activity = new Int32Array(n);
+
+    this.options = new Int32Array(levels * n);
+    this.marks = new Int32Array(n);
+    this.chain = new Int32Array(n);
+  }
+}
+
+const WORKSPACE = new WeakMap<Geometry, Workspace>();
+
+/** The workspace of a geometry, made on first use. */
+export function workspaceOf(geom: Geometry): Workspace {
+  let work = WORKSPACE.get(geom);
+  if (!work) WORKSPACE.set(geom, (work = new Workspace(geom.size, flatOf(geom), coverOf(geom))));
+  return work;
+}
+
+/** The start position as the other modules read it (views of the workspace's arrays). */
+export interface Start {
+  readonly n: number; // slots of the geometry
+  readonly count: number; // tiles on the board
+  readonly flat: Flat;
+  readonly cover: Cover; // which tiles stand above which on the full board
+  readonly present: Uint8Array; // presence at the start
+  readonly above: Int32Array; // per tile at the start: present tiles above it
+  readonly left: Int32Array; // present neighbours on the left at the start
+  readonly right: Int32Array;
+  readonly groupCount: number; // groups are numbered 0 … groupCount − 1
+  readonly groupOf: Int32Array; // per tile on the board, its group
+  readonly memberAt: Int32Array; // group g's copies are members[memberAt[g] .. memberAt[g + 1]), in slot order
+  readonly members: Int32Array;
+  readonly rank: Int32Array; // per tile on the board, its index in its group's copies
+  readonly largest: number; // copies in the largest group
+}
+
+/**
+ * Sets up the position given by `present` and `faces` in the workspace: its groups of
+ * matching tiles and the neighbour counts at the start. Null when some group has an odd
+ * number of copies (no play can clear such a board). Throws when a present slot has no
+ * face (a programmer error).
+ */
+export function setUp(work: Workspace, present: Presence, faces: readonly (Face | null)[]): Start | null {
+  const n = work.n;
+  const groupOf = work.groupOf.fill(-1);
+  const sizes = work.sizes.fill(0);
+  const groupIds = work.groupIds;
+  groupIds.clear();
+  let count = 0;
+  for (let i = 0; i < n; i++) {
+    if (!present[i]) continue;
+    count++;
+    const face = faces[i];
+    if (face == null) throw new Error(`solve: slot ${i} is present but has no face`);
+    const key = matchGroup(face);
+    let g = groupIds.get(key);
+    if (g === undefined) groupIds.set(key, (g = groupIds.size));
+    sizes[g]!++;
+    groupOf[i] = g;
+  }
+  const groupCount = groupIds.size;
+  for (let g = 0; g < groupCount; g++) if (sizes[g]! % 2 !== 0) return null;
+
+  const start = work.start;
+  start.set(present);
+  const [above, left, right] = neighbourCounts(work.flat, start, work.counts);
+  const { memberAt, members, rank, nextSlot } = work;
+  memberAt[0] = 0;
+  let largest = 0;
+  for (let g = 0; g < groupCount; g++) {
+    memberAt[g + 1] = memberAt[g]! + sizes[g]!;
+    largest = Math.max(largest, sizes[g]!);
+  }
+  // Each group's copies in slot order, placed by a counting sort over `groupOf`.
+  nextSlot.set(memberAt.subarray(0, groupCount));
+  for (let i = 0; i < n; i++)
+    if (start[i]) {
+      const g = groupOf[i]!;
+      rank[i] = nextSlot[g]! - memberAt[g]!;
+      members[nextSlot[g]!++] = i;
+    }
+  return {
+    n,
+    count,
+    flat: work.flat,
+    cover: work.cover,
+    present: start,
+    above,
+    left,
+    right,
+    groupCount,
+    groupOf,
+    memberAt,
+    members,
+    rank,
+    largest,
+  };
+}

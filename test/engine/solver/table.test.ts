@@ -1,0 +1,115 @@
+/**
+ * The solver's node counts, pinned like a chess engine's perft counts: a change of search is a
+ * visible change of this table, reviewed with the figures that justify it (docs/study.md, "The
+ * solver's measurements"). Nodes are plays (a random playout is one), so the counts are the same on every
+ * machine. Every solution is replayed under the tests' plain rules.
+ */
+import { describe, expect, test } from 'vitest';
+import { naiveFaces } from '../../../src/cli/naive.ts';
+import { layoutById } from '../../../src/engine/builtins.ts';
+import {
+  deal,
+  fullPresence,
+  geometryOf,
+  makeRng,
+  matchingPairs,
+  solve,
+  SOLVE_BUDGET,
+  type Face,
+  type Layout,
+} from '../../../src/engine/index.ts';
+import { naiveReplay } from '../helpers.ts';
+
+const layout = (id: string): Layout => layoutById(id)!;
+const geometry = (l: Layout) => {
+  const g = geometryOf(l);
+  if (!g.ok) throw new Error(g.message);
+  return g.value;
+};
+
+describe('pinned node counts', () => {
+  // [layout, seed of the uniform shuffle (as `solve --layout L --random --seed S`), budget, result, nodes]
+  test.each([
+    ['turtle', 'study-1', SOLVE_BUDGET, 'solvable', 39],
+    ['turtle', 'study-2', SOLVE_BUDGET, 'solvable', 69],
+    ['turtle', 'study-3', SOLVE_BUDGET, 'solvable', 68],
+    ['turtle', 'study-4', SOLVE_BUDGET, 'solvable', 52],
+    ['turtle', 'study-5', SOLVE_BUDGET, 'solvable', 34],
+    ['turtle', 'study-6', SOLVE_BUDGET, 'solvable', 103],
+    ['turtle', 'study-7', SOLVE_BUDGET, 'solvable', 56],
+    ['turtle', 'study-8', SOLVE_BUDGET, 'solvable', 57],
+    ['turtle', 'study-9', SOLVE_BUDGET, 'solvable', 4],
+    ['turtle', 'study-10', SOLVE_BUDGET, 'solvable', 1740],
+    ['turtle', 'study-11', SOLVE_BUDGET, 'solvable', 8],
+    ['turtle', 'study-12', SOLVE_BUDGET, 'solvable', 79],
+    ['turtle', 'study-23', SOLVE_BUDGET, 'solvable', 260],
+    ['turtle', 'study-74', SOLVE_BUDGET, 'solvable', 20],
+    ['turtle', 'study-27', SOLVE_BUDGET, 'unsolvable', 1],
+    ['turtle', 'study-113', SOLVE_BUDGET, 'unsolvable', 1546],
+    ['turtle', 'study-160', SOLVE_BUDGET, 'unsolvable', 3956],
+    ['turtle', 'study-797', SOLVE_BUDGET, 'unsolvable', 406],
+    ['turtle', 'study-867', SOLVE_BUDGET, 'unsolvable', 837],
+    ['turtle', 'study-877', SOLVE_BUDGET, 'unsolvable', 650],
+    ['turtle', 'study-974', 3000, 'unresolved', 3000],
+    ['garden', 't1', SOLVE_BUDGET, 'solvable', 3],
+    ['garden', 't2', SOLVE_BUDGET, 'solvable', 2],
+    ['ring', 't1', SOLVE_BUDGET, 'solvable', 43],
+    ['ring', 't2', SOLVE_BUDGET, 'solvable', 604],
+    ['towers', 't1', SOLVE_BUDGET, 'solvable', 2],
+    ['diamond', 't1', SOLVE_BUDGET, 'solvable', 747],
+    ['diamond', 't2', SOLVE_BUDGET, 'unsolvable', 1],
+    ['fortress', 't1', SOLVE_BUDGET, 'solvable', 3],
+    ['fortress', 't2', SOLVE_BUDGET, 'solvable', 4],
+  ] as const)('%s %s (budget %i): %s in %i nodes', (id, seed, budget, result, nodes) => {
+    const l = layout(id);
+    const faces = naiveFaces(l, seed);
+    const answer = solve(geometry(l), fullPresence(l.slots.length), faces, { seed, budget });
+    expect([answer.result, answer.nodes]).toEqual([result, nodes]);
+    if (answer.result === 'solvable') expect(naiveReplay(l.slots, faces, answer.solution)).toBeNull();
+  });
+
+  /**
+   * The position after `moves` random matching pairs (seeded) of a relaxed deal or a uniform shuffle (both the
+   * same for every generator version): what a player asks about mid-game.
+   */
+  function position(id: string, seed: string, mode: 'relaxed' | 'naive', moves: number) {
+    const l = layout(id);
+    const geom = geometry(l);
+    const made = mode === 'relaxed' ? deal(l, seed, mode) : null;
+    if (made && !made.ok) throw new Error(made.message);
+    const faces: (Face | null)[] = made?.ok ? made.value.deal.tiles.map((t) => t.face) : naiveFaces(l, seed);
+    const present = fullPresence(l.slots.length);
+    const rng = makeRng(seed, 'pinned-play');
+    for (let k = 0; k < moves; k++) {
+      const pairs = matchingPairs(geom, present, faces);
+      if (pairs.length === 0) break;
+      const [a, b] = pairs[rng.int(pairs.length)]!;
+      present[a] = present[b] = 0;
+      faces[a] = faces[b] = null;
+    }
+    return { l, geom, present, faces };
+  }
+
+  // [layout, seed, relaxed deal or naive shuffle, random moves played first, result, nodes]
+  test.each([
+    ['turtle', 'p1', 'relaxed', 8, 'solvable', 7],
+    ['turtle', 'p1', 'relaxed', 20, 'solvable', 2],
+    ['turtle', 'p1', 'relaxed', 40, 'unsolvable', 1],
+    ['turtle', 'p3', 'relaxed', 8, 'solvable', 4],
+    ['turtle', 'p3', 'relaxed', 20, 'solvable', 3],
+    ['turtle', 'p5', 'relaxed', 20, 'solvable', 5],
+    ['turtle', 'p5', 'relaxed', 40, 'solvable', 2],
+    ['turtle', 'p6', 'relaxed', 8, 'solvable', 3],
+    ['turtle', 'p1', 'naive', 8, 'solvable', 718],
+    ['turtle', 'p1', 'naive', 20, 'unsolvable', 503],
+    ['turtle', 'p2', 'naive', 20, 'solvable', 3],
+    ['turtle', 'p3', 'naive', 8, 'solvable', 49],
+    ['turtle', 'p4', 'naive', 20, 'unsolvable', 344],
+    ['turtle', 'p6', 'naive', 8, 'solvable', 889],
+  ] as const)('%s %s (%s) after %i random moves: %s in %i nodes', (id, seed, mode, moves, result, nodes) => {
+    const { l, geom, present, faces } = position(id, seed, mode, moves);
+    const answer = solve(geom, present, faces, { seed });
+    expect([answer.result, answer.nodes]).toEqual([result, nodes]);
+    if (answer.result === 'solvable') expect(naiveReplay(l.slots, faces, answer.solution)).toBeNull();
+  });
+});
