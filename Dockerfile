@@ -17,9 +17,12 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
-# Dependencies first, so a change to the source reuses this layer.
+# Dependencies first, so a change to the source reuses this layer. `npm ci` would run the `prepare`
+# script (the build) before the source is here: install without scripts, then run the install scripts
+# of the two packages that need one (better-sqlite3 compiles or fetches its native module; esbuild
+# checks its binary).
 COPY package.json package-lock.json ./
-RUN npm ci
+RUN npm ci --ignore-scripts && npm rebuild better-sqlite3 esbuild
 # Type-check (engine, client, server, CLI: each folder with its own tsconfig), then compile: the
 # server and CLI as plain JavaScript in dist/, the client bundle (hashed files with .br/.gz
 # siblings and the manifest) in public/build/.
@@ -37,7 +40,8 @@ ENV NODE_ENV=production \
     DATABASE_PATH=/app/data/mahjong.db
 WORKDIR /app
 # Production dependencies only (no tsx, TypeScript or esbuild: the app is compiled). Install scripts
-# are skipped, as there are no compilers here; the native SQLite module compiled in the build stage
+# are skipped (and with them `prepare`, the build: dist/ comes from the build stage), as there are no
+# compilers here; the native SQLite module compiled in the build stage
 # (same base image, same Node ABI) is copied in instead.
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force

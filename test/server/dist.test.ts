@@ -168,3 +168,32 @@ describe('node dist/server/server.js', () => {
     expect(server.logs.filter((l) => l.level >= 50)).toEqual([]);
   });
 });
+
+describe('npm start', () => {
+  test('runs dist/ without rebuilding: two started at once from one checkout both serve', async () => {
+    const pkgScripts = (
+      JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }
+    ).scripts;
+    expect(pkgScripts.start).toBe('node dist/server/server.js');
+    expect(pkgScripts.prepare).toBe('npm run --silent build'); // `npm install` and `npm ci` build
+    const npm = process.env.npm_execpath?.endsWith('npm-cli.js')
+      ? process.env.npm_execpath
+      : path.join(path.dirname(process.execPath), '../lib/node_modules/npm/bin/npm-cli.js');
+    const built = readFileSync(path.join(DIST, 'server/server.js'), 'utf8');
+    const servers = await Promise.all(
+      ['a', 'b'].map((name) => startServer(path.join(work, `start-${name}.db`), {}, [npm, 'start', '--silent'])),
+    );
+    try {
+      expect(servers[0]!.base).not.toBe(servers[1]!.base);
+      for (const server of servers) {
+        expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
+        expect((await fetch(`${server.base}/api/deals/turtle/start1?mode=relaxed`)).status).toBe(200);
+      }
+      // Nothing was rebuilt under them.
+      expect(readFileSync(path.join(DIST, 'server/server.js'), 'utf8')).toBe(built);
+    } finally {
+      for (const server of servers) server.child.kill('SIGTERM');
+      await Promise.all(servers.map((s) => s.exited));
+    }
+  });
+});

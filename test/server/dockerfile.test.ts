@@ -134,7 +134,8 @@ describe('Dockerfile', () => {
     expect(script).toMatch(/apt-get install[^\n]*\bmake\b/);
     expect(script).toMatch(/apt-get install[^\n]*g\+\+/);
     expect(script).toMatch(/rm -rf \/var\/lib\/apt\/lists/);
-    expect(script).toMatch(/^npm ci$/m);
+    // All dependencies, without `prepare` (the build, before the source is copied), then the native installs.
+    expect(script).toMatch(/^npm ci --ignore-scripts && npm rebuild better-sqlite3 esbuild$/m);
     expect(script).toMatch(/npm run typecheck:src && npm run build/); // a commit that fails tsc makes no image
   });
 
