@@ -29,7 +29,7 @@ try {
   const cookieRes = await app.inject({ url: '/api/stats' });
   const cookie = cookieRes.headers['set-cookie']!.toString().split(';')[0]!;
   const playerId = cookie.split('=')[1]!.split('.')[0]!;
-  const db = app.db;
+  const db = app.db!;
   const dealIds = LAYOUTS.map((layout, i) =>
     Number(
       db

@@ -28,12 +28,8 @@ import database from './plugins/database.ts';
 import postgres from './plugins/postgres.ts';
 import player from './plugins/player.ts';
 import security from './plugins/security.ts';
+import stores from './plugins/stores.ts';
 import view from './plugins/view.ts';
-import customLayoutsRepository from './repositories/custom-layouts-repository.ts';
-import dealsRepository from './repositories/deals-repository.ts';
-import gamesRepository from './repositories/games-repository.ts';
-import playersRepository from './repositories/players-repository.ts';
-import settingsRepository from './repositories/settings-repository.ts';
 import apiDeals from './routes/api/deals.ts';
 import apiGames from './routes/api/games.ts';
 import apiLayouts from './routes/api/layouts.ts';
@@ -102,7 +98,7 @@ const cookieSetup = fp(
         : await cookieSecretFor(opts.databasePath, fastify.settingsRepository));
     await fastify.register(cookie, { secret });
   },
-  { name: 'cookie-setup', dependencies: ['settings-repository'] },
+  { name: 'cookie-setup', dependencies: ['stores'] },
 );
 
 const hopsTrusted =
@@ -161,11 +157,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
 
   if (opts.databaseUrl) app.register(postgres, { url: opts.databaseUrl, poolMax: opts.databasePoolMax });
   else app.register(database, { path: opts.databasePath });
-  app.register(settingsRepository);
-  app.register(playersRepository);
-  app.register(dealsRepository);
-  app.register(gamesRepository);
-  app.register(customLayoutsRepository);
+  app.register(stores);
   app.register(cookieSetup, { secret: opts.cookieSecret, databasePath: opts.databasePath });
   app.register(player, { publicOrigin: opts.publicOrigin });
   app.register(views);

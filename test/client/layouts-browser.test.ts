@@ -76,7 +76,7 @@ describe.skipIf(!HAS_CHROMIUM)('your own layout in a real browser', () => {
     }
     await settled(page);
     await expect
-      .poll(() => app.app.db.prepare('SELECT move_count, tiles_left, layout FROM games').get(), {
+      .poll(() => app.app.db!.prepare('SELECT move_count, tiles_left, layout FROM games').get(), {
         timeout: BATCH_MS + 5000,
       })
       .toEqual({ move_count: PAIRS, tiles_left: good.tiles - 2 * PAIRS, layout: id });

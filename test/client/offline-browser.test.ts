@@ -67,7 +67,7 @@ suite('offline in Chromium', () => {
     expect(await page.getAttribute('#board', 'data-status')).toBe('won');
     expect(await page.getAttribute('#sync-status', 'data-sync')).toBe('offline');
     expect(await page.isVisible('#win-panel')).toBe(true);
-    expect(env.app.app.db.prepare('SELECT COUNT(*) AS n FROM games').get()).toEqual({ n: 0 }); // nothing reached the server
+    expect(env.app.app.db!.prepare('SELECT COUNT(*) AS n FROM games').get()).toEqual({ n: 0 }); // nothing reached the server
 
     // The stats page (as last seen online) says what waits in this browser.
     await page.goto(`${env.app.url}/stats`);
@@ -87,7 +87,7 @@ suite('offline in Chromium', () => {
     };
     expect(stats).toMatchObject({ played: 1, won: 1 });
     expect(stats.history[0]).toMatchObject({ layout: 'garden', seed: 'offline-win', result: 'won' });
-    const row = env.app.app.db.prepare("SELECT moves_json, result FROM games WHERE result = 'won'").get() as {
+    const row = env.app.app.db!.prepare("SELECT moves_json, result FROM games WHERE result = 'won'").get() as {
       moves_json: string;
       result: string;
     };

@@ -14,7 +14,7 @@ suite('sync in Chromium', () => {
   const env = appAndBrowser();
 
   const gameRow = (id: string) =>
-    env.app.app.db.prepare('SELECT move_count, moves_json, result FROM games WHERE id = ?').get(id) as
+    env.app.app.db!.prepare('SELECT move_count, moves_json, result FROM games WHERE id = ?').get(id) as
       { move_count: number; moves_json: string; result: string | null } | undefined;
 
   async function open(context: BrowserContext, path: string): Promise<Page> {
@@ -80,7 +80,7 @@ suite('sync in Chromium', () => {
     const row = gameRow((await gameIdOf(page))!)!;
     expect(row.result).toBe('won');
     expect(JSON.parse(row.moves_json)).toEqual(pairs.map(([a, b]) => ({ type: 'match', a, b })));
-    expect(env.app.app.db.prepare("SELECT COUNT(*) AS n FROM games WHERE result = 'won'").get()).toEqual({ n: 1 });
+    expect(env.app.app.db!.prepare("SELECT COUNT(*) AS n FROM games WHERE result = 'won'").get()).toEqual({ n: 1 });
     expect(await page.evaluate(() => (globalThis as { __stayed?: boolean }).__stayed)).toBe(true);
     await context.close();
   }, 180_000);
@@ -160,7 +160,7 @@ suite('sync in Chromium', () => {
     await sendNow(page);
     await expect.poll(() => page.textContent('#sync-status')).toMatch(/Offline/);
     const counts = () =>
-      env.app.app.db.prepare('SELECT move_count, checks, checks_no FROM games WHERE id = ?').get(id) as {
+      env.app.app.db!.prepare('SELECT move_count, checks, checks_no FROM games WHERE id = ?').get(id) as {
         move_count: number;
         checks: number;
         checks_no: number;

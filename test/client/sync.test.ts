@@ -165,7 +165,7 @@ async function pass(sync: Sync, ms: number): Promise<void> {
 }
 
 const row = (id: string) =>
-  w.app.db.prepare('SELECT move_count, moves_json, result, play_ms FROM games WHERE id = ?').get(id) as {
+  w.app.db!.prepare('SELECT move_count, moves_json, result, play_ms FROM games WHERE id = ?').get(id) as {
     move_count: number;
     moves_json: string;
     result: string | null;

@@ -95,7 +95,7 @@ describe('GET /healthz', () => {
     '503 with the reason when writes fail: the probe write (issue 9, item 8)',
     async () => {
       const app = await build();
-      app.db.pragma('query_only = ON'); // every write fails, reads still answer (as with a full disk)
+      app.db!.pragma('query_only = ON'); // every write fails, reads still answer (as with a full disk)
       const res = await app.inject({ url: '/healthz' });
       expect(res.statusCode).toBe(503);
       expect(res.json()).toEqual({ ok: false, error: 'writes to the database are failing (SQLITE_READONLY)' });
@@ -116,7 +116,7 @@ describe('GET /healthz', () => {
     const app = await build({ now: () => clock });
     const cookie = await newPlayer(app);
     expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200); // probed: fine
-    app.db.pragma('max_page_count = ' + String(app.db.pragma('page_count', { simple: true }))); // the disk is full
+    app.db!.pragma('max_page_count = ' + String(app.db!.pragma('page_count', { simple: true }))); // the disk is full
     let failed = 0;
     for (let i = 0; i < 200 && failed === 0; i++) {
       const res = await app.inject({
@@ -135,7 +135,7 @@ describe('GET /healthz', () => {
       error: 'writes to the database are failing (SQLITE_FULL)',
       writeFailures: { count: 1, last: { code: 'SQLITE_FULL' } },
     });
-    app.db.pragma('max_page_count = 1073741823');
+    app.db!.pragma('max_page_count = 1073741823');
     clock += 61_000;
     expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
   });

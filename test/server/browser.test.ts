@@ -68,7 +68,7 @@ const PAIRS = 4; // pairs played before the reload
       await expect
         .poll(
           () =>
-            (app.db.prepare('SELECT move_count, tiles_left FROM games').get() as { move_count: number } | undefined)
+            (app.db!.prepare('SELECT move_count, tiles_left FROM games').get() as { move_count: number } | undefined)
               ?.move_count,
           {
             timeout: BATCH_MS + 5000,

@@ -55,7 +55,7 @@ import { CHROMIUM, CHROMIUM_ARGS, HAS_CHROMIUM } from '../client/browser.ts';
   });
 
   const count = (table: string): number =>
-    (app.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+    (app.db!.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
 
   test.each([
     ['the nickname form', '#go-name', '/daily/name'],

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { LAYOUTS, layoutById } from '../../src/engine/builtins.ts';
 import { DAILY_SCHEDULE, FIRST_DAILY, dailyDayOf, dailyLayoutOf, isRealDay } from '../../src/server/services/daily.ts';
-import { shiftDay } from '../../src/server/repositories/games-repository.ts';
+import { shiftDay } from '../../src/server/repositories/days.ts';
 
 describe('the layout of the day', () => {
   test('every day before 2027 is the turtle, as it was before the layout of the day', () => {

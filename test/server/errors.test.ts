@@ -267,7 +267,7 @@ describe('API routes', () => {
     const broken = buildApp({ databasePath: ':memory:', cookieSecret: TEST_SECRET, logger: false });
     await broken.ready();
     const player = await newPlayer(broken);
-    broken.db.close(); // every query now throws
+    broken.db!.close(); // every query now throws
     const res = await broken.inject({ url: '/api/stats', headers: { cookie: player } });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({

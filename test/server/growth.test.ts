@@ -22,7 +22,7 @@ const dir = mkdtempSync(path.join(tmpdir(), 'mahjong-growth-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const row = (app: Awaited<ReturnType<typeof build>>, id: string) =>
-  app.db.prepare('SELECT moves_json, move_count, hints FROM games WHERE id = ?').get(id) as {
+  app.db!.prepare('SELECT moves_json, move_count, hints FROM games WHERE id = ?').get(id) as {
     moves_json: string;
     move_count: number;
     hints: number;
@@ -89,10 +89,10 @@ describe('the bytes one client may add in a day (issue 24)', () => {
       const databasePath = path.join(dir, 'day.db');
       const app = await build({ databasePath, now: () => clock, growthPerClient: budget });
       const size = (): number => {
-        app.db.pragma('wal_checkpoint(TRUNCATE)');
+        app.db!.pragma('wal_checkpoint(TRUNCATE)');
         return (
-          (app.db.pragma('page_count', { simple: true }) as number) *
-          (app.db.pragma('page_size', { simple: true }) as number)
+          (app.db!.pragma('page_count', { simple: true }) as number) *
+          (app.db!.pragma('page_size', { simple: true }) as number)
         );
       };
       const from = (n: number) => `203.0.113.${n}`; // one client: the /24 (a new address each time does not help)

@@ -46,13 +46,13 @@ export async function query<T = Record<string, unknown>>(
   if (app.backend === 'postgres') {
     let n = 0;
     return (
-      await app.pg.query(
+      await app.pg!.query(
         sql.replace(/\?/g, () => `$${++n}`),
         params,
       )
     ).rows as T[];
   }
-  const statement = app.db.prepare(sql);
+  const statement = app.db!.prepare(sql);
   if (statement.reader) return statement.all(...params) as T[];
   statement.run(...params);
   return [];
@@ -109,8 +109,8 @@ export async function build(opts: Partial<AppOptions> = {}): Promise<FastifyInst
 
 /** Closes the app's database under it (every query then fails), either backend. */
 export async function closeDatabase(app: FastifyInstance): Promise<void> {
-  if (app.backend === 'postgres') await app.pg.end();
-  else app.db.close();
+  if (app.backend === 'postgres') await app.pg!.end();
+  else app.db!.close();
 }
 
 /** The `Cookie` header that sends back the player cookie a response set. */

@@ -25,7 +25,7 @@ describe('stored shuffle boards', () => {
       ]);
       expect(shuffled.statusCode).toBe(200);
       const faces = shuffled.json().faces;
-      const row = first.db.prepare('SELECT boards FROM games WHERE id = ?').get(game.id) as { boards: string };
+      const row = first.db!.prepare('SELECT boards FROM games WHERE id = ?').get(game.id) as { boards: string };
       expect(row.boards).toHaveLength(3 * 288); // three shuffles, 2 characters per slot
       await first.close();
 
@@ -51,7 +51,7 @@ describe('stored shuffle boards', () => {
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     expect(refused.json().error).toMatch(/shuffles a minute/);
     expect(
-      (app.db.prepare('SELECT shuffles FROM games WHERE id = ?').get(game.id) as { shuffles: number }).shuffles,
+      (app.db!.prepare('SELECT shuffles FROM games WHERE id = ?').get(game.id) as { shuffles: number }).shuffles,
     ).toBe(SHUFFLES_PER_MINUTE);
     expect((await postMoves(app, cookie, game.id, [{ type: 'undo' }])).statusCode).toBe(200); // other moves go on
     clock += 60_000;

@@ -8,7 +8,7 @@ import { clientKey } from '../../src/server/services/limits.ts';
 import { build, newPlayer } from './helper.ts';
 
 const deals = (app: Awaited<ReturnType<typeof build>>): number =>
-  (app.db.prepare('SELECT COUNT(*) AS n FROM deals').get() as { n: number }).n;
+  (app.db!.prepare('SELECT COUNT(*) AS n FROM deals').get() as { n: number }).n;
 
 describe('absolute links and PUBLIC_ORIGIN (issue 9, item 10)', () => {
   test('Host: evil.example never reaches the page; PUBLIC_ORIGIN makes the share link', async () => {

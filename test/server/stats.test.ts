@@ -9,7 +9,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import { migrate, readMigrations } from '../../src/server/db/migrate.ts';
 import { MIGRATIONS_DIR } from '../../src/server/plugins/database.ts';
-import { createGamesRepository } from '../../src/server/repositories/games-repository.ts';
+import { createGamesRepository } from '../../src/server/repositories/sqlite/games.ts';
 import { HISTORY_SIZE } from '../../src/server/services/stats.ts';
 import { build, createGame, newPlayer, postMoves, solutionMoves } from './helper.ts';
 

@@ -8,39 +8,20 @@ import { layoutById } from '../../src/engine/builtins.ts';
 import { deal as makeDeal } from '../../src/engine/index.ts';
 import { openDatabase } from '../../src/server/plugins/database.ts';
 import { openPostgres } from '../../src/server/plugins/postgres.ts';
-import { createCustomLayoutsRepository } from '../../src/server/repositories/custom-layouts-repository.ts';
-import { createDealsRepository } from '../../src/server/repositories/deals-repository.ts';
-import { createGamesRepository } from '../../src/server/repositories/games-repository.ts';
-import { createPlayersRepository } from '../../src/server/repositories/players-repository.ts';
-import { createPgCustomLayoutsRepository } from '../../src/server/repositories/postgres/custom-layouts.ts';
-import { createPgDealsRepository } from '../../src/server/repositories/postgres/deals.ts';
-import { createPgGamesRepository } from '../../src/server/repositories/postgres/games.ts';
-import { createPgPlayersRepository } from '../../src/server/repositories/postgres/players.ts';
-import { createPgSettingsRepository } from '../../src/server/repositories/postgres/settings.ts';
-import { createSettingsRepository } from '../../src/server/repositories/settings-repository.ts';
+import { createPgStores } from '../../src/server/repositories/postgres/index.ts';
+import { createSqliteStores } from '../../src/server/repositories/sqlite/index.ts';
 import { dealKey } from '../../src/server/schemas/common.ts';
-import type {
-  CustomLayoutsStore,
-  DealsStore,
-  GamesStore,
-  PlayersStore,
-  SavedMoves,
-  SettingsStore,
-} from '../../src/server/repositories/types.ts';
+import type { SavedMoves, Stores } from '../../src/server/repositories/types.ts';
 import { freshDatabaseUrl, postgresSkip } from '../support/postgres.ts';
 import { dealGrowth, layoutGrowth, nicknameGrowth, ROW_BYTES, textGrowth } from '../../src/server/services/growth.ts';
 
-interface Stores {
+/** One backend's stores (as the `stores` plugin makes them), with what the tests also need. */
+interface TestStores extends Stores {
   size(): Promise<number>; // bytes of the database's files (SQLite: its pages; PostgreSQL: tables, indexes, TOAST)
-  players: PlayersStore;
-  deals: DealsStore;
-  games: GamesStore;
-  layouts: CustomLayoutsStore;
-  settings: SettingsStore;
   close(): Promise<void>;
 }
 
-const BACKENDS: [string, () => Promise<Stores>][] = [
+const BACKENDS: [string, () => Promise<TestStores>][] = [
   [
     'sqlite',
     async () => {
@@ -48,11 +29,7 @@ const BACKENDS: [string, () => Promise<Stores>][] = [
       return {
         size: async () =>
           (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number),
-        players: createPlayersRepository(db),
-        deals: createDealsRepository(db),
-        games: createGamesRepository(db),
-        layouts: createCustomLayoutsRepository(db),
-        settings: createSettingsRepository(db),
+        ...createSqliteStores(db),
         close: async () => void db.close(),
       };
     },
@@ -71,11 +48,7 @@ const BACKENDS: [string, () => Promise<Stores>][] = [
               )
             ).rows[0]!.n,
           ),
-        players: createPgPlayersRepository(pool),
-        deals: createPgDealsRepository(pool),
-        games: createPgGamesRepository(pool),
-        layouts: createPgCustomLayoutsRepository(pool),
-        settings: createPgSettingsRepository(pool),
+        ...createPgStores(pool),
         close: () => pool.end(),
       };
     },
@@ -97,11 +70,11 @@ const dealJson = (seed: string, layout = 'turtle'): string => {
 
 describe.each(BACKENDS)('%s stores', (backend, open) => {
   const skip = backend === 'postgres' ? postgresSkip() : '';
-  const opened: Stores[] = [];
+  const opened: TestStores[] = [];
   afterEach(async () => {
     await Promise.all(opened.splice(0).map((s) => s.close()));
   });
-  const stores = async (): Promise<Stores> => {
+  const stores = async (): Promise<TestStores> => {
     const s = await open();
     opened.push(s);
     return s;
@@ -160,7 +133,7 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
   describe.skipIf(skip)('growth: what each write adds to the files (issue 24, services/growth.ts)', () => {
     const N = 400; // writes of each kind: enough that a page more or less (4 or 8 KB) is a few bytes a write
     /** Bytes per write that `write` adds, run N times. */
-    async function perWrite(s: Stores, write: (i: number) => Promise<unknown>): Promise<number> {
+    async function perWrite(s: TestStores, write: (i: number) => Promise<unknown>): Promise<number> {
       const before = await s.size();
       for (let i = 0; i < N; i++) await write(i);
       return ((await s.size()) - before) / N;
@@ -218,7 +191,7 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
       const slots = JSON.stringify(Array.from({ length: 144 }, (_, k) => [2 * (k % 12), 2 * Math.floor(k / 12), 0]));
       measured.upload = [
         await perWrite(s, (i) =>
-          s.layouts.store({
+          s.customLayouts.store({
             id: `c-${i.toString(16).padStart(12, '0')}`,
             name: 'A layout of mine',
             format: 'gnome',
@@ -532,15 +505,15 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
         slots: '[[0,0,0],[2,0,0]]',
         created_at: T0,
       });
-      const results = await Promise.all(['A', 'B', 'C'].map((n) => s.layouts.store(row(n))));
+      const results = await Promise.all(['A', 'B', 'C'].map((n) => s.customLayouts.store(row(n))));
       expect(results.filter((r) => r.created)).toHaveLength(1);
       expect(new Set(results.map((r) => r.row.name)).size).toBe(1);
-      expect(await s.layouts.find('c-0123456789ab')).toEqual(results.find((r) => r.created)!.row);
-      expect(await s.layouts.find('c-ffffffffffff')).toBeUndefined();
-      expect(await s.layouts.names(['c-0123456789ab', 'c-ffffffffffff'])).toEqual(
+      expect(await s.customLayouts.find('c-0123456789ab')).toEqual(results.find((r) => r.created)!.row);
+      expect(await s.customLayouts.find('c-ffffffffffff')).toBeUndefined();
+      expect(await s.customLayouts.names(['c-0123456789ab', 'c-ffffffffffff'])).toEqual(
         new Map([['c-0123456789ab', results[0]!.row.name]]),
       );
-      expect(await s.layouts.names([])).toEqual(new Map());
+      expect(await s.customLayouts.names([])).toEqual(new Map());
     });
 
     test('settings: getOrCreate agrees on one value when racing; get and delete', async () => {

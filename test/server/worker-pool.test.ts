@@ -81,7 +81,7 @@ describe('the app with deal workers', () => {
     const page = await app.inject({ url: '/play/turtle/too-slow?mode=classic' });
     expect(page.statusCode).toBe(409);
     expect(page.body).toContain('play it relaxed');
-    expect(app.db.prepare('SELECT COUNT(*) AS n FROM deals').get()).toEqual({ n: 0 });
+    expect(app.db!.prepare('SELECT COUNT(*) AS n FROM deals').get()).toEqual({ n: 0 });
   });
 
   test('relaxed deals come from the worker and are stored', async () => {
@@ -89,6 +89,6 @@ describe('the app with deal workers', () => {
     const res = await app.inject({ url: '/api/deals/turtle/from-worker', headers: { cookie: await newPlayer(app) } });
     expect(res.statusCode).toBe(200);
     expect(res.json().tiles).toHaveLength(144);
-    expect(app.db.prepare('SELECT COUNT(*) AS n FROM deals').get()).toEqual({ n: 1 });
+    expect(app.db!.prepare('SELECT COUNT(*) AS n FROM deals').get()).toEqual({ n: 1 });
   });
 });

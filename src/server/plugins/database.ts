@@ -28,7 +28,7 @@ import { migrate, readMigrations } from '../db/migrate.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    db: Database.Database; // only with the SQLite backend
+    db?: Database.Database; // only with the SQLite backend (backend 'sqlite')
     backend: 'sqlite' | 'postgres'; // which database the stores use (DATABASE_URL set: postgres)
     databaseProbe: DatabaseProbe; // for /healthz, whichever the backend
   }

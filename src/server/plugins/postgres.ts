@@ -13,7 +13,7 @@ import { createPool, migratePostgres } from '../db/postgres.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    pg: pg.Pool; // only with DATABASE_URL (backend 'postgres')
+    pg?: pg.Pool; // only with DATABASE_URL (backend 'postgres')
   }
 }
 

@@ -293,3 +293,12 @@ export interface SettingsStore {
   getOrCreate(key: string, make: () => string): Promise<string>;
   delete(key: string): Promise<void>;
 }
+
+/** The five stores of one backend, as the `stores` plugin decorates them (plugins/stores.ts). */
+export interface Stores {
+  players: PlayersStore;
+  deals: DealsStore;
+  games: GamesStore;
+  customLayouts: CustomLayoutsStore;
+  settings: SettingsStore;
+}

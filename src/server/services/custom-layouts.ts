@@ -194,5 +194,5 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
 
 export default fp(customLayoutsPlugin, {
   name: 'layouts',
-  dependencies: ['custom-layouts-repository', 'dealer', 'counters', 'growth'],
+  dependencies: ['stores', 'dealer', 'counters', 'growth'],
 });

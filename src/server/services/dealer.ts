@@ -343,5 +343,5 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
 
 export default fp(dealerPlugin, {
   name: 'dealer',
-  dependencies: ['deals-repository', 'custom-layouts-repository', 'counters', 'growth'],
+  dependencies: ['stores', 'counters', 'growth'],
 });

@@ -458,5 +458,5 @@ export default fp(
   async (fastify: FastifyInstance, opts: { now?: () => number; gamesPerDay?: number | false }) => {
     fastify.decorate('games', createGames(fastify, opts.now ?? Date.now, opts.gamesPerDay));
   },
-  { name: 'games', dependencies: ['games-repository', 'dealer', 'counters', 'growth', 'views'] },
+  { name: 'games', dependencies: ['stores', 'dealer', 'counters', 'growth', 'views'] },
 );

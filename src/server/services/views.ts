@@ -173,4 +173,4 @@ async function viewsPlugin(fastify: FastifyInstance): Promise<void> {
   } satisfies Views);
 }
 
-export default fp(viewsPlugin, { name: 'views', dependencies: ['games-repository', 'growth'] });
+export default fp(viewsPlugin, { name: 'views', dependencies: ['stores', 'growth'] });

@@ -1,4 +1,4 @@
-/** Players' own layouts over PostgreSQL (CustomLayoutsStore); see ../custom-layouts-repository.ts for SQLite's. */
+/** Players' own layouts over PostgreSQL (CustomLayoutsStore); see ../sqlite/custom-layouts.ts for SQLite's. */
 import type pg from 'pg';
 import { transaction } from '../../db/postgres.ts';
 import type { CustomLayoutRow, CustomLayoutsStore } from '../types.ts';

@@ -1,5 +1,5 @@
 /**
- * Stored deals over PostgreSQL (DealsStore); see ../deals-repository.ts for SQLite's and the compact
+ * Stored deals over PostgreSQL (DealsStore); see ../sqlite/deals.ts for SQLite's and the compact
  * storage (shapes once, faces and solution per deal). The rows are rebuilt into the same deal JSON by
  * the same code (`compactRow` there).
  */

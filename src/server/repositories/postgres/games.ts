@@ -1,5 +1,5 @@
 /**
- * Games and their move logs over PostgreSQL (GamesStore); see ../games-repository.ts for SQLite's, whose
+ * Games and their move logs over PostgreSQL (GamesStore); see ../sqlite/games.ts for SQLite's, whose
  * aggregates (player_layouts, player_days runs, players.best_streak, deal_records) this keeps the same way
  * in the same transactions.
  *
@@ -12,7 +12,7 @@
 import type pg from 'pg';
 import { isCleanWin } from '../../../shared/display.ts';
 import { transaction } from '../../db/postgres.ts';
-import { shiftDay } from '../games-repository.ts';
+import { shiftDay } from '../days.ts';
 import type {
   BestTime,
   DailyResult,

@@ -1,7 +1,7 @@
-/** Players over PostgreSQL (PlayersStore); see ../players-repository.ts for SQLite's. */
+/** Players over PostgreSQL (PlayersStore); see ../sqlite/players.ts for SQLite's. */
 import type pg from 'pg';
 import type { PlayerRow, PlayersStore, TransferState } from '../types.ts';
-import { TRANSFER_MEMORY_MS, transferState } from '../players-repository.ts';
+import { TRANSFER_MEMORY_MS, transferState } from '../transfers.ts';
 
 const UNIQUE_VIOLATION = '23505';
 

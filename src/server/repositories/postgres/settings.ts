@@ -1,4 +1,4 @@
-/** Server settings over PostgreSQL (SettingsStore); see ../settings-repository.ts for SQLite's. */
+/** Server settings over PostgreSQL (SettingsStore); see ../sqlite/settings.ts for SQLite's. */
 import type pg from 'pg';
 import { transaction } from '../../db/postgres.ts';
 import type { SettingsStore } from '../types.ts';

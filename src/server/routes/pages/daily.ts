@@ -16,7 +16,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendRefusal, sendError } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
-import { shiftDay } from '../../repositories/games-repository.ts';
+import { shiftDay } from '../../repositories/days.ts';
 import type { DailyResult } from '../../repositories/types.ts';
 import { dealKey } from '../../schemas/common.ts';
 import { NICKNAME_MAX, NicknameBodySchema } from '../../schemas/daily.ts';

@@ -1,15 +1,6 @@
 /** Server settings over SQLite (SettingsStore), such as the generated cookie secret. */
 import type { Database } from 'better-sqlite3';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
-import { createPgSettingsRepository } from './postgres/settings.ts';
-import type { SettingsStore } from './types.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    settingsRepository: SettingsStore;
-  }
-}
+import type { SettingsStore } from '../types.ts';
 
 export function createSettingsRepository(db: Database): SettingsStore {
   const select = db.prepare<[string], { value: string }>('SELECT value FROM settings WHERE key = ?');
@@ -28,13 +19,3 @@ export function createSettingsRepository(db: Database): SettingsStore {
     },
   };
 }
-
-export default fp(
-  async (fastify: FastifyInstance) => {
-    fastify.decorate(
-      'settingsRepository',
-      fastify.backend === 'postgres' ? createPgSettingsRepository(fastify.pg) : createSettingsRepository(fastify.db),
-    );
-  },
-  { name: 'settings-repository', dependencies: ['database'] },
-);

@@ -3,16 +3,7 @@
  * by its content id, written once and never changed.
  */
 import type { Database } from 'better-sqlite3';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
-import { createPgCustomLayoutsRepository } from './postgres/custom-layouts.ts';
-import type { CustomLayoutRow, CustomLayoutsStore } from './types.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    customLayoutsRepository: CustomLayoutsStore;
-  }
-}
+import type { CustomLayoutRow, CustomLayoutsStore } from '../types.ts';
 
 const NAMES_AT_ONCE = 500; // ids per query of names(); SQLite allows 32,766 parameters, a page of stats has far fewer ids
 
@@ -41,15 +32,3 @@ export function createCustomLayoutsRepository(db: Database): CustomLayoutsStore 
     },
   };
 }
-
-export default fp(
-  async (fastify: FastifyInstance) => {
-    fastify.decorate(
-      'customLayoutsRepository',
-      fastify.backend === 'postgres'
-        ? createPgCustomLayoutsRepository(fastify.pg)
-        : createCustomLayoutsRepository(fastify.db),
-    );
-  },
-  { name: 'custom-layouts-repository', dependencies: ['database'] },
-);

@@ -19,10 +19,8 @@
  * `own_ms` is it, or the server's time for a game without one; bests, medians and the chart use it.
  */
 import type { Database } from 'better-sqlite3';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
-import { isCleanWin } from '../../shared/display.ts';
-import { createPgGamesRepository } from './postgres/games.ts';
+import { isCleanWin } from '../../../shared/display.ts';
+import { shiftDay } from '../days.ts';
 import type {
   BestTime,
   DailyResult,
@@ -35,13 +33,7 @@ import type {
   SavedMoves,
   StatsRows,
   WinRow,
-} from './types.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    gamesRepository: GamesStore;
-  }
-}
+} from '../types.ts';
 
 export function createGamesRepository(db: Database): GamesStore {
   const summary =
@@ -333,18 +325,3 @@ export function createGamesRepository(db: Database): GamesStore {
     },
   };
 }
-
-/** The UTC day `n` days from `day` (YYYY-MM-DD). */
-export function shiftDay(day: string, n: number): string {
-  return new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
-}
-
-export default fp(
-  async (fastify: FastifyInstance) => {
-    fastify.decorate(
-      'gamesRepository',
-      fastify.backend === 'postgres' ? createPgGamesRepository(fastify.pg) : createGamesRepository(fastify.db),
-    );
-  },
-  { name: 'games-repository', dependencies: ['database'] },
-);

@@ -1,31 +1,12 @@
 /**
  * Players over SQLite (PlayersStore): anonymous ids from the cookie, with an
  * optional nickname. The row is written with the player's first game (see
- * games-repository.ts), so a visit alone stores nothing.
+ * games.ts), so a visit alone stores nothing.
  */
 import type { Database } from 'better-sqlite3';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
-import { createPgPlayersRepository } from './postgres/players.ts';
-import { nameKey } from '../services/names.ts';
-import type { PlayerRow, PlayersStore, TransferState } from './types.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    playersRepository: PlayersStore;
-  }
-}
-
-/** What a transfer link's row says at `now` (both backends). */
-export function transferState(
-  row: { player_id: string; expires_at: number; used_at: number | null } | undefined,
-  now: number,
-): TransferState {
-  if (!row) return { state: 'missing' };
-  if (row.used_at !== null) return { state: 'used' };
-  if (row.expires_at <= now) return { state: 'expired' };
-  return { state: 'valid', playerId: row.player_id, expiresAt: row.expires_at };
-}
+import { nameKey } from '../../services/names.ts';
+import { TRANSFER_MEMORY_MS, transferState } from '../transfers.ts';
+import type { PlayerRow, PlayersStore, TransferState } from '../types.ts';
 
 export function createPlayersRepository(db: Database): PlayersStore {
   const byId = db.prepare<[string], PlayerRow>('SELECT id, nickname, created_at FROM players WHERE id = ?');
@@ -71,8 +52,6 @@ export function createPlayersRepository(db: Database): PlayersStore {
   };
 }
 
-export const TRANSFER_MEMORY_MS = 24 * 3600 * 1000;
-
 /**
  * Gives names set before migration 005 their lookalike key, so new names are compared with them too.
  * A name whose key another name holds already keeps no key (it stays shown; nobody new can take a
@@ -91,15 +70,3 @@ export function keyOldNicknames(db: Database): number {
   })();
   return keyed;
 }
-
-export default fp(
-  async (fastify: FastifyInstance) => {
-    const keyed = fastify.backend === 'sqlite' ? keyOldNicknames(fastify.db) : 0; // PostgreSQL began with keys (migrations/postgres/001)
-    if (keyed > 0) fastify.log.info({ keyed }, 'gave older nicknames their lookalike key');
-    fastify.decorate(
-      'playersRepository',
-      fastify.backend === 'postgres' ? createPgPlayersRepository(fastify.pg) : createPlayersRepository(fastify.db),
-    );
-  },
-  { name: 'players-repository', dependencies: ['database'] },
-);

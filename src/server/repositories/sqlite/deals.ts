@@ -9,19 +9,10 @@
  * made (the test stores and compares). Rows from before keep their JSON as it was.
  */
 import type { Database } from 'better-sqlite3';
-import type { FastifyInstance } from 'fastify';
-import fp from 'fastify-plugin';
-import { createPgDealsRepository } from './postgres/deals.ts';
-import type { Deal } from '../../engine/index.ts';
-import { compactDeal, keepShape, rebuildRow, shapeCache, type Slots, type StoredRow } from './deal-rows.ts';
-import type { MeasuredCache } from '../services/lru.ts';
-import type { DealRow, DealsStore } from './types.ts';
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    dealsRepository: DealsStore;
-  }
-}
+import type { Deal } from '../../../engine/index.ts';
+import { compactDeal, keepShape, rebuildRow, shapeCache, type Slots, type StoredRow } from '../deal-rows.ts';
+import type { MeasuredCache } from '../../services/lru.ts';
+import type { DealRow, DealsStore } from '../types.ts';
 
 export function createDealsRepository(db: Database, caches: MeasuredCache[] = []): DealsStore {
   const columns = 'id, layout, seed, mode, generator, deal_json, shape_id, faces, solution';
@@ -85,15 +76,3 @@ export function createDealsRepository(db: Database, caches: MeasuredCache[] = []
     },
   };
 }
-
-export default fp(
-  async (fastify: FastifyInstance) => {
-    fastify.decorate(
-      'dealsRepository',
-      fastify.backend === 'postgres'
-        ? createPgDealsRepository(fastify.pg, fastify.caches)
-        : createDealsRepository(fastify.db, fastify.caches),
-    );
-  },
-  { name: 'deals-repository', dependencies: ['database'] },
-);

@@ -1,0 +1,48 @@
+/**
+ * The stores (repositories/types.ts) as `fastify.gamesRepository`, `playersRepository`, `dealsRepository`,
+ * `customLayoutsRepository` and `settingsRepository`: the backend is picked once, here, from the database
+ * plugin registered before (plugins/database.ts for SQLite, plugins/postgres.ts with DATABASE_URL).
+ */
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { createPgStores } from '../repositories/postgres/index.ts';
+import { createSqliteStores, keyOldNicknames } from '../repositories/sqlite/index.ts';
+import type {
+  CustomLayoutsStore,
+  DealsStore,
+  GamesStore,
+  PlayersStore,
+  SettingsStore,
+  Stores,
+} from '../repositories/types.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    gamesRepository: GamesStore;
+    playersRepository: PlayersStore;
+    dealsRepository: DealsStore;
+    customLayoutsRepository: CustomLayoutsStore;
+    settingsRepository: SettingsStore;
+  }
+}
+
+/** The stores of the backend the database plugin opened. */
+function storesOf(fastify: FastifyInstance): Stores {
+  if (fastify.backend === 'postgres') return createPgStores(fastify.pg!, fastify.caches);
+  const db = fastify.db!;
+  const keyed = keyOldNicknames(db); // PostgreSQL began with keys (migrations/postgres/001)
+  if (keyed > 0) fastify.log.info({ keyed }, 'gave older nicknames their lookalike key');
+  return createSqliteStores(db, fastify.caches);
+}
+
+export default fp(
+  async (fastify: FastifyInstance) => {
+    const stores = storesOf(fastify);
+    fastify.decorate('gamesRepository', stores.games);
+    fastify.decorate('playersRepository', stores.players);
+    fastify.decorate('dealsRepository', stores.deals);
+    fastify.decorate('customLayoutsRepository', stores.customLayouts);
+    fastify.decorate('settingsRepository', stores.settings);
+  },
+  { name: 'stores', dependencies: ['database'] },
+);

@@ -1,0 +1,20 @@
+/** The PostgreSQL backend: its five stores over one pool. */
+import type pg from 'pg';
+import type { MeasuredCache } from '../../services/lru.ts';
+import type { Stores } from '../types.ts';
+import { createPgCustomLayoutsRepository } from './custom-layouts.ts';
+import { createPgDealsRepository } from './deals.ts';
+import { createPgGamesRepository } from './games.ts';
+import { createPgPlayersRepository } from './players.ts';
+import { createPgSettingsRepository } from './settings.ts';
+
+/** The stores over `pool`; the deals store's shape cache joins `caches`. */
+export function createPgStores(pool: pg.Pool, caches: MeasuredCache[] = []): Stores {
+  return {
+    players: createPgPlayersRepository(pool),
+    deals: createPgDealsRepository(pool, caches),
+    games: createPgGamesRepository(pool),
+    customLayouts: createPgCustomLayoutsRepository(pool),
+    settings: createPgSettingsRepository(pool),
+  };
+}
