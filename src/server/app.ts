@@ -22,6 +22,7 @@ import {
 } from './connections.ts';
 import { frameworkError, registerErrorHandler, registerNotFoundHandler } from './errors.ts';
 import headers, { requestIdMaker } from './plugins/headers.ts';
+import metrics from './plugins/metrics.ts';
 import assets from './plugins/assets.ts';
 import counters from './plugins/counters.ts';
 import database from './plugins/database.ts';
@@ -79,6 +80,7 @@ export interface AppOptions {
   newLayouts?: NewLayoutLimits; // new custom layouts one client / everyone may store an hour (limits.ts NEW_LAYOUT_LIMITS)
   connections?: Partial<ConnectionLimits>; // time limits and caps on sockets (connections.ts); tests shorten them
   growthPerClient?: number; // bytes one client may add to the database a day (services/growth.ts GROWTH_PER_CLIENT)
+  metricsToken?: string; // METRICS_TOKEN: GET /metrics with this bearer token (plugins/metrics.ts); unset: no metrics
 }
 
 const FLEET_SECRET_KEY = 'fleet_cookie_secret'; // settings row of the generated secret on PostgreSQL
@@ -146,6 +148,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.decorate('caches', [] as MeasuredCache[]);
   app.decorate('writeFailures', new WriteFailures(now)); // write errors requests met, for /healthz
   app.register(headers);
+  app.register(metrics, { token: opts.metricsToken }); // first: its onResponse hook sees every route
   app.register(sensible);
   app.register(formbody, { bodyLimit: 4096 }); // the nickname and theme forms: a field or two
   app.register(compress, { threshold: 1024 });

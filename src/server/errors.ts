@@ -200,6 +200,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     const context = { err: error, method: request.method, url: request.url, params: request.params, reqId: request.id };
     if (status >= 500) {
+      request.server.metrics.databaseError(error); // counted when the database failed it (plugins/metrics.ts)
       request.log.error(context, 'request failed');
       // A full disk or an I/O error: /healthz reports it (503) while it lasts (routes/health.ts).
       if (request.server.writeFailures?.record(error.code))

@@ -90,6 +90,7 @@ export default async function health(fastify: FastifyInstance): Promise<void> {
         await probe.write(now);
         probed = { at: now, error: undefined };
       } catch (error) {
+        fastify.metrics.databaseError(error);
         const code = (error as { code?: string }).code ?? 'unknown';
         fastify.writeFailures.record(code);
         probed = { at: now, error: code };
@@ -109,6 +110,7 @@ export default async function health(fastify: FastifyInstance): Promise<void> {
         if (typeof (await probe.version()) !== 'number') problem = 'the database does not answer';
         else problem = await writeProblem();
       } catch (error) {
+        fastify.metrics.databaseError(error);
         request.log.error({ err: error }, 'health check: the database does not answer');
         problem = 'the database does not answer';
       }

@@ -39,7 +39,7 @@ import { ByteLru } from './lru.ts';
 import { dealGrowth } from './growth.ts';
 import { CACHE_BUDGETS, dealBytes, keyedRecordBytes, stringBytes } from './sizes.ts';
 import { isCustomId } from './upload.ts';
-import { DealPool, PoolError } from './worker-pool.ts';
+import { DealPool, PoolError, type PoolStats } from './worker-pool.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -91,6 +91,8 @@ export interface Dealer {
   check(layout: Layout): Promise<{ readonly ok: true } | Refusal>;
   /** Deletes deals nobody played past their time or the cap; returns how many (also run on a timer). */
   prune(): Promise<number>;
+  /** What the deal workers are doing (for /metrics); undefined when deals are made in process. */
+  workers(): PoolStats | undefined;
 }
 
 export interface DealerOptions {
@@ -200,11 +202,13 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
             ? 'ERR_UNCLEARABLE'
             : undefined;
       if (!code) throw new Error(`dealing ${key} failed: ${result.message}`); // a broken built-in layout: our bug
+      fastify.metrics.dealFailed(task.mode, code);
       const lookup: Refusal = { ok: false, code, message: result.message };
       if (result.error === 'ERR_TIMEOUT')
         failed.set(key, { result: lookup, at: now() }, keyedRecordBytes(key, stringBytes(lookup.message)));
       return lookup;
     }
+    fastify.metrics.dealMade(task.mode);
     const made: UnstoredDeal = { id: null, deal: JSON.parse(result.json) as Deal, json: result.json };
     unstored.set(key, made, dealBytes(made.json, made.deal.tiles.length) + keyedRecordBytes(key));
     return { ok: true, value: made };
@@ -321,6 +325,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
         limit: PRUNE_BATCH,
       });
     },
+    workers: () => pool?.stats(),
   };
   fastify.decorate('dealer', dealer);
 
@@ -343,5 +348,5 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
 
 export default fp(dealerPlugin, {
   name: 'dealer',
-  dependencies: ['stores', 'counters', 'growth'],
+  dependencies: ['stores', 'counters', 'growth', 'metrics'],
 });

@@ -286,6 +286,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         pacedAt: paceStart(shownAt),
       });
       cache.set(id, start.value, 0, stored);
+      fastify.metrics.gameStarted(stored.deal.mode);
       return { id, startedAt, shownAt };
     },
 
@@ -419,7 +420,10 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         });
         if (saved) {
           cache.set(row.id, game, count, stored);
-          if (status === 'won') fastify.views.changed(row.deal_id); // its record has a winner more
+          if (status === 'won') {
+            fastify.views.changed(row.deal_id); // its record has a winner more
+            fastify.metrics.gameWon(stored.deal.mode);
+          }
           const after: GameRow = {
             ...row,
             paced_at: pacedAt,
@@ -458,5 +462,5 @@ export default fp(
   async (fastify: FastifyInstance, opts: { now?: () => number; gamesPerDay?: number | false }) => {
     fastify.decorate('games', createGames(fastify, opts.now ?? Date.now, opts.gamesPerDay));
   },
-  { name: 'games', dependencies: ['stores', 'dealer', 'counters', 'growth', 'views'] },
+  { name: 'games', dependencies: ['stores', 'dealer', 'counters', 'growth', 'views', 'metrics'] },
 );
