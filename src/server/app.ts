@@ -23,6 +23,7 @@ import {
 import { frameworkError, registerErrorHandler, registerNotFoundHandler } from './errors.ts';
 import headers, { requestIdMaker } from './plugins/headers.ts';
 import metrics from './plugins/metrics.ts';
+import openapi from './plugins/openapi.ts';
 import assets from './plugins/assets.ts';
 import counters from './plugins/counters.ts';
 import database from './plugins/database.ts';
@@ -170,6 +171,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(games, { now, gamesPerDay: opts.rateLimit === false ? false : opts.gamesPerDay });
   app.register(customLayouts, { now, newLayouts: opts.rateLimit === false ? false : opts.newLayouts });
 
+  app.register(openapi, { publicOrigin: opts.publicOrigin }); // before the routes: it collects them as they come
   app.register(health);
   app.register(apiLayouts);
   app.register(apiDeals);

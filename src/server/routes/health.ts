@@ -16,6 +16,9 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { HealthQuerySchema, HealthSchema } from '../schemas/health.ts';
 import type { MeasuredCache } from '../services/lru.ts';
 
 const WRITE_PROBE_EVERY_MS = 10_000;
@@ -100,9 +103,17 @@ export default async function health(fastify: FastifyInstance): Promise<void> {
     return code === undefined ? undefined : `writes to the database are failing (${code})`;
   };
 
-  fastify.get<{ Querystring: { detail?: string } }>(
+  fastify.withTypeProvider<ZodTypeProvider>().get(
     '/healthz',
-    { logLevel: 'warn', config: { player: false } },
+    {
+      logLevel: 'warn',
+      config: { player: false },
+      schema: {
+        summary: 'Whether this process can serve: the database answers and takes writes',
+        querystring: HealthQuerySchema,
+        response: { 200: HealthSchema, 503: HealthSchema },
+      },
+    },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       let problem: string | undefined;
@@ -115,20 +126,20 @@ export default async function health(fastify: FastifyInstance): Promise<void> {
         problem = 'the database does not answer';
       }
       if (problem) request.log.error({ problem }, 'health check failed');
-      const body: Record<string, unknown> = problem ? { ok: false, error: problem } : { ok: true };
+      const body: z.infer<typeof HealthSchema> = problem ? { ok: false, error: problem } : { ok: true };
       if (request.query.detail === '1') {
         body.backend = fastify.backend;
         try {
-          body.database = await probe.size();
+          body.database = { ...(await probe.size()) };
         } catch {
           body.database = null; // closed or unreadable: the error above says so
         }
         body.writeFailures = { count: fastify.writeFailures.count, last: fastify.writeFailures.last ?? null };
         body.memory = memoryDetail(fastify.caches);
-        body.connections = fastify.connectionStats();
+        body.connections = { ...fastify.connectionStats() };
         // Limits counted per process while Redis is away: degraded, not down (serving goes on).
         const limits = fastify.countersState();
-        body.limits = limits;
+        body.limits = { ...limits };
         if (limits.store !== limits.configured) body.degraded = [`limits are per process: ${limits.problem}`];
       }
       return reply.code(problem ? 503 : 200).send(body);
