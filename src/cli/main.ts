@@ -4,8 +4,9 @@
  * Exit status: 0 on success; 2 on bad input (unknown command or flag, a missing
  * or repeated flag, a bad seed or number, an unreadable or malformed layout
  * file, a backup target that exists or cannot be written, a missing source
- * database), with one line on stderr saying what is wrong; 1 when a deal or a
- * backup cannot be made for another reason or on an internal error, also as one
+ * database, a damaged backup or one of the other backend, a database in use), with one line on stderr saying
+ * what is wrong; 1 when a deal, a backup or a restore cannot be made for another reason or on an internal
+ * error, also as one
  * line. Never a
  * stack trace. Progress of long runs goes to stderr, and only when stderr is a
  * terminal.
@@ -15,6 +16,7 @@ import { BackupFailure, backupCommand } from './backup.ts';
 import { createInterface } from 'node:readline';
 import { benchCommand, dealCommand, layoutsCommand, type Output } from './commands.ts';
 import { reportAnyCommand } from './report.ts';
+import { restoreCommand } from './restore.ts';
 import { solveCommand } from './solve.ts';
 import { studyCommand, type Progress } from './study.ts';
 
@@ -33,8 +35,12 @@ Commands:
                                                  solvability and difficulty per layout (CSV)
   bench (--layout ID | --layout-file PATH [--name NAME]) [--mode M] [--count N]
                                                  {"deals","p50_ms","p99_ms","max_ms","mean_attempts","max_attempts","failures"}
-  backup PATH [--force]                          an online backup of DATABASE_PATH (default data/mahjong.db)
-                                                 {"backup","source","pages","bytes","ms","check"}
+  backup PATH [--force]                          an online backup of DATABASE_PATH (default data/mahjong.db):
+                                                 {"backup","source","pages","bytes","ms","check"}; with DATABASE_URL
+                                                 a snapshot of PostgreSQL: {"backup","backend","source","tables","rows",…}
+  restore PATH [--force]                         puts a backup back: SQLite at DATABASE_PATH (never while a server
+                                                 holds it; --force replaces a database, kept as …replaced-<time>),
+                                                 or with DATABASE_URL into an empty PostgreSQL database
   report [--json]                                what players did per mode and layout, from DATABASE_URL (PostgreSQL)
                                                  or else DATABASE_PATH (CSV):
                                                  games, won, clean wins, got stuck, shuffled, hinted, won or abandoned after stuck
@@ -56,6 +62,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   bench: benchCommand,
   study: (argv, progress) => ({ stdout: studyCommand(argv, progress), warnings: [] }),
   backup: (argv) => backupCommand(argv, process.env),
+  restore: (argv) => restoreCommand(argv, process.env),
   report: async (argv) => ({ stdout: await reportAnyCommand(argv, process.env), warnings: [] }),
 };
 
