@@ -37,6 +37,10 @@
  *
  * Last, the backends (issue 15, bench/backends.ts): the mixed workload on SQLite, on PostgreSQL and on
  * a fleet behind haproxy, side by side.
+ *
+ * The cost of metrics (issue 30): the deal page of a second app in the same process, built with a
+ * METRICS_TOKEN (plugins/metrics.ts records every request), against the app without, in alternating rounds;
+ * and the server's CPU time of one scrape of /metrics. BENCH_ONLY=metrics runs that alone.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -72,10 +76,14 @@ const NEW_DEALS = Number(process.env.BENCH_NEW_DEALS ?? 0.5);
 const ONLY_MIXED = process.env.BENCH_ONLY === 'mixed';
 const ONLY_BACKENDS = process.env.BENCH_ONLY === 'backends';
 const ONLY_ROUTES = process.env.BENCH_ONLY === 'routes'; // the three routes beside bare fastify, nothing after
+const ONLY_METRICS = process.env.BENCH_ONLY === 'metrics'; // the deal page with and without metrics, nothing else
+const METRICS_TOKEN = 'bench-metrics-token-0123456789-abcdefghijklmnop';
+const SCRAPES = 200; // scrapes of /metrics whose CPU time is measured
 const SHARED_SEEDS = Array.from({ length: 20 }, (_, i) => `shared${i}`); // links many people open
 
 interface Ready {
   app: number; // port of the app
+  metered: number; // port of the same app with metrics on (METRICS_TOKEN)
   bare: number; // port of the bare fastify
   cookie: string; // the player cookie owning the pre-created games
   games: string[]; // game ids, all of turtle/SEED, untouched
@@ -91,6 +99,15 @@ async function serve(): Promise<void> {
   const app = buildApp({ databasePath: join(dir, 'bench.db'), cookieSecret: SECRET, rateLimit: false, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const appPort = (app.server.address() as { port: number }).port;
+  const metered = buildApp({
+    databasePath: join(dir, 'bench-metered.db'),
+    cookieSecret: SECRET,
+    rateLimit: false,
+    logger: false,
+    metricsToken: METRICS_TOKEN,
+  });
+  await metered.listen({ port: 0, host: '127.0.0.1' });
+  await metered.inject({ url: `/play/turtle/${SEED}` }); // its deal stored, as the app's below
 
   // Warm up: store the deal, render the page once, and learn the bytes the bare server must serve.
   const page = await app.inject({ url: `/play/turtle/${SEED}` });
@@ -107,7 +124,7 @@ async function serve(): Promise<void> {
   // extras, such as the player's best before it, read more and more), written straight to the store.
   const games: string[] = [];
   const cookies: string[] = [];
-  for (let i = 0; i < (ONLY_MIXED ? 1 : GAMES); i++) {
+  for (let i = 0; i < (ONLY_MIXED || ONLY_METRICS ? 1 : GAMES); i++) {
     const id = makeGameId();
     const player = i === 0 ? playerId : makePlayerId();
     const shownAt = await app.gamesRepository.recordView(player, stored.value.id, Date.now());
@@ -143,10 +160,19 @@ async function serve(): Promise<void> {
   await bare.listen({ port: 0, host: '127.0.0.1' });
   const barePort = (bare.server.address() as { port: number }).port;
 
-  const ready: Ready = { app: appPort, bare: barePort, cookie, games, cookies, solution, answer: sample.body };
+  const ready: Ready = {
+    app: appPort,
+    metered: (metered.server.address() as { port: number }).port,
+    bare: barePort,
+    cookie,
+    games,
+    cookies,
+    solution,
+    answer: sample.body,
+  };
   process.stdout.write(JSON.stringify(ready) + '\n');
   const stop = async (): Promise<void> => {
-    await Promise.all([app.close(), bare.close()]);
+    await Promise.all([app.close(), metered.close(), bare.close()]);
     rmSync(dir, { recursive: true, force: true });
     process.exit(0);
   };
@@ -307,6 +333,11 @@ async function main(): Promise<void> {
     child.kill('SIGTERM');
     return;
   }
+  if (ONLY_METRICS) {
+    await metricsCost(app, `http://127.0.0.1:${ready.metered}`, cpu);
+    child.kill('SIGTERM');
+    return;
+  }
 
   // First, while the build the server read at start is surely still on disk (a rebuild replaces it).
   await pageWeight(app);
@@ -385,6 +416,7 @@ async function main(): Promise<void> {
       `note: the POST run used up its ${games.length} games; ${ranOut} requests went to an unknown id (404s)`,
     );
   else console.log(`POST run: ${next} games won by replay and stored`);
+  await metricsCost(app, `http://127.0.0.1:${ready.metered}`, cpu);
   if (ONLY_ROUTES) {
     child.kill('SIGTERM');
     return;
@@ -397,6 +429,47 @@ async function main(): Promise<void> {
     `\nload average at the end: ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}`,
+  );
+}
+
+/**
+ * What metrics cost (issue 30): the deal page with metrics recorded against the same app without, in CPU per
+ * request (alternating rounds, one process), and the server's CPU time of one scrape of /metrics.
+ */
+async function metricsCost(app: string, metered: string, cpu: () => Promise<number>): Promise<void> {
+  console.log(
+    `\nMetrics: the deal page with and without them; load average ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} at the start`,
+  );
+  const [withMetrics, without] = await compare(
+    [`metrics on  GET /play/turtle/${SEED}`, 'metrics off (the same app)'],
+    { url: `${metered}/play/turtle/${SEED}` },
+    { url: `${app}/play/turtle/${SEED}` },
+    cpu,
+  );
+  for (const r of [withMetrics, without])
+    console.log(
+      `${r.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  ` +
+        `${r.cpuUs.toFixed(1)} µs CPU a request  (${r.errors} errors, ${r.non2xx} non-2xx)`,
+    );
+  const extra = withMetrics.cpuUs - without.cpuUs;
+  console.log(
+    `recording: ${extra >= 0 ? '+' : ''}${extra.toFixed(1)} µs CPU a request ` +
+      `(${((100 * extra) / without.cpuUs).toFixed(1)}% of the page's ${without.cpuUs.toFixed(1)} µs)`,
+  );
+  const headers = { authorization: `Bearer ${METRICS_TOKEN}` };
+  let bytes = 0;
+  const before = await cpu();
+  for (let i = 0; i < SCRAPES; i++) {
+    const res = await fetch(`${metered}/metrics`, { headers });
+    if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
+    bytes = (await res.arrayBuffer()).byteLength;
+  }
+  const scrapeMs = ((await cpu()) - before) / SCRAPES;
+  console.log(
+    `a scrape of /metrics: ${scrapeMs.toFixed(2)} ms CPU, ${kb(bytes)} KB (${SCRAPES} scrapes; ` +
+      `Prometheus asks every 15 s: ${((100 * scrapeMs) / 15_000).toFixed(3)}% of a core)`,
   );
 }
 
