@@ -38,9 +38,12 @@
  * Last, the backends (issue 15, bench/backends.ts): the mixed workload on SQLite, on PostgreSQL and on
  * a fleet behind haproxy, side by side.
  *
- * The cost of metrics (issue 30): the deal page of a second app in the same process, built with a
- * METRICS_TOKEN (plugins/metrics.ts records every request), against the app without, in alternating rounds;
- * and the server's CPU time of one scrape of /metrics. BENCH_ONLY=metrics runs that alone.
+ * The cost of metrics (issue 30): the deal page of two server processes (`--serve-page`) built alike but
+ * for METRICS_TOKEN (plugins/metrics.ts records every request), in alternating rounds, in CPU a request; and
+ * the CPU time of one scrape of /metrics. Two processes, not two apps in one: a second fastify app in the
+ * same process ran 10–25% more CPU a request than the first with neither recording anything (the shared
+ * code sees two sets of object shapes), which would have been counted as the cost of metrics.
+ * BENCH_ONLY=metrics runs that alone.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -83,7 +86,6 @@ const SHARED_SEEDS = Array.from({ length: 20 }, (_, i) => `shared${i}`); // link
 
 interface Ready {
   app: number; // port of the app
-  metered: number; // port of the same app with metrics on (METRICS_TOKEN)
   bare: number; // port of the bare fastify
   cookie: string; // the player cookie owning the pre-created games
   games: string[]; // game ids, all of turtle/SEED, untouched
@@ -99,15 +101,6 @@ async function serve(): Promise<void> {
   const app = buildApp({ databasePath: join(dir, 'bench.db'), cookieSecret: SECRET, rateLimit: false, logger: false });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const appPort = (app.server.address() as { port: number }).port;
-  const metered = buildApp({
-    databasePath: join(dir, 'bench-metered.db'),
-    cookieSecret: SECRET,
-    rateLimit: false,
-    logger: false,
-    metricsToken: METRICS_TOKEN,
-  });
-  await metered.listen({ port: 0, host: '127.0.0.1' });
-  await metered.inject({ url: `/play/turtle/${SEED}` }); // its deal stored, as the app's below
 
   // Warm up: store the deal, render the page once, and learn the bytes the bare server must serve.
   const page = await app.inject({ url: `/play/turtle/${SEED}` });
@@ -124,7 +117,7 @@ async function serve(): Promise<void> {
   // extras, such as the player's best before it, read more and more), written straight to the store.
   const games: string[] = [];
   const cookies: string[] = [];
-  for (let i = 0; i < (ONLY_MIXED || ONLY_METRICS ? 1 : GAMES); i++) {
+  for (let i = 0; i < (ONLY_MIXED ? 1 : GAMES); i++) {
     const id = makeGameId();
     const player = i === 0 ? playerId : makePlayerId();
     const shownAt = await app.gamesRepository.recordView(player, stored.value.id, Date.now());
@@ -162,7 +155,6 @@ async function serve(): Promise<void> {
 
   const ready: Ready = {
     app: appPort,
-    metered: (metered.server.address() as { port: number }).port,
     bare: barePort,
     cookie,
     games,
@@ -172,7 +164,7 @@ async function serve(): Promise<void> {
   };
   process.stdout.write(JSON.stringify(ready) + '\n');
   const stop = async (): Promise<void> => {
-    await Promise.all([app.close(), metered.close(), bare.close()]);
+    await Promise.all([app.close(), bare.close()]);
     rmSync(dir, { recursive: true, force: true });
     process.exit(0);
   };
@@ -333,11 +325,6 @@ async function main(): Promise<void> {
     child.kill('SIGTERM');
     return;
   }
-  if (ONLY_METRICS) {
-    await metricsCost(app, `http://127.0.0.1:${ready.metered}`, cpu);
-    child.kill('SIGTERM');
-    return;
-  }
 
   // First, while the build the server read at start is surely still on disk (a rebuild replaces it).
   await pageWeight(app);
@@ -416,7 +403,6 @@ async function main(): Promise<void> {
       `note: the POST run used up its ${games.length} games; ${ranOut} requests went to an unknown id (404s)`,
     );
   else console.log(`POST run: ${next} games won by replay and stored`);
-  await metricsCost(app, `http://127.0.0.1:${ready.metered}`, cpu);
   if (ONLY_ROUTES) {
     child.kill('SIGTERM');
     return;
@@ -424,6 +410,7 @@ async function main(): Promise<void> {
 
   await mixed(app, child.pid!, costs);
   child.kill('SIGTERM');
+  await metricsCost();
   await backends(); // SQLite, PostgreSQL and the fleet side by side (bench/backends.ts)
   console.log(
     `\nload average at the end: ${loadavg()
@@ -433,44 +420,105 @@ async function main(): Promise<void> {
 }
 
 /**
- * What metrics cost (issue 30): the deal page with metrics recorded against the same app without, in CPU per
- * request (alternating rounds, one process), and the server's CPU time of one scrape of /metrics.
+ * A server process for the metrics comparison (`--serve-page`): the app alone, with METRICS_TOKEN when
+ * BENCH_SERVE_METRICS=1, the deal page stored and rendered once. Prints its port, then answers "cpu" on stdin
+ * with its CPU time so far (ms).
  */
-async function metricsCost(app: string, metered: string, cpu: () => Promise<number>): Promise<void> {
-  console.log(
-    `\nMetrics: the deal page with and without them; load average ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' ')} at the start`,
-  );
-  const [withMetrics, without] = await compare(
-    [`metrics on  GET /play/turtle/${SEED}`, 'metrics off (the same app)'],
-    { url: `${metered}/play/turtle/${SEED}` },
-    { url: `${app}/play/turtle/${SEED}` },
-    cpu,
-  );
-  for (const r of [withMetrics, without])
+async function servePage(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'mj-bench-page-'));
+  const app = buildApp({
+    databasePath: join(dir, 'bench.db'),
+    cookieSecret: SECRET,
+    rateLimit: false,
+    logger: false,
+    metricsToken: process.env.BENCH_SERVE_METRICS === '1' ? METRICS_TOKEN : undefined,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.inject({ url: `/play/turtle/${SEED}` });
+  process.stdout.write(JSON.stringify({ port: (app.server.address() as { port: number }).port }) + '\n');
+  const stop = async (): Promise<void> => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  createInterface({ input: process.stdin })
+    .on('line', (command) => {
+      if (command !== 'cpu') return;
+      const used = process.cpuUsage();
+      process.stdout.write(JSON.stringify({ cpuMs: (used.user + used.system) / 1000 }) + '\n');
+    })
+    .on('close', () => void stop());
+}
+
+/** Starts a `--serve-page` process; its base URL, its CPU time (ms) on demand, and a stop. */
+async function pageServer(metrics: boolean) {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve-page'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production', BENCH_SERVE_METRICS: metrics ? '1' : '0' },
+  });
+  const answers: ((line: string) => void)[] = [];
+  createInterface({ input: child.stdout! }).on('line', (line) => answers.shift()?.(line));
+  const nextLine = (): Promise<string> => new Promise((resolve) => answers.push(resolve));
+  const { port } = JSON.parse(await nextLine()) as { port: number };
+  return {
+    base: `http://127.0.0.1:${port}`,
+    async cpu(): Promise<number> {
+      const answer = nextLine();
+      child.stdin!.write('cpu\n');
+      return (JSON.parse(await answer) as { cpuMs: number }).cpuMs;
+    },
+    stop: () => child.kill('SIGTERM'),
+  };
+}
+
+/**
+ * What metrics cost (issue 30): the deal page of a process recording metrics against one that does not, in
+ * CPU a request (alternating rounds; both processes' CPU is read, the idle one adds only its timers), and the
+ * CPU time of one scrape of /metrics.
+ */
+async function metricsCost(): Promise<void> {
+  const [on, off] = await Promise.all([pageServer(true), pageServer(false)]);
+  try {
     console.log(
-      `${r.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  ` +
-        `${r.cpuUs.toFixed(1)} µs CPU a request  (${r.errors} errors, ${r.non2xx} non-2xx)`,
+      `\nMetrics: the deal page of a process with them and one without; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} at the start`,
     );
-  const extra = withMetrics.cpuUs - without.cpuUs;
-  console.log(
-    `recording: ${extra >= 0 ? '+' : ''}${extra.toFixed(1)} µs CPU a request ` +
-      `(${((100 * extra) / without.cpuUs).toFixed(1)}% of the page's ${without.cpuUs.toFixed(1)} µs)`,
-  );
-  const headers = { authorization: `Bearer ${METRICS_TOKEN}` };
-  let bytes = 0;
-  const before = await cpu();
-  for (let i = 0; i < SCRAPES; i++) {
-    const res = await fetch(`${metered}/metrics`, { headers });
-    if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
-    bytes = (await res.arrayBuffer()).byteLength;
+    const both = async (): Promise<number> => (await on.cpu()) + (await off.cpu());
+    const [withMetrics, without] = await compare(
+      [`metrics on  GET /play/turtle/${SEED}`, 'metrics off (another process, alike)'],
+      { url: `${on.base}/play/turtle/${SEED}` },
+      { url: `${off.base}/play/turtle/${SEED}` },
+      both,
+    );
+    for (const r of [withMetrics, without])
+      console.log(
+        `${r.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  ` +
+          `${r.cpuUs.toFixed(1)} µs CPU a request  (${r.errors} errors, ${r.non2xx} non-2xx)`,
+      );
+    const extra = withMetrics.cpuUs - without.cpuUs;
+    console.log(
+      `recording: ${extra >= 0 ? '+' : ''}${extra.toFixed(1)} µs CPU a request ` +
+        `(${((100 * extra) / without.cpuUs).toFixed(1)}% of the page's ${without.cpuUs.toFixed(1)} µs)`,
+    );
+    const headers = { authorization: `Bearer ${METRICS_TOKEN}` };
+    let bytes = 0;
+    const before = await on.cpu();
+    for (let i = 0; i < SCRAPES; i++) {
+      const res = await fetch(`${on.base}/metrics`, { headers });
+      if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
+      bytes = (await res.arrayBuffer()).byteLength;
+    }
+    const scrapeMs = ((await on.cpu()) - before) / SCRAPES;
+    console.log(
+      `a scrape of /metrics: ${scrapeMs.toFixed(2)} ms CPU, ${kb(bytes)} KB (${SCRAPES} scrapes; ` +
+        `Prometheus asks every 15 s: ${((100 * scrapeMs) / 15_000).toFixed(3)}% of a core)`,
+    );
+  } finally {
+    on.stop();
+    off.stop();
   }
-  const scrapeMs = ((await cpu()) - before) / SCRAPES;
-  console.log(
-    `a scrape of /metrics: ${scrapeMs.toFixed(2)} ms CPU, ${kb(bytes)} KB (${SCRAPES} scrapes; ` +
-      `Prometheus asks every 15 s: ${((100 * scrapeMs) / 15_000).toFixed(3)}% of a core)`,
-  );
 }
 
 /** The mixed workload against the app, with the server process sampled and its counters read. */
@@ -498,5 +546,7 @@ async function mixed(base: string, pid: number, costs: () => Promise<Costs>): Pr
 }
 
 if (process.argv.includes('--serve')) await serve();
+else if (process.argv.includes('--serve-page')) await servePage();
 else if (ONLY_BACKENDS) await backends();
+else if (ONLY_METRICS) await metricsCost();
 else await main();

@@ -16,14 +16,15 @@
  * - prom-client's default metrics: CPU, memory and heap, event-loop lag, garbage collection, handles.
  *
  * Implementation notes: each app has a registry of its own (tests build many apps in one process). Recording is
- * kept cheap: one onResponse hook does a map lookup for the request's label set and two additions; gauges are
- * read only when scraped (prom-client `collect`). Without METRICS_TOKEN nothing is registered at all and the
- * recorders the services call are empty functions.
+ * kept cheap: each route gets an onResponse hook bound to its own series (RequestSeries: a few additions, no
+ * labels hashed, no strings made), the samples are made at scrape time, and gauges are read only then
+ * (prom-client `collect`). Without METRICS_TOKEN nothing is registered at all and the recorders the services
+ * call are empty functions.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onResponseHookHandler } from 'fastify';
 import fp from 'fastify-plugin';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { Mode } from '../../engine/index.ts';
 
 declare module 'fastify' {
@@ -87,6 +88,87 @@ function hasToken(request: FastifyRequest, digest: Buffer): boolean {
   return timingSafeEqual(createHash('sha256').update(match[1]!).digest(), digest);
 }
 
+/**
+ * One (method, route)'s requests: answers by status and a latency histogram, in plain numbers. prom-client's
+ * own Counter and Histogram hash their labels and build strings on every observation (half the cost of metrics
+ * on the deal page, and as much again in garbage collection, measured with bench:http); these are additions
+ * into arrays, and the samples are made when Prometheus asks.
+ */
+class RequestSeries {
+  readonly statuses = new Map<number, number>(); // status → answers
+  readonly buckets = new Float64Array(LATENCY_BUCKETS.length + 1); // per bucket, not cumulative; the last is +Inf
+  sum = 0; // seconds
+  count = 0;
+
+  constructor(
+    readonly method: string,
+    readonly route: string,
+  ) {}
+
+  record(status: number, seconds: number): void {
+    this.statuses.set(status, (this.statuses.get(status) ?? 0) + 1);
+    let bucket = 0;
+    while (bucket < LATENCY_BUCKETS.length && seconds > LATENCY_BUCKETS[bucket]!) bucket++;
+    this.buckets[bucket]!++;
+    this.sum += seconds;
+    this.count++;
+  }
+}
+
+interface Sample {
+  readonly metricName?: string;
+  readonly labels: Record<string, string | number>;
+  readonly value: number;
+}
+
+/**
+ * A metric prom-client's registry prints from samples made when scraped (as prom-client's own cluster
+ * aggregator registers its metrics): its name, help, type and `get()`.
+ */
+function scrapedMetric(name: string, help: string, type: 'counter' | 'histogram', samples: () => Sample[]) {
+  const metric = { name, help, type, aggregator: 'sum' as const, get: async () => ({ ...metric, values: samples() }) };
+  return metric as unknown as Counter;
+}
+
+const requestCounter = (series: ReadonlyMap<string, RequestSeries>) =>
+  scrapedMetric(
+    'mahjong_http_requests_total',
+    'HTTP requests answered, by method, route pattern and status',
+    'counter',
+    () =>
+      [...series.values()].flatMap(({ method, route, statuses }) =>
+        [...statuses].map(([status, value]) => ({ labels: { method, route, status }, value })),
+      ),
+  );
+
+const latencyHistogram = (series: ReadonlyMap<string, RequestSeries>) =>
+  scrapedMetric(
+    'mahjong_http_request_duration_seconds',
+    'Time from a request arriving to its answer sent, by method and route pattern; in seconds',
+    'histogram',
+    () =>
+      [...series.values()]
+        .filter((s) => s.count > 0)
+        .flatMap(({ method, route, buckets, sum, count }) => {
+          let below = 0;
+          const samples: Sample[] = LATENCY_BUCKETS.map((le, i) => ({
+            metricName: 'mahjong_http_request_duration_seconds_bucket',
+            labels: { le, method, route },
+            value: (below += buckets[i]!),
+          }));
+          samples.push(
+            {
+              metricName: 'mahjong_http_request_duration_seconds_bucket',
+              labels: { le: '+Inf', method, route },
+              value: count,
+            },
+            { metricName: 'mahjong_http_request_duration_seconds_sum', labels: { method, route }, value: sum },
+            { metricName: 'mahjong_http_request_duration_seconds_count', labels: { method, route }, value: count },
+          );
+          return samples;
+        }),
+  );
+
 export interface MetricsOptions {
   token?: string; // METRICS_TOKEN; unset: no /metrics and nothing recorded
 }
@@ -101,36 +183,31 @@ async function metricsPlugin(fastify: FastifyInstance, opts: MetricsOptions): Pr
   const registers = [registry];
   collectDefaultMetrics({ register: registry });
 
-  // ---- requests
-  const requests = new Counter({
-    name: 'mahjong_http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers,
+  // ---- requests: counted in plain numbers (see RequestSeries), turned into samples when scraped
+  const series = new Map<string, RequestSeries>(); // `${method} ${route}` → its counts
+  const seriesOf = (method: string, route: string): RequestSeries => {
+    const key = `${method} ${route}`;
+    let found = series.get(key);
+    if (!found) series.set(key, (found = new RequestSeries(method, route)));
+    return found;
+  };
+  // Each route records into its own series, bound when the route is registered (no lookup per request).
+  fastify.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    const bound = methods.length === 1 ? seriesOf(methods[0]!, route.url) : undefined;
+    const record: onResponseHookHandler = (request, reply, done) => {
+      (bound ?? seriesOf(request.method, route.url)).record(reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    };
+    route.onResponse = [route.onResponse ?? []].flat().concat(record);
   });
-  const latency = new Histogram({
-    name: 'mahjong_http_request_duration_seconds',
-    help: 'Time from a request arriving to its answer sent, by method and route pattern; in seconds',
-    labelNames: ['method', 'route'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers,
-  });
-  // The label objects of each label set, made once: the hook then does one map lookup per request.
-  const seen = new Map<string, { counted: Record<string, string>; timed: Record<string, string> }>();
-  fastify.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done) => {
-    const method = request.method;
-    const route = request.is404 ? UNMATCHED : (request.routeOptions.url ?? UNMATCHED);
-    const status = reply.statusCode;
-    const key = `${method} ${status} ${route}`;
-    let labels = seen.get(key);
-    if (!labels) {
-      labels = { counted: { method, route, status: String(status) }, timed: { method, route } };
-      seen.set(key, labels);
-    }
-    requests.inc(labels.counted);
-    latency.observe(labels.timed, reply.elapsedTime / 1000);
+  // Requests no route matched (and /metrics asked without the token) end in the not-found handler.
+  fastify.addHook('onResponse', (request, reply, done) => {
+    if (request.is404) seriesOf(request.method, UNMATCHED).record(reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
+  registry.registerMetric(requestCounter(series));
+  registry.registerMetric(latencyHistogram(series));
 
   // ---- deals and games
   const dealsMade = new Counter({
