@@ -43,7 +43,8 @@
  * the CPU time of one scrape of /metrics. Two processes, not two apps in one: a second fastify app in the
  * same process ran 10–25% more CPU a request than the first with neither recording anything (the shared
  * code sees two sets of object shapes), which would have been counted as the cost of metrics.
- * BENCH_ONLY=metrics runs that alone.
+ * BENCH_ONLY=metrics runs that alone; BENCH_METRICS_AA=1 makes it an A/A run (both processes without metrics, no
+ * scrape): the difference it prints is the comparison's own noise, to read the A/B figure against.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -80,6 +81,7 @@ const ONLY_MIXED = process.env.BENCH_ONLY === 'mixed';
 const ONLY_BACKENDS = process.env.BENCH_ONLY === 'backends';
 const ONLY_ROUTES = process.env.BENCH_ONLY === 'routes'; // the three routes beside bare fastify, nothing after
 const ONLY_METRICS = process.env.BENCH_ONLY === 'metrics'; // the deal page with and without metrics, nothing else
+const METRICS_AA = process.env.BENCH_METRICS_AA === '1'; // the metrics comparison with metrics off on both sides
 const METRICS_TOKEN = 'bench-metrics-token-0123456789-abcdefghijklmnop';
 const SCRAPES = 200; // scrapes of /metrics whose CPU time is measured
 const SHARED_SEEDS = Array.from({ length: 20 }, (_, i) => `shared${i}`); // links many people open
@@ -215,17 +217,19 @@ async function compare(
   names: [string, string],
   ours: autocannon.Options,
   bare: autocannon.Options,
-  cpu: () => Promise<number>,
+  cpu: (side: 0 | 1) => Promise<number>, // the CPU time (ms) of the process serving that side
 ): Promise<[Row, Row]> {
   const results: [autocannon.Result[], autocannon.Result[]] = [[], []];
   const cpuMs = [0, 0];
   // Warm up both first, not counted: the app has far more code for the JIT to compile than the bare server.
   for (const opts of [ours, bare]) await run({ ...opts, duration: WARMUP_S });
+  // In turn which goes first (ABBA…): the first run of a pair measured a few per cent more CPU a request when
+  // the two sides were the same server (an A/A run of the metrics comparison).
   for (let round = 0; round < ROUNDS; round++)
-    for (const [side, opts] of [ours, bare].entries()) {
-      const before = await cpu();
-      results[side]!.push(await run(opts));
-      cpuMs[side]! += (await cpu()) - before;
+    for (const side of round % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
+      const before = await cpu(side);
+      results[side]!.push(await run(side === 0 ? ours : bare));
+      cpuMs[side]! += (await cpu(side)) - before;
     }
   const row = (name: string, list: autocannon.Result[], ms: number): Row => ({
     name,
@@ -474,23 +478,23 @@ async function pageServer(metrics: boolean) {
 
 /**
  * What metrics cost (issue 30): the deal page of a process recording metrics against one that does not, in
- * CPU a request (alternating rounds; both processes' CPU is read, the idle one adds only its timers), and the
+ * CPU a request (alternating rounds, each process's own CPU time over its own rounds), and the
  * CPU time of one scrape of /metrics.
  */
 async function metricsCost(): Promise<void> {
-  const [on, off] = await Promise.all([pageServer(true), pageServer(false)]);
+  const [on, off] = await Promise.all([pageServer(!METRICS_AA), pageServer(false)]);
   try {
     console.log(
-      `\nMetrics: the deal page of a process with them and one without; load average ${loadavg()
+      `\nMetrics: the deal page of a process ${METRICS_AA ? 'without them (A/A: the noise)' : 'with them'} and one without; load average ${loadavg()
         .map((l) => l.toFixed(2))
         .join(' ')} at the start`,
     );
-    const both = async (): Promise<number> => (await on.cpu()) + (await off.cpu());
+    const cpuOf = (side: 0 | 1): Promise<number> => (side === 0 ? on : off).cpu();
     const [withMetrics, without] = await compare(
-      [`metrics on  GET /play/turtle/${SEED}`, 'metrics off (another process, alike)'],
+      [`metrics ${METRICS_AA ? 'off' : 'on '} GET /play/turtle/${SEED}`, 'metrics off (another process, alike)'],
       { url: `${on.base}/play/turtle/${SEED}` },
       { url: `${off.base}/play/turtle/${SEED}` },
-      both,
+      cpuOf,
     );
     for (const r of [withMetrics, without])
       console.log(
@@ -499,9 +503,10 @@ async function metricsCost(): Promise<void> {
       );
     const extra = withMetrics.cpuUs - without.cpuUs;
     console.log(
-      `recording: ${extra >= 0 ? '+' : ''}${extra.toFixed(1)} µs CPU a request ` +
+      `${METRICS_AA ? 'A/A difference (no metrics on either)' : 'recording'}: ${extra >= 0 ? '+' : ''}${extra.toFixed(1)} µs CPU a request ` +
         `(${((100 * extra) / without.cpuUs).toFixed(1)}% of the page's ${without.cpuUs.toFixed(1)} µs)`,
     );
+    if (METRICS_AA) return;
     const headers = { authorization: `Bearer ${METRICS_TOKEN}` };
     let bytes = 0;
     const before = await on.cpu();
