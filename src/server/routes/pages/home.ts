@@ -33,7 +33,7 @@ export default async function pagesHome(fastify: FastifyInstance): Promise<void>
       daily: {
         url: dealUrl(dailyLayoutOf(utcDate(now)), dailySeed(now), 'relaxed'),
         name: layoutName(dailyLayoutOf(utcDate(now))),
-        date: utcDate(now),
+        date: request.i18n.date(Date.parse(`${utcDate(now)}T00:00:00Z`), 'day'),
       },
       resume: latest && {
         url: dealUrl(latest.layout, latest.seed, latest.mode),
