@@ -20,7 +20,7 @@ export default async function pagesHome(fastify: FastifyInstance): Promise<void>
     const nameOf = latest ? await fastify.layouts.namer([latest.layout]) : undefined;
     return reply.page('index', {
       nav: 'play',
-      families: familyInfos().map((f) => ({
+      families: familyInfos(request.i18n.t).map((f) => ({
         ...f,
         layouts: f.layouts.map((l) => ({
           ...l,
