@@ -138,7 +138,10 @@ function renderEditor(reply: FastifyReply, status: number, draft: Draft, state: 
     check: { ...check, text: statusText(i18n.t, slots.length, check, PAGE_CHECK_BUDGET) },
     picture: slots.length > 0 ? layoutPicture(makeGeometry(slots), label) : '',
     downloadUrl: `${EDITOR_PATH}.layout${draftQuery({ ...draft, z: 0 })}`,
-    families: familyInfos(i18n.t).map((f) => ({ name: f.name, layouts: f.layouts.map((l) => ({ id: l.id, name: l.name })) })),
+    families: familyInfos(i18n.t).map((f) => ({
+      name: f.name,
+      layouts: f.layouts.map((l) => ({ id: l.id, name: l.name })),
+    })),
     error: state.error,
     detail: state.detail && sentence(state.detail),
     nameMax: EDITOR_NAME_MAX,
