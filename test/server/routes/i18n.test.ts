@@ -9,12 +9,12 @@ import { join } from 'node:path';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { catalogFiles, i18n, readCatalog, type Catalog } from '../../src/server/services/i18n.ts';
-import { chooseLang, LANGS, localeOf, negotiate, type Lang } from '../../src/shared/i18n.ts';
-import { buildApp } from '../../src/server/app.ts';
-import { createGame, newPlayer, playPaced, solutionMoves, TEST_SECRET, testClock } from './helper.ts';
+import { catalogFiles, i18n, readCatalog, type Catalog } from '../../../src/server/services/i18n.ts';
+import { chooseLang, LANGS, localeOf, negotiate, type Lang } from '../../../src/shared/i18n.ts';
+import { buildApp } from '../../../src/server/app.ts';
+import { createGame, newPlayer, playPaced, solutionMoves, TEST_SECRET, testClock } from '../helper.ts';
 
-const ROOT = new URL('../../', import.meta.url);
+const ROOT = new URL('../../../', import.meta.url);
 const english = readCatalog('en');
 const catalogs = Object.fromEntries(LANGS.map((lang) => [lang, readCatalog(lang)])) as Record<Lang, Catalog>;
 const OTHERS = LANGS.filter((lang) => lang !== 'en');
