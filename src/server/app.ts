@@ -22,6 +22,7 @@ import {
 } from './connections.ts';
 import { frameworkError, registerErrorHandler, registerNotFoundHandler } from './errors.ts';
 import headers, { requestIdMaker } from './plugins/headers.ts';
+import i18n from './plugins/i18n.ts';
 import metrics from './plugins/metrics.ts';
 import openapi from './plugins/openapi.ts';
 import assets from './plugins/assets.ts';
@@ -48,6 +49,7 @@ import pagesTransfer from './routes/pages/transfer.ts';
 import pagesExport from './routes/pages/export.ts';
 import customLayouts from './services/custom-layouts.ts';
 import pagesTheme from './routes/pages/theme.ts';
+import pagesLang from './routes/pages/lang.ts';
 import dealer, { type DealerOptions } from './services/dealer.ts';
 import games from './services/games.ts';
 import growth from './services/growth.ts';
@@ -149,7 +151,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.decorate('caches', [] as MeasuredCache[]);
   app.decorate('writeFailures', new WriteFailures(now)); // write errors requests met, for /healthz
   app.register(headers);
-  app.register(metrics, { token: opts.metricsToken }); // first: its onResponse hook sees every route
+  app.register(metrics, { token: opts.metricsToken }); // first: its onRoute hook gives every route a recorder
   app.register(sensible);
   app.register(formbody, { bodyLimit: 4096 }); // the nickname and theme forms: a field or two
   app.register(compress, { threshold: 1024 });
@@ -164,6 +166,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(stores);
   app.register(cookieSetup, { secret: opts.cookieSecret, databasePath: opts.databasePath });
   app.register(player, { publicOrigin: opts.publicOrigin });
+  app.register(i18n);
   app.register(views);
   app.register(assets, { publicDir: opts.publicDir });
   app.register(view);
@@ -187,5 +190,6 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(pagesEditor);
   app.register(offline);
   app.register(pagesTheme);
+  app.register(pagesLang);
   return app;
 }

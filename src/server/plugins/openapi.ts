@@ -3,7 +3,7 @@
  * @fastify/swagger from the routes' own zod schemas (fastify-type-provider-zod's transform), so it cannot
  * drift from what the routes validate and answer. Every route under /api/ and /healthz is in it, whichever
  * plugin adds it (swagger collects routes as they are registered: this plugin goes before the routes); the
- * pages (HTML) and /metrics are not. `test/server/openapi.test.ts` validates the document and checks that
+ * pages (HTML) and /metrics are not. `test/server/routes/openapi.test.ts` validates the document and checks that
  * every API route is in it with its answers.
  *
  * The document is made once, at the first request after start, and served as it is.
