@@ -226,7 +226,7 @@ describe.skipIf(BACKEND === 'postgres')('METRICS_TOKEN in the environment', () =
 
   test('the server exits 2 with one line for a short token, and never prints it', { timeout: 60_000 }, () => {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/server.ts'], {
-      cwd: path.resolve(import.meta.dirname, '../..'),
+      cwd: path.resolve(import.meta.dirname, '../../..'),
       env: { PATH: process.env.PATH ?? '', DATABASE_PATH: path.join(dir, 'never.db'), METRICS_TOKEN: 'hunter2' },
       encoding: 'utf8',
     });
