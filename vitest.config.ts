@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 /**
  * Projects, in two groups run one after the other.
  *
- * Group 0 runs most files three at a time (CI has 2 cores; the browser and process tests spend much of their
- * time waiting on a page, a child process or a timer, so a third lane keeps both cores busy):
+ * Group 0 runs most files two at a time (CI has 2 cores, and vitest would use one lane by default; the browser
+ * and process tests spend much of their time waiting on a page, a child process or a timer):
  * - `sqlite`: every test on the embedded default (SQLite);
  * - `postgres`: the server tests that exercise SQL once more with MAHJONG_TEST_BACKEND=postgres
  *   (test/server/helper.ts `build()` then gives each app a database of the run's throwaway PostgreSQL). The
@@ -51,7 +51,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ALONE, maxWorkers: 3 },
+        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ALONE, maxWorkers: 2 },
       },
       {
         extends: true,
@@ -59,7 +59,7 @@ export default defineConfig({
           name: 'postgres',
           include: ON_POSTGRES,
           env: { MAHJONG_TEST_BACKEND: 'postgres' },
-          maxWorkers: 3,
+          maxWorkers: 2,
         },
       },
       {
