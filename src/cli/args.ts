@@ -11,7 +11,7 @@
 import { parseArgs } from 'node:util';
 import { MODES, SEED_PATTERN, type Mode } from '../engine/index.ts';
 
-/** The environment variables a command reads (DATABASE_PATH, DATABASE_URL): the process's, or a test's. */
+/** The environment variables a command reads (DATABASE_PATH, DATABASE_URL, MAHJONG_LAYOUTS_DIR): the process's, or a test's. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
 /** Bad input from the user: reported as one line on stderr, exit status 2. */

@@ -44,7 +44,7 @@ Seeds are 1 to 32 characters of A-Z, a-z, 0-9, _ and -. Bad input exits with sta
 
 /**
  * A command: the words after its name, a progress line, the lines of stdin (read only when asked for) and the
- * environment (DATABASE_PATH, DATABASE_URL).
+ * environment (DATABASE_PATH, DATABASE_URL, MAHJONG_LAYOUTS_DIR).
  */
 type Command = (
   argv: readonly string[],
@@ -58,7 +58,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   deal: dealCommand,
   solve: (argv, _progress, input) => solveCommand(argv, input),
   bench: benchCommand,
-  study: (argv, progress) => ({ stdout: studyCommand(argv, progress), warnings: [] }),
+  study: (argv, progress, _input, env) => ({ stdout: studyCommand(argv, progress, env), warnings: [] }),
   backup: (argv, _progress, _input, env) => backupCommand(argv, env),
   report: async (argv, _progress, _input, env) => ({ stdout: await reportAnyCommand(argv, env), warnings: [] }),
 };

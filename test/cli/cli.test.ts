@@ -6,15 +6,17 @@
  * output shapes; a table of bad inputs checks exit status 2 with exactly one line on stderr and no stack
  * trace.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { FACES, type Face, type Pair } from '../../src/engine/index.ts';
+import { LAYOUTS } from '../../src/engine/builtins.ts';
 import { naiveReplay } from '../engine/helpers.ts';
-import { ROOT, runCli, runInProcess, type Run } from './run.ts';
+import { corpusDir } from '../../src/cli/corpus.ts';
+import { runCli, runInProcess, type Run } from './run.ts';
 
-const CORPUS = path.resolve(ROOT, '../shared/layouts');
+const CORPUS = corpusDir();
 
 /** Runs the CLI with `args` in this process. */
 const cli = (...args: string[]): Promise<Run> => runInProcess(args);
@@ -317,6 +319,24 @@ describe('study', () => {
       expect(Number(row[`bot_${kind}_3`])).toBeLessThanOrEqual(Number(row[`bot_${kind}_unlimited`]));
     }
     expect(row).toMatchObject({ relaxed_failures: 0, classic_failures: 0, error: '' });
+  });
+
+  test('--all: every built-in layout, then the corpus in MAHJONG_LAYOUTS_DIR (GNOME maps first)', async () => {
+    const corpus = path.join(DIR, 'corpus');
+    mkdirSync(path.join(corpus, 'kmahjongg'), { recursive: true });
+    mkdirSync(path.join(corpus, 'gnome'), { recursive: true });
+    copyFileSync(ROW_LAYOUT, path.join(corpus, 'kmahjongg', 'row.layout'));
+    copyFileSync(TWO_MAPS, path.join(corpus, 'gnome', 'two.map'));
+    const run = await runInProcess(['study', '--all', '--deals', '1', '--budget', '100', '--json'], {
+      env: { MAHJONG_LAYOUTS_DIR: corpus },
+    });
+    const rows = json(run) as { source: string; layout: string; tiles: number }[];
+    expect(rows.slice(0, LAYOUTS.length).map((r) => r.layout)).toEqual(LAYOUTS.map((l) => l.id));
+    expect(rows.slice(LAYOUTS.length).map(({ source, layout, tiles }) => [source, layout, tiles])).toEqual([
+      ['gnome', 'littlerow', 4],
+      ['gnome', 'tworows', 8],
+      ['kmahjongg', 'row', 4],
+    ]);
   });
 
   test('CSV by default: a header row and one row per layout; the same seed gives the same counts', async () => {
