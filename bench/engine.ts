@@ -1,6 +1,6 @@
 /**
  * Engine benchmark (`npm run bench`, `npm run bench -- --quick`): the figures the
- * engine issue asks for (SPEC §5, "Measured").
+ * engine issue asks for (docs/study.md; README.md, "Benchmarks").
  *
  * (a) Turtle relaxed deal time, beside a deliberately straightforward generator
  *     written here: a free check that scans every tile, a random pair of free

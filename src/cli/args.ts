@@ -47,7 +47,7 @@ export class Flags {
     return v;
   }
 
-  /** A seed (SPEC §3.3): 1–32 characters of A–Z, a–z, 0–9, _ and -. */
+  /** A seed (docs/contracts.md, "Deal JSON"): 1–32 characters of A–Z, a–z, 0–9, _ and -. */
   seed(name = 'seed', fallback?: string): string {
     const v = fallback === undefined ? this.required(name) : (this.text(name) ?? fallback);
     if (!SEED_PATTERN.test(v))

@@ -1,5 +1,6 @@
 /**
- * `study`: the solvability and difficulty study of SPEC §5, one row per layout.
+ * `study`: the solvability and difficulty study, one row per layout (its columns: docs/contracts.md,
+ * "Command line"; its findings: docs/study.md).
  *
  * Like the published study it reproduces (40 naive deals per layout, a
  * 200,000-position budget, 22 of 40 turtle deals left unresolved there), each

@@ -55,7 +55,7 @@ const UNKNOWN_FORMAT = file('notes.txt', 'hello\n');
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 // ---------------------------------------------------------------------------
-// An independent check of a solution: SPEC §1 rules by scanning every tile.
+// An independent check of a solution: the rules of docs/contracts.md by scanning every tile.
 
 interface Tile {
   x: number;
@@ -85,7 +85,7 @@ describe('layouts', () => {
 });
 
 describe('deal', () => {
-  test('prints the deal JSON of SPEC §3.3, the same for the same seed', async () => {
+  test('prints the deal JSON of docs/contracts.md, the same for the same seed', async () => {
     const [first, again, other] = await Promise.all([
       cli('deal', '--layout', 'turtle', '--seed', 'k3v9x2'),
       cli('deal', '--seed', 'k3v9x2', '--layout=turtle'),
