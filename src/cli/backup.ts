@@ -15,7 +15,7 @@
  */
 import { chmodSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
-import { parseFlags, UsageError } from './args.ts';
+import { parseFlags, UsageError, type Env } from './args.ts';
 import { backupPostgres } from './backup-postgres.ts';
 import { BackupFailure, prepareTarget, quote, reason } from './target.ts';
 import type { Output } from './commands.ts';
@@ -49,10 +49,7 @@ function openSource(path: string): Database.Database {
 }
 
 /** `backup PATH [--force]`. */
-export async function backupCommand(
-  argv: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
-): Promise<Output> {
+export async function backupCommand(argv: readonly string[], env: Env): Promise<Output> {
   const positional = argv.filter((word) => !word.startsWith('-'));
   const flags = parseFlags(
     'backup',

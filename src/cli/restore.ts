@@ -21,7 +21,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { notApplied, readMigrations, type AppliedMigration } from '../server/db/migrate.ts';
 import { MIGRATIONS_DIR, openDatabase } from '../server/plugins/database.ts';
-import { parseFlags, UsageError } from './args.ts';
+import { parseFlags, UsageError, type Env } from './args.ts';
 import { DEFAULT_DATABASE } from './backup.ts';
 import { DamagedBackup, isGzip, verifyBackup } from './backup-format.ts';
 import { restorePostgres } from './backup-postgres.ts';
@@ -216,10 +216,7 @@ async function restoreSqliteFrom(
 }
 
 /** `restore PATH [--force]`. */
-export async function restoreCommand(
-  argv: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
-): Promise<Output> {
+export async function restoreCommand(argv: readonly string[], env: Env): Promise<Output> {
   const positional = argv.filter((word) => !word.startsWith('-'));
   const flags = parseFlags(
     'restore',

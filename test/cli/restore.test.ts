@@ -1,6 +1,6 @@
 /**
  * `restore PATH [--force]` (issue 30, item 7), and `backup` on PostgreSQL, run as a user runs them (a child
- * process through tsx): a backup restores to the same rows on both backends; SQLite refuses a database a
+ * process through tsx; the tables of refusals in this process through src/cli/run.ts): a backup restores to the same rows on both backends; SQLite refuses a database a
  * server holds and keeps the one it replaces; PostgreSQL restores into an empty database only, atomically;
  * bad input of every kind (a missing path, an existing target, a damaged file, the other backend's backup)
  * exits 2 with one line and changes nothing. The round trip under load is backup-load.test.ts.
@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { openDatabase } from '../../src/server/plugins/database.ts';
 import { freshDatabaseUrl, postgresSkip } from '../support/postgres.ts';
 import { startServer } from '../server/process.ts';
-import { runCli, type Run } from './run.ts';
+import { runCli, runInProcess, type Run } from './run.ts';
 
 const DIR = mkdtempSync(path.join(tmpdir(), 'mahjong-restore-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -31,6 +31,12 @@ const folder = (name: string): string => {
 function cli(env: Record<string, string>, ...args: string[]): Promise<Run> {
   return runCli(args, { cwd: DIR, env: { PATH: process.env.PATH ?? '', ...env } });
 }
+
+/**
+ * The same in this process (src/cli/run.ts, as main.ts runs it), for the tables of refusals: every path in them
+ * is absolute, and a child process each made them take minutes on a busy machine.
+ */
+const inProcess = (env: Record<string, string>, ...args: string[]): Promise<Run> => runInProcess(args, { env });
 
 /** A migrated SQLite database with a player and a setting; closed. */
 function sqliteDatabase(file: string, nickname = 'Mei'): string {
@@ -229,7 +235,7 @@ describe.skipIf(postgresSkip())('backup and restore on PostgreSQL', () => {
       const file = path.join(dir, `${label.replaceAll(' ', '-')}.jsonl.gz`);
       writeFileSync(file, make());
       const target = await freshDatabaseUrl();
-      refused(await cli({ DATABASE_URL: target }, 'restore', file), message);
+      refused(await inProcess({ DATABASE_URL: target }, 'restore', file), message);
       expect(
         await rows(
           target,
@@ -305,20 +311,20 @@ describe('bad input: exit 2, one line on stderr, nothing written', () => {
   describe.concurrent('restore', () => {
     test.each(CASES)('%s', { timeout: 30_000 }, async (_label, env, args, message) => {
       const before = readdirSync(dir).sort();
-      refused(await cli(env, 'restore', ...args()), message);
+      refused(await inProcess(env, 'restore', ...args()), message);
       expect(readdirSync(dir).sort(), before.join(' ')).toEqual(before);
       expect(existsSync(target)).toBe(false);
     });
   });
 
   test('backup with DATABASE_URL: an existing target, a missing folder, a bad URL', async () => {
-    refused(await cli(postgres, 'backup', good), /exists; add --force to replace it/);
-    refused(await cli(postgres, 'backup', path.join(dir, 'nowhere', 'b.gz')), /there is no folder/);
+    refused(await inProcess(postgres, 'backup', good), /exists; add --force to replace it/);
+    refused(await inProcess(postgres, 'backup', path.join(dir, 'nowhere', 'b.gz')), /there is no folder/);
     refused(
-      await cli({ DATABASE_URL: 'mysql://db/x' }, 'backup', path.join(dir, 'b.gz')),
+      await inProcess({ DATABASE_URL: 'mysql://db/x' }, 'backup', path.join(dir, 'b.gz')),
       /DATABASE_URL is a PostgreSQL URL/,
     );
-    refused(await cli(postgres, 'backup', path.join(dir, 'b.gz')), /cannot connect to DATABASE_URL/);
+    refused(await inProcess(postgres, 'backup', path.join(dir, 'b.gz')), /cannot connect to DATABASE_URL/);
     expect(existsSync(path.join(dir, 'b.gz'))).toBe(false);
   });
 });
