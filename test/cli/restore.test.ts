@@ -308,7 +308,7 @@ describe('bad input: exit 2, one line on stderr, nothing written', () => {
     ],
   ];
 
-  describe.concurrent('restore', () => {
+  describe('restore', () => {
     test.each(CASES)('%s', { timeout: 30_000 }, async (_label, env, args, message) => {
       const before = readdirSync(dir).sort();
       refused(await inProcess(env, 'restore', ...args()), message);
