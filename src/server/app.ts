@@ -52,6 +52,7 @@ import growth from './services/growth.ts';
 import views from './services/views.ts';
 import type { NewLayoutLimits } from './services/limits.ts';
 import type { MeasuredCache } from './services/lru.ts';
+import { Readiness } from './readiness.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -59,6 +60,7 @@ declare module 'fastify' {
     publicOrigin: string | undefined; // PUBLIC_ORIGIN: absolute links are built from it, never from Host
     caches: MeasuredCache[]; // every cache bounded by bytes, for /healthz?detail=1 (services/sizes.ts)
     connectionStats: () => ConnectionStats; // open sockets, and those shed or refused (connections.ts)
+    readiness: Readiness; // draining after SIGTERM: /healthz 503, every answer Connection: close (readiness.ts)
   }
 }
 
@@ -117,6 +119,9 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     // A hop count trusts that many proxies next to us (fastify's own rule for numbers; its types omit them).
     trustProxy: typeof opts.trustProxy === 'number' ? hopsTrusted(opts.trustProxy) : (opts.trustProxy ?? false),
     bodyLimit: BODY_LIMIT,
+    // A request that reaches a closing server on a connection already open (a balancer's, just before it
+    // took this process out) is served as any other, not refused: the database closes only after it.
+    return503OnClosing: false,
     // A request that never finishes must not hold its socket for ever (connections.ts, issue 9).
     connectionTimeout: limits.idleTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
@@ -145,6 +150,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.decorate('publicOrigin', opts.publicOrigin);
   app.decorate('caches', [] as MeasuredCache[]);
   app.decorate('writeFailures', new WriteFailures(now)); // write errors requests met, for /healthz
+  app.decorate('readiness', new Readiness()); // server.ts drains it on SIGTERM
   app.register(headers);
   app.register(sensible);
   app.register(formbody, { bodyLimit: 4096 }); // the nickname and theme forms: a field or two

@@ -30,6 +30,7 @@ export interface ServerProcess {
 }
 
 export const FROM_SOURCE = ['--import', 'tsx', 'src/server/server.ts'] as const; // node arguments
+export const FROM_DIST = ['dist/server/server.js'] as const; // what `npm start` runs (`npm run build` makes it)
 
 /** Starts the server on `databasePath`; resolves once it listens. */
 export async function startServer(

@@ -11,7 +11,7 @@
  * Without the binaries the PostgreSQL suites are skipped with one loud reason; with CI set that is an
  * error instead (`.ci/run` installs the `postgresql` package).
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { freePort } from './ports.ts';
@@ -51,6 +51,11 @@ export function postgresMissing(): string | undefined {
 
 export interface RunningPostgres {
   url: string; // postgres://postgres:…@127.0.0.1:PORT/postgres (the admin database)
+  /**
+   * `pg_ctl restart -m fast` (as an operator restarts it: every session ended, then started again on the same
+   * port and files); resolves once it accepts connections again. Asynchronous: the caller's load goes on meanwhile.
+   */
+  restart(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -121,6 +126,16 @@ export async function startPostgres(): Promise<RunningPostgres> {
   ).unref();
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    restart: () =>
+      new Promise<void>((resolve, reject) => {
+        const args = ['-D', data, '-l', join(dir, 'log'), '-m', 'fast', '-w', '-t', '60', 'restart'];
+        execFile(
+          asRoot ? 'runuser' : join(bin, 'pg_ctl'),
+          asRoot ? ['-u', 'postgres', '--', join(bin, 'pg_ctl'), ...args] : args,
+          (error, _stdout, stderr) =>
+            error ? reject(new Error(`pg_ctl restart failed: ${stderr.trim() || error.message}`)) : resolve(),
+        );
+      }),
     async stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
