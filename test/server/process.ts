@@ -37,6 +37,7 @@ export async function startServer(
   databasePath: string,
   env: Record<string, string> = {},
   nodeArgs: readonly string[] = FROM_SOURCE,
+  keep: (line: LogLine) => boolean = () => true, // which log lines `logs` keeps (a benchmark drops request logs)
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, nodeArgs, {
     cwd: ROOT,
@@ -61,7 +62,7 @@ export async function startServer(
     } catch {
       line = { level: 0, msg: text };
     }
-    logs.push(line);
+    if (keep(line)) logs.push(line);
     for (const w of waiters.splice(0)) {
       if (w.test(line)) w.resolve(line);
       else waiters.push(w);

@@ -16,7 +16,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FROM_SOURCE, startServer, type ServerProcess } from '../server/process.ts';
+import { FROM_SOURCE, startServer, type LogLine, type ServerProcess } from '../server/process.ts';
 import { findExecutable, missingReason } from './executables.ts';
 import { freePort } from './ports.ts';
 
@@ -124,7 +124,9 @@ export interface FleetOptions {
   databasePath: string; // the SQLite file they share, when `env` names no DATABASE_URL
   env: Record<string, string>; // for every process: COOKIE_SECRET, REDIS_URL, DATABASE_URL…
   nodeArgs?: readonly string[]; // default: the server from source (tsx)
-  balancer?: BalancerTimings; // default: a check every 300 ms, out after 2 failed
+  keepLogs?: (line: LogLine) => boolean; // which log lines each process keeps (default all)
+  /** Default: a check every 300 ms, out after 2 failed, a check may take 15 s; 'deploy': the file's own. */
+  balancer?: BalancerTimings | 'deploy';
 }
 
 // Quick checks; and a check may take long: other test files share the CPU, and a process starved of it for
@@ -132,19 +134,23 @@ export interface FleetOptions {
 const TEST_TIMINGS: Required<BalancerTimings> = { checkMs: 300, fall: 2, checkTimeoutMs: 15_000 };
 
 /**
- * Starts the processes (the first alone: it runs the migrations), then haproxy in front of them. Each
- * process drains for a little longer than the balancer takes to see it (DRAIN_MS; `env` may say otherwise).
+ * Starts the processes (the first alone: it runs the migrations), then haproxy in front of them. With test
+ * timings each process drains for a little longer than the balancer takes to see it (DRAIN_MS; `env` may
+ * say otherwise).
  */
 export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   if (!HAPROXY) throw new Error(HAPROXY_MISSING);
   const apps: ServerProcess[] = [];
   const dir = mkdtempSync(path.join(tmpdir(), 'mahjong-fleet-'));
   const socket = path.join(dir, 'admin.sock');
-  const timings = { ...TEST_TIMINGS, ...opts.balancer };
-  // Out at worst checkMs + (fall - 1) × fastinter (checkMs / 4) after the drain began; half a second more
-  // for checks answered late on a busy machine (the drain goes on while requests still arrive anyway).
-  const drainMs = timings.checkMs + ((timings.fall - 1) * timings.checkMs) / 4 + 500;
-  const env = { DRAIN_MS: String(Math.round(drainMs)), ...opts.env };
+  const timings: BalancerTimings = opts.balancer === 'deploy' ? {} : { ...TEST_TIMINGS, ...opts.balancer };
+  const env: Record<string, string> = { ...opts.env };
+  if (timings.checkMs !== undefined && env.DRAIN_MS === undefined) {
+    // Out at worst checkMs + (fall - 1) × fastinter (checkMs / 4) after the drain began; half a second more
+    // for checks answered late on a busy machine (the drain goes on while requests still arrive anyway).
+    const drainMs = timings.checkMs + (((timings.fall ?? 2) - 1) * timings.checkMs) / 4 + 500;
+    env.DRAIN_MS = String(Math.round(drainMs));
+  } // with the file's own timings, the app's own DRAIN_MS (5 s), which docs/operations.md pairs with them
   let haproxy: ChildProcess | undefined;
   let output = '';
   const stop = async (): Promise<void> => {
@@ -175,7 +181,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   try {
     const ports = await Promise.all(Array.from({ length: opts.size }, () => freePort()));
     const start = (i: number) =>
-      startServer(opts.databasePath, { ...env, PORT: String(ports[i]) }, opts.nodeArgs ?? FROM_SOURCE);
+      startServer(opts.databasePath, { ...env, PORT: String(ports[i]) }, opts.nodeArgs ?? FROM_SOURCE, opts.keepLogs);
     apps.push(await start(0));
     apps.push(...(await Promise.all(Array.from({ length: opts.size - 1 }, (_, i) => start(i + 1)))));
     const names = apps.map((_, i) => `app${i + 1}`);

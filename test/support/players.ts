@@ -10,8 +10,8 @@
  *   browser: the first move at once (it makes the game), then a batch at most BATCH_MS (8 s) after the
  *   first waiting move, the win at once; failures tried again after Retry-After (429, 503) or a growing
  *   delay with jitter (other 5xx, no answer); the server's log taken on a conflict;
- * - after a win it pauses (two moves' time) and opens the next deal: half of them links many people share,
- *   half new deals of its own.
+ * - after a win it pauses (two moves' time) and opens the next deal: half of them links many people share
+ *   (the first one too: most people arrive by a link), half new deals of its own.
  *
  * Every player has an address of its own (X-Forwarded-For, trusted from loopback; a /24 each), so the
  * rate limits and budgets count each as the one person it is. `eager` players play fast (a move every
@@ -259,7 +259,7 @@ export class SimulatedPlayer {
   private nextSeed(): string {
     const { sharedSeeds, tag = 'p' } = this.opts;
     this.played++;
-    return this.played % 2 === 0 && sharedSeeds.length > 0
+    return this.played % 2 === 1 && sharedSeeds.length > 0 // the first game a shared link, as most arrive
       ? sharedSeeds[(this.index + this.played) % sharedSeeds.length]!
       : `${tag}${this.index}x${this.played}`;
   }
