@@ -10,29 +10,37 @@
  *
  * Should requests still arrive after DRAIN_MS (a balancer slower to see it than planned: its checks
  * answered late on a busy machine), the drain goes on until none came for QUIET_MS, MAX_EXTRA_MS more at
- * most. Nobody to tell, nothing to wait for: when no health check came in the last WATCHED_MS (a process run
- * by hand, a test), the drain is skipped.
+ * most. Nobody to tell, nothing to wait for: unless the last two health checks came within WATCHED_MS of each
+ * other and of now (a balancer checks every few seconds; Docker's HEALTHCHECK every 30 s only tells Docker,
+ * and a process run by hand or by a test is checked by nobody), the drain is skipped.
  */
 import type { IncomingMessage, Server } from 'node:http';
 
-export const WATCHED_MS = 60_000; // a health check this recent means a balancer (or an orchestrator) is watching
+export const WATCHED_MS = 15_000; // health checks this close together, the last this recent: a balancer is watching
 export const QUIET_MS = 1000; // past DRAIN_MS, the drain ends once no request came for this long…
 export const MAX_EXTRA_MS = 10_000; // …or after this much longer
 
 export class Readiness {
   /** ms epoch the drain began; null while the process serves as usual. */
   draining: number | null = null;
-  /** ms epoch of the latest `/healthz` request, if any. */
+  /** ms epochs of the latest two `/healthz` requests, if any. */
   private lastCheck: number | null = null;
+  private checkBefore: number | null = null;
 
   /** A health check arrived. */
   checked(now: number): void {
+    this.checkBefore = this.lastCheck;
     this.lastCheck = now;
   }
 
-  /** Whether something asked `/healthz` within WATCHED_MS of `now`. */
+  /** Whether a balancer is watching: the last two health checks within WATCHED_MS of each other and of `now`. */
   watched(now: number): boolean {
-    return this.lastCheck !== null && now - this.lastCheck < WATCHED_MS;
+    return (
+      this.lastCheck !== null &&
+      this.checkBefore !== null &&
+      now - this.lastCheck < WATCHED_MS &&
+      this.lastCheck - this.checkBefore < WATCHED_MS
+    );
   }
 
   /** From now on `/healthz` answers 503 and every answer closes its connection. */

@@ -6,8 +6,8 @@
  * 1. Drain: `/healthz` answers 503 `draining` and every answer says `Connection: close`, while requests are
  *    served as before, for DRAIN_MS: the balancer sees the failed checks and stops sending new requests here.
  *    If requests still arrive then (a balancer slower than planned), it goes on until none came for a second,
- *    ten more at most (readiness.ts). Skipped when no health check came in the last minute (nobody is
- *    watching), and cut short by a second signal.
+ *    ten more at most (readiness.ts). Skipped unless a balancer is checking /healthz (nobody to tell), and cut
+ *    short by a second signal.
  * 2. Close: stop listening (a new connection is refused: a balancer tries another process), close idle
  *    keep-alive sockets, let in-flight requests finish (their answers close their connections), then stop
  *    the deal workers and close the database (SQLite: which checkpoints the WAL; PostgreSQL: ends the pool).
