@@ -95,7 +95,8 @@ export async function startServer(
     });
   };
 
-  const listening = await waitForLog((l) => l.msg.startsWith('Server listening at http://127.0.0.1:'));
+  // A start takes a second or two; on a machine busy with other test files it has taken over 30 s.
+  const listening = await waitForLog((l) => l.msg.startsWith('Server listening at http://127.0.0.1:'), 90_000);
   const base = /http:\/\/127\.0\.0\.1:\d+/.exec(listening.msg)![0];
   return { child, base, logs, stderr: () => stderr, exited, waitForLog };
 }
