@@ -1,7 +1,7 @@
 /**
  * Simulated players at a human pace (issue 30), for the fleet's restart tests and `npm run bench:fleet`.
  *
- * Each plays whole turtle games as a person in a browser does:
+ * Each plays whole games (of the turtle, or `layout`) as a person in a browser does:
  * - it opens the deal's page (the first one sets its cookie) and reads `#deal-data`, the deal and the
  *   player's unfinished game of it, as the page's script does;
  * - it plays the deal's solution one pair at a time, with a hint every dozen pairs, pausing between moves
@@ -15,9 +15,9 @@
  *
  * Every player has an address of its own (X-Forwarded-For, trusted from loopback; a /24 each), so the
  * rate limits and budgets count each as the one person it is. `eager` players play fast (a move every
- * `paceMs`, a tenth of a second, say) and send every move as its own request once the last is answered (the
- * sync's `sendNow`): not human, but they keep requests arriving at every instant, which is what a test of a
- * restart needs to catch one that fails.
+ * `paceMs`, half a second, say: the limit of move requests one client may send is 120 a minute) and send every
+ * move as its own request once the last is answered (the sync's `sendNow`): not human, but they keep requests
+ * arriving all the time, which is what a test of a restart needs to catch one that fails.
  *
  * Every request's outcome goes to `onOutcome`: which kind, when, how long, the status (0 for no answer)
  * and the Retry-After it carried. Every game keeps what the server acknowledged (the sync's `acked`, the
@@ -60,7 +60,8 @@ export interface PlayersOptions {
   sharedSeeds: readonly string[]; // links many people open; the other half of the games are new deals
   onOutcome: (outcome: Outcome) => void;
   eager?: boolean; // every move its own request, sent when the last is answered, `paceMs` apart (see the module notes)
-  tag?: string; // put in new seeds and addresses, so several crowds on one database do not meet
+  tag?: string; // put in new seeds, so several crowds on one database do not meet
+  layout?: string; // the layout played (default turtle, 144 tiles; a small one makes quick games)
   requestTimeoutMs?: number; // a request with no answer by then counts as none (default 30 s)
 }
 
@@ -239,7 +240,7 @@ export class SimulatedPlayer {
     for (let attempt = 0; !this.stopped; attempt++) {
       let answer: Answer | undefined;
       try {
-        answer = await this.request('page', `/play/turtle/${seed}`, 'GET');
+        answer = await this.request('page', `/play/${this.opts.layout ?? 'turtle'}/${seed}`, 'GET');
       } catch {
         answer = undefined;
       }
