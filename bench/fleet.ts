@@ -7,7 +7,8 @@
  *    PostgreSQL and one Redis behind haproxy with deploy/haproxy.cfg as it is (checks every 2 s, DRAIN_MS 5 s),
  *    BENCH_PLAYERS (200) players. Then, one after the other: a rolling restart (each process: SIGTERM, drain,
  *    exit, the same build started again, back in rotation), PostgreSQL restarted (`pg_ctl restart -m fast`),
- *    Redis stopped for a few seconds and started again. For each: requests, failed requests (any answer but
+ *    PostgreSQL stopped for 5 s (every process out of rotation: the balancer's own 503s), Redis stopped for a
+ *    few seconds and started again. For each: requests, failed requests (any answer but
  *    2xx, or none), the 503s (how many, over how long, all with Retry-After?), the longest one player waited
  *    for a good answer, latency; per restarted process its drain and how long until it served again; at the
  *    end the acknowledged moves and wins missing from the database (lostMoves).
@@ -162,7 +163,11 @@ async function restarts(): Promise<void> {
     onOutcome: (o) => outcomes.push(o),
   });
   running.push(crowd);
-  crowd.add(PLAYERS, 8000);
+  // Three in four play the turtle (144 tiles, some 8 minutes a game at this pace), one in four the mushroom
+  // (36 tiles, 2 minutes): wins come within the run, and each is checked in the database afterwards.
+  const small = Math.round(PLAYERS / 4);
+  crowd.add(PLAYERS - small, 8000);
+  crowd.add(small, 8000, { layout: 'mushroom' });
   const phases: Phase[] = [];
   const phase = async (name: string, work: () => Promise<void>, afterS: number) => {
     const from = Date.now();
@@ -200,7 +205,8 @@ async function restarts(): Promise<void> {
     },
     10,
   );
-  await phase('PostgreSQL restart', () => postgres.restart(), 20);
+  await phase('PostgreSQL restart (pg_ctl restart -m fast)', () => postgres.restart(), 20);
+  await phase('PostgreSQL stopped 5 s, started', () => postgres.down(() => pause(5000)), 20);
   await phase(
     'Redis stopped 3 s, started',
     async () => {
