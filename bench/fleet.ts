@@ -9,7 +9,8 @@
  *    exit, the same build started again, back in rotation), PostgreSQL restarted (`pg_ctl restart -m fast`),
  *    PostgreSQL stopped for 5 s (every process out of rotation: the balancer's own 503s), Redis stopped for a
  *    few seconds and started again. For each: requests, failed requests (any answer but
- *    2xx, or none), the 503s (how many, over how long, all with Retry-After?), the longest one player waited
+ *    2xx, or none), the 503s (how many, over how long, all with Retry-After?, from the balancer or a process and
+ *    its error code), the longest one player waited
  *    for a good answer, latency; per restarted process its drain and how long until it served again; at the
  *    end the acknowledged moves and wins missing from the database (lostMoves).
  *
@@ -90,6 +91,20 @@ interface Phase {
   to: number;
 }
 
+/**
+ * Who answered the 503s and why: the balancer itself (every process out of rotation: X-Served-By absent), or
+ * a process, by the error code of its answer (ERR_UNAVAILABLE: the database did not answer, or the pool had
+ * no connection for 10 s), e.g. "12 balancer, 3 app ERR_UNAVAILABLE".
+ */
+function sources(s503: readonly Outcome[]): string {
+  const counts = new Map<string, number>();
+  for (const o of s503) {
+    const source = o.by === null ? 'balancer' : `app ${/"code":"(\w+)"/.exec(o.error ?? '')?.[1] ?? 'page'}`;
+    counts.set(source, (counts.get(source) ?? 0) + 1);
+  }
+  return [...counts].map(([source, n]) => `${fmt(n)} ${source}`).join(', ');
+}
+
 function summarize(phase: Phase, outcomes: readonly Outcome[]): string[] {
   const mine = outcomes.filter((o) => o.start >= phase.from && o.start < phase.to);
   const failed = mine.filter((o) => !ok(o));
@@ -115,7 +130,7 @@ function summarize(phase: Phase, outcomes: readonly Outcome[]): string[] {
     fmt(mine.length),
     fmt(failed.length),
     s503.length
-      ? `${fmt(s503.length)} over ${fmt(span, 1)} s${s503.every((o) => o.retryAfter) ? ', all with Retry-After' : ''}`
+      ? `${fmt(s503.length)} over ${fmt(span, 1)} s${s503.every((o) => o.retryAfter) ? ', all with Retry-After' : ''}: ${sources(s503)}`
       : '0',
     other.length ? other.map((o) => `${o.kind} ${o.status}`).join(', ') : '0',
     fmt(longest / 1000, 1),

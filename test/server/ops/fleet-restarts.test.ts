@@ -3,8 +3,9 @@
  * Redis"): three processes of the built server (`dist/server/server.js`, what `npm start` runs) on one
  * PostgreSQL and one Redis, behind haproxy with deploy/haproxy.cfg (test/support/fleet.ts: loopback addresses
  * and checks every 300 ms instead of 2 s), while simulated players play whole games through the page's own
- * sync module (test/support/players.ts): a crowd at a quick human pace, and a few eager players who keep
- * requests in flight at every instant. In turn:
+ * sync module (test/support/players.ts): 200 players at a human pace (a pair every 1.5 s on average, so the
+ * sync sends a batch every 8 s; three in four on the turtle, one in four on the 36-tile mushroom, so games are
+ * won within the test), and a few eager players who keep requests in flight at every instant. In turn:
  *
  * 1. a rolling restart: each process gets SIGTERM, drains (haproxy takes it out on its 503s, not on a refused
  *    connection), closes, exits 0, and the same build starts again on its port; no request of any player
@@ -32,8 +33,8 @@ import { REDIS_MISSING, startRedis, type TestRedis } from '../../support/redis.t
 import { FROM_DIST } from '../process.ts';
 
 const COOKIE_SECRET = 'restart-Secret-0123456789-abcdefghijkLMNOP';
-const HUMANS = 48; // a move every PACE_MS on average; the sync sends a batch at most 8 s after a move
-const PACE_MS = 800;
+const HUMANS = 200; // a move every PACE_MS on average; the sync sends a batch at most 8 s after a move
+const PACE_MS = 1500;
 const EAGER = 8; // a request each move, a move every EAGER_PACE_MS: under the 120 move requests a minute one client may send
 const EAGER_PACE_MS = 600;
 const SHARED_SEEDS = ['shared0', 'shared1', 'shared2', 'shared3'];
@@ -68,9 +69,11 @@ describe.skipIf(missing !== undefined)('a fleet under load: rolling restart, Pos
     });
     const opts = { base: fleet.base, agent, sharedSeeds: SHARED_SEEDS, onOutcome: (o: Outcome) => outcomes.push(o) };
     crowd = new Crowd({ ...opts, paceMs: PACE_MS });
-    crowd.add(HUMANS, 2000);
+    const small = HUMANS / 4;
+    crowd.add(HUMANS - small, 4000);
+    crowd.add(small, 4000, { layout: 'mushroom' });
     crowd.add(EAGER, 0, { eager: true, paceMs: EAGER_PACE_MS, layout: 'mushroom' }); // 36 tiles: wins within the test
-    await pause(3000); // everyone is playing
+    await pause(5000); // everyone is playing
   }, 90_000);
 
   afterAll(async () => {
