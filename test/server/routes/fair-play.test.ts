@@ -1,5 +1,5 @@
 /**
- * Fair play (issue 10, SPEC §7): ranked times run from the deal's first view, only paced wins are
+ * Fair play (issue 10; docs/fair-play.md, "The rule"): ranked times run from the deal's first view, only paced wins are
  * ranked, daily tables rank games shown and started on their day (one line per player), past
  * dailies and the calendar, a deal's own record, and the rule's arithmetic.
  */
@@ -150,7 +150,7 @@ describe('past dailies and the calendar', () => {
     const past = await app.inject({ url: '/daily/2026-11-30' });
     expect(past.statusCode).toBe(200);
     expect(past.body).toContain('href="/play/turtle/daily-2026-11-30"');
-    expect(past.body).toContain('The Turtle of 30 Nov 2026');
+    expect(past.body).toContain('The Turtle of 30 November 2026');
     expect((await app.inject({ url: '/daily/2026-12-01' })).statusCode).toBe(200); // today, at its own address too
     for (const url of [
       '/daily/2026-12-02',
