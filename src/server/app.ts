@@ -34,6 +34,7 @@ import apiDeals from './routes/api/deals.ts';
 import apiGames from './routes/api/games.ts';
 import apiLayouts from './routes/api/layouts.ts';
 import apiStats from './routes/api/stats.ts';
+import apiTilesets from './routes/api/tilesets.ts';
 import health, { WriteFailures } from './routes/health.ts';
 import offline from './routes/offline.ts';
 import pagesDaily from './routes/pages/daily.ts';
@@ -46,6 +47,7 @@ import pagesTransfer from './routes/pages/transfer.ts';
 import pagesExport from './routes/pages/export.ts';
 import customLayouts from './services/custom-layouts.ts';
 import pagesTheme from './routes/pages/theme.ts';
+import pagesTiles from './routes/pages/tiles.ts';
 import dealer, { type DealerOptions } from './services/dealer.ts';
 import games from './services/games.ts';
 import growth from './services/growth.ts';
@@ -147,7 +149,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.decorate('writeFailures', new WriteFailures(now)); // write errors requests met, for /healthz
   app.register(headers);
   app.register(sensible);
-  app.register(formbody, { bodyLimit: 4096 }); // the nickname and theme forms: a field or two
+  app.register(formbody, { bodyLimit: 4096 }); // the nickname, theme and tiles forms: a field or two
   app.register(compress, { threshold: 1024 });
   registerErrorHandler(app);
   app.register(counters, { redisUrl: opts.redisUrl, now });
@@ -172,6 +174,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(apiDeals);
   app.register(apiGames);
   app.register(apiStats);
+  app.register(apiTilesets);
   app.register(pagesHome);
   app.register(pagesPlay);
   app.register(pagesDaily);
@@ -182,5 +185,6 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(pagesEditor);
   app.register(offline);
   app.register(pagesTheme);
+  app.register(pagesTiles);
   return app;
 }
