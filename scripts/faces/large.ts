@@ -19,7 +19,7 @@ const g = (d: string): Glyph => ({ w: 60, h: 88, d });
 export const DIGITS: readonly Glyph[] = [
   g('M14 20L32 6V82M14 82H50'),
   g('M10 24Q12 6 30 6Q50 6 50 25Q50 40 32 56L10 82H52'),
-  g('M10 17Q13 6 30 6Q48 6 48 23Q48 40 27 41Q50 42 50 61Q50 82 29 82Q13 82 8 70'),
+  g('M10 16Q13 6 30 6Q48 6 48 23Q48 39 30 41Q50 43 50 61Q50 82 29 82Q13 82 8 71'),
   g('M40 82V6L6 60H54'),
   g('M48 6H14L12 40Q20 34 30 34Q50 34 50 58Q50 82 28 82Q14 82 8 72'),
   g('M41 6L15 49M30 43Q49 43 49 62Q49 81 30 81Q11 81 11 62Q11 43 30 43Z'),
@@ -38,15 +38,15 @@ export const LETTERS: readonly Glyph[] = [
 
 const SUIT: Record<'d' | 'b' | 'c', Colour> = { d: 'blue', b: 'green', c: 'red' };
 
-/** The suits' symbols, centred on (30, 68): a coin, two jointed stalks, a diamond. */
+/** The suits' symbols, centred on (30, 69.5) under the numeral: a coin, two jointed stalks, a diamond. */
 const SYMBOLS = [
-  `<g id="l-d">${ring(30, 68, 9.4, 4.8, 'blue')}${disc(30, 68, 3.6, 'blue')}</g>`,
-  `<g id="l-b">${line('M21 58.5V77.5M39 58.5V77.5', 'green', 7.6)}${line('M17 68H25M35 68H43', 'ink', 2.2)}</g>`,
-  `<g id="l-c">${fill('M30 55L43 68L30 81L17 68Z', 'red')}</g>`,
+  `<g id="l-d">${ring(30, 69.5, 8.4, 4.4, 'blue')}${disc(30, 69.5, 3.4, 'blue')}</g>`,
+  `<g id="l-b">${line('M21 62V77M39 62V77', 'green', 7.2)}${line('M17 69.5H25M35 69.5H43', 'ink', 2.2)}</g>`,
+  `<g id="l-c">${fill('M30 58.5L41 69.5L30 80.5L19 69.5Z', 'red')}</g>`,
 ];
 
 /** The big numeral of a suit tile, in the suit's colour. */
-const numeral = (n: number, colour: Colour): string => strokes(DIGITS[n - 1]!, 13, 1.5, 34, 7.8, colour);
+const numeral = (n: number, colour: Colour): string => strokes(DIGITS[n - 1]!, 12, 1, 36, 8, colour);
 
 function suits(): { defs: string[]; symbols: string[] } {
   const defs = [...SYMBOLS];
@@ -57,12 +57,12 @@ function suits(): { defs: string[]; symbols: string[] } {
   return { defs, symbols };
 }
 
-/** An arrow pointing right, centred on (30, 68), turned to point where a wind comes from on a map. */
+/** An arrow pointing right, centred on (30, 69.5), turned to point where a wind comes from on a map. */
 const arrow = (turn: number): string =>
-  line('M18 68H42M33 59L42 68L33 77', 'blue', 5, turn ? ` transform="rotate(${turn} 30 68)"` : '');
+  line('M19 69.5H41M33 61.5L41 69.5L33 77.5', 'blue', 5, turn ? ` transform="rotate(${turn} 30 69.5)"` : '');
 
 function honours(): string[] {
-  const letter = (i: number): string => strokes(LETTERS[i]!, 13, 1.5, 34, 7.8, 'ink');
+  const letter = (i: number): string => strokes(LETTERS[i]!, 12, 1, 36, 8, 'ink');
   const winds = [0, 90, 180, 270].map((turn, i) => symbol(['we', 'ws', 'ww', 'wn'][i]!, letter(i) + arrow(turn)));
   const red = line('M10 22V54H50M10 22H50V54M30 4V76', 'red', 7);
   const green =

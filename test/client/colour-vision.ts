@@ -200,7 +200,7 @@ export async function renderFaces(
       content:
         `.face-strip{position:fixed;left:0;top:0;z-index:10;display:grid;margin:0;padding:${GAP}px;` +
         `grid-template-columns:repeat(${COLUMNS},${t}px);gap:${GAP}px;background:var(--bg)}` +
-        `.face-strip .face-tile{--tile:${t}px;box-shadow:inset 0 0 0 1px var(--tile-edge)}`,
+        `body .face-chart .face-strip .face-tile{--tile:${t}px;box-shadow:inset 0 0 0 1px var(--tile-edge)}`,
     });
     // the sheet loaded and decoded, then two frames painted
     await page.evaluate(async () => {
@@ -212,10 +212,23 @@ export async function renderFaces(
       await image.decode();
       await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
     });
-    const faces = await page.$$eval('.face-strip .face-tile', (tiles) =>
-      tiles.map((el) => el.getAttribute('data-face')),
+    const tiles = await page.$$eval('.face-strip .face-tile', (els) =>
+      els.map((el) => {
+        const box = el.getBoundingClientRect();
+        return { face: el.getAttribute('data-face'), box: [box.x, box.y, box.width, box.height] };
+      }),
     );
-    if (faces.join() !== FACES.join()) throw new Error(`the preview's faces are not FACES in order: ${faces.join()}`);
+    if (tiles.map((tile) => tile.face).join() !== FACES.join())
+      throw new Error(`the preview's faces are not FACES in order: ${tiles.map((tile) => tile.face).join()}`);
+    tiles.forEach(({ face, box }, i) => {
+      const want = [
+        GAP + (i % COLUMNS) * (t + GAP),
+        GAP + Math.floor(i / COLUMNS) * ((t * 4) / 3 + GAP),
+        t,
+        (t * 4) / 3,
+      ];
+      if (box.join() !== want.join()) throw new Error(`${face} is drawn at ${box.join()}, not ${want.join()}`);
+    });
     const rows = Math.ceil(FACES.length / COLUMNS);
     const width = GAP + COLUMNS * (t + GAP);
     const height = GAP + rows * ((t * 4) / 3 + GAP);
