@@ -9,8 +9,8 @@ import { defineConfig } from 'vitest/config';
  * - `postgres`: the server tests that exercise SQL once more with MAHJONG_TEST_BACKEND=postgres
  *   (test/server/helper.ts `build()` then gives each app a database of the run's throwaway PostgreSQL). The
  *   other server files need one backend only: they test HTTP, caching, headers, processes or the client, and
- *   reach storage through the same stores, whose every behaviour test/server/store-contract.test.ts runs on
- *   both.
+ *   reach storage through the same stores, whose every behaviour test/server/stores/store-contract.test.ts
+ *   runs on both.
  *
  * Group 1 (`alone`) runs last, one file at a time: the files whose assertions are about the machine's own
  * behaviour under a load they make themselves (stalled sockets shed, a heap attack bounded, no long task in
@@ -18,29 +18,29 @@ import { defineConfig } from 'vitest/config';
  * would measure the neighbours instead.
  */
 const ON_POSTGRES = [
-  'api',
-  'stats',
-  'fair-play',
-  'transfer',
-  'sync',
-  'games',
-  'layouts',
-  'pages',
-  'forgery',
-  'hostile',
-  'deals',
-  'deals-store',
-  'page-writes',
-  'editor',
+  'routes/api',
+  'routes/fair-play',
+  'routes/transfer',
+  'routes/sync',
+  'routes/games',
+  'routes/layouts',
+  'routes/pages',
+  'routes/deals',
+  'routes/editor',
+  'stores/stats',
+  'stores/deals-store',
+  'hostile/forgery',
+  'hostile/hostile',
+  'ops/page-writes',
 ].map((name) => `test/server/${name}.test.ts`);
 
 const ALONE = [
-  'test/client/measure.test.ts',
-  'test/server/connections.test.ts',
-  'test/server/memory-attack.test.ts',
-  'test/server/memory.test.ts',
-  'test/server/worker-pool.test.ts',
-  'test/server/fleet.test.ts',
+  'test/client/measure-browser.test.ts',
+  'test/server/ops/connections.test.ts',
+  'test/server/hostile/memory-attack.test.ts',
+  'test/server/ops/memory.test.ts',
+  'test/server/ops/worker-pool.test.ts',
+  'test/server/ops/fleet.test.ts',
 ];
 
 export default defineConfig({
