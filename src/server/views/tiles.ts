@@ -63,21 +63,20 @@ export const tileSetList = (): TileSetInfo[] => TILE_SETS.map((id) => ({ id, nam
 
 /** The faces of a set's preview page, by family, each with its accessible name ("Bamboo 3"). */
 export function previewFamilies(): { name: string; faces: { face: Face; name: string }[] }[] {
-  const of = (prefix: string | readonly string[]): { face: Face; name: string }[] =>
-    FACES.filter((f) => (typeof prefix === 'string' ? f.startsWith(prefix) : prefix.includes(f))).map((face) => ({
-      face,
-      name: faceName(face),
-    }));
   const t = TILES_TEXT.families;
-  return [
-    { name: t.dots, faces: of('d').filter(({ face }) => /^d\d$/.test(face)) },
-    { name: t.bamboo, faces: of('b') },
-    { name: t.characters, faces: of('c') },
-    { name: t.winds, faces: of('w') },
-    { name: t.dragons, faces: of(['dr', 'dg', 'dw']) },
-    { name: t.flowers, faces: of('f') },
-    { name: t.seasons, faces: of('s') },
+  const families: [string, (face: Face) => boolean][] = [
+    [t.dots, (f) => /^d\d$/.test(f)],
+    [t.bamboo, (f) => f.startsWith('b')],
+    [t.characters, (f) => f.startsWith('c')],
+    [t.winds, (f) => f.startsWith('w')],
+    [t.dragons, (f) => /^d[rgw]$/.test(f)],
+    [t.flowers, (f) => f.startsWith('f')],
+    [t.seasons, (f) => f.startsWith('s')],
   ];
+  return families.map(([name, holds]) => ({
+    name,
+    faces: FACES.filter(holds).map((face) => ({ face, name: faceName(face) })),
+  }));
 }
 
 /** The cookie's options: readable by the theme script, which sets the same cookie when it switches. */
