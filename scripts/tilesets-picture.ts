@@ -7,12 +7,14 @@
  */
 import { resolve } from 'node:path';
 import { TILE_SETS } from '../src/shared/tilesets.ts';
-import { TILES_TEXT } from '../src/server/views/tiles.ts';
+import { i18n } from '../src/server/services/i18n.ts';
+import { tileSetText } from '../src/server/views/tiles.ts';
 import { launch, startApp } from '../test/client/browser.ts';
 
 const OUT = resolve(process.argv[2] ?? 'docs/tilesets.png');
 const FACES = ['d5', 'b1', 'b8', 'c3', 'c9', 'f1', 'we', 'wn', 'dr', 'dg', 'dw', 's2'];
 const TILE = 44; // CSS px
+const english = i18n().of('en'); // the README's language
 
 const [app, browser] = await Promise.all([startApp(), launch()]);
 try {
@@ -22,7 +24,7 @@ try {
   const panels = TILE_SETS.map(
     (set) =>
       `<figure class="face-chart" data-tiles="${set}"><div class="pic">${FACES.map((f) => `<span class="tile face-tile" data-face="${f}"></span>`).join('')}</div>` +
-      `<figcaption>${TILES_TEXT.names[set]}</figcaption></figure>`,
+      `<figcaption>${tileSetText(english, set).name}</figcaption></figure>`,
   ).join('');
   await page.evaluate(
     ([html, tile]) => {

@@ -13,6 +13,9 @@
  * board's stylesheet paints the faces from that set's sheet (one request, or none offline: the service
  * worker keeps every sheet). A page the server did not render for this player (the offline page, a page the
  * service worker kept from before a switch) takes the cookie's set and theme when it starts.
+ *
+ * The language picker (views/partials/lang.eta) is a form too: the page must come again from the server in
+ * the new language, so a choice submits it at once (without script, its button does).
  */
 import { isTileSet, TILES_COOKIE, TILES_MAX_AGE } from '../shared/tilesets.ts';
 
@@ -107,6 +110,11 @@ function start(doc: Document): void {
       applyTiles(doc, use.dataset.set ?? '');
     });
   }
+}
+
+for (const form of document.querySelectorAll<HTMLFormElement>('form.lang-form')) {
+  const select = form.querySelector('select');
+  select?.addEventListener('change', () => form.requestSubmit());
 }
 
 start(document);

@@ -7,18 +7,21 @@
  * numbers. Templates are compiled once and cached. `fastify.renderPartial`
  * renders one template to a string (with the same asset helpers), so a route
  * can cache markup that does not change, such as a fresh board. Every page gets the player's theme
- * (`theme`, views/theme.ts), tile set (`tileSet`, views/tiles.ts: `request.tiles`, read before the route's
- * schema so `?tiles=` works on every page) and the path its theme and tiles forms go back to (`back`: the
- * page's own address for a GET, else the home page); a caller of `renderPartial` passes them itself.
+ * (`theme`, views/theme.ts), tile set (`tileSet`: `request.tiles`, plugins/tiles.ts) and the path its theme
+ * and tiles forms go back to (`back`: the page's own address for a GET, else the home page); a caller of
+ * `renderPartial` passes them itself. Every template renders in
+ * one language: the request's for a page, the caller's `i18n` for a partial (docs/i18n.md).
  */
 import { fileURLToPath } from 'node:url';
 import fastifyView from '@fastify/view';
 import { Eta } from 'eta';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
-import { DEFAULT_TILE_SET, type TileSet } from '../../shared/tilesets.ts';
+import { LANG_NAMES, LANGS } from '../../shared/i18n.ts';
+import type { Translator } from '../services/i18n.ts';
+import { TILE_SETS } from '../../shared/tilesets.ts';
 import { backPath, themeOf, THEME_COOKIE } from '../views/theme.ts';
-import { tileSetList, tileSetOfRequest, TILES_TEXT } from '../views/tiles.ts';
+import { TILE_SET_NAME_KEYS } from '../views/tiles.ts';
 import type { Assets } from './assets.ts';
 
 declare module 'fastify' {
@@ -26,10 +29,7 @@ declare module 'fastify' {
     page(template: string, data?: PageData): FastifyReply;
   }
   interface FastifyInstance {
-    renderPartial(template: string, data: object): string; // a template's HTML, e.g. to cache it
-  }
-  interface FastifyRequest {
-    tiles: TileSet; // the tile set the page is drawn with (views/tiles.ts)
+    renderPartial(template: string, data: PartialData): string; // a template's HTML, e.g. to cache it
   }
 }
 
@@ -42,36 +42,46 @@ export interface PageData {
   [key: string]: unknown;
 }
 
+/** What `renderPartial` needs besides the template's own data: the language to render in. */
+export interface PartialData {
+  i18n: Translator;
+  [key: string]: unknown;
+}
+
+/** The language picker's options (every page's footer, and the play page's menu): each in its own name. */
+const LANG_OPTIONS = LANGS.map((lang) => ({ lang, name: LANG_NAMES[lang] }));
+
+/** The tile-set picker's options (views/partials/tiles.eta): each set's id and its name's message key. */
+const TILE_SET_OPTIONS = TILE_SETS.map((id) => ({ id, key: TILE_SET_NAME_KEYS[id] }));
+
+/**
+ * What every template gets for its language: `i18n` (the translator), `t` (text) and `th` (HTML) bound
+ * to it, and the picker's options. Templates call `it.t('key', { … })`; partials are passed `t` too.
+ */
+export const languageData = (i18n: Translator) => ({
+  i18n,
+  t: i18n.t,
+  th: i18n.th,
+  langs: LANG_OPTIONS,
+  tileSets: TILE_SET_OPTIONS,
+});
+
 export const VIEWS_DIR = fileURLToPath(new URL('../../../views/', import.meta.url));
 
 async function viewPlugin(fastify: FastifyInstance): Promise<void> {
   const eta = new Eta({ views: VIEWS_DIR, cache: true, autoEscape: true, autoTrim: [false, 'nl'] });
   await fastify.register(fastifyView, { engine: { eta }, root: VIEWS_DIR, production: true });
   const assets: Assets = fastify.assets;
-  const tileSets = tileSetList();
-  // What every template may show of the tile sets (the picker): the list, and the texts (views/tiles.ts).
-  const tilesView = { tileSets, tilesText: TILES_TEXT };
-  fastify.decorate('renderPartial', (template: string, data: object) =>
-    eta.render(template, { assets, ...tilesView, ...data }),
+  fastify.decorate('renderPartial', (template: string, data: PartialData) =>
+    eta.render(template, { assets, ...languageData(data.i18n), ...data }),
   );
-  fastify.decorateRequest('tiles', DEFAULT_TILE_SET);
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (!request.url.startsWith('/static/') && !request.url.startsWith('/api/'))
-      request.tiles = tileSetOfRequest(request, reply);
-  });
   fastify.decorateReply('page', function (this: FastifyReply, template: string, data: PageData = {}) {
     const request = this.request;
     const theme = themeOf(request.cookies?.[THEME_COOKIE]); // no cookies yet on an error raised before the cookie hook
     const back = request.method === 'GET' ? backPath(request.url) : '/'; // a long address goes back home: the form takes 512 characters
-    return this.view(template, {
-      assets,
-      ...tilesView,
-      requestId: request.id,
-      theme,
-      tileSet: request.tiles,
-      back,
-      ...data,
-    });
+    // The language: the request's (plugins/i18n.ts); an error raised before that plugin's hooks still has it.
+    const page = { assets, requestId: request.id, theme, tileSet: request.tiles, back };
+    return this.view(template, { ...page, ...languageData(request.i18n), ...data });
   });
 }
 

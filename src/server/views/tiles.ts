@@ -1,108 +1,70 @@
 /**
- * The tile set of every page (docs/client.md, "Faces"): classic, traditional or large print, chosen by the
- * `tiles` cookie (set by the picker on every page, views/partials/tiles.eta, and by `?tiles=<id>` on any
- * page), rendered by the server as `<html data-tiles="…">`. A value that names no set, in the cookie, the
- * query or the form, is the default set: never an error. The cookie is not signed: it only changes how
- * tiles look.
+ * The tile set of every page (docs/client.md, "Faces"; docs/server.md, "Tile sets"): classic, traditional or
+ * large print, chosen by the `tiles` cookie (set by the picker on every page, views/partials/tiles.eta, and by
+ * `?tiles=<id>` on any page's address: plugins/tiles.ts), rendered by the server as `<html data-tiles="…">`. A
+ * value that names no set, in the cookie, the query or the form, is the default set: never an error. The
+ * cookie is not signed: it only changes how tiles look.
  *
- * TILES_TEXT holds every sentence a player reads about tile sets (the picker, the set names and the faces
- * preview page, views/tiles.eta), in one place.
+ * What a player reads about tile sets is in the catalogs (`tiles.*` in locales/*.json); the message keys a
+ * set or a family is shown with are the literal maps below (docs/i18n.md, "Adding a key").
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FACES, type Face } from '../../engine/types.ts';
-import { faceName } from '../../engine/index.ts';
-import {
-  DEFAULT_TILE_SET,
-  isTileSet,
-  TILE_SETS,
-  TILES_COOKIE,
-  TILES_MAX_AGE,
-  tileSetOf,
-  type TileSet,
-} from '../../shared/tilesets.ts';
+import { faceMessage } from '../../shared/i18n.ts';
+import { TILE_SETS, TILES_COOKIE, TILES_MAX_AGE, type TileSet } from '../../shared/tilesets.ts';
+import type { Translator } from '../services/i18n.ts';
 
-export const TILES_TEXT = {
-  names: { classic: 'Classic', traditional: 'Traditional', large: 'Large print' } satisfies Record<TileSet, string>,
-  about: {
-    classic: 'Our own set: numerals for the characters, compass letters for the winds, letters on the dragons.',
-    traditional:
-      'As a mahjong set is painted: the characters suit in Chinese numbers, the winds and dragons in their characters.',
-    large:
-      'Big numerals over a suit symbol for small screens and low vision; the suits differ by shape, not only colour.',
-  } satisfies Record<TileSet, string>,
-  picker: 'Tiles', // the picker's label
-  pickerTitle: 'Tile set', // its tooltip
-  set: 'Set', // the picker's button without script
-  preview: 'See all faces', // the link from the picker's page area to the preview
-  previewTitle: (name: string): string => `${name} tiles`,
-  previewIntro:
-    'All 42 faces of this set, as they appear on the board. Tiles of the same face match; so do any two flowers and any two seasons.',
-  otherSets: 'Tile sets',
-  use: 'Use this set',
-  inUse: 'You play with this set.',
-  small: 'At the smallest size the board draws (22 px wide, a phone in portrait):',
-  families: {
-    dots: 'Dots',
-    bamboo: 'Bamboo',
-    characters: 'Characters',
-    winds: 'Winds',
-    dragons: 'Dragons',
-    flowers: 'Flowers',
-    seasons: 'Seasons',
-  },
-  unknown: (id: string): string => `there is no tile set called ${id}`,
-} as const;
+/** Each set's name. */
+export const TILE_SET_NAME_KEYS = {
+  classic: 'tiles.classic',
+  traditional: 'tiles.traditional',
+  large: 'tiles.large',
+} as const satisfies Record<TileSet, string>;
+
+/** Each set in a sentence, on its preview page. */
+const TILE_SET_ABOUT_KEYS = {
+  classic: 'tiles.aboutClassic',
+  traditional: 'tiles.aboutTraditional',
+  large: 'tiles.aboutLarge',
+} as const satisfies Record<TileSet, string>;
 
 export interface TileSetInfo {
   readonly id: TileSet;
   readonly name: string;
 }
 
-/** The sets as the API and the picker list them: id and name, in the order of TILE_SETS. */
-export const tileSetList = (): TileSetInfo[] => TILE_SETS.map((id) => ({ id, name: TILES_TEXT.names[id] }));
+/** The sets as the API and the picker list them: id and name (in `i18n`'s language), in the order of TILE_SETS. */
+export const tileSetList = (i18n: Translator): TileSetInfo[] =>
+  TILE_SETS.map((id) => ({ id, name: i18n.t(TILE_SET_NAME_KEYS[id]) }));
 
-/** The faces of a set's preview page, by family, each with its accessible name ("Bamboo 3"). */
-export function previewFamilies(): { name: string; faces: { face: Face; name: string }[] }[] {
-  const t = TILES_TEXT.families;
-  const families: [string, (face: Face) => boolean][] = [
-    [t.dots, (f) => /^d\d$/.test(f)],
-    [t.bamboo, (f) => f.startsWith('b')],
-    [t.characters, (f) => f.startsWith('c')],
-    [t.winds, (f) => f.startsWith('w')],
-    [t.dragons, (f) => /^d[rgw]$/.test(f)],
-    [t.flowers, (f) => f.startsWith('f')],
-    [t.seasons, (f) => f.startsWith('s')],
-  ];
-  return families.map(([name, holds]) => ({
-    name,
-    faces: FACES.filter(holds).map((face) => ({ face, name: faceName(face) })),
+/** A set's name and its sentence, for its preview page. */
+export const tileSetText = (i18n: Translator, set: TileSet): { name: string; about: string } => ({
+  name: i18n.t(TILE_SET_NAME_KEYS[set]),
+  about: i18n.t(TILE_SET_ABOUT_KEYS[set]),
+});
+
+/** The families of the preview page: the message of each family's heading and the faces it holds. */
+const FAMILIES: readonly (readonly [key: string, holds: (face: Face) => boolean])[] = [
+  ['tiles.dots', (f) => /^d\d$/.test(f)],
+  ['tiles.bamboo', (f) => f.startsWith('b')],
+  ['tiles.characters', (f) => f.startsWith('c')],
+  ['tiles.winds', (f) => f.startsWith('w')],
+  ['tiles.dragons', (f) => /^d[rgw]$/.test(f)],
+  ['tiles.flowers', (f) => f.startsWith('f')],
+  ['tiles.seasons', (f) => f.startsWith('s')],
+];
+
+/** The faces of a set's preview page, by family, each with its accessible name ("Bamboo 3") in `i18n`'s language. */
+export function previewFamilies(i18n: Translator): { name: string; faces: { face: Face; name: string }[] }[] {
+  return FAMILIES.map(([key, holds]) => ({
+    name: i18n.t(key),
+    faces: FACES.filter(holds).map((face) => ({ face, name: i18n.t(...faceMessage(face)) })),
   }));
 }
 
-/** The cookie's options: readable by the theme script, which sets the same cookie when it switches. */
-const cookieOptions = (request: FastifyRequest) =>
-  ({ path: '/', sameSite: 'lax', secure: request.protocol === 'https', maxAge: TILES_MAX_AGE }) as const;
-
 /** Keeps a player's choice of set (the picker, `?tiles=`); the default set is kept by no cookie at all. */
 export function keepTileSet(request: FastifyRequest, reply: FastifyReply, set: TileSet | undefined): void {
-  if (set === undefined)
-    reply.clearCookie(TILES_COOKIE, { path: '/', sameSite: 'lax', secure: request.protocol === 'https' });
-  else reply.setCookie(TILES_COOKIE, set, cookieOptions(request));
+  const options = { path: '/', sameSite: 'lax', secure: request.protocol === 'https' } as const;
+  if (set === undefined) reply.clearCookie(TILES_COOKIE, options);
+  else reply.setCookie(TILES_COOKIE, set, { ...options, maxAge: TILES_MAX_AGE });
 }
-
-/**
- * The set a request's page is drawn with: `?tiles=<id>` when it names a set (and then kept in the cookie),
- * else the cookie's, else the default. Reads the query as sent (before a route's schema drops keys it does
- * not know), so it works on every page.
- */
-export function tileSetOfRequest(request: FastifyRequest, reply: FastifyReply): TileSet {
-  const asked = (request.query as Record<string, unknown> | undefined)?.tiles;
-  const kept = request.cookies?.[TILES_COOKIE];
-  if (isTileSet(asked)) {
-    if (kept !== asked) keepTileSet(request, reply, asked);
-    return asked;
-  }
-  return tileSetOf(kept);
-}
-
-export { DEFAULT_TILE_SET };

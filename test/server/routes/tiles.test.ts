@@ -57,36 +57,46 @@ describe('the tile set', () => {
     }
   });
 
-  test('?tiles= on any page draws it in that set and keeps it in the cookie', async () => {
+  test('?tiles= on any page keeps the set in the cookie and goes to the same address without it', async () => {
     const app = await build();
-    for (const url of ['/', '/stats', '/play/turtle/tiles-seed', '/play/turtle/tiles-seed?mode=classic', '/daily']) {
-      const sep = url.includes('?') ? '&' : '?';
-      const res = await app.inject({ url: `${url}${sep}tiles=traditional` });
-      expect(res.statusCode, url).toBe(200);
-      expect(tilesOf(res.body), url).toBe('traditional');
+    for (const [url, back] of [
+      ['/?tiles=traditional', '/'],
+      ['/stats?tiles=traditional&page=2', '/stats?page=2'],
+      ['/play/turtle/tiles-seed?tiles=traditional', '/play/turtle/tiles-seed'],
+      ['/play/turtle/tiles-seed?mode=classic&tiles=traditional', '/play/turtle/tiles-seed?mode=classic'],
+      ['/tiles/large?tiles=traditional', '/tiles/large'],
+    ]) {
+      const res = await app.inject({ url: url! });
+      expect(res.statusCode, url).toBe(303);
+      expect(res.headers.location, url).toBe(back);
       const kept = res.cookies.find((c) => c.name === 'tiles')!;
       expect(kept, url).toMatchObject({ value: 'traditional', path: '/', sameSite: 'Lax' });
       expect(kept.maxAge).toBeGreaterThan(300 * 24 * 3600);
       expect(kept.httpOnly).toBeFalsy(); // the theme script sets the same cookie
+      const page = await app.inject({ url: back!, headers: { cookie: `tiles=${kept.value}` } });
+      expect(tilesOf(page.body), back).toBe('traditional');
     }
-    // the same set as the cookie's: nothing to keep
-    const again = await app.inject({ url: '/?tiles=large', headers: { cookie: 'tiles=large' } });
-    expect(tilesOf(again.body)).toBe('large');
-    expect(again.cookies.find((c) => c.name === 'tiles')).toBeUndefined();
+    // with the language's query too: one address at a time, each kept, none left in the address
+    const both = await app.inject({ url: '/daily?lang=de&tiles=large' });
+    expect(both.statusCode).toBe(303);
+    const next = await app.inject({ url: both.headers.location as string });
+    expect(next.statusCode).toBe(303);
+    expect(next.headers.location).toBe('/daily');
+    expect(next.cookies.find((c) => c.name === 'tiles')?.value).toBe('large');
   });
 
   test.each([...BAD, ['two sets', 'large&tiles=traditional']])(
-    'a query that names no set (%s) is ignored: the cookie set, else the default, no error',
+    'a query that names no set (%s) is dropped: no cookie, the cookie set or else the default, no error',
     async (_what, bad) => {
       const app = await build();
       for (const url of ['/', '/play/turtle/tiles-seed', '/stats']) {
         const alone = await app.inject({ url: `${url}?tiles=${bad}` });
-        expect(alone.statusCode, url).toBe(200);
-        expect(tilesOf(alone.body), url).toBe('classic');
+        expect(alone.statusCode, url).toBe(303);
+        expect(alone.headers.location, url).toBe(url);
         expect(alone.cookies.find((c) => c.name === 'tiles')).toBeUndefined();
-        const kept = await app.inject({ url: `${url}?tiles=${bad}`, headers: { cookie: 'tiles=large' } });
-        expect(kept.statusCode, url).toBe(200);
-        expect(tilesOf(kept.body), url).toBe('large');
+        const page = await app.inject({ url, headers: { cookie: 'tiles=large' } });
+        expect(page.statusCode, url).toBe(200);
+        expect(tilesOf(page.body), url).toBe('large');
       }
     },
   );
@@ -226,6 +236,18 @@ describe('the tile set', () => {
     ]);
     expect(TileSetListSchema.safeParse(res.json()).success).toBe(true);
     expect(res.headers['set-cookie']).toBeUndefined();
+    expect(res.headers.vary).toMatch(/Accept-Language/);
+    // the names in the asker's language (the cookie, else Accept-Language), the ids the same
+    const de = await app.inject({ url: '/api/tilesets', headers: { 'accept-language': 'de-AT, en;q=0.5' } });
+    expect(de.headers['content-language']).toBe('de');
+    expect(de.json()).toEqual([
+      { id: 'classic', name: 'Klassisch' },
+      { id: 'traditional', name: 'Traditionell' },
+      { id: 'large', name: 'Großdruck' },
+    ]);
+    const ja = await app.inject({ url: '/api/tilesets', headers: { cookie: 'lang=ja' } });
+    expect((ja.json() as { id: string }[]).map((s) => s.id)).toEqual(['classic', 'traditional', 'large']);
+    expect(ja.headers['content-language']).toBe('ja');
     expect((await app.inject({ method: 'POST', url: '/api/tilesets' })).statusCode).toBe(404);
   });
 

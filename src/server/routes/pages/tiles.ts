@@ -4,8 +4,8 @@
  *   value that names no set clears it: the default set) and goes back to the page the form was on (303).
  *   Same-origin and player-cookie checks are the player plugin's, as for every POST (plugins/player.ts).
  * - GET /tiles: the preview of the player's own set (302 to /tiles/<id>).
- * - GET /tiles/:id: the faces preview of a set, all 42 faces with their names, in the page's theme; an id
- *   that names no set is the 404 page.
+ * - GET /tiles/:id: the faces preview of a set, all 42 faces with their names, in the page's theme and
+ *   language; an id that names no set is the 404 page.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -13,7 +13,7 @@ import { sendError } from '../../errors.ts';
 import { TilesBodySchema } from '../../schemas/tiles.ts';
 import { isTileSet } from '../../../shared/tilesets.ts';
 import { backPath } from '../../views/theme.ts';
-import { keepTileSet, previewFamilies, tileSetList, TILES_TEXT } from '../../views/tiles.ts';
+import { keepTileSet, previewFamilies, tileSetList, tileSetText } from '../../views/tiles.ts';
 
 export default async function pagesTiles(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -26,17 +26,17 @@ export default async function pagesTiles(fastify: FastifyInstance): Promise<void
   // The preview of the player's own set: a link that stays right when the set is switched by script.
   app.get('/tiles', async (request, reply) => reply.redirect(`/tiles/${request.tiles}`, 302));
 
-  const families = previewFamilies();
   app.get('/tiles/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
-    if (!isTileSet(id)) return sendError(request, reply, 'ERR_NOT_FOUND', TILES_TEXT.unknown(id.slice(0, 64)));
-    const name = TILES_TEXT.names[id];
+    if (!isTileSet(id))
+      return sendError(request, reply, 'ERR_NOT_FOUND', `there is no tile set called ${id.slice(0, 64)}`);
+    const { name, about } = tileSetText(request.i18n, id);
     return reply.page('tiles', {
-      title: TILES_TEXT.previewTitle(name),
+      title: request.i18n.t('tiles.previewTitle', { name }),
       faces: true, // the page loads board.css, which paints faces
-      set: { id, name, about: TILES_TEXT.about[id] },
-      sets: tileSetList().map((s) => ({ ...s, url: `/tiles/${s.id}`, current: s.id === id })),
-      families,
+      set: { id, name, about },
+      sets: tileSetList(request.i18n).map((s) => ({ ...s, url: `/tiles/${s.id}`, current: s.id === id })),
+      families: previewFamilies(request.i18n),
     });
   });
 }
