@@ -39,7 +39,8 @@ describe('the theme', () => {
       expect(body, url).toContain('<form class="theme-form" method="post" action="/theme">');
       expect(body, url).toContain(`<input type="hidden" name="back" value="${back}">`);
       expect(body, url).toMatch(/<option value="dark" selected>Dark<\/option>/);
-      expect(/<form class="theme-form"[\s\S]*?<\/form>/.exec(body)![0].match(/ selected>/g), url).toHaveLength(1);
+      const themeForm = body.match(/<form class="theme-form"[\s\S]*?<\/form>/)![0];
+      expect(themeForm.match(/ selected>/g), url).toHaveLength(1);
     }
   });
 
