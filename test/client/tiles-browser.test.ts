@@ -11,14 +11,19 @@ import { appAndBrowser, HAS_CHROMIUM } from './browser.ts';
 
 const suite = HAS_CHROMIUM ? describe : describe.skip;
 
-/** The face sheets the page has fetched, as `<set>-<theme>`. */
+/**
+ * The face sheets the page has fetched, as `<set>-<theme>`, each once: `facePainted`'s own probe may fetch
+ * the sheet it checks again (when the page's fetch of it is still under way), which says nothing of the page.
+ */
 const sheetsLoaded = (page: Page): Promise<string[]> =>
-  page.evaluate(() =>
-    performance
-      .getEntriesByType('resource')
-      .map((e) => /\/faces-([a-z]+-[a-z]+)\.[0-9a-f]+\.svg$/.exec(e.name)?.[1])
-      .filter((name): name is string => name !== undefined),
-  );
+  page.evaluate(() => [
+    ...new Set(
+      performance
+        .getEntriesByType('resource')
+        .map((e) => /\/faces-([a-z]+-[a-z]+)\.[0-9a-f]+\.svg$/.exec(e.name)?.[1])
+        .filter((name): name is string => name !== undefined),
+    ),
+  ]);
 
 /** The sheet a tile's face paints from, as `<set>-<theme>`, and whether it loads (from the network or the service worker's cache). */
 const facePainted = (page: Page, selector: string) =>

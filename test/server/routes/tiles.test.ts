@@ -1,8 +1,8 @@
 /**
- * Tile sets on the server (docs/client.md, "Faces"): `<html data-tiles>` from the `tiles` cookie or
- * `?tiles=` on any page (which keeps it), else the default; a value that names no set, in the cookie, the
+ * Tile sets on the server (docs/client.md, "Faces"; docs/server.md, "Tile sets"): `<html data-tiles>` from the
+ * `tiles` cookie (which `?tiles=` on any page sets), else the default; a value that names no set, in the cookie, the
  * query or the form, is the default with no error; the picker on every page; POST /tiles; GET
- * /api/tilesets; the faces preview pages; the cached play page kept per set.
+ * /api/tilesets; the faces preview pages; all of it in the player's language; the cached play page kept per set.
  */
 import { describe, expect, test } from 'vitest';
 import { FACES } from '../../../src/engine/types.ts';
@@ -288,6 +288,38 @@ describe('the tile set', () => {
       expect(res.body).not.toContain('<script>');
     },
   );
+
+  test("the picker, the preview page and its 404 speak the player's language", async () => {
+    const app = await build();
+    const de = { cookie: 'lang=de; tiles=large' };
+    const home = (await app.inject({ url: '/', headers: de })).body;
+    const picker = /<form class="tiles-form"[\s\S]*?<\/form>/.exec(home)![0];
+    expect(picker).toContain('<label class="visually-hidden" for="tiles-choice">Steine</label>');
+    expect(picker).toContain('title="Steinsatz"');
+    expect(picker).toMatch(/<option value="large" selected>Großdruck<\/option>/);
+    expect(picker).toContain('<option value="traditional">Traditionell</option>');
+    expect(home).toContain('<a href="/tiles">Alle Steinbilder ansehen</a>');
+
+    const page = await app.inject({ url: '/tiles/traditional', headers: de });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<html lang="de" dir="ltr"');
+    expect(page.body).toContain('<title>Steine: Traditionell');
+    expect(page.body).toContain('<h1 id="tiles-title">Steine: Traditionell</h1>');
+    expect(page.body).toContain('>Diesen Satz verwenden</button>');
+    expect(page.body).toMatch(/<h2[^>]*>Jahreszeiten<\/h2>/);
+    expect(page.body).toContain('<span class="face-name">Bambus 3</span>');
+    expect(page.body).toContain('<span class="face-name">Blume (Pflaume)</span>');
+    expect(page.body).not.toContain('Bamboo 3');
+
+    const ar = await app.inject({ url: '/tiles/large', headers: { 'accept-language': 'ar' } });
+    expect(ar.body).toContain('<html lang="ar" dir="rtl"');
+    expect(ar.body).toContain('<h1 id="tiles-title">الأحجار: خط كبير</h1>');
+
+    const missing = await app.inject({ url: '/tiles/nope', headers: { cookie: 'lang=ja' } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).toContain('その名前の牌のデザインはありません。');
+    expect(missing.body).not.toMatch(/there is no tile set/i);
+  });
 
   test("GET /tiles goes to the preview of the player's own set", async () => {
     const app = await build();

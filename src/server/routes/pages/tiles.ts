@@ -28,8 +28,10 @@ export default async function pagesTiles(fastify: FastifyInstance): Promise<void
 
   app.get('/tiles/:id', async (request, reply) => {
     const { id } = request.params as { id: string };
-    if (!isTileSet(id))
-      return sendError(request, reply, 'ERR_NOT_FOUND', `there is no tile set called ${id.slice(0, 64)}`);
+    if (!isTileSet(id)) {
+      const message = `there is no tile set called ${id.slice(0, 64)}`; // in English; other languages say tiles.unknown
+      return sendError(request, reply, 'ERR_NOT_FOUND', message, undefined, 'tiles.unknown');
+    }
     const { name, about } = tileSetText(request.i18n, id);
     return reply.page('tiles', {
       title: request.i18n.t('tiles.previewTitle', { name }),
