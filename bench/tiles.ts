@@ -1,5 +1,5 @@
 /**
- * What each tile set costs a play page (docs/client.md, "Faces: cheap"): `npm run bench:tiles`.
+ * What each tile set costs a play page (docs/client.md, "Cheap"): `npm run bench:tiles`.
  *
  * For every set, the turtle's play page of a fresh visitor (a new browser context each load, so nothing is
  * cached; a new seed each load) on a phone (390×844 at device scale 3, touch) and a desktop (1440×900 at 1):

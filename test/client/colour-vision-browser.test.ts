@@ -1,6 +1,6 @@
 /**
  * Every tile set's 42 faces are told apart at 24 CSS px, also under protanopia, deuteranopia and
- * tritanopia, in every theme (docs/client.md, "Faces: told apart"): rendered in Chromium from the set's
+ * tritanopia, in every theme (docs/client.md, "Told apart, also under colour-vision deficiencies"): rendered in Chromium from the set's
  * preview page, simulated and measured by test/client/colour-vision.ts. The smallest distance between two
  * faces that do not match must stay at least MIN_DISTANCE (mean ΔE00 per pixel), a bar today's classic set
  * clears with a little room (its closest pair, 6 and 8 of characters in the dark theme, measures 1.93 under

@@ -1,6 +1,6 @@
 /**
  * How far apart two rendered tile faces are, for a person with normal colour vision and for the three
- * dichromacies (docs/client.md, "Faces: told apart"):
+ * dichromacies (docs/client.md, "Told apart, also under colour-vision deficiencies"):
  *
  * 1. A face is rendered as the board draws it (tile face colour and the set's sheet) at 24 CSS px wide,
  *    device pixel ratio 1: 24 × 32 pixels.

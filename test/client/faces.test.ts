@@ -1,10 +1,10 @@
 /**
- * Static checks on the tile sets' face sprites (public/faces.svg, the classic set; the traditional and
- * large-print sets drawn by scripts/faces/): every face is a symbol with the 60×80 face box, nothing
- * depends on fonts or outside resources, and no face uses more than two colours besides the ink. The
- * sprites are read as text with regular expressions, not rendered, so these checks say nothing about how
- * the faces look: test/client/colour-vision-browser.test.ts measures that, and scripts/tiles-shots.ts and
- * the /tiles/<set> pages show it.
+ * Static checks on the tile sets' face sprites (docs/client.md, "Faces"; public/faces.svg, the classic set;
+ * the traditional and large-print sets drawn by scripts/faces/): every face is a symbol with the 60×80 face
+ * box, nothing depends on fonts or outside resources, and no face uses more than two colours besides the
+ * ink. The sprites are read as text with regular expressions, not rendered, so these checks say nothing
+ * about how the faces look: test/client/colour-vision-browser.test.ts measures that, and
+ * scripts/tiles-shots.ts and the /tiles/<set> pages show it.
  */
 import { describe, expect, test } from 'vitest';
 import { CLASSIC_SPRITE, spriteOf } from '../../scripts/faces/index.ts';
