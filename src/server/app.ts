@@ -23,6 +23,7 @@ import {
 import { frameworkError, registerErrorHandler, registerNotFoundHandler } from './errors.ts';
 import headers, { requestIdMaker } from './plugins/headers.ts';
 import i18n from './plugins/i18n.ts';
+import tiles from './plugins/tiles.ts';
 import assets from './plugins/assets.ts';
 import counters from './plugins/counters.ts';
 import database from './plugins/database.ts';
@@ -35,6 +36,7 @@ import apiDeals from './routes/api/deals.ts';
 import apiGames from './routes/api/games.ts';
 import apiLayouts from './routes/api/layouts.ts';
 import apiStats from './routes/api/stats.ts';
+import apiTilesets from './routes/api/tilesets.ts';
 import health, { WriteFailures } from './routes/health.ts';
 import offline from './routes/offline.ts';
 import pagesDaily from './routes/pages/daily.ts';
@@ -47,6 +49,7 @@ import pagesTransfer from './routes/pages/transfer.ts';
 import pagesExport from './routes/pages/export.ts';
 import customLayouts from './services/custom-layouts.ts';
 import pagesTheme from './routes/pages/theme.ts';
+import pagesTiles from './routes/pages/tiles.ts';
 import pagesLang from './routes/pages/lang.ts';
 import dealer, { type DealerOptions } from './services/dealer.ts';
 import games from './services/games.ts';
@@ -155,7 +158,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.decorate('readiness', new Readiness()); // server.ts drains it on SIGTERM
   app.register(headers);
   app.register(sensible);
-  app.register(formbody, { bodyLimit: 4096 }); // the nickname and theme forms: a field or two
+  app.register(formbody, { bodyLimit: 4096 }); // the nickname, theme and tiles forms: a field or two
   app.register(compress, { threshold: 1024 });
   registerErrorHandler(app);
   app.register(counters, { redisUrl: opts.redisUrl, now });
@@ -169,6 +172,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(cookieSetup, { secret: opts.cookieSecret, databasePath: opts.databasePath });
   app.register(player, { publicOrigin: opts.publicOrigin });
   app.register(i18n);
+  app.register(tiles);
   app.register(views);
   app.register(assets, { publicDir: opts.publicDir });
   app.register(view);
@@ -181,6 +185,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(apiDeals);
   app.register(apiGames);
   app.register(apiStats);
+  app.register(apiTilesets);
   app.register(pagesHome);
   app.register(pagesPlay);
   app.register(pagesDaily);
@@ -191,6 +196,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(pagesEditor);
   app.register(offline);
   app.register(pagesTheme);
+  app.register(pagesTiles);
   app.register(pagesLang);
   return app;
 }
