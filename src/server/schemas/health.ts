@@ -15,6 +15,7 @@ export const HealthSchema = z.looseObject({
   writeFailures: z.looseObject({ count: z.number().int() }).optional(),
   memory: z.looseObject({}).optional().describe('RSS, heap, and what each cache holds, in MB'),
   connections: z.looseObject({}).optional().describe('sockets open, shed and refused'),
+  draining: z.boolean().optional().describe('SIGTERM received: the balancer should take this process out'),
   limits: z.looseObject({}).optional().describe('where rate limits count: Redis or this process'),
   degraded: z.array(z.string()).optional().describe('serving, with something missing (Redis away)'),
 });
