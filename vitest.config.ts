@@ -22,6 +22,7 @@ const ON_POSTGRES = [
   'deals-store',
   'page-writes',
   'editor',
+  'difficulty',
 ].map((name) => `test/server/${name}.test.ts`);
 
 export default defineConfig({

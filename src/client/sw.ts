@@ -48,7 +48,7 @@ const DEALS_CACHE = 'mahjong-deals'; // shell.ts: deals shown online, kept acros
 const OFFLINE_PAGE = '/offline';
 const KEPT_PAGES = new Set(['/', '/stats', '/daily', '/layouts/editor']); // pages kept as last seen, for use offline
 const PRECACHE = new Set(BUILD.precache);
-const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // as the server's (routes/pages/play.ts)
+const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // as the server's (services/seeds.ts)
 
 sw.addEventListener('install', (event) => {
   event.waitUntil(

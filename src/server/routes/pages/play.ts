@@ -5,15 +5,20 @@
  *   The player's unfinished game of this deal, if any, is replayed and shown where they left it.
  * A GET has no side effect but the player cookie and storing the deal on first use.
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { availablePairs, newGame, type Game } from '../../../engine/index.ts';
 import { sendRefusal, sendError } from '../../errors.ts';
 import type { Nav } from '../../plugins/view.ts';
-import { dealKey, DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
+import {
+  dealKey,
+  DealParamsSchema,
+  LayoutParamsSchema,
+  ModeQuerySchema,
+  NewDealQuerySchema,
+} from '../../schemas/common.ts';
 import { dailyDayOf, dailySeed } from '../../services/daily.ts';
-import type { ShownDeal, ShownLookup } from '../../services/dealer.ts';
+import { MAX_BAND_SEEDS, type ShownDeal, type ShownLookup } from '../../services/dealer.ts';
 import { ByteLru } from '../../services/lru.ts';
 import { bufferBytes, CACHE_BUDGETS, flatString, HEAP, keyedRecordBytes, stringBytes } from '../../services/sizes.ts';
 import { setStamp, takeStamp, type OwnRecord } from '../../services/views.ts';
@@ -21,12 +26,12 @@ import { setStamp, takeStamp, type OwnRecord } from '../../services/views.ts';
 const NO_RECORD: OwnRecord = { opened: 0, won: 0, best: [] };
 import { clientLog } from '../../services/games.ts';
 import { clientKey } from '../../services/limits.ts';
-import { dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/display.ts';
+import { BANDS } from '../../../engine/index.ts';
+import { randomSeed } from '../../services/seeds.ts';
+import { bandName, dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/display.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
 import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
 
-const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // no - or _: a seed never looks like a flag
-export const RANDOM_SEED_LENGTH = 8;
 const RECORD_MARK = '<!--deal-record-->'; // where each response puts the player's part of a cached page
 
 /**
@@ -38,17 +43,6 @@ export const PREFS_COOKIE = 'mj_prefs';
 export function playPrefs(raw: string | undefined): { timer: 'on' | 'off'; paused: boolean } {
   const words = new Set((raw ?? '').split('.'));
   return { timer: words.has('timer-off') ? 'off' : 'on', paused: words.has('paused') };
-}
-
-/** A random seed of 8 letters and digits (about 47 bits), from the crypto RNG. */
-export function randomSeed(): string {
-  let seed = '';
-  while (seed.length < RANDOM_SEED_LENGTH) {
-    for (const byte of randomBytes(16)) {
-      if (byte < 248 && seed.length < RANDOM_SEED_LENGTH) seed += SEED_ALPHABET[byte % 62]; // 248 = 4 × 62: unbiased
-    }
-  }
-  return seed;
 }
 
 interface KeptPage {
@@ -163,14 +157,38 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
 
   app.get(
     '/play/:layout',
-    { schema: { params: LayoutParamsSchema, querystring: ModeQuerySchema } },
+    { schema: { params: LayoutParamsSchema, querystring: NewDealQuerySchema } },
     async (request, reply) => {
       const { layout } = request.params;
+      const { mode, difficulty } = request.query;
       if (!(await fastify.layouts.info(layout)))
         return sendError(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${layout}`);
-      const key = dealKey(layout, randomSeed(), request.query.mode);
-      fastify.dealer.markChosen(key); // its deal pays from the server's own pool
-      return reply.redirect(dealUrl(key.layout, key.seed, key.mode), 302);
+      if (difficulty === undefined) {
+        const key = dealKey(layout, randomSeed(), mode);
+        fastify.dealer.markChosen(key); // its deal pays from the server's own pool
+        return reply.redirect(dealUrl(key.layout, key.seed, key.mode), 302);
+      }
+      // A fresh seed whose deal is in the band, searched within a bound (services/dealer.ts findInBand).
+      const found = await fastify.dealer.findInBand(layout, mode, difficulty, clientKey(request.ip));
+      if (found.ok) {
+        fastify.dealer.markChosen(found.value); // should the kept deal be gone by the next request
+        return reply.redirect(dealUrl(found.value.layout, found.value.seed, mode), 302);
+      }
+      if (found.code !== 'ERR_NO_DEAL_IN_BAND' || !found.seen) return sendRefusal(request, reply, found);
+      const name = (await fastify.layouts.namer([layout]))(layout);
+      const seen = BANDS.filter((b) => found.seen![b] > 0);
+      const tally = seen.map((b) => `${found.seen![b]} ${b}`).join(', ');
+      return reply.code(404).page('error', {
+        title: `No ${difficulty} deal found`,
+        status: 404,
+        message:
+          `none of ${MAX_BAND_SEEDS} new ${mode} deals of ${name} was ${difficulty} (they were ${tally}): ` +
+          `this layout may have no ${difficulty} deals; try another difficulty`,
+        links: [
+          ...seen.map((b) => ({ href: newDealUrl(layout, mode, b), label: `${bandName(b)} ${name}` })),
+          { href: newDealUrl(layout, mode), label: `Any new ${name} deal` },
+        ],
+      });
     },
   );
 
@@ -251,6 +269,13 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         shareUrl,
         otherMode: { mode: other, url: dealUrl(layout, seed, other) },
         newUrl: newDealUrl(layout, mode),
+        // The deal's difficulty as dealt (stored with it), and a new deal of the same band.
+        difficulty: {
+          band: shown.deal.difficulty.band,
+          name: bandName(shown.deal.difficulty.band),
+          score: shown.deal.difficulty.score,
+          againUrl: newDealUrl(layout, mode, shown.deal.difficulty.band),
+        },
         prefs,
         theme,
         back: path, // the theme form comes back to the deal's own link (one page per cache key)

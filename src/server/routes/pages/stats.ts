@@ -6,7 +6,8 @@ import { StatsQuerySchema } from '../../schemas/stats.ts';
 import { layoutInfos } from '../../services/layouts.ts';
 import { statsOf } from '../../services/stats.ts';
 import { timesChart } from '../../views/chart.ts';
-import { formatTime } from '../../../shared/display.ts';
+import { BANDS } from '../../../engine/index.ts';
+import { bandName, formatTime } from '../../../shared/display.ts';
 import { formatDate, formatPercent } from '../../views/format.ts';
 
 export default async function pagesStats(fastify: FastifyInstance): Promise<void> {
@@ -31,6 +32,14 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
         winRate: formatPercent(stats.winRate),
         // For the script's list of games waiting in this browser (src/client/site.ts): layout names by id.
         layoutNames: JSON.stringify(Object.fromEntries(layoutInfos().map((l) => [l.id, l.name]))),
+        bands: BANDS.map((band) => ({
+          band,
+          name: bandName(band),
+          ...stats.byBand[band],
+          winRate:
+            stats.byBand[band].played === 0 ? '–' : formatPercent(stats.byBand[band].won / stats.byBand[band].played),
+        })),
+        unbanded: stats.played - BANDS.reduce((n, b) => n + stats.byBand[b].played, 0),
         layouts: Object.entries(stats.byLayout).map(([id, s]) => ({
           id,
           ...s,
@@ -40,6 +49,7 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
         history: stats.history.map((h) => ({
           ...h,
           name: stats.byLayout[h.layout]?.name ?? h.layout, // every layout in the history has its totals
+          band: h.band === null ? null : { band: h.band, name: bandName(h.band) },
           date: formatDate(h.startedAt),
           time: formatTime(h.timeMs),
           // The ranked time too, where the server ranked the win and its clock says otherwise (a whole second).
