@@ -63,34 +63,57 @@ export interface DealStats {
   readonly trades: number; // classic: trades a mended shuffle kept (0: a uniform shuffle the solver proved, or every trade taken back); relaxed: 0
 }
 
-/** The deal value, with its difficulty measured (the key order is the deal JSON's: deal-rows.ts rebuilds it). */
-const makeDealValue = (
+/** A deal before its difficulty is measured: the board the generator made. */
+export type DealBoard = Omit<Deal, 'difficulty'>;
+
+const makeBoardValue = (
   layout: Layout,
-  geom: Geometry,
   seed: string,
   mode: Mode,
   faces: readonly (Face | null)[],
   solution: readonly Pair[],
-): Deal => ({
+): DealBoard => ({
   layout: layout.id,
   seed,
   mode,
   generator: GENERATOR_VERSION,
-  difficulty: measureDifficulty(geom, faces as Face[], mode),
   tiles: layout.slots.map((s, i) => ({ x: s.x, y: s.y, z: s.z, face: faces[i]! })),
   solution,
 });
 
 /**
- * Deals `layout` for `seed` in `mode`. Deterministic: the same layout, seed, mode
- * and GENERATOR_VERSION always give the same deal. Fails only for a bad seed or
- * a layout that cannot be cleared (with the reason).
+ * Deals `layout` for `seed` in `mode`, with the deal's difficulty measured (difficulty.ts). Deterministic: the
+ * same layout, seed, mode and GENERATOR_VERSION always give the same deal. Fails only for a bad seed or a layout
+ * that cannot be cleared (with the reason).
  */
 export function deal(
   layout: Layout,
   seed: string,
   mode: Mode = 'relaxed',
 ): Result<{ deal: Deal; stats: DealStats }, DealError> {
+  const made = dealBoard(layout, seed, mode);
+  if (!made.ok) return made;
+  const { layout: id, generator, tiles, solution } = made.value.deal;
+  const geom = geometryOf(layout);
+  if (!geom.ok) return geom; // cannot happen: dealBoard made a deal of it
+  const difficulty = measureDifficulty(
+    geom.value,
+    tiles.map((t) => t.face),
+    mode,
+  );
+  // The key order of the deal JSON (repositories/deal-rows.ts rebuilds it byte for byte).
+  return ok({ deal: { layout: id, seed, mode, generator, difficulty, tiles, solution }, stats: made.value.stats });
+}
+
+/**
+ * The generator alone: `deal` without the difficulty (benchmarks time the two apart). The same board as
+ * `deal` gives.
+ */
+export function dealBoard(
+  layout: Layout,
+  seed: string,
+  mode: Mode = 'relaxed',
+): Result<{ deal: DealBoard; stats: DealStats }, DealError> {
   if (!SEED_PATTERN.test(seed)) return err(DealError.Seed, 'a seed is 1–32 characters of A–Z, a–z, 0–9, _ and -');
   const geomResult = geometryOf(layout);
   if (!geomResult.ok) return geomResult;
@@ -101,7 +124,7 @@ export function deal(
   if (mode === 'relaxed') {
     const faces = pasteFaces(geom.size, found.value.order, shufflePairs(rng, facePairs(geom.size)));
     return ok({
-      deal: makeDealValue(layout, geom, seed, mode, faces, found.value.order),
+      deal: makeBoardValue(layout, seed, mode, faces, found.value.order),
       stats: { attempts: 1, nodes: found.value.stats.nodes, trades: 0 },
     });
   }
@@ -114,11 +137,11 @@ function classicDeal(
   seed: string,
   rng: Rng,
   order: readonly Pair[],
-): Result<{ deal: Deal; stats: DealStats }, DealError> {
+): Result<{ deal: DealBoard; stats: DealStats }, DealError> {
   const flat = facePairs(geom.size).flat();
   const present = fullPresence(geom.size);
   const done = (faces: readonly Face[], solution: readonly Pair[], stats: DealStats) =>
-    ok({ deal: makeDealValue(layout, geom, seed, 'classic', faces, solution), stats });
+    ok({ deal: makeBoardValue(layout, seed, 'classic', faces, solution), stats });
   // Nodes cost more on a larger board: bounds in nodes that stay bounds in time.
   const scale = FULL_SET / Math.max(FULL_SET, geom.size);
   const cap = Math.round(UNIFORM_NODES * scale);

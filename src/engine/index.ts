@@ -32,8 +32,9 @@ export {
   UNIFORM_NODES,
   SEED_PATTERN,
   deal,
+  dealBoard,
 } from './deal.ts';
-export type { DealStats } from './deal.ts';
+export type { DealBoard, DealStats } from './deal.ts';
 export { shuffleFaces } from './shuffle.ts';
 export type { ShuffleResult } from './shuffle.ts';
 export { BAND_CUTS, DIFFICULTY_GAMES, bandOf, difficultyGames, isBand, measureDifficulty } from './difficulty.ts';

@@ -5,9 +5,9 @@
  * is also half of a deal's difficulty score (difficulty.ts).
  *
  * Implementation notes: the free tiles of each match group are kept in ascending slot order as they
- * become free (freedom.ts), with the number of matching pairs Σ k(k − 1)/2 over the groups; each step
- * draws one of those pairs uniformly (`rng.int(pairs)`, the groups in order of first appearance in slot
- * order, a group's pairs row by row). So a game costs a few microseconds on the turtle, and the draws
+ * become free (freedom.ts), with the number of matching pairs k(k − 1)/2 of each group, their sum, and a
+ * bit per group that has a pair; each step draws one of the pairs uniformly (`rng.int(pairs)`, the groups
+ * in order of first appearance in slot order, walking only those with a pair, a group's pairs row by row). So a game costs a few microseconds on the turtle, and the draws
  * are the ones the study's first implementation made (which rebuilt the groups from scratch every step).
  */
 import { freedomOf } from './freedom.ts';
@@ -47,13 +47,17 @@ export class FreeByGroup {
   readonly tiles: Int32Array;
   start = new Int32Array(0);
   length = new Int32Array(0);
-  pairs = 0; // Σ length(length − 1)/2 over the groups
+  pairsOf = new Int32Array(0); // per group: length(length − 1)/2
+  active = new Int32Array(0); // bit g % 32 of word g >> 5: group g has a pair (its pairsOf is above 0)
+  pairs = 0; // Σ pairsOf over the groups
   private groups: Groups | undefined;
   readonly add = (i: number): void => {
     const g = this.groups!.of[i]!;
     const s = this.start[g]!;
     let k = s + this.length[g]!;
     this.pairs += this.length[g]!;
+    this.pairsOf[g]! += this.length[g]!;
+    if (this.length[g]! === 1) this.active[g >> 5]! |= 1 << (g & 31);
     this.length[g]!++;
     // Insertion keeps the group ascending (a group has a few free copies at most).
     while (k > s && this.tiles[k - 1]! > i) {
@@ -73,6 +77,8 @@ export class FreeByGroup {
     if (this.start.length !== groups.count) {
       this.start = new Int32Array(groups.count);
       this.length = new Int32Array(groups.count);
+      this.pairsOf = new Int32Array(groups.count);
+      this.active = new Int32Array((groups.count + 31) >> 5);
     }
     let at = 0;
     for (let g = 0; g < groups.count; g++) {
@@ -80,6 +86,8 @@ export class FreeByGroup {
       at += groups.copies[g]!;
     }
     this.length.fill(0);
+    this.pairsOf.fill(0);
+    this.active.fill(0);
     this.pairs = 0;
   }
 
@@ -92,6 +100,8 @@ export class FreeByGroup {
     for (; k < end; k++) this.tiles[k] = this.tiles[k + 1]!;
     this.length[g]!--;
     this.pairs -= this.length[g]!;
+    this.pairsOf[g]! -= this.length[g]!;
+    if (this.length[g]! === 1) this.active[g >> 5]! &= ~(1 << (g & 31));
   }
 }
 
@@ -114,25 +124,29 @@ export function playRandom(geom: Geometry, groups: Groups, rng: Rng): number {
   while (left > 0) {
     if (free.pairs === 0) return left;
     let r = rng.int(free.pairs);
-    for (let g = 0; ; g++) {
-      const k = free.length[g]!;
-      const pairs = (k * (k - 1)) / 2;
-      if (r >= pairs) {
-        r -= pairs;
-        continue;
+    // The groups with a pair, in order (their bits, lowest first), until the r-th pair.
+    let g = -1;
+    for (let w = 0; g < 0; w++) {
+      for (let bits = free.active[w]!; bits !== 0; bits &= bits - 1) {
+        const h = (w << 5) | (31 - Math.clz32(bits & -bits));
+        if (r < free.pairsOf[h]!) {
+          g = h;
+          break;
+        }
+        r -= free.pairsOf[h]!;
       }
-      // The r-th pair (a < c) of this group, row by row.
-      let a = 0;
-      while (r >= k - 1 - a) r -= k - 1 - a++;
-      const s = free.start[g]!;
-      const x = free.tiles[s + a]!;
-      const y = free.tiles[s + a + 1 + r]!;
-      free.take(g, y);
-      free.take(g, x);
-      board.remove(x, free.add);
-      board.remove(y, free.add);
-      break;
     }
+    // The r-th pair (a < c) of this group, row by row.
+    const k = free.length[g]!;
+    let a = 0;
+    while (r >= k - 1 - a) r -= k - 1 - a++;
+    const s = free.start[g]!;
+    const x = free.tiles[s + a]!;
+    const y = free.tiles[s + a + 1 + r]!;
+    free.take(g, y);
+    free.take(g, x);
+    board.remove(x, free.add);
+    board.remove(y, free.add);
     left -= 2;
   }
   return 0;
