@@ -40,9 +40,6 @@ export const newDealUrl = (layout: string, mode: Mode, band?: Band): string =>
     ? `/play/${encodeURIComponent(layout)}${modeQuery(mode)}`
     : `/play/${encodeURIComponent(layout)}?difficulty=${band}${mode === 'classic' ? '&mode=classic' : ''}`;
 
-/** A band's name as a player reads it: 'hard' → 'Hard'. */
-export const bandName = (band: Band): string => band.charAt(0).toUpperCase() + band.slice(1);
-
 /** The deal API's address of a deal (what `GET /api/deals/…` answers; the browser's cache key of it). */
 export const dealApiUrl = (layout: string, seed: string, mode: Mode): string =>
   `/api/deals/${encodeURIComponent(layout)}/${encodeURIComponent(seed)}${modeQuery(mode)}`;

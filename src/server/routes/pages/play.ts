@@ -19,6 +19,7 @@ import {
 } from '../../schemas/common.ts';
 import { dailyDayOf, dailySeed } from '../../services/daily.ts';
 import { MAX_BAND_SEEDS, type ShownDeal, type ShownLookup } from '../../services/dealer.ts';
+import type { Translator } from '../../services/i18n.ts';
 import { ByteLru } from '../../services/lru.ts';
 import { bufferBytes, CACHE_BUDGETS, flatString, HEAP, keyedRecordBytes, stringBytes } from '../../services/sizes.ts';
 import { setStamp, takeStamp, type OwnRecord } from '../../services/views.ts';
@@ -26,9 +27,10 @@ import { setStamp, takeStamp, type OwnRecord } from '../../services/views.ts';
 const NO_RECORD: OwnRecord = { opened: 0, won: 0, best: [] };
 import { clientLog } from '../../services/games.ts';
 import { clientKey } from '../../services/limits.ts';
-import { BANDS } from '../../../engine/index.ts';
+import { BANDS, type Band } from '../../../engine/index.ts';
 import { randomSeed } from '../../services/seeds.ts';
-import { bandName, dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/display.ts';
+import { dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/display.ts';
+import type { Lang } from '../../../shared/i18n.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
 import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
 
@@ -68,13 +70,19 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
    */
   // The record as a visitor without a game sees it (no "you", no time yet) is the same for all of them while
   // the record is: rendered once per kept record (services/views.ts keeps one a second).
-  const anonymous = new WeakMap<OwnRecord, string>();
-  async function renderRecord(dealId: number | null, elapsedMs: number, playerId: string | null): Promise<string> {
+  const anonymous = new WeakMap<OwnRecord, Map<Lang, string>>();
+  async function renderRecord(
+    dealId: number | null,
+    elapsedMs: number,
+    playerId: string | null,
+    i18n: Translator,
+  ): Promise<string> {
     // A deal not stored yet has no record: nobody played it.
     const record = dealId === null ? NO_RECORD : await fastify.views.record(dealId);
-    const kept = playerId === null && elapsedMs === 0 ? anonymous.get(record) : undefined;
+    const kept = playerId === null && elapsedMs === 0 ? anonymous.get(record)?.get(i18n.lang) : undefined;
     if (kept !== undefined) return kept;
     const html = fastify.renderPartial('/partials/deal-stats', {
+      i18n,
       opened: record.opened,
       won: record.won,
       elapsedMs,
@@ -86,13 +94,22 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         you: row.player_id === playerId,
       })),
     });
-    if (playerId === null && elapsedMs === 0) anonymous.set(record, html);
+    if (playerId === null && elapsedMs === 0) {
+      const byLang = anonymous.get(record) ?? new Map<Lang, string>();
+      anonymous.set(record, byLang.set(i18n.lang, html));
+    }
     return html;
   }
 
   /** The board partial for a position. */
-  const renderBoard = (game: Game, layout: string, seed: string, mode: string): string =>
-    fastify.renderPartial('/partials/board', { board: boardView(game), layout: { id: layout }, seed, mode });
+  const renderBoard = (game: Game, layout: string, seed: string, mode: string, i18n: Translator): string =>
+    fastify.renderPartial('/partials/board', {
+      i18n,
+      board: boardView(game, i18n.t),
+      layout: { id: layout },
+      seed,
+      mode,
+    });
 
   // A fresh board is the same for every visitor of a deal: its markup and #deal-data are made once per
   // deal (stored, or shown unstored to visitors without a cookie). So is the whole page for everyone
@@ -111,10 +128,11 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
   }
   const freshBoards = new ByteLru<string, Fresh>('play pages', CACHE_BUDGETS.pages);
   fastify.caches.push(freshBoards);
-  const freshKey = (shown: ShownDeal): string =>
-    `${shown.id ?? 'new'} ${shown.deal.layout}/${shown.deal.seed}/${shown.deal.mode}`;
-  function freshBoard(shown: ShownDeal, layout: string, seed: string, mode: string): Fresh {
-    const key = freshKey(shown);
+  // The board's markup names its tiles, so a fresh board is kept per language.
+  const freshKey = (shown: ShownDeal, lang: Lang): string =>
+    `${shown.id ?? 'new'} ${shown.deal.layout}/${shown.deal.seed}/${shown.deal.mode} ${lang}`;
+  function freshBoard(shown: ShownDeal, layout: string, seed: string, mode: string, i18n: Translator): Fresh {
+    const key = freshKey(shown, i18n.lang);
     let fresh = freshBoards.get(key);
     if (!fresh) {
       const start = newGame(shown.deal);
@@ -122,7 +140,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       fresh = {
         left: start.value.left,
         pairs: availablePairs(start.value).length,
-        html: flatString(renderBoard(start.value, layout, seed, mode)),
+        html: flatString(renderBoard(start.value, layout, seed, mode, i18n)),
         data: flatString(dealData(shown.json, null)),
         pages: new Map(),
       };
@@ -135,14 +153,14 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     return fresh;
   }
   /** Keeps a rendered page of a fresh board (split at RECORD_MARK), if the deal has room for one more. */
-  function keepPage(shown: ShownDeal, fresh: Fresh, cacheKey: string, html: string): KeptPage {
+  function keepPage(shown: ShownDeal, lang: Lang, fresh: Fresh, cacheKey: string, html: string): KeptPage {
     const at = html.indexOf(RECORD_MARK);
     const page = { head: Buffer.from(html.slice(0, at)), tail: Buffer.from(html.slice(at + RECORD_MARK.length)) };
     if (fresh.pages.size >= PAGES_PER_DEAL) return page;
     fresh.pages.set(cacheKey, page);
     // The page, and once more whole with the record of visitors without a game (keepWhole), ~4 KB of record.
     const bytes = keyedRecordBytes(cacheKey) + 2 * (bufferBytes(page.head) + bufferBytes(page.tail)) + 4096;
-    freshBoards.resize(freshKey(shown), bytes);
+    freshBoards.resize(freshKey(shown, lang), bytes);
     return page;
   }
 
@@ -176,17 +194,25 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       }
       if (found.code !== 'ERR_NO_DEAL_IN_BAND' || !found.seen) return sendRefusal(request, reply, found);
       const name = (await fastify.layouts.namer([layout]))(layout);
+      const { i18n } = request;
+      const level = (band: Band): string => i18n.t('band.name', { band });
       const seen = BANDS.filter((b) => found.seen![b] > 0);
-      const tally = seen.map((b) => `${found.seen![b]} ${b}`).join(', ');
       return reply.code(404).page('error', {
-        title: `No ${difficulty} deal found`,
+        title: i18n.t('band.noneTitle', { level: level(difficulty) }),
         status: 404,
-        message:
-          `none of ${MAX_BAND_SEEDS} new ${mode} deals of ${name} was ${difficulty} (they were ${tally}): ` +
-          `this layout may have no ${difficulty} deals; try another difficulty`,
+        message: i18n.t('band.noneMessage', {
+          tried: MAX_BAND_SEEDS,
+          mode,
+          name,
+          found: i18n.list(seen.map((b) => i18n.t('band.count', { level: level(b), n: found.seen![b] }))),
+        }),
+        detail: null,
         links: [
-          ...seen.map((b) => ({ href: newDealUrl(layout, mode, b), label: `${bandName(b)} ${name}` })),
-          { href: newDealUrl(layout, mode), label: `Any new ${name} deal` },
+          ...seen.map((b) => ({
+            href: newDealUrl(layout, mode, b),
+            label: i18n.t('band.newDeal', { name, level: level(b) }),
+          })),
+          { href: newDealUrl(layout, mode), label: i18n.t('band.anyDeal', { name }) },
         ],
       });
     },
@@ -215,9 +241,10 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         const stamped = takeStamp(fastify, request, reply, request.playerId, key);
         shownAt = await fastify.views.show(request.playerId, client, shown, now, stamped);
       }
-      const record = await renderRecord(shown.id, now - shownAt, known ? request.playerId : null);
+      const i18n = request.i18n;
+      const record = await renderRecord(shown.id, now - shownAt, known ? request.playerId : null, i18n);
       const resumed = known && shown.id !== null ? await fastify.games.unfinished(request.playerId, shown) : undefined;
-      const fresh = resumed ? undefined : freshBoard(shown, layout, seed, mode);
+      const fresh = resumed ? undefined : freshBoard(shown, layout, seed, mode, i18n);
       const path = dealUrl(layout, seed, mode);
       // Never from the Host header (the client's to choose): PUBLIC_ORIGIN, else the path (the script adds the page's origin).
       const shareUrl = `${fastify.publicOrigin ?? ''}${path}`;
@@ -237,7 +264,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       if (resumed) {
         const game = resumed.game;
         counts = { left: game.left, pairs: availablePairs(game).length, hints: game.hints, shuffles: game.shuffles };
-        boardHtml = renderBoard(game, layout, seed, mode);
+        boardHtml = renderBoard(game, layout, seed, mode, i18n);
         const gameData: GameData = {
           id: resumed.row.id,
           log: clientLog(game, resumed.row.move_count, resumed.row),
@@ -272,7 +299,6 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         // The deal's difficulty as dealt (stored with it), and a new deal of the same band.
         difficulty: {
           band: shown.deal.difficulty.band,
-          name: bandName(shown.deal.difficulty.band),
           score: shown.deal.difficulty.score,
           againUrl: newDealUrl(layout, mode, shown.deal.difficulty.band),
         },
@@ -284,9 +310,10 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       // Cached without the player's part: the deal's record and the time since the player first saw it.
       const html = fastify.renderPartial('play', {
         ...page,
+        i18n,
         record: RECORD_MARK,
       });
-      return sendPage(reply, keepPage(shown, fresh, cacheKey, html), record);
+      return sendPage(reply, keepPage(shown, i18n.lang, fresh, cacheKey, html), record);
     },
   );
 }
