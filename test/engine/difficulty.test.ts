@@ -103,32 +103,36 @@ describe('measured difficulty', () => {
   // The calibration in small (docs/study.md, "Measured difficulty", has it over 400 deals per mode): on fixed
   // seeds, random play (other games than the score's) and the competent bot clear fewer games band by band.
   // 300 deals: the bot clears few classic deals of the two hardest bands (about 4% and 2%).
-  test.each(['relaxed', 'classic'] as const)('%s: the bands are in order on 300 turtle deals', (mode) => {
-    const random = new Map<Band, number[]>(BANDS.map((b) => [b, []]));
-    const bot = new Map<Band, number[]>(BANDS.map((b) => [b, []]));
-    for (let k = 1; k <= 300; k++) {
-      const seed = `order-${k}`;
-      const made = deal(turtle, seed, mode);
-      if (!made.ok) throw new Error(made.message);
-      const faces = made.value.deal.tiles.map((t) => t.face);
-      const groups = groupsOf(faces);
-      const rng = makeRng(seed, 'order');
-      let cleared = 0;
-      for (let game = 0; game < 50; game++) if (playRandom(turtleGeom, groups, rng) === 0) cleared++;
-      let won = 0;
-      for (let game = 0; game < 4; game++) if (playBot(turtleGeom, faces, `${seed}/${game}`, 0).won) won++;
-      random.get(made.value.deal.difficulty.band)!.push(cleared / 50);
-      bot.get(made.value.deal.difficulty.band)!.push(won / 4);
-    }
-    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-    for (const band of BANDS) expect(random.get(band)!.length, band).toBeGreaterThanOrEqual(50);
-    const randomMeans = BANDS.map((b) => mean(random.get(b)!));
-    const botMeans = BANDS.map((b) => mean(bot.get(b)!));
-    for (let b = 1; b < BANDS.length; b++) {
-      expect(randomMeans[b], `random play, ${BANDS[b]}`).toBeLessThan(randomMeans[b - 1]!);
-      expect(botMeans[b], `the bot, ${BANDS[b]}`).toBeLessThan(botMeans[b - 1]!);
-    }
-  });
+  test.each(['relaxed', 'classic'] as const)(
+    '%s: the bands are in order on 300 turtle deals',
+    (mode) => {
+      const random = new Map<Band, number[]>(BANDS.map((b) => [b, []]));
+      const bot = new Map<Band, number[]>(BANDS.map((b) => [b, []]));
+      for (let k = 1; k <= 300; k++) {
+        const seed = `order-${k}`;
+        const made = deal(turtle, seed, mode);
+        if (!made.ok) throw new Error(made.message);
+        const faces = made.value.deal.tiles.map((t) => t.face);
+        const groups = groupsOf(faces);
+        const rng = makeRng(seed, 'order');
+        let cleared = 0;
+        for (let game = 0; game < 50; game++) if (playRandom(turtleGeom, groups, rng) === 0) cleared++;
+        let won = 0;
+        for (let game = 0; game < 4; game++) if (playBot(turtleGeom, faces, `${seed}/${game}`, 0).won) won++;
+        random.get(made.value.deal.difficulty.band)!.push(cleared / 50);
+        bot.get(made.value.deal.difficulty.band)!.push(won / 4);
+      }
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      for (const band of BANDS) expect(random.get(band)!.length, band).toBeGreaterThanOrEqual(50);
+      const randomMeans = BANDS.map((b) => mean(random.get(b)!));
+      const botMeans = BANDS.map((b) => mean(bot.get(b)!));
+      for (let b = 1; b < BANDS.length; b++) {
+        expect(randomMeans[b], `random play, ${BANDS[b]}`).toBeLessThan(randomMeans[b - 1]!);
+        expect(botMeans[b], `the bot, ${BANDS[b]}`).toBeLessThan(botMeans[b - 1]!);
+      }
+    },
+    120_000,
+  ); // about 4 s of CPU a mode: room for a loaded machine
 
   test('every built-in layout measures its deals in both modes', () => {
     for (const layout of LAYOUTS) {
