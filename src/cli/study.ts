@@ -1,5 +1,6 @@
 /**
- * `study`: the solvability and difficulty study of SPEC §5, one row per layout.
+ * `study`: the solvability and difficulty study, one row per layout (its columns: docs/contracts.md,
+ * "Command line"; its findings: docs/study.md).
  *
  * Like the published study it reproduces (40 naive deals per layout, a
  * 200,000-position budget, 22 of 40 turtle deals left unresolved there), each
@@ -33,7 +34,7 @@ import {
   type Geometry,
   type Layout,
 } from '../engine/index.ts';
-import { exactlyOne, parseFlags, quote, UsageError } from './args.ts';
+import { exactlyOne, parseFlags, quote, UsageError, type Env } from './args.ts';
 import {
   CALIBRATION_COLUMNS,
   CALIBRATION_DEALS,
@@ -42,7 +43,7 @@ import {
   roundedCalibration,
 } from './calibrate.ts';
 import { MAX_BUDGET } from './commands.ts';
-import { corpusLayouts, type CorpusEntry, type Source } from './corpus.ts';
+import { corpusDir, corpusLayouts, type CorpusEntry, type Source } from './corpus.ts';
 import { max, mean, round } from './measure.ts';
 import { naiveFaces } from './naive.ts';
 
@@ -291,11 +292,11 @@ export const makeCsv = (rows: readonly StudyRow[]): string =>
 export const makeJson = (rows: readonly StudyRow[]): string => JSON.stringify(rows.map(rounded));
 
 /**
- * `study (--layout ID | --all) [--deals N] [--budget N] [--seed S] [--json] [--difficulty]`. With
- * `--difficulty`, the calibration of the deals' bands instead (calibrate.ts): four rows per layout and mode,
- * CALIBRATION_DEALS deals per layout and mode unless --deals says otherwise.
+ * `study (--layout ID | --all) [--deals N] [--budget N] [--seed S] [--json] [--difficulty]`; `--all` reads the
+ * corpus at `env`'s folder. With `--difficulty`, the calibration of the deals' bands instead (calibrate.ts): four
+ * rows per layout and mode, CALIBRATION_DEALS deals per layout and mode unless --deals says otherwise.
  */
-export function studyCommand(argv: readonly string[], progress: Progress): string {
+export function studyCommand(argv: readonly string[], progress: Progress, env: Env = process.env): string {
   const flags = parseFlags('study', argv, {
     layout: 'value',
     all: 'switch',
@@ -321,7 +322,10 @@ export function studyCommand(argv: readonly string[], progress: Progress): strin
   const entries: CorpusEntry[] =
     which === 'layout'
       ? [{ source: 'builtin', id: flags.required('layout'), layout: builtinLayout(flags.required('layout')) }]
-      : [...LAYOUTS.map((layout): CorpusEntry => ({ source: 'builtin', id: layout.id, layout })), ...corpusLayouts()];
+      : [
+          ...LAYOUTS.map((layout): CorpusEntry => ({ source: 'builtin', id: layout.id, layout })),
+          ...corpusLayouts(corpusDir(env)),
+        ];
   if (difficulty) {
     const rows = entries.flatMap((entry, i) => {
       const tell: Progress = (text) => progress(`study ${i + 1}/${entries.length} ${entry.source} ${text}`);

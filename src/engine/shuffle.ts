@@ -1,6 +1,6 @@
 /**
  * Faces onto a removal order: how a relaxed deal gets its faces (deal.ts) and how the game's shuffle re-deals
- * the tiles still on the board (SPEC §1: the same generator over the tiles left, so the position can always
+ * the tiles still on the board (docs/contracts.md, "Shuffle": the same generator over the tiles left, so the position can always
  * still be cleared; deterministic from the deal's seed and the number of shuffles so far).
  */
 import { findRemovalOrder } from './order.ts';

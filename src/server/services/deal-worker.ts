@@ -39,7 +39,7 @@ export type BandTaskResult =
   | { readonly ok: false; readonly error: string; readonly message: string };
 
 export type DealTaskResult =
-  | { readonly ok: true; readonly json: string } // the deal JSON of SPEC §3.3
+  | { readonly ok: true; readonly json: string } // the deal JSON (docs/contracts.md, "Deal JSON")
   | { readonly ok: false; readonly error: string; readonly message: string };
 
 // Custom layouts kept with their geometry (engine geometryOf caches per layout value), bounded by bytes.
