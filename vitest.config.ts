@@ -33,6 +33,7 @@ const ON_POSTGRES = [
   'hostile/hostile',
   'ops/page-writes',
   'ops/metrics',
+  'routes/difficulty',
 ].map((name) => `test/server/${name}.test.ts`);
 
 const ALONE = [
