@@ -35,6 +35,7 @@ import { Commitments } from './commitments.ts';
 import { Conflicts } from './conflicts.ts';
 import { Nogoods } from './nogoods.ts';
 import { Plays } from './plays.ts';
+import { Playouts } from './playouts.ts';
 import { PairingSearch } from './search.ts';
 import { setUp, workspaceOf } from './workspace.ts';
 
@@ -78,6 +79,7 @@ export function solve(
 
   const nogoods = new Nogoods(work, start);
   const plays = new Plays(work, start, budget, nogoods);
+  const playouts = new Playouts(work, start, budget, nogoods);
   const commitments = new Commitments(work, start, nogoods);
   const conflicts = new Conflicts(work, start, commitments, plays, nogoods);
   const search = new PairingSearch(work, start, budget, plays, nogoods, commitments, conflicts, rng);
@@ -85,8 +87,8 @@ export function solve(
     if (!search.passesFromStart()) return { result: 'unsolvable', nodes: budget.nodes };
     if (options.pairing && plays.greedy(commitments.pairingOf(options.pairing), 0))
       return { result: 'solvable', nodes: budget.nodes, solution: plays.solution() };
-    for (let p = 0, playouts = options.playouts ?? PLAYOUTS; p < playouts; p++) {
-      const moves = plays.playout(rng);
+    for (let p = 0, count = options.playouts ?? PLAYOUTS; p < count; p++) {
+      const moves = playouts.playout(rng);
       if (moves) return { result: 'solvable', nodes: budget.nodes, solution: moves };
     }
     const moves = search.run();
