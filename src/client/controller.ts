@@ -6,6 +6,7 @@
  */
 import type { Move } from '../engine/index.ts';
 import { type Ask } from './ask.ts';
+import { t } from './i18n.ts';
 import type { Controller } from './events.ts';
 import { boardPoint, fit, renderClock, zoomTo, type State } from './render.ts';
 import { play as playSound, setSound, type Sounds } from './sound.ts';
@@ -71,7 +72,8 @@ export function makeController(s: State, deps: Deps): Controller {
   function play(move: Move): boolean {
     const error = playMove(s, move, now());
     if (error) {
-      s.message = error.charAt(0).toUpperCase() + error.slice(1) + '.';
+      s.message = t('client.illegal'); // the engine's reason (English) is for the console
+      console.warn(error);
       draw();
       return false;
     }
@@ -84,7 +86,7 @@ export function makeController(s: State, deps: Deps): Controller {
     s.paused = on;
     if (on) stopClock(s, now());
     else startClock(s, now());
-    s.message = on ? 'Paused: the board is hidden and your clock stopped.' : '';
+    s.message = on ? t('client.paused') : '';
     savePrefs();
   }
 
@@ -92,13 +94,13 @@ export function makeController(s: State, deps: Deps): Controller {
     const url = shareUrl(s, location.origin);
     try {
       if (typeof navigator.share === 'function' && matchMedia('(pointer: coarse)').matches) {
-        await navigator.share({ title: 'Mahjong solitaire: can you clear this board?', url });
+        await navigator.share({ title: t('client.shareTitle'), url });
         return;
       }
       await navigator.clipboard.writeText(url);
-      s.message = 'Link copied: anyone who opens it gets this same board.';
+      s.message = t('client.linkCopied');
     } catch {
-      s.message = `Share this link: ${url}`;
+      s.message = t('client.shareThis', { url });
     }
     draw();
   }
@@ -108,7 +110,7 @@ export function makeController(s: State, deps: Deps): Controller {
     if (s.status === 'won' || (s.hintPending && hintAt === at)) return;
     hintAt = at;
     s.hintPending = true;
-    s.message = 'Looking for a good pair…';
+    s.message = t('client.lookingHint');
     draw();
     ask('hint', s.deal, s.game.log, (a) => {
       if (a.kind !== 'hint') {
@@ -126,7 +128,7 @@ export function makeController(s: State, deps: Deps): Controller {
     if (s.status === 'won' || s.check.kind === 'running') return;
     const at = s.game.log.length;
     s.check = { kind: 'running', at };
-    s.message = 'Asking the solver whether this board can still be cleared…';
+    s.message = t('client.check.asking');
     draw();
     ask('check', s.deal, s.game.log, (a) => {
       if (a.kind !== 'check') s.check = { kind: 'idle' };
@@ -151,7 +153,7 @@ export function makeController(s: State, deps: Deps): Controller {
         if (s.status === 'won') return;
         const n = Number(action.slice(5));
         for (let i = 0; i < n && s.game.past.length > 0; i++) play({ type: 'undo' });
-        s.message = `Back to the last winnable position (${n} move${n === 1 ? '' : 's'} undone).`;
+        s.message = t('client.backToWinnable', { n });
         draw();
         return;
       }

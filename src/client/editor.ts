@@ -10,10 +10,12 @@
  */
 import { makeLayout } from '../engine/layout.ts';
 import { ORDER_BUDGET } from '../engine/order.ts';
+import { t } from './i18n.ts';
 import { makeKmahjongg } from '../formats/kmahjongg.ts';
 import {
   EDITOR_NAME_MAX,
   changeLayer,
+  editMessage,
   checkDraft,
   gridOf,
   makeDraftCode,
@@ -36,6 +38,13 @@ const CHECK_DELAY_MS = 60; // a burst of clicks is checked once, after it
 const STUCK_MS = 400; // a check running this long when the draft changes again is abandoned (the worker restarted)
 const MIN_CELL = 6; // the smallest fitted cell width; in CSS px
 const ASPECT = 4 / 3; // a cell's height over its width (tiles are 3 wide by 4 high)
+/** The move buttons' steps: half-tile cells right and down. */
+const MOVE_STEPS: ReadonlyMap<string, readonly [dx: number, dy: number]> = new Map([
+  ['move-left', [-1, 0]],
+  ['move-right', [1, 0]],
+  ['move-up', [0, -1]],
+  ['move-down', [0, 1]],
+]);
 
 interface EditorState {
   draft: Draft;
@@ -187,7 +196,7 @@ function start(dom: EditorDom, data: PageData): void {
 
   const apply = (edit: DraftEdit): void => {
     if (edit.ok) commit(edit.draft);
-    else say(edit.message);
+    else say(editMessage(t, edit.reason));
   };
 
   const undo = (): void => {
@@ -258,9 +267,7 @@ function start(dom: EditorDom, data: PageData): void {
       layer(action === 'layer-up' ? 1 : -1);
     } else if (action?.startsWith('move-')) {
       e.preventDefault();
-      const [dx, dy] = { 'move-left': [-1, 0], 'move-right': [1, 0], 'move-up': [0, -1], 'move-down': [0, 1] }[
-        action as 'move-left'
-      ] ?? [0, 0];
+      const [dx, dy] = MOVE_STEPS.get(action) ?? [0, 0];
       apply(moveDraft(state.draft, dx, dy));
     } else if (action === 'undo') {
       e.preventDefault();
@@ -282,7 +289,7 @@ function start(dom: EditorDom, data: PageData): void {
     if (submitter?.dataset.action !== 'save') e.preventDefault();
     else if (!navigator.onLine) {
       e.preventDefault();
-      say('You are offline: saving needs the network. Your draft stays in this address; the download works offline.');
+      say(t('client.editor.offline'));
     }
   });
 
@@ -290,12 +297,12 @@ function start(dom: EditorDom, data: PageData): void {
   dom.download.addEventListener('click', (e) => {
     e.preventDefault();
     const { slots, name } = state.draft;
-    if (slots.length === 0) return say('Place some tiles first: there is nothing to download yet.');
+    if (slots.length === 0) return say(t('client.editor.nothingToDownload'));
     let text: string;
     try {
-      text = makeKmahjongg(makeLayout('draft', name || 'My layout', '', slots));
+      text = makeKmahjongg(makeLayout('draft', name || t('client.editor.myLayout'), '', slots));
     } catch {
-      return say('Two tiles share room on one layer: a layout file cannot hold them. Move one first.');
+      return say(t('client.editor.clash'));
     }
     const link = document.createElement('a');
     link.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));

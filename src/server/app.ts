@@ -22,6 +22,7 @@ import {
 } from './connections.ts';
 import { frameworkError, registerErrorHandler, registerNotFoundHandler } from './errors.ts';
 import headers, { requestIdMaker } from './plugins/headers.ts';
+import i18n from './plugins/i18n.ts';
 import assets from './plugins/assets.ts';
 import counters from './plugins/counters.ts';
 import database from './plugins/database.ts';
@@ -46,6 +47,7 @@ import pagesTransfer from './routes/pages/transfer.ts';
 import pagesExport from './routes/pages/export.ts';
 import customLayouts from './services/custom-layouts.ts';
 import pagesTheme from './routes/pages/theme.ts';
+import pagesLang from './routes/pages/lang.ts';
 import dealer, { type DealerOptions } from './services/dealer.ts';
 import games from './services/games.ts';
 import growth from './services/growth.ts';
@@ -160,6 +162,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(stores);
   app.register(cookieSetup, { secret: opts.cookieSecret, databasePath: opts.databasePath });
   app.register(player, { publicOrigin: opts.publicOrigin });
+  app.register(i18n);
   app.register(views);
   app.register(assets, { publicDir: opts.publicDir });
   app.register(view);
@@ -182,5 +185,6 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(pagesEditor);
   app.register(offline);
   app.register(pagesTheme);
+  app.register(pagesLang);
   return app;
 }

@@ -6,7 +6,6 @@
  */
 import {
   availablePairs,
-  faceName,
   isFree,
   presenceOf,
   statusOf,
@@ -16,6 +15,7 @@ import {
   type Status,
 } from '../../engine/index.ts';
 import { boxOf, type Box } from '../../shared/box.ts';
+import { tileLabel, type Format } from '../../shared/i18n.ts';
 
 export interface BoardTile {
   readonly slot: number; // index into the deal's tiles
@@ -38,8 +38,8 @@ export interface BoardView {
   readonly tiles: readonly BoardTile[];
 }
 
-/** The board of a game's current position. */
-export function boardView(game: Game): BoardView {
+/** The board of a game's current position; `t` names the tiles in the page's language. */
+export function boardView(game: Game, t: Format): BoardView {
   const { minX, minY, width, height, depth } = game.geom.extent;
   const present = presenceOf(game);
   const tiles: BoardTile[] = [];
@@ -54,7 +54,7 @@ export function boardView(game: Game): BoardView {
       x: s.x - minX,
       y: s.y - minY,
       z: s.z,
-      label: `${faceName(face)}, ${free ? 'free' : 'blocked'}`,
+      label: tileLabel(t, face, free),
     });
   });
   return {

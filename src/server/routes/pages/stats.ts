@@ -7,7 +7,6 @@ import { layoutInfos } from '../../services/layouts.ts';
 import { statsOf } from '../../services/stats.ts';
 import { timesChart } from '../../views/chart.ts';
 import { formatTime } from '../../../shared/display.ts';
-import { formatDate, formatPercent } from '../../views/format.ts';
 
 export default async function pagesStats(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -23,12 +22,13 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
         fastify.layouts.namer,
         fastify.now(),
       );
+      const i18n = request.i18n;
       return reply.page('stats', {
-        title: 'Your stats',
+        title: i18n.t('home.stats'),
         nav: 'stats',
         moved: request.query.moved === 1,
         stats,
-        winRate: formatPercent(stats.winRate),
+        winRate: i18n.percent(stats.winRate),
         // For the script's list of games waiting in this browser (src/client/site.ts): layout names by id.
         layoutNames: JSON.stringify(Object.fromEntries(layoutInfos().map((l) => [l.id, l.name]))),
         layouts: Object.entries(stats.byLayout).map(([id, s]) => ({
@@ -40,7 +40,7 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
         history: stats.history.map((h) => ({
           ...h,
           name: stats.byLayout[h.layout]?.name ?? h.layout, // every layout in the history has its totals
-          date: formatDate(h.startedAt),
+          date: i18n.date(h.startedAt, 'day-short'),
           time: formatTime(h.timeMs),
           // The ranked time too, where the server ranked the win and its clock says otherwise (a whole second).
           rankedTime:
@@ -48,7 +48,7 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
               ? formatTime(h.rankedMs)
               : null,
         })),
-        chart: timesChart(stats.wins),
+        chart: timesChart(stats.wins, i18n),
         pager: {
           page,
           pages: stats.historyPages,
