@@ -11,11 +11,13 @@
  * - workspace.ts: the typed arrays a solve works in (kept per geometry) and the start
  *   position's groups of matching tiles;
  * - budget.ts: nodes, the unit of work and of every budget (never time);
- * - plays.ts: the optimistic play (a failure proves the commitments dead), greedy play
- *   (a clear board is a solution) and random playouts;
+ * - plays.ts: the optimistic play (a failure proves the commitments dead) and greedy play
+ *   (a clear board is a solution);
+ * - playouts.ts: random playouts (a pair drawn by group, safe moves first);
  * - commitments.ts: the pairs fixed so far, for good or by the search's decisions;
- * - nogoods.ts: learnt sets of pairs no solution has all of, watched as SAT solvers
- *   watch literals, and the bans they put on the optimistic play;
+ * - nogoods.ts: learnt sets of literals (pairings of a group of four) no solution has
+ *   all of, watched by two literals as SAT solvers watch theirs, and the bans they put on
+ *   the optimistic play;
  * - conflicts.ts: which decisions a dead end depends on (deletion-minimal conflict sets,
  *   backjumping, learning);
  * - search.ts: the search over pairings, its root probe and its restarts.
