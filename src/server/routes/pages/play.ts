@@ -184,7 +184,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     { schema: { params: LayoutParamsSchema, querystring: ModeQuerySchema } },
     async (request, reply) => {
       const { layout } = request.params;
-      if (!(await fastify.layouts.info(layout)))
+      if (!(await fastify.layouts.exists(layout)))
         return sendError(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${layout}`);
       const key = dealKey(layout, randomSeed(), request.query.mode);
       fastify.dealer.markChosen(key); // its deal pays from the server's own pool
@@ -251,7 +251,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         counts = { left: fresh!.left, pairs: fresh!.pairs, hints: 0, shuffles: 0 };
         ({ html: boardHtml, data } = fresh!);
       }
-      const name = (await fastify.layouts.namer([layout]))(layout);
+      const name = (await fastify.layouts.namer([layout], i18n))(layout);
       const other = mode === 'classic' ? 'relaxed' : 'classic';
       const page = {
         title: `${name} ${seed}`,
