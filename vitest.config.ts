@@ -47,6 +47,7 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    expect: { poll: { timeout: 10_000 } }, // a page that answers within a second on a quiet machine may need more on CI
     globalSetup: ['test/support/postgres-setup.ts'], // one throwaway PostgreSQL for the run
     setupFiles: ['test/support/english.ts'], // the browser's messages in English (src/client/i18n.ts)
     projects: [

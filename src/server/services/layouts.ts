@@ -175,6 +175,6 @@ export const layoutName = (id: string, i18n?: Namer): string => {
 export const layoutNames = (i18n: Namer): Record<string, string> =>
   Object.fromEntries(LAYOUTS.map((l) => [l.id, builtinName(l, i18n)]));
 
-/** `GET /api/layouts`: as the CLI's `layouts` command (SPEC §3.1), in the engine's English. */
+/** `GET /api/layouts`: as the CLI's `layouts` command (docs/contracts.md, "Command line"), in the engine's English. */
 export const layoutList = (): { id: string; name: string; tiles: number }[] =>
   LAYOUTS.map((l) => ({ id: l.id, name: l.name, tiles: l.slots.length }));

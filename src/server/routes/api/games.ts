@@ -1,5 +1,5 @@
 /**
- * The games API (SPEC §3.2):
+ * The games API (docs/contracts.md, "JSON API" and "Moves"):
  * - POST /api/games {"layout","seed","mode"?} → 201 {"id", ...deal}
  * - POST /api/games/:id/moves {"moves":[...]} → {"status","faces","left","hints","shuffles","undos","moves",…};
  *   a win adds its time (`timeMs`, from the deal's first view), `ranked`, and for the win panel the
