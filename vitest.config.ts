@@ -14,8 +14,8 @@ import { defineConfig } from 'vitest/config';
  *
  * Group 1 (`alone`) runs last, one file at a time: the files whose assertions are about the machine's own
  * behaviour under a load they make themselves (stalled sockets shed, a heap attack bounded, no long task in
- * the page, a worker stopped at its deadline, a fleet process killed mid-load). Beside other tests they
- * would measure the neighbours instead.
+ * the page, a worker stopped at its deadline, a fleet process killed mid-load, a fleet restarted under load).
+ * Beside other tests they would measure the neighbours instead.
  */
 const ON_POSTGRES = [
   'routes/api',
@@ -41,6 +41,7 @@ const ALONE = [
   'test/server/ops/memory.test.ts',
   'test/server/ops/worker-pool.test.ts',
   'test/server/ops/fleet.test.ts',
+  'test/server/ops/fleet-restarts.test.ts',
 ];
 
 export default defineConfig({

@@ -78,6 +78,8 @@ export async function auditPages(
       { name: 'editor', path: '/layouts/editor' },
       { name: 'transfer', path: link },
       { name: 'offline', path: '/offline' },
+      { name: 'tiles traditional', path: '/tiles/traditional' }, // a set's faces preview
+      { name: 'tiles large', path: '/tiles/large' },
       { name: 'not found', path: '/no-such-page' },
     ],
   };
