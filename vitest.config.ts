@@ -32,6 +32,7 @@ const ON_POSTGRES = [
   'hostile/forgery',
   'hostile/hostile',
   'ops/page-writes',
+  'routes/difficulty',
 ].map((name) => `test/server/${name}.test.ts`);
 
 const ALONE = [

@@ -117,6 +117,7 @@ async function serve(): Promise<void> {
       playerId: player,
       dealId: stored.value.id,
       layout: 'turtle',
+      band: 'medium',
       status: 'playing',
       tilesLeft: stored.value.deal.tiles.length,
       now: Date.now(),

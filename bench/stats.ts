@@ -54,6 +54,7 @@ try {
       playerId,
       dealId: dealIds[k]!,
       layout: LAYOUTS[k]!,
+      band: 'medium',
       status: 'playing',
       tilesLeft: 144,
       now: at,

@@ -31,6 +31,9 @@ Commands:
                                                  {"seed","result","nodes","ms","cpu_ms","tiles"? (with --tiles)}
   study (--layout ID | --all) [--deals N] [--budget N] [--seed S] [--json]
                                                  solvability and difficulty per layout (CSV)
+  study (--layout ID | --all) --difficulty [--deals N] [--seed S] [--json]
+                                                 the bands' calibration: per layout, mode and band, how often random
+                                                 play and the bot clear its deals (CSV; 400 deals per mode by default)
   bench (--layout ID | --layout-file PATH [--name NAME]) [--mode M] [--count N]
                                                  {"deals","p50_ms","p99_ms","max_ms","mean_attempts","max_attempts","failures"}
   backup PATH [--force]                          an online backup of DATABASE_PATH (default data/mahjong.db)

@@ -47,6 +47,7 @@ export const ERROR_STATUS = {
   ERR_NEW_DEALS_FULL: 503, // everyone's budget of new deals is spent for now
   ERR_BUSY: 503, // the deal workers' queue is full
   ERR_WORKER: 503, // a deal worker failed or is stopping
+  ERR_NO_DEAL_IN_BAND: 404, // a band search dealt its most seeds and none was in the band (docs/server.md)
   // uploaded layouts (services/custom-layouts.ts)
   ERR_LAYOUT: 400, // a file that is not a layout we can play (the message says why)
   ERR_LAYOUT_TOO_SLOW: 400, // a layout that takes longer than the deadline to deal

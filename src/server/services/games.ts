@@ -279,6 +279,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         playerId,
         dealId: stored.id,
         layout: stored.deal.layout,
+        band: stored.deal.difficulty.band,
         status: statusOf(start.value),
         tilesLeft: start.value.left,
         now: startedAt,

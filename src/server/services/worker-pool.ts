@@ -14,7 +14,7 @@
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { DealJob, DealTask, DealTaskResult } from './deal-worker.ts';
+import type { BandTask, BandTaskResult, DealJob, DealTask, DealTaskResult } from './deal-worker.ts';
 
 /** The worker's file, and the node arguments its threads need: none for the compiled file. */
 export function workerEntry(): { filename: string; execArgv: string[] } {
@@ -45,7 +45,7 @@ export interface PoolOptions {
 const SHUTTING_DOWN = 'the server is shutting down';
 
 export class DealPool {
-  private piscina: Piscina<DealJob, DealTaskResult> | undefined; // made on first use
+  private piscina: Piscina<DealJob, DealTaskResult | BandTaskResult> | undefined; // made on first use
   private closed = false;
   private active = 0; // tasks running or waiting
 
@@ -53,6 +53,15 @@ export class DealPool {
 
   /** Deals a task in a worker; rejects with PoolError on deadline, a full queue or a dead worker. */
   async run(task: DealTask): Promise<DealTaskResult> {
+    return (await this.exec(task)) as DealTaskResult;
+  }
+
+  /** Runs a band search (a few deals) in a worker, as `run` does a deal. */
+  async search(task: BandTask): Promise<BandTaskResult> {
+    return (await this.exec(task)) as BandTaskResult;
+  }
+
+  private async exec(task: DealTask | BandTask): Promise<DealTaskResult | BandTaskResult> {
     if (this.closed) throw new PoolError('ERR_WORKER', SHUTTING_DOWN);
     // Counted here, not by piscina, which counts a task waiting for a booting thread as queued.
     if (this.active >= this.options.size + this.options.maxQueue)
@@ -94,8 +103,8 @@ export class DealPool {
     await pool?.destroy();
   }
 
-  private pool(): Piscina<DealJob, DealTaskResult> {
-    this.piscina ??= new Piscina<DealJob, DealTaskResult>({
+  private pool(): Piscina<DealJob, DealTaskResult | BandTaskResult> {
+    this.piscina ??= new Piscina<DealJob, DealTaskResult | BandTaskResult>({
       ...(this.options.entry ?? workerEntry()),
       minThreads: this.options.size,
       maxThreads: this.options.size,

@@ -38,7 +38,7 @@ describe('POST /api/games', () => {
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body.id).toMatch(/^[A-Za-z0-9_-]{16}$/);
-    expect(Object.keys(body)).toEqual(['id', 'layout', 'seed', 'mode', 'generator', 'tiles', 'solution']);
+    expect(Object.keys(body)).toEqual(['id', 'layout', 'seed', 'mode', 'generator', 'difficulty', 'tiles', 'solution']);
     expect(body).toMatchObject({ layout: 'turtle', seed: 'abc', mode: 'relaxed' });
     expect(body.tiles).toHaveLength(144);
     const deal = await app.inject({ url: '/api/deals/turtle/abc' });

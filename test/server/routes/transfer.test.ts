@@ -161,13 +161,13 @@ describe('exports', () => {
     expect(csv.headers['content-disposition']).toBe('attachment; filename="mahjong-games-2026-12-01.csv"');
     const lines = csv.body.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'layout,seed,mode,started,finished,result,time_ms,ranked,hints,shuffles,undos,moves,link,ranked_ms',
+      'layout,seed,mode,started,finished,result,time_ms,ranked,hints,shuffles,undos,moves,link,ranked_ms,band',
     );
     expect(lines[1]).toMatch(
-      /^garden,mine,relaxed,2026-12-01T10:00:00\.000Z,2026-12-01T10:00:\d\d\.\d{3}Z,won,\d+,true,0,0,0,\d+,http:\/\/localhost:80\/play\/garden\/mine,\d+$/,
+      /^garden,mine,relaxed,2026-12-01T10:00:00\.000Z,2026-12-01T10:00:\d\d\.\d{3}Z,won,\d+,true,0,0,0,\d+,http:\/\/localhost:80\/play\/garden\/mine,\d+,(easy|medium|hard|expert)$/,
     );
     expect(lines.at(-1)).toMatch(
-      /^turtle,"'-2-3",relaxed,[^,]+,,unfinished,,false,0,0,0,1,http:\/\/localhost:80\/play\/turtle\/-2-3,$/,
+      /^turtle,"'-2-3",relaxed,[^,]+,,unfinished,,false,0,0,0,1,http:\/\/localhost:80\/play\/turtle\/-2-3,,(easy|medium|hard|expert)$/,
     );
     expect(csv.body).not.toMatch(/(^|,)-2-3/m); // a spreadsheet never sees a formula
 

@@ -1,6 +1,6 @@
 /**
  * Games and their move logs over PostgreSQL (GamesStore); see ../sqlite/games.ts for SQLite's, whose
- * aggregates (player_layouts, player_days runs, players.best_streak, deal_records) this keeps the same way
+ * aggregates (player_layouts, player_bands, player_days runs, players.best_streak, deal_records) this keeps the same way
  * in the same transactions.
  *
  * Implementation notes: `saveMoves` is one transaction whose first statement is the conditional UPDATE
@@ -14,6 +14,7 @@ import { isCleanWin } from '../../../shared/display.ts';
 import { transaction } from '../../db/postgres.ts';
 import { shiftDay } from '../days.ts';
 import type {
+  BandTotals,
   BestTime,
   DailyResult,
   ExportRow,
@@ -31,7 +32,7 @@ type Q = pg.Pool | pg.PoolClient;
 
 const SUMMARY =
   'g.id, g.deal_id, g.status, g.result, g.move_count, g.tiles_left, g.hints, g.shuffles, g.undos, ' +
-  'g.started_at, g.finished_at, g.shown_at, g.unranked, g.ranked_ms, g.daily, g.play_ms, g.own_ms, d.layout, d.seed, d.mode';
+  'g.started_at, g.finished_at, g.shown_at, g.unranked, g.ranked_ms, g.daily, g.play_ms, g.own_ms, d.layout, d.seed, d.mode, g.band';
 const FULL = `${SUMMARY}, g.player_id, g.moves_json, g.boards, g.updated_at, g.paced_at, g.checks, g.checks_no`;
 
 interface DayRow {
@@ -91,8 +92,8 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
           game.now,
         ]);
         await client.query(
-          `INSERT INTO games (id, player_id, deal_id, layout, status, tiles_left, started_at, updated_at, shown_at, paced_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9)`,
+          `INSERT INTO games (id, player_id, deal_id, layout, status, tiles_left, started_at, updated_at, shown_at, paced_at, band)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9, $10)`,
           [
             game.id,
             game.playerId,
@@ -103,7 +104,13 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
             game.now,
             game.shownAt,
             game.pacedAt,
+            game.band,
           ],
+        );
+        await client.query(
+          `INSERT INTO player_bands (player_id, band, played) VALUES ($1, $2, 1)
+           ON CONFLICT (player_id, band) DO UPDATE SET played = player_bands.played + 1`,
+          [game.playerId, game.band],
         );
         await client.query(
           `INSERT INTO player_layouts (player_id, layout, played) VALUES ($1, $2, 1)
@@ -117,7 +124,13 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
     },
     async saveMoves(saved: SavedMoves) {
       return transaction(pool, async (client) => {
-        const key = await one<{ player_id: string; deal_id: number; layout: string; own_ms: number }>(
+        const key = await one<{
+          player_id: string;
+          deal_id: number;
+          layout: string;
+          own_ms: number;
+          band: string | null;
+        }>(
           client,
           `UPDATE games SET moves_json = $2, boards = $3, move_count = $4, status = $5, tiles_left = $6,
              hints = $7, shuffles = $8, undos = $9, updated_at = $10, paced_at = $11, unranked = $12,
@@ -125,7 +138,7 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
              ranked_ms = $14, daily = $15, checks = $17, checks_no = $18,
              play_ms = CASE WHEN $19::bigint IS NULL THEN play_ms ELSE GREATEST(COALESCE(play_ms, 0), $19::bigint) END
            WHERE id = $1 AND move_count = $16 AND result IS NULL
-           RETURNING player_id, deal_id, layout, own_ms`,
+           RETURNING player_id, deal_id, layout, own_ms, band`,
           [
             saved.id,
             saved.movesJson,
@@ -159,6 +172,11 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
              WHERE player_id = $1 AND layout = $2`,
             [player, key.layout, clean, key.own_ms],
           );
+          if (key.band !== null)
+            await client.query(
+              'UPDATE player_bands SET won = won + 1, clean_wins = clean_wins + $3 WHERE player_id = $1 AND band = $2',
+              [player, key.band, clean],
+            ); // a game begun with a band
           if ((await winsOfDeal(client, player, key.deal_id)) === 1)
             await client.query(
               `INSERT INTO deal_records (deal_id, won) VALUES ($1, 1)
@@ -234,6 +252,12 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
           }
           return {
             layouts,
+            bands: await all<BandTotals>(
+              client,
+              `SELECT band, played, won, clean_wins FROM player_bands WHERE player_id = $1
+               ORDER BY CASE band WHEN 'easy' THEN 0 WHEN 'medium' THEN 1 WHEN 'hard' THEN 2 ELSE 3 END`,
+              [playerId],
+            ),
             streak: await currentRun(client, playerId, q.today, q.yesterday, 'run'),
             bestStreak:
               (await one<{ best_streak: number }>(client, 'SELECT best_streak FROM players WHERE id = $1', [playerId]))

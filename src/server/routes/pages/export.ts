@@ -1,6 +1,7 @@
 /**
  * GET /stats/export.csv and /stats/export.json: every game of the player, one row each, oldest first
- * (layout, seed, mode, started, finished, result, time, ranked, hints, shuffles, undos, moves, link, ranked time):
+ * (layout, seed, mode, started, finished, result, time, ranked, hints, shuffles, undos, moves, link, ranked time,
+ * band: the deal's difficulty band when the game began, empty for games begun before deals had one):
  * the time is the player's own (docs/fair-play.md, "Two clocks"), the ranked time the server's for a ranked win.
  * Streamed a page at a time, so 100,000 games cost no more memory than 500. A player with no games
  * gets a 404 that says so.
@@ -29,6 +30,7 @@ export interface ExportGame {
   moves: number;
   link: string;
   rankedMs: number | null; // a ranked win's time on the server's clock, from the deal's first view
+  band: string | null; // the deal's difficulty band when the game began; null before deals had one
 }
 
 export const CSV_COLUMNS = [
@@ -46,6 +48,7 @@ export const CSV_COLUMNS = [
   'moves',
   'link',
   'ranked_ms',
+  'band',
 ] as const;
 
 export function exportGame(row: ExportRow, origin: string): ExportGame {
@@ -64,6 +67,7 @@ export function exportGame(row: ExportRow, origin: string): ExportGame {
     moves: row.move_count,
     link: `${origin}${dealUrl(row.layout, row.seed, row.mode)}`,
     rankedMs: row.ranked_ms,
+    band: row.band,
   };
 }
 
@@ -91,6 +95,7 @@ export function csvLine(game: ExportGame): string {
     game.moves,
     game.link,
     game.rankedMs,
+    game.band,
   ];
   return `${values.map(csvField).join(',')}\r\n`;
 }
