@@ -71,7 +71,8 @@ suite('the board in Chromium', () => {
     expect(await page.textContent('#win-panel h2')).toBe('A clean win!');
     expect(await page.textContent('#win-panel [data-win="your-time"]')).toMatch(/^\d+:\d\d$/);
     expect(await page.locator('#win-panel a[href="/stats"]').count()).toBe(1);
-    expect(await page.locator('#win-panel a[href^="/play/turtle"]').count()).toBe(1);
+    expect(await page.locator('#win-panel a[data-win="new"][href^="/play/turtle"]').count()).toBe(1);
+    expect(await page.getAttribute('#win-panel a[data-win="band"]', 'href')).toMatch(/^\/play\/turtle\?difficulty=/);
     expect(await page.textContent('#message')).toMatch(/Board cleared/);
     expect(await page.textContent('[data-counter="left"]')).toBe('0');
     await settled(page);

@@ -186,7 +186,7 @@ suite('sync in Chromium', () => {
     await settled(one);
     await playPair(two, deal.solution[2]!); // tab two has not seen tab one's second pair
     await sendNow(two);
-    await expect.poll(() => two.textContent('#message')).toMatch(/another tab or window.*server's position/);
+    await expect.poll(() => two.textContent('#message')).toMatch(/another window.*server's position/);
     const expected: Move[] = deal.solution.slice(0, 2).map(([a, b]) => ({ type: 'match', a, b }));
     const log = await two.evaluate(
       () => (globalThis as { __mahjong?: { state: { game: { log: unknown[] } } } }).__mahjong!.state.game.log,
