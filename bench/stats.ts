@@ -83,6 +83,7 @@ try {
         dailyDay: null,
         onTable: false,
         playMs: null,
+        band: null,
       });
     }
   }

@@ -466,6 +466,7 @@ describe('POST /api/games/:id/moves', () => {
         id: game.id, expectedCount, movesJson: '[{"type":"hint"}]', boards: '', moveCount: 1, status: 'playing',
         tilesLeft: 144, hints: 1, checks: 0, checksNo: 0, shuffles: 0, undos: 0, now: Date.now(), won: false, pacedAt: 0, unranked: null, rankedMs: null, dailyDay: null, onTable: false,
     playMs: null,
+    band: null,
       }); // prettier-ignore
     expect(await save(0)).toBe(true);
     expect(await save(0)).toBe(false);

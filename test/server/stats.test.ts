@@ -168,6 +168,7 @@ describe('stats from aggregates agree with the plain computation', () => {
           dailyDay: null,
           onTable: false,
           playMs: null,
+          band: null,
         }),
       ).toBe(true);
       done.find((d) => d.id === g.id)!.won = true;

@@ -122,6 +122,7 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
     dailyDay: null,
     onTable: false,
     playMs: null,
+    band: null,
     ...fields,
   });
   /** Wins game `id` at `at` (ranked with the given time, on a daily table when `dailyDay`). */
@@ -139,7 +140,7 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
       return ((await s.size()) - before) / N;
     }
 
-    test('a new deal, a view, a game, a move log, an upload, a name, a transfer link: each within its figure', async () => {
+    test('a new deal, a view, a game, a move log, an upload, a name, a transfer link, a replay link: each within its figure', async () => {
       const s = await stores();
       const measured: Record<string, [number, number]> = {}; // kind → [bytes a write, the figure charged]
       measured.deal = [await perWrite(s, (i) => storeDeal(s, `grow-${i}`)), dealGrowth(144)];
@@ -213,6 +214,10 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
           s.players.createTransfer(`${'h'.repeat(40)}${i}`.padEnd(64, 'x'), `view-player-${i}`, T0, T0 + 900_000),
         ),
         ROW_BYTES.transfer,
+      ];
+      measured.replay = [
+        await perWrite(s, (i) => s.replays.tokenFor(ids[i]!, `replay-token-${i}`.padEnd(22, 'x'), T0)),
+        ROW_BYTES.replay,
       ];
       const over = Object.entries(measured).filter(([, [bytes, figure]]) => bytes > figure);
       expect(over, JSON.stringify(measured)).toEqual([]);
@@ -365,7 +370,16 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
         today,
         yesterday,
       });
-      expect(none).toEqual({ layouts: [], streak: 0, bestStreak: 0, dailyStreak: 0, history: [], wins: [] });
+      expect(none).toEqual({
+        layouts: [],
+        streak: 0,
+        bestStreak: 0,
+        dailyStreak: 0,
+        history: [],
+        wins: [],
+        achievements: [],
+        bestDailyStreak: 0,
+      });
     });
 
     test('a win sent late joins the runs of days after it', async () => {

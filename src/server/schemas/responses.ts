@@ -45,7 +45,20 @@ export const LayoutSlotsSchema = z.looseObject({
   slots: z.array(z.tuple([Coord, Coord, Coord])),
 });
 
-/** GET /api/stats (SPEC §3.2; services/stats.ts Stats). */
+/** One achievement, held or open (services/achievements.ts AchievementView). */
+export const AchievementSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  rule: z.string(),
+  earned: z.boolean(),
+  earnedAt: z.number().int().nullable(),
+  game: z
+    .looseObject({ id: z.string(), layout: z.string(), seed: z.string(), mode: z.enum(MODES), url: z.string() })
+    .nullable(),
+  progress: z.looseObject({ done: z.number().int(), goal: z.number().int(), unit: z.string() }).nullable(),
+});
+
+/** GET /api/stats (SPEC §3.2, §11; services/stats.ts Stats). */
 export const StatsSchema = z.looseObject({
   played: z.number().int(),
   won: z.number().int(),
@@ -54,4 +67,8 @@ export const StatsSchema = z.looseObject({
   bestStreak: z.number().int(),
   byLayout: z.record(z.string(), z.unknown()),
   history: z.array(z.unknown()),
+  achievements: z.array(AchievementSchema),
 });
+
+/** POST /api/games/:id/replay (SPEC §11): the replay page's address. */
+export const ReplayLinkSchema = z.object({ url: z.string() });

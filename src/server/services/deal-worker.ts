@@ -2,13 +2,24 @@
  * The deal worker: deals one (layout, seed, mode) per message, off the main
  * thread. A classic deal of a hard layout can take seconds of solver time; in a
  * worker it cannot stall the server, and the pool can stop it at its deadline.
+ * It also reviews a game's log for its replay (where the win was lost: the engine's
+ * reviewLog, a solver question per run of moves), which is solver work of the same kind.
  *
  * Started as a file (compiled to dist/, or through tsx from source: see
  * worker-pool.ts); it imports only the engine, Node built-ins and the byte-bounded map (lru.ts, sizes.ts).
  */
 import type { MessagePort } from 'node:worker_threads';
 import { layoutById } from '../../engine/builtins.ts';
-import { deal, makeLayout, type Layout } from '../../engine/index.ts';
+import {
+  deal,
+  makeLayout,
+  parseBoards,
+  reviewLog,
+  type Deal,
+  type Layout,
+  type Move,
+  type Review,
+} from '../../engine/index.ts';
 import type { DealKey } from '../schemas/common.ts'; // a type only: the worker imports no zod
 import { ByteLru } from './lru.ts';
 import { HEAP, WORKER_LAYOUTS_BYTES } from './sizes.ts';
@@ -51,15 +62,41 @@ export function runDealTask(task: DealTask, dealFn: typeof deal = deal): DealTas
   return { ok: true, json: JSON.stringify(result.value.deal) };
 }
 
+/** A game's log to review (services/replays.ts): its deal's JSON, its stored log and shuffle boards. */
+export interface ReviewTask {
+  readonly kind: 'review';
+  readonly dealJson: string;
+  readonly movesJson: string;
+  readonly boards: string; // GameRow.boards: 2 characters a slot per shuffle
+}
+
+export type ReviewTaskResult =
+  | { readonly ok: true; readonly review: Review }
+  | { readonly ok: false; readonly error: string; readonly message: string };
+
+/** Reviews one game's log; the same function runs in the worker and, with no workers, in process. */
+export function runReviewTask(task: ReviewTask): ReviewTaskResult {
+  const dealt = JSON.parse(task.dealJson) as Deal;
+  const boards = task.boards === '' ? undefined : parseBoards(task.boards, dealt.tiles.length);
+  if (boards && !boards.ok) return { ok: false, error: 'ERR_REPLAY', message: boards.message };
+  const review = reviewLog(dealt, JSON.parse(task.movesJson) as Move[], boards?.value);
+  return review.ok ? { ok: true, review: review.value } : { ok: false, error: review.error, message: review.message };
+}
+
+export type WorkerTask = DealTask | ReviewTask;
+export type WorkerResult<T extends WorkerTask> = T extends ReviewTask ? ReviewTaskResult : DealTaskResult;
+
+const isReview = (task: WorkerTask): task is ReviewTask => 'kind' in task && task.kind === 'review';
+
 /** One task as piscina hands it to a worker: `started` is told when the work begins (the deadline starts then). */
 export interface DealJob {
-  readonly task: DealTask;
+  readonly task: WorkerTask;
   readonly started: MessagePort;
 }
 
 /** The worker's entry point (piscina calls the default export). */
-export default function dealJob({ task, started }: DealJob): DealTaskResult {
+export default function dealJob({ task, started }: DealJob): DealTaskResult | ReviewTaskResult {
   started.postMessage('started');
   started.close();
-  return runDealTask(task);
+  return isReview(task) ? runReviewTask(task) : runDealTask(task);
 }

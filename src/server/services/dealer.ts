@@ -33,7 +33,14 @@ import type { Deal, Layout, deal as dealFunction } from '../../engine/index.ts';
 import { isErrorCode, type ErrorCode, type Refusal } from '../errors.ts';
 import type { DealRow } from '../repositories/types.ts';
 import { dealKey, type DealKey } from '../schemas/common.ts';
-import { runDealTask, type DealTask, type DealTaskResult } from './deal-worker.ts';
+import {
+  runDealTask,
+  runReviewTask,
+  type DealTask,
+  type DealTaskResult,
+  type ReviewTask,
+  type ReviewTaskResult,
+} from './deal-worker.ts';
 import { budgetGroup, NEW_DEAL_LIMITS, NewDealBudget, type NewDealLimits } from './limits.ts';
 import { ByteLru } from './lru.ts';
 import { dealGrowth } from './growth.ts';
@@ -91,6 +98,11 @@ export interface Dealer {
   check(layout: Layout): Promise<{ readonly ok: true } | Refusal>;
   /** Deletes deals nobody played past their time or the cap; returns how many (also run on a timer). */
   prune(): Promise<number>;
+  /**
+   * Reviews a game's log where classic deals are made (the workers, else in process): solver work of up to a
+   * second on a long game (services/replays.ts). A busy or failed worker is an `ok: false` answer, not a throw.
+   */
+  review(task: ReviewTask): Promise<ReviewTaskResult>;
 }
 
 export interface DealerOptions {
@@ -311,6 +323,15 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
           message: 'this layout takes too long to deal; it cannot be played here',
         };
       return { ok: false, code: 'ERR_LAYOUT', message: result.message };
+    },
+    async review(task) {
+      if (!pool) return runReviewTask(task);
+      try {
+        return await pool.run(task);
+      } catch (error) {
+        if (error instanceof PoolError) return { ok: false, error: error.code, message: error.message };
+        throw error;
+      }
     },
     async prune() {
       // The cached deals stay: a request that just looked one up may be about to start a game on it.

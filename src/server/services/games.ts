@@ -49,6 +49,7 @@ import {
   type Status,
 } from '../../engine/index.ts';
 import { isErrorCode, type ErrorCode, type Refusal } from '../errors.ts';
+import { BANDS, type Band } from '../repositories/achievements.ts';
 import type { GameRow } from '../repositories/types.ts';
 import type { StoredDeal } from './dealer.ts';
 import { paceAfter, paceStart, rankWin } from './fair-play.ts';
@@ -155,6 +156,15 @@ export function clientLog(
 }
 
 export const makeGameId = (): string => randomBytes(12).toString('base64url');
+
+/**
+ * A stored deal's difficulty band (its JSON's `difficulty.band`, kept with the deal as it was made), for the
+ * achievements a win earns; null for a deal stored without one.
+ */
+export function bandOf(stored: StoredDeal): Band | null {
+  const band = (stored.deal as { readonly difficulty?: { readonly band?: unknown } }).difficulty?.band;
+  return (BANDS as readonly unknown[]).includes(band) ? (band as Band) : null;
+}
 
 const countOf = (moves: readonly Move[], type: Move['type']): number => moves.filter((m) => m.type === type).length;
 
@@ -416,6 +426,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
           unranked,
           ...rank,
           playMs: playMs ?? null,
+          band: bandOf(stored),
         });
         if (saved) {
           cache.set(row.id, game, count, stored);

@@ -14,7 +14,7 @@
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { DealJob, DealTask, DealTaskResult } from './deal-worker.ts';
+import type { DealJob, DealTaskResult, ReviewTaskResult, WorkerResult, WorkerTask } from './deal-worker.ts';
 
 /** The worker's file, and the node arguments its threads need: none for the compiled file. */
 export function workerEntry(): { filename: string; execArgv: string[] } {
@@ -45,14 +45,14 @@ export interface PoolOptions {
 const SHUTTING_DOWN = 'the server is shutting down';
 
 export class DealPool {
-  private piscina: Piscina<DealJob, DealTaskResult> | undefined; // made on first use
+  private piscina: Piscina<DealJob, DealTaskResult | ReviewTaskResult> | undefined; // made on first use
   private closed = false;
   private active = 0; // tasks running or waiting
 
   constructor(private readonly options: PoolOptions) {}
 
-  /** Deals a task in a worker; rejects with PoolError on deadline, a full queue or a dead worker. */
-  async run(task: DealTask): Promise<DealTaskResult> {
+  /** Runs a task (a deal, or a review) in a worker; rejects with PoolError on deadline, a full queue or a dead worker. */
+  async run<T extends WorkerTask>(task: T): Promise<WorkerResult<T>> {
     if (this.closed) throw new PoolError('ERR_WORKER', SHUTTING_DOWN);
     // Counted here, not by piscina, which counts a task waiting for a booting thread as queued.
     if (this.active >= this.options.size + this.options.maxQueue)
@@ -66,11 +66,17 @@ export class DealPool {
       timer = setTimeout(() => abort.abort(), this.options.timeoutMs);
     });
     try {
-      return await pool.run({ task, started: port2 }, { transferList: [port2], signal: abort.signal });
+      return (await pool.run(
+        { task, started: port2 },
+        { transferList: [port2], signal: abort.signal },
+      )) as WorkerResult<T>;
     } catch (error) {
       if (this.closed) throw new PoolError('ERR_WORKER', SHUTTING_DOWN);
       if (abort.signal.aborted)
-        throw new PoolError('ERR_TIMEOUT', `making this deal took longer than ${this.options.timeoutMs / 1000} s`);
+        throw new PoolError(
+          'ERR_TIMEOUT',
+          `${'kind' in task ? 'reviewing this game' : 'making this deal'} took longer than ${this.options.timeoutMs / 1000} s`,
+        );
       const message = error instanceof Error ? error.message : String(error);
       throw new PoolError('ERR_WORKER', `the deal worker failed: ${message}`);
     } finally {
@@ -94,8 +100,8 @@ export class DealPool {
     await pool?.destroy();
   }
 
-  private pool(): Piscina<DealJob, DealTaskResult> {
-    this.piscina ??= new Piscina<DealJob, DealTaskResult>({
+  private pool(): Piscina<DealJob, DealTaskResult | ReviewTaskResult> {
+    this.piscina ??= new Piscina<DealJob, DealTaskResult | ReviewTaskResult>({
       ...(this.options.entry ?? workerEntry()),
       minThreads: this.options.size,
       maxThreads: this.options.size,

@@ -20,10 +20,12 @@
  */
 import type { Database } from 'better-sqlite3';
 import { isCleanWin } from '../../../shared/display.ts';
+import { earnedBy, needsLayouts } from '../achievements.ts';
 import { shiftDay } from '../days.ts';
 import type {
   BestTime,
   DailyResult,
+  EarnedRow,
   ExportRow,
   GameRow,
   GamesStore,
@@ -53,8 +55,11 @@ export function createGamesRepository(db: Database): GamesStore {
        best_ms = CASE WHEN best_ms IS NULL OR @time < best_ms THEN @time ELSE best_ms END
      WHERE player_id = @player AND layout = @layout`,
   );
-  const gameKey = db.prepare<[string], { player_id: string; deal_id: number; layout: string; own_ms: number }>(
-    'SELECT player_id, deal_id, layout, own_ms FROM games WHERE id = ?',
+  const gameKey = db.prepare<
+    [string],
+    { player_id: string; deal_id: number; layout: string; own_ms: number; mode: 'relaxed' | 'classic' }
+  >(
+    'SELECT g.player_id, g.deal_id, g.layout, g.own_ms, d.mode FROM games g JOIN deals d ON d.id = g.deal_id WHERE g.id = ?',
   );
   const insertView = db.prepare<[string, number, number]>(
     'INSERT OR IGNORE INTO deal_views (player_id, deal_id, shown_at) VALUES (?, ?, ?)',
@@ -92,6 +97,30 @@ export function createGamesRepository(db: Database): GamesStore {
     'UPDATE player_days SET daily_run = ? WHERE player_id = ? AND day = ?',
   );
   const raiseBest = db.prepare<[number, string]>('UPDATE players SET best_streak = MAX(best_streak, ?) WHERE id = ?');
+  const raiseBestDaily = db.prepare<[number, string]>(
+    'UPDATE players SET best_daily_streak = MAX(best_daily_streak, ?) WHERE id = ?',
+  );
+  // Achievements (repositories/achievements.ts): what the player holds, and their standing after a win.
+  const held = db.prepare<[string], { achievement: string }>(
+    'SELECT achievement FROM achievements WHERE player_id = ?',
+  );
+  const winTotals = db.prepare<[string], { wins: number | null; clean: number | null }>(
+    'SELECT SUM(won) AS wins, SUM(clean_wins) AS clean FROM player_layouts WHERE player_id = ?',
+  );
+  const builtinsWon = db.prepare<[string], { layout: string }>(
+    `SELECT layout FROM player_layouts WHERE player_id = ? AND won > 0 AND layout NOT LIKE 'c-%'`,
+  );
+  const bests = db.prepare<[string], { best_streak: number; best_daily_streak: number }>(
+    'SELECT best_streak, best_daily_streak FROM players WHERE id = ?',
+  );
+  const award = db.prepare<[string, string, string, number]>(
+    'INSERT INTO achievements (player_id, achievement, game_id, earned_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+  );
+  const achievements = db.prepare<[string], EarnedRow>(
+    `SELECT a.achievement, a.game_id, a.earned_at, d.layout, d.seed, d.mode
+     FROM achievements a JOIN games g ON g.id = a.game_id JOIN deals d ON d.id = g.deal_id
+     WHERE a.player_id = ? ORDER BY a.earned_at, a.achievement`,
+  );
   const startedSince = db.prepare<[string, number], { n: number }>(
     'SELECT COUNT(*) AS n FROM games WHERE player_id = ? AND started_at >= ?',
   );
@@ -201,7 +230,7 @@ export function createGamesRepository(db: Database): GamesStore {
   }
 
   const saveGame = db.transaction((saved: SavedMoves): boolean => {
-    const { onTable: _, ...fields } = saved;
+    const { onTable: _, band: _band, ...fields } = saved;
     const changed = save.run({ ...fields, won: saved.won ? 1 : 0, daily: saved.onTable ? 1 : 0 }).changes;
     if (changed !== 1) return false;
     if (saved.won) {
@@ -215,8 +244,24 @@ export function createGamesRepository(db: Database): GamesStore {
       if (first) raiseBest.run(markDay(key.player_id, today, 'run'), key.player_id);
       if (saved.dailyDay !== null && dayRow.get(key.player_id, saved.dailyDay)?.daily !== 1) {
         addDailyDay.run(key.player_id, saved.dailyDay);
-        markDay(key.player_id, saved.dailyDay, 'daily_run');
+        raiseBestDaily.run(markDay(key.player_id, saved.dailyDay, 'daily_run'), key.player_id);
       }
+      // The achievements this win earns, from the standing it leaves (repositories/achievements.ts).
+      const holds = new Set(held.all(key.player_id).map((row) => row.achievement));
+      const totals = winTotals.get(key.player_id)!;
+      const best = bests.get(key.player_id)!;
+      const earned = earnedBy(
+        holds,
+        { mode: key.mode, hints: saved.hints, clean: clean === 1, band: saved.band },
+        {
+          wins: totals.wins ?? 0,
+          cleanWins: totals.clean ?? 0,
+          layoutsWon: needsLayouts(holds) ? builtinsWon.all(key.player_id).map((row) => row.layout) : [],
+          bestStreak: best.best_streak,
+          bestDailyStreak: best.best_daily_streak,
+        },
+      );
+      for (const id of earned) award.run(key.player_id, id, saved.id, saved.now);
     }
     return true;
   });
@@ -238,6 +283,8 @@ export function createGamesRepository(db: Database): GamesStore {
       dailyStreak: currentRun(playerId, q, 'daily_run'),
       history: historyPage.all(playerId, q.historyLimit, q.historyOffset),
       wins: latestWins.all(playerId, q.winsLimit),
+      achievements: achievements.all(playerId),
+      bestDailyStreak: bests.get(playerId)?.best_daily_streak ?? 0,
     };
   });
 
@@ -322,6 +369,9 @@ export function createGamesRepository(db: Database): GamesStore {
     },
     async hasWon(playerId, dealId) {
       return winsOfDeal.get(playerId, dealId)!.n > 0;
+    },
+    async achievementsOf(playerId) {
+      return achievements.all(playerId);
     },
   };
 }
