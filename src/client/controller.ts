@@ -5,6 +5,7 @@
  * cookie, navigation, the clipboard) are here and nowhere else.
  */
 import type { Move } from '../engine/index.ts';
+import type { ReplayLinkAnswer } from '../shared/api.ts';
 import { type Ask } from './ask.ts';
 import type { Controller } from './events.ts';
 import { boardPoint, fit, renderClock, zoomTo, type State } from './render.ts';
@@ -34,6 +35,7 @@ const PAUSE_SAFE = new Set([
   'new!',
   'stay',
   'share',
+  'share-replay',
   'deselect',
   'zoom-in',
   'zoom-out',
@@ -99,6 +101,43 @@ export function makeController(s: State, deps: Deps): Controller {
       s.message = 'Link copied: anyone who opens it gets this same board.';
     } catch {
       s.message = `Share this link: ${url}`;
+    }
+    draw();
+  }
+
+  /**
+   * The game's replay link (POST /api/games/:id/replay), shared as the deal's link is: the system's share sheet
+   * on a phone, else the clipboard; the win panel shows it either way.
+   */
+  async function shareReplay(): Promise<void> {
+    if (s.gameId === null) {
+      s.message = 'The replay can be shared once the server has this game: it is being saved.';
+      draw();
+      return;
+    }
+    try {
+      if (s.replayUrl === null) {
+        const res = await fetch(`/api/games/${encodeURIComponent(s.gameId)}/replay`, {
+          method: 'POST',
+          credentials: 'same-origin',
+        });
+        const body = (await res.json()) as Partial<ReplayLinkAnswer> & { error?: string };
+        if (!res.ok || typeof body.url !== 'string') throw new Error(body.error ?? `the server answered ${res.status}`);
+        s.replayUrl = body.url;
+      }
+      const url = `${location.origin}${s.replayUrl}`;
+      draw();
+      if (typeof navigator.share === 'function' && matchMedia('(pointer: coarse)').matches) {
+        await navigator.share({ title: 'Mahjong solitaire: watch my game', url });
+        return;
+      }
+      await navigator.clipboard.writeText(url);
+      s.message = 'Replay link copied: whoever opens it can watch this game move by move.';
+    } catch (error) {
+      s.message =
+        s.replayUrl === null
+          ? `The replay link could not be made (${error instanceof Error ? error.message : 'no answer'}); try again.`
+          : `Share this link: ${location.origin}${s.replayUrl}`;
     }
     draw();
   }
@@ -200,6 +239,9 @@ export function makeController(s: State, deps: Deps): Controller {
           return;
         case 'share':
           void share();
+          return;
+        case 'share-replay':
+          void shareReplay();
           return;
         case 'zoom-in':
         case 'zoom-out':

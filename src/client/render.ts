@@ -14,6 +14,7 @@
  */
 import { FACES, type Face } from '../engine/index.ts';
 import { boxOf, type Box } from '../shared/box.ts';
+import type { EarnedAnswer } from '../shared/api.ts';
 import { formatTime, isCleanWin } from '../shared/display.ts';
 import { elapsedMs, tileLabel, type HeadlessState, type Verified } from './state.ts';
 import { STATUS_TEXT } from './sync.ts';
@@ -295,7 +296,7 @@ function renderWin(s: State, now: number): void {
   const panel = s.dom.winPanel;
   if (!panel) return;
   const won = s.status === 'won';
-  const key = won ? `${s.verified ? 'verified' : s.saving}` : '';
+  const key = won ? `${s.verified ? 'verified' : s.saving} ${s.replayUrl ?? ''}` : '';
   if (panel.dataset.key === key) return;
   const opening = panel.hidden && won;
   panel.dataset.key = key;
@@ -352,6 +353,16 @@ function renderWin(s: State, now: number): void {
     help.hidden = clean;
     setText(help, `With ${plural(hints, 'hint')}, ${plural(shuffles, 'shuffle')} and ${plural(undos, 'undo')}.`);
   }
+  renderEarned(part('achievements'), v?.achievements ?? []);
+  const replay = part('replay');
+  if (replay) {
+    replay.hidden = s.replayUrl === null;
+    const link = replay.querySelector('a');
+    if (link && s.replayUrl !== null && link.getAttribute('href') !== s.replayUrl) {
+      link.href = s.replayUrl;
+      link.textContent = `${location.origin}${s.replayUrl}`;
+    }
+  }
   const next = part('next');
   if (next instanceof HTMLAnchorElement && v?.next) {
     next.href = v.next.url;
@@ -361,6 +372,27 @@ function renderWin(s: State, now: number): void {
 }
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** The achievements a win earned, listed in the win panel once the server has recorded it. */
+function renderEarned(list: HTMLElement | null, earned: readonly EarnedAnswer[]): void {
+  if (!list) return;
+  const key = earned.map((a) => a.id).join(' ');
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.hidden = earned.length === 0;
+  const doc = list.ownerDocument;
+  const items = earned.map((a) => {
+    const li = doc.createElement('li');
+    li.dataset.achievement = a.id;
+    const name = doc.createElement('strong');
+    name.textContent = a.name;
+    li.append(name, ` ${a.rule}`);
+    return li;
+  });
+  const title = list.querySelector('h3');
+  list.querySelector('ul')?.replaceChildren(...items);
+  if (title) title.textContent = earned.length === 1 ? 'New achievement' : `${earned.length} new achievements`;
+}
 
 /**
  * What the win panel says of the win's rank: its place on the daily table, or why it is not ranked, in
@@ -460,7 +492,12 @@ export function render(s: State, now: number): void {
     const off =
       (action === 'undo' && s.game.past.length === 0) ||
       (action === 'redo' && s.game.future.length === 0) ||
-      (action !== 'new' && action !== 'share' && action !== 'sound' && action !== 'timer' && s.status === 'won') ||
+      (action !== 'new' &&
+        action !== 'share' &&
+        action !== 'share-replay' &&
+        action !== 'sound' &&
+        action !== 'timer' &&
+        s.status === 'won') ||
       (action === 'hint' && s.hintPending) ||
       (action === 'check' && s.check.kind === 'running');
     const zoomOff =

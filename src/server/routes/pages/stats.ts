@@ -9,6 +9,8 @@ import { timesChart } from '../../views/chart.ts';
 import { formatTime } from '../../../shared/display.ts';
 import { formatDate, formatPercent } from '../../views/format.ts';
 
+const COUNT = new Intl.NumberFormat('en'); // 1,000
+
 export default async function pagesStats(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get(
@@ -49,6 +51,20 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
               : null,
         })),
         chart: timesChart(stats.wins),
+        // Held first-earned-first, then the open ones nearest to done (services/achievements.ts has the rules).
+        achievements: [
+          ...stats.achievements.filter((a) => a.earned).sort((a, b) => (a.earnedAt ?? 0) - (b.earnedAt ?? 0)),
+          ...stats.achievements.filter((a) => !a.earned),
+        ].map((a) => ({
+          ...a,
+          date: a.earnedAt === null ? null : formatDate(a.earnedAt),
+          gameName: a.game ? (stats.byLayout[a.game.layout]?.name ?? a.game.layout) : null,
+          progressText: a.progress
+            ? `${COUNT.format(a.progress.done)} of ${COUNT.format(a.progress.goal)} ${a.progress.unit}`
+            : null,
+          percent: a.progress ? Math.round((100 * a.progress.done) / a.progress.goal) : null,
+        })),
+        earned: stats.achievements.filter((a) => a.earned).length,
         pager: {
           page,
           pages: stats.historyPages,
