@@ -22,6 +22,8 @@ const ON_POSTGRES = [
   'deals-store',
   'page-writes',
   'editor',
+  'achievements',
+  'replays',
 ].map((name) => `test/server/${name}.test.ts`);
 
 export default defineConfig({

@@ -9,7 +9,16 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { layoutById } from '../src/engine/builtins.ts';
-import { applyMoves, availablePairs, deal, newGame, presenceOf, solve, type Move } from '../src/engine/index.ts';
+import {
+  applyMoves,
+  availablePairs,
+  deal,
+  newGame,
+  presenceOf,
+  solve,
+  type Game,
+  type Move,
+} from '../src/engine/index.ts';
 import { launch, REVIEW_SIZES, reviewContext, startApp } from '../test/client/browser.ts';
 
 const OUT = resolve(process.argv[2] ?? 'screenshots/replay');
@@ -20,11 +29,11 @@ function losingLog(seed: string): Move[] | undefined {
   const made = deal(layoutById('turtle')!, seed);
   if (!made.ok) return undefined;
   const d = made.value.deal;
-  let game = newGame(d);
-  if (!game.ok) return undefined;
+  const start = newGame(d);
+  if (!start.ok) return undefined;
+  let state: Game = start.value;
   const log: Move[] = [];
   for (const [a, b] of d.solution.slice(0, 50)) {
-    const state = game.value;
     const losing = availablePairs(state).find(([p, q]) => {
       const next = applyMoves(state, [{ type: 'match', a: p, b: q }]);
       return next.ok && solve(next.value.geom, presenceOf(next.value), next.value.faces).result === 'unsolvable';
@@ -39,8 +48,9 @@ function losingLog(seed: string): Move[] | undefined {
       return log;
     }
     log.push({ type: 'match', a, b });
-    game = applyMoves(state, [{ type: 'match', a, b }]);
-    if (!game.ok) return undefined;
+    const next = applyMoves(state, [{ type: 'match', a, b }]);
+    if (!next.ok) return undefined;
+    state = next.value;
   }
   return undefined;
 }
@@ -132,7 +142,10 @@ try {
     const win = await player.newPage();
     await win.goto(`${app.url}/play/garden/win-panel-${size.name}`);
     await win.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
-    const dealt = await win.$eval('#deal-data', (el) => JSON.parse(el.textContent!) as { deal: { solution: number[][] } });
+    const dealt = await win.$eval(
+      '#deal-data',
+      (el) => JSON.parse(el.textContent!) as { deal: { solution: number[][] } },
+    );
     for (const [a, b] of dealt.deal.solution) {
       await win.locator(`#board .tile[data-slot="${a}"]`).click();
       await win.locator(`#board .tile[data-slot="${b}"]`).click();

@@ -1,7 +1,8 @@
 /**
  * GET /stats/export.csv and /stats/export.json: every game of the player, one row each, oldest first
- * (layout, seed, mode, started, finished, result, time, ranked, hints, shuffles, undos, moves, link, ranked time):
- * the time is the player's own (docs/fair-play.md, "Two clocks"), the ranked time the server's for a ranked win.
+ * (layout, seed, mode, started, finished, result, time, ranked, hints, shuffles, undos, moves, link, ranked time,
+ * achievements): the time is the player's own (docs/fair-play.md, "Two clocks"), the ranked time the server's for
+ * a ranked win, the achievements those the game earned (their ids; in CSV joined by spaces).
  * Streamed a page at a time, so 100,000 games cost no more memory than 500. A player with no games
  * gets a 404 that says so.
  */
@@ -29,6 +30,7 @@ export interface ExportGame {
   moves: number;
   link: string;
   rankedMs: number | null; // a ranked win's time on the server's clock, from the deal's first view
+  achievements: string[]; // the achievements this game earned (docs/server.md, "Achievements")
 }
 
 export const CSV_COLUMNS = [
@@ -46,9 +48,10 @@ export const CSV_COLUMNS = [
   'moves',
   'link',
   'ranked_ms',
+  'achievements',
 ] as const;
 
-export function exportGame(row: ExportRow, origin: string): ExportGame {
+export function exportGame(row: ExportRow, origin: string, earned: readonly string[] = []): ExportGame {
   return {
     layout: row.layout,
     seed: row.seed,
@@ -64,6 +67,7 @@ export function exportGame(row: ExportRow, origin: string): ExportGame {
     moves: row.move_count,
     link: `${origin}${dealUrl(row.layout, row.seed, row.mode)}`,
     rankedMs: row.ranked_ms,
+    achievements: [...earned],
   };
 }
 
@@ -91,6 +95,7 @@ export function csvLine(game: ExportGame): string {
     game.moves,
     game.link,
     game.rankedMs,
+    game.achievements.join(' '),
   ];
   return `${values.map(csvField).join(',')}\r\n`;
 }
@@ -99,6 +104,14 @@ export default async function pagesExport(fastify: FastifyInstance): Promise<voi
   const repo = fastify.gamesRepository;
   // The file leaves the site: its links are absolute (PUBLIC_ORIGIN, else the address the player used).
   const originOf = (request: FastifyRequest): string => fastify.publicOrigin ?? `${request.protocol}://${request.host}`;
+
+  /** The achievements of the player's games: game id → achievement ids (a handful of rows, read once). */
+  async function earnedOf(playerId: string): Promise<(gameId: string) => string[]> {
+    const byGame = new Map<string, string[]>();
+    for (const row of await repo.achievementsOf(playerId))
+      byGame.set(row.game_id, [...(byGame.get(row.game_id) ?? []), row.achievement]);
+    return (gameId) => byGame.get(gameId) ?? [];
+  }
 
   /** The player's games a page at a time, or undefined when they have none. */
   async function pagesOf(request: FastifyRequest): Promise<AsyncGenerator<ExportRow[]> | undefined> {
@@ -123,9 +136,11 @@ export default async function pagesExport(fastify: FastifyInstance): Promise<voi
     const pages = await pagesOf(request);
     if (!pages) return sendError(request, reply, 'ERR_NO_GAMES', NONE);
     const origin = originOf(request);
+    const earned = await earnedOf(request.playerId);
     const lines = (async function* () {
       yield `${CSV_COLUMNS.join(',')}\r\n`;
-      for await (const page of pages) yield page.map((row) => csvLine(exportGame(row, origin))).join('');
+      for await (const page of pages)
+        yield page.map((row) => csvLine(exportGame(row, origin, earned(row.id)))).join('');
     })();
     return reply
       .type('text/csv; charset=utf-8')
@@ -138,12 +153,13 @@ export default async function pagesExport(fastify: FastifyInstance): Promise<voi
     const pages = await pagesOf(request);
     if (!pages) return reply.code(ERROR_STATUS.ERR_NO_GAMES).send({ error: NONE, code: 'ERR_NO_GAMES' });
     const origin = originOf(request);
+    const earned = await earnedOf(request.playerId);
     const chunks = (async function* () {
       let first = true;
       yield '[';
       for await (const page of pages) {
         for (const row of page) {
-          yield `${first ? '\n' : ',\n'}${JSON.stringify(exportGame(row, origin))}`;
+          yield `${first ? '\n' : ',\n'}${JSON.stringify(exportGame(row, origin, earned(row.id)))}`;
           first = false;
         }
       }
