@@ -34,6 +34,7 @@ const EMPTY_BOARD = {
   left: 0,
   pairs: 0,
   tiles: [],
+  ghosts: [],
 };
 
 export default async function offline(fastify: FastifyInstance): Promise<void> {
