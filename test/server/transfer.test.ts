@@ -161,13 +161,13 @@ describe('exports', () => {
     expect(csv.headers['content-disposition']).toBe('attachment; filename="mahjong-games-2026-12-01.csv"');
     const lines = csv.body.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'layout,seed,mode,started,finished,result,time_ms,ranked,hints,shuffles,undos,moves,link,ranked_ms',
+      'layout,seed,mode,started,finished,result,time_ms,ranked,hints,shuffles,undos,moves,link,ranked_ms,achievements',
     );
     expect(lines[1]).toMatch(
-      /^garden,mine,relaxed,2026-12-01T10:00:00\.000Z,2026-12-01T10:00:\d\d\.\d{3}Z,won,\d+,true,0,0,0,\d+,http:\/\/localhost:80\/play\/garden\/mine,\d+$/,
+      /^garden,mine,relaxed,2026-12-01T10:00:00\.000Z,2026-12-01T10:00:\d\d\.\d{3}Z,won,\d+,true,0,0,0,\d+,http:\/\/localhost:80\/play\/garden\/mine,\d+,first-win first-clean-win$/,
     );
     expect(lines.at(-1)).toMatch(
-      /^turtle,"'-2-3",relaxed,[^,]+,,unfinished,,false,0,0,0,1,http:\/\/localhost:80\/play\/turtle\/-2-3,$/,
+      /^turtle,"'-2-3",relaxed,[^,]+,,unfinished,,false,0,0,0,1,http:\/\/localhost:80\/play\/turtle\/-2-3,,$/,
     );
     expect(csv.body).not.toMatch(/(^|,)-2-3/m); // a spreadsheet never sees a formula
 
@@ -183,8 +183,15 @@ describe('exports', () => {
       ranked: true,
       hints: 0,
       link: 'http://localhost:80/play/garden/mine',
+      achievements: ['first-win', 'first-clean-win'],
     });
-    expect(games.at(-1)).toMatchObject({ seed: '-2-3', result: 'unfinished', finished: null, timeMs: null });
+    expect(games.at(-1)).toMatchObject({
+      seed: '-2-3',
+      result: 'unfinished',
+      finished: null,
+      timeMs: null,
+      achievements: [],
+    });
   });
 
   test('pages of 500: 1,203 games come out whole, in order', async () => {

@@ -80,7 +80,7 @@ export type Announced = {
 };
 
 /** Rows with a known id, each achievement once, in the order earned (ties in list order). */
-function held(rows: readonly EarnedRow[]): EarnedRow[] {
+export function held(rows: readonly EarnedRow[]): EarnedRow[] {
   return rows
     .filter((row) => isAchievementId(row.achievement))
     .sort(

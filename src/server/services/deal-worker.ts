@@ -21,6 +21,7 @@ import {
   type Review,
 } from '../../engine/index.ts';
 import type { DealKey } from '../schemas/common.ts'; // a type only: the worker imports no zod
+import type { PoolError } from './worker-pool.ts'; // a type only
 import { ByteLru } from './lru.ts';
 import { HEAP, WORKER_LAYOUTS_BYTES } from './sizes.ts';
 
@@ -72,15 +73,15 @@ export interface ReviewTask {
 
 export type ReviewTaskResult =
   | { readonly ok: true; readonly review: Review }
-  | { readonly ok: false; readonly error: string; readonly message: string };
+  | { readonly ok: false; readonly error: 'broken' | PoolError['code']; readonly message: string }; // broken: the stored log does not replay
 
 /** Reviews one game's log; the same function runs in the worker and, with no workers, in process. */
 export function runReviewTask(task: ReviewTask): ReviewTaskResult {
   const dealt = JSON.parse(task.dealJson) as Deal;
   const boards = task.boards === '' ? undefined : parseBoards(task.boards, dealt.tiles.length);
-  if (boards && !boards.ok) return { ok: false, error: 'ERR_REPLAY', message: boards.message };
+  if (boards && !boards.ok) return { ok: false, error: 'broken', message: boards.message };
   const review = reviewLog(dealt, JSON.parse(task.movesJson) as Move[], boards?.value);
-  return review.ok ? { ok: true, review: review.value } : { ok: false, error: review.error, message: review.message };
+  return review.ok ? { ok: true, review: review.value } : { ok: false, error: 'broken', message: review.message };
 }
 
 export type WorkerTask = DealTask | ReviewTask;

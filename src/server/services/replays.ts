@@ -107,7 +107,7 @@ export function createReplays(fastify: FastifyInstance, now: () => number) {
             boards: open.boards,
           });
           if (!made.ok) {
-            if (made.error === 'ERR_REPLAY') throw new Error(`stored game ${open.row.id}: ${made.message}`);
+            if (made.error === 'broken') throw new Error(`stored game ${open.row.id}: ${made.message}`);
             fastify.log.warn({ game: open.row.id, error: made.error }, 'no review of a replay: the workers are busy');
             return null;
           }

@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ERROR_STATUS, sendError } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import type { ExportRow } from '../../repositories/types.ts';
+import { held } from '../../services/achievements.ts';
 import { dealUrl } from '../../../shared/display.ts';
 
 const PAGE = 500;
@@ -108,7 +109,7 @@ export default async function pagesExport(fastify: FastifyInstance): Promise<voi
   /** The achievements of the player's games: game id → achievement ids (a handful of rows, read once). */
   async function earnedOf(playerId: string): Promise<(gameId: string) => string[]> {
     const byGame = new Map<string, string[]>();
-    for (const row of await repo.achievementsOf(playerId))
+    for (const row of held(await repo.achievementsOf(playerId)))
       byGame.set(row.game_id, [...(byGame.get(row.game_id) ?? []), row.achievement]);
     return (gameId) => byGame.get(gameId) ?? [];
   }
