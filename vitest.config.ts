@@ -1,30 +1,49 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * Two projects (issue 15): every test on the embedded default (SQLite), and the server tests that exercise
- * SQL once more with MAHJONG_TEST_BACKEND=postgres (test/server/helper.ts `build()` then gives each app a
- * database of the run's throwaway PostgreSQL). The other server files need one backend only: they test
- * HTTP, caching, headers, processes or the client, and reach storage through the same stores, whose every
- * behaviour test/server/store-contract.test.ts runs on both.
+ * Projects, in two groups run one after the other.
+ *
+ * Group 0 runs most files two at a time (CI has 2 cores, and vitest would use one lane by default; the browser
+ * and process tests spend much of their time waiting on a page, a child process or a timer):
+ * - `sqlite`: every test on the embedded default (SQLite);
+ * - `postgres`: the server tests that exercise SQL once more with MAHJONG_TEST_BACKEND=postgres
+ *   (test/server/helper.ts `build()` then gives each app a database of the run's throwaway PostgreSQL). The
+ *   other server files need one backend only: they test HTTP, caching, headers, processes or the client, and
+ *   reach storage through the same stores, whose every behaviour test/server/stores/store-contract.test.ts
+ *   runs on both.
+ *
+ * Group 1 (`alone`) runs last, one file at a time: the files whose assertions are about the machine's own
+ * behaviour under a load they make themselves (stalled sockets shed, a heap attack bounded, no long task in
+ * the page, a worker stopped at its deadline, a fleet process killed mid-load). Beside other tests they
+ * would measure the neighbours instead.
  */
 const ON_POSTGRES = [
-  'api',
-  'stats',
-  'fair-play',
-  'transfer',
-  'sync',
-  'games',
-  'layouts',
-  'pages',
-  'forgery',
-  'hostile',
-  'deals',
-  'deals-store',
-  'page-writes',
-  'editor',
-  'achievements',
-  'replays',
+  'routes/api',
+  'routes/fair-play',
+  'routes/transfer',
+  'routes/sync',
+  'routes/games',
+  'routes/layouts',
+  'routes/pages',
+  'routes/deals',
+  'routes/editor',
+  'stores/stats',
+  'stores/deals-store',
+  'hostile/forgery',
+  'hostile/hostile',
+  'ops/page-writes',
+  'stores/achievements',
+  'routes/replays',
 ].map((name) => `test/server/${name}.test.ts`);
+
+const ALONE = [
+  'test/client/measure-browser.test.ts',
+  'test/server/ops/connections.test.ts',
+  'test/server/hostile/memory-attack.test.ts',
+  'test/server/ops/memory.test.ts',
+  'test/server/ops/worker-pool.test.ts',
+  'test/server/ops/fleet.test.ts',
+];
 
 export default defineConfig({
   test: {
@@ -32,10 +51,22 @@ export default defineConfig({
     hookTimeout: 60_000,
     globalSetup: ['test/support/postgres-setup.ts'], // one throwaway PostgreSQL for the run
     projects: [
-      { extends: true, test: { name: 'sqlite', include: ['test/**/*.test.ts'] } },
       {
         extends: true,
-        test: { name: 'postgres', include: ON_POSTGRES, env: { MAHJONG_TEST_BACKEND: 'postgres' } },
+        test: { name: 'sqlite', include: ['test/**/*.test.ts'], exclude: ALONE, maxWorkers: 2 },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: ON_POSTGRES,
+          env: { MAHJONG_TEST_BACKEND: 'postgres' },
+          maxWorkers: 2,
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'alone', include: ALONE, maxWorkers: 1, sequence: { groupOrder: 1 } },
       },
     ],
   },

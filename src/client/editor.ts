@@ -36,6 +36,13 @@ const CHECK_DELAY_MS = 60; // a burst of clicks is checked once, after it
 const STUCK_MS = 400; // a check running this long when the draft changes again is abandoned (the worker restarted)
 const MIN_CELL = 6; // the smallest fitted cell width; in CSS px
 const ASPECT = 4 / 3; // a cell's height over its width (tiles are 3 wide by 4 high)
+/** The move buttons' steps: half-tile cells right and down. */
+const MOVE_STEPS: ReadonlyMap<string, readonly [dx: number, dy: number]> = new Map([
+  ['move-left', [-1, 0]],
+  ['move-right', [1, 0]],
+  ['move-up', [0, -1]],
+  ['move-down', [0, 1]],
+]);
 
 interface EditorState {
   draft: Draft;
@@ -258,9 +265,7 @@ function start(dom: EditorDom, data: PageData): void {
       layer(action === 'layer-up' ? 1 : -1);
     } else if (action?.startsWith('move-')) {
       e.preventDefault();
-      const [dx, dy] = { 'move-left': [-1, 0], 'move-right': [1, 0], 'move-up': [0, -1], 'move-down': [0, 1] }[
-        action as 'move-left'
-      ] ?? [0, 0];
+      const [dx, dy] = MOVE_STEPS.get(action) ?? [0, 0];
       apply(moveDraft(state.draft, dx, dy));
     } else if (action === 'undo') {
       e.preventDefault();

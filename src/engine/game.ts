@@ -170,11 +170,11 @@ function fits(d: Draft, board: readonly (Face | null)[]): boolean {
     const was = d.faces[i];
     const now = board[i];
     if ((was == null) !== (now == null)) return false;
-    if (was != null) count[FACE_INDEX.get(was)!]++;
+    if (was != null) count[FACE_INDEX.get(was)!]!++; // every face has its index, below FACES.length
     if (now == null) continue;
     const k = FACE_INDEX.get(now);
     if (k === undefined) return false;
-    count[k]--;
+    count[k]!--;
   }
   return count.every((n) => n === 0);
 }

@@ -1,5 +1,5 @@
 /**
- * The auditors' shared part (test/client/audit-browser.test.ts, test/server/vnu.test.ts): the pages every
+ * The auditors' shared part (test/client/audit-browser.test.ts, test/server/routes/vnu.test.ts): the pages every
  * audit visits, with the state they need made first through the real app (a player with games, a custom
  * layout, a transfer link), and axe-core run in the page.
  */

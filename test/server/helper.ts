@@ -98,7 +98,7 @@ export async function build(opts: Partial<AppOptions> = {}): Promise<FastifyInst
     logger: false,
     ...opts,
     ...where,
-    dealer: { workers: 0, ...opts.dealer }, // deal in process: no worker start per test (worker-pool.test.ts covers the pool)
+    dealer: { workers: 0, ...opts.dealer }, // deal in process: no worker start per test (ops/worker-pool.test.ts covers the pool)
   });
   open.push(app);
   // A database given for ':memory:' is this test's alone; after it, the next test may have it emptied.

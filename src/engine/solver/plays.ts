@@ -261,7 +261,7 @@ export class Plays {
       const g = groupOf[t]!;
       if (!reached[t]) {
         reached[t] = 1;
-        if (p < 0 && (++freeOrGone[g] === 2 || restricted[g]))
+        if (p < 0 && (++freeOrGone[g]! === 2 || restricted[g]))
           for (let k = memberAt[g]!; k < memberAt[g + 1]!; k++) if (members[k] !== t) stack[top++] = members[k]!;
       }
       if (p < 0) {
@@ -315,7 +315,7 @@ export class Plays {
       const g = groupOf[t]!;
       if (!counted[t] && mate[t]! < 0) {
         counted[t] = 1;
-        if (++freeUncommitted[g] === uncommittedLeft[g]) {
+        if (++freeUncommitted[g]! === uncommittedLeft[g]) {
           // Every uncommitted copy of the group is free: pair them in slot order.
           let first = -1;
           for (let k = memberAt[g]!; k < memberAt[g + 1]!; k++) {

@@ -8,7 +8,7 @@
  * played before the layout of the day came keep their deal and their table); from 2027-01-01 the
  * days go through all 42 built-in layouts, family by family, one a day. A new layout joins the
  * rotation only with a new period that begins after the day it is deployed, so no day that has come
- * ever changes its deal (test/server/daily.test.ts checks the rule).
+ * ever changes its deal (test/server/routes/daily.test.ts checks the rule).
  */
 import type { Mode } from '../../engine/index.ts';
 

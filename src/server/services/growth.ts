@@ -11,7 +11,7 @@
  * turns); a page still shows its deal, without storing it or the view.
  *
  * The costs are upper bounds of what each write adds to the database files, indexes included:
- * test/server/growth.test.ts stores thousands of each on SQLite and PostgreSQL and checks that the
+ * test/server/ops/growth.test.ts stores thousands of each on SQLite and PostgreSQL and checks that the
  * files grew by no more than these figures say. A person playing all day stores well under 1 MB (a
  * finished turtle game is about 2.5 KB); 64 MB is room for a school or an office behind one address.
  */

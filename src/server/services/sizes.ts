@@ -3,7 +3,7 @@
  *
  * Implementation notes: V8 cannot say how big one value is, so each kind of cached value has an
  * estimate from its counts (tiles, moves, shuffle boards, characters) with per-item figures measured
- * on Node 20's heap: test/server/memory.test.ts builds each kind many times in a process started with
+ * on Node 20's heap: test/server/ops/memory.test.ts builds each kind many times in a process started with
  * `--expose-gc`, measures the heap it takes after a collection, and checks that every estimate here is
  * at least what it measured and at most three times it (and 4 KB). Each cache counts everything its entries keep
  * alive, also what another cache may hold too (a game state keeps its deal and the deal's geometry), so
@@ -16,7 +16,7 @@
  */
 import type { Game } from '../../engine/index.ts';
 
-/** Per-item heap figures (bytes), each an upper bound of what test/server/memory.test.ts measures. */
+/** Per-item heap figures (bytes), each an upper bound of what test/server/ops/memory.test.ts measures. */
 export const HEAP = {
   string: 24, // a string's header, besides its characters
   object: 64, // a small object (an entry, a record of a few fields) with its header

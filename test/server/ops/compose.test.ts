@@ -1,0 +1,106 @@
+/**
+ * compose.yaml and the balancer's config (deploy/haproxy.cfg), checked without a Docker engine (none
+ * runs here): parsed, then held to what docs/operations.md promises. Two app services built from our
+ * Dockerfile on PostgreSQL and Redis, the apps reachable through the balancer only, every service
+ * with a health check (the apps through the image's HEALTHCHECK), the balancer's servers the app
+ * services, and no secret in the repository: passwords and the cookie secret come from the
+ * environment (or a git-ignored .env), and compose refuses to start without them.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { parse } from 'yaml';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const read = (file: string) => readFileSync(path.join(ROOT, file), 'utf8');
+
+interface Service {
+  build?: string | { context: string };
+  image?: string;
+  environment?: Record<string, string>;
+  ports?: string[];
+  volumes?: string[];
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: { test: string[] | string };
+  command?: string[];
+}
+
+const compose = parse(read('compose.yaml'), { merge: true }) as { services: Record<string, Service> };
+const { services } = compose;
+const APPS = ['app1', 'app2'];
+const REQUIRED = /^\$\{[A-Z_]+:\?[^}]+\}$/; // ${NAME:?message}: compose refuses to start without it
+
+/** Every string in the file with the key path it sits under. */
+function strings(value: unknown, at: string[] = []): { at: string[]; value: string }[] {
+  if (typeof value === 'string') return [{ at, value }];
+  if (Array.isArray(value)) return value.flatMap((v, i) => strings(v, [...at, String(i)]));
+  if (value && typeof value === 'object') return Object.entries(value).flatMap(([k, v]) => strings(v, [...at, k]));
+  return [];
+}
+
+describe('compose.yaml', () => {
+  test('two apps built from our Dockerfile, PostgreSQL, Redis and a balancer', () => {
+    expect(Object.keys(services).sort()).toEqual(['app1', 'app2', 'balancer', 'postgres', 'redis']);
+    for (const name of APPS) {
+      expect(services[name]!.build).toBe('.');
+      expect(existsSync(path.join(ROOT, 'Dockerfile'))).toBe(true);
+    }
+    expect(services.postgres!.image).toMatch(/^postgres:\d+/);
+    expect(services.redis!.image).toMatch(/^redis:\d+/);
+    expect(services.balancer!.image).toMatch(/^haproxy:\d/);
+  });
+
+  test('the apps are wired to PostgreSQL, Redis and one cookie secret, and trust the private network only', () => {
+    for (const name of APPS) {
+      const env = services[name]!.environment!;
+      const url = new URL(env.DATABASE_URL!.replace(/\$\{[^}]+\}/, 'PASSWORD'));
+      expect(url.protocol).toBe('postgres:');
+      expect(url.hostname).toBe('postgres');
+      expect(url.username).toBe(services.postgres!.environment!.POSTGRES_USER);
+      expect(url.pathname).toBe(`/${services.postgres!.environment!.POSTGRES_DB}`);
+      expect(env.DATABASE_URL).toContain('${POSTGRES_PASSWORD:?'); // the same password as the database's
+      expect(env.REDIS_URL).toBe('redis://redis:6379');
+      expect(env.COOKIE_SECRET).toMatch(REQUIRED);
+      expect(env.TRUST_PROXY).toBe('uniquelocal');
+      expect(services[name]!.depends_on?.postgres?.condition).toBe('service_healthy');
+      expect(services[name]!.depends_on?.redis).toBeDefined();
+      expect(services[name]!.ports).toBeUndefined(); // reachable through the balancer only
+    }
+    expect(services.app1!.environment).toEqual(services.app2!.environment);
+  });
+
+  test('every service has a health check; the balancer waits for healthy apps', () => {
+    for (const name of ['postgres', 'redis', 'balancer']) expect(services[name]!.healthcheck?.test).toBeDefined();
+    expect(String(services.postgres!.healthcheck!.test)).toContain('pg_isready');
+    expect(String(services.redis!.healthcheck!.test)).toContain('ping');
+    expect(read('Dockerfile')).toMatch(/^HEALTHCHECK [\s\S]*?\/healthz/m); // the apps' check comes with the image
+    for (const name of APPS) expect(services.balancer!.depends_on?.[name]?.condition).toBe('service_healthy');
+  });
+
+  test('the balancer alone publishes a port, and its config balances over the two apps', () => {
+    expect(services.balancer!.ports).toEqual(['${BALANCER_PORT:-8080}:8080']);
+    const mount = services.balancer!.volumes!.find((v) => v.endsWith(':/usr/local/etc/haproxy/haproxy.cfg:ro'));
+    expect(mount).toBeDefined();
+    const config = read(mount!.split(':')[0]!);
+    expect(config).toMatch(/^\s*bind :8080$/m);
+    expect(config).toMatch(/^\s*balance roundrobin$/m);
+    expect(config).toMatch(/^\s*option httpchk GET \/healthz$/m);
+    expect(config).toMatch(/monitor-uri \/balancer-health/);
+    expect(String(services.balancer!.healthcheck!.test)).toContain('/balancer-health');
+    const servers = [...config.matchAll(/^\s*server (\S+) (\S+) check$/gm)].map((m) => [m[1], m[2]]);
+    expect(servers).toEqual(APPS.map((name) => [name, `${name}:3000`]));
+  });
+
+  test('no secret is committed: passwords and secrets are required variables, .env is ignored', () => {
+    for (const { at, value } of strings(compose)) {
+      const key = at.at(-1) ?? '';
+      if (/PASSWORD|SECRET|TOKEN|KEY/i.test(key)) expect(value, at.join('.')).toMatch(REQUIRED);
+      // A URL with a password carries it as a variable, never written out.
+      const auth = /^[a-z]+:\/\/[^:@/]+:([^@]+)@/.exec(value);
+      if (auth) expect(auth[1], at.join('.')).toMatch(REQUIRED);
+    }
+    expect(read('.gitignore')).toMatch(/^\.env\*?$/m);
+    expect(read('.dockerignore')).toMatch(/^\.env\*$/m);
+  });
+});

@@ -1,0 +1,63 @@
+/**
+ * The deal queue (issue 9, item 7): relaxed deals never wait behind classic ones, and one client
+ * has at most MAX_QUEUED_PER_CLIENT classic deals in the making. Classic deals here come from a
+ * stand-in that holds them until the test lets go (the pool itself has worker-pool.test.ts).
+ */
+import { describe, expect, test } from 'vitest';
+import type { DealTask, DealTaskResult } from '../../../src/server/services/deal-worker.ts';
+import { runDealTask } from '../../../src/server/services/deal-worker.ts';
+import { MAX_QUEUED_PER_CLIENT } from '../../../src/server/services/dealer.ts';
+import { build } from '../helper.ts';
+
+/** Classic deals that wait until `release()`. */
+function heldClassic() {
+  const waiting: (() => void)[] = [];
+  return {
+    classic: (task: DealTask) =>
+      new Promise<DealTaskResult>((resolve) => waiting.push(() => resolve(runDealTask(task)))),
+    release: () => waiting.splice(0).forEach((go) => go()),
+    get held() {
+      return waiting.length;
+    },
+  };
+}
+
+describe('the deal queue', () => {
+  test('a relaxed deal is made at once while slow classic deals wait', async () => {
+    const held = heldClassic();
+    const app = await build({ dealer: { classic: held.classic } });
+    const slow = Array.from({ length: 10 }, (_, i) =>
+      app.inject({ url: `/api/deals/turtle/slow${i}?mode=classic`, remoteAddress: `198.51.${i}.1` }),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    expect(held.held).toBe(10);
+    const relaxed = await app.inject({ url: '/api/deals/turtle/quick', remoteAddress: '192.0.2.1' });
+    expect(relaxed.statusCode).toBe(200);
+    held.release();
+    for (const res of await Promise.all(slow)) expect(res.statusCode).toBe(200);
+  });
+
+  test(`one client: at most ${MAX_QUEUED_PER_CLIENT} classic deals in the making (429), others unaffected`, async () => {
+    const held = heldClassic();
+    const app = await build({ dealer: { classic: held.classic } });
+    const mine = [0, 1].map((i) =>
+      app.inject({ url: `/api/deals/turtle/mine${i}?mode=classic`, remoteAddress: '203.0.113.5' }),
+    );
+    await new Promise((r) => setTimeout(r, 20));
+    const third = await app.inject({ url: '/api/deals/turtle/mine2?mode=classic', remoteAddress: '203.0.113.6' }); // same /24
+    expect(third.statusCode).toBe(429);
+    expect(third.json().error).toMatch(/at most 2 classic deals/);
+    expect(third.headers['retry-after']).toBeDefined();
+    const same = app.inject({ url: '/api/deals/turtle/mine0?mode=classic', remoteAddress: '203.0.113.5' }); // shares the job
+    const other = app.inject({ url: '/api/deals/turtle/theirs?mode=classic', remoteAddress: '192.0.2.9' });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(held.held).toBe(3);
+    held.release();
+    for (const res of await Promise.all([...mine, same, other])) expect(res.statusCode).toBe(200);
+    // Once they are made, the client may ask for more.
+    const later = app.inject({ url: '/api/deals/turtle/mine2?mode=classic', remoteAddress: '203.0.113.6' });
+    await new Promise((r) => setTimeout(r, 20));
+    held.release();
+    expect((await later).statusCode).toBe(200);
+  });
+});

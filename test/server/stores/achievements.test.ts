@@ -1,0 +1,332 @@
+/**
+ * Achievements (SPEC §11; docs/server.md, "Achievements"): each one earned by the verified win that meets its
+ * rule, once, with that win's date and game; announced in the winning batch's answer (and its repeat); listed
+ * with progress in /api/stats and on /stats; in the exports; moved by a transfer link; never from a game the
+ * server did not verify; and, with two processes verifying two wins of one player at once, awarded once and
+ * never lost. Run on SQLite and on PostgreSQL (vitest.config.ts's `postgres` project).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, test } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { FAMILIES, LAYOUTS } from '../../../src/engine/builtins.ts';
+import type { Band } from '../../../src/server/repositories/achievements.ts';
+import { dailyLayoutOf } from '../../../src/server/services/daily.ts';
+import { build, createGame, newPlayer, playerCookie, postMoves, query, solutionMoves, testClock } from '../helper.ts';
+
+const T0 = Date.UTC(2026, 11, 1, 10); // 1 Dec 2026, 10:00 UTC: the turtle's daily deals
+const clock = testClock(T0);
+beforeEach(() => clock.set(T0));
+
+const SAME_ORIGIN = { 'sec-fetch-site': 'same-origin' };
+
+interface Earned {
+  id: string;
+  name: string;
+  rule: string;
+}
+interface View {
+  id: string;
+  earned: boolean;
+  earnedAt: number | null;
+  game: { id: string; layout: string; seed: string; mode: string; url: string } | null;
+  progress: { done: number; goal: number; unit: string } | null;
+}
+
+/**
+ * The band of each seed these tests win, standing in for the deal's measured difficulty: the app's dealer hands
+ * the games service deals with `difficulty.band` set from it, as stored deals will carry it.
+ */
+const BAND_OF: Record<string, Band> = {};
+function withBands(app: FastifyInstance): FastifyInstance {
+  const byId = app.dealer.byId.bind(app.dealer);
+  app.dealer.byId = async (id) => {
+    const stored = await byId(id);
+    const band = stored && BAND_OF[stored.deal.seed];
+    return stored && band
+      ? { ...stored, deal: { ...stored.deal, difficulty: { band, score: 0 } } as typeof stored.deal }
+      : stored;
+  };
+  return app;
+}
+
+/** Wins a deal by its solution (with an undo first when not `clean`, a hint when `hint`); returns the answer. */
+async function win(
+  app: FastifyInstance,
+  cookie: string,
+  deal: { layout?: string; seed: string; mode?: 'relaxed' | 'classic' },
+  opts: { clean?: boolean; hint?: boolean } = {},
+): Promise<{ status: string; achievements: Earned[]; id: string }> {
+  const game = await createGame(app, cookie, {
+    layout: deal.layout ?? 'mushroom',
+    seed: deal.seed,
+    mode: deal.mode ?? 'relaxed',
+  });
+  const moves: unknown[] = solutionMoves(game);
+  if (opts.clean === false) moves.unshift(moves[0], { type: 'undo' });
+  if (opts.hint) moves.unshift({ type: 'hint' });
+  clock.advance(60_000);
+  const res = await postMoves(app, cookie, game.id, moves, { at: 0 });
+  expect(res.statusCode, res.body).toBe(200);
+  const answer = res.json();
+  expect(answer.status).toBe('won');
+  return { ...answer, id: game.id };
+}
+
+const ids = (earned: readonly Earned[]): string[] => earned.map((a) => a.id);
+
+async function achievements(app: FastifyInstance, cookie: string): Promise<Map<string, View>> {
+  const res = await app.inject({ url: '/api/stats', headers: { cookie } });
+  expect(res.statusCode).toBe(200);
+  return new Map((res.json().achievements as View[]).map((a) => [a.id, a]));
+}
+
+async function player(app: FastifyInstance): Promise<{ cookie: string; id: string }> {
+  const cookie = await newPlayer(app);
+  return { cookie, id: decodeURIComponent(cookie.split('=')[1]!).split('.')[0]! };
+}
+
+describe('achievements', () => {
+  test('first win and first clean win: earned once, with the date and the game; the repeat answers the same', async () => {
+    const app = await build({ now: clock.now });
+    const { cookie } = await player(app);
+    const before = await achievements(app, cookie);
+    expect([...before.values()].every((a) => !a.earned)).toBe(true);
+    expect(before.size).toBe(19);
+
+    const first = await win(app, cookie, { seed: 'a' }, { clean: false });
+    expect(ids(first.achievements)).toEqual(['first-win']);
+    expect(first.achievements[0]).toMatchObject({ name: 'First win', rule: expect.any(String) });
+    const clean = await win(app, cookie, { seed: 'b' });
+    expect(ids(clean.achievements)).toEqual(['first-clean-win']);
+    const third = await win(app, cookie, { seed: 'c' });
+    expect(third.achievements).toEqual([]);
+
+    const held = await achievements(app, cookie);
+    expect(held.get('first-win')).toMatchObject({
+      earned: true,
+      earnedAt: T0 + 60_000,
+      game: { id: first.id, layout: 'mushroom', seed: 'a', mode: 'relaxed', url: '/play/mushroom/a' },
+      progress: null,
+    });
+    expect(held.get('first-clean-win')).toMatchObject({ earned: true, earnedAt: T0 + 120_000, game: { id: clean.id } });
+
+    // The winning batch sent again (a lost answer): the same achievements, not new ones.
+    const game = await query<{ moves_json: string }>(app, 'SELECT moves_json FROM games WHERE id = ?', first.id);
+    const repeat = await postMoves(app, cookie, first.id, JSON.parse(game[0]!.moves_json), { at: 0 });
+    expect(ids(repeat.json().achievements)).toEqual(['first-win']);
+    expect(await query(app, 'SELECT achievement FROM achievements')).toHaveLength(2);
+  });
+
+  test('only verified wins: an unfinished game, an illegal batch and a stuck game earn nothing', async () => {
+    const app = await build({ now: clock.now });
+    const { cookie } = await player(app);
+    const game = await createGame(app, cookie, { layout: 'mushroom', seed: 'x' });
+    const moves = solutionMoves(game);
+    expect((await postMoves(app, cookie, game.id, moves.slice(0, -1))).json().achievements).toBeUndefined();
+    const [last] = moves.slice(-1);
+    const illegal = await postMoves(app, cookie, game.id, [{ type: 'match', a: last!.a, b: last!.a }]);
+    expect(illegal.statusCode).toBe(409);
+    expect([...(await achievements(app, cookie)).values()].some((a) => a.earned)).toBe(false);
+    expect(await query(app, 'SELECT * FROM achievements')).toEqual([]);
+  });
+
+  test('first classic win', async () => {
+    const app = await build({ now: clock.now });
+    const { cookie } = await player(app);
+    await win(app, cookie, { seed: 'r' });
+    const classic = await win(app, cookie, { seed: 'c', mode: 'classic' });
+    expect(ids(classic.achievements)).toEqual(['first-classic-win']);
+    expect((await achievements(app, cookie)).get('first-classic-win')?.game).toMatchObject({
+      mode: 'classic',
+      url: '/play/mushroom/c?mode=classic',
+    });
+  });
+
+  test('ten wins and ten clean wins, with progress on the way', async () => {
+    const app = await build({ now: clock.now });
+    const { cookie } = await player(app);
+    for (let i = 1; i <= 9; i++) await win(app, cookie, { seed: `w${i}` }, { clean: i % 3 !== 0 });
+    const open = await achievements(app, cookie);
+    expect(open.get('wins-10')).toMatchObject({ earned: false, progress: { done: 9, goal: 10, unit: 'wins' } });
+    expect(open.get('clean-10')).toMatchObject({ earned: false, progress: { done: 6, goal: 10, unit: 'clean wins' } });
+    expect(ids((await win(app, cookie, { seed: 'w10' })).achievements)).toEqual(['wins-10']);
+    for (let i = 11; i <= 12; i++) await win(app, cookie, { seed: `w${i}` });
+    expect(ids((await win(app, cookie, { seed: 'w13' })).achievements)).toEqual(['clean-10']);
+    expect((await achievements(app, cookie)).get('wins-10')?.progress).toBeNull();
+  });
+
+  test('a hundred and a thousand wins: the count includes wins from before', async () => {
+    const app = await build({ now: clock.now });
+    const { cookie, id } = await player(app);
+    await win(app, cookie, { seed: 'one' });
+    await query(app, 'UPDATE player_layouts SET won = 99 WHERE player_id = ?', id); // 98 wins more, as if before
+    expect((await achievements(app, cookie)).get('wins-100')?.progress).toMatchObject({ done: 99, goal: 100 });
+    expect(ids((await win(app, cookie, { seed: 'hundred' })).achievements)).toEqual(['wins-10', 'wins-100']);
+    await query(app, 'UPDATE player_layouts SET won = 999 WHERE player_id = ?', id);
+    expect(ids((await win(app, cookie, { seed: 'thousand' })).achievements)).toEqual(['wins-1000']);
+  });
+
+  test('a win in each band, every band, and an expert win without hints', async () => {
+    const app = withBands(await build({ now: clock.now }));
+    const { cookie } = await player(app);
+    Object.assign(BAND_OF, {
+      'b-easy': 'easy',
+      'b-medium': 'medium',
+      'b-hard': 'hard',
+      'b-expert': 'expert',
+      'b-expert2': 'expert',
+    });
+    await win(app, cookie, { seed: 'no-band' });
+    expect(ids((await win(app, cookie, { seed: 'b-easy' })).achievements)).toEqual(['band-easy']);
+    expect((await achievements(app, cookie)).get('every-band')?.progress).toMatchObject({
+      done: 1,
+      goal: 4,
+      unit: 'bands',
+    });
+    expect(ids((await win(app, cookie, { seed: 'b-medium' })).achievements)).toEqual(['band-medium']);
+    expect(ids((await win(app, cookie, { seed: 'b-hard' })).achievements)).toEqual(['band-hard']);
+    // An expert win with a hint: the band, and every band, but not the unaided expert.
+    const hinted = await win(app, cookie, { seed: 'b-expert' }, { hint: true });
+    expect(ids(hinted.achievements)).toEqual(['band-expert', 'every-band']);
+    // Shuffles and undos are allowed: only hints count against it.
+    const unaided = await win(app, cookie, { seed: 'b-expert2' }, { clean: false });
+    expect(ids(unaided.achievements)).toEqual(['expert-no-hints']);
+  });
+
+  test('a layout of every family, and every built-in layout (41 of 42 won before: progress, then the last)', async () => {
+    const app = await build({ now: clock.now });
+    const { cookie, id } = await player(app);
+    const smallest = FAMILIES.map((f) => [...f.layouts].sort((a, b) => a.slots.length - b.slots.length)[0]!.id);
+    for (const [i, layout] of smallest.entries()) {
+      const answer = await win(app, cookie, { layout, seed: 'fam' });
+      expect(ids(answer.achievements).includes('every-family'), layout).toBe(i === smallest.length - 1);
+    }
+    const open = await achievements(app, cookie);
+    expect(open.get('every-family')?.earned).toBe(true);
+    expect(open.get('every-layout')?.progress).toEqual({ done: 6, goal: LAYOUTS.length, unit: 'layouts' });
+    // Every other built-in layout but the last one won before, as a player of the days before would have.
+    const last = 'diamond';
+    for (const layout of LAYOUTS.map((l) => l.id).filter((l) => l !== last && !smallest.includes(l)))
+      await query(app, 'INSERT INTO player_layouts (player_id, layout, played, won) VALUES (?, ?, 1, 1)', id, layout);
+    expect((await achievements(app, cookie)).get('every-layout')?.progress?.done).toBe(LAYOUTS.length - 1);
+    const page = await app.inject({ url: '/stats', headers: { cookie } });
+    expect(page.body).toContain(`${LAYOUTS.length - 1} of ${LAYOUTS.length} layouts`);
+    expect(ids((await win(app, cookie, { layout: last, seed: 'last' })).achievements)).toEqual([
+      'wins-10',
+      'every-layout',
+    ]);
+  });
+
+  test('a week of wins, and the daily deal on its day: first, 7 and 30 days in a row', async () => {
+    const app = await build({ now: clock.now });
+    const { cookie, id } = await player(app);
+    const day = (n: number) => new Date(T0 + n * 86_400_000).toISOString().slice(0, 10);
+    for (let n = 0; n < 7; n++) {
+      clock.set(T0 + n * 86_400_000);
+      const answer = await win(app, cookie, { layout: 'turtle', seed: `daily-${day(n)}` });
+      const expected =
+        n === 0 ? ['first-win', 'first-clean-win', 'daily-first'] : n === 6 ? ['streak-7', 'daily-7'] : [];
+      expect(ids(answer.achievements), day(n)).toEqual(expected);
+      if (n === 3)
+        expect((await achievements(app, cookie)).get('daily-7')?.progress).toEqual({ done: 4, goal: 7, unit: 'days' });
+    }
+    // A daily deal won after its day counts as a win, not in the daily streak.
+    clock.set(T0 + 8 * 86_400_000);
+    expect(ids((await win(app, cookie, { layout: 'turtle', seed: `daily-${day(7)}` })).achievements)).toEqual([]);
+    // 29 days in a row of daily wins before (the runs as the days keep them), then the 30th.
+    const from = Date.parse('2027-02-01T10:00:00Z');
+    for (let n = 0; n < 29; n++) {
+      const d = new Date(from + n * 86_400_000).toISOString().slice(0, 10);
+      await query(
+        app,
+        'INSERT INTO player_days (player_id, day, wins, run, daily, daily_run) VALUES (?, ?, 1, ?, 1, ?)',
+        id,
+        d,
+        n + 1,
+        n + 1,
+      );
+    }
+    const thirtieth = new Date(from + 29 * 86_400_000);
+    clock.set(thirtieth.getTime());
+    const date = thirtieth.toISOString().slice(0, 10);
+    const answer = await win(app, cookie, { layout: dailyLayoutOf(date), seed: `daily-${date}` });
+    expect(ids(answer.achievements)).toEqual(['daily-30']);
+    expect((await achievements(app, cookie)).get('daily-30')).toMatchObject({ earned: true, earnedAt: clock.now() });
+  });
+
+  test('in the exports: each game lists what it earned', async () => {
+    const app = await build({ now: clock.now });
+    const { cookie } = await player(app);
+    await win(app, cookie, { seed: 'first' }, { clean: false });
+    await win(app, cookie, { seed: 'second' });
+    await createGame(app, cookie, { layout: 'mushroom', seed: 'third' });
+    const json = (await app.inject({ url: '/stats/export.json', headers: { cookie } })).json();
+    expect(json.map((g: { seed: string; achievements: string[] }) => [g.seed, g.achievements])).toEqual([
+      ['first', ['first-win']],
+      ['second', ['first-clean-win']],
+      ['third', []],
+    ]);
+    const csv = (await app.inject({ url: '/stats/export.csv', headers: { cookie } })).body.trim().split('\r\n');
+    expect(csv[0]!.split(',').at(-1)).toBe('achievements');
+    expect(csv[1]!.split(',').at(-1)).toBe('first-win');
+    expect(csv[2]!.split(',').at(-1)).toBe('first-clean-win');
+    expect(csv[3]!.split(',').at(-1)).toBe('');
+  });
+
+  test('a transfer link moves the achievements with the stats', async () => {
+    const app = await build({ now: clock.now });
+    const { cookie } = await player(app);
+    await win(app, cookie, { seed: 'mine' });
+    const made = await app.inject({ method: 'POST', url: '/stats/transfer', headers: { cookie, ...SAME_ORIGIN } });
+    const path = /value="https?:\/\/[^/"]+(\/transfer\/[A-Za-z0-9_-]+)"/.exec(made.body)![1]!;
+    const other = await newPlayer(app);
+    const used = await app.inject({ method: 'POST', url: path, headers: { cookie: other, ...SAME_ORIGIN } });
+    expect(used.statusCode).toBe(303);
+    const moved = await achievements(app, playerCookie(used));
+    expect(moved.get('first-win')).toMatchObject({ earned: true, game: { seed: 'mine' } });
+    expect(moved.get('first-clean-win')?.earned).toBe(true);
+  });
+
+  test('two processes verifying two wins of one player at once: each achievement once, none lost', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'mj-achievements-'));
+    const path = join(dir, 'race.db'); // on PostgreSQL: one database for both
+    const first = await build({ now: clock.now, databasePath: path });
+    const second = await build({ now: clock.now, databasePath: path });
+    try {
+      const { cookie, id } = await player(first);
+      // Every built-in layout won before but two; both are won at once, one on each process.
+      const [a, b] = ['ring', 'fish'];
+      const games = await Promise.all([
+        createGame(first, cookie, { layout: a, seed: 'race' }),
+        createGame(second, cookie, { layout: b, seed: 'race' }),
+      ]);
+      for (const layout of LAYOUTS.map((l) => l.id).filter((l) => l !== a && l !== b))
+        await query(
+          first,
+          'INSERT INTO player_layouts (player_id, layout, played, won) VALUES (?, ?, 1, 1)',
+          id,
+          layout,
+        );
+      const answers = await Promise.all(
+        [first, second].map((app, i) => postMoves(app, cookie, games[i]!.id, solutionMoves(games[i]!), { at: 0 })),
+      );
+      for (const res of answers) expect(res.statusCode).toBe(200);
+      const rows = await query<{ achievement: string; game_id: string }>(
+        first,
+        'SELECT achievement, game_id FROM achievements WHERE player_id = ? ORDER BY achievement',
+        id,
+      );
+      const once = rows.map((r) => r.achievement);
+      expect(once).toEqual([...new Set(once)]);
+      expect(once).toEqual(['every-family', 'every-layout', 'first-clean-win', 'first-win', 'wins-10']);
+      // Each announced by the answer of the win that earned it, and by no other.
+      const announced = answers.flatMap((res) => ids(res.json().achievements));
+      expect(announced.sort()).toEqual([...once].sort());
+    } finally {
+      await Promise.all([first.close(), second.close()]);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
