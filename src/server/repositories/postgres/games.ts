@@ -5,8 +5,8 @@
  *
  * Implementation notes: `saveMoves` is one transaction whose first statement is the conditional UPDATE
  * (`move_count` is the version): of two processes writing one game, the second finds no row and writes
- * nothing. A win then locks its player's row before it touches the player's days, so two wins of one
- * player on two processes keep the runs of days right. Reads that need one snapshot (statsOf) run in a
+ * nothing. A win then locks its player's row before it touches the player's days and achievements, so two wins
+ * of one player on two processes keep the runs of days right and award each achievement once, none lost. Reads that need one snapshot (statsOf) run in a
  * REPEATABLE READ transaction. `seq` stands in for SQLite's rowid (export pages, start order).
  */
 import type pg from 'pg';
@@ -294,12 +294,15 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
             ).map((row) => row.t);
             layouts.push({ ...t, median_ms: mid.reduce((a, b) => a + b, 0) / mid.length });
           }
+          const best = await one<{ best_streak: number; best_daily_streak: number }>(
+            client,
+            'SELECT best_streak, best_daily_streak FROM players WHERE id = $1',
+            [playerId],
+          );
           return {
             layouts,
             streak: await currentRun(client, playerId, q.today, q.yesterday, 'run'),
-            bestStreak:
-              (await one<{ best_streak: number }>(client, 'SELECT best_streak FROM players WHERE id = $1', [playerId]))
-                ?.best_streak ?? 0,
+            bestStreak: best?.best_streak ?? 0,
             dailyStreak: await currentRun(client, playerId, q.today, q.yesterday, 'daily_run'),
             history: await all<GameSummary>(
               client,
@@ -308,14 +311,7 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
               [playerId, q.historyLimit, q.historyOffset],
             ),
             achievements: await all<EarnedRow>(client, ACHIEVEMENTS, [playerId]),
-            bestDailyStreak:
-              (
-                await one<{ best_daily_streak: number }>(
-                  client,
-                  'SELECT best_daily_streak FROM players WHERE id = $1',
-                  [playerId],
-                )
-              )?.best_daily_streak ?? 0,
+            bestDailyStreak: best?.best_daily_streak ?? 0,
             wins: await all<WinRow>(
               client,
               `SELECT layout, finished_at, own_ms AS time_ms, (hints = 0 AND shuffles = 0 AND undos = 0)::integer AS clean

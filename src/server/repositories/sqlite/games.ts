@@ -10,7 +10,8 @@
  * (played with a start; won, clean wins and best time with a win), `player_days` (wins per UTC day
  * and the runs of days ending at each, for streaks) and `players.best_streak`; a deal's record
  * (`deal_records`: players shown it, players who won it) with the first view and the first win.
- * Medians and streaks are a few index lookups.
+ * Medians and streaks are a few index lookups. A win also awards the achievements it earns (migration 011), by
+ * the rules of ../achievements.ts from the standing it leaves, in the same transaction.
  *
  * Two clocks (migration 009, docs/fair-play.md): the server's time runs from the player's first view of
  * the deal (`shown_at`, from `deal_views`) to the finish, `time_ms`, a generated column; ranked wins also
@@ -124,7 +125,6 @@ export function createGamesRepository(db: Database): GamesStore {
   const startedSince = db.prepare<[string, number], { n: number }>(
     'SELECT COUNT(*) AS n FROM games WHERE player_id = ? AND started_at >= ?',
   );
-  const bestStreak = db.prepare<[string], { best_streak: number }>('SELECT best_streak FROM players WHERE id = ?');
   const totals = db.prepare<[string], Omit<LayoutTotals, 'median_ms'>>(
     'SELECT layout, played, won, clean_wins, best_ms FROM player_layouts WHERE player_id = ? ORDER BY layout',
   );
@@ -276,15 +276,16 @@ export function createGamesRepository(db: Database): GamesStore {
       const mid = middle.all(playerId, t.layout, t.won % 2 === 1 ? 1 : 2, (t.won - 1) >> 1).map((row) => row.t);
       return { ...t, median_ms: mid.reduce((a, b) => a + b, 0) / mid.length };
     });
+    const best = bests.get(playerId);
     return {
       layouts,
       streak: currentRun(playerId, q, 'run'),
-      bestStreak: bestStreak.get(playerId)?.best_streak ?? 0,
+      bestStreak: best?.best_streak ?? 0,
       dailyStreak: currentRun(playerId, q, 'daily_run'),
       history: historyPage.all(playerId, q.historyLimit, q.historyOffset),
       wins: latestWins.all(playerId, q.winsLimit),
       achievements: achievements.all(playerId),
-      bestDailyStreak: bests.get(playerId)?.best_daily_streak ?? 0,
+      bestDailyStreak: best?.best_daily_streak ?? 0,
     };
   });
 
