@@ -2,7 +2,8 @@
 
 -- A replay link per game: a random token (never derived from the game's id), made the first time the game's
 -- player asks for one and the same ever after. `review` keeps the solver's review of a finished game's log
--- (where its win was lost; JSON), made on the first view: a finished game's log never changes.
+-- (where its win was lost; JSON), made when the game's player asks for the link: a finished game's log never
+-- changes.
 CREATE TABLE replays (
   token      TEXT PRIMARY KEY,                 -- 16 random bytes, base64url
   game_id    TEXT NOT NULL UNIQUE REFERENCES games (id),

@@ -2,7 +2,7 @@
 -- "Replays" and "Achievements").
 
 -- A replay link per game: a random token, made on the player's first ask and the same ever after; `review`
--- keeps the solver's review of a finished game's log (JSON), made on the first view.
+-- keeps the solver's review of a finished game's log (JSON), made when its player asks for the link.
 CREATE TABLE replays (
   token      text PRIMARY KEY,                 -- 16 random bytes, base64url
   game_id    text NOT NULL UNIQUE REFERENCES games (id),

@@ -7,8 +7,10 @@
  * guessed from it. The page replays the stored log (shuffle boards included) with the engine, as the moves
  * API does. Where the win was lost comes from the engine's review of the log (reviewLog: solver work, up to a
  * second on a long game with many undos), made where classic deals are made (the deal workers), never on the
- * event loop; a finished game's review is kept with its replay row (its log never changes), a game in
- * progress's in memory per move count, and a view that finds the workers busy shows the replay without it.
+ * event loop. A finished game's review is made when its player asks for the link (its log never changes) and
+ * kept with its replay row; any other is kept in memory per game and move count, so a view of a replay writes
+ * nothing (a visitor without a cookie costs reads only). A view that finds the workers busy shows the replay
+ * without it.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -51,6 +53,28 @@ export function createReplays(fastify: FastifyInstance, now: () => number) {
   fastify.caches.push(reviews);
   const pending = new Map<string, Promise<Review | null>>(); // one review of a position at a time
 
+  /** The review of a game's stored log, made in a deal worker; null when the workers are busy or stopping. */
+  function makeReview(row: GameRow, stored: StoredDeal): Promise<Review | null> {
+    const key = `${row.id} ${row.move_count}`;
+    let job = pending.get(key);
+    if (!job) {
+      job = (async (): Promise<Review | null> => {
+        const made = await fastify.dealer.review({
+          kind: 'review',
+          dealJson: stored.json,
+          movesJson: row.moves_json,
+          boards: row.boards,
+        });
+        if (made.ok) return made.review;
+        if (made.error === 'broken') throw new Error(`stored game ${row.id}: ${made.message}`);
+        fastify.log.warn({ game: row.id, error: made.error }, 'no review of a replay: the workers are busy');
+        return null;
+      })().finally(() => pending.delete(key));
+      pending.set(key, job);
+    }
+    return job;
+  }
+
   return {
     /**
      * The replay link of a game, made on its player's first ask (the same link ever after). `client` (a
@@ -64,6 +88,15 @@ export function createReplays(fastify: FastifyInstance, now: () => number) {
       const refused = await fastify.growth.take(client, ROW_BYTES.replay);
       if (refused) return refused;
       const token = await store.tokenFor(gameId, makeReplayToken(), now());
+      // A finished game's review is made and kept now, by its player's request: views of the link write nothing.
+      if (row.result !== null) {
+        const replay = await store.find(token);
+        const stored = await fastify.dealer.byId(row.deal_id);
+        if (replay && replay.review === null && stored) {
+          const made = await makeReview(row, stored);
+          if (made) await store.keepReview(token, JSON.stringify(made));
+        }
+      }
       return { url: `/replay/${token}` };
     },
 
@@ -89,37 +122,18 @@ export function createReplays(fastify: FastifyInstance, now: () => number) {
     },
 
     /**
-     * The review of the game's log (where its win was lost): kept, or made now in a deal worker; null when the
-     * workers are busy or stopping (the page then shows the replay without it).
+     * The review of the game's log (where its win was lost): kept with the replay, in memory, or made now in a
+     * deal worker (and kept in memory); null when the workers are busy or stopping (the page then shows the
+     * replay without it). Writes nothing.
      */
     async review(open: OpenReplay): Promise<Review | null> {
       if (open.replay.review !== null) return JSON.parse(open.replay.review) as Review;
       const key = `${open.row.id} ${open.row.move_count}`;
       const cached = reviews.get(key);
       if (cached) return cached;
-      let job = pending.get(key);
-      if (!job) {
-        job = (async (): Promise<Review | null> => {
-          const made = await fastify.dealer.review({
-            kind: 'review',
-            dealJson: open.stored.json,
-            movesJson: open.row.moves_json,
-            boards: open.boards,
-          });
-          if (!made.ok) {
-            if (made.error === 'broken') throw new Error(`stored game ${open.row.id}: ${made.message}`);
-            fastify.log.warn({ game: open.row.id, error: made.error }, 'no review of a replay: the workers are busy');
-            return null;
-          }
-          // A finished game's log never changes, nor does its review (deterministic, budget and all): kept
-          // with the replay. A game in progress's, in memory until its next move.
-          if (open.row.result !== null) await store.keepReview(open.replay.token, JSON.stringify(made.review));
-          else reviews.set(key, made.review, keyedRecordBytes(key, reviewBytes(made.review)));
-          return made.review;
-        })().finally(() => pending.delete(key));
-        pending.set(key, job);
-      }
-      return job;
+      const made = await makeReview(open.row, open.stored);
+      if (made) reviews.set(key, made, keyedRecordBytes(key, reviewBytes(made)));
+      return made;
     },
   };
 }
