@@ -10,10 +10,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import Database from 'better-sqlite3';
 import { FAMILIES, LAYOUTS } from '../../../src/engine/builtins.ts';
+import { migrate, readMigrations, type Migration } from '../../../src/server/db/migrate.ts';
+import { createPool, migratePostgres } from '../../../src/server/db/postgres.ts';
+import { MIGRATIONS_DIR } from '../../../src/server/plugins/database.ts';
+import { PG_MIGRATIONS_DIR } from '../../../src/server/plugins/postgres.ts';
+import { freshDatabaseUrl } from '../../support/postgres.ts';
 import type { Band } from '../../../src/server/repositories/achievements.ts';
 import { dailyLayoutOf } from '../../../src/server/services/daily.ts';
-import { build, createGame, newPlayer, playerCookie, postMoves, query, solutionMoves, testClock } from '../helper.ts';
+import {
+  BACKEND,
+  build,
+  createGame,
+  newPlayer,
+  playerCookie,
+  postMoves,
+  query,
+  solutionMoves,
+  testClock,
+} from '../helper.ts';
 
 const T0 = Date.UTC(2026, 11, 1, 10); // 1 Dec 2026, 10:00 UTC: the turtle's daily deals
 const clock = testClock(T0);
@@ -327,6 +343,112 @@ describe('achievements', () => {
     } finally {
       await Promise.all([first.close(), second.close()]);
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('wins from before: the migration gives the first, clean, classic, 10th and 10th clean wins to their games', async () => {
+    const sqliteFiles = readMigrations(MIGRATIONS_DIR);
+    const pgFiles = readMigrations(PG_MIGRATIONS_DIR);
+    const split = (files: Migration[]) => {
+      const at = files.findIndex((m) => m.name.includes('replays_achievements'));
+      return [files.slice(0, at), files.slice(at)] as const;
+    };
+    // One statement runner over either backend, with `?` placeholders.
+    let run: (sql: string, ...params: unknown[]) => Promise<Record<string, unknown>[]>;
+    let finish: () => Promise<void>;
+    let rest: () => Promise<void>;
+    if (BACKEND === 'postgres') {
+      const pool = createPool({ url: await freshDatabaseUrl() });
+      const [before, after] = split(pgFiles);
+      await migratePostgres(pool, before);
+      run = async (sql, ...params) => {
+        let n = 0;
+        return (
+          await pool.query(
+            sql.replace(/\?/g, () => `$${++n}`),
+            params,
+          )
+        ).rows as Record<string, unknown>[];
+      };
+      rest = async () => void (await migratePostgres(pool, [...before, ...after]));
+      finish = () => pool.end();
+    } else {
+      const db = new Database(':memory:');
+      const [before, after] = split(sqliteFiles);
+      migrate(db, before);
+      run = async (sql, ...params) => {
+        const statement = db.prepare(sql);
+        if (statement.reader) return statement.all(...params) as Record<string, unknown>[];
+        statement.run(...params);
+        return [];
+      };
+      rest = async () => void migrate(db, [...before, ...after]);
+      finish = async () => void db.close();
+    }
+    try {
+      for (const player of ['old-player', 'no-wins'])
+        await run('INSERT INTO players (id, created_at) VALUES (?, ?)', player, T0);
+      await run(
+        "INSERT INTO deals (layout, seed, mode, generator, deal_json, created_at) VALUES ('garden', 'r', 'relaxed', '1', '{}', ?), ('garden', 'c', 'classic', '1', '{}', ?)",
+        T0,
+        T0,
+      );
+      const [relaxed, classic] = (await run('SELECT id FROM deals ORDER BY id')).map((r) => Number(r.id));
+      // Twelve wins a minute apart (the first with an undo, the fifth classic), then an unfinished game.
+      for (let i = 1; i <= 13; i++)
+        await run(
+          `INSERT INTO games (id, player_id, deal_id, layout, status, result, tiles_left, undos, started_at, updated_at, finished_at, shown_at, paced_at)
+           VALUES (?, 'old-player', ?, 'garden', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+          `old-${i}`,
+          i === 5 ? classic : relaxed,
+          i === 13 ? 'playing' : 'won',
+          i === 13 ? null : 'won',
+          i === 13 ? 40 : 0,
+          i === 1 ? 1 : 0,
+          T0 + i * 60_000,
+          T0 + i * 60_000,
+          i === 13 ? null : T0 + i * 60_000 + 30_000,
+          T0 + i * 60_000,
+          T0 + i * 60_000,
+        );
+      await run(
+        "INSERT INTO games (id, player_id, deal_id, layout, status, tiles_left, started_at, updated_at, shown_at, paced_at) VALUES ('none-1', 'no-wins', ?, 'garden', 'playing', 40, ?, ?, ?, ?)",
+        relaxed,
+        T0,
+        T0,
+        T0,
+        T0,
+      );
+      for (const [day, run_] of [
+        ['2026-12-01', 1],
+        ['2026-12-02', 2],
+        ['2026-12-03', 3],
+        ['2026-12-05', 1],
+      ] as const)
+        await run(
+          "INSERT INTO player_days (player_id, day, wins, run, daily, daily_run) VALUES ('old-player', ?, 1, ?, 1, ?)",
+          day,
+          run_,
+          run_,
+        );
+      await rest();
+      const rows = await run(
+        'SELECT player_id, achievement, game_id, earned_at FROM achievements ORDER BY earned_at, achievement',
+      );
+      expect(rows.map((r) => ({ ...r, earned_at: Number(r.earned_at) }))).toEqual([
+        { player_id: 'old-player', achievement: 'first-win', game_id: 'old-1', earned_at: T0 + 90_000 },
+        { player_id: 'old-player', achievement: 'first-clean-win', game_id: 'old-2', earned_at: T0 + 150_000 },
+        { player_id: 'old-player', achievement: 'first-classic-win', game_id: 'old-5', earned_at: T0 + 330_000 },
+        { player_id: 'old-player', achievement: 'wins-10', game_id: 'old-10', earned_at: T0 + 630_000 },
+        { player_id: 'old-player', achievement: 'clean-10', game_id: 'old-11', earned_at: T0 + 690_000 },
+      ]);
+      const best = await run('SELECT id, best_daily_streak FROM players ORDER BY id');
+      expect(best.map((r) => [r.id, Number(r.best_daily_streak)])).toEqual([
+        ['no-wins', 0],
+        ['old-player', 3],
+      ]);
+    } finally {
+      await finish();
     }
   });
 });
