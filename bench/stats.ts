@@ -133,6 +133,7 @@ async function bulkFill(app: FastifyInstance, playerId: string, dealIds: number[
     'UPDATE players SET best_streak = (SELECT MAX(run) FROM player_days WHERE player_id = $1) WHERE id = $1',
     [playerId],
   );
+  await pool.query('VACUUM ANALYZE'); // as autovacuum would soon after: the planner's statistics, the visibility map
 }
 
 let postgres: RunningPostgres | undefined;
