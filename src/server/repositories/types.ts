@@ -120,7 +120,7 @@ export interface SavedMoves {
   band: Band | null; // the deal's difficulty band (for the achievements a win earns); null: none known
 }
 
-/** An achievement a player holds (migration 011): the win that earned it, and that game's deal. */
+/** An achievement a player holds (migration 012): the win that earned it, and that game's deal. */
 export interface EarnedRow {
   achievement: AchievementId;
   game_id: string;
@@ -130,7 +130,7 @@ export interface EarnedRow {
   mode: Mode;
 }
 
-/** A game's replay link (migration 011). */
+/** A game's replay link (migration 012). */
 export interface ReplayRow {
   token: string;
   game_id: string;

@@ -10,7 +10,7 @@
  * (played with a start; won, clean wins and best time with a win), `player_days` (wins per UTC day
  * and the runs of days ending at each, for streaks) and `players.best_streak`; a deal's record
  * (`deal_records`: players shown it, players who won it) with the first view and the first win.
- * Medians and streaks are a few index lookups. A win also awards the achievements it earns (migration 011), by
+ * Medians and streaks are a few index lookups. A win also awards the achievements it earns (migration 012), by
  * the rules of ../achievements.ts from the standing it leaves, in the same transaction.
  *
  * Two clocks (migration 009, docs/fair-play.md): the server's time runs from the player's first view of

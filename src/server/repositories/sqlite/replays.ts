@@ -1,5 +1,5 @@
 /**
- * Replay links over SQLite (ReplaysStore): one random token per game (migration 011), made on the player's
+ * Replay links over SQLite (ReplaysStore): one random token per game (migration 012), made on the player's
  * first ask and the same ever after, and the solver's review of a finished game kept with it.
  */
 import type { Database } from 'better-sqlite3';

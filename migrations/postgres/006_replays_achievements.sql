@@ -1,4 +1,4 @@
--- SQLite's migration 011 in PostgreSQL terms: shared replays and achievements (issue 28; docs/server.md,
+-- SQLite's migration 012 in PostgreSQL terms: shared replays and achievements (issue 28; docs/server.md,
 -- "Replays" and "Achievements").
 
 -- A replay link per game: a random token, made on the player's first ask and the same ever after; `review`
@@ -24,7 +24,7 @@ CREATE INDEX achievements_by_game ON achievements (game_id);
 ALTER TABLE players ADD COLUMN best_daily_streak integer NOT NULL DEFAULT 0;
 UPDATE players SET best_daily_streak = COALESCE((SELECT MAX(daily_run) FROM player_days WHERE player_id = players.id), 0);
 
--- Wins from before: as SQLite's 011 (the others are earned by the player's next verified win).
+-- Wins from before: as SQLite's 012 (the others are earned by the player's next verified win).
 INSERT INTO achievements (player_id, achievement, game_id, earned_at)
 SELECT player_id, CASE n WHEN 1 THEN 'first-win' WHEN 10 THEN 'wins-10' WHEN 100 THEN 'wins-100' ELSE 'wins-1000' END, id, finished_at
 FROM (SELECT player_id, id, finished_at,
