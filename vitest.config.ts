@@ -50,6 +50,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     globalSetup: ['test/support/postgres-setup.ts'], // one throwaway PostgreSQL for the run
+    setupFiles: ['test/support/english.ts'], // the browser's messages in English (src/client/i18n.ts)
     projects: [
       {
         extends: true,

@@ -92,6 +92,8 @@ async function bundle(
     write: false,
     legalComments: 'none',
     define,
+    // Messages reach the browser parsed (src/client/i18n.ts): intl-messageformat without its parser.
+    alias: { '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js' },
     plugins: [layoutData],
     logLevel: 'warning',
   });

@@ -7,6 +7,7 @@
 import type { Move } from '../engine/index.ts';
 import type { ReplayLinkAnswer } from '../shared/api.ts';
 import { type Ask } from './ask.ts';
+import { t } from './i18n.ts';
 import type { Controller } from './events.ts';
 import { boardPoint, fit, renderClock, zoomTo, type State } from './render.ts';
 import { play as playSound, setSound, type Sounds } from './sound.ts';
@@ -73,7 +74,8 @@ export function makeController(s: State, deps: Deps): Controller {
   function play(move: Move): boolean {
     const error = playMove(s, move, now());
     if (error) {
-      s.message = error.charAt(0).toUpperCase() + error.slice(1) + '.';
+      s.message = t('client.illegal'); // the engine's reason (English) is for the console
+      console.warn(error);
       draw();
       return false;
     }
@@ -86,7 +88,7 @@ export function makeController(s: State, deps: Deps): Controller {
     s.paused = on;
     if (on) stopClock(s, now());
     else startClock(s, now());
-    s.message = on ? 'Paused: the board is hidden and your clock stopped.' : '';
+    s.message = on ? t('client.paused') : '';
     savePrefs();
   }
 
@@ -94,13 +96,13 @@ export function makeController(s: State, deps: Deps): Controller {
     const url = shareUrl(s, location.origin);
     try {
       if (typeof navigator.share === 'function' && matchMedia('(pointer: coarse)').matches) {
-        await navigator.share({ title: 'Mahjong solitaire: can you clear this board?', url });
+        await navigator.share({ title: t('client.shareTitle'), url });
         return;
       }
       await navigator.clipboard.writeText(url);
-      s.message = 'Link copied: anyone who opens it gets this same board.';
+      s.message = t('client.linkCopied');
     } catch {
-      s.message = `Share this link: ${url}`;
+      s.message = t('client.shareThis', { url });
     }
     draw();
   }
@@ -111,7 +113,7 @@ export function makeController(s: State, deps: Deps): Controller {
    */
   async function shareReplay(): Promise<void> {
     if (s.gameId === null) {
-      s.message = 'The replay can be shared once the server has this game: it is being saved.';
+      s.message = t('client.replayWait');
       draw();
       return;
     }
@@ -128,16 +130,16 @@ export function makeController(s: State, deps: Deps): Controller {
       const url = `${location.origin}${s.replayUrl}`;
       draw();
       if (typeof navigator.share === 'function' && matchMedia('(pointer: coarse)').matches) {
-        await navigator.share({ title: 'Mahjong solitaire: watch my game', url });
+        await navigator.share({ title: t('client.replayTitle'), url });
         return;
       }
       await navigator.clipboard.writeText(url);
-      s.message = 'Replay link copied: whoever opens it can watch this game move by move.';
+      s.message = t('client.replayCopied');
     } catch (error) {
       s.message =
         s.replayUrl === null
-          ? `The replay link could not be made (${error instanceof Error ? error.message : 'no answer'}); try again.`
-          : `Share this link: ${location.origin}${s.replayUrl}`;
+          ? t('client.replayFailed')
+          : t('client.shareThis', { url: `${location.origin}${s.replayUrl}` });
     }
     draw();
   }
@@ -147,7 +149,7 @@ export function makeController(s: State, deps: Deps): Controller {
     if (s.status === 'won' || (s.hintPending && hintAt === at)) return;
     hintAt = at;
     s.hintPending = true;
-    s.message = 'Looking for a good pair…';
+    s.message = t('client.lookingHint');
     draw();
     ask('hint', s.deal, s.game.log, (a) => {
       if (a.kind !== 'hint') {
@@ -165,7 +167,7 @@ export function makeController(s: State, deps: Deps): Controller {
     if (s.status === 'won' || s.check.kind === 'running') return;
     const at = s.game.log.length;
     s.check = { kind: 'running', at };
-    s.message = 'Asking the solver whether this board can still be cleared…';
+    s.message = t('client.check.asking');
     draw();
     ask('check', s.deal, s.game.log, (a) => {
       if (a.kind !== 'check') s.check = { kind: 'idle' };
@@ -190,7 +192,7 @@ export function makeController(s: State, deps: Deps): Controller {
         if (s.status === 'won') return;
         const n = Number(action.slice(5));
         for (let i = 0; i < n && s.game.past.length > 0; i++) play({ type: 'undo' });
-        s.message = `Back to the last winnable position (${n} move${n === 1 ? '' : 's'} undone).`;
+        s.message = t('client.backToWinnable', { n });
         draw();
         return;
       }

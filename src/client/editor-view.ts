@@ -12,12 +12,15 @@ import {
   gridOf,
   makeDraftCode,
   overlapping,
+  pictureLabel,
   statusText,
   topLayerOf,
   type Draft,
   type DraftCheck,
 } from '../shared/draft.ts';
 import { layoutPicture } from '../shared/picture.ts';
+import { ORDER_BUDGET } from '../engine/order.ts';
+import { t } from './i18n.ts';
 
 export const EDITOR_PATH = '/layouts/editor';
 
@@ -140,7 +143,7 @@ export function draw(dom: EditorDom, state: ViewState): void {
     else html += span;
   });
   dom.tiles.innerHTML = html + above; // numbers and fixed words only
-  dom.grid.setAttribute('aria-label', `Layer ${z + 1}: a grid of ${width} by ${height} half tiles`);
+  dom.grid.setAttribute('aria-label', t('client.editor.gridLabel', { z: z + 1, width, height }));
   dom.layer.textContent = String(z + 1);
   drawPanel(dom, state);
   const code = makeDraftCode(draft.slots);
@@ -173,7 +176,7 @@ export function drawPanel(dom: EditorDom, state: ViewState): void {
     if (check.clearable) delete s.dataset.reason;
     else s.dataset.reason = check.reason;
   }
-  const text = statusText(draft.slots.length, check);
+  const text = statusText(t, draft.slots.length, check, ORDER_BUDGET);
   if (s.textContent !== text) s.textContent = text;
   const perLayer: number[] = [];
   for (const t of draft.slots) perLayer[t.z] = (perLayer[t.z] ?? 0) + 1;
@@ -182,11 +185,11 @@ export function drawPanel(dom: EditorDom, state: ViewState): void {
     ...Array.from({ length: count }, (_, k) => {
       const span = dom.layers.ownerDocument.createElement('span');
       if (k === draft.z) span.className = 'current';
-      span.textContent = `Layer ${k + 1}: ${perLayer[k] ?? 0}`;
+      span.textContent = t('client.editor.layerCount', { z: k + 1, n: perLayer[k] ?? 0 });
       return span;
     }).flatMap((span) => [span, ' ']),
   );
-  const label = `${draft.name || 'Your layout'}: ${draft.slots.length} tiles in ${Math.max(1, perLayer.length)} layers`;
+  const label = pictureLabel(t, draft.name, draft.slots.length, Math.max(1, perLayer.length));
   // The picture is SVG built from numbers; its one text, the label, is escaped by layoutPicture.
   dom.preview.innerHTML = draft.slots.length > 0 ? layoutPicture(makeGeometry(draft.slots), label) : '';
   setDisabled(dom.button('save'), check !== null && !check.clearable);

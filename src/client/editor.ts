@@ -10,10 +10,12 @@
  */
 import { makeLayout } from '../engine/layout.ts';
 import { ORDER_BUDGET } from '../engine/order.ts';
+import { t } from './i18n.ts';
 import { makeKmahjongg } from '../formats/kmahjongg.ts';
 import {
   EDITOR_NAME_MAX,
   changeLayer,
+  editMessage,
   checkDraft,
   gridOf,
   makeDraftCode,
@@ -194,7 +196,7 @@ function start(dom: EditorDom, data: PageData): void {
 
   const apply = (edit: DraftEdit): void => {
     if (edit.ok) commit(edit.draft);
-    else say(edit.message);
+    else say(editMessage(t, edit.reason));
   };
 
   const undo = (): void => {
@@ -287,7 +289,7 @@ function start(dom: EditorDom, data: PageData): void {
     if (submitter?.dataset.action !== 'save') e.preventDefault();
     else if (!navigator.onLine) {
       e.preventDefault();
-      say('You are offline: saving needs the network. Your draft stays in this address; the download works offline.');
+      say(t('client.editor.offline'));
     }
   });
 
@@ -295,12 +297,12 @@ function start(dom: EditorDom, data: PageData): void {
   dom.download.addEventListener('click', (e) => {
     e.preventDefault();
     const { slots, name } = state.draft;
-    if (slots.length === 0) return say('Place some tiles first: there is nothing to download yet.');
+    if (slots.length === 0) return say(t('client.editor.nothingToDownload'));
     let text: string;
     try {
-      text = makeKmahjongg(makeLayout('draft', name || 'My layout', '', slots));
+      text = makeKmahjongg(makeLayout('draft', name || t('client.editor.myLayout'), '', slots));
     } catch {
-      return say('Two tiles share room on one layer: a layout file cannot hold them. Move one first.');
+      return say(t('client.editor.clash'));
     }
     const link = document.createElement('a');
     link.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));

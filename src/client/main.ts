@@ -7,6 +7,7 @@ import type { Move } from '../engine/index.ts';
 import type { MovesAnswer } from '../shared/api.ts';
 import { formatTime } from '../shared/display.ts';
 import { makeAsk } from './ask.ts';
+import { t } from './i18n.ts';
 import { FOCUS_BOARD, makeController } from './controller.ts';
 import { ENV, registerServiceWorker, WINS_CHANNEL } from './env.ts';
 import { bind } from './events.ts';
@@ -84,7 +85,7 @@ function start(doc: Document, data: DealData, message = ''): void {
         if (answer.status === 'won' && s.status === 'won' && !s.verified) {
           s.verified = verifiedOf(answer);
           if (answer.record) s.record = answer.record;
-          s.message = `Board cleared in ${formatTime(elapsedMs(s.clock, Date.now()))}. The server checked every move: your win is recorded.`;
+          s.message = t('client.wonVerified', { time: formatTime(elapsedMs(s.clock, Date.now())) });
           try {
             new BroadcastChannel(WINS_CHANNEL).postMessage({ layout: s.deal.layout }); // open stats pages count it
           } catch {
@@ -92,15 +93,15 @@ function start(doc: Document, data: DealData, message = ''): void {
           }
         } else if (complete && !sameFaces(answer.faces, s.game.faces)) {
           // The server replayed the same moves to another board: a newer engine was deployed.
-          s.message =
-            'The game was updated on the server. Reload the page to go on with its board; every move is saved.';
+          s.message = t('client.updated');
         }
         draw();
       },
       conflict: (log, why) => {
         adopt(log);
         if (sync.won) s.verified = { timeMs: null };
-        s.message = `${why.charAt(0).toUpperCase()}${why.slice(1)}. The board now shows the server's position; every move it accepted is kept.`;
+        s.message = t('client.conflict'); // the server's reason (English) is for the console
+        console.warn(why);
         draw();
       },
     },
@@ -109,7 +110,7 @@ function start(doc: Document, data: DealData, message = ''): void {
   if (sync.log.length !== s.game.log.length) {
     adopt(sync.log); // moves kept on this device that the server did not have yet: shown, and being sent
     if (sync.playMs !== null) s.clock.base = Math.max(s.clock.base, sync.playMs);
-    s.message = 'Welcome back: your moves were kept on this device and are being saved.';
+    s.message = t('client.welcomeKept');
   }
   s.saving = sync.status;
   const kept = sendKept(sync.key, ENV); // games other deals' pages left waiting (finished offline, closed too soon)

@@ -14,10 +14,12 @@
  */
 import { FACES, type Face } from '../engine/index.ts';
 import { boxOf, type Box } from '../shared/box.ts';
+import { achievementText } from '../shared/achievements.ts';
 import type { EarnedAnswer } from '../shared/api.ts';
 import { formatTime, isCleanWin } from '../shared/display.ts';
 import { elapsedMs, tileLabel, type HeadlessState, type Verified } from './state.ts';
-import { STATUS_TEXT } from './sync.ts';
+import { t } from './i18n.ts';
+import { STATUS_KEYS } from './sync.ts';
 import { canZoomIn } from './zoom.ts';
 
 export interface Dom {
@@ -219,11 +221,11 @@ function renderSwitches(s: State): void {
     const action = b.dataset.action;
     const [on, text] =
       action === 'pause'
-        ? [s.paused, s.paused ? 'Resume' : 'Pause']
+        ? [s.paused, t(s.paused ? 'client.resume' : 'client.pause')]
         : action === 'timer'
-          ? [s.timerOn, s.timerOn ? 'Hide timer' : 'Show timer']
+          ? [s.timerOn, t(s.timerOn ? 'client.timerHide' : 'client.timerShow')]
           : action === 'sound'
-            ? [s.soundOn, s.soundOn ? 'Sound on' : 'Sound off']
+            ? [s.soundOn, t(s.soundOn ? 'client.soundOn' : 'client.soundOff')]
             : [null, ''];
     if (on === null) continue;
     setAttr(b, 'aria-pressed', String(on));
@@ -252,21 +254,21 @@ function renderNotice(s: State): boolean {
   const buttons: [string, string][] = [];
   if (s.confirmingNew) {
     key = 'confirm-new';
-    text = 'Start a new game? This one stays unfinished: you can come back to it from the home page.';
-    buttons.push(['new!', 'New game'], ['stay', 'Keep playing']);
+    text = t('client.notice.confirmNew');
+    buttons.push(['new!', t('client.notice.newGame')], ['stay', t('client.notice.stay')]);
   } else if (s.check.kind === 'running') {
     key = 'running';
-    text = 'Asking the solver…';
+    text = t('client.notice.asking');
   } else if (s.check.kind === 'no') {
     const n = s.check.undoSteps;
     key = `no:${n}:${s.game.log.length}`;
     text = s.message;
-    if (n !== null) buttons.push([`undo:${n}`, `Undo ${n} move${n === 1 ? '' : 's'}`]);
-    buttons.push(['shuffle', 'Shuffle']);
+    if (n !== null) buttons.push([`undo:${n}`, t('client.notice.undoN', { n })]);
+    buttons.push(['shuffle', t('client.shuffle')]);
   } else if (s.status === 'stuck') {
     key = `stuck:${s.game.log.length}`;
-    text = 'No moves left. Shuffle the tiles or undo a few moves.';
-    buttons.push(['shuffle', 'Shuffle'], ['undo', 'Undo']);
+    text = t('client.stuck');
+    buttons.push(['shuffle', t('client.shuffle')], ['undo', t('client.undo')]);
   } // a yes or "cannot tell" needs no buttons: the message line says it
   const el = s.dom.notice;
   if (el.dataset.key === key) return key !== '';
@@ -285,7 +287,8 @@ function renderSync(s: State): void {
   const el = s.dom.syncStatus;
   if (!el) return;
   setAttr(el, 'data-sync', s.saving);
-  setText(el, STATUS_TEXT[s.saving]);
+  const key = STATUS_KEYS[s.saving];
+  setText(el, key ? t(key) : '');
 }
 
 /**
@@ -329,8 +332,8 @@ function renderWin(s: State, now: number): void {
     setText(
       saving,
       s.saving === 'offline' || s.saving === 'busy' || s.saving === 'refused'
-        ? 'Your win is kept on this device and will be saved as soon as the server can be reached.'
-        : 'Saving your win…',
+        ? t('client.win.kept')
+        : t('client.win.saving'),
     );
   }
   const verified = part('verified');
@@ -340,7 +343,7 @@ function renderWin(s: State, now: number): void {
   const title = panel.querySelector('h2');
   if (title) {
     title.dataset.clean = String(clean);
-    setText(title, clean ? 'A clean win!' : 'Board cleared!');
+    setText(title, t(clean ? 'client.win.cleanTitle' : 'client.win.title'));
   }
   let help = part('help');
   if (!help && !clean) {
@@ -351,7 +354,7 @@ function renderWin(s: State, now: number): void {
   }
   if (help) {
     help.hidden = clean;
-    setText(help, `With ${plural(hints, 'hint')}, ${plural(shuffles, 'shuffle')} and ${plural(undos, 'undo')}.`);
+    setText(help, t('client.win.help', { hints, shuffles, undos }));
   }
   renderEarned(part('achievements'), v?.achievements ?? []);
   const replay = part('replay');
@@ -366,12 +369,10 @@ function renderWin(s: State, now: number): void {
   const next = part('next');
   if (next instanceof HTMLAnchorElement && v?.next) {
     next.href = v.next.url;
-    setText(next, `Try ${v.next.name}`);
+    setText(next, t('client.win.try', { name: v.next.name }));
   }
   if (opening) part('new')?.focus();
 }
-
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** The achievements a win earned, listed in the win panel once the server has recorded it. */
 function renderEarned(list: HTMLElement | null, earned: readonly EarnedAnswer[]): void {
@@ -385,13 +386,14 @@ function renderEarned(list: HTMLElement | null, earned: readonly EarnedAnswer[])
     const li = doc.createElement('li');
     li.dataset.achievement = a.id;
     const name = doc.createElement('strong');
-    name.textContent = a.name;
-    li.append(name, ` ${a.rule}`);
+    const text = achievementText(a.id);
+    name.textContent = text ? t(text.name) : a.name;
+    li.append(name, ` ${text ? t(text.rule) : a.rule}`);
     return li;
   });
   const title = list.querySelector('h3');
   list.querySelector('ul')?.replaceChildren(...items);
-  if (title) title.textContent = earned.length === 1 ? 'New achievement' : `${earned.length} new achievements`;
+  if (title) title.textContent = t('client.win.achievements', { n: earned.length });
 }
 
 /**
@@ -402,25 +404,23 @@ function renderEarned(list: HTMLElement | null, earned: readonly EarnedAnswer[])
 export function rankText(v: Pick<Verified, 'ranked' | 'unranked' | 'dailyRank'>, offline = false): string {
   if (v.ranked === undefined || v.ranked === null) return '';
   if (!v.ranked) {
-    if (v.unranked === 'legacy') return 'Not ranked: this game began before ranked times did.';
-    return offline
-      ? 'Not ranked: it was played partly without the server, so its moves reached it together, faster than the ranked pace (a pair every 0.7 s after the first six). It still counts in your stats.'
-      : 'Not ranked: its pairs reached the server faster than the ranked pace (a pair every 0.7 s after the first six). It still counts in your stats.';
+    if (v.unranked === 'legacy') return t('client.rank.legacy');
+    return t(offline ? 'client.rank.offline' : 'client.rank.fast');
   }
-  if (v.dailyRank) return `Ranked #${v.dailyRank} on the daily table of its day.`;
-  return "Ranked: it counts on the deal's record.";
+  if (v.dailyRank) return t('client.rank.daily', { rank: v.dailyRank });
+  return t('client.rank.record');
 }
 
 /** What the win panel says of the player's best on this layout (and mode): their own times. */
 export function bestText(timeMs: number | null, previousBestMs: number | null | undefined, mode: string): string {
-  const where = mode === 'classic' ? 'this layout, classic' : 'this layout';
   if (timeMs === null || previousBestMs === undefined) return '';
-  if (previousBestMs === null) return `Your first win on ${where}.`;
+  if (previousBestMs === null) return t('client.best.first', { mode });
+  const before = formatTime(previousBestMs);
   if (timeMs < previousBestMs)
     return previousBestMs - timeMs >= 1000
-      ? `A new personal best on ${where}: ${formatTime(previousBestMs - timeMs)} faster than your ${formatTime(previousBestMs)}.`
-      : `A new personal best on ${where}, just under your ${formatTime(previousBestMs)}.`;
-  return `Your best on ${where} stays ${formatTime(previousBestMs)}.`;
+      ? t('client.best.faster', { mode, gain: formatTime(previousBestMs - timeMs), before })
+      : t('client.best.under', { mode, before });
+  return t('client.best.stays', { mode, before });
 }
 
 /**
@@ -436,14 +436,14 @@ function renderRecord(s: State): void {
   setAttr(el, 'data-played', String(r.opened));
   setAttr(el, 'data-won', String(r.won));
   const counts = el.querySelector('.deal-stats-counts');
-  if (counts) setText(counts, `Opened by ${r.opened} · won by ${r.won}`);
+  if (counts) setText(counts, t('client.record.counts', { opened: r.opened, won: r.won }));
   const summary = el.querySelector('summary');
   let best = el.querySelector('.deal-stats-best');
   if (r.best[0] && summary) {
     if (!best) {
       best = doc.createElement('span');
       best.className = 'deal-stats-best';
-      summary.append(' · best ', best);
+      summary.append(` · ${t('client.record.best')} `, best);
     }
     setText(best, formatTime(r.best[0].timeMs));
   }
@@ -453,16 +453,16 @@ function renderRecord(s: State): void {
   el.querySelector('.deal-stats-empty')?.remove();
   const list = doc.createElement('ol');
   list.className = 'deal-best';
-  list.setAttribute('aria-label', 'Best ranked times on this deal');
+  list.setAttribute('aria-label', t('client.record.label'));
   for (const line of r.best) {
     const li = doc.createElement('li');
     if (line.you) li.className = 'you';
     const name = doc.createElement('span');
     name.className = 'deal-best-name';
-    name.textContent = line.name || 'Anonymous player';
-    if (line.you) name.append(' ', span(doc, 'pill', 'you'));
+    name.textContent = line.name || t('client.anonymous');
+    if (line.you) name.append(' ', span(doc, 'pill', t('client.you')));
     li.append(name, ' ', span(doc, 'deal-best-time', formatTime(line.timeMs)));
-    if (line.clean) li.append(' ', span(doc, 'deal-best-clean', 'clean'));
+    if (line.clean) li.append(' ', span(doc, 'deal-best-clean', t('client.clean')));
     list.append(li);
   }
   el.querySelector('.deal-best')?.remove();
@@ -480,7 +480,7 @@ function span(doc: Document, className: string, text: string): HTMLSpanElement {
 export function render(s: State, now: number): void {
   const { board } = s.dom;
   setAttr(board, 'data-status', s.status);
-  setAttr(board, 'aria-label', `Board, ${s.game.left} tiles left`);
+  setAttr(board, 'aria-label', t('client.board', { left: s.game.left }));
   board.classList.toggle('thinking', s.hintPending);
   const tabbable = s.focus !== null && s.free[s.focus] ? s.focus : s.free.indexOf(true);
   for (let slot = 0; slot < s.dom.tiles.length; slot++) renderTile(s, slot, tabbable >= 0 ? tabbable : null);

@@ -9,7 +9,6 @@
 import {
   applyMoves,
   availablePairs,
-  faceName,
   isFree,
   newGame,
   parseBoards,
@@ -21,8 +20,10 @@ import {
   type KnownBoards,
   type Move,
 } from '../engine/index.ts';
-import { frameOf, isLostAt, replayUrl, type Span } from '../shared/replay.ts';
+import { tileLabel } from '../shared/i18n.ts';
+import { frameOf, frameText, isLostAt, replayUrl, type Span } from '../shared/replay.ts';
 import { registerServiceWorker } from './env.ts';
+import { t } from './i18n.ts';
 
 interface ReplayData {
   readonly token: string;
@@ -111,15 +112,15 @@ function start(): void {
       const free = isFree(game.geom, present, slot);
       if (el.dataset.face !== face) el.dataset.face = face;
       el.toggleAttribute('data-free', free);
-      el.setAttribute('aria-label', `${faceName(face)}, ${free ? 'free' : 'blocked'}`);
+      el.setAttribute('aria-label', tileLabel(t, face, free));
     }
     ghosts(frame.removed);
     boardEl!.dataset.status = statusOf(game);
-    boardEl!.setAttribute('aria-label', `Board, ${game.left} tiles left`);
+    boardEl!.setAttribute('aria-label', t('client.board', { left: game.left }));
     setText(counter('move'), `${k} / ${moves}`);
     setText(counter('left'), String(game.left));
     setText(counter('pairs'), String(availablePairs(game).length));
-    setText(part('what'), frame.text);
+    setText(part('what'), frameText(t, frame));
     const lostHere = part('lost');
     if (lostHere) lostHere.hidden = !isLostAt(lost, k);
     const targets: Record<string, number> = { first: 0, prev: k - 1, next: k + 1, last: moves };
@@ -149,7 +150,7 @@ function start(): void {
     timer = undefined;
     if (playButton) {
       playButton.setAttribute('aria-pressed', 'false');
-      playButton.textContent = 'Play';
+      playButton.textContent = t('client.replay.play');
     }
   }
 
@@ -159,7 +160,7 @@ function start(): void {
     timer = window.setInterval(() => show(Math.min(moves, current + 1)), PLAY_EVERY_MS);
     if (playButton) {
       playButton.setAttribute('aria-pressed', 'true');
-      playButton.textContent = 'Pause';
+      playButton.textContent = t('client.replay.pause');
     }
   }
 

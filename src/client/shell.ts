@@ -18,6 +18,7 @@
 import { MODES, SEED_PATTERN, type Deal, type Mode } from '../engine/index.ts';
 import { dealApiUrl, dealUrl, newDealUrl } from '../shared/display.ts';
 import type { DealData } from './state.ts';
+import { t } from './i18n.ts';
 import type { WorkerAnswer, WorkerRequest } from './worker.ts';
 
 const DEALS_CACHE = 'mahjong-deals'; // Cache API store of deals shown online; kept across deployments (deals never change)
@@ -97,7 +98,7 @@ function fillPage(doc: Document, deal: Deal, name: string): void {
   const path = dealUrl(layout, seed, mode);
   const other: Mode = mode === 'classic' ? 'relaxed' : 'classic';
   const newUrl = newDealUrl(layout, mode);
-  doc.title = `${name} ${seed} · Mahjong solitaire`;
+  doc.title = `${name} ${seed} · ${doc.title.split(' · ').pop() ?? ''}`; // the site's name as the page has it
 
   const h1 = doc.querySelector('h1.play-title');
   if (h1) {
@@ -106,12 +107,12 @@ function fillPage(doc: Document, deal: Deal, name: string): void {
     nameSpan.textContent = name;
     const seedSpan = doc.createElement('span');
     seedSpan.className = 'deal-seed';
-    seedSpan.textContent = `deal ${seed}`;
+    seedSpan.textContent = t('client.dealSeed', { seed });
     h1.replaceChildren(nameSpan, ' ', seedSpan);
     if (mode === 'classic') {
       const badge = doc.createElement('span');
       badge.className = 'badge';
-      badge.textContent = 'Classic';
+      badge.textContent = t('client.classicBadge');
       h1.append(' ', badge);
     }
   }
@@ -124,20 +125,20 @@ function fillPage(doc: Document, deal: Deal, name: string): void {
   const otherLink = doc.querySelector<HTMLAnchorElement>('[data-link="other-mode"]');
   if (otherLink) {
     otherLink.href = dealUrl(layout, seed, other);
-    otherLink.textContent = `This seed as a ${other} deal`;
+    otherLink.textContent = t('client.seedAsMode', { mode: other });
   }
   const foot = doc.querySelector('.play-foot');
   foot?.replaceChildren(
-    link(doc, dealUrl(layout, seed, other), `Seed ${seed} as a ${other} deal`),
+    link(doc, dealUrl(layout, seed, other), t('client.seedAs', { seed, mode: other })),
     ' · ',
-    link(doc, newUrl, `New ${mode === 'classic' ? 'classic ' : ''}${name} deal`),
+    link(doc, newUrl, t('client.newDeal', { mode, name })),
     ' · ',
-    link(doc, '/', 'All layouts'),
+    link(doc, '/', t('client.allLayouts')),
   );
   const again = doc.querySelector<HTMLAnchorElement>('#win-panel [data-win="new"]');
   if (again) {
     again.href = newUrl;
-    again.textContent = `Next ${name} game`;
+    again.textContent = t('client.nextGame', { name });
   }
   doc.body.classList.remove('offline-page'); // the board, counters and controls show (board.css)
   doc.querySelector('.offline-links')?.remove();
@@ -161,22 +162,19 @@ export async function openOffline(doc: Document, workerUrl: URL): Promise<{ data
   const asked = parseDealPath(location.pathname, location.search);
   if (!asked) return null; // the offline page's own text stands: this page needs the network
   const { layout, seed, mode } = asked;
-  say(doc, 'Dealing this board on your device…');
+  say(doc, t('client.offline.dealing'));
   let found = await keptDeal(layout, seed, mode);
   if (!found) {
     const made = await dealInWorker(workerUrl, layout, seed, mode);
     if (made.kind !== 'deal') {
-      say(
-        doc,
-        `This deal cannot be played offline: ${made.kind === 'error' ? made.message : 'no deal'}. It opens when you are back online.`,
-      );
+      if (made.kind === 'error') console.warn(made.message);
+      say(doc, t('client.offline.cannot'));
       return null;
     }
     found = { deal: made.deal, name: made.name };
   }
   const { deal, name } = found;
   fillPage(doc, deal, name);
-  const message =
-    'You are offline: this board was dealt on your device, the same as the server deals it. Your moves are kept here and sent when the network is back.';
+  const message = t('client.offline.dealt');
   return { data: { deal, game: null }, message };
 }

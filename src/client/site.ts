@@ -9,6 +9,7 @@
  */
 import { dealUrl } from '../shared/display.ts';
 import { ENV, registerServiceWorker, WINS_CHANNEL } from './env.ts';
+import { t } from './i18n.ts';
 import { sendKept, sendNow, waitingGames, type Sync, type SyncHooks, type WaitingGame } from './sync.ts';
 
 registerServiceWorker();
@@ -24,13 +25,14 @@ const names = ((): Record<string, string> => {
 let sent = 0; // games sent while this page is open
 let sending: Sync[] = [];
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 function gameText(g: WaitingGame): string {
   const name = names[g.deal.layout] ?? g.deal.layout;
   const state = g.status === 'won' ? 'won' : g.status === 'stuck' ? 'stuck' : 'unfinished';
-  const moves = g.waiting === g.moves ? plural(g.moves, 'move') : `${plural(g.waiting, 'move')} of ${g.moves}`;
-  return `${name}${g.deal.mode === 'classic' ? ' (classic)' : ''}, deal ${g.deal.seed}: ${state}, ${moves} to send`;
+  const moves =
+    g.waiting === g.moves
+      ? t('client.waiting.moves', { n: g.moves })
+      : t('client.waiting.movesOf', { n: g.waiting, total: g.moves });
+  return t('client.waiting.game', { name, mode: g.deal.mode, seed: g.deal.seed, state, moves });
 }
 
 /** Lists the waiting games on the stats page. */
@@ -44,14 +46,14 @@ function show(): void {
   if (games.length === 0) {
     section.hidden = sent === 0;
     section.dataset.waiting = '0';
-    head.textContent = 'Nothing waiting in this browser';
+    head.textContent = t('client.waiting.none');
     list.replaceChildren();
-    note.textContent = `${plural(sent, 'game')} sent and checked by the server: counted below.`;
+    note.textContent = t('client.waiting.sent', { n: sent });
     return;
   }
   section.hidden = false;
   section.dataset.waiting = String(games.length);
-  head.textContent = `${plural(games.length, 'game')} waiting in this browser`;
+  head.textContent = t('client.waiting.count', { n: games.length });
   list.replaceChildren(
     ...games.map((g) => {
       const li = document.createElement('li');
@@ -59,9 +61,7 @@ function show(): void {
       return li;
     }),
   );
-  note.textContent = ENV.online()
-    ? 'Sending them now: the server replays every move and counts them once it has checked them.'
-    : 'You are offline: they are sent when the network is back, and counted once the server has checked every move.';
+  note.textContent = ENV.online() ? t('client.waiting.sending') : t('client.waiting.offline');
 }
 
 function link(href: string, text: string): HTMLAnchorElement {

@@ -12,7 +12,6 @@ import {
   applyMoves,
   availablePairs,
   canMatch,
-  faceName,
   newGame,
   presenceOf,
   isFree,
@@ -26,6 +25,8 @@ import {
 } from '../engine/index.ts';
 import type { DealRecordAnswer, MovesAnswer } from '../shared/api.ts';
 import { dealUrl, formatTime, newDealUrl } from '../shared/display.ts';
+import { faceMessage, tileLabel as labelOf } from '../shared/i18n.ts';
+import { t } from './i18n.ts';
 import type { SyncStatus } from './sync.ts';
 
 /** The `#deal-data` JSON of the play page (docs/contract-board.md). */
@@ -185,12 +186,13 @@ export function stopClock(s: HeadlessState, now: number): void {
 
 // ---- moves ----
 
-const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+/** A face's name in the page's language ('Bamboo 3'). */
+const faceName = (face: string): string => t(...faceMessage(face));
 
 /** What the live region says about the position after a move. */
 function positionMessage(s: HeadlessState, now: number): string {
-  if (s.status === 'won') return `Board cleared in ${formatTime(elapsedMs(s.clock, now))}. Well played!`;
-  if (s.status === 'stuck') return 'No moves left. Shuffle the tiles or undo a few moves.';
+  if (s.status === 'won') return t('client.won', { time: formatTime(elapsedMs(s.clock, now)) });
+  if (s.status === 'stuck') return t('client.stuck');
   return '';
 }
 
@@ -218,11 +220,14 @@ export function playMove(s: HeadlessState, move: Move, now: number): string | nu
   if (move.type === 'match') {
     const a = before.faces[move.a]!;
     const b = before.faces[move.b]!;
-    text = a === b ? `Matched ${faceName(a)}.` : `Matched ${faceName(a)} with ${faceName(b)}.`;
-    text += ` ${plural(s.game.left, 'tile')} left.`;
-  } else if (move.type === 'shuffle') text = `Shuffled. ${plural(s.pairs, 'pair')} to play.`;
-  else if (move.type === 'undo') text = `Undone. ${plural(s.game.left, 'tile')} left.`;
-  else if (move.type === 'redo') text = `Redone. ${plural(s.game.left, 'tile')} left.`;
+    const left = s.game.left;
+    text =
+      a === b
+        ? t('client.matched', { face: faceName(a), left })
+        : t('client.matchedWith', { a: faceName(a), b: faceName(b), left });
+  } else if (move.type === 'shuffle') text = t('client.shuffled', { pairs: s.pairs });
+  else if (move.type === 'undo') text = t('client.undone', { left: s.game.left });
+  else if (move.type === 'redo') text = t('client.redone', { left: s.game.left });
   const after = positionMessage(s, now);
   s.message = after ? (move.type === 'match' || move.type === 'shuffle' ? after : `${text} ${after}`) : text;
   return null;
@@ -246,7 +251,7 @@ export function pickTile(s: HeadlessState, slot: number, now: number): Picked {
   s.focus = slot;
   if (!s.free[slot]) {
     s.wobble = slot;
-    s.message = `${faceName(face)} is blocked: it needs nothing on top and a free left or right side.`;
+    s.message = t('client.blocked', { face: faceName(face) });
     return { kind: 'wobble' };
   }
   s.wobble = null;
@@ -262,7 +267,7 @@ export function pickTile(s: HeadlessState, slot: number, now: number): Picked {
     return { kind: 'move', move };
   }
   s.selected = slot;
-  s.message = `${faceName(face)} selected.`;
+  s.message = t('client.selected', { face: faceName(face) });
   return { kind: 'select' };
 }
 
@@ -273,7 +278,7 @@ export function showHint(s: HeadlessState, pair: Pair | null, at: number, winnin
   s.hintPending = false;
   if (at !== s.game.log.length) return null; // the position changed while the solver thought
   if (!pair) {
-    s.message = 'No moves left. Shuffle the tiles or undo a few moves.';
+    s.message = t('client.stuck');
     return null;
   }
   const next = applyMove(s.game, { type: 'hint' });
@@ -284,9 +289,10 @@ export function showHint(s: HeadlessState, pair: Pair | null, at: number, winnin
   s.selected = null;
   const [a, b] = pair;
   s.focus = a;
-  s.message =
-    `Hint: ${faceName(s.game.faces[a]!)} and ${faceName(s.game.faces[b]!)}.` +
-    (winning ? '' : ' (The solver found no pair that keeps the game winnable.)');
+  s.message = t(winning ? 'client.hintPair' : 'client.hintLosing', {
+    a: faceName(s.game.faces[a]!),
+    b: faceName(s.game.faces[b]!),
+  });
   return { type: 'hint' };
 }
 
@@ -310,18 +316,15 @@ export function showCheck(
   if (result === 'solvable') {
     heard = 'yes';
     s.check = { kind: 'yes' };
-    s.message = 'Yes: this position can still be cleared.';
+    s.message = t('client.check.yes');
   } else if (result === 'unsolvable') {
     heard = 'no';
     s.check = { kind: 'no', undoSteps };
-    s.message =
-      undoSteps === null
-        ? 'No: this position cannot be cleared any more. A shuffle will make it winnable again.'
-        : `No: the win was lost ${plural(undoSteps, 'move')} ago. Undo ${plural(undoSteps, 'move')} to get it back.`;
+    s.message = undoSteps === null ? t('client.check.noShuffle') : t('client.check.noUndo', { n: undoSteps });
   } else {
     heard = 'unknown';
     s.check = { kind: 'unknown' };
-    s.message = 'The solver could not tell in time. Keep playing; ask again later.';
+    s.message = t('client.check.unknown');
   }
   const move: Move = { type: 'check', heard };
   const next = applyMove(s.game, move);
@@ -337,8 +340,7 @@ export function showCheck(
 export function tileLabel(s: HeadlessState, slot: number): string {
   const face = s.game.faces[slot];
   if (face == null) return '';
-  const base = `${faceName(face)}, ${s.free[slot] ? 'free' : 'blocked'}`;
-  return s.selected === slot ? `${base}, selected` : base;
+  return labelOf(t, face, s.free[slot] ?? false, s.selected === slot);
 }
 
 /** Where a tile's face is drawn, in half tiles: its centre, shifted up-left by its layer. */

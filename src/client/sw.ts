@@ -15,6 +15,10 @@
  *   gets the offline play page (the script deals it in the browser, shell.ts); `/play/<layout>` gets a
  *   new random seed, as the server would; a kept page is shown as kept; anything else gets the offline
  *   page, which says it needs the network.
+ * - Pages come in the player's language (docs/i18n.md), which the server says in `Content-Language`. The
+ *   language the kept pages are in is noted in the cache (LANG_NOTE); when a page arrives in another one
+ *   (the player chose another language), the kept pages are dropped and the home page, the offline page
+ *   and the manifest are fetched again, so offline play goes on in the language chosen.
  * - Hashed assets (/static/build/…) are cache first: their name changes with their bytes.
  * - The API is never cached: moves wait in the sync's own queue (sync.ts) and go when the network is back.
  */
@@ -48,6 +52,8 @@ const DEALS_CACHE = 'mahjong-deals'; // shell.ts: deals shown online, kept acros
 const OFFLINE_PAGE = '/offline';
 const KEPT_PAGES = new Set(['/', '/stats', '/daily', '/layouts/editor']); // pages kept as last seen, for use offline
 const PRECACHE = new Set(BUILD.precache);
+const LANG_NOTE = '/__kept-language'; // a cache entry whose body is the language of the kept pages
+const LANGUAGE_PAGES = ['/', OFFLINE_PAGE, '/manifest.webmanifest']; // kept at install, in the player's language
 const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // as the server's (routes/pages/play.ts)
 
 sw.addEventListener('install', (event) => {
@@ -77,7 +83,7 @@ sw.addEventListener('fetch', (event) => {
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (url.origin !== sw.location.origin || url.pathname === '/sw.js' || url.pathname.startsWith('/api/')) return;
-  if (request.mode === 'navigate') event.respondWith(page(request, url));
+  if (request.mode === 'navigate') event.respondWith(page(request, url, event));
   else if (url.pathname.startsWith('/static/build/') || PRECACHE.has(url.pathname))
     event.respondWith(cacheFirst(request));
 });
@@ -95,10 +101,32 @@ function randomSeed(): string {
   return seed.length === 8 ? seed : randomSeed();
 }
 
-async function page(request: Request, url: URL): Promise<Response> {
+/**
+ * Notes the language pages now come in; when it changed, drops the pages kept in the old one and keeps the
+ * home and offline pages and the manifest anew (failures leave them out: the next visit keeps them).
+ */
+async function keepLanguage(cache: Cache, lang: string): Promise<void> {
+  const noted = await cache.match(LANG_NOTE);
+  const was = noted ? await noted.text() : null;
+  if (was === lang) return;
+  await cache.put(LANG_NOTE, new Response(lang));
+  if (was === null) return; // the pages kept at install came with this request's cookies: this language
+  await Promise.all([...KEPT_PAGES].map((path) => cache.delete(path)));
+  await Promise.all(
+    LANGUAGE_PAGES.map((path) =>
+      fetch(new Request(path, { cache: 'reload' }))
+        .then((r) => (r.ok ? cache.put(path, r) : undefined))
+        .catch(() => undefined),
+    ),
+  );
+}
+
+async function page(request: Request, url: URL, event: ExtendableEvent): Promise<Response> {
   const cache = await caches.open(CACHE);
   try {
     const response = await fetch(request);
+    const lang = response.headers.get('content-language');
+    if (response.ok && lang) event.waitUntil(keepLanguage(cache, lang)); // not before the page: after it
     if (response.ok && KEPT_PAGES.has(url.pathname) && url.search === '')
       await cache.put(url.pathname, response.clone());
     return response;

@@ -32,13 +32,14 @@ export type SyncStatus =
   | 'busy' // the server asked us to wait (429, 5xx): will send after
   | 'refused'; // the server refused the batch (a bug of ours): kept on this device, tried again later
 
-export const STATUS_TEXT: Record<SyncStatus, string> = {
-  idle: '',
-  saved: 'Saved',
-  saving: 'Saving…',
-  offline: 'Offline — will save',
-  busy: 'Server busy — will save',
-  refused: 'Not saved yet — kept on this device',
+/** The save indicator's words for each status: catalog keys (docs/i18n.md); idle says nothing. */
+export const STATUS_KEYS: Record<SyncStatus, string | null> = {
+  idle: null,
+  saved: 'client.sync.saved',
+  saving: 'client.sync.saving',
+  offline: 'client.sync.offline',
+  busy: 'client.sync.busy',
+  refused: 'client.sync.refused',
 };
 
 export interface SyncHooks {

@@ -6,6 +6,9 @@
  * scheme shown, and keeps saying it when the system switches. Choosing in the form applies at once:
  * the cookie the server would set is set here (the same name, path and lifetime), and nothing reloads.
  * Without script the form posts to /theme, which sets the cookie and comes back.
+ *
+ * The language picker (views/partials/lang.eta) is a form too: the page must come again from the server in
+ * the new language, so a choice submits it at once (without script, its button does).
  */
 const THEMES = ['light', 'dark', 'contrast'];
 const COOKIE = 'theme'; // src/server/views/theme.ts THEME_COOKIE
@@ -46,6 +49,11 @@ function start(doc: Document): void {
       applyTheme(doc, select.value, dark);
     });
   }
+}
+
+for (const form of document.querySelectorAll<HTMLFormElement>('form.lang-form')) {
+  const select = form.querySelector('select');
+  select?.addEventListener('change', () => form.requestSubmit());
 }
 
 start(document);

@@ -22,6 +22,7 @@ import {
 } from './connections.ts';
 import { frameworkError, registerErrorHandler, registerNotFoundHandler } from './errors.ts';
 import headers, { requestIdMaker } from './plugins/headers.ts';
+import i18n from './plugins/i18n.ts';
 import assets from './plugins/assets.ts';
 import counters from './plugins/counters.ts';
 import database from './plugins/database.ts';
@@ -47,6 +48,7 @@ import pagesTransfer from './routes/pages/transfer.ts';
 import pagesExport from './routes/pages/export.ts';
 import customLayouts from './services/custom-layouts.ts';
 import pagesTheme from './routes/pages/theme.ts';
+import pagesLang from './routes/pages/lang.ts';
 import dealer, { type DealerOptions } from './services/dealer.ts';
 import games from './services/games.ts';
 import replays from './services/replays.ts';
@@ -162,6 +164,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(stores);
   app.register(cookieSetup, { secret: opts.cookieSecret, databasePath: opts.databasePath });
   app.register(player, { publicOrigin: opts.publicOrigin });
+  app.register(i18n);
   app.register(views);
   app.register(assets, { publicDir: opts.publicDir });
   app.register(view);
@@ -186,5 +189,6 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(pagesEditor);
   app.register(offline);
   app.register(pagesTheme);
+  app.register(pagesLang);
   return app;
 }

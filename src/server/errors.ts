@@ -14,6 +14,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { baseHeaders } from './plugins/headers.ts';
+import { requestLang } from './plugins/i18n.ts';
+import { i18n, type Translator } from './services/i18n.ts';
+import { DEFAULT_LANG } from '../shared/i18n.ts';
 import { LIMITS, SECURITY_HEADERS } from './plugins/security.ts';
 
 /** Every error code the server answers with, and its HTTP status. */
@@ -142,15 +145,79 @@ export function codeOf(error: { code?: unknown; validation?: unknown }, status: 
 
 export const isApi = (request: FastifyRequest): boolean => request.url.startsWith('/api/');
 
-const TITLES: Record<number, string> = {
-  400: 'That request does not look right',
-  403: 'That is not yours',
-  404: 'Nothing here',
-  409: 'That cannot be done now',
-  413: 'That is too much at once',
-  415: 'That format is not accepted',
-  429: 'Slow down a little',
+/** The error page's title by status (keys of locales/*.json); any other status: `error.title.other`. */
+const TITLE_KEYS: Readonly<Record<number, string>> = {
+  400: 'error.title.400',
+  403: 'error.title.403',
+  404: 'error.title.404',
+  409: 'error.title.409',
+  410: 'error.title.410',
+  413: 'error.title.413',
+  415: 'error.title.415',
+  429: 'error.title.429',
 };
+
+/**
+ * What the error page says for a code, in the player's language. A code not listed says its status's
+ * general sentence. The API's `error` stays the English message (its `code` is the contract).
+ */
+const PAGE_MESSAGE_KEYS: Partial<Readonly<Record<ErrorCode, string>>> = {
+  ERR_NOT_FOUND: 'error.notFound',
+  ERR_NO_REPLAY: 'error.noReplay',
+  ERR_UNKNOWN_LAYOUT: 'error.unknownLayout',
+  ERR_RATE_LIMITED: 'error.rateLimited',
+  ERR_GROWTH: 'error.growth',
+  ERR_INTERNAL: 'error.internal',
+  ERR_UNAVAILABLE: 'error.unavailable',
+  ERR_FORBIDDEN: 'error.forbidden',
+  ERR_SEED: 'error.seed',
+  ERR_UNCLEARABLE: 'error.unclearable',
+  ERR_TIMEOUT: 'error.timeout',
+  ERR_QUEUE: 'error.newDeals',
+  ERR_NEW_DEALS: 'error.newDeals',
+  ERR_NEW_DEALS_FULL: 'error.busy',
+  ERR_BUSY: 'error.busy',
+  ERR_WORKER: 'error.busy',
+  ERR_LAYOUT: 'error.layout',
+  ERR_LAYOUT_TOO_SLOW: 'error.layoutSlow',
+  ERR_LAYOUT_CLASH: 'error.layoutClash',
+  ERR_NEW_LAYOUTS: 'error.newLayouts',
+  ERR_NEW_LAYOUTS_FULL: 'error.newLayouts',
+  ERR_NO_GAMES: 'error.noGames',
+  ERR_NOTHING_TO_MOVE: 'error.nothingToMove',
+  ERR_GONE: 'error.gone',
+  ERR_PAYLOAD_TOO_LARGE: 'error.tooLarge',
+  ERR_UNSUPPORTED_MEDIA_TYPE: 'error.mediaType',
+  ERR_URI_TOO_LONG: 'error.uriTooLong',
+  ERR_METHOD_NOT_ALLOWED: 'error.method',
+  ERR_VALIDATION: 'error.validation',
+  ERR_BAD_REQUEST: 'error.badRequest',
+};
+
+/** Codes whose English message says what exactly was wrong: the page shows it too, marked as English. */
+const DETAILED: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['ERR_VALIDATION', 'ERR_BAD_REQUEST', 'ERR_LAYOUT']);
+
+/**
+ * The error page's data: its title and sentence in the request's language. Services write their messages
+ * in English, saying exactly what was wrong: an English page shows that message itself; another language
+ * shows its code's sentence, and for a code whose detail matters (a file or form we could not read) the
+ * English detail after it, marked `lang="en"` (docs/i18n.md, "Errors").
+ */
+export function errorPage(i18n: Translator, status: number, code: ErrorCode, message: string, requestId: string) {
+  const title = i18n.t(TITLE_KEYS[status] ?? 'error.title.other');
+  if (i18n.lang === DEFAULT_LANG) return { i18n, title, status, message: sentence(message), detail: null };
+  const key = PAGE_MESSAGE_KEYS[code] ?? (status >= 500 ? 'error.internal' : 'error.other');
+  return {
+    i18n,
+    title,
+    status,
+    message: i18n.t(key, { id: requestId }),
+    detail: DETAILED.has(code) ? sentence(message) : null,
+  };
+}
+
+/** A sentence from a message: capital first letter, full stop. */
+const sentence = (s: string): string => `${s.charAt(0).toUpperCase()}${s.slice(1)}${/[.!?…]$/.test(s) ? '' : '.'}`;
 
 /**
  * A readable message for a schema validation error, for the first few issues: where, then what, for
@@ -178,11 +245,16 @@ export function sendError(
   code: ErrorCode,
   message: string,
   extra?: Readonly<Record<string, unknown>>,
+  pageKey?: string, // what the error page says instead of its code's sentence (a catalog key)
 ): FastifyReply {
   const status = ERROR_STATUS[code];
   reply.code(status);
   if (isApi(request)) return reply.send({ error: message, code, ...extra });
-  return reply.page('error', { title: TITLES[status] ?? 'Something went wrong', status, message });
+  const page = errorPage(request.i18n, status, code, message, request.id);
+  return reply.page(
+    'error',
+    pageKey && request.lang !== DEFAULT_LANG ? { ...page, message: request.i18n.t(pageKey) } : page,
+  );
 }
 
 /** Sends a service's refusal: its status (from its code) and message, with Retry-After when it has one. */
@@ -215,7 +287,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const code = codeOf(error, status);
     reply.code(status); // a status without a code of its own (a 408 from a plugin) keeps its number
     if (isApi(request)) return reply.send({ error: message, code });
-    return reply.page('error', { title: TITLES[status] ?? 'Something went wrong', status, message });
+    return reply.page('error', errorPage(request.i18n, status, code, message, request.id));
   });
 }
 
@@ -243,7 +315,12 @@ export function frameworkError(
     void reply
       .code(status)
       .type('text/html; charset=utf-8')
-      .send(app.renderPartial('error', { title: TITLES[400], status, message }));
+      .send(
+        app.renderPartial(
+          'error',
+          errorPage(i18n().of(requestLang(request)), status, codeOf(error, status), message, request.id),
+        ),
+      );
 }
 
 /** The not-found handler, rate limited (needs the security plugin loaded). */

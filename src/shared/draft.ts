@@ -19,6 +19,7 @@ import { LayoutError, MAX_LAYER, MAX_TILES, makeGeometry, sortSlots, validateSlo
 import { findRemovalOrder, quickUnclearable } from '../engine/order.ts';
 import { makeRng } from '../engine/rng.ts';
 import type { Slot } from '../engine/types.ts';
+import type { Format } from './i18n.ts';
 
 export const EDITOR_MIN = { width: 36, height: 20 } as const; // the smallest grid; in half tiles
 export const EDITOR_MAX = { width: 64, height: 40 } as const; // the largest grid; in half tiles
@@ -109,7 +110,23 @@ export function tileAt(slots: readonly Slot[], x: number, y: number, z: number):
   return -1;
 }
 
-export type DraftEdit = { readonly ok: true; readonly draft: Draft } | { readonly ok: false; readonly message: string };
+/** Why an edit was refused (`message` in English; `EDIT_KEYS` names the sentence players read). */
+export type EditRefusal = 'too-many' | 'no-cell' | 'grid-end' | 'edge';
+export type DraftEdit =
+  | { readonly ok: true; readonly draft: Draft }
+  | { readonly ok: false; readonly reason: EditRefusal; readonly message: string };
+
+/** The catalog key of each refusal (docs/i18n.md); its values are `max`, `width` and `height`. */
+export const EDIT_KEYS: Readonly<Record<EditRefusal, string>> = {
+  'too-many': 'client.editor.tooMany',
+  'no-cell': 'client.editor.noCell',
+  'grid-end': 'client.editor.gridEnd',
+  edge: 'client.editor.edge',
+};
+
+/** A refused edit in the player's language. */
+export const editMessage = (t: Format, reason: EditRefusal): string =>
+  t(EDIT_KEYS[reason], { max: MAX_TILES, width: EDITOR_MAX.width, height: EDITOR_MAX.height });
 
 /**
  * A click on cell (x, y) of the draft's layer: removes the tile there, or places one with its top-left quarter
@@ -119,12 +136,17 @@ export function toggleCell(draft: Draft, x: number, y: number): DraftEdit {
   const at = tileAt(draft.slots, x, y, draft.z);
   if (at >= 0) return { ok: true, draft: { ...draft, slots: draft.slots.filter((_, i) => i !== at) } };
   if (draft.slots.length >= MAX_TILES)
-    return { ok: false, message: `a layout has at most ${MAX_TILES} tiles; remove one to place another` };
+    return {
+      ok: false,
+      reason: 'too-many',
+      message: `a layout has at most ${MAX_TILES} tiles; remove one to place another`,
+    };
   if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || y < 0)
-    return { ok: false, message: 'there is no such cell' };
+    return { ok: false, reason: 'no-cell', message: 'there is no such cell' };
   if (x > EDITOR_MAX.width - 2 || y > EDITOR_MAX.height - 2)
     return {
       ok: false,
+      reason: 'grid-end',
       message: `the grid ends here: a layout is at most ${EDITOR_MAX.width} × ${EDITOR_MAX.height} half tiles`,
     };
   return { ok: true, draft: { ...draft, slots: sortSlots([...draft.slots, { x, y, z: draft.z }]) } };
@@ -139,7 +161,7 @@ export function changeLayer(draft: Draft, dz: -1 | 1): Draft {
 export function moveDraft(draft: Draft, dx: number, dy: number): DraftEdit {
   const moved = draft.slots.map((s) => ({ x: s.x + dx, y: s.y + dy, z: s.z }));
   if (moved.some((s) => s.x < 0 || s.y < 0 || s.x > EDITOR_MAX.width - 2 || s.y > EDITOR_MAX.height - 2))
-    return { ok: false, message: 'the tiles are at the edge of the grid' };
+    return { ok: false, reason: 'edge', message: 'the tiles are at the edge of the grid' };
   return { ok: true, draft: { ...draft, slots: moved } };
 }
 
@@ -191,7 +213,13 @@ export type DraftReason = 'empty' | 'too-many' | 'odd' | 'overlap' | 'tower' | '
 
 /** The answer to "can this be cleared?". */
 export type DraftCheck =
-  { readonly clearable: true } | { readonly clearable: false; readonly reason: DraftReason; readonly message: string };
+  | { readonly clearable: true }
+  | {
+      readonly clearable: false;
+      readonly reason: DraftReason;
+      readonly message: string;
+      readonly tower?: { readonly chain: number; readonly count: number }; // a lone tower: its height, of how many tiles
+    };
 
 export const CHECK_SEED = 'editor'; // the removal-order search's seed: the same answer everywhere
 
@@ -215,7 +243,11 @@ export function checkDraft(slots: readonly Slot[], budget: number): DraftCheck {
   const geom = makeGeometry(valid.value);
   const present = new Uint8Array(geom.size).fill(1);
   const lone = quickUnclearable(geom, present);
-  if (lone) return no('tower', `a lone tower: ${lone}`);
+  if (lone) {
+    const [, chain = '0', count = '0'] = /^(\d+) of the (\d+) tiles/.exec(lone) ?? [];
+    const tower = { chain: Number(chain), count: Number(count) };
+    return { clearable: false, reason: 'tower', message: `a lone tower: ${lone}`, tower };
+  }
   const found = findRemovalOrder(geom, present, makeRng(CHECK_SEED), budget);
   if (found.ok) return { clearable: true };
   // The search says which way it failed: proved (no order empties it) or gave up at the budget.
@@ -227,11 +259,34 @@ export function checkDraft(slots: readonly Slot[], budget: number): DraftCheck {
   return no('order', 'no order of removals empties it: some tiles would be left blocking each other');
 }
 
-/** The status line of a draft: its tile count and the check's answer. */
-export function statusText(tiles: number, check: DraftCheck | null): string {
-  const count = `${tiles.toLocaleString('en')} ${tiles === 1 ? 'tile' : 'tiles'}`;
-  if (check === null) return `${count} · checking whether it can be cleared…`;
-  if (check.clearable) return `${count} · can be cleared`;
-  if (check.reason === 'empty') return `No tiles yet: ${check.message}`;
-  return `${count} · cannot be cleared: ${check.message}`;
+/** Why a draft cannot be cleared, as players read it (docs/i18n.md): the catalog key of each reason. */
+const REASON_KEYS: Readonly<Record<Exclude<DraftReason, 'empty'>, string>> = {
+  'too-many': 'client.editor.why.tooMany',
+  odd: 'client.editor.why.odd',
+  overlap: 'client.editor.why.overlap',
+  tower: 'client.editor.why.tower',
+  order: 'client.editor.why.order',
+  unknown: 'client.editor.why.unknown',
+};
+
+/**
+ * The status line of a draft: its tile count and the check's answer, in the language of `t`. The check's
+ * `message` is English detail for logs and tests; players read the sentence of its reason.
+ */
+export function statusText(t: Format, tiles: number, check: DraftCheck | null, budget = 0): string {
+  if (check === null) return t('client.editor.checking', { n: tiles });
+  if (check.clearable) return t('client.editor.clearable', { n: tiles });
+  if (check.reason === 'empty') return t('client.editor.empty');
+  const why = t(REASON_KEYS[check.reason], {
+    n: tiles,
+    max: MAX_TILES,
+    steps: budget,
+    chain: check.tower?.chain ?? 0,
+    count: check.tower?.count ?? tiles,
+  });
+  return t('client.editor.cannot', { n: tiles, why });
 }
+
+/** The accessible name of a draft's picture: its name (or "Your layout"), tiles and layers. */
+export const pictureLabel = (t: Format, name: string, tiles: number, layers: number): string =>
+  t('client.editor.picture', { name: name || t('client.editor.yourLayout'), tiles, layers });

@@ -3,7 +3,8 @@
  * "Replays"): what move k did, in words, and which pairs to mark on the board after it. No DOM, no Node: the
  * page renders frame K, the script every frame it steps to, from the same engine states.
  */
-import { faceName, type Face, type Game, type Move, type Pair } from '../engine/index.ts';
+import type { Face, Game, Move, Pair } from '../engine/index.ts';
+import { faceMessage, type Format } from './i18n.ts';
 
 /** Position k of a replay: the board after the log's first k moves, and what move k did. */
 export interface ReplayFrame {
@@ -12,8 +13,14 @@ export interface ReplayFrame {
   readonly removed: Pair | null; // the pair move k took off the board (a match, or a redo of one): drawn as outlines
   readonly restored: Pair | null; // the pair move k put back (an undo of a match): marked on the board
   readonly next: Pair | null; // the pair move k + 1 takes off, if it takes one: marked on the board
-  readonly text: string; // what move k did, in words ("Move 12: Bamboo 3 and Bamboo 3 matched.")
+  readonly what: What; // what move k did (frameText says it in words)
+  readonly cleared: boolean; // the board is empty after it
 }
+
+/** What a move did, as frameText words it. */
+export type What =
+  | { readonly kind: 'deal' | 'redoShuffle' | 'undoShuffle' | 'shuffle' | 'hint' | 'check' }
+  | { readonly kind: 'match' | 'redo' | 'undo'; readonly a: Face; readonly b: Face };
 
 /** A step of the engine's undo stacks (Game.past, Game.future), as far as a frame needs it. */
 type StepLike =
@@ -22,8 +29,6 @@ type StepLike =
 
 const last = (steps: readonly StepLike[]): StepLike | undefined => steps[steps.length - 1];
 const pairOf = (step: StepLike | undefined): Pair | null => (step?.type === 'match' ? [step.a, step.b] : null);
-const namesOf = (step: Extract<StepLike, { type: 'match' }>): string =>
-  `${faceName(step.faceA)} and ${faceName(step.faceB)}`;
 
 /**
  * The frame of position k, from the game after move k (`after`, as the engine's replay of the log's first k
@@ -42,37 +47,60 @@ export function frameOf(after: Game, log: readonly Move[], k: number): ReplayFra
         : null;
   let removed: Pair | null = null;
   let restored: Pair | null = null;
-  let what: string;
+  let what: What;
   const step = move?.type === 'undo' ? last(future) : last(past);
   switch (move?.type) {
     case undefined:
-      what = 'The deal, before the first move.';
+      what = { kind: 'deal' };
       break;
     case 'match':
     case 'redo':
       if (step?.type === 'match') {
         removed = [step.a, step.b];
-        what = `${namesOf(step)} matched${move.type === 'redo' ? ' again (a redo)' : ''}.`;
-      } else what = `The shuffle played again (a redo): ${after.left} tiles dealt anew.`;
+        what = { kind: move.type, a: step.faceA, b: step.faceB };
+      } else what = { kind: 'redoShuffle' };
       break;
     case 'undo':
       if (step?.type === 'match') {
         restored = [step.a, step.b];
-        what = `Undo: ${namesOf(step)} back on the board.`;
-      } else what = 'Undo: the shuffle taken back.';
+        what = { kind: 'undo', a: step.faceA, b: step.faceB };
+      } else what = { kind: 'undoShuffle' };
       break;
     case 'shuffle':
-      what = `Shuffled: the ${after.left} tiles left dealt anew.`;
+      what = { kind: 'shuffle' };
       break;
     case 'hint':
-      what = 'Asked for a hint.';
+      what = { kind: 'hint' };
       break;
     case 'check':
-      what = 'Asked whether the board could still be cleared.';
+      what = { kind: 'check' };
       break;
   }
-  const text = k === 0 ? what : `Move ${k}: ${what}${after.left === 0 ? ' Board cleared!' : ''}`;
-  return { k, moves: log.length, removed, restored, next, text };
+  return { k, moves: log.length, removed, restored, next, what, cleared: k > 0 && after.left === 0 };
+}
+
+const WHAT_KEYS = {
+  deal: 'client.replay.deal',
+  match: 'client.replay.match',
+  redo: 'client.replay.redo',
+  undo: 'client.replay.undo',
+  redoShuffle: 'client.replay.redoShuffle',
+  undoShuffle: 'client.replay.undoShuffle',
+  shuffle: 'client.replay.shuffle',
+  hint: 'client.replay.hint',
+  check: 'client.replay.check',
+} as const satisfies Record<What['kind'], string>;
+
+/** What frame k shows, in words, in the page's language ("Move 12: Bamboo 3 and Bamboo 3 matched."). */
+export function frameText(t: Format, frame: ReplayFrame): string {
+  const { what } = frame;
+  const said =
+    'a' in what
+      ? t(WHAT_KEYS[what.kind], { a: t(...faceMessage(what.a)), b: t(...faceMessage(what.b)) })
+      : t(WHAT_KEYS[what.kind]);
+  if (frame.k === 0) return said;
+  const move = t('client.replay.move', { k: frame.k, what: said });
+  return frame.cleared ? `${move} ${t('client.win.title')}` : move;
 }
 
 /** A span of positions that could not be cleared (the engine's review). */

@@ -16,7 +16,7 @@ import {
   waitingGames,
   sendNow,
   storageKey,
-  STATUS_TEXT,
+  STATUS_KEYS,
   type KeptStore,
   type MovesAnswer,
   type Sync,
@@ -24,6 +24,7 @@ import {
   type SyncStatus,
 } from '../../src/client/sync.ts';
 import { build, createGame, newPlayer, solutionMoves, type Created } from '../server/helper.ts';
+import { t } from '../../src/client/i18n.ts';
 
 /** Timers the test fires by hand, on a clock it moves. */
 class Clock {
@@ -244,7 +245,7 @@ describe('failures never lose or double a move', () => {
     record(sync, moves.slice(0, 2), 'playing', 0);
     await idle(sync);
     expect(sync.status).toBe('offline');
-    expect(STATUS_TEXT[sync.status]).toBe('Offline — will save');
+    expect(t(STATUS_KEYS[sync.status]!)).toBe('Offline — will save');
     await pass(sync, 2000);
     expect(sync.status).toBe('saved');
   });

@@ -2,6 +2,7 @@
 import { describe, expect, test } from 'vitest';
 import { layoutById } from '../../src/engine/builtins.ts';
 import { MAX_TILES, makeRng, sortSlots, type Slot } from '../../src/engine/index.ts';
+import { t } from '../../src/client/i18n.ts';
 import {
   EDITOR_INSET,
   EDITOR_MAX,
@@ -170,10 +171,13 @@ describe('can this be cleared?', () => {
     if (!check.clearable) expect(check.message).toMatch(/within 3 steps/);
   });
 
-  test('the status line', () => {
-    expect(statusText(0, checkDraft([], 10))).toBe('No tiles yet: place tiles on the grid to begin');
-    expect(statusText(2, null)).toBe('2 tiles · checking whether it can be cleared…');
-    expect(statusText(1000, { clearable: true })).toBe('1,000 tiles · can be cleared');
-    expect(statusText(3, checkDraft([at(0, 0), at(2, 0), at(4, 0)], 10))).toMatch(/^3 tiles · cannot be cleared: /);
+  test('the status line, in the language of its formatter', () => {
+    expect(statusText(t, 0, checkDraft([], 10))).toBe('No tiles yet: place tiles on the grid to begin');
+    expect(statusText(t, 2, null)).toBe('2 tiles · checking whether it can be cleared…');
+    expect(statusText(t, 1000, { clearable: true })).toBe('1,000 tiles · can be cleared');
+    expect(statusText(t, 3, checkDraft([at(0, 0), at(2, 0), at(4, 0)], 10))).toMatch(/^3 tiles · cannot be cleared: /);
+    expect(statusText(t, 2, checkDraft([at(0, 0), at(0, 0, 1)], 10))).toBe(
+      '2 tiles · cannot be cleared: a lone tower: 2 of the 2 tiles are stacked on one another, and each of them needs a partner from elsewhere',
+    );
   });
 });

@@ -8,13 +8,16 @@
  * renders one template to a string (with the same asset helpers), so a route
  * can cache markup that does not change, such as a fresh board. Every page gets the player's theme
  * (`theme`, views/theme.ts) and the path its theme form goes back to (`back`: the page's own address
- * for a GET, else the home page); a caller of `renderPartial` passes them itself.
+ * for a GET, else the home page); a caller of `renderPartial` passes them itself. Every template renders in
+ * one language: the request's for a page, the caller's `i18n` for a partial (docs/i18n.md).
  */
 import { fileURLToPath } from 'node:url';
 import fastifyView from '@fastify/view';
 import { Eta } from 'eta';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import { LANG_NAMES, LANGS } from '../../shared/i18n.ts';
+import type { Translator } from '../services/i18n.ts';
 import { backPath, themeOf, THEME_COOKIE } from '../views/theme.ts';
 import type { Assets } from './assets.ts';
 
@@ -23,7 +26,7 @@ declare module 'fastify' {
     page(template: string, data?: PageData): FastifyReply;
   }
   interface FastifyInstance {
-    renderPartial(template: string, data: object): string; // a template's HTML, e.g. to cache it
+    renderPartial(template: string, data: PartialData): string; // a template's HTML, e.g. to cache it
   }
 }
 
@@ -36,18 +39,36 @@ export interface PageData {
   [key: string]: unknown;
 }
 
+/** What `renderPartial` needs besides the template's own data: the language to render in. */
+export interface PartialData {
+  i18n: Translator;
+  [key: string]: unknown;
+}
+
+/** The language picker's options (every page's footer, and the play page's menu): each in its own name. */
+const LANG_OPTIONS = LANGS.map((lang) => ({ lang, name: LANG_NAMES[lang] }));
+
+/**
+ * What every template gets for its language: `i18n` (the translator), `t` (text) and `th` (HTML) bound
+ * to it, and the picker's options. Templates call `it.t('key', { … })`; partials are passed `t` too.
+ */
+export const languageData = (i18n: Translator) => ({ i18n, t: i18n.t, th: i18n.th, langs: LANG_OPTIONS });
+
 export const VIEWS_DIR = fileURLToPath(new URL('../../../views/', import.meta.url));
 
 async function viewPlugin(fastify: FastifyInstance): Promise<void> {
   const eta = new Eta({ views: VIEWS_DIR, cache: true, autoEscape: true, autoTrim: [false, 'nl'] });
   await fastify.register(fastifyView, { engine: { eta }, root: VIEWS_DIR, production: true });
   const assets: Assets = fastify.assets;
-  fastify.decorate('renderPartial', (template: string, data: object) => eta.render(template, { assets, ...data }));
+  fastify.decorate('renderPartial', (template: string, data: PartialData) =>
+    eta.render(template, { assets, ...languageData(data.i18n), ...data }),
+  );
   fastify.decorateReply('page', function (this: FastifyReply, template: string, data: PageData = {}) {
     const request = this.request;
     const theme = themeOf(request.cookies?.[THEME_COOKIE]); // no cookies yet on an error raised before the cookie hook
     const back = request.method === 'GET' ? backPath(request.url) : '/'; // a long address goes back home: the form takes 512 characters
-    return this.view(template, { assets, requestId: request.id, theme, back, ...data });
+    // The language: the request's (plugins/i18n.ts); an error raised before that plugin's hooks still has it.
+    return this.view(template, { assets, requestId: request.id, theme, back, ...languageData(request.i18n), ...data });
   });
 }
 

@@ -13,6 +13,8 @@ import type { FastifyInstance } from 'fastify';
 import { newDealUrl } from '../../shared/display.ts';
 import { sendError } from '../errors.ts';
 import { ASSET_NAMES, type AssetName } from '../plugins/assets.ts';
+import type { Lang } from '../../shared/i18n.ts';
+import type { Translator } from '../services/i18n.ts';
 import { themeOf } from '../views/theme.ts';
 
 export const THEME_COLOR = '#2f6f5e'; // the site's accent (public/css/site.css --accent)
@@ -61,37 +63,59 @@ export default async function offline(fastify: FastifyInstance): Promise<void> {
     { src: assets.url('icon-512.png'), sizes: '512x512', type: 'image/png' },
     { src: assets.url('icon-maskable-512.png'), sizes: '512x512', type: 'image/png', purpose: 'maskable' },
   ].filter((icon) => icon.src !== undefined);
-  const manifest = JSON.stringify({
-    id: '/',
-    name: 'Mahjong solitaire',
-    short_name: 'Mahjong',
-    description: 'Mahjong solitaire where every deal can be won. Plays offline too.',
-    start_url: '/',
-    scope: '/',
-    display: 'standalone',
-    orientation: 'any',
-    background_color: BACKGROUND_COLOR,
-    theme_color: THEME_COLOR,
-    icons,
-  });
+  // In the player's language (the manifest's own `lang` and `dir` say which): an installed app keeps the
+  // name it was installed with.
+  const manifestOf = (i18n: Translator): string =>
+    JSON.stringify({
+      id: '/',
+      name: i18n.t('site.name'),
+      short_name: i18n.t('manifest.shortName'),
+      description: i18n.t('manifest.description'),
+      lang: i18n.lang,
+      dir: i18n.dir,
+      start_url: '/',
+      scope: '/',
+      display: 'standalone',
+      orientation: 'any',
+      background_color: BACKGROUND_COLOR,
+      theme_color: THEME_COLOR,
+      icons,
+    });
+  const manifests = new Map<Lang, string>();
   // Compressed although small (the app's threshold is 1 KB): installers fetch it on every visit.
-  fastify.get('/manifest.webmanifest', { compress: { threshold: 0 } }, async (_request, reply) =>
-    reply.type('application/manifest+json; charset=utf-8').header('cache-control', 'no-cache').send(manifest),
-  );
+  fastify.get('/manifest.webmanifest', { compress: { threshold: 0 } }, async (request, reply) => {
+    let manifest = manifests.get(request.lang);
+    if (manifest === undefined) manifests.set(request.lang, (manifest = manifestOf(request.i18n)));
+    return reply
+      .type('application/manifest+json; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('content-language', request.lang)
+      .header('vary', 'Cookie, Accept-Language')
+      .send(manifest);
+  });
 
-  // The same for everyone: rendered once.
-  let page: string | undefined;
-  fastify.get('/offline', async (_request, reply) => {
-    page ??= fastify.renderPartial('play', {
-      title: 'Offline',
+  // The same for everyone of a language: rendered once per language.
+  const pages = new Map<Lang, string>();
+  fastify.get('/offline', async (request, reply) => {
+    const i18n = request.i18n;
+    let page = pages.get(i18n.lang);
+    if (page === undefined) pages.set(i18n.lang, (page = renderOffline(i18n)));
+    return reply.type('text/html; charset=utf-8').header('x-robots-tag', 'noindex').send(page);
+  });
+
+  const renderOffline = (i18n: Translator): string =>
+    fastify.renderPartial('play', {
+      i18n,
+      title: i18n.t('play.offlineTitle'),
       nav: 'play',
       offline: true,
-      layout: { id: '', name: 'Mahjong solitaire' },
+      layout: { id: '', name: i18n.t('site.name') },
       seed: '',
       mode: 'relaxed',
       daily: false,
       counters: { left: 0, pairs: 0 },
       boardHtml: fastify.renderPartial('/partials/board', {
+        i18n,
         board: EMPTY_BOARD,
         layout: { id: '' },
         seed: '',
@@ -108,6 +132,4 @@ export default async function offline(fastify: FastifyInstance): Promise<void> {
       newUrl: newDealUrl('turtle', 'relaxed'),
       prefs: { timer: 'on', paused: false },
     });
-    return reply.type('text/html; charset=utf-8').header('x-robots-tag', 'noindex').send(page);
-  });
 }

@@ -7,6 +7,7 @@
  */
 import { FAMILIES } from '../../engine/builtins.ts';
 import type { Mode } from '../../engine/index.ts';
+import { ACHIEVEMENT_KEYS, type AchievementKeys } from '../../shared/achievements.ts';
 import { dealUrl } from '../../shared/display.ts';
 import {
   ACHIEVEMENTS,
@@ -21,7 +22,10 @@ import {
 } from '../repositories/achievements.ts';
 import type { EarnedRow, StatsRows } from '../repositories/types.ts';
 
-/** An achievement's name and its rule in a sentence. */
+/** Each achievement's catalog keys (the pages' words, in the player's language); a missing one fails to compile. */
+export const ACHIEVEMENT_MESSAGES: Readonly<Record<AchievementId, AchievementKeys>> = ACHIEVEMENT_KEYS;
+
+/** An achievement's name and its rule in a sentence, in English: the API's words (`GET /api/stats`, exports). */
 export const ACHIEVEMENT_TEXT: Readonly<Record<AchievementId, { readonly name: string; readonly rule: string }>> = {
   'first-win': { name: 'First win', rule: 'Clear a board.' },
   'first-clean-win': { name: 'Clean hands', rule: 'Win without a hint, a shuffle or an undo.' },

@@ -2,6 +2,7 @@
  * The built-in layouts as the site shows them: id, name, description, tile
  * count, and a small picture drawn from the geometry.
  */
+import type { Format } from '../../shared/i18n.ts';
 import { FAMILIES, LAYOUTS, layoutById } from '../../engine/builtins.ts';
 import { geometryOf, type Layout } from '../../engine/index.ts';
 import { layoutPicture } from '../../shared/picture.ts';
@@ -49,9 +50,27 @@ export interface FamilyInfo {
   readonly layouts: readonly LayoutInfo[];
 }
 
-/** The families of built-in layouts, in picker order. */
-export const familyInfos = (): FamilyInfo[] =>
-  FAMILIES.map((f) => ({ id: f.id, name: f.name, description: f.description, layouts: f.layouts.map(infoOf) }));
+/** Each family's name and line in the catalogs (docs/i18n.md); a family not listed keeps the engine's English. */
+const FAMILY_KEYS: Readonly<Record<string, readonly [name: string, description: string]>> = {
+  classic: ['family.classic.name', 'family.classic.description'],
+  animals: ['family.animals.name', 'family.animals.description'],
+  letters: ['family.letters.name', 'family.letters.description'],
+  towers: ['family.towers.name', 'family.towers.description'],
+  flat: ['family.flat.name', 'family.flat.description'],
+  small: ['family.small.name', 'family.small.description'],
+};
+
+/** The families of built-in layouts, in picker order, named in the language of `t` when one is given. */
+export const familyInfos = (t?: Format): FamilyInfo[] =>
+  FAMILIES.map((f) => {
+    const keys = FAMILY_KEYS[f.id];
+    return {
+      id: f.id,
+      name: t && keys ? t(keys[0]) : f.name,
+      description: t && keys ? t(keys[1]) : f.description,
+      layouts: f.layouts.map(infoOf),
+    };
+  });
 
 /** One built-in layout, if there is one by that id. */
 export function layoutInfo(id: string): LayoutInfo | undefined {

@@ -6,7 +6,6 @@
  */
 import {
   availablePairs,
-  faceName,
   isFree,
   presenceOf,
   statusOf,
@@ -17,6 +16,7 @@ import {
   type Status,
 } from '../../engine/index.ts';
 import { boxOf, type Box } from '../../shared/box.ts';
+import { faceMessage, tileLabel, type Format } from '../../shared/i18n.ts';
 
 export interface BoardTile {
   readonly slot: number; // index into the deal's tiles
@@ -57,10 +57,10 @@ export interface ReplayMarks {
 }
 
 /**
- * The board of a game's current position: the tiles on it, or with `replay` every tile (removed ones hidden,
+ * The board of a game's current position (`t` names the tiles in the page's language): the tiles on it, or with `replay` every tile (removed ones hidden,
  * with their deal's face, so the replay script can show them again) and the replay's marks.
  */
-export function boardView(game: Game, replay?: ReplayMarks): BoardView {
+export function boardView(game: Game, t: Format, replay?: ReplayMarks): BoardView {
   const { minX, minY, width, height, depth } = game.geom.extent;
   const present = presenceOf(game);
   const tiles: BoardTile[] = [];
@@ -75,7 +75,7 @@ export function boardView(game: Game, replay?: ReplayMarks): BoardView {
     if (face === null) {
       if (replay) {
         const dealt = game.deal.tiles[slot]!.face;
-        tiles.push({ slot, face: dealt, free: false, ...at(slot), label: `${faceName(dealt)}, removed`, hidden: true });
+        tiles.push({ slot, face: dealt, free: false, ...at(slot), label: t('client.tile.removed', { face: t(...faceMessage(dealt)) }), hidden: true });
       }
       return;
     }
@@ -86,7 +86,7 @@ export function boardView(game: Game, replay?: ReplayMarks): BoardView {
       face,
       free,
       ...at(slot),
-      label: `${faceName(face)}, ${free ? 'free' : 'blocked'}`,
+      label: tileLabel(t, face, free),
       ...(mark ? { mark } : {}),
     });
   });

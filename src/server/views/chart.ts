@@ -2,11 +2,12 @@
  * The stats page's chart of winning times, drawn on the server as SVG: one dot
  * per win (the latest CHART_WINS), oldest on the left, time going up; clean wins
  * are filled, others hollow; a line joins them. No chart library: a few nice
- * ticks and some arithmetic. Output contains numbers and fixed words only.
+ * ticks and some arithmetic. Output contains numbers and the catalog's words only. Time runs left to right
+ * in every language (`direction="ltr"`): it is a plot, not text; its dates and words are the page's language.
  */
 import type { WinTime } from '../services/stats.ts';
 import { formatTime } from '../../shared/display.ts';
-import { formatDate } from './format.ts';
+import type { Translator } from '../services/i18n.ts';
 
 export const CHART_WINS = 50;
 
@@ -17,6 +18,9 @@ const RIGHT = 16;
 const TOP = 16;
 const BOTTOM = 36; // room for the date labels
 
+const escapeText = (s: string): string =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
 const num = (n: number): string => String(Math.round(n * 10) / 10);
 
 /** A tick step for time in ms: 1, 2 or 5 times a power of ten minutes, or 10/15/30 s. */
@@ -26,7 +30,8 @@ export function tickStep(maxMs: number): number {
 }
 
 /** SVG markup of the chart, or '' when there are no wins. */
-export function timesChart(allWins: readonly WinTime[]): string {
+export function timesChart(allWins: readonly WinTime[], i18n: Pick<Translator, 't' | 'date'>): string {
+  const formatDate = (ms: number): string => i18n.date(ms, 'day-short');
   const wins = allWins.slice(-CHART_WINS);
   if (wins.length === 0) return '';
   const maxMs = Math.max(...wins.map((w) => w.timeMs), 1000);
@@ -47,10 +52,10 @@ export function timesChart(allWins: readonly WinTime[]): string {
   }
   const first = wins[0]!;
   const last = wins[wins.length - 1]!;
-  parts.push(`<text class="tick" x="${LEFT}" y="${H - 10}">${formatDate(first.finishedAt)}</text>`);
+  parts.push(`<text class="tick" x="${LEFT}" y="${H - 10}">${escapeText(formatDate(first.finishedAt))}</text>`);
   if (wins.length > 1)
     parts.push(
-      `<text class="tick" x="${W - RIGHT}" y="${H - 10}" text-anchor="end">${formatDate(last.finishedAt)}</text>`,
+      `<text class="tick" x="${W - RIGHT}" y="${H - 10}" text-anchor="end">${escapeText(formatDate(last.finishedAt))}</text>`,
     );
   if (wins.length > 1)
     parts.push(
@@ -59,10 +64,10 @@ export function timesChart(allWins: readonly WinTime[]): string {
   wins.forEach((w, i) => {
     parts.push(
       `<circle class="${w.clean ? 'win clean' : 'win'}" cx="${num(xOf(i))}" cy="${num(yOf(w.timeMs))}" r="4.5">` +
-        `<title>${formatDate(w.finishedAt)}: ${formatTime(w.timeMs)}${w.clean ? ', clean' : ''}</title></circle>`,
+        `<title>${escapeText(i18n.t(w.clean ? 'stats.chartDotClean' : 'stats.chartDot', { date: formatDate(w.finishedAt), time: formatTime(w.timeMs) }))}</title></circle>`,
     );
   });
   const best = Math.min(...wins.map((w) => w.timeMs));
-  const label = `Your last ${wins.length} winning times, oldest first: best ${formatTime(best)}, latest ${formatTime(last.timeMs)}`;
-  return `<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}">${parts.join('')}</svg>`;
+  const label = i18n.t('stats.chartLabel', { n: wins.length, best: formatTime(best), latest: formatTime(last.timeMs) });
+  return `<svg class="chart" viewBox="0 0 ${W} ${H}" direction="ltr" role="img" aria-label="${escapeText(label)}">${parts.join('')}</svg>`;
 }

@@ -265,7 +265,7 @@ describe('the Host header', () => {
     const app = await build();
     const res = await app.inject({ url: '/play/turtle/host', headers: { host } });
     expect(res.statusCode).toBe(200);
-    expect(res.body).toContain('<a class="share-link" href="/play/turtle/host">/play/turtle/host</a>'); // never from Host (issue 9)
+    expect(res.body).toContain('<a class="share-link" dir="ltr" href="/play/turtle/host">/play/turtle/host</a>'); // never from Host (issue 9)
   });
 
   test.each(['exa mple.org', 'example.org/evil', 'a"b', 'user@example.org', 'example.org:port', '-x.org'])(

@@ -14,7 +14,7 @@ import { buildApp } from '../../../src/server/app.ts';
 import { ApiErrorSchema, CODE_OF_STATUS, ERROR_STATUS, type ErrorCode } from '../../../src/server/errors.ts';
 import { createGame, newPlayer, TEST_SECRET } from '../helper.ts';
 
-const ROOT = join(import.meta.dirname, '..', '..');
+const ROOT = join(import.meta.dirname, '..', '..', '..');
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

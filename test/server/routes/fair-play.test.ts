@@ -150,7 +150,7 @@ describe('past dailies and the calendar', () => {
     const past = await app.inject({ url: '/daily/2026-11-30' });
     expect(past.statusCode).toBe(200);
     expect(past.body).toContain('href="/play/turtle/daily-2026-11-30"');
-    expect(past.body).toContain('The Turtle of 30 Nov 2026');
+    expect(past.body).toContain('The Turtle of 30 November 2026');
     expect((await app.inject({ url: '/daily/2026-12-01' })).statusCode).toBe(200); // today, at its own address too
     for (const url of [
       '/daily/2026-12-02',

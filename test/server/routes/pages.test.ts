@@ -174,7 +174,9 @@ describe('GET /play/:layout/:seed', () => {
     const res = await app.inject({ url: '/play/turtle/abc' });
     const scripts = res.body.match(/<script[^>]*>/g) ?? [];
     for (const tag of scripts)
-      expect(tag).toMatch(/^<script (type="module" src="\/static\/[^"]+"|type="application\/json" id="deal-data")>$/);
+      expect(tag).toMatch(
+        /^<script (type="module" src="\/static\/[^"]+"|type="application\/json" id="(deal|i18n)-data")>$/,
+      );
     expect(res.body).not.toMatch(/\son[a-z]+="/); // no inline handlers
     const csp = res.headers['content-security-policy'] as string;
     expect(csp).toContain("script-src 'self'");
@@ -269,7 +271,7 @@ describe('GET /daily and POST /daily/name', () => {
     const res = await app.inject({ url: '/daily' });
     expect(res.statusCode).toBe(200);
     expect(res.body).toContain('href="/play/turtle/daily-2025-01-31"');
-    expect(res.body).toContain('31 Jan 2025');
+    expect(res.body).toContain('31 January 2025');
     expect(res.body).toContain('No one has cleared');
     expect(res.body).not.toContain('name="name"');
   });
@@ -282,7 +284,7 @@ describe('GET /daily and POST /daily/name', () => {
     expect(page).toContain('<h1>Today&#39;s Cat</h1>');
     expect(page).toContain('href="/play/cat/daily-2027-01-02"');
     expect(page).toContain('the layout of the day');
-    expect((await app.inject({ url: '/' })).body).toContain('<span class="card-link-title">Cat, 2027-01-02</span>');
+    expect((await app.inject({ url: '/' })).body).toContain('<span class="card-link-title">Cat, 2 January 2027</span>');
     // The turtle on today's seed is an ordinary deal now; the cat's is the daily one.
     const turtle = await createGame(app, cookie, { layout: 'turtle', seed: 'daily-2027-01-02' });
     await playPaced(app, cookie, turtle.id, solutionMoves(turtle), clock.advance);
@@ -482,6 +484,7 @@ describe('GET /daily and POST /daily/name', () => {
     });
     expect(res.statusCode).toBe(403);
     expect(res.body).toContain('Win a daily deal on its day first');
+    expect(res.body).toContain('<h1>That is not yours</h1>');
     const fresh = await app.inject({ method: 'POST', url: '/daily/name', payload: { name: 'Sneaky' } });
     expect(fresh.statusCode).toBe(403);
     expect(((await query(app, 'SELECT COUNT(*) AS n FROM players'))[0] as { n: number }).n).toBe(0);

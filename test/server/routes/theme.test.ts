@@ -12,11 +12,11 @@ const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
 describe('the theme', () => {
   test.each([
-    [undefined, '<html lang="en" data-theme="light" data-theme-auto>'],
-    ['theme=dark', '<html lang="en" data-theme="dark">'],
-    ['theme=light', '<html lang="en" data-theme="light">'],
-    ['theme=contrast', '<html lang="en" data-theme="contrast">'],
-    ['theme=%3Cscript%3E', '<html lang="en" data-theme="light" data-theme-auto>'], // anything else: auto
+    [undefined, '<html lang="en" dir="ltr" data-theme="light" data-theme-auto>'],
+    ['theme=dark', '<html lang="en" dir="ltr" data-theme="dark">'],
+    ['theme=light', '<html lang="en" dir="ltr" data-theme="light">'],
+    ['theme=contrast', '<html lang="en" dir="ltr" data-theme="contrast">'],
+    ['theme=%3Cscript%3E', '<html lang="en" dir="ltr" data-theme="light" data-theme-auto>'], // anything else: auto
   ])('cookie %s renders %s', async (cookie, tag) => {
     const app = await build();
     for (const url of ['/', '/stats', '/daily', '/play/turtle/theme-seed', '/no/such/page']) {
@@ -38,7 +38,8 @@ describe('the theme', () => {
       expect(body, url).toContain('<form class="theme-form" method="post" action="/theme">');
       expect(body, url).toContain(`<input type="hidden" name="back" value="${back}">`);
       expect(body, url).toMatch(/<option value="dark" selected>Dark<\/option>/);
-      expect(body.match(/ selected>/g), url).toHaveLength(1);
+      const themeForm = body.match(/<form class="theme-form"[\s\S]*?<\/form>/)![0];
+      expect(themeForm.match(/ selected>/g), url).toHaveLength(1);
     }
   });
 
@@ -58,7 +59,7 @@ describe('the theme', () => {
     expect(made.maxAge).toBeGreaterThan(300 * 24 * 3600);
     expect(made.httpOnly).toBeFalsy(); // the theme script sets the same cookie
     const page = await app.inject({ url: '/stats', headers: { cookie: `${cookie}; theme=${made.value}` } });
-    expect(htmlTag(page.body)).toBe('<html lang="en" data-theme="contrast">');
+    expect(htmlTag(page.body)).toBe('<html lang="en" dir="ltr" data-theme="contrast">');
 
     const auto = await app.inject({
       method: 'POST',

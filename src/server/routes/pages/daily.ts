@@ -37,28 +37,33 @@ import { layoutInfo } from '../../services/layouts.ts';
 import { clientKey } from '../../services/limits.ts';
 import { nameKey } from '../../services/names.ts';
 import { dealUrl, formatTime, isCleanWin } from '../../../shared/display.ts';
-import { formatDate } from '../../views/format.ts';
 
 interface FormState {
   error?: string; // why the name was refused
   value?: string; // what was typed, shown back (escaped) with the error
 }
 
-const MONTHS = [
-  'January',
-  'February',
-  'March',
-  'April',
-  'May',
-  'June',
-  'July',
-  'August',
-  'September',
-  'October',
-  'November',
-  'December',
-];
-const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
+/** A refused name's message (NicknameBodySchema's, in English) → its sentence in the catalogs. */
+const NAME_ERRORS: Readonly<Record<string, string>> = {
+  'enter a name': 'daily.nameError.empty',
+  [`a name is at most ${NICKNAME_MAX} characters`]: 'daily.nameError.long',
+  'a name uses letters, digits, spaces, _ - and . only': 'daily.nameError.chars',
+  'a name has no invisible characters': 'daily.nameError.invisible',
+  'a name uses Latin, Cyrillic or Greek letters, not a mix of them': 'daily.nameError.mixed',
+  'a name in letters that pass for Latin ones must be written in Latin letters': 'daily.nameError.lookalike',
+  'that name is reserved': 'daily.nameError.reserved',
+};
+
+/** The weekdays' names in `locale`, Monday first: short for the calendar's head, long for its `abbr`. */
+function weekdaysIn(locale: string): { short: string; long: string }[] {
+  const short = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
+  const long = new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' });
+  // 5 January 2026 was a Monday
+  return [5, 6, 7, 8, 9, 10, 11].map((d) => {
+    const ms = Date.UTC(2026, 0, d);
+    return { short: short.format(ms), long: long.format(ms) };
+  });
+}
 
 export interface CalendarDay {
   readonly day: string; // YYYY-MM-DD
@@ -72,8 +77,11 @@ export interface CalendarDay {
 /** The first day of the month after the one that starts on `first`. */
 const nextMonth = (first: string): string => `${shiftDay(`${first.slice(0, 7)}-28`, 4).slice(0, 7)}-01`;
 
-/** The month of `day` as weeks of seven (Monday first; null outside the month), with the player's results. */
-export function calendarOf(day: string, today: string, results: readonly DailyResult[]) {
+/**
+ * The month of `day` as weeks of seven (Monday first; null outside the month), with the player's results;
+ * the month's and weekdays' names in `locale`.
+ */
+export function calendarOf(day: string, today: string, results: readonly DailyResult[], locale = 'en') {
   const byDay = new Map(results.map((r) => [r.day, r]));
   const first = `${day.slice(0, 7)}-01`;
   const lead = (new Date(`${first}T00:00:00Z`).getUTCDay() + 6) % 7; // Monday = 0
@@ -95,10 +103,13 @@ export function calendarOf(day: string, today: string, results: readonly DailyRe
   for (let i = 0; i < cells.length; i += 7) weeks.push(cells.slice(i, i + 7));
   const previous = shiftDay(first, -1); // the last day of the month before
   const next = nextMonth(first);
-  const monthName = (d: string): string => MONTHS[Number(d.slice(5, 7)) - 1]!;
+  const months = new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' });
+  const monthName = (d: string): string => months.format(Date.parse(`${d.slice(0, 7)}-01T00:00:00Z`));
   return {
-    title: `${monthName(day)} ${day.slice(0, 4)}`,
-    weekdays: WEEKDAYS,
+    title: new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(
+      Date.parse(`${first}T00:00:00Z`),
+    ),
+    weekdays: weekdaysIn(locale),
     weeks,
     // Another month opens on its last day (or today, in today's month).
     previous: previous >= FIRST_DAILY ? { url: `/daily/${previous}`, label: monthName(previous) } : null,
@@ -153,11 +164,13 @@ async function renderDaily(
   const result = results.find((r) => r.day === day);
   const unfinished = known && !result && dealId !== null ? await repo.unfinishedOfDeal(playerId, dealId) : undefined;
   const pairs = found.value.deal.tiles.length / 2;
+  const i18n = request.i18n;
+  const date = i18n.date(Date.parse(`${day}T00:00:00Z`), 'day');
   return reply.page('daily', {
-    title: isToday ? 'Daily deal' : `Daily deal of ${formatDate(Date.parse(`${day}T00:00:00Z`))}`,
+    title: isToday ? i18n.t('daily.pageTitle') : i18n.t('daily.pageTitleDay', { date }),
     nav: 'daily',
     isToday,
-    date: formatDate(Date.parse(`${day}T00:00:00Z`)),
+    date,
     isoDate: day,
     layout: layoutInfo(layout),
     rotates: periodOf(day).layouts.length > 1, // a layout of the day, not the same layout every day
@@ -165,12 +178,12 @@ async function renderDaily(
     best,
     won: result ? (result.onDay ? 'on-day' : 'late') : null,
     unfinished: Boolean(unfinished),
-    calendar: calendarOf(day, today, results),
+    calendar: calendarOf(day, today, results, i18n.locale),
     streak: known ? await repo.dailyStreak(playerId, today, shiftDay(today, -1)) : 0,
     canName: isToday && known && (await repo.hasDailyWin(playerId)), // only a ranked daily win names a player
     nickname: known ? ((await fastify.playersRepository.find(playerId))?.nickname ?? '') : '',
     nicknameMax: NICKNAME_MAX,
-    rules: { floor: (PAIR_FLOOR_MS / 1000).toFixed(1), burst: PACE_BURST, fastest: formatTime(fastestRankedMs(pairs)) },
+    rules: { floor: PAIR_FLOOR_MS / 1000, burst: PACE_BURST, fastest: formatTime(fastestRankedMs(pairs)) },
     form,
   });
 }
@@ -214,7 +227,7 @@ export default async function pagesDaily(fastify: FastifyInstance): Promise<void
         const raw = (request.body as { name?: unknown } | undefined)?.name;
         reply.code(400);
         return renderDaily(fastify, request, reply, today, {
-          error: issue?.message ?? 'enter a name',
+          error: request.i18n.t(NAME_ERRORS[issue?.message ?? ''] ?? 'daily.nameError.empty', { max: NICKNAME_MAX }),
           value: typeof raw === 'string' ? raw.slice(0, 100) : '',
         });
       }
@@ -224,6 +237,8 @@ export default async function pagesDaily(fastify: FastifyInstance): Promise<void
           reply,
           'ERR_FORBIDDEN',
           'win a daily deal on its day first (a ranked time); then your name can stand beside your time',
+          undefined,
+          'daily.nameForbidden',
         );
       const refused = await fastify.growth.take(clientKey(request.ip), nicknameGrowth(request.body.name));
       if (refused) return sendRefusal(request, reply, refused);
@@ -235,7 +250,7 @@ export default async function pagesDaily(fastify: FastifyInstance): Promise<void
       if (saved === 'taken') {
         reply.code(409);
         return renderDaily(fastify, request, reply, today, {
-          error: 'another player has that name, or one that looks the same',
+          error: request.i18n.t('daily.nameError.taken'),
           value: request.body.name,
         });
       }

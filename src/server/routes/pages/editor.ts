@@ -25,11 +25,13 @@ import {
   checkDraft,
   draftOf,
   draftQuery,
+  editMessage,
   gridOf,
   makeDraftCode,
   moveDraft,
   overlapping,
   parseDraftCode,
+  pictureLabel,
   statusText,
   tileAt,
   toggleCell,
@@ -38,7 +40,7 @@ import {
   type DraftEdit,
 } from '../../../shared/draft.ts';
 import { layoutPicture } from '../../../shared/picture.ts';
-import { ERROR_STATUS, sendError } from '../../errors.ts';
+import { ERROR_STATUS, errorPage, sendError } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { LayoutIdSchema } from '../../schemas/common.ts';
 import { familyInfos } from '../../services/layouts.ts';
@@ -100,10 +102,12 @@ const scriptJson = (value: unknown): string =>
 const fileName = (name: string): string => (name.replace(/[^A-Za-z0-9 _-]+/g, '').trim() || 'layout').slice(0, 40);
 
 interface PageState {
-  readonly error?: string; // why the last request was refused
+  readonly error?: string; // why the last request was refused, in the player's language
+  readonly detail?: string; // what exactly, in English, where it helps (an address or form we could not read)
 }
 
 function renderEditor(reply: FastifyReply, status: number, draft: Draft, state: PageState = {}): FastifyReply {
+  const i18n = reply.request.i18n;
   const { slots, z } = draft;
   const grid = gridOf(slots);
   const check = checkDraft(slots, PAGE_CHECK_BUDGET);
@@ -118,9 +122,9 @@ function renderEditor(reply: FastifyReply, status: number, draft: Draft, state: 
   const perLayer: number[] = [];
   for (const s of slots) perLayer[s.z] = (perLayer[s.z] ?? 0) + 1;
   const top = topLayerOf(slots);
-  const label = `${draft.name || 'Your layout'}: ${slots.length} tiles in ${Math.max(1, perLayer.length)} layers`;
+  const label = pictureLabel(i18n.t, draft.name, slots.length, Math.max(1, perLayer.length));
   return reply.code(status).page('editor', {
-    title: 'Layout editor',
+    title: i18n.t('editor.title'),
     nav: 'play',
     editor: true, // views/layout.eta: the editor's own style and script
     draft,
@@ -131,11 +135,15 @@ function renderEditor(reply: FastifyReply, status: number, draft: Draft, state: 
     layers: Array.from({ length: Math.max(perLayer.length, z + 1) }, (_, k) => perLayer[k] ?? 0),
     canUp: z < top,
     canDown: z > 0,
-    check: { ...check, text: statusText(slots.length, check) },
+    check: { ...check, text: statusText(i18n.t, slots.length, check, PAGE_CHECK_BUDGET) },
     picture: slots.length > 0 ? layoutPicture(makeGeometry(slots), label) : '',
     downloadUrl: `${EDITOR_PATH}.layout${draftQuery({ ...draft, z: 0 })}`,
-    families: familyInfos().map((f) => ({ name: f.name, layouts: f.layouts.map((l) => ({ id: l.id, name: l.name })) })),
-    error: state.error && sentence(state.error),
+    families: familyInfos(i18n.t).map((f) => ({
+      name: f.name,
+      layouts: f.layouts.map((l) => ({ id: l.id, name: l.name })),
+    })),
+    error: state.error,
+    detail: state.detail && sentence(state.detail),
     nameMax: EDITOR_NAME_MAX,
     data: scriptJson({ query: draftQuery(draft), code: makeDraftCode(slots), z, name: draft.name }),
   });
@@ -165,7 +173,8 @@ export default async function pagesEditor(fastify: FastifyInstance): Promise<voi
     async (request, reply) => {
       if (request.validationError)
         return renderEditor(reply, 400, EMPTY_DRAFT, {
-          error: `this address does not hold a draft the editor can read: ${request.validationError.message}`,
+          error: request.i18n.t('editor.badAddress'),
+          detail: request.validationError.message,
         });
       const q = request.query;
       if (q.from !== undefined) {
@@ -175,13 +184,18 @@ export default async function pagesEditor(fastify: FastifyInstance): Promise<voi
         const opened = draftOf(layout.slots, layout.name);
         if (!opened)
           return renderEditor(reply, 400, EMPTY_DRAFT, {
-            error: `${layout.name} is larger than the editor's grid, so it cannot be opened here`,
+            error: request.i18n.t('editor.tooLarge', { name: layout.name }),
           });
         return reply.redirect(`${EDITOR_PATH}${draftQuery(opened)}`, 303);
       }
       const parsed = q.layout === undefined ? { ok: true as const, slots: [] } : parseDraftCode(q.layout);
       if (!parsed.ok)
-        return renderEditor(reply, 400, { ...EMPTY_DRAFT, name: draftName(q.name) }, { error: parsed.message });
+        return renderEditor(
+          reply,
+          400,
+          { ...EMPTY_DRAFT, name: draftName(q.name) },
+          { error: request.i18n.t('editor.badAddress'), detail: parsed.message },
+        );
       const draft: Draft = {
         slots: parsed.slots,
         z: Math.min(q.z ?? 0, topLayerOf(parsed.slots)),
@@ -189,7 +203,7 @@ export default async function pagesEditor(fastify: FastifyInstance): Promise<voi
       };
       const edit = editOf(draft, q.cell, q.go);
       if (edit === null) return renderEditor(reply, 200, draft);
-      if (!edit.ok) return renderEditor(reply, 409, draft, { error: edit.message });
+      if (!edit.ok) return renderEditor(reply, 409, draft, { error: editMessage(request.i18n.t, edit.reason) });
       return reply.redirect(`${EDITOR_PATH}${draftQuery(edit.draft)}`, 303);
     },
   );
@@ -206,7 +220,7 @@ export default async function pagesEditor(fastify: FastifyInstance): Promise<voi
       const valid = validateSlots(parsed.slots);
       // An odd count or an unclearable shape is still a layout file; tiles sharing room are not.
       if (!valid.ok && valid.error !== LayoutError.Odd) return sendError(request, reply, 'ERR_LAYOUT', valid.message);
-      const name = draftName(request.query.name) || 'My layout';
+      const name = draftName(request.query.name) || request.i18n.t('client.editor.myLayout');
       const text = makeKmahjongg(makeLayout('draft', name, '', parsed.slots));
       const file = fileName(name);
       return reply
@@ -228,19 +242,28 @@ export default async function pagesEditor(fastify: FastifyInstance): Promise<voi
     async (request: FastifyRequest<{ Body: z.infer<typeof EditorSaveSchema> }>, reply) => {
       if (request.validationError)
         return renderEditor(reply, 400, EMPTY_DRAFT, {
-          error: `the layout could not be read from the form: ${request.validationError.message}`,
+          error: request.i18n.t('editor.badForm'),
+          detail: request.validationError.message,
         });
       const body = request.body;
       const parsed = parseDraftCode(body.layout);
-      if (!parsed.ok) return renderEditor(reply, 400, EMPTY_DRAFT, { error: parsed.message });
+      if (!parsed.ok)
+        return renderEditor(reply, 400, EMPTY_DRAFT, {
+          error: request.i18n.t('editor.badForm'),
+          detail: parsed.message,
+        });
       const name = draftName(body.name);
       const draft: Draft = { slots: parsed.slots, z: Math.min(body.z ?? 0, topLayerOf(parsed.slots)), name };
       if (parsed.slots.length === 0)
-        return renderEditor(reply, 400, draft, { error: 'place some tiles before saving' });
+        return renderEditor(reply, 400, draft, { error: request.i18n.t('editor.saveEmpty') });
       const saved = await fastify.layouts.save({ slots: parsed.slots, name, client: clientKey(request.ip) });
       if (!saved.ok) {
         if (saved.retryAfterS !== undefined) reply.header('retry-after', String(saved.retryAfterS));
-        return renderEditor(reply, ERROR_STATUS[saved.code], draft, { error: saved.message });
+        const page = errorPage(request.i18n, ERROR_STATUS[saved.code], saved.code, saved.message, request.id);
+        return renderEditor(reply, ERROR_STATUS[saved.code], draft, {
+          error: page.message,
+          detail: page.detail ?? undefined,
+        });
       }
       request.log.info({ layout: saved.id, created: saved.created }, 'layout saved from the editor');
       return reply.redirect(`/layouts/${saved.id}`, 303);

@@ -20,7 +20,7 @@ export default async function pagesHome(fastify: FastifyInstance): Promise<void>
     const nameOf = latest ? await fastify.layouts.namer([latest.layout]) : undefined;
     return reply.page('index', {
       nav: 'play',
-      families: familyInfos().map((f) => ({
+      families: familyInfos(request.i18n.t).map((f) => ({
         ...f,
         layouts: f.layouts.map((l) => ({
           ...l,
@@ -33,7 +33,7 @@ export default async function pagesHome(fastify: FastifyInstance): Promise<void>
       daily: {
         url: dealUrl(dailyLayoutOf(utcDate(now)), dailySeed(now), 'relaxed'),
         name: layoutName(dailyLayoutOf(utcDate(now))),
-        date: utcDate(now),
+        date: request.i18n.date(Date.parse(`${utcDate(now)}T00:00:00Z`), 'day'),
       },
       resume: latest && {
         url: dealUrl(latest.layout, latest.seed, latest.mode),

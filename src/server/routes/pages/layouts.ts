@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { newDealUrl } from '../../../shared/display.ts';
-import { ERROR_STATUS, errorResponses, sendError } from '../../errors.ts';
+import { CODE_OF_STATUS, ERROR_STATUS, errorPage, errorResponses, sendError, type ErrorCode } from '../../errors.ts';
 import { LayoutSlotsSchema } from '../../schemas/responses.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { LayoutIdSchema } from '../../schemas/common.ts';
@@ -23,22 +23,34 @@ import { MAP_NAME_MAX, MAX_UPLOAD_BYTES } from '../../services/upload.ts';
 import { layoutById } from '../../../engine/builtins.ts';
 
 interface FormState {
-  error?: string; // why the file was refused
+  error?: string; // why the file was refused (English: the page shows it in the player's language by its code)
+  code?: ErrorCode; // the refusal's code; by the status when not given
   mapName?: string; // the map name that was sent, shown back (escaped)
 }
+
+const NO_FILE = 'choose a .layout or .map file to upload';
 
 const KB = 1024;
 
 const LayoutPageParamsSchema = z.object({ id: LayoutIdSchema });
 
-/** A sentence from a message: capital first letter, full stop. */
-const sentence = (s: string): string => `${s.charAt(0).toUpperCase()}${s.slice(1)}${/[.!?…]$/.test(s) ? '' : '.'}`;
-
-function renderForm(reply: FastifyReply, status: number, form: FormState = {}): FastifyReply {
+/**
+ * The upload form, with why the last file was refused: a sentence in the player's language for its code,
+ * and, for a file we could not read as a layout, what exactly was wrong (the reader's English, marked so).
+ */
+function renderForm(request: FastifyRequest, reply: FastifyReply, status: number, form: FormState = {}): FastifyReply {
+  const i18n = request.i18n;
+  let error: { message: string; detail: string | null } | null = null;
+  if (form.error === NO_FILE) error = { message: i18n.t('upload.noFile'), detail: null };
+  else if (form.error !== undefined) {
+    const code = form.code ?? CODE_OF_STATUS[status] ?? 'ERR_BAD_REQUEST';
+    const page = errorPage(i18n, status, code, form.error, request.id);
+    error = { message: page.message, detail: page.detail };
+  }
   return reply.code(status).page('upload', {
-    title: 'Upload your own layout',
+    title: i18n.t('upload.title'),
     nav: 'play',
-    form: { error: form.error && sentence(form.error), mapName: form.mapName ?? '' },
+    form: { error, mapName: form.mapName ?? '' },
     maxKb: MAX_UPLOAD_BYTES / KB,
     mapNameMax: MAP_NAME_MAX,
   });
@@ -102,7 +114,7 @@ async function readForm(
       };
     throw error;
   }
-  if (!file) return { error: 'choose a .layout or .map file to upload', status: 400, mapName };
+  if (!file) return { error: NO_FILE, status: 400, mapName };
   return { ...file, mapName };
 }
 
@@ -119,19 +131,23 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
   });
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/layouts/new', async (_request, reply) => renderForm(reply, 200));
+  app.get('/layouts/new', async (request, reply) => renderForm(request, reply, 200));
 
   app.post('/layouts', { config: { rateLimit: LIMITS.uploadLayout } }, async (request, reply) => {
     if (!request.isMultipart())
-      return renderForm(reply, 415, {
+      return renderForm(request, reply, 415, {
         error: 'send the layout from the upload form (multipart/form-data, the file in the field called file)',
       });
     const form = await readForm(request);
-    if ('error' in form) return renderForm(reply, form.status, { error: form.error, mapName: form.mapName });
+    if ('error' in form) return renderForm(request, reply, form.status, { error: form.error, mapName: form.mapName });
     const uploaded = await fastify.layouts.upload({ ...form, client: clientKey(request.ip) });
     if (!uploaded.ok) {
       if (uploaded.retryAfterS !== undefined) reply.header('retry-after', String(uploaded.retryAfterS));
-      return renderForm(reply, ERROR_STATUS[uploaded.code], { error: uploaded.message, mapName: form.mapName });
+      return renderForm(request, reply, ERROR_STATUS[uploaded.code], {
+        error: uploaded.message,
+        code: uploaded.code,
+        mapName: form.mapName,
+      });
     }
     request.log.info({ layout: uploaded.id, created: uploaded.created }, 'layout uploaded');
     return reply.redirect(`/layouts/${uploaded.id}`, 303);

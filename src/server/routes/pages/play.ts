@@ -14,6 +14,7 @@ import type { Nav } from '../../plugins/view.ts';
 import { dealKey, DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
 import { dailyDayOf, dailySeed } from '../../services/daily.ts';
 import type { ShownDeal, ShownLookup } from '../../services/dealer.ts';
+import type { Translator } from '../../services/i18n.ts';
 import { ByteLru } from '../../services/lru.ts';
 import { bufferBytes, CACHE_BUDGETS, flatString, HEAP, keyedRecordBytes, stringBytes } from '../../services/sizes.ts';
 import { setStamp, takeStamp, type OwnRecord } from '../../services/views.ts';
@@ -22,6 +23,7 @@ const NO_RECORD: OwnRecord = { opened: 0, won: 0, best: [] };
 import { clientLog } from '../../services/games.ts';
 import { clientKey } from '../../services/limits.ts';
 import { dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/display.ts';
+import type { Lang } from '../../../shared/i18n.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
 import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
 
@@ -74,13 +76,19 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
    */
   // The record as a visitor without a game sees it (no "you", no time yet) is the same for all of them while
   // the record is: rendered once per kept record (services/views.ts keeps one a second).
-  const anonymous = new WeakMap<OwnRecord, string>();
-  async function renderRecord(dealId: number | null, elapsedMs: number, playerId: string | null): Promise<string> {
+  const anonymous = new WeakMap<OwnRecord, Map<Lang, string>>();
+  async function renderRecord(
+    dealId: number | null,
+    elapsedMs: number,
+    playerId: string | null,
+    i18n: Translator,
+  ): Promise<string> {
     // A deal not stored yet has no record: nobody played it.
     const record = dealId === null ? NO_RECORD : await fastify.views.record(dealId);
-    const kept = playerId === null && elapsedMs === 0 ? anonymous.get(record) : undefined;
+    const kept = playerId === null && elapsedMs === 0 ? anonymous.get(record)?.get(i18n.lang) : undefined;
     if (kept !== undefined) return kept;
     const html = fastify.renderPartial('/partials/deal-stats', {
+      i18n,
       opened: record.opened,
       won: record.won,
       elapsedMs,
@@ -92,13 +100,22 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         you: row.player_id === playerId,
       })),
     });
-    if (playerId === null && elapsedMs === 0) anonymous.set(record, html);
+    if (playerId === null && elapsedMs === 0) {
+      const byLang = anonymous.get(record) ?? new Map<Lang, string>();
+      anonymous.set(record, byLang.set(i18n.lang, html));
+    }
     return html;
   }
 
   /** The board partial for a position. */
-  const renderBoard = (game: Game, layout: string, seed: string, mode: string): string =>
-    fastify.renderPartial('/partials/board', { board: boardView(game), layout: { id: layout }, seed, mode });
+  const renderBoard = (game: Game, layout: string, seed: string, mode: string, i18n: Translator): string =>
+    fastify.renderPartial('/partials/board', {
+      i18n,
+      board: boardView(game, i18n.t),
+      layout: { id: layout },
+      seed,
+      mode,
+    });
 
   // A fresh board is the same for every visitor of a deal: its markup and #deal-data are made once per
   // deal (stored, or shown unstored to visitors without a cookie). So is the whole page for everyone
@@ -117,10 +134,11 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
   }
   const freshBoards = new ByteLru<string, Fresh>('play pages', CACHE_BUDGETS.pages);
   fastify.caches.push(freshBoards);
-  const freshKey = (shown: ShownDeal): string =>
-    `${shown.id ?? 'new'} ${shown.deal.layout}/${shown.deal.seed}/${shown.deal.mode}`;
-  function freshBoard(shown: ShownDeal, layout: string, seed: string, mode: string): Fresh {
-    const key = freshKey(shown);
+  // The board's markup names its tiles, so a fresh board is kept per language.
+  const freshKey = (shown: ShownDeal, lang: Lang): string =>
+    `${shown.id ?? 'new'} ${shown.deal.layout}/${shown.deal.seed}/${shown.deal.mode} ${lang}`;
+  function freshBoard(shown: ShownDeal, layout: string, seed: string, mode: string, i18n: Translator): Fresh {
+    const key = freshKey(shown, i18n.lang);
     let fresh = freshBoards.get(key);
     if (!fresh) {
       const start = newGame(shown.deal);
@@ -128,7 +146,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       fresh = {
         left: start.value.left,
         pairs: availablePairs(start.value).length,
-        html: flatString(renderBoard(start.value, layout, seed, mode)),
+        html: flatString(renderBoard(start.value, layout, seed, mode, i18n)),
         data: flatString(dealData(shown.json, null)),
         pages: new Map(),
       };
@@ -141,14 +159,14 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     return fresh;
   }
   /** Keeps a rendered page of a fresh board (split at RECORD_MARK), if the deal has room for one more. */
-  function keepPage(shown: ShownDeal, fresh: Fresh, cacheKey: string, html: string): KeptPage {
+  function keepPage(shown: ShownDeal, lang: Lang, fresh: Fresh, cacheKey: string, html: string): KeptPage {
     const at = html.indexOf(RECORD_MARK);
     const page = { head: Buffer.from(html.slice(0, at)), tail: Buffer.from(html.slice(at + RECORD_MARK.length)) };
     if (fresh.pages.size >= PAGES_PER_DEAL) return page;
     fresh.pages.set(cacheKey, page);
     // The page, and once more whole with the record of visitors without a game (keepWhole), ~4 KB of record.
     const bytes = keyedRecordBytes(cacheKey) + 2 * (bufferBytes(page.head) + bufferBytes(page.tail)) + 4096;
-    freshBoards.resize(freshKey(shown), bytes);
+    freshBoards.resize(freshKey(shown, lang), bytes);
     return page;
   }
 
@@ -197,9 +215,10 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         const stamped = takeStamp(fastify, request, reply, request.playerId, key);
         shownAt = await fastify.views.show(request.playerId, client, shown, now, stamped);
       }
-      const record = await renderRecord(shown.id, now - shownAt, known ? request.playerId : null);
+      const i18n = request.i18n;
+      const record = await renderRecord(shown.id, now - shownAt, known ? request.playerId : null, i18n);
       const resumed = known && shown.id !== null ? await fastify.games.unfinished(request.playerId, shown) : undefined;
-      const fresh = resumed ? undefined : freshBoard(shown, layout, seed, mode);
+      const fresh = resumed ? undefined : freshBoard(shown, layout, seed, mode, i18n);
       const path = dealUrl(layout, seed, mode);
       // Never from the Host header (the client's to choose): PUBLIC_ORIGIN, else the path (the script adds the page's origin).
       const shareUrl = `${fastify.publicOrigin ?? ''}${path}`;
@@ -219,7 +238,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       if (resumed) {
         const game = resumed.game;
         counts = { left: game.left, pairs: availablePairs(game).length, hints: game.hints, shuffles: game.shuffles };
-        boardHtml = renderBoard(game, layout, seed, mode);
+        boardHtml = renderBoard(game, layout, seed, mode, i18n);
         const gameData: GameData = {
           id: resumed.row.id,
           log: clientLog(game, resumed.row.move_count, resumed.row),
@@ -259,9 +278,10 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       // Cached without the player's part: the deal's record and the time since the player first saw it.
       const html = fastify.renderPartial('play', {
         ...page,
+        i18n,
         record: RECORD_MARK,
       });
-      return sendPage(reply, keepPage(shown, fresh, cacheKey, html), record);
+      return sendPage(reply, keepPage(shown, i18n.lang, fresh, cacheKey, html), record);
     },
   );
 }

@@ -17,7 +17,7 @@ import { LIMITS } from '../../plugins/security.ts';
 import { GameIdSchema } from '../../schemas/common.ts';
 import { clientKey } from '../../services/limits.ts';
 import { dealUrl } from '../../../shared/display.ts';
-import { frameOf, isLostAt, replayUrl } from '../../../shared/replay.ts';
+import { frameOf, frameText, isLostAt, replayUrl } from '../../../shared/replay.ts';
 import { boardView, scriptJson } from '../../views/board.ts';
 
 /** How long a page waits for the solver's review before it shows the replay without it (it is kept when done). */
@@ -74,13 +74,14 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
       const review = await reviewSoon(open);
       const { layout, seed, mode } = open.row;
       const name = (await fastify.layouts.namer([layout]))(layout);
-      const board = boardView(game, frame);
+      const i18n = request.i18n;
+      const board = boardView(game, i18n.t, frame);
       const lost = review?.lost ?? [];
       const finished = open.row.result === 'won';
       const step = (to: number): string | null => (to === k || to < 0 || to > moves ? null : replayUrl(token, to));
       reply.header('x-robots-tag', 'noindex');
       return reply.page('replay', {
-        title: `Replay of ${name} ${seed}`,
+        title: i18n.t('replay.title', { name, seed }),
         replayPage: true,
         layout: { id: layout, name },
         seed,
@@ -88,8 +89,16 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
         k,
         moves,
         frame,
+        frameText: frameText(i18n.t, frame),
         board,
-        boardHtml: fastify.renderPartial('/partials/board', { board, layout: { id: layout }, seed, mode, inert: true }),
+        boardHtml: fastify.renderPartial('/partials/board', {
+          i18n,
+          board,
+          layout: { id: layout },
+          seed,
+          mode,
+          inert: true,
+        }),
         counters: { left: game.left, pairs: availablePairs(game).length },
         status: statusOf(game),
         // What the game came to, as far as the server has it (no name, no time, no other game).

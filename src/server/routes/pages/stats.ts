@@ -6,10 +6,9 @@ import { StatsQuerySchema } from '../../schemas/stats.ts';
 import { layoutInfos } from '../../services/layouts.ts';
 import { statsOf } from '../../services/stats.ts';
 import { timesChart } from '../../views/chart.ts';
+import { PROGRESS_KEYS } from '../../../shared/achievements.ts';
+import { ACHIEVEMENT_MESSAGES } from '../../services/achievements.ts';
 import { formatTime } from '../../../shared/display.ts';
-import { formatDate, formatPercent } from '../../views/format.ts';
-
-const COUNT = new Intl.NumberFormat('en'); // 1,000
 
 export default async function pagesStats(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -25,12 +24,13 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
         fastify.layouts.namer,
         fastify.now(),
       );
+      const i18n = request.i18n;
       return reply.page('stats', {
-        title: 'Your stats',
+        title: i18n.t('home.stats'),
         nav: 'stats',
         moved: request.query.moved === 1,
         stats,
-        winRate: formatPercent(stats.winRate),
+        winRate: i18n.percent(stats.winRate),
         // For the script's list of games waiting in this browser (src/client/site.ts): layout names by id.
         layoutNames: JSON.stringify(Object.fromEntries(layoutInfos().map((l) => [l.id, l.name]))),
         layouts: Object.entries(stats.byLayout).map(([id, s]) => ({
@@ -42,7 +42,7 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
         history: stats.history.map((h) => ({
           ...h,
           name: stats.byLayout[h.layout]?.name ?? h.layout, // every layout in the history has its totals
-          date: formatDate(h.startedAt),
+          date: i18n.date(h.startedAt, 'day-short'),
           time: formatTime(h.timeMs),
           // The ranked time too, where the server ranked the win and its clock says otherwise (a whole second).
           rankedTime:
@@ -50,17 +50,19 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
               ? formatTime(h.rankedMs)
               : null,
         })),
-        chart: timesChart(stats.wins),
+        chart: timesChart(stats.wins, i18n),
         // Held first-earned-first, then the open ones nearest to done (services/achievements.ts has the rules).
         achievements: [
           ...stats.achievements.filter((a) => a.earned).sort((a, b) => (a.earnedAt ?? 0) - (b.earnedAt ?? 0)),
           ...stats.achievements.filter((a) => !a.earned),
         ].map((a) => ({
           ...a,
-          date: a.earnedAt === null ? null : formatDate(a.earnedAt),
+          name: i18n.t(ACHIEVEMENT_MESSAGES[a.id].name),
+          rule: i18n.t(ACHIEVEMENT_MESSAGES[a.id].rule),
+          date: a.earnedAt === null ? null : i18n.date(a.earnedAt, 'day'),
           gameName: a.game ? (stats.byLayout[a.game.layout]?.name ?? a.game.layout) : null,
           progressText: a.progress
-            ? `${COUNT.format(a.progress.done)} of ${COUNT.format(a.progress.goal)} ${a.progress.unit}`
+            ? i18n.t(PROGRESS_KEYS[a.progress.unit], { done: a.progress.done, goal: a.progress.goal })
             : null,
           percent: a.progress ? Math.round((100 * a.progress.done) / a.progress.goal) : null,
         })),

@@ -54,13 +54,12 @@ export default async function pagesTransfer(fastify: FastifyInstance): Promise<v
         'this is not a transfer link (check that it was copied whole), or it was used or expired long ago',
       );
     reply.code(410);
+    const { t } = request.i18n;
     return reply.page('error', {
-      title: state === 'used' ? 'This link was used' : 'This link has expired',
+      title: state === 'used' ? t('transfer.usedTitle') : t('transfer.expiredTitle'),
       status: 410,
-      message:
-        state === 'used'
-          ? 'a transfer link works once, and this one has been used. Make a new one on the stats page of the browser whose stats you want.'
-          : 'transfer links last 15 minutes. Make a new one on the stats page of the browser whose stats you want.',
+      message: state === 'used' ? t('transfer.used') : t('transfer.expired'),
+      detail: null,
     });
   }
 
@@ -79,12 +78,12 @@ export default async function pagesTransfer(fastify: FastifyInstance): Promise<v
     await players.createTransfer(hashOf(token), request.playerId, now, now + TRANSFER_TTL_MS);
     reply.header('cache-control', 'no-store');
     return reply.page('transfer', {
-      title: 'Use your stats on another device',
+      title: request.i18n.t('transfer.madeTitle'),
       nav: 'stats',
       step: 'made',
       link: `${origin(request)}/transfer/${token}`,
       minutes: TRANSFER_TTL_MS / 60_000,
-      expires: new Date(now + TRANSFER_TTL_MS).toISOString().slice(11, 16),
+      expires: request.i18n.date(now + TRANSFER_TTL_MS, 'time'),
     });
   });
 
@@ -96,7 +95,7 @@ export default async function pagesTransfer(fastify: FastifyInstance): Promise<v
     if (state.state !== 'valid') return refuse(request, reply, state.state);
     reply.header('cache-control', 'no-store');
     return reply.page('transfer', {
-      title: 'Use these stats in this browser?',
+      title: request.i18n.t('transfer.confirmTitle'),
       nav: 'stats',
       step: 'confirm',
       action: `/transfer/${token}`,

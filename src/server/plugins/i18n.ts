@@ -1,0 +1,102 @@
+/**
+ * The page's language (docs/i18n.md, "How the language is chosen").
+ *
+ * - `request.lang`: the `lang` cookie when it names one of ours, else the best of `Accept-Language`, else
+ *   English (src/shared/i18n.ts `chooseLang`). Worked out on first use and kept for the request.
+ * - `?lang=xx` on a page's address (any GET outside /api/ and /static/) sets the cookie when xx is one of
+ *   ours and goes to the same address without it (303), so an address shown, kept or shared never carries
+ *   a language; a value that is not ours is dropped the same way, with no cookie and no error.
+ * - Every HTML answer says `Content-Language` and `Vary: Cookie, Accept-Language`: the same address is
+ *   another page in another language, and no cache may hand one player's language to another.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { chooseLang, LANG_COOKIE, LANG_MAX_AGE, langOf, type Lang } from '../../shared/i18n.ts';
+import { i18n, type Translator } from '../services/i18n.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    readonly lang: Lang;
+    readonly i18n: Translator; // the request's language's messages and formats
+  }
+}
+
+const LANG_QUERY = /(?:^|&)lang(?:=|&|$)/;
+
+/** A `lang` cookie from the raw header, for answers made before the cookie plugin ran (framework errors). */
+function rawCookie(request: FastifyRequest): string | undefined {
+  const header = request.headers.cookie;
+  if (typeof header !== 'string') return undefined;
+  for (const part of header.split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === LANG_COOKIE) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+/** The language of a request: its cookie, else its Accept-Language, else English. */
+export function requestLang(request: FastifyRequest): Lang {
+  const cookie = request.cookies ? request.cookies[LANG_COOKIE] : rawCookie(request);
+  return chooseLang(cookie, request.headers['accept-language']);
+}
+
+/** Sets the `lang` cookie (not HttpOnly: nothing secret, and like the theme's it is the page's business). */
+export function setLangCookie(request: FastifyRequest, reply: FastifyReply, lang: Lang): void {
+  reply.setCookie(LANG_COOKIE, lang, {
+    path: '/',
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    maxAge: LANG_MAX_AGE,
+  });
+}
+
+async function i18nPlugin(fastify: FastifyInstance): Promise<void> {
+  const catalogs = i18n(); // read and checked at start: a broken catalog stops the server, not a page
+  const langs = new WeakMap<FastifyRequest, Lang>();
+  fastify.decorateRequest('lang', {
+    getter(this: FastifyRequest): Lang {
+      let lang = langs.get(this);
+      if (lang === undefined) {
+        lang = requestLang(this);
+        langs.set(this, lang);
+      }
+      return lang;
+    },
+  });
+  fastify.decorateRequest('i18n', {
+    getter(this: FastifyRequest): Translator {
+      return catalogs.of(this.lang);
+    },
+  });
+
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+    const q = request.url.indexOf('?');
+    if (q < 0) return;
+    const path = request.url.slice(0, q);
+    const search = request.url.slice(q + 1);
+    if (!LANG_QUERY.test(search) || path.startsWith('/api/') || path.startsWith('/static/')) return;
+    const params = new URLSearchParams(search);
+    const lang = langOf(params.get('lang'));
+    params.delete('lang');
+    if (lang) {
+      setLangCookie(request, reply, lang);
+      langs.set(request, lang);
+    }
+    const rest = params.toString();
+    return reply.redirect(`${path}${rest ? `?${rest}` : ''}`, 303);
+  });
+
+  fastify.addHook('onSend', async (request, reply) => {
+    const type = reply.getHeader('content-type');
+    if (typeof type !== 'string' || !type.startsWith('text/html')) return;
+    reply.header('content-language', request.lang);
+    const vary = reply.getHeader('vary');
+    const have = typeof vary === 'string' ? vary.toLowerCase() : '';
+    const add = ['Cookie', 'Accept-Language'].filter((h) => !have.includes(h.toLowerCase()));
+    if (add.length > 0)
+      reply.header('vary', typeof vary === 'string' && vary ? `${vary}, ${add.join(', ')}` : add.join(', '));
+  });
+}
+
+export default fp(i18nPlugin, { name: 'i18n' });

@@ -1,0 +1,209 @@
+/**
+ * The message catalogs and what formats them (docs/i18n.md). One JSON file per language in `locales/`,
+ * a flat object of key → ICU MessageFormat message, read once at start; `en.json` is the source. Messages
+ * are formatted by intl-messageformat (formatjs), numbers, dates and lists by `Intl`, all in the
+ * language's locale (`localeOf`).
+ *
+ * A `Translator` is one language's view of them: `t` formats plain text (templates escape it), `th`
+ * formats HTML (the message's tags become elements, every value is escaped). A key missing from a
+ * language falls back to English (the catalog test forbids it, but a player then still reads a sentence);
+ * a key missing from English is a bug and throws, so no key ever reaches a player. Keys under
+ * `client.` are the browser's: `clientData` is them pre-parsed for the page to embed
+ * (`<script type="application/json" id="i18n-data">`), so the browser's bundle carries no parser.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { IntlMessageFormat } from 'intl-messageformat';
+import {
+  CLIENT_PREFIX,
+  DEFAULT_LANG,
+  dirOf,
+  LANG_NAMES,
+  LANGS,
+  localeOf,
+  MESSAGE_TAGS,
+  type Lang,
+  type MessageValues,
+} from '../../shared/i18n.ts';
+
+export const LOCALES_DIR = new URL('../../../locales/', import.meta.url);
+
+export type Catalog = Readonly<Record<string, string>>;
+
+/** Reads and checks one catalog file: a flat object of non-empty strings that parse as ICU messages. */
+export function readCatalog(lang: string, dir: URL = LOCALES_DIR): Catalog {
+  const raw: unknown = JSON.parse(readFileSync(new URL(`${lang}.json`, dir), 'utf8'));
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
+    throw new Error(`locales/${lang}.json: not an object`);
+  for (const [key, value] of Object.entries(raw)) {
+    if (typeof value !== 'string' || value === '') throw new Error(`locales/${lang}.json: ${key} is not a message`);
+    try {
+      parse(value);
+    } catch (e) {
+      throw new Error(`locales/${lang}.json: ${key} does not parse: ${(e as Error).message}`, { cause: e });
+    }
+  }
+  return raw as Catalog;
+}
+
+/** The languages with a catalog file (the catalog test checks they are exactly LANGS). */
+export const catalogFiles = (dir: URL = LOCALES_DIR): string[] =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -5))
+    .sort();
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+
+/** Where a message's links go, for `th`. */
+export type Links = Partial<Record<'link' | 'link2', string>>;
+
+export type DateStyle = 'day' | 'day-short' | 'month' | 'weekday' | 'time';
+
+export interface Translator {
+  readonly lang: Lang;
+  readonly dir: 'ltr' | 'rtl';
+  readonly locale: string; // for Intl
+  readonly name: string; // the language's own name
+  /** Plain text. */
+  t(key: string, values?: MessageValues): string;
+  /** HTML: `<b>` → strong, `<em>`, `<code>`, `<link>`/`<link2>` → a link to `links`; values escaped. */
+  th(key: string, values?: MessageValues, links?: Links): string;
+  number(n: number): string;
+  percent(ratio: number): string;
+  /** A UTC date or time: 'day' 3 December 2026, 'day-short' 3 Dec 2026, 'month' December 2026, 'weekday' Thursday, 'time' 14:05. */
+  date(ms: number, style: DateStyle): string;
+  list(items: readonly string[]): string;
+  /** The `client.` messages a page's scripts need (`clientGroupOf`), pre-parsed, as JSON safe in a script element. */
+  clientData(groups: readonly ClientGroup[]): string;
+}
+
+const DATE_OPTIONS: Record<DateStyle, Intl.DateTimeFormatOptions> = {
+  day: { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' },
+  'day-short': { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' },
+  month: { month: 'long', year: 'numeric', timeZone: 'UTC' },
+  weekday: { weekday: 'long', timeZone: 'UTC' },
+  time: { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' },
+};
+
+/** `<`, `>`, `&` and the line separators escaped: nothing in it can close a script element. */
+export const scriptSafe = (json: string): string =>
+  json
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
+
+const joinChunks = (chunks: unknown[]): string => chunks.join('');
+const TEXT_TAGS = Object.fromEntries(MESSAGE_TAGS.map((tag) => [tag, joinChunks]));
+const HTML_ELEMENT: Partial<Record<string, string>> = { b: 'strong', em: 'em', code: 'code' };
+
+function makeTranslator(lang: Lang, catalog: Catalog, english: Catalog): Translator {
+  const locale = localeOf(lang);
+  const formats = new Map<string, IntlMessageFormat>();
+  const message = (key: string): IntlMessageFormat => {
+    let format = formats.get(key);
+    if (!format) {
+      const [source, from] =
+        catalog[key] !== undefined ? [catalog[key], locale] : [english[key], localeOf(DEFAULT_LANG)];
+      if (source === undefined) throw new Error(`no message ${key} in locales/en.json`);
+      format = new IntlMessageFormat(source, from);
+      formats.set(key, format);
+    }
+    return format;
+  };
+  const numbers = new Intl.NumberFormat(locale);
+  const percents = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 });
+  const dates = Object.fromEntries(
+    Object.entries(DATE_OPTIONS).map(([style, options]) => [style, new Intl.DateTimeFormat(locale, options)]),
+  ) as Record<DateStyle, Intl.DateTimeFormat>;
+  const lists = new Intl.ListFormat(locale, { type: 'conjunction' });
+  const parsed: Record<ClientGroup, Record<string, MessageFormatElement[]>> = {
+    play: {},
+    site: {},
+    editor: {},
+    replay: {},
+  };
+  for (const key of Object.keys(english))
+    if (key.startsWith(CLIENT_PREFIX)) parsed[clientGroupOf(key)][key] = parse(catalog[key] ?? english[key]!);
+  const clientData = new Map<string, string>();
+  return {
+    lang,
+    dir: dirOf(lang),
+    locale,
+    name: LANG_NAMES[lang],
+    t(key, values) {
+      const out = message(key).format({ ...TEXT_TAGS, ...values });
+      return Array.isArray(out) ? out.join('') : String(out);
+    },
+    th(key, values = {}, links = {}) {
+      const escaped: Record<string, unknown> = {};
+      for (const [name, value] of Object.entries(values))
+        escaped[name] = typeof value === 'string' ? escapeHtml(value) : value;
+      for (const tag of MESSAGE_TAGS) {
+        const element = HTML_ELEMENT[tag];
+        const href = links[tag as keyof Links];
+        escaped[tag] = element
+          ? (chunks: unknown[]) => `<${element}>${chunks.join('')}</${element}>`
+          : href !== undefined
+            ? (chunks: unknown[]) => `<a href="${escapeHtml(href)}">${chunks.join('')}</a>`
+            : joinChunks;
+      }
+      const out = message(key).format(escaped as Record<string, string>);
+      return Array.isArray(out) ? out.join('') : String(out);
+    },
+    number: (n) => numbers.format(n),
+    percent: (ratio) => percents.format(ratio),
+    date: (ms, style) => dates[style].format(ms),
+    list: (items) => lists.format(items),
+    clientData(groups) {
+      const name = groups.join(' ');
+      let data = clientData.get(name);
+      if (data === undefined) {
+        const messages = Object.assign({}, ...groups.map((g) => parsed[g])) as Record<string, MessageFormatElement[]>;
+        clientData.set(name, (data = scriptSafe(JSON.stringify({ lang, locale, messages }))));
+      }
+      return data;
+    },
+  };
+}
+
+/**
+ * Which script needs a `client.` message: the editor's (`client.editor.…`), every page's (`client.waiting.…`,
+ * src/client/site.ts), the replay page's (`client.replay.…`, src/client/replay.ts; it embeds the play page's too, for the tiles' names) or the play page's (the rest). A page embeds the groups of the scripts it loads.
+ */
+export type ClientGroup = 'play' | 'site' | 'editor' | 'replay';
+export const clientGroupOf = (key: string): ClientGroup =>
+  key.startsWith('client.editor.')
+    ? 'editor'
+    : key.startsWith('client.waiting.')
+      ? 'site'
+      : key.startsWith('client.replay.')
+        ? 'replay'
+        : 'play';
+
+export interface I18n {
+  readonly translators: Readonly<Record<Lang, Translator>>;
+  of(lang: Lang): Translator;
+}
+
+/**
+ * Every language's translator, from the catalogs in `dir`. Throws when English is missing or a catalog is
+ * broken; a language without its file speaks English (test/server/i18n.test.ts fails on that).
+ */
+export function loadI18n(dir: URL = LOCALES_DIR): I18n {
+  const english = readCatalog(DEFAULT_LANG, dir);
+  const files = new Set(catalogFiles(dir));
+  const catalogOf = (lang: Lang): Catalog =>
+    lang === DEFAULT_LANG ? english : files.has(lang) ? readCatalog(lang, dir) : {};
+  const translators = Object.fromEntries(
+    LANGS.map((lang) => [lang, makeTranslator(lang, catalogOf(lang), english)]),
+  ) as Record<Lang, Translator>;
+  return { translators, of: (lang) => translators[lang] };
+}
+
+let shared: I18n | undefined;
+/** The catalogs of this checkout, read on first use and kept (they are part of the build). */
+export const i18n = (): I18n => (shared ??= loadI18n());
