@@ -135,7 +135,7 @@ export function makeController(s: State, deps: Deps): Controller {
       }
       await navigator.clipboard.writeText(url);
       s.message = t('client.replayCopied');
-    } catch (error) {
+    } catch {
       s.message =
         s.replayUrl === null
           ? t('client.replayFailed')

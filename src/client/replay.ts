@@ -4,7 +4,8 @@
  * here by the same engine (with the shuffles' boards the server stored, so a shuffle deals what it dealt then),
  * the board's tiles (all of them are in the page, removed ones hidden) take each position's faces, free flags
  * and marks, the address follows (`?move=K`), ← → step, Home and End jump, and Space or the Play button plays
- * the moves one after another.
+ * the moves one after another. Right to left the arrows turn with the mirrored steps (→ back, ← on); the board
+ * itself never mirrors.
  */
 import {
   applyMoves,
@@ -74,6 +75,8 @@ function start(): void {
   const playButton = document.querySelector<HTMLButtonElement>('button[data-action="play"]');
   const marker = document.querySelector<HTMLElement>('.replay-at');
   let current = data.move;
+  // Right to left (Arabic, Hebrew) the steps' row is mirrored, so the arrows are: → back, ← on.
+  const rtl = document.documentElement.dir === 'rtl';
   let timer: number | undefined;
 
   const setText = (el: Element | null, text: string): void => {
@@ -189,10 +192,10 @@ function start(): void {
     const onControl = target?.closest('button, a[href]') !== null && target !== document.body;
     switch (e.key) {
       case 'ArrowRight':
-        go(current + 1);
+        go(rtl ? current - 1 : current + 1);
         break;
       case 'ArrowLeft':
-        go(current - 1);
+        go(rtl ? current + 1 : current - 1);
         break;
       case 'Home':
         go(0);

@@ -75,7 +75,14 @@ export function boardView(game: Game, t: Format, replay?: ReplayMarks): BoardVie
     if (face === null) {
       if (replay) {
         const dealt = game.deal.tiles[slot]!.face;
-        tiles.push({ slot, face: dealt, free: false, ...at(slot), label: t('client.tile.removed', { face: t(...faceMessage(dealt)) }), hidden: true });
+        tiles.push({
+          slot,
+          face: dealt,
+          free: false,
+          ...at(slot),
+          label: t('client.tile.removed', { face: t(...faceMessage(dealt)) }),
+          hidden: true,
+        });
       }
       return;
     }
