@@ -1,6 +1,6 @@
 /**
  * Screenshots of a replay and of the stats page's achievements at the three review sizes (desktop, portrait
- * and landscape phone), in the light theme and the dark one. Starts the app on a free local port with a
+ * and landscape phone), in English in the light theme and the dark one and in Arabic (right to left) in the light one. Starts the app on a free local port with a
  * throwaway database, plays through its API as a player would (a game whose win is lost and found again by
  * undos, and a few wins that earn achievements), shares the replay and opens it in a fresh context.
  *
@@ -107,17 +107,27 @@ try {
   }
   const { url } = (await api(`/api/games/${game.id}/replay`)).json as { url: string };
   const lostAt = log.findIndex((m) => m.type === 'undo') - 2; // the losing pair, before the two after it
-  for (const theme of ['light', 'dark']) {
+  const looks = [
+    ['en', 'light'],
+    ['en', 'dark'],
+    ['ar', 'light'],
+  ] as const;
+  for (const [lang, theme] of looks) {
+    const name = (size: string, what: string): string =>
+      join(OUT, `${lang === 'en' ? '' : `${lang}-`}${theme}-${size}-${what}.png`);
     for (const size of REVIEW_SIZES) {
       const viewer = await reviewContext(browser, size); // a fresh browser: no cookie of the player
-      await viewer.addCookies([{ name: 'theme', value: theme, url: app.url }]);
+      await viewer.addCookies([
+        { name: 'theme', value: theme, url: app.url },
+        { name: 'lang', value: lang, url: app.url },
+      ]);
       const view = await viewer.newPage();
       await view.goto(`${app.url}${url}?move=${lostAt + 1}`);
       await view.waitForSelector('button[data-action="play"]:not([hidden])');
-      await view.screenshot({ path: join(OUT, `${theme}-${size.name}-replay.png`) });
+      await view.screenshot({ path: name(size.name, 'replay') });
       if (size.name === 'portrait') {
         await view.locator('.menu-toggle').click();
-        await view.screenshot({ path: join(OUT, `${theme}-${size.name}-replay-course.png`) });
+        await view.screenshot({ path: name(size.name, 'replay-course') });
       }
       await viewer.close();
       const own = await browser.newContext({
@@ -126,21 +136,28 @@ try {
         isMobile: size.width < 900,
         storageState: await context.storageState(),
       });
-      await own.addCookies([{ name: 'theme', value: theme, url: app.url }]);
+      await own.addCookies([
+        { name: 'theme', value: theme, url: app.url },
+        { name: 'lang', value: lang, url: app.url },
+      ]);
       const stats = await own.newPage();
       await stats.goto(`${app.url}/stats`);
       await stats.locator('#achievements').scrollIntoViewIfNeeded();
-      await stats.screenshot({ path: join(OUT, `${theme}-${size.name}-achievements.png`) });
-      await stats.screenshot({ path: join(OUT, `${theme}-${size.name}-stats-full.png`), fullPage: true });
+      await stats.screenshot({ path: name(size.name, 'achievements') });
+      await stats.screenshot({ path: name(size.name, 'stats-full'), fullPage: true });
       await own.close();
     }
   }
   // The win panel: a fresh player's first win, clean, played by clicks; then Share replay.
-  for (const size of REVIEW_SIZES.filter((r) => r.name !== 'landscape')) {
+  for (const [lang, size] of [
+    ...REVIEW_SIZES.filter((r) => r.name !== 'landscape').map((r) => ['en', r] as const),
+    ['ar', REVIEW_SIZES.find((r) => r.name === 'portrait')!] as const,
+  ]) {
     const player = await reviewContext(browser, size);
+    await player.addCookies([{ name: 'lang', value: lang, url: app.url }]);
     await player.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
     const win = await player.newPage();
-    await win.goto(`${app.url}/play/garden/win-panel-${size.name}`);
+    await win.goto(`${app.url}/play/garden/win-panel-${lang}-${size.name}`);
     await win.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
     const dealt = await win.$eval(
       '#deal-data',
@@ -154,7 +171,7 @@ try {
     await win.locator('[data-do="share-replay"]').click();
     await win.locator('[data-win="replay"]').waitFor({ state: 'visible' });
     await win.waitForTimeout(600); // the panel's arrival
-    await win.screenshot({ path: join(OUT, `light-${size.name}-win-panel.png`) });
+    await win.screenshot({ path: join(OUT, `${lang === 'en' ? '' : `${lang}-`}light-${size.name}-win-panel.png`) });
     await player.close();
   }
   console.log(`replay ${url}, win lost at move ${lostAt + 1}; screenshots in ${OUT}`);

@@ -101,6 +101,26 @@ const moveOf = (page: Page): number => Number(new URL(page.url()).searchParams.g
     expect(errors).toEqual([]);
     await viewer.close();
 
+    // In Arabic: the words are the catalog's, the steps mirror (Back on the right, → steps back), the board does not.
+    const arabic = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+    await arabic.addCookies([{ name: 'lang', value: 'ar', url: env.app.url }]);
+    const rtl = await arabic.newPage();
+    await rtl.goto(`${env.app.url}${href}?move=2`);
+    await rtl.locator('button[data-action="play"]').waitFor({ state: 'visible' });
+    expect(await rtl.getAttribute('html', 'dir')).toBe('rtl');
+    expect(await rtl.textContent('[data-replay="what"]')).toMatch(/^النقلة 2: /);
+    const back = (await rtl.locator('a[data-step="prev"]').boundingBox())!;
+    const on = (await rtl.locator('a[data-step="next"]').boundingBox())!;
+    expect(back.x).toBeGreaterThan(on.x);
+    expect(await rtl.locator('#board-view').evaluate((el) => getComputedStyle(el).direction)).toBe('ltr');
+    await rtl.locator('body').press('ArrowRight');
+    expect(moveOf(rtl)).toBe(1);
+    await rtl.locator('body').press('ArrowLeft');
+    await rtl.locator('body').press('ArrowLeft');
+    expect(moveOf(rtl)).toBe(3);
+    expect(await rtl.textContent('[data-replay="what"]')).toMatch(/^النقلة 3: تراجع/);
+    await arabic.close();
+
     // Without script: the steps are plain links to the server's pages.
     const bare = await env.browser.newContext({ javaScriptEnabled: false });
     const page = await bare.newPage();
