@@ -9,7 +9,7 @@
  */
 import { dealUrl } from '../shared/display.ts';
 import { ENV, registerServiceWorker, WINS_CHANNEL } from './env.ts';
-import { t } from './i18n.ts';
+import { locale, t } from './i18n.ts';
 import { sendKept, sendNow, waitingGames, type Sync, type SyncHooks, type WaitingGame } from './sync.ts';
 
 registerServiceWorker();
@@ -107,7 +107,9 @@ function earnedIn(root: Element): Map<string, string> {
 function announce(names: readonly string[]): void {
   const news = document.getElementById('achievement-news');
   if (!news || names.length === 0) return;
-  news.textContent = `${names.length === 1 ? 'New achievement' : 'New achievements'}: ${names.join(', ')}.`;
+  news.textContent = t('client.waiting.achievements', {
+    names: new Intl.ListFormat(locale(), { type: 'conjunction' }).format(names),
+  });
   news.hidden = false;
 }
 

@@ -48,7 +48,7 @@ export const ACHIEVEMENT_TEXT: Readonly<Record<AchievementId, { readonly name: s
   'daily-30': { name: 'Daily month', rule: 'Win the daily deal on its day, 30 days in a row.' },
 };
 
-/** What an open achievement is counted in (the stats page: "31 of 42 layouts"). */
+/** What an open achievement is counted in (the stats page: "Layouts: 31 of 42"). */
 export type ProgressUnit = 'wins' | 'clean wins' | 'layouts' | 'families' | 'bands' | 'days';
 
 export type Progress = {

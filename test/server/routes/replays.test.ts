@@ -255,7 +255,7 @@ describe('the replay page', () => {
     const { url } = (await shareReplay(app, cookie, game.id)).json() as { url: string };
     const page = await app.inject({ method: 'GET', url });
     expect(page.body).toMatch(new RegExp(`data-first-lost="${lostAt}"`));
-    expect(page.body).toContain(`href="${url}?move=${lostAt}" data-step="lost"`);
+    expect(page.body).toContain(`data-step="lost" href="${url}?move=${lostAt}"`);
     const there = await app.inject({ method: 'GET', url: `${url}?move=${lostAt}` });
     expect(there.body).toMatch(/data-replay="lost">/); // shown, not hidden, at a lost position
     const before = await app.inject({ method: 'GET', url: `${url}?move=${lostAt - 1}` });

@@ -228,7 +228,7 @@ describe('achievements', () => {
       await query(app, 'INSERT INTO player_layouts (player_id, layout, played, won) VALUES (?, ?, 1, 1)', id, layout);
     expect((await achievements(app, cookie)).get('every-layout')?.progress?.done).toBe(LAYOUTS.length - 1);
     const page = await app.inject({ url: '/stats', headers: { cookie } });
-    expect(page.body).toContain(`${LAYOUTS.length - 1} of ${LAYOUTS.length} layouts`);
+    expect(page.body).toContain(`Layouts: ${LAYOUTS.length - 1} of ${LAYOUTS.length}`);
     expect(ids((await win(app, cookie, { layout: last, seed: 'last' })).achievements)).toEqual([
       'wins-10',
       'every-layout',
