@@ -1,6 +1,6 @@
 /**
  * Engine benchmark (`npm run bench`, `npm run bench -- --quick`): the figures the
- * engine issue asks for (SPEC §5, "Measured").
+ * engine issue asks for (docs/study.md; README.md, "Benchmarks").
  *
  * (a) Turtle relaxed deal time, beside a deliberately straightforward generator
  *     written here: a free check that scans every tile, a random pair of free
@@ -302,7 +302,7 @@ function classicRow(source: string, id: string, layout: Layout, count: number, c
 
 /**
  * (c) Classic deals on every built-in layout and every clearable layout of the corpus
- * in ../shared/layouts (one whose relaxed deal works; the others cannot be dealt at all).
+ * at MAHJONG_LAYOUTS_DIR (one whose relaxed deal works; the others cannot be dealt at all).
  */
 function classicDeals(count: number, capMs: number, corpusCount: number, corpusCapMs: number) {
   const rows = LAYOUTS.map((layout) => classicRow('builtin', layout.id, layout, count, capMs));

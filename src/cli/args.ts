@@ -11,6 +11,9 @@
 import { parseArgs } from 'node:util';
 import { MODES, SEED_PATTERN, type Mode } from '../engine/index.ts';
 
+/** The environment variables a command reads (DATABASE_PATH, DATABASE_URL, MAHJONG_LAYOUTS_DIR): the process's, or a test's. */
+export type Env = Readonly<Record<string, string | undefined>>;
+
 /** Bad input from the user: reported as one line on stderr, exit status 2. */
 export class UsageError extends Error {}
 
@@ -44,7 +47,7 @@ export class Flags {
     return v;
   }
 
-  /** A seed (SPEC §3.3): 1–32 characters of A–Z, a–z, 0–9, _ and -. */
+  /** A seed (docs/contracts.md, "Deal JSON"): 1–32 characters of A–Z, a–z, 0–9, _ and -. */
   seed(name = 'seed', fallback?: string): string {
     const v = fallback === undefined ? this.required(name) : (this.text(name) ?? fallback);
     if (!SEED_PATTERN.test(v))

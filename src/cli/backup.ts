@@ -15,7 +15,7 @@
 import { chmodSync, closeSync, existsSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { parseFlags, UsageError } from './args.ts';
+import { parseFlags, UsageError, type Env } from './args.ts';
 import type { Output } from './commands.ts';
 
 export const DEFAULT_DATABASE = 'data/mahjong.db';
@@ -73,10 +73,7 @@ function prepareTarget(target: string, source: string, force: boolean): string {
 }
 
 /** `backup PATH [--force]`. */
-export async function backupCommand(
-  argv: readonly string[],
-  env: Readonly<Record<string, string | undefined>>,
-): Promise<Output> {
+export async function backupCommand(argv: readonly string[], env: Env): Promise<Output> {
   const positional = argv.filter((word) => !word.startsWith('-'));
   const flags = parseFlags(
     'backup',

@@ -1,5 +1,5 @@
 /**
- * The commands `layouts`, `deal` and `bench` (SPEC §3.1). Each takes the words
+ * The commands `layouts`, `deal` and `bench` (docs/contracts.md, "Command line"). Each takes the words
  * after its name and returns what to print on stdout; bad input is a UsageError.
  * `solve` lives in solve.ts, `study` in study.ts.
  */
@@ -37,7 +37,7 @@ export function dealOrFail(layout: Layout, seed: string, mode: Mode): { deal: De
   return { deal: result.value.deal, attempts: result.value.stats.attempts };
 }
 
-/** `deal`: the deal JSON of SPEC §3.3 on one line. */
+/** `deal`: the deal JSON (docs/contracts.md, "Deal JSON") on one line. */
 export function dealCommand(argv: readonly string[]): Output {
   const flags = parseFlags('deal', argv, { ...LAYOUT_FLAGS, seed: 'value', mode: 'value' });
   const seed = flags.seed();

@@ -1,16 +1,21 @@
 /**
- * The layout corpus in ../shared/layouts (KMahjongg `.layout` files with their
- * `.desktop` names, and GNOME `.map` files): test data that lives outside the
- * project, read from disk when it is there. `study --all` covers it.
+ * The layout corpus: real KMahjongg `.layout` files (with their `.desktop` names) in `kmahjongg/` and GNOME
+ * Mahjongg `.map` files in `gnome/`, test data from other games that the project reads but never copies. Its
+ * folder is MAHJONG_LAYOUTS_DIR, default `../shared/layouts` beside the checkout (README.md, "Configuration");
+ * read from disk when it is there. `study --all`, `npm run bench` and the corpus tests cover it.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Layout } from '../engine/index.ts';
-import { UsageError } from './args.ts';
+import { UsageError, type Env } from './args.ts';
 import { readLayoutFile, readText } from './source.ts';
 import { parseGnomeMaps } from '../formats/gnome.ts';
 
-export const CORPUS_DIR = '../shared/layouts'; // relative to the working directory
+export const DEFAULT_CORPUS_DIR = '../shared/layouts'; // relative to the working directory
+
+/** The corpus folder, absolute: MAHJONG_LAYOUTS_DIR if set, else DEFAULT_CORPUS_DIR; relative to `cwd`. */
+export const corpusDir = (env: Env = process.env, cwd: string = process.cwd()): string =>
+  path.resolve(cwd, env.MAHJONG_LAYOUTS_DIR || DEFAULT_CORPUS_DIR);
 
 export type Source = 'builtin' | 'kmahjongg' | 'gnome';
 
@@ -29,7 +34,7 @@ const filesIn = (dir: string, ext: string): string[] =>
 const messageOf = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** Every layout of the corpus at `root` (GNOME maps first), or [] when the folder is absent. */
-export function corpusLayouts(root = path.resolve(process.cwd(), CORPUS_DIR)): CorpusEntry[] {
+export function corpusLayouts(root: string = corpusDir()): CorpusEntry[] {
   const entries: CorpusEntry[] = [];
   for (const file of filesIn(path.join(root, 'gnome'), '.map')) {
     const full = path.join(root, 'gnome', file);

@@ -2,7 +2,7 @@
  * Random legal play: how hard is a deal for a player who takes any matching pair
  * of free tiles, uniformly at random, until the board is empty or no pair is left?
  * The share of such playouts that clear the board is our measure of difficulty
- * (SPEC §5): about 40% on relaxed turtle deals, about 6% on uniform solvable ones.
+ * (docs/study.md): about 40% on relaxed turtle deals, about 6% on uniform solvable ones.
  *
  * Implementation notes: freedom is kept in an array and refreshed only for the
  * tiles a removed pair covered or flanked; each step buckets the free tiles by

@@ -20,7 +20,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { applyMove, isBoardMove, newGame, statusOf, type Deal, type Move } from '../engine/index.ts';
 import { rebuildRow, type Slots, type StoredRow } from '../server/repositories/deal-rows.ts';
-import { parseFlags, quote, UsageError } from './args.ts';
+import { parseFlags, quote, UsageError, type Env } from './args.ts';
 
 export const DEFAULT_DATABASE = 'data/mahjong.db';
 
@@ -193,14 +193,14 @@ const format = (rows: readonly ReportRow[], json: boolean): string =>
     : [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => csvCell(r[c])).join(','))].join('\n');
 
 /** `report [--json]`: over PostgreSQL when DATABASE_URL is set, else over SQLite at DATABASE_PATH. */
-export async function reportAnyCommand(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<string> {
+export async function reportAnyCommand(argv: readonly string[], env: Env): Promise<string> {
   if (!env.DATABASE_URL) return reportCommand(argv, env);
   const flags = parseFlags('report', argv, { json: 'switch' });
   return format(await reportRowsPostgres(postgresUrl(env.DATABASE_URL)), flags.has('json'));
 }
 
 /** `report [--json]` over DATABASE_PATH. */
-export function reportCommand(argv: readonly string[], env: NodeJS.ProcessEnv): string {
+export function reportCommand(argv: readonly string[], env: Env): string {
   const flags = parseFlags('report', argv, { json: 'switch' });
   const path = env.DATABASE_PATH || DEFAULT_DATABASE;
   if (!existsSync(path))

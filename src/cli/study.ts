@@ -1,5 +1,6 @@
 /**
- * `study`: the solvability and difficulty study of SPEC §5, one row per layout.
+ * `study`: the solvability and difficulty study, one row per layout (its columns: docs/contracts.md,
+ * "Command line"; its findings: docs/study.md).
  *
  * Like the published study it reproduces (40 naive deals per layout, a
  * 200,000-position budget, 22 of 40 turtle deals left unresolved there), each
@@ -29,9 +30,9 @@ import {
   type Geometry,
   type Layout,
 } from '../engine/index.ts';
-import { exactlyOne, parseFlags, quote, UsageError } from './args.ts';
+import { exactlyOne, parseFlags, quote, UsageError, type Env } from './args.ts';
 import { MAX_BUDGET } from './commands.ts';
-import { corpusLayouts, type CorpusEntry, type Source } from './corpus.ts';
+import { corpusDir, corpusLayouts, type CorpusEntry, type Source } from './corpus.ts';
 import { max, mean, round } from './measure.ts';
 import { naiveFaces } from './naive.ts';
 import { playBot } from './bot.ts';
@@ -280,8 +281,8 @@ export const makeCsv = (rows: readonly StudyRow[]): string =>
 /** A JSON array of rows on one line. */
 export const makeJson = (rows: readonly StudyRow[]): string => JSON.stringify(rows.map(rounded));
 
-/** `study (--layout ID | --all) [--deals N] [--budget N] [--seed S] [--json]`. */
-export function studyCommand(argv: readonly string[], progress: Progress): string {
+/** `study (--layout ID | --all) [--deals N] [--budget N] [--seed S] [--json]`; `--all` reads the corpus at `env`'s folder. */
+export function studyCommand(argv: readonly string[], progress: Progress, env: Env = process.env): string {
   const flags = parseFlags('study', argv, {
     layout: 'value',
     all: 'switch',
@@ -303,7 +304,10 @@ export function studyCommand(argv: readonly string[], progress: Progress): strin
   const entries: CorpusEntry[] =
     which === 'layout'
       ? [{ source: 'builtin', id: flags.required('layout'), layout: builtinLayout(flags.required('layout')) }]
-      : [...LAYOUTS.map((layout): CorpusEntry => ({ source: 'builtin', id: layout.id, layout })), ...corpusLayouts()];
+      : [
+          ...LAYOUTS.map((layout): CorpusEntry => ({ source: 'builtin', id: layout.id, layout })),
+          ...corpusLayouts(corpusDir(env)),
+        ];
   const rows = entries.map((entry, i) => {
     const tell: Progress = (text) => progress(`study ${i + 1}/${entries.length} ${entry.source} ${text}`);
     return 'error' in entry

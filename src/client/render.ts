@@ -2,7 +2,7 @@
  * Draws a state onto the play page (as chessground's render.ts): the board, the counters and your clock,
  * the switches, the notices, the win panel and the deal's record. Besides this module only the
  * controller's few side effects (the prefs cookie, navigation, a notice's focus) and shell.ts (the offline
- * page's texts) touch the page.
+ * page's texts) write to the page; main.ts reads the server's markup once and events.ts binds the listeners.
  *
  * Implementation notes: the server renders one button per tile on the board; `makeDom` adopts them
  * and creates the missing ones (hidden), so undo can bring back a tile removed before the page loaded.
@@ -206,7 +206,10 @@ function counterText(s: State, name: string, now: number): string {
   }
 }
 
-/** Your clock (#clock, SPEC §9 hook): its text, `data-ms` (your time in ms) and `data-paused`. Called every second. */
+/**
+ * Your clock (#clock, a hook of docs/contracts.md, "The play page"): its text, `data-ms` (your time in ms) and
+ * `data-paused`. Called every second.
+ */
 export function renderClock(s: State, now: number): void {
   for (const el of s.dom.counters) if (el.dataset.counter === 'time') setText(el, counterText(s, 'time', now));
   const clock = s.dom.clock;
@@ -425,7 +428,7 @@ export function bestText(timeMs: number | null, previousBestMs: number | null | 
 
 /**
  * The deal's own record (#deal-stats, as views/partials/deal-stats.eta renders it), from the record the
- * server sent with a win: the counts and data-won change without a reload (SPEC §9).
+ * server sent with a win: the counts and data-won change without a reload (docs/contracts.md, "The play page").
  */
 function renderRecord(s: State): void {
   const el = s.dom.record;
@@ -584,8 +587,8 @@ export function zoomTo(
 }
 
 /**
- * Brings tiles into view (SPEC §3.4: a focused tile is always scrolled or panned into view): the zoomed
- * view pans as little as it can to show them all with a margin (the first alone when they do not fit
+ * Brings tiles into view (a focused tile is always scrolled or panned into view: docs/contracts.md, "The play page"):
+ * the zoomed view pans as little as it can to show them all with a margin (the first alone when they do not fit
  * together), then the page scrolls as little as it can to show the first.
  */
 export function reveal(s: State, slots: readonly number[]): void {

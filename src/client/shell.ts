@@ -5,7 +5,7 @@
  *
  * 1. the deal this browser was given by the server for that link, if it opened it online before
  *    (`keepDeal` puts every deal a play page shows into the Cache API), so a link keeps its board even
- *    after the generator changes (SPEC §3.2);
+ *    after the generator changes (docs/contracts.md, "Pages");
  * 2. else the deal made here, in the solver's worker, by the same engine and generator the server runs
  *    (src/engine/deal.ts): the same link gives the same board (test/client/offline-browser.test.ts
  *    compares them).

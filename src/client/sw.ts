@@ -1,5 +1,6 @@
 /**
- * The service worker (served at /sw.js, scope /): the game without a network (SPEC §8).
+ * The service worker (served at /sw.js, scope /): the game without a network (docs/contracts.md, "Offline and
+ * installable").
  *
  * - On install it keeps this build's app shell in a cache named after the build (`mahjong-<version>`):
  *   the home page, the offline play page (/offline), the web app manifest and icons, the styles, the face

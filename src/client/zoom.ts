@@ -1,5 +1,5 @@
 /**
- * Zoom levels for the board (SPEC §8: every tile a comfortable touch target on a phone), as plain
+ * Zoom levels for the board (every tile a comfortable touch target on a phone: docs/contracts.md, "Phones"), as plain
  * arithmetic on tile widths in CSS pixels. The board is either fitted to its room (`null`, the default
  * everywhere) or zoomed to a tile width; render.ts applies it and keeps the point under the fingers
  * (or the middle of the view) where it was, events.ts turns pinches and double taps into calls.

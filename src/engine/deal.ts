@@ -1,5 +1,5 @@
 /**
- * Dealing: always-winnable boards from a layout and a seed (SPEC §1).
+ * Dealing: always-winnable boards from a layout and a seed (docs/contracts.md, "Deals" and "Shuffle").
  *
  * - relaxed: find a seeded removal order of the empty layout (order.ts), then
  *   paste shuffled face pairs onto it. Replaying the order clears the board.

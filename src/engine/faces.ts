@@ -1,7 +1,7 @@
 /**
  * Face names and the face set for a layout of any even size.
  *
- * The face-set rule (SPEC §1 asks for a documented, deterministic one):
+ * The face-set rule (docs/contracts.md, "Face sets for other sizes"):
  * - 144 tiles use the full set: 34 kinds four times each, plus the four flowers
  *   and the four seasons once each.
  * - A layout of n tiles takes floor(n / 144) full sets, then fills the remaining

@@ -1,5 +1,6 @@
 /**
- * The rules of SPEC §1: which tiles are free and which faces match.
+ * The rules of docs/contracts.md ("Free tiles", "Faces and matching"): which tiles are free and which
+ * faces match.
  *
  * Implementation notes: a position is a `Uint8Array` with 1 for every slot whose
  * tile is still on the board. `isFree` reads only the slot's neighbour lists from

@@ -2,7 +2,7 @@
  * Plain data shared by every engine module. Values are readonly; functions that
  * mutate say so in their name.
  *
- * Coordinates are half-tile units (SPEC §1): a tile at (x, y, z) covers
+ * Coordinates are half-tile units (docs/contracts.md, "Coordinates"): a tile at (x, y, z) covers
  * [x, x+2) × [y, y+2) on layer z, layer 0 at the bottom.
  */
 
@@ -42,7 +42,7 @@ export type Mode = (typeof MODES)[number];
 /** A pair of slot indices removed together. */
 export type Pair = readonly [number, number];
 
-/** A dealt board: the contract of SPEC §3.3. */
+/** A dealt board: docs/contracts.md, "Deal JSON". */
 export interface Deal {
   readonly layout: string; // layout id
   readonly seed: string; // 1–32 chars of [A-Za-z0-9_-]

@@ -1,6 +1,6 @@
 /**
- * GNOME Mahjongg maps: the `.map` file, several layouts in one (see
- * ../shared/layouts/README.md). Parsers take file text, never paths.
+ * GNOME Mahjongg maps: the `.map` file, several layouts in one (docs/contracts.md,
+ * "Layout files"). Parsers take file text, never paths.
  *
  * The file is what GLib's GMarkup reads, "not really XML": `<mahjongg>` holds
  * `<map name scorename>` elements, which hold shapes, optionally grouped in

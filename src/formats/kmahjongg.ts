@@ -2,7 +2,7 @@
  * KMahjongg layouts: the `.layout` text grid (v1.0 and v1.1) and the name in the
  * `.desktop` file beside it. Parsers take file text, never paths.
  *
- * Format (see ../shared/layouts/README.md):
+ * Format (docs/contracts.md, "Layout files"):
  * - line 1 is `kmahjongg-layout-v1.0` or `kmahjongg-layout-v1.1`;
  * - lines starting with `#` are comments, anywhere;
  * - v1.1 may give the board size before the grid: `w<N>` cells across, `h<N>`

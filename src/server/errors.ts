@@ -201,7 +201,7 @@ const DETAILED: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['ERR_VALIDATION', '
  * The error page's data: its title and sentence in the request's language. Services write their messages
  * in English, saying exactly what was wrong: an English page shows that message itself; another language
  * shows its code's sentence, and for a code whose detail matters (a file or form we could not read) the
- * English detail after it, marked `lang="en"` (docs/i18n.md, "Errors").
+ * English detail after it, marked `lang="en"` (docs/i18n.md, "The catalogs").
  */
 export function errorPage(i18n: Translator, status: number, code: ErrorCode, message: string, requestId: string) {
   const title = i18n.t(TITLE_KEYS[status] ?? 'error.title.other');

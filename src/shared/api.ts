@@ -1,6 +1,6 @@
 /**
  * The JSON the browser's scripts read from the API, typed once for the server's answers and the client
- * (docs/server.md, "The moves API"). No DOM, no Node types.
+ * (docs/contracts.md, "JSON API"; docs/server.md, "Games and verification"). No DOM, no Node types.
  */
 import type { Face, Mode, Move, Status } from '../engine/index.ts';
 
@@ -36,7 +36,7 @@ export interface EarnedAnswer {
   readonly rule: string; // what earns it, in a sentence
 }
 
-/** What `POST /api/games/:id/moves` answers (SPEC §3.2, with our extra keys). */
+/** What `POST /api/games/:id/moves` answers (docs/contracts.md, "Moves"; with our extra keys). */
 export interface MovesAnswer {
   readonly status: Status;
   readonly faces: readonly (Face | null)[];
@@ -53,7 +53,7 @@ export interface MovesAnswer {
   readonly achievements?: readonly EarnedAnswer[]; // with a win: the achievements it earned
 }
 
-/** What `POST /api/games/:id/replay` answers (SPEC §11). */
+/** What `POST /api/games/:id/replay` answers (docs/server.md, "Replays"). */
 export interface ReplayLinkAnswer {
   readonly url: string; // /replay/<token>
 }

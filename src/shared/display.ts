@@ -12,7 +12,10 @@ export interface HelpCounts {
   readonly undos: number;
 }
 
-/** A clean win is a win with no hint, no shuffle and no undo (SPEC §1); this says whether the counters allow one. */
+/**
+ * A clean win is a win with no hint, no shuffle and no undo (docs/contracts.md, "Undo, redo, counters and the end
+ * of a game"); this says whether the counters allow one.
+ */
 export const isCleanWin = (game: HelpCounts): boolean => game.hints === 0 && game.shuffles === 0 && game.undos === 0;
 
 /** 75_000 → '1:15'; 3_725_000 → '1:02:05' (m:ss, or h:mm:ss from an hour on); no time (null, negative) → '–'. */
@@ -27,7 +30,10 @@ export function formatTime(ms: number | null): string {
 
 const modeQuery = (mode: Mode): string => (mode === 'classic' ? '?mode=classic' : '');
 
-/** The shareable link of a deal: /play/<layout>/<seed>, with ?mode=classic for a classic deal (SPEC §3.2). */
+/**
+ * The shareable link of a deal: /play/<layout>/<seed>, with ?mode=classic for a classic deal (docs/contracts.md,
+ * "Pages").
+ */
 export const dealUrl = (layout: string, seed: string, mode: Mode): string =>
   `/play/${encodeURIComponent(layout)}/${encodeURIComponent(seed)}${modeQuery(mode)}`;
 

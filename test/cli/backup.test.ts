@@ -2,7 +2,8 @@
  * `backup PATH [--force]` (issue 5): an online backup of DATABASE_PATH, run as a user runs it
  * (`node --import tsx src/cli/main.ts backup …`, from a temporary folder). The copy is whole, one
  * file, passes its checks, and opens as the server's database; bad input exits 2 with one line
- * on stderr and leaves nothing behind.
+ * on stderr and leaves nothing behind (run in this process through src/cli/run.ts, but for the
+ * default database path, which is relative to the working folder).
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, test } from 'vitest';
 import { openDatabase } from '../../src/server/plugins/database.ts';
 import { Player, startServer } from '../server/process.ts';
-import { runCli, type Run } from './run.ts';
+import { runCli, runInProcess, type Run } from './run.ts';
 
 const DIR = mkdtempSync(path.join(tmpdir(), 'mahjong-backup-'));
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
@@ -22,6 +23,12 @@ function backup(databasePath: string | undefined, ...args: string[]): Promise<Ru
   // From the temporary folder, so the default data/mahjong.db is surely not a real one.
   return runCli(['backup', ...args], { cwd: DIR, env });
 }
+
+/** The same in this process (every path absolute): for the table of bad input. */
+const backupInProcess = (databasePath: string | undefined, ...args: string[]): Promise<Run> =>
+  databasePath === undefined
+    ? backup(databasePath, ...args) // the default path is relative to the working folder: a child in DIR
+    : runInProcess(['backup', ...args], { env: { DATABASE_PATH: databasePath } });
 
 const folder = (name: string): string => {
   const dir = path.join(DIR, name);
@@ -151,7 +158,7 @@ describe('backup', () => {
           .filter((f) => !f.startsWith('mahjong.db'))
           .sort();
       const before = listing();
-      const run = await backup(databasePath, ...args);
+      const run = await backupInProcess(databasePath, ...args);
       expect(run.status).toBe(2);
       expect(run.stdout).toBe('');
       const lines = run.stderr.trimEnd().split('\n');

@@ -1,21 +1,25 @@
 /**
- * The command line (SPEC §3.1), run as a user runs it: a child process
- * `node --import tsx src/cli/main.ts ...` in the project root. Happy paths check
- * the output shapes; a table of bad inputs checks exit status 2 with exactly one
- * line on stderr and no stack trace.
+ * The command line (README.md, "Command line"; docs/contracts.md, "Command line"). Most cases run the
+ * command in this process through src/cli/run.ts, with strings for stdout, stderr and stdin; a few run the
+ * real entry as a user does (a child process `node --import tsx src/cli/main.ts ...` in the project root),
+ * which proves the arguments, streams, stdin and exit status are wired to run(). Happy paths check the
+ * output shapes; a table of bad inputs checks exit status 2 with exactly one line on stderr and no stack
+ * trace.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { FACES, type Face, type Pair } from '../../src/engine/index.ts';
+import { LAYOUTS } from '../../src/engine/builtins.ts';
 import { naiveReplay } from '../engine/helpers.ts';
-import { ROOT, runCli, type Run } from './run.ts';
+import { corpusDir } from '../../src/cli/corpus.ts';
+import { runCli, runInProcess, type Run } from './run.ts';
 
-const CORPUS = path.resolve(ROOT, '../shared/layouts');
+const CORPUS = corpusDir();
 
-/** Runs the CLI with `args` in the project root. */
-const cli = (...args: string[]): Promise<Run> => runCli(args);
+/** Runs the CLI with `args` in this process. */
+const cli = (...args: string[]): Promise<Run> => runInProcess(args);
 
 /** Parses stdout, which must be exactly one line of JSON. */
 function json(run: Run): unknown {
@@ -51,7 +55,7 @@ const UNKNOWN_FORMAT = file('notes.txt', 'hello\n');
 afterAll(() => rmSync(DIR, { recursive: true, force: true }));
 
 // ---------------------------------------------------------------------------
-// An independent check of a solution: SPEC §1 rules by scanning every tile.
+// An independent check of a solution: the rules of docs/contracts.md by scanning every tile.
 
 interface Tile {
   x: number;
@@ -81,7 +85,7 @@ describe('layouts', () => {
 });
 
 describe('deal', () => {
-  test('prints the deal JSON of SPEC §3.3, the same for the same seed', async () => {
+  test('prints the deal JSON of docs/contracts.md, the same for the same seed', async () => {
     const [first, again, other] = await Promise.all([
       cli('deal', '--layout', 'turtle', '--seed', 'k3v9x2'),
       cli('deal', '--seed', 'k3v9x2', '--layout=turtle'),
@@ -214,7 +218,7 @@ describe('solve --stdin', () => {
   test('answers one JSON line per seed line, warm in one process: the same answers as one seed at a time', async () => {
     const seeds = ['study-1', 'study-27', '', '  study-2  ', 'study-1'];
     const [run, single] = await Promise.all([
-      runCli(['solve', '--layout', 'turtle', '--random', '--stdin'], { input: `${seeds.join('\n')}\r\n` }),
+      runInProcess(['solve', '--layout', 'turtle', '--random', '--stdin'], { input: `${seeds.join('\n')}\r\n` }),
       cli('solve', '--layout', 'turtle', '--random', '--seed', 'study-27'),
     ]);
     expect(run.stderr).toBe('');
@@ -236,7 +240,7 @@ describe('solve --stdin', () => {
 
   test('--tiles adds the deal solved; our classic deal without --random', async () => {
     const [run, dealt] = await Promise.all([
-      runCli(['solve', '--layout', 'garden', '--mode', 'classic', '--stdin', '--tiles'], { input: 'c1\n' }),
+      runInProcess(['solve', '--layout', 'garden', '--mode', 'classic', '--stdin', '--tiles'], { input: 'c1\n' }),
       cli('deal', '--layout', 'garden', '--seed', 'c1', '--mode', 'classic'),
     ]);
     const out = json(run) as { seed: string; result: string; tiles: Tile[] };
@@ -245,7 +249,7 @@ describe('solve --stdin', () => {
   });
 
   test('a line that is not a seed stops the run: exit 2, one line on stderr naming it, earlier answers stand', async () => {
-    const run = await runCli(['solve', '--layout', 'garden', '--random', '--stdin'], {
+    const run = await runInProcess(['solve', '--layout', 'garden', '--random', '--stdin'], {
       input: 'ok-1\nnot a seed!\nok-2\n',
     });
     expect(run.status).toBe(2);
@@ -315,6 +319,24 @@ describe('study', () => {
       expect(Number(row[`bot_${kind}_3`])).toBeLessThanOrEqual(Number(row[`bot_${kind}_unlimited`]));
     }
     expect(row).toMatchObject({ relaxed_failures: 0, classic_failures: 0, error: '' });
+  });
+
+  test('--all: every built-in layout, then the corpus in MAHJONG_LAYOUTS_DIR (GNOME maps first)', async () => {
+    const corpus = path.join(DIR, 'corpus');
+    mkdirSync(path.join(corpus, 'kmahjongg'), { recursive: true });
+    mkdirSync(path.join(corpus, 'gnome'), { recursive: true });
+    copyFileSync(ROW_LAYOUT, path.join(corpus, 'kmahjongg', 'row.layout'));
+    copyFileSync(TWO_MAPS, path.join(corpus, 'gnome', 'two.map'));
+    const run = await runInProcess(['study', '--all', '--deals', '1', '--budget', '100', '--json'], {
+      env: { MAHJONG_LAYOUTS_DIR: corpus },
+    });
+    const rows = json(run) as { source: string; layout: string; tiles: number }[];
+    expect(rows.slice(0, LAYOUTS.length).map((r) => r.layout)).toEqual(LAYOUTS.map((l) => l.id));
+    expect(rows.slice(LAYOUTS.length).map(({ source, layout, tiles }) => [source, layout, tiles])).toEqual([
+      ['gnome', 'littlerow', 4],
+      ['gnome', 'tworows', 8],
+      ['kmahjongg', 'row', 4],
+    ]);
   });
 
   test('CSV by default: a header row and one row per layout; the same seed gives the same counts', async () => {
@@ -421,5 +443,44 @@ describe.concurrent('bad input: exit 2 and one line on stderr', () => {
     expect(lines[0]).toMatch(/^mahjong: /);
     expect(lines[0]).toMatch(message);
     expect(run.stderr).not.toMatch(/\n\s+at |Error:/); // no stack trace
+  });
+});
+
+// ---------------------------------------------------------------------------
+// The real entry, as a user runs it: what run() answers reaches the process's streams and exit status.
+
+describe('the entry src/cli/main.ts, in a child process', () => {
+  test('a command: its JSON on stdout, nothing on stderr, exit 0; the same as in process', async () => {
+    const [spawned, inProcess] = await Promise.all([
+      runCli(['deal', '--layout', 'garden', '--seed', 'entry']),
+      cli('deal', '--layout', 'garden', '--seed', 'entry'),
+    ]);
+    expect(json(spawned)).toEqual(json(inProcess));
+    expect(spawned.stdout).toBe(inProcess.stdout);
+  });
+
+  test('bad input: exit 2, one line on stderr, nothing on stdout', async () => {
+    const run = await runCli(['deal', '--layout', 'nope', '--seed', 'a']);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/^mahjong: unknown layout "nope"[^\n]*\n$/);
+  });
+
+  test('stdin: solve --stdin answers each line until stdin closes, then exits 0', async () => {
+    const run = await runCli(['solve', '--layout', 'garden', '--random', '--stdin'], { input: 'e-1\r\ne-2\n' });
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const seeds = run.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { seed: string }).seed);
+    expect(seeds).toEqual(['e-1', 'e-2']);
+  });
+
+  test('help: the usage on stdout, exit 0', async () => {
+    const run = await runCli(['--help']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: .*mahjong/);
+    expect(run.stderr).toBe('');
   });
 });

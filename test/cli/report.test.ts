@@ -20,7 +20,7 @@ import { buildApp } from '../../src/server/app.ts';
 import { migrate, readMigrations } from '../../src/server/db/migrate.ts';
 import { createGame, newPlayer, postMoves, solutionMoves } from '../server/helper.ts';
 import { freshDatabaseUrl, postgresSkip } from '../support/postgres.ts';
-import { ROOT, runCli } from './run.ts';
+import { ROOT, runCli, runInProcess } from './run.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mahjong-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -207,7 +207,7 @@ describe.skipIf(postgresSkip())('report on PostgreSQL (DATABASE_URL)', () => {
 
   test('a bad or unreachable DATABASE_URL exits 2 with one line', async () => {
     for (const DATABASE_URL of ['mysql://x/y', 'postgres://nobody@127.0.0.1:1/none']) {
-      const bad = await runCli(['report'], { env: { ...process.env, DATABASE_URL } as Record<string, string> });
+      const bad = await runInProcess(['report'], { env: { ...process.env, DATABASE_URL } });
       expect(bad.status, DATABASE_URL).toBe(2);
       expect(bad.stderr.trim().split('\n'), DATABASE_URL).toHaveLength(1);
     }

@@ -1,7 +1,14 @@
-/** Runs the command line as a child process, for the CLI tests. */
+/**
+ * Runs the command line for the CLI tests: in process through src/cli/run.ts (`runInProcess`, the fast way,
+ * for most cases), or as a child process through the real entry src/cli/main.ts (`runCli`), which proves the
+ * wiring of arguments, streams, stdin, the environment and the exit status.
+ */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { Readable } from 'node:stream';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { run } from '../../src/cli/run.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const TSX = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href; // tsx's import hook, from any folder
@@ -33,4 +40,25 @@ export function runCli(
     child.stdin.end(options.input ?? '');
     child.on('close', (status) => resolve({ status, stdout, stderr }));
   });
+}
+
+/**
+ * The same command run in this process by `run()`, as main.ts runs it but with strings for the streams: stdin
+ * is `input` (empty without it), read line by line as main.ts reads the process's; stderr is not a terminal;
+ * the environment is `env` (default this process's). Relative paths resolve against this process's folder.
+ */
+export async function runInProcess(
+  args: readonly string[],
+  options: { env?: Readonly<Record<string, string | undefined>>; input?: string } = {},
+): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const status = await run(args, {
+    out: (text) => (stdout += text),
+    err: (text) => (stderr += text),
+    isTerminal: false,
+    input: () => createInterface({ input: Readable.from([Buffer.from(options.input ?? '')]), crlfDelay: Infinity }),
+    env: options.env ?? process.env,
+  });
+  return { status, stdout, stderr };
 }

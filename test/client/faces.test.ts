@@ -1,5 +1,5 @@
 /**
- * Static checks on the tile-face sprite public/faces.svg (SPEC §4): every face is a symbol with the
+ * Static checks on the tile-face sprite public/faces.svg (docs/client.md, "Faces"): every face is a symbol with the
  * 60×80 face box, nothing depends on fonts or outside resources, and no face uses more than two
  * colours besides the ink. The sprite is read as text with regular expressions, not rendered, so
  * these checks say nothing about how the faces look: scripts/faces-preview.ts is for that.

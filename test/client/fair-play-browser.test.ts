@@ -86,7 +86,8 @@ import { dailyLayoutOf } from '../../src/server/services/daily.ts';
       await page.goto(`${env.app.url}/play/garden/panel`);
       await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
       // The whole game played offline, then sent when the network is back: its pairs arrive together, so
-      // it is not ranked (SPEC §8: offline games are verified, never ranked); your time is the page's clock.
+      // it is not ranked (docs/contracts.md, "Offline and installable": verified, never ranked); your time is the
+      // page's clock.
       const { deal } = await pageData(page);
       await context.setOffline(true);
       for (const [a, b] of deal.solution) {

@@ -1,15 +1,16 @@
 /**
  * Your own layouts in a real browser (issue 13): a bad file is refused on the form with its reason,
- * a good one (from the corpus in ../shared/layouts when present) leads to its page, and a new game
+ * a good one (from the layout corpus at MAHJONG_LAYOUTS_DIR when present) leads to its page, and a new game
  * of it plays by clicking, with the moves verified by the server.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { BATCH_MS } from '../../src/client/sync.ts';
+import { corpusDir } from '../../src/cli/corpus.ts';
 import { appAndBrowser, HAS_CHROMIUM, pageData, settled, tile } from './browser.ts';
 
-const CLUBS = path.resolve(process.cwd(), '../shared/layouts/kmahjongg/clubs.layout'); // 74 tiles, 2 layers
+const CLUBS = path.join(corpusDir(), 'kmahjongg/clubs.layout'); // 74 tiles, 2 layers
 
 /** The file to upload: the corpus' Clubs, or (without the corpus) a small map made here. */
 function goodFile(): { name: string; mimeType: string; buffer: Buffer; tiles: number } {

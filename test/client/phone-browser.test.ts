@@ -1,5 +1,5 @@
 /**
- * The play page on phones (docs/client.md, "Layout of the play page"; SPEC §9 in docs/contracts.md), in
+ * The play page on phones (docs/client.md, "Layout of the play page"; docs/contracts.md, "Phones"), in
  * Chromium with touch at a device scale of 3, as a phone shows it: at 390×844, 360×640 and 844×390 the
  * board's window (#board-view) takes most of the screen, the controls are in view and never over the
  * board, the whole turtle shows at Fit, nothing shifts after the first paint, and taps are sent as real

@@ -1,6 +1,6 @@
 /**
  * A game played to the win in Chromium, its replay shared from the win panel and watched in a fresh browser
- * (SPEC §11): the win panel announces the achievements the win earned and gives the replay link; the replay
+ * (docs/server.md, "Replays"): the win panel announces the achievements the win earned and gives the replay link; the replay
  * steps with its links, with the arrow keys, Home and End, and without script as plain pages.
  */
 import { describe, expect, test } from 'vitest';

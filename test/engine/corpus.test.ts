@@ -1,8 +1,8 @@
 /**
- * The layout corpus in ../shared/layouts (KMahjongg and GNOME Mahjongg data, see
- * its README) read as it is: every layout parses to the tile counts the README
- * lists, and every one deals. The files stay outside the project; when the folder
- * is absent the suite is skipped.
+ * The layout corpus (KMahjongg and GNOME Mahjongg data, at MAHJONG_LAYOUTS_DIR, default ../shared/layouts;
+ * README.md, "Configuration") read as it is: every layout parses to the tile counts the corpus's own README
+ * lists, and every one deals. The files stay outside the project; when the folder is absent the suite is
+ * skipped.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,12 +12,13 @@ import { parseGnomeMaps } from '../../src/formats/gnome.ts';
 import { parseDesktopName, parseKmahjongg } from '../../src/formats/kmahjongg.ts';
 import { geometryOf } from '../../src/engine/layout.ts';
 import type { Layout } from '../../src/engine/types.ts';
+import { corpusDir } from '../../src/cli/corpus.ts';
 import { replayDeal } from './helpers.ts';
 
-const CORPUS = path.resolve(process.cwd(), '../shared/layouts');
+const CORPUS = corpusDir();
 const PROJECT = process.cwd();
 
-// From the table in ../shared/layouts/README.md: file (or GNOME map name), name,
+// From the table in the corpus's README.md: file (or GNOME map name), name,
 // format, tiles, per-layer counts from z = 0 up, extent in half tiles.
 const EXPECTED: readonly (readonly [string, string, 'gnome' | 'v1.0' | 'v1.1', number, string, string])[] = [
   ['gnome:Turtle', 'Turtle', 'gnome', 144, '87/36/16/4/1', '30×16'],

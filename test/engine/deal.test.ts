@@ -99,7 +99,7 @@ describe('relaxed and classic deals', () => {
     expect({ generator: GENERATOR_VERSION, hash: fnv(JSON.stringify(result.value.deal)) }).toMatchSnapshot();
   });
 
-  test('the deal JSON has the shape of SPEC 3.3', () => {
+  test('the deal JSON has the shape of docs/contracts.md', () => {
     const result = deal(turtle, 'shape', 'relaxed');
     if (!result.ok) throw new Error(result.message);
     const d = result.value.deal;

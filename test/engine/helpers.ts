@@ -4,7 +4,7 @@
  */
 import type { Deal, Face, Pair, Rng, Slot } from '../../src/engine/index.ts';
 
-/** SPEC §1 free rule by scanning every tile: O(n) per question, O(n²) per position. */
+/** The free rule (docs/contracts.md, "Free tiles") by scanning every tile: O(n) per question, O(n²) per position. */
 export function naiveIsFree(slots: readonly Slot[], present: readonly boolean[], i: number): boolean {
   if (!present[i]) return false;
   const a = slots[i]!;

@@ -1,7 +1,7 @@
 /**
  * The counters every limit and budget counts with (services/counters.ts) as `fastify.counters`:
  * in this process's memory, or, with `redisUrl` (REDIS_URL), in Redis, so that a client meets the
- * same limits on every process of a fleet (SPEC §6).
+ * same limits on every process of a fleet (docs/operations.md, "A fleet").
  *
  * Redis helps the limits; serving never depends on it:
  * - While Redis cannot be reached (down, refusing, too slow), every count goes to the process's own

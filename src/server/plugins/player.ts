@@ -1,6 +1,6 @@
 /**
  * The anonymous player: a random id in a signed cookie, made on the first visit
- * (SPEC §3.2). `request.playerId` is set for every page and API request but
+ * (docs/contracts.md, "Serving"). `request.playerId` is set for every page and API request but
  * static files, /healthz and routes with `config: { player: false }` (public
  * data such as deals: API clients need no identity there). `request.isNewPlayer`
  * says the cookie was made just now (so the player has no games yet and no row

@@ -1,8 +1,8 @@
 /**
- * The PostgreSQL pool as `fastify.pg` (issue 15, SPEC §6): chosen by DATABASE_URL instead of SQLite,
- * migrated on start from migrations/postgres/ (several processes starting at once: one migrates, under an
- * advisory lock), ended on close. Registered under the name `database`, like the SQLite plugin, so the
- * stores depend on "the database" whichever it is.
+ * The PostgreSQL pool as `fastify.pg` (issue 15; docs/contracts.md, "Serving"): chosen by DATABASE_URL instead of
+ * SQLite, migrated on start from migrations/postgres/ (several processes starting at once: one migrates, under an
+ * advisory lock), ended on close. Registered under the name `database`, like the SQLite plugin, so the stores depend
+ * on "the database" whichever it is.
  */
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';

@@ -36,7 +36,7 @@ const MINUTE = 60_000; // ms
 const KEYS_KEPT = 50_000; // counters per limit; past this the least recently seen key starts afresh
 
 /**
- * Requests per minute, by purpose (docs/operations.md, "Rate limits"). Play is limited per player:
+ * Requests per minute, by purpose (docs/operations.md, "Security": rate limits). Play is limited per player:
  * a person at the fastest sends a batch of moves every few seconds (src/client/sync.ts), so the limit
  * only meets scripts. Requests without a player cookie count by address, with their own allowance
  * (a class on its first visit: every pupil is new at once).

@@ -32,7 +32,7 @@ export interface DealRow {
   seed: string;
   mode: Mode;
   generator: string; // GENERATOR_VERSION that made it
-  deal_json: string; // the deal JSON of SPEC §3.3, exactly as served
+  deal_json: string; // the deal JSON (docs/contracts.md, "Deal JSON"), exactly as served
 }
 
 export interface GameRow {

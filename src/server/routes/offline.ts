@@ -1,5 +1,5 @@
 /**
- * Installable and offline (SPEC §8; the service worker is src/client/sw.ts):
+ * Installable and offline (docs/contracts.md, "Offline and installable"; the service worker is src/client/sw.ts):
  * - GET /sw.js: the service worker, at the root so its scope is every page. The build's bundle with
  *   `BUILD` written in front: the build's version (a hash of its manifest of hashed names) and the files
  *   it keeps. A new deployment is a new /sw.js, so browsers install it and drop the old cache. Never

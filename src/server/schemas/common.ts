@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { MODES, SEED_PATTERN, type Mode } from '../../engine/index.ts';
 
-/** A seed: 1–32 characters of [A-Za-z0-9_-] (SPEC §3.3). */
+/** A seed: 1–32 characters of [A-Za-z0-9_-] (docs/contracts.md, "Deal JSON"). */
 export const SeedSchema = z
   .string()
   .max(32, 'a seed is at most 32 characters')

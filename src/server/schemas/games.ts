@@ -1,4 +1,4 @@
-/** Request schemas of the games API (SPEC §3.2). */
+/** Request schemas of the games API (docs/contracts.md, "JSON API" and "Moves"). */
 import { z } from 'zod';
 import { HEARD, MAX_TILES } from '../../engine/index.ts';
 import { MAX_LOG } from '../services/games.ts';
@@ -41,7 +41,7 @@ export const MAX_PLAY_MS = 100 * 3_600_000;
 
 export const MovesBodySchema = z.strictObject({
   // Where the batch starts: how many moves of this game the sender believes the server has. With it a
-  // batch is idempotent (services/games.ts); without it the moves are appended (SPEC §3.2 as first written).
+  // batch is idempotent (services/games.ts); without it the moves are appended (as the API was first written).
   at: z
     .number({ error: 'at is a move count' })
     .int('at is a whole number')

@@ -1,8 +1,8 @@
 /**
  * The success answers of the JSON API, declared beside each route's error answers (errors.ts
- * errorResponses), so every route lists all it may answer (STYLE.md, "Shipping"). They name the keys
- * the SPEC (§3.2, §3.3) promises and let the others through: the deal API sends its stored JSON as it
- * is, and answers that gained keys since (the win panel's) keep them.
+ * errorResponses), so every route lists all it may answer and the serializer follows the code. They name
+ * the keys docs/contracts.md promises ("JSON API", "Deal JSON") and let the others through: the deal API sends its
+ * stored JSON as it is, and answers that gained keys since (the win panel's) keep them.
  */
 import { z } from 'zod';
 import { MODES } from '../../engine/index.ts';
@@ -15,7 +15,7 @@ const Coord = z.number().int();
  */
 export const preSerialized = (json: string): never => json as never;
 
-/** A deal (SPEC §3.3). */
+/** A deal (docs/contracts.md, "Deal JSON"). */
 export const DealSchema = z.looseObject({
   layout: z.string(),
   seed: z.string(),
@@ -58,7 +58,7 @@ export const AchievementSchema = z.looseObject({
   progress: z.looseObject({ done: z.number().int(), goal: z.number().int(), unit: z.string() }).nullable(),
 });
 
-/** GET /api/stats (SPEC §3.2, §11; services/stats.ts Stats). */
+/** GET /api/stats (docs/contracts.md, "JSON API"; services/stats.ts Stats). */
 export const StatsSchema = z.looseObject({
   played: z.number().int(),
   won: z.number().int(),
@@ -70,5 +70,5 @@ export const StatsSchema = z.looseObject({
   achievements: z.array(AchievementSchema),
 });
 
-/** POST /api/games/:id/replay (SPEC §11): the replay page's address. */
+/** POST /api/games/:id/replay (docs/server.md, "Replays"): the replay page's address. */
 export const ReplayLinkSchema = z.object({ url: z.string() });

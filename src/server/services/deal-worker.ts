@@ -31,7 +31,7 @@ export interface DealTask extends DealKey {
 }
 
 export type DealTaskResult =
-  | { readonly ok: true; readonly json: string } // the deal JSON of SPEC §3.3
+  | { readonly ok: true; readonly json: string } // the deal JSON (docs/contracts.md, "Deal JSON")
   | { readonly ok: false; readonly error: string; readonly message: string };
 
 // Custom layouts kept with their geometry (engine geometryOf caches per layout value), bounded by bytes.

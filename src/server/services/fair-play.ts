@@ -1,5 +1,6 @@
 /**
- * Fair play (SPEC §7, docs/fair-play.md): which wins are ranked, and on which daily table.
+ * Fair play (docs/fair-play.md; docs/contracts.md, "Fair play: the two clocks"): which wins are ranked, and on which
+ * daily table.
  *
  * - A game's time runs from the moment the server first showed the player its deal (a play page,
  *   the deal API or a new game: `deal_views`) to the server's receipt of the winning move.

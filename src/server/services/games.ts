@@ -1,5 +1,5 @@
 /**
- * Playing games on the server: create, replay, verify, store (SPEC §3.2).
+ * Playing games on the server: create, replay, verify, store (docs/contracts.md, "JSON API" and "Moves").
  *
  * Implementation notes: the stored move log is the only truth. A move batch is
  * checked by replaying it with the engine on the game's current state, which

@@ -81,6 +81,6 @@ export function layoutInfo(id: string): LayoutInfo | undefined {
 /** The display name of a layout id; the id itself for a layout no longer built in. */
 export const layoutName = (id: string): string => layoutById(id)?.name ?? id;
 
-/** `GET /api/layouts`: as the CLI's `layouts` command (SPEC §3.1). */
+/** `GET /api/layouts`: as the CLI's `layouts` command (docs/contracts.md, "Command line"). */
 export const layoutList = (): { id: string; name: string; tiles: number }[] =>
   LAYOUTS.map((l) => ({ id: l.id, name: l.name, tiles: l.slots.length }));

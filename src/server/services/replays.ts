@@ -1,5 +1,5 @@
 /**
- * Shared replays (SPEC §11; docs/server.md, "Replays"): a game's own player makes a link, and whoever has it
+ * Shared replays (docs/server.md, "Replays"): a game's own player makes a link, and whoever has it
  * watches the game move by move, shown nothing else about the player.
  *
  * Implementation notes: a link's token is 16 bytes of the crypto RNG (base64url, 22 characters), stored with

@@ -1,5 +1,5 @@
 /**
- * A player's stats from their games (SPEC §3.2 `/api/stats`, the /stats page).
+ * A player's stats from their games (`/api/stats`, docs/contracts.md, "JSON API"; the /stats page).
  *
  * Rules we chose:
  * - played: games started (a game starts with the player's first action on a deal);
@@ -9,8 +9,10 @@
  *   its last day is today or yesterday. Nothing but a day without a win ends it: a game left
  *   unfinished, or given up, never breaks a streak (issue 14). The daily streak is days in a row
  *   whose daily deal the player won on its day.
- * - Times are the server's: from when it first showed the player the deal to the winning move, in
- *   ms (SPEC §7). A win is ranked when its moves came at a person's pace (services/fair-play.ts).
+ * - Times are the player's own (docs/fair-play.md, "Two clocks"): the clock their page showed, from the
+ *   first move, stopped while paused, in ms; for a game whose page sent none, the server's time from its
+ *   first view of the deal to the winning move. A win is ranked when its moves came at a person's pace
+ *   (services/fair-play.ts); a ranked win's history entry carries the server's time too.
  *   The median of an even count is the mean of the middle two.
  *
  * Cost (issue 9, item 3): totals, bests, medians and streaks come from aggregates and indexes in

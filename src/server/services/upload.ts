@@ -1,5 +1,5 @@
 /**
- * Reading an uploaded layout file (POST /layouts, SPEC §3.2): a KMahjongg `.layout` or a GNOME
+ * Reading an uploaded layout file (POST /layouts; docs/contracts.md, "Layout files"): a KMahjongg `.layout` or a GNOME
  * Mahjongg `.map`, read by the engine's parsers, into a layout with its content id; and a layout drawn
  * in the layout editor (POST /layouts/editor), read the same way (`readDrawn`).
  *

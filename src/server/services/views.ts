@@ -114,7 +114,10 @@ function clearStamp(fastify: FastifyInstance, request: FastifyRequest, reply: Fa
       });
 }
 
-/** A deal's own record (SPEC §3.4 #deal-stats): players shown it, players who won it, its best ranked times. */
+/**
+ * A deal's own record (#deal-stats: docs/contracts.md, "The play page"): players shown it, players who won it,
+ * its best ranked times.
+ */
 export interface OwnRecord {
   readonly opened: number;
   readonly won: number;

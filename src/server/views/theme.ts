@@ -1,5 +1,5 @@
 /**
- * The colour theme of every page (SPEC §3.4, §8): light, dark or high contrast, chosen by the `theme`
+ * The colour theme of every page (docs/contracts.md, "Themes"): light, dark or high contrast, chosen by the `theme`
  * cookie, else by the system's `prefers-color-scheme`.
  *
  * The server renders `<html data-theme="light|dark|contrast">`. Without a cookie it cannot know the

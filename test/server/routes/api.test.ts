@@ -22,7 +22,7 @@ describe('GET /api/layouts', () => {
 });
 
 describe('GET /api/deals/:layout/:seed', () => {
-  test('the deal JSON of SPEC §3.3, the same on every request', async () => {
+  test('the deal JSON of docs/contracts.md, the same on every request', async () => {
     const app = await build();
     const res = await app.inject({ url: '/api/deals/turtle/k3v9x2' });
     expect(res.statusCode).toBe(200);

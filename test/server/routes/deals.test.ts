@@ -1,6 +1,6 @@
 /**
  * Deals are stored on first use and served as stored: a link keeps its board
- * after the generator changes (SPEC §3.2 "Same link, same board, forever").
+ * after the generator changes (docs/contracts.md, "Pages": same link, same board, forever).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

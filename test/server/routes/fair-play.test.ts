@@ -1,5 +1,5 @@
 /**
- * Fair play (issue 10, SPEC §7): ranked times run from the deal's first view, only paced wins are
+ * Fair play (issue 10; docs/fair-play.md, "The rule"): ranked times run from the deal's first view, only paced wins are
  * ranked, daily tables rank games shown and started on their day (one line per player), past
  * dailies and the calendar, a deal's own record, and the rule's arithmetic.
  */

@@ -1,5 +1,5 @@
 /**
- * The games API: create, play, verify by replay (SPEC §3.2). Forged logs must be
+ * The games API: create, play, verify by replay (docs/contracts.md, "JSON API" and "Moves"). Forged logs must be
  * 409 and change nothing; another player's game is 403; an unknown one 404.
  */
 import { describe, expect, test } from 'vitest';

@@ -1,7 +1,7 @@
 /**
  * Your own layouts (issue 13): GET /layouts/new, POST /layouts (multipart), GET /layouts/:id, and
  * playing a custom layout like a built-in (/play/c-…, /api/deals/c-…, games and stats). Real files
- * are read from the corpus in ../shared/layouts (never copied); the bad ones are made here.
+ * are read from the layout corpus (MAHJONG_LAYOUTS_DIR; never copied); the bad ones are made here.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,9 +9,10 @@ import { describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { deal, makeLayout, type Deal } from '../../../src/engine/index.ts';
 import { MAX_UPLOAD_BYTES } from '../../../src/server/services/upload.ts';
+import { corpusDir } from '../../../src/cli/corpus.ts';
 import { build, createGame, newPlayer, postMoves, solutionMoves, query } from '../helper.ts';
 
-const CORPUS = path.resolve(process.cwd(), '../shared/layouts');
+const CORPUS = corpusDir();
 const hasCorpus = existsSync(CORPUS);
 const corpusFile = (rel: string): Buffer => readFileSync(path.join(CORPUS, rel));
 

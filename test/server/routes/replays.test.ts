@@ -1,5 +1,5 @@
 /**
- * Shared replays (SPEC §11; docs/server.md, "Replays"): the link (its player only, an unguessable token, the
+ * Shared replays (docs/server.md, "Replays"): the link (its player only, an unguessable token, the
  * same one asked twice), the page (the board after K moves, shuffles and undos as they happened, K clamped by
  * a redirect, games in progress up to the server's last move, nothing about the player), where the win was lost.
  */

@@ -1,5 +1,5 @@
 /**
- * Themes on the server (SPEC §3.4; issue 13): `<html data-theme>` from the `theme` cookie, else the
+ * Themes on the server (docs/contracts.md, "Themes"; issue 13): `<html data-theme>` from the `theme` cookie, else the
  * auto state that follows prefers-color-scheme in CSS; the theme form on every page; POST /theme sets
  * or clears the cookie and goes back (303) only to a path on this site; bad input is a 400 and a
  * cross-site form is 403; the cached play page is kept per theme.

@@ -1,5 +1,5 @@
 /**
- * Achievements (SPEC §11; docs/server.md, "Achievements"): each one earned by the verified win that meets its
+ * Achievements (docs/server.md, "Achievements"): each one earned by the verified win that meets its
  * rule, once, with that win's date and game; announced in the winning batch's answer (and its repeat); listed
  * with progress in /api/stats and on /stats; in the exports; moved by a transfer link; never from a game the
  * server did not verify; and, with two processes verifying two wins of one player at once, awarded once and

@@ -1,5 +1,5 @@
 /**
- * The games API (SPEC §3.2):
+ * The games API (docs/contracts.md, "JSON API" and "Moves"):
  * - POST /api/games {"layout","seed","mode"?} → 201 {"id", ...deal}
  * - POST /api/games/:id/moves {"moves":[...]} → {"status","faces","left","hints","shuffles","undos","moves",…};
  *   a win adds its time (`timeMs`, from the deal's first view), `ranked`, and for the win panel the
@@ -7,7 +7,7 @@
  *   409 for an illegal move (nothing stored), 403 for another player's game, 404 for an unknown id; every
  *   refusal carries a `code`, and a 409 the server's `moves` count and `log`. With `"at"` a batch is
  *   idempotent by move count (services/games.ts).
- * - POST /api/games/:id/replay → {"url": "/replay/<token>"}: the game's replay link (SPEC §11), for its own
+ * - POST /api/games/:id/replay → {"url": "/replay/<token>"}: the game's replay link (docs/server.md, "Replays"), for its own
  *   player only (403 otherwise, 404 for an unknown game); asked again, the same link (services/replays.ts).
  */
 import type { FastifyInstance } from 'fastify';

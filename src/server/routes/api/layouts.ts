@@ -1,4 +1,4 @@
-/** GET /api/layouts: the built-in layouts, as the CLI's `layouts` (SPEC §3.1). */
+/** GET /api/layouts: the built-in layouts, as the CLI's `layouts` (docs/contracts.md, "Command line"). */
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../errors.ts';
 import { LayoutListSchema } from '../../schemas/responses.ts';

@@ -1,5 +1,5 @@
 /**
- * GET /api/stats[?page=N]: the player's stats (SPEC §3.2), with page N of the history; see
+ * GET /api/stats[?page=N]: the player's stats (docs/contracts.md, "JSON API"), with page N of the history; see
  * services/stats.ts for the rules. Rate limited: each answer reads a handful of index ranges.
  */
 import type { FastifyInstance } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * The daily deals (SPEC §3.2, §7):
+ * The daily deals (docs/contracts.md, "Pages"; the tables' rule: docs/fair-play.md, "The rule"):
  * - GET /daily: today's deal (UTC date; the layout of the day, seed daily-YYYY-MM-DD, relaxed), the same for
  *   everyone, with the day's table, this month's calendar (the days you won, clean or not, links to
  *   past days) and your daily streak.

@@ -70,9 +70,9 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   /**
-   * The deal's own record (`#deal-stats`, SPEC §3.4): players shown it, players who won it, its best
-   * ranked times; and `data-elapsed`, the ms since the server first showed this player the deal (the
-   * page's clock starts there). Two indexed reads: cheap on every view.
+   * The deal's own record (`#deal-stats`, docs/contracts.md, "The play page"): players shown it, players who won it,
+   * its best ranked times; and `data-elapsed`, the ms since the server first showed this player the deal (the page's
+   * clock starts there). Two indexed reads: cheap on every view.
    */
   // The record as a visitor without a game sees it (no "you", no time yet) is the same for all of them while
   // the record is: rendered once per kept record (services/views.ts keeps one a second).

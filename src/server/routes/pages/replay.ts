@@ -1,5 +1,5 @@
 /**
- * Replays (SPEC §11; docs/server.md, "Replays"):
+ * Replays (docs/server.md, "Replays"):
  * - GET /replay/:token[?move=K]: the board after the game's first K moves (0 without `move`), server-rendered,
  *   with `#board` as on a play page (its tiles disabled), steps back and forth as links (and keys and a play
  *   button with the page's script), the move's pair marked, and where the win was lost, from the solver's

@@ -1,5 +1,5 @@
 /**
- * Stats that follow the player to another browser (SPEC §3.2):
+ * Stats that follow the player to another browser (docs/contracts.md, "Pages"):
  * - POST /stats/transfer: makes a one-time link /transfer/:token for the player (valid 15 minutes,
  *   single use, 192 random bits; only its sha256 is stored) and shows it. Rate limited.
  * - GET /transfer/:token: a confirmation page saying what will happen (nothing changes yet).

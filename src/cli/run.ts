@@ -1,0 +1,127 @@
+/**
+ * The command line as a function: `run(argv, io)` runs one command and resolves with its exit status; main.ts
+ * is the entry that hands it the process's arguments, streams and environment. The commands and their output
+ * are README.md, "Command line".
+ *
+ * Exit status: 0 on success; 2 on bad input (unknown command or flag, a missing
+ * or repeated flag, a bad seed or number, an unreadable or malformed layout
+ * file, a backup target that exists or cannot be written, a missing source
+ * database), with one line on stderr saying what is wrong; 1 when a deal or a
+ * backup cannot be made for another reason or on an internal error, also as one
+ * line. Never a stack trace. Progress of long runs goes to stderr, and only when
+ * stderr is a terminal.
+ */
+import { HelpRequested, quote, UsageError, type Env } from './args.ts';
+import { BackupFailure, backupCommand } from './backup.ts';
+import { benchCommand, dealCommand, layoutsCommand, type Output } from './commands.ts';
+import { reportAnyCommand } from './report.ts';
+import { solveCommand } from './solve.ts';
+import { studyCommand, type Progress } from './study.ts';
+
+export const USAGE = `Usage: npm run --silent mahjong -- <command> [flags]
+
+Commands:
+  layouts                                        the built-in layouts: [{"id","name","tiles"}]
+  deal  (--layout ID | --layout-file PATH [--name NAME]) --seed S [--mode relaxed|classic]
+                                                 the deal JSON
+  solve (--layout ID | --layout-file PATH [--name NAME]) --seed S [--mode relaxed|classic | --random] [--budget N]
+                                                 {"result","nodes","ms","tiles","solution"?}
+  solve (--layout ID | --layout-file PATH [--name NAME]) --stdin [--tiles] [--mode M | --random] [--budget N]
+                                                 one seed a line on stdin, one line each, warm in one process:
+                                                 {"seed","result","nodes","ms","cpu_ms","tiles"? (with --tiles)}
+  study (--layout ID | --all) [--deals N] [--budget N] [--seed S] [--json]
+                                                 solvability and difficulty per layout (CSV)
+  bench (--layout ID | --layout-file PATH [--name NAME]) [--mode M] [--count N]
+                                                 {"deals","p50_ms","p99_ms","max_ms","mean_attempts","max_attempts","failures"}
+  backup PATH [--force]                          an online backup of DATABASE_PATH (default data/mahjong.db)
+                                                 {"backup","source","pages","bytes","ms","check"}
+  report [--json]                                what players did per mode and layout, from DATABASE_URL (PostgreSQL)
+                                                 or else DATABASE_PATH (CSV):
+                                                 games, won, clean wins, got stuck, shuffled, hinted, won or abandoned after stuck
+
+--layout-file reads a KMahjongg .layout or a GNOME Mahjongg .map (--name picks a map by name or id).
+Seeds are 1 to 32 characters of A-Z, a-z, 0-9, _ and -. Bad input exits with status 2.`;
+
+/**
+ * A command: the words after its name, a progress line, the lines of stdin (read only when asked for) and the
+ * environment (DATABASE_PATH, DATABASE_URL, MAHJONG_LAYOUTS_DIR).
+ */
+type Command = (
+  argv: readonly string[],
+  progress: Progress,
+  input: () => AsyncIterable<string>,
+  env: Env,
+) => Output | Promise<Output>;
+
+const COMMANDS: Readonly<Record<string, Command>> = {
+  layouts: layoutsCommand,
+  deal: dealCommand,
+  solve: (argv, _progress, input) => solveCommand(argv, input),
+  bench: benchCommand,
+  study: (argv, progress, _input, env) => ({ stdout: studyCommand(argv, progress, env), warnings: [] }),
+  backup: (argv, _progress, _input, env) => backupCommand(argv, env),
+  report: async (argv, _progress, _input, env) => ({ stdout: await reportAnyCommand(argv, env), warnings: [] }),
+};
+
+/** Where a run reads and writes: the process's streams in main.ts, strings in the tests. */
+export interface Io {
+  readonly out: (text: string) => void; // stdout
+  readonly err: (text: string) => void; // stderr
+  readonly isTerminal: boolean; // stderr is a terminal: show progress
+  readonly input: () => AsyncIterable<string>; // the lines of stdin
+  readonly env: Env; // the environment variables the commands read
+}
+
+/**
+ * Runs one command line; resolves with the exit status (never exits the process, never throws: every error
+ * becomes one line on `io.err` and a status).
+ */
+export async function run(argv: readonly string[], io: Io): Promise<number> {
+  const [command, ...rest] = argv;
+  let shown = false; // a progress line is on the terminal
+  const progress: Progress = io.isTerminal
+    ? (text) => {
+        io.err(`\r\x1b[K${text}`);
+        shown = true;
+      }
+    : () => {};
+  const clear = (): void => {
+    if (shown) io.err('\r\x1b[K');
+    shown = false;
+  };
+  try {
+    if (command === undefined) throw new UsageError(`missing command; commands: ${Object.keys(COMMANDS).join(', ')}`);
+    if (command === 'help' || command === '--help' || command === '-h') throw new HelpRequested();
+    if (!Object.hasOwn(COMMANDS, command))
+      throw new UsageError(`unknown command ${quote(command)}; commands: ${Object.keys(COMMANDS).join(', ')}`);
+    const output = await COMMANDS[command]!(rest, progress, io.input, io.env);
+    clear();
+    if (output.lines) {
+      for (const w of output.warnings) io.err(`warning: ${oneLine(w)}\n`);
+      for await (const line of output.lines) io.out(`${line}\n`);
+      return 0;
+    }
+    io.out(`${output.stdout}\n`);
+    for (const w of output.warnings) io.err(`warning: ${oneLine(w)}\n`);
+    return 0;
+  } catch (e) {
+    clear();
+    if (e instanceof HelpRequested) {
+      io.out(`${USAGE}\n`);
+      return 0;
+    }
+    if (e instanceof UsageError) {
+      io.err(`mahjong: ${oneLine(e.message)}\n`);
+      return 2;
+    }
+    if (e instanceof BackupFailure) {
+      io.err(`mahjong: ${oneLine(e.message)}\n`);
+      return 1;
+    }
+    io.err(`mahjong: internal error: ${oneLine(e instanceof Error ? e.message : String(e))}\n`);
+    return 1;
+  }
+}
+
+/** Messages are printed as exactly one line. */
+const oneLine = (text: string): string => text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
