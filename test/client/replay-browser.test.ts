@@ -138,5 +138,5 @@ const moveOf = (page: Page): number => Number(new URL(page.url()).searchParams.g
     const held = play.locator('#achievements [data-achievement="first-win"][data-earned]');
     expect(await held.textContent()).toContain('replay-browser');
     await player.close();
-  });
+  }, 180_000); // a whole game played by clicks, then watched in three browsers: minutes on a busy machine
 });
