@@ -14,8 +14,8 @@ import { defineConfig } from 'vitest/config';
  *
  * Group 1 (`alone`) runs last, one file at a time: the files whose assertions are about the machine's own
  * behaviour under a load they make themselves (stalled sockets shed, a heap attack bounded, no long task in
- * the page, a worker stopped at its deadline, a fleet process killed mid-load). Beside other tests they
- * would measure the neighbours instead.
+ * the page, a worker stopped at its deadline, a fleet process killed mid-load, a fleet restarted under load).
+ * Beside other tests they would measure the neighbours instead.
  */
 const ON_POSTGRES = [
   'routes/api',
@@ -43,12 +43,14 @@ const ALONE = [
   'test/server/ops/memory.test.ts',
   'test/server/ops/worker-pool.test.ts',
   'test/server/ops/fleet.test.ts',
+  'test/server/ops/fleet-restarts.test.ts',
 ];
 
 export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    expect: { poll: { timeout: 10_000 } }, // a page that answers within a second on a quiet machine may need more on CI
     globalSetup: ['test/support/postgres-setup.ts'], // one throwaway PostgreSQL for the run
     setupFiles: ['test/support/english.ts'], // the browser's messages in English (src/client/i18n.ts)
     projects: [

@@ -6,10 +6,18 @@
  *   minified ES modules for current browsers. The worker is written first: main.ts learns its hashed
  *   file name through the `__WORKER_FILE__` define and finds it next to itself
  *   (`new URL(file, import.meta.url)`), so the server needs no route for it.
+<<<<<<< HEAD
  * - The face sheets (scripts/face-sheets.ts): public/faces.svg drawn as one image per theme, in that
  *   theme's colours from site.css; board.css gets the rules that paint them appended.
  * - src/client/site.ts (the other pages' script), src/client/replay.ts (the replay page's) and src/client/sw.ts
  *   (the service worker, served at /sw.js by the server) are bundled too, and the layout editor's script (src/client/editor.ts, which
+=======
+ * - The face sheets (scripts/face-sheets.ts): each tile set's sprite (scripts/faces/) drawn as one image
+ *   per theme, in that theme's colours from site.css (`faces-<set>-<theme>.svg`); board.css gets the rules
+ *   that paint them appended.
+ * - src/client/site.ts (the other pages' script) and src/client/sw.ts (the service worker, served at
+ *   /sw.js by the server) are bundled too, and the layout editor's script (src/client/editor.ts, which
+>>>>>>> main
  *   finds its worker, src/client/editor-worker.ts, through `__EDITOR_WORKER_FILE__`).
  * - public/css/site.css, public/css/board.css and public/css/editor.css are copied (minified by esbuild); the
  *   app's icon is drawn as SVG and PNG (192 and 512 px) by scripts/icon.ts.
@@ -27,7 +35,9 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip as gzipCb } from 'node:zlib';
 import { build, transform, type Plugin } from 'esbuild';
-import { faceColours, faceRules, faceSheet, THEMES, type Theme } from './face-sheets.ts';
+import { TILE_SETS, type TileSet } from '../src/shared/tilesets.ts';
+import { ART_OF, faceColours, faceRules, faceSheet, THEMES, type Theme } from './face-sheets.ts';
+import { spriteOf } from './faces/index.ts';
 import { iconPng, iconSvg } from './icon.ts';
 
 export const ICON_PNG_SIZES = [192, 512] as const; // the sizes installers ask for
@@ -111,12 +121,16 @@ export async function buildClient(): Promise<Record<string, string>> {
   const manifest: Record<string, string> = {};
 
   const siteCss = readFileSync(join(ROOT, 'public', 'css', 'site.css'), 'utf8');
-  const sprite = readFileSync(join(ROOT, 'public', 'faces.svg'), 'utf8');
   const colours = faceColours(siteCss);
-  const sheets = {} as Record<Theme, string>;
-  for (const theme of THEMES) {
-    manifest[`faces-${theme}.svg`] = emit(`faces-${theme}`, 'svg', faceSheet(sprite, colours[theme]));
-    sheets[theme] = `/static/${manifest[`faces-${theme}.svg`]}`;
+  const sheets = {} as Record<TileSet, Record<Theme, string>>;
+  for (const set of TILE_SETS) {
+    const sprite = spriteOf(set);
+    sheets[set] = {} as Record<Theme, string>;
+    for (const theme of THEMES) {
+      const name = `faces-${set}-${theme}`;
+      manifest[`${name}.svg`] = emit(name, 'svg', faceSheet(sprite, colours[theme], ART_OF[set]));
+      sheets[set][theme] = `/static/${manifest[`${name}.svg`]}`;
+    }
   }
   const worker = await bundle('src/client/worker.ts');
   manifest['worker.js'] = emit('worker', 'js', worker);

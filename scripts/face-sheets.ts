@@ -1,19 +1,23 @@
 /**
- * The face sheets: every tile face drawn once, in one SVG image per theme, which the board paints as
- * the tiles' background (board.css). A tile is then a button and one span, not a `<use>` tree of some
- * twenty SVG elements that the browser must clone, style and lay out 144 times at load: on a phone
+ * The face sheets: every tile face drawn once, in one SVG image per tile set and theme, which the board
+ * paints as the tiles' background (board.css). A tile is then a button and one span, not a `<use>` tree of
+ * some twenty SVG elements that the browser must clone, style and lay out 144 times at load: on a phone
  * that restyle was most of a second of the main thread (docs/client.md, "Faces").
  *
- * - The source is public/faces.svg (symbols of the 60 × 80 face box, colours as theme custom
- *   properties with the light values as fallbacks). A sheet places the 42 faces of FACES in a grid of
- *   SHEET_COLUMNS, a cell every CELL_W × CELL_H units (the face box plus a gap, so a neighbour never
- *   bleeds in at fractional sizes), each drawn inside the face's padding as the tile shows it.
+ * - The sources are the sets' sprites (scripts/faces/: symbols of the 60 × 80 face box, colours as theme
+ *   custom properties with the light values as fallbacks). A sheet places the 42 faces of FACES in a grid
+ *   of SHEET_COLUMNS, a cell every CELL_W × CELL_H units (the face box plus a gap, so a neighbour never
+ *   bleeds in at fractional sizes), each drawn inside the face's padding as the tile shows it (the
+ *   large-print set uses more of the face: ART_OF).
  * - Its theme's face colours (the `--f-*` properties of that theme's block in public/css/site.css) are
  *   set in the sheet's own style, so the sprite's `var(--f-…)` resolve inside the image.
- * - `faceRules` is the CSS that picks a face's cell (`--fc`, `--fr` by `data-face`) and a theme's sheet
- *   (`--faces`), appended to board.css by the build.
+ * - `faceRules` is the CSS that picks a face's cell (`--fc`, `--fr` by `data-face`) and the sheet
+ *   (`--faces`) by the `data-tiles` and `data-theme` of the page (or of an element inside it: the faces
+ *   preview page shows a set that is not the player's), appended to board.css by the build. A page
+ *   loads only the sheet its tiles paint: one.
  */
 import { FACES } from '../src/engine/types.ts';
+import { DEFAULT_TILE_SET, TILE_SETS, type TileSet } from '../src/shared/tilesets.ts';
 
 export const SHEET_COLUMNS = 7;
 export const CELL_W = 64; // a cell's width in face units: the 60-unit face box and a 4-unit gap
@@ -21,8 +25,20 @@ export const CELL_H = 84; // a cell's height: the 80-unit face box and a 4-unit 
 export const THEMES = ['light', 'dark', 'contrast'] as const;
 export type Theme = (typeof THEMES)[number];
 
-/** Where the face art sits in its 60 × 80 box: inside the tile's padding of 6% (sides, top) and 5% (bottom) of its width. */
-const ART = { x: 3.6, y: 5.1, scale: 0.88 };
+/** Where the face art sits in its 60 × 80 box: a scale and the offset of its top left corner. */
+export interface Art {
+  readonly x: number;
+  readonly y: number;
+  readonly scale: number;
+}
+/** Inside the tile's padding of 6% (sides, top) and 5% (bottom) of its width. */
+const ART: Art = { x: 3.6, y: 5.1, scale: 0.88 };
+/** Each set's art box: the large-print set keeps a padding of 2%, for bigger numerals. */
+export const ART_OF: Record<TileSet, Art> = {
+  classic: ART,
+  traditional: ART,
+  large: { x: 1.2, y: 1.6, scale: 0.96 },
+};
 
 const SELECTOR: Record<Theme, string> = {
   light: ':root {',
@@ -46,7 +62,7 @@ export function faceColours(css: string): Record<Theme, Record<string, string>> 
 }
 
 /** One theme's sheet: the sprite's definitions, its colours, and a `<use>` of every face in its cell. */
-export function faceSheet(sprite: string, colours: Record<string, string>): string {
+export function faceSheet(sprite: string, colours: Record<string, string>, art: Art = ART): string {
   const open = sprite.indexOf('>', sprite.indexOf('<svg')) + 1;
   const close = sprite.lastIndexOf('</svg>');
   if (open <= 0 || close < open) throw new Error('faces.svg is not one <svg> element');
@@ -57,9 +73,9 @@ export function faceSheet(sprite: string, colours: Record<string, string>): stri
     .map(([name, value]) => `${name}:${value}`)
     .join(';');
   const cells = FACES.map((face, i) => {
-    const x = (i % SHEET_COLUMNS) * CELL_W + ART.x;
-    const y = Math.floor(i / SHEET_COLUMNS) * CELL_H + ART.y;
-    return `<use href="#${face}" width="60" height="80" transform="translate(${x} ${y}) scale(${ART.scale})"/>`;
+    const x = (i % SHEET_COLUMNS) * CELL_W + art.x;
+    const y = Math.floor(i / SHEET_COLUMNS) * CELL_H + art.y;
+    return `<use href="#${face}" width="60" height="80" transform="translate(${x} ${y}) scale(${art.scale})"/>`;
   });
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
@@ -70,20 +86,42 @@ export function faceSheet(sprite: string, colours: Record<string, string>): stri
   );
 }
 
+/** The rule a sheet of `theme` comes under: the page's theme, on <html> (`:root`). */
+const THEME_ROOT: Record<Theme, string> = {
+  light: ':root',
+  dark: ":root[data-theme='dark']",
+  contrast: ":root[data-theme='contrast']",
+};
+
 /**
- * The CSS that paints faces from the sheets: each face's cell, and each theme's sheet (`urls`: the
- * sheets' paths, by theme). The dark sheet also serves pages that follow a dark system scheme.
+ * The CSS that paints faces from the sheets: each face's cell, and the sheet of each set and theme (`urls`:
+ * the sheets' paths, by set and theme). `data-tiles` picks the set on <html> (the player's) or on any element
+ * inside (a preview of another set); `:root` alone, a page without it, gets the default set. The dark sheet
+ * also serves pages that follow a dark system scheme. Rules of one specificity come in order, so a set's
+ * rule wins over the default's and a theme's over the light one.
  */
-export function faceRules(urls: Record<Theme, string>): string {
+export function faceRules(urls: Record<TileSet, Record<Theme, string>>): string {
   const cells = FACES.map(
     (face, i) => `.tile[data-face='${face}']{--fc:${i % SHEET_COLUMNS};--fr:${Math.floor(i / SHEET_COLUMNS)}}`,
   );
+  const sheet = (set: TileSet, theme: Theme): string => `{--faces:url(${urls[set][theme]})}`;
+  const tiles = (set: TileSet): string => `[data-tiles='${set}']`;
+  /** The selectors of a set in a theme: the page itself, and an element inside it. */
+  const under = (root: string, set: TileSet): string => `${root}${tiles(set)},${root} ${tiles(set)}`;
+  const auto = ':root[data-theme-auto]';
+  const fallback = DEFAULT_TILE_SET;
   return [
-    `/* Generated by scripts/face-sheets.ts: the cell of each face and the sheet of each theme. */`,
-    `:root{--faces:url(${urls.light})}`,
-    `@media (prefers-color-scheme: dark){:root[data-theme-auto]{--faces:url(${urls.dark})}}`,
-    `:root[data-theme='dark']{--faces:url(${urls.dark})}`,
-    `:root[data-theme='contrast']{--faces:url(${urls.contrast})}`,
+    `/* Generated by scripts/face-sheets.ts: the cell of each face and the sheet of each set and theme. */`,
+    `:root${sheet(fallback, 'light')}`,
+    `@media (prefers-color-scheme: dark){${auto}${sheet(fallback, 'dark')}}`,
+    `${THEME_ROOT.dark}${sheet(fallback, 'dark')}`,
+    `${THEME_ROOT.contrast}${sheet(fallback, 'contrast')}`,
+    ...TILE_SETS.flatMap((set) => [
+      `${tiles(set)}${sheet(set, 'light')}`,
+      `@media (prefers-color-scheme: dark){${under(auto, set)}${sheet(set, 'dark')}}`,
+      `${under(THEME_ROOT.dark, set)}${sheet(set, 'dark')}`,
+      `${under(THEME_ROOT.contrast, set)}${sheet(set, 'contrast')}`,
+    ]),
     ...cells,
   ].join('\n');
 }

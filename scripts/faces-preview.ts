@@ -1,10 +1,12 @@
 /**
- * Preview of the tile faces in public/faces.svg.
+ * Preview of the tile faces of every tile set (the classic public/faces.svg, and the sprites drawn by
+ * scripts/faces/), a designer's view of the sprites themselves; the game's own view is /tiles/<set>.
  *
- * Writes screenshots/faces-<theme>.html for each theme (light, dark, contrast): every face on a
+ * Writes screenshots/sprite-<set>.svg and screenshots/faces-<set>-<theme>.html for each set and theme
+ * (light, dark, contrast): every face on a
  * tile-like box in the theme's colours (the custom properties of public/css/site.css, which the
- * sprite's faces take their colours from), in rows by family, at 28 px tile width (a phone) and at 64 px. The page uses the sprite the way the game does, with
- * `<use href="…/faces.svg#id">`, so it is served over a throwaway local HTTP server (Chromium does
+ * sprite's faces take their colours from), in rows by family, at 28 px tile width (a phone) and at 64 px. Each face is a
+ * `<use href="sprite-<set>.svg#id">`, so it is served over a throwaway local HTTP server (Chromium does
  * not resolve external `<use>` references on file:// pages). If /usr/bin/chromium exists it then
  * takes PNG screenshots at device scale 1 and 2: with playwright-core when that package is
  * installed, otherwise with Chromium's own --screenshot flag.
@@ -18,7 +20,9 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { TILE_SETS } from '../src/shared/tilesets.ts';
 import { CHROMIUM, CHROMIUM_ARGS } from '../test/client/browser.ts';
+import { spriteOf } from './faces/index.ts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const OUT_DIR = join(ROOT, 'screenshots');
@@ -131,10 +135,16 @@ async function screenshot(url: string, png: string, scale: number): Promise<void
 
 async function main(): Promise<void> {
   mkdirSync(OUT_DIR, { recursive: true });
-  for (const theme of THEMES) {
-    const html = join(OUT_DIR, `faces-${theme}.html`);
-    writeFileSync(html, makeHtml('../public/faces.svg', '../public/css/site.css', theme));
-    console.log(`wrote ${html}`);
+  const pages: string[] = [];
+  for (const set of TILE_SETS) {
+    writeFileSync(join(OUT_DIR, `sprite-${set}.svg`), spriteOf(set));
+    for (const theme of THEMES) {
+      const name = `faces-${set}-${theme}`;
+      const html = join(OUT_DIR, `${name}.html`);
+      writeFileSync(html, makeHtml(`sprite-${set}.svg`, '../public/css/site.css', theme));
+      pages.push(name);
+      console.log(`wrote ${html}`);
+    }
   }
   if (!existsSync(CHROMIUM)) {
     console.log(`no ${CHROMIUM}: skipped screenshots`);
@@ -143,10 +153,10 @@ async function main(): Promise<void> {
   const server = await serve();
   try {
     const { port } = server.address() as AddressInfo;
-    for (const theme of THEMES)
+    for (const name of pages)
       for (const scale of SCALES) {
-        const png = join(OUT_DIR, `faces-${theme}@${scale}x.png`);
-        await screenshot(`http://127.0.0.1:${port}/screenshots/faces-${theme}.html`, png, scale);
+        const png = join(OUT_DIR, `${name}@${scale}x.png`);
+        await screenshot(`http://127.0.0.1:${port}/screenshots/${name}.html`, png, scale);
         console.log(`wrote ${png}`);
       }
   } finally {

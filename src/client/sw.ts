@@ -4,8 +4,9 @@
  *
  * - On install it keeps this build's app shell in a cache named after the build (`mahjong-<version>`):
  *   the home page, the offline play page (/offline), the web app manifest and icons, the styles, the face
- *   sprite, the page scripts and the worker (which holds the engine). The server writes `BUILD` (the
- *   version and that list, both from the build's manifest of hashed names) in front of this script, so a
+ *   sheets of every tile set and theme (so a set can be switched offline), the page scripts and the worker
+ *   (which holds the engine). The server writes `BUILD` (the version and that list, both from the build's
+ *   manifest of hashed names) in front of this script, so a
  *   new deployment is a new /sw.js: it installs beside the old one, takes over at once and, on activate,
  *   deletes every older `mahjong-` cache. Deals kept by play pages (`mahjong-deals`, shell.ts) stay:
  *   a deal never changes.

@@ -1,5 +1,6 @@
 /**
- * The theme switch on every page (views/partials/theme.eta), loaded as its own small module.
+ * The theme switch and the tile-set switch on every page (views/partials/theme.eta, tiles.eta), loaded as
+ * its own small module.
  *
  * Without a `theme` cookie the server renders `data-theme="light" data-theme-auto` and the stylesheet
  * follows `prefers-color-scheme` (src/server/views/theme.ts); this script makes `data-theme` say the
@@ -7,9 +8,17 @@
  * the cookie the server would set is set here (the same name, path and lifetime), and nothing reloads.
  * Without script the form posts to /theme, which sets the cookie and comes back.
  *
+ * The tile set works the same way: the server renders `<html data-tiles="…">` from the `tiles` cookie; a
+ * choice in the picker (or "Use this set" on a faces preview page) sets the cookie and `data-tiles`, and the
+ * board's stylesheet paints the faces from that set's sheet (one request, or none offline: the service
+ * worker keeps every sheet). A page the server did not render for this player (the offline page, a page the
+ * service worker kept from before a switch) takes the cookie's set and theme when it starts.
+ *
  * The language picker (views/partials/lang.eta) is a form too: the page must come again from the server in
  * the new language, so a choice submits it at once (without script, its button does).
  */
+import { isTileSet, TILES_COOKIE, TILES_MAX_AGE } from '../shared/tilesets.ts';
+
 const THEMES = ['light', 'dark', 'contrast'];
 const COOKIE = 'theme'; // src/server/views/theme.ts THEME_COOKIE
 const MAX_AGE = 400 * 24 * 3600; // seconds, as THEME_MAX_AGE
@@ -35,9 +44,46 @@ export function applyTheme(doc: Document, choice: string, dark: MediaQueryList):
     ?.setAttribute('content', auto ? 'light dark' : choice === 'dark' ? 'dark' : 'light');
 }
 
+/** A cookie's value on this page, if it has one. */
+function cookie(doc: Document, name: string): string | undefined {
+  for (const part of doc.cookie.split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
+  }
+  return undefined;
+}
+
+/** Applies a tile set (a value that names none is ignored) and keeps it in the cookie; every picker follows. */
+export function applyTiles(doc: Document, set: string): void {
+  if (!isTileSet(set)) return;
+  const secure = doc.location.protocol === 'https:' ? '; secure' : '';
+  doc.cookie = `${TILES_COOKIE}=${set}; path=/; max-age=${TILES_MAX_AGE}; samesite=lax${secure}`;
+  doc.documentElement.dataset.tiles = set;
+  for (const select of doc.querySelectorAll<HTMLSelectElement>('form.tiles-form select')) select.value = set;
+  for (const use of doc.querySelectorAll<HTMLElement>('.tiles-use[data-set]'))
+    use.toggleAttribute('data-in-use', use.dataset.set === set);
+}
+
+/** A page rendered for someone else (kept by the service worker, or the offline page) takes this player's choices. */
+function takeCookies(doc: Document, dark: MediaQueryList): void {
+  const root = doc.documentElement;
+  const tiles = cookie(doc, TILES_COOKIE);
+  if (isTileSet(tiles) && root.dataset.tiles !== tiles) applyTiles(doc, tiles);
+  const theme = cookie(doc, COOKIE);
+  if (
+    theme !== undefined &&
+    THEMES.includes(theme) &&
+    (root.dataset.theme !== theme || root.hasAttribute('data-theme-auto'))
+  ) {
+    applyTheme(doc, theme, dark);
+    for (const select of doc.querySelectorAll<HTMLSelectElement>('form.theme-form select')) select.value = theme;
+  }
+}
+
 function start(doc: Document): void {
   const root = doc.documentElement;
   const dark = doc.defaultView!.matchMedia('(prefers-color-scheme: dark)');
+  takeCookies(doc, dark);
   followSystem(root, dark);
   dark.addEventListener('change', () => followSystem(root, dark));
   for (const form of doc.querySelectorAll<HTMLFormElement>('form.theme-form')) {
@@ -47,6 +93,21 @@ function start(doc: Document): void {
     form.addEventListener('submit', (e) => {
       e.preventDefault();
       applyTheme(doc, select.value, dark);
+    });
+  }
+  for (const form of doc.querySelectorAll<HTMLFormElement>('form.tiles-form')) {
+    const select = form.querySelector('select');
+    if (!select) continue;
+    select.addEventListener('change', () => applyTiles(doc, select.value));
+    form.addEventListener('submit', (e) => {
+      e.preventDefault();
+      applyTiles(doc, select.value);
+    });
+  }
+  for (const use of doc.querySelectorAll<HTMLElement>('.tiles-use[data-set]')) {
+    use.querySelector('form')?.addEventListener('submit', (e) => {
+      e.preventDefault();
+      applyTiles(doc, use.dataset.set ?? '');
     });
   }
 }

@@ -23,6 +23,7 @@ import {
 import { frameworkError, registerErrorHandler, registerNotFoundHandler } from './errors.ts';
 import headers, { requestIdMaker } from './plugins/headers.ts';
 import i18n from './plugins/i18n.ts';
+import tiles from './plugins/tiles.ts';
 import assets from './plugins/assets.ts';
 import counters from './plugins/counters.ts';
 import database from './plugins/database.ts';
@@ -35,6 +36,7 @@ import apiDeals from './routes/api/deals.ts';
 import apiGames from './routes/api/games.ts';
 import apiLayouts from './routes/api/layouts.ts';
 import apiStats from './routes/api/stats.ts';
+import apiTilesets from './routes/api/tilesets.ts';
 import health, { WriteFailures } from './routes/health.ts';
 import offline from './routes/offline.ts';
 import pagesDaily from './routes/pages/daily.ts';
@@ -48,6 +50,7 @@ import pagesTransfer from './routes/pages/transfer.ts';
 import pagesExport from './routes/pages/export.ts';
 import customLayouts from './services/custom-layouts.ts';
 import pagesTheme from './routes/pages/theme.ts';
+import pagesTiles from './routes/pages/tiles.ts';
 import pagesLang from './routes/pages/lang.ts';
 import dealer, { type DealerOptions } from './services/dealer.ts';
 import games from './services/games.ts';
@@ -56,6 +59,7 @@ import growth from './services/growth.ts';
 import views from './services/views.ts';
 import type { NewLayoutLimits } from './services/limits.ts';
 import type { MeasuredCache } from './services/lru.ts';
+import { Readiness } from './readiness.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -63,6 +67,7 @@ declare module 'fastify' {
     publicOrigin: string | undefined; // PUBLIC_ORIGIN: absolute links are built from it, never from Host
     caches: MeasuredCache[]; // every cache bounded by bytes, for /healthz?detail=1 (services/sizes.ts)
     connectionStats: () => ConnectionStats; // open sockets, and those shed or refused (connections.ts)
+    readiness: Readiness; // draining after SIGTERM: /healthz 503, every answer Connection: close (readiness.ts)
   }
 }
 
@@ -121,6 +126,9 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     // A hop count trusts that many proxies next to us (fastify's own rule for numbers; its types omit them).
     trustProxy: typeof opts.trustProxy === 'number' ? hopsTrusted(opts.trustProxy) : (opts.trustProxy ?? false),
     bodyLimit: BODY_LIMIT,
+    // A request that reaches a closing server on a connection already open (a balancer's, just before it
+    // took this process out) is served as any other, not refused: the database closes only after it.
+    return503OnClosing: false,
     // A request that never finishes must not hold its socket for ever (connections.ts, issue 9).
     connectionTimeout: limits.idleTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
@@ -149,9 +157,10 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.decorate('publicOrigin', opts.publicOrigin);
   app.decorate('caches', [] as MeasuredCache[]);
   app.decorate('writeFailures', new WriteFailures(now)); // write errors requests met, for /healthz
+  app.decorate('readiness', new Readiness()); // server.ts drains it on SIGTERM
   app.register(headers);
   app.register(sensible);
-  app.register(formbody, { bodyLimit: 4096 }); // the nickname and theme forms: a field or two
+  app.register(formbody, { bodyLimit: 4096 }); // the nickname, theme and tiles forms: a field or two
   app.register(compress, { threshold: 1024 });
   registerErrorHandler(app);
   app.register(counters, { redisUrl: opts.redisUrl, now });
@@ -165,6 +174,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(cookieSetup, { secret: opts.cookieSecret, databasePath: opts.databasePath });
   app.register(player, { publicOrigin: opts.publicOrigin });
   app.register(i18n);
+  app.register(tiles);
   app.register(views);
   app.register(assets, { publicDir: opts.publicDir });
   app.register(view);
@@ -178,6 +188,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(apiDeals);
   app.register(apiGames);
   app.register(apiStats);
+  app.register(apiTilesets);
   app.register(pagesHome);
   app.register(pagesPlay);
   app.register(pagesReplay);
@@ -189,6 +200,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(pagesEditor);
   app.register(offline);
   app.register(pagesTheme);
+  app.register(pagesTiles);
   app.register(pagesLang);
   return app;
 }

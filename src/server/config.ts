@@ -7,6 +7,7 @@
  *   COOKIE_SECRET (default: generated on first start and kept in the database)
  *   LOG_LEVEL (info)  TRUST_PROXY (false)  DEAL_WORKERS (2)  PUBLIC_ORIGIN (unset)  REDIS_URL (unset)
  *   GROWTH_PER_CLIENT_MB (64: what one client may add to the database in a day, services/growth.ts)
+ *   DRAIN_MS (5000: on SIGTERM, how long /healthz says "draining" before the process closes, readiness.ts)
  *
  * PUBLIC_ORIGIN (`https://mahjong.example`) is where the site is served: share links are built from
  * it, never from the client's Host header, and POSTs must come from it. COOKIE_SECRET must look
@@ -163,6 +164,12 @@ export const EnvSchema = z.object({
     .min(1, 'GROWTH_PER_CLIENT_MB is a whole number of MB from 1 to 65536')
     .max(65536, 'GROWTH_PER_CLIENT_MB is a whole number of MB from 1 to 65536')
     .default(64), // what one client (an IPv4 /24, an IPv6 /64) may add to the database in a day
+  DRAIN_MS: z.coerce
+    .number({ error: 'DRAIN_MS is a whole number of ms from 0 to 60000' })
+    .int('DRAIN_MS is a whole number of ms from 0 to 60000')
+    .min(0, 'DRAIN_MS is a whole number of ms from 0 to 60000')
+    .max(60_000, 'DRAIN_MS is a whole number of ms from 0 to 60000')
+    .default(5000), // on SIGTERM: /healthz 503 this long, serving on, so a balancer takes the process out first
 });
 
 export type Env = z.infer<typeof EnvSchema>;

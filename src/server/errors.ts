@@ -268,11 +268,31 @@ export function sendRefusal(
   return sendError(request, reply, refusal.code, refusal.message, extra);
 }
 
-/** The error handler; set on the root before any route plugin, so every context inherits it. */
+/** Seconds a client is asked to wait (Retry-After) when the database cannot be reached: a restart takes a few. */
+export const UNAVAILABLE_RETRY_S = 2;
+
+/**
+ * The error handler; set on the root before any route plugin, so every context inherits it. An error that
+ * says the database cannot be reached just now (DatabaseProbe.unavailable: a restart, a failover) answers
+ * 503 `ERR_UNAVAILABLE` with Retry-After, which the page's sync honours, instead of a 500.
+ */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     const context = { err: error, method: request.method, url: request.url, params: request.params, reqId: request.id };
+    if (status === 500 && request.server.databaseProbe?.unavailable(error)) {
+      // The database is away for a moment (a restart, a failover): not our bug, and worth trying again soon.
+      request.server.writeFailures?.record(error.code);
+      request.log.warn(
+        { code: error.code, message: error.message, method: request.method, url: request.url, reqId: request.id },
+        'the database cannot be reached: answered 503',
+      );
+      if (reply.sent) return;
+      reply.code(503).header('retry-after', String(UNAVAILABLE_RETRY_S));
+      const message = `the game's database cannot be reached just now; try again in a few seconds (request ${request.id})`;
+      if (isApi(request)) return reply.send({ error: message, code: 'ERR_UNAVAILABLE' });
+      return reply.page('error', errorPage(request.i18n, 503, 'ERR_UNAVAILABLE', message, request.id));
+    }
     if (status >= 500) {
       request.log.error(context, 'request failed');
       // A full disk or an I/O error: /healthz reports it (503) while it lasts (routes/health.ts).

@@ -1,16 +1,26 @@
 /**
  * The server process: reads and validates the environment (config.ts), builds the app,
- * listens, and closes gracefully on SIGTERM/SIGINT: stop accepting connections, let in-flight
- * requests finish, stop the deal workers, close the database (SQLite: which checkpoints the WAL; PostgreSQL: ends the pool). The
- * only module that reads process.env or calls listen.
+ * listens, and closes gracefully on SIGTERM/SIGINT. The only module that reads process.env or calls listen.
  *
- * Bad configuration exits with status 2 and one line per problem on stderr; a failed start or
- * a shutdown past GRACE_MS exits with 1.
+ * Closing, in order (docs/operations.md, "Stopping"; readiness.ts):
+ * 1. Drain: `/healthz` answers 503 `draining` and every answer says `Connection: close`, while requests are
+ *    served as before, for DRAIN_MS: the balancer sees the failed checks and stops sending new requests here.
+ *    If requests still arrive then (a balancer slower than planned), it goes on until none came for a second,
+ *    ten more at most (readiness.ts). Skipped unless a balancer is checking /healthz (nobody to tell), and cut
+ *    short by a second signal.
+ * 2. Close: stop listening (a new connection is refused: a balancer tries another process), close idle
+ *    keep-alive sockets, let in-flight requests finish (their answers close their connections), then stop
+ *    the deal workers and close the database (SQLite: which checkpoints the WAL; PostgreSQL: ends the pool).
+ * 3. Exit 0.
+ *
+ * Bad configuration exits with status 2 and one line per problem on stderr; a failed start, or a close
+ * that takes longer than GRACE_MS after the drain, exits with 1.
  */
 import { buildApp } from './app.ts';
 import { parseEnv } from './config.ts';
+import { waitForDrain } from './readiness.ts';
 
-const GRACE_MS = 10_000; // how long in-flight requests get on shutdown; a container stop waits 10 s before SIGKILL
+const GRACE_MS = 10_000; // how long in-flight requests get once the drain is over
 
 const parsed = parseEnv(process.env);
 if (!parsed.ok) {
@@ -37,9 +47,25 @@ const app = buildApp({
 });
 
 let closing = false;
+let endDrain: (() => void) | undefined;
 async function shutdown(signal: string): Promise<void> {
-  if (closing) return;
+  if (closing) {
+    endDrain?.(); // a second signal: close now
+    return;
+  }
   closing = true;
+  const now = Date.now();
+  const drainMs = app.readiness.watched(now) ? env.DRAIN_MS : 0;
+  app.readiness.drain(now);
+  if (drainMs > 0) {
+    app.log.info(
+      { signal, drainMs },
+      'draining: /healthz answers 503 so the balancer stops sending here; serving meanwhile',
+    );
+    const drain = waitForDrain(app.server, drainMs);
+    endDrain = drain.end;
+    app.log.info(await drain.done, 'drained');
+  }
   app.log.info({ signal }, 'shutting down: no new connections; finishing in-flight requests');
   const timer = setTimeout(() => {
     app.log.error(`shutdown took longer than ${GRACE_MS} ms; exiting`);
@@ -47,7 +73,7 @@ async function shutdown(signal: string): Promise<void> {
   }, GRACE_MS);
   timer.unref();
   try {
-    await app.close(); // stops accepting, waits for in-flight requests, then onClose: workers, database
+    await app.close(); // stops accepting, closes idle sockets, waits for in-flight requests, then onClose: workers, database
     app.log.info('closed');
     process.exit(0);
   } catch (error) {

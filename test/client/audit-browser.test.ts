@@ -1,6 +1,7 @@
 /**
  * axe-core on every page (docs/client.md, "Audits"): home, play in both modes and resumed, daily and a past
- * daily, stats, upload, a custom layout, the editor, a transfer link, the offline page and a 404, in the three
+ * daily, stats, upload, a custom layout, the editor, a transfer link, the offline page, two tile sets' faces
+ * previews and a 404, in the three
  * themes at 1440×900 and 390×844 (the play page's menu open too), held to WCAG 2.0–2.2 A and AA: any violation
  * fails. Nodes axe cannot judge (text over gradients) are checked by hand: docs/client.md lists them.
  */

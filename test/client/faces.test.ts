@@ -1,14 +1,18 @@
 /**
- * Static checks on the tile-face sprite public/faces.svg (docs/client.md, "Faces"): every face is a symbol with the
- * 60×80 face box, nothing depends on fonts or outside resources, and no face uses more than two
- * colours besides the ink. The sprite is read as text with regular expressions, not rendered, so
- * these checks say nothing about how the faces look: scripts/faces-preview.ts is for that.
+ * Static checks on the tile sets' face sprites (docs/client.md, "Faces"; public/faces.svg, the classic set;
+ * the traditional and large-print sets drawn by scripts/faces/): every face is a symbol with the 60×80 face
+ * box, nothing depends on fonts or outside resources, and no face uses more than two colours besides the
+ * ink. The sprites are read as text with regular expressions, not rendered, so these checks say nothing
+ * about how the faces look: test/client/colour-vision-browser.test.ts measures that, and
+ * scripts/tiles-shots.ts and the /tiles/<set> pages show it.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-
-const SPRITE = new URL('../../public/faces.svg', import.meta.url);
-const SVG = readFileSync(SPRITE, 'utf8');
+import { CLASSIC_SPRITE, spriteOf } from '../../scripts/faces/index.ts';
+import { LIGHT } from '../../scripts/faces/draw.ts';
+import { faceColours } from '../../scripts/face-sheets.ts';
+import { NUMERALS, WAN } from '../../scripts/faces/traditional.ts';
+import { TILE_SETS } from '../../src/shared/tilesets.ts';
+import { readFileSync } from 'node:fs';
 
 // The 42 face ids; the same list as FACES in src/engine/types.ts.
 const rank = (prefix: string): string[] => Array.from({ length: 9 }, (_, i) => `${prefix}${i + 1}`);
@@ -20,7 +24,7 @@ const FACE_IDS = [
   ...['f1', 'f2', 'f3', 'f4', 's1', 's2', 's3', 's4'],
 ];
 const INK = '--f-ink'; // the ink colour (a theme property), not counted against a face's two colours
-const MAX_BYTES = 30 * 1024;
+const MAX_BYTES = 30 * 1024; // a sprite's source: each sheet carries one whole
 
 /**
  * The source text of the element with id `id`, from its start tag to its matching end tag.
@@ -65,7 +69,9 @@ function coloursOf(svg: string, element: string): Set<string> {
   return colours;
 }
 
-describe('public/faces.svg', () => {
+describe.each(TILE_SETS)('the %s set', (set) => {
+  const SVG = spriteOf(set);
+
   test('is an SVG document in the SVG namespace', () => {
     expect(SVG.trimStart().startsWith('<svg xmlns="http://www.w3.org/2000/svg"')).toBe(true);
     expect(SVG.trimEnd().endsWith('</svg>')).toBe(true);
@@ -82,9 +88,12 @@ describe('public/faces.svg', () => {
     }
   });
 
-  test('has no symbols besides the faces', () => {
+  test('has no symbols besides the faces, and every other id once', () => {
     const ids = [...SVG.matchAll(/<symbol\s[^>]*id="([^"]+)"/g)].map((m) => m[1]);
     expect(ids.sort()).toEqual([...FACE_IDS].sort());
+    const all = [...SVG.matchAll(/\sid="([^"]+)"/g)].map((m) => m[1]);
+    expect(new Set(all).size).toBe(all.length);
+    for (const [, ref] of SVG.matchAll(/href="#([^"]+)"/g)) expect(all, ref).toContain(ref);
   });
 
   test('gives every symbol the 60×80 face box', () => {
@@ -109,25 +118,54 @@ describe('public/faces.svg', () => {
 
   test('takes every colour from the theme (a --f-* property, the light value as fallback)', () => {
     expect(SVG).not.toMatch(/\b(?:fill|stroke|color|stop-color)="#/);
+    expect(SVG).not.toMatch(/\b(?:fill|stroke|color|stop-color):#/);
     const used = new Set<string>();
     for (const [, name, fallback] of SVG.matchAll(/var\((--f-[a-z]+),(#[0-9a-f]{6})\)/g)) {
       used.add(`${name} ${fallback}`);
     }
     const names = [...used].map((pair) => pair.split(' ')[0]);
     expect(new Set(names).size, 'one fallback per property').toBe(names.length);
-    expect(names.sort()).toEqual([
-      '--f-blue',
-      '--f-green',
-      '--f-ink',
-      '--f-orange',
-      '--f-pink',
-      '--f-purple',
-      '--f-red',
-      '--f-teal',
-    ]);
+    for (const pair of used) {
+      const [name, fallback] = pair.split(' ');
+      expect(
+        Object.keys(LIGHT).map((c) => `--f-${c}`),
+        name,
+      ).toContain(name);
+      expect(LIGHT[name!.slice(4) as keyof typeof LIGHT], name).toBe(fallback);
+    }
+    if (set === 'classic')
+      expect(names.sort()).toEqual(
+        Object.keys(LIGHT)
+          .map((c) => `--f-${c}`)
+          .sort(),
+      );
   });
 
   test('stays small', () => {
-    expect(statSync(SPRITE).size).toBeLessThan(MAX_BYTES);
+    expect(SVG.length).toBeLessThan(MAX_BYTES);
+  });
+});
+
+describe('the colours the drawn sets fall back to', () => {
+  test("are the light theme's face colours in public/css/site.css", () => {
+    const css = readFileSync(new URL('../../public/css/site.css', import.meta.url), 'utf8');
+    expect(faceColours(css).light).toEqual(Object.fromEntries(Object.entries(LIGHT).map(([c, v]) => [`--f-${c}`, v])));
+  });
+});
+
+describe('the classic set', () => {
+  test('is public/faces.svg as written by hand', () => {
+    expect(spriteOf('classic')).toBe(readFileSync(CLASSIC_SPRITE, 'utf8'));
+  });
+});
+
+describe("the traditional set's characters", () => {
+  test('are strokes inside their design box', () => {
+    for (const glyph of [...NUMERALS, WAN]) {
+      const numbers = glyph.d.match(/-?\d*\.?\d+/g)!.map(Number);
+      expect(Math.min(...numbers)).toBeGreaterThanOrEqual(0);
+      expect(Math.max(...numbers)).toBeLessThanOrEqual(Math.max(glyph.w, glyph.h));
+    }
+    expect(NUMERALS).toHaveLength(9);
   });
 });

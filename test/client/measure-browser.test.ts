@@ -20,7 +20,9 @@ test('the script is small: app.js at most 25 KB gzip', () => {
     'app.js': gzipKb('app.js'),
     'worker.js': gzipKb('worker.js'),
     'board.css': gzipKb('board.css'),
-    'faces-light.svg': gzipKb('faces-light.svg'),
+    'faces-classic-light.svg': gzipKb('faces-classic-light.svg'),
+    'faces-traditional-light.svg': gzipKb('faces-traditional-light.svg'),
+    'faces-large-light.svg': gzipKb('faces-large-light.svg'),
   };
   console.log(`client sizes (KB gzip): ${JSON.stringify(sizes)}`);
   expect(sizes['app.js']).toBeLessThanOrEqual(25);

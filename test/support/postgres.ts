@@ -11,7 +11,7 @@
  * Without the binaries the PostgreSQL suites are skipped with one loud reason; with CI set that is an
  * error instead (`.ci/run` installs the `postgresql` package).
  */
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFile, execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { freePort } from './ports.ts';
@@ -51,6 +51,13 @@ export function postgresMissing(): string | undefined {
 
 export interface RunningPostgres {
   url: string; // postgres://postgres:…@127.0.0.1:PORT/postgres (the admin database)
+  /**
+   * `pg_ctl restart -m fast` (as an operator restarts it: every session ended, then started again on the same
+   * port and files); resolves once it accepts connections again. Asynchronous: the caller's load goes on meanwhile.
+   */
+  restart(): Promise<void>;
+  /** `pg_ctl stop -m fast`, then `work` while it is down, then started again as before; resolves once it accepts connections. */
+  down(work: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -77,6 +84,16 @@ export async function startPostgres(): Promise<RunningPostgres> {
   if (asRoot) execFileSync('chown', ['postgres:postgres', pwfile]);
   const data = join(dir, 'data');
   const port = await freePort();
+  const options = [
+    '-c listen_addresses=127.0.0.1',
+    `-c port=${port}`,
+    `-c unix_socket_directories=${dir}`,
+    '-c fsync=off', // a throwaway cluster: speed over durability
+    '-c synchronous_commit=off',
+    '-c full_page_writes=off',
+    '-c max_connections=300', // parallel test files, each app with its pool
+    '-c shared_buffers=32MB',
+  ].join(' ');
   try {
     run('initdb', [
       '-D',
@@ -91,16 +108,6 @@ export async function startPostgres(): Promise<RunningPostgres> {
       `--pwfile=${pwfile}`,
       '--no-sync',
     ]);
-    const options = [
-      '-c listen_addresses=127.0.0.1',
-      `-c port=${port}`,
-      `-c unix_socket_directories=${dir}`,
-      '-c fsync=off', // a throwaway cluster: speed over durability
-      '-c synchronous_commit=off',
-      '-c full_page_writes=off',
-      '-c max_connections=300', // parallel test files, each app with its pool
-      '-c shared_buffers=32MB',
-    ].join(' ');
     run('pg_ctl', ['-D', data, '-l', join(dir, 'log'), '-o', options, '-w', '-t', '60', 'start']);
   } catch (error) {
     const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? '';
@@ -119,8 +126,28 @@ export async function startPostgres(): Promise<RunningPostgres> {
     ],
     { detached: true, stdio: 'ignore' },
   ).unref();
+  /** pg_ctl on this cluster, asynchronously (the caller's load goes on meanwhile); waits for it to finish. */
+  const pgCtl = (args: string[]) =>
+    new Promise<void>((resolve, reject) => {
+      const all = ['-D', data, '-w', '-t', '60', ...args];
+      execFile(
+        asRoot ? 'runuser' : join(bin, 'pg_ctl'),
+        asRoot ? ['-u', 'postgres', '--', join(bin, 'pg_ctl'), ...all] : all,
+        (error, _stdout, stderr) =>
+          error ? reject(new Error(`pg_ctl ${args.at(-1)} failed: ${stderr.trim() || error.message}`)) : resolve(),
+      );
+    });
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    restart: () => pgCtl(['-l', join(dir, 'log'), '-m', 'fast', 'restart']),
+    async down(work) {
+      await pgCtl(['-m', 'fast', 'stop']);
+      try {
+        await work();
+      } finally {
+        await pgCtl(['-l', join(dir, 'log'), '-o', options, 'start']);
+      }
+    },
     async stop() {
       try {
         run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);

@@ -42,10 +42,10 @@ function answersPing(port: number): Promise<boolean> {
 export interface TestRedis {
   readonly url: string; // redis://127.0.0.1:PORT
   readonly port: number;
-  /** SIGKILL: gone at once, as in a crash. */
-  kill(): Promise<void>;
-  /** A fresh, empty server on the same port. */
-  restart(): Promise<void>;
+  /** SIGKILL: gone at once, as in a crash (SIGTERM: an operator's stop). */
+  kill(signal?: 'SIGKILL' | 'SIGTERM'): Promise<void>;
+  /** A fresh, empty server on the same port, after SIGKILL (a crash) or SIGTERM (an operator's restart). */
+  restart(signal?: 'SIGKILL' | 'SIGTERM'): Promise<void>;
   /** SIGSTOP: it keeps its connections but answers nothing (a hung server); `resume()` undoes it. */
   pause(): void;
   resume(): void;
@@ -88,8 +88,8 @@ export async function startRedis(): Promise<TestRedis> {
     }
   };
 
-  const kill = async (): Promise<void> => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  const kill = async (signal: 'SIGKILL' | 'SIGTERM' = 'SIGKILL'): Promise<void> => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill(signal);
     await exited;
   };
 
@@ -98,8 +98,8 @@ export async function startRedis(): Promise<TestRedis> {
     url: `redis://127.0.0.1:${port}`,
     port,
     kill,
-    restart: async () => {
-      await kill();
+    restart: async (signal = 'SIGKILL') => {
+      await kill(signal);
       await launch();
     },
     pause: () => void child?.kill('SIGSTOP'),

@@ -8,6 +8,13 @@
  *   session advisory lock while it reads and applies, so one migrates and the others then find it done.
  * - Integers: bigint columns (ms times) and COUNT(*) come back as JS numbers, not strings: every value
  *   we store is far below 2^53. numeric is not used.
+ * - A database restart (issue 30): PostgreSQL ends every session, the pool drops the broken connections
+ *   (idle ones through its error event, those in use when released with their error) and connects anew on
+ *   the next query, so the app reconnects by itself. Meanwhile queries fail at once (refused, or "starting
+ *   up"); `isUnavailable` tells those failures from a bug's, and the error handler answers them 503 with
+ *   Retry-After (errors.ts), which the page's sync retries. A connection taken for a transaction listens
+ *   for its own error event while it is out of the pool: PostgreSQL may end it between two statements, and
+ *   an error event nobody listens to would end the process.
  */
 import pg from 'pg';
 import { notApplied, type AppliedMigration, type Migration } from './migrate.ts';
@@ -38,10 +45,40 @@ export function createPool(opts: PoolOptions): pg.Pool {
   });
   // An idle connection that breaks (database restart) emits here; the pool drops it and makes a new one.
   pool.on('error', () => {});
+  // A connection may also be told to end (57P01, a restart) while it is out of the pool between queries, and
+  // node-postgres then emits on the client itself: without a listener that would end the process (seen under
+  // load). Its next query fails ("not queryable") and it is released with that error, so the pool drops it.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 
 export type Queryable = pg.Pool | pg.PoolClient;
+
+/** SQLSTATEs and socket errors of a database that cannot be reached now, not of a bad query. */
+const UNAVAILABLE_CODE =
+  /^(08...|57P0[1-3]|53300|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)$/;
+/** node-postgres' own errors for a connection lost or never made (they carry no code). */
+const UNAVAILABLE_MESSAGE =
+  /^(Connection terminated|Connection ended unexpectedly|Client has encountered a connection error|Client was closed and is not queryable|timeout exceeded when trying to connect)/;
+
+/**
+ * Whether `error` says the database cannot be reached just now (a restart, a failover, the network, every
+ * connection taken for longer than the pool waits): connection exceptions (08…), admin, crash and startup
+ * shutdowns (57P01–57P03), too many connections (53300), refused or broken sockets, node-postgres' lost
+ * connections and its pool's connect timeout. Such a request may be tried again in a few seconds.
+ */
+export function isUnavailable(error: unknown): boolean {
+  for (
+    let e = error, depth = 0;
+    e && typeof e === 'object' && depth < 3;
+    e = (e as { cause?: unknown }).cause, depth++
+  ) {
+    const { code, message } = e as { code?: unknown; message?: unknown };
+    if (typeof code === 'string' && UNAVAILABLE_CODE.test(code)) return true;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGE.test(message)) return true;
+  }
+  return false;
+}
 
 /** Runs `work` in one transaction on one connection of the pool: committed when it returns, rolled back when it throws. */
 export async function transaction<T>(
@@ -51,6 +88,8 @@ export async function transaction<T>(
 ): Promise<T> {
   const client = await pool.connect();
   let broken: unknown;
+  const lost = (error: Error): void => void (broken ??= error); // the session ended between statements
+  client.on('error', lost);
   try {
     await client.query(begin);
     const result = await work(client);
@@ -64,6 +103,7 @@ export async function transaction<T>(
     }
     throw error;
   } finally {
+    client.removeListener('error', lost);
     client.release(broken as Error | undefined);
   }
 }

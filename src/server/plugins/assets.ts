@@ -15,12 +15,21 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { TILE_SETS, type TileSet } from '../../shared/tilesets.ts';
+import { THEMES, type ThemeName } from '../views/theme.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
     assets: Assets;
   }
 }
+
+/** The face sheets: one per tile set and theme, drawn by the build (scripts/face-sheets.ts). */
+export type FaceSheetName = `faces-${TileSet}-${ThemeName}.svg`;
+export const faceSheetName = (set: TileSet, theme: ThemeName): FaceSheetName => `faces-${set}-${theme}.svg`;
+const FACE_SHEETS: readonly FaceSheetName[] = TILE_SETS.flatMap((set) =>
+  THEMES.map((theme) => faceSheetName(set, theme)),
+);
 
 export const ASSET_NAMES = [
   'app.js',
@@ -30,9 +39,7 @@ export const ASSET_NAMES = [
   'theme.js',
   'site.css',
   'board.css',
-  'faces-light.svg',
-  'faces-dark.svg',
-  'faces-contrast.svg',
+  ...FACE_SHEETS,
   'icon.svg',
   'icon-192.png',
   'icon-512.png',
@@ -65,9 +72,7 @@ const FALLBACK: Record<AssetName, string | undefined> = {
   'theme.js': undefined,
   'site.css': 'css/site.css',
   'board.css': 'css/board.css',
-  'faces-light.svg': undefined, // drawn by the build (scripts/face-sheets.ts): without it, tiles show no faces
-  'faces-dark.svg': undefined,
-  'faces-contrast.svg': undefined,
+  ...(Object.fromEntries(FACE_SHEETS.map((name) => [name, undefined])) as Record<FaceSheetName, undefined>), // drawn by the build: without it, tiles show no faces
   'editor.js': undefined,
   'editor-worker.js': undefined,
   'editor.css': 'css/editor.css',

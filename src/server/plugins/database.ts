@@ -39,6 +39,7 @@ export interface DatabaseProbe {
   version(): Promise<number | null>; // the latest migration applied (a real read)
   write(now: number): Promise<void>; // a small write (one settings row)
   size(): Promise<object>; // how big the database is
+  unavailable(error: unknown): boolean; // the error says the database cannot be reached just now (try again soon)
 }
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/', import.meta.url));
@@ -115,6 +116,7 @@ async function databasePlugin(fastify: FastifyInstance, opts: DatabaseOptions): 
     async size() {
       return databaseSize(db);
     },
+    unavailable: () => false, // a file opened in process is never away: its errors are the disk's (health.ts)
   });
   const logSize = (): void => {
     try {

@@ -6,7 +6,8 @@
  * - `Cache-Control`: static files and public API reads set their own; everything else is about a
  *   player (their cookie, their game) or an error: never kept by a shared cache, revalidated by
  *   the browser (`private, no-cache`).
- * - `Connection: close` while the server closes: answers to requests still in flight close their
+ * - `Connection: close` while the server drains and closes (readiness.ts): a balancer keeps no idle
+ *   connection to a process leaving the fleet, and answers to requests still in flight close their
  *   connection, or a client's keep-alive connection would hold the close open until it timed out
  *   (server.ts waits 10 s).
  *
@@ -52,7 +53,7 @@ async function headersPlugin(fastify: FastifyInstance): Promise<void> {
     done();
   });
   fastify.addHook('onSend', (request, reply, _payload, done) => {
-    baseHeaders(request, reply, closing);
+    baseHeaders(request, reply, closing || fastify.readiness.draining !== null);
     done();
   });
 }

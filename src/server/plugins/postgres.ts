@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type pg from 'pg';
 import { readMigrations } from '../db/migrate.ts';
-import { createPool, migratePostgres } from '../db/postgres.ts';
+import { createPool, isUnavailable, migratePostgres } from '../db/postgres.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -59,6 +59,7 @@ async function postgresPlugin(fastify: FastifyInstance, opts: PostgresOptions): 
         .rows[0]!;
       return { bytes: row.bytes, pool: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } };
     },
+    unavailable: isUnavailable,
   });
   fastify.addHook('onClose', async () => {
     if (!pool.ended) await pool.end(); // waits for the connections in use to come back

@@ -7,8 +7,9 @@
  * numbers. Templates are compiled once and cached. `fastify.renderPartial`
  * renders one template to a string (with the same asset helpers), so a route
  * can cache markup that does not change, such as a fresh board. Every page gets the player's theme
- * (`theme`, views/theme.ts) and the path its theme form goes back to (`back`: the page's own address
- * for a GET, else the home page); a caller of `renderPartial` passes them itself. Every template renders in
+ * (`theme`, views/theme.ts), tile set (`tileSet`: `request.tiles`, plugins/tiles.ts) and the path its theme
+ * and tiles forms go back to (`back`: the page's own address for a GET, else the home page); a caller of
+ * `renderPartial` passes them itself. Every template renders in
  * one language: the request's for a page, the caller's `i18n` for a partial (docs/i18n.md).
  */
 import { fileURLToPath } from 'node:url';
@@ -18,7 +19,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { LANG_NAMES, LANGS } from '../../shared/i18n.ts';
 import type { Translator } from '../services/i18n.ts';
+import { TILE_SETS } from '../../shared/tilesets.ts';
 import { backPath, themeOf, THEME_COOKIE } from '../views/theme.ts';
+import { TILE_SET_NAME_KEYS } from '../views/tiles.ts';
 import type { Assets } from './assets.ts';
 
 declare module 'fastify' {
@@ -48,11 +51,20 @@ export interface PartialData {
 /** The language picker's options (every page's footer, and the play page's menu): each in its own name. */
 const LANG_OPTIONS = LANGS.map((lang) => ({ lang, name: LANG_NAMES[lang] }));
 
+/** The tile-set picker's options (views/partials/tiles.eta): each set's id and its name's message key. */
+const TILE_SET_OPTIONS = TILE_SETS.map((id) => ({ id, key: TILE_SET_NAME_KEYS[id] }));
+
 /**
  * What every template gets for its language: `i18n` (the translator), `t` (text) and `th` (HTML) bound
  * to it, and the picker's options. Templates call `it.t('key', { … })`; partials are passed `t` too.
  */
-export const languageData = (i18n: Translator) => ({ i18n, t: i18n.t, th: i18n.th, langs: LANG_OPTIONS });
+export const languageData = (i18n: Translator) => ({
+  i18n,
+  t: i18n.t,
+  th: i18n.th,
+  langs: LANG_OPTIONS,
+  tileSets: TILE_SET_OPTIONS,
+});
 
 export const VIEWS_DIR = fileURLToPath(new URL('../../../views/', import.meta.url));
 
@@ -68,7 +80,8 @@ async function viewPlugin(fastify: FastifyInstance): Promise<void> {
     const theme = themeOf(request.cookies?.[THEME_COOKIE]); // no cookies yet on an error raised before the cookie hook
     const back = request.method === 'GET' ? backPath(request.url) : '/'; // a long address goes back home: the form takes 512 characters
     // The language: the request's (plugins/i18n.ts); an error raised before that plugin's hooks still has it.
-    return this.view(template, { assets, requestId: request.id, theme, back, ...languageData(request.i18n), ...data });
+    const page = { assets, requestId: request.id, theme, tileSet: request.tiles, back };
+    return this.view(template, { ...page, ...languageData(request.i18n), ...data });
   });
 }
 

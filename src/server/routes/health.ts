@@ -9,6 +9,13 @@
  *   while every game failed. Now a probe write (one settings row) runs at most every
  *   WRITE_PROBE_EVERY_MS, and a write error a request met (SQLITE_FULL, SQLITE_IOERR…, counted by
  *   the error handler) within the last WRITE_FAILURE_WINDOW_MS also makes it 503, with the code.
+ * - A database that cannot be reached (a restart, issue 30) makes it 503 until the probe reaches it again:
+ *   a failed probe is tried again at the next check (at most every REPROBE_MS), and connection losses
+ *   requests met stop counting once it succeeds, so the process is ready again as soon as PostgreSQL is.
+ * - Draining (after SIGTERM, server.ts and readiness.ts): 503 `draining: …`, so the balancer stops sending
+ *   new requests here while the process still answers them.
+ * - The log says when readiness changes (`health check failed: not ready`, with the reason, at error;
+ *   `health check passes again: ready`, with how long it was not, at info), not at every check.
  * - `?detail=1` adds the backend (`sqlite` or `postgres`, issue 15), the database size (SQLite: file, WAL,
  *   free pages, issue 9 item 6; PostgreSQL: the database's size and the pool's connections), the write state, and
  *   where the limits are counted (`limits`; with REDIS_URL set and Redis away, `degraded` says so), and the
@@ -19,7 +26,9 @@ import type { FastifyInstance } from 'fastify';
 import type { MeasuredCache } from '../services/lru.ts';
 
 const WRITE_PROBE_EVERY_MS = 10_000;
+const REPROBE_MS = 1_000; // after a failed probe, how soon a check tries the write again
 export const WRITE_FAILURE_WINDOW_MS = 60_000;
+export const DRAINING = 'draining: this process is shutting down'; // the 503 of a process draining (server.ts)
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -27,19 +36,31 @@ declare module 'fastify' {
   }
 }
 
+/** The database could not be reached (SQLSTATE connection exception 08…, shutting down 57P0…, refused sockets). */
+const isConnectionLoss = (code: string): boolean =>
+  /^(08...|57P0.|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|ENOTFOUND|EAI_AGAIN)$/.test(code);
+
 /**
  * Storage failures, not a request's fault: SQLite's disk and file errors; PostgreSQL's (SQLSTATE) disk full
- * and out of resources (53…), read-only (25006), connection lost (08…), shutting down (57P…), and a
- * database that cannot be reached at all (ECONNREFUSED…).
+ * and out of resources (53…), read-only (25006), and a database that cannot be reached (isConnectionLoss).
  */
 const isWriteFailure = (code: string): boolean =>
   /^SQLITE_(FULL|IOERR|READONLY|CORRUPT|CANTOPEN|NOTADB)/.test(code) ||
-  /^(53...|25006|08...|57P0.|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE)$/.test(code);
+  /^(53...|25006)$/.test(code) ||
+  isConnectionLoss(code);
 
-/** The latest write errors requests met; the error handler records them. */
+/**
+ * The latest write errors requests met; the error handler records them. A failure of the storage itself
+ * (a full disk) counts for WRITE_FAILURE_WINDOW_MS: the probe's one small row may still fit where a game's
+ * log does not. A database that could not be reached counts only until the probe reaches it again
+ * (`reached`): once PostgreSQL is back after a restart, the process is ready at once (issue 30).
+ */
 export class WriteFailures {
   count = 0; // since start
-  last: { code: string; at: number } | undefined;
+  last: { code: string; at: number } | undefined; // the latest of either kind, for ?detail=1
+  private storage: { code: string; at: number } | undefined; // the latest failure of the storage itself
+  private loss: { code: string; at: number } | undefined; // the latest time the database could not be reached
+  private reachedAt = -Infinity; // the latest probe that reached the database
 
   constructor(private readonly now: () => number) {}
 
@@ -48,12 +69,28 @@ export class WriteFailures {
     if (!code || !isWriteFailure(code)) return false;
     this.count++;
     this.last = { code, at: this.now() };
+    if (isConnectionLoss(code)) this.loss = this.last;
+    else this.storage = this.last;
     return true;
   }
 
-  /** The code of a failure within the window, if any. */
+  /** The probe reached the database and wrote: losses of connection before now no longer count. */
+  reached(): void {
+    this.reachedAt = this.now();
+  }
+
+  /** A request met a lost connection since the probe last reached the database: probe again soon. */
+  lostSinceReached(): boolean {
+    return this.loss !== undefined && this.loss.at >= this.reachedAt;
+  }
+
+  /** The code of a failure that still counts, if any. */
   recent(): string | undefined {
-    return this.last && this.now() - this.last.at < WRITE_FAILURE_WINDOW_MS ? this.last.code : undefined;
+    const now = this.now();
+    if (this.storage && now - this.storage.at < WRITE_FAILURE_WINDOW_MS) return this.storage.code;
+    if (this.loss && now - this.loss.at < WRITE_FAILURE_WINDOW_MS && this.loss.at >= this.reachedAt)
+      return this.loss.code;
+    return undefined;
   }
 }
 
@@ -81,14 +118,21 @@ function memoryDetail(caches: readonly MeasuredCache[]) {
 export default async function health(fastify: FastifyInstance): Promise<void> {
   const probe = fastify.databaseProbe;
   let probed: { at: number; error: string | undefined } | undefined;
+  let down: { since: number; problem: string } | undefined; // not ready since, for the log's lines on a change
 
-  /** Why writes fail, or undefined when they work (the probe's answer is kept WRITE_PROBE_EVERY_MS). */
+  /**
+   * Why writes fail, or undefined when they work. A good probe is kept WRITE_PROBE_EVERY_MS; a failed one, or
+   * a good one older than a connection a request lost since, only REPROBE_MS.
+   */
   const writeProblem = async (): Promise<string | undefined> => {
     const now = fastify.now();
-    if (!probed || now - probed.at >= WRITE_PROBE_EVERY_MS) {
+    const doubt = probed?.error !== undefined || fastify.writeFailures.lostSinceReached();
+    const keep = doubt ? REPROBE_MS : WRITE_PROBE_EVERY_MS;
+    if (!probed || now - probed.at >= keep) {
       try {
         await probe.write(now);
         probed = { at: now, error: undefined };
+        fastify.writeFailures.reached();
       } catch (error) {
         const code = (error as { code?: string }).code ?? 'unknown';
         fastify.writeFailures.record(code);
@@ -104,15 +148,28 @@ export default async function health(fastify: FastifyInstance): Promise<void> {
     { logLevel: 'warn', config: { player: false } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
+      fastify.readiness.checked(fastify.now());
       let problem: string | undefined;
-      try {
-        if (typeof (await probe.version()) !== 'number') problem = 'the database does not answer';
-        else problem = await writeProblem();
-      } catch (error) {
-        request.log.error({ err: error }, 'health check: the database does not answer');
-        problem = 'the database does not answer';
-      }
-      if (problem) request.log.error({ problem }, 'health check failed');
+      if (fastify.readiness.draining !== null) problem = DRAINING;
+      else
+        try {
+          if (typeof (await probe.version()) !== 'number') problem = 'the database does not answer';
+          else problem = await writeProblem();
+        } catch (error) {
+          if (!probe.unavailable(error))
+            request.log.error({ err: error }, 'health check: the database does not answer');
+          problem = 'the database does not answer';
+          probed = undefined; // probe the write again as soon as it answers
+        }
+      // The log says when readiness changes (and why), not at every check of a balancer.
+      if (problem && problem !== down?.problem && problem !== DRAINING)
+        fastify.log.error({ reqId: request.id, problem }, 'health check failed: not ready');
+      else if (!problem && down)
+        fastify.log.info(
+          { reqId: request.id, downMs: fastify.now() - down.since, problem: down.problem },
+          'health check passes again: ready',
+        );
+      down = problem ? { since: down?.since ?? fastify.now(), problem } : undefined;
       const body: Record<string, unknown> = problem ? { ok: false, error: problem } : { ok: true };
       if (request.query.detail === '1') {
         body.backend = fastify.backend;
@@ -124,6 +181,7 @@ export default async function health(fastify: FastifyInstance): Promise<void> {
         body.writeFailures = { count: fastify.writeFailures.count, last: fastify.writeFailures.last ?? null };
         body.memory = memoryDetail(fastify.caches);
         body.connections = fastify.connectionStats();
+        body.draining = fastify.readiness.draining !== null;
         // Limits counted per process while Redis is away: degraded, not down (serving goes on).
         const limits = fastify.countersState();
         body.limits = limits;

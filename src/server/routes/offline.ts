@@ -13,6 +13,7 @@ import type { FastifyInstance } from 'fastify';
 import { newDealUrl } from '../../shared/display.ts';
 import { sendError } from '../errors.ts';
 import { ASSET_NAMES, type AssetName } from '../plugins/assets.ts';
+import { DEFAULT_TILE_SET } from '../../shared/tilesets.ts';
 import type { Lang } from '../../shared/i18n.ts';
 import type { Translator } from '../services/i18n.ts';
 import { themeOf } from '../views/theme.ts';
@@ -125,6 +126,7 @@ export default async function offline(fastify: FastifyInstance): Promise<void> {
       resumed: false,
       dealData: '{"deal":null,"game":null}',
       theme: themeOf(undefined), // the shell's theme script applies the player's, as on every page
+      tileSet: DEFAULT_TILE_SET, // and the theme script the player's tile set (src/client/theme.ts)
       back: '/',
       sharePath: '/',
       shareUrl: '',

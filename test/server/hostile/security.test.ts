@@ -130,6 +130,9 @@ describe('TRUST_PROXY and the rest of the environment', () => {
     ['GROWTH_PER_CLIENT_MB', '0', /GROWTH_PER_CLIENT_MB is a whole number of MB from 1 to 65536/],
     ['GROWTH_PER_CLIENT_MB', '1.5', /GROWTH_PER_CLIENT_MB is a whole number/],
     ['GROWTH_PER_CLIENT_MB', 'lots', /GROWTH_PER_CLIENT_MB is a whole number/],
+    ['DRAIN_MS', '-1', /DRAIN_MS is a whole number of ms from 0 to 60000/],
+    ['DRAIN_MS', '60001', /DRAIN_MS is a whole number of ms from 0 to 60000/],
+    ['DRAIN_MS', '5s', /DRAIN_MS is a whole number of ms/],
     ['DATABASE_URL', 'mysql://db/mahjong', /DATABASE_URL is a PostgreSQL URL/],
     ['DATABASE_URL', 'postgres://db', /DATABASE_URL is a PostgreSQL URL/],
     ['DATABASE_URL', 'data/mahjong.db', /DATABASE_URL is a PostgreSQL URL/],
@@ -166,6 +169,7 @@ describe('TRUST_PROXY and the rest of the environment', () => {
         TRUST_PROXY: false,
         DEAL_WORKERS: 2,
         GROWTH_PER_CLIENT_MB: 64,
+        DRAIN_MS: 5000,
       },
     });
   });

@@ -92,6 +92,36 @@ describe('compose.yaml', () => {
     expect(servers).toEqual(APPS.map((name) => [name, `${name}:3000`]));
   });
 
+  test('the balancer settings a rolling restart needs (docs/operations.md, "Rolling restart")', () => {
+    const config = read('deploy/haproxy.cfg')
+      .split('\n')
+      .map((line) => line.replace(/\s+#.*$/, ''))
+      .filter((line) => !/^\s*#/.test(line))
+      .join('\n'); // the settings, without the comments that explain them
+    const setting = (name: string) => new RegExp(`^\\s*${name}(?:\\s|$)`, 'm');
+    // Out within the apps' drain (DRAIN_MS, 5 s): inter + (fall - 1) × fastinter = 2.5 s.
+    const server = /^\s*default-server (.*)$/m.exec(config)?.[1] ?? '';
+    expect(server).toMatch(/\binter 2s\b/);
+    expect(server).toMatch(/\bfastinter 500ms\b/);
+    expect(server).toMatch(/\bdowninter 1s\b/);
+    expect(server).toMatch(/\bfall 2\b/);
+    expect(server).toMatch(/\brise 2\b/);
+    expect(config).not.toMatch(/shutdown-sessions/); // requests on an app taken out finish there
+    expect(config).toMatch(setting('retries 2'));
+    expect(config).toMatch(setting('option redispatch 1'));
+    expect(config).toMatch(setting('retry-on conn-failure empty-response'));
+    // Every app out: the balancer's own 503, with Retry-After, in the API's shape for /api/.
+    const own = [...config.matchAll(/^\s*http-request return status 503 (.*) if (.*)$/gm)];
+    expect(own).toHaveLength(2);
+    for (const [, answer, condition] of own) {
+      expect(answer).toMatch(/hdr retry-after 2/);
+      expect(condition).toMatch(/\{ nbsrv\(app\) eq 0 \}/);
+    }
+    const json = /string '(\{.*\})'/.exec(own[0]![1]!)?.[1];
+    expect(JSON.parse(json!)).toMatchObject({ code: 'ERR_UNAVAILABLE' });
+    expect(own[0]![2]).toMatch(/path_beg \/api\//);
+  });
+
   test('no secret is committed: passwords and secrets are required variables, .env is ignored', () => {
     for (const { at, value } of strings(compose)) {
       const key = at.at(-1) ?? '';

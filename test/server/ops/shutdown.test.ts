@@ -4,6 +4,10 @@
  * deterministically: its headers and half its body are sent, the server logs it as incoming, the
  * signal goes, and only then the rest of the body. A cleanly closed database has checkpointed its
  * WAL into the main file and removed it.
+ *
+ * Draining first (issue 30, readiness.ts): when something checks /healthz (a balancer), SIGTERM makes it
+ * answer 503 `draining` for DRAIN_MS while every request is still served (closing its connection), and
+ * longer while requests keep arriving; then the close above. A second signal ends the drain at once.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -11,8 +15,11 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, expect, test } from 'vitest';
+import { createServer } from 'node:http';
+import { afterAll, describe, expect, test } from 'vitest';
 import type { Deal } from '../../../src/engine/index.ts';
+import { waitForDrain } from '../../../src/server/readiness.ts';
+import { DRAINING } from '../../../src/server/routes/health.ts';
 import { Player, startServer, type ServerProcess } from '../process.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mahjong-shutdown-'));
@@ -133,4 +140,88 @@ test('a bad environment exits 2 with one line per problem, before opening anythi
   expect(lines[0]).toMatch(/^mahjong server: environment: LOG_LEVEL: LOG_LEVEL is one of/);
   expect(lines[1]).toMatch(/^mahjong server: environment: TRUST_PROXY: "everyone" is not true, false/);
   expect(existsSync(databasePath)).toBe(false);
+});
+
+describe('draining before the close (issue 30)', () => {
+  test(
+    'watched: /healthz 503 "draining" while requests are served, closing their connections; then closed; exit 0',
+    {
+      timeout: 60_000,
+    },
+    async () => {
+      const server = await startServer(path.join(dir, 'drain.db'), { DRAIN_MS: '1500' });
+      servers.push(server);
+      // A balancer's checks (two, a moment apart): someone is watching.
+      for (let i = 0; i < 2; i++) expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
+      server.child.kill('SIGTERM');
+      await server.waitForLog((l) => l.msg.startsWith('draining'));
+      const health = await fetch(`${server.base}/healthz`);
+      expect(health.status).toBe(503);
+      expect(await health.json()).toEqual({ ok: false, error: DRAINING });
+      // New connections are still taken and served, each answer closing its connection.
+      const layouts = await fetch(`${server.base}/api/layouts`);
+      expect(layouts.status).toBe(200);
+      expect(layouts.headers.get('connection')).toBe('close');
+      const drained = await server.waitForLog((l) => l.msg === 'drained');
+      expect(drained.drainedMs).toBeGreaterThanOrEqual(1500);
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+      expect(server.logs.some((l) => l.msg === 'closed')).toBe(true);
+    },
+  );
+
+  test('a second signal ends the drain at once', { timeout: 60_000 }, async () => {
+    const server = await startServer(path.join(dir, 'drain2.db'), { DRAIN_MS: '60000' });
+    servers.push(server);
+    for (let i = 0; i < 2; i++) expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    await server.waitForLog((l) => l.msg.startsWith('draining'));
+    server.child.kill('SIGTERM');
+    const drained = await server.waitForLog((l) => l.msg === 'drained');
+    expect(drained.drainedMs).toBeLessThan(60_000);
+    expect(await server.exited).toEqual({ code: 0, signal: null });
+  });
+
+  test('waitForDrain: DRAIN_MS, longer while requests still arrive (health checks aside), capped', async () => {
+    const http = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
+    try {
+      // Quiet: over after drainMs.
+      let drain = waitForDrain(http, 200, { quietMs: 150, maxExtraMs: 5000 });
+      let result = await drain.done;
+      expect(result.drainedMs).toBeGreaterThanOrEqual(200);
+      expect(result.drainedMs).toBeLessThan(1000);
+      // Requests until 600 ms: over once none came for quietMs after them; health checks do not count.
+      drain = waitForDrain(http, 200, { quietMs: 150, maxExtraMs: 5000 });
+      const until = Date.now() + 600;
+      while (Date.now() < until) {
+        await fetch(`${base}/api/layouts`);
+        await new Promise((resolve) => setTimeout(resolve, 30));
+      }
+      const lastAt = Date.now();
+      const checks = setInterval(() => void fetch(`${base}/healthz`).catch(() => {}), 20);
+      result = await drain.done;
+      clearInterval(checks);
+      expect(result.drainedMs).toBeGreaterThanOrEqual(600 + 150);
+      expect(result.quietMs).toBeGreaterThanOrEqual(150);
+      expect(Date.now() - lastAt).toBeLessThan(2000);
+      // Requests that never stop: over after maxExtraMs more.
+      drain = waitForDrain(http, 100, { quietMs: 150, maxExtraMs: 400 });
+      let going = true;
+      const flood = (async () => {
+        while (going) {
+          await fetch(`${base}/x`);
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      })();
+      result = await drain.done;
+      going = false;
+      await flood;
+      expect(result.drainedMs).toBeGreaterThanOrEqual(500);
+      expect(result.quietMs).toBeLessThan(150);
+    } finally {
+      http.closeAllConnections();
+      await new Promise((resolve) => http.close(resolve));
+    }
+  });
 });

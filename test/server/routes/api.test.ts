@@ -6,7 +6,9 @@ import { describe, expect, test } from 'vitest';
 import { GENERATOR_VERSION, SEED_PATTERN } from '../../../src/engine/index.ts';
 import { LAYOUTS } from '../../../src/engine/builtins.ts';
 import { openDatabase } from '../../../src/server/plugins/database.ts';
-import { WriteFailures } from '../../../src/server/routes/health.ts';
+import { DRAINING, WriteFailures } from '../../../src/server/routes/health.ts';
+import { isUnavailable } from '../../../src/server/db/postgres.ts';
+import { UNAVAILABLE_RETRY_S } from '../../../src/server/errors.ts';
 import { BACKEND, build, closeDatabase, createGame, newPlayer, playerCookie, query } from '../helper.ts';
 
 describe('GET /api/layouts', () => {
@@ -109,6 +111,100 @@ describe('GET /healthz', () => {
     for (const code of [undefined, 'SQLITE_CONSTRAINT_UNIQUE', '23505', '40001', 'ERR_BAD_MOVE'])
       expect(failures.record(code), code).toBe(false);
     expect(failures.count).toBe(7);
+  });
+
+  test('a lost connection counts until the probe reaches the database again; a storage failure for its minute', () => {
+    let clock = 1_000;
+    const failures = new WriteFailures(() => clock);
+    failures.reached();
+    clock += 10;
+    failures.record('57P01'); // PostgreSQL restarting
+    expect([failures.recent(), failures.lostSinceReached()]).toEqual(['57P01', true]);
+    clock += 10;
+    failures.reached(); // back: the process is ready at once
+    expect([failures.recent(), failures.lostSinceReached()]).toEqual([undefined, false]);
+    failures.record('53100'); // a full disk: the probe's one row may fit where a game's log does not
+    clock += 10;
+    failures.reached();
+    expect(failures.recent()).toBe('53100');
+    clock += 60_000;
+    expect(failures.recent()).toBeUndefined();
+  });
+
+  test('a database that cannot be reached just now is told from a bug (isUnavailable)', () => {
+    const error = (message: string, code?: string) => Object.assign(new Error(message), code ? { code } : {});
+    for (const e of [
+      error('terminating connection due to administrator command', '57P01'),
+      error('the database system is starting up', '57P03'),
+      error('the database system is shutting down', '57P03'),
+      error('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'),
+      error('read ECONNRESET', 'ECONNRESET'),
+      error('sorry, too many clients already', '53300'),
+      error('Connection terminated unexpectedly'),
+      error('Client has encountered a connection error and is not queryable'),
+      error('timeout exceeded when trying to connect'),
+      new Error('a store failed', { cause: error('x', '08006') }),
+    ])
+      expect(isUnavailable(e), e.message).toBe(true);
+    for (const e of [
+      error('duplicate key value violates unique constraint', '23505'),
+      error('could not serialize access', '40001'),
+      error('syntax error', '42601'),
+      error('disk full', '53100'),
+      new TypeError('x is undefined'),
+      'a string',
+      null,
+    ])
+      expect(isUnavailable(e), String(e)).toBe(false);
+  });
+
+  test.skipIf(BACKEND === 'sqlite')(
+    'a database away for a moment: 503 ERR_UNAVAILABLE with Retry-After, the page too; /healthz 503 until it answers again',
+    async () => {
+      let clock = 1_750_000_000_000;
+      const app = await build({ now: () => clock });
+      const cookie = await newPlayer(app);
+      expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
+      const statsOf = app.gamesRepository.statsOf;
+      app.gamesRepository.statsOf = async () => {
+        throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
+      };
+      const api = await app.inject({ url: '/api/stats', headers: { cookie } });
+      expect(api.statusCode).toBe(503);
+      expect(api.headers['retry-after']).toBe(String(UNAVAILABLE_RETRY_S));
+      expect(api.json()).toMatchObject({
+        code: 'ERR_UNAVAILABLE',
+        error: expect.stringMatching(/try again in a few seconds/),
+      });
+      const page = await app.inject({ url: '/stats', headers: { cookie } });
+      expect(page.statusCode).toBe(503);
+      expect(page.headers['retry-after']).toBe(String(UNAVAILABLE_RETRY_S));
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.body).toContain('cannot be reached just now; try again in a few seconds');
+      // The loss counts (the database may still be away) until the probe, tried again within a second, reaches it.
+      expect((await app.inject({ url: '/healthz' })).json()).toEqual({
+        ok: false,
+        error: 'writes to the database are failing (57P01)',
+      });
+      app.gamesRepository.statsOf = statsOf;
+      clock += 1_000;
+      expect((await app.inject({ url: '/healthz' })).json()).toEqual({ ok: true });
+      expect((await app.inject({ url: '/api/stats', headers: { cookie } })).statusCode).toBe(200);
+    },
+  );
+
+  test('draining: /healthz 503 "draining", every other answer as usual but closing its connection', async () => {
+    const app = await build();
+    const before = await app.inject({ url: '/api/layouts' });
+    expect(before.headers.connection).not.toBe('close');
+    app.readiness.drain(Date.now());
+    const health = await app.inject({ url: '/healthz?detail=1' });
+    expect(health.statusCode).toBe(503);
+    expect(health.json()).toMatchObject({ ok: false, error: DRAINING, draining: true });
+    const layouts = await app.inject({ url: '/api/layouts' });
+    expect(layouts.statusCode).toBe(200);
+    expect(layouts.body).toBe(before.body);
+    expect(layouts.headers.connection).toBe('close');
   });
 
   test.skipIf(BACKEND === 'postgres')('503 while a write error a request met is recent, 200 again after', async () => {

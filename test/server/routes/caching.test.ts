@@ -39,7 +39,13 @@ describe('caching', () => {
   test('hashed build files: a year, immutable, pre-compressed by the build (no work per request)', async (context) => {
     const app = await build();
     if (!app.assets.built) return context.skip(); // no `npm run build` yet: no hashed files
-    for (const name of ['app.js', 'site.css', 'board.css', 'faces-light.svg'] as const) {
+    for (const name of [
+      'app.js',
+      'site.css',
+      'board.css',
+      'faces-classic-light.svg',
+      'faces-large-dark.svg',
+    ] as const) {
       const url = app.assets.url(name)!;
       const file = join(PUBLIC_DIR, url.slice('/static/'.length));
       for (const [encoding, suffix] of [

@@ -342,6 +342,8 @@ describe('pages in every language', () => {
     '/no-such-page',
     '/transfer/not-a-token',
     '/play/nosuch',
+    '/tiles/traditional', // a tile set's faces preview (its names, families and texts)
+    '/tiles/nosuch',
   ];
 
   test('no page in any other language shows a sentence of the English catalog', async () => {

@@ -5,6 +5,9 @@
  */
 import { gunzipSync, inflateSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
+import { TILE_SETS } from '../../../src/shared/tilesets.ts';
+import { faceSheetName } from '../../../src/server/plugins/assets.ts';
+import { THEMES } from '../../../src/server/views/theme.ts';
 import { build } from '../helper.ts';
 
 describe('service worker, manifest and the offline page', () => {
@@ -30,9 +33,8 @@ describe('service worker, manifest and the offline page', () => {
       'theme.js', // every page's theme switch: kept for offline pages too
       'site.css',
       'board.css',
-      'faces-light.svg', // the face sheets of the three themes (scripts/face-sheets.ts)
-      'faces-dark.svg',
-      'faces-contrast.svg',
+      // the face sheets of every tile set and theme (scripts/face-sheets.ts): a set switched offline still draws
+      ...TILE_SETS.flatMap((set) => THEMES.map((theme) => faceSheetName(set, theme))),
       'icon.svg',
       'icon-192.png',
       'icon-512.png',

@@ -7,7 +7,8 @@
 import { describe, expect, test } from 'vitest';
 import { build, newPlayer } from '../helper.ts';
 
-const htmlTag = (body: string): string => body.match(/<html[^>]*>/)![0];
+/** The <html> start tag, without its tile set (test/server/routes/tiles.test.ts checks that). */
+const htmlTag = (body: string): string => body.match(/<html[^>]*>/)![0].replace(/ data-tiles="[a-z]+"/, '');
 const form = { 'content-type': 'application/x-www-form-urlencoded' };
 
 describe('the theme', () => {

@@ -120,7 +120,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
   // A fresh board is the same for every visitor of a deal: its markup and #deal-data are made once per
   // deal (stored, or shown unstored to visitors without a cookie). So is the whole page for everyone
   // without a game of that deal: nothing on it is about the player, so it is kept too, per nav state,
-  // prefs and theme (at most PAGES_PER_DEAL), as bytes split where the player's part goes. All of it is
+  // prefs, theme and tile set (at most PAGES_PER_DEAL), as bytes split where the player's part goes. All of it is
   // bounded by bytes (issue 24: a 1,000-tile deal's page is ~250 KB; eight of them per deal, for 500
   // deals, once took a gigabyte). Anything player-specific on the play page must go through the
   // resumed-game path.
@@ -226,7 +226,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const nav: Nav = daily && seed === dailySeed(fastify.now()) ? 'daily' : 'play';
       const prefs = playPrefs(request.cookies[PREFS_COOKIE]);
       const theme = themeOf(request.cookies[THEME_COOKIE]);
-      const cacheKey = `${nav} ${shareUrl} ${prefs.timer} ${prefs.paused} ${theme.name} ${theme.auto}`;
+      const cacheKey = `${nav} ${shareUrl} ${prefs.timer} ${prefs.paused} ${theme.name} ${theme.auto} ${request.tiles}`;
       const cached = fresh?.pages.get(cacheKey);
       if (cached && !known) keepWhole(cached, record);
       if (cached) return sendPage(reply, cached, record);
@@ -272,7 +272,8 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         newUrl: newDealUrl(layout, mode),
         prefs,
         theme,
-        back: path, // the theme form comes back to the deal's own link (one page per cache key)
+        tileSet: request.tiles,
+        back: path, // the theme and tiles forms come back to the deal's own link (one page per cache key)
       };
       if (!fresh) return reply.page('play', { ...page, record });
       // Cached without the player's part: the deal's record and the time since the player first saw it.
