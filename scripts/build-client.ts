@@ -6,18 +6,11 @@
  *   minified ES modules for current browsers. The worker is written first: main.ts learns its hashed
  *   file name through the `__WORKER_FILE__` define and finds it next to itself
  *   (`new URL(file, import.meta.url)`), so the server needs no route for it.
-<<<<<<< HEAD
- * - The face sheets (scripts/face-sheets.ts): public/faces.svg drawn as one image per theme, in that
- *   theme's colours from site.css; board.css gets the rules that paint them appended.
- * - src/client/site.ts (the other pages' script), src/client/replay.ts (the replay page's) and src/client/sw.ts
- *   (the service worker, served at /sw.js by the server) are bundled too, and the layout editor's script (src/client/editor.ts, which
-=======
  * - The face sheets (scripts/face-sheets.ts): each tile set's sprite (scripts/faces/) drawn as one image
  *   per theme, in that theme's colours from site.css (`faces-<set>-<theme>.svg`); board.css gets the rules
  *   that paint them appended.
- * - src/client/site.ts (the other pages' script) and src/client/sw.ts (the service worker, served at
- *   /sw.js by the server) are bundled too, and the layout editor's script (src/client/editor.ts, which
->>>>>>> main
+ * - src/client/site.ts (the other pages' script), src/client/replay.ts (the replay page's) and src/client/sw.ts
+ *   (the service worker, served at /sw.js by the server) are bundled too, and the layout editor's script (src/client/editor.ts, which
  *   finds its worker, src/client/editor-worker.ts, through `__EDITOR_WORKER_FILE__`).
  * - public/css/site.css, public/css/board.css and public/css/editor.css are copied (minified by esbuild); the
  *   app's icon is drawn as SVG and PNG (192 and 512 px) by scripts/icon.ts.

@@ -82,12 +82,9 @@ export async function auditPages(
       { name: 'editor', path: '/layouts/editor' },
       { name: 'transfer', path: link },
       { name: 'offline', path: '/offline' },
-<<<<<<< HEAD
       { name: 'replay', path: `${replay}?move=3` },
-=======
       { name: 'tiles traditional', path: '/tiles/traditional' }, // a set's faces preview
       { name: 'tiles large', path: '/tiles/large' },
->>>>>>> main
       { name: 'not found', path: '/no-such-page' },
     ],
   };
