@@ -34,6 +34,8 @@ const ON_POSTGRES = [
   'ops/page-writes',
   'stores/achievements',
   'routes/replays',
+  'ops/metrics',
+  'routes/difficulty',
 ].map((name) => `test/server/${name}.test.ts`);
 
 const ALONE = [

@@ -23,6 +23,10 @@
  *     (one frame), wall-clock and CPU.
  * (f) An independent check of (d)'s "unsolvable" answers: a certificate of one or two
  *     whole face groups that alone cannot be cleared (exhaustive search, plain rules).
+ * (g) A deal's difficulty (engine difficulty.ts) on top of the deal: the time to measure it,
+ *     per mode on the turtle (wall-clock and the process's CPU time) and its p99 on every
+ *     built-in layout. Goal: p99 ≤ 20 ms on the turtle in both modes. Sections (a) to (c)
+ *     time the generator alone (`dealBoard`); `deal` is the two together.
  *
  * Prints readable tables, then one JSON line with every figure.
  */
@@ -32,6 +36,8 @@ import {
   applyMove,
   availablePairs,
   deal,
+  dealBoard,
+  measureDifficulty,
   facePairs,
   fullPresence,
   geometryOf,
@@ -63,6 +69,7 @@ interface Counts {
   readonly corpusCapMs: number; // time per corpus layout in (c), at most
   readonly shuffles: number; // uniform turtle shuffles in (d)
   readonly games: number; // random turtle games per mode in (e)
+  readonly difficulty: number; // turtle deals per mode in (g); a tenth of it per other built-in layout
 }
 
 const FULL: Counts = {
@@ -74,6 +81,7 @@ const FULL: Counts = {
   corpusCapMs: 3_000,
   shuffles: 1_000,
   games: 200,
+  difficulty: 1_000,
 };
 const QUICK: Counts = {
   compare: 50,
@@ -84,6 +92,7 @@ const QUICK: Counts = {
   corpusCapMs: 500,
   shuffles: 50,
   games: 5,
+  difficulty: 100,
 };
 
 const progress = (text: string): void => {
@@ -151,7 +160,7 @@ const figures = (t: Timings) => ({ p50_ms: round(t.p50), p99_ms: round(t.p99), m
 function compareTurtle(turtle: Layout, count: number) {
   // JIT warm-up for both, then alternating blocks of BLOCK deals: load changes hit both generators alike,
   // while neither one's garbage is collected inside the other's timings deal by deal.
-  for (let k = 0; k < 200; k++) deal(turtle, `warm-${k}`, 'relaxed');
+  for (let k = 0; k < 200; k++) dealBoard(turtle, `warm-${k}`, 'relaxed');
   for (let k = 0; k < 20; k++) straightforwardDeal(turtle, `warm-${k}`);
   const BLOCK = 25;
   const ours: number[] = [];
@@ -163,7 +172,7 @@ function compareTurtle(turtle: Layout, count: number) {
     const end = Math.min(count, start + BLOCK - 1);
     progress(`(a) turtle ${end}/${count}`);
     const from = ours.length;
-    for (let k = start; k <= end; k++) ours.push(timed(() => deal(turtle, `cmp-${k}`, 'relaxed')));
+    for (let k = start; k <= end; k++) ours.push(timed(() => dealBoard(turtle, `cmp-${k}`, 'relaxed')));
     for (let k = start; k <= end; k++) {
       let result: ReturnType<typeof straightforwardDeal> = null;
       plain.push(timed(() => (result = straightforwardDeal(turtle, `cmp-${k}`))));
@@ -207,7 +216,7 @@ function compareTurtle(turtle: Layout, count: number) {
 
 function relaxedDeals(count: number) {
   const rows = LAYOUTS.map((layout) => {
-    deal(layout, 'warm', 'relaxed');
+    dealBoard(layout, 'warm', 'relaxed');
     const times: number[] = [];
     let failures = 0;
     let maxAttempts = 0;
@@ -215,7 +224,7 @@ function relaxedDeals(count: number) {
     for (let k = 1; k <= count; k++) {
       if (k % 500 === 0) progress(`(b) ${layout.id} ${k}/${count}`);
       const started = performance.now();
-      const result = deal(layout, `r${k}`, 'relaxed');
+      const result = dealBoard(layout, `r${k}`, 'relaxed');
       times.push(performance.now() - started);
       if (!result.ok) failures++;
       else {
@@ -270,7 +279,7 @@ function classicRow(source: string, id: string, layout: Layout, count: number, c
     progress(`(c) ${id} ${k}/${count}`);
     const c0 = process.cpuUsage();
     const t0 = performance.now();
-    const result = deal(layout, `c${k}`, 'classic');
+    const result = dealBoard(layout, `c${k}`, 'classic');
     times.push(performance.now() - t0);
     const c = process.cpuUsage(c0);
     cpu.push((c.user + c.system) / 1000);
@@ -307,7 +316,7 @@ function classicRow(source: string, id: string, layout: Layout, count: number, c
 function classicDeals(count: number, capMs: number, corpusCount: number, corpusCapMs: number) {
   const rows = LAYOUTS.map((layout) => classicRow('builtin', layout.id, layout, count, capMs));
   for (const entry of corpusLayouts()) {
-    if (!('layout' in entry) || !deal(entry.layout, 'clearable', 'relaxed').ok) continue;
+    if (!('layout' in entry) || !dealBoard(entry.layout, 'clearable', 'relaxed').ok) continue;
     rows.push(classicRow(entry.source, entry.id, entry.layout, corpusCount, corpusCapMs));
   }
   done();
@@ -594,12 +603,86 @@ function workerAnswers(turtle: Layout, games: number) {
   return rows;
 }
 
+const DIFFICULTY_GOAL_MS = 20; // p99 of measuring a turtle deal's difficulty, on top of the deal (issue 28)
+
+/** Times measuring the difficulty of `count` deals of a layout in a mode (the deals made first, untimed). */
+function difficultyRow(layout: Layout, mode: 'relaxed' | 'classic', count: number) {
+  const geom = geometryOf(layout);
+  if (!geom.ok) throw new Error(geom.message);
+  const boards: Face[][] = [];
+  for (let k = 1; k <= count; k++) {
+    progress(`(g) ${layout.id} ${mode}: dealing ${k}/${count}`);
+    const made = dealBoard(layout, `g${k}`, mode);
+    if (made.ok) boards.push(made.value.deal.tiles.map((t) => t.face));
+  }
+  measureDifficulty(geom.value, boards[0]!, mode); // warm-up
+  const wall: number[] = [];
+  const cpu: number[] = [];
+  const bands = { easy: 0, medium: 0, hard: 0, expert: 0 };
+  for (const faces of boards) {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const { band } = measureDifficulty(geom.value, faces, mode);
+    wall.push(performance.now() - t0);
+    const c = process.cpuUsage(c0);
+    cpu.push((c.user + c.system) / 1000);
+    bands[band]++;
+  }
+  const t = summarize(wall);
+  const u = summarize(cpu);
+  return {
+    layout: layout.id,
+    mode,
+    tiles: layout.slots.length,
+    deals: boards.length,
+    ...figures(t),
+    p50_cpu_ms: round(u.p50),
+    p99_cpu_ms: round(u.p99),
+    bands,
+  };
+}
+
+function difficultyTimes(count: number) {
+  const turtle = (['relaxed', 'classic'] as const).map((mode) => difficultyRow(layoutById('turtle')!, mode, count));
+  const others = LAYOUTS.filter((l) => l.id !== 'turtle').flatMap((layout) =>
+    (['relaxed', 'classic'] as const).map((mode) => difficultyRow(layout, mode, Math.max(10, count / 10))),
+  );
+  done();
+  const rows = [...turtle, ...others];
+  table(
+    `(g) A deal's difficulty on top of the deal: ${count} turtle deals per mode, ${Math.max(10, count / 10)} of each other built-in (ms)`,
+    ['layout', 'mode', 'tiles', 'deals', 'p50', 'p99', 'max', 'CPU p50', 'CPU p99', 'easy', 'medium', 'hard', 'expert'],
+    rows.map((r) => [
+      r.layout,
+      r.mode,
+      r.tiles,
+      r.deals,
+      ms(r.p50_ms),
+      ms(r.p99_ms),
+      ms(r.max_ms),
+      ms(r.p50_cpu_ms),
+      ms(r.p99_cpu_ms),
+      r.bands.easy,
+      r.bands.medium,
+      r.bands.hard,
+      r.bands.expert,
+    ]),
+  );
+  const worst = Math.max(...turtle.map((r) => r.p99_ms ?? Infinity));
+  console.log(
+    `goal: turtle p99 ≤ ${DIFFICULTY_GOAL_MS} ms in both modes: ${worst <= DIFFICULTY_GOAL_MS ? 'met' : 'NOT met'} ` +
+      `(${turtle.map((r) => `${r.mode} ${ms(r.p99_ms)} ms wall, ${ms(r.p99_cpu_ms)} ms CPU`).join('; ')}); ` +
+      `slowest p99 of any built-in: ${ms(Math.max(...rows.map((r) => r.p99_ms ?? 0)))} ms`,
+  );
+  return rows;
+}
+
 function main(): void {
   const flags = parseFlags('bench/engine.ts', process.argv.slice(2), { quick: 'switch', only: 'value' });
   const counts = flags.has('quick') ? QUICK : FULL;
-  const only = flags.text('only') ?? 'abcdef'; // sections to run, e.g. --only de (f needs d)
-  if (!/^[a-f]+$/.test(only))
-    throw new UsageError(`bad --only ${JSON.stringify(only)}: letters a to f, the sections to run`);
+  const only = flags.text('only') ?? 'abcdefg'; // sections to run, e.g. --only de (f needs d)
+  if (!/^[a-g]+$/.test(only))
+    throw new UsageError(`bad --only ${JSON.stringify(only)}: letters a to g, the sections to run`);
   if (only.includes('f') && !only.includes('d'))
     throw new UsageError('--only with f needs d too: f checks the unsolvable answers of d');
   const turtle = layoutById('turtle');
@@ -618,6 +701,7 @@ function main(): void {
   const solver = only.includes('d') ? solverOnShuffles(turtle, counts.shuffles) : null;
   const worker = only.includes('e') ? workerAnswers(turtle, counts.games) : null;
   const certificates = only.includes('f') && solver ? certifyUnsolvable(turtle, solver.unsolvable_seeds) : null;
+  const difficulty = only.includes('g') ? difficultyTimes(counts.difficulty) : null;
   const seconds = round((performance.now() - started) / 1000, 1);
   console.log(`\ntotal ${seconds} s`);
   console.log(
@@ -631,6 +715,7 @@ function main(): void {
       solver,
       worker,
       certificates,
+      difficulty,
     }),
   );
 }

@@ -37,6 +37,14 @@
  *
  * Last, the backends (issue 15, bench/backends.ts): the mixed workload on SQLite, on PostgreSQL and on
  * a fleet behind haproxy, side by side.
+ *
+ * The cost of metrics (issue 30): the deal page of two server processes (`--serve-page`) built alike but
+ * for METRICS_TOKEN (plugins/metrics.ts records every request), in alternating rounds, in CPU a request; and
+ * the CPU time of one scrape of /metrics. Two processes, not two apps in one: a second fastify app in the
+ * same process ran 10–25% more CPU a request than the first with neither recording anything (the shared
+ * code sees two sets of object shapes), which would have been counted as the cost of metrics.
+ * BENCH_ONLY=metrics runs that alone; BENCH_METRICS_AA=1 makes it an A/A run (both processes without metrics, no
+ * scrape): the difference it prints is the comparison's own noise, to read the A/B figure against.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -72,6 +80,10 @@ const NEW_DEALS = Number(process.env.BENCH_NEW_DEALS ?? 0.5);
 const ONLY_MIXED = process.env.BENCH_ONLY === 'mixed';
 const ONLY_BACKENDS = process.env.BENCH_ONLY === 'backends';
 const ONLY_ROUTES = process.env.BENCH_ONLY === 'routes'; // the three routes beside bare fastify, nothing after
+const ONLY_METRICS = process.env.BENCH_ONLY === 'metrics'; // the deal page with and without metrics, nothing else
+const METRICS_AA = process.env.BENCH_METRICS_AA === '1'; // the metrics comparison with metrics off on both sides
+const METRICS_TOKEN = 'bench-metrics-token-0123456789-abcdefghijklmnop';
+const SCRAPES = 200; // scrapes of /metrics whose CPU time is measured
 const SHARED_SEEDS = Array.from({ length: 20 }, (_, i) => `shared${i}`); // links many people open
 
 interface Ready {
@@ -117,6 +129,7 @@ async function serve(): Promise<void> {
       playerId: player,
       dealId: stored.value.id,
       layout: 'turtle',
+      band: 'medium',
       status: 'playing',
       tilesLeft: stored.value.deal.tiles.length,
       now: Date.now(),
@@ -143,7 +156,15 @@ async function serve(): Promise<void> {
   await bare.listen({ port: 0, host: '127.0.0.1' });
   const barePort = (bare.server.address() as { port: number }).port;
 
-  const ready: Ready = { app: appPort, bare: barePort, cookie, games, cookies, solution, answer: sample.body };
+  const ready: Ready = {
+    app: appPort,
+    bare: barePort,
+    cookie,
+    games,
+    cookies,
+    solution,
+    answer: sample.body,
+  };
   process.stdout.write(JSON.stringify(ready) + '\n');
   const stop = async (): Promise<void> => {
     await Promise.all([app.close(), bare.close()]);
@@ -197,17 +218,19 @@ async function compare(
   names: [string, string],
   ours: autocannon.Options,
   bare: autocannon.Options,
-  cpu: () => Promise<number>,
+  cpu: (side: 0 | 1) => Promise<number>, // the CPU time (ms) of the process serving that side
 ): Promise<[Row, Row]> {
   const results: [autocannon.Result[], autocannon.Result[]] = [[], []];
   const cpuMs = [0, 0];
   // Warm up both first, not counted: the app has far more code for the JIT to compile than the bare server.
   for (const opts of [ours, bare]) await run({ ...opts, duration: WARMUP_S });
+  // In turn which goes first (ABBA…): the first run of a pair measured a few per cent more CPU a request when
+  // the two sides were the same server (an A/A run of the metrics comparison).
   for (let round = 0; round < ROUNDS; round++)
-    for (const [side, opts] of [ours, bare].entries()) {
-      const before = await cpu();
-      results[side]!.push(await run(opts));
-      cpuMs[side]! += (await cpu()) - before;
+    for (const side of round % 2 === 0 ? ([0, 1] as const) : ([1, 0] as const)) {
+      const before = await cpu(side);
+      results[side]!.push(await run(side === 0 ? ours : bare));
+      cpuMs[side]! += (await cpu(side)) - before;
     }
   const row = (name: string, list: autocannon.Result[], ms: number): Row => ({
     name,
@@ -392,12 +415,116 @@ async function main(): Promise<void> {
 
   await mixed(app, child.pid!, costs);
   child.kill('SIGTERM');
+  await metricsCost();
   await backends(); // SQLite, PostgreSQL and the fleet side by side (bench/backends.ts)
   console.log(
     `\nload average at the end: ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}`,
   );
+}
+
+/**
+ * A server process for the metrics comparison (`--serve-page`): the app alone, with METRICS_TOKEN when
+ * BENCH_SERVE_METRICS=1, the deal page stored and rendered once. Prints its port, then answers "cpu" on stdin
+ * with its CPU time so far (ms).
+ */
+async function servePage(): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'mj-bench-page-'));
+  const app = buildApp({
+    databasePath: join(dir, 'bench.db'),
+    cookieSecret: SECRET,
+    rateLimit: false,
+    logger: false,
+    metricsToken: process.env.BENCH_SERVE_METRICS === '1' ? METRICS_TOKEN : undefined,
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.inject({ url: `/play/turtle/${SEED}` });
+  process.stdout.write(JSON.stringify({ port: (app.server.address() as { port: number }).port }) + '\n');
+  const stop = async (): Promise<void> => {
+    await app.close();
+    rmSync(dir, { recursive: true, force: true });
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void stop());
+  createInterface({ input: process.stdin })
+    .on('line', (command) => {
+      if (command !== 'cpu') return;
+      const used = process.cpuUsage();
+      process.stdout.write(JSON.stringify({ cpuMs: (used.user + used.system) / 1000 }) + '\n');
+    })
+    .on('close', () => void stop());
+}
+
+/** Starts a `--serve-page` process; its base URL, its CPU time (ms) on demand, and a stop. */
+async function pageServer(metrics: boolean) {
+  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve-page'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, NODE_ENV: 'production', BENCH_SERVE_METRICS: metrics ? '1' : '0' },
+  });
+  const answers: ((line: string) => void)[] = [];
+  createInterface({ input: child.stdout! }).on('line', (line) => answers.shift()?.(line));
+  const nextLine = (): Promise<string> => new Promise((resolve) => answers.push(resolve));
+  const { port } = JSON.parse(await nextLine()) as { port: number };
+  return {
+    base: `http://127.0.0.1:${port}`,
+    async cpu(): Promise<number> {
+      const answer = nextLine();
+      child.stdin!.write('cpu\n');
+      return (JSON.parse(await answer) as { cpuMs: number }).cpuMs;
+    },
+    stop: () => child.kill('SIGTERM'),
+  };
+}
+
+/**
+ * What metrics cost (issue 30): the deal page of a process recording metrics against one that does not, in
+ * CPU a request (alternating rounds, each process's own CPU time over its own rounds), and the
+ * CPU time of one scrape of /metrics.
+ */
+async function metricsCost(): Promise<void> {
+  const [on, off] = await Promise.all([pageServer(!METRICS_AA), pageServer(false)]);
+  try {
+    console.log(
+      `\nMetrics: the deal page of a process ${METRICS_AA ? 'without them (A/A: the noise)' : 'with them'} and one without; load average ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')} at the start`,
+    );
+    const cpuOf = (side: 0 | 1): Promise<number> => (side === 0 ? on : off).cpu();
+    const [withMetrics, without] = await compare(
+      [`metrics ${METRICS_AA ? 'off' : 'on '} GET /play/turtle/${SEED}`, 'metrics off (another process, alike)'],
+      { url: `${on.base}/play/turtle/${SEED}` },
+      { url: `${off.base}/play/turtle/${SEED}` },
+      cpuOf,
+    );
+    for (const r of [withMetrics, without])
+      console.log(
+        `${r.name.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  ` +
+          `${r.cpuUs.toFixed(1)} µs CPU a request  (${r.errors} errors, ${r.non2xx} non-2xx)`,
+      );
+    const extra = withMetrics.cpuUs - without.cpuUs;
+    console.log(
+      `${METRICS_AA ? 'A/A difference (no metrics on either)' : 'recording'}: ${extra >= 0 ? '+' : ''}${extra.toFixed(1)} µs CPU a request ` +
+        `(${((100 * extra) / without.cpuUs).toFixed(1)}% of the page's ${without.cpuUs.toFixed(1)} µs)`,
+    );
+    if (METRICS_AA) return;
+    const headers = { authorization: `Bearer ${METRICS_TOKEN}` };
+    let bytes = 0;
+    const before = await on.cpu();
+    for (let i = 0; i < SCRAPES; i++) {
+      const res = await fetch(`${on.base}/metrics`, { headers });
+      if (res.status !== 200) throw new Error(`/metrics answered ${res.status}`);
+      bytes = (await res.arrayBuffer()).byteLength;
+    }
+    const scrapeMs = ((await on.cpu()) - before) / SCRAPES;
+    console.log(
+      `a scrape of /metrics: ${scrapeMs.toFixed(2)} ms CPU, ${kb(bytes)} KB (${SCRAPES} scrapes; ` +
+        `Prometheus asks every 15 s: ${((100 * scrapeMs) / 15_000).toFixed(3)}% of a core)`,
+    );
+  } finally {
+    on.stop();
+    off.stop();
+  }
 }
 
 /** The mixed workload against the app, with the server process sampled and its counters read. */
@@ -425,5 +552,7 @@ async function mixed(base: string, pid: number, costs: () => Promise<Costs>): Pr
 }
 
 if (process.argv.includes('--serve')) await serve();
+else if (process.argv.includes('--serve-page')) await servePage();
 else if (ONLY_BACKENDS) await backends();
+else if (ONLY_METRICS) await metricsCost();
 else await main();

@@ -5,7 +5,7 @@
  * unfinished. On SQLite (the default: a file database with our pragmas) every game is written through the games
  * store, so the aggregates and the achievements are kept as the server keeps them, win by win. With
  * BENCH_STATS_BACKEND=postgres (a throwaway cluster, test/support/postgres.ts) the games are written in bulk by
- * SQL with the aggregates the store keeps (per-layout totals, the days and their runs, the best streak), and the
+ * SQL with the aggregates the store keeps (per-layout and per-band totals, the days and their runs, the best streak), and the
  * last 20 games are started and won through the store, which then awards the achievements their standing earns.
  * Then GET /api/stats and GET /stats are asked BENCH_STATS_RUNS times each (default 200) through app.inject, and
  * the script prints p50/p99/max in ms (and the process's CPU time a request, which a busy machine sways less),
@@ -66,7 +66,6 @@ const winOf = (id: string, at: number, hints: number, finished: number): SavedMo
   dailyDay: null,
   onTable: false,
   playMs: null,
-  band: null,
 });
 
 /** Starts (and wins) game i through the store, as the server does. */
@@ -78,6 +77,7 @@ async function throughStore(app: FastifyInstance, playerId: string, dealIds: num
     playerId,
     dealId: dealIds[g.k]!,
     layout: g.layout,
+    band: 'medium',
     status: 'playing',
     tilesLeft: 144,
     now: g.at,
@@ -95,9 +95,9 @@ async function bulkFill(app: FastifyInstance, playerId: string, dealIds: number[
   for (let from = 0; from < n; from += 5000) {
     const part = games.slice(from, from + 5000);
     await pool.query(
-      `INSERT INTO games (id, player_id, deal_id, layout, status, result, move_count, tiles_left, hints,
+      `INSERT INTO games (id, player_id, deal_id, layout, band, status, result, move_count, tiles_left, hints,
          started_at, updated_at, finished_at, shown_at, paced_at)
-       SELECT g.id, $1, g.deal_id, g.layout, CASE WHEN g.won THEN 'won' ELSE 'playing' END,
+       SELECT g.id, $1, g.deal_id, g.layout, 'medium', CASE WHEN g.won THEN 'won' ELSE 'playing' END,
               CASE WHEN g.won THEN 'won' END, CASE WHEN g.won THEN 72 ELSE 0 END, CASE WHEN g.won THEN 0 ELSE 144 END,
               g.hints, g.at, g.at, g.finished, g.at, g.at
        FROM unnest($2::text[], $3::int[], $4::text[], $5::boolean[], $6::int[], $7::bigint[], $8::bigint[])
@@ -119,6 +119,12 @@ async function bulkFill(app: FastifyInstance, playerId: string, dealIds: number[
      SELECT player_id, layout, COUNT(*), COUNT(result), COUNT(*) FILTER (WHERE result = 'won' AND hints = 0),
             MIN(own_ms) FILTER (WHERE result = 'won')
      FROM games WHERE player_id = $1 GROUP BY player_id, layout`,
+    [playerId],
+  );
+  await pool.query(
+    `INSERT INTO player_bands (player_id, band, played, won, clean_wins)
+     SELECT player_id, band, COUNT(*), COUNT(result), COUNT(*) FILTER (WHERE result = 'won' AND hints = 0)
+     FROM games WHERE player_id = $1 GROUP BY player_id, band`,
     [playerId],
   );
   // Every day from the first win to the last has a win (a game a minute): runs of days 1, 2, 3, …

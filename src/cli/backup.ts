@@ -1,7 +1,8 @@
 /**
  * `backup PATH [--force]`: a consistent copy of the server's database (DATABASE_PATH, default
  * data/mahjong.db) through SQLite's online backup API (better-sqlite3 `db.backup`), safe while
- * the server runs and writes.
+ * the server runs and writes. With DATABASE_URL set, a snapshot of the PostgreSQL database instead
+ * (backup-postgres.ts, in the format of backup-format.ts). `restore` (restore.ts) puts either back.
  *
  * Implementation notes: the source must exist and be a SQLite database. The copy goes to a temporary file next to the target, is switched from WAL to a
  * rollback journal (one self-contained file), is checked with `PRAGMA quick_check`, and is
@@ -12,22 +13,16 @@
  * so the result is always one consistent moment. Bad input is a UsageError (exit 2, one line);
  * a failure while copying is a BackupFailure (exit 1, one line).
  */
-import { chmodSync, closeSync, existsSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { chmodSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { parseFlags, UsageError, type Env } from './args.ts';
+import { backupPostgres } from './backup-postgres.ts';
+import { BackupFailure, prepareTarget, quote, reason } from './target.ts';
 import type { Output } from './commands.ts';
 
+export { BackupFailure } from './target.ts';
+
 export const DEFAULT_DATABASE = 'data/mahjong.db';
-
-/** The copy could not be made for a reason other than the input (disk full, a broken source): exit 1. */
-export class BackupFailure extends Error {}
-
-/** A path in a message: whole (args.ts `quote` shortens user text), quoted, escaped to one line. */
-const quote = (path: string): string => JSON.stringify(path);
-
-const reason = (error: unknown): string =>
-  (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
 
 /**
  * Opens the source; a UsageError when it is missing or not a SQLite database. Not read-only: a
@@ -53,25 +48,6 @@ function openSource(path: string): Database.Database {
   }
 }
 
-/** Checks the target and reserves a temporary file beside it; returns the temporary path. */
-function prepareTarget(target: string, source: string, force: boolean): string {
-  if (resolve(target) === resolve(source)) throw new UsageError('the backup cannot be the database itself');
-  if (existsSync(target)) {
-    if (statSync(target).isDirectory()) throw new UsageError(`${quote(target)} is a directory; give a file name`);
-    if (!force) throw new UsageError(`${quote(target)} exists; add --force to replace it`);
-  }
-  const folder = dirname(target);
-  if (!existsSync(folder)) throw new UsageError(`there is no folder ${quote(folder)}`);
-  if (!statSync(folder).isDirectory()) throw new UsageError(`${quote(folder)} is not a folder`);
-  const temporary = `${target}.partial-${process.pid}`;
-  try {
-    closeSync(openSync(temporary, 'wx')); // the real test of "can we write there" (access() lies to root)
-  } catch (error) {
-    throw new UsageError(`cannot write to ${quote(folder)}: ${reason(error)}`);
-  }
-  return temporary;
-}
-
 /** `backup PATH [--force]`. */
 export async function backupCommand(argv: readonly string[], env: Env): Promise<Output> {
   const positional = argv.filter((word) => !word.startsWith('-'));
@@ -83,6 +59,10 @@ export async function backupCommand(argv: readonly string[], env: Env): Promise<
   if (positional.length === 0) throw new UsageError('backup needs a target PATH');
   if (positional.length > 1) throw new UsageError(`backup takes one PATH, not ${positional.length}`);
   const target = positional[0]!;
+  if (env.DATABASE_URL) {
+    const result = await backupPostgres(env.DATABASE_URL, target, flags.has('force'));
+    return { stdout: JSON.stringify(result), warnings: [] };
+  }
   const source = env.DATABASE_PATH || DEFAULT_DATABASE;
 
   const db = openSource(source);

@@ -127,7 +127,7 @@ function countGames(games: readonly GameRecord[], shapeRows: readonly { id: numb
       rows.set(key, row);
     }
     let deal = deals.get(g.id);
-    if (!deal) deals.set(g.id, (deal = JSON.parse(rebuildRow(g, (id) => shapes.get(id)!).deal_json) as Deal));
+    if (!deal) deals.set(g.id, (deal = JSON.parse(rebuildRow(g, (id) => shapes.get(id)!, false).deal_json) as Deal));
     const won = g.result === 'won';
     const stuck = everStuck(deal, JSON.parse(g.moves_json) as Move[]);
     row.games++;

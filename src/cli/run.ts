@@ -6,15 +6,16 @@
  * Exit status: 0 on success; 2 on bad input (unknown command or flag, a missing
  * or repeated flag, a bad seed or number, an unreadable or malformed layout
  * file, a backup target that exists or cannot be written, a missing source
- * database), with one line on stderr saying what is wrong; 1 when a deal or a
- * backup cannot be made for another reason or on an internal error, also as one
- * line. Never a stack trace. Progress of long runs goes to stderr, and only when
+ * database, a damaged backup or one of the other backend, a database in use), with one line on stderr saying
+ * what is wrong; 1 when a deal, a backup or a restore cannot be made for another reason or on an internal error,
+ * also as one line. Never a stack trace. Progress of long runs goes to stderr, and only when
  * stderr is a terminal.
  */
 import { HelpRequested, quote, UsageError, type Env } from './args.ts';
 import { BackupFailure, backupCommand } from './backup.ts';
 import { benchCommand, dealCommand, layoutsCommand, type Output } from './commands.ts';
 import { reportAnyCommand } from './report.ts';
+import { restoreCommand } from './restore.ts';
 import { solveCommand } from './solve.ts';
 import { studyCommand, type Progress } from './study.ts';
 
@@ -31,10 +32,17 @@ Commands:
                                                  {"seed","result","nodes","ms","cpu_ms","tiles"? (with --tiles)}
   study (--layout ID | --all) [--deals N] [--budget N] [--seed S] [--json]
                                                  solvability and difficulty per layout (CSV)
+  study (--layout ID | --all) --difficulty [--deals N] [--seed S] [--json]
+                                                 the bands' calibration: per layout, mode and band, how often random
+                                                 play and the bot clear its deals (CSV; 400 deals per mode by default)
   bench (--layout ID | --layout-file PATH [--name NAME]) [--mode M] [--count N]
                                                  {"deals","p50_ms","p99_ms","max_ms","mean_attempts","max_attempts","failures"}
-  backup PATH [--force]                          an online backup of DATABASE_PATH (default data/mahjong.db)
-                                                 {"backup","source","pages","bytes","ms","check"}
+  backup PATH [--force]                          an online backup of DATABASE_PATH (default data/mahjong.db):
+                                                 {"backup","source","pages","bytes","ms","check"}; with DATABASE_URL
+                                                 a snapshot of PostgreSQL: {"backup","backend","source","tables","rows",…}
+  restore PATH [--force]                         puts a backup back: SQLite at DATABASE_PATH (never while a server
+                                                 holds it; --force replaces a database, kept as …replaced-<time>),
+                                                 or with DATABASE_URL into an empty PostgreSQL database
   report [--json]                                what players did per mode and layout, from DATABASE_URL (PostgreSQL)
                                                  or else DATABASE_PATH (CSV):
                                                  games, won, clean wins, got stuck, shuffled, hinted, won or abandoned after stuck
@@ -60,6 +68,7 @@ const COMMANDS: Readonly<Record<string, Command>> = {
   bench: benchCommand,
   study: (argv, progress, _input, env) => ({ stdout: studyCommand(argv, progress, env), warnings: [] }),
   backup: (argv, _progress, _input, env) => backupCommand(argv, env),
+  restore: (argv, _progress, _input, env) => restoreCommand(argv, env),
   report: async (argv, _progress, _input, env) => ({ stdout: await reportAnyCommand(argv, env), warnings: [] }),
 };
 

@@ -20,10 +20,14 @@
  */
 import { LAYOUTS } from '../engine/builtins.ts';
 import {
+  BANDS,
+  MODES,
   deal,
   fullPresence,
   geometryOf,
+  isClearedByRandomPlay,
   makeRng,
+  playBot,
   solve,
   SOLVE_BUDGET,
   type Face,
@@ -31,12 +35,18 @@ import {
   type Layout,
 } from '../engine/index.ts';
 import { exactlyOne, parseFlags, quote, UsageError, type Env } from './args.ts';
+import {
+  CALIBRATION_COLUMNS,
+  CALIBRATION_DEALS,
+  calibrateLayout,
+  calibrationRowOf,
+  roundedCalibration,
+} from './calibrate.ts';
 import { MAX_BUDGET } from './commands.ts';
 import { corpusDir, corpusLayouts, type CorpusEntry, type Source } from './corpus.ts';
 import { max, mean, round } from './measure.ts';
 import { naiveFaces } from './naive.ts';
-import { playBot } from './bot.ts';
-import { isClearedByRandomPlay } from './playout.ts';
+
 import { builtinLayout } from './source.ts';
 
 export const STUDY_DEALS = 40; // naive deals per layout, as in the published study
@@ -269,7 +279,7 @@ const rounded = (row: StudyRow): StudyRow => {
   return out as unknown as StudyRow;
 };
 
-const csvCell = (v: unknown): string => {
+export const csvCell = (v: unknown): string => {
   const text = v === null || v === undefined ? '' : String(v);
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
@@ -281,7 +291,11 @@ export const makeCsv = (rows: readonly StudyRow[]): string =>
 /** A JSON array of rows on one line. */
 export const makeJson = (rows: readonly StudyRow[]): string => JSON.stringify(rows.map(rounded));
 
-/** `study (--layout ID | --all) [--deals N] [--budget N] [--seed S] [--json]`; `--all` reads the corpus at `env`'s folder. */
+/**
+ * `study (--layout ID | --all) [--deals N] [--budget N] [--seed S] [--json] [--difficulty]`; `--all` reads the
+ * corpus at `env`'s folder. With `--difficulty`, the calibration of the deals' bands instead (calibrate.ts): four
+ * rows per layout and mode, CALIBRATION_DEALS deals per layout and mode unless --deals says otherwise.
+ */
 export function studyCommand(argv: readonly string[], progress: Progress, env: Env = process.env): string {
   const flags = parseFlags('study', argv, {
     layout: 'value',
@@ -290,9 +304,13 @@ export function studyCommand(argv: readonly string[], progress: Progress, env: E
     budget: 'value',
     seed: 'value',
     json: 'switch',
+    difficulty: 'switch',
   });
+  const difficulty = flags.has('difficulty');
+  if (difficulty && flags.has('budget'))
+    throw new UsageError('study: --budget is for the solvability study; --difficulty uses no solver budget');
   const options: StudyOptions = {
-    deals: flags.integer('deals', STUDY_DEALS, 1, MAX_DEALS),
+    deals: flags.integer('deals', difficulty ? CALIBRATION_DEALS : STUDY_DEALS, 1, MAX_DEALS),
     budget: flags.integer('budget', SOLVE_BUDGET, 1, MAX_BUDGET),
     seed: flags.seed('seed', STUDY_SEED),
   };
@@ -308,6 +326,28 @@ export function studyCommand(argv: readonly string[], progress: Progress, env: E
           ...LAYOUTS.map((layout): CorpusEntry => ({ source: 'builtin', id: layout.id, layout })),
           ...corpusLayouts(corpusDir(env)),
         ];
+  if (difficulty) {
+    const rows = entries.flatMap((entry, i) => {
+      const tell: Progress = (text) => progress(`study ${i + 1}/${entries.length} ${entry.source} ${text}`);
+      if ('error' in entry)
+        return MODES.flatMap((mode) =>
+          BANDS.map((band) => ({
+            ...calibrationRowOf(entry.source, entry.id, mode, band),
+            error: entry.error,
+          })),
+        );
+      return MODES.flatMap((mode) =>
+        calibrateLayout(entry.source, entry.layout, mode, options.deals, options.seed, tell),
+      );
+    });
+    const out = rows.map(roundedCalibration);
+    return flags.has('json')
+      ? JSON.stringify(out)
+      : [
+          CALIBRATION_COLUMNS.join(','),
+          ...out.map((r) => CALIBRATION_COLUMNS.map((c) => csvCell(r[c])).join(',')),
+        ].join('\n');
+  }
   const rows = entries.map((entry, i) => {
     const tell: Progress = (text) => progress(`study ${i + 1}/${entries.length} ${entry.source} ${text}`);
     return 'error' in entry

@@ -56,7 +56,7 @@ const KEPT_PAGES = new Set(['/', '/stats', '/daily', '/layouts/editor']); // pag
 const PRECACHE = new Set(BUILD.precache);
 const LANG_NOTE = '/__kept-language'; // a cache entry whose body is the language of the kept pages
 const LANGUAGE_PAGES = ['/', OFFLINE_PAGE, '/manifest.webmanifest']; // kept at install, in the player's language
-const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // as the server's (routes/pages/play.ts)
+const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // as the server's (services/seeds.ts)
 
 sw.addEventListener('install', (event) => {
   event.waitUntil(

@@ -18,23 +18,28 @@
  *   kept. A classic deal never fails on a layout that can be cleared, and its
  *   time is bounded (both budgets shrink on boards over 144 tiles, whose search
  *   nodes cost more).
- * - shuffle: the relaxed method again, over the tiles still on the board and with
+ * - shuffle (shuffle.ts): the relaxed method again, over the tiles still on the board and with
  *   the faces they carry, from a stream named by the seed and the shuffle number.
+ *
+ * Every deal carries its difficulty (difficulty.ts), measured on the board as dealt: part of the deal, so
+ * a stored deal keeps the band of the generator that made it.
  *
  * Every random choice comes from `makeRng(seed, stream)`. GENERATOR_VERSION must
  * change whenever any output for an existing (layout, seed, mode) changes; the
  * golden-deal test fails until it does.
  */
+import { measureDifficulty } from './difficulty.ts';
 import { facePairs } from './faces.ts';
 import { geometryOf, LayoutError, type Geometry } from './layout.ts';
 import { findRemovalOrder } from './order.ts';
 import { mendAlongOrder, mendByPlay, type Mended } from './mend.ts';
-import { fullPresence, matchGroup, type Presence } from './rules.ts';
+import { fullPresence, type Presence } from './rules.ts';
 import { makeRng, shuffleInPlace, type Rng } from './rng.ts';
+import { pasteFaces, shufflePairs } from './shuffle.ts';
 import { solve } from './solver/index.ts';
 import { err, ok, type Deal, type Face, type Layout, type Mode, type Pair, type Result } from './types.ts';
 
-export const GENERATOR_VERSION = '13';
+export const GENERATOR_VERSION = '15'; // 14: the boards of 13, with their difficulty; 15: the solver's nogoods over literals (27 of 100 classic turtle deals change)
 export const SEED_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
 export const CLASSIC_BUDGET = 1_500; // solver nodes per uniform shuffle (88% of turtle shuffles are settled within it); an unresolved shuffle is skipped like an unsolvable one
 export const CLASSIC_PLAYOUTS = 50; // random playouts per uniform shuffle before the search (one of them clears 65% of the winnable turtle shuffles)
@@ -58,30 +63,16 @@ export interface DealStats {
   readonly trades: number; // classic: trades a mended shuffle kept (0: a uniform shuffle the solver proved, or every trade taken back); relaxed: 0
 }
 
-/** Places face pairs onto a removal order: pair k of the order gets faces[k]. */
-function pasteFaces(size: number, order: readonly Pair[], faces: readonly (readonly [Face, Face])[]): (Face | null)[] {
-  const out: (Face | null)[] = new Array<Face | null>(size).fill(null);
-  order.forEach(([a, b], k) => {
-    out[a] = faces[k]![0];
-    out[b] = faces[k]![1];
-  });
-  return out;
-}
+/** A deal before its difficulty is measured: the board the generator made. */
+export type DealBoard = Omit<Deal, 'difficulty'>;
 
-/** Shuffles pairs and also which tile of each pair gets which face. */
-function shufflePairs(rng: Rng, pairs: [Face, Face][]): [Face, Face][] {
-  shuffleInPlace(rng, pairs);
-  for (const pair of pairs) if (rng.int(2) !== 0) [pair[0], pair[1]] = [pair[1], pair[0]];
-  return pairs;
-}
-
-const makeDealValue = (
+const makeBoardValue = (
   layout: Layout,
   seed: string,
   mode: Mode,
   faces: readonly (Face | null)[],
   solution: readonly Pair[],
-): Deal => ({
+): DealBoard => ({
   layout: layout.id,
   seed,
   mode,
@@ -91,15 +82,38 @@ const makeDealValue = (
 });
 
 /**
- * Deals `layout` for `seed` in `mode`. Deterministic: the same layout, seed, mode
- * and GENERATOR_VERSION always give the same deal. Fails only for a bad seed or
- * a layout that cannot be cleared (with the reason).
+ * Deals `layout` for `seed` in `mode`, with the deal's difficulty measured (difficulty.ts). Deterministic: the
+ * same layout, seed, mode and GENERATOR_VERSION always give the same deal. Fails only for a bad seed or a layout
+ * that cannot be cleared (with the reason).
  */
 export function deal(
   layout: Layout,
   seed: string,
   mode: Mode = 'relaxed',
 ): Result<{ deal: Deal; stats: DealStats }, DealError> {
+  const made = dealBoard(layout, seed, mode);
+  if (!made.ok) return made;
+  const { layout: id, generator, tiles, solution } = made.value.deal;
+  const geom = geometryOf(layout);
+  if (!geom.ok) return geom; // cannot happen: dealBoard made a deal of it
+  const difficulty = measureDifficulty(
+    geom.value,
+    tiles.map((t) => t.face),
+    mode,
+  );
+  // The key order of the deal JSON (repositories/deal-rows.ts rebuilds it byte for byte).
+  return ok({ deal: { layout: id, seed, mode, generator, difficulty, tiles, solution }, stats: made.value.stats });
+}
+
+/**
+ * The generator alone: `deal` without the difficulty (benchmarks time the two apart). The same board as
+ * `deal` gives.
+ */
+export function dealBoard(
+  layout: Layout,
+  seed: string,
+  mode: Mode = 'relaxed',
+): Result<{ deal: DealBoard; stats: DealStats }, DealError> {
   if (!SEED_PATTERN.test(seed)) return err(DealError.Seed, 'a seed is 1–32 characters of A–Z, a–z, 0–9, _ and -');
   const geomResult = geometryOf(layout);
   if (!geomResult.ok) return geomResult;
@@ -110,7 +124,7 @@ export function deal(
   if (mode === 'relaxed') {
     const faces = pasteFaces(geom.size, found.value.order, shufflePairs(rng, facePairs(geom.size)));
     return ok({
-      deal: makeDealValue(layout, seed, mode, faces, found.value.order),
+      deal: makeBoardValue(layout, seed, mode, faces, found.value.order),
       stats: { attempts: 1, nodes: found.value.stats.nodes, trades: 0 },
     });
   }
@@ -123,11 +137,11 @@ function classicDeal(
   seed: string,
   rng: Rng,
   order: readonly Pair[],
-): Result<{ deal: Deal; stats: DealStats }, DealError> {
+): Result<{ deal: DealBoard; stats: DealStats }, DealError> {
   const flat = facePairs(geom.size).flat();
   const present = fullPresence(geom.size);
   const done = (faces: readonly Face[], solution: readonly Pair[], stats: DealStats) =>
-    ok({ deal: makeDealValue(layout, seed, 'classic', faces, solution), stats });
+    ok({ deal: makeBoardValue(layout, seed, 'classic', faces, solution), stats });
   // Nodes cost more on a larger board: bounds in nodes that stay bounds in time.
   const scale = FULL_SET / Math.max(FULL_SET, geom.size);
   const cap = Math.round(UNIFORM_NODES * scale);
@@ -189,43 +203,4 @@ function revertTrades(
     trades--;
   }
   return { faces, solution, trades, nodes };
-}
-
-export interface ShuffleResult {
-  readonly faces: (Face | null)[]; // new face per slot; null where removed
-  readonly solution: Pair[]; // an order that clears the shuffled position
-}
-
-/**
- * Re-deals the faces still on the board over the slots still on the board, so that
- * the position can be cleared. `shuffleNumber` counts shuffles in this game,
- * starting at 1. Fails with ERR_UNCLEARABLE when no removal order of the
- * remaining slots exists, whatever the faces (only undo helps then).
- */
-export function shuffleFaces(
-  geom: Geometry,
-  present: Presence,
-  faces: readonly (Face | null)[],
-  seed: string,
-  shuffleNumber: number,
-): Result<ShuffleResult, LayoutError> {
-  const rng = makeRng(seed, 'shuffle', String(shuffleNumber));
-  const found = findRemovalOrder(geom, present, rng);
-  if (!found.ok) return found;
-  // Pair the remaining faces within their match groups, in slot order (deterministic).
-  const waiting = new Map<string, Face>();
-  const pairs: [Face, Face][] = [];
-  for (let i = 0; i < geom.size; i++) {
-    const face = faces[i];
-    if (!present[i] || face == null) continue;
-    const group = matchGroup(face);
-    const mate = waiting.get(group);
-    if (mate) {
-      pairs.push([mate, face]);
-      waiting.delete(group);
-    } else waiting.set(group, face);
-  }
-  if (waiting.size > 0 || pairs.length !== found.value.order.length)
-    throw new Error('shuffleFaces: the faces on the board do not pair up'); // legal play always leaves pairs
-  return ok({ faces: pasteFaces(geom.size, found.value.order, shufflePairs(rng, pairs)), solution: found.value.order });
 }

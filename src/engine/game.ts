@@ -14,7 +14,7 @@
  * at the cost of its matches whatever its shuffles. A board given back is checked against the
  * tiles on the board at that point; one that does not fit is searched again.
  */
-import { shuffleFaces } from './deal.ts';
+import { shuffleFaces } from './shuffle.ts';
 import { makeGeometry, parseGeometry, type Geometry } from './layout.ts';
 import { canMatch, isFree, matchingPairs, presenceOfFaces, type Presence } from './rules.ts';
 import { solve, type SolveOutcome } from './solver/index.ts';

@@ -2,8 +2,8 @@
  * The engine's public names, re-exported one by one. The engine has no I/O, no
  * DOM, no clock and no Math.random: the server and the browser run it alike.
  */
-export { FACES, MODES, SUITS, err, ok } from './types.ts';
-export type { Deal, DealTile, Face, Layout, Mode, Pair, Result, Slot, Suit } from './types.ts';
+export { BANDS, FACES, MODES, SUITS, err, ok } from './types.ts';
+export type { Band, Deal, DealTile, Difficulty, Face, Layout, Mode, Pair, Result, Slot, Suit } from './types.ts';
 export {
   LayoutError,
   MAX_COORD,
@@ -32,9 +32,16 @@ export {
   UNIFORM_NODES,
   SEED_PATTERN,
   deal,
-  shuffleFaces,
+  dealBoard,
 } from './deal.ts';
-export type { DealStats, ShuffleResult } from './deal.ts';
+export type { DealBoard, DealStats } from './deal.ts';
+export { shuffleFaces } from './shuffle.ts';
+export type { ShuffleResult } from './shuffle.ts';
+export { BAND_CUTS, DIFFICULTY_GAMES, bandOf, difficultyGames, isBand, measureDifficulty } from './difficulty.ts';
+export { groupsOf, isClearedByRandomPlay, playRandom, randomClearRate } from './playout.ts';
+export type { Groups } from './playout.ts';
+export { BOT_SHUFFLES, SHUFFLE_CAP, botMove, playBot } from './bot.ts';
+export type { BotResult } from './bot.ts';
 export { SOLVE_BUDGET, solve } from './solver/index.ts';
 export type { SolveOptions, SolveOutcome, SolveResult } from './solver/index.ts';
 export {

@@ -42,12 +42,22 @@ export type Mode = (typeof MODES)[number];
 /** A pair of slot indices removed together. */
 export type Pair = readonly [number, number];
 
+/** A deal's measured difficulty (difficulty.ts): its band and its score, 0–100. */
+export interface Difficulty {
+  readonly band: Band;
+  readonly score: number; // the share of random games that fail, in percent, rounded to 0.01
+}
+
+export const BANDS = ['easy', 'medium', 'hard', 'expert'] as const;
+export type Band = (typeof BANDS)[number];
+
 /** A dealt board: docs/contracts.md, "Deal JSON". */
 export interface Deal {
   readonly layout: string; // layout id
   readonly seed: string; // 1–32 chars of [A-Za-z0-9_-]
   readonly mode: Mode;
   readonly generator: string; // generator version that made this deal
+  readonly difficulty: Difficulty; // measured when the deal was made (difficulty.ts)
   readonly tiles: readonly DealTile[]; // in the layout's slot order
   readonly solution: readonly Pair[]; // a clearing order, in play order
 }

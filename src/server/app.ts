@@ -23,6 +23,8 @@ import {
 import { frameworkError, registerErrorHandler, registerNotFoundHandler } from './errors.ts';
 import headers, { requestIdMaker } from './plugins/headers.ts';
 import i18n from './plugins/i18n.ts';
+import metrics from './plugins/metrics.ts';
+import openapi from './plugins/openapi.ts';
 import tiles from './plugins/tiles.ts';
 import assets from './plugins/assets.ts';
 import counters from './plugins/counters.ts';
@@ -88,6 +90,7 @@ export interface AppOptions {
   newLayouts?: NewLayoutLimits; // new custom layouts one client / everyone may store an hour (limits.ts NEW_LAYOUT_LIMITS)
   connections?: Partial<ConnectionLimits>; // time limits and caps on sockets (connections.ts); tests shorten them
   growthPerClient?: number; // bytes one client may add to the database a day (services/growth.ts GROWTH_PER_CLIENT)
+  metricsToken?: string; // METRICS_TOKEN: GET /metrics with this bearer token (plugins/metrics.ts); unset: no metrics
 }
 
 const FLEET_SECRET_KEY = 'fleet_cookie_secret'; // settings row of the generated secret on PostgreSQL
@@ -159,6 +162,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.decorate('writeFailures', new WriteFailures(now)); // write errors requests met, for /healthz
   app.decorate('readiness', new Readiness()); // server.ts drains it on SIGTERM
   app.register(headers);
+  app.register(metrics, { token: opts.metricsToken }); // first: its onRoute hook gives every route a recorder
   app.register(sensible);
   app.register(formbody, { bodyLimit: 4096 }); // the nickname, theme and tiles forms: a field or two
   app.register(compress, { threshold: 1024 });
@@ -183,6 +187,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(replays, { now });
   app.register(customLayouts, { now, newLayouts: opts.rateLimit === false ? false : opts.newLayouts });
 
+  app.register(openapi, { publicOrigin: opts.publicOrigin }); // before the routes: it collects them as they come
   app.register(health);
   app.register(apiLayouts);
   app.register(apiDeals);

@@ -7,6 +7,7 @@
  *   COOKIE_SECRET (default: generated on first start and kept in the database)
  *   LOG_LEVEL (info)  TRUST_PROXY (false)  DEAL_WORKERS (2)  PUBLIC_ORIGIN (unset)  REDIS_URL (unset)
  *   GROWTH_PER_CLIENT_MB (64: what one client may add to the database in a day, services/growth.ts)
+ *   METRICS_TOKEN (unset: no /metrics; set: GET /metrics with `Authorization: Bearer <token>`, plugins/metrics.ts)
  *   DRAIN_MS (5000: on SIGTERM, how long /healthz says "draining" before the process closes, readiness.ts)
  *
  * PUBLIC_ORIGIN (`https://mahjong.example`) is where the site is served: share links are built from
@@ -131,6 +132,24 @@ export const DatabaseUrlSchema = z
       });
   });
 
+/**
+ * METRICS_TOKEN: the bearer token Prometheus sends for /metrics. It guards what the process is doing (routes,
+ * errors, pool sizes), so it must look random, and it travels in a header: visible ASCII only, no spaces.
+ */
+const MetricsTokenSchema = z
+  .string()
+  .min(32, { error: 'METRICS_TOKEN must be at least 32 characters (`openssl rand -hex 32`)', abort: true })
+  .max(512, { error: 'METRICS_TOKEN is at most 512 characters', abort: true })
+  .regex(/^[\x21-\x7e]+$/, {
+    error: 'METRICS_TOKEN is visible ASCII characters without spaces (`openssl rand -hex 32`)',
+    abort: true,
+  })
+  .refine(
+    (s) => new Set(s).size >= 12,
+    'METRICS_TOKEN looks weak (few different characters): use `openssl rand -hex 32`',
+  )
+  .optional();
+
 /** A secret that could have come from a random generator: long, no padding spaces, many different characters. */
 const isStrongSecret = (s: string): boolean => s === s.trim() && new Set(s).size >= 16;
 
@@ -164,6 +183,7 @@ export const EnvSchema = z.object({
     .min(1, 'GROWTH_PER_CLIENT_MB is a whole number of MB from 1 to 65536')
     .max(65536, 'GROWTH_PER_CLIENT_MB is a whole number of MB from 1 to 65536')
     .default(64), // what one client (an IPv4 /24, an IPv6 /64) may add to the database in a day
+  METRICS_TOKEN: MetricsTokenSchema, // unset: no /metrics route at all (plugins/metrics.ts)
   DRAIN_MS: z.coerce
     .number({ error: 'DRAIN_MS is a whole number of ms from 0 to 60000' })
     .int('DRAIN_MS is a whole number of ms from 0 to 60000')

@@ -47,6 +47,7 @@ export const ERROR_STATUS = {
   ERR_NEW_DEALS_FULL: 503, // everyone's budget of new deals is spent for now
   ERR_BUSY: 503, // the deal workers' queue is full
   ERR_WORKER: 503, // a deal worker failed or is stopping
+  ERR_NO_DEAL_IN_BAND: 404, // a band search dealt its most seeds and none was in the band (docs/server.md)
   // uploaded layouts (services/custom-layouts.ts)
   ERR_LAYOUT: 400, // a file that is not a layout we can play (the message says why)
   ERR_LAYOUT_TOO_SLOW: 400, // a layout that takes longer than the deadline to deal
@@ -294,6 +295,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
       return reply.page('error', errorPage(request.i18n, 503, 'ERR_UNAVAILABLE', message, request.id));
     }
     if (status >= 500) {
+      request.server.metrics.databaseError(error); // counted when the database failed it (plugins/metrics.ts)
       request.log.error(context, 'request failed');
       // A full disk or an I/O error: /healthz reports it (503) while it lasts (routes/health.ts).
       if (request.server.writeFailures?.record(error.code))

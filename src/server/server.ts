@@ -44,6 +44,7 @@ const app = buildApp({
   },
   dealer: { workers: env.DEAL_WORKERS },
   growthPerClient: env.GROWTH_PER_CLIENT_MB * 1024 * 1024,
+  metricsToken: env.METRICS_TOKEN,
 });
 
 let closing = false;

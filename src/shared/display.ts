@@ -3,7 +3,7 @@
  * clean, how a time reads, and the links of a deal. No DOM, no Node, no clock: the server (services,
  * views), the CLI and the client bundle import it as it is.
  */
-import type { Mode } from '../engine/index.ts';
+import type { Band, Mode } from '../engine/index.ts';
 
 /** A game's help counters, as the engine's Game, a stored game row and a stats summary all carry them. */
 export interface HelpCounts {
@@ -37,9 +37,14 @@ const modeQuery = (mode: Mode): string => (mode === 'classic' ? '?mode=classic' 
 export const dealUrl = (layout: string, seed: string, mode: Mode): string =>
   `/play/${encodeURIComponent(layout)}/${encodeURIComponent(seed)}${modeQuery(mode)}`;
 
-/** A new random deal of a layout in a mode: /play/<layout> redirects to a fresh seed. */
-export const newDealUrl = (layout: string, mode: Mode): string =>
-  `/play/${encodeURIComponent(layout)}${modeQuery(mode)}`;
+/**
+ * A new random deal of a layout in a mode: /play/<layout> redirects to a fresh seed; with a band,
+ * /play/<layout>?difficulty=<band> to a fresh seed whose deal is in it.
+ */
+export const newDealUrl = (layout: string, mode: Mode, band?: Band): string =>
+  band === undefined
+    ? `/play/${encodeURIComponent(layout)}${modeQuery(mode)}`
+    : `/play/${encodeURIComponent(layout)}?difficulty=${band}${mode === 'classic' ? '&mode=classic' : ''}`;
 
 /** The deal API's address of a deal (what `GET /api/deals/…` answers; the browser's cache key of it). */
 export const dealApiUrl = (layout: string, seed: string, mode: Mode): string =>

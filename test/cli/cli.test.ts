@@ -10,8 +10,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
-import { FACES, type Face, type Pair } from '../../src/engine/index.ts';
-import { LAYOUTS } from '../../src/engine/builtins.ts';
+import { FACES, deal, type Face, type Pair } from '../../src/engine/index.ts';
+import { LAYOUTS, layoutById } from '../../src/engine/builtins.ts';
 import { naiveReplay } from '../engine/helpers.ts';
 import { corpusDir } from '../../src/cli/corpus.ts';
 import { runCli, runInProcess, type Run } from './run.ts';
@@ -92,8 +92,12 @@ describe('deal', () => {
       cli('deal', '--layout', 'turtle', '--seed', 'other'),
     ]);
     const deal = json(first) as { tiles: Tile[]; solution: number[][] } & Record<string, unknown>;
-    expect(Object.keys(deal)).toEqual(['layout', 'seed', 'mode', 'generator', 'tiles', 'solution']);
+    expect(Object.keys(deal)).toEqual(['layout', 'seed', 'mode', 'generator', 'difficulty', 'tiles', 'solution']);
     expect(deal).toMatchObject({ layout: 'turtle', seed: 'k3v9x2', mode: 'relaxed', generator: expect.any(String) });
+    expect(deal.difficulty).toEqual({
+      band: expect.stringMatching(/^(easy|medium|hard|expert)$/),
+      score: expect.any(Number),
+    });
     expect(deal.tiles).toHaveLength(144);
     for (const t of deal.tiles) {
       expect(Object.keys(t)).toEqual(['x', 'y', 'z', 'face']);
@@ -321,6 +325,38 @@ describe('study', () => {
     expect(row).toMatchObject({ relaxed_failures: 0, classic_failures: 0, error: '' });
   });
 
+  test('--difficulty: four rows per mode, the bands of the deals dealt, rates measured apart from the score', async () => {
+    const [csv, out] = await Promise.all([
+      cli('study', '--layout', 'garden', '--difficulty', '--deals', '12'),
+      cli('study', '--layout', 'garden', '--difficulty', '--deals', '12', '--json'),
+    ]);
+    const rows = json(out) as Record<string, unknown>[];
+    expect(rows.map((r) => [r.mode, r.band])).toEqual(
+      ['relaxed', 'classic'].flatMap((mode) => ['easy', 'medium', 'hard', 'expert'].map((band) => [mode, band])),
+    );
+    for (const mode of ['relaxed', 'classic']) {
+      const of = rows.filter((r) => r.mode === mode);
+      expect(of.reduce((n, r) => n + Number(r.deals), 0)).toBe(12);
+      for (const r of of.filter((r) => Number(r.deals) > 0)) {
+        expect(r.random_q1 as number).toBeLessThanOrEqual(r.random_q3 as number);
+        expect(r.bot_mid_low as number).toBeLessThanOrEqual(r.bot_mid_high as number);
+        expect(r.error).toBe('');
+      }
+    }
+    // Each band's deals are those the engine deals in that band (what `deal` prints).
+    const bands = Array.from({ length: 12 }, (_, k) => {
+      const made = deal(layoutById('garden')!, `study-${k + 1}`, 'relaxed');
+      return made.ok ? made.value.deal.difficulty.band : 'none';
+    });
+    for (const band of ['easy', 'medium', 'hard', 'expert'])
+      expect(rows.find((r) => r.mode === 'relaxed' && r.band === band)!.deals).toBe(
+        bands.filter((b) => b === band).length,
+      );
+    const [header, ...lines] = csv.stdout.trimEnd().split('\n');
+    expect(header!.split(',')).toEqual(Object.keys(rows[0]!));
+    expect(lines).toHaveLength(8);
+  });
+
   test('--all: every built-in layout, then the corpus in MAHJONG_LAYOUTS_DIR (GNOME maps first)', async () => {
     const corpus = path.join(DIR, 'corpus');
     mkdirSync(path.join(corpus, 'kmahjongg'), { recursive: true });
@@ -415,6 +451,12 @@ const BAD_INPUTS: readonly (readonly [string, readonly string[], RegExp])[] = [
   ['study with --layout and --all', ['study', '--layout', 'turtle', '--all'], /not both/],
   ['study with neither', ['study'], /needs --layout or --all/],
   ['study deals zero', ['study', '--layout', 'garden', '--deals', '0'], /bad --deals "0"/],
+  [
+    'study --difficulty with --budget',
+    ['study', '--layout', 'garden', '--difficulty', '--budget', '5'],
+    /no solver budget/,
+  ],
+  ['study --difficulty=yes', ['study', '--layout', 'garden', '--difficulty=yes'], /--difficulty takes no value/],
   ['study --layout-file', ['study', '--layout-file', ROW_LAYOUT], /unknown flag "--layout-file"/],
   ['study seed too long for its deals', ['study', '--layout', 'garden', '--seed', 'x'.repeat(31)], /fit in 32/],
   ['missing file', ['deal', '--layout-file', path.join(DIR, 'missing.layout'), '--seed', 'a'], /no such file/],

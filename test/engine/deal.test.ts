@@ -103,7 +103,11 @@ describe('relaxed and classic deals', () => {
     const result = deal(turtle, 'shape', 'relaxed');
     if (!result.ok) throw new Error(result.message);
     const d = result.value.deal;
-    expect(Object.keys(d).sort()).toEqual(['generator', 'layout', 'mode', 'seed', 'solution', 'tiles']);
+    expect(Object.keys(d)).toEqual(['layout', 'seed', 'mode', 'generator', 'difficulty', 'tiles', 'solution']);
+    expect(d.difficulty).toEqual({
+      band: expect.stringMatching(/^(easy|medium|hard|expert)$/),
+      score: expect.any(Number),
+    });
     expect(d.tiles[0]).toEqual({
       x: turtle.slots[0]!.x,
       y: turtle.slots[0]!.y,

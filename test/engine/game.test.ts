@@ -44,7 +44,7 @@ const matchesOf = (d: Deal, count: number): Move[] =>
 
 /** Two d1 stacked on each other beside two b1: after the b1 pair, only the stacked pair is left (stuck). */
 const STACKED: Deal = {
-  layout: 'x', seed: 'x', mode: 'relaxed', generator: '1',
+  layout: 'x', seed: 'x', mode: 'relaxed', generator: '1', difficulty: { band: 'expert', score: 100 },
   tiles: [{ x: 0, y: 0, z: 0, face: 'd1' }, { x: 0, y: 0, z: 1, face: 'd1' }, { x: 4, y: 0, z: 0, face: 'b1' }, { x: 8, y: 0, z: 0, face: 'b1' }],
   solution: [],
 }; // prettier-ignore

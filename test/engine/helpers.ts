@@ -130,3 +130,30 @@ export function unclearableCore(slots: readonly Slot[], faces: readonly Face[], 
   }
   return null;
 }
+
+/**
+ * Random legal play as the study first wrote it: every step rebuilds the free tiles of each match group
+ * from scratch (groups numbered by first appearance in slot order) and draws one of all matching pairs
+ * with `rng.int(pairs)`, a group's pairs row by row. The engine's playout (playout.ts) must draw the same.
+ */
+export function naiveRandomPlay(slots: readonly Slot[], faces: readonly Face[], rng: Rng): number {
+  const ids = new Map<string, number>();
+  const group = faces.map((f) => {
+    const key = f[0] === 'f' || f[0] === 's' ? f[0] : f;
+    if (!ids.has(key)) ids.set(key, ids.size);
+    return ids.get(key)!;
+  });
+  const present = faces.map(() => true);
+  for (let left = faces.length; left > 0; left -= 2) {
+    const buckets: number[][] = Array.from({ length: ids.size }, () => []);
+    for (let i = 0; i < faces.length; i++) if (naiveIsFree(slots, present, i)) buckets[group[i]!]!.push(i);
+    let pairs = 0;
+    for (const b of buckets) pairs += (b.length * (b.length - 1)) / 2;
+    if (pairs === 0) return left;
+    const r = rng.int(pairs);
+    const all = buckets.flatMap((b) => b.flatMap((x, a) => b.slice(a + 1).map((y) => [x, y] as const)));
+    const [x, y] = all[r]!;
+    present[x] = present[y] = false;
+  }
+  return 0;
+}

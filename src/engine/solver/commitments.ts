@@ -6,10 +6,10 @@
  * decisions in force. A decision at level l commits one pair of a group, and the group's
  * last two uncommitted copies with each other when that leaves two, so a decision on a
  * group of four fixes its whole pairing. Groups of two are committed in the base from
- * the start. Every commit and release is reported to the nogoods' counts (`tally`), which
- * keep the nogoods that the optimistic play must obey up to date.
+ * the start. Every decision and its undoing is reported to the nogoods (`assign`, `release`),
+ * which keep the nogoods that the optimistic play must obey up to date.
  */
-import type { Nogoods } from './nogoods.ts';
+import { INTACT, type Nogoods } from './nogoods.ts';
 import type { Start, Workspace } from './workspace.ts';
 
 export class Commitments {
@@ -21,6 +21,7 @@ export class Commitments {
   readonly decCount: Int32Array; // pairs per level
   readonly copies: Int32Array; // scratch: a group's uncommitted copies (see uncommitted)
   depth = 0; // decisions in force: levels 0 … depth − 1
+  broken = INTACT; // what the last decision broke (Nogoods.assign): INTACT, FORBIDDEN or a nogood's id
   private readonly groupOf: Int32Array;
   private readonly memberAt: Int32Array;
   private readonly members: Int32Array;
@@ -66,10 +67,10 @@ export class Commitments {
 
   /**
    * Commits decision `level`: `a` with `b`, and the last two uncommitted copies of the
-   * group with each other when that leaves two. `counted`: reported to the nogoods'
-   * counts (not for a look-ahead that is undone at once). Overwrites `copies`.
+   * group with each other when that leaves two. The nogoods are told (their watches move);
+   * `broken` says whether the decision broke one. Overwrites `copies`.
    */
-  decide(level: number, a: number, b: number, counted = true): void {
+  decide(level: number, a: number, b: number): void {
     const { partner, levelOf, decPairs } = this;
     partner[a] = b;
     partner[b] = a;
@@ -77,7 +78,8 @@ export class Commitments {
     decPairs[4 * level] = a;
     decPairs[4 * level + 1] = b;
     this.decCount[level] = 1;
-    const rest = this.uncommitted(this.groupOf[a]!, this.copies, 0);
+    const g = this.groupOf[a]!;
+    const rest = this.uncommitted(g, this.copies, 0);
     if (rest === 2) {
       const c = this.copies[0]!;
       const d = this.copies[1]!;
@@ -89,16 +91,17 @@ export class Commitments {
       this.decCount[level] = 2;
     }
     this.depth = level + 1;
-    if (counted)
-      for (let k = 0; k < 2 * this.decCount[level]!; k += 2)
-        this.nogoods.tally(decPairs[4 * level + k]!, decPairs[4 * level + k + 1]!, -1);
+    // A group of four's two pairs are one literal of the nogoods; a larger group's pairs one each.
+    this.broken = this.nogoods.assign(a, b, level);
+    if (this.decCount[level] === 2 && this.memberAt[g + 1]! - this.memberAt[g]! !== 4) {
+      const found = this.nogoods.assign(decPairs[4 * level + 2]!, decPairs[4 * level + 3]!, level);
+      if (this.broken === INTACT) this.broken = found;
+    }
   }
 
   /** Releases decision `level` (the deepest in force). */
-  undecide(level: number, counted = true): void {
-    if (counted)
-      for (let k = 0; k < 2 * this.decCount[level]!; k += 2)
-        this.nogoods.tally(this.decPairs[4 * level + k]!, this.decPairs[4 * level + k + 1]!, 1);
+  undecide(level: number): void {
+    this.nogoods.release(level);
     for (let k = 0; k < 2 * this.decCount[level]!; k++) {
       const t = this.decPairs[4 * level + k]!;
       this.partner[t] = -1;
@@ -130,6 +133,7 @@ export class Commitments {
 
   /** Makes decision 0 (the only one in force) part of the base: its tiles stay paired for the rest of the solve. */
   keepRootDecision(): void {
+    this.nogoods.keepRoot();
     for (let k = 0; k < 2 * this.decCount[0]!; k++) {
       const t = this.decPairs[k]!;
       this.base[t] = this.partner[t]!;

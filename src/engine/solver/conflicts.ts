@@ -4,32 +4,42 @@
  * Implementation notes. A conflict set is a set of decision levels, a bitset of `words`
  * 32-bit words; `conflict[l]` is what the search node at level l returned when it failed,
  * and `acc[l]` gathers the conflicts of its failed children. When the optimistic play
- * fails under the commitments in force, `explain` releases the decisions one at a time
- * (those whose tiles the failed play removed anyway first, in one batch) and keeps a
- * decision only when the play without it succeeds: a deletion-minimal conflict set (the
- * last decision always belongs to it). A node whose every pairing fails returns the
- * union of its children's conflicts without its own decision; a child whose conflict
- * does not hold the node's decision makes the search jump straight back over it
- * (conflict-directed backjumping, `merge`). Every such set is learnt as a nogood (the
- * pairs of its decisions), and each group of a learnt conflict gains activity, which the
- * search reads when it chooses the group to branch on.
+ * fails under the commitments in force, `explain` releases the decisions one at a time,
+ * the deepest first, and keeps a decision only when the play without it succeeds: a
+ * deletion-minimal conflict set (the last decision always belongs to it). A decision that
+ * cannot change the play from the board the failed play stranded is released without a
+ * play (see explain). A node whose every pairing fails returns the union of its
+ * children's conflicts without its own decision; a child whose conflict does not hold the
+ * node's decision makes the search jump straight back over it (conflict-directed
+ * backjumping, `merge`). Every such set is learnt as a nogood (the pairs of its
+ * decisions), and each group of a learnt conflict gains activity, which the search reads
+ * when it chooses the group to branch on: each conflict adds a little more than the one
+ * before (×1.05), so that recent conflicts count most (as SAT solvers' VSIDS decays old
+ * activity).
  */
 import { FORBIDDEN, INTACT, type Nogoods } from './nogoods.ts';
 import type { Commitments } from './commitments.ts';
 import type { Plays } from './plays.ts';
 import type { Start, Workspace } from './workspace.ts';
 
+const BUMP_GROWTH = 1.05; // each learnt conflict weighs this much more than the one before (VSIDS's decay)
+
 export class Conflicts {
   private readonly words: number; // 32-bit words per set of levels
   private readonly conflict: Uint32Array; // conflict[level]: what the node at that level returned
   private readonly acc: Uint32Array; // acc[level]: the union of its children's conflicts
   private readonly groupOf: Int32Array;
+  private readonly freeGroup: Int32Array; // per group: noteStamp when it has a free copy on the stranded board
+  private readonly banLevels: Uint32Array; // levels of the nogoods behind the bans on those groups
+  private noteStamp = 0;
+  private anyStranded = false; // every decision may matter (the last failed play failed before its first move)
   // Per group, how many learnt conflicts it took part in (after SAT solvers' VSIDS).
-  readonly activity: Int32Array;
+  readonly activity: Float64Array;
+  private bump = 1;
 
   constructor(
     work: Workspace,
-    start: Start,
+    private readonly start: Start,
     private readonly commitments: Commitments,
     private readonly plays: Plays,
     private readonly nogoods: Nogoods,
@@ -39,6 +49,8 @@ export class Conflicts {
     this.acc = work.acc.fill(0);
     this.activity = work.activity.fill(0);
     this.groupOf = start.groupOf;
+    this.freeGroup = work.freeGroup.fill(0);
+    this.banLevels = work.banLevels;
   }
 
   // Sets of levels, `words` words each, stored at `at` words into an array.
@@ -86,33 +98,73 @@ export class Conflicts {
   /**
    * The commitments in force fail the optimistic play, which was the last play run:
    * writes a deletion-minimal set of their levels into conflict[level] and learns it.
+   *
+   * Each decision in turn, the deepest first, is left out; it stays out when the play
+   * without it still fails. Every such play runs under a subset of the failed play's
+   * commitments, so it resumes from the board the last failing play stranded. A
+   * decision that cannot change that board's play is left out without a play: no
+   * stranded copy of its group is free (none of them can move whatever it is paired
+   * with), and no ban that the play obeyed on a group with a free stranded copy comes
+   * from a nogood holding it.
    */
   explain(level: number): void {
     const at = level * this.words;
     const out = this.conflict;
-    const { decPairs, decCount } = this.commitments;
     this.clear(out, at);
     const last = this.commitments.depth - 1;
     if (last < 0) return; // the base alone fails: unsolvable
-    // First guess: the last decision and those with a tile the failed play left on
-    // the board. When the play without the others still fails, only the guess is
-    // shrunk; else everything is.
-    const stranded = this.plays.present;
-    this.add(out, at, last);
-    for (let l = 0; l < last; l++) {
-      let stuck = false;
-      for (let k = 0; k < 2 * decCount[l]! && !stuck; k++) stuck = stranded[decPairs[4 * l + k]!] === 1;
-      if (stuck) this.add(out, at, l);
-    }
-    // Every test runs under a subset of the failed play's commitments: it resumes from the board that play left.
+    for (let l = 0; l <= last; l++) this.add(out, at, l);
     this.plays.keepStranded();
-    if (this.plays.optimisticFromStranded(this.trialOf(out, at))) for (let l = 0; l < last; l++) this.add(out, at, l);
+    this.noteStranded();
     for (let l = last - 1; l >= 0; l--) {
-      if (!this.has(out, at, l)) continue;
       this.remove(out, at, l);
+      if (!this.matters(l)) continue;
       if (this.plays.optimisticFromStranded(this.trialOf(out, at))) this.add(out, at, l);
+      else {
+        this.plays.keepStranded(); // later plays resume from this smaller board
+        this.noteStranded();
+      }
     }
     this.learn(out, at);
+  }
+
+  /**
+   * After a failed optimistic play (its board still in the plays' scratch arrays): which groups have a free copy
+   * on the board it stranded, and the levels of the nogoods behind the bans it obeyed on those groups.
+   */
+  private noteStranded(): void {
+    const stamp = ++this.noteStamp;
+    const { present, above, left, right } = this.plays.stranded;
+    const { freeGroup, banLevels } = this;
+    banLevels.fill(0);
+    this.anyStranded = this.plays.failedEarly; // failed before its first move: every decision may matter
+    if (this.anyStranded) return;
+    const { groupOf, memberAt, members, n } = this.start;
+    for (let t = 0; t < n; t++)
+      if (present[t] && above[t] === 0 && (left[t] === 0 || right[t] === 0)) freeGroup[groupOf[t]!] = stamp;
+    const { playBan, playBanBy, ban } = this.nogoods;
+    const levelOf = this.commitments.levelOf;
+    for (let g = 0; g < this.start.groupCount; g++) {
+      if (freeGroup[g] !== stamp || memberAt[g + 1]! - memberAt[g]! !== 4) continue;
+      const first = members[memberAt[g]!]!;
+      const fromNogoods = playBan[first]! & ~ban[first]! & 14;
+      for (let j = 1; j <= 3; j++) {
+        if ((fromNogoods & (1 << j)) === 0) continue;
+        const lits = this.nogoods.pairsOf(playBanBy[4 * g + j]!);
+        for (let q = 2; q < lits.length; q += 2) {
+          const l = levelOf[lits[q]!]!;
+          if (l >= 0) banLevels[l >>> 5]! |= 1 << (l & 31);
+        }
+      }
+    }
+  }
+
+  /** Can leaving decision `l` out change the play from the board the last failed play stranded (noteStranded)? */
+  private matters(l: number): boolean {
+    if (this.anyStranded) return true;
+    if ((this.banLevels[l >>> 5]! & (1 << (l & 31))) !== 0) return true;
+    const { decPairs } = this.commitments;
+    return this.freeGroup[this.groupOf[decPairs[4 * l]!]!] === this.noteStamp;
   }
 
   /**
@@ -121,23 +173,20 @@ export class Conflicts {
    * and returns true.
    */
   brokenNogood(level: number): boolean {
-    const { decPairs, decCount, partner, levelOf } = this.commitments;
+    const found = this.commitments.broken;
+    if (found === INTACT) return false;
     const at = (level + 1) * this.words;
-    for (let k = 0; k < decCount[level]!; k++) {
-      const found = this.nogoods.brokenBy(decPairs[4 * level + 2 * k]!, decPairs[4 * level + 2 * k + 1]!, partner);
-      if (found === INTACT) continue;
-      this.clear(this.conflict, at);
-      if (found === FORBIDDEN) this.add(this.conflict, at, level);
-      else {
-        const pairs = this.nogoods.pairsOf(found);
-        for (let p = 0; p < pairs.length; p += 2) {
-          const l = levelOf[pairs[p]!]!;
-          if (l >= 0) this.add(this.conflict, at, l);
-        }
+    this.clear(this.conflict, at);
+    if (found === FORBIDDEN) this.add(this.conflict, at, level);
+    else {
+      const { levelOf } = this.commitments;
+      const pairs = this.nogoods.pairsOf(found);
+      for (let p = 0; p < pairs.length; p += 2) {
+        const l = levelOf[pairs[p]!]!;
+        if (l >= 0) this.add(this.conflict, at, l);
       }
-      return true;
     }
-    return false;
+    return true;
   }
 
   /** conflict[level] := every level below it (the sound answer when nothing better is known). */
@@ -185,13 +234,18 @@ export class Conflicts {
 
   /** Learns the decisions at the levels of a conflict set as a nogood; their groups gain activity. */
   private learn(bits: Uint32Array, at: number): void {
-    const { decPairs, decCount, depth, partner } = this.commitments;
+    const { decPairs, decCount, depth } = this.commitments;
     const pairs: number[] = [];
     for (let l = 0; l < depth; l++) {
       if (!this.has(bits, at, l)) continue;
-      this.activity[this.groupOf[decPairs[4 * l]!]!]!++;
+      this.activity[this.groupOf[decPairs[4 * l]!]!]! += this.bump;
       for (let k = 0; k < decCount[l]!; k++) pairs.push(decPairs[4 * l + 2 * k]!, decPairs[4 * l + 2 * k + 1]!);
     }
-    this.nogoods.learn(pairs, partner);
+    this.nogoods.learn(pairs);
+    this.bump *= BUMP_GROWTH;
+    if (this.bump > 1e100) {
+      for (let g = 0; g < this.activity.length; g++) this.activity[g]! *= 1e-100;
+      this.bump *= 1e-100;
+    }
   }
 }

@@ -11,11 +11,13 @@
  * - workspace.ts: the typed arrays a solve works in (kept per geometry) and the start
  *   position's groups of matching tiles;
  * - budget.ts: nodes, the unit of work and of every budget (never time);
- * - plays.ts: the optimistic play (a failure proves the commitments dead), greedy play
- *   (a clear board is a solution) and random playouts;
+ * - plays.ts: the optimistic play (a failure proves the commitments dead) and greedy play
+ *   (a clear board is a solution);
+ * - playouts.ts: random playouts (a pair drawn by group, safe moves first);
  * - commitments.ts: the pairs fixed so far, for good or by the search's decisions;
- * - nogoods.ts: learnt sets of pairs no solution has all of, watched as SAT solvers
- *   watch literals, and the bans they put on the optimistic play;
+ * - nogoods.ts: learnt sets of literals (pairings of a group of four) no solution has
+ *   all of, watched by two literals as SAT solvers watch theirs, and the bans they put on
+ *   the optimistic play;
  * - conflicts.ts: which decisions a dead end depends on (deletion-minimal conflict sets,
  *   backjumping, learning);
  * - search.ts: the search over pairings, its root probe and its restarts.
@@ -35,6 +37,7 @@ import { Commitments } from './commitments.ts';
 import { Conflicts } from './conflicts.ts';
 import { Nogoods } from './nogoods.ts';
 import { Plays } from './plays.ts';
+import { Playouts } from './playouts.ts';
 import { PairingSearch } from './search.ts';
 import { setUp, workspaceOf } from './workspace.ts';
 
@@ -78,6 +81,7 @@ export function solve(
 
   const nogoods = new Nogoods(work, start);
   const plays = new Plays(work, start, budget, nogoods);
+  const playouts = new Playouts(work, start, budget, nogoods);
   const commitments = new Commitments(work, start, nogoods);
   const conflicts = new Conflicts(work, start, commitments, plays, nogoods);
   const search = new PairingSearch(work, start, budget, plays, nogoods, commitments, conflicts, rng);
@@ -85,8 +89,8 @@ export function solve(
     if (!search.passesFromStart()) return { result: 'unsolvable', nodes: budget.nodes };
     if (options.pairing && plays.greedy(commitments.pairingOf(options.pairing), 0))
       return { result: 'solvable', nodes: budget.nodes, solution: plays.solution() };
-    for (let p = 0, playouts = options.playouts ?? PLAYOUTS; p < playouts; p++) {
-      const moves = plays.playout(rng);
+    for (let p = 0, count = options.playouts ?? PLAYOUTS; p < count; p++) {
+      const moves = playouts.playout(rng);
       if (moves) return { result: 'solvable', nodes: budget.nodes, solution: moves };
     }
     const moves = search.run();

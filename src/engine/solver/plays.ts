@@ -1,5 +1,6 @@
 /**
- * The plays: three ways to play the board out, each one node (or one node a move).
+ * The plays: two ways to play the board out under some commitments, one node each (the
+ * third, random playouts, is playouts.ts).
  *
  * - The *optimistic play* under some commitments: committed pairs leave when both are
  *   free; an uncommitted copy leaves once it is free and another uncommitted copy of its
@@ -11,8 +12,6 @@
  *   uncommitted copies are all free at once leaves whole (any pairing of free copies is
  *   safe). When it clears the board, its moves are the solution; where it stops, the
  *   search branches on a group with two or more free uncommitted copies.
- * - A *random playout*: one game of random legal play, taking safe moves first (a group
- *   whose copies left are all free); it clears most easy positions in microseconds.
  *
  * Implementation notes. A play runs on a scratch board (presence and neighbour counts)
  * loaded from a *play state*: state 0 is greedy play under the base commitments, and
@@ -23,11 +22,10 @@
  * play states, each made the first time a play reaches it (most solves stay shallow).
  */
 import type { Flat } from '../flat.ts';
-import type { Rng } from '../rng.ts';
 import type { Pair } from '../types.ts';
 import type { Budget } from './budget.ts';
 import type { Nogoods } from './nogoods.ts';
-import type { Opening, PlayState, Start, Workspace } from './workspace.ts';
+import type { PlayState, Start, Workspace } from './workspace.ts';
 
 export class Plays {
   private readonly n: number;
@@ -36,8 +34,6 @@ export class Plays {
   private readonly groupOf: Int32Array;
   private readonly memberAt: Int32Array;
   private readonly members: Int32Array;
-  private readonly count: number;
-  private readonly start: Start;
 
   // The scratch board: loaded from a play state at the start of each play.
   readonly present: Uint8Array;
@@ -59,21 +55,9 @@ export class Plays {
   private readonly moves: Int32Array; // tiles in removal order, two per move
   private movesLength = 0;
 
-  // Random playouts.
-  private readonly isFreeNow: Uint8Array; // per tile: free
-  private readonly freeCopies: Int32Array; // per group: free copies
-  private readonly copiesLeft: Int32Array; // per group: copies on the board
-  private readonly pairsIn: Int32Array; // per group: pairs of free copies it may play (none a banned pairing)
-  private readonly safe: Int32Array; // groups whose copies left may all be free (checked when taken)
-  private readonly playoutMoves: Int32Array; // tiles in removal order, two per move
-  private drawable = 0; // pairs a playout may draw now, over all groups
-  private readonly opening: Opening; // what every playout starts from (openPlayouts)
-  private openingBans = -1; // nogoods.bans when `opening` was worked out; -1: not yet in this solve
-  private safeTop = 0; // entries of `safe`
-  private draws = 0; // the playouts' own random stream (xorshift32), seeded from the solve's on first use
-
   readonly states: PlayState[];
-  private readonly stranded: PlayState; // what the last failed optimistic play left (keepStranded)
+  readonly stranded: PlayState; // what the last failed optimistic play left (keepStranded)
+  failedEarly = false; // the last optimistic play failed before its first move (a broken nogood, a group with no pairing)
 
   constructor(
     work: Workspace,
@@ -87,8 +71,6 @@ export class Plays {
     this.groupOf = start.groupOf;
     this.memberAt = start.memberAt;
     this.members = start.members;
-    this.count = start.count;
-    this.start = start;
     this.present = work.present;
     this.above = work.above;
     this.left = work.left;
@@ -102,13 +84,6 @@ export class Plays {
     this.uncommittedLeft = work.uncommittedLeft;
     this.mate = work.mate;
     this.moves = work.moves;
-    this.isFreeNow = work.isFreeNow;
-    this.freeCopies = work.freeCopies;
-    this.copiesLeft = work.copiesLeft;
-    this.pairsIn = work.pairsIn;
-    this.safe = work.safe;
-    this.playoutMoves = work.playoutMoves;
-    this.opening = work.opening;
     this.states = work.states;
     this.stranded = work.stranded;
 
@@ -166,25 +141,22 @@ export class Plays {
     return top;
   }
 
-  /** Removes tile r from the scratch board and pushes the tiles that may have become free; the stack height. */
+  /** Removes tile r from the scratch board and pushes the tiles it frees (those it was the last to cover or flank); the stack height. */
   private remove(r: number, top: number): number {
     const f = this.flat;
-    const stack = this.stack;
-    this.present[r] = 0;
+    const { stack, present, above, left, right } = this;
+    present[r] = 0;
     for (let k = f.belowAt[r]!, end = f.belowAt[r + 1]!; k < end; k++) {
       const j = f.below[k]!;
-      this.above[j]!--;
-      stack[top++] = j;
+      if (--above[j]! === 0 && present[j] && (left[j] === 0 || right[j] === 0)) stack[top++] = j;
     }
     for (let k = f.leftAt[r]!, end = f.leftAt[r + 1]!; k < end; k++) {
       const j = f.left[k]!;
-      this.right[j]!--;
-      stack[top++] = j;
+      if (--right[j]! === 0 && present[j] && above[j] === 0 && left[j] !== 0) stack[top++] = j;
     }
     for (let k = f.rightAt[r]!, end = f.rightAt[r + 1]!; k < end; k++) {
       const j = f.right[k]!;
-      this.left[j]!--;
-      stack[top++] = j;
+      if (--left[j]! === 0 && present[j] && above[j] === 0 && right[j] !== 0) stack[top++] = j;
     }
     return top;
   }
@@ -236,7 +208,11 @@ export class Plays {
     const { present, reached, freeOrGone, stack, groupOf, members, memberAt, leftAt } = this;
     reached.fill(0);
     freeOrGone.fill(0);
-    if (!this.nogoods.restrictPlay(partner)) return false;
+    this.failedEarly = false;
+    if (!this.nogoods.restrictPlay(partner)) {
+      this.failedEarly = true;
+      return false;
+    }
     const { playBan: ban, playRestricted: restricted } = this.nogoods;
     // Copies gone before the state that `partner` leaves uncommitted count as gone.
     for (let k = 0, end = memberAt[this.groupCount]!; k < end; k++) {
@@ -357,180 +333,6 @@ export class Plays {
   solution(): Pair[] {
     const out: Pair[] = [];
     for (let k = 0; k < this.movesLength; k += 2) out.push([this.moves[k]!, this.moves[k + 1]!]);
-    return out;
-  }
-
-  /**
-   * The pairs of free copies group g may play now in a playout: in a group of four with all its copies on the
-   * board, none of a pairing the nogoods ban (e.g. copies stacked on each other); else every pair.
-   */
-  private playablePairs(g: number): number {
-    const free = this.freeCopies[g]!;
-    const from = this.memberAt[g]!;
-    if (free < 2 || this.copiesLeft[g] !== 4 || this.memberAt[g + 1]! - from !== 4 || !this.nogoods.restricted[g])
-      return (free * (free - 1)) >> 1;
-    const { members, isFreeNow } = this;
-    const ban = this.nogoods.ban;
-    let pairs = 0;
-    for (let i = 0; i < 4; i++) {
-      const a = members[from + i]!;
-      if (!isFreeNow[a]) continue;
-      for (let j = i + 1; j < 4; j++) if (isFreeNow[members[from + j]!] && (ban[a]! & (1 << j)) === 0) pairs++;
-    }
-    return pairs;
-  }
-
-  /** Group g's free copies or copies left changed: its playable pairs again, and whether it is safe to take. */
-  private recount(g: number): void {
-    this.drawable -= this.pairsIn[g]!;
-    this.drawable += this.pairsIn[g] = this.playablePairs(g);
-    if (this.copiesLeft[g]! > 0 && this.freeCopies[g] === this.copiesLeft[g]) this.safe[this.safeTop++] = g;
-  }
-
-  /** A playout removes tile r: its neighbours whose cover or flank count drops to zero may be free now. */
-  private take(r: number): void {
-    const f = this.flat;
-    const { above, left, right } = this;
-    this.present[r] = 0;
-    this.isFreeNow[r] = 0;
-    for (let k = f.belowAt[r]!, end = f.belowAt[r + 1]!; k < end; k++) {
-      const j = f.below[k]!;
-      if (--above[j]! === 0) this.freed(j);
-    }
-    for (let k = f.leftAt[r]!, end = f.leftAt[r + 1]!; k < end; k++) {
-      const j = f.left[k]!;
-      if (--right[j]! === 0) this.freed(j);
-    }
-    for (let k = f.rightAt[r]!, end = f.rightAt[r + 1]!; k < end; k++) {
-      const j = f.right[k]!;
-      if (--left[j]! === 0) this.freed(j);
-    }
-  }
-
-  /** Tile j lost a cover or a flank in a playout: counted once it is free. */
-  private freed(j: number): void {
-    if (!this.present[j] || this.isFreeNow[j] || !this.isFree(j)) return;
-    this.isFreeNow[j] = 1;
-    const g = this.groupOf[j]!;
-    this.freeCopies[g]!++;
-    this.recount(g);
-  }
-
-  /**
-   * What every playout starts from (the free tiles, the counts per group, the safe groups), worked out once for
-   * the start position and the bans in force (nogoods.bans counts changes to them).
-   */
-  private openPlayouts(): void {
-    const { present, groupOf, isFreeNow, freeCopies, copiesLeft, pairsIn, safe } = this;
-    const groups = this.groupCount;
-    copiesLeft.fill(0, 0, groups);
-    freeCopies.fill(0, 0, groups);
-    for (let i = 0; i < this.n; i++) {
-      isFreeNow[i] = 0;
-      if (!present[i]) continue;
-      copiesLeft[groupOf[i]!]!++;
-      if (this.isFree(i)) {
-        isFreeNow[i] = 1;
-        freeCopies[groupOf[i]!]!++;
-      }
-    }
-    this.drawable = 0;
-    this.safeTop = 0;
-    for (let g = 0; g < groups; g++) {
-      this.drawable += pairsIn[g] = this.playablePairs(g);
-      if (copiesLeft[g]! > 0 && freeCopies[g] === copiesLeft[g]) safe[this.safeTop++] = g;
-    }
-    const opening = this.opening;
-    opening.isFreeNow.set(isFreeNow);
-    opening.freeCopies.set(freeCopies);
-    opening.copiesLeft.set(copiesLeft);
-    opening.pairsIn.set(pairsIn);
-    opening.safe.set(safe);
-    opening.safeTop = this.safeTop;
-    opening.drawable = this.drawable;
-    this.openingBans = this.nogoods.bans;
-  }
-
-  /**
-   * One game of random legal play from the start (one node): a group whose copies left are all free is taken
-   * first (a move that is never wrong); else a pair drawn uniformly from the pairs of free matching tiles,
-   * leaving out the pairings the nogoods ban so far (the stacked copies forbidden before any play). The moves
-   * if it clears the board, else null.
-   *
-   * Implementation notes: per group, its free copies and the pairs it may play are kept up to date as tiles
-   * leave (a tile only ever becomes free during a playout), so a move costs a walk over the groups to find the
-   * drawn pair, not a scan of the board. The draws come from a xorshift32 stream seeded once per solve from the
-   * solve's generator: a few instructions a draw, where a call of the generator costs tens of nanoseconds.
-   */
-  playout(rng: Rng): Pair[] | null {
-    this.budget.spend();
-    if (this.draws === 0) this.draws = rng.next() | 1;
-    const { present, members, memberAt, isFreeNow, freeCopies, copiesLeft, pairsIn, safe } = this;
-    const moves = this.playoutMoves;
-    const ban = this.nogoods.ban;
-    present.set(this.start.present);
-    this.above.set(this.start.above);
-    this.left.set(this.start.left);
-    this.right.set(this.start.right);
-    if (this.openingBans !== this.nogoods.bans) this.openPlayouts();
-    const opening = this.opening;
-    isFreeNow.set(opening.isFreeNow);
-    freeCopies.set(opening.freeCopies);
-    copiesLeft.set(opening.copiesLeft);
-    pairsIn.set(opening.pairsIn);
-    safe.set(opening.safe);
-    this.safeTop = opening.safeTop;
-    this.drawable = opening.drawable;
-    let played = 0;
-    for (let remaining = this.count; remaining > 0; remaining -= 2) {
-      let g = -1;
-      while (this.safeTop > 0 && g < 0) {
-        const h = safe[--this.safeTop]!;
-        if (copiesLeft[h]! > 0 && freeCopies[h] === copiesLeft[h]) g = h;
-      }
-      let a = -1;
-      let b = -1;
-      if (g >= 0) {
-        for (let k = memberAt[g]!; k < memberAt[g + 1]! && b < 0; k++) {
-          const m = members[k]!;
-          if (!present[m]) continue;
-          if (a < 0) a = m;
-          else b = m;
-        }
-      } else {
-        if (this.drawable === 0) return null;
-        let x = this.draws; // xorshift32
-        x ^= x << 13;
-        x ^= x >>> 17;
-        x ^= x << 5;
-        this.draws = x;
-        let r = Math.floor(((x >>> 0) * this.drawable) / 0x100000000); // exact in doubles: the same everywhere
-        for (g = 0; r >= pairsIn[g]!; g++) r -= pairsIn[g]!;
-        const from = memberAt[g]!;
-        const to = memberAt[g + 1]!;
-        const banned = copiesLeft[g] === 4 && to - from === 4 && this.nogoods.restricted[g] === 1;
-        for (let i = from; i < to && b < 0; i++) {
-          const x = members[i]!;
-          if (!isFreeNow[x]) continue;
-          for (let j = i + 1; j < to; j++) {
-            const y = members[j]!;
-            if (!isFreeNow[y] || (banned && (ban[x]! & (1 << (j - from))) !== 0) || r-- > 0) continue;
-            a = x;
-            b = y;
-            break;
-          }
-        }
-      }
-      moves[played++] = a;
-      moves[played++] = b;
-      copiesLeft[g]! -= 2;
-      freeCopies[g]! -= 2;
-      this.take(a);
-      this.take(b);
-      this.recount(g);
-    }
-    const out: Pair[] = [];
-    for (let k = 0; k < played; k += 2) out.push([moves[k]!, moves[k + 1]!]);
     return out;
   }
 }

@@ -17,6 +17,7 @@
 import { coverOf, flatOf, neighbourCounts, type Cover, type Flat } from '../flat.ts';
 import type { Geometry } from '../layout.ts';
 import { matchGroup, type Presence } from '../rules.ts';
+import { neighboursOf, type Neighbours } from './playouts.ts';
 import type { Face } from '../types.ts';
 
 /** A board during play: what greedy play left, where the plays below it start. */
@@ -30,17 +31,6 @@ export interface PlayState {
   played: number; // entries of the move list (two per move) that led here
 }
 
-/** What every random playout of a solve starts from (plays.ts). */
-export interface Opening {
-  readonly isFreeNow: Uint8Array;
-  readonly freeCopies: Int32Array;
-  readonly copiesLeft: Int32Array;
-  readonly pairsIn: Int32Array;
-  readonly safe: Int32Array;
-  safeTop: number;
-  drawable: number;
-}
-
 export class Workspace {
   readonly n: number; // slots of the geometry
   readonly flat: Flat;
@@ -48,7 +38,9 @@ export class Workspace {
   readonly words: number; // 32-bit words in a set of decision levels
 
   // The start position (setUp).
-  readonly groupIds = new Map<string, number>(); // match group → group number, per solve
+  groupOfCode = new Int32Array(64).fill(-1); // per face code (codeOf), its group in the solve being set up; -1 between solves
+  readonly codeOfGroup: Int32Array; // per group, its face code
+  readonly fullCounts: [Int32Array, Int32Array, Int32Array]; // on the full board, per tile: tiles above, left, right
   readonly groupOf: Int32Array; // per tile, its group; -1 for a slot not on the board
   readonly sizes: Int32Array; // per group, its copies
   readonly memberAt: Int32Array; // group g's copies are members[memberAt[g] .. memberAt[g + 1])
@@ -72,25 +64,29 @@ export class Workspace {
   readonly uncommittedLeft: Int32Array; // greedy play: per group, uncommitted copies on the board (where it stopped)
   readonly mate: Int32Array; // greedy play: partners, the commitments plus pairs it made itself
   readonly moves: Int32Array; // greedy play: tiles in removal order, two per move
-  readonly isFreeNow: Uint8Array; // playout: per tile, free
-  readonly freeCopies: Int32Array; // playout: per group, free copies
-  readonly copiesLeft: Int32Array; // playout: per group, copies on the board
-  readonly pairsIn: Int32Array; // playout: per group, pairs of free copies it may play
-  readonly safe: Int32Array; // playout: groups whose copies left may all be free
-  readonly playoutMoves: Int32Array; // playout: tiles in removal order, two per move
-  readonly opening: Opening; // playout: where every playout of a solve starts
+  readonly neighbours: Neighbours; // playouts (playouts.ts)
+  readonly playoutPresent: Uint8Array;
+  readonly playoutCounters: Int32Array;
+  readonly playoutStartCounters: Int32Array;
+  readonly playoutState: Int32Array;
+  readonly playoutOpening: Int32Array;
+  readonly playoutSafe: Int32Array;
+  readonly playoutSafeAtStart: Int32Array;
+  readonly playoutMoves: Int32Array;
   readonly states: PlayState[] = []; // allocated as plays first reach them
   readonly stranded: PlayState; // the board a failed optimistic play left, for explaining the failure
 
   // Nogoods (nogoods.ts): per pair key, grown when a position needs more keys.
   forbidden = new Uint8Array(0);
   watchers: (number[] | undefined)[] = [];
-  containing: (number[] | undefined)[] = [];
   readonly listed: number[] = []; // keys whose lists are set
+  readonly nearBy: number[][]; // per decision level
+  nearLevels = 0; // nearBy[0 … nearLevels) may hold entries
   readonly ban: Int32Array; // per copy of a group of four, a bit per group member it never pairs with
   readonly restricted: Uint8Array; // per group: has a forbidden pairing
   readonly playBan: Int32Array; // `ban` plus the pairings nogoods rule out under the commitments a play runs under
   readonly playRestricted: Uint8Array;
+  readonly playBanBy: Int32Array;
 
   // Commitments (commitments.ts).
   readonly base: Int32Array;
@@ -104,7 +100,9 @@ export class Workspace {
   // Conflicts (conflicts.ts).
   readonly conflict: Uint32Array;
   readonly acc: Uint32Array;
-  readonly activity: Int32Array;
+  readonly activity: Float64Array;
+  readonly freeGroup: Int32Array;
+  readonly banLevels: Uint32Array;
 
   // The search (search.ts).
   readonly options: Int32Array;
@@ -126,6 +124,8 @@ export class Workspace {
     this.nextSlot = new Int32Array(n);
     this.start = new Uint8Array(n);
     this.counts = [new Int32Array(n), new Int32Array(n), new Int32Array(n)];
+    this.codeOfGroup = new Int32Array(n);
+    this.fullCounts = neighbourCounts(flat, new Uint8Array(n).fill(1));
 
     this.present = new Uint8Array(n);
     this.above = new Int32Array(n);
@@ -141,21 +141,15 @@ export class Workspace {
     this.uncommittedLeft = new Int32Array(n);
     this.mate = new Int32Array(n);
     this.moves = new Int32Array(n);
-    this.isFreeNow = new Uint8Array(n);
-    this.freeCopies = new Int32Array(n);
-    this.copiesLeft = new Int32Array(n);
-    this.pairsIn = new Int32Array(n);
-    this.safe = new Int32Array(3 * n + 8); // pushes: one per tile freed, one per move, one per group at the start
+    this.neighbours = neighboursOf(flat, n);
+    this.playoutPresent = new Uint8Array(n);
+    this.playoutCounters = new Int32Array(3 * n);
+    this.playoutStartCounters = new Int32Array(3 * n);
+    this.playoutState = new Int32Array(5 * n + (n >> 3) + 1); // five sections per group, then per block of eight
+    this.playoutOpening = new Int32Array(this.playoutState.length);
+    this.playoutSafe = new Int32Array(3 * n + 8); // pushes: one per tile freed, one per move, one per group at the start
+    this.playoutSafeAtStart = new Int32Array(this.playoutSafe.length);
     this.playoutMoves = new Int32Array(n);
-    this.opening = {
-      isFreeNow: new Uint8Array(n),
-      freeCopies: new Int32Array(n),
-      copiesLeft: new Int32Array(n),
-      pairsIn: new Int32Array(n),
-      safe: new Int32Array(this.safe.length),
-      safeTop: 0,
-      drawable: 0,
-    };
     this.stranded = {
       present: new Uint8Array(n),
       above: new Int32Array(n),
@@ -166,10 +160,12 @@ export class Workspace {
       played: 0,
     };
 
+    this.nearBy = Array.from({ length: levels }, () => []);
     this.ban = new Int32Array(n);
     this.restricted = new Uint8Array(n);
     this.playBan = new Int32Array(n);
     this.playRestricted = new Uint8Array(n);
+    this.playBanBy = new Int32Array(2 * n + 4);
 
     this.base = new Int32Array(n);
     this.partner = new Int32Array(n);
@@ -181,7 +177,9 @@ export class Workspace {
 
     this.conflict = new Uint32Array((levels + 1) * this.words);
     this.acc = new Uint32Array((levels + 1) * this.words);
-    this.activity = new Int32Array(n);
+    this.activity = new Float64Array(n);
+    this.freeGroup = new Int32Array(n);
+    this.banLevels = new Uint32Array(this.words);
 
     this.options = new Int32Array(levels * n);
     this.marks = new Int32Array(n);
@@ -190,6 +188,27 @@ export class Workspace {
 }
 
 const WORKSPACE = new WeakMap<Geometry, Workspace>();
+
+// Faces by match group: per face, a small number shared by the faces that match (all flowers, all seasons). A
+// pure function's memo: a deal has a few dozen faces. Two-letter ASCII faces (all of ours) are found by their
+// letters in a table, others in a map.
+const GROUP_CODES = new Map<string, number>();
+const SHORT_CODES = new Int16Array(128 * 128).fill(-1);
+const LONG_CODES = new Map<string, number>();
+
+function codeOf(face: Face): number {
+  const short = face.length === 2 ? face.charCodeAt(0) * 128 + face.charCodeAt(1) : -1;
+  if (short >= 0 && short < SHORT_CODES.length && SHORT_CODES[short]! >= 0) return SHORT_CODES[short]!;
+  let code = LONG_CODES.get(face);
+  if (code === undefined) {
+    const key = matchGroup(face);
+    code = GROUP_CODES.get(key);
+    if (code === undefined) GROUP_CODES.set(key, (code = GROUP_CODES.size));
+    if (short >= 0 && short < SHORT_CODES.length) SHORT_CODES[short] = code;
+    else LONG_CODES.set(face, code);
+  }
+  return code;
+}
 
 /** The workspace of a geometry, made on first use. */
 export function workspaceOf(geom: Geometry): Workspace {
@@ -224,28 +243,45 @@ export interface Start {
  */
 export function setUp(work: Workspace, present: Presence, faces: readonly (Face | null)[]): Start | null {
   const n = work.n;
-  const groupOf = work.groupOf.fill(-1);
-  const sizes = work.sizes.fill(0);
-  const groupIds = work.groupIds;
-  groupIds.clear();
+  const groupOf = work.groupOf;
+  const sizes = work.sizes;
+  const groupOfCode = work.groupOfCode;
+  let groupCount = 0;
   let count = 0;
   for (let i = 0; i < n; i++) {
-    if (!present[i]) continue;
+    if (!present[i]) {
+      groupOf[i] = -1;
+      continue;
+    }
     count++;
     const face = faces[i];
     if (face == null) throw new Error(`solve: slot ${i} is present but has no face`);
-    const key = matchGroup(face);
-    let g = groupIds.get(key);
-    if (g === undefined) groupIds.set(key, (g = groupIds.size));
+    const code = codeOf(face);
+    let g = code < groupOfCode.length ? groupOfCode[code]! : -1;
+    if (g < 0) {
+      if (code >= groupOfCode.length) {
+        work.groupOfCode = new Int32Array(2 * code + 2).fill(-1); // a face not seen before: room for its code
+        return setUp(work, present, faces);
+      }
+      g = groupOfCode[code] = groupCount++;
+      work.codeOfGroup[g] = code;
+      sizes[g] = 0;
+    }
     sizes[g]!++;
     groupOf[i] = g;
   }
-  const groupCount = groupIds.size;
+  for (let g = 0; g < groupCount; g++) groupOfCode[work.codeOfGroup[g]!] = -1; // clean for the next solve
   for (let g = 0; g < groupCount; g++) if (sizes[g]! % 2 !== 0) return null;
 
   const start = work.start;
   start.set(present);
-  const [above, left, right] = neighbourCounts(work.flat, start, work.counts);
+  const [above, left, right] = work.counts;
+  if (count === n) {
+    // The full board (every classic attempt, every uniform shuffle): its counts are known per geometry.
+    above.set(work.fullCounts[0]);
+    left.set(work.fullCounts[1]);
+    right.set(work.fullCounts[2]);
+  } else neighbourCounts(work.flat, start, work.counts);
   const { memberAt, members, rank, nextSlot } = work;
   memberAt[0] = 0;
   let largest = 0;

@@ -108,7 +108,15 @@ export async function transaction<T>(
   }
 }
 
-const MIGRATION_LOCK = 7_150_001; // pg_advisory_lock key: "mahjong migrations"
+export const MIGRATION_LOCK = 7_150_001; // pg_advisory_lock key: "mahjong migrations" (the restore takes it too)
+
+/** The table of applied migrations (made by the runner; a restore makes it the same way: src/cli/restore-postgres.ts). */
+export const SCHEMA_MIGRATIONS_DDL = `CREATE TABLE IF NOT EXISTS schema_migrations (
+        version    integer PRIMARY KEY,
+        name       text NOT NULL,
+        checksum   text NOT NULL,
+        applied_at bigint NOT NULL
+      )`;
 
 /** Applies every migration not applied yet, one transaction each, under an advisory lock; returns the names applied now. */
 export async function migratePostgres(pool: pg.Pool, migrations: readonly Migration[]): Promise<string[]> {
@@ -116,12 +124,7 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Migrat
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     try {
-      await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
-        version    integer PRIMARY KEY,
-        name       text NOT NULL,
-        checksum   text NOT NULL,
-        applied_at bigint NOT NULL
-      )`);
+      await client.query(SCHEMA_MIGRATIONS_DDL);
       const rows = await client.query<AppliedMigration>('SELECT version, name, checksum FROM schema_migrations');
       const done: string[] = [];
       for (const m of notApplied(migrations, rows.rows)) {

@@ -10,11 +10,7 @@
  * neither award twice (one row per player and achievement) nor lose one (the second sees the first's rows).
  */
 import { FAMILIES, LAYOUTS } from '../../engine/builtins.ts';
-import type { Mode } from '../../engine/index.ts';
-
-/** Difficulty bands, easiest first (a deal's `difficulty.band`). */
-export const BANDS = ['easy', 'medium', 'hard', 'expert'] as const;
-export type Band = (typeof BANDS)[number];
+import { BANDS, type Band, type Mode } from '../../engine/index.ts';
 
 /** Every achievement, in the order the stats page lists them. */
 export const ACHIEVEMENTS = [
@@ -74,7 +70,7 @@ export interface WinFacts {
   readonly mode: Mode;
   readonly hints: number;
   readonly clean: boolean; // no hint, no shuffle, no undo
-  readonly band: Band | null; // its deal's difficulty band; null for a deal without one
+  readonly band: Band | null; // the band the game began under (its deal's, games.band); null for a game begun before bands
 }
 
 /** The player's standing after the win (the win counted). */

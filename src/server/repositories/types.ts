@@ -13,9 +13,9 @@
  *
  * Times are milliseconds since the Unix epoch, from the server's clock.
  */
-import type { Mode, Status } from '../../engine/index.ts';
+import type { Band, Mode, Status } from '../../engine/index.ts';
 import type { DealKey } from '../schemas/common.ts';
-import type { AchievementId, Band } from './achievements.ts';
+import type { AchievementId } from './achievements.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Rows
@@ -63,6 +63,7 @@ export interface GameRow {
   layout: string; // the deal's, also kept on the game row (per-layout stats need no join)
   seed: string;
   mode: Mode;
+  band: Band | null; // the deal's difficulty band when the game began (migration 011); null for games begun before
 }
 
 /** Why a game is not ranked (docs/fair-play.md): its moves came faster than a person plays, or it began before the rule. */
@@ -89,6 +90,7 @@ export interface NewGame {
   playerId: string;
   dealId: number;
   layout: string; // the deal's layout
+  band: Band; // the deal's difficulty band (Deal.difficulty): the game counts under it
   status: Status;
   tilesLeft: number;
   now: number; // the start, server clock
@@ -117,7 +119,6 @@ export interface SavedMoves {
   dailyDay: string | null; // with a win of a daily deal started on its day: that day (YYYY-MM-DD), for the calendar and daily streak
   onTable: boolean; // with a win: it stands on its day's daily table (games.daily)
   playMs: number | null; // the page's own clock after this batch, if it sent one: kept as the most it ever said
-  band: Band | null; // the deal's difficulty band (for the achievements a win earns); null: none known
 }
 
 /** An achievement a player holds (migration 012): the win that earned it, and that game's deal. */
@@ -148,6 +149,14 @@ export interface LayoutTotals {
   median_ms: number | null; // of winning own times; the mean of the middle two for an even count
 }
 
+/** A player's totals on one difficulty band (migration 011; games that began with a band). */
+export interface BandTotals {
+  band: Band;
+  played: number;
+  won: number;
+  clean_wins: number;
+}
+
 /** One win, for the chart. */
 export interface WinRow {
   layout: string;
@@ -159,6 +168,7 @@ export interface WinRow {
 /** What the stats page needs: totals and streaks from aggregates, and one bounded page of games. */
 export interface StatsRows {
   layouts: LayoutTotals[];
+  bands: BandTotals[]; // the bands the player started a game of, in BANDS order
   streak: number; // days in a row with a win, ending today or yesterday
   bestStreak: number;
   dailyStreak: number; // days in a row whose daily deal the player won on its day

@@ -23,6 +23,9 @@
  */
 import { getHeapStatistics } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
+import { HealthQuerySchema, HealthSchema } from '../schemas/health.ts';
 import type { MeasuredCache } from '../services/lru.ts';
 
 const WRITE_PROBE_EVERY_MS = 10_000;
@@ -134,6 +137,7 @@ export default async function health(fastify: FastifyInstance): Promise<void> {
         probed = { at: now, error: undefined };
         fastify.writeFailures.reached();
       } catch (error) {
+        fastify.metrics.databaseError(error);
         const code = (error as { code?: string }).code ?? 'unknown';
         fastify.writeFailures.record(code);
         probed = { at: now, error: code };
@@ -143,9 +147,17 @@ export default async function health(fastify: FastifyInstance): Promise<void> {
     return code === undefined ? undefined : `writes to the database are failing (${code})`;
   };
 
-  fastify.get<{ Querystring: { detail?: string } }>(
+  fastify.withTypeProvider<ZodTypeProvider>().get(
     '/healthz',
-    { logLevel: 'warn', config: { player: false } },
+    {
+      logLevel: 'warn',
+      config: { player: false },
+      schema: {
+        summary: 'Whether this process can serve: the database answers and takes writes',
+        querystring: HealthQuerySchema,
+        response: { 200: HealthSchema, 503: HealthSchema },
+      },
+    },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       fastify.readiness.checked(fastify.now());
@@ -156,6 +168,7 @@ export default async function health(fastify: FastifyInstance): Promise<void> {
           if (typeof (await probe.version()) !== 'number') problem = 'the database does not answer';
           else problem = await writeProblem();
         } catch (error) {
+          fastify.metrics.databaseError(error);
           if (!probe.unavailable(error))
             request.log.error({ err: error }, 'health check: the database does not answer');
           problem = 'the database does not answer';
@@ -170,21 +183,21 @@ export default async function health(fastify: FastifyInstance): Promise<void> {
           'health check passes again: ready',
         );
       down = problem ? { since: down?.since ?? fastify.now(), problem } : undefined;
-      const body: Record<string, unknown> = problem ? { ok: false, error: problem } : { ok: true };
+      const body: z.infer<typeof HealthSchema> = problem ? { ok: false, error: problem } : { ok: true };
       if (request.query.detail === '1') {
         body.backend = fastify.backend;
         try {
-          body.database = await probe.size();
+          body.database = { ...(await probe.size()) };
         } catch {
           body.database = null; // closed or unreadable: the error above says so
         }
         body.writeFailures = { count: fastify.writeFailures.count, last: fastify.writeFailures.last ?? null };
         body.memory = memoryDetail(fastify.caches);
-        body.connections = fastify.connectionStats();
+        body.connections = { ...fastify.connectionStats() };
         body.draining = fastify.readiness.draining !== null;
         // Limits counted per process while Redis is away: degraded, not down (serving goes on).
         const limits = fastify.countersState();
-        body.limits = limits;
+        body.limits = { ...limits };
         if (limits.store !== limits.configured) body.degraded = [`limits are per process: ${limits.problem}`];
       }
       return reply.code(problem ? 503 : 200).send(body);

@@ -1,6 +1,6 @@
 /** Shared pieces of the request schemas (the demo's IdSchema). Every string is bounded. */
 import { z } from 'zod';
-import { MODES, SEED_PATTERN, type Mode } from '../../engine/index.ts';
+import { BANDS, MODES, SEED_PATTERN, type Mode } from '../../engine/index.ts';
 
 /** A seed: 1–32 characters of [A-Za-z0-9_-] (docs/contracts.md, "Deal JSON"). */
 export const SeedSchema = z
@@ -42,3 +42,17 @@ export const LayoutParamsSchema = z.object({ layout: LayoutIdSchema });
 
 /** `?mode=classic`; anything else but relaxed is an error, an absent mode is relaxed. */
 export const ModeQuerySchema = z.object({ mode: ModeSchema.default('relaxed') });
+
+/** A difficulty band (docs/study.md, "Measured difficulty"). */
+export const BandSchema = z.enum(BANDS, { error: 'difficulty is easy, medium, hard or expert' });
+
+/**
+ * A new deal's query: the mode, and `?difficulty=BAND` for a deal in that band (empty or absent: any deal,
+ * so a form's "any" choice needs no script).
+ */
+export const NewDealQuerySchema = ModeQuerySchema.extend({
+  difficulty: z
+    .union([BandSchema, z.literal('')], { error: 'difficulty is easy, medium, hard or expert' })
+    .optional()
+    .transform((band) => band || undefined),
+});

@@ -5,7 +5,7 @@
  * stored JSON as it is, and answers that gained keys since (the win panel's) keep them.
  */
 import { z } from 'zod';
-import { MODES } from '../../engine/index.ts';
+import { BANDS, MODES } from '../../engine/index.ts';
 
 const Coord = z.number().int();
 
@@ -21,6 +21,7 @@ export const DealSchema = z.looseObject({
   seed: z.string(),
   mode: z.enum(MODES),
   generator: z.string(),
+  difficulty: z.looseObject({ band: z.enum(BANDS), score: z.number() }),
   tiles: z.array(z.looseObject({ x: Coord, y: Coord, z: Coord, face: z.string() })),
   solution: z.array(z.tuple([z.number().int(), z.number().int()])),
 });
@@ -66,9 +67,18 @@ export const StatsSchema = z.looseObject({
   streak: z.number().int(),
   bestStreak: z.number().int(),
   byLayout: z.record(z.string(), z.unknown()),
+  byBand: z.record(
+    z.enum(BANDS),
+    z.object({ played: z.number().int(), won: z.number().int(), cleanWins: z.number().int() }),
+  ),
   history: z.array(z.unknown()),
   achievements: z.array(AchievementSchema),
 });
 
 /** POST /api/games/:id/replay (docs/server.md, "Replays"): the replay page's address. */
-export const ReplayLinkSchema = z.object({ url: z.string() });
+export const ReplayLinkSchema = z.object({
+  url: z
+    .string()
+    .regex(/^\/replay\/[A-Za-z0-9_-]+$/)
+    .describe('The replay page, /replay/<token>: public, the same every time'),
+});

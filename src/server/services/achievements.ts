@@ -6,12 +6,11 @@
  * list costs a handful of rows whatever the player's number of games.
  */
 import { FAMILIES } from '../../engine/builtins.ts';
-import type { Mode } from '../../engine/index.ts';
+import { BANDS, type Mode } from '../../engine/index.ts';
 import { ACHIEVEMENT_KEYS, type AchievementKeys } from '../../shared/achievements.ts';
 import { dealUrl } from '../../shared/display.ts';
 import {
   ACHIEVEMENTS,
-  BANDS,
   bandAchievement,
   BUILTIN_IDS,
   builtinsAmong,

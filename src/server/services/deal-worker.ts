@@ -2,6 +2,9 @@
  * The deal worker: deals one (layout, seed, mode) per message, off the main
  * thread. A classic deal of a hard layout can take seconds of solver time; in a
  * worker it cannot stall the server, and the pool can stop it at its deadline.
+ * A band search (`BandTask`) deals a few seeds in turn until one is in the band
+ * asked for (each deal measures its difficulty: a few milliseconds even when
+ * relaxed, so searches never run on the main thread when there are workers).
  * It also reviews a game's log for its replay (where the win was lost: the engine's
  * reviewLog, a solver question per run of moves), which is solver work of the same kind.
  *
@@ -11,12 +14,15 @@
 import type { MessagePort } from 'node:worker_threads';
 import { layoutById } from '../../engine/builtins.ts';
 import {
+  BANDS,
   deal,
   makeLayout,
   parseBoards,
   reviewLog,
+  type Band,
   type Deal,
   type Layout,
+  type Mode,
   type Move,
   type Review,
 } from '../../engine/index.ts';
@@ -30,6 +36,23 @@ export interface DealTask extends DealKey {
   readonly slots?: readonly (readonly [number, number, number])[]; // a custom layout's slots, [x, y, z] in slot order; none: built in
 }
 
+/** Seeds to deal in turn until one's deal is in `band` (services/dealer.ts findInBand). */
+export interface BandTask {
+  readonly layout: string;
+  readonly mode: Mode;
+  readonly band: Band;
+  readonly seeds: readonly string[]; // chosen by the server
+  readonly slots?: DealTask['slots'];
+}
+
+export type BandTaskResult =
+  | {
+      readonly ok: true;
+      readonly found: { readonly seed: string; readonly json: string } | null; // the first deal in the band
+      readonly seen: Readonly<Record<Band, number>>; // the bands of the seeds dealt
+    }
+  | { readonly ok: false; readonly error: string; readonly message: string };
+
 export type DealTaskResult =
   | { readonly ok: true; readonly json: string } // the deal JSON (docs/contracts.md, "Deal JSON")
   | { readonly ok: false; readonly error: string; readonly message: string };
@@ -38,7 +61,7 @@ export type DealTaskResult =
 const custom = new ByteLru<string, Layout>('worker layouts', WORKER_LAYOUTS_BYTES);
 
 /** The layout of a task: built in, or made from the task's slots (kept for the next deal of it). */
-function layoutOf(task: DealTask): Layout | undefined {
+function layoutOf(task: { readonly layout: string; readonly slots?: DealTask['slots'] }): Layout | undefined {
   if (!task.slots) return layoutById(task.layout);
   let layout = custom.get(task.layout);
   if (layout && layout.slots.length !== task.slots.length) layout = undefined; // cannot happen: ids are by content
@@ -63,6 +86,21 @@ export function runDealTask(task: DealTask, dealFn: typeof deal = deal): DealTas
   return { ok: true, json: JSON.stringify(result.value.deal) };
 }
 
+/** Deals the task's seeds in turn until one is in its band; the same function runs in the worker and in process. */
+export function runBandTask(task: BandTask, dealFn: typeof deal = deal): BandTaskResult {
+  const layout = layoutOf(task);
+  if (!layout) return { ok: false, error: 'ERR_UNKNOWN_LAYOUT', message: `there is no layout called ${task.layout}` };
+  const seen = Object.fromEntries(BANDS.map((b) => [b, 0])) as Record<Band, number>;
+  for (const seed of task.seeds) {
+    const result = dealFn(layout, seed, task.mode);
+    if (!result.ok) return { ok: false, error: result.error, message: result.message };
+    const { band } = result.value.deal.difficulty;
+    seen[band]++;
+    if (band === task.band) return { ok: true, found: { seed, json: JSON.stringify(result.value.deal) }, seen };
+  }
+  return { ok: true, found: null, seen };
+}
+
 /** A game's log to review (services/replays.ts): its deal's JSON, its stored log and shuffle boards. */
 export interface ReviewTask {
   readonly kind: 'review';
@@ -84,8 +122,12 @@ export function runReviewTask(task: ReviewTask): ReviewTaskResult {
   return review.ok ? { ok: true, review: review.value } : { ok: false, error: 'broken', message: review.message };
 }
 
-export type WorkerTask = DealTask | ReviewTask;
-export type WorkerResult<T extends WorkerTask> = T extends ReviewTask ? ReviewTaskResult : DealTaskResult;
+export type WorkerTask = DealTask | BandTask | ReviewTask;
+export type WorkerResult<T extends WorkerTask> = T extends ReviewTask
+  ? ReviewTaskResult
+  : T extends BandTask
+    ? BandTaskResult
+    : DealTaskResult;
 
 const isReview = (task: WorkerTask): task is ReviewTask => 'kind' in task && task.kind === 'review';
 
@@ -95,9 +137,11 @@ export interface DealJob {
   readonly started: MessagePort;
 }
 
+export const isBandTask = (task: WorkerTask): task is BandTask => 'band' in task;
+
 /** The worker's entry point (piscina calls the default export). */
-export default function dealJob({ task, started }: DealJob): DealTaskResult | ReviewTaskResult {
+export default function dealJob({ task, started }: DealJob): DealTaskResult | BandTaskResult | ReviewTaskResult {
   started.postMessage('started');
   started.close();
-  return isReview(task) ? runReviewTask(task) : runDealTask(task);
+  return isReview(task) ? runReviewTask(task) : isBandTask(task) ? runBandTask(task) : runDealTask(task);
 }

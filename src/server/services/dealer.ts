@@ -2,7 +2,7 @@
  * The dealer: the deal for a (layout, seed, mode), stored on first use.
  *
  * Lookup order: an in-memory LRU, then the deals table, then the generator.
- * Relaxed deals are made in process (about 0.06 ms for the turtle): they never wait behind
+ * Relaxed deals are made in process (about 3 ms for the turtle, nearly all of it measuring the deal's difficulty): they never wait behind
  * anything. Classic deals (the solver; up to seconds) go to the worker pool (DEAL_WORKERS
  * threads, default 2, so one slow seed does not hold up the next), or in process when there
  * are no workers; each client (an IPv4 /24 or IPv6 /64) has at most MAX_QUEUED_PER_CLIENT
@@ -18,6 +18,13 @@
  * stored deals are always served. Seeds the server chose (`markChosen`, the "New game" redirect)
  * pay from a pool of their own (limits.ts).
  *
+ * A band search (`findInBand`, `/play/:layout?difficulty=BAND`) deals new seeds the server chooses until
+ * one's deal is in the band (each deal measures its difficulty, engine difficulty.ts), BAND_CHUNK seeds at a
+ * time as one task of the worker pool, at most MAX_BAND_SEEDS seeds in all. Every seed it deals is a new deal
+ * made: each chunk is paid from the client's new-deal budget before it is dealt (from the pool of seeds the
+ * server chose), and a search counts as a classic deal in the making for MAX_QUEUED_PER_CLIENT. The deal found
+ * is kept as a shown deal (not stored), so the redirect's page view deals nothing again.
+ *
  * A player's own layout (`c-…`, services/upload.ts) is dealt like a built-in from its stored slots,
  * relaxed deals too in a worker: an uploaded layout may be slow to deal, and a worker has a deadline.
  * An unknown `c-` id is 404. `check` deals a layout not stored yet, to learn whether it can be cleared.
@@ -29,13 +36,16 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Deal, Layout, deal as dealFunction } from '../../engine/index.ts';
+import type { Band, Deal, Layout, Mode, deal as dealFunction } from '../../engine/index.ts';
 import { isErrorCode, type ErrorCode, type Refusal } from '../errors.ts';
 import type { DealRow } from '../repositories/types.ts';
 import { dealKey, type DealKey } from '../schemas/common.ts';
 import {
+  runBandTask,
   runDealTask,
   runReviewTask,
+  type BandTask,
+  type BandTaskResult,
   type DealTask,
   type DealTaskResult,
   type ReviewTask,
@@ -46,7 +56,8 @@ import { ByteLru } from './lru.ts';
 import { dealGrowth } from './growth.ts';
 import { CACHE_BUDGETS, dealBytes, keyedRecordBytes, stringBytes } from './sizes.ts';
 import { isCustomId } from './upload.ts';
-import { DealPool, PoolError } from './worker-pool.ts';
+import { randomSeed } from './seeds.ts';
+import { DealPool, PoolError, type PoolStats } from './worker-pool.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -77,6 +88,10 @@ export type ShownDeal = StoredDeal | UnstoredDeal;
 export type DealLookup = { readonly ok: true; readonly value: StoredDeal } | Refusal;
 export type ShownLookup = { readonly ok: true; readonly value: ShownDeal } | Refusal;
 
+/** A band search's answer: the key of a new deal in the band, or why there is none (ERR_NO_DEAL_IN_BAND: `seen`). */
+export type BandLookup =
+  { readonly ok: true; readonly value: DealKey } | (Refusal & { readonly seen?: Readonly<Record<Band, number>> });
+
 export interface Dealer {
   /**
    * The stored deal, made and stored on first use. `client` (a clientKey) pays for a new one (its new-deal
@@ -92,6 +107,11 @@ export interface Dealer {
   /** Notes a seed the server chose (a random seed it redirected to): its deal pays from the server's own pool. */
   markChosen(key: DealKey): void;
   /**
+   * A new seed of `layout` whose deal in `mode` is in `band`, found within MAX_BAND_SEEDS seeds the server
+   * chooses; each seed dealt is paid from `client`'s new-deal budget. The deal found is kept to be shown.
+   */
+  findInBand(layout: string, mode: Mode, band: Band, client: string): Promise<BandLookup>;
+  /**
    * Deals a layout that is not stored (an upload) once, relaxed, with a fixed seed, where custom
    * deals are made: ok when it can be cleared, else why not. Stores nothing.
    */
@@ -103,6 +123,8 @@ export interface Dealer {
    * second on a long game (services/replays.ts). A busy or failed worker is an `ok: false` answer, not a throw.
    */
   review(task: ReviewTask): Promise<ReviewTaskResult>;
+  /** What the deal workers are doing (for /metrics); undefined when deals are made in process. */
+  workers(): PoolStats | undefined;
 }
 
 export interface DealerOptions {
@@ -115,7 +137,9 @@ export interface DealerOptions {
   now?: () => number;
 }
 
-export const MAX_QUEUED_PER_CLIENT = 2; // classic deals one client may have in the making at once
+export const MAX_QUEUED_PER_CLIENT = 2; // classic deals (and band searches) one client may have in the making at once
+export const BAND_CHUNK = 4; // seeds a band search deals per worker task (and pays for at once)
+export const MAX_BAND_SEEDS = 32; // seeds a band search deals at most before it says the layout has none in the band
 export const KEEP_UNPLAYED_MS = 7 * 24 * 3600_000; // how long a deal nobody played is kept
 export const MAX_UNPLAYED = 100_000; // deals nobody played kept at most (~0.6 KB each: ~60 MB)
 const PRUNE_EVERY_MS = 10 * 60_000;
@@ -185,7 +209,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   };
 
   const generate = async (task: DealTask): Promise<DealTaskResult> => {
-    if (task.mode === 'relaxed' && !task.slots) return runDealTask(task, opts.deal); // 0.06 ms: no queue, no worker
+    if (task.mode === 'relaxed' && !task.slots) return runDealTask(task, opts.deal); // ~3 ms with the difficulty: no queue, no worker
     if (opts.classic) return opts.classic(task);
     if (!pool) return runDealTask(task, opts.deal);
     try {
@@ -196,6 +220,17 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
           error.code === 'ERR_TIMEOUT' ? `${error.message}; play it relaxed or try another seed` : error.message;
         return { ok: false, error: error.code, message };
       }
+      throw error;
+    }
+  };
+
+  /** Runs one chunk of a band search: in the pool, or in process when there is none. */
+  const search = async (task: BandTask): Promise<BandTaskResult> => {
+    if (!pool) return runBandTask(task, opts.deal);
+    try {
+      return await pool.search(task);
+    } catch (error) {
+      if (error instanceof PoolError) return { ok: false, error: error.code, message: error.message };
       throw error;
     }
   };
@@ -212,11 +247,13 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
             ? 'ERR_UNCLEARABLE'
             : undefined;
       if (!code) throw new Error(`dealing ${key} failed: ${result.message}`); // a broken built-in layout: our bug
+      fastify.metrics.dealFailed(task.mode, code);
       const lookup: Refusal = { ok: false, code, message: result.message };
       if (result.error === 'ERR_TIMEOUT')
         failed.set(key, { result: lookup, at: now() }, keyedRecordBytes(key, stringBytes(lookup.message)));
       return lookup;
     }
+    fastify.metrics.dealMade(task.mode);
     const made: UnstoredDeal = { id: null, deal: JSON.parse(result.json) as Deal, json: result.json };
     unstored.set(key, made, dealBytes(made.json, made.deal.tiles.length) + keyedRecordBytes(key));
     return { ok: true, value: made };
@@ -280,16 +317,86 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
     }
     job = pending.get(key); // another request may have started it while the budget answered
     if (job) return job;
-    if (group !== undefined) making.set(group, (making.get(group) ?? 0) + 1);
+    const done = group === undefined ? undefined : startMaking(group);
     job = make({ ...deal, slots }, key).finally(() => {
       pending.delete(key);
-      if (group === undefined) return;
-      const left = (making.get(group) ?? 1) - 1;
-      if (left <= 0) making.delete(group);
-      else making.set(group, left);
+      done?.();
     });
     pending.set(key, job);
     return job;
+  };
+
+  /** Counts a classic deal or band search in the making for a client group; the returned function ends it. */
+  const startMaking = (group: string): (() => void) => {
+    making.set(group, (making.get(group) ?? 0) + 1);
+    return () => {
+      const left = (making.get(group) ?? 1) - 1;
+      if (left <= 0) making.delete(group);
+      else making.set(group, left);
+    };
+  };
+
+  const findInBand = async (layout: string, mode: Mode, band: Band, client: string): Promise<BandLookup> => {
+    let slots: BandTask['slots'];
+    if (isCustomId(layout)) {
+      const row = await fastify.customLayoutsRepository.find(layout);
+      if (!row) return { ok: false, code: 'ERR_UNKNOWN_LAYOUT', message: `there is no layout called ${layout}` };
+      slots = JSON.parse(row.slots) as [number, number, number][];
+    }
+    const group = budgetGroup(client);
+    if ((making.get(group) ?? 0) >= MAX_QUEUED_PER_CLIENT)
+      return {
+        ok: false,
+        code: 'ERR_QUEUE',
+        message: `at most ${MAX_QUEUED_PER_CLIENT} deals are searched or made for you at once; try again when they are ready`,
+        retryAfterS: 2,
+      };
+    const done = startMaking(group);
+    try {
+      const seen: Record<Band, number> = { easy: 0, medium: 0, hard: 0, expert: 0 };
+      for (let dealt = 0; dealt < MAX_BAND_SEEDS; dealt += BAND_CHUNK) {
+        const refused = await budget?.take(client, true, BAND_CHUNK);
+        if (refused)
+          return {
+            ok: false,
+            code: refused.scope === 'client' ? 'ERR_NEW_DEALS' : 'ERR_NEW_DEALS_FULL',
+            message: refused.message,
+            retryAfterS: refused.retryAfterS,
+          };
+        const seeds = Array.from({ length: BAND_CHUNK }, randomSeed);
+        const result = await search({ layout, mode, band, seeds, slots });
+        if (!result.ok) {
+          const code =
+            isErrorCode(result.error) && REFUSED.has(result.error)
+              ? result.error
+              : slots
+                ? 'ERR_UNCLEARABLE'
+                : undefined;
+          if (!code) throw new Error(`searching ${layout} (${mode}) for ${band} failed: ${result.message}`); // our bug
+          return {
+            ok: false,
+            code,
+            message: result.message,
+            ...(code === 'ERR_BUSY' || code === 'ERR_WORKER' ? { retryAfterS: 5 } : {}),
+          };
+        }
+        for (const b of Object.keys(seen) as Band[]) seen[b] += result.seen[b];
+        if (result.found) {
+          const key = dealKey(layout, result.found.seed, mode);
+          const made: UnstoredDeal = { id: null, deal: JSON.parse(result.found.json) as Deal, json: result.found.json };
+          unstored.set(keyOf(key), made, dealBytes(made.json, made.deal.tiles.length) + keyedRecordBytes(keyOf(key)));
+          return { ok: true, value: key };
+        }
+      }
+      return {
+        ok: false,
+        code: 'ERR_NO_DEAL_IN_BAND',
+        message: `none of ${MAX_BAND_SEEDS} new ${mode} deals of this layout was ${band}`,
+        seen,
+      };
+    } finally {
+      done();
+    }
   };
 
   const dealer: Dealer = {
@@ -310,6 +417,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       const key = keyOf(deal);
       chosen.set(key, true, keyedRecordBytes(key));
     },
+    findInBand,
     async check(layout) {
       const slots = layout.slots.map((s) => [s.x, s.y, s.z] as const);
       const result = await generate({ ...dealKey(layout.id, CHECK_SEED, 'relaxed'), slots });
@@ -342,6 +450,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
         limit: PRUNE_BATCH,
       });
     },
+    workers: () => pool?.stats(),
   };
   fastify.decorate('dealer', dealer);
 
@@ -364,5 +473,5 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
 
 export default fp(dealerPlugin, {
   name: 'dealer',
-  dependencies: ['stores', 'counters', 'growth'],
+  dependencies: ['stores', 'counters', 'growth', 'metrics'],
 });

@@ -49,7 +49,6 @@ import {
   type Status,
 } from '../../engine/index.ts';
 import { isErrorCode, type ErrorCode, type Refusal } from '../errors.ts';
-import { BANDS, type Band } from '../repositories/achievements.ts';
 import type { GameRow } from '../repositories/types.ts';
 import type { StoredDeal } from './dealer.ts';
 import { paceAfter, paceStart, rankWin } from './fair-play.ts';
@@ -156,15 +155,6 @@ export function clientLog(
 }
 
 export const makeGameId = (): string => randomBytes(12).toString('base64url');
-
-/**
- * A stored deal's difficulty band (its JSON's `difficulty.band`, kept with the deal as it was made), for the
- * achievements a win earns; null for a deal stored without one.
- */
-export function bandOf(stored: StoredDeal): Band | null {
-  const band = (stored.deal as { readonly difficulty?: { readonly band?: unknown } }).difficulty?.band;
-  return (BANDS as readonly unknown[]).includes(band) ? (band as Band) : null;
-}
 
 const countOf = (moves: readonly Move[], type: Move['type']): number => moves.filter((m) => m.type === type).length;
 
@@ -289,6 +279,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         playerId,
         dealId: stored.id,
         layout: stored.deal.layout,
+        band: stored.deal.difficulty.band,
         status: statusOf(start.value),
         tilesLeft: start.value.left,
         now: startedAt,
@@ -296,6 +287,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         pacedAt: paceStart(shownAt),
       });
       cache.set(id, start.value, 0, stored);
+      fastify.metrics.gameStarted(stored.deal.mode);
       return { id, startedAt, shownAt };
     },
 
@@ -426,11 +418,13 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
           unranked,
           ...rank,
           playMs: playMs ?? null,
-          band: bandOf(stored),
         });
         if (saved) {
           cache.set(row.id, game, count, stored);
-          if (status === 'won') fastify.views.changed(row.deal_id); // its record has a winner more
+          if (status === 'won') {
+            fastify.views.changed(row.deal_id); // its record has a winner more
+            fastify.metrics.gameWon(stored.deal.mode);
+          }
           const after: GameRow = {
             ...row,
             paced_at: pacedAt,
@@ -469,5 +463,5 @@ export default fp(
   async (fastify: FastifyInstance, opts: { now?: () => number; gamesPerDay?: number | false }) => {
     fastify.decorate('games', createGames(fastify, opts.now ?? Date.now, opts.gamesPerDay));
   },
-  { name: 'games', dependencies: ['stores', 'dealer', 'counters', 'growth', 'views'] },
+  { name: 'games', dependencies: ['stores', 'dealer', 'counters', 'growth', 'views', 'metrics'] },
 );

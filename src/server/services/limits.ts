@@ -83,17 +83,21 @@ export class NewDealBudget {
   ) {}
 
   /**
-   * Takes one new deal for `client` (a clientKey; counted by its budgetGroup); `chosen`: the server
-   * chose the seed. Undefined when it may, else why not. Takes nothing when refused.
+   * Takes `n` new deals (one unless a band search pays for several seeds it deals at once) for `client` (a
+   * clientKey; counted by its budgetGroup); `chosen`: the server chose the seeds. Undefined when it may, else
+   * why not. Takes nothing when refused.
    */
-  async take(key: string, chosen = false): Promise<Refusal | undefined> {
+  async take(key: string, chosen = false, n = 1): Promise<Refusal | undefined> {
     const client = budgetGroup(key);
     const poolMax = chosen ? (this.limits.chosenPerMinute ?? this.limits.globalPerMinute) : this.limits.globalPerMinute;
-    const taken = await this.counters.take([
-      { key: `deals:minute:${client}`, max: this.limits.perMinute, windowMs: MINUTE },
-      { key: `deals:hour:${client}`, max: this.limits.perHour, windowMs: HOUR },
-      { key: chosen ? 'deals:chosen' : 'deals:everyone', max: poolMax, windowMs: MINUTE },
-    ]);
+    const taken = await this.counters.take(
+      [
+        { key: `deals:minute:${client}`, max: this.limits.perMinute, windowMs: MINUTE },
+        { key: `deals:hour:${client}`, max: this.limits.perHour, windowMs: HOUR },
+        { key: chosen ? 'deals:chosen' : 'deals:everyone', max: poolMax, windowMs: MINUTE },
+      ],
+      n,
+    );
     if (taken.ok) return undefined;
     const wait = secondsOf(taken.retryAfterMs);
     if (taken.index === 0) return this.refuse(wait, `at most ${this.limits.perMinute} new deals a minute`);

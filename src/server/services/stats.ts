@@ -9,6 +9,8 @@
  *   its last day is today or yesterday. Nothing but a day without a win ends it: a game left
  *   unfinished, or given up, never breaks a streak (issue 14). The daily streak is days in a row
  *   whose daily deal the player won on its day.
+ * - Per band (the deal's difficulty band when the game began, docs/study.md "Measured difficulty"): games
+ *   started, won and won clean, both modes together; games begun before deals had a band count in no band.
  * - Times are the player's own (docs/fair-play.md, "Two clocks"): the clock their page showed, from the
  *   first move, stopped while paused, in ms; for a game whose page sent none, the server's time from its
  *   first view of the deal to the winning move. A win is ranked when its moves came at a person's pace
@@ -20,7 +22,7 @@
  * the latest CHART_SIZE wins, so the answer costs the same at 10 or 100,000 games. Achievements are rows
  * written with the win that earned them; their progress comes from the same aggregates.
  */
-import type { Mode, Status } from '../../engine/index.ts';
+import { BANDS, type Band, type Mode, type Status } from '../../engine/index.ts';
 import { dealUrl, isCleanWin } from '../../shared/display.ts';
 import type { GamesStore, StatsRows } from '../repositories/types.ts';
 import { achievementViews, type AchievementView } from './achievements.ts';
@@ -37,11 +39,18 @@ export interface LayoutStats {
   medianMs: number | null;
 }
 
+export interface BandStats {
+  played: number;
+  won: number;
+  cleanWins: number;
+}
+
 export interface HistoryEntry {
   id: string;
   layout: string;
   seed: string;
   mode: Mode;
+  band: Band | null; // the deal's band when the game began; null before deals had one
   status: Status;
   result: 'won' | null;
   startedAt: number;
@@ -74,6 +83,7 @@ export type Stats = {
   dailyStreak: number; // days in a row whose daily deal was won on its day
   bestDailyStreak: number; // the longest such run
   byLayout: Record<string, LayoutStats>;
+  byBand: Record<Band, BandStats>; // every band, in BANDS order
   history: HistoryEntry[]; // one page, newest first
   historyPage: number; // 1-based
   historyPages: number; // at least 1
@@ -83,6 +93,7 @@ export type Stats = {
 
 const EMPTY: StatsRows = {
   layouts: [],
+  bands: [],
   streak: 0,
   bestStreak: 0,
   dailyStreak: 0,
@@ -137,11 +148,17 @@ export function makeStats(rows: StatsRows, page: number, nameOf: (layout: string
     won += t.won;
     cleanWins += t.clean_wins;
   }
+  const byBand = Object.fromEntries(BANDS.map((b) => [b, { played: 0, won: 0, cleanWins: 0 }])) as Record<
+    Band,
+    BandStats
+  >;
+  for (const t of rows.bands) byBand[t.band] = { played: t.played, won: t.won, cleanWins: t.clean_wins };
   const history = rows.history.map((g): HistoryEntry => ({
     id: g.id,
     layout: g.layout,
     seed: g.seed,
     mode: g.mode,
+    band: g.band,
     status: g.status,
     result: g.result,
     startedAt: g.started_at,
@@ -169,6 +186,7 @@ export function makeStats(rows: StatsRows, page: number, nameOf: (layout: string
     dailyStreak: rows.dailyStreak,
     bestDailyStreak: rows.bestDailyStreak,
     byLayout,
+    byBand,
     history,
     historyPage: page,
     historyPages: Math.max(1, Math.ceil(played / HISTORY_SIZE)),

@@ -14,7 +14,15 @@
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { DealJob, DealTaskResult, ReviewTaskResult, WorkerResult, WorkerTask } from './deal-worker.ts';
+import type {
+  BandTask,
+  BandTaskResult,
+  DealJob,
+  DealTaskResult,
+  ReviewTaskResult,
+  WorkerResult,
+  WorkerTask,
+} from './deal-worker.ts';
 
 /** The worker's file, and the node arguments its threads need: none for the compiled file. */
 export function workerEntry(): { filename: string; execArgv: string[] } {
@@ -44,33 +52,62 @@ export interface PoolOptions {
 
 const SHUTTING_DOWN = 'the server is shutting down';
 
+/** What the pool is doing, for /metrics (plugins/metrics.ts). */
+export interface PoolStats {
+  readonly size: number; // worker threads
+  readonly running: number; // tasks a worker has begun and not finished
+  readonly queued: number; // tasks waiting for a worker
+  readonly busySeconds: number; // time workers spent on tasks since start, summed over the workers; in s
+  readonly tasks: Readonly<Record<PoolOutcome, number>>; // tasks since start, by how they ended
+}
+
+export type PoolOutcome = 'done' | 'timeout' | 'busy' | 'failed';
+
 export class DealPool {
-  private piscina: Piscina<DealJob, DealTaskResult | ReviewTaskResult> | undefined; // made on first use
+  private piscina: Piscina<DealJob, DealTaskResult | BandTaskResult | ReviewTaskResult> | undefined; // made on first use
   private closed = false;
   private active = 0; // tasks running or waiting
+  private readonly began = new Set<{ at: number }>(); // tasks a worker has begun, with when (performance.now())
+  private busyMs = 0; // time workers spent on finished tasks; in ms
+  private readonly outcomes: Record<PoolOutcome, number> = { done: 0, timeout: 0, busy: 0, failed: 0 };
 
   constructor(private readonly options: PoolOptions) {}
 
-  /** Runs a task (a deal, or a review) in a worker; rejects with PoolError on deadline, a full queue or a dead worker. */
+  /** Runs a task (a deal, a band search or a review) in a worker; rejects with PoolError on deadline, a full queue or a dead worker. */
   async run<T extends WorkerTask>(task: T): Promise<WorkerResult<T>> {
+    return (await this.exec(task)) as WorkerResult<T>;
+  }
+
+  /** Runs a band search (a few deals) in a worker, as `run` does a deal. */
+  async search(task: BandTask): Promise<BandTaskResult> {
+    return this.run(task);
+  }
+
+  private async exec(task: WorkerTask): Promise<DealTaskResult | BandTaskResult | ReviewTaskResult> {
     if (this.closed) throw new PoolError('ERR_WORKER', SHUTTING_DOWN);
     // Counted here, not by piscina, which counts a task waiting for a booting thread as queued.
-    if (this.active >= this.options.size + this.options.maxQueue)
+    if (this.active >= this.options.size + this.options.maxQueue) {
+      this.outcomes.busy++;
       throw new PoolError('ERR_BUSY', 'the server is busy making deals; try again in a moment');
+    }
     const pool = this.pool();
     this.active++;
     const abort = new AbortController();
     const { port1, port2 } = new MessageChannel();
     let timer: NodeJS.Timeout | undefined;
+    let began: { at: number } | undefined; // when a worker began the task
     port1.once('message', () => {
+      began = { at: performance.now() };
+      this.began.add(began);
       timer = setTimeout(() => abort.abort(), this.options.timeoutMs);
     });
     try {
-      return (await pool.run(
-        { task, started: port2 },
-        { transferList: [port2], signal: abort.signal },
-      )) as WorkerResult<T>;
+      const result = await pool.run({ task, started: port2 }, { transferList: [port2], signal: abort.signal });
+      this.outcomes.done++;
+      return result;
     } catch (error) {
+      if (abort.signal.aborted && !this.closed) this.outcomes.timeout++;
+      else this.outcomes.failed++;
       if (this.closed) throw new PoolError('ERR_WORKER', SHUTTING_DOWN);
       if (abort.signal.aborted)
         throw new PoolError(
@@ -81,9 +118,28 @@ export class DealPool {
       throw new PoolError('ERR_WORKER', `the deal worker failed: ${message}`);
     } finally {
       this.active--;
+      if (began !== undefined) {
+        this.began.delete(began);
+        this.busyMs += performance.now() - began.at;
+      }
       clearTimeout(timer);
       port1.close();
     }
+  }
+
+  /** What the pool is doing now and has done since start. */
+  stats(): PoolStats {
+    // Tasks running count up to now, so the total grows smoothly and never steps back when one ends.
+    const now = performance.now();
+    let busyMs = this.busyMs;
+    for (const { at } of this.began) busyMs += now - at;
+    return {
+      size: this.options.size,
+      running: this.began.size,
+      queued: this.active - this.began.size,
+      busySeconds: busyMs / 1000,
+      tasks: { ...this.outcomes },
+    };
   }
 
   /** Warms up: starts every worker (a first deal then pays no boot time). */
@@ -100,8 +156,8 @@ export class DealPool {
     await pool?.destroy();
   }
 
-  private pool(): Piscina<DealJob, DealTaskResult | ReviewTaskResult> {
-    this.piscina ??= new Piscina<DealJob, DealTaskResult | ReviewTaskResult>({
+  private pool(): Piscina<DealJob, DealTaskResult | BandTaskResult | ReviewTaskResult> {
+    this.piscina ??= new Piscina<DealJob, DealTaskResult | BandTaskResult | ReviewTaskResult>({
       ...(this.options.entry ?? workerEntry()),
       minThreads: this.options.size,
       maxThreads: this.options.size,

@@ -67,7 +67,7 @@ describe('conflict sets', () => {
     // Three groups of four on a row: d1 at 0 3 6 9, b1 at 1 4 7 10, c1 at 2 5 8 11.
     const parts = partsOf(row(12, 4), ['d1', 'b1', 'c1', 'd1', 'b1', 'c1', 'd1', 'b1', 'c1', 'd1', 'b1', 'c1']);
     const { commitments, conflicts, nogoods } = parts;
-    nogoods.learn([0, 3, 6, 9, 2, 5, 8, 11], commitments.partner); // d1 0–3 with c1 2–5
+    nogoods.learn([0, 3, 6, 9, 2, 5, 8, 11]); // d1 0–3 with c1 2–5
     commitments.decide(0, 0, 3);
     expect(conflicts.brokenNogood(0)).toBe(false);
     commitments.decide(1, 1, 4); // b1: not in the nogood

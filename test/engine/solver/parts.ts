@@ -8,6 +8,7 @@ import { Commitments } from '../../../src/engine/solver/commitments.ts';
 import { Conflicts } from '../../../src/engine/solver/conflicts.ts';
 import { Nogoods } from '../../../src/engine/solver/nogoods.ts';
 import { Plays } from '../../../src/engine/solver/plays.ts';
+import { Playouts } from '../../../src/engine/solver/playouts.ts';
 import { PairingSearch } from '../../../src/engine/solver/search.ts';
 import { setUp, workspaceOf } from '../../../src/engine/solver/workspace.ts';
 import { randomSlots } from '../helpers.ts';
@@ -25,10 +26,11 @@ export function partsOf(slots: readonly Slot[], faces: readonly (Face | null)[],
   const counter = new Budget(budget);
   const nogoods = new Nogoods(work, start);
   const plays = new Plays(work, start, counter, nogoods);
+  const playouts = new Playouts(work, start, counter, nogoods);
   const commitments = new Commitments(work, start, nogoods);
   const conflicts = new Conflicts(work, start, commitments, plays, nogoods);
   const search = new PairingSearch(work, start, counter, plays, nogoods, commitments, conflicts, makeRng('parts'));
-  return { geom: geom.value, work, start, budget: counter, nogoods, plays, commitments, conflicts, search };
+  return { geom: geom.value, work, start, budget: counter, nogoods, plays, playouts, commitments, conflicts, search };
 }
 
 /** The copies of group g, in slot order. */

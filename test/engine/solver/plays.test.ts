@@ -1,7 +1,7 @@
 /**
  * The plays alone (src/engine/solver/plays.ts): the optimistic play's two promises (every real
  * solution under the commitments passes it; with every group committed it is exact), greedy play's
- * moves, and random playouts.
+ * moves.
  */
 import { describe, expect, test } from 'vitest';
 import { geometryOf, makeLayout, makeRng, solve, type Face, type Pair, type Slot } from '../../../src/engine/index.ts';
@@ -135,26 +135,5 @@ describe('greedy play', () => {
     const solution: Pair[] = parts.plays.solution();
     expect(solution).toHaveLength(2);
     expect(naiveReplay(slots, ['d1', 'd1', 'b1', 'b1'], solution)).toBeNull();
-  });
-});
-
-describe('random playouts', () => {
-  test('clear an open board with moves that replay; fail on a board with no matching free pair', () => {
-    const open = row(8, 4);
-    const faces: Face[] = ['d1', 'b1', 'c1', 'd1', 'b1', 'c1', 'd1', 'd1'];
-    const parts = partsOf(open, faces);
-    const moves = parts.plays.playout(makeRng('playout'));
-    expect(moves).not.toBeNull();
-    expect(naiveReplay(open, faces, moves!)).toBeNull();
-    expect(parts.budget.nodes).toBe(1); // one node a playout
-
-    const stuck = [
-      { x: 0, y: 0, z: 0 },
-      { x: 0, y: 0, z: 1 },
-      { x: 4, y: 0, z: 0 },
-      { x: 4, y: 0, z: 1 },
-    ];
-    const cycle = partsOf(stuck, ['d1', 'b1', 'b1', 'd1']);
-    expect(cycle.plays.playout(makeRng('playout'))).toBeNull();
   });
 });

@@ -3,8 +3,8 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { GENERATOR_VERSION, SEED_PATTERN } from '../../../src/engine/index.ts';
-import { LAYOUTS } from '../../../src/engine/builtins.ts';
+import { BANDS, GENERATOR_VERSION, SEED_PATTERN, deal as engineDeal } from '../../../src/engine/index.ts';
+import { LAYOUTS, layoutById } from '../../../src/engine/builtins.ts';
 import { openDatabase } from '../../../src/server/plugins/database.ts';
 import { DRAINING, WriteFailures } from '../../../src/server/routes/health.ts';
 import { isUnavailable } from '../../../src/server/db/postgres.ts';
@@ -29,13 +29,32 @@ describe('GET /api/deals/:layout/:seed', () => {
     const res = await app.inject({ url: '/api/deals/turtle/k3v9x2' });
     expect(res.statusCode).toBe(200);
     const deal = res.json();
-    expect(Object.keys(deal)).toEqual(['layout', 'seed', 'mode', 'generator', 'tiles', 'solution']);
+    expect(Object.keys(deal)).toEqual(['layout', 'seed', 'mode', 'generator', 'difficulty', 'tiles', 'solution']);
     expect(deal).toMatchObject({ layout: 'turtle', seed: 'k3v9x2', mode: 'relaxed', generator: GENERATOR_VERSION });
+    // The difficulty the engine measured when it made the deal (docs/study.md, "Measured difficulty").
+    const made = engineDeal(layoutById('turtle')!, 'k3v9x2', 'relaxed');
+    expect(made.ok && deal.difficulty).toEqual(made.ok && made.value.deal.difficulty);
+    expect(Object.keys(deal.difficulty)).toEqual(['band', 'score']);
+    expect(BANDS).toContain(deal.difficulty.band);
     expect(deal.tiles).toHaveLength(144);
     expect(Object.keys(deal.tiles[0])).toEqual(['x', 'y', 'z', 'face']);
     expect(deal.solution).toHaveLength(72);
     const again = await app.inject({ url: '/api/deals/turtle/k3v9x2' });
     expect(again.body).toBe(res.body);
+  });
+
+  test('every deal JSON carries its difficulty: the API in both modes, a new game, the CLI', async () => {
+    const app = await build();
+    for (const mode of ['relaxed', 'classic'] as const) {
+      const made = engineDeal(layoutById('garden')!, 'banded', mode);
+      if (!made.ok) throw new Error(made.message);
+      const served = (await app.inject({ url: `/api/deals/garden/banded?mode=${mode}` })).json();
+      expect(served.difficulty).toEqual(made.value.deal.difficulty);
+      const cookie = await newPlayer(app);
+      const game = await createGame(app, cookie, { layout: 'garden', seed: 'banded', mode });
+      expect(game.difficulty).toEqual(made.value.deal.difficulty);
+      expect(Object.keys(game).slice(0, 6)).toEqual(['id', 'layout', 'seed', 'mode', 'generator', 'difficulty']);
+    }
   });
 
   test('?mode=classic gives the classic deal; ?mode=relaxed the relaxed one', async () => {

@@ -38,7 +38,7 @@ describe('POST /api/games', () => {
     expect(res.statusCode).toBe(201);
     const body = res.json();
     expect(body.id).toMatch(/^[A-Za-z0-9_-]{16}$/);
-    expect(Object.keys(body)).toEqual(['id', 'layout', 'seed', 'mode', 'generator', 'tiles', 'solution']);
+    expect(Object.keys(body)).toEqual(['id', 'layout', 'seed', 'mode', 'generator', 'difficulty', 'tiles', 'solution']);
     expect(body).toMatchObject({ layout: 'turtle', seed: 'abc', mode: 'relaxed' });
     expect(body.tiles).toHaveLength(144);
     const deal = await app.inject({ url: '/api/deals/turtle/abc' });
@@ -474,7 +474,6 @@ describe('POST /api/games/:id/moves', () => {
         id: game.id, expectedCount, movesJson: '[{"type":"hint"}]', boards: '', moveCount: 1, status: 'playing',
         tilesLeft: 144, hints: 1, checks: 0, checksNo: 0, shuffles: 0, undos: 0, now: Date.now(), won: false, pacedAt: 0, unranked: null, rankedMs: null, dailyDay: null, onTable: false,
     playMs: null,
-    band: null,
       }); // prettier-ignore
     expect(await save(0)).toBe(true);
     expect(await save(0)).toBe(false);

@@ -140,7 +140,7 @@ describe('the catalogs', () => {
     const named = new Set(
       [
         ...text.matchAll(
-          /'((?:site|lang|theme|home|layout|play|zoom|client|record|daily|stats|error|transfer|upload|custom|editor|manifest|family|replay)\.[A-Za-z0-9.]+)'/g,
+          /'((?:site|lang|theme|home|layout|band|play|zoom|client|record|daily|stats|error|transfer|upload|custom|editor|manifest|family|replay)\.[A-Za-z0-9.]+)'/g,
         ),
       ].map((m) => m[1]!),
     );

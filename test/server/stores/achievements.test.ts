@@ -17,7 +17,7 @@ import { createPool, migratePostgres } from '../../../src/server/db/postgres.ts'
 import { MIGRATIONS_DIR } from '../../../src/server/plugins/database.ts';
 import { PG_MIGRATIONS_DIR } from '../../../src/server/plugins/postgres.ts';
 import { freshDatabaseUrl } from '../../support/postgres.ts';
-import type { Band } from '../../../src/server/repositories/achievements.ts';
+import type { Band } from '../../../src/engine/index.ts';
 import { dailyLayoutOf } from '../../../src/server/services/daily.ts';
 import {
   BACKEND,
@@ -51,34 +51,29 @@ interface View {
 }
 
 /**
- * The band of each seed these tests win, standing in for the deal's measured difficulty: the app's dealer hands
- * the games service deals with `difficulty.band` set from it, as stored deals will carry it.
+ * Sets the band game `id` counts under (games.band, which a start copies from its deal's stored band and the
+ * win's achievements read): null as for a game begun before deals had a band.
  */
-const BAND_OF: Record<string, Band> = {};
-function withBands(app: FastifyInstance): FastifyInstance {
-  const byId = app.dealer.byId.bind(app.dealer);
-  app.dealer.byId = async (id) => {
-    const stored = await byId(id);
-    const band = stored && BAND_OF[stored.deal.seed];
-    return stored && band
-      ? { ...stored, deal: { ...stored.deal, difficulty: { band, score: 0 } } as typeof stored.deal }
-      : stored;
-  };
-  return app;
-}
+const setBand = (app: FastifyInstance, id: string, band: Band | null) =>
+  query(app, 'UPDATE games SET band = ? WHERE id = ?', band, id);
 
-/** Wins a deal by its solution (with an undo first when not `clean`, a hint when `hint`); returns the answer. */
+/**
+ * Wins a deal by its solution (with an undo first when not `clean`, a hint when `hint`); returns the answer.
+ * `band`: the game's band; 'dealt' keeps the one its deal was dealt with, and the default, none, keeps the band
+ * achievements out of the tests of the others.
+ */
 async function win(
   app: FastifyInstance,
   cookie: string,
   deal: { layout?: string; seed: string; mode?: 'relaxed' | 'classic' },
-  opts: { clean?: boolean; hint?: boolean } = {},
-): Promise<{ status: string; achievements: Earned[]; id: string }> {
+  opts: { clean?: boolean; hint?: boolean; band?: Band | null | 'dealt' } = {},
+): Promise<{ status: string; achievements: Earned[]; id: string; band: Band }> {
   const game = await createGame(app, cookie, {
     layout: deal.layout ?? 'mushroom',
     seed: deal.seed,
     mode: deal.mode ?? 'relaxed',
   });
+  if (opts.band !== 'dealt') await setBand(app, game.id, opts.band ?? null);
   const moves: unknown[] = solutionMoves(game);
   if (opts.clean === false) moves.unshift(moves[0], { type: 'undo' });
   if (opts.hint) moves.unshift({ type: 'hint' });
@@ -87,7 +82,7 @@ async function win(
   expect(res.statusCode, res.body).toBe(200);
   const answer = res.json();
   expect(answer.status).toBe('won');
-  return { ...answer, id: game.id };
+  return { ...answer, id: game.id, band: game.difficulty.band };
 }
 
 const ids = (earned: readonly Earned[]): string[] => earned.map((a) => a.id);
@@ -185,30 +180,49 @@ describe('achievements', () => {
   });
 
   test('a win in each band, every band, and an expert win without hints', async () => {
-    const app = withBands(await build({ now: clock.now }));
+    const app = await build({ now: clock.now });
     const { cookie } = await player(app);
-    Object.assign(BAND_OF, {
-      'b-easy': 'easy',
-      'b-medium': 'medium',
-      'b-hard': 'hard',
-      'b-expert': 'expert',
-      'b-expert2': 'expert',
-    });
     await win(app, cookie, { seed: 'no-band' });
-    expect(ids((await win(app, cookie, { seed: 'b-easy' })).achievements)).toEqual(['band-easy']);
+    expect(ids((await win(app, cookie, { seed: 'b-easy' }, { band: 'easy' })).achievements)).toEqual(['band-easy']);
     expect((await achievements(app, cookie)).get('every-band')?.progress).toMatchObject({
       done: 1,
       goal: 4,
       unit: 'bands',
     });
-    expect(ids((await win(app, cookie, { seed: 'b-medium' })).achievements)).toEqual(['band-medium']);
-    expect(ids((await win(app, cookie, { seed: 'b-hard' })).achievements)).toEqual(['band-hard']);
+    expect(ids((await win(app, cookie, { seed: 'b-medium' }, { band: 'medium' })).achievements)).toEqual([
+      'band-medium',
+    ]);
+    expect(ids((await win(app, cookie, { seed: 'b-hard' }, { band: 'hard' })).achievements)).toEqual(['band-hard']);
     // An expert win with a hint: the band, and every band, but not the unaided expert.
-    const hinted = await win(app, cookie, { seed: 'b-expert' }, { hint: true });
+    const hinted = await win(app, cookie, { seed: 'b-expert' }, { hint: true, band: 'expert' });
     expect(ids(hinted.achievements)).toEqual(['band-expert', 'every-band']);
     // Shuffles and undos are allowed: only hints count against it.
-    const unaided = await win(app, cookie, { seed: 'b-expert2' }, { clean: false });
+    const unaided = await win(app, cookie, { seed: 'b-expert2' }, { clean: false, band: 'expert' });
     expect(ids(unaided.achievements)).toEqual(['expert-no-hints']);
+  });
+
+  test('a band achievement from a real deal: the band measured when it was dealt, stored with it and its game', async () => {
+    const app = await build({ now: clock.now });
+    const { cookie } = await player(app);
+    const won = await win(app, cookie, { layout: 'turtle', seed: 'measured' }, { band: 'dealt' });
+    const [row] = await query<{ game_band: string; deal_band: string }>(
+      app,
+      'SELECT g.band AS game_band, d.band AS deal_band FROM games g JOIN deals d ON d.id = g.deal_id WHERE g.id = ?',
+      won.id,
+    );
+    // The deal JSON's band (measured by the engine), the deal's stored band and the game's are one band.
+    expect(row).toEqual({ game_band: won.band, deal_band: won.band });
+    const expected = [
+      'first-win',
+      'first-clean-win',
+      `band-${won.band}`,
+      ...(won.band === 'expert' ? ['expert-no-hints'] : []),
+    ];
+    expect(ids(won.achievements)).toEqual(expected);
+    const view = (await achievements(app, cookie)).get(`band-${won.band}`);
+    expect(view).toMatchObject({ earned: true, game: { id: won.id, layout: 'turtle', seed: 'measured' } });
+    const stats = (await app.inject({ url: '/api/stats', headers: { cookie } })).json();
+    expect(stats.byBand[won.band]).toMatchObject({ played: 1, won: 1, cleanWins: 1 }); // counted where the stats count it
   });
 
   test('a layout of every family, and every built-in layout (41 of 42 won before: progress, then the last)', async () => {
@@ -318,6 +332,7 @@ describe('achievements', () => {
         createGame(first, cookie, { layout: a, seed: 'race' }),
         createGame(second, cookie, { layout: b, seed: 'race' }),
       ]);
+      for (const game of games) await setBand(first, game.id, null); // the layouts' achievements only
       for (const layout of LAYOUTS.map((l) => l.id).filter((l) => l !== a && l !== b))
         await query(
           first,

@@ -136,6 +136,7 @@ describe('stats from aggregates agree with the plain computation', () => {
         playerId: PLAYER,
         dealId: g.layout === 'turtle' ? 1 : 2,
         layout: g.layout,
+        band: 'medium',
         status: 'playing',
         tilesLeft: 2,
         now: g.started,
@@ -168,7 +169,6 @@ describe('stats from aggregates agree with the plain computation', () => {
           dailyDay: null,
           onTable: false,
           playMs: null,
-          band: null,
         }),
       ).toBe(true);
       done.find((d) => d.id === g.id)!.won = true;

@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, test } from 'vitest';
 import { layoutById } from '../../../src/engine/builtins.ts';
-import { deal as makeDeal } from '../../../src/engine/index.ts';
+import { deal as makeDeal, type Band, type Deal } from '../../../src/engine/index.ts';
 import { openDatabase } from '../../../src/server/plugins/database.ts';
 import { openPostgres } from '../../../src/server/plugins/postgres.ts';
 import { createPgStores } from '../../../src/server/repositories/postgres/index.ts';
@@ -24,6 +24,7 @@ import {
 /** One backend's stores (as the `stores` plugin makes them), with what the tests also need. */
 interface TestStores extends Stores {
   size(): Promise<number>; // bytes of the database's files (SQLite: its pages; PostgreSQL: tables, indexes, TOAST)
+  sql(text: string): Promise<Record<string, unknown>[]>; // a statement of the same text on either backend, its rows
   close(): Promise<void>;
 }
 
@@ -35,6 +36,10 @@ const BACKENDS: [string, () => Promise<TestStores>][] = [
       return {
         size: async () =>
           (db.pragma('page_count', { simple: true }) as number) * (db.pragma('page_size', { simple: true }) as number),
+        sql: async (text) => {
+          const statement = db.prepare(text);
+          return statement.reader ? (statement.all() as Record<string, unknown>[]) : (statement.run(), []);
+        },
         ...createSqliteStores(db),
         close: async () => void db.close(),
       };
@@ -54,6 +59,7 @@ const BACKENDS: [string, () => Promise<TestStores>][] = [
               )
             ).rows[0]!.n,
           ),
+        sql: async (text) => (await pool.query(text)).rows as Record<string, unknown>[],
         ...createPgStores(pool),
         close: () => pool.end(),
       };
@@ -90,7 +96,14 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
 
   let gameNo = 0;
   /** Starts a game of `seed` for `player` at `at`; returns its id. */
-  async function start(s: Stores, player: string, seed: string, at: number, layout = 'turtle'): Promise<string> {
+  async function start(
+    s: Stores,
+    player: string,
+    seed: string,
+    at: number,
+    layout = 'turtle',
+    band: Band = 'medium',
+  ): Promise<string> {
     const d = await storeDeal(s, seed, at, layout);
     const shownAt = await s.games.recordView(player, d.id, at);
     const id = `g${++gameNo}-${backend}`;
@@ -99,6 +112,7 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
       playerId: player,
       dealId: d.id,
       layout,
+      band,
       status: 'playing',
       tilesLeft: 144,
       now: at,
@@ -128,7 +142,6 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
     dailyDay: null,
     onTable: false,
     playMs: null,
-    band: null,
     ...fields,
   });
   /** Wins game `id` at `at` (ranked with the given time, on a daily table when `dailyDay`). */
@@ -167,6 +180,7 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
             playerId: `view-player-${i}`,
             dealId: deals[i]!.id,
             layout: 'turtle',
+            band: 'medium',
             status: 'playing',
             tilesLeft: 144,
             now: T0,
@@ -246,6 +260,35 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
       expect(await s.deals.findById(again.id)).toEqual(again);
       expect(await s.deals.find(dealKey('turtle', 'race', 'classic'))).toBeUndefined();
       expect(await s.deals.findById(again.id + 1000)).toBeUndefined();
+    });
+
+    test('a deal keeps the difficulty it was stored with; a row stored without one is measured once and kept', async () => {
+      const s = await stores();
+      const json = dealJson('banded');
+      const made = JSON.parse(json) as Deal;
+      const stored = await s.deals.store(dealKey('turtle', 'banded', 'relaxed'), '1', json, T0);
+      expect((JSON.parse(stored.deal_json) as Deal).difficulty).toEqual(made.difficulty);
+      expect(await s.sql(`SELECT band, score FROM deals WHERE id = ${stored.id}`)).toEqual([made.difficulty]);
+      // Whatever the measure says now, the stored band is served (a link shows the same band forever).
+      await s.sql(`UPDATE deals SET band = 'expert', score = 99.5 WHERE id = ${stored.id}`);
+      const kept = await s.deals.findById(stored.id);
+      expect((JSON.parse(kept!.deal_json) as Deal).difficulty).toEqual({ band: 'expert', score: 99.5 });
+      // A row from before difficulties were stored: measured on its first read, the same bytes the generator made.
+      await s.sql(`UPDATE deals SET band = NULL, score = NULL WHERE id = ${stored.id}`);
+      const measured = await s.deals.find(dealKey('turtle', 'banded', 'relaxed'));
+      expect(measured!.deal_json).toBe(json.replace(/"generator":"[^"]*"/, '"generator":"1"'));
+      expect(await s.sql(`SELECT band, score FROM deals WHERE id = ${stored.id}`)).toEqual([made.difficulty]);
+      // A row from before compact rows (its whole JSON, without a difficulty): the same.
+      const { difficulty: _, ...legacy } = made;
+      await s.sql(
+        `INSERT INTO deals (layout, seed, mode, generator, deal_json, created_at)
+         VALUES ('turtle', 'legacy', 'relaxed', '0', '${JSON.stringify({ ...legacy, seed: 'legacy', generator: '0' })}', 0)`,
+      );
+      const old = await s.deals.find(dealKey('turtle', 'legacy', 'relaxed'));
+      const oldDeal = JSON.parse(old!.deal_json) as Deal;
+      expect(Object.keys(oldDeal)).toEqual(['layout', 'seed', 'mode', 'generator', 'difficulty', 'tiles', 'solution']);
+      expect(oldDeal.difficulty).toEqual(made.difficulty); // the same faces: the same measure
+      expect(await s.sql(`SELECT band, score FROM deals WHERE seed = 'legacy'`)).toEqual([made.difficulty]);
     });
 
     test('prune deletes old and surplus unplayed deals, never played, daily or kept ones', async () => {
@@ -378,6 +421,7 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
       });
       expect(none).toEqual({
         layouts: [],
+        bands: [],
         streak: 0,
         bestStreak: 0,
         dailyStreak: 0,
@@ -386,6 +430,43 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
         achievements: [],
         bestDailyStreak: 0,
       });
+    });
+
+    test('stats by band: games started and won per band, clean wins; games without a band count in none', async () => {
+      const s = await stores();
+      const bands: [Band, boolean, number][] = [
+        ['easy', true, 0],
+        ['easy', true, 1],
+        ['easy', false, 0],
+        ['hard', true, 0],
+        ['expert', false, 0],
+      ]; // band, won, hints
+      for (const [i, [band, won, hints]] of bands.entries()) {
+        const id = await start(s, 'pb', `band${i}`, T0 + i * 1000, 'turtle', band);
+        if (won) await win(s, id, T0 + i * 1000 + 500, { hints });
+      }
+      // A game begun before bands (its band NULL): counted in its layout, in no band, also when won.
+      const before = await start(s, 'pb', 'unbanded', T0 + 9000);
+      await s.sql(`UPDATE games SET band = NULL WHERE id = '${before}'`);
+      await win(s, before, T0 + 9500);
+      const q = { historyOffset: 0, historyLimit: 10, winsLimit: 10, today: '2026-03-10', yesterday: '2026-03-09' };
+      const stats = await s.games.statsOf('pb', q);
+      expect(stats.bands).toEqual([
+        { band: 'easy', played: 3, won: 2, clean_wins: 1 },
+        { band: 'medium', played: 1, won: 0, clean_wins: 0 }, // 'unbanded' started as medium; its band went after
+        { band: 'hard', played: 1, won: 1, clean_wins: 1 },
+        { band: 'expert', played: 1, won: 0, clean_wins: 0 },
+      ]);
+      expect(stats.history.map((h) => [h.seed, h.band])).toEqual([
+        ['unbanded', null],
+        ['band4', 'expert'],
+        ['band3', 'hard'],
+        ['band2', 'easy'],
+        ['band1', 'easy'],
+        ['band0', 'easy'],
+      ]);
+      expect((await s.games.findById(before))!.band).toBeNull();
+      expect((await s.games.statsOf('nobody', q)).bands).toEqual([]);
     });
 
     test('a win sent late joins the runs of days after it', async () => {

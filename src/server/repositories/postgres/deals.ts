@@ -10,7 +10,7 @@ import { compactDeal, keepShape, rebuildRow, shapeCache, type Slots, type Stored
 import type { MeasuredCache } from '../../services/lru.ts';
 import type { DealsStore } from '../types.ts';
 
-const COLUMNS = 'id, layout, seed, mode, generator, deal_json, shape_id, faces, solution';
+const COLUMNS = 'id, layout, seed, mode, generator, deal_json, shape_id, faces, solution, band, score';
 
 export function createPgDealsRepository(pool: pg.Pool, caches: MeasuredCache[] = []): DealsStore {
   const shapes = shapeCache(); // shape id → coordinates, parsed once
@@ -24,7 +24,15 @@ export function createPgDealsRepository(pool: pg.Pool, caches: MeasuredCache[] =
       slots = JSON.parse(shape.rows[0]!.slots) as Slots;
       keepShape(shapes, row.shape_id, slots);
     }
-    return rebuildRow(row, () => slots!);
+    const { measured, ...rebuilt } = rebuildRow(row, () => slots!);
+    // A row from before migration 005 is measured on its first read and kept so.
+    if (measured)
+      await pool.query('UPDATE deals SET band = $1, score = $2 WHERE id = $3 AND band IS NULL', [
+        measured.band,
+        measured.score,
+        row.id,
+      ]);
+    return rebuilt;
   };
   const byKey = async (q: pg.Pool | pg.PoolClient, layout: string, seed: string, mode: string) =>
     (
@@ -45,7 +53,7 @@ export function createPgDealsRepository(pool: pg.Pool, caches: MeasuredCache[] =
       return toRow((await pool.query<StoredRow>(`SELECT ${COLUMNS} FROM deals WHERE id = $1`, [id])).rows[0]);
     },
     async store({ layout, seed, mode }, generator, dealJson, now) {
-      const { slots, hash, faces, solution } = compactDeal(JSON.parse(dealJson) as Deal);
+      const { slots, hash, faces, solution, band, score } = compactDeal(JSON.parse(dealJson) as Deal);
       const row = await transaction(pool, async (client) => {
         await client.query('INSERT INTO shapes (hash, slots) VALUES ($1, $2) ON CONFLICT (hash) DO NOTHING', [
           hash,
@@ -53,9 +61,9 @@ export function createPgDealsRepository(pool: pg.Pool, caches: MeasuredCache[] =
         ]);
         const shape = (await client.query<{ id: number }>('SELECT id FROM shapes WHERE hash = $1', [hash])).rows[0]!.id;
         await client.query(
-          `INSERT INTO deals (layout, seed, mode, generator, deal_json, shape_id, faces, solution, created_at)
-           VALUES ($1, $2, $3, $4, '', $5, $6, $7, $8) ON CONFLICT (layout, seed, mode) DO NOTHING`,
-          [layout, seed, mode, generator, shape, faces, solution, now],
+          `INSERT INTO deals (layout, seed, mode, generator, deal_json, shape_id, faces, solution, band, score, created_at)
+           VALUES ($1, $2, $3, $4, '', $5, $6, $7, $8, $9, $10) ON CONFLICT (layout, seed, mode) DO NOTHING`,
+          [layout, seed, mode, generator, shape, faces, solution, band, score, now],
         );
         return byKey(client, layout, seed, mode);
       });

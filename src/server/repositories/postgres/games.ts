@@ -1,6 +1,6 @@
 /**
  * Games and their move logs over PostgreSQL (GamesStore); see ../sqlite/games.ts for SQLite's, whose
- * aggregates (player_layouts, player_days runs, players.best_streak, deal_records) this keeps the same way
+ * aggregates (player_layouts, player_bands, player_days runs, players.best_streak, deal_records) this keeps the same way
  * in the same transactions.
  *
  * Implementation notes: `saveMoves` is one transaction whose first statement is the conditional UPDATE
@@ -12,9 +12,11 @@
 import type pg from 'pg';
 import { isCleanWin } from '../../../shared/display.ts';
 import { transaction } from '../../db/postgres.ts';
+import type { Band } from '../../../engine/index.ts';
 import { earnedBy, needsLayouts } from '../achievements.ts';
 import { shiftDay } from '../days.ts';
 import type {
+  BandTotals,
   BestTime,
   DailyResult,
   EarnedRow,
@@ -33,7 +35,7 @@ type Q = pg.Pool | pg.PoolClient;
 
 const SUMMARY =
   'g.id, g.deal_id, g.status, g.result, g.move_count, g.tiles_left, g.hints, g.shuffles, g.undos, ' +
-  'g.started_at, g.finished_at, g.shown_at, g.unranked, g.ranked_ms, g.daily, g.play_ms, g.own_ms, d.layout, d.seed, d.mode';
+  'g.started_at, g.finished_at, g.shown_at, g.unranked, g.ranked_ms, g.daily, g.play_ms, g.own_ms, d.layout, d.seed, d.mode, g.band';
 const FULL = `${SUMMARY}, g.player_id, g.moves_json, g.boards, g.updated_at, g.paced_at, g.checks, g.checks_no`;
 const ACHIEVEMENTS = `SELECT a.achievement, a.game_id, a.earned_at, d.layout, d.seed, d.mode
   FROM achievements a JOIN games g ON g.id = a.game_id JOIN deals d ON d.id = g.deal_id
@@ -97,6 +99,7 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
     );
     const facts = (await one<{
       mode: 'relaxed' | 'classic';
+      band: Band | null;
       wins: number;
       clean: number;
       best_streak: number;
@@ -104,6 +107,7 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
     }>(
       q,
       `SELECT (SELECT d.mode FROM games g JOIN deals d ON d.id = g.deal_id WHERE g.id = $2) AS mode,
+              (SELECT band FROM games WHERE id = $2) AS band,
               (SELECT COALESCE(SUM(won), 0) FROM player_layouts WHERE player_id = $1)::integer AS wins,
               (SELECT COALESCE(SUM(clean_wins), 0) FROM player_layouts WHERE player_id = $1)::integer AS clean,
               best_streak, best_daily_streak
@@ -121,7 +125,7 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
       : [];
     const earned = earnedBy(
       held,
-      { mode: facts.mode, hints: saved.hints, clean, band: saved.band },
+      { mode: facts.mode, hints: saved.hints, clean, band: facts.band },
       {
         wins: facts.wins,
         cleanWins: facts.clean,
@@ -149,8 +153,8 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
           game.now,
         ]);
         await client.query(
-          `INSERT INTO games (id, player_id, deal_id, layout, status, tiles_left, started_at, updated_at, shown_at, paced_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9)`,
+          `INSERT INTO games (id, player_id, deal_id, layout, status, tiles_left, started_at, updated_at, shown_at, paced_at, band)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9, $10)`,
           [
             game.id,
             game.playerId,
@@ -161,7 +165,13 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
             game.now,
             game.shownAt,
             game.pacedAt,
+            game.band,
           ],
+        );
+        await client.query(
+          `INSERT INTO player_bands (player_id, band, played) VALUES ($1, $2, 1)
+           ON CONFLICT (player_id, band) DO UPDATE SET played = player_bands.played + 1`,
+          [game.playerId, game.band],
         );
         await client.query(
           `INSERT INTO player_layouts (player_id, layout, played) VALUES ($1, $2, 1)
@@ -175,7 +185,13 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
     },
     async saveMoves(saved: SavedMoves) {
       return transaction(pool, async (client) => {
-        const key = await one<{ player_id: string; deal_id: number; layout: string; own_ms: number }>(
+        const key = await one<{
+          player_id: string;
+          deal_id: number;
+          layout: string;
+          own_ms: number;
+          band: string | null;
+        }>(
           client,
           `UPDATE games SET moves_json = $2, boards = $3, move_count = $4, status = $5, tiles_left = $6,
              hints = $7, shuffles = $8, undos = $9, updated_at = $10, paced_at = $11, unranked = $12,
@@ -183,7 +199,7 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
              ranked_ms = $14, daily = $15, checks = $17, checks_no = $18,
              play_ms = CASE WHEN $19::bigint IS NULL THEN play_ms ELSE GREATEST(COALESCE(play_ms, 0), $19::bigint) END
            WHERE id = $1 AND move_count = $16 AND result IS NULL
-           RETURNING player_id, deal_id, layout, own_ms`,
+           RETURNING player_id, deal_id, layout, own_ms, band`,
           [
             saved.id,
             saved.movesJson,
@@ -217,6 +233,11 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
              WHERE player_id = $1 AND layout = $2`,
             [player, key.layout, clean, key.own_ms],
           );
+          if (key.band !== null)
+            await client.query(
+              'UPDATE player_bands SET won = won + 1, clean_wins = clean_wins + $3 WHERE player_id = $1 AND band = $2',
+              [player, key.band, clean],
+            ); // a game begun with a band
           if ((await winsOfDeal(client, player, key.deal_id)) === 1)
             await client.query(
               `INSERT INTO deal_records (deal_id, won) VALUES ($1, 1)
@@ -301,6 +322,12 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
           );
           return {
             layouts,
+            bands: await all<BandTotals>(
+              client,
+              `SELECT band, played, won, clean_wins FROM player_bands WHERE player_id = $1
+               ORDER BY CASE band WHEN 'easy' THEN 0 WHEN 'medium' THEN 1 WHEN 'hard' THEN 2 ELSE 3 END`,
+              [playerId],
+            ),
             streak: await currentRun(client, playerId, q.today, q.yesterday, 'run'),
             bestStreak: best?.best_streak ?? 0,
             dailyStreak: await currentRun(client, playerId, q.today, q.yesterday, 'daily_run'),

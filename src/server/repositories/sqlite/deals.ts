@@ -6,7 +6,8 @@
  * Storage (migration 004): the layout's coordinates once per distinct shape, and per deal its faces
  * and solution as short strings (engine codec.ts): about 0.6 KB for a turtle deal instead of 5.9 KB
  * of JSON. `deal_json` of a returned row is rebuilt from them, byte for byte the JSON the generator
- * made (the test stores and compares). Rows from before keep their JSON as it was.
+ * made (the test stores and compares). Rows from before keep their JSON as it was. The deal's difficulty
+ * is stored beside it (migration 011); a row from before is measured on its first read and kept so.
  */
 import type { Database } from 'better-sqlite3';
 import type { Deal } from '../../../engine/index.ts';
@@ -15,14 +16,17 @@ import type { MeasuredCache } from '../../services/lru.ts';
 import type { DealRow, DealsStore } from '../types.ts';
 
 export function createDealsRepository(db: Database, caches: MeasuredCache[] = []): DealsStore {
-  const columns = 'id, layout, seed, mode, generator, deal_json, shape_id, faces, solution';
+  const columns = 'id, layout, seed, mode, generator, deal_json, shape_id, faces, solution, band, score';
   const byKey = db.prepare<[string, string, string], StoredRow>(
     `SELECT ${columns} FROM deals WHERE layout = ? AND seed = ? AND mode = ?`,
   );
   const byId = db.prepare<[number], StoredRow>(`SELECT ${columns} FROM deals WHERE id = ?`);
-  const insert = db.prepare<[string, string, string, string, number, string, string, number]>(
-    `INSERT OR IGNORE INTO deals (layout, seed, mode, generator, deal_json, shape_id, faces, solution, created_at)
-     VALUES (?, ?, ?, ?, '', ?, ?, ?, ?)`,
+  const insert = db.prepare<[string, string, string, string, number, string, string, string, number, number]>(
+    `INSERT OR IGNORE INTO deals (layout, seed, mode, generator, deal_json, shape_id, faces, solution, band, score, created_at)
+     VALUES (?, ?, ?, ?, '', ?, ?, ?, ?, ?, ?)`,
+  );
+  const keepDifficulty = db.prepare<[string, number, number]>(
+    'UPDATE deals SET band = ?, score = ? WHERE id = ? AND band IS NULL',
   );
   const insertShape = db.prepare<[string, string]>('INSERT OR IGNORE INTO shapes (hash, slots) VALUES (?, ?)');
   const shapeByHash = db.prepare<[string], { id: number }>('SELECT id FROM shapes WHERE hash = ?');
@@ -48,13 +52,19 @@ export function createDealsRepository(db: Database, caches: MeasuredCache[] = []
     return slots;
   };
 
-  const toRow = (row: StoredRow | undefined): DealRow | undefined => (row ? rebuildRow(row, slotsOf) : undefined);
+  /** The row rebuilt; a difficulty measured now (a row from before migration 011) is kept from then on. */
+  const toRow = (row: StoredRow | undefined): DealRow | undefined => {
+    if (!row) return undefined;
+    const { measured, ...rebuilt } = rebuildRow(row, slotsOf);
+    if (measured) keepDifficulty.run(measured.band, measured.score, row.id);
+    return rebuilt;
+  };
 
   const storeCompact = db.transaction(
     (layout: string, seed: string, mode: string, generator: string, deal: Deal, now: number) => {
-      const { slots, hash, faces, solution } = compactDeal(deal);
+      const { slots, hash, faces, solution, band, score } = compactDeal(deal);
       insertShape.run(hash, slots);
-      insert.run(layout, seed, mode, generator, shapeByHash.get(hash)!.id, faces, solution, now);
+      insert.run(layout, seed, mode, generator, shapeByHash.get(hash)!.id, faces, solution, band, score, now);
     },
   );
 

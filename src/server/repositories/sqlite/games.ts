@@ -6,8 +6,8 @@
  * without its finish), and only if nobody wrote the game since it was read
  * (`move_count` is the version).
  *
- * Stats come from aggregates kept in the same transactions (migrations/002 and 006): `player_layouts`
- * (played with a start; won, clean wins and best time with a win), `player_days` (wins per UTC day
+ * Stats come from aggregates kept in the same transactions (migrations/002, 006 and 011): `player_layouts`
+ * and `player_bands` (played with a start; won, clean wins and, per layout, best time with a win), `player_days` (wins per UTC day
  * and the runs of days ending at each, for streaks) and `players.best_streak`; a deal's record
  * (`deal_records`: players shown it, players who won it) with the first view and the first win.
  * Medians and streaks are a few index lookups. A win also awards the achievements it earns (migration 012), by
@@ -21,9 +21,11 @@
  */
 import type { Database } from 'better-sqlite3';
 import { isCleanWin } from '../../../shared/display.ts';
+import type { Band } from '../../../engine/index.ts';
 import { earnedBy, needsLayouts } from '../achievements.ts';
 import { shiftDay } from '../days.ts';
 import type {
+  BandTotals,
   BestTime,
   DailyResult,
   EarnedRow,
@@ -41,11 +43,22 @@ import type {
 export function createGamesRepository(db: Database): GamesStore {
   const summary =
     'g.id, g.deal_id, g.status, g.result, g.move_count, g.tiles_left, g.hints, g.shuffles, g.undos, ' +
-    'g.started_at, g.finished_at, g.shown_at, g.unranked, g.ranked_ms, g.daily, g.play_ms, g.own_ms, d.layout, d.seed, d.mode';
+    'g.started_at, g.finished_at, g.shown_at, g.unranked, g.ranked_ms, g.daily, g.play_ms, g.own_ms, d.layout, d.seed, d.mode, g.band';
   const insertPlayer = db.prepare<[string, number]>('INSERT OR IGNORE INTO players (id, created_at) VALUES (?, ?)');
   const insert = db.prepare<[NewGame]>(
-    `INSERT INTO games (id, player_id, deal_id, layout, status, tiles_left, started_at, updated_at, shown_at, paced_at)
-     VALUES (@id, @playerId, @dealId, @layout, @status, @tilesLeft, @now, @now, @shownAt, @pacedAt)`,
+    `INSERT INTO games (id, player_id, deal_id, layout, band, status, tiles_left, started_at, updated_at, shown_at, paced_at)
+     VALUES (@id, @playerId, @dealId, @layout, @band, @status, @tilesLeft, @now, @now, @shownAt, @pacedAt)`,
+  );
+  const countBandStart = db.prepare<[string, string]>(
+    `INSERT INTO player_bands (player_id, band, played) VALUES (?, ?, 1)
+     ON CONFLICT (player_id, band) DO UPDATE SET played = played + 1`,
+  );
+  const countBandWin = db.prepare<[number, string, string]>(
+    'UPDATE player_bands SET won = won + 1, clean_wins = clean_wins + ? WHERE player_id = ? AND band = ?',
+  );
+  const bandTotals = db.prepare<[string], BandTotals>(
+    `SELECT band, played, won, clean_wins FROM player_bands WHERE player_id = ?
+     ORDER BY CASE band WHEN 'easy' THEN 0 WHEN 'medium' THEN 1 WHEN 'hard' THEN 2 ELSE 3 END`,
   );
   const countStart = db.prepare<[string, string]>(
     `INSERT INTO player_layouts (player_id, layout, played) VALUES (?, ?, 1)
@@ -58,9 +71,16 @@ export function createGamesRepository(db: Database): GamesStore {
   );
   const gameKey = db.prepare<
     [string],
-    { player_id: string; deal_id: number; layout: string; own_ms: number; mode: 'relaxed' | 'classic' }
+    {
+      player_id: string;
+      deal_id: number;
+      layout: string;
+      own_ms: number;
+      band: Band | null;
+      mode: 'relaxed' | 'classic';
+    }
   >(
-    'SELECT g.player_id, g.deal_id, g.layout, g.own_ms, d.mode FROM games g JOIN deals d ON d.id = g.deal_id WHERE g.id = ?',
+    'SELECT g.player_id, g.deal_id, g.layout, g.own_ms, g.band, d.mode FROM games g JOIN deals d ON d.id = g.deal_id WHERE g.id = ?',
   );
   const insertView = db.prepare<[string, number, number]>(
     'INSERT OR IGNORE INTO deal_views (player_id, deal_id, shown_at) VALUES (?, ?, ?)',
@@ -198,6 +218,7 @@ export function createGamesRepository(db: Database): GamesStore {
     insertPlayer.run(game.playerId, game.now); // the player's first write makes their row
     insert.run(game);
     countStart.run(game.playerId, game.layout);
+    countBandStart.run(game.playerId, game.band);
   });
 
   const recordView = db.transaction((playerId: string, dealId: number, at: number): number => {
@@ -230,13 +251,14 @@ export function createGamesRepository(db: Database): GamesStore {
   }
 
   const saveGame = db.transaction((saved: SavedMoves): boolean => {
-    const { onTable: _, band: _band, ...fields } = saved;
+    const { onTable: _, ...fields } = saved;
     const changed = save.run({ ...fields, won: saved.won ? 1 : 0, daily: saved.onTable ? 1 : 0 }).changes;
     if (changed !== 1) return false;
     if (saved.won) {
       const key = gameKey.get(saved.id)!;
       const clean = isCleanWin(saved) ? 1 : 0;
       countWin.run({ player: key.player_id, layout: key.layout, time: key.own_ms, clean });
+      if (key.band !== null) countBandWin.run(clean, key.player_id, key.band); // a game begun with a band
       if (winsOfDeal.get(key.player_id, key.deal_id)!.n === 1) countWinner.run(key.deal_id); // the player's first win of it
       const today = new Date(saved.now).toISOString().slice(0, 10);
       const first = (dayRow.get(key.player_id, today)?.wins ?? 0) === 0; // the day's first win: its run of days is new
@@ -252,7 +274,7 @@ export function createGamesRepository(db: Database): GamesStore {
       const best = bests.get(key.player_id)!;
       const earned = earnedBy(
         holds,
-        { mode: key.mode, hints: saved.hints, clean: clean === 1, band: saved.band },
+        { mode: key.mode, hints: saved.hints, clean: clean === 1, band: key.band },
         {
           wins: totals.wins ?? 0,
           cleanWins: totals.clean ?? 0,
@@ -279,6 +301,7 @@ export function createGamesRepository(db: Database): GamesStore {
     const best = bests.get(playerId);
     return {
       layouts,
+      bands: bandTotals.all(playerId),
       streak: currentRun(playerId, q, 'run'),
       bestStreak: best?.best_streak ?? 0,
       dailyStreak: currentRun(playerId, q, 'daily_run'),

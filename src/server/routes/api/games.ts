@@ -16,7 +16,7 @@ import type { Move } from '../../../engine/index.ts';
 import { errorResponses, MovesRefusalSchema, sendRefusal } from '../../errors.ts';
 import { CreatedGameSchema, MovesAnswerSchema, preSerialized, ReplayLinkSchema } from '../../schemas/responses.ts';
 import { FLOOD_LIMITS, LIMITS } from '../../plugins/security.ts';
-import { CreateGameBodySchema, GameParamsSchema, MovesBodySchema } from '../../schemas/games.ts';
+import { CreateGameBodySchema, GameParamsSchema, MovesBodySchema, ReplayBodySchema } from '../../schemas/games.ts';
 import { gameAnswer } from '../../services/games.ts';
 import { winExtras } from '../../services/wins.ts';
 import { clientKey } from '../../services/limits.ts';
@@ -86,7 +86,11 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
   app.post(
     '/api/games/:id/replay',
     {
-      schema: { params: GameParamsSchema, response: { 200: ReplayLinkSchema, ...errorResponses(403, 413, 415) } },
+      schema: {
+        params: GameParamsSchema,
+        body: ReplayBodySchema,
+        response: { 200: ReplayLinkSchema, ...errorResponses(403, 413, 415) },
+      },
       config: { rateLimit: LIMITS.shareReplay },
     },
     async (request, reply) => {

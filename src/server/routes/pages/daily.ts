@@ -36,7 +36,7 @@ import { nicknameGrowth } from '../../services/growth.ts';
 import { layoutInfo } from '../../services/layouts.ts';
 import { clientKey } from '../../services/limits.ts';
 import { nameKey } from '../../services/names.ts';
-import { dealUrl, formatTime, isCleanWin } from '../../../shared/display.ts';
+import { dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/display.ts';
 
 interface FormState {
   error?: string; // why the name was refused
@@ -175,6 +175,11 @@ async function renderDaily(
     layout: layoutInfo(layout),
     rotates: periodOf(day).layouts.length > 1, // a layout of the day, not the same layout every day
     url: dealUrl(layout, seed, DAILY_MODE),
+    difficulty: {
+      band: found.value.deal.difficulty.band,
+      score: found.value.deal.difficulty.score,
+      againUrl: newDealUrl(layout, DAILY_MODE, found.value.deal.difficulty.band),
+    },
     best,
     won: result ? (result.onDay ? 'on-day' : 'late') : null,
     unfinished: Boolean(unfinished),

@@ -1,8 +1,9 @@
 /**
  * GET /stats/export.csv and /stats/export.json: every game of the player, one row each, oldest first
  * (layout, seed, mode, started, finished, result, time, ranked, hints, shuffles, undos, moves, link, ranked time,
- * achievements): the time is the player's own (docs/fair-play.md, "Two clocks"), the ranked time the server's for
- * a ranked win, the achievements those the game earned (their ids; in CSV joined by spaces).
+ * band, achievements): the time is the player's own (docs/fair-play.md, "Two clocks"), the ranked time the
+ * server's for a ranked win, the band the deal's difficulty band when the game began (empty for games begun
+ * before deals had one), the achievements those the game earned (their ids; in CSV joined by spaces).
  * Streamed a page at a time, so 100,000 games cost no more memory than 500. A player with no games
  * gets a 404 that says so.
  */
@@ -31,6 +32,7 @@ export interface ExportGame {
   moves: number;
   link: string;
   rankedMs: number | null; // a ranked win's time on the server's clock, from the deal's first view
+  band: string | null; // the deal's difficulty band when the game began; null before deals had one
   achievements: string[]; // the achievements this game earned (docs/server.md, "Achievements")
 }
 
@@ -49,6 +51,7 @@ export const CSV_COLUMNS = [
   'moves',
   'link',
   'ranked_ms',
+  'band',
   'achievements',
 ] as const;
 
@@ -68,6 +71,7 @@ export function exportGame(row: ExportRow, origin: string, earned: readonly stri
     moves: row.move_count,
     link: `${origin}${dealUrl(row.layout, row.seed, row.mode)}`,
     rankedMs: row.ranked_ms,
+    band: row.band,
     achievements: [...earned],
   };
 }
@@ -96,6 +100,7 @@ export function csvLine(game: ExportGame): string {
     game.moves,
     game.link,
     game.rankedMs,
+    game.band,
     game.achievements.join(' '),
   ];
   return `${values.map(csvField).join(',')}\r\n`;

@@ -5,15 +5,20 @@
  *   The player's unfinished game of this deal, if any, is replayed and shown where they left it.
  * A GET has no side effect but the player cookie and storing the deal on first use.
  */
-import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { availablePairs, newGame, type Game } from '../../../engine/index.ts';
 import { sendRefusal, sendError } from '../../errors.ts';
 import type { Nav } from '../../plugins/view.ts';
-import { dealKey, DealParamsSchema, LayoutParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
+import {
+  dealKey,
+  DealParamsSchema,
+  LayoutParamsSchema,
+  ModeQuerySchema,
+  NewDealQuerySchema,
+} from '../../schemas/common.ts';
 import { dailyDayOf, dailySeed } from '../../services/daily.ts';
-import type { ShownDeal, ShownLookup } from '../../services/dealer.ts';
+import { MAX_BAND_SEEDS, type ShownDeal, type ShownLookup } from '../../services/dealer.ts';
 import type { Translator } from '../../services/i18n.ts';
 import { ByteLru } from '../../services/lru.ts';
 import { bufferBytes, CACHE_BUDGETS, flatString, HEAP, keyedRecordBytes, stringBytes } from '../../services/sizes.ts';
@@ -22,13 +27,13 @@ import { setStamp, takeStamp, type OwnRecord } from '../../services/views.ts';
 const NO_RECORD: OwnRecord = { opened: 0, won: 0, best: [] };
 import { clientLog } from '../../services/games.ts';
 import { clientKey } from '../../services/limits.ts';
+import { BANDS, type Band } from '../../../engine/index.ts';
+import { randomSeed } from '../../services/seeds.ts';
 import { dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/display.ts';
 import type { Lang } from '../../../shared/i18n.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
 import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
 
-const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // no - or _: a seed never looks like a flag
-export const RANDOM_SEED_LENGTH = 8;
 const RECORD_MARK = '<!--deal-record-->'; // where each response puts the player's part of a cached page
 
 /**
@@ -40,17 +45,6 @@ export const PREFS_COOKIE = 'mj_prefs';
 export function playPrefs(raw: string | undefined): { timer: 'on' | 'off'; paused: boolean } {
   const words = new Set((raw ?? '').split('.'));
   return { timer: words.has('timer-off') ? 'off' : 'on', paused: words.has('paused') };
-}
-
-/** A random seed of 8 letters and digits (about 47 bits), from the crypto RNG. */
-export function randomSeed(): string {
-  let seed = '';
-  while (seed.length < RANDOM_SEED_LENGTH) {
-    for (const byte of randomBytes(16)) {
-      if (byte < 248 && seed.length < RANDOM_SEED_LENGTH) seed += SEED_ALPHABET[byte % 62]; // 248 = 4 × 62: unbiased
-    }
-  }
-  return seed;
 }
 
 interface KeptPage {
@@ -181,14 +175,46 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
 
   app.get(
     '/play/:layout',
-    { schema: { params: LayoutParamsSchema, querystring: ModeQuerySchema } },
+    { schema: { params: LayoutParamsSchema, querystring: NewDealQuerySchema } },
     async (request, reply) => {
       const { layout } = request.params;
+      const { mode, difficulty } = request.query;
       if (!(await fastify.layouts.info(layout)))
         return sendError(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${layout}`);
-      const key = dealKey(layout, randomSeed(), request.query.mode);
-      fastify.dealer.markChosen(key); // its deal pays from the server's own pool
-      return reply.redirect(dealUrl(key.layout, key.seed, key.mode), 302);
+      if (difficulty === undefined) {
+        const key = dealKey(layout, randomSeed(), mode);
+        fastify.dealer.markChosen(key); // its deal pays from the server's own pool
+        return reply.redirect(dealUrl(key.layout, key.seed, key.mode), 302);
+      }
+      // A fresh seed whose deal is in the band, searched within a bound (services/dealer.ts findInBand).
+      const found = await fastify.dealer.findInBand(layout, mode, difficulty, clientKey(request.ip));
+      if (found.ok) {
+        fastify.dealer.markChosen(found.value); // should the kept deal be gone by the next request
+        return reply.redirect(dealUrl(found.value.layout, found.value.seed, mode), 302);
+      }
+      if (found.code !== 'ERR_NO_DEAL_IN_BAND' || !found.seen) return sendRefusal(request, reply, found);
+      const name = (await fastify.layouts.namer([layout]))(layout);
+      const { i18n } = request;
+      const level = (band: Band): string => i18n.t('band.name', { band });
+      const seen = BANDS.filter((b) => found.seen![b] > 0);
+      return reply.code(404).page('error', {
+        title: i18n.t('band.noneTitle', { level: level(difficulty) }),
+        status: 404,
+        message: i18n.t('band.noneMessage', {
+          tried: MAX_BAND_SEEDS,
+          mode,
+          name,
+          found: i18n.list(seen.map((b) => i18n.t('band.count', { level: level(b), n: found.seen![b] }))),
+        }),
+        detail: null,
+        links: [
+          ...seen.map((b) => ({
+            href: newDealUrl(layout, mode, b),
+            label: i18n.t('band.newDeal', { name, level: level(b) }),
+          })),
+          { href: newDealUrl(layout, mode), label: i18n.t('band.anyDeal', { name }) },
+        ],
+      });
     },
   );
 
@@ -270,6 +296,12 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         shareUrl,
         otherMode: { mode: other, url: dealUrl(layout, seed, other) },
         newUrl: newDealUrl(layout, mode),
+        // The deal's difficulty as dealt (stored with it), and a new deal of the same band.
+        difficulty: {
+          band: shown.deal.difficulty.band,
+          score: shown.deal.difficulty.score,
+          againUrl: newDealUrl(layout, mode, shown.deal.difficulty.band),
+        },
         prefs,
         theme,
         tileSet: request.tiles,

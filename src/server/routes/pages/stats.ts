@@ -6,6 +6,7 @@ import { StatsQuerySchema } from '../../schemas/stats.ts';
 import { layoutInfos } from '../../services/layouts.ts';
 import { statsOf } from '../../services/stats.ts';
 import { timesChart } from '../../views/chart.ts';
+import { BANDS } from '../../../engine/index.ts';
 import { PROGRESS_KEYS } from '../../../shared/achievements.ts';
 import { ACHIEVEMENT_MESSAGES } from '../../services/achievements.ts';
 import { formatTime } from '../../../shared/display.ts';
@@ -33,6 +34,13 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
         winRate: i18n.percent(stats.winRate),
         // For the script's list of games waiting in this browser (src/client/site.ts): layout names by id.
         layoutNames: JSON.stringify(Object.fromEntries(layoutInfos().map((l) => [l.id, l.name]))),
+        bands: BANDS.map((band) => ({
+          band,
+          ...stats.byBand[band],
+          winRate:
+            stats.byBand[band].played === 0 ? '–' : i18n.percent(stats.byBand[band].won / stats.byBand[band].played),
+        })),
+        unbanded: stats.played - BANDS.reduce((n, b) => n + stats.byBand[b].played, 0),
         layouts: Object.entries(stats.byLayout).map(([id, s]) => ({
           id,
           ...s,
@@ -42,6 +50,7 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
         history: stats.history.map((h) => ({
           ...h,
           name: stats.byLayout[h.layout]?.name ?? h.layout, // every layout in the history has its totals
+          band: h.band === null ? null : { band: h.band },
           date: i18n.date(h.startedAt, 'day-short'),
           time: formatTime(h.timeMs),
           // The ranked time too, where the server ranked the win and its clock says otherwise (a whole second).

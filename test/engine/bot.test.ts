@@ -1,7 +1,16 @@
 import { describe, expect, test } from 'vitest';
-import { botMove, playBot } from '../../src/cli/bot.ts';
+import { botMove, playBot } from '../../src/engine/bot.ts';
 import { layoutById } from '../../src/engine/builtins.ts';
-import { deal, geometryOf, makeLayout, makeRng, type Face, type Slot } from '../../src/engine/index.ts';
+import {
+  deal,
+  geometryOf,
+  makeLayout,
+  makeRng,
+  shuffleFaces,
+  type Face,
+  type Geometry,
+  type Slot,
+} from '../../src/engine/index.ts';
 
 const geometryFor = (slots: Slot[]) => {
   const geom = geometryOf(makeLayout('t', 'T', 't', slots));
@@ -54,4 +63,48 @@ describe('the competent bot', () => {
     expect(wins[1]).toBeLessThanOrEqual(wins[2]!);
     expect(wins[2]).toBeGreaterThan(0);
   });
+});
+
+describe('the bot at speed', () => {
+  /** The bot as the study first wrote it: botMove on the whole board every move, shuffles as the game does. */
+  function plainBot(geom: Geometry, start: readonly Face[], seed: string, shuffles: number) {
+    const rng = makeRng(seed, 'bot');
+    const present = new Uint8Array(geom.size).fill(1);
+    let faces: (Face | null)[] = start.slice();
+    let left = geom.size;
+    let used = 0;
+    for (;;) {
+      if (left === 0) return { won: true, shuffles: used, left: 0 };
+      const move = botMove(geom, present, faces, rng);
+      if (move) {
+        present[move[0]] = present[move[1]] = 0;
+        left -= 2;
+        continue;
+      }
+      if (used >= shuffles) return { won: false, shuffles: used, left };
+      used++;
+      const shuffled = shuffleFaces(geom, present, faces, seed, used);
+      if (!shuffled.ok) return { won: false, shuffles: used, left };
+      faces = shuffled.value.faces;
+    }
+  }
+
+  test.each(['turtle', 'towers', 'fortress', 'butterfly', 'imperial'])(
+    '%s: playBot makes the moves of botMove, shuffles included',
+    (id) => {
+      const layout = layoutById(id)!;
+      const geom = geometryOf(layout);
+      if (!geom.ok) throw new Error(geom.message);
+      for (const mode of ['relaxed', 'classic'] as const)
+        for (let k = 1; k <= 3; k++) {
+          const dealt = deal(layout, `speed-${k}`, mode);
+          if (!dealt.ok) throw new Error(dealt.message);
+          const faces = dealt.value.deal.tiles.map((t) => t.face);
+          for (const shuffles of [0, 3])
+            expect(playBot(geom.value, faces, `speed-${k}`, shuffles)).toEqual(
+              plainBot(geom.value, faces, `speed-${k}`, shuffles),
+            );
+        }
+    },
+  );
 });

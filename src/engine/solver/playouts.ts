@@ -1,0 +1,311 @@
+/**
+ * Random playouts: one game of random legal play from the start position, a node each. They clear
+ * most winnable positions in microseconds (half the uniform turtle shuffles within the first twenty).
+ *
+ * A playout takes a *safe* move first when there is one: a group whose copies left are all free (any
+ * pairing of them is as good as any other). Otherwise it draws a pair uniformly from the pairs of free
+ * matching tiles, leaving out the pairings the nogoods ban so far (copies stacked on each other are
+ * forbidden before any play), and plays it. The moves if it clears the board, else null.
+ *
+ * Implementation notes. Per group, its free copies (a bit per copy, by the copy's index in its group),
+ * its copies left and the pairs it may play are kept up to date as tiles leave (a tile only ever becomes
+ * free during a playout), so a move costs a walk over the blocks of groups to find the drawn pair, and
+ * the neighbours of the two tiles it removes, not a scan of the board. A tile's neighbours are one list
+ * of counter indices into one array (tiles above each tile, then on its right, then on its left), so
+ * that removing a tile is one loop. What every playout starts from is worked out once per solve (and
+ * again when the bans change). The draws come from the playouts' own xorshift32 stream, seeded once per
+ * solve from the solve's generator: a few instructions a draw.
+ */
+import type { Flat } from '../flat.ts';
+import type { Rng } from '../rng.ts';
+import type { Pair } from '../types.ts';
+import type { Budget } from './budget.ts';
+import type { Nogoods } from './nogoods.ts';
+import type { Start, Workspace } from './workspace.ts';
+
+// The six pairs of a group of four copies, as bits of a mask of banned pairs: (0, 1), (0, 2), (0, 3), (1, 2),
+// (1, 3), (2, 3).
+const PAIR_BIT = [
+  [0, 1, 2, 4],
+  [1, 0, 8, 16],
+  [2, 8, 0, 32],
+  [4, 16, 32, 0],
+] as const;
+
+const PAIR_BITS = Int32Array.from(PAIR_BIT.flat()); // PAIR_BIT[i][j] at 4i + j
+
+/** Per mask of banned pairs (six bits) and mask of free copies (four bits): the pairs of free copies not banned. */
+const ALLOWED = (() => {
+  const table = new Int8Array(64 * 16);
+  for (let banned = 0; banned < 64; banned++)
+    for (let free = 0; free < 16; free++) {
+      let pairs = 0;
+      for (let i = 0; i < 4; i++)
+        for (let j = i + 1; j < 4; j++) if ((free >> i) & (free >> j) & 1 && (banned & PAIR_BIT[i]![j]!) === 0) pairs++;
+      table[(banned << 4) | free] = pairs;
+    }
+  return table;
+})();
+
+/** Per tile, its neighbours as counter indices (see the notes), flattened; made once per geometry. */
+export interface Neighbours {
+  readonly at: Int32Array; // tile t's entries are [at[t], at[t + 1])
+  readonly counter: Int32Array; // the counter the tile's removal decrements: j (above j), n + j (right of j), 2n + j (left of j)
+  readonly tile: Int32Array; // the tile j that counter belongs to
+}
+
+export function neighboursOf(flat: Flat, n: number): Neighbours {
+  const at = new Int32Array(n + 1);
+  for (let t = 0; t < n; t++)
+    at[t + 1] =
+      at[t]! +
+      (flat.belowAt[t + 1]! - flat.belowAt[t]!) +
+      (flat.leftAt[t + 1]! - flat.leftAt[t]!) +
+      (flat.rightAt[t + 1]! - flat.rightAt[t]!);
+  const counter = new Int32Array(at[n]!);
+  const tile = new Int32Array(at[n]!);
+  for (let t = 0; t < n; t++) {
+    let e = at[t]!;
+    // The order of the separate lists (below, left, right): the same tiles found free in the same order.
+    for (let k = flat.belowAt[t]!; k < flat.belowAt[t + 1]!; k++, e++) counter[e] = tile[e] = flat.below[k]!;
+    for (let k = flat.leftAt[t]!; k < flat.leftAt[t + 1]!; k++, e++) counter[e] = n + (tile[e] = flat.left[k]!);
+    for (let k = flat.rightAt[t]!; k < flat.rightAt[t + 1]!; k++, e++) counter[e] = 2 * n + (tile[e] = flat.right[k]!);
+  }
+  return { at, counter, tile };
+}
+
+export class Playouts {
+  private readonly n: number;
+  private readonly count: number;
+  private readonly groupCount: number;
+  private readonly groupOf: Int32Array;
+  private readonly memberAt: Int32Array;
+  private readonly members: Int32Array;
+  private readonly rank: Int32Array;
+  private readonly start: Start;
+  private readonly nbr: Neighbours;
+
+  // The board: presence, and the counters (above, right, left) of every tile in one array.
+  private readonly present: Uint8Array;
+  private readonly counters: Int32Array;
+  private readonly startCounters: Int32Array;
+  // Per group, in one array of five sections of `groups` entries: free copies (a bit each), free copies,
+  // copies left, the pairs it may play, and its banned pairs (groups of four); then per block of eight groups
+  // the sum of their pairs.
+  private readonly state: Int32Array;
+  private readonly opening: Int32Array; // `state` at the start of every playout
+  private readonly safe: Int32Array; // groups whose copies left may all be free (checked when taken)
+  private readonly safeAtStart: Int32Array;
+  private safeTop = 0; // (while a playout's start is worked out)
+  private safeTopAtStart = 0;
+  private drawable = 0; // pairs a playout may draw, over all groups (while its start is worked out)
+  private drawableAtStart = 0;
+  private readonly moves: Int32Array; // tiles in removal order, two per move
+  private openingBans = -1; // nogoods.bans when the opening was worked out; -1: not yet in this solve
+  private draws = 0; // the playouts' own random stream (xorshift32), seeded from the solve's on first use
+
+  constructor(
+    work: Workspace,
+    start: Start,
+    private readonly budget: Budget,
+    private readonly nogoods: Nogoods,
+  ) {
+    this.n = start.n;
+    this.count = start.count;
+    this.groupCount = start.groupCount;
+    this.groupOf = start.groupOf;
+    this.memberAt = start.memberAt;
+    this.members = start.members;
+    this.rank = start.rank;
+    this.start = start;
+    this.nbr = work.neighbours;
+    this.present = work.playoutPresent;
+    this.counters = work.playoutCounters;
+    this.startCounters = work.playoutStartCounters;
+    this.state = work.playoutState;
+    this.opening = work.playoutOpening;
+    this.safe = work.playoutSafe;
+    this.safeAtStart = work.playoutSafeAtStart;
+    this.moves = work.playoutMoves;
+  }
+
+  /**
+   * One game of random legal play from the start (one node): see the notes. The moves if it clears the board,
+   * else null.
+   */
+  playout(rng: Rng): Pair[] | null {
+    this.budget.spend();
+    if (this.draws === 0) this.draws = rng.next() | 1;
+    if (this.openingBans !== this.nogoods.bans) this.open();
+    const { present, counters, state, safe, members, memberAt, moves, groupOf, rank, n } = this;
+    const { at, counter, tile } = this.nbr;
+    const groups = this.groupCount;
+    const FREE_COUNT = groups;
+    const LEFT = 2 * groups;
+    const PAIRS = 3 * groups;
+    const BANNED = 4 * groups;
+    const BLOCKS = 5 * groups;
+    present.set(this.start.present);
+    counters.set(this.startCounters);
+    state.set(this.opening);
+    safe.set(this.safeAtStart);
+    let safeTop = this.safeTopAtStart;
+    let drawable = this.drawableAtStart;
+    let draws = this.draws;
+    let played = 0;
+    for (let remaining = this.count; remaining > 0; remaining -= 2) {
+      let g = -1;
+      while (safeTop > 0 && g < 0) {
+        const h = safe[--safeTop]!;
+        const left = state[LEFT + h]!;
+        if (left > 0 && state[FREE_COUNT + h] === left) g = h;
+      }
+      let a = -1;
+      let b = -1;
+      if (g >= 0) {
+        for (let k = memberAt[g]!; k < memberAt[g + 1]! && b < 0; k++) {
+          const m = members[k]!;
+          if (!present[m]) continue;
+          if (a < 0) a = m;
+          else b = m;
+        }
+      } else {
+        if (drawable === 0) {
+          this.draws = draws;
+          return null;
+        }
+        draws ^= draws << 13; // xorshift32
+        draws ^= draws >>> 17;
+        draws ^= draws << 5;
+        let r = Math.floor(((draws >>> 0) * drawable) / 0x100000000); // exact in doubles: the same everywhere
+        // The group of the r-th pair: by blocks of eight groups, then within the block.
+        let block = 0;
+        for (; r >= state[BLOCKS + block]!; block++) r -= state[BLOCKS + block]!;
+        for (g = block << 3; r >= state[PAIRS + g]!; g++) r -= state[PAIRS + g]!;
+        const from = memberAt[g]!;
+        const size = memberAt[g + 1]! - from;
+        const free = state[g]!;
+        const banned = size === 4 && state[LEFT + g] === 4 ? state[BANNED + g]! : 0;
+        for (let i = 0; i < size && b < 0; i++) {
+          if (((free >> i) & 1) === 0) continue;
+          for (let j = i + 1; j < size; j++) {
+            if (((free >> j) & 1) === 0 || (banned !== 0 && (banned & PAIR_BITS[4 * i + j]!) !== 0) || r-- > 0)
+              continue;
+            a = members[from + i]!;
+            b = members[from + j]!;
+            break;
+          }
+        }
+      }
+      moves[played++] = a;
+      moves[played++] = b;
+      state[FREE_COUNT + g]! -= 2;
+      state[LEFT + g]! -= 2;
+      // Take a, then b (b stays marked free while a's neighbours are told), then count group g again; every tile
+      // a removal frees is counted, and its group again.
+      for (let side = 0; side < 2; side++) {
+        const t = side === 0 ? a : b;
+        present[t] = 0;
+        state[g]! &= ~(1 << rank[t]!);
+        for (let e = at[t]!, end = at[t + 1]!; e <= end; e++) {
+          let h: number;
+          if (e === end)
+            h = side === 1 ? g : -1; // after b: group g itself
+          else {
+            if (--counters[counter[e]!]! !== 0) continue;
+            const j = tile[e]!;
+            if (!present[j] || counters[j] !== 0 || (counters[n + j] !== 0 && counters[2 * n + j] !== 0)) continue;
+            h = groupOf[j]!;
+            const bit = 1 << rank[j]!;
+            if ((state[h]! & bit) !== 0) continue; // free already
+            state[h]! |= bit;
+            state[FREE_COUNT + h]!++;
+          }
+          if (h < 0) continue;
+          // Group h's playable pairs again, and whether it is safe to take.
+          const freeCount = state[FREE_COUNT + h]!;
+          const bannedH = state[BANNED + h]!;
+          const left = state[LEFT + h]!;
+          const pairs =
+            bannedH !== 0 && left === 4 ? ALLOWED[(bannedH << 4) | state[h]!]! : (freeCount * (freeCount - 1)) >> 1;
+          const delta = pairs - state[PAIRS + h]!;
+          state[PAIRS + h] = pairs;
+          state[BLOCKS + (h >> 3)]! += delta;
+          drawable += delta;
+          if (left > 0 && freeCount === left) safe[safeTop++] = h;
+        }
+      }
+    }
+    this.draws = draws;
+    const out: Pair[] = [];
+    for (let k = 0; k < played; k += 2) out.push([moves[k]!, moves[k + 1]!]);
+    return out;
+  }
+
+  /** Group g's free copies or copies left changed: its playable pairs again, and whether it is safe to take. */
+  private recount(g: number): void {
+    const groups = this.groupCount;
+    const state = this.state;
+    const pairs = this.playablePairs(g);
+    const delta = pairs - state[3 * groups + g]!;
+    state[3 * groups + g] = pairs;
+    state[5 * groups + (g >> 3)]! += delta;
+    this.drawable += delta;
+    const left = state[2 * groups + g]!;
+    if (left > 0 && state[groups + g] === left) this.safe[this.safeTop++] = g;
+  }
+
+  /**
+   * The pairs of free copies group g may play now: in a group of four with all its copies on the board, none
+   * of a pairing the nogoods ban; else every pair.
+   */
+  private playablePairs(g: number): number {
+    const groups = this.groupCount;
+    const state = this.state;
+    const free = state[groups + g]!;
+    const banned = state[4 * groups + g]!;
+    if (banned !== 0 && state[2 * groups + g] === 4) return ALLOWED[(banned << 4) | state[g]!]!;
+    return (free * (free - 1)) >> 1;
+  }
+
+  /**
+   * What every playout starts from: the counters of the start position, each group's free copies, copies left,
+   * banned pairs (the pairings the nogoods ban, nogoods.bans counting their changes) and playable pairs, and the
+   * safe groups.
+   */
+  private open(): void {
+    const { n, groupOf, rank, memberAt, members, state } = this;
+    const groups = this.groupCount;
+    const start = this.start;
+    this.startCounters.set(start.above);
+    this.startCounters.set(start.right, n);
+    this.startCounters.set(start.left, 2 * n);
+    state.fill(0, 0, 5 * groups + (groups >> 3) + 1);
+    for (let i = 0; i < n; i++) {
+      if (!start.present[i]) continue;
+      const g = groupOf[i]!;
+      state[2 * groups + g]!++;
+      if (start.above[i] === 0 && (start.left[i] === 0 || start.right[i] === 0)) {
+        state[g]! |= 1 << rank[i]!;
+        state[groups + g]!++;
+      }
+    }
+    const ban = this.nogoods.ban;
+    for (let g = 0; g < groups; g++) {
+      const from = memberAt[g]!;
+      if (memberAt[g + 1]! - from !== 4 || !this.nogoods.restricted[g]) continue;
+      let banned = 0;
+      for (let i = 0; i < 4; i++)
+        for (let j = i + 1; j < 4; j++) if ((ban[members[from + i]!]! & (1 << j)) !== 0) banned |= PAIR_BIT[i]![j]!;
+      state[4 * groups + g] = banned;
+    }
+    this.drawable = 0;
+    this.safeTop = 0;
+    for (let g = 0; g < groups; g++) this.recount(g);
+    this.opening.set(state);
+    this.safeAtStart.set(this.safe);
+    this.safeTopAtStart = this.safeTop;
+    this.drawableAtStart = this.drawable;
+    this.openingBans = this.nogoods.bans;
+  }
+}
