@@ -7,6 +7,7 @@ import type { Move } from '../engine/index.ts';
 import type { MovesAnswer } from '../shared/api.ts';
 import { formatTime } from '../shared/display.ts';
 import { makeAsk } from './ask.ts';
+import { watchChrome } from './bar.ts';
 import { t } from './i18n.ts';
 import { FOCUS_BOARD, makeController } from './controller.ts';
 import { ENV, registerServiceWorker, WINS_CHANNEL } from './env.ts';
@@ -130,6 +131,8 @@ function start(doc: Document, data: DealData, message = ''): void {
   draw();
   s.dom.board.classList.add('live'); // the script is running: CSS may rely on it
   bind(doc, s.dom.board, ctrl);
+  const bar = doc.querySelector<HTMLElement>('.controls');
+  if (bar) watchChrome(bar, doc.querySelector<HTMLElement>('.counters'));
   // For tests and curious players: the state, the sync, and a way to send what waits without the batch delay.
   (globalThis as { __mahjong?: unknown }).__mahjong = { state: s, sync, sendNow: () => ctrl.online() };
 }

@@ -16,8 +16,17 @@ const num = (n: number): string => String(Math.round(n * 10) / 10);
 const escapeAttr = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** SVG markup of a layout's picture, with an accessible name. */
-export function layoutPicture(geom: Geometry, label: string): string {
+/**
+ * A layout's picture without its accessible name: the same shapes in every language, so the server keeps
+ * one per layout and names it in the page's language (`namedPicture`).
+ */
+export interface LayoutDrawing {
+  readonly viewBox: string;
+  readonly body: string; // the layers' paths
+}
+
+/** The shapes of a layout's picture: one path per layer. */
+export function layoutDrawing(geom: Geometry): LayoutDrawing {
   const { minX, minY, width, height, depth } = geom.extent;
   const shift = LIFT * Math.max(0, depth - 1);
   const w = width * UX + shift;
@@ -33,8 +42,16 @@ export function layoutPicture(geom: Geometry, label: string): string {
       d.length ? `<path fill="${LAYER_FILLS[Math.min(z, LAYER_FILLS.length - 1)]}" d="${d.join('')}"/>` : '',
     )
     .join('');
-  return (
-    `<svg class="layout-picture" viewBox="0 0 ${num(w)} ${num(h)}" role="img" aria-label="${escapeAttr(label)}">` +
-    `<g stroke="#5b4630" stroke-width="0.5" stroke-linejoin="round">${paths}</g></svg>`
-  );
+  return {
+    viewBox: `0 0 ${num(w)} ${num(h)}`,
+    body: `<g stroke="#5b4630" stroke-width="0.5" stroke-linejoin="round">${paths}</g>`,
+  };
 }
+
+/** SVG markup of a drawing with its accessible name (escaped here). */
+export const namedPicture = (drawing: LayoutDrawing, label: string): string =>
+  `<svg class="layout-picture" viewBox="${drawing.viewBox}" role="img" aria-label="${escapeAttr(label)}">` +
+  `${drawing.body}</svg>`;
+
+/** SVG markup of a layout's picture, with an accessible name. */
+export const layoutPicture = (geom: Geometry, label: string): string => namedPicture(layoutDrawing(geom), label);

@@ -227,4 +227,67 @@ suite('the play page on phones, with touch', { timeout: 90_000 }, () => {
     await twoTaps(cdp, gap!, gap!, 120);
     await expect.poll(() => zoomed(page)).toBe(false);
   });
+
+  test.each([PHONES[0], PHONES[2]])(
+    '$width×$height in de, ru, vi, ja and ar: no word of the bar, the counters or the menu is broken or cut',
+    async (size) => {
+      context = await env.browser.newContext({
+        viewport: { width: size.width, height: size.height },
+        deviceScaleFactor: 1,
+        hasTouch: true,
+        isMobile: true,
+      });
+      const page = await context.newPage();
+      const modes: Record<string, string> = {};
+      for (const lang of ['de', 'ru', 'vi', 'ja', 'ar']) {
+        await context.addCookies([{ name: 'lang', value: lang, url: env.app.url }]);
+        await page.goto(`${env.app.url}/play/turtle/phone-words`);
+        await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+        await page.tap('.menu-toggle');
+        await page.locator('#game-menu').waitFor({ state: 'visible' });
+        const found = await page.evaluate(() => {
+          const problems: string[] = [];
+          const inside = (r: DOMRect, box: DOMRect) =>
+            r.left >= box.left - 1 && r.right <= box.right + 1 && r.top >= box.top - 1 && r.bottom <= box.bottom + 1;
+          /** Each word of `el` on one line (a word broken in two has two boxes), inside `box`. */
+          const words = (el: Element, box: DOMRect, name: string) => {
+            const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              for (const m of (node.textContent ?? '').matchAll(/\S+/g)) {
+                const range = document.createRange();
+                range.setStart(node, m.index);
+                range.setEnd(node, m.index + m[0].length);
+                const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+                if (rects.length !== 1) problems.push(`${name}: "${m[0]}" broken`);
+                else if (!inside(rects[0]!, box)) problems.push(`${name}: "${m[0]}" cut`);
+              }
+            }
+          };
+          const bar = document.querySelector('.controls')!;
+          const compact = bar.classList.contains('compact');
+          for (const b of bar.querySelectorAll<HTMLElement>('button')) {
+            const r = b.getBoundingClientRect();
+            if (r.left < 0 || r.right > innerWidth || r.bottom > innerHeight)
+              problems.push(`${b.dataset.action} off screen`);
+            const label = b.querySelector('.label');
+            const icon = b.querySelector('.icon');
+            if (label && label.getBoundingClientRect().width > 1) words(label, r, `bar ${b.dataset.action}`);
+            else if (icon && icon.getBoundingClientRect().width < 16)
+              problems.push(`${b.dataset.action}: neither word nor sign`);
+          }
+          const counters = document.querySelector('.counters')!;
+          for (const c of counters.children) words(c, counters.getBoundingClientRect(), 'counters');
+          for (const b of document.querySelectorAll('#game-menu .menu-controls button'))
+            words(b, b.getBoundingClientRect(), `menu ${(b as HTMLElement).dataset.action}`);
+          return { problems, compact };
+        });
+        expect(found.problems, `${lang} ${size.width}×${size.height}`).toEqual([]);
+        modes[lang] = found.compact ? 'signs' : 'words';
+      }
+      // Words where they fit; Russian's do not beside − Fit + and the menu in portrait: the signs then.
+      if (size.width < size.height)
+        expect(modes).toEqual({ de: 'words', ru: 'signs', vi: 'words', ja: 'words', ar: 'words' });
+      else expect(Object.values(modes).every((m) => m === 'words')).toBe(true);
+    },
+  );
 });

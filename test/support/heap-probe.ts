@@ -140,7 +140,7 @@ for (const [name, layout] of Object.entries(layouts)) {
   };
   let info = infoOf(row);
   const bytes = measure(() => (info = infoOf({ ...row, slots: copy(row.slots) })), 10);
-  print('custom layout 1,000 tiles', bytes, customLayoutBytes(info.tiles, info.picture, info.name));
+  print('custom layout 1,000 tiles', bytes, customLayoutBytes(info.tiles, info.drawing.body, info.name));
 }
 
 // Counter windows, as LocalCounters keeps them (a key per client and limit).

@@ -17,11 +17,13 @@ import type { Refusal } from '../errors.ts';
 import type { CustomLayoutRow } from '../repositories/types.ts';
 import { layoutGrowth } from './growth.ts';
 import { budgetGroup, NEW_LAYOUT_LIMITS, WindowBudget, type NewLayoutLimits } from './limits.ts';
-import { layoutInfo, layoutName, type LayoutInfo } from './layouts.ts';
+import { layoutName, type Namer } from './layouts.ts';
 import { ByteLru } from './lru.ts';
 import { CACHE_BUDGETS, customLayoutBytes, flatString } from './sizes.ts';
 import { isCustomId, parseSlotsJson, readDrawn, readUpload, slotsJson, type ReadLayout } from './upload.ts';
-import { layoutPicture } from '../../shared/picture.ts';
+import { pictureLabel } from '../../shared/draft.ts';
+import { layoutDrawing, namedPicture, type LayoutDrawing } from '../../shared/picture.ts';
+import { layoutById } from '../../engine/builtins.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -29,12 +31,21 @@ declare module 'fastify' {
   }
 }
 
-/** A custom layout as pages show it. */
-export interface CustomLayoutInfo extends LayoutInfo {
+/** A custom layout as the server keeps it: its name is the one its file or its maker gave, in every language. */
+export interface CustomLayoutInfo {
   readonly custom: true;
+  readonly id: string;
+  readonly name: string;
+  readonly tiles: number;
+  readonly layers: number;
+  readonly drawing: LayoutDrawing; // its picture, named per page (`customPicture`)
   readonly layout: Layout;
   readonly format: CustomLayoutRow['format'];
 }
+
+/** A custom layout's picture, named in the page's language ("Name: 50 tiles in 3 layers"). */
+export const customPicture = (info: CustomLayoutInfo, i18n: Namer): string =>
+  namedPicture(info.drawing, pictureLabel(i18n.t, info.name, info.tiles, info.layers));
 
 export interface UploadInput {
   readonly bytes: Uint8Array;
@@ -53,12 +64,15 @@ export type UploadResult =
   { readonly ok: true; readonly id: string; readonly created: boolean; readonly warnings: readonly string[] } | Refusal;
 
 export interface Layouts {
-  /** A layout's info, built in or custom; undefined for an unknown id. */
-  info(id: string): Promise<LayoutInfo | undefined>;
+  /** Whether there is a layout by this id, built in or custom. */
+  exists(id: string): Promise<boolean>;
   /** A custom layout's info; undefined for an unknown (or built-in) id. */
   custom(id: string): Promise<CustomLayoutInfo | undefined>;
-  /** Names the given ids: built-ins by their name, custom layouts by theirs, anything else by its id. */
-  namer(ids: Iterable<string>): Promise<(id: string) => string>;
+  /**
+   * Names the given ids: built-ins by their name (in the language of `i18n`, else the engine's English, as the
+   * API does), custom layouts by theirs, anything else by its id.
+   */
+  namer(ids: Iterable<string>, i18n?: Namer): Promise<(id: string) => string>;
   /** Reads, checks and stores an uploaded layout. */
   upload(input: UploadInput): Promise<UploadResult>;
   /** Checks and stores a layout drawn in the layout editor: the same checks, budgets and limits as an upload. */
@@ -77,17 +91,14 @@ export function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
   const layout = makeLayout(row.id, row.name, `Your own layout, ${row.tiles} tiles`, parseSlotsJson(row.slots));
   const geom = geometryOf(layout);
   if (!geom.ok) throw new Error(`stored layout ${row.id} is invalid: ${geom.message}`);
-  const layers = geom.value.extent.depth;
+  const drawing = layoutDrawing(geom.value);
   return {
     custom: true,
     id: row.id,
     name: row.name,
-    description: layout.description,
     tiles: row.tiles,
-    layers,
-    picture: flatString(
-      layoutPicture(geom.value, `${row.name}: ${row.tiles} tiles in ${layers} ${layers === 1 ? 'layer' : 'layers'}`),
-    ), // kept: flat, so its size is its length (services/sizes.ts)
+    layers: geom.value.extent.depth,
+    drawing: { viewBox: drawing.viewBox, body: flatString(drawing.body) }, // kept: flat, so its size is its length (services/sizes.ts)
     layout,
     format: row.format,
   };
@@ -109,7 +120,7 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     const row = await repo.find(id);
     if (!row) return undefined;
     const info = infoOf(row);
-    kept.set(id, info, customLayoutBytes(info.tiles, info.picture, info.name));
+    kept.set(id, info, customLayoutBytes(info.tiles, info.drawing.body, info.name));
     return info;
   };
 
@@ -169,14 +180,14 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
   };
 
   const layouts: Layouts = {
-    async info(id) {
-      return layoutInfo(id) ?? (await custom(id));
+    async exists(id) {
+      return layoutById(id) !== undefined || (await custom(id)) !== undefined;
     },
     custom,
-    async namer(ids) {
+    async namer(ids, i18n) {
       const wanted = [...new Set(ids)].filter(isCustomId);
       const names = wanted.length > 0 ? await repo.names(wanted) : new Map<string, string>();
-      return (id) => names.get(id) ?? layoutName(id);
+      return (id) => names.get(id) ?? layoutName(id, i18n);
     },
     async upload(input) {
       const read = readUpload(input.bytes, input.filename, input.mapName);

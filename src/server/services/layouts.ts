@@ -1,11 +1,20 @@
 /**
- * The built-in layouts as the site shows them: id, name, description, tile
- * count, and a small picture drawn from the geometry.
+ * The built-in layouts as the site shows them: id, name, description, tile count, and a small picture drawn
+ * from the geometry, in the player's language.
+ *
+ * The engine names its layouts in English (src/engine/builtins.ts, gallery.ts): that English is the CLI's
+ * and the API's (`layouts`, `GET /api/layouts`, `GET /api/stats`). Pages name them from the catalogs
+ * (`builtin.<id>.name` and `.description`, docs/i18n.md), so every page a player sees speaks their language.
  */
-import type { Format } from '../../shared/i18n.ts';
+import { pictureLabel } from '../../shared/draft.ts';
 import { FAMILIES, LAYOUTS, layoutById } from '../../engine/builtins.ts';
 import { geometryOf, type Layout } from '../../engine/index.ts';
-import { layoutPicture } from '../../shared/picture.ts';
+import { layoutDrawing, namedPicture, type LayoutDrawing } from '../../shared/picture.ts';
+import type { Lang } from '../../shared/i18n.ts';
+import type { Translator } from './i18n.ts';
+
+/** What names a built-in for a page: the request's translator (its language, and its messages). */
+export type Namer = Pick<Translator, 'lang' | 't'>;
 
 export interface LayoutInfo {
   readonly id: string;
@@ -13,34 +22,112 @@ export interface LayoutInfo {
   readonly description: string;
   readonly tiles: number;
   readonly layers: number;
-  readonly picture: string; // inline SVG markup, built from numbers only
+  readonly picture: string; // inline SVG markup, built from numbers only, named in the page's language
 }
 
-const INFO = new Map<string, LayoutInfo>();
+/**
+ * Each built-in layout's name and line in the catalogs, as literals (docs/i18n.md, "Adding a key"); a layout
+ * not listed keeps the engine's English (the catalog test fails on that).
+ */
+const BUILTIN_KEYS: Readonly<Record<string, readonly [name: string, description: string]>> = {
+  turtle: ['builtin.turtle.name', 'builtin.turtle.description'],
+  ring: ['builtin.ring.name', 'builtin.ring.description'],
+  diamond: ['builtin.diamond.name', 'builtin.diamond.description'],
+  pyramid: ['builtin.pyramid.name', 'builtin.pyramid.description'],
+  lotus: ['builtin.lotus.name', 'builtin.lotus.description'],
+  mountain: ['builtin.mountain.name', 'builtin.mountain.description'],
+  imperial: ['builtin.imperial.name', 'builtin.imperial.description'],
+  fish: ['builtin.fish.name', 'builtin.fish.description'],
+  rabbit: ['builtin.rabbit.name', 'builtin.rabbit.description'],
+  butterfly: ['builtin.butterfly.name', 'builtin.butterfly.description'],
+  cat: ['builtin.cat.name', 'builtin.cat.description'],
+  snail: ['builtin.snail.name', 'builtin.snail.description'],
+  owl: ['builtin.owl.name', 'builtin.owl.description'],
+  elephant: ['builtin.elephant.name', 'builtin.elephant.description'],
+  anchor: ['builtin.anchor.name', 'builtin.anchor.description'],
+  heart: ['builtin.heart.name', 'builtin.heart.description'],
+  win: ['builtin.win.name', 'builtin.win.description'],
+  zen: ['builtin.zen.name', 'builtin.zen.description'],
+  infinity: ['builtin.infinity.name', 'builtin.infinity.description'],
+  crescent: ['builtin.crescent.name', 'builtin.crescent.description'],
+  cross: ['builtin.cross.name', 'builtin.cross.description'],
+  compass: ['builtin.compass.name', 'builtin.compass.description'],
+  spiral: ['builtin.spiral.name', 'builtin.spiral.description'],
+  lighthouse: ['builtin.lighthouse.name', 'builtin.lighthouse.description'],
+  towers: ['builtin.towers.name', 'builtin.towers.description'],
+  bridge: ['builtin.bridge.name', 'builtin.bridge.description'],
+  fortress: ['builtin.fortress.name', 'builtin.fortress.description'],
+  stairs: ['builtin.stairs.name', 'builtin.stairs.description'],
+  pagoda: ['builtin.pagoda.name', 'builtin.pagoda.description'],
+  colonnade: ['builtin.colonnade.name', 'builtin.colonnade.description'],
+  skyline: ['builtin.skyline.name', 'builtin.skyline.description'],
+  honeycomb: ['builtin.honeycomb.name', 'builtin.honeycomb.description'],
+  islands: ['builtin.islands.name', 'builtin.islands.description'],
+  terraces: ['builtin.terraces.name', 'builtin.terraces.description'],
+  river: ['builtin.river.name', 'builtin.river.description'],
+  mosaic: ['builtin.mosaic.name', 'builtin.mosaic.description'],
+  plains: ['builtin.plains.name', 'builtin.plains.description'],
+  mushroom: ['builtin.mushroom.name', 'builtin.mushroom.description'],
+  garden: ['builtin.garden.name', 'builtin.garden.description'],
+  kite: ['builtin.kite.name', 'builtin.kite.description'],
+  pinwheel: ['builtin.pinwheel.name', 'builtin.pinwheel.description'],
+  teacup: ['builtin.teacup.name', 'builtin.teacup.description'],
+};
 
-function infoOf(layout: Layout): LayoutInfo {
-  let info = INFO.get(layout.id);
-  if (!info) {
+/** The catalog keys of a built-in layout's name and description, if it has them. */
+export const builtinKeysOf = (id: string): readonly [name: string, description: string] | undefined => BUILTIN_KEYS[id];
+
+/** A built-in layout's name in the language of `i18n`. */
+export const builtinName = (layout: Layout, i18n: Namer): string => {
+  const keys = BUILTIN_KEYS[layout.id];
+  return keys ? i18n.t(keys[0]) : layout.name;
+};
+
+/** A built-in layout's shape as pages draw it: the same in every language. */
+interface Shape {
+  readonly layers: number;
+  readonly drawing: LayoutDrawing;
+}
+const SHAPES = new Map<string, Shape>();
+
+function shapeOf(layout: Layout): Shape {
+  let shape = SHAPES.get(layout.id);
+  if (!shape) {
     const geom = geometryOf(layout);
     if (!geom.ok) throw new Error(`built-in layout ${layout.id} is invalid: ${geom.message}`);
+    shape = { layers: geom.value.extent.depth, drawing: layoutDrawing(geom.value) };
+    SHAPES.set(layout.id, shape);
+  }
+  return shape;
+}
+
+// Kept per language: 42 layouts' pictures (about 100 KB) for each language asked for.
+const INFO = new Map<Lang, Map<string, LayoutInfo>>();
+
+function infoOf(layout: Layout, i18n: Namer): LayoutInfo {
+  let kept = INFO.get(i18n.lang);
+  if (!kept) INFO.set(i18n.lang, (kept = new Map()));
+  let info = kept.get(layout.id);
+  if (!info) {
+    const { layers, drawing } = shapeOf(layout);
+    const keys = BUILTIN_KEYS[layout.id];
+    const name = keys ? i18n.t(keys[0]) : layout.name;
+    const tiles = layout.slots.length;
     info = {
       id: layout.id,
-      name: layout.name,
-      description: layout.description,
-      tiles: layout.slots.length,
-      layers: geom.value.extent.depth,
-      picture: layoutPicture(
-        geom.value,
-        `${layout.name}: ${layout.slots.length} tiles in ${geom.value.extent.depth} layers`,
-      ),
+      name,
+      description: keys ? i18n.t(keys[1]) : layout.description,
+      tiles,
+      layers,
+      picture: namedPicture(drawing, pictureLabel(i18n.t, name, tiles, layers)),
     };
-    INFO.set(layout.id, info);
+    kept.set(layout.id, info);
   }
   return info;
 }
 
 /** Every built-in layout, in picker order. */
-export const layoutInfos = (): LayoutInfo[] => LAYOUTS.map(infoOf);
+export const layoutInfos = (i18n: Namer): LayoutInfo[] => LAYOUTS.map((l) => infoOf(l, i18n));
 
 /** A family of built-in layouts as the home page shows it. */
 export interface FamilyInfo {
@@ -60,27 +147,34 @@ const FAMILY_KEYS: Readonly<Record<string, readonly [name: string, description: 
   small: ['family.small.name', 'family.small.description'],
 };
 
-/** The families of built-in layouts, in picker order, named in the language of `t` when one is given. */
-export const familyInfos = (t?: Format): FamilyInfo[] =>
+/** The families of built-in layouts, in picker order, in the language of `i18n`. */
+export const familyInfos = (i18n: Namer): FamilyInfo[] =>
   FAMILIES.map((f) => {
     const keys = FAMILY_KEYS[f.id];
     return {
       id: f.id,
-      name: t && keys ? t(keys[0]) : f.name,
-      description: t && keys ? t(keys[1]) : f.description,
-      layouts: f.layouts.map(infoOf),
+      name: keys ? i18n.t(keys[0]) : f.name,
+      description: keys ? i18n.t(keys[1]) : f.description,
+      layouts: f.layouts.map((l) => infoOf(l, i18n)),
     };
   });
 
 /** One built-in layout, if there is one by that id. */
-export function layoutInfo(id: string): LayoutInfo | undefined {
+export function layoutInfo(id: string, i18n: Namer): LayoutInfo | undefined {
   const layout = layoutById(id);
-  return layout ? infoOf(layout) : undefined;
+  return layout ? infoOf(layout, i18n) : undefined;
 }
 
-/** The display name of a layout id; the id itself for a layout no longer built in. */
-export const layoutName = (id: string): string => layoutById(id)?.name ?? id;
+/** The name of a layout id: a built-in's in the language of `i18n` (English without it); else the id itself. */
+export const layoutName = (id: string, i18n?: Namer): string => {
+  const layout = layoutById(id);
+  return layout ? (i18n ? builtinName(layout, i18n) : layout.name) : id;
+};
 
-/** `GET /api/layouts`: as the CLI's `layouts` command (docs/contracts.md, "Command line"). */
+/** Every built-in layout's name by id, in the language of `i18n` (for pages whose scripts name layouts). */
+export const layoutNames = (i18n: Namer): Record<string, string> =>
+  Object.fromEntries(LAYOUTS.map((l) => [l.id, builtinName(l, i18n)]));
+
+/** `GET /api/layouts`: as the CLI's `layouts` command (docs/contracts.md, "Command line"), in the engine's English. */
 export const layoutList = (): { id: string; name: string; tiles: number }[] =>
   LAYOUTS.map((l) => ({ id: l.id, name: l.name, tiles: l.slots.length }));

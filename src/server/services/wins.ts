@@ -9,7 +9,7 @@ import { isCleanWin, newDealUrl } from '../../shared/display.ts';
 import type { GameRow, GamesStore, LayoutTotals } from '../repositories/types.ts';
 import { announced } from './achievements.ts';
 import { dailyDayOf } from './daily.ts';
-import { layoutInfos } from './layouts.ts';
+import { layoutInfos, type Namer } from './layouts.ts';
 
 export const RECORD_SIZE = 5; // best ranked times shown in a deal's record
 
@@ -34,17 +34,20 @@ export interface NextLayout {
   readonly url: string; // a new game of it
 }
 
-/** The first built-in layout (in picker order, after `current`) the player has not played; null when all are played. */
-export function nextUnplayed(totals: readonly LayoutTotals[], current?: string): NextLayout | null {
+/**
+ * The first built-in layout (in picker order, after `current`) the player has not played, named in the
+ * language of `i18n`; null when all are played.
+ */
+export function nextUnplayed(totals: readonly LayoutTotals[], i18n: Namer, current?: string): NextLayout | null {
   const played = new Set(totals.filter((t) => t.played > 0).map((t) => t.layout));
-  const all = layoutInfos();
+  const all = layoutInfos(i18n);
   const from = Math.max(0, all.findIndex((l) => l.id === current) + 1);
   const next = [...all.slice(from), ...all.slice(0, from)].find((l) => !played.has(l.id) && l.id !== current);
   return next ? { id: next.id, name: next.name, url: `/play/${next.id}` } : null;
 }
 
-/** The win panel's extras for a game just won (or a repeat of its winning batch). */
-export async function winExtras(fastify: FastifyInstance, playerId: string, row: GameRow) {
+/** The win panel's extras for a game just won (or a repeat of its winning batch); names in the language of `i18n`. */
+export async function winExtras(fastify: FastifyInstance, playerId: string, row: GameRow, i18n: Namer) {
   const repo = fastify.gamesRepository;
   const previousBestMs = await repo.bestWinTime(playerId, row.layout, row.mode, row.id);
   const day = dailyDayOf(row.layout, row.seed, row.mode);
@@ -54,7 +57,7 @@ export async function winExtras(fastify: FastifyInstance, playerId: string, row:
     previousBestMs, // the player's best on this layout and mode before this win; null for a first win
     dailyDay: day, // a daily deal's day, else null
     dailyRank, // its place on that day's table, when it stands there
-    next: nextUnplayed(await repo.layoutTotals(playerId), row.layout),
+    next: nextUnplayed(await repo.layoutTotals(playerId), i18n, row.layout),
     again: newDealUrl(row.layout, row.mode), // a new deal of the same layout and mode
     record: await dealRecordOf(repo, row.deal_id, playerId), // the deal's record, this win counted
     achievements: announced(await repo.achievementsOf(playerId), row.id), // what this win earned (docs/server.md, "Achievements")

@@ -140,7 +140,7 @@ describe('the catalogs', () => {
     const named = new Set(
       [
         ...text.matchAll(
-          /'((?:site|lang|theme|home|layout|band|play|zoom|client|record|daily|stats|error|transfer|upload|custom|editor|manifest|family|replay)\.[A-Za-z0-9.]+)'/g,
+          /'((?:site|lang|theme|home|layout|band|play|zoom|client|record|daily|stats|error|transfer|upload|custom|editor|manifest|family|builtin|replay)\.[A-Za-z0-9.]+)'/g,
         ),
       ].map((m) => m[1]!),
     );
@@ -326,6 +326,17 @@ describe('pages in every language', () => {
       .replace(/&quot;/g, '"')
       .replace(/&amp;/g, '&')
       .replace(/\s+/g, ' ');
+
+  test('built-in layouts are named on pages in the player’s language; the API keeps the engine’s English', async () => {
+    const home = (await get('/', 'de')).body;
+    expect(home).toContain('Schildkröte');
+    expect(home).toContain('aria-label="Schildkröte: 144 Steine');
+    expect(home).not.toContain('>Turtle<');
+    expect((await get('/play/turtle/i18n-open', 'ja')).body).toMatch(/<title>亀 i18n-open/);
+    expect((await get('/stats', 'ru')).body).toContain('Черепаха');
+    const api = (await get('/api/layouts', 'de')).json<{ id: string; name: string }[]>();
+    expect(api.find((l) => l.id === 'turtle')?.name).toBe('Turtle');
+  });
 
   const PAGES: string[] = [
     '/',

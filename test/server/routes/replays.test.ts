@@ -136,6 +136,9 @@ describe('the replay page', () => {
     expect(board.size).toBe(expected.left);
     for (const [slot, face] of board) expect(face).toBe(expected.faces[slot]);
     expect(html).not.toMatch(/<button class="tile"(?![^>]*disabled)[^>]*>/); // every tile disabled
+    // The layout is named in the watcher's language, as on every page.
+    const de = await app.inject({ method: 'GET', url: `${url}?move=3`, headers: { cookie: 'lang=de' } });
+    expect(de.body).toMatch(/<title>[^<]*Schildkröte/);
     // The third move's pair is outlined, the fourth's ringed.
     const [a, b] = game.solution[3]!;
     expect(html).toMatch(new RegExp(`data-slot="${a}"[^>]*data-next`));

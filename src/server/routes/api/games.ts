@@ -79,7 +79,7 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
       const answer = gameAnswer(played.game, played.moves, played.row, played.finishedAt);
       if (played.log) return { ...answer, log: played.log };
       if (played.finishedAt === null) return answer;
-      return { ...answer, ...(await winExtras(fastify, request.playerId, played.row)) };
+      return { ...answer, ...(await winExtras(fastify, request.playerId, played.row, request.i18n)) };
     },
   );
 

@@ -172,7 +172,7 @@ async function renderDaily(
     isToday,
     date,
     isoDate: day,
-    layout: layoutInfo(layout),
+    layout: layoutInfo(layout, i18n),
     rotates: periodOf(day).layouts.length > 1, // a layout of the day, not the same layout every day
     url: dealUrl(layout, seed, DAILY_MODE),
     difficulty: {

@@ -43,7 +43,7 @@ import { layoutPicture } from '../../../shared/picture.ts';
 import { ERROR_STATUS, errorPage, sendError } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { LayoutIdSchema } from '../../schemas/common.ts';
-import { familyInfos } from '../../services/layouts.ts';
+import { builtinName, familyInfos } from '../../services/layouts.ts';
 import { clientKey } from '../../services/limits.ts';
 import { cleanName } from '../../services/upload.ts';
 
@@ -138,7 +138,7 @@ function renderEditor(reply: FastifyReply, status: number, draft: Draft, state: 
     check: { ...check, text: statusText(i18n.t, slots.length, check, PAGE_CHECK_BUDGET) },
     picture: slots.length > 0 ? layoutPicture(makeGeometry(slots), label) : '',
     downloadUrl: `${EDITOR_PATH}.layout${draftQuery({ ...draft, z: 0 })}`,
-    families: familyInfos(i18n.t).map((f) => ({
+    families: familyInfos(i18n).map((f) => ({
       name: f.name,
       layouts: f.layouts.map((l) => ({ id: l.id, name: l.name })),
     })),
@@ -178,14 +178,14 @@ export default async function pagesEditor(fastify: FastifyInstance): Promise<voi
         });
       const q = request.query;
       if (q.from !== undefined) {
-        const layout = layoutById(q.from) ?? (await fastify.layouts.custom(q.from))?.layout;
+        const builtin = layoutById(q.from);
+        const layout = builtin ?? (await fastify.layouts.custom(q.from))?.layout;
         if (!layout)
           return sendError(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${q.from} to open`);
-        const opened = draftOf(layout.slots, layout.name);
+        const name = builtin ? builtinName(builtin, request.i18n) : layout.name; // a built-in in the player's language
+        const opened = draftOf(layout.slots, name);
         if (!opened)
-          return renderEditor(reply, 400, EMPTY_DRAFT, {
-            error: request.i18n.t('editor.tooLarge', { name: layout.name }),
-          });
+          return renderEditor(reply, 400, EMPTY_DRAFT, { error: request.i18n.t('editor.tooLarge', { name }) });
         return reply.redirect(`${EDITOR_PATH}${draftQuery(opened)}`, 303);
       }
       const parsed = q.layout === undefined ? { ok: true as const, slots: [] } : parseDraftCode(q.layout);

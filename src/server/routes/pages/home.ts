@@ -17,10 +17,10 @@ export default async function pagesHome(fastify: FastifyInstance): Promise<void>
     const mark = new Map(
       totals.map((t) => [t.layout, t.clean_wins > 0 ? 'clean' : t.won > 0 ? 'won' : t.played > 0 ? 'played' : '']),
     );
-    const nameOf = latest ? await fastify.layouts.namer([latest.layout]) : undefined;
+    const nameOf = latest ? await fastify.layouts.namer([latest.layout], request.i18n) : undefined;
     return reply.page('index', {
       nav: 'play',
-      families: familyInfos(request.i18n.t).map((f) => ({
+      families: familyInfos(request.i18n).map((f) => ({
         ...f,
         layouts: f.layouts.map((l) => ({
           ...l,
@@ -29,10 +29,10 @@ export default async function pagesHome(fastify: FastifyInstance): Promise<void>
           classicUrl: newDealUrl(l.id, 'classic'),
         })),
       })),
-      suggestion: totals.length > 0 ? nextUnplayed(totals) : null, // for a player who has begun: a layout they have not tried
+      suggestion: totals.length > 0 ? nextUnplayed(totals, request.i18n) : null, // for a player who has begun: a layout they have not tried
       daily: {
         url: dealUrl(dailyLayoutOf(utcDate(now)), dailySeed(now), 'relaxed'),
-        name: layoutName(dailyLayoutOf(utcDate(now))),
+        name: layoutName(dailyLayoutOf(utcDate(now)), request.i18n),
         date: request.i18n.date(Date.parse(`${utcDate(now)}T00:00:00Z`), 'day'),
       },
       resume: latest && {

@@ -20,6 +20,7 @@ import { LIMITS } from '../../plugins/security.ts';
 import { LayoutIdSchema } from '../../schemas/common.ts';
 import { clientKey } from '../../services/limits.ts';
 import { MAP_NAME_MAX, MAX_UPLOAD_BYTES } from '../../services/upload.ts';
+import { customPicture } from '../../services/custom-layouts.ts';
 import { layoutById } from '../../../engine/builtins.ts';
 
 interface FormState {
@@ -169,7 +170,7 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
     return reply.page('custom-layout', {
       title: info.name,
       nav: 'play',
-      layout: info,
+      layout: { ...info, picture: customPicture(info, request.i18n) },
       shareUrl: `${fastify.publicOrigin ?? ''}${path}`,
       newUrl: newDealUrl(id, 'relaxed'),
       classicUrl: newDealUrl(id, 'classic'),

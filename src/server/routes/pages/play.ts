@@ -179,7 +179,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     async (request, reply) => {
       const { layout } = request.params;
       const { mode, difficulty } = request.query;
-      if (!(await fastify.layouts.info(layout)))
+      if (!(await fastify.layouts.exists(layout)))
         return sendError(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${layout}`);
       if (difficulty === undefined) {
         const key = dealKey(layout, randomSeed(), mode);
@@ -193,8 +193,8 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         return reply.redirect(dealUrl(found.value.layout, found.value.seed, mode), 302);
       }
       if (found.code !== 'ERR_NO_DEAL_IN_BAND' || !found.seen) return sendRefusal(request, reply, found);
-      const name = (await fastify.layouts.namer([layout]))(layout);
       const { i18n } = request;
+      const name = (await fastify.layouts.namer([layout], i18n))(layout);
       const level = (band: Band): string => i18n.t('band.name', { band });
       const seen = BANDS.filter((b) => found.seen![b] > 0);
       return reply.code(404).page('error', {
@@ -277,7 +277,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         counts = { left: fresh!.left, pairs: fresh!.pairs, hints: 0, shuffles: 0 };
         ({ html: boardHtml, data } = fresh!);
       }
-      const name = (await fastify.layouts.namer([layout]))(layout);
+      const name = (await fastify.layouts.namer([layout], i18n))(layout);
       const other = mode === 'classic' ? 'relaxed' : 'classic';
       const page = {
         title: `${name} ${seed}`,

@@ -73,8 +73,8 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
       const frame = frameOf(game, open.log, k);
       const review = await reviewSoon(open);
       const { layout, seed, mode } = open.row;
-      const name = (await fastify.layouts.namer([layout]))(layout);
       const i18n = request.i18n;
+      const name = (await fastify.layouts.namer([layout], i18n))(layout); // a built-in named in the player's language
       const board = boardView(game, i18n.t, frame);
       const lost = review?.lost ?? [];
       const finished = open.row.result === 'won';

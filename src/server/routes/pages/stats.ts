@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LIMITS } from '../../plugins/security.ts';
 import { StatsQuerySchema } from '../../schemas/stats.ts';
-import { layoutInfos } from '../../services/layouts.ts';
+import { layoutNames } from '../../services/layouts.ts';
 import { statsOf } from '../../services/stats.ts';
 import { timesChart } from '../../views/chart.ts';
 import { BANDS } from '../../../engine/index.ts';
@@ -18,14 +18,14 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
     { schema: { querystring: StatsQuerySchema }, config: { rateLimit: LIMITS.stats } },
     async (request, reply) => {
       const page = request.query.page;
+      const i18n = request.i18n;
       const stats = await statsOf(
         fastify.gamesRepository,
         request.isNewPlayer ? undefined : request.playerId,
         page,
-        fastify.layouts.namer,
+        (ids) => fastify.layouts.namer(ids, i18n), // the page names built-ins in the player's language (the API in English)
         fastify.now(),
       );
-      const i18n = request.i18n;
       return reply.page('stats', {
         title: i18n.t('home.stats'),
         nav: 'stats',
@@ -33,7 +33,7 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
         stats,
         winRate: i18n.percent(stats.winRate),
         // For the script's list of games waiting in this browser (src/client/site.ts): layout names by id.
-        layoutNames: JSON.stringify(Object.fromEntries(layoutInfos().map((l) => [l.id, l.name]))),
+        layoutNames: JSON.stringify(layoutNames(i18n)),
         bands: BANDS.map((band) => ({
           band,
           ...stats.byBand[band],
