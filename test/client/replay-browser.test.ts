@@ -1,7 +1,8 @@
 /**
- * A game played to the win in Chromium, its replay shared from the win panel and watched in a fresh browser
- * (docs/server.md, "Replays"): the win panel announces the achievements the win earned and gives the replay link; the replay
- * steps with its links, with the arrow keys, Home and End, and without script as plain pages.
+ * A hard deal picked on the home page's difficulty form, played to the win in Chromium, its replay shared from
+ * the win panel and watched in a fresh browser (docs/server.md, "Replays"): the win panel announces the
+ * achievements the win earned (the hard band's among them) and gives the replay link; the replay steps with its
+ * links, with the arrow keys, Home and End, and without script as plain pages.
  */
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -17,9 +18,17 @@ const moveOf = (page: Page): number => Number(new URL(page.url()).searchParams.g
     const player = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
     await player.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.app.url });
     const play = await player.newPage();
-    await play.goto(`${env.app.url}/play/garden/replay-browser`);
+    // A new hard deal from the home page's difficulty form (fish: about a deal in four is hard, so the server's
+    // search of up to 32 seeds finds one).
+    await play.goto(`${env.app.url}/`);
+    const pick = play.locator('form.band-pick[action="/play/fish"]');
+    await pick.locator('select[name="difficulty"]').selectOption('hard');
+    await pick.locator('button[type="submit"]').click();
+    await play.waitForURL(/\/play\/fish\/[^/?#]+$/);
+    const seed = decodeURIComponent(new URL(play.url()).pathname.split('/')[3]!);
     await play.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
     const { deal } = await pageData(play);
+    expect(deal.difficulty.band).toBe('hard');
     const [first, ...rest] = deal.solution;
     // The first pair, then the second taken back with Undo, then the whole solution from the second on.
     await tile(play, first![0]).click();
@@ -40,6 +49,7 @@ const moveOf = (page: Page): number => Number(new URL(page.url()).searchParams.g
     await expect.poll(() => earned.count()).toBeGreaterThan(0);
     const ids = await earned.evaluateAll((items) => items.map((li) => (li as HTMLElement).dataset.achievement));
     expect(ids).toContain('first-win');
+    expect(ids).toContain('band-hard'); // the band the deal was dealt in, as the server stored it with the game
     expect(ids).not.toContain('first-clean-win');
     // Share replay: the link is copied and shown in the panel.
     await play.locator('[data-do="share-replay"]').click();
@@ -136,7 +146,9 @@ const moveOf = (page: Page): number => Number(new URL(page.url()).searchParams.g
     // The player's stats list the achievement with the game that earned it.
     await play.goto(`${env.app.url}/stats`);
     const held = play.locator('#achievements [data-achievement="first-win"][data-earned]');
-    expect(await held.textContent()).toContain('replay-browser');
+    expect(await held.textContent()).toContain(seed);
+    const hard = play.locator('#achievements [data-achievement="band-hard"][data-earned]');
+    expect(await hard.textContent()).toContain(seed);
     await player.close();
   }, 180_000); // a whole game played by clicks, then watched in three browsers: minutes on a busy machine
 });
