@@ -32,6 +32,8 @@ const ON_POSTGRES = [
   'hostile/forgery',
   'hostile/hostile',
   'ops/page-writes',
+  'stores/achievements',
+  'routes/replays',
   'ops/metrics',
   'routes/difficulty',
 ].map((name) => `test/server/${name}.test.ts`);

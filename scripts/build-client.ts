@@ -9,8 +9,8 @@
  * - The face sheets (scripts/face-sheets.ts): each tile set's sprite (scripts/faces/) drawn as one image
  *   per theme, in that theme's colours from site.css (`faces-<set>-<theme>.svg`); board.css gets the rules
  *   that paint them appended.
- * - src/client/site.ts (the other pages' script) and src/client/sw.ts (the service worker, served at
- *   /sw.js by the server) are bundled too, and the layout editor's script (src/client/editor.ts, which
+ * - src/client/site.ts (the other pages' script), src/client/replay.ts (the replay page's) and src/client/sw.ts
+ *   (the service worker, served at /sw.js by the server) are bundled too, and the layout editor's script (src/client/editor.ts, which
  *   finds its worker, src/client/editor-worker.ts, through `__EDITOR_WORKER_FILE__`).
  * - public/css/site.css, public/css/board.css and public/css/editor.css are copied (minified by esbuild); the
  *   app's icon is drawn as SVG and PNG (192 and 512 px) by scripts/icon.ts.
@@ -131,6 +131,7 @@ export async function buildClient(): Promise<Record<string, string>> {
   const app = await bundle('src/client/main.ts', { __WORKER_FILE__: file('worker.js') });
   manifest['app.js'] = emit('app', 'js', app);
   manifest['site.js'] = emit('site', 'js', await bundle('src/client/site.ts'));
+  manifest['replay.js'] = emit('replay', 'js', await bundle('src/client/replay.ts')); // the replay page's steps in place
   // A classic script, not a module: module service workers are newer than the browsers in TARGET. The
   // server serves it at /sw.js with the build's version and file list written in front (routes/offline.ts).
   manifest['sw.js'] = emit('sw', 'js', await bundle('src/client/sw.ts', {}, 'iife'));

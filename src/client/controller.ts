@@ -5,6 +5,7 @@
  * cookie, navigation, the clipboard) are here and nowhere else.
  */
 import type { Move } from '../engine/index.ts';
+import type { ReplayLinkAnswer } from '../shared/api.ts';
 import { type Ask } from './ask.ts';
 import { t } from './i18n.ts';
 import type { Controller } from './events.ts';
@@ -35,6 +36,7 @@ const PAUSE_SAFE = new Set([
   'new!',
   'stay',
   'share',
+  'share-replay',
   'deselect',
   'zoom-in',
   'zoom-out',
@@ -101,6 +103,43 @@ export function makeController(s: State, deps: Deps): Controller {
       s.message = t('client.linkCopied');
     } catch {
       s.message = t('client.shareThis', { url });
+    }
+    draw();
+  }
+
+  /**
+   * The game's replay link (POST /api/games/:id/replay), shared as the deal's link is: the system's share sheet
+   * on a phone, else the clipboard; the win panel shows it either way.
+   */
+  async function shareReplay(): Promise<void> {
+    if (s.gameId === null) {
+      s.message = t('client.replayWait');
+      draw();
+      return;
+    }
+    try {
+      if (s.replayUrl === null) {
+        const res = await fetch(`/api/games/${encodeURIComponent(s.gameId)}/replay`, {
+          method: 'POST',
+          credentials: 'same-origin',
+        });
+        const body = (await res.json()) as Partial<ReplayLinkAnswer> & { error?: string };
+        if (!res.ok || typeof body.url !== 'string') throw new Error(body.error ?? `the server answered ${res.status}`);
+        s.replayUrl = body.url;
+      }
+      const url = `${location.origin}${s.replayUrl}`;
+      draw();
+      if (typeof navigator.share === 'function' && matchMedia('(pointer: coarse)').matches) {
+        await navigator.share({ title: t('client.replayTitle'), url });
+        return;
+      }
+      await navigator.clipboard.writeText(url);
+      s.message = t('client.replayCopied');
+    } catch {
+      s.message =
+        s.replayUrl === null
+          ? t('client.replayFailed')
+          : t('client.shareThis', { url: `${location.origin}${s.replayUrl}` });
     }
     draw();
   }
@@ -202,6 +241,9 @@ export function makeController(s: State, deps: Deps): Controller {
           return;
         case 'share':
           void share();
+          return;
+        case 'share-replay':
+          void shareReplay();
           return;
         case 'zoom-in':
         case 'zoom-out':

@@ -25,13 +25,14 @@ const sameFaces = (a: readonly unknown[] | undefined, b: readonly unknown[]): bo
   Array.isArray(a) && a.length === b.length && a.every((f, i) => (f ?? null) === (b[i] ?? null));
 
 /** The win answer's parts the win panel shows. */
-const verifiedOf = ({ timeMs, previousBestMs, ranked, unranked, dailyRank, next }: MovesAnswer) => ({
+const verifiedOf = ({ timeMs, previousBestMs, ranked, unranked, dailyRank, next, achievements }: MovesAnswer) => ({
   timeMs,
   previousBestMs,
   ranked,
   unranked,
   dailyRank,
   next,
+  achievements,
 });
 
 function start(doc: Document, data: DealData, message = ''): void {

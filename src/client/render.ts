@@ -14,6 +14,8 @@
  */
 import { FACES, type Face } from '../engine/index.ts';
 import { boxOf, type Box } from '../shared/box.ts';
+import { achievementText } from '../shared/achievements.ts';
+import type { EarnedAnswer } from '../shared/api.ts';
 import { formatTime, isCleanWin } from '../shared/display.ts';
 import { elapsedMs, tileLabel, type HeadlessState, type Verified } from './state.ts';
 import { t } from './i18n.ts';
@@ -300,7 +302,7 @@ function renderWin(s: State, now: number): void {
   const panel = s.dom.winPanel;
   if (!panel) return;
   const won = s.status === 'won';
-  const key = won ? `${s.verified ? 'verified' : s.saving}` : '';
+  const key = won ? `${s.verified ? 'verified' : s.saving} ${s.replayUrl ?? ''}` : '';
   if (panel.dataset.key === key) return;
   const opening = panel.hidden && won;
   panel.dataset.key = key;
@@ -357,12 +359,44 @@ function renderWin(s: State, now: number): void {
     help.hidden = clean;
     setText(help, t('client.win.help', { hints, shuffles, undos }));
   }
+  renderEarned(part('achievements'), v?.achievements ?? []);
+  const replay = part('replay');
+  if (replay) {
+    replay.hidden = s.replayUrl === null;
+    const link = replay.querySelector('a');
+    if (link && s.replayUrl !== null && link.getAttribute('href') !== s.replayUrl) {
+      link.href = s.replayUrl;
+      link.textContent = `${location.origin}${s.replayUrl}`;
+    }
+  }
   const next = part('next');
   if (next instanceof HTMLAnchorElement && v?.next) {
     next.href = v.next.url;
     setText(next, t('client.win.try', { name: v.next.name }));
   }
   if (opening) part('new')?.focus();
+}
+
+/** The achievements a win earned, listed in the win panel once the server has recorded it. */
+function renderEarned(list: HTMLElement | null, earned: readonly EarnedAnswer[]): void {
+  if (!list) return;
+  const key = earned.map((a) => a.id).join(' ');
+  if (list.dataset.key === key) return;
+  list.dataset.key = key;
+  list.hidden = earned.length === 0;
+  const doc = list.ownerDocument;
+  const items = earned.map((a) => {
+    const li = doc.createElement('li');
+    li.dataset.achievement = a.id;
+    const name = doc.createElement('strong');
+    const text = achievementText(a.id);
+    name.textContent = text ? t(text.name) : a.name;
+    li.append(name, ` ${text ? t(text.rule) : a.rule}`);
+    return li;
+  });
+  const title = list.querySelector('h3');
+  list.querySelector('ul')?.replaceChildren(...items);
+  if (title) title.textContent = t('client.win.achievements', { n: earned.length });
 }
 
 /**
@@ -461,7 +495,12 @@ export function render(s: State, now: number): void {
     const off =
       (action === 'undo' && s.game.past.length === 0) ||
       (action === 'redo' && s.game.future.length === 0) ||
-      (action !== 'new' && action !== 'share' && action !== 'sound' && action !== 'timer' && s.status === 'won') ||
+      (action !== 'new' &&
+        action !== 'share' &&
+        action !== 'share-replay' &&
+        action !== 'sound' &&
+        action !== 'timer' &&
+        s.status === 'won') ||
       (action === 'hint' && s.hintPending) ||
       (action === 'check' && s.check.kind === 'running');
     const zoomOff =

@@ -4,11 +4,12 @@
  * network is there, and on the stats page says what is still waiting (`#waiting`) and keeps the counts
  * current without a reload: it takes a fresh copy of the page's counted part (`[data-live="stats"]`)
  * when games it sent were recorded, when a play page in another tab saw a win recorded (a
- * BroadcastChannel), and when the page comes back into view. The pages work the same without it.
+ * BroadcastChannel), and when the page comes back into view, and says which achievements the fresh copy
+ * lists that the old one did not (`#achievement-news`). The pages work the same without it.
  */
 import { dealUrl } from '../shared/display.ts';
 import { ENV, registerServiceWorker, WINS_CHANNEL } from './env.ts';
-import { t } from './i18n.ts';
+import { locale, t } from './i18n.ts';
 import { sendKept, sendNow, waitingGames, type Sync, type SyncHooks, type WaitingGame } from './sync.ts';
 
 registerServiceWorker();
@@ -85,10 +86,31 @@ async function refreshStats(): Promise<void> {
     });
     if (!res.ok) return;
     const fresh = new DOMParser().parseFromString(await res.text(), 'text/html').querySelector('[data-live="stats"]');
-    if (fresh && fresh.innerHTML !== live.innerHTML) live.replaceWith(document.adoptNode(fresh));
+    if (!fresh || fresh.innerHTML === live.innerHTML) return;
+    const held = earnedIn(live);
+    live.replaceWith(document.adoptNode(fresh));
+    announce([...earnedIn(fresh)].filter(([id]) => !held.has(id)).map(([, name]) => name));
   } catch {
     // offline or the server away: the counts refresh on the next chance
   }
+}
+
+/** The achievements a copy of the counted part lists as held: id → name. */
+function earnedIn(root: Element): Map<string, string> {
+  const held = new Map<string, string>();
+  for (const el of root.querySelectorAll<HTMLElement>('[data-achievement][data-earned]'))
+    held.set(el.dataset.achievement ?? '', el.querySelector('.achievement-name')?.textContent?.trim() ?? '');
+  return held;
+}
+
+/** Says which achievements the games just counted earned (`#achievement-news`, a live region above the stats). */
+function announce(names: readonly string[]): void {
+  const news = document.getElementById('achievement-news');
+  if (!news || names.length === 0) return;
+  news.textContent = t('client.waiting.achievements', {
+    names: new Intl.ListFormat(locale(), { type: 'conjunction' }).format(names),
+  });
+  news.hidden = false;
 }
 
 const hooks: SyncHooks = {

@@ -64,7 +64,10 @@ export type Check =
   | { readonly kind: 'no'; readonly undoSteps: number | null };
 
 /** What the server said of a win it recorded (the moves API's win answer). */
-export type Verified = Pick<MovesAnswer, 'timeMs' | 'previousBestMs' | 'ranked' | 'unranked' | 'dailyRank' | 'next'>;
+export type Verified = Pick<
+  MovesAnswer,
+  'timeMs' | 'previousBestMs' | 'ranked' | 'unranked' | 'dailyRank' | 'next' | 'achievements'
+>;
 
 export interface HeadlessState {
   readonly deal: Deal;
@@ -87,6 +90,7 @@ export interface HeadlessState {
   timerOn: boolean; // the clock is shown (mj_prefs)
   soundOn: boolean; // soft sounds (localStorage)
   wentOffline: boolean; // the page lost the server while this game was played: its moves may arrive together
+  replayUrl: string | null; // the game's replay link, once the player asked for it (the win panel's Share replay)
   // derived by refresh():
   free: boolean[]; // per slot: on the board and free
   pairs: number; // matching free pairs now
@@ -143,6 +147,7 @@ export function makeState(data: DealData, now: number, prefs: Prefs = DEFAULT_PR
     timerOn: prefs.timerOn,
     soundOn: prefs.soundOn,
     wentOffline: false,
+    replayUrl: null,
     ...empty(),
   };
   refresh(s);

@@ -46,6 +46,7 @@ import pagesEditor from './routes/pages/editor.ts';
 import pagesHome from './routes/pages/home.ts';
 import pagesLayouts from './routes/pages/layouts.ts';
 import pagesPlay from './routes/pages/play.ts';
+import pagesReplay from './routes/pages/replay.ts';
 import pagesStats from './routes/pages/stats.ts';
 import pagesTransfer from './routes/pages/transfer.ts';
 import pagesExport from './routes/pages/export.ts';
@@ -55,6 +56,7 @@ import pagesTiles from './routes/pages/tiles.ts';
 import pagesLang from './routes/pages/lang.ts';
 import dealer, { type DealerOptions } from './services/dealer.ts';
 import games from './services/games.ts';
+import replays from './services/replays.ts';
 import growth from './services/growth.ts';
 import views from './services/views.ts';
 import type { NewLayoutLimits } from './services/limits.ts';
@@ -182,6 +184,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(view);
   app.register(dealer, { ...opts.dealer, newDeals: opts.rateLimit === false ? false : opts.dealer?.newDeals, now });
   app.register(games, { now, gamesPerDay: opts.rateLimit === false ? false : opts.gamesPerDay });
+  app.register(replays, { now });
   app.register(customLayouts, { now, newLayouts: opts.rateLimit === false ? false : opts.newLayouts });
 
   app.register(openapi, { publicOrigin: opts.publicOrigin }); // before the routes: it collects them as they come
@@ -193,6 +196,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(apiTilesets);
   app.register(pagesHome);
   app.register(pagesPlay);
+  app.register(pagesReplay);
   app.register(pagesDaily);
   app.register(pagesStats);
   app.register(pagesTransfer);

@@ -74,6 +74,8 @@ export const ERROR_STATUS = {
   ERR_NOTHING_TO_REDO: 409,
   ERR_CANNOT_SHUFFLE: 409,
   ERR_GAME_OVER: 409,
+  // replays (services/replays.ts)
+  ERR_NO_REPLAY: 404, // no replay has this link
   // players and their stats (pages)
   ERR_NO_GAMES: 404, // an export of a player with no games
   ERR_NOTHING_TO_MOVE: 409, // a transfer link asked for by a player with no games
@@ -162,6 +164,7 @@ const TITLE_KEYS: Readonly<Record<number, string>> = {
  */
 const PAGE_MESSAGE_KEYS: Partial<Readonly<Record<ErrorCode, string>>> = {
   ERR_NOT_FOUND: 'error.notFound',
+  ERR_NO_REPLAY: 'error.noReplay',
   ERR_UNKNOWN_LAYOUT: 'error.unknownLayout',
   ERR_RATE_LIMITED: 'error.rateLimited',
   ERR_GROWTH: 'error.growth',

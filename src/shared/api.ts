@@ -29,6 +29,13 @@ export interface DealRecordAnswer {
   readonly best: readonly RecordLine[];
 }
 
+/** An achievement a win just earned, as the win panel announces it (docs/server.md, "Achievements"). */
+export interface EarnedAnswer {
+  readonly id: string;
+  readonly name: string;
+  readonly rule: string; // what earns it, in a sentence
+}
+
 /** What `POST /api/games/:id/moves` answers (docs/contracts.md, "Moves"; with our extra keys). */
 export interface MovesAnswer {
   readonly status: Status;
@@ -43,4 +50,10 @@ export interface MovesAnswer {
   readonly dailyRank?: number | null; // with a win on its day's daily table: its place there
   readonly next?: { readonly id: string; readonly name: string; readonly url: string } | null; // a layout not played yet
   readonly record?: DealRecordAnswer; // with a win: the deal's record now, the win included
+  readonly achievements?: readonly EarnedAnswer[]; // with a win: the achievements it earned
+}
+
+/** What `POST /api/games/:id/replay` answers (docs/server.md, "Replays"). */
+export interface ReplayLinkAnswer {
+  readonly url: string; // /replay/<token>
 }

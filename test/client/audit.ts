@@ -22,7 +22,7 @@ export const PAST_DAILY = '2026-11-30';
 
 /**
  * Makes what the pages need as a new player, over HTTP as a browser would (its cookie, same-origin POSTs): three
- * games (two won, by script), a custom layout and a transfer link. Returns that player's cookie (`name=value`)
+ * games (two won, by script), a replay of one, a custom layout and a transfer link. Returns that player's cookie (`name=value`)
  * and every page to audit.
  */
 export async function auditPages(
@@ -47,10 +47,14 @@ export async function auditPages(
       solution: number[][];
     }>;
   await call('/');
+  const won: string[] = [];
   for (const seed of ['audit-1', 'audit-2']) {
     const g = await json('/api/games', { layout: 'garden', seed });
     await json(`/api/games/${g.id}/moves`, { moves: g.solution.map(([a, b]) => ({ type: 'match', a, b })) });
+    won.push(g.id);
   }
+  const replay = ((await (await call(`/api/games/${won[0]}/replay`, { method: 'POST' })).json()) as { url?: string })
+    .url;
   const g = await json('/api/games', { layout: 'turtle', seed: 'audit-3' });
   await json(`/api/games/${g.id}/moves`, { moves: [{ type: 'match', a: g.solution[0]![0], b: g.solution[0]![1] }] });
   // A custom layout, uploaded as a player would: twelve tiles on one layer.
@@ -60,8 +64,8 @@ export async function auditPages(
   const layout = (await call('/layouts', { method: 'POST', body: form })).headers.get('location') ?? '';
   const transfer = await (await call('/stats/transfer', { method: 'POST' })).text();
   const link = /\/transfer\/[A-Za-z0-9_-]+/.exec(transfer)?.[0];
-  if (!layout.startsWith('/layouts/c-') || !link || !cookie)
-    throw new Error(`audit set-up failed: ${JSON.stringify({ layout, link, cookie })}`);
+  if (!layout.startsWith('/layouts/c-') || !link || !cookie || !replay)
+    throw new Error(`audit set-up failed: ${JSON.stringify({ layout, link, cookie, replay })}`);
   const [name, ...value] = cookie.split('=');
   return {
     cookie: { name: name!, value: value.join('=') },
@@ -78,6 +82,7 @@ export async function auditPages(
       { name: 'editor', path: '/layouts/editor' },
       { name: 'transfer', path: link },
       { name: 'offline', path: '/offline' },
+      { name: 'replay', path: `${replay}?move=3` },
       { name: 'tiles traditional', path: '/tiles/traditional' }, // a set's faces preview
       { name: 'tiles large', path: '/tiles/large' },
       { name: 'not found', path: '/no-such-page' },

@@ -47,6 +47,7 @@ export const ASSET_NAMES = [
   'editor.js',
   'editor-worker.js',
   'editor.css',
+  'replay.js',
 ] as const;
 export type AssetName = (typeof ASSET_NAMES)[number];
 
@@ -75,6 +76,7 @@ const FALLBACK: Record<AssetName, string | undefined> = {
   'editor.js': undefined,
   'editor-worker.js': undefined,
   'editor.css': 'css/editor.css',
+  'replay.js': undefined,
 };
 
 export interface AssetsOptions {

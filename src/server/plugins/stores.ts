@@ -1,6 +1,6 @@
 /**
  * The stores (repositories/types.ts) as `fastify.gamesRepository`, `playersRepository`, `dealsRepository`,
- * `customLayoutsRepository` and `settingsRepository`: the backend is picked once, here, from the database
+ * `customLayoutsRepository`, `settingsRepository` and `replaysRepository`: the backend is picked once, here, from the database
  * plugin registered before (plugins/database.ts for SQLite, plugins/postgres.ts with DATABASE_URL).
  */
 import type { FastifyInstance } from 'fastify';
@@ -12,6 +12,7 @@ import type {
   DealsStore,
   GamesStore,
   PlayersStore,
+  ReplaysStore,
   SettingsStore,
   Stores,
 } from '../repositories/types.ts';
@@ -23,6 +24,7 @@ declare module 'fastify' {
     dealsRepository: DealsStore;
     customLayoutsRepository: CustomLayoutsStore;
     settingsRepository: SettingsStore;
+    replaysRepository: ReplaysStore;
   }
 }
 
@@ -43,6 +45,7 @@ export default fp(
     fastify.decorate('dealsRepository', stores.deals);
     fastify.decorate('customLayoutsRepository', stores.customLayouts);
     fastify.decorate('settingsRepository', stores.settings);
+    fastify.decorate('replaysRepository', stores.replays);
   },
   { name: 'stores', dependencies: ['database'] },
 );

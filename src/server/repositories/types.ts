@@ -15,6 +15,7 @@
  */
 import type { Band, Mode, Status } from '../../engine/index.ts';
 import type { DealKey } from '../schemas/common.ts';
+import type { AchievementId } from './achievements.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Rows
@@ -120,6 +121,24 @@ export interface SavedMoves {
   playMs: number | null; // the page's own clock after this batch, if it sent one: kept as the most it ever said
 }
 
+/** An achievement a player holds (migration 012): the win that earned it, and that game's deal. */
+export interface EarnedRow {
+  achievement: AchievementId;
+  game_id: string;
+  earned_at: number; // ms epoch: the server's time of the win
+  layout: string; // the winning game's deal
+  seed: string;
+  mode: Mode;
+}
+
+/** A game's replay link (migration 012). */
+export interface ReplayRow {
+  token: string;
+  game_id: string;
+  created_at: number;
+  review: string | null; // the solver's review of a finished game's log (JSON), once made
+}
+
 /** A player's totals on one layout (kept up to date with every start and win). */
 export interface LayoutTotals {
   layout: string;
@@ -155,6 +174,8 @@ export interface StatsRows {
   dailyStreak: number; // days in a row whose daily deal the player won on its day
   history: GameSummary[]; // newest first: `limit` games after skipping `offset`
   wins: WinRow[]; // the latest wins, newest first
+  achievements: EarnedRow[]; // every achievement the player holds, in the order earned
+  bestDailyStreak: number; // the longest run of days whose daily deal the player won on its day
 }
 
 export interface StatsQuery {
@@ -283,6 +304,23 @@ export interface GamesStore {
   hasWon(playerId: string, dealId: number): Promise<boolean>;
   /** The player's best own time (ms, own_ms) winning a layout in a mode, leaving out one game; null if none. */
   bestWinTime(playerId: string, layout: string, mode: Mode, exceptGameId: string): Promise<number | null>;
+  /**
+   * The achievements the player holds, in the order earned (a handful of rows). Achievements are written by
+   * `saveMoves` alone, in a win's transaction (repositories/achievements.ts has the rules).
+   */
+  achievementsOf(playerId: string): Promise<EarnedRow[]>;
+}
+
+/** Replay links of games (docs/server.md, "Replays"). */
+export interface ReplaysStore {
+  /**
+   * The game's replay token: the stored one, or `token` stored now when the game has none (first writer
+   * wins: two processes asked at once answer the same token).
+   */
+  tokenFor(gameId: string, token: string, now: number): Promise<string>;
+  find(token: string): Promise<ReplayRow | undefined>;
+  /** Keeps the review of a finished game's log with its replay, unless one is kept already. */
+  keepReview(token: string, review: string): Promise<void>;
 }
 
 /**
@@ -305,11 +343,12 @@ export interface SettingsStore {
   delete(key: string): Promise<void>;
 }
 
-/** The five stores of one backend, as the `stores` plugin decorates them (plugins/stores.ts). */
+/** The six stores of one backend, as the `stores` plugin decorates them (plugins/stores.ts). */
 export interface Stores {
   players: PlayersStore;
   deals: DealsStore;
   games: GamesStore;
   customLayouts: CustomLayoutsStore;
   settings: SettingsStore;
+  replays: ReplaysStore;
 }

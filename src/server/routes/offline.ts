@@ -24,7 +24,8 @@ export const BACKGROUND_COLOR = '#f4ede0'; // the page's background (--bg)
  * Assets the service worker keeps at install, besides the pages below: every file of the build but the
  * service worker's own script (so a new build's asset, such as the theme script, is kept without a second list).
  */
-export const KEPT_ASSETS: readonly AssetName[] = ASSET_NAMES.filter((name) => name !== 'sw.js');
+// A replay needs the server (its log is there), so its script is not kept for offline use.
+export const KEPT_ASSETS: readonly AssetName[] = ASSET_NAMES.filter((name) => name !== 'sw.js' && name !== 'replay.js');
 export const KEPT_PAGES = ['/', '/offline', '/manifest.webmanifest'] as const;
 
 const EMPTY_BOARD = {
@@ -36,6 +37,7 @@ const EMPTY_BOARD = {
   left: 0,
   pairs: 0,
   tiles: [],
+  ghosts: [],
 };
 
 export default async function offline(fastify: FastifyInstance): Promise<void> {

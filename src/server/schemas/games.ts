@@ -67,3 +67,8 @@ export const MovesBodySchema = z.strictObject({
 });
 
 export const GameParamsSchema = z.object({ id: GameIdSchema });
+
+/** POST /api/games/:id/replay: the address names the game, so no body, or an empty object; anything more is a 400. */
+export const ReplayBodySchema = z
+  .strictObject({}, { error: 'send no body, or an empty object: the address names the game' })
+  .nullish();

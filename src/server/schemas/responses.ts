@@ -46,6 +46,19 @@ export const LayoutSlotsSchema = z.looseObject({
   slots: z.array(z.tuple([Coord, Coord, Coord])),
 });
 
+/** One achievement, held or open (services/achievements.ts AchievementView). */
+export const AchievementSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  rule: z.string(),
+  earned: z.boolean(),
+  earnedAt: z.number().int().nullable(),
+  game: z
+    .looseObject({ id: z.string(), layout: z.string(), seed: z.string(), mode: z.enum(MODES), url: z.string() })
+    .nullable(),
+  progress: z.looseObject({ done: z.number().int(), goal: z.number().int(), unit: z.string() }).nullable(),
+});
+
 /** GET /api/stats (docs/contracts.md, "JSON API"; services/stats.ts Stats). */
 export const StatsSchema = z.looseObject({
   played: z.number().int(),
@@ -59,4 +72,13 @@ export const StatsSchema = z.looseObject({
     z.object({ played: z.number().int(), won: z.number().int(), cleanWins: z.number().int() }),
   ),
   history: z.array(z.unknown()),
+  achievements: z.array(AchievementSchema),
+});
+
+/** POST /api/games/:id/replay (docs/server.md, "Replays"): the replay page's address. */
+export const ReplayLinkSchema = z.object({
+  url: z
+    .string()
+    .regex(/^\/replay\/[A-Za-z0-9_-]+$/)
+    .describe('The replay page, /replay/<token>: public, the same every time'),
 });

@@ -5,14 +5,29 @@
  * A band search (`BandTask`) deals a few seeds in turn until one is in the band
  * asked for (each deal measures its difficulty: a few milliseconds even when
  * relaxed, so searches never run on the main thread when there are workers).
+ * It also reviews a game's log for its replay (where the win was lost: the engine's
+ * reviewLog, a solver question per run of moves), which is solver work of the same kind.
  *
  * Started as a file (compiled to dist/, or through tsx from source: see
  * worker-pool.ts); it imports only the engine, Node built-ins and the byte-bounded map (lru.ts, sizes.ts).
  */
 import type { MessagePort } from 'node:worker_threads';
 import { layoutById } from '../../engine/builtins.ts';
-import { BANDS, deal, makeLayout, type Band, type Layout, type Mode } from '../../engine/index.ts';
+import {
+  BANDS,
+  deal,
+  makeLayout,
+  parseBoards,
+  reviewLog,
+  type Band,
+  type Deal,
+  type Layout,
+  type Mode,
+  type Move,
+  type Review,
+} from '../../engine/index.ts';
 import type { DealKey } from '../schemas/common.ts'; // a type only: the worker imports no zod
+import type { PoolError } from './worker-pool.ts'; // a type only
 import { ByteLru } from './lru.ts';
 import { HEAP, WORKER_LAYOUTS_BYTES } from './sizes.ts';
 
@@ -86,17 +101,47 @@ export function runBandTask(task: BandTask, dealFn: typeof deal = deal): BandTas
   return { ok: true, found: null, seen };
 }
 
+/** A game's log to review (services/replays.ts): its deal's JSON, its stored log and shuffle boards. */
+export interface ReviewTask {
+  readonly kind: 'review';
+  readonly dealJson: string;
+  readonly movesJson: string;
+  readonly boards: string; // GameRow.boards: 2 characters a slot per shuffle
+}
+
+export type ReviewTaskResult =
+  | { readonly ok: true; readonly review: Review }
+  | { readonly ok: false; readonly error: 'broken' | PoolError['code']; readonly message: string }; // broken: the stored log does not replay
+
+/** Reviews one game's log; the same function runs in the worker and, with no workers, in process. */
+export function runReviewTask(task: ReviewTask): ReviewTaskResult {
+  const dealt = JSON.parse(task.dealJson) as Deal;
+  const boards = task.boards === '' ? undefined : parseBoards(task.boards, dealt.tiles.length);
+  if (boards && !boards.ok) return { ok: false, error: 'broken', message: boards.message };
+  const review = reviewLog(dealt, JSON.parse(task.movesJson) as Move[], boards?.value);
+  return review.ok ? { ok: true, review: review.value } : { ok: false, error: 'broken', message: review.message };
+}
+
+export type WorkerTask = DealTask | BandTask | ReviewTask;
+export type WorkerResult<T extends WorkerTask> = T extends ReviewTask
+  ? ReviewTaskResult
+  : T extends BandTask
+    ? BandTaskResult
+    : DealTaskResult;
+
+const isReview = (task: WorkerTask): task is ReviewTask => 'kind' in task && task.kind === 'review';
+
 /** One task as piscina hands it to a worker: `started` is told when the work begins (the deadline starts then). */
 export interface DealJob {
-  readonly task: DealTask | BandTask;
+  readonly task: WorkerTask;
   readonly started: MessagePort;
 }
 
-export const isBandTask = (task: DealTask | BandTask): task is BandTask => 'band' in task;
+export const isBandTask = (task: WorkerTask): task is BandTask => 'band' in task;
 
 /** The worker's entry point (piscina calls the default export). */
-export default function dealJob({ task, started }: DealJob): DealTaskResult | BandTaskResult {
+export default function dealJob({ task, started }: DealJob): DealTaskResult | BandTaskResult | ReviewTaskResult {
   started.postMessage('started');
   started.close();
-  return isBandTask(task) ? runBandTask(task) : runDealTask(task);
+  return isReview(task) ? runReviewTask(task) : isBandTask(task) ? runBandTask(task) : runDealTask(task);
 }

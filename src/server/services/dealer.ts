@@ -43,10 +43,13 @@ import { dealKey, type DealKey } from '../schemas/common.ts';
 import {
   runBandTask,
   runDealTask,
+  runReviewTask,
   type BandTask,
   type BandTaskResult,
   type DealTask,
   type DealTaskResult,
+  type ReviewTask,
+  type ReviewTaskResult,
 } from './deal-worker.ts';
 import { budgetGroup, NEW_DEAL_LIMITS, NewDealBudget, type NewDealLimits } from './limits.ts';
 import { ByteLru } from './lru.ts';
@@ -115,6 +118,11 @@ export interface Dealer {
   check(layout: Layout): Promise<{ readonly ok: true } | Refusal>;
   /** Deletes deals nobody played past their time or the cap; returns how many (also run on a timer). */
   prune(): Promise<number>;
+  /**
+   * Reviews a game's log where classic deals are made (the workers, else in process): solver work of up to a
+   * second on a long game (services/replays.ts). A busy or failed worker is an `ok: false` answer, not a throw.
+   */
+  review(task: ReviewTask): Promise<ReviewTaskResult>;
   /** What the deal workers are doing (for /metrics); undefined when deals are made in process. */
   workers(): PoolStats | undefined;
 }
@@ -423,6 +431,15 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
           message: 'this layout takes too long to deal; it cannot be played here',
         };
       return { ok: false, code: 'ERR_LAYOUT', message: result.message };
+    },
+    async review(task) {
+      if (!pool) return runReviewTask(task);
+      try {
+        return await pool.run(task);
+      } catch (error) {
+        if (error instanceof PoolError) return { ok: false, error: error.code, message: error.message };
+        throw error;
+      }
     },
     async prune() {
       // The cached deals stay: a request that just looked one up may be about to start a game on it.

@@ -120,7 +120,12 @@ function makeTranslator(lang: Lang, catalog: Catalog, english: Catalog): Transla
     Object.entries(DATE_OPTIONS).map(([style, options]) => [style, new Intl.DateTimeFormat(locale, options)]),
   ) as Record<DateStyle, Intl.DateTimeFormat>;
   const lists = new Intl.ListFormat(locale, { type: 'conjunction' });
-  const parsed: Record<ClientGroup, Record<string, MessageFormatElement[]>> = { play: {}, site: {}, editor: {} };
+  const parsed: Record<ClientGroup, Record<string, MessageFormatElement[]>> = {
+    play: {},
+    site: {},
+    editor: {},
+    replay: {},
+  };
   for (const key of Object.keys(english))
     if (key.startsWith(CLIENT_PREFIX)) parsed[clientGroupOf(key)][key] = parse(catalog[key] ?? english[key]!);
   const clientData = new Map<string, string>();
@@ -167,11 +172,17 @@ function makeTranslator(lang: Lang, catalog: Catalog, english: Catalog): Transla
 
 /**
  * Which script needs a `client.` message: the editor's (`client.editor.…`), every page's (`client.waiting.…`,
- * src/client/site.ts) or the play page's (the rest). A page embeds the groups of the scripts it loads.
+ * src/client/site.ts), the replay page's (`client.replay.…`, src/client/replay.ts; it embeds the play page's too, for the tiles' names) or the play page's (the rest). A page embeds the groups of the scripts it loads.
  */
-export type ClientGroup = 'play' | 'site' | 'editor';
+export type ClientGroup = 'play' | 'site' | 'editor' | 'replay';
 export const clientGroupOf = (key: string): ClientGroup =>
-  key.startsWith('client.editor.') ? 'editor' : key.startsWith('client.waiting.') ? 'site' : 'play';
+  key.startsWith('client.editor.')
+    ? 'editor'
+    : key.startsWith('client.waiting.')
+      ? 'site'
+      : key.startsWith('client.replay.')
+        ? 'replay'
+        : 'play';
 
 export interface I18n {
   readonly translators: Readonly<Record<Lang, Translator>>;

@@ -19,11 +19,13 @@
  *
  * Cost (issue 9, item 3): totals, bests, medians and streaks come from aggregates and indexes in
  * the store (repositories/sqlite/games.ts), the history is paged (HISTORY_SIZE a page) and the chart shows
- * the latest CHART_SIZE wins, so the answer costs the same at 10 or 100,000 games.
+ * the latest CHART_SIZE wins, so the answer costs the same at 10 or 100,000 games. Achievements are rows
+ * written with the win that earned them; their progress comes from the same aggregates.
  */
 import { BANDS, type Band, type Mode, type Status } from '../../engine/index.ts';
 import { dealUrl, isCleanWin } from '../../shared/display.ts';
 import type { GamesStore, StatsRows } from '../repositories/types.ts';
+import { achievementViews, type AchievementView } from './achievements.ts';
 
 export const HISTORY_SIZE = 50; // games listed per page, newest first
 export const MAX_HISTORY_PAGE = 2000; // 100,000 games; a deeper page is a 400
@@ -79,15 +81,27 @@ export type Stats = {
   streak: number; // days in a row with a win, ending today or yesterday (UTC)
   bestStreak: number;
   dailyStreak: number; // days in a row whose daily deal was won on its day
+  bestDailyStreak: number; // the longest such run
   byLayout: Record<string, LayoutStats>;
   byBand: Record<Band, BandStats>; // every band, in BANDS order
   history: HistoryEntry[]; // one page, newest first
   historyPage: number; // 1-based
   historyPages: number; // at least 1
   wins: WinTime[]; // the latest CHART_SIZE wins, oldest first: the chart's data
+  achievements: AchievementView[]; // every achievement, held or open (services/achievements.ts)
 };
 
-const EMPTY: StatsRows = { layouts: [], bands: [], streak: 0, bestStreak: 0, dailyStreak: 0, history: [], wins: [] };
+const EMPTY: StatsRows = {
+  layouts: [],
+  bands: [],
+  streak: 0,
+  bestStreak: 0,
+  dailyStreak: 0,
+  history: [],
+  wins: [],
+  achievements: [],
+  bestDailyStreak: 0,
+};
 
 /**
  * A player's stats at time `now`, page `page` of the history. `namer` names the layout ids in it (custom
@@ -170,11 +184,13 @@ export function makeStats(rows: StatsRows, page: number, nameOf: (layout: string
     streak: rows.streak,
     bestStreak: rows.bestStreak,
     dailyStreak: rows.dailyStreak,
+    bestDailyStreak: rows.bestDailyStreak,
     byLayout,
     byBand,
     history,
     historyPage: page,
     historyPages: Math.max(1, Math.ceil(played / HISTORY_SIZE)),
     wins,
+    achievements: achievementViews(rows),
   };
 }

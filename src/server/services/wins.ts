@@ -1,11 +1,13 @@
 /**
- * What the win panel shows beside a win's time: the best before it, its daily rank, where to go next, and
- * the deal's record with the win counted (the page updates #deal-stats from it without a reload).
+ * What the win panel shows beside a win's time: the best before it, its daily rank, where to go next, the
+ * deal's record with the win counted (the page updates #deal-stats from it without a reload) and the
+ * achievements the win earned.
  */
 import type { FastifyInstance } from 'fastify';
 import type { DealRecordAnswer } from '../../shared/api.ts';
 import { isCleanWin, newDealUrl } from '../../shared/display.ts';
 import type { GameRow, GamesStore, LayoutTotals } from '../repositories/types.ts';
+import { announced } from './achievements.ts';
 import { dailyDayOf } from './daily.ts';
 import { layoutInfos, type Namer } from './layouts.ts';
 
@@ -58,5 +60,6 @@ export async function winExtras(fastify: FastifyInstance, playerId: string, row:
     next: nextUnplayed(await repo.layoutTotals(playerId), i18n, row.layout),
     again: newDealUrl(row.layout, row.mode), // a new deal of the same layout and mode
     record: await dealRecordOf(repo, row.deal_id, playerId), // the deal's record, this win counted
+    achievements: announced(await repo.achievementsOf(playerId), row.id), // what this win earned (docs/server.md, "Achievements")
   };
 }

@@ -14,7 +14,15 @@
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
-import type { BandTask, BandTaskResult, DealJob, DealTask, DealTaskResult } from './deal-worker.ts';
+import type {
+  BandTask,
+  BandTaskResult,
+  DealJob,
+  DealTaskResult,
+  ReviewTaskResult,
+  WorkerResult,
+  WorkerTask,
+} from './deal-worker.ts';
 
 /** The worker's file, and the node arguments its threads need: none for the compiled file. */
 export function workerEntry(): { filename: string; execArgv: string[] } {
@@ -56,7 +64,7 @@ export interface PoolStats {
 export type PoolOutcome = 'done' | 'timeout' | 'busy' | 'failed';
 
 export class DealPool {
-  private piscina: Piscina<DealJob, DealTaskResult | BandTaskResult> | undefined; // made on first use
+  private piscina: Piscina<DealJob, DealTaskResult | BandTaskResult | ReviewTaskResult> | undefined; // made on first use
   private closed = false;
   private active = 0; // tasks running or waiting
   private readonly began = new Set<{ at: number }>(); // tasks a worker has begun, with when (performance.now())
@@ -65,17 +73,17 @@ export class DealPool {
 
   constructor(private readonly options: PoolOptions) {}
 
-  /** Deals a task in a worker; rejects with PoolError on deadline, a full queue or a dead worker. */
-  async run(task: DealTask): Promise<DealTaskResult> {
-    return (await this.exec(task)) as DealTaskResult;
+  /** Runs a task (a deal, a band search or a review) in a worker; rejects with PoolError on deadline, a full queue or a dead worker. */
+  async run<T extends WorkerTask>(task: T): Promise<WorkerResult<T>> {
+    return (await this.exec(task)) as WorkerResult<T>;
   }
 
   /** Runs a band search (a few deals) in a worker, as `run` does a deal. */
   async search(task: BandTask): Promise<BandTaskResult> {
-    return (await this.exec(task)) as BandTaskResult;
+    return this.run(task);
   }
 
-  private async exec(task: DealTask | BandTask): Promise<DealTaskResult | BandTaskResult> {
+  private async exec(task: WorkerTask): Promise<DealTaskResult | BandTaskResult | ReviewTaskResult> {
     if (this.closed) throw new PoolError('ERR_WORKER', SHUTTING_DOWN);
     // Counted here, not by piscina, which counts a task waiting for a booting thread as queued.
     if (this.active >= this.options.size + this.options.maxQueue) {
@@ -102,7 +110,10 @@ export class DealPool {
       else this.outcomes.failed++;
       if (this.closed) throw new PoolError('ERR_WORKER', SHUTTING_DOWN);
       if (abort.signal.aborted)
-        throw new PoolError('ERR_TIMEOUT', `making this deal took longer than ${this.options.timeoutMs / 1000} s`);
+        throw new PoolError(
+          'ERR_TIMEOUT',
+          `${'kind' in task ? 'reviewing this game' : 'making this deal'} took longer than ${this.options.timeoutMs / 1000} s`,
+        );
       const message = error instanceof Error ? error.message : String(error);
       throw new PoolError('ERR_WORKER', `the deal worker failed: ${message}`);
     } finally {
@@ -145,8 +156,8 @@ export class DealPool {
     await pool?.destroy();
   }
 
-  private pool(): Piscina<DealJob, DealTaskResult | BandTaskResult> {
-    this.piscina ??= new Piscina<DealJob, DealTaskResult | BandTaskResult>({
+  private pool(): Piscina<DealJob, DealTaskResult | BandTaskResult | ReviewTaskResult> {
+    this.piscina ??= new Piscina<DealJob, DealTaskResult | BandTaskResult | ReviewTaskResult>({
       ...(this.options.entry ?? workerEntry()),
       minThreads: this.options.size,
       maxThreads: this.options.size,

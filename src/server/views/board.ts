@@ -12,10 +12,11 @@ import {
   type Face,
   type Game,
   type Move,
+  type Pair,
   type Status,
 } from '../../engine/index.ts';
 import { boxOf, type Box } from '../../shared/box.ts';
-import { tileLabel, type Format } from '../../shared/i18n.ts';
+import { faceMessage, tileLabel, type Format } from '../../shared/i18n.ts';
 
 export interface BoardTile {
   readonly slot: number; // index into the deal's tiles
@@ -25,6 +26,15 @@ export interface BoardTile {
   readonly y: number; // minus the extent's minY; in half tiles
   readonly z: number; // layer
   readonly label: string; // 'Bamboo 3, free'
+  readonly hidden?: boolean; // removed (a replay's board keeps every tile, removed ones hidden)
+  readonly mark?: 'next' | 'restored'; // a replay's marks: the pair the next move takes, the pair an undo put back
+}
+
+/** Where a tile was (a replay's outline of the pair its move just took off). */
+export interface Ghost {
+  readonly x: number;
+  readonly y: number;
+  readonly z: number;
 }
 
 export interface BoardView {
@@ -36,25 +46,55 @@ export interface BoardView {
   readonly left: number; // tiles on the board
   readonly pairs: number; // pairs that can be played now
   readonly tiles: readonly BoardTile[];
+  readonly ghosts: readonly Ghost[];
 }
 
-/** The board of a game's current position; `t` names the tiles in the page's language. */
-export function boardView(game: Game, t: Format): BoardView {
+/** What a replay's board shows besides a play page's (views/replay.eta). */
+export interface ReplayMarks {
+  readonly next: Pair | null; // the pair the next move takes off
+  readonly restored: Pair | null; // the pair this move put back
+  readonly removed: Pair | null; // the pair this move took off: outlines where it was
+}
+
+/**
+ * The board of a game's current position (`t` names the tiles in the page's language): the tiles on it, or with `replay` every tile (removed ones hidden,
+ * with their deal's face, so the replay script can show them again) and the replay's marks.
+ */
+export function boardView(game: Game, t: Format, replay?: ReplayMarks): BoardView {
   const { minX, minY, width, height, depth } = game.geom.extent;
   const present = presenceOf(game);
   const tiles: BoardTile[] = [];
-  game.faces.forEach((face, slot) => {
-    if (face === null) return;
+  const marks = new Map<number, 'next' | 'restored'>();
+  for (const slot of replay?.next ?? []) marks.set(slot, 'next');
+  for (const slot of replay?.restored ?? []) marks.set(slot, 'restored');
+  const at = (slot: number) => {
     const s = game.geom.slots[slot]!;
+    return { x: s.x - minX, y: s.y - minY, z: s.z };
+  };
+  game.faces.forEach((face, slot) => {
+    if (face === null) {
+      if (replay) {
+        const dealt = game.deal.tiles[slot]!.face;
+        tiles.push({
+          slot,
+          face: dealt,
+          free: false,
+          ...at(slot),
+          label: t('client.tile.removed', { face: t(...faceMessage(dealt)) }),
+          hidden: true,
+        });
+      }
+      return;
+    }
     const free = isFree(game.geom, present, slot);
+    const mark = marks.get(slot);
     tiles.push({
       slot,
       face,
       free,
-      x: s.x - minX,
-      y: s.y - minY,
-      z: s.z,
+      ...at(slot),
       label: tileLabel(t, face, free),
+      ...(mark ? { mark } : {}),
     });
   });
   return {
@@ -66,6 +106,7 @@ export function boardView(game: Game, t: Format): BoardView {
     left: game.left,
     pairs: availablePairs(game).length,
     tiles,
+    ghosts: (replay?.removed ?? []).map(at),
   };
 }
 
@@ -78,15 +119,21 @@ export interface GameData {
 }
 
 /**
- * The text of `<script type="application/json" id="deal-data">`: the stored deal
- * JSON as it is, and this player's unfinished game. `<`, `>` and `&` are escaped
- * so nothing in it can close the script element; U+2028/9 for old parsers.
+ * JSON made safe to stand in a `<script type="application/json">` element: `<`, `>` and `&` are escaped so
+ * nothing in it can close the element; U+2028/9 for old parsers.
  */
-export function dealData(dealJson: string, game: GameData | null): string {
-  return `{"deal":${dealJson},"game":${JSON.stringify(game)}}`
+export const scriptJson = (json: string): string =>
+  json
     .replace(/</g, '\\u003c')
     .replace(/>/g, '\\u003e')
     .replace(/&/g, '\\u0026')
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
+
+/**
+ * The text of `<script type="application/json" id="deal-data">`: the stored deal JSON as it is, and this
+ * player's unfinished game (scriptJson).
+ */
+export function dealData(dealJson: string, game: GameData | null): string {
+  return scriptJson(`{"deal":${dealJson},"game":${JSON.stringify(game)}}`);
 }

@@ -1,8 +1,9 @@
 /**
  * A page view without a player cookie writes nothing (issue 24, item 3): a crawler, a link preview or a
- * balancer's probe costs reads only. 1,000 cookieless views of every kind of page (a shared deal, new
+ * balancer's probe costs reads only. 1,200 cookieless views of every kind of page (a shared deal, new
  * deals from many networks, the "new game" redirect, today's and a past daily deal, a custom layout, the
- * home, stats and layout pages) leave the database exactly as it was: on SQLite the file and its WAL keep
+ * home, stats and layout pages, replays of a finished game and of one in progress) leave the database
+ * exactly as it was: on SQLite the file and its WAL keep
  * their size, and on both backends every table keeps its rows, byte for byte (a hash of each table's
  * content). Before issue 24 each of these views stored a view row (and each new seed a deal).
  */
@@ -12,7 +13,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, expect, test } from 'vitest';
-import { BACKEND, build, createGame, newPlayer, query } from '../helper.ts';
+import { BACKEND, build, createGame, newPlayer, postMoves, query, solutionMoves } from '../helper.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mahjong-views-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -51,12 +52,22 @@ function fileSizes(databasePath: string): { db: number; wal: number } {
   return { db: size(databasePath), wal: size(`${databasePath}-wal`) };
 }
 
-test('1,000 page views without a cookie leave the database as it was', { timeout: 120_000 }, async () => {
+test('1,200 page views without a cookie leave the database as it was', { timeout: 120_000 }, async () => {
   const databasePath = path.join(dir, 'views.db');
   const app = await build({ databasePath, now: () => Date.UTC(2026, 11, 10, 12) });
   // Things to look at: a shared deal someone played, a custom layout, a player's daily game.
   const cookie = await newPlayer(app);
   await createGame(app, cookie, { layout: 'turtle', seed: 'shared' });
+  // Replays: of a finished game (its review kept when the link was made) and of a game in progress.
+  const replayOf = async (seed: string, pairs: number): Promise<string> => {
+    const game = await createGame(app, cookie, { layout: 'garden', seed });
+    const moves = solutionMoves(game).slice(0, pairs);
+    expect((await postMoves(app, cookie, game.id, moves)).statusCode).toBe(200);
+    return (await app.inject({ method: 'POST', url: `/api/games/${game.id}/replay`, headers: { cookie } })).json()
+      .url as string;
+  };
+  const finished = await replayOf('replayed', 20);
+  const going = await replayOf('replaying', 5);
   const upload = await app.inject({
     method: 'POST',
     url: '/layouts',
@@ -84,6 +95,8 @@ test('1,000 page views without a cookie leave the database as it was', { timeout
       `/layouts/${custom}`,
       '/',
       '/stats',
+      `${finished}?move=${i % 21}`,
+      `${going}?move=${i % 6}`,
     );
   const statuses = new Map<number, number>();
   for (const [i, url] of urls.entries()) {
@@ -92,7 +105,7 @@ test('1,000 page views without a cookie leave the database as it was', { timeout
     statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
     expect(res.statusCode, `${url}: ${res.body.slice(0, 200)}`).toBeLessThan(400);
   }
-  expect(urls).toHaveLength(1000);
+  expect(urls).toHaveLength(1200);
   expect(statuses.get(302)).toBe(100);
   expect(await contents(app)).toEqual(before);
   if (sizes) expect(fileSizes(databasePath)).toEqual(sizes);

@@ -165,7 +165,7 @@ describe('the band elsewhere', () => {
     );
     const he = await app.inject({ url: '/', headers: { cookie: 'lang=he' } });
     expect(he.body).toMatch(
-      /<select id="band-turtle" name="difficulty" aria-label="[^"]*Turtle[^"]*">\s*<option value="easy">קל<\/option>/,
+      /<select id="band-turtle" name="difficulty" aria-label="[^"]*צב[^"]*">\s*<option value="easy">קל<\/option>/,
     );
     expect(he.body).toContain('>לפי רמת קושי</label>');
     const daily = await app.inject({ url: '/daily' });

@@ -140,7 +140,7 @@ describe('the catalogs', () => {
     const named = new Set(
       [
         ...text.matchAll(
-          /'((?:site|lang|theme|home|layout|band|play|zoom|client|record|daily|stats|error|transfer|upload|custom|editor|manifest|family|builtin)\.[A-Za-z0-9.]+)'/g,
+          /'((?:site|lang|theme|home|layout|band|play|zoom|client|record|daily|stats|error|transfer|upload|custom|editor|manifest|family|builtin|replay)\.[A-Za-z0-9.]+)'/g,
         ),
       ].map((m) => m[1]!),
     );
@@ -209,6 +209,14 @@ describe('pages in every language', () => {
     const won = await createGame(app, cookie, { layout: 'turtle', seed: 'i18n-won' });
     await playPaced(app, cookie, won.id, solutionMoves(won), (ms) => clock.advance(ms));
     await createGame(app, cookie, { layout: 'turtle', seed: 'i18n-open' });
+    // its replay, at the start, after a move and at the end (the board cleared)
+    const replay = await app.inject({
+      method: 'POST',
+      url: `/api/games/${won.id}/replay`,
+      headers: { cookie, 'sec-fetch-site': 'same-origin' },
+    });
+    const url = replay.json<{ url: string }>().url;
+    PAGES.push(url, `${url}?move=1`, `${url}?move=${solutionMoves(won).length}`, '/replay/no-such-replay');
   });
   afterAll(() => app?.close());
 
@@ -330,7 +338,7 @@ describe('pages in every language', () => {
     expect(api.find((l) => l.id === 'turtle')?.name).toBe('Turtle');
   });
 
-  const PAGES = [
+  const PAGES: string[] = [
     '/',
     '/play/turtle/i18n-won',
     '/play/turtle/i18n-open',

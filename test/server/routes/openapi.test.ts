@@ -104,6 +104,7 @@ describe('the API description', () => {
       'GET /api/deals/:layout/:seed',
       'POST /api/games',
       'POST /api/games/:id/moves',
+      'POST /api/games/:id/replay',
       'GET /api/stats',
       'GET /healthz',
       'GET /api/openapi.json',
@@ -122,6 +123,19 @@ describe('the API description', () => {
       $ref: '#/components/schemas/ApiError',
     });
     expect(Object.keys(document.components.schemas).sort()).toEqual(['ApiError', 'Deal', 'Health', 'MovesRefusal']);
+    // The replay link: its answer, and the refusals of another player's game and of an unknown one.
+    const replay = document.paths['/api/games/{id}/replay']!.post!;
+    expect(replay.security).toEqual([{ player: [] }]);
+    expect(Object.keys(replay.responses!)).toEqual(expect.arrayContaining(['200', '403', '404', '429']));
+    expect(JSON.stringify(replay.responses!['200']!.content!['application/json']!.schema)).toContain('"url"');
+    // The stats answer lists the achievements, each with its progress.
+    const stats = document.paths['/api/stats']!.get!.responses!['200']!.content!['application/json']!.schema as {
+      properties: Record<string, { type?: string; items?: { properties?: Record<string, unknown> } }>;
+    };
+    expect(stats.properties.achievements?.type).toBe('array');
+    expect(Object.keys(stats.properties.achievements?.items?.properties ?? {})).toEqual(
+      expect.arrayContaining(['id', 'name', 'rule', 'earned', 'earnedAt', 'game', 'progress']),
+    );
   });
 
   test('a new API route without schemas is caught', async () => {
@@ -182,7 +196,22 @@ describe('the API description', () => {
     const won = await postMoves(app, cookie, game.id, moves);
     expect(won.json().status).toBe('won');
     check('post', '/api/games/{id}/moves', 200, won.json());
-    await get('/api/stats', '/api/stats', { cookie });
+    const stats = await get('/api/stats', '/api/stats', { cookie });
+    expect(stats.json().achievements.filter((a: { earned: boolean }) => a.earned).length).toBeGreaterThan(0);
+
+    // The replay link: made for the game's player (again the same), refused to another, 404 for no game.
+    const share = (id: string, who: string) =>
+      app.inject({ method: 'POST', url: `/api/games/${id}/replay`, headers: { cookie: who } });
+    const shared = await share(game.id, cookie);
+    expect(shared.statusCode).toBe(200);
+    check('post', '/api/games/{id}/replay', 200, shared.json());
+    expect((await share(game.id, cookie)).json()).toEqual(shared.json());
+    const stranger = await share(game.id, await newPlayer(app));
+    expect(stranger.statusCode).toBe(403);
+    check('post', '/api/games/{id}/replay', 403, stranger.json());
+    const unknown = await share('A'.repeat(16), cookie);
+    expect(unknown.statusCode).toBe(404);
+    check('post', '/api/games/{id}/replay', 404, unknown.json());
     await app.close();
   });
 });

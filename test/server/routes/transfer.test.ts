@@ -161,13 +161,13 @@ describe('exports', () => {
     expect(csv.headers['content-disposition']).toBe('attachment; filename="mahjong-games-2026-12-01.csv"');
     const lines = csv.body.trimEnd().split('\r\n');
     expect(lines[0]).toBe(
-      'layout,seed,mode,started,finished,result,time_ms,ranked,hints,shuffles,undos,moves,link,ranked_ms,band',
+      'layout,seed,mode,started,finished,result,time_ms,ranked,hints,shuffles,undos,moves,link,ranked_ms,band,achievements',
     );
     expect(lines[1]).toMatch(
-      /^garden,mine,relaxed,2026-12-01T10:00:00\.000Z,2026-12-01T10:00:\d\d\.\d{3}Z,won,\d+,true,0,0,0,\d+,http:\/\/localhost:80\/play\/garden\/mine,\d+,(easy|medium|hard|expert)$/,
+      /^garden,mine,relaxed,2026-12-01T10:00:00\.000Z,2026-12-01T10:00:\d\d\.\d{3}Z,won,\d+,true,0,0,0,\d+,http:\/\/localhost:80\/play\/garden\/mine,\d+,(easy|medium|hard|expert),first-win first-clean-win band-\1( expert-no-hints)?$/,
     );
     expect(lines.at(-1)).toMatch(
-      /^turtle,"'-2-3",relaxed,[^,]+,,unfinished,,false,0,0,0,1,http:\/\/localhost:80\/play\/turtle\/-2-3,,(easy|medium|hard|expert)$/,
+      /^turtle,"'-2-3",relaxed,[^,]+,,unfinished,,false,0,0,0,1,http:\/\/localhost:80\/play\/turtle\/-2-3,,(easy|medium|hard|expert),$/,
     );
     expect(csv.body).not.toMatch(/(^|,)-2-3/m); // a spreadsheet never sees a formula
 
@@ -184,7 +184,22 @@ describe('exports', () => {
       hints: 0,
       link: 'http://localhost:80/play/garden/mine',
     });
-    expect(games.at(-1)).toMatchObject({ seed: '-2-3', result: 'unfinished', finished: null, timeMs: null });
+    // The win earns its deal's band too (the band the game began with), and an expert one without a hint more
+    const band = games[0].band as string;
+    expect(['easy', 'medium', 'hard', 'expert']).toContain(band);
+    expect(games[0].achievements).toEqual([
+      'first-win',
+      'first-clean-win',
+      `band-${band}`,
+      ...(band === 'expert' ? ['expert-no-hints'] : []),
+    ]);
+    expect(games.at(-1)).toMatchObject({
+      seed: '-2-3',
+      result: 'unfinished',
+      finished: null,
+      timeMs: null,
+      achievements: [],
+    });
   });
 
   test('pages of 500: 1,203 games come out whole, in order', async () => {

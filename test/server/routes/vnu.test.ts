@@ -47,7 +47,7 @@ interface VnuMessage {
     const files: string[] = [];
     for (const p of pages) {
       const res = await fetch(`${app.url}${p.path}`, { headers: { cookie: `${cookie.name}=${cookie.value}` } });
-      expect([200, 404]).toContain(res.status);
+      expect([200, 404], p.name).toContain(res.status);
       const file = join(dir, `${p.name.replace(/\W+/g, '-')}.html`);
       writeFileSync(file, await res.text());
       files.push(file);

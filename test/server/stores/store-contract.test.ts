@@ -159,7 +159,7 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
       return ((await s.size()) - before) / N;
     }
 
-    test('a new deal, a view, a game, a move log, an upload, a name, a transfer link: each within its figure', async () => {
+    test('a new deal, a view, a game, a move log, an upload, a name, a transfer link, a replay link: each within its figure', async () => {
       const s = await stores();
       const measured: Record<string, [number, number]> = {}; // kind → [bytes a write, the figure charged]
       measured.deal = [await perWrite(s, (i) => storeDeal(s, `grow-${i}`)), dealGrowth(144)];
@@ -234,6 +234,10 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
           s.players.createTransfer(`${'h'.repeat(40)}${i}`.padEnd(64, 'x'), `view-player-${i}`, T0, T0 + 900_000),
         ),
         ROW_BYTES.transfer,
+      ];
+      measured.replay = [
+        await perWrite(s, (i) => s.replays.tokenFor(ids[i]!, `replay-token-${i}`.padEnd(22, 'x'), T0)),
+        ROW_BYTES.replay,
       ];
       const over = Object.entries(measured).filter(([, [bytes, figure]]) => bytes > figure);
       expect(over, JSON.stringify(measured)).toEqual([]);
@@ -423,6 +427,8 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
         dailyStreak: 0,
         history: [],
         wins: [],
+        achievements: [],
+        bestDailyStreak: 0,
       });
     });
 

@@ -5,18 +5,21 @@
  *
  * Implementation notes: `saveMoves` is one transaction whose first statement is the conditional UPDATE
  * (`move_count` is the version): of two processes writing one game, the second finds no row and writes
- * nothing. A win then locks its player's row before it touches the player's days, so two wins of one
- * player on two processes keep the runs of days right. Reads that need one snapshot (statsOf) run in a
+ * nothing. A win then locks its player's row before it touches the player's days and achievements, so two wins
+ * of one player on two processes keep the runs of days right and award each achievement once, none lost. Reads that need one snapshot (statsOf) run in a
  * REPEATABLE READ transaction. `seq` stands in for SQLite's rowid (export pages, start order).
  */
 import type pg from 'pg';
 import { isCleanWin } from '../../../shared/display.ts';
 import { transaction } from '../../db/postgres.ts';
+import type { Band } from '../../../engine/index.ts';
+import { earnedBy, needsLayouts } from '../achievements.ts';
 import { shiftDay } from '../days.ts';
 import type {
   BandTotals,
   BestTime,
   DailyResult,
+  EarnedRow,
   ExportRow,
   GameRow,
   GamesStore,
@@ -34,6 +37,9 @@ const SUMMARY =
   'g.id, g.deal_id, g.status, g.result, g.move_count, g.tiles_left, g.hints, g.shuffles, g.undos, ' +
   'g.started_at, g.finished_at, g.shown_at, g.unranked, g.ranked_ms, g.daily, g.play_ms, g.own_ms, d.layout, d.seed, d.mode, g.band';
 const FULL = `${SUMMARY}, g.player_id, g.moves_json, g.boards, g.updated_at, g.paced_at, g.checks, g.checks_no`;
+const ACHIEVEMENTS = `SELECT a.achievement, a.game_id, a.earned_at, d.layout, d.seed, d.mode
+  FROM achievements a JOIN games g ON g.id = a.game_id JOIN deals d ON d.id = g.deal_id
+  WHERE a.player_id = $1 ORDER BY a.earned_at, a.achievement COLLATE "C"`;
 
 interface DayRow {
   wins: number;
@@ -79,6 +85,61 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
       run += 1;
     }
     return run;
+  }
+
+  /**
+   * The achievements a win earns (repositories/achievements.ts), read and written in the win's transaction
+   * after its player's row is locked: a second win of the player on another process waits and then sees these.
+   */
+  async function awardAchievements(q: Q, saved: SavedMoves, player: string, clean: boolean): Promise<void> {
+    const held = new Set(
+      (
+        await all<{ achievement: string }>(q, 'SELECT achievement FROM achievements WHERE player_id = $1', [player])
+      ).map((row) => row.achievement),
+    );
+    const facts = (await one<{
+      mode: 'relaxed' | 'classic';
+      band: Band | null;
+      wins: number;
+      clean: number;
+      best_streak: number;
+      best_daily_streak: number;
+    }>(
+      q,
+      `SELECT (SELECT d.mode FROM games g JOIN deals d ON d.id = g.deal_id WHERE g.id = $2) AS mode,
+              (SELECT band FROM games WHERE id = $2) AS band,
+              (SELECT COALESCE(SUM(won), 0) FROM player_layouts WHERE player_id = $1)::integer AS wins,
+              (SELECT COALESCE(SUM(clean_wins), 0) FROM player_layouts WHERE player_id = $1)::integer AS clean,
+              best_streak, best_daily_streak
+       FROM players WHERE id = $1`,
+      [player, saved.id],
+    ))!;
+    const layoutsWon = needsLayouts(held)
+      ? (
+          await all<{ layout: string }>(
+            q,
+            `SELECT layout FROM player_layouts WHERE player_id = $1 AND won > 0 AND layout NOT LIKE 'c-%'`,
+            [player],
+          )
+        ).map((row) => row.layout)
+      : [];
+    const earned = earnedBy(
+      held,
+      { mode: facts.mode, hints: saved.hints, clean, band: facts.band },
+      {
+        wins: facts.wins,
+        cleanWins: facts.clean,
+        layoutsWon,
+        bestStreak: facts.best_streak,
+        bestDailyStreak: facts.best_daily_streak,
+      },
+    );
+    for (const id of earned)
+      await q.query(
+        `INSERT INTO achievements (player_id, achievement, game_id, earned_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT DO NOTHING`,
+        [player, id, saved.id, saved.now],
+      );
   }
 
   const currentRun = async (q: Q, playerId: string, today: string, yesterday: string, kind: 'run' | 'daily_run') =>
@@ -201,8 +262,12 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
                ON CONFLICT (player_id, day) DO UPDATE SET daily = 1`,
               [player, saved.dailyDay],
             );
-            await markDay(client, player, saved.dailyDay, 'daily_run');
+            await client.query('UPDATE players SET best_daily_streak = GREATEST(best_daily_streak, $1) WHERE id = $2', [
+              await markDay(client, player, saved.dailyDay, 'daily_run'),
+              player,
+            ]);
           }
+          await awardAchievements(client, saved, player, clean === 1);
         }
         return true;
       });
@@ -250,6 +315,11 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
             ).map((row) => row.t);
             layouts.push({ ...t, median_ms: mid.reduce((a, b) => a + b, 0) / mid.length });
           }
+          const best = await one<{ best_streak: number; best_daily_streak: number }>(
+            client,
+            'SELECT best_streak, best_daily_streak FROM players WHERE id = $1',
+            [playerId],
+          );
           return {
             layouts,
             bands: await all<BandTotals>(
@@ -259,9 +329,7 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
               [playerId],
             ),
             streak: await currentRun(client, playerId, q.today, q.yesterday, 'run'),
-            bestStreak:
-              (await one<{ best_streak: number }>(client, 'SELECT best_streak FROM players WHERE id = $1', [playerId]))
-                ?.best_streak ?? 0,
+            bestStreak: best?.best_streak ?? 0,
             dailyStreak: await currentRun(client, playerId, q.today, q.yesterday, 'daily_run'),
             history: await all<GameSummary>(
               client,
@@ -269,6 +337,8 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
                WHERE g.player_id = $1 ORDER BY g.started_at DESC, g.seq DESC LIMIT $2 OFFSET $3`,
               [playerId, q.historyLimit, q.historyOffset],
             ),
+            achievements: await all<EarnedRow>(client, ACHIEVEMENTS, [playerId]),
+            bestDailyStreak: best?.best_daily_streak ?? 0,
             wins: await all<WinRow>(
               client,
               `SELECT layout, finished_at, own_ms AS time_ms, (hints = 0 AND shuffles = 0 AND undos = 0)::integer AS clean
@@ -405,6 +475,9 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
     },
     async hasWon(playerId, dealId) {
       return (await winsOfDeal(pool, playerId, dealId)) > 0;
+    },
+    async achievementsOf(playerId) {
+      return all<EarnedRow>(pool, ACHIEVEMENTS, [playerId]);
     },
   };
 }

@@ -1,4 +1,4 @@
-/** The PostgreSQL backend: its five stores over one pool. */
+/** The PostgreSQL backend: its six stores over one pool. */
 import type pg from 'pg';
 import type { MeasuredCache } from '../../services/lru.ts';
 import type { Stores } from '../types.ts';
@@ -7,6 +7,7 @@ import { createPgDealsRepository } from './deals.ts';
 import { createPgGamesRepository } from './games.ts';
 import { createPgPlayersRepository } from './players.ts';
 import { createPgSettingsRepository } from './settings.ts';
+import { createPgReplaysRepository } from './replays.ts';
 
 /** The stores over `pool`; the deals store's shape cache joins `caches`. */
 export function createPgStores(pool: pg.Pool, caches: MeasuredCache[] = []): Stores {
@@ -16,5 +17,6 @@ export function createPgStores(pool: pg.Pool, caches: MeasuredCache[] = []): Sto
     games: createPgGamesRepository(pool),
     customLayouts: createPgCustomLayoutsRepository(pool),
     settings: createPgSettingsRepository(pool),
+    replays: createPgReplaysRepository(pool),
   };
 }

@@ -10,7 +10,8 @@
  * and `player_bands` (played with a start; won, clean wins and, per layout, best time with a win), `player_days` (wins per UTC day
  * and the runs of days ending at each, for streaks) and `players.best_streak`; a deal's record
  * (`deal_records`: players shown it, players who won it) with the first view and the first win.
- * Medians and streaks are a few index lookups.
+ * Medians and streaks are a few index lookups. A win also awards the achievements it earns (migration 012), by
+ * the rules of ../achievements.ts from the standing it leaves, in the same transaction.
  *
  * Two clocks (migration 009, docs/fair-play.md): the server's time runs from the player's first view of
  * the deal (`shown_at`, from `deal_views`) to the finish, `time_ms`, a generated column; ranked wins also
@@ -20,11 +21,14 @@
  */
 import type { Database } from 'better-sqlite3';
 import { isCleanWin } from '../../../shared/display.ts';
+import type { Band } from '../../../engine/index.ts';
+import { earnedBy, needsLayouts } from '../achievements.ts';
 import { shiftDay } from '../days.ts';
 import type {
   BandTotals,
   BestTime,
   DailyResult,
+  EarnedRow,
   ExportRow,
   GameRow,
   GamesStore,
@@ -67,8 +71,17 @@ export function createGamesRepository(db: Database): GamesStore {
   );
   const gameKey = db.prepare<
     [string],
-    { player_id: string; deal_id: number; layout: string; own_ms: number; band: string | null }
-  >('SELECT player_id, deal_id, layout, own_ms, band FROM games WHERE id = ?');
+    {
+      player_id: string;
+      deal_id: number;
+      layout: string;
+      own_ms: number;
+      band: Band | null;
+      mode: 'relaxed' | 'classic';
+    }
+  >(
+    'SELECT g.player_id, g.deal_id, g.layout, g.own_ms, g.band, d.mode FROM games g JOIN deals d ON d.id = g.deal_id WHERE g.id = ?',
+  );
   const insertView = db.prepare<[string, number, number]>(
     'INSERT OR IGNORE INTO deal_views (player_id, deal_id, shown_at) VALUES (?, ?, ?)',
   );
@@ -105,10 +118,33 @@ export function createGamesRepository(db: Database): GamesStore {
     'UPDATE player_days SET daily_run = ? WHERE player_id = ? AND day = ?',
   );
   const raiseBest = db.prepare<[number, string]>('UPDATE players SET best_streak = MAX(best_streak, ?) WHERE id = ?');
+  const raiseBestDaily = db.prepare<[number, string]>(
+    'UPDATE players SET best_daily_streak = MAX(best_daily_streak, ?) WHERE id = ?',
+  );
+  // Achievements (repositories/achievements.ts): what the player holds, and their standing after a win.
+  const held = db.prepare<[string], { achievement: string }>(
+    'SELECT achievement FROM achievements WHERE player_id = ?',
+  );
+  const winTotals = db.prepare<[string], { wins: number | null; clean: number | null }>(
+    'SELECT SUM(won) AS wins, SUM(clean_wins) AS clean FROM player_layouts WHERE player_id = ?',
+  );
+  const builtinsWon = db.prepare<[string], { layout: string }>(
+    `SELECT layout FROM player_layouts WHERE player_id = ? AND won > 0 AND layout NOT LIKE 'c-%'`,
+  );
+  const bests = db.prepare<[string], { best_streak: number; best_daily_streak: number }>(
+    'SELECT best_streak, best_daily_streak FROM players WHERE id = ?',
+  );
+  const award = db.prepare<[string, string, string, number]>(
+    'INSERT INTO achievements (player_id, achievement, game_id, earned_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING',
+  );
+  const achievements = db.prepare<[string], EarnedRow>(
+    `SELECT a.achievement, a.game_id, a.earned_at, d.layout, d.seed, d.mode
+     FROM achievements a JOIN games g ON g.id = a.game_id JOIN deals d ON d.id = g.deal_id
+     WHERE a.player_id = ? ORDER BY a.earned_at, a.achievement`,
+  );
   const startedSince = db.prepare<[string, number], { n: number }>(
     'SELECT COUNT(*) AS n FROM games WHERE player_id = ? AND started_at >= ?',
   );
-  const bestStreak = db.prepare<[string], { best_streak: number }>('SELECT best_streak FROM players WHERE id = ?');
   const totals = db.prepare<[string], Omit<LayoutTotals, 'median_ms'>>(
     'SELECT layout, played, won, clean_wins, best_ms FROM player_layouts WHERE player_id = ? ORDER BY layout',
   );
@@ -230,8 +266,24 @@ export function createGamesRepository(db: Database): GamesStore {
       if (first) raiseBest.run(markDay(key.player_id, today, 'run'), key.player_id);
       if (saved.dailyDay !== null && dayRow.get(key.player_id, saved.dailyDay)?.daily !== 1) {
         addDailyDay.run(key.player_id, saved.dailyDay);
-        markDay(key.player_id, saved.dailyDay, 'daily_run');
+        raiseBestDaily.run(markDay(key.player_id, saved.dailyDay, 'daily_run'), key.player_id);
       }
+      // The achievements this win earns, from the standing it leaves (repositories/achievements.ts).
+      const holds = new Set(held.all(key.player_id).map((row) => row.achievement));
+      const totals = winTotals.get(key.player_id)!;
+      const best = bests.get(key.player_id)!;
+      const earned = earnedBy(
+        holds,
+        { mode: key.mode, hints: saved.hints, clean: clean === 1, band: key.band },
+        {
+          wins: totals.wins ?? 0,
+          cleanWins: totals.clean ?? 0,
+          layoutsWon: needsLayouts(holds) ? builtinsWon.all(key.player_id).map((row) => row.layout) : [],
+          bestStreak: best.best_streak,
+          bestDailyStreak: best.best_daily_streak,
+        },
+      );
+      for (const id of earned) award.run(key.player_id, id, saved.id, saved.now);
     }
     return true;
   });
@@ -246,14 +298,17 @@ export function createGamesRepository(db: Database): GamesStore {
       const mid = middle.all(playerId, t.layout, t.won % 2 === 1 ? 1 : 2, (t.won - 1) >> 1).map((row) => row.t);
       return { ...t, median_ms: mid.reduce((a, b) => a + b, 0) / mid.length };
     });
+    const best = bests.get(playerId);
     return {
       layouts,
       bands: bandTotals.all(playerId),
       streak: currentRun(playerId, q, 'run'),
-      bestStreak: bestStreak.get(playerId)?.best_streak ?? 0,
+      bestStreak: best?.best_streak ?? 0,
       dailyStreak: currentRun(playerId, q, 'daily_run'),
       history: historyPage.all(playerId, q.historyLimit, q.historyOffset),
       wins: latestWins.all(playerId, q.winsLimit),
+      achievements: achievements.all(playerId),
+      bestDailyStreak: best?.best_daily_streak ?? 0,
     };
   });
 
@@ -338,6 +393,9 @@ export function createGamesRepository(db: Database): GamesStore {
     },
     async hasWon(playerId, dealId) {
       return winsOfDeal.get(playerId, dealId)!.n > 0;
+    },
+    async achievementsOf(playerId) {
+      return achievements.all(playerId);
     },
   };
 }

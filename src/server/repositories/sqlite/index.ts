@@ -1,4 +1,4 @@
-/** The SQLite backend: its five stores over one better-sqlite3 connection. */
+/** The SQLite backend: its six stores over one better-sqlite3 connection. */
 import type { Database } from 'better-sqlite3';
 import type { MeasuredCache } from '../../services/lru.ts';
 import type { Stores } from '../types.ts';
@@ -7,6 +7,7 @@ import { createDealsRepository } from './deals.ts';
 import { createGamesRepository } from './games.ts';
 import { createPlayersRepository } from './players.ts';
 import { createSettingsRepository } from './settings.ts';
+import { createReplaysRepository } from './replays.ts';
 
 export { keyOldNicknames } from './players.ts';
 
@@ -18,5 +19,6 @@ export function createSqliteStores(db: Database, caches: MeasuredCache[] = []): 
     games: createGamesRepository(db),
     customLayouts: createCustomLayoutsRepository(db),
     settings: createSettingsRepository(db),
+    replays: createReplaysRepository(db),
   };
 }

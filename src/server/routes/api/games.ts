@@ -7,14 +7,16 @@
  *   409 for an illegal move (nothing stored), 403 for another player's game, 404 for an unknown id; every
  *   refusal carries a `code`, and a 409 the server's `moves` count and `log`. With `"at"` a batch is
  *   idempotent by move count (services/games.ts).
+ * - POST /api/games/:id/replay → {"url": "/replay/<token>"}: the game's replay link (docs/server.md, "Replays"), for its own
+ *   player only (403 otherwise, 404 for an unknown game); asked again, the same link (services/replays.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Move } from '../../../engine/index.ts';
 import { errorResponses, MovesRefusalSchema, sendRefusal } from '../../errors.ts';
-import { CreatedGameSchema, MovesAnswerSchema, preSerialized } from '../../schemas/responses.ts';
+import { CreatedGameSchema, MovesAnswerSchema, preSerialized, ReplayLinkSchema } from '../../schemas/responses.ts';
 import { FLOOD_LIMITS, LIMITS } from '../../plugins/security.ts';
-import { CreateGameBodySchema, GameParamsSchema, MovesBodySchema } from '../../schemas/games.ts';
+import { CreateGameBodySchema, GameParamsSchema, MovesBodySchema, ReplayBodySchema } from '../../schemas/games.ts';
 import { gameAnswer } from '../../services/games.ts';
 import { winExtras } from '../../services/wins.ts';
 import { clientKey } from '../../services/limits.ts';
@@ -78,6 +80,23 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
       if (played.log) return { ...answer, log: played.log };
       if (played.finishedAt === null) return answer;
       return { ...answer, ...(await winExtras(fastify, request.playerId, played.row, request.i18n)) };
+    },
+  );
+
+  app.post(
+    '/api/games/:id/replay',
+    {
+      schema: {
+        params: GameParamsSchema,
+        body: ReplayBodySchema,
+        response: { 200: ReplayLinkSchema, ...errorResponses(403, 413, 415) },
+      },
+      config: { rateLimit: LIMITS.shareReplay },
+    },
+    async (request, reply) => {
+      const shared = await fastify.replays.share(request.playerId, request.params.id, clientKey(request.ip));
+      if ('ok' in shared) return sendRefusal(request, reply, shared);
+      return shared;
     },
   );
 }

@@ -1,8 +1,9 @@
 /**
  * GET /stats/export.csv and /stats/export.json: every game of the player, one row each, oldest first
  * (layout, seed, mode, started, finished, result, time, ranked, hints, shuffles, undos, moves, link, ranked time,
- * band: the deal's difficulty band when the game began, empty for games begun before deals had one):
- * the time is the player's own (docs/fair-play.md, "Two clocks"), the ranked time the server's for a ranked win.
+ * band, achievements): the time is the player's own (docs/fair-play.md, "Two clocks"), the ranked time the
+ * server's for a ranked win, the band the deal's difficulty band when the game began (empty for games begun
+ * before deals had one), the achievements those the game earned (their ids; in CSV joined by spaces).
  * Streamed a page at a time, so 100,000 games cost no more memory than 500. A player with no games
  * gets a 404 that says so.
  */
@@ -11,6 +12,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ERROR_STATUS, sendError } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import type { ExportRow } from '../../repositories/types.ts';
+import { held } from '../../services/achievements.ts';
 import { dealUrl } from '../../../shared/display.ts';
 
 const PAGE = 500;
@@ -31,6 +33,7 @@ export interface ExportGame {
   link: string;
   rankedMs: number | null; // a ranked win's time on the server's clock, from the deal's first view
   band: string | null; // the deal's difficulty band when the game began; null before deals had one
+  achievements: string[]; // the achievements this game earned (docs/server.md, "Achievements")
 }
 
 export const CSV_COLUMNS = [
@@ -49,9 +52,10 @@ export const CSV_COLUMNS = [
   'link',
   'ranked_ms',
   'band',
+  'achievements',
 ] as const;
 
-export function exportGame(row: ExportRow, origin: string): ExportGame {
+export function exportGame(row: ExportRow, origin: string, earned: readonly string[] = []): ExportGame {
   return {
     layout: row.layout,
     seed: row.seed,
@@ -68,6 +72,7 @@ export function exportGame(row: ExportRow, origin: string): ExportGame {
     link: `${origin}${dealUrl(row.layout, row.seed, row.mode)}`,
     rankedMs: row.ranked_ms,
     band: row.band,
+    achievements: [...earned],
   };
 }
 
@@ -96,6 +101,7 @@ export function csvLine(game: ExportGame): string {
     game.link,
     game.rankedMs,
     game.band,
+    game.achievements.join(' '),
   ];
   return `${values.map(csvField).join(',')}\r\n`;
 }
@@ -104,6 +110,14 @@ export default async function pagesExport(fastify: FastifyInstance): Promise<voi
   const repo = fastify.gamesRepository;
   // The file leaves the site: its links are absolute (PUBLIC_ORIGIN, else the address the player used).
   const originOf = (request: FastifyRequest): string => fastify.publicOrigin ?? `${request.protocol}://${request.host}`;
+
+  /** The achievements of the player's games: game id → achievement ids (a handful of rows, read once). */
+  async function earnedOf(playerId: string): Promise<(gameId: string) => string[]> {
+    const byGame = new Map<string, string[]>();
+    for (const row of held(await repo.achievementsOf(playerId)))
+      byGame.set(row.game_id, [...(byGame.get(row.game_id) ?? []), row.achievement]);
+    return (gameId) => byGame.get(gameId) ?? [];
+  }
 
   /** The player's games a page at a time, or undefined when they have none. */
   async function pagesOf(request: FastifyRequest): Promise<AsyncGenerator<ExportRow[]> | undefined> {
@@ -128,9 +142,11 @@ export default async function pagesExport(fastify: FastifyInstance): Promise<voi
     const pages = await pagesOf(request);
     if (!pages) return sendError(request, reply, 'ERR_NO_GAMES', NONE);
     const origin = originOf(request);
+    const earned = await earnedOf(request.playerId);
     const lines = (async function* () {
       yield `${CSV_COLUMNS.join(',')}\r\n`;
-      for await (const page of pages) yield page.map((row) => csvLine(exportGame(row, origin))).join('');
+      for await (const page of pages)
+        yield page.map((row) => csvLine(exportGame(row, origin, earned(row.id)))).join('');
     })();
     return reply
       .type('text/csv; charset=utf-8')
@@ -143,12 +159,13 @@ export default async function pagesExport(fastify: FastifyInstance): Promise<voi
     const pages = await pagesOf(request);
     if (!pages) return reply.code(ERROR_STATUS.ERR_NO_GAMES).send({ error: NONE, code: 'ERR_NO_GAMES' });
     const origin = originOf(request);
+    const earned = await earnedOf(request.playerId);
     const chunks = (async function* () {
       let first = true;
       yield '[';
       for await (const page of pages) {
         for (const row of page) {
-          yield `${first ? '\n' : ',\n'}${JSON.stringify(exportGame(row, origin))}`;
+          yield `${first ? '\n' : ',\n'}${JSON.stringify(exportGame(row, origin, earned(row.id)))}`;
           first = false;
         }
       }

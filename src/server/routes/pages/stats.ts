@@ -7,6 +7,8 @@ import { layoutNames } from '../../services/layouts.ts';
 import { statsOf } from '../../services/stats.ts';
 import { timesChart } from '../../views/chart.ts';
 import { BANDS } from '../../../engine/index.ts';
+import { PROGRESS_KEYS } from '../../../shared/achievements.ts';
+import { ACHIEVEMENT_MESSAGES } from '../../services/achievements.ts';
 import { formatTime } from '../../../shared/display.ts';
 
 export default async function pagesStats(fastify: FastifyInstance): Promise<void> {
@@ -58,6 +60,22 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
               : null,
         })),
         chart: timesChart(stats.wins, i18n),
+        // Held first-earned-first, then the open ones nearest to done (services/achievements.ts has the rules).
+        achievements: [
+          ...stats.achievements.filter((a) => a.earned).sort((a, b) => (a.earnedAt ?? 0) - (b.earnedAt ?? 0)),
+          ...stats.achievements.filter((a) => !a.earned),
+        ].map((a) => ({
+          ...a,
+          name: i18n.t(ACHIEVEMENT_MESSAGES[a.id].name),
+          rule: i18n.t(ACHIEVEMENT_MESSAGES[a.id].rule),
+          date: a.earnedAt === null ? null : i18n.date(a.earnedAt, 'day'),
+          gameName: a.game ? (stats.byLayout[a.game.layout]?.name ?? a.game.layout) : null,
+          progressText: a.progress
+            ? i18n.t(PROGRESS_KEYS[a.progress.unit], { done: a.progress.done, goal: a.progress.goal })
+            : null,
+          percent: a.progress ? Math.round((100 * a.progress.done) / a.progress.goal) : null,
+        })),
+        earned: stats.achievements.filter((a) => a.earned).length,
         pager: {
           page,
           pages: stats.historyPages,

@@ -1,0 +1,151 @@
+/**
+ * Replays (docs/server.md, "Replays"):
+ * - GET /replay/:token[?move=K]: the board after the game's first K moves (0 without `move`), server-rendered,
+ *   with `#board` as on a play page (its tiles disabled), steps back and forth as links (and keys and a play
+ *   button with the page's script), the move's pair marked, and where the win was lost, from the solver's
+ *   review. K that is not a whole number from 0 to the moves the server has is redirected (302) to the nearest
+ *   such position. Nothing about the player is shown. Public: no player cookie is read or made.
+ * - POST /replay (form field `game`): the stats page's "Share replay" without script: 303 to the game's
+ *   replay page (the game's own player only, as the API's POST /api/games/:id/replay).
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { availablePairs, statusOf, type Review } from '../../../engine/index.ts';
+import { sendError, sendRefusal } from '../../errors.ts';
+import { LIMITS } from '../../plugins/security.ts';
+import { GameIdSchema } from '../../schemas/common.ts';
+import { clientKey } from '../../services/limits.ts';
+import { dealUrl } from '../../../shared/display.ts';
+import { frameOf, frameText, isLostAt, replayUrl } from '../../../shared/replay.ts';
+import { boardView, scriptJson } from '../../views/board.ts';
+
+/** How long a page waits for the solver's review before it shows the replay without it (it is kept when done). */
+const REVIEW_WAIT_MS = 3000;
+
+/**
+ * The position a `move` parameter asks for, among 0 … moves: `exact` when it is one as written (digits only),
+ * else the nearest one (a number out of range is clamped, a fraction rounded down, anything else is the start).
+ */
+export function askedMove(raw: unknown, moves: number): { k: number; exact: boolean } {
+  if (raw === undefined) return { k: 0, exact: true };
+  const text = Array.isArray(raw) ? raw[0] : raw;
+  if (typeof text === 'string' && /^\d{1,7}$/.test(text) && Number(text) <= moves)
+    return { k: Number(text), exact: !Array.isArray(raw) };
+  const n = typeof text === 'string' && text.trim() !== '' ? Number(text) : NaN;
+  return { k: Number.isNaN(n) ? 0 : Math.min(moves, Math.max(0, Math.floor(n))), exact: false };
+}
+
+/** n of total as a CSS percentage (the timeline's marks). */
+const share = (n: number, total: number): string => `${total === 0 ? 0 : ((100 * n) / total).toFixed(2)}%`;
+
+const NO_REPLAY = 'there is no replay at this link; was it copied whole?';
+
+export default async function pagesReplay(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  /** The review, if it comes within REVIEW_WAIT_MS (else null: the page says it is not known yet). */
+  async function reviewSoon(open: Parameters<typeof fastify.replays.review>[0]): Promise<Review | null> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), REVIEW_WAIT_MS)));
+    try {
+      return await Promise.race([fastify.replays.review(open), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  app.get(
+    '/replay/:token',
+    {
+      schema: { params: z.object({ token: z.string().max(64) }), querystring: z.looseObject({}) },
+      config: { player: false, rateLimit: LIMITS.replay },
+    },
+    async (request, reply) => {
+      const { token } = request.params;
+      const open = await fastify.replays.open(token);
+      if (!open) return sendError(request, reply, 'ERR_NO_REPLAY', NO_REPLAY);
+      const moves = open.log.length;
+      const asked = askedMove((request.query as Record<string, unknown>).move, moves);
+      if (!asked.exact) return reply.redirect(replayUrl(token, asked.k), 302);
+      const k = asked.k;
+      const game = fastify.replays.positionAt(open, k);
+      const frame = frameOf(game, open.log, k);
+      const review = await reviewSoon(open);
+      const { layout, seed, mode } = open.row;
+      const i18n = request.i18n;
+      const name = (await fastify.layouts.namer([layout], i18n))(layout); // a built-in named in the player's language
+      const board = boardView(game, i18n.t, frame);
+      const lost = review?.lost ?? [];
+      const finished = open.row.result === 'won';
+      const step = (to: number): string | null => (to === k || to < 0 || to > moves ? null : replayUrl(token, to));
+      reply.header('x-robots-tag', 'noindex');
+      return reply.page('replay', {
+        title: i18n.t('replay.title', { name, seed }),
+        replayPage: true,
+        layout: { id: layout, name },
+        seed,
+        mode,
+        k,
+        moves,
+        frame,
+        frameText: frameText(i18n.t, frame),
+        board,
+        boardHtml: fastify.renderPartial('/partials/board', {
+          i18n,
+          board,
+          layout: { id: layout },
+          seed,
+          mode,
+          inert: true,
+        }),
+        counters: { left: game.left, pairs: availablePairs(game).length },
+        status: statusOf(game),
+        // What the game came to, as far as the server has it (no name, no time, no other game).
+        outcome: finished ? 'won' : open.row.status === 'stuck' ? 'stuck' : 'playing',
+        help: { hints: open.row.hints, shuffles: open.row.shuffles, undos: open.row.undos },
+        links: {
+          first: step(0),
+          prev: step(k - 1),
+          next: step(k + 1),
+          last: step(moves),
+        },
+        review: review && {
+          firstLost: review.firstLost,
+          firstLostUrl: review.firstLost === null ? null : replayUrl(token, review.firstLost),
+          lostHere: isLostAt(lost, k),
+          complete: review.complete,
+          settled: review.settled,
+          // The timeline's lost stretches, as shares of the game (the page's bar).
+          spans: lost.map((s) => ({
+            from: s.from,
+            to: s.to,
+            left: share(s.from, moves),
+            width: moves === 0 ? '100%' : share(Math.max(s.to - s.from, moves / 150), moves),
+            url: replayUrl(token, s.from),
+          })),
+        },
+        at: share(k, moves),
+        dealLink: dealUrl(layout, seed, mode),
+        // For the page's script (src/client/replay.ts): the deal, the log and boards, the review.
+        replayData: scriptJson(
+          `{"token":${JSON.stringify(token)},"move":${k},"log":${JSON.stringify(open.log)},` +
+            `"boards":${JSON.stringify(open.boards)},"lost":${JSON.stringify(lost)},"deal":${open.stored.json}}`,
+        ),
+      });
+    },
+  );
+
+  app.post(
+    '/replay',
+    {
+      schema: { body: z.object({ game: GameIdSchema }) },
+      config: { rateLimit: LIMITS.shareReplay },
+    },
+    async (request, reply) => {
+      const shared = await fastify.replays.share(request.playerId, request.body.game, clientKey(request.ip));
+      if ('ok' in shared) return sendRefusal(request, reply, shared);
+      return reply.redirect(shared.url, 303);
+    },
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * Shared replays (docs/server.md, "Replays"): a game's own player makes a link, and whoever has it
+ * watches the game move by move, shown nothing else about the player.
+ *
+ * Implementation notes: a link's token is 16 bytes of the crypto RNG (base64url, 22 characters), stored with
+ * its game (one per game: asked again, the same link), so it says nothing of the game's id and cannot be
+ * guessed from it. The page replays the stored log (shuffle boards included) with the engine, as the moves
+ * API does. Where the win was lost comes from the engine's review of the log (reviewLog: solver work, up to a
+ * second on a long game with many undos), made where classic deals are made (the deal workers), never on the
+ * event loop. A finished game's review is made when its player asks for the link (its log never changes) and
+ * kept with its replay row; any other is kept in memory per game and move count, so a view of a replay writes
+ * nothing (a visitor without a cookie costs reads only). A view that finds the workers busy shows the replay
+ * without it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { parseBoards, replay, type Game, type Move, type Review } from '../../engine/index.ts';
+import type { Refusal } from '../errors.ts';
+import type { GameRow, ReplayRow } from '../repositories/types.ts';
+import type { StoredDeal } from './dealer.ts';
+import { PlayError } from './games.ts';
+import { ROW_BYTES } from './growth.ts';
+import { ByteLru } from './lru.ts';
+import { CACHE_BUDGETS, HEAP, keyedRecordBytes } from './sizes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    replays: ReturnType<typeof createReplays>;
+  }
+}
+
+/** What a replay token looks like: 16 random bytes in base64url. Anything else is no replay. */
+export const REPLAY_TOKEN = /^[A-Za-z0-9_-]{22}$/;
+export const makeReplayToken = (): string => randomBytes(16).toString('base64url');
+
+/** A replay opened: the game as the server has it, its deal, and its log replayed to move `k`. */
+export interface OpenReplay {
+  readonly replay: ReplayRow;
+  readonly row: GameRow;
+  readonly stored: StoredDeal;
+  readonly log: readonly Move[]; // the stored log (moves the server has; hints and checks are counted, not logged)
+  readonly boards: string; // the shuffles' boards, as stored (the script replays with them)
+}
+
+/** Heap bytes of a review kept in memory: its spans and fields. */
+const reviewBytes = (review: Review): number => HEAP.object * (2 + review.lost.length);
+
+export function createReplays(fastify: FastifyInstance, now: () => number) {
+  const store = fastify.replaysRepository;
+  // Reviews of games in progress, by game id and move count (a finished game's is kept in its replay row).
+  const reviews = new ByteLru<string, Review>('replay reviews', CACHE_BUDGETS.reviews);
+  fastify.caches.push(reviews);
+  const pending = new Map<string, Promise<Review | null>>(); // one review of a position at a time
+
+  /** The review of a game's stored log, made in a deal worker; null when the workers are busy or stopping. */
+  function makeReview(row: GameRow, stored: StoredDeal): Promise<Review | null> {
+    const key = `${row.id} ${row.move_count}`;
+    let job = pending.get(key);
+    if (!job) {
+      job = (async (): Promise<Review | null> => {
+        const made = await fastify.dealer.review({
+          kind: 'review',
+          dealJson: stored.json,
+          movesJson: row.moves_json,
+          boards: row.boards,
+        });
+        if (made.ok) return made.review;
+        if (made.error === 'broken') throw new Error(`stored game ${row.id}: ${made.message}`);
+        fastify.log.warn({ game: row.id, error: made.error }, 'no review of a replay: the workers are busy');
+        return null;
+      })().finally(() => pending.delete(key));
+      pending.set(key, job);
+    }
+    return job;
+  }
+
+  return {
+    /**
+     * The replay link of a game, made on its player's first ask (the same link ever after). `client` (a
+     * clientKey) pays the row from its day of growth (services/growth.ts).
+     */
+    async share(playerId: string, gameId: string, client: string): Promise<{ url: string } | Refusal> {
+      const row = await fastify.gamesRepository.findById(gameId);
+      if (!row) return { ok: false, code: PlayError.NotFound, message: 'there is no such game' };
+      if (row.player_id !== playerId)
+        return { ok: false, code: PlayError.Forbidden, message: 'this game belongs to another player' };
+      const refused = await fastify.growth.take(client, ROW_BYTES.replay);
+      if (refused) return refused;
+      const token = await store.tokenFor(gameId, makeReplayToken(), now());
+      // A finished game's review is made and kept now, by its player's request: views of the link write nothing.
+      if (row.result !== null) {
+        const replay = await store.find(token);
+        const stored = await fastify.dealer.byId(row.deal_id);
+        if (replay && replay.review === null && stored) {
+          const made = await makeReview(row, stored);
+          if (made) await store.keepReview(token, JSON.stringify(made));
+        }
+      }
+      return { url: `/replay/${token}` };
+    },
+
+    /** The replay of a token, or undefined when there is none. */
+    async open(token: string): Promise<OpenReplay | undefined> {
+      if (!REPLAY_TOKEN.test(token)) return undefined;
+      const found = await store.find(token);
+      if (!found) return undefined;
+      const row = await fastify.gamesRepository.findById(found.game_id);
+      if (!row) throw new Error(`replay ${token} points at a missing game ${found.game_id}`);
+      const stored = await fastify.dealer.byId(row.deal_id);
+      if (!stored) throw new Error(`game ${row.id} points at a missing deal ${row.deal_id}`);
+      return { replay: found, row, stored, log: JSON.parse(row.moves_json) as Move[], boards: row.boards };
+    },
+
+    /** The game after its first `k` moves. Throws when the stored log does not replay: that is our bug. */
+    positionAt(open: OpenReplay, k: number): Game {
+      const known = open.boards === '' ? undefined : parseBoards(open.boards, open.stored.deal.tiles.length);
+      if (known && !known.ok) throw new Error(`stored game ${open.row.id} has broken boards: ${known.message}`);
+      const game = replay(open.stored.deal, open.log.slice(0, k), known?.value);
+      if (!game.ok) throw new Error(`stored game ${open.row.id} does not replay: ${game.message}`);
+      return game.value;
+    },
+
+    /**
+     * The review of the game's log (where its win was lost): kept with the replay, in memory, or made now in a
+     * deal worker (and kept in memory); null when the workers are busy or stopping (the page then shows the
+     * replay without it). Writes nothing.
+     */
+    async review(open: OpenReplay): Promise<Review | null> {
+      if (open.replay.review !== null) return JSON.parse(open.replay.review) as Review;
+      const key = `${open.row.id} ${open.row.move_count}`;
+      const cached = reviews.get(key);
+      if (cached) return cached;
+      const made = await makeReview(open.row, open.stored);
+      if (made) reviews.set(key, made, keyedRecordBytes(key, reviewBytes(made)));
+      return made;
+    },
+  };
+}
+
+export default fp(
+  async (fastify: FastifyInstance, opts: { now?: () => number }) => {
+    fastify.decorate('replays', createReplays(fastify, opts.now ?? Date.now));
+  },
+  { name: 'replays', dependencies: ['stores', 'dealer', 'growth'] },
+);

@@ -1,0 +1,116 @@
+/**
+ * A replay's frames as the server's replay page and the browser's replay script both show them (docs/server.md,
+ * "Replays"): what move k did, in words, and which pairs to mark on the board after it. No DOM, no Node: the
+ * page renders frame K, the script every frame it steps to, from the same engine states.
+ */
+import type { Face, Game, Move, Pair } from '../engine/index.ts';
+import { faceMessage, type Format } from './i18n.ts';
+
+/** Position k of a replay: the board after the log's first k moves, and what move k did. */
+export interface ReplayFrame {
+  readonly k: number; // 0 … moves
+  readonly moves: number; // the log's length
+  readonly removed: Pair | null; // the pair move k took off the board (a match, or a redo of one): drawn as outlines
+  readonly restored: Pair | null; // the pair move k put back (an undo of a match): marked on the board
+  readonly next: Pair | null; // the pair move k + 1 takes off, if it takes one: marked on the board
+  readonly what: What; // what move k did (frameText says it in words)
+  readonly cleared: boolean; // the board is empty after it
+}
+
+/** What a move did, as frameText words it. */
+export type What =
+  | { readonly kind: 'deal' | 'redoShuffle' | 'undoShuffle' | 'shuffle' | 'hint' | 'check' }
+  | { readonly kind: 'match' | 'redo' | 'undo'; readonly a: Face; readonly b: Face };
+
+/** A step of the engine's undo stacks (Game.past, Game.future), as far as a frame needs it. */
+type StepLike =
+  | { readonly type: 'match'; readonly a: number; readonly b: number; readonly faceA: Face; readonly faceB: Face }
+  | { readonly type: 'shuffle' };
+
+const last = (steps: readonly StepLike[]): StepLike | undefined => steps[steps.length - 1];
+const pairOf = (step: StepLike | undefined): Pair | null => (step?.type === 'match' ? [step.a, step.b] : null);
+
+/**
+ * The frame of position k, from the game after move k (`after`, as the engine's replay of the log's first k
+ * moves gives it) and the log.
+ */
+export function frameOf(after: Game, log: readonly Move[], k: number): ReplayFrame {
+  const past = after.past as readonly StepLike[];
+  const future = after.future as readonly StepLike[];
+  const move = k > 0 ? log[k - 1] : undefined;
+  const following = log[k];
+  const next =
+    following?.type === 'match'
+      ? ([following.a, following.b] as Pair)
+      : following?.type === 'redo'
+        ? pairOf(last(future))
+        : null;
+  let removed: Pair | null = null;
+  let restored: Pair | null = null;
+  let what: What;
+  const step = move?.type === 'undo' ? last(future) : last(past);
+  switch (move?.type) {
+    case undefined:
+      what = { kind: 'deal' };
+      break;
+    case 'match':
+    case 'redo':
+      if (step?.type === 'match') {
+        removed = [step.a, step.b];
+        what = { kind: move.type, a: step.faceA, b: step.faceB };
+      } else what = { kind: 'redoShuffle' };
+      break;
+    case 'undo':
+      if (step?.type === 'match') {
+        restored = [step.a, step.b];
+        what = { kind: 'undo', a: step.faceA, b: step.faceB };
+      } else what = { kind: 'undoShuffle' };
+      break;
+    case 'shuffle':
+      what = { kind: 'shuffle' };
+      break;
+    case 'hint':
+      what = { kind: 'hint' };
+      break;
+    case 'check':
+      what = { kind: 'check' };
+      break;
+  }
+  return { k, moves: log.length, removed, restored, next, what, cleared: k > 0 && after.left === 0 };
+}
+
+const WHAT_KEYS = {
+  deal: 'client.replay.deal',
+  match: 'client.replay.match',
+  redo: 'client.replay.redo',
+  undo: 'client.replay.undo',
+  redoShuffle: 'client.replay.redoShuffle',
+  undoShuffle: 'client.replay.undoShuffle',
+  shuffle: 'client.replay.shuffle',
+  hint: 'client.replay.hint',
+  check: 'client.replay.check',
+} as const satisfies Record<What['kind'], string>;
+
+/** What frame k shows, in words, in the page's language ("Move 12: Bamboo 3 and Bamboo 3 matched."). */
+export function frameText(t: Format, frame: ReplayFrame): string {
+  const { what } = frame;
+  const said =
+    'a' in what
+      ? t(WHAT_KEYS[what.kind], { a: t(...faceMessage(what.a)), b: t(...faceMessage(what.b)) })
+      : t(WHAT_KEYS[what.kind]);
+  if (frame.k === 0) return said;
+  const move = t('client.replay.move', { k: frame.k, what: said });
+  return frame.cleared ? `${move} ${t('client.win.title')}` : move;
+}
+
+/** A span of positions that could not be cleared (the engine's review). */
+export interface Span {
+  readonly from: number;
+  readonly to: number;
+}
+
+/** Is position k in one of the lost spans? */
+export const isLostAt = (lost: readonly Span[], k: number): boolean => lost.some((s) => s.from <= k && k <= s.to);
+
+/** The replay page's address of position k. */
+export const replayUrl = (token: string, k: number): string => `/replay/${encodeURIComponent(token)}?move=${k}`;
