@@ -70,7 +70,7 @@ suite('the board in Chromium', () => {
     await page.locator('#win-panel').waitFor({ state: 'visible' });
     expect(await page.textContent('#win-panel h2')).toBe('A clean win!');
     expect(await page.textContent('#win-panel [data-win="your-time"]')).toMatch(/^\d+:\d\d$/);
-    expect(await page.locator('#win-panel a[href="/stats"]').count()).toBe(1);
+    expect(await page.locator('#win-panel a.button[href="/stats"]').count()).toBe(1);
     expect(await page.locator('#win-panel a[data-win="new"][href^="/play/turtle"]').count()).toBe(1);
     expect(await page.getAttribute('#win-panel a[data-win="band"]', 'href')).toMatch(/^\/play\/turtle\?difficulty=/);
     expect(await page.textContent('#message')).toMatch(/Board cleared/);

@@ -198,11 +198,11 @@ describe('draining before the close (issue 30)', () => {
         await fetch(`${base}/api/layouts`);
         await new Promise((resolve) => setTimeout(resolve, 30));
       }
-      const lastAt = Date.now();
+      const lastAt = Date.now(); // the last request's answer came before this
       const checks = setInterval(() => void fetch(`${base}/healthz`).catch(() => {}), 20);
       result = await drain.done;
       clearInterval(checks);
-      expect(result.drainedMs).toBeGreaterThanOrEqual(600 + 150);
+      expect(result.drainedMs).toBeGreaterThanOrEqual(500 + 150); // past DRAIN_MS: the requests kept it open
       expect(result.quietMs).toBeGreaterThanOrEqual(150);
       expect(Date.now() - lastAt).toBeLessThan(2000);
       // Requests that never stop: over after maxExtraMs more.
