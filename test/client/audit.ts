@@ -92,6 +92,19 @@ export async function auditPages(
 
 /** axe-core's violations on the page as it is now: one line each (rule, impact, the first nodes). */
 export async function axeViolations(page: Page): Promise<string[]> {
+  // Colours are judged at rest: wait for the transitions and finite animations under way (a button fading
+  // into the theme's colours would be measured half way on a busy machine).
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a.effect?.getComputedTiming().endTime !== Infinity)
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 3000)),
+    ]),
+  );
   await page.evaluate(AXE_SOURCE); // as a DevTools evaluation: the page's CSP allows no inline script
   const results = (await page.evaluate(
     async (tags) =>
