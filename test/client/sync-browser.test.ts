@@ -17,6 +17,10 @@ suite('sync in Chromium', () => {
     env.app.app.db!.prepare('SELECT move_count, moves_json, result FROM games WHERE id = ?').get(id) as
       { move_count: number; moves_json: string; result: string | null } | undefined;
 
+  // Matched pairs leave at once (prefers-reduced-motion, a player's setting): these tests are about what reaches
+  // the server, and a whole game's leaving animations would only make them wait.
+  const newContext = () => env.browser.newContext({ viewport: { width: 1280, height: 860 }, reducedMotion: 'reduce' });
+
   async function open(context: BrowserContext, path: string): Promise<Page> {
     const page = await context.newPage();
     await page.goto(`${env.app.url}${path}`);
@@ -29,14 +33,24 @@ suite('sync in Chromium', () => {
   const sendNow = (page: Page) =>
     page.evaluate(() => (globalThis as { __mahjong?: { sendNow(): void } }).__mahjong!.sendNow());
 
-  async function playPair(page: Page, [a, b]: readonly [number, number]): Promise<void> {
-    await tile(page, a).click();
-    await tile(page, b).click();
-    await expect.poll(() => page.locator(`#board .tile[data-slot="${b}"]:not([hidden])`).count()).toBe(0);
+  /**
+   * Clicks the two tiles of a pair in the page (the board's own click handler; test/client/board-browser.test.ts
+   * wins a game with Playwright's pointer clicks) and waits until the pair has left, at most 10 s.
+   */
+  async function playPair(page: Page, pair: readonly [number, number]): Promise<void> {
+    const gone = await page.evaluate(async ([a, b]) => {
+      const tileAt = (slot: number) => document.querySelector<HTMLElement>(`#board .tile[data-slot="${slot}"]`)!;
+      tileAt(a).click();
+      tileAt(b).click();
+      for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((r) => setTimeout(r, 10)))
+        if (tileAt(b).hidden) return true;
+      return false;
+    }, pair);
+    expect(gone, `pair ${pair.join(' ')} left the board`).toBe(true);
   }
 
   test('a whole game through 429 on every second batch, then 503s, then a dropped connection: won once, every move, no reload', async () => {
-    const context = await env.browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const context = await newContext();
     const page = await open(context, '/play/turtle/sync-storm');
     await page.evaluate(() => ((globalThis as { __stayed?: boolean }).__stayed = true)); // gone if the page reloads
     const { deal } = await pageData(page);
@@ -86,7 +100,7 @@ suite('sync in Chromium', () => {
   }, 180_000);
 
   test('the win panel says "Saving your win…" until the server has it, and offline that it will be saved', async () => {
-    const context = await env.browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const context = await newContext();
     const page = await open(context, '/play/garden/sync-panel');
     const { deal } = await pageData(page);
     let hold = true;
@@ -118,7 +132,7 @@ suite('sync in Chromium', () => {
   }, 90_000);
 
   test('a tab closed mid-game, before its batch went: the link reopens with every move', async () => {
-    const context = await env.browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const context = await newContext();
     await context.newPage(); // keeps the context (and its storage) open when the game's tab closes
     const page = await open(context, '/play/turtle/sync-close');
     const { deal } = await pageData(page);
@@ -147,7 +161,7 @@ suite('sync in Chromium', () => {
   }, 90_000);
 
   test('"can this still be won?" asked offline reaches the server with the moves once the network is back (issue 12)', async () => {
-    const context = await env.browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const context = await newContext();
     const page = await open(context, '/play/turtle/sync-check');
     const { deal } = await pageData(page);
     await playPair(page, deal.solution[0]!);
@@ -174,7 +188,7 @@ suite('sync in Chromium', () => {
   }, 90_000);
 
   test('two tabs on one game: the second gets a clear conflict message and the server position; nothing accepted is lost', async () => {
-    const context = await env.browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const context = await newContext();
     const one = await open(context, '/play/turtle/sync-tabs');
     const { deal } = await pageData(one);
     await playPair(one, deal.solution[0]!);
