@@ -45,6 +45,10 @@ export const CLASSIC_BUDGET = 1_500; // solver nodes per uniform shuffle (88% of
 export const CLASSIC_PLAYOUTS = 50; // random playouts per uniform shuffle before the search (one of them clears 65% of the winnable turtle shuffles)
 export const UNIFORM_NODES = 2_500; // solver nodes for all uniform shuffles of one classic deal (~20 ms), on up to 144 tiles; then a shuffle is mended
 export const REVERT_NODES = 1_000; // solver nodes for taking a mended deal's trades back, on up to 144 tiles (~8 ms)
+// The solver as generator 15 dealt with it: the optimistic play from the start before any playout (most classic
+// shuffles of the hard layouts are unwinnable, which it proves for one node), no phase saving. A solver change that
+// would change a deal waits for the next generator version.
+const GENERATOR_15_SEARCH = { playoutsFirst: 0, savePhases: false } as const;
 export const MAX_UNIFORM_ATTEMPTS = 200; // uniform shuffles at most, however cheaply each is settled
 const REVERT_BUDGET = 1_000; // solver nodes per trade taken back
 const MIN_REVERT_NODES = 100; // fewer nodes left than this: stop taking trades back
@@ -153,6 +157,7 @@ function classicDeal(
     const result = solve(geom, present, faces, {
       budget: Math.min(CLASSIC_BUDGET, cap - nodes),
       seed: `${seed}:${attempts}`,
+      ...GENERATOR_15_SEARCH,
       playouts: CLASSIC_PLAYOUTS,
     });
     nodes += result.nodes;
@@ -194,6 +199,7 @@ function revertTrades(
     const result = solve(geom, present, candidate, {
       budget: Math.min(REVERT_BUDGET, budget - nodes),
       seed: `${seed}:revert:${t}`,
+      ...GENERATOR_15_SEARCH,
       playouts: 0,
     });
     nodes += result.nodes;

@@ -22,10 +22,11 @@
  *   backjumping, learning);
  * - search.ts: the search over pairings, its root probe and its restarts.
  *
- * A solve: the optimistic play from the start (most unwinnable shuffles fail it at
- * once), the pairing of a known solution of an earlier position when there is one (one
- * greedy play), then up to PLAYOUTS random playouts (about 9 µs each on the turtle; half the
- * uniform turtle shuffles are cleared by one of the first 20), then the search. How each step was measured is in docs/study.md, "The solver's
+ * A solve: the pairing of a known solution of an earlier position when there is one (one
+ * greedy play), then PLAYOUTS_FIRST random playouts (about 9 µs each on the turtle; half the
+ * uniform turtle shuffles are cleared by one of the first 20), then the optimistic play from
+ * the start (most unwinnable shuffles fail it at once), then the rest of the PLAYOUTS random
+ * playouts, then the search. How each step was measured is in docs/study.md, "The solver's
  * measurements".
  */
 import type { Geometry } from '../layout.ts';
@@ -43,6 +44,9 @@ import { setUp, workspaceOf } from './workspace.ts';
 
 export const SOLVE_BUDGET = 200_000; // default node budget
 const PLAYOUTS = 300; // random playouts tried before the search (a node each)
+// Of those, tried before the optimistic play from the start: a position likely winnable (a uniform turtle shuffle, a
+// player's board) is then often cleared without that play, which costs as much as one or two playouts.
+const PLAYOUTS_FIRST = 10;
 
 export type SolveOutcome = 'solvable' | 'unsolvable' | 'unresolved';
 
@@ -58,6 +62,12 @@ export interface SolveOptions {
   // Pairs of a known solution of an earlier position of the same game (the deal's own solution): the pairing
   // they give the tiles still on the board is tried first, as one greedy play (one node) before the playouts.
   readonly pairing?: readonly Pair[];
+  // Of the playouts, how many before the optimistic play from the start; default PLAYOUTS_FIRST. The dealer gives
+  // 0: on the hard layouts most classic shuffles are unwinnable, which that play proves for one node.
+  readonly playoutsFirst?: number;
+  // Phase saving in the search (search.ts); default true. The dealer of generator 15 turns it off: its boards must
+  // not change within a version.
+  readonly savePhases?: boolean;
 }
 
 /**
@@ -84,15 +94,32 @@ export function solve(
   const playouts = new Playouts(work, start, budget, nogoods);
   const commitments = new Commitments(work, start, nogoods);
   const conflicts = new Conflicts(work, start, commitments, plays, nogoods);
-  const search = new PairingSearch(work, start, budget, plays, nogoods, commitments, conflicts, rng);
+  const search = new PairingSearch(
+    work,
+    start,
+    budget,
+    plays,
+    nogoods,
+    commitments,
+    conflicts,
+    rng,
+    options.savePhases ?? true,
+  );
+  const count = options.playouts ?? PLAYOUTS;
+  const first = Math.min(count, options.playoutsFirst ?? PLAYOUTS_FIRST);
   try {
-    if (!search.passesFromStart()) return { result: 'unsolvable', nodes: budget.nodes };
+    search.unstackAll();
+    if (first === 0 && !search.optimisticFromStart()) return { result: 'unsolvable', nodes: budget.nodes };
     if (options.pairing && plays.greedy(commitments.pairingOf(options.pairing), 0))
       return { result: 'solvable', nodes: budget.nodes, solution: plays.solution() };
-    for (let p = 0, count = options.playouts ?? PLAYOUTS; p < count; p++) {
+    for (let p = 0; p < count; p++) {
+      if (p === first && first > 0 && !search.optimisticFromStart())
+        return { result: 'unsolvable', nodes: budget.nodes };
       const moves = playouts.playout(rng);
       if (moves) return { result: 'solvable', nodes: budget.nodes, solution: moves };
     }
+    if (first === count && first > 0 && !search.optimisticFromStart())
+      return { result: 'unsolvable', nodes: budget.nodes };
     const moves = search.run();
     if (moves) return { result: 'solvable', nodes: budget.nodes, solution: moves };
     return { result: 'unsolvable', nodes: budget.nodes };

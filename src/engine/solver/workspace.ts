@@ -109,6 +109,7 @@ export class Workspace {
   readonly optionCost = new Int32Array(4);
   readonly marks: Int32Array;
   readonly chain: Int32Array;
+  readonly phase: Int32Array;
 
   constructor(n: number, flat: Flat, cover: Cover) {
     const levels = (n >>> 1) + 1;
@@ -184,6 +185,7 @@ export class Workspace {
     this.options = new Int32Array(levels * n);
     this.marks = new Int32Array(n);
     this.chain = new Int32Array(n);
+    this.phase = new Int32Array(n);
   }
 }
 
