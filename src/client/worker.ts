@@ -4,10 +4,11 @@
  * opened without the network (the service worker's offline page), deals a built-in layout with the
  * same engine the server deals it with (a classic deal runs the solver too).
  *
- * A request carries the deal and the move log; the worker replays them with the engine, so it needs no
- * state of its own. Answers echo the request id.
+ * A request carries the deal and the move log; the worker replays them with the engine. Answers echo the
+ * request id. The one thing it remembers is the last position it proved lost (see `lost`).
  */
 import {
+  availablePairs,
   deal,
   hintFor,
   layoutById,
@@ -47,6 +48,34 @@ export type WorkerAnswer =
 const HINT_BUDGET = SOLVE_BUDGET;
 const CHECK_BUDGET = SOLVE_BUDGET; // per position the check looks at (up to about 8 with the undo search)
 
+/**
+ * The last position the solver proved cannot be cleared: its deal, its move log and, when a check asked, how many
+ * undo steps lead back to a winnable one. A position reached from it by matches alone cannot be cleared either (a
+ * way to clear it would clear the lost one too), so a player who plays on after the game is lost gets every later
+ * hint and check without a new proof: each would take the solver up to tens of milliseconds, again and again.
+ */
+let lost: { readonly deal: Deal; readonly log: readonly Move[]; readonly undoSteps: number | null } | null = null;
+
+const sameDeal = (a: Deal, b: Deal): boolean =>
+  a === b ||
+  (a.layout === b.layout &&
+    a.seed === b.seed &&
+    a.mode === b.mode &&
+    a.generator === b.generator &&
+    a.tiles.length === b.tiles.length &&
+    a.tiles.every((t, i) => t.face === b.tiles[i]!.face));
+
+const sameMove = (a: Move, b: Move): boolean =>
+  a.type === b.type && (a.type !== 'match' || (b.type === 'match' && a.a === b.a && a.b === b.b));
+
+/** How many matches `log` plays after the lost position's log; -1 when it is not that log and matches after it. */
+function matchesSinceLost(deal: Deal, log: readonly Move[]): number {
+  if (!lost || log.length < lost.log.length || !sameDeal(lost.deal, deal)) return -1;
+  for (let i = 0; i < lost.log.length; i++) if (!sameMove(lost.log[i]!, log[i]!)) return -1;
+  for (let i = lost.log.length; i < log.length; i++) if (log[i]!.type !== 'match') return -1;
+  return log.length - lost.log.length;
+}
+
 /** Answers one request (exported for tests; the worker calls it per message). */
 export function answer(req: WorkerRequest): WorkerAnswer {
   if (req.kind === 'deal') {
@@ -58,11 +87,26 @@ export function answer(req: WorkerRequest): WorkerAnswer {
   }
   const game = replay(req.deal, req.log);
   if (!game.ok) return { id: req.id, kind: 'error', message: game.message };
+  const since = matchesSinceLost(req.deal, req.log);
   if (req.kind === 'hint') {
+    // Lost: any pair, as hintFor answers when the solver finds none that keeps the game winnable.
+    if (since >= 0)
+      return {
+        id: req.id,
+        kind: 'hint',
+        pair: availablePairs(game.value)[0] ?? null,
+        winning: false,
+        result: 'unsolvable',
+      };
     const hint = hintFor(game.value, HINT_BUDGET);
+    if (hint.result === 'unsolvable') lost = { deal: req.deal, log: req.log.slice(), undoSteps: null };
     return { id: req.id, kind: 'hint', pair: hint.pair, winning: hint.winning, result: hint.result };
   }
-  const w = winnability(game.value, CHECK_BUDGET);
+  if (since >= 0 && lost!.undoSteps !== null)
+    return { id: req.id, kind: 'check', result: 'unsolvable', undoSteps: lost!.undoSteps + since };
+  // The positions since the lost one, and it, are known lost: the undo search starts past them.
+  const w = winnability(game.value, CHECK_BUDGET, since + 1);
+  if (w.result === 'unsolvable') lost = { deal: req.deal, log: req.log.slice(), undoSteps: w.undoSteps };
   return { id: req.id, kind: 'check', result: w.result, undoSteps: w.undoSteps };
 }
 

@@ -374,9 +374,11 @@ export interface Winnability {
 /**
  * Can the current position still be cleared? If not, finds the last position on
  * the undo stack that could, by binary search: within the steps since the last
- * shuffle, winnability only ever goes from yes to no.
+ * shuffle, winnability only ever goes from yes to no. `proven`: the caller knows the
+ * positions after undoing 0 … proven − 1 steps cannot be cleared (it proved one of
+ * them earlier, and the others were reached from it by play): they are not asked again.
  */
-export function winnability(game: Game, budget?: number): Winnability {
+export function winnability(game: Game, budget?: number, proven = 0): Winnability {
   // The pairing of the latest solution known for an earlier board: the deal's, then each winnable board's.
   let known: readonly Pair[] = game.deal.solution;
   const check = (faces: readonly (Face | null)[]): SolveOutcome => {
@@ -384,7 +386,7 @@ export function winnability(game: Game, budget?: number): Winnability {
     if (answer.result === 'solvable') known = answer.solution;
     return answer.result;
   };
-  const now = check(game.faces);
+  const now = proven > 0 ? 'unsolvable' : check(game.faces);
   if (now !== 'unsolvable') return { result: now, undoSteps: null };
   // boards[k] is the position after undoing k steps.
   const boards: (readonly (Face | null)[])[] = [game.faces];
@@ -398,9 +400,9 @@ export function winnability(game: Game, budget?: number): Winnability {
   }
   // Find the smallest k with a winnable board: boards[0] is not; the last one is, without asking the solver (the
   // deal's start and a shuffle's result can always be cleared: both come with a removal order).
-  let lo = 1;
   let hi = boards.length - 1;
   if (hi < 1) return { result: now, undoSteps: null };
+  let lo = Math.min(Math.max(1, proven), hi);
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (check(boards[mid]!) === 'solvable') hi = mid;

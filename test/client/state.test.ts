@@ -3,7 +3,23 @@
  * answers (worker.ts), in Node without a DOM.
  */
 import { describe, expect, test } from 'vitest';
-import { faceName, canMatch, deal, makeLayout, type Deal, type Slot } from '../../src/engine/index.ts';
+import {
+  applyMove,
+  availablePairs,
+  canMatch,
+  deal,
+  faceName,
+  hintFor,
+  layoutById,
+  makeLayout,
+  makeRng,
+  newGame,
+  replay,
+  winnability,
+  type Deal,
+  type Move,
+  type Slot,
+} from '../../src/engine/index.ts';
 import {
   elapsedMs,
   firstFree,
@@ -302,5 +318,58 @@ describe('solver worker', () => {
       undoSteps: null,
     });
     expect(answer({ id: 3, kind: 'check', deal: d, log: [{ type: 'undo' }] }).kind).toBe('error');
+  });
+
+  test('after a lost position, the hints and checks of the positions played from it answer as a fresh solve would', () => {
+    // Random play on a classic turtle deal until the game is lost, then on to the end.
+    const dealt = deal(layoutById('turtle')!, 'lost-1', 'classic');
+    if (!dealt.ok) throw new Error(dealt.message);
+    const d = dealt.value.deal;
+    const rng = makeRng('lost-1', 'test-play');
+    const started = newGame(d);
+    if (!started.ok) throw new Error(started.message);
+    let game = started.value;
+    const log: Move[] = [];
+    const positions: { log: Move[]; game: typeof game }[] = [];
+    for (;;) {
+      positions.push({ log: log.slice(), game });
+      const pairs = availablePairs(game);
+      if (pairs.length === 0) break;
+      const [a, b] = pairs[rng.int(pairs.length)]!;
+      const next = applyMove(game, { type: 'match', a, b });
+      if (!next.ok) throw new Error(next.message);
+      game = next.value;
+      log.push({ type: 'match', a, b });
+    }
+    const first = positions.findIndex((p) => winnability(p.game).result === 'unsolvable');
+    expect(first).toBeGreaterThan(0);
+    expect(positions.length - first).toBeGreaterThanOrEqual(3); // positions played on after the game was lost
+    let id = 10;
+    for (const [i, p] of positions.entries()) {
+      if (i < first - 2) continue;
+      const hint = hintFor(p.game);
+      expect(answer({ id: ++id, kind: 'hint', deal: d, log: p.log }), `hint at ${i}`).toEqual({
+        id,
+        kind: 'hint',
+        pair: hint.pair,
+        winning: hint.winning,
+        result: hint.result,
+      });
+      const w = winnability(p.game);
+      expect(answer({ id: ++id, kind: 'check', deal: d, log: p.log }), `check at ${i}`).toEqual({
+        id,
+        kind: 'check',
+        result: w.result,
+        undoSteps: w.undoSteps,
+      });
+    }
+    // A log that leaves the lost one (an undo) is solved afresh: the same answer as the engine's.
+    const last = positions.at(-1)!;
+    const undone = replay(d, [...last.log, { type: 'undo' }, { type: 'undo' }]);
+    if (!undone.ok) throw new Error(undone.message);
+    const w = winnability(undone.value);
+    expect(
+      answer({ id: ++id, kind: 'check', deal: d, log: [...last.log, { type: 'undo' }, { type: 'undo' }] }),
+    ).toEqual({ id, kind: 'check', result: w.result, undoSteps: w.undoSteps });
   });
 });
