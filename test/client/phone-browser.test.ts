@@ -228,6 +228,35 @@ suite('the play page on phones, with touch', { timeout: 90_000 }, () => {
     await expect.poll(() => zoomed(page)).toBe(false);
   });
 
+  test.each(PHONES)(
+    '$width×$height: a classic deal’s title shows its name, seed and both badges (mode and band) whole',
+    async (size) => {
+      context = await env.browser.newContext({
+        viewport: { width: size.width, height: size.height },
+        deviceScaleFactor: 1,
+        hasTouch: true,
+        isMobile: true,
+      });
+      const page = await context.newPage();
+      await page.goto(`${env.app.url}/play/turtle/phone-badges?mode=classic`);
+      await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+      const title = await page.$eval('.play-title', (el) => {
+        const box = el.getBoundingClientRect();
+        const whole = (sel: string) => {
+          const r = el.querySelector(sel)?.getBoundingClientRect();
+          return !!r && r.width > 0 && r.bottom <= box.bottom + 1 && r.right <= box.right + 1 && r.left >= box.left - 1;
+        };
+        // Clamped text that overflows shows an ellipsis: its content is taller than its box.
+        return {
+          fits: el.scrollHeight <= el.clientHeight + 1,
+          band: whole('.badge.band'),
+          badges: el.querySelectorAll('.badge').length,
+        };
+      });
+      expect(title, `${size.width}×${size.height}`).toEqual({ fits: true, band: true, badges: 2 });
+    },
+  );
+
   test.each([PHONES[0], PHONES[2]])(
     '$width×$height in de, ru, vi, ja and ar: no word of the bar, the counters or the menu is broken or cut',
     async (size) => {
