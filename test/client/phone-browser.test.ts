@@ -73,6 +73,17 @@ suite('the play page on phones, with touch', { timeout: 90_000 }, () => {
     context = undefined;
   });
 
+  /** A page in a new phone context of `size` (touch, one device pixel per CSS pixel: layout, not pixels). */
+  async function phonePage(size: { width: number; height: number }): Promise<Page> {
+    context = await env.browser.newContext({
+      viewport: { width: size.width, height: size.height },
+      deviceScaleFactor: 1,
+      hasTouch: true,
+      isMobile: true,
+    });
+    return context.newPage();
+  }
+
   async function open(seed: string, size: { width: number; height: number }): Promise<{ page: Page; cdp: CDPSession }> {
     context = await env.browser.newContext({
       viewport: { width: size.width, height: size.height },
@@ -231,13 +242,7 @@ suite('the play page on phones, with touch', { timeout: 90_000 }, () => {
   test.each(PHONES)(
     '$width×$height: a classic deal’s title shows its name, seed and both badges (mode and band) whole',
     async (size) => {
-      context = await env.browser.newContext({
-        viewport: { width: size.width, height: size.height },
-        deviceScaleFactor: 1,
-        hasTouch: true,
-        isMobile: true,
-      });
-      const page = await context.newPage();
+      const page = await phonePage(size);
       await page.goto(`${env.app.url}/play/turtle/phone-badges?mode=classic`);
       await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
       const title = await page.$eval('.play-title', (el) => {
@@ -260,16 +265,10 @@ suite('the play page on phones, with touch', { timeout: 90_000 }, () => {
   test.each([PHONES[0], PHONES[2]])(
     '$width×$height in de, ru, vi, ja and ar: no word of the bar, the counters or the menu is broken or cut',
     async (size) => {
-      context = await env.browser.newContext({
-        viewport: { width: size.width, height: size.height },
-        deviceScaleFactor: 1,
-        hasTouch: true,
-        isMobile: true,
-      });
-      const page = await context.newPage();
+      const page = await phonePage(size);
       const modes: Record<string, string> = {};
       for (const lang of ['de', 'ru', 'vi', 'ja', 'ar']) {
-        await context.addCookies([{ name: 'lang', value: lang, url: env.app.url }]);
+        await page.context().addCookies([{ name: 'lang', value: lang, url: env.app.url }]);
         await page.goto(`${env.app.url}/play/turtle/phone-words`);
         await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
         await page.tap('.menu-toggle');
