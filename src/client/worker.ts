@@ -68,12 +68,20 @@ const sameDeal = (a: Deal, b: Deal): boolean =>
 const sameMove = (a: Move, b: Move): boolean =>
   a.type === b.type && (a.type !== 'match' || (b.type === 'match' && a.a === b.a && a.b === b.b));
 
-/** How many matches `log` plays after the lost position's log; -1 when it is not that log and matches after it. */
+/**
+ * How many matches `log` plays after the lost position's log; -1 when it is not that log followed by matches, hints
+ * and checks only (a hint or a check is counted, and changes neither the board nor the undo stack).
+ */
 function matchesSinceLost(deal: Deal, log: readonly Move[]): number {
   if (!lost || log.length < lost.log.length || !sameDeal(lost.deal, deal)) return -1;
   for (let i = 0; i < lost.log.length; i++) if (!sameMove(lost.log[i]!, log[i]!)) return -1;
-  for (let i = lost.log.length; i < log.length; i++) if (log[i]!.type !== 'match') return -1;
-  return log.length - lost.log.length;
+  let matches = 0;
+  for (let i = lost.log.length; i < log.length; i++) {
+    const type = log[i]!.type;
+    if (type === 'match') matches++;
+    else if (type !== 'hint' && type !== 'check') return -1;
+  }
+  return matches;
 }
 
 /** Answers one request (exported for tests; the worker calls it per message). */

@@ -336,13 +336,21 @@ describe('solver worker', () => {
       const pairs = availablePairs(game);
       if (pairs.length === 0) break;
       const [a, b] = pairs[rng.int(pairs.length)]!;
-      const next = applyMove(game, { type: 'match', a, b });
-      if (!next.ok) throw new Error(next.message);
-      game = next.value;
-      log.push({ type: 'match', a, b });
+      // Now and then the player asked for a hint or a check first: counted in the log, the board unchanged.
+      const moves: Move[] = [
+        ...(rng.int(4) === 0 ? [{ type: rng.int(2) === 0 ? 'hint' : 'check' } as Move] : []),
+        { type: 'match', a, b },
+      ];
+      for (const move of moves) {
+        const next = applyMove(game, move);
+        if (!next.ok) throw new Error(next.message);
+        game = next.value;
+        log.push(move);
+      }
     }
     const first = positions.findIndex((p) => winnability(p.game).result === 'unsolvable');
     expect(first).toBeGreaterThan(0);
+    expect(log.slice(positions[first]!.log.length).some((m) => m.type !== 'match')).toBe(true); // hints or checks after
     expect(positions.length - first).toBeGreaterThanOrEqual(3); // positions played on after the game was lost
     let id = 10;
     for (const [i, p] of positions.entries()) {
