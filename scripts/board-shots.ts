@@ -8,14 +8,10 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { launch, pageData, startApp, tile } from '../test/client/browser.ts';
+import { launch, pageData, REVIEW_SIZES, startApp, tile } from '../test/client/browser.ts';
 
 const OUT = resolve(process.argv[2] ?? 'screenshots');
-const SIZES = [
-  { width: 1440, height: 900 },
-  { width: 390, height: 844 },
-  { width: 844, height: 390 },
-] as const;
+const SIZES = REVIEW_SIZES.map(({ width, height }) => ({ width, height }));
 
 mkdirSync(OUT, { recursive: true });
 const [app, browser] = await Promise.all([startApp(), launch()]);

@@ -69,19 +69,23 @@ const sameMove = (a: Move, b: Move): boolean =>
   a.type === b.type && (a.type !== 'match' || (b.type === 'match' && a.a === b.a && a.b === b.b));
 
 /**
- * How many matches `log` plays after the lost position's log; -1 when it is not that log followed by matches, hints
- * and checks only (a hint or a check is counted, and changes neither the board nor the undo stack).
+ * When `log` is the lost position's log followed by matches, hints and checks only (a hint or a check is counted,
+ * and changes neither the board nor the undo stack): how many matches it plays after it, and the undo steps known
+ * there. Otherwise null.
  */
-function matchesSinceLost(deal: Deal, log: readonly Move[]): number {
-  if (!lost || log.length < lost.log.length || !sameDeal(lost.deal, deal)) return -1;
-  for (let i = 0; i < lost.log.length; i++) if (!sameMove(lost.log[i]!, log[i]!)) return -1;
+function sinceLost(
+  deal: Deal,
+  log: readonly Move[],
+): { readonly matches: number; readonly undoSteps: number | null } | null {
+  if (!lost || log.length < lost.log.length || !sameDeal(lost.deal, deal)) return null;
+  for (let i = 0; i < lost.log.length; i++) if (!sameMove(lost.log[i]!, log[i]!)) return null;
   let matches = 0;
   for (let i = lost.log.length; i < log.length; i++) {
     const type = log[i]!.type;
     if (type === 'match') matches++;
-    else if (type !== 'hint' && type !== 'check') return -1;
+    else if (type !== 'hint' && type !== 'check') return null;
   }
-  return matches;
+  return { matches, undoSteps: lost.undoSteps };
 }
 
 /** Answers one request (exported for tests; the worker calls it per message). */
@@ -95,10 +99,10 @@ export function answer(req: WorkerRequest): WorkerAnswer {
   }
   const game = replay(req.deal, req.log);
   if (!game.ok) return { id: req.id, kind: 'error', message: game.message };
-  const since = matchesSinceLost(req.deal, req.log);
+  const since = sinceLost(req.deal, req.log);
   if (req.kind === 'hint') {
     // Lost: any pair, as hintFor answers when the solver finds none that keeps the game winnable.
-    if (since >= 0)
+    if (since)
       return {
         id: req.id,
         kind: 'hint',
@@ -110,10 +114,10 @@ export function answer(req: WorkerRequest): WorkerAnswer {
     if (hint.result === 'unsolvable') lost = { deal: req.deal, log: req.log.slice(), undoSteps: null };
     return { id: req.id, kind: 'hint', pair: hint.pair, winning: hint.winning, result: hint.result };
   }
-  if (since >= 0 && lost!.undoSteps !== null)
-    return { id: req.id, kind: 'check', result: 'unsolvable', undoSteps: lost!.undoSteps + since };
+  if (since && since.undoSteps !== null)
+    return { id: req.id, kind: 'check', result: 'unsolvable', undoSteps: since.undoSteps + since.matches };
   // The positions since the lost one, and it, are known lost: the undo search starts past them.
-  const w = winnability(game.value, CHECK_BUDGET, since + 1);
+  const w = winnability(game.value, CHECK_BUDGET, since ? since.matches + 1 : 0);
   if (w.result === 'unsolvable') lost = { deal: req.deal, log: req.log.slice(), undoSteps: w.undoSteps };
   return { id: req.id, kind: 'check', result: w.result, undoSteps: w.undoSteps };
 }

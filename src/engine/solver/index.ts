@@ -109,17 +109,15 @@ export function solve(
   const first = Math.min(count, options.playoutsFirst ?? PLAYOUTS_FIRST);
   try {
     search.unstackAll();
-    if (first === 0 && !search.optimisticFromStart()) return { result: 'unsolvable', nodes: budget.nodes };
     if (options.pairing && plays.greedy(commitments.pairingOf(options.pairing), 0))
       return { result: 'solvable', nodes: budget.nodes, solution: plays.solution() };
-    for (let p = 0; p < count; p++) {
-      if (p === first && first > 0 && !search.optimisticFromStart())
-        return { result: 'unsolvable', nodes: budget.nodes };
+    // The playouts, with the optimistic play from the start after the first `first` of them.
+    for (let p = 0; p <= count; p++) {
+      if (p === first && !search.optimisticFromStart()) return { result: 'unsolvable', nodes: budget.nodes };
+      if (p === count) break;
       const moves = playouts.playout(rng);
       if (moves) return { result: 'solvable', nodes: budget.nodes, solution: moves };
     }
-    if (first === count && first > 0 && !search.optimisticFromStart())
-      return { result: 'unsolvable', nodes: budget.nodes };
     const moves = search.run();
     if (moves) return { result: 'solvable', nodes: budget.nodes, solution: moves };
     return { result: 'unsolvable', nodes: budget.nodes };
