@@ -1,7 +1,7 @@
 /**
  * The command line (README.md, "Command line"; docs/contracts.md, "Command line"). Most cases run the
  * command in this process through src/cli/run.ts, with strings for stdout, stderr and stdin; a few run the
- * real entry as a user does (a child process `node --import tsx src/cli/main.ts ...` in the project root),
+ * real entry as a user does (a child process `node dist/cli/main.js ...`, the build, in the project root),
  * which proves the arguments, streams, stdin and exit status are wired to run(). Happy paths check the
  * output shapes; a table of bad inputs checks exit status 2 with exactly one line on stderr and no stack
  * trace.
@@ -491,7 +491,7 @@ describe.concurrent('bad input: exit 2 and one line on stderr', () => {
 // ---------------------------------------------------------------------------
 // The real entry, as a user runs it: what run() answers reaches the process's streams and exit status.
 
-describe('the entry src/cli/main.ts, in a child process', () => {
+describe('the entry, built (dist/cli/main.js), in a child process', () => {
   test('a command: its JSON on stdout, nothing on stderr, exit 0; the same as in process', async () => {
     const [spawned, inProcess] = await Promise.all([
       runCli(['deal', '--layout', 'garden', '--seed', 'entry']),

@@ -1,17 +1,17 @@
 /**
  * Runs the command line for the CLI tests: in process through src/cli/run.ts (`runInProcess`, the fast way,
- * for most cases), or as a child process through the real entry src/cli/main.ts (`runCli`), which proves the
- * wiring of arguments, streams, stdin, the environment and the exit status.
+ * for most cases), or as a child process through the real entry as built, dist/cli/main.js (`runCli`), which
+ * proves the wiring of arguments, streams, stdin, the environment and the exit status
+ * (test/support/dist-setup.ts makes sure the build is as new as src/).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { run } from '../../src/cli/run.ts';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const TSX = pathToFileURL(path.join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href; // tsx's import hook, from any folder
 
 export interface Run {
   readonly status: number | null;
@@ -20,7 +20,7 @@ export interface Run {
 }
 
 /**
- * `node src/cli/main.ts ...args` through tsx, in `cwd` (default the project root), with `env` if given and
+ * `node dist/cli/main.js ...args`, in `cwd` (default the project root), with `env` if given and
  * `input` written to its stdin (which is then closed; without `input`, stdin is closed at once).
  */
 export function runCli(
@@ -28,7 +28,7 @@ export function runCli(
   options: { cwd?: string; env?: Record<string, string>; input?: string } = {},
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, path.join(ROOT, 'src/cli/main.ts'), ...args], {
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli/main.js'), ...args], {
       cwd: options.cwd ?? ROOT,
       ...(options.env ? { env: options.env } : {}),
     });

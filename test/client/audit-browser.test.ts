@@ -2,9 +2,14 @@
  * axe-core on every page (docs/client.md, "Audits"): home, play in both modes and resumed, daily and a past
  * daily, stats, upload, a custom layout, the editor, a transfer link, the offline page, two tile sets' faces
  * previews and a 404, in the three themes at 1440×900 and 390×844 (the play page's menu open too), and home,
- * play and stats in Arabic, Hebrew, Japanese and German, held to WCAG 2.0–2.2 A and AA: any violation fails. A theme
- * changes colours only (a class on the root, the same markup): the light theme runs every rule, the dark and
- * high-contrast themes the rules that judge colours (contrast, links told apart from text).
+ * play and stats in Arabic, Hebrew, Japanese and German, held to WCAG 2.0–2.2 A and AA: any violation fails.
+ *
+ * A theme changes colours only: the server renders `data-theme` on the root and the same markup, and the theme
+ * form switches that attribute (and the colour-scheme meta) in place without a reload (src/client/theme.ts). So
+ * each page is loaded once per size, in the light theme, which runs every rule; then it is switched to dark and
+ * to high contrast with its theme form, as a player does, and those run the rules that judge colours (contrast, links told apart from text).
+ * That the server renders each theme's attribute from the cookie is test/server/routes/theme.test.ts's.
+ * Colours are judged at rest: the contexts ask for reduced motion, so a theme switch is not a fade to wait for.
  * Nodes axe cannot judge (text over gradients) are checked by hand: docs/client.md lists them.
  */
 import type { BrowserContext, Page } from 'playwright-core';
@@ -12,36 +17,55 @@ import { describe, expect, test } from 'vitest';
 import { AXE_COLOUR_RULES, auditPages, axeViolations } from './audit.ts';
 import { appAndBrowser, HAS_CHROMIUM } from './browser.ts';
 
-const THEMES = ['light', 'dark', 'contrast'] as const;
 const SIZES = [
   { width: 1440, height: 900 },
   { width: 390, height: 844 },
 ] as const;
 
+/** Switches the page's theme as a player does, with the theme form's select (src/client/theme.ts applies it in place). */
+async function chooseTheme(page: Page, theme: string): Promise<void> {
+  const switched = await page.evaluate((name) => {
+    const select = document.querySelector<HTMLSelectElement>('form.theme-form select');
+    if (!select) return false;
+    select.value = name;
+    select.dispatchEvent(new Event('change'));
+    return document.documentElement.dataset.theme === name;
+  }, theme);
+  expect(switched, `the page's theme form switches to ${theme}`).toBe(true);
+}
+
+/** Violations on the page as it is, in the light theme (every rule), then dark and high contrast (colour rules). */
+async function inEveryTheme(page: Page, where: string): Promise<string[]> {
+  const found = (await axeViolations(page)).map((v) => `${where} light: ${v}`);
+  for (const theme of ['dark', 'contrast']) {
+    await chooseTheme(page, theme);
+    for (const v of await axeViolations(page, AXE_COLOUR_RULES)) found.push(`${where} ${theme}: ${v}`);
+  }
+  await chooseTheme(page, 'light');
+  return found;
+}
+
 (HAS_CHROMIUM ? describe : describe.skip)('axe-core on every page, theme and size', { timeout: 240_000 }, () => {
   const env = appAndBrowser();
 
-  test.each(THEMES)('%s theme: no violation on any page at desktop and phone sizes', async (theme) => {
-    const rules = theme === 'light' ? undefined : AXE_COLOUR_RULES;
+  test.each(SIZES)('$width×$height: no violation on any page in any theme', async (size) => {
     const { cookie, pages } = await auditPages(env.app.url);
-    const context: BrowserContext = await env.browser.newContext({ viewport: SIZES[0] });
+    const context: BrowserContext = await env.browser.newContext({ viewport: size, reducedMotion: 'reduce' });
     await context.addCookies([
       { ...cookie, url: env.app.url },
-      { name: 'theme', value: theme, url: env.app.url },
+      { name: 'theme', value: 'light', url: env.app.url },
     ]);
     const page: Page = await context.newPage();
     const found: string[] = [];
-    for (const size of SIZES) {
-      await page.setViewportSize(size);
-      for (const p of pages) {
-        await page.goto(`${env.app.url}${p.path}`);
-        await page.waitForLoadState('load');
-        for (const v of await axeViolations(page, rules)) found.push(`${p.name} at ${size.width}: ${v}`);
-        if (p.name === 'play' && size.width < 1000) {
-          await page.click('.menu-toggle');
-          await page.locator('#game-menu').waitFor({ state: 'visible' });
-          for (const v of await axeViolations(page, rules)) found.push(`${p.name} menu at ${size.width}: ${v}`);
-        }
+    for (const p of pages) {
+      await page.goto(`${env.app.url}${p.path}`);
+      await page.waitForLoadState('load');
+      expect(await page.getAttribute('html', 'data-theme')).toBe('light');
+      found.push(...(await inEveryTheme(page, `${p.name} at ${size.width}`)));
+      if (p.name === 'play' && size.width < 1000) {
+        await page.click('.menu-toggle');
+        await page.locator('#game-menu').waitFor({ state: 'visible' });
+        found.push(...(await inEveryTheme(page, `${p.name} menu at ${size.width}`)));
       }
     }
     expect(found).toEqual([]);
@@ -53,7 +77,7 @@ const SIZES = [
   test('ar, he, ja and de: no violation on home, play (its menu open too) and stats', async () => {
     const { cookie, pages } = await auditPages(env.app.url);
     const audited = pages.filter((p) => ['home', 'play', 'stats'].includes(p.name));
-    const context: BrowserContext = await env.browser.newContext({ viewport: SIZES[1] });
+    const context: BrowserContext = await env.browser.newContext({ viewport: SIZES[1], reducedMotion: 'reduce' });
     await context.addCookies([{ ...cookie, url: env.app.url }]);
     const page: Page = await context.newPage();
     const found: string[] = [];

@@ -4,7 +4,7 @@
  * to past days; a win's panel shows the server's time and whether it is ranked.
  */
 import { describe, expect, test } from 'vitest';
-import { appAndBrowser, HAS_CHROMIUM, pageData, playByScript, tile } from './browser.ts';
+import { appAndBrowser, clickPairs, HAS_CHROMIUM, pageData, playByScript } from './browser.ts';
 import { layoutById } from '../../src/engine/builtins.ts';
 import { dailyLayoutOf } from '../../src/server/services/daily.ts';
 
@@ -90,10 +90,7 @@ import { dailyLayoutOf } from '../../src/server/services/daily.ts';
       // page's clock.
       const { deal } = await pageData(page);
       await context.setOffline(true);
-      for (const [a, b] of deal.solution) {
-        await tile(page, a).click();
-        await tile(page, b).click();
-      }
+      await clickPairs(page, deal.solution);
       const yours = await page.textContent('[data-win="your-time"]');
       expect(yours).toMatch(/^\d+:\d\d$/);
       const ms = Number(await page.getAttribute('#clock', 'data-ms'));

@@ -11,7 +11,7 @@ import { describe, expect, test } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { Deal, Mode } from '../../src/engine/index.ts';
 import { PUBLIC_DIR } from '../../src/server/plugins/assets.ts';
-import { appAndBrowser, HAS_CHROMIUM, launch, tile } from './browser.ts';
+import { appAndBrowser, clickPairs, HAS_CHROMIUM, launch } from './browser.ts';
 
 const suite = HAS_CHROMIUM ? describe : describe.skip;
 
@@ -83,10 +83,7 @@ suite('offline in Chromium', () => {
     expect(await page.locator('#board .tile:not([hidden])').count()).toBe(deal.tiles.length);
 
     // The solution comes with the deal the engine made here; the player plays it by clicking.
-    for (const [a, b] of deal.solution) {
-      await tile(page, a).click();
-      await tile(page, b).click();
-    }
+    await clickPairs(page, deal.solution);
     expect(await page.getAttribute('#board', 'data-status')).toBe('won');
     expect(await page.getAttribute('#sync-status', 'data-sync')).toBe('offline');
     expect(await page.isVisible('#win-panel')).toBe(true);

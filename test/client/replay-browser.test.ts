@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
-import { appAndBrowser, HAS_CHROMIUM, pageData, settled, tile } from './browser.ts';
+import { appAndBrowser, clickPairs, HAS_CHROMIUM, pageData, settled, tile } from './browser.ts';
 
 const visibleTiles = (page: Page): Promise<number> => page.locator('#board .tile:not([hidden])').count();
 const moveOf = (page: Page): number => Number(new URL(page.url()).searchParams.get('move'));
@@ -36,10 +36,7 @@ const moveOf = (page: Page): number => Number(new URL(page.url()).searchParams.g
     await tile(play, rest[0]![0]).click();
     await tile(play, rest[0]![1]).click();
     await play.locator('[data-action="undo"]').first().click();
-    for (const [a, b] of rest) {
-      await tile(play, a).click();
-      await tile(play, b).click();
-    }
+    await clickPairs(play, rest);
     await settled(play);
     const panel = play.locator('#win-panel');
     await expect.poll(() => panel.isVisible()).toBe(true);

@@ -4,7 +4,7 @@
  * a win recorded from a play page in another tab shows on an open stats page (docs/contracts.md, "The play page").
  */
 import { describe, expect, test } from 'vitest';
-import { appAndBrowser, HAS_CHROMIUM, pageData, playByScript, settled, tile } from './browser.ts';
+import { appAndBrowser, clickPairs, HAS_CHROMIUM, pageData, playByScript, settled } from './browser.ts';
 
 (HAS_CHROMIUM ? describe : describe.skip)('stats on a phone', () => {
   const env = appAndBrowser();
@@ -45,10 +45,7 @@ import { appAndBrowser, HAS_CHROMIUM, pageData, playByScript, settled, tile } fr
     const play = await context.newPage();
     await play.goto(`${env.app.url}/play/garden/live-second`);
     await play.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
-    for (const [a, b] of (await pageData(play)).deal.solution) {
-      await tile(play, a).click();
-      await tile(play, b).click();
-    }
+    await clickPairs(play, (await pageData(play)).deal.solution);
     await settled(play);
     await expect.poll(won, { timeout: 10_000 }).toBe('2');
     expect(await stats.textContent('.history tbody tr:first-child')).toContain('live-second');

@@ -8,11 +8,11 @@
  * so a test that reopens "the same file" reopens the same database. `query()` reads and writes rows on
  * either backend, for the tests that look behind the API.
  */
-import { afterAll, afterEach } from 'vitest';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
 import { buildApp, type AppOptions } from '../../src/server/app.ts';
 import type { Deal } from '../../src/engine/index.ts';
+import { afterEveryFile, afterEveryTest } from '../support/cleanup.ts';
 import { freshDatabaseUrl } from '../support/postgres.ts';
 
 /** The backend this run of the file tests: set by the vitest project. */
@@ -63,14 +63,18 @@ const spare: string[] = []; // PostgreSQL databases of this file whose app close
 const lent = new Map<FastifyInstance, string>(); // app → the database it was given for ':memory:'
 const cleaners = new Map<string, pg.Client>(); // database → a connection that empties it
 
-afterEach(async () => {
+// Through test/support/cleanup.ts: this module is loaded once per worker and serves every file it runs.
+afterEveryTest(async () => {
   await Promise.all(open.splice(0).map((app) => app.close()));
   for (const url of lent.values()) spare.push(url);
   lent.clear();
 });
 
-afterAll(async () => {
+afterEveryFile(async () => {
   await Promise.all([...cleaners.values()].map((client) => client.end()));
+  cleaners.clear();
+  spare.length = 0;
+  databases.clear();
 });
 
 /** Empties a database used before (every table but the migrations'): as good as a fresh one, and quicker. */

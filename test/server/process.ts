@@ -1,7 +1,7 @@
 /**
  * The real server as a child process, for the crash, shutdown and production-build tests:
- * `node --import tsx src/server/server.ts` (or other node arguments, such as the compiled
- * `dist/server/server.js`) on 127.0.0.1, port 0 (the kernel picks a free one;
+ * `node dist/server/server.js`, the build `npm start` runs (test/support/dist-setup.ts makes sure it is as new
+ * as src/; other node arguments may be given, such as `--import tsx src/server/server.ts`) on 127.0.0.1, port 0 (the kernel picks a free one;
  * we read it from the "Server listening at" log line), a database file the test chooses.
  * Every log line is kept, parsed, for the test to look at.
  */
@@ -29,14 +29,13 @@ export interface ServerProcess {
   waitForLog(test: (line: LogLine) => boolean, timeoutMs?: number): Promise<LogLine>;
 }
 
-export const FROM_SOURCE = ['--import', 'tsx', 'src/server/server.ts'] as const; // node arguments
 export const FROM_DIST = ['dist/server/server.js'] as const; // what `npm start` runs (`npm run build` makes it)
 
 /** Starts the server on `databasePath`; resolves once it listens. */
 export async function startServer(
   databasePath: string,
   env: Record<string, string> = {},
-  nodeArgs: readonly string[] = FROM_SOURCE,
+  nodeArgs: readonly string[] = FROM_DIST,
   keep: (line: LogLine) => boolean = () => true, // which log lines `logs` keeps (a benchmark drops request logs)
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, nodeArgs, {

@@ -21,7 +21,7 @@ import { afterAll, expect, test } from 'vitest';
 import type { Deal } from '../../../src/engine/index.ts';
 import { BOUNDARY, bigLayoutMap, heavyBatches, multipartFile } from '../../support/heavy.ts';
 import { closeAgents, cookieOf, send, type Answer } from '../../support/http.ts';
-import { FROM_SOURCE, startServer, type ServerProcess } from '../process.ts';
+import { FROM_DIST, startServer, type ServerProcess } from '../process.ts';
 
 export const HEAP_MB = 256; // --max-old-space-size, as docs/capacity.md advises for a small container
 export const RSS_BOUND_MB = 480; // docs/operations.md, "Memory": the process's RSS at HEAP_MB
@@ -66,7 +66,7 @@ test(
   async () => {
     server = await startServer(path.join(dir, 'attack.db'), { TRUST_PROXY: 'loopback' }, [
       `--max-old-space-size=${HEAP_MB}`,
-      ...FROM_SOURCE,
+      ...FROM_DIST,
     ]);
     const { base, child } = server;
     let exited: string | undefined;

@@ -1,0 +1,32 @@
+/**
+ * vitest globalSetup: the build (the compiled server and CLI in dist/, the browser's files in public/build/) is
+ * as new as its sources (src/, public/css/, scripts/). The tests that start the real
+ * server or the command line as a child process run the build, as `npm start` and the installed CLI do
+ * (test/server/process.ts, test/cli/run.ts): a child started from source through tsx spends over a second of CPU
+ * compiling before it answers, which a run of some thirty children pays again and again. `npm test` builds
+ * before it runs vitest, so this finds dist/ fresh; a run of single files after an edit builds it here first.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BUILT = ['dist/server/server.js', 'dist/cli/main.js', 'public/build/manifest.json'];
+const SOURCES = ['src', 'public/css', 'scripts'];
+
+/** The newest modification time of a file under `dir`, in ms. */
+function newest(dir: string): number {
+  let latest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
+    if (entry.isFile()) latest = Math.max(latest, statSync(path.join(entry.parentPath, entry.name)).mtimeMs);
+  return latest;
+}
+
+export default function setup(): void {
+  const built = BUILT.map((file) => path.join(ROOT, file));
+  const oldest = Math.min(...built.map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
+  if (SOURCES.every((dir) => newest(path.join(ROOT, dir)) <= oldest)) return;
+  console.warn('\n*** a source is newer than the build: running `npm run build` before the tests ***\n');
+  execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'inherit' });
+}
