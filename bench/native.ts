@@ -28,16 +28,14 @@ import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import { layoutById } from '../src/engine/builtins.ts';
 import { fullPresence, geometryOf, matchGroup, solve, SOLVE_BUDGET, type Layout } from '../src/engine/index.ts';
 import { parseFlags, UsageError } from '../src/cli/args.ts';
 import { mean, percentile, round } from '../src/cli/measure.ts';
 import { naiveFaces } from '../src/cli/naive.ts';
 import { naiveReplay } from '../test/engine/helpers.ts'; // the tests' plain rules
-import { compileCli } from './built.ts';
+import { compileCli, ROOT } from './built.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_DEBONDT = '../shared/peers/debondt'; // relative to the working directory
 const CAP_MS = 600_000; // the reference gives up on a deal after this (never reached on turtle shuffles)
 

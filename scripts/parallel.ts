@@ -36,5 +36,5 @@ function run(name: string, index: number): Promise<boolean> {
   });
 }
 
-const results = await Promise.all(names.map((name, index) => run(name, index)));
+const results = await Promise.all(names.map(run));
 process.exit(results.every(Boolean) ? 0 : 1);

@@ -1,8 +1,9 @@
 /**
  * The real server as a child process, for the crash, shutdown and production-build tests:
  * `node dist/server/server.js`, the build `npm start` runs (test/support/dist-setup.ts makes sure it is as new
- * as src/; other node arguments may be given, such as `--import tsx src/server/server.ts`) on 127.0.0.1, port 0 (the kernel picks a free one;
- * we read it from the "Server listening at" log line), a database file the test chooses.
+ * as src/; other node arguments may be given, such as `--import tsx src/server/server.ts`), on 127.0.0.1, port 0
+ * (the kernel picks a free one; we read it from the "Server listening at" log line), a database file the test
+ * chooses.
  * Every log line is kept, parsed, for the test to look at.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

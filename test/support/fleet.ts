@@ -16,7 +16,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { FROM_DIST, startServer, type LogLine, type ServerProcess } from '../server/process.ts';
+import { startServer, type LogLine, type ServerProcess } from '../server/process.ts';
 import { findExecutable, missingReason } from './executables.ts';
 import { freePort } from './ports.ts';
 
@@ -123,7 +123,7 @@ export interface FleetOptions {
   size: number; // app processes
   databasePath: string; // the SQLite file they share, when `env` names no DATABASE_URL
   env: Record<string, string>; // for every process: COOKIE_SECRET, REDIS_URL, DATABASE_URL…
-  nodeArgs?: readonly string[]; // default: the build (FROM_DIST)
+  nodeArgs?: readonly string[]; // default: startServer's, the build (FROM_DIST)
   keepLogs?: (line: LogLine) => boolean; // which log lines each process keeps (default all)
   /** Default: a check every 300 ms, out after 2 failed, a check may take 15 s; 'deploy': the file's own. */
   balancer?: BalancerTimings | 'deploy';
@@ -181,7 +181,7 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
   try {
     const ports = await Promise.all(Array.from({ length: opts.size }, () => freePort()));
     const start = (i: number) =>
-      startServer(opts.databasePath, { ...env, PORT: String(ports[i]) }, opts.nodeArgs ?? FROM_DIST, opts.keepLogs);
+      startServer(opts.databasePath, { ...env, PORT: String(ports[i]) }, opts.nodeArgs, opts.keepLogs);
     apps.push(await start(0));
     apps.push(...(await Promise.all(Array.from({ length: opts.size - 1 }, (_, i) => start(i + 1)))));
     const names = apps.map((_, i) => `app${i + 1}`);
