@@ -13,6 +13,10 @@
  *   safe). When it clears the board, its moves are the solution; where it stops, the
  *   search branches on a group with two or more free uncommitted copies.
  *
+ * - The *probe plays* (search.ts, the probe): the optimistic play under each pairing of one
+ *   group of four, asked only whether that group's copies all leave. All three pairings
+ *   share one walk with the group held back (see probePairing); one node each.
+ *
  * Implementation notes. A play runs on a scratch board (presence and neighbour counts)
  * loaded from a *play state*: state 0 is greedy play under the base commitments, and
  * state l + 1 is what the greedy play of the search node at level l left, where every
@@ -25,7 +29,7 @@ import type { Flat } from '../flat.ts';
 import type { Pair } from '../types.ts';
 import type { Budget } from './budget.ts';
 import type { Nogoods } from './nogoods.ts';
-import type { PlayState, Start, Workspace } from './workspace.ts';
+import type { HeldBack, PlayState, Start, Workspace } from './workspace.ts';
 
 export class Plays {
   private readonly n: number;
@@ -46,6 +50,12 @@ export class Plays {
   private readonly reached: Uint8Array; // per tile: became free or left
   private readonly freeOrGone: Int32Array; // per group: uncommitted copies free or gone
   readonly leftAt: Int32Array; // per tile: when it left, in waves of tiles freed (for value ordering)
+  private held = 0; // walk: the copies of the group held back seen free, a bit per rank
+
+  // The probe plays: the board with one group held back, under the restrictions it was walked with.
+  private readonly rank: Int32Array;
+  private readonly heldBack: HeldBack;
+  private heldGroup = -1; // the group whose walk `heldBack` keeps; -1: none kept
 
   // Greedy play; read by the search where it stopped.
   readonly counted: Uint8Array; // per tile: counted as a free uncommitted copy
@@ -71,6 +81,8 @@ export class Plays {
     this.groupOf = start.groupOf;
     this.memberAt = start.memberAt;
     this.members = start.members;
+    this.rank = start.rank;
+    this.heldBack = work.heldBack;
     this.present = work.present;
     this.above = work.above;
     this.left = work.left;
@@ -164,15 +176,10 @@ export class Plays {
   /**
    * The optimistic play under `partner` (see the notes), continued from play state
    * `slot`: true when it empties the board; where it fails, `present` holds the tiles
-   * it stranded. With `until` a group, true already once that group's copies are gone:
-   * the probe's use, where the play without the group's commitment is known to clear
-   * the board. The plays differ only in how that group leaves, so once it is gone they
-   * remove the same tiles (the play removes every tile its rules allow, in whatever
-   * order). Should the play without it fail after all, the answer errs towards
-   * "possible", which only weakens the probe.
+   * it stranded.
    */
-  optimistic(partner: Int32Array, slot: number, until = -1): boolean {
-    return this.optimisticFrom(partner, this.states[slot]!, until);
+  optimistic(partner: Int32Array, slot: number): boolean {
+    return this.optimisticFrom(partner, this.states[slot]!);
   }
 
   /**
@@ -199,42 +206,57 @@ export class Plays {
    * free together; fewer commitments never ban more). One node, like any play.
    */
   optimisticFromStranded(partner: Int32Array): boolean {
-    return this.optimisticFrom(partner, this.stranded, -1);
+    return this.optimisticFrom(partner, this.stranded);
   }
 
-  private optimisticFrom(partner: Int32Array, from: PlayState, until: number): boolean {
+  private optimisticFrom(partner: Int32Array, from: PlayState): boolean {
     this.budget.spend();
-    let top = this.load(from);
-    const { present, reached, freeOrGone, stack, groupOf, members, memberAt, leftAt } = this;
+    const top = this.load(from);
+    this.failedEarly = !this.nogoods.restrictPlay(partner);
+    if (this.failedEarly) return false;
+    this.countGone(partner);
+    return this.walk(partner, top, -1, 0) === from.remaining;
+  }
+
+  /** Sets up the optimistic play's counts on the board loaded: copies gone before it that `partner` leaves uncommitted count as gone. */
+  private countGone(partner: Int32Array): void {
+    const { present, reached, freeOrGone, groupOf, members } = this;
     reached.fill(0);
     freeOrGone.fill(0);
-    this.failedEarly = false;
-    if (!this.nogoods.restrictPlay(partner)) {
-      this.failedEarly = true;
-      return false;
-    }
-    const { playBan: ban, playRestricted: restricted } = this.nogoods;
-    // Copies gone before the state that `partner` leaves uncommitted count as gone.
-    for (let k = 0, end = memberAt[this.groupCount]!; k < end; k++) {
+    for (let k = 0, end = this.memberAt[this.groupCount]!; k < end; k++) {
       const m = members[k]!;
       if (!present[m] && partner[m]! < 0) {
         freeOrGone[groupOf[m]!]!++;
         reached[m] = 1;
       }
     }
-    let left = from.remaining;
-    let pending = -1; // copies of group `until` on the board
-    if (until >= 0) {
-      pending = 0;
-      for (let k = memberAt[until]!; k < memberAt[until + 1]!; k++) pending += present[members[k]!]!;
-    }
+  }
+
+  /**
+   * The optimistic play's walk over the stack (`top` tiles on it) under `partner` and the restrictions of the
+   * last `restrictPlay`: the tiles it removes. Copies of group `hold` never leave: each one seen free sets its
+   * rank's bit in `held`, and once every bit of `want` is set the walk stops there, returning -1. (A walk
+   * stopped, or resumed later, has removed what some order of the play's moves removes by then; a play that
+   * runs out ends on the one largest set of removals its rules allow, whatever the order.)
+   */
+  private walk(partner: Int32Array, top: number, hold: number, want: number): number {
+    const { present, reached, freeOrGone, stack, groupOf, members, memberAt, leftAt, rank } = this;
+    const { playBan: ban, playRestricted: restricted } = this.nogoods;
+    let removed = 0;
     let clock = 0;
+    let held = this.held;
     // First in, first out: `leftAt` then follows waves of tiles freed.
     for (let head = 0; head < top;) {
       const t = stack[head++]!;
       if (!present[t] || !this.isFree(t)) continue;
-      const p = partner[t]!;
       const g = groupOf[t]!;
+      if (g === hold) {
+        held |= 1 << rank[t]!;
+        if ((held & want) !== want) continue;
+        this.held = held;
+        return -1;
+      }
+      const p = partner[t]!;
       if (!reached[t]) {
         reached[t] = 1;
         if (p < 0 && (++freeOrGone[g]! === 2 || restricted[g]))
@@ -252,18 +274,96 @@ export class Plays {
           if (!mate) continue;
         }
         leftAt[t] = clock++;
+        removed++;
         top = this.remove(t, top);
-        left--;
-        if (g === until && --pending === 0) return true;
       } else if (present[p] && this.isFree(p)) {
         leftAt[t] = leftAt[p] = clock++;
+        removed += 2;
         top = this.remove(t, top);
         top = this.remove(p, top);
-        left -= 2;
-        if (g === until && (pending -= 2) === 0) return true;
       }
     }
-    return left === 0;
+    this.held = held;
+    return removed;
+  }
+
+  /**
+   * One probe play (search.ts): does the optimistic play from play state 0 under `partner`, which commits the
+   * copies of the group of four of `a` as a–x and the other two together, remove all four? One node, and the
+   * same answer as that play. Call `startProbe` before the first pairing of each group.
+   *
+   * Held back, the group's copies change nothing else in the play: so one walk with all four held back serves
+   * all three pairings, as long as the restrictions on the other groups are the same. Where it ends, a pair
+   * whose two copies it saw free leaves first (committed copies leave together once both are free, and a free
+   * tile stays free); when both pairs are, the group is gone; when neither, it never leaves. With one, the walk
+   * goes on from that board with the pair removed and the other pair held back, until both of those are free.
+   * (The `leftAt` times it leaves are not a whole play's: the value ordering reads them only after a node's own
+   * optimistic play, which times every tile it removes.)
+   */
+  probePairing(partner: Int32Array, a: number, x: number): boolean {
+    this.budget.spend();
+    const nogoods = this.nogoods;
+    this.failedEarly = !nogoods.restrictPlay(partner);
+    if (this.failedEarly) return false;
+    const g = this.groupOf[a]!;
+    const kept = this.heldBack;
+    if (this.heldGroup !== g || !this.sameRestrictions(g)) {
+      this.heldGroup = g;
+      kept.ban.set(nogoods.playBan);
+      kept.restricted.set(nogoods.playRestricted);
+      const top = this.load(this.states[0]!);
+      this.countGone(partner);
+      this.held = 0;
+      this.walk(partner, top, g, 15);
+      kept.held = this.held;
+      if (kept.held !== 15) this.save(kept);
+    }
+    const pair = (1 << this.rank[a]!) | (1 << this.rank[x]!);
+    const other = 15 ^ pair;
+    const pairFree = (kept.held & pair) === pair;
+    const otherFree = (kept.held & other) === other;
+    if (pairFree === otherFree) return pairFree;
+    const [first, last] = pairFree ? [pair, other] : [other, pair];
+    this.restore(kept);
+    let top = 0;
+    for (let k = this.memberAt[g]!; k < this.memberAt[g + 1]!; k++) {
+      const m = this.members[k]!;
+      if (first & (1 << this.rank[m]!)) top = this.remove(m, top);
+    }
+    this.held = kept.held & last;
+    return this.walk(partner, top, g, last) < 0;
+  }
+
+  /** Forgets the walk kept for the probe plays: the next `probePairing` walks afresh. */
+  startProbe(): void {
+    this.heldGroup = -1;
+  }
+
+  /** Are the restrictions of the last `restrictPlay` those of the walk kept, but on group g? */
+  private sameRestrictions(g: number): boolean {
+    const { playBan, playRestricted } = this.nogoods;
+    const kept = this.heldBack;
+    for (let i = 0; i < this.n; i++) if (playBan[i] !== kept.ban[i] && this.groupOf[i] !== g) return false;
+    for (let h = 0; h < this.groupCount; h++) if (playRestricted[h] !== kept.restricted[h] && h !== g) return false;
+    return true;
+  }
+
+  private save(to: HeldBack): void {
+    to.present.set(this.present);
+    to.above.set(this.above);
+    to.left.set(this.left);
+    to.right.set(this.right);
+    to.reached.set(this.reached);
+    to.freeOrGone.set(this.freeOrGone);
+  }
+
+  private restore(from: HeldBack): void {
+    this.present.set(from.present);
+    this.above.set(from.above);
+    this.left.set(from.left);
+    this.right.set(from.right);
+    this.reached.set(from.reached);
+    this.freeOrGone.set(from.freeOrGone);
   }
 
   /**

@@ -21,9 +21,9 @@
  *
  * Before the search: pairings of copies stacked on each other are forbidden (they never
  * pair), and each group's pairings are probed alone at the root, the groups with the
- * fewest pairings left first, each play stopping once the probed group is gone: a
- * pairing that fails is forbidden for good, and a group left with one pairing is
- * committed. Runs restart on the Luby schedule, which keeps unlucky early choices from
+ * fewest pairings left first, each asking only whether the probed group leaves (the
+ * probe plays, plays.ts: the three pairings share one walk of the board): a pairing that
+ * fails is forbidden for good, and a group left with one pairing is committed. Runs restart on the Luby schedule, which keeps unlucky early choices from
  * dominating; nogoods survive restarts, and the probe runs again after each, as pairings
  * forbidden meanwhile make the optimistic play stricter.
  *
@@ -187,10 +187,11 @@ export class PairingSearch {
         if (!onBoard[a] || !onBoard[b] || !onBoard[c] || !onBoard[d]) continue; // already played
         let alive = -1;
         let aliveCount = 0;
+        this.plays.startProbe();
         for (const x of [b, c, d]) {
           if (nogoods.isForbidden(a, x)) continue;
           commitments.decide(0, a, x);
-          const ok = this.plays.optimistic(commitments.partner, 0, g);
+          const ok = this.plays.probePairing(commitments.partner, a, x);
           commitments.undecide(0);
           if (ok) {
             alive = x;

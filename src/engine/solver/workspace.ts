@@ -20,6 +20,19 @@ import { matchGroup, type Presence } from '../rules.ts';
 import { neighboursOf, type Neighbours } from './playouts.ts';
 import type { Face } from '../types.ts';
 
+/** The probe plays' board (plays.ts): where the walk with one group held back ended, and what it ran under. */
+export interface HeldBack {
+  readonly present: Uint8Array;
+  readonly above: Int32Array;
+  readonly left: Int32Array;
+  readonly right: Int32Array;
+  readonly reached: Uint8Array;
+  readonly freeOrGone: Int32Array;
+  readonly ban: Int32Array; // the restrictions of the walk (Nogoods.playBan, playRestricted)
+  readonly restricted: Uint8Array;
+  held: number; // the group's copies seen free, a bit per rank
+}
+
 /** A board during play: what greedy play left, where the plays below it start. */
 export interface PlayState {
   readonly present: Uint8Array;
@@ -75,6 +88,7 @@ export class Workspace {
   readonly playoutMoves: Int32Array;
   readonly states: PlayState[] = []; // allocated as plays first reach them
   readonly stranded: PlayState; // the board a failed optimistic play left, for explaining the failure
+  readonly heldBack: HeldBack; // the probe plays' board
 
   // Nogoods (nogoods.ts): per pair key, grown when a position needs more keys.
   forbidden = new Uint8Array(0);
@@ -159,6 +173,18 @@ export class Workspace {
       mate: new Int32Array(0), // not read: optimistic plays keep no partners
       remaining: 0,
       played: 0,
+    };
+
+    this.heldBack = {
+      present: new Uint8Array(n),
+      above: new Int32Array(n),
+      left: new Int32Array(n),
+      right: new Int32Array(n),
+      reached: new Uint8Array(n),
+      freeOrGone: new Int32Array(n),
+      ban: new Int32Array(n),
+      restricted: new Uint8Array(n),
+      held: 0,
     };
 
     this.nearBy = Array.from({ length: levels }, () => []);

@@ -116,6 +116,47 @@ describe('the optimistic play', () => {
   });
 });
 
+describe('the probe plays', () => {
+  test('answer as the optimistic play under the pairing would (are all four copies gone?), one node each', () => {
+    let alive = 0;
+    let dead = 0;
+    for (let k = 0; k < 150; k++) {
+      const { slots, faces } = randomFours(`probe-${k}`);
+      const probing = partsOf(slots, faces);
+      const playing = partsOf(slots, faces);
+      const rng = makeRng(`probe-${k}`, 'forbid');
+      // Some pairings forbidden in other groups, so that the play runs under restrictions too.
+      for (let g = 0; g < probing.start.groupCount; g++) {
+        if (rng.int(3) > 0) continue;
+        const [a, ...rest] = membersOf(probing.start, g);
+        const x = rest[rng.int(3)]!;
+        probing.nogoods.forbid(a!, x);
+        playing.nogoods.forbid(a!, x);
+      }
+      for (let g = 0; g < probing.start.groupCount; g++) {
+        const [a, ...rest] = membersOf(probing.start, g);
+        probing.plays.startProbe();
+        for (const x of rest) {
+          probing.commitments.decide(0, a!, x);
+          playing.commitments.decide(0, a!, x);
+          const nodes = probing.budget.nodes;
+          const answer = probing.plays.probePairing(probing.commitments.partner, a!, x);
+          expect(probing.budget.nodes).toBe(nodes + 1);
+          playing.plays.optimistic(playing.commitments.partner, 0);
+          const gone = [a!, ...rest].every((t) => !playing.plays.present[t]);
+          expect(answer, `board ${k}, group ${g}, pairing ${a}–${x}`).toBe(gone);
+          if (answer) alive++;
+          else dead++;
+          probing.commitments.undecide(0);
+          playing.commitments.undecide(0);
+        }
+      }
+    }
+    expect(alive).toBeGreaterThan(100);
+    expect(dead).toBeGreaterThan(100);
+  });
+});
+
 describe('greedy play', () => {
   test('takes a group whose uncommitted copies are all free, and stops where a choice is needed', () => {
     // Three d1 free and the fourth under one of them: greedy play must leave the choice of pairing to the search.

@@ -44,6 +44,8 @@ describe('pinned node counts', () => {
     ['turtle', 'study-12', SOLVE_BUDGET, 'solvable', 79],
     ['turtle', 'study-23', SOLVE_BUDGET, 'solvable', 260],
     ['turtle', 'study-74', SOLVE_BUDGET, 'solvable', 20],
+    ['turtle', 'study-158', SOLVE_BUDGET, 'solvable', 1934], // the probe meets pairings that nogoods restrict apart
+    ['turtle', 'study-191', SOLVE_BUDGET, 'solvable', 4951],
     ['turtle', 'study-27', SOLVE_BUDGET, 'unsolvable', 11],
     ['turtle', 'study-113', SOLVE_BUDGET, 'unsolvable', 1094],
     ['turtle', 'study-160', SOLVE_BUDGET, 'unsolvable', 3257],
