@@ -69,6 +69,7 @@ export class Nogoods {
   // first copy with member j in the last restrictPlay (read only where playBan has the bit and `ban` has not).
   readonly playBanBy: Int32Array;
   bans = 0; // changes to `ban` so far (a playout's start depends on them)
+  private playBanned = -1; // `bans` when playBan and playRestricted were set to `ban` and `restricted` alone; -1: not so
   private readonly lit = [0, 0]; // scratch: a literal
   private readonly work: Workspace;
 
@@ -329,8 +330,11 @@ export class Nogoods {
    */
   restrictPlay(partner: Int32Array): boolean {
     const { playBan, playRestricted, members, memberAt, groupOf, near, rank } = this;
-    playBan.set(this.ban);
-    playRestricted.set(this.restricted);
+    if (this.playBanned !== this.bans) {
+      playBan.set(this.ban);
+      playRestricted.set(this.restricted);
+      this.playBanned = this.bans;
+    }
     const all = partner === this.inForce; // every literal of a near nogood but its first is true
     for (let i = 0; i < near.length; i++) {
       const lits = this.nogoods[near[i]!]!;
@@ -351,6 +355,7 @@ export class Nogoods {
       const yz = this.others(g, a, x);
       const iy = yz & 3;
       const iz = yz >> 2;
+      this.playBanned = -1; // more than `ban`: set afresh next time
       if ((playBan[a]! & (1 << ix)) === 0) this.playBanBy[4 * g + ix] = near[i]!;
       playBan[a]! |= 1 << ix;
       playBan[x]! |= 1;

@@ -67,6 +67,7 @@ export class Plays {
 
   readonly states: PlayState[];
   readonly stranded: PlayState; // what the last failed optimistic play left (keepStranded)
+  private remaining = 0; // tiles on the scratch board after the last optimistic play
   failedEarly = false; // the last optimistic play failed before its first move (a broken nogood, a group with no pairing)
 
   constructor(
@@ -139,17 +140,32 @@ export class Plays {
     return this.above[t] === 0 && (this.left[t] === 0 || this.right[t] === 0);
   }
 
-  /** Loads a play state into the scratch board and pushes its free tiles; the stack height. */
-  private load(state: PlayState): number {
+  /**
+   * Loads a play state into the scratch board and pushes its free tiles; the stack height. With `partner`, for
+   * an optimistic play, it also sets up the play's counts: copies gone before the state that `partner` leaves
+   * uncommitted count as gone.
+   */
+  private load(state: PlayState, partner: Int32Array | null = null): number {
     this.present.set(state.present);
     this.above.set(state.above);
     this.left.set(state.left);
     this.right.set(state.right);
+    this.remaining = state.remaining;
+    const { present, above, left, right, stack, reached, freeOrGone, groupOf } = this;
+    if (partner) {
+      reached.fill(0);
+      freeOrGone.fill(0);
+    }
     // Only free tiles can move now; the others are pushed when a neighbour leaves.
     let top = 0;
-    const { present, above, left, right } = this;
-    for (let i = 0; i < this.n; i++)
-      if (present[i] && above[i] === 0 && (left[i] === 0 || right[i] === 0)) this.stack[top++] = i;
+    for (let i = 0; i < this.n; i++) {
+      if (present[i]) {
+        if (above[i] === 0 && (left[i] === 0 || right[i] === 0)) stack[top++] = i;
+      } else if (partner && groupOf[i]! >= 0 && partner[i]! < 0) {
+        freeOrGone[groupOf[i]!]!++;
+        reached[i] = 1;
+      }
+    }
     return top;
   }
 
@@ -192,9 +208,7 @@ export class Plays {
     to.above.set(this.above);
     to.left.set(this.left);
     to.right.set(this.right);
-    let remaining = 0;
-    for (let i = 0; i < this.n; i++) remaining += this.present[i]!;
-    to.remaining = remaining;
+    to.remaining = this.remaining;
   }
 
   /**
@@ -211,25 +225,11 @@ export class Plays {
 
   private optimisticFrom(partner: Int32Array, from: PlayState): boolean {
     this.budget.spend();
-    const top = this.load(from);
+    const top = this.load(from, partner);
     this.failedEarly = !this.nogoods.restrictPlay(partner);
     if (this.failedEarly) return false;
-    this.countGone(partner);
-    return this.walk(partner, top, -1, 0) === from.remaining;
-  }
-
-  /** Sets up the optimistic play's counts on the board loaded: copies gone before it that `partner` leaves uncommitted count as gone. */
-  private countGone(partner: Int32Array): void {
-    const { present, reached, freeOrGone, groupOf, members } = this;
-    reached.fill(0);
-    freeOrGone.fill(0);
-    for (let k = 0, end = this.memberAt[this.groupCount]!; k < end; k++) {
-      const m = members[k]!;
-      if (!present[m] && partner[m]! < 0) {
-        freeOrGone[groupOf[m]!]!++;
-        reached[m] = 1;
-      }
-    }
+    this.remaining -= this.walk(partner, top, -1, 0);
+    return this.remaining === 0;
   }
 
   /**
@@ -311,8 +311,7 @@ export class Plays {
       this.heldGroup = g;
       kept.ban.set(nogoods.playBan);
       kept.restricted.set(nogoods.playRestricted);
-      const top = this.load(this.states[0]!);
-      this.countGone(partner);
+      const top = this.load(this.states[0]!, partner);
       this.held = 0;
       this.walk(partner, top, g, 15);
       kept.held = this.held;
