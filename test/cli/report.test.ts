@@ -20,7 +20,8 @@ import { buildApp } from '../../src/server/app.ts';
 import { migrate, readMigrations } from '../../src/server/db/migrate.ts';
 import { createGame, newPlayer, postMoves, solutionMoves } from '../server/helper.ts';
 import { freshDatabaseUrl, postgresSkip } from '../support/postgres.ts';
-import { ROOT, runCli, runInProcess } from './run.ts';
+import { ROOT } from '../support/root.ts';
+import { runCli, runInProcess } from './run.ts';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'mahjong-report-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

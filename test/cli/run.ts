@@ -8,10 +8,8 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
 import { run } from '../../src/cli/run.ts';
-
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+import { ROOT } from '../support/root.ts';
 
 export interface Run {
   readonly status: number | null;

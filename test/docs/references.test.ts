@@ -7,8 +7,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-
-const ROOT = path.resolve(import.meta.dirname, '../..');
+import { ROOT } from '../support/root.ts';
 
 /** Every file under `dir` (relative to the root) whose name ends in one of `extensions`. */
 function filesUnder(dir: string, extensions: readonly string[]): string[] {

@@ -9,9 +9,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ROOT } from './root.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BUILT = ['dist/server/server.js', 'dist/cli/main.js', 'public/build/manifest.json'];
 const SOURCES = ['src', 'public/css', 'scripts'];
 

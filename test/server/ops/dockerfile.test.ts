@@ -7,10 +7,8 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+import { ROOT } from '../../support/root.ts';
 
 interface Instruction {
   readonly keyword: string; // upper case

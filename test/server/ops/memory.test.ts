@@ -10,16 +10,13 @@
  * deal its states keep alive once.
  */
 import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
 import { layoutById } from '../../../src/engine/builtins.ts';
 import { deal, newGame, type Deal } from '../../../src/engine/index.ts';
 import { ByteLru, ENTRY_BYTES } from '../../../src/server/services/lru.ts';
 import { gameStates } from '../../../src/server/services/games.ts';
 import { CACHES_TOTAL, dealBytes, flatString, gameBytes, stringBytes } from '../../../src/server/services/sizes.ts';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+import { ROOT } from '../../support/root.ts';
 
 describe('estimates against the heap', () => {
   test(

@@ -13,8 +13,7 @@ import { MoveError } from '../../../src/engine/index.ts';
 import { buildApp } from '../../../src/server/app.ts';
 import { ApiErrorSchema, CODE_OF_STATUS, ERROR_STATUS, type ErrorCode } from '../../../src/server/errors.ts';
 import { createGame, newPlayer, TEST_SECRET } from '../helper.ts';
-
-const ROOT = join(import.meta.dirname, '..', '..', '..');
+import { ROOT } from '../../support/root.ts';
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
