@@ -43,13 +43,29 @@ async function within<T>(ms: number, what: string, promise: Promise<T>): Promise
  */
 async function installed(page: Page, url: string): Promise<void> {
   for (let attempt = 1; ; attempt++) {
-    await page.goto(`${url}/`);
+    await page.goto(`${url}/`, { timeout: 20_000 });
     try {
       await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
       return;
     } catch (e) {
       if (attempt === 3) throw e;
     }
+  }
+}
+
+/**
+ * Closes a server of the deployment test. Connections the browser still holds open are cut after 5 s (the deploy is
+ * under test here, not a graceful stop), and a close that still does not end fails the test by name.
+ */
+async function closeApp(app: {
+  close(): PromiseLike<unknown>;
+  server: { closeAllConnections(): void };
+}): Promise<void> {
+  const cut = setTimeout(() => app.server.closeAllConnections(), 5_000);
+  try {
+    await within(20_000, 'closing the server', Promise.resolve(app.close()));
+  } finally {
+    clearTimeout(cut);
   }
 }
 
@@ -175,7 +191,7 @@ suite('a new deployment in Chromium', () => {
     let app = await start(0);
     const port = (app.server.address() as { port: number }).port;
     const url = `http://127.0.0.1:${port}`;
-    const browser = await launch();
+    const browser = await within(30_000, 'starting Chromium', launch());
     try {
       const context = await browser.newContext();
       const page = await context.newPage();
@@ -185,7 +201,7 @@ suite('a new deployment in Chromium', () => {
       const oldCss = app.assets.url('site.css')!;
 
       // Deploy a new build: a changed stylesheet under a new hashed name (so a new manifest and version).
-      await app.close();
+      await closeApp(app);
       const manifestFile = join(publicDir, 'build', 'manifest.json');
       const manifest = JSON.parse(readFileSync(manifestFile, 'utf8')) as Record<string, string>;
       const newName = 'build/site.0ff1ce00.css';
@@ -199,7 +215,7 @@ suite('a new deployment in Chromium', () => {
       expect(app.assets.version).not.toBe(before[0]!.slice('mahjong-'.length));
 
       // Online, pages come from the network: the new page asks for the new stylesheet at once.
-      await page.reload();
+      await page.reload({ timeout: 20_000 });
       expect(await page.getAttribute('link[rel="stylesheet"]', 'href')).toBe(`/static/${newName}`);
       // Asks for the new worker now (a browser does on its own within a day); its install is awaited through the caches.
       await within(
@@ -223,8 +239,8 @@ suite('a new deployment in Chromium', () => {
       expect(oldCss).not.toBe(`/static/${newName}`);
       await context.close();
     } finally {
-      await browser.close();
-      await app.close();
+      await within(20_000, 'closing the browser', browser.close());
+      await closeApp(app);
       rmSync(dir, { recursive: true, force: true });
     }
   }, 120_000);
