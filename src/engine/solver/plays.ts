@@ -289,8 +289,9 @@ export class Plays {
 
   /**
    * One probe play (search.ts): does the optimistic play from play state 0 under `partner`, which commits the
-   * copies of the group of four of `a` as a–x and the other two together, remove all four? One node, and the
-   * same answer as that play. Call `startProbe` before the first pairing of each group.
+   * copies of the group of four of `a` (all four on the board in that state) as a–x and the other two together,
+   * remove all four? One node, and the same answer as that play. Call `startProbe` before the first pairing of
+   * each group.
    *
    * Held back, the group's copies change nothing else in the play: so one walk with all four held back serves
    * all three pairings, as long as the restrictions on the other groups are the same. Where it ends, a pair
