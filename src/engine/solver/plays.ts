@@ -31,6 +31,18 @@ import type { Budget } from './budget.ts';
 import type { Nogoods } from './nogoods.ts';
 import type { HeldBack, PlayState, Start, Workspace } from './workspace.ts';
 
+/** The arrays of a walk's board: what the probe plays keep (HeldBack) and put back. */
+type WalkBoard = Pick<HeldBack, 'present' | 'above' | 'left' | 'right' | 'reached' | 'freeOrGone'>;
+
+function copyBoard(from: WalkBoard, to: WalkBoard): void {
+  to.present.set(from.present);
+  to.above.set(from.above);
+  to.left.set(from.left);
+  to.right.set(from.right);
+  to.reached.set(from.reached);
+  to.freeOrGone.set(from.freeOrGone);
+}
+
 export class Plays {
   private readonly n: number;
   private readonly flat: Flat;
@@ -55,6 +67,7 @@ export class Plays {
   // The probe plays: the board with one group held back, under the restrictions it was walked with.
   private readonly rank: Int32Array;
   private readonly heldBack: HeldBack;
+  private readonly board: WalkBoard; // the scratch board's arrays that a walk reads and writes
   private heldGroup = -1; // the group whose walk `heldBack` keeps; -1: none kept
 
   // Greedy play; read by the search where it stopped.
@@ -84,6 +97,8 @@ export class Plays {
     this.members = start.members;
     this.rank = start.rank;
     this.heldBack = work.heldBack;
+    const { present, above, left, right, reached, freeOrGone } = work;
+    this.board = { present, above, left, right, reached, freeOrGone };
     this.present = work.present;
     this.above = work.above;
     this.left = work.left;
@@ -316,7 +331,7 @@ export class Plays {
       this.held = 0;
       this.walk(partner, top, g, 15);
       kept.held = this.held;
-      if (kept.held !== 15) this.save(kept);
+      if (kept.held !== 15) copyBoard(this.board, kept);
     }
     const pair = (1 << this.rank[a]!) | (1 << this.rank[x]!);
     const other = 15 ^ pair;
@@ -324,7 +339,7 @@ export class Plays {
     const otherFree = (kept.held & other) === other;
     if (pairFree === otherFree) return pairFree;
     const [first, last] = pairFree ? [pair, other] : [other, pair];
-    this.restore(kept);
+    copyBoard(kept, this.board);
     let top = 0;
     for (let k = this.memberAt[g]!; k < this.memberAt[g + 1]!; k++) {
       const m = this.members[k]!;
@@ -346,24 +361,6 @@ export class Plays {
     for (let i = 0; i < this.n; i++) if (playBan[i] !== kept.ban[i] && this.groupOf[i] !== g) return false;
     for (let h = 0; h < this.groupCount; h++) if (playRestricted[h] !== kept.restricted[h] && h !== g) return false;
     return true;
-  }
-
-  private save(to: HeldBack): void {
-    to.present.set(this.present);
-    to.above.set(this.above);
-    to.left.set(this.left);
-    to.right.set(this.right);
-    to.reached.set(this.reached);
-    to.freeOrGone.set(this.freeOrGone);
-  }
-
-  private restore(from: HeldBack): void {
-    this.present.set(from.present);
-    this.above.set(from.above);
-    this.left.set(from.left);
-    this.right.set(from.right);
-    this.reached.set(from.reached);
-    this.freeOrGone.set(from.freeOrGone);
   }
 
   /**

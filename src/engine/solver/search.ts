@@ -23,9 +23,10 @@
  * pair), and each group's pairings are probed alone at the root, the groups with the
  * fewest pairings left first, each asking only whether the probed group leaves (the
  * probe plays, plays.ts: the three pairings share one walk of the board): a pairing that
- * fails is forbidden for good, and a group left with one pairing is committed. Runs restart on the Luby schedule, which keeps unlucky early choices from
- * dominating; nogoods survive restarts, and the probe runs again after each, as pairings
- * forbidden meanwhile make the optimistic play stricter.
+ * fails is forbidden for good, and a group left with one pairing is committed. Runs
+ * restart on the Luby schedule, which keeps unlucky early choices from dominating;
+ * nogoods survive restarts, and the probe runs again after each, as pairings forbidden
+ * meanwhile make the optimistic play stricter.
  *
  * Phase saving (as SAT solvers save a variable's last value): each anchor remembers the partner it was last
  * decided with, and that pairing is tried first the next time the group is branched on, below another node or
