@@ -6,9 +6,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { pathToFileURL } from 'node:url';
+import { ROOT } from '../test/support/root.ts';
 
-export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export { ROOT };
 
 /** Compiles the command line (and the engine) into dist/; throws with tsc's first lines when it fails. */
 export function compileCli(): void {
