@@ -58,6 +58,7 @@ import dealer, { type DealerOptions } from './services/dealer.ts';
 import games from './services/games.ts';
 import replays from './services/replays.ts';
 import growth from './services/growth.ts';
+import cpuBudget, { type CpuLimits } from './services/cpu-budget.ts';
 import views from './services/views.ts';
 import type { NewLayoutLimits } from './services/limits.ts';
 import type { MeasuredCache } from './services/lru.ts';
@@ -90,6 +91,7 @@ export interface AppOptions {
   newLayouts?: NewLayoutLimits; // new custom layouts one client / everyone may store an hour (limits.ts NEW_LAYOUT_LIMITS)
   connections?: Partial<ConnectionLimits>; // time limits and caps on sockets (connections.ts); tests shorten them
   growthPerClient?: number; // bytes one client may add to the database a day (services/growth.ts GROWTH_PER_CLIENT)
+  cpu?: Partial<CpuLimits>; // the server's time one client / everyone may ask for (services/cpu-budget.ts CPU_LIMITS)
   metricsToken?: string; // METRICS_TOKEN: GET /metrics with this bearer token (plugins/metrics.ts); unset: no metrics
 }
 
@@ -169,6 +171,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   registerErrorHandler(app);
   app.register(counters, { redisUrl: opts.redisUrl, now });
   app.register(growth, { perClient: opts.rateLimit === false ? false : opts.growthPerClient });
+  app.register(cpuBudget, { limits: opts.rateLimit === false ? false : opts.cpu, now });
   app.register(security, { rateLimit: opts.rateLimit });
   app.after(() => registerNotFoundHandler(app));
 

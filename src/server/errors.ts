@@ -37,6 +37,8 @@ export const ERROR_STATUS = {
   ERR_INTERNAL: 500, // our bug; logged under the request id the message quotes
   ERR_UNAVAILABLE: 503, // the server is shutting down or cannot answer now
   ERR_GROWTH: 429, // this client stored as much as one may in a day (services/growth.ts); Retry-After says when
+  ERR_CPU: 429, // this client asked for as much of the server's time as one may for now (services/cpu-budget.ts)
+  ERR_CPU_FULL: 503, // everyone's share of this process's time for costly requests is spent this second
   // deals (services/dealer.ts)
   ERR_UNKNOWN_LAYOUT: 404,
   ERR_SEED: 400, // a seed the engine refuses
