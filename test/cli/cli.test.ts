@@ -519,6 +519,16 @@ describe('the entry, built (dist/cli/main.js), in a child process', () => {
     expect(seeds).toEqual(['e-1', 'e-2']);
   });
 
+  test('stdin: a bad line stops solve --stdin with status 2 at once, also while its stdin stays open', async () => {
+    const run = await runCli(['solve', '--layout', 'garden', '--random', '--stdin'], {
+      input: 'e-1\nup&down-1\ne-2\n',
+      keepOpen: true, // a driver that keeps its pipe open: the process must not wait for more lines
+    });
+    expect(run.status).toBe(2);
+    expect(run.stdout.trimEnd().split('\n')).toHaveLength(1); // the answer to the line before it
+    expect(run.stderr).toMatch(/^mahjong: solve --stdin: line 2: bad seed "up&down-1"[^\n]*\n$/);
+  });
+
   test('help: the usage on stdout, exit 0', async () => {
     const run = await runCli(['--help']);
     expect(run.status).toBe(0);

@@ -19,11 +19,12 @@ export interface Run {
 
 /**
  * `node dist/cli/main.js ...args`, in `cwd` (default the project root), with `env` if given and
- * `input` written to its stdin (which is then closed; without `input`, stdin is closed at once).
+ * `input` written to its stdin (which is then closed; without `input`, stdin is closed at once; with `keepOpen`,
+ * stdin stays open as a driver's pipe does, so the command has to stop by itself).
  */
 export function runCli(
   args: readonly string[],
-  options: { cwd?: string; env?: Record<string, string>; input?: string } = {},
+  options: { cwd?: string; env?: Record<string, string>; input?: string; keepOpen?: boolean } = {},
 ): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [path.join(ROOT, 'dist/cli/main.js'), ...args], {
@@ -35,8 +36,12 @@ export function runCli(
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
-    child.stdin.end(options.input ?? '');
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
+    if (options.keepOpen) child.stdin.write(options.input ?? '');
+    else child.stdin.end(options.input ?? '');
+    child.on('close', (status) => {
+      child.stdin.destroy();
+      resolve({ status, stdout, stderr });
+    });
   });
 }
 
