@@ -6,6 +6,7 @@
  */
 import type { Move } from '../engine/index.ts';
 import type { ReplayLinkAnswer } from '../shared/api.ts';
+import { makePrefs, PREFS_COOKIE, PREFS_MAX_AGE_S } from '../shared/prefs.ts';
 import { type Ask } from './ask.ts';
 import { t } from './i18n.ts';
 import type { Controller } from './events.ts';
@@ -44,7 +45,6 @@ const PAUSE_SAFE = new Set([
 ]);
 
 export const FOCUS_BOARD = 'mahjong:focus-board'; // sessionStorage: "New game" was pressed; focus the new board
-export const PREFS_COOKIE = 'mj_prefs'; // src/server/routes/pages/play.ts: words joined by dots
 
 export interface Deps {
   readonly sync: Sync;
@@ -63,8 +63,9 @@ export function makeController(s: State, deps: Deps): Controller {
 
   /** The player's switches, kept in the mj_prefs cookie, which the server renders (no flash on the next page). */
   function savePrefs(): void {
-    const words = [s.timerOn ? '' : 'timer-off', s.paused ? 'paused' : ''].filter(Boolean);
-    doc.cookie = `${PREFS_COOKIE}=${words.join('.') || 'none'}; path=/; max-age=${400 * 86_400}; samesite=lax`;
+    const { layout, seed, mode } = s.deal;
+    const value = makePrefs({ timer: s.timerOn ? 'on' : 'off', paused: s.paused }, layout, seed, mode);
+    doc.cookie = `${PREFS_COOKIE}=${value}; path=/; max-age=${PREFS_MAX_AGE_S}; samesite=lax`;
   }
 
   /** Hands the log to the sync with your clock as it reads now. */
@@ -88,7 +89,7 @@ export function makeController(s: State, deps: Deps): Controller {
     s.paused = on;
     if (on) stopClock(s, now());
     else startClock(s, now());
-    s.message = on ? t('client.paused') : '';
+    s.message = ''; // the paused board says it itself (.paused-note), once
     savePrefs();
   }
 

@@ -79,6 +79,10 @@ export function bind(doc: Document, board: HTMLElement, ctrl: Controller): () =>
     if (el.getAttribute('aria-disabled') === 'true') return;
     if (action === 'new' && el instanceof HTMLAnchorElement) return; // a plain link works as it is
     e.preventDefault();
+    // An action taken from the phone's menu sheet closes it first, so its answer (#message, #notice, the paused
+    // board) is seen on the page instead of behind the sheet, and focus can move to that answer.
+    const sheet = el.closest<HTMLElement>('[popover]');
+    if (sheet?.matches(':popover-open')) sheet.hidePopover();
     ctrl.act(action);
   });
 

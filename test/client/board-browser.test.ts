@@ -420,7 +420,8 @@ suite('the board in Chromium', () => {
     await page.waitForTimeout(2200);
     expect(await page.textContent('#clock')).toBe(time); // paused: your clock stands
     expect(Number(await page.getAttribute('#clock', 'data-ms'))).toBe(ms);
-    expect(await page.textContent('#message')).toContain('your clock stopped');
+    expect(await page.textContent('.paused-note')).toContain('your clock stopped'); // said once, on the board
+    expect(await page.textContent('#message')).not.toContain('your clock stopped');
     await page.keyboard.press('h'); // nothing acts on a hidden board
     expect(await page.locator('#board .tile[data-hint]').count()).toBe(0);
     await page.reload();
@@ -428,6 +429,15 @@ suite('the board in Chromium', () => {
     expect(await page.isVisible('.paused-note')).toBe(true); // the server rendered it paused
     expect(await page.textContent('[data-action="pause"]')).toBe('Resume');
     expect(await page.getAttribute('#clock', 'data-paused')).toBe('');
+    // The pause belongs to this deal: another deal (and a new one) opens playing, this one stays paused.
+    await page.goto(page.url().replace(/pause[^/?]*$/, 'pause-other'));
+    await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+    expect(await page.isVisible('.paused-note')).toBe(false);
+    expect(await page.getAttribute('#clock', 'data-paused')).toBeNull();
+    expect(await page.textContent('[data-action="pause"]')).toBe('Pause');
+    await page.goBack();
+    await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+    expect(await page.isVisible('.paused-note')).toBe(true);
     await page.click('.paused-note button');
     expect(await tile(page, deal.solution[1]![0]).isVisible()).toBe(true);
     expect(await page.getAttribute('#clock', 'data-paused')).toBeNull();

@@ -164,6 +164,49 @@ suite('the play page on phones, with touch', { timeout: 90_000 }, () => {
     },
   );
 
+  test.each(PHONES)(
+    '$width×$height: every action of the menu closes it, and its answer is on top (one tap each)',
+    async (size) => {
+      const { page, cdp } = await open(`phone-menu-${size.width}`, size);
+      const { deal } = await pageData(page);
+      const [a, b] = deal.solution[0]!;
+      await tap(cdp, await centre(page, a));
+      await tap(cdp, await centre(page, b));
+      await expect.poll(() => page.textContent('[data-counter="left"]')).toBe('142');
+      /** Whether the element's centre is what a tap there reaches (nothing, the sheet least of all, over it). */
+      const onTop = (selector: string) =>
+        page.evaluate((sel) => {
+          const el = document.querySelector<HTMLElement>(sel);
+          if (!el || el.offsetParent === null) return false;
+          const r = el.getBoundingClientRect();
+          const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+          return hit !== null && el.contains(hit);
+        }, selector);
+      const fromMenu = async (action: string): Promise<void> => {
+        const toggle = await page.locator('.menu-toggle').boundingBox();
+        await tap(cdp, { x: toggle!.x + toggle!.width / 2, y: toggle!.y + toggle!.height / 2 });
+        await page.locator('#game-menu').waitFor({ state: 'visible' });
+        const button = await page.locator(`#game-menu [data-action="${action}"]`).boundingBox();
+        await tap(cdp, { x: button!.x + button!.width / 2, y: button!.y + button!.height / 2 });
+        await page.locator('#game-menu').waitFor({ state: 'hidden' });
+      };
+      await fromMenu('check'); // "Yes: …" or "No: …", never behind the sheet
+      await expect.poll(() => page.textContent('#message')).toMatch(/^(Yes|No)/);
+      expect(await onTop('#message')).toBe(true);
+      await fromMenu('new'); // a game under way: "Start a new game?" with its two buttons
+      await expect.poll(() => onTop('#notice [data-do="stay"]')).toBe(true);
+      expect(await onTop('#notice [data-do="new!"]')).toBe(true);
+      await page.locator('#notice [data-do="stay"]').tap();
+      await fromMenu('pause');
+      await expect.poll(() => onTop('.paused-note .button')).toBe(true);
+      await page.locator('.paused-note .button').tap();
+      expect(await page.getAttribute('#clock', 'data-paused')).toBeNull();
+      await fromMenu('sound');
+      expect(await page.getAttribute('[data-action="sound"]', 'aria-pressed')).toBe('true');
+      expect((page as Page & { errors: string[] }).errors).toEqual([]);
+    },
+  );
+
   test('two quick taps on two matching free tiles match them, and never zoom', async () => {
     const { page, cdp } = await open('phone-taps', PHONES[0]);
     const { deal } = await pageData(page);

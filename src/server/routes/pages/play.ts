@@ -31,21 +31,11 @@ import { BANDS, type Band } from '../../../engine/index.ts';
 import { randomSeed } from '../../services/seeds.ts';
 import { dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/display.ts';
 import type { Lang } from '../../../shared/i18n.ts';
+import { parsePrefs, PREFS_COOKIE } from '../../../shared/prefs.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
 import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
 
 const RECORD_MARK = '<!--deal-record-->'; // where each response puts the player's part of a cached page
-
-/**
- * The player's play-page preferences, kept by the page's script in the `mj_prefs` cookie (not signed:
- * it only changes how the page looks) and rendered by the server, so the page opens as it was left:
- * `timer-off` hides the clock, `paused` opens the board paused. Anything else in it is ignored.
- */
-export const PREFS_COOKIE = 'mj_prefs';
-export function playPrefs(raw: string | undefined): { timer: 'on' | 'off'; paused: boolean } {
-  const words = new Set((raw ?? '').split('.'));
-  return { timer: words.has('timer-off') ? 'off' : 'on', paused: words.has('paused') };
-}
 
 interface KeptPage {
   readonly head: Buffer; // the page up to RECORD_MARK
@@ -250,7 +240,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const shareUrl = `${fastify.publicOrigin ?? ''}${path}`;
       const daily = dailyDayOf(layout, seed, mode) !== null; // the deal of its day (the layout of that day)
       const nav: Nav = daily && seed === dailySeed(fastify.now()) ? 'daily' : 'play';
-      const prefs = playPrefs(request.cookies[PREFS_COOKIE]);
+      const prefs = parsePrefs(request.cookies[PREFS_COOKIE], layout, seed, mode);
       const theme = themeOf(request.cookies[THEME_COOKIE]);
       const cacheKey = `${nav} ${shareUrl} ${prefs.timer} ${prefs.paused} ${theme.name} ${theme.auto} ${request.tiles}`;
       const cached = fresh?.pages.get(cacheKey);
