@@ -3,7 +3,7 @@
  * after its name and returns what to print on stdout; bad input is a UsageError.
  * `solve` lives in solve.ts, `study` in study.ts.
  */
-import { LAYOUTS } from '../engine/builtins.ts';
+import { layoutSummaries } from '../engine/builtins.ts';
 import { deal, type Deal, type Layout, type Mode } from '../engine/index.ts';
 import { parseFlags, UsageError, type Flags } from './args.ts';
 import { mean, round, summarize } from './measure.ts';
@@ -23,11 +23,10 @@ export interface Output {
   readonly lines?: AsyncIterable<string>;
 }
 
-/** `layouts`: the built-in layouts as [{id, name, tiles}]. */
+/** `layouts`: the built-in layouts as [{id, name, tiles, family}]. */
 export function layoutsCommand(argv: readonly string[]): Output {
   parseFlags('layouts', argv, {});
-  const list = LAYOUTS.map((l) => ({ id: l.id, name: l.name, tiles: l.slots.length }));
-  return { stdout: JSON.stringify(list), warnings: [] };
+  return { stdout: JSON.stringify(layoutSummaries()), warnings: [] };
 }
 
 /** Deals or turns the engine's failure into a one-line error. */

@@ -13,6 +13,7 @@
  * orientation.
  */
 import * as G from './gallery.ts';
+import * as P from './portrait.ts';
 import type { Layout, Slot } from './types.ts';
 import { build, centredRows, column, mirrorX, rect, ring, row, shift, stack, stroke, tile } from './shapes.ts';
 
@@ -276,8 +277,27 @@ export const FAMILIES: readonly LayoutFamily[] = [
   {
     id: 'small',
     name: 'Small and quick',
-    description: 'Fifty tiles or fewer: a game in a few minutes',
+    description: 'Sixty tiles or fewer: a game in a few minutes',
     layouts: [G.MUSHROOM, GARDEN, G.KITE, G.PINWHEEL, G.TEACUP],
+  },
+  {
+    id: 'portrait',
+    name: 'Portrait',
+    description: 'Tall and narrow for a phone held upright: big tiles, no zooming',
+    layouts: [
+      P.TULIP,
+      P.LANTERN,
+      P.VASE,
+      P.KEYHOLE,
+      P.HOURGLASS,
+      P.PINE,
+      P.BOTTLE,
+      P.FOUNTAIN,
+      P.GATE,
+      P.BEEHIVE,
+      P.KEEP,
+      P.SPIRE,
+    ],
   },
 ];
 
@@ -290,6 +310,10 @@ const FAMILY_OF: ReadonlyMap<string, LayoutFamily> = new Map(
 
 /** The family of a built-in layout, if there is one by that id. */
 export const familyOf = (id: string): LayoutFamily | undefined => FAMILY_OF.get(id);
+
+/** The built-in layouts as the CLI's `layouts` and `GET /api/layouts` list them (docs/contracts.md). */
+export const layoutSummaries = (): { id: string; name: string; tiles: number; family: string }[] =>
+  FAMILIES.flatMap((f) => f.layouts.map((l) => ({ id: l.id, name: l.name, tiles: l.slots.length, family: f.id })));
 
 const BY_ID: ReadonlyMap<string, Layout> = new Map(LAYOUTS.map((l) => [l.id, l]));
 

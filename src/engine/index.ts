@@ -65,6 +65,6 @@ export {
 } from './game.ts';
 export type { Game, Heard, Hint, KnownBoards, Move, MoveType, ReplayError, Status, Winnability } from './game.ts';
 export { makeBoard, makePairs, parseBoard, parseBoards, parsePairs } from './codec.ts';
-export { LAYOUTS, layoutById } from './builtins.ts';
+export { LAYOUTS, layoutById, layoutSummaries } from './builtins.ts';
 export { REVIEW_BUDGET, REVIEW_TOTAL_BUDGET, reviewLog } from './review.ts';
 export type { LostSpan, Review, ReviewOptions } from './review.ts';

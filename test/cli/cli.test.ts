@@ -75,11 +75,17 @@ const replay = (tiles: readonly Tile[], solution: readonly (readonly number[])[]
 // ---------------------------------------------------------------------------
 
 describe('layouts', () => {
-  test('lists the built-ins as {id, name, tiles}, turtle with 144', async () => {
-    const list = json(await cli('layouts')) as { id: string; name: string; tiles: number }[];
+  test('lists the built-ins as {id, name, tiles, family}, turtle with 144', async () => {
+    const list = json(await cli('layouts')) as { id: string; name: string; tiles: number; family: string }[];
     expect(list.length).toBeGreaterThanOrEqual(12);
-    for (const entry of list) expect(Object.keys(entry)).toEqual(['id', 'name', 'tiles']);
-    expect(list.find((l) => l.id === 'turtle')).toEqual({ id: 'turtle', name: 'Turtle', tiles: 144 });
+    for (const entry of list) expect(Object.keys(entry)).toEqual(['id', 'name', 'tiles', 'family']);
+    expect(list.find((l) => l.id === 'turtle')).toEqual({
+      id: 'turtle',
+      name: 'Turtle',
+      tiles: 144,
+      family: 'classic',
+    });
+    expect(list.filter((l) => l.family === 'portrait').length).toBeGreaterThanOrEqual(12);
     expect(new Set(list.map((l) => l.id)).size).toBe(list.length);
   });
 });

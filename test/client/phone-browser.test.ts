@@ -9,6 +9,7 @@
 import { mkdirSync } from 'node:fs';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterEach, describe, expect, test } from 'vitest';
+import { FAMILIES } from '../../src/engine/builtins.ts';
 import { appAndBrowser, HAS_CHROMIUM, pageData } from './browser.ts';
 
 const SHOTS = new URL('../../screenshots/', import.meta.url).pathname;
@@ -204,6 +205,41 @@ suite('the play page on phones, with touch', { timeout: 90_000 }, () => {
       await fromMenu('sound');
       expect(await page.getAttribute('[data-action="sound"]', 'aria-pressed')).toBe('true');
       expect((page as Page & { errors: string[] }).errors).toEqual([]);
+    },
+  );
+
+  test.each(PHONES.slice(0, 2))(
+    '$width×$height: a first visit’s main button deals an easy portrait deal; every portrait layout’s tiles are big at Fit',
+    async (size) => {
+      const page = await phonePage(size);
+      await page.goto(`${env.app.url}/`);
+      // The portrait family is offered first, and the page has no horizontal overflow.
+      const firstLink = await page.$$eval('.family-nav li', (all) => {
+        const at = (el: Element) => el.getBoundingClientRect();
+        return all.sort((a, b) => at(a).top - at(b).top || at(a).left - at(b).left)[0]!.textContent;
+      });
+      expect(firstLink).toMatch(/Portrait/);
+      const firstFamily = await page.$$eval(
+        '.layouts > .family',
+        (all) => all.sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0]!.id,
+      );
+      expect(firstFamily).toBe('family-portrait');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(size.width);
+      await page.locator('.button.primary').first().tap();
+      await page.waitForURL(/\/play\/[a-z]+\/[A-Za-z0-9_-]+/);
+      const { deal } = await pageData(page);
+      const portrait = FAMILIES.find((f) => f.id === 'portrait')!.layouts.map((l) => l.id);
+      expect(portrait).toContain(deal.layout);
+      expect(deal.difficulty?.band).toBe('easy');
+      // At Fit, the tiles of every portrait layout are at least 40 px wide at 390×844, 36 px at 360×640.
+      const least = size.width === 390 ? 40 : 36;
+      for (const id of portrait) {
+        await page.goto(`${env.app.url}/play/${id}/big-tiles`);
+        await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
+        const width = await page.$eval('#board .tile', (el) => el.getBoundingClientRect().width);
+        expect(width, id).toBeGreaterThanOrEqual(least);
+        expect(await zoomed(page)).toBe(false);
+      }
     },
   );
 

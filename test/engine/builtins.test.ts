@@ -4,6 +4,7 @@ import { FAMILIES, LAYOUTS, familyOf, layoutById } from '../../src/engine/builti
 import { deal } from '../../src/engine/deal.ts';
 import { geometryOf, sortSlots, validateSlots } from '../../src/engine/layout.ts';
 import type { Slot } from '../../src/engine/types.ts';
+import { boxOf } from '../../src/shared/box.ts';
 import { naiveReplay } from './helpers.ts';
 
 const EACH = LAYOUTS.map((l) => [l.id, l] as const); // test.each rows: [id, layout]
@@ -22,7 +23,7 @@ describe('built-in layouts', () => {
     expect(LAYOUTS[0]!.id).toBe('turtle');
   });
 
-  test('six families, each layout in exactly one, smallest first after the turtle', () => {
+  test('seven families, each layout in exactly one, smallest first after the turtle', () => {
     expect(FAMILIES.map((f) => f.name)).toEqual([
       'Classic',
       'Animals',
@@ -30,6 +31,7 @@ describe('built-in layouts', () => {
       'Towers',
       'Flat and wide',
       'Small and quick',
+      'Portrait',
     ]);
     expect(FAMILIES.flatMap((f) => f.layouts)).toEqual(LAYOUTS);
     for (const family of FAMILIES) {
@@ -126,6 +128,18 @@ describe('built-in layouts', () => {
     ['kite', [31, 8, 1], 'ac69ae251947'],
     ['pinwheel', [40, 5, 1], '040d89f68193'],
     ['teacup', [48, 6], '06e8b3cb0c9b'],
+    ['tulip', [30, 6], 'f536b6549b58'],
+    ['lantern', [31, 13], 'c23c3f139af8'],
+    ['vase', [50, 16], '333dc02241bf'],
+    ['keyhole', [46, 20], 'c97e8ff32f21'],
+    ['hourglass', [38, 20, 8], '5691e010f017'],
+    ['pine', [40, 22, 10, 2], 'dddf4fcb064c'],
+    ['bottle', [42, 24, 10, 4], 'cbc6b393fef3'],
+    ['fountain', [54, 28, 16, 6], '86a0879f16e9'],
+    ['gate', [52, 38, 18, 2], '3e784d46e540'],
+    ['beehive', [60, 37, 17, 4], 'ac6f74aefd62'],
+    ['keep', [70, 42, 20, 6], '11aafaa3dd9b'],
+    ['spire', [72, 42, 20, 8, 2], '306dfedf5d1f'],
   ] as const;
 
   test.each(PINNED)('%s has layers %j and keeps its slots', (id, layers, hash) => {
@@ -138,6 +152,25 @@ describe('built-in layouts', () => {
 
   test('the table above lists every layout, in picker order', () => {
     expect(LAYOUTS.map((l) => l.id)).toEqual(PINNED.map(([id]) => id));
+  });
+
+  // At Fit the board's box (src/shared/box.ts) fills the board's window as measured on the phones: 382 × 686 CSS px
+  // on a 390×844 phone, 352 × 482 on a 360×640 one (less 20 px for counters on two lines).
+  test.each(FAMILIES.find((f) => f.id === 'portrait')!.layouts.map((l) => [l.id, l] as const))(
+    'portrait %s: tiles of at least 40 px at Fit on 390×844 and 36 px on 360×640',
+    (_, layout) => {
+      const box = boxOf(layout.slots, 0, 0);
+      expect(Math.min(382 / box.bw, 686 / box.bh)).toBeGreaterThanOrEqual(40);
+      expect(Math.min(352 / box.bw, 462 / box.bh)).toBeGreaterThanOrEqual(36);
+      expect(box.bh).toBeGreaterThan(box.bw); // taller than wide
+    },
+  );
+
+  test('the portrait family holds twelve layouts from 36 to 144 tiles', () => {
+    const portrait = FAMILIES.find((f) => f.id === 'portrait')!.layouts.map((l) => l.slots.length);
+    expect(portrait).toHaveLength(12);
+    expect(Math.min(...portrait)).toBe(36);
+    expect(Math.max(...portrait)).toBe(144);
   });
 
   test('there are sizes from 36 to over 200 tiles', () => {

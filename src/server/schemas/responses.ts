@@ -36,7 +36,9 @@ export const MovesAnswerSchema = z.looseObject({
 });
 
 /** GET /api/layouts (as the CLI's `layouts`). */
-export const LayoutListSchema = z.array(z.looseObject({ id: z.string(), name: z.string(), tiles: z.number().int() }));
+export const LayoutListSchema = z.array(
+  z.looseObject({ id: z.string(), name: z.string(), tiles: z.number().int(), family: z.string() }),
+);
 
 /** GET /api/layouts/:id: what a browser needs to deal any seed of the layout itself. */
 export const LayoutSlotsSchema = z.looseObject({

@@ -72,6 +72,18 @@ const BUILTIN_KEYS: Readonly<Record<string, readonly [name: string, description:
   kite: ['builtin.kite.name', 'builtin.kite.description'],
   pinwheel: ['builtin.pinwheel.name', 'builtin.pinwheel.description'],
   teacup: ['builtin.teacup.name', 'builtin.teacup.description'],
+  tulip: ['builtin.tulip.name', 'builtin.tulip.description'],
+  lantern: ['builtin.lantern.name', 'builtin.lantern.description'],
+  vase: ['builtin.vase.name', 'builtin.vase.description'],
+  keyhole: ['builtin.keyhole.name', 'builtin.keyhole.description'],
+  hourglass: ['builtin.hourglass.name', 'builtin.hourglass.description'],
+  pine: ['builtin.pine.name', 'builtin.pine.description'],
+  bottle: ['builtin.bottle.name', 'builtin.bottle.description'],
+  fountain: ['builtin.fountain.name', 'builtin.fountain.description'],
+  gate: ['builtin.gate.name', 'builtin.gate.description'],
+  beehive: ['builtin.beehive.name', 'builtin.beehive.description'],
+  keep: ['builtin.keep.name', 'builtin.keep.description'],
+  spire: ['builtin.spire.name', 'builtin.spire.description'],
 };
 
 /** The catalog keys of a built-in layout's name and description, if it has them. */
@@ -145,6 +157,7 @@ const FAMILY_KEYS: Readonly<Record<string, readonly [name: string, description: 
   towers: ['family.towers.name', 'family.towers.description'],
   flat: ['family.flat.name', 'family.flat.description'],
   small: ['family.small.name', 'family.small.description'],
+  portrait: ['family.portrait.name', 'family.portrait.description'],
 };
 
 /** The families of built-in layouts, in picker order, in the language of `i18n`. */
@@ -174,7 +187,3 @@ export const layoutName = (id: string, i18n?: Namer): string => {
 /** Every built-in layout's name by id, in the language of `i18n` (for pages whose scripts name layouts). */
 export const layoutNames = (i18n: Namer): Record<string, string> =>
   Object.fromEntries(LAYOUTS.map((l) => [l.id, builtinName(l, i18n)]));
-
-/** `GET /api/layouts`: as the CLI's `layouts` command (docs/contracts.md, "Command line"), in the engine's English. */
-export const layoutList = (): { id: string; name: string; tiles: number }[] =>
-  LAYOUTS.map((l) => ({ id: l.id, name: l.name, tiles: l.slots.length }));

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { BANDS, GENERATOR_VERSION, SEED_PATTERN, deal as engineDeal } from '../../../src/engine/index.ts';
-import { LAYOUTS, layoutById } from '../../../src/engine/builtins.ts';
+import { familyOf, LAYOUTS, layoutById } from '../../../src/engine/builtins.ts';
 import { openDatabase } from '../../../src/server/plugins/database.ts';
 import { DRAINING, WriteFailures } from '../../../src/server/routes/health.ts';
 import { isUnavailable } from '../../../src/server/db/postgres.ts';
@@ -12,14 +12,16 @@ import { UNAVAILABLE_RETRY_S } from '../../../src/server/errors.ts';
 import { BACKEND, build, closeDatabase, createGame, newPlayer, playerCookie, query } from '../helper.ts';
 
 describe('GET /api/layouts', () => {
-  test('as the CLI: [{"id","name","tiles"}], turtle first', async () => {
+  test('as the CLI: [{"id","name","tiles","family"}], turtle first', async () => {
     const app = await build();
     const res = await app.inject({ url: '/api/layouts' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     const body = res.json();
-    expect(body).toEqual(LAYOUTS.map((l) => ({ id: l.id, name: l.name, tiles: l.slots.length })));
-    expect(body[0]).toEqual({ id: 'turtle', name: 'Turtle', tiles: 144 });
+    expect(body).toEqual(
+      LAYOUTS.map((l) => ({ id: l.id, name: l.name, tiles: l.slots.length, family: familyOf(l.id)!.id })),
+    );
+    expect(body[0]).toEqual({ id: 'turtle', name: 'Turtle', tiles: 144, family: 'classic' });
   });
 });
 

@@ -2,10 +2,10 @@
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../errors.ts';
 import { LayoutListSchema } from '../../schemas/responses.ts';
-import { layoutList } from '../../services/layouts.ts';
+import { layoutSummaries } from '../../../engine/builtins.ts';
 
 export default async function apiLayouts(fastify: FastifyInstance): Promise<void> {
-  const body = JSON.stringify(layoutList());
+  const body = JSON.stringify(layoutSummaries()); // in the engine's English;
   fastify.get(
     '/api/layouts',
     { schema: { response: { 200: LayoutListSchema, ...errorResponses() } }, config: { player: false } },

@@ -1,13 +1,19 @@
 /**
  * GET /: pick a layout, start a game (relaxed or classic), today's deal, resume, stats. The layouts come
  * in families (classic, animals, …), each a section with a link to it at the top. A returning player sees
- * which layouts they have won (clean or not) and a suggestion of one they have not played.
+ * which layouts they have won (clean or not) and a suggestion of one they have not played. On a phone held upright
+ * (CSS only: the server cannot know) the portrait family comes first and the main button deals one of its layouts.
  */
 import type { FastifyInstance } from 'fastify';
 import { dailyLayoutOf, dailySeed, utcDate } from '../../services/daily.ts';
 import { familyInfos, layoutName } from '../../services/layouts.ts';
 import { dealUrl, newDealUrl } from '../../../shared/display.ts';
 import { nextUnplayed } from '../../services/wins.ts';
+
+/** The hero's play buttons: a portrait layout for a phone held upright, the turtle elsewhere. */
+const PLAY = { phone: '/play/spire', wide: '/play/turtle' };
+/** A first visit's: a shorter portrait layout, and both in the easy band (docs/server.md, "Deals and links"). */
+const FIRST_PLAY = { phone: '/play/vase?difficulty=easy', wide: '/play/turtle?difficulty=easy' };
 
 export default async function pagesHome(fastify: FastifyInstance): Promise<void> {
   fastify.get('/', async (request, reply) => {
@@ -20,6 +26,7 @@ export default async function pagesHome(fastify: FastifyInstance): Promise<void>
     const nameOf = latest ? await fastify.layouts.namer([latest.layout], request.i18n) : undefined;
     return reply.page('index', {
       nav: 'play',
+      play: request.isNewPlayer ? FIRST_PLAY : PLAY,
       families: familyInfos(request.i18n).map((f) => ({
         ...f,
         layouts: f.layouts.map((l) => ({
