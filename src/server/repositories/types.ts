@@ -90,7 +90,7 @@ export interface NewGame {
   playerId: string;
   dealId: number;
   layout: string; // the deal's layout
-  band: Band; // the deal's difficulty band (Deal.difficulty): the game counts under it
+  band: Band | null; // the deal's difficulty band (Deal.difficulty) where its layout's are calibrated: the game counts under it
   status: Status;
   tilesLeft: number;
   now: number; // the start, server clock

@@ -44,6 +44,8 @@ import {
   parseBoards,
   replay,
   statusOf,
+  type Band,
+  type Deal,
   type Game,
   type Move,
   type Status,
@@ -56,6 +58,7 @@ import { ROW_BYTES, textGrowth } from './growth.ts';
 import { WindowBudget } from './limits.ts';
 import { ByteLru } from './lru.ts';
 import { CACHE_BUDGETS, dealBytes, gameBytes } from './sizes.ts';
+import { isCustomId } from './upload.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -67,6 +70,17 @@ export const MAX_LOG = 5000; // moves in one game's stored log (hints are not in
 export const MAX_HINTS = 500; // hints in one game; a person asks for a few dozen at most
 export const MAX_CHECKS = 500; // "can this still be won?" questions in one game; a person asks a few times
 export const GAMES_PER_DAY = 500; // games one player may start in a UTC day; a person plays a few dozen
+/**
+ * Custom layouts smaller than this have no calibrated bands: a small board deals "hard" and "expert" deals a person
+ * clears in seconds, so a game of one begins under no band and its win earns no band achievement (docs/server.md,
+ * "Achievements"). The built-in layouts are calibrated (docs/study.md, "Measured difficulty").
+ */
+export const CALIBRATED_MIN_TILES = 72;
+
+/** The band a new game of `deal` counts under: its deal's, where the layout's bands are calibrated. */
+export const gameBand = (deal: Deal): Band | null =>
+  isCustomId(deal.layout) && deal.tiles.length < CALIBRATED_MIN_TILES ? null : deal.difficulty.band;
+
 export const MAX_SHUFFLES = 100; // shuffles in one game
 /** New shuffles one player may play a minute: each searches for a removal order (~0.4 ms on the turtle). */
 export const SHUFFLES_PER_MINUTE = 60;
@@ -279,7 +293,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         playerId,
         dealId: stored.id,
         layout: stored.deal.layout,
-        band: stored.deal.difficulty.band,
+        band: gameBand(stored.deal),
         status: statusOf(start.value),
         tilesLeft: start.value.left,
         now: startedAt,

@@ -253,6 +253,26 @@ describe('achievements', () => {
     ]);
   });
 
+  // A small board of the player's own deals "hard" and "expert" deals cleared in seconds: its bands are not
+  // calibrated, so its games count in no band (services/games.ts CALIBRATED_MIN_TILES).
+  test('a win on a 14-tile custom layout earns no band achievement; a built-in win does', async () => {
+    const app = await build({ now: clock.now });
+    const { cookie } = await player(app);
+    const slots = [
+      ...[0, 2, 4].flatMap((x) => [0, 2, 4, 6].map((y) => ({ x, y, z: 0 }))),
+      { x: 2, y: 2, z: 1 },
+      { x: 2, y: 4, z: 1 },
+    ];
+    const saved = await app.layouts.save({ slots, name: '', client: '203.0.113.9' });
+    if (!saved.ok) throw new Error(saved.message);
+    const small = await win(app, cookie, { layout: saved.id, seed: 'farm' }, { band: 'dealt' });
+    expect(ids(small.achievements).filter((id) => id.startsWith('band-') || id === 'every-band')).toEqual([]);
+    const stats = (await app.inject({ url: '/api/stats', headers: { cookie } })).json();
+    expect(Object.values(stats.byBand as Record<string, { played: number }>).every((b) => b.played === 0)).toBe(true);
+    const builtin = await win(app, cookie, { layout: 'mushroom', seed: 'calibrated' }, { band: 'dealt' });
+    expect(ids(builtin.achievements)).toContain(`band-${builtin.band}`);
+  });
+
   test('a week of wins, and the daily deal on its day: first, 7 and 30 days in a row', async () => {
     const app = await build({ now: clock.now });
     const { cookie, id } = await player(app);

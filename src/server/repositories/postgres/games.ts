@@ -168,11 +168,12 @@ export function createPgGamesRepository(pool: pg.Pool): GamesStore {
             game.band,
           ],
         );
-        await client.query(
-          `INSERT INTO player_bands (player_id, band, played) VALUES ($1, $2, 1)
-           ON CONFLICT (player_id, band) DO UPDATE SET played = player_bands.played + 1`,
-          [game.playerId, game.band],
-        );
+        if (game.band !== null)
+          await client.query(
+            `INSERT INTO player_bands (player_id, band, played) VALUES ($1, $2, 1)
+             ON CONFLICT (player_id, band) DO UPDATE SET played = player_bands.played + 1`,
+            [game.playerId, game.band],
+          );
         await client.query(
           `INSERT INTO player_layouts (player_id, layout, played) VALUES ($1, $2, 1)
            ON CONFLICT (player_id, layout) DO UPDATE SET played = player_layouts.played + 1`,

@@ -218,7 +218,7 @@ export function createGamesRepository(db: Database): GamesStore {
     insertPlayer.run(game.playerId, game.now); // the player's first write makes their row
     insert.run(game);
     countStart.run(game.playerId, game.layout);
-    countBandStart.run(game.playerId, game.band);
+    if (game.band !== null) countBandStart.run(game.playerId, game.band); // a layout with calibrated bands
   });
 
   const recordView = db.transaction((playerId: string, dealId: number, at: number): number => {
