@@ -211,7 +211,7 @@ async function classicDealer(base: string, running: () => boolean, onOutcome: (o
 
 const fmt = (f: Figures | undefined): string =>
   f
-    ? `p50 ${f.p50.toFixed(1)} / p99 ${f.p99.toFixed(1)} ms (n ${f.n}${f.failed.length ? `, ${f.failed.length} failed` : ''})`
+    ? `p50 ${f.p50.toFixed(1)} / p99 ${f.p99.toFixed(1)} ms (n ${f.n}${f.failed.length ? `, failed: ${f.failed.join(', ')}` : ''})`
     : '-';
 
 /** Runs one attack against normal players; prints and returns the figures. */
