@@ -17,7 +17,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startServer, type ServerProcess } from '../server/process.ts';
+import { FROM_DIST, startServer, type ServerProcess } from '../server/process.ts';
 import { closeAgents, cookieOf, send, type Answer } from './http.ts';
 import { Crowd, percentile, type Outcome } from './players.ts';
 
@@ -31,22 +31,31 @@ const AFTER_MS = 2_000; // requests started this soon after the attack still cou
 const CLASSIC_EVERY_MS = 1_200; // the classic dealer's pace (new seeds are 60 a minute per client)
 const ANSWER_MS = 20_000; // a normal request with no answer by then counts as this long, status 0
 
-/** The server for one stall test, on a database of its own; `close` kills it and removes the files. */
+/**
+ * The server for one stall test, on a database of its own; `close` stops it and removes the files. With
+ * STALL_PROFILE=DIR in the environment the server writes its threads' CPU profiles there (`--cpu-prof`) when
+ * it stops: what a slow path spends its time on.
+ */
 export async function startStallServer(
   env: Record<string, string> = {},
-): Promise<{ server: ServerProcess; close: () => void }> {
+): Promise<{ server: ServerProcess; close: () => Promise<void> }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'mahjong-stall-'));
+  const profile = process.env.STALL_PROFILE;
   const server = await startServer(
     path.join(dir, 'stall.db'),
     { TRUST_PROXY: 'loopback', DEAL_WORKERS: '2', ...env },
-    undefined,
+    profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`, ...FROM_DIST] : FROM_DIST,
     () => false, // no log line kept: thousands of request lines
   );
   return {
     server,
-    close: () => {
+    close: async () => {
       closeAgents();
-      if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+      if (server.child.exitCode === null && server.child.signalCode === null) {
+        server.child.kill(profile ? 'SIGTERM' : 'SIGKILL'); // a profile is written at a clean exit
+        await Promise.race([server.exited, new Promise((r) => setTimeout(r, 15_000))]);
+        if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+      }
       rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -59,6 +68,7 @@ export interface Figures {
   readonly p99: number;
   readonly max: number;
   readonly failed: readonly string[]; // requests answered 5xx or not at all: "kind status"
+  readonly slowest: readonly string[]; // the three slowest: "kind status ms"
 }
 
 function figuresOf(outcomes: readonly { kind: string; ms: number; status: number }[]): Figures {
@@ -69,6 +79,10 @@ function figuresOf(outcomes: readonly { kind: string; ms: number; status: number
     p99: percentile(times, 99),
     max: times[times.length - 1] ?? NaN,
     failed: outcomes.filter((o) => o.status === 0 || o.status >= 500).map((o) => `${o.kind} ${o.status}`),
+    slowest: [...outcomes]
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 3)
+      .map((o) => `${o.kind} ${o.status} ${o.ms.toFixed(0)}`),
   };
 }
 
@@ -278,7 +292,7 @@ export async function runStall(opts: StallOptions): Promise<StallReport> {
         : {}),
     };
     console.log(
-      `stall ${opts.name}: quiet ${fmt(quiet)}; attack ${fmt(attack)}; limit ${limitMs.toFixed(0)} ms` +
+      `stall ${opts.name}: quiet ${fmt(quiet)}; attack ${fmt(attack)}, slowest ${attack.slowest.join(', ')} ms; limit ${limitMs.toFixed(0)} ms` +
         (opts.classicDeals
           ? `; classic deals quiet ${fmt(report.classicQuiet)}, attack ${fmt(report.classicAttack)}`
           : '') +

@@ -15,9 +15,9 @@ import { Attack, runStall, startStallServer, type StallReport } from '../../supp
 const LOOPBACK = ['127.0.0.2', '127.0.0.3', '127.0.0.4', '127.0.0.5']; // one client: 127.0.0.0/24
 const JSON_BODY = { 'content-type': 'application/json' };
 
-let close: (() => void) | undefined;
-afterEach(() => {
-  close?.();
+let close: (() => Promise<void>) | undefined;
+afterEach(async () => {
+  await close?.();
   close = undefined;
 });
 
