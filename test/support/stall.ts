@@ -113,8 +113,9 @@ export class Attack {
   }
 
   /**
-   * A setup request, sent again after Retry-After while refused by a budget (429, 503), at most five times:
-   * the attack's setup may meet the budgets the attack is about. Its last answer.
+   * A setup request, sent again while refused by the CPU budgets (`ERR_CPU`, `ERR_CPU_FULL`), after its
+   * Retry-After (at most 5 s), at most 20 times: the attack's setup may meet the budgets the attack is about.
+   * Its last answer.
    */
   async retried(
     what: string,
@@ -124,8 +125,8 @@ export class Attack {
   ): Promise<Answer | undefined> {
     for (let attempt = 1; ; attempt++) {
       const answer = await this.send(what, method, url, opts);
-      if (!answer || (answer.status !== 429 && answer.status !== 503) || attempt === 5) return answer;
-      await new Promise((r) => setTimeout(r, 1000 * Number(answer.headers['retry-after'] ?? 1)));
+      if (!answer || !/ERR_CPU(_FULL)?\b/.test(answer.body) || answer.status < 429 || attempt === 20) return answer;
+      await new Promise((r) => setTimeout(r, 1000 * Math.min(5, Number(answer.headers['retry-after'] ?? 1))));
     }
   }
 
