@@ -12,7 +12,7 @@ import * as drafts from '../../../src/shared/draft.ts';
 import { EDITOR_MIN, draftOf, makeDraftCode, parseDraftCode } from '../../../src/shared/draft.ts';
 import { EDITOR_COST } from '../../../src/server/routes/pages/editor.ts';
 import { customId, normalizeSlots } from '../../../src/server/services/upload.ts';
-import { build, newPlayer, query } from '../helper.ts';
+import { build, newPlayer, query, testClock } from '../helper.ts';
 
 const at = (x: number, y: number, z = 0): Slot => ({ x, y, z });
 /** A tower of two beside two tiles: clearable. */
@@ -255,9 +255,11 @@ describe("the editor's work is charged to the network's CPU budget before it is 
   });
 
   test('a small draft costs little: a person clicking without script for a minute stays within the budget', async () => {
-    const app = await build();
+    const clock = testClock(1_750_000_000_000);
+    const app = await build({ now: clock.now });
     let draft = makeDraftCode(SMALL);
     for (let click = 0; click < 60; click++) {
+      clock.advance(1_000); // a click a second
       const x = 2 * (click % 12) + 14;
       const y = 2 * Math.floor(click / 12) + 8;
       const res = await app.inject({ url: `/layouts/editor?layout=${draft}&cell=${x},${y}` });
