@@ -381,6 +381,10 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         // Hints and checks cost the server no search (counted only).
         const shuffles = countOf(batch, 'shuffle');
         if (shuffles > 0 && !charged) {
+          // The CPU budget first: its refusal spends nothing, so a client that waits it out keeps its shuffles.
+          const cost = shuffles * shuffleCostMs(stored.deal.tiles.length);
+          const refused = client === undefined ? undefined : await fastify.cpuBudget.charge(client, cost, 'shuffle');
+          if (refused) return refused;
           const wait = await shuffleBudget.take(playerId, shuffles);
           if (wait !== undefined)
             return {
@@ -389,9 +393,6 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
               retryAfterS: wait,
               message: `at most ${SHUFFLES_PER_MINUTE} shuffles a minute; try again in ${wait} s`,
             };
-          const cost = shuffles * shuffleCostMs(stored.deal.tiles.length);
-          const refused = client === undefined ? undefined : await fastify.cpuBudget.charge(client, cost, 'shuffle');
-          if (refused) return refused;
           charged = true;
         }
         const next = applyMoves(stateOf(row, stored), batch);
