@@ -49,7 +49,7 @@ export interface ConnectionLimits {
 
 export const CONNECTION_LIMITS: ConnectionLimits = {
   headersTimeoutMs: 10_000, // a slow phone sends its headers in well under a second
-  requestTimeoutMs: 30_000, // the largest body is 64 KB (an upload 256 KB)
+  requestTimeoutMs: 30_000, // the largest body is 64 KB (an upload 96 KB)
   idleTimeoutMs: 120_000, // longer than any answer takes (a new classic deal: at most 15 s)
   keepAliveTimeoutMs: 72_000, // fastify's default: longer than a load balancer's usual 60 s idle timeout
   checkIntervalMs: 1_000,

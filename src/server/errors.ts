@@ -170,6 +170,8 @@ const PAGE_MESSAGE_KEYS: Partial<Readonly<Record<ErrorCode, string>>> = {
   ERR_UNKNOWN_LAYOUT: 'error.unknownLayout',
   ERR_RATE_LIMITED: 'error.rateLimited',
   ERR_GROWTH: 'error.growth',
+  ERR_CPU: 'error.rateLimited',
+  ERR_CPU_FULL: 'error.unavailable',
   ERR_INTERNAL: 'error.internal',
   ERR_UNAVAILABLE: 'error.unavailable',
   ERR_FORBIDDEN: 'error.forbidden',

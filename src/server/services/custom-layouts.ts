@@ -20,7 +20,15 @@ import { budgetGroup, NEW_LAYOUT_LIMITS, WindowBudget, type NewLayoutLimits } fr
 import { layoutName, type Namer } from './layouts.ts';
 import { ByteLru } from './lru.ts';
 import { CACHE_BUDGETS, customLayoutBytes, flatString } from './sizes.ts';
-import { isCustomId, parseSlotsJson, readDrawn, readUpload, slotsJson, type ReadLayout } from './upload.ts';
+import {
+  isCustomId,
+  parseSlotsJson,
+  readDrawn,
+  readUpload,
+  slotsJson,
+  uploadCostMs,
+  type ReadLayout,
+} from './upload.ts';
 import { pictureLabel } from '../../shared/draft.ts';
 import { layoutDrawing, namedPicture, type LayoutDrawing } from '../../shared/picture.ts';
 import { layoutById } from '../../engine/builtins.ts';
@@ -190,6 +198,9 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
       return (id) => names.get(id) ?? layoutName(id, i18n);
     },
     async upload(input) {
+      // The file's reading is charged to the client's CPU budget before it starts (by its size alone).
+      const refused = await fastify.cpuBudget.charge(input.client, uploadCostMs(input.bytes.length), 'upload');
+      if (refused) return refused;
       const read = readUpload(input.bytes, input.filename, input.mapName);
       if (!read.ok) return { ok: false, code: 'ERR_LAYOUT', message: read.message };
       return store(read.value, input.client);
@@ -205,5 +216,5 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
 
 export default fp(customLayoutsPlugin, {
   name: 'layouts',
-  dependencies: ['stores', 'dealer', 'counters', 'growth'],
+  dependencies: ['stores', 'dealer', 'counters', 'growth', 'cpu-budget'],
 });

@@ -5,12 +5,13 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { deal, makeLayout, type Deal } from '../../../src/engine/index.ts';
-import { MAX_UPLOAD_BYTES } from '../../../src/server/services/upload.ts';
+import * as gnome from '../../../src/formats/gnome.ts';
+import { MAX_UPLOAD_BYTES, uploadCostMs } from '../../../src/server/services/upload.ts';
 import { corpusDir } from '../../../src/cli/corpus.ts';
-import { build, createGame, newPlayer, postMoves, solutionMoves, query } from '../helper.ts';
+import { build, createGame, newPlayer, playerCookie, postMoves, solutionMoves, query } from '../helper.ts';
 
 const CORPUS = corpusDir();
 const hasCorpus = existsSync(CORPUS);
@@ -311,7 +312,7 @@ describe('POST /layouts with a bad file: the form again, with the reason', () =>
       `<mahjongg><!-- ${'x'.repeat(MAX_UPLOAD_BYTES)} --></mahjongg>`,
       'big.map',
       413,
-      /the file is larger than 256 KB/,
+      new RegExp(`the file is larger than ${MAX_UPLOAD_BYTES / 1024} KB`),
     ],
   ];
 
@@ -473,6 +474,51 @@ describe('names and budgets', () => {
     expect(await uploaded(app, cookie, gnomeMap('One again', SMALL), 'one.map')).toBe(first);
     // A refused file costs nothing either.
     expect((await upload(app, cookie, gnomeMap('Odd', SMALL.slice(0, 7)), 'odd.map')).statusCode).toBe(400);
+  });
+
+  test("an upload is charged to its network's CPU budget by its size, before the file is read, whatever the cookie", async () => {
+    const file = gnomeMap('Small', SMALL);
+    const cost = Math.ceil(uploadCostMs(Buffer.byteLength(file)));
+    const app = await build({ cpu: { clientBurstMs: 2 * cost } }); // two uploads of this file in a burst
+    const scans = vi.spyOn(gnome, 'scanGnomeMaps');
+    onTestFinished(() => scans.mockRestore());
+    const from = async (remoteAddress: string) => {
+      const cookie = playerCookie(await app.inject({ url: '/api/stats', remoteAddress })); // a fresh cookie each time
+      return app.inject({
+        method: 'POST',
+        url: '/layouts',
+        remoteAddress,
+        headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+        payload: multipartBody([{ name: 'file', value: file, filename: 'small.map' }]),
+      });
+    };
+    expect((await from('127.0.0.2')).statusCode).toBe(303);
+    expect((await from('127.0.0.3')).statusCode).toBe(303); // stored already: read all the same
+    const refused = await from('127.0.0.4'); // the same /24
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toMatch(/^[1-5]$/);
+    expect(refused.body).toMatch(/<form[^>]*action="\/layouts"/);
+    expect(formError(refused.body)).toMatch(/more work than one network may \(upload\); try again in \d s/);
+    expect(scans).toHaveBeenCalledTimes(2); // the refused file was never read
+    expect((await from('127.0.1.2')).statusCode).toBe(303); // another network has its own budget
+    expect(scans).toHaveBeenCalledTimes(3);
+  });
+
+  test('a file of more than 100 maps is refused by a count before it is read; a broken map nobody picked is never checked', async () => {
+    const app = await build();
+    const cookie = await newPlayer(app);
+    const body = '<block left="0" right="30" top="0" bottom="31"/>'; // 992 tiles
+    const many = `<mahjongg>${Array.from({ length: 101 }, (_, i) => `<map name="m${i}">${body}</map>`).join('\n')}</mahjongg>`;
+    const res = await upload(app, cookie, many, 'many.map');
+    expect(res.statusCode).toBe(400);
+    expect(formError(res.body)).toBe('line 101: more than 100 maps in one file.');
+    const broken = '<map name="Broken"><tile x="0" y="0"/><tile x="0.5" y="0"/></map>';
+    const file = gnomeMap('Small', SMALL).replace('</mahjongg>', `${broken}</mahjongg>`);
+    await uploaded(app, cookie, file, 'two.map', 'Small');
+    const picked = await upload(app, cookie, file, 'two.map', 'Broken');
+    expect(formError(picked.body)).toMatch(
+      /^map &quot;Broken&quot; \(line \d+\): tiles \(0, 0, 0\) and \(1, 0, 0\) overlap/,
+    );
   });
 });
 
