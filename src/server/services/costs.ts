@@ -17,6 +17,6 @@ export const reviewCostMs = (tiles: number, moves: number): number => 2 + (moves
 
 /**
  * A replay page's own work on the main thread: the log replayed to move K (a turtle's 1,000 moves took
- * 0.8 ms) and the board rendered (about a millisecond per hundred tiles).
+ * 0.8 ms) and the page rendered (a turtle's page took 4–6 ms of the process's CPU with its review kept).
  */
-export const replayPageCostMs = (tiles: number, k: number): number => 1 + tiles / 100 + (k * tiles) / 150_000;
+export const replayPageCostMs = (tiles: number, k: number): number => 2 + tiles / 40 + (k * tiles) / 150_000;
