@@ -25,7 +25,7 @@
  * by chunk before they are dealt, from the server's own budget of band seeds (BAND_SEED_LIMITS: a pool for
  * everyone, of which one client may take a share), not from the player's new deals (a search stores nothing:
  * the deal found is kept as a shown deal, so the redirect's page view deals nothing again); each chunk is also
- * charged to the client's CPU budget (services/costs.ts).
+ * charged to the client's CPU budget (services/costs.ts), a whole search at most one burst window of it.
  *
  * Work a client makes the workers do on a custom layout (a deal) is charged to its CPU budget before it is
  * queued; a review is charged by services/replays.ts.
@@ -417,11 +417,16 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
     const done = startMaking(group);
     try {
       const seen: Record<Band, number> = { easy: 0, medium: 0, hard: 0, expert: 0 };
+      const tiles = slots?.length ?? layoutTiles(layout);
+      // The chunks are charged as dealt, a whole search at most one burst of the client's CPU budget: like any one
+      // request, a search of a large layout passes an empty window instead of never reaching its answer.
+      const limits = fastify.cpuBudget.limits;
+      let unpaid = limits ? Math.min(limits.clientBurstMs, limits.clientPerMinuteMs) : 0; // ms
       for (let dealt = 0; dealt < MAX_BAND_SEEDS; dealt += BAND_CHUNK) {
-        const tiles = slots?.length ?? layoutTiles(layout);
+        const cost = Math.min(unpaid, Math.ceil(BAND_CHUNK * seedCostMs(tiles, mode)));
+        unpaid -= cost;
         const refused =
-          (await takeBandSeeds(client, BAND_CHUNK)) ??
-          (await fastify.cpuBudget.charge(client, BAND_CHUNK * seedCostMs(tiles, mode), 'band', 'worker'));
+          (await takeBandSeeds(client, BAND_CHUNK)) ?? (await fastify.cpuBudget.charge(client, cost, 'band', 'worker'));
         if (refused) return refused;
         const seeds = Array.from({ length: BAND_CHUNK }, randomSeed);
         const result = await search({ layout, mode, band, seeds, slots });

@@ -155,6 +155,22 @@ describe('/play/:layout?difficulty=BAND', () => {
     expect(other.statusCode).toBe(302);
   });
 
+  test("a search is charged to the client's CPU budget as it deals, at most one burst in all", async () => {
+    // A chunk of 4 seeds of a 4-tile layout is charged 4 × (1 + 4/16) = 5 ms (services/costs.ts).
+    const app = await build({ cpu: { clientBurstMs: 12, clientPerMinuteMs: 12 } });
+    const id = await uploadLayout(app, ROW_OF_FOUR);
+    const from = '203.0.113.8';
+    // Fruitless: 8 chunks, charged 5 + 5 + 2 and then nothing more, so it reaches its answer.
+    expect((await app.inject({ url: `/play/${id}?difficulty=expert`, remoteAddress: from })).statusCode).toBe(404);
+    const refused = await app.inject({ url: `/play/${id}?difficulty=easy`, remoteAddress: from });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.body).toMatch(/more work than one network may \(band\)/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await app.inject({ url: `/play/${id}?difficulty=easy`, remoteAddress: '198.51.100.8' })).statusCode).toBe(
+      302,
+    );
+  });
+
   test('the seeds of band searches are not the player\'s new deals: "New game" still works after two', async () => {
     const app = await build();
     const id = await uploadLayout(app, ROW_OF_FOUR);
