@@ -1,19 +1,16 @@
 /**
- * The deal workers: a piscina pool with a deadline per task and a bounded queue.
+ * The deal workers: a piscina pool with a deadline per task and a bounded queue per lane.
  *
- * Implementation notes: piscina keeps `size` threads, one task each, queues at
- * most `maxQueue` more, and replaces a thread that crashed or was stopped.
- * The deadline starts when a worker begins the task (it says so on a
- * MessagePort handed over with the task), not when the task is queued or a
- * new thread boots; past it the task is aborted, which terminates its thread
- * (the only way to stop synchronous solver work). Tasks wait in two lanes here, not in piscina's queue
- * (docs/operations.md, "Sharing the deal workers"): classic deals of built-in layouts go first and may use
- * every worker; everything else (reviews, band searches, custom layouts' deals and checks) waits behind them
- * and runs on at most `size - 1` workers at once (one when there is one), so a flood of slow reviews never
- * holds a built-in deal back. In production the worker is
- * the compiled dist/server/services/deal-worker.js; from source (`tsx`,
- * vitest) each thread registers tsx (a devDependency) first, as a worker does
- * not inherit the parent's TypeScript loader on Node 20.
+ * Implementation notes: piscina keeps `size` threads, one task each, and replaces a thread that crashed or was
+ * stopped. Tasks wait in two lanes here, and are handed to piscina only when a worker is free for them
+ * (docs/operations.md, "Sharing the deal workers"): classic deals of built-in layouts go first and may use every
+ * worker; every other task (reviews, band searches, custom layouts' deals and checks) waits behind them and runs
+ * on at most `size - 1` workers at once (one when there is one), so slow reviews never hold a built-in deal back.
+ * Each lane queues at most `maxQueue` tasks. The deadline starts when a worker begins the task (it says so on a
+ * MessagePort handed over with the task), not when the task is queued or a new thread boots; past it the task is
+ * aborted, which terminates its thread (the only way to stop synchronous solver work). In production the worker
+ * is the compiled dist/server/services/deal-worker.js; from source (`tsx`, vitest) each thread registers tsx (a
+ * devDependency) first, as a worker does not inherit the parent's TypeScript loader on Node 20.
  */
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
