@@ -8,8 +8,8 @@
  * are no workers. Each client (an IPv4 /24 or IPv6 /64) has at most MAX_QUEUED_PER_CLIENT
  * worker tasks of any kind in the making at once (classic deals, custom layouts' deals, band
  * searches, reviews, upload checks), so one client cannot fill the queue for everyone; the pool
- * runs built-in classic deals ahead of the rest (services/worker-pool.ts, its lanes). A generated deal is stored before it is served, and what is
- * served is what the table holds (first writer wins), so a link shows the same
+ * runs built-in classic deals ahead of the rest (services/worker-pool.ts, its lanes).
+ * A generated deal is stored before it is served, and what is served is what the table holds (first writer wins), so a link shows the same
  * board forever, also after GENERATOR_VERSION changes or a layout is removed.
  * Concurrent requests for one new deal share one generation. Deals that fail
  * (no classic deal, past the deadline) are remembered for a while so a repeated
@@ -150,7 +150,7 @@ export interface DealerOptions {
   now?: () => number;
 }
 
-export const MAX_QUEUED_PER_CLIENT = 2; // worker tasks (deals, searches, reviews, checks) one client may have in the making at once
+export const MAX_QUEUED_PER_CLIENT = 2; // worker tasks of any kind one client may have in the making at once
 
 /** Seeds band searches may deal in a minute: all clients together, and one client's share of that. */
 export interface BandSeedLimits {
