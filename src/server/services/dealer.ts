@@ -9,8 +9,9 @@
  * worker tasks of any kind in the making at once (classic deals, custom layouts' deals, band
  * searches, reviews, upload checks), so one client cannot fill the queue for everyone; the pool
  * runs built-in classic deals ahead of the rest (services/worker-pool.ts, its lanes).
- * A generated deal is stored before it is served, and what is served is what the table holds (first writer wins), so a link shows the same
- * board forever, also after GENERATOR_VERSION changes or a layout is removed.
+ * A generated deal is stored before it is served, and what is served is what the table holds (first
+ * writer wins), so a link shows the same board forever, also after GENERATOR_VERSION changes or a
+ * layout is removed.
  * Concurrent requests for one new deal share one generation. Deals that fail
  * (no classic deal, past the deadline) are remembered for a while so a repeated
  * link does not burn another worker's time. Making a new deal stores a row, so it
