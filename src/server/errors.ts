@@ -44,10 +44,10 @@ export const ERROR_STATUS = {
   ERR_SEED: 400, // a seed the engine refuses
   ERR_UNCLEARABLE: 409, // a custom layout the removal-order search gave up on for this seed
   ERR_TIMEOUT: 409, // making the deal passed its deadline: play it relaxed or try another seed
-  ERR_QUEUE: 429, // this client has the most classic deals in the making it may have
+  ERR_QUEUE: 429, // this client has the most worker tasks in the making it may have, or its minute of band seeds
   ERR_NEW_DEALS: 429, // this client's budget of new deals is spent for now
   ERR_NEW_DEALS_FULL: 503, // everyone's budget of new deals is spent for now
-  ERR_BUSY: 503, // the deal workers' queue is full
+  ERR_BUSY: 503, // the deal workers' queue is full, or everyone's band seeds for this minute are dealt
   ERR_WORKER: 503, // a deal worker failed or is stopping
   ERR_NO_DEAL_IN_BAND: 404, // a band search dealt its most seeds and none was in the band (docs/server.md)
   // uploaded layouts (services/custom-layouts.ts)

@@ -147,7 +147,7 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
         };
       return { ok: true, id: layout.id, created: false, warnings };
     }
-    const checked = await fastify.dealer.check(layout);
+    const checked = await fastify.dealer.check(layout, client);
     if (!checked.ok) return checked;
     // Budgeted only now: a file that is refused, or stored already, costs nothing.
     const grown = await fastify.growth.take(client, layoutGrowth(slots.length, layout.name));
