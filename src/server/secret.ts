@@ -23,7 +23,6 @@ const generate = (): string => randomBytes(32).toString('base64url');
 
 /** A secret file that cannot be what we wrote: the server refuses to start on it (server.ts exits 2). */
 export class SecretFileError extends Error {
-  readonly code = 'ERR_SECRET_FILE';
   constructor(path: string, problem: string) {
     super(
       `the cookie secret file ${path} ${problem}: restore it from a backup (players keep their cookies), ` +
