@@ -14,7 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { newDealUrl } from '../../../shared/display.ts';
-import { CODE_OF_STATUS, ERROR_STATUS, errorPage, errorResponses, sendError, type ErrorCode } from '../../errors.ts';
+import { CODE_OF_STATUS, ERROR_STATUS, errorPage, errorResponses, type ErrorCode } from '../../errors.ts';
 import { LayoutSlotsSchema } from '../../schemas/responses.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { LayoutIdSchema } from '../../schemas/common.ts';
@@ -22,6 +22,7 @@ import { clientKey } from '../../services/limits.ts';
 import { MAP_NAME_MAX, MAX_UPLOAD_BYTES } from '../../services/upload.ts';
 import { customPicture } from '../../services/custom-layouts.ts';
 import { layoutById } from '../../../engine/builtins.ts';
+import { sendMiss } from '../../services/misses.ts';
 
 interface FormState {
   error?: string; // why the file was refused (English: the page shows it in the player's language by its code)
@@ -159,7 +160,7 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
     const info = await fastify.layouts.custom(id);
     if (!info) {
       if (layoutById(id)) return reply.redirect(newDealUrl(id, 'relaxed'), 302); // a built-in has no page of its own: play it
-      return sendError(
+      return sendMiss(
         request,
         reply,
         'ERR_UNKNOWN_LAYOUT',
@@ -190,7 +191,7 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
       const builtin = layoutById(id);
       const info = builtin ? undefined : await fastify.layouts.custom(id);
       const layout = builtin ?? info?.layout;
-      if (!layout) return sendError(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${id}`);
+      if (!layout) return sendMiss(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${id}`);
       // A custom layout never changes under its id (ids are by content); a built-in may in a new version.
       return reply
         .header('cache-control', builtin ? 'public, max-age=300' : 'public, max-age=86400')

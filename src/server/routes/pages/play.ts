@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { availablePairs, newGame, type Game } from '../../../engine/index.ts';
-import { sendRefusal, sendError } from '../../errors.ts';
+import { sendRefusal } from '../../errors.ts';
 import type { Nav } from '../../plugins/view.ts';
 import {
   dealKey,
@@ -33,6 +33,7 @@ import { dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/dis
 import type { Lang } from '../../../shared/i18n.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
 import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
+import { sendMiss } from '../../services/misses.ts';
 
 const RECORD_MARK = '<!--deal-record-->'; // where each response puts the player's part of a cached page
 
@@ -180,7 +181,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const { layout } = request.params;
       const { mode, difficulty } = request.query;
       if (!(await fastify.layouts.exists(layout)))
-        return sendError(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${layout}`);
+        return sendMiss(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${layout}`);
       if (difficulty === undefined) {
         const key = dealKey(layout, randomSeed(), mode);
         fastify.dealer.markChosen(key); // its deal pays from the server's own pool
