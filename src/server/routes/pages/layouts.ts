@@ -20,7 +20,7 @@ import { LIMITS } from '../../plugins/security.ts';
 import { LayoutIdSchema } from '../../schemas/common.ts';
 import { clientKey } from '../../services/limits.ts';
 import { MAP_NAME_MAX, MAX_UPLOAD_BYTES } from '../../services/upload.ts';
-import { customPicture } from '../../services/custom-layouts.ts';
+import { customName, customPicture } from '../../services/custom-layouts.ts';
 import { layoutById } from '../../../engine/builtins.ts';
 import { sendMiss } from '../../services/misses.ts';
 
@@ -168,15 +168,16 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
       );
     }
     const path = `/layouts/${id}`;
+    const name = customName(id, request.i18n); // never the uploader's words: anyone may store a shape first
     return reply.page('custom-layout', {
-      title: info.name,
+      title: name,
       nav: 'play',
-      layout: { ...info, picture: customPicture(info, request.i18n) },
+      layout: { ...info, name, picture: customPicture(info, request.i18n) },
       shareUrl: `${fastify.publicOrigin ?? ''}${path}`,
       newUrl: newDealUrl(id, 'relaxed'),
       classicUrl: newDealUrl(id, 'classic'),
       editUrl: `/layouts/editor?from=${id}`,
-      layoutData: scriptJson({ id, name: info.name, slots: info.layout.slots.map((s) => [s.x, s.y, s.z]) }),
+      layoutData: scriptJson({ id, name, slots: info.layout.slots.map((s) => [s.x, s.y, s.z]) }),
     });
   });
 
