@@ -144,6 +144,26 @@ describe('no redirect leaves our origin', () => {
     }
   });
 
+  test.each(HOSTILE)('the editor, daily, transfer and upload redirects given %s in their fields', async (path) => {
+    const value = encodeURIComponent(path);
+    for (const [method, target, body] of [
+      ['GET', `/layouts/editor?from=${value}`, ''],
+      ['GET', `/layouts/editor?name=${value}`, ''],
+      ['GET', `/layouts/editor?layout=${value}`, ''],
+      ['GET', `/layouts/editor?layout=AgIAAgIB&name=${value}&z=1`, ''],
+      ['POST', '/layouts/editor', `layout=AgIAAgIB&name=${value}&back=${value}`],
+      ['POST', '/daily/name', `name=x&back=${value}`],
+      ['POST', '/stats/transfer', `back=${value}`],
+      ['GET', `/replay/x?move=${value}`, ''],
+      ['GET', `/play/turtle?mode=${value}`, ''],
+      ['GET', `/play/turtle?difficulty=${value}`, ''],
+    ] as const) {
+      const answer = await send(target, method, body);
+      expect(answer.status, target).toBeLessThan(500);
+      expectOnSite(answer, `${method} ${target}`);
+    }
+  });
+
   test('the redirects of this site still land where they should', async () => {
     const play = await send('/play/turtle');
     expect(play.status).toBe(302);
