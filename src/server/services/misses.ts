@@ -4,7 +4,7 @@
  * shared in a fleet), since an attacker could otherwise search for valid ids (docs/operations.md, "Security").
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sendError, type ErrorCode } from '../errors.ts';
+import { sendError, sendRefusal, type ErrorCode, type Refusal } from '../errors.ts';
 import { LIMITS } from '../plugins/security.ts';
 import type { Counters } from './counters.ts';
 import { clientKey, WindowBudget } from './limits.ts';
@@ -25,4 +25,14 @@ export async function sendMiss(
   if (wait === undefined) return sendError(request, reply, code, message);
   reply.header('retry-after', String(wait));
   return sendError(request, reply, 'ERR_RATE_LIMITED', `too many addresses that lead nowhere; try again in ${wait} s`);
+}
+
+/** Sends a service's refusal; one saying the layout does not exist is a miss (sendMiss). */
+export function sendRefusalOrMiss(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  refusal: Refusal,
+): FastifyReply | Promise<FastifyReply> {
+  if (refusal.code === 'ERR_UNKNOWN_LAYOUT') return sendMiss(request, reply, refusal.code, refusal.message);
+  return sendRefusal(request, reply, refusal);
 }

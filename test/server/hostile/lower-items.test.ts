@@ -66,9 +66,11 @@ describe('misses are rate limited like the 404 handler', () => {
   test.each([
     ['unknown custom layout pages', (i: number) => `/layouts/c-${i.toString(16).padStart(12, '0')}`],
     ['unknown layouts to play', (i: number) => `/play/nolayout${i}`],
+    ['unknown layouts of a deal page', (i: number) => `/play/nolayout${i}/seed`],
+    ['unknown layouts of the deal API', (i: number) => `/api/deals/nolayout${i}/seed`],
     ['unknown transfer tokens', (i: number) => `/transfer/${'A'.repeat(28)}${String(i).padStart(4, '0')}`],
   ])('%s: 404 up to the limit, then 429 with Retry-After; other addresses and real pages go on', async (_, url) => {
-    const app = await build();
+    const app = await build({ dealer: { newDeals: false } }); // only the misses' own limit
     const cookie = await newPlayer(app);
     const ask = (i: number, remoteAddress = '192.0.2.7') =>
       app.inject({ url: url(i), headers: { cookie }, remoteAddress });
