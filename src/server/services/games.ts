@@ -406,7 +406,9 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         const time = now();
         const count = row.move_count + batch.length;
         // The pace rule and, on a win, its rank (services/fair-play.ts).
-        const { pacedAt, unranked } = paceAfter(row, batch, time, row.move_count === 0);
+        // "First": no pair came before, so a batch of checks, hints or shuffles sent ahead cannot lift the cap.
+        const first = !storedLog.some((m) => m.type === 'match');
+        const { pacedAt, unranked } = paceAfter(row, batch, time, first);
         const rank =
           status === 'won' ? rankWin({ ...row, unranked }, time) : { rankedMs: null, dailyDay: null, onTable: false };
         const movesJson = JSON.stringify(game.log);

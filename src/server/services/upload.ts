@@ -11,7 +11,7 @@
  *   tiles matter to the rules), in canonical slot order, written as JSON `[[x,y,z],…]`. So the same
  *   file gives the same id, and so does the same shape in another file (comments, line endings, a
  *   KMahjongg grid and a GNOME map of it, a board shifted by half a tile). The name is not part of it.
- * - The display name is the GNOME map's name, or the KMahjongg file's name without its extension,
+ * - The name kept (never shown: custom-layouts.ts customName) is the GNOME map's name, or the KMahjongg file's name without its extension,
  *   cleaned: control and format characters (bidi overrides among them) dropped, white space
  *   collapsed, at most NAME_MAX characters. Pages escape it like any text.
  * Whether the layout can be cleared is the dealer's question (a deal in a worker, with a deadline).

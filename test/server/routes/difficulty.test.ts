@@ -123,12 +123,14 @@ describe('/play/:layout?difficulty=BAND', () => {
       expect(res.statusCode).toBe(404);
       expect(res.body).toContain('<h1>No deal found: Expert</h1>');
       expect(res.body).toContain(
-        `We dealt ${MAX_BAND_SEEDS} new Row deals (${mode === 'classic' ? 'Classic' : 'New game'}), and none had ` +
+        `We dealt ${MAX_BAND_SEEDS} new Custom layout ${id} deals (${mode === 'classic' ? 'Classic' : 'New game'}), and none had ` +
           `this difficulty: they were Easy (${MAX_BAND_SEEDS}).`,
       );
       const query = mode === 'classic' ? '&amp;mode=classic' : '';
-      expect(res.body).toContain(`href="/play/${id}?difficulty=easy${query}">New Row deal: Easy</a>`);
-      expect(res.body).toContain(`href="/play/${id}${query.replace('&amp;', '?')}">Any new Row deal</a>`);
+      expect(res.body).toContain(`href="/play/${id}?difficulty=easy${query}">New Custom layout ${id} deal: Easy</a>`);
+      expect(res.body).toContain(
+        `href="/play/${id}${query.replace('&amp;', '?')}">Any new Custom layout ${id} deal</a>`,
+      );
     }
     // The same page in Arabic (right to left), every word from the catalog.
     const ar = await app.inject({ url: `/play/${id}?difficulty=expert`, headers: { cookie: 'lang=ar' } });
@@ -136,7 +138,7 @@ describe('/play/:layout?difficulty=BAND', () => {
     expect(ar.body).toContain('<html lang="ar" dir="rtl"');
     expect(ar.body).toContain('<h1>لم نجد توزيعة: خبير</h1>');
     expect(ar.body).toContain(`كانت: سهل (${MAX_BAND_SEEDS})`);
-    for (const english of ['No deal found', 'none had this difficulty', 'Any new Row deal']) {
+    for (const english of ['No deal found', 'none had this difficulty', 'Any new', 'Custom layout']) {
       expect(ar.body).not.toContain(english);
     }
   });

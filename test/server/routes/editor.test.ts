@@ -128,7 +128,7 @@ describe('GET /layouts/editor', () => {
     const saved = await save(app, cookie, { layout: makeDraftCode(SMALL), name: 'Small' });
     const id = /c-[0-9a-f]{12}/.exec(saved.headers.location as string)![0];
     const custom = await app.inject({ url: `/layouts/editor?from=${id}` });
-    expect(draftAt(custom.headers.location as string)).toMatchObject({ name: 'Small' });
+    expect(draftAt(custom.headers.location as string)).toMatchObject({ name: `Custom layout ${id}` });
     expect(draftAt(custom.headers.location as string).slots).toHaveLength(4);
     expect((await app.inject({ url: `/layouts/${id}` })).body).toContain(`href="/layouts/editor?from=${id}"`);
     expect((await app.inject({ url: '/layouts/editor?from=no-such' })).statusCode).toBe(404);
@@ -170,7 +170,8 @@ describe('POST /layouts/editor', () => {
     const rows = await query(app, 'SELECT id, name, format, tiles FROM custom_layouts');
     expect(rows).toEqual([{ id, name: 'My <b>tower</b>', format: 'editor', tiles: 4 }]);
     const page = (await app.inject({ url: `/layouts/${id}` })).body;
-    expect(page).toContain('<h1>My &lt;b&gt;tower&lt;/b&gt;</h1>');
+    expect(page).toContain(`<h1>Custom layout ${id}</h1>`); // the name typed in is kept, not shown (customName)
+    expect(page).not.toContain('tower');
     expect(page).toContain('drawn in the layout editor');
     // The same shape anywhere on the grid is the same layout; saving it again costs nothing.
     const moved = await save(app, cookie, {
@@ -178,9 +179,12 @@ describe('POST /layouts/editor', () => {
     });
     expect(moved.headers.location).toBe(`/layouts/${id}`);
     expect(await query(app, 'SELECT COUNT(*) AS n FROM custom_layouts')).toEqual([{ n: 1 }]);
-    // Unnamed: the default name.
+    // Unnamed: the same neutral name.
     const other = await save(app, cookie, { layout: makeDraftCode([at(0, 0), at(4, 0)]) });
-    expect((await app.inject({ url: other.headers.location as string })).body).toContain('<h1>Custom layout</h1>');
+    const otherId = /c-[0-9a-f]{12}/.exec(other.headers.location as string)![0];
+    expect((await app.inject({ url: other.headers.location as string })).body).toContain(
+      `<h1>Custom layout ${otherId}</h1>`,
+    );
   });
 
   test.each([
