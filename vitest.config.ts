@@ -50,6 +50,7 @@ const ALONE = [
   'test/server/ops/worker-pool.test.ts',
   'test/server/ops/fleet.test.ts',
   'test/server/ops/fleet-restarts.test.ts',
+  'test/server/hostile/stall.test.ts',
 ];
 
 export default defineConfig({

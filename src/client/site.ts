@@ -5,7 +5,8 @@
  * current without a reload: it takes a fresh copy of the page's counted part (`[data-live="stats"]`)
  * when games it sent were recorded, when a play page in another tab saw a win recorded (a
  * BroadcastChannel), and when the page comes back into view, and says which achievements the fresh copy
- * lists that the old one did not (`#achievement-news`). The pages work the same without it.
+ * lists that the old one did not (`#achievement-news`); on the transfer page it completes a link made as a path.
+ * The pages work the same without it.
  */
 import { dealUrl } from '../shared/display.ts';
 import { ENV, registerServiceWorker, WINS_CHANNEL } from './env.ts';
@@ -13,6 +14,11 @@ import { locale, t } from './i18n.ts';
 import { sendKept, sendNow, waitingGames, type Sync, type SyncHooks, type WaitingGame } from './sync.ts';
 
 registerServiceWorker();
+
+// A transfer link made without PUBLIC_ORIGIN is a path (never the Host header): this page's origin completes it.
+const transferLink = document.getElementById('transfer-link');
+if (transferLink instanceof HTMLInputElement && transferLink.value.startsWith('/'))
+  transferLink.value = `${location.origin}${transferLink.value}`;
 
 const section = document.getElementById('waiting');
 const names = ((): Record<string, string> => {

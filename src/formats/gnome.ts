@@ -20,7 +20,11 @@
  * missing attribute, a coordinate that is not a whole or half number of tiles, a
  * backwards range or an unclosed tag is an error with its line number. Shapes are
  * counted before they are expanded, so `<row left="0" right="127">` in a
- * thousand-tile block cannot eat memory: a map holds at most MAX_TILES tiles.
+ * thousand-tile block cannot eat memory: a map holds at most MAX_TILES tiles, a
+ * file MAX_MAPS maps (counted in the text before it is read) and MAX_FILE_TILES
+ * tiles in all. Checking a map's tiles is most of the work, so a reader that
+ * wants one map (an upload) scans the file and checks only that one
+ * (scanGnomeMaps, checkGnomeMap; docs/operations.md, "CPU budgets").
  * Like GNOME, a range whose span is not a whole number of tiles stops at the last
  * tile that starts at or before its end.
  */
@@ -37,12 +41,21 @@ import { err, ok, type Layout, type Result, type Slot } from '../engine/types.ts
 import { MarkupError, quote, readMarkup, type StartTag } from './markup.ts';
 
 export const MAX_MAPS = 100; // layouts in one file; a guard against garbage input
+export const MAX_FILE_TILES = 20 * MAX_TILES; // tiles of all the maps of one file (GNOME's own file has 1,440)
 
 /** One parsed `<map>` of a file. */
 export interface GnomeMap {
   readonly id: string; // slug of scorename, else of name; unique within the file
   readonly name: string; // display name
   readonly layout: Layout;
+}
+
+/** A `<map>` as read, its tiles not yet checked (checkGnomeMap). */
+export interface GnomeMapDraft {
+  readonly id: string; // as GnomeMap's
+  readonly name: string;
+  readonly label: string; // how messages name it: `map "Name" (line 3)`
+  readonly slots: readonly Slot[]; // in file order
 }
 
 /** An expected failure inside the parser; turned into an `err` at the top. */
@@ -123,8 +136,8 @@ interface OpenMap {
   readonly slots: Slot[];
 }
 
-/** Expands one shape element into slots, refusing to grow a map past MAX_TILES. */
-function addShape(map: OpenMap, shape: Shape, attrs: Attributes, layerZ: number, line: number): void {
+/** Expands one shape element into slots, refusing to grow a map past MAX_TILES or the file past MAX_FILE_TILES. */
+function addShape(map: OpenMap, shape: Shape, attrs: Attributes, layerZ: number, line: number, before: number): void {
   const at = (attr: string): number => halfUnits(shape, attr, attrs.get(attr)!, line);
   const z = attrs.has('z') ? layerNumber(shape, attrs.get('z')!, line) : layerZ;
   let xs: number[];
@@ -150,6 +163,8 @@ function addShape(map: OpenMap, shape: Shape, attrs: Attributes, layerZ: number,
   // xs and ys hold at most MAX_COORD / 2 + 1 values each, so the product is small to compute.
   if (map.slots.length + xs.length * ys.length > MAX_TILES)
     fail(line, `this <${shape}> takes the map past ${MAX_TILES} tiles`, LayoutError.TooLarge);
+  if (before + map.slots.length + xs.length * ys.length > MAX_FILE_TILES)
+    fail(line, `this <${shape}> takes the file past ${MAX_FILE_TILES} tiles in all its maps`, LayoutError.TooLarge);
   for (const x of xs) for (const y of ys) map.slots.push({ x, y, z });
 }
 
@@ -166,15 +181,22 @@ export function slugify(text: string): string {
     .replace(/-+$/, '');
 }
 
-function closeMap(open: OpenMap, index: number, ids: Set<string>): GnomeMap {
+/** A closed map's id (unique in the file: `ids` holds those before it), name and label. */
+function closeMap(open: OpenMap, index: number, ids: Set<string>): GnomeMapDraft {
   const label = `map ${quote(open.name ?? open.scorename ?? `#${index + 1}`)} (line ${open.line})`;
-  const checked = validateSlots(sortSlots(open.slots));
-  if (!checked.ok) throw new ParseFailure(checked.error, `${label}: ${checked.message}`);
   const base = slugify(open.scorename ?? '') || slugify(open.name ?? '') || `map-${index + 1}`;
   let id = base;
   for (let k = 2; ids.has(id); k++) id = `${base}-${k}`;
   ids.add(id);
   const name = open.name?.trim() || open.scorename?.trim() || id;
+  return { id, name, label, slots: open.slots };
+}
+
+/** Checks a map's tiles (validateSlots) into a layout, its slots in canonical order; throws a ParseFailure. */
+function checkMap(draft: GnomeMapDraft): GnomeMap {
+  const checked = validateSlots(sortSlots(draft.slots));
+  if (!checked.ok) throw new ParseFailure(checked.error, `${draft.label}: ${checked.message}`);
+  const { id, name } = draft;
   return { id, name, layout: makeLayout(id, name, `GNOME Mahjongg map, ${checked.value.length} tiles`, checked.value) };
 }
 
@@ -187,16 +209,51 @@ interface Open {
  * with slots in canonical order (sortSlots). Errors carry the line number.
  */
 export function parseGnomeMaps(text: string): Result<GnomeMap[], LayoutError> {
+  const maps: GnomeMap[] = [];
+  return caught(() => (readMaps(text, (draft) => maps.push(checkMap(draft))), maps));
+}
+
+/**
+ * Reads a GNOME Mahjongg `.map` file as parseGnomeMaps does, but checks no map's tiles: its markup,
+ * attributes, coordinates and counts only. The work of checking tiles is left to checkGnomeMap, for the
+ * one map wanted.
+ */
+export function scanGnomeMaps(text: string): Result<GnomeMapDraft[], LayoutError> {
+  const maps: GnomeMapDraft[] = [];
+  return caught(() => (readMaps(text, (draft) => maps.push(draft)), maps));
+}
+
+/** A map of scanGnomeMaps checked into a layout, with the message parseGnomeMaps would give. */
+export const checkGnomeMap = (draft: GnomeMapDraft): Result<GnomeMap, LayoutError> => caught(() => checkMap(draft));
+
+function caught<T>(read: () => T): Result<T, LayoutError> {
   try {
-    return ok(readMaps(text));
+    return ok(read());
   } catch (e) {
     if (e instanceof ParseFailure) return err(e.code, e.message);
     throw e;
   }
 }
 
-function readMaps(text: string): GnomeMap[] {
-  const maps: GnomeMap[] = [];
+const MAP_TAG = /<map[\s/>]/gi; // a <map start tag, counted in the raw text
+
+/** Throws when the text holds more than MAX_MAPS `<map` tags: before any reading (each may hold MAX_TILES tiles). */
+function countMaps(text: string): void {
+  MAP_TAG.lastIndex = 0;
+  for (let count = 1; MAP_TAG.exec(text); count++)
+    if (count > MAX_MAPS) {
+      const at = MAP_TAG.lastIndex;
+      let line = 1;
+      for (let i = text.indexOf('\n'); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) line++;
+      fail(line, `more than ${MAX_MAPS} maps in one file`, LayoutError.TooLarge);
+    }
+}
+
+/** Reads the file's maps in order, handing each to `onMap` as it closes; throws a ParseFailure. */
+function readMaps(text: string, onMap: (draft: GnomeMapDraft) => void): void {
+  countMaps(text);
+  let closed = 0; // maps read so far
+  let tiles = 0; // their tiles
   const ids = new Set<string>();
   const stack: Open[] = [];
   const topLevel = new Set<string>();
@@ -229,20 +286,21 @@ function readMaps(text: string): GnomeMap[] {
     const known = MAHJONGG_ELEMENTS.has(element); // anything else is outside <mahjongg>, and skipped
     if (known) checkAttributes(element, attrs, line);
     if (element === 'map' && known) {
-      if (maps.length >= MAX_MAPS) fail(line, `more than ${MAX_MAPS} maps in one file`, LayoutError.TooLarge);
+      if (closed >= MAX_MAPS) fail(line, `more than ${MAX_MAPS} maps in one file`, LayoutError.TooLarge);
       const name = attrs.get('name') ?? null;
       const scorename = attrs.get('scorename') ?? null;
       if (!name?.trim() && !scorename?.trim()) fail(line, '<map> needs a name or a scorename');
       map = { name, scorename, line, slots: [] };
     } else if (element === 'layer' && known) layerZ = layerNumber('layer', attrs.get('z')!, line);
     else if (known && (SHAPES as readonly string[]).includes(element))
-      addShape(map!, element as Shape, attrs, layerZ, line);
+      addShape(map!, element as Shape, attrs, layerZ, line, tiles);
     stack.push({ element: known ? element : 'other' });
   };
   const end = (): void => {
     const open = stack.pop()!; // readMarkup matched the end tag to its start tag
     if (open.element === 'map') {
-      maps.push(closeMap(map!, maps.length, ids));
+      tiles += map!.slots.length;
+      onMap(closeMap(map!, closed++, ids));
       map = null;
     } else if (open.element === 'layer') layerZ = 0;
   };
@@ -256,13 +314,12 @@ function readMaps(text: string): GnomeMap[] {
     if (e instanceof MarkupError) fail(e.line, e.message);
     throw e;
   }
-  if (maps.length === 0) {
+  if (closed === 0) {
     if (sawMahjongg) throw new ParseFailure(LayoutError.Format, 'the file has a <mahjongg> element but no <map> in it');
     const names = [...topLevel].slice(0, 5).map((n) => `<${n}>`);
     const seen = names.length ? ` (top-level elements: ${names.join(', ')})` : '';
     throw new ParseFailure(LayoutError.Format, `not a GNOME Mahjongg map file: no <mahjongg> element${seen}`);
   }
-  return maps;
 }
 
 const escapeAttribute = (s: string): string =>

@@ -185,7 +185,12 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(views);
   app.register(assets, { publicDir: opts.publicDir });
   app.register(view);
-  app.register(dealer, { ...opts.dealer, newDeals: opts.rateLimit === false ? false : opts.dealer?.newDeals, now });
+  app.register(dealer, {
+    ...opts.dealer,
+    newDeals: opts.rateLimit === false ? false : opts.dealer?.newDeals,
+    bandSeeds: opts.rateLimit === false ? false : opts.dealer?.bandSeeds,
+    now,
+  });
   app.register(games, { now, gamesPerDay: opts.rateLimit === false ? false : opts.gamesPerDay });
   app.register(replays, { now });
   app.register(customLayouts, { now, newLayouts: opts.rateLimit === false ? false : opts.newLayouts });

@@ -23,11 +23,15 @@
  * clients were reset. Now, when a new socket arrives with `maxConnections` open, the server sheds one:
  * of the client holding the most sockets that have not finished their request (no complete headers yet,
  * or a body still arriving) for a second or more, its oldest such socket; failing that, of the client
- * holding the most kept-alive idle sockets, its oldest; failing that, of a client holding two or more
- * younger unfinished sockets, its oldest. A socket whose request is being answered is never shed. So a
- * newcomer, holding one young socket, always gets in while other clients hold stalled or idle sockets,
- * and many stalling clients share the room evenly. Only when every open socket is being answered (or is
- * another newcomer's) is a new one refused. A shed socket gets no answer (it never finished asking).
+ * holding the most younger unfinished sockets (two or more), its oldest; failing that, of the client holding
+ * the most kept-alive idle sockets, more than a browser keeps (6), its oldest; and only then, last of all, the
+ * oldest idle socket of the client holding the most. A socket whose request is being answered is never shed.
+ * So a newcomer, holding one young socket, always gets in while other clients hold stalled or idle sockets,
+ * many stalling clients share the room evenly, and a player's kept-alive connection is not cut while any
+ * stalling socket is left (sixteen stalling addresses once cut a browser's idle connection 17 times: their
+ * sockets, shed and opened again at once, were all younger than a second, so the idle one went first). Only
+ * when every open socket is being answered (or is another newcomer's) is a new one refused. A shed socket
+ * gets no answer (it never finished asking).
  *
  * A 408 always closes its socket (fastify's answer to a request timeout writes the 408 and destroys the
  * socket; the answer here says `Connection: close` first, so a client that reads it knows).
@@ -49,7 +53,7 @@ export interface ConnectionLimits {
 
 export const CONNECTION_LIMITS: ConnectionLimits = {
   headersTimeoutMs: 10_000, // a slow phone sends its headers in well under a second
-  requestTimeoutMs: 30_000, // the largest body is 64 KB (an upload 256 KB)
+  requestTimeoutMs: 30_000, // the largest body is 64 KB (an upload 96 KB)
   idleTimeoutMs: 120_000, // longer than any answer takes (a new classic deal: at most 15 s)
   keepAliveTimeoutMs: 72_000, // fastify's default: longer than a load balancer's usual 60 s idle timeout
   checkIntervalMs: 1_000,
@@ -62,7 +66,8 @@ export const CONNECTION_LIMITS: ConnectionLimits = {
 
 const HARD_MARGIN = 16; // Node refuses sockets past maxConnections + this before we see them (a ceiling)
 
-const GRACE_MS = 1_000; // a socket younger than this is shed only after older ones and idle ones
+const GRACE_MS = 1_000; // an unfinished socket younger than this is shed only after older unfinished ones
+const BROWSER_SOCKETS = 6; // kept-alive sockets a browser holds to one site: a client holding no more keeps them
 
 /** One open socket: whose, since when, and what it is doing. */
 interface Tracked {
@@ -126,15 +131,17 @@ export function capConnections(server: Server, limits: ConnectionLimits, log: Co
   }
 
   /**
-   * The socket to shed for a newcomer, if any (see the module notes): an unfinished one past GRACE_MS,
-   * else an idle kept-alive one, else a young unfinished one of a client holding more than one.
+   * The socket to shed for a newcomer, if any (see the module notes): an unfinished one past GRACE_MS, else a
+   * young unfinished one of a client holding more than one, else an idle kept-alive one of a client holding more
+   * than a browser keeps, and only then, last of all, a browser's own idle kept-alive one.
    */
   function victim(): Tracked | undefined {
     const now = Date.now();
     return (
       oldestOfBiggest((t) => isUnfinished(t) && now - t.since >= GRACE_MS) ??
-      oldestOfBiggest(isIdle) ??
-      oldestOfBiggest(isUnfinished, 2)
+      oldestOfBiggest(isUnfinished, 2) ??
+      oldestOfBiggest(isIdle, BROWSER_SOCKETS + 1) ??
+      oldestOfBiggest(isIdle)
     );
   }
 

@@ -44,10 +44,10 @@ export const ERROR_STATUS = {
   ERR_SEED: 400, // a seed the engine refuses
   ERR_UNCLEARABLE: 409, // a custom layout the removal-order search gave up on for this seed
   ERR_TIMEOUT: 409, // making the deal passed its deadline: play it relaxed or try another seed
-  ERR_QUEUE: 429, // this client has the most classic deals in the making it may have
+  ERR_QUEUE: 429, // this client has the most worker tasks in the making it may have, or its minute of band seeds
   ERR_NEW_DEALS: 429, // this client's budget of new deals is spent for now
   ERR_NEW_DEALS_FULL: 503, // everyone's budget of new deals is spent for now
-  ERR_BUSY: 503, // the deal workers' queue is full
+  ERR_BUSY: 503, // the deal workers' queue is full, or everyone's band seeds for this minute are dealt
   ERR_WORKER: 503, // a deal worker failed or is stopping
   ERR_NO_DEAL_IN_BAND: 404, // a band search dealt its most seeds and none was in the band (docs/server.md)
   // uploaded layouts (services/custom-layouts.ts)
@@ -170,6 +170,8 @@ const PAGE_MESSAGE_KEYS: Partial<Readonly<Record<ErrorCode, string>>> = {
   ERR_UNKNOWN_LAYOUT: 'error.unknownLayout',
   ERR_RATE_LIMITED: 'error.rateLimited',
   ERR_GROWTH: 'error.growth',
+  ERR_CPU: 'error.rateLimited',
+  ERR_CPU_FULL: 'error.unavailable',
   ERR_INTERNAL: 'error.internal',
   ERR_UNAVAILABLE: 'error.unavailable',
   ERR_FORBIDDEN: 'error.forbidden',
@@ -273,11 +275,21 @@ export function sendRefusal(
 
 /** Seconds a client is asked to wait (Retry-After) when the database cannot be reached: a restart takes a few. */
 export const UNAVAILABLE_RETRY_S = 2;
+/** Seconds a client is asked to wait when the database cannot store (a full disk, read-only): an operator's fix. */
+export const STORAGE_RETRY_S = 30;
+
+/** 503 `ERR_UNAVAILABLE` with Retry-After, in the shape of the route family. */
+function sendUnavailable(request: FastifyRequest, reply: FastifyReply, retryS: number, message: string): FastifyReply {
+  reply.code(503).header('retry-after', String(retryS));
+  if (isApi(request)) return reply.send({ error: message, code: 'ERR_UNAVAILABLE' });
+  return reply.page('error', errorPage(request.i18n, 503, 'ERR_UNAVAILABLE', message, request.id));
+}
 
 /**
  * The error handler; set on the root before any route plugin, so every context inherits it. An error that
  * says the database cannot be reached just now (DatabaseProbe.unavailable: a restart, a failover) answers
- * 503 `ERR_UNAVAILABLE` with Retry-After, which the page's sync honours, instead of a 500.
+ * 503 `ERR_UNAVAILABLE` with Retry-After, which the page's sync honours, instead of a 500; so does a storage
+ * failure (a full disk, a read-only or damaged database: routes/health.ts WriteFailures), which /healthz reports.
  */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -291,17 +303,21 @@ export function registerErrorHandler(app: FastifyInstance): void {
         'the database cannot be reached: answered 503',
       );
       if (reply.sent) return;
-      reply.code(503).header('retry-after', String(UNAVAILABLE_RETRY_S));
       const message = `the game's database cannot be reached just now; try again in a few seconds (request ${request.id})`;
-      if (isApi(request)) return reply.send({ error: message, code: 'ERR_UNAVAILABLE' });
-      return reply.page('error', errorPage(request.i18n, 503, 'ERR_UNAVAILABLE', message, request.id));
+      return sendUnavailable(request, reply, UNAVAILABLE_RETRY_S, message);
+    }
+    if (status === 500 && request.server.writeFailures?.record(error.code)) {
+      // A full disk, a read-only or damaged database: the operator must act (logged as an error), but it is no
+      // bug of the request's nor ours; /healthz answers 503 while it lasts (routes/health.ts).
+      request.server.metrics.databaseError(error);
+      request.log.error({ ...context, code: error.code }, 'a database write failed: answered 503');
+      if (reply.sent) return;
+      const message = `the game's database cannot store anything just now; try again later (request ${request.id})`;
+      return sendUnavailable(request, reply, STORAGE_RETRY_S, message);
     }
     if (status >= 500) {
       request.server.metrics.databaseError(error); // counted when the database failed it (plugins/metrics.ts)
       request.log.error(context, 'request failed');
-      // A full disk or an I/O error: /healthz reports it (503) while it lasts (routes/health.ts).
-      if (request.server.writeFailures?.record(error.code))
-        request.log.error({ code: error.code }, 'a database write failed');
     } else request.log.info({ ...context, err: { message: error.message, code: error.code } }, 'request refused');
     const message =
       status >= 500

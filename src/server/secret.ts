@@ -8,7 +8,8 @@
  * and leaves the table. An in-memory database gets a fresh secret per start.
  *
  * Back the file up with the database (or set COOKIE_SECRET): without it, a restored server signs
- * everyone out (their stats stay, but their cookies no longer match).
+ * everyone out (their stats stay, but their cookies no longer match). A damaged file is refused at start
+ * (docs/operations.md, "Security"), never used: it too would sign everyone out.
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -20,16 +21,43 @@ export const secretPath = (databasePath: string): string => `${databasePath}.sec
 
 const generate = (): string => randomBytes(32).toString('base64url');
 
+/** A secret file that cannot be what we wrote: the server refuses to start on it (server.ts exits 2). */
+export class SecretFileError extends Error {
+  constructor(path: string, problem: string) {
+    super(
+      `the cookie secret file ${path} ${problem}: restore it from a backup (players keep their cookies), ` +
+        'or delete it to make a new one (every player is signed out)',
+    );
+  }
+}
+
+/**
+ * What is wrong with a secret file's text, or undefined when it may be a secret: one line (a final newline
+ * allowed) of 32 to 512 visible ASCII characters, at least 16 different. A damaged file (NUL bytes, a torn or
+ * doubled write, binary) used as it is would sign every player out for good, so it is refused instead.
+ */
+export function secretProblem(bytes: Buffer): string | undefined {
+  const text = bytes.toString('latin1').replace(/\r?\n$/, '');
+  if (text.length === 0) return 'is empty';
+  if (/[\r\n]/.test(text)) return 'holds more than one line';
+  if (/[^\x21-\x7e]/.test(text)) return 'holds bytes no secret has (control, space or non-ASCII characters)';
+  if (text.length < 32) return `holds ${text.length} characters, fewer than 32`;
+  if (text.length > 512) return `holds ${text.length} characters, more than 512`;
+  if (new Set(text).size < 16) return 'holds too few different characters to be a random secret';
+  return undefined;
+}
+
 function readSecret(path: string): string | undefined {
+  let bytes: Buffer;
   try {
-    const text = readFileSync(path, 'utf8').trim();
-    if (text.length < 32)
-      throw new Error(`${path} holds no usable secret (fewer than 32 characters); delete it to make a new one`);
-    return text;
+    bytes = readFileSync(path);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw error;
+    throw new SecretFileError(path, `cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
+  const problem = secretProblem(bytes);
+  if (problem) throw new SecretFileError(path, problem);
+  return bytes.toString('latin1').replace(/\r?\n$/, '');
 }
 
 /** The cookie secret for a database: from its file, moved there from the database, or made now. */

@@ -13,12 +13,14 @@
  *    the deal workers and close the database (SQLite: which checkpoints the WAL; PostgreSQL: ends the pool).
  * 3. Exit 0.
  *
- * Bad configuration exits with status 2 and one line per problem on stderr; a failed start, or a close
+ * Bad configuration (also a damaged cookie secret file, secret.ts) exits with status 2 and one line per problem
+ * on stderr; a failed start, or a close
  * that takes longer than GRACE_MS after the drain, exits with 1.
  */
 import { buildApp } from './app.ts';
 import { parseEnv } from './config.ts';
 import { waitForDrain } from './readiness.ts';
+import { SecretFileError } from './secret.ts';
 
 const GRACE_MS = 10_000; // how long in-flight requests get once the drain is over
 
@@ -88,6 +90,10 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 try {
   await app.listen({ port: env.PORT, host: env.HOST });
 } catch (error) {
+  if (error instanceof SecretFileError) {
+    console.error(`mahjong server: ${error.message}`); // one line: which file, what is wrong, what to do
+    process.exit(2);
+  }
   app.log.error({ err: error }, 'could not start');
   process.exit(1);
 }

@@ -15,7 +15,15 @@
  *   an address keeps as they are.
  */
 // From the engine's modules, not its index: the editor's script would otherwise carry every built-in layout.
-import { LayoutError, MAX_LAYER, MAX_TILES, makeGeometry, sortSlots, validateSlots } from '../engine/layout.ts';
+import {
+  LayoutError,
+  MAX_LAYER,
+  MAX_TILES,
+  makeGeometry,
+  sortSlots,
+  validateSlots,
+  type Geometry,
+} from '../engine/layout.ts';
 import { findRemovalOrder, quickUnclearable } from '../engine/order.ts';
 import { makeRng } from '../engine/rng.ts';
 import type { Slot } from '../engine/types.ts';
@@ -196,10 +204,10 @@ export const cellsOf = (s: Slot): readonly (readonly [number, number])[] => [
 /** Tiles of one layer that share room: the indices of every tile that overlaps another. */
 export function overlapping(slots: readonly Slot[]): Set<number> {
   const out = new Set<number>();
-  const cells = new Map<string, number>(); // "x,y,z" of each covered cell → the tile covering it
+  const cells = new Map<number, number>(); // (z, y, x) of each covered cell, as a number → the tile covering it
   slots.forEach((s, i) => {
     for (const [x, y] of cellsOf(s)) {
-      const key = `${x},${y},${s.z}`;
+      const key = (s.z * 512 + y) * 512 + x; // a cell is at most MAX_COORD + 1 (255 + 1) across or down
       const other = cells.get(key);
       if (other !== undefined) out.add(other).add(i);
       else cells.set(key, i);
@@ -226,9 +234,9 @@ export const CHECK_SEED = 'editor'; // the removal-order search's seed: the same
 /**
  * Can these tiles be cleared? The engine's checks in turn: tiles at all, at most MAX_TILES, no overlap, an
  * even count, no stack too tall for its partners, then the removal-order search with `budget` candidate
- * pairs (not found within it: 'unknown'). Deterministic.
+ * pairs (not found within it: 'unknown'). Deterministic. `geom`: the slots' geometry when the caller has made it.
  */
-export function checkDraft(slots: readonly Slot[], budget: number): DraftCheck {
+export function checkDraft(slots: readonly Slot[], budget: number, geom?: Geometry): DraftCheck {
   const no = (reason: DraftReason, message: string): DraftCheck => ({ clearable: false, reason, message });
   if (slots.length === 0) return no('empty', 'place tiles on the grid to begin');
   const valid = validateSlots(slots);
@@ -240,7 +248,7 @@ export function checkDraft(slots: readonly Slot[], budget: number): DraftCheck {
     if (valid.error === LayoutError.TooLarge) return no('too-many', valid.message);
     return no('overlap', valid.message);
   }
-  const geom = makeGeometry(valid.value);
+  geom ??= makeGeometry(valid.value);
   const present = new Uint8Array(geom.size).fill(1);
   const lone = quickUnclearable(geom, present);
   if (lone) {

@@ -1,5 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { makeGnomeMap, parseGnomeMaps, slugify } from '../../src/formats/gnome.ts';
+import {
+  MAX_FILE_TILES,
+  checkGnomeMap,
+  makeGnomeMap,
+  parseGnomeMaps,
+  scanGnomeMaps,
+  slugify,
+} from '../../src/formats/gnome.ts';
 import { LayoutError, makeLayout, sortSlots } from '../../src/engine/layout.ts';
 
 /** One map named "T" (scorename "t") around `body`. */
@@ -354,6 +361,44 @@ describe('parseGnomeMaps', () => {
       LayoutError.TooLarge,
       'line 1: more than 100 maps in one file',
     ]);
+  });
+
+  test('the maps are counted in the text before it is read: a 101st map is refused before any error in the first', () => {
+    const text = `<mahjongg><map name="m"><tile x="oops" y="0"/>${'<map name="m"></map>\n'.repeat(100)}`;
+    expect(parseGnomeMaps(text)).toMatchObject({
+      error: LayoutError.TooLarge,
+      message: 'line 100: more than 100 maps in one file',
+    });
+  });
+
+  test(`a file holds at most ${MAX_FILE_TILES} tiles in all its maps: the read stops at the shape past it`, () => {
+    const map = (i: number) => `<map name="m${i}"><block left="0" right="39" top="0" bottom="24"/></map>\n`; // 1,000 tiles
+    const full = `<mahjongg>\n${Array.from({ length: MAX_FILE_TILES / 1000 }, (_, i) => map(i)).join('')}`;
+    expect(scanGnomeMaps(`${full}</mahjongg>`).ok).toBe(true);
+    expect(scanGnomeMaps(`${full}${map(99)}<x></mahjongg>`)).toMatchObject({
+      error: LayoutError.TooLarge,
+      message: `line 22: this <block> takes the file past ${MAX_FILE_TILES} tiles in all its maps`,
+    });
+  });
+
+  test('a scan reads every map but checks no tiles; checking one gives what parseGnomeMaps would', () => {
+    const text =
+      '<mahjongg>\n<map name="Good"><row y="0" left="0" right="1"/></map>\n' +
+      '<map name="Bad"><tile x="0" y="0"/><tile x="0.5" y="0"/></map>\n</mahjongg>';
+    const scanned = scanGnomeMaps(text);
+    if (!scanned.ok) throw new Error(scanned.message);
+    expect(scanned.value.map((m) => [m.id, m.name, m.slots.length])).toEqual([
+      ['good', 'Good', 2],
+      ['bad', 'Bad', 2],
+    ]);
+    const good = checkGnomeMap(scanned.value[0]!);
+    expect(good.ok && good.value.layout.slots).toEqual([
+      { x: 0, y: 0, z: 0 },
+      { x: 2, y: 0, z: 0 },
+    ]);
+    const whole = parseGnomeMaps(text);
+    expect(checkGnomeMap(scanned.value[1]!)).toEqual(whole);
+    expect(whole).toMatchObject({ error: LayoutError.Overlap, message: /^map "Bad" \(line 3\): tiles/ });
   });
 
   test('absurd input ends quickly', () => {

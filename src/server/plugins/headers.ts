@@ -11,12 +11,15 @@
  *   connection, or a client's keep-alive connection would hold the close open until it timed out
  *   (server.ts waits 10 s).
  *
- * One onSend hook does all three (each hook costs a little on every request). Answers to errors
+ * - `Location`: a path of this site, else `/` (views/location.ts): no redirect leaves our origin.
+ *
+ * One onSend hook does all four (each hook costs a little on every request). Answers to errors
  * fastify raises before routing (frameworkErrors) skip the hooks: errors.ts calls `baseHeaders`.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { sameOriginPath } from '../views/location.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 export const CACHE_DEFAULT = 'private, no-cache';
@@ -44,6 +47,8 @@ export function baseHeaders(request: FastifyRequest, reply: FastifyReply, closin
   reply.header(REQUEST_ID_HEADER, request.id);
   if (closing) reply.header('connection', 'close');
   if (!reply.hasHeader('cache-control')) reply.header('cache-control', CACHE_DEFAULT);
+  const location = reply.getHeader('location');
+  if (location !== undefined) reply.header('location', sameOriginPath(location)); // no redirect leaves our origin
 }
 
 async function headersPlugin(fastify: FastifyInstance): Promise<void> {

@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { chooseLang, LANG_COOKIE, LANG_MAX_AGE, langOf, type Lang } from '../../shared/i18n.ts';
 import { i18n, type Translator } from '../services/i18n.ts';
+import { sameOriginPath } from '../views/location.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -84,7 +85,7 @@ async function i18nPlugin(fastify: FastifyInstance): Promise<void> {
       langs.set(request, lang);
     }
     const rest = params.toString();
-    return reply.redirect(`${path}${rest ? `?${rest}` : ''}`, 303);
+    return reply.redirect(sameOriginPath(`${path}${rest ? `?${rest}` : ''}`), 303); // '//host' would leave the site
   });
 
   fastify.addHook('onSend', async (request, reply) => {

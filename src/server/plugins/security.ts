@@ -57,7 +57,7 @@ export const LIMITS = {
   nickname: { max: 10, timeWindow: MINUTE },
   transfer: { max: 10, timeWindow: 15 * MINUTE }, // one-time links made and used: a person needs one or two
   export: { max: 10, timeWindow: MINUTE }, // every game of a player: up to 100,000 rows each
-  uploadLayout: { max: 20, timeWindow: MINUTE, keyGenerator: playerKey, cache: KEYS_KEPT }, // each reads up to 256 KB and may deal it once
+  uploadLayout: { max: 20, timeWindow: MINUTE, keyGenerator: playerKey, cache: KEYS_KEPT }, // each reads up to 96 KB (and is charged to the CPU budget) and may deal it once
   stats: { max: 60, timeWindow: MINUTE }, // the stats page and API: a read of several index ranges each
   shareReplay: { max: 30, timeWindow: MINUTE, keyGenerator: playerKey, cache: KEYS_KEPT }, // replay links made: one a game
   replay: { max: 300, timeWindow: MINUTE }, // replay pages: a replay of the log each; stepping without script loads one a move

@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isTileSet, TILES_COOKIE, tileSetOf, type TileSet } from '../../shared/tilesets.ts';
 import { keepTileSet } from '../views/tiles.ts';
+import { sameOriginPath } from '../views/location.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -44,7 +45,7 @@ async function tilesPlugin(fastify: FastifyInstance): Promise<void> {
       chosen.set(request, set);
     }
     const rest = params.toString();
-    return reply.redirect(`${path}${rest ? `?${rest}` : ''}`, 303);
+    return reply.redirect(sameOriginPath(`${path}${rest ? `?${rest}` : ''}`), 303); // '//host' would leave the site
   });
 }
 

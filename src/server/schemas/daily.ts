@@ -34,6 +34,7 @@ export const NicknameBodySchema = z.object(
           .min(1, 'enter a name')
           .max(NICKNAME_MAX, `a name is at most ${NICKNAME_MAX} characters`)
           .regex(/^[\p{L}\p{N} _.-]+$/u, 'a name uses letters, digits, spaces, _ - and . only')
+          .regex(/[\p{L}\p{N}]/u, 'a name has at least one letter or digit') // "...", "_-_" name nobody
           .refine((name) => !INVISIBLE.test(name), 'a name has no invisible characters')
           .refine(isSingleScript, 'a name uses Latin, Cyrillic or Greek letters, not a mix of them')
           .refine(

@@ -60,9 +60,16 @@ export class CpuBudget {
    * Charges `ms` of estimated work for `client` (a clientKey, counted by its budgetGroup) before it is done;
    * undefined when it may go ahead, else the refusal (429 `ERR_CPU` for the client's windows, 503
    * `ERR_CPU_FULL` when everyone's share of this second is spent). A refusal by the client's windows spends
-   * nothing; one by this process's second still counts against the client (it asked).
+   * nothing; one by this process's second still counts against the client (it asked). `where`: `worker` for
+   * work done in the deal workers, which is charged to the client's windows only (this process's second
+   * meters its main thread; the workers are shared by lanes and per-client caps, services/worker-pool.ts).
    */
-  async charge(client: string, ms: number, path: CpuPath): Promise<Refusal | undefined> {
+  async charge(
+    client: string,
+    ms: number,
+    path: CpuPath,
+    where: 'main' | 'worker' = 'main',
+  ): Promise<Refusal | undefined> {
     if (this.limits === false || ms <= 0) return undefined;
     const { clientBurstMs, clientBurstWindowMs, clientPerMinuteMs, processPerSecondMs } = this.limits;
     const group = budgetGroup(client);
@@ -82,6 +89,7 @@ export class CpuBudget {
         message: `your network has asked the server for more work than one network may (${path}); try again in ${wait} s`,
       };
     }
+    if (where === 'worker') return undefined;
     const everyone = await this.local.take(
       [{ key: 'cpu:process', max: processPerSecondMs, windowMs: SECOND }],
       Math.min(cost, processPerSecondMs),

@@ -20,10 +20,21 @@ import { budgetGroup, NEW_LAYOUT_LIMITS, WindowBudget, type NewLayoutLimits } fr
 import { layoutName, type Namer } from './layouts.ts';
 import { ByteLru } from './lru.ts';
 import { CACHE_BUDGETS, customLayoutBytes, flatString } from './sizes.ts';
-import { isCustomId, parseSlotsJson, readDrawn, readUpload, slotsJson, type ReadLayout } from './upload.ts';
+import {
+  customId,
+  DEFAULT_NAME,
+  isCustomId,
+  normalizeSlots,
+  parseSlotsJson,
+  readDrawn,
+  readUpload,
+  slotsJson,
+  uploadCostMs,
+  type ReadLayout,
+} from './upload.ts';
 import { pictureLabel } from '../../shared/draft.ts';
 import { layoutDrawing, namedPicture, type LayoutDrawing } from '../../shared/picture.ts';
-import { layoutById } from '../../engine/builtins.ts';
+import { LAYOUTS, layoutById } from '../../engine/builtins.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -31,7 +42,30 @@ declare module 'fastify' {
   }
 }
 
-/** A custom layout as the server keeps it: its name is the one its file or its maker gave, in every language. */
+/**
+ * Built-in layouts by the id their shape gets as an upload (`c-` + 12 hex of the normalized slots): an upload of a
+ * built-in's shape is named as that built-in. Made on first use.
+ */
+let builtinShapes: Map<string, string> | undefined;
+export function builtinOfShape(id: string): string | undefined {
+  builtinShapes ??= new Map(LAYOUTS.map((l) => [customId(normalizeSlots(l.slots)), l.id]));
+  return builtinShapes.get(id);
+}
+
+/**
+ * The name a custom layout is shown by, to everyone (docs/server.md, "Your own layouts"): a built-in's name for a
+ * built-in's shape, else a neutral one made of its id ("Custom layout c-3f9a1b2c4d5e"), in the page's language
+ * (English without `i18n`). Never the name in the file or typed in the editor: the id comes from the shape, so
+ * the first to store a shape would otherwise name it for everyone ("Scam: free coins at …" on an upload of a
+ * well-known layout).
+ */
+export function customName(id: string, i18n?: Namer): string {
+  const builtin = builtinOfShape(id);
+  if (builtin) return layoutName(builtin, i18n);
+  return i18n ? i18n.t('custom.name', { id }) : `${DEFAULT_NAME} ${id}`;
+}
+
+/** A custom layout as the server keeps it: its name is its neutral one (`customName`), in English. */
 export interface CustomLayoutInfo {
   readonly custom: true;
   readonly id: string;
@@ -45,7 +79,7 @@ export interface CustomLayoutInfo {
 
 /** A custom layout's picture, named in the page's language ("Name: 50 tiles in 3 layers"). */
 export const customPicture = (info: CustomLayoutInfo, i18n: Namer): string =>
-  namedPicture(info.drawing, pictureLabel(i18n.t, info.name, info.tiles, info.layers));
+  namedPicture(info.drawing, pictureLabel(i18n.t, customName(info.id, i18n), info.tiles, info.layers));
 
 export interface UploadInput {
   readonly bytes: Uint8Array;
@@ -88,14 +122,15 @@ const HOUR = 3_600_000; // ms
 
 /** A stored custom layout as pages show it: parsed, with its geometry and its picture. */
 export function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
-  const layout = makeLayout(row.id, row.name, `Your own layout, ${row.tiles} tiles`, parseSlotsJson(row.slots));
+  const name = customName(row.id); // the row's own name (the file's) is kept, never shown: see customName
+  const layout = makeLayout(row.id, name, `Your own layout, ${row.tiles} tiles`, parseSlotsJson(row.slots));
   const geom = geometryOf(layout);
   if (!geom.ok) throw new Error(`stored layout ${row.id} is invalid: ${geom.message}`);
   const drawing = layoutDrawing(geom.value);
   return {
     custom: true,
     id: row.id,
-    name: row.name,
+    name,
     tiles: row.tiles,
     layers: geom.value.extent.depth,
     drawing: { viewBox: drawing.viewBox, body: flatString(drawing.body) }, // kept: flat, so its size is its length (services/sizes.ts)
@@ -139,7 +174,7 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
         };
       return { ok: true, id: layout.id, created: false, warnings };
     }
-    const checked = await fastify.dealer.check(layout);
+    const checked = await fastify.dealer.check(layout, client);
     if (!checked.ok) return checked;
     // Budgeted only now: a file that is refused, or stored already, costs nothing.
     const grown = await fastify.growth.take(client, layoutGrowth(slots.length, layout.name));
@@ -186,10 +221,13 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     custom,
     async namer(ids, i18n) {
       const wanted = [...new Set(ids)].filter(isCustomId);
-      const names = wanted.length > 0 ? await repo.names(wanted) : new Map<string, string>();
-      return (id) => names.get(id) ?? layoutName(id, i18n);
+      const stored = wanted.length > 0 ? await repo.names(wanted) : new Map<string, string>();
+      return (id) => (stored.has(id) ? customName(id, i18n) : layoutName(id, i18n));
     },
     async upload(input) {
+      // The file's reading is charged to the client's CPU budget before it starts (by its size alone).
+      const refused = await fastify.cpuBudget.charge(input.client, uploadCostMs(input.bytes.length), 'upload');
+      if (refused) return refused;
       const read = readUpload(input.bytes, input.filename, input.mapName);
       if (!read.ok) return { ok: false, code: 'ERR_LAYOUT', message: read.message };
       return store(read.value, input.client);
@@ -205,5 +243,5 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
 
 export default fp(customLayoutsPlugin, {
   name: 'layouts',
-  dependencies: ['stores', 'dealer', 'counters', 'growth'],
+  dependencies: ['stores', 'dealer', 'counters', 'growth', 'cpu-budget'],
 });

@@ -5,11 +5,13 @@
  * Relaxed deals are made in process (about 3 ms for the turtle, nearly all of it measuring the deal's difficulty): they never wait behind
  * anything. Classic deals (the solver; up to seconds) go to the worker pool (DEAL_WORKERS
  * threads, default 2, so one slow seed does not hold up the next), or in process when there
- * are no workers; each client (an IPv4 /24 or IPv6 /64) has at most MAX_QUEUED_PER_CLIENT
- * classic deals being made at once, so one client's slow seeds cannot fill the queue for
- * everyone (issue 9, item 7: ten slow classic seeds made a relaxed deal wait 18 s). A generated deal is stored before it is served, and what is
- * served is what the table holds (first writer wins), so a link shows the same
- * board forever, also after GENERATOR_VERSION changes or a layout is removed.
+ * are no workers. Each client (an IPv4 /24 or IPv6 /64) has at most MAX_QUEUED_PER_CLIENT
+ * worker tasks of any kind in the making at once (classic deals, custom layouts' deals, band
+ * searches, reviews, upload checks), so one client cannot fill the queue for everyone; the pool
+ * runs built-in classic deals ahead of the rest (services/worker-pool.ts, its lanes).
+ * A generated deal is stored before it is served, and what is served is what the table holds (first
+ * writer wins), so a link shows the same board forever, also after GENERATOR_VERSION changes or a
+ * layout is removed.
  * Concurrent requests for one new deal share one generation. Deals that fail
  * (no classic deal, past the deadline) are remembered for a while so a repeated
  * link does not burn another worker's time. Making a new deal stores a row, so it
@@ -20,10 +22,14 @@
  *
  * A band search (`findInBand`, `/play/:layout?difficulty=BAND`) deals new seeds the server chooses until
  * one's deal is in the band (each deal measures its difficulty, engine difficulty.ts), BAND_CHUNK seeds at a
- * time as one task of the worker pool, at most MAX_BAND_SEEDS seeds in all. Every seed it deals is a new deal
- * made: each chunk is paid from the client's new-deal budget before it is dealt (from the pool of seeds the
- * server chose), and a search counts as a classic deal in the making for MAX_QUEUED_PER_CLIENT. The deal found
- * is kept as a shown deal (not stored), so the redirect's page view deals nothing again.
+ * time as one task of the worker pool, at most MAX_BAND_SEEDS seeds in all. The seeds it deals are paid, chunk
+ * by chunk before they are dealt, from the server's own budget of band seeds (BAND_SEED_LIMITS: a pool for
+ * everyone, of which one client may take a share), not from the player's new deals (a search stores nothing:
+ * the deal found is kept as a shown deal, so the redirect's page view deals nothing again); each chunk is also
+ * charged to the client's CPU budget (services/costs.ts), a whole search at most one burst window of it.
+ *
+ * Work a client makes the workers do on a custom layout (a deal) is charged to its CPU budget before it is
+ * queued; a review is charged by services/replays.ts.
  *
  * A player's own layout (`c-…`, services/upload.ts) is dealt like a built-in from its stored slots,
  * relaxed deals too in a worker: an uploaded layout may be slow to deal, and a worker has a deadline.
@@ -37,6 +43,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Band, Deal, Layout, Mode, deal as dealFunction } from '../../engine/index.ts';
+import { layoutById } from '../../engine/builtins.ts';
 import { isErrorCode, type ErrorCode, type Refusal } from '../errors.ts';
 import type { DealRow } from '../repositories/types.ts';
 import { dealKey, type DealKey } from '../schemas/common.ts';
@@ -56,6 +63,8 @@ import { ByteLru } from './lru.ts';
 import { dealGrowth } from './growth.ts';
 import { CACHE_BUDGETS, dealBytes, keyedRecordBytes, stringBytes } from './sizes.ts';
 import { isCustomId } from './upload.ts';
+import { seedCostMs } from './costs.ts';
+import { secondsOf } from './counters.ts';
 import { randomSeed } from './seeds.ts';
 import { DealPool, PoolError, type PoolStats } from './worker-pool.ts';
 
@@ -108,21 +117,24 @@ export interface Dealer {
   markChosen(key: DealKey): void;
   /**
    * A new seed of `layout` whose deal in `mode` is in `band`, found within MAX_BAND_SEEDS seeds the server
-   * chooses; each seed dealt is paid from `client`'s new-deal budget. The deal found is kept to be shown.
+   * chooses; each seed dealt is paid from the band-seed budget (`client`'s share of it) and `client`'s CPU
+   * budget. The deal found is kept to be shown.
    */
   findInBand(layout: string, mode: Mode, band: Band, client: string): Promise<BandLookup>;
   /**
    * Deals a layout that is not stored (an upload) once, relaxed, with a fixed seed, where custom
-   * deals are made: ok when it can be cleared, else why not. Stores nothing.
+   * deals are made: ok when it can be cleared, else why not. Stores nothing. `client` (a clientKey): counted in
+   * its worker tasks (MAX_QUEUED_PER_CLIENT).
    */
-  check(layout: Layout): Promise<{ readonly ok: true } | Refusal>;
+  check(layout: Layout, client?: string): Promise<{ readonly ok: true } | Refusal>;
   /** Deletes deals nobody played past their time or the cap; returns how many (also run on a timer). */
   prune(): Promise<number>;
   /**
    * Reviews a game's log where classic deals are made (the workers, else in process): solver work of up to a
-   * second on a long game (services/replays.ts). A busy or failed worker is an `ok: false` answer, not a throw.
+   * second on a long game (services/replays.ts). A busy or failed worker is an `ok: false` answer, not a throw;
+   * `client` (a clientKey) past MAX_QUEUED_PER_CLIENT worker tasks is refused (ERR_QUEUE).
    */
-  review(task: ReviewTask): Promise<ReviewTaskResult>;
+  review(task: ReviewTask, client?: string): Promise<ReviewTaskResult | Refusal>;
   /** What the deal workers are doing (for /metrics); undefined when deals are made in process. */
   workers(): PoolStats | undefined;
 }
@@ -131,13 +143,24 @@ export interface DealerOptions {
   deal?: typeof dealFunction; // a deal function to use in process instead of the workers (tests)
   classic?: (task: DealTask) => Promise<DealTaskResult>; // makes classic deals instead of the pool (tests)
   workers?: number; // deal workers; 0 deals in process
+  workerEntry?: { filename: string; execArgv: string[] }; // another worker file (tests); default the deal worker
   timeoutMs?: number; // deadline for making one deal; in ms
   maxQueue?: number; // deals waiting for a worker before new ones are refused
   newDeals?: NewDealLimits | false; // the budget of new deals; false: unlimited (benchmarks)
+  bandSeeds?: BandSeedLimits | false; // the budget of seeds band searches deal; false: unlimited (benchmarks)
   now?: () => number;
 }
 
-export const MAX_QUEUED_PER_CLIENT = 2; // classic deals (and band searches) one client may have in the making at once
+export const MAX_QUEUED_PER_CLIENT = 2; // worker tasks of any kind one client may have in the making at once
+
+/** Seeds band searches may deal in a minute: all clients together, and one client's share of that. */
+export interface BandSeedLimits {
+  perMinute: number; // seeds all searches together may deal in a minute
+  perClientPerMinute: number; // … one client (a /24 or /64)
+}
+
+// 1,200 turtle seeds are ~15 s of one worker's minute; a client's share is four fruitless searches a minute.
+export const BAND_SEED_LIMITS: BandSeedLimits = { perMinute: 1200, perClientPerMinute: 4 * 32 };
 export const BAND_CHUNK = 4; // seeds a band search deals per worker task (and pays for at once)
 export const MAX_BAND_SEEDS = 32; // seeds a band search deals at most before it says the layout has none in the band
 export const KEEP_UNPLAYED_MS = 7 * 24 * 3600_000; // how long a deal nobody played is kept
@@ -156,6 +179,9 @@ const REFUSED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
 ]);
 
 const CHECK_SEED = 'upload-check'; // the seed an upload is dealt with to see whether it can be cleared
+
+/** A built-in layout's tiles (a custom one's come with its slots); an unknown one is refused by the worker. */
+const layoutTiles = (id: string): number => layoutById(id)?.slots.length ?? 0;
 
 const keyOf = ({ layout, seed, mode }: { layout: string; seed: string; mode: string }): string =>
   `${layout}/${seed}/${mode}`;
@@ -182,12 +208,21 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   // Deals made and not stored (Dealer.show), until they are stored: kept within the deals' budget.
   const unstored = new ByteLru<string, UnstoredDeal>('unstored deals', CACHE_BUDGETS.deals / 4);
   fastify.caches.push(byId, unstored, failed, chosen);
-  const making = new Map<string, number>(); // budgetGroup → classic deals being made for it
+  const making = new Map<string, number>(); // budgetGroup → worker tasks in the making for it
   const budget =
     opts.newDeals === false ? undefined : new NewDealBudget(opts.newDeals ?? NEW_DEAL_LIMITS, fastify.counters);
+  const bandSeeds = opts.bandSeeds === false ? undefined : (opts.bandSeeds ?? BAND_SEED_LIMITS);
   const timeoutMs = opts.timeoutMs ?? 15_000;
   const workers = opts.deal ? 0 : (opts.workers ?? 2);
-  const pool = workers > 0 ? new DealPool({ size: workers, timeoutMs, maxQueue: opts.maxQueue ?? 32 }) : undefined;
+  const pool =
+    workers > 0
+      ? new DealPool({
+          size: workers,
+          timeoutMs,
+          maxQueue: opts.maxQueue ?? 32,
+          ...(opts.workerEntry ? { entry: opts.workerEntry } : {}),
+        })
+      : undefined;
   if (pool) {
     // Start the workers once the app is up, without holding up the start: the first new deal is quick then.
     fastify.addHook('onReady', async () => {
@@ -299,13 +334,13 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       if (job) return job;
     }
     const group = client === undefined || (mode === 'relaxed' && !slots) ? undefined : budgetGroup(client);
-    if (group !== undefined && (making.get(group) ?? 0) >= MAX_QUEUED_PER_CLIENT)
-      return {
-        ok: false,
-        code: 'ERR_QUEUE',
-        message: `at most ${MAX_QUEUED_PER_CLIENT} classic deals are made for you at once; try again when they are ready`,
-        retryAfterS: 2,
-      };
+    if (group !== undefined && (making.get(group) ?? 0) >= MAX_QUEUED_PER_CLIENT) return queueFull();
+    // A custom layout's deal is charged to the client's time before it is queued (its cost grows with its tiles).
+    const charged =
+      client !== undefined && slots
+        ? await fastify.cpuBudget.charge(client, seedCostMs(slots.length, mode), 'deal', 'worker')
+        : undefined;
+    if (charged) return charged;
     const refused = client === undefined ? undefined : await budget?.take(client, chosen.get(key) === true);
     if (refused) {
       return {
@@ -326,7 +361,42 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
     return job;
   };
 
-  /** Counts a classic deal or band search in the making for a client group; the returned function ends it. */
+  /** The refusal of a client that has MAX_QUEUED_PER_CLIENT worker tasks in the making. */
+  const queueFull = (): Refusal => ({
+    ok: false,
+    code: 'ERR_QUEUE',
+    message: `at most ${MAX_QUEUED_PER_CLIENT} classic deals, band searches or reviews are made for you at once; try again when they are ready`,
+    retryAfterS: 2,
+  });
+
+  /** Takes `n` seeds of the band-seed budget for `client`; undefined when it may, else the refusal. */
+  const takeBandSeeds = async (client: string, n: number): Promise<Refusal | undefined> => {
+    if (!bandSeeds) return undefined;
+    const taken = await fastify.counters.take(
+      [
+        { key: `band:minute:${budgetGroup(client)}`, max: bandSeeds.perClientPerMinute, windowMs: 60_000 },
+        { key: 'band:everyone', max: bandSeeds.perMinute, windowMs: 60_000 },
+      ],
+      n,
+    );
+    if (taken.ok) return undefined;
+    const wait = secondsOf(taken.retryAfterMs);
+    return taken.index === 0
+      ? {
+          ok: false,
+          code: 'ERR_QUEUE',
+          retryAfterS: wait,
+          message: `your network has searched ${bandSeeds.perClientPerMinute} deals by difficulty this minute, as many as one may; try again in ${wait} s`,
+        }
+      : {
+          ok: false,
+          code: 'ERR_BUSY',
+          retryAfterS: wait,
+          message: `the server is searching deals by difficulty for many people right now; try again in ${wait} s, or start any deal`,
+        };
+  };
+
+  /** Counts a worker task in the making for a client group; the returned function ends it. */
   const startMaking = (group: string): (() => void) => {
     making.set(group, (making.get(group) ?? 0) + 1);
     return () => {
@@ -344,25 +414,21 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       slots = JSON.parse(row.slots) as [number, number, number][];
     }
     const group = budgetGroup(client);
-    if ((making.get(group) ?? 0) >= MAX_QUEUED_PER_CLIENT)
-      return {
-        ok: false,
-        code: 'ERR_QUEUE',
-        message: `at most ${MAX_QUEUED_PER_CLIENT} deals are searched or made for you at once; try again when they are ready`,
-        retryAfterS: 2,
-      };
+    if ((making.get(group) ?? 0) >= MAX_QUEUED_PER_CLIENT) return queueFull();
     const done = startMaking(group);
     try {
       const seen: Record<Band, number> = { easy: 0, medium: 0, hard: 0, expert: 0 };
+      const tiles = slots?.length ?? layoutTiles(layout);
+      // The chunks are charged as dealt, a whole search at most one burst of the client's CPU budget: like any one
+      // request, a search of a large layout passes an empty window instead of never reaching its answer.
+      const limits = fastify.cpuBudget.limits;
+      let unpaid = limits ? Math.min(limits.clientBurstMs, limits.clientPerMinuteMs) : 0; // ms
       for (let dealt = 0; dealt < MAX_BAND_SEEDS; dealt += BAND_CHUNK) {
-        const refused = await budget?.take(client, true, BAND_CHUNK);
-        if (refused)
-          return {
-            ok: false,
-            code: refused.scope === 'client' ? 'ERR_NEW_DEALS' : 'ERR_NEW_DEALS_FULL',
-            message: refused.message,
-            retryAfterS: refused.retryAfterS,
-          };
+        const cost = Math.min(unpaid, Math.ceil(BAND_CHUNK * seedCostMs(tiles, mode)));
+        unpaid -= cost;
+        const refused =
+          (await takeBandSeeds(client, BAND_CHUNK)) ?? (await fastify.cpuBudget.charge(client, cost, 'band', 'worker'));
+        if (refused) return refused;
         const seeds = Array.from({ length: BAND_CHUNK }, randomSeed);
         const result = await search({ layout, mode, band, seeds, slots });
         if (!result.ok) {
@@ -418,9 +484,12 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       chosen.set(key, true, keyedRecordBytes(key));
     },
     findInBand,
-    async check(layout) {
+    async check(layout, client) {
       const slots = layout.slots.map((s) => [s.x, s.y, s.z] as const);
-      const result = await generate({ ...dealKey(layout.id, CHECK_SEED, 'relaxed'), slots });
+      const group = client === undefined ? undefined : budgetGroup(client);
+      if (group !== undefined && (making.get(group) ?? 0) >= MAX_QUEUED_PER_CLIENT) return queueFull();
+      const done = group === undefined ? undefined : startMaking(group);
+      const result = await generate({ ...dealKey(layout.id, CHECK_SEED, 'relaxed'), slots }).finally(() => done?.());
       if (result.ok) return { ok: true };
       if (result.error === 'ERR_BUSY' || result.error === 'ERR_WORKER')
         return { ok: false, code: result.error, message: result.message, retryAfterS: 5 };
@@ -432,13 +501,18 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
         };
       return { ok: false, code: 'ERR_LAYOUT', message: result.message };
     },
-    async review(task) {
-      if (!pool) return runReviewTask(task);
+    async review(task, client) {
+      const group = client === undefined ? undefined : budgetGroup(client);
+      if (group !== undefined && (making.get(group) ?? 0) >= MAX_QUEUED_PER_CLIENT) return queueFull();
+      const done = group === undefined ? undefined : startMaking(group);
       try {
+        if (!pool) return runReviewTask(task);
         return await pool.run(task);
       } catch (error) {
         if (error instanceof PoolError) return { ok: false, error: error.code, message: error.message };
         throw error;
+      } finally {
+        done?.();
       }
     },
     async prune() {
@@ -473,5 +547,5 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
 
 export default fp(dealerPlugin, {
   name: 'dealer',
-  dependencies: ['stores', 'counters', 'growth', 'metrics'],
+  dependencies: ['stores', 'counters', 'growth', 'metrics', 'cpu-budget'],
 });

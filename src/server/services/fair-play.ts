@@ -6,8 +6,9 @@
  *   the deal API or a new game: `deal_views`) to the server's receipt of the winning move.
  * - The pace rule: moves must reach the server as a person plays them. By the time a batch arrives,
  *   the game may have received at most PACE_BURST pairs plus one pair per PAIR_FLOOR_MS since the
- *   deal was shown, and the first batch at most PACE_BURST pairs (a person's browser sends the first
- *   move at once: a whole game in one request is a script or a game played offline). A batch over
+ *   deal was shown, and the first batch with a pair at most PACE_BURST pairs (a person's browser sends the first
+ *   move at once: a whole game in one request is a script or a game played offline; batches of only checks,
+ *   hints or shuffles before it do not make it any less the first). A batch over
  *   that makes the game unranked for good (`fast`); it still counts as a win in the player's stats.
  *   The fastest ranked time is then (pairs − 6) × 0.7 s: 46 s for the turtle, where people need
  *   minutes. Kept as one number per game, `paced_at`, a pace clock: it starts at shown_at −
@@ -32,7 +33,7 @@ export const fastestRankedMs = (pairs: number): number => Math.max(0, pairs - PA
 
 /**
  * A game's pace after a batch of `moves` (the new ones) that arrived at `at`: its new pace clock and
- * whether it may still be ranked. `first`: the game had no moves before this batch.
+ * whether it may still be ranked. `first`: the game received no pair before this batch (whatever else it received).
  */
 export function paceAfter(
   game: { unranked: Unranked | null; paced_at: number },

@@ -84,6 +84,13 @@ export const gameBand = (deal: Deal): Band | null =>
 export const MAX_SHUFFLES = 100; // shuffles in one game
 /** New shuffles one player may play a minute: each searches for a removal order (~0.4 ms on the turtle). */
 export const SHUFFLES_PER_MINUTE = 60;
+/**
+ * A shuffle's search as the CPU budget counts it: measured 0.1–0.3 ms on the turtle and 0.8–1.3 ms on a
+ * 1,000-tile layout (warm), so an estimate above both (docs/operations.md, "CPU budgets").
+ */
+export const SHUFFLE_COST = { baseMs: 0.5, perTileMs: 0.0015 } as const;
+/** The estimated cost of one shuffle of a deal of `tiles` tiles, in ms. */
+export const shuffleCostMs = (tiles: number): number => SHUFFLE_COST.baseMs + tiles * SHUFFLE_COST.perTileMs;
 
 /** Codes of the games service's refusals besides the engine's MoveError codes (docs/server.md). */
 export const PlayError = {
@@ -317,6 +324,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
       playMs?: number, // the page's own clock after these moves (the player's own time; docs/fair-play.md)
       client?: string, // a clientKey: pays the log's growth from its day of growth (none: free)
     ): Promise<Played | PlayFailure> {
+      let charged = false; // the batch's shuffles are paid for once, whatever the write races
       for (let attempt = 1; ; attempt++) {
         const row = await repo.findById(gameId);
         if (!row) return { ok: false, code: PlayError.NotFound, message: 'there is no such game' };
@@ -382,27 +390,39 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
           );
         if (row.shuffles + countOf(batch, 'shuffle') > MAX_SHUFFLES)
           return refuse(PlayError.TooManyShuffles, `a game allows at most ${MAX_SHUFFLES} shuffles; undo instead`);
+        // Shuffles cost a search each: a budget per player, beside the per-request bound (schemas/games.ts), and
+        // the client's CPU budget; both before the replay and the searches, so a refused batch costs nothing.
+        // Hints and checks cost the server no search (counted only).
+        const shuffles = countOf(batch, 'shuffle');
+        if (shuffles > 0 && !charged) {
+          // The CPU budget first: its refusal spends nothing, so a client that waits it out keeps its shuffles.
+          const cost = shuffles * shuffleCostMs(stored.deal.tiles.length);
+          const refused = client === undefined ? undefined : await fastify.cpuBudget.charge(client, cost, 'shuffle');
+          if (refused) return refused;
+          const wait = await shuffleBudget.take(playerId, shuffles);
+          if (wait !== undefined)
+            return {
+              ok: false,
+              code: PlayError.RateLimited,
+              retryAfterS: wait,
+              message: `at most ${SHUFFLES_PER_MINUTE} shuffles a minute; try again in ${wait} s`,
+            };
+          charged = true;
+        }
         const next = applyMoves(stateOf(row, stored), batch);
         if (!next.ok)
           return refuse(isErrorCode(next.error.code) ? next.error.code : 'ERR_BAD_REQUEST', next.message, {
             index: next.error.index + skipped,
           });
-        // Shuffles cost a search each: a budget per player, beside the per-request bound (schemas/games.ts).
-        const wait = await shuffleBudget.take(playerId, countOf(batch, 'shuffle'));
-        if (wait !== undefined)
-          return {
-            ok: false,
-            code: PlayError.RateLimited,
-            retryAfterS: wait,
-            message: `at most ${SHUFFLES_PER_MINUTE} shuffles a minute; try again in ${wait} s`,
-          };
         // Hints are counted, not kept (older logs may hold some: they go as the log is rewritten).
         const game: Game = { ...next.value, log: next.value.log.filter(isBoardMove) };
         const status = statusOf(game);
         const time = now();
         const count = row.move_count + batch.length;
         // The pace rule and, on a win, its rank (services/fair-play.ts).
-        const { pacedAt, unranked } = paceAfter(row, batch, time, row.move_count === 0);
+        // "First": no pair came before, so a batch of checks, hints or shuffles sent ahead cannot lift the cap.
+        const first = !storedLog.some((m) => m.type === 'match');
+        const { pacedAt, unranked } = paceAfter(row, batch, time, first);
         const rank =
           status === 'won' ? rankWin({ ...row, unranked }, time) : { rankedMs: null, dailyDay: null, onTable: false };
         const movesJson = JSON.stringify(game.log);
@@ -477,5 +497,5 @@ export default fp(
   async (fastify: FastifyInstance, opts: { now?: () => number; gamesPerDay?: number | false }) => {
     fastify.decorate('games', createGames(fastify, opts.now ?? Date.now, opts.gamesPerDay));
   },
-  { name: 'games', dependencies: ['stores', 'dealer', 'counters', 'growth', 'views', 'metrics'] },
+  { name: 'games', dependencies: ['stores', 'dealer', 'counters', 'growth', 'views', 'metrics', 'cpu-budget'] },
 );

@@ -42,7 +42,7 @@ export const ROW_BYTES = {
   layout: 400, // a custom_layouts row, and again its shape's row (their slots counted apart)
   nickname: 120, // a nickname and its lookalike key on the player's row (their characters counted apart)
   transfer: 520, // a transfer token's row
-  replay: 400, // a replay link's row (its review, kept once made, is counted apart: a few hundred characters)
+  replay: 400, // a replay link's row (its review, kept once made, is counted apart: reviewGrowth, up to ~60 KB)
 } as const;
 
 /**
@@ -53,6 +53,9 @@ export const textGrowth = (characters: number): number => Math.ceil(1.25 * chara
 
 /** Bytes a new stored deal adds: its row and its compact faces and solution (4 characters a tile). */
 export const dealGrowth = (tiles: number): number => ROW_BYTES.deal + textGrowth(4 * tiles);
+
+/** Bytes a finished game's review adds to its replay row, kept as JSON of `characters` (services/replays.ts). */
+export const reviewGrowth = (characters: number): number => textGrowth(characters);
 
 /** Bytes an uploaded layout adds: its row and its shape's, each holding the slots' JSON (and its name). */
 export const layoutGrowth = (slotsJsonLength: number, name: string): number =>

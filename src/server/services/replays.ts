@@ -7,10 +7,13 @@
  * guessed from it. The page replays the stored log (shuffle boards included) with the engine, as the moves
  * API does. Where the win was lost comes from the engine's review of the log (reviewLog: solver work, up to a
  * second on a long game with many undos), made where classic deals are made (the deal workers), never on the
- * event loop. A finished game's review is made when its player asks for the link (its log never changes) and
- * kept with its replay row; any other is kept in memory per game and move count, so a view of a replay writes
- * nothing (a visitor without a cookie costs reads only). A view that finds the workers busy shows the replay
- * without it.
+ * event loop. A review is made once per game state (a game and its log's length: a log only grows): a finished
+ * game's when its player asks for the link (its log never changes), kept with its replay row (paid from the
+ * player's day of growth); any other is kept in memory by game and log length, so a view of a replay writes
+ * nothing (a visitor without a cookie costs reads only) and a repeated view costs nothing. A review to make is
+ * charged to the asking client's CPU budget first (services/costs.ts) and counts in its worker tasks
+ * (MAX_QUEUED_PER_CLIENT); past either the page is refused (429). A view that finds the workers busy shows the
+ * replay without it.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -20,7 +23,8 @@ import type { Refusal } from '../errors.ts';
 import type { GameRow, ReplayRow } from '../repositories/types.ts';
 import type { StoredDeal } from './dealer.ts';
 import { PlayError } from './games.ts';
-import { ROW_BYTES } from './growth.ts';
+import { reviewGrowth, ROW_BYTES } from './growth.ts';
+import { reviewCostMs } from './costs.ts';
 import { ByteLru } from './lru.ts';
 import { CACHE_BUDGETS, HEAP, keyedRecordBytes } from './sizes.ts';
 
@@ -48,24 +52,36 @@ const reviewBytes = (review: Review): number => HEAP.object * (2 + review.lost.l
 
 export function createReplays(fastify: FastifyInstance, now: () => number) {
   const store = fastify.replaysRepository;
-  // Reviews of games in progress, by game id and move count (a finished game's is kept in its replay row).
+  // Reviews not kept in a replay row, by game id and log length (move_count also counts hints, which change nothing).
   const reviews = new ByteLru<string, Review>('replay reviews', CACHE_BUDGETS.reviews);
   fastify.caches.push(reviews);
-  const pending = new Map<string, Promise<Review | null>>(); // one review of a position at a time
+  const pending = new Map<string, Promise<Review | null | Refusal>>(); // one review of a game state at a time
 
-  /** The review of a game's stored log, made in a deal worker; null when the workers are busy or stopping. */
-  function makeReview(row: GameRow, stored: StoredDeal): Promise<Review | null> {
-    const key = `${row.id} ${row.move_count}`;
+  /**
+   * The review of a game's stored log: kept in memory, being made, or made now in a deal worker (charged to
+   * `client` first, and kept in memory); null when the workers are busy or stopping; a refusal past the
+   * client's CPU budget or worker tasks.
+   */
+  function makeReview(row: GameRow, stored: StoredDeal, client: string): Promise<Review | null | Refusal> {
+    const log = JSON.parse(row.moves_json) as unknown[];
+    const key = `${row.id} ${log.length}`;
+    const cached = reviews.get(key);
+    if (cached) return Promise.resolve(cached);
     let job = pending.get(key);
     if (!job) {
-      job = (async (): Promise<Review | null> => {
-        const made = await fastify.dealer.review({
-          kind: 'review',
-          dealJson: stored.json,
-          movesJson: row.moves_json,
-          boards: row.boards,
-        });
-        if (made.ok) return made.review;
+      job = (async (): Promise<Review | null | Refusal> => {
+        const cost = reviewCostMs(stored.deal.tiles.length, log.length);
+        const refused = await fastify.cpuBudget.charge(client, cost, 'review', 'worker');
+        if (refused) return refused;
+        const made = await fastify.dealer.review(
+          { kind: 'review', dealJson: stored.json, movesJson: row.moves_json, boards: row.boards },
+          client,
+        );
+        if ('code' in made) return made;
+        if (made.ok) {
+          reviews.set(key, made.review, keyedRecordBytes(key, reviewBytes(made.review)));
+          return made.review;
+        }
         if (made.error === 'broken') throw new Error(`stored game ${row.id}: ${made.message}`);
         fastify.log.warn({ game: row.id, error: made.error }, 'no review of a replay: the workers are busy');
         return null;
@@ -89,12 +105,17 @@ export function createReplays(fastify: FastifyInstance, now: () => number) {
       if (refused) return refused;
       const token = await store.tokenFor(gameId, makeReplayToken(), now());
       // A finished game's review is made and kept now, by its player's request: views of the link write nothing.
+      // It is paid from the player's day of growth (up to ~60 KB); past it, or past the player's CPU budget, the
+      // link is made all the same and the review is made by a view (kept in memory).
       if (row.result !== null) {
         const replay = await store.find(token);
         const stored = await fastify.dealer.byId(row.deal_id);
         if (replay && replay.review === null && stored) {
-          const made = await makeReview(row, stored);
-          if (made) await store.keepReview(token, JSON.stringify(made));
+          const made = await makeReview(row, stored, client);
+          if (made && !('code' in made)) {
+            const json = JSON.stringify(made);
+            if (!(await fastify.growth.take(client, reviewGrowth(json.length)))) await store.keepReview(token, json);
+          }
         }
       }
       return { url: `/replay/${token}` };
@@ -123,17 +144,12 @@ export function createReplays(fastify: FastifyInstance, now: () => number) {
 
     /**
      * The review of the game's log (where its win was lost): kept with the replay, in memory, or made now in a
-     * deal worker (and kept in memory); null when the workers are busy or stopping (the page then shows the
-     * replay without it). Writes nothing.
+     * deal worker for `client` (a clientKey, charged first; kept in memory); null when the workers are busy or
+     * stopping (the page then shows the replay without it); a refusal past the client's budget. Writes nothing.
      */
-    async review(open: OpenReplay): Promise<Review | null> {
+    async review(open: OpenReplay, client: string): Promise<Review | null | Refusal> {
       if (open.replay.review !== null) return JSON.parse(open.replay.review) as Review;
-      const key = `${open.row.id} ${open.row.move_count}`;
-      const cached = reviews.get(key);
-      if (cached) return cached;
-      const made = await makeReview(open.row, open.stored);
-      if (made) reviews.set(key, made, keyedRecordBytes(key, reviewBytes(made)));
-      return made;
+      return makeReview(open.row, open.stored, client);
     },
   };
 }
@@ -142,5 +158,5 @@ export default fp(
   async (fastify: FastifyInstance, opts: { now?: () => number }) => {
     fastify.decorate('replays', createReplays(fastify, opts.now ?? Date.now));
   },
-  { name: 'replays', dependencies: ['stores', 'dealer', 'growth'] },
+  { name: 'replays', dependencies: ['stores', 'dealer', 'growth', 'cpu-budget'] },
 );

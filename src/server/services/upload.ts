@@ -11,23 +11,33 @@
  *   tiles matter to the rules), in canonical slot order, written as JSON `[[x,y,z],…]`. So the same
  *   file gives the same id, and so does the same shape in another file (comments, line endings, a
  *   KMahjongg grid and a GNOME map of it, a board shifted by half a tile). The name is not part of it.
- * - The display name is the GNOME map's name, or the KMahjongg file's name without its extension,
+ * - The name kept (never shown: custom-layouts.ts customName) is the GNOME map's name, or the KMahjongg file's name without its extension,
  *   cleaned: control and format characters (bidi overrides among them) dropped, white space
  *   collapsed, at most NAME_MAX characters. Pages escape it like any text.
  * Whether the layout can be cleared is the dealer's question (a deal in a worker, with a deadline).
  */
 import { createHash } from 'node:crypto';
-import { parseGnomeMaps } from '../../formats/gnome.ts';
+import { checkGnomeMap, scanGnomeMaps } from '../../formats/gnome.ts';
 import { makeLayout, sortSlots, validateSlots, type Layout, type Slot } from '../../engine/index.ts';
 import { parseKmahjongg } from '../../formats/kmahjongg.ts';
 
-export const MAX_UPLOAD_BYTES = 256 * 1024; // a layout file is a few KB (the corpus' largest is 3.6 KB)
+/**
+ * A layout file is a few KB (the corpus' largest is 3.6 KB, GNOME's own 13.7 KB; a 1,000-tile layout is under
+ * 30 KB in either format, a KMahjongg grid of one whole 256 × 256 layer 66 KB). Reading costs the main thread
+ * up to about 0.45 ms a KB (markup of tiny elements), so this bounds one upload's time.
+ */
+export const MAX_UPLOAD_BYTES = 96 * 1024;
+/** The main thread's time an upload may take, charged before it is read (docs/operations.md, "CPU budgets"). */
+export const UPLOAD_COST = { baseMs: 5, perKbMs: 0.5 } as const;
 export const NAME_MAX = 40; // characters of a display name
 export const MAP_NAME_MAX = 100; // characters of the form's map name field
 export const CUSTOM_ID = /^c-[0-9a-f]{12}$/;
 export const DEFAULT_NAME = 'Custom layout';
 
 export type LayoutFormat = 'kmahjongg' | 'gnome' | 'editor'; // the file it came from, or the layout editor
+
+/** The estimated cost of reading an upload of `bytes` (UPLOAD_COST), in ms: known before reading it. */
+export const uploadCostMs = (bytes: number): number => UPLOAD_COST.baseMs + (bytes / 1024) * UPLOAD_COST.perKbMs;
 
 /** Is this a custom layout's id (`c-` and 12 lowercase hex)? */
 export const isCustomId = (id: string): boolean => CUSTOM_ID.test(id);
@@ -142,7 +152,8 @@ export function readUpload(bytes: Uint8Array, filename: string, mapName: string)
     slots = parsed.value.layout.slots;
     warnings = parsed.value.warnings;
   } else {
-    const parsed = parseGnomeMaps(text);
+    // The whole file is read, but only the chosen map's tiles are checked: that is most of the work.
+    const parsed = scanGnomeMaps(text);
     if (!parsed.ok) return fail(parsed.message);
     const maps = parsed.value;
     const wanted = mapName.toLowerCase();
@@ -160,8 +171,10 @@ export function readUpload(bytes: Uint8Array, filename: string, mapName: string)
         `no map called ${JSON.stringify(mapName)} in this file; its maps: ${listed}${maps.length > 20 ? ', …' : ''}`,
       );
     }
+    const checked = checkGnomeMap(map);
+    if (!checked.ok) return fail(checked.message);
     name = cleanName(map.name);
-    slots = map.layout.slots;
+    slots = checked.value.layout.slots;
   }
   const normalized = normalizeSlots(slots);
   const id = customId(normalized);

@@ -1,15 +1,16 @@
 /**
- * The deal workers: a piscina pool with a deadline per task and a bounded queue.
+ * The deal workers: a piscina pool with a deadline per task and a bounded queue per lane.
  *
- * Implementation notes: piscina keeps `size` threads, one task each, queues at
- * most `maxQueue` more, and replaces a thread that crashed or was stopped.
- * The deadline starts when a worker begins the task (it says so on a
- * MessagePort handed over with the task), not when the task is queued or a
- * new thread boots; past it the task is aborted, which terminates its thread
- * (the only way to stop synchronous solver work). In production the worker is
- * the compiled dist/server/services/deal-worker.js; from source (`tsx`,
- * vitest) each thread registers tsx (a devDependency) first, as a worker does
- * not inherit the parent's TypeScript loader on Node 20.
+ * Implementation notes: piscina keeps `size` threads, one task each, and replaces a thread that crashed or was
+ * stopped. Tasks wait in two lanes here, and are handed to piscina only when a worker is free for them
+ * (docs/operations.md, "Sharing the deal workers"): classic deals of built-in layouts go first and may use every
+ * worker; every other task (reviews, band searches, custom layouts' deals and checks) waits behind them and runs
+ * on at most `size - 1` workers at once (one when there is one), so slow reviews never hold a built-in deal back.
+ * Each lane queues at most `maxQueue` tasks. The deadline starts when a worker begins the task (it says so on a
+ * MessagePort handed over with the task), not when the task is queued or a new thread boots; past it the task is
+ * aborted, which terminates its thread (the only way to stop synchronous solver work). In production the worker
+ * is the compiled dist/server/services/deal-worker.js; from source (`tsx`, vitest) each thread registers tsx (a
+ * devDependency) first, as a worker does not inherit the parent's TypeScript loader on Node 20.
  */
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
@@ -34,6 +35,11 @@ export function workerEntry(): { filename: string; execArgv: string[] } {
   };
 }
 
+/** A task's lane: `first`, classic deals of built-in layouts; `shared`, every other task. */
+export type Lane = 'first' | 'shared';
+export const laneOf = (task: WorkerTask): Lane =>
+  !('kind' in task) && !('band' in task) && !task.slots ? 'first' : 'shared';
+
 export class PoolError extends Error {
   constructor(
     readonly code: 'ERR_TIMEOUT' | 'ERR_BUSY' | 'ERR_WORKER',
@@ -46,7 +52,7 @@ export class PoolError extends Error {
 export interface PoolOptions {
   size: number; // workers
   timeoutMs: number; // deadline per task, from the moment a worker begins it
-  maxQueue: number; // tasks waiting beyond the running ones; more are refused
+  maxQueue: number; // tasks waiting in each lane beyond the running ones; more are refused
   entry?: { filename: string; execArgv: string[] }; // another worker file (tests); default workerEntry()
 }
 
@@ -67,6 +73,11 @@ export class DealPool {
   private piscina: Piscina<DealJob, DealTaskResult | BandTaskResult | ReviewTaskResult> | undefined; // made on first use
   private closed = false;
   private active = 0; // tasks running or waiting
+  private readonly running: Record<Lane, number> = { first: 0, shared: 0 }; // tasks handed to piscina, by lane
+  private readonly waiting: Record<Lane, { go: () => void; stop: (error: Error) => void }[]> = {
+    first: [],
+    shared: [],
+  };
   private readonly began = new Set<{ at: number }>(); // tasks a worker has begun, with when (performance.now())
   private busyMs = 0; // time workers spent on finished tasks; in ms
   private readonly outcomes: Record<PoolOutcome, number> = { done: 0, timeout: 0, busy: 0, failed: 0 };
@@ -83,15 +94,50 @@ export class DealPool {
     return this.run(task);
   }
 
-  private async exec(task: WorkerTask): Promise<DealTaskResult | BandTaskResult | ReviewTaskResult> {
-    if (this.closed) throw new PoolError('ERR_WORKER', SHUTTING_DOWN);
-    // Counted here, not by piscina, which counts a task waiting for a booting thread as queued.
-    if (this.active >= this.options.size + this.options.maxQueue) {
+  /** True when a task of `lane` may be handed to piscina now (a worker is free for it). */
+  private canStart(lane: Lane): boolean {
+    if (this.running.first + this.running.shared >= this.options.size) return false;
+    return lane === 'first' || this.running.shared < Math.max(1, this.options.size - 1);
+  }
+
+  /** Hands waiting tasks to free workers: the first lane before the shared one. */
+  private pump(): void {
+    for (const lane of ['first', 'shared'] as const)
+      while (this.waiting[lane].length > 0 && this.canStart(lane)) {
+        this.running[lane]++;
+        this.waiting[lane].shift()!.go();
+      }
+  }
+
+  /** Waits for a worker for a task of `lane`; refuses at once when the lane's queue is full. */
+  private async acquire(lane: Lane): Promise<void> {
+    if (this.waiting[lane].length === 0 && this.canStart(lane)) {
+      this.running[lane]++;
+      return;
+    }
+    if (this.waiting[lane].length >= this.options.maxQueue) {
       this.outcomes.busy++;
       throw new PoolError('ERR_BUSY', 'the server is busy making deals; try again in a moment');
     }
+    await new Promise<void>((go, stop) => this.waiting[lane].push({ go, stop }));
+  }
+
+  private async exec(task: WorkerTask): Promise<DealTaskResult | BandTaskResult | ReviewTaskResult> {
+    if (this.closed) throw new PoolError('ERR_WORKER', SHUTTING_DOWN);
+    const lane = laneOf(task);
+    this.active++; // waiting here or in piscina, or running
+    try {
+      await this.acquire(lane);
+    } catch (error) {
+      this.active--;
+      throw error;
+    }
+    if (this.closed) {
+      this.active--;
+      this.running[lane]--;
+      throw new PoolError('ERR_WORKER', SHUTTING_DOWN);
+    }
     const pool = this.pool();
-    this.active++;
     const abort = new AbortController();
     const { port1, port2 } = new MessageChannel();
     let timer: NodeJS.Timeout | undefined;
@@ -118,6 +164,8 @@ export class DealPool {
       throw new PoolError('ERR_WORKER', `the deal worker failed: ${message}`);
     } finally {
       this.active--;
+      this.running[lane]--;
+      this.pump();
       if (began !== undefined) {
         this.began.delete(began);
         this.busyMs += performance.now() - began.at;
@@ -151,6 +199,8 @@ export class DealPool {
   /** Refuses running and waiting tasks and stops every worker. */
   async close(): Promise<void> {
     this.closed = true;
+    for (const lane of ['first', 'shared'] as const)
+      for (const waiter of this.waiting[lane].splice(0)) waiter.stop(new PoolError('ERR_WORKER', SHUTTING_DOWN));
     const pool = this.piscina;
     this.piscina = undefined;
     await pool?.destroy();

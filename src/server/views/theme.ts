@@ -8,6 +8,8 @@
  * query on `[data-theme-auto]` (no flash, and no script needed), and the theme script sets
  * `data-theme` to the scheme shown. The cookie is not signed: it only changes how pages look.
  */
+import { sameOriginPath } from './location.ts';
+
 export const THEMES = ['light', 'dark', 'contrast'] as const;
 export type ThemeName = (typeof THEMES)[number];
 /** What the theme form offers: a theme, or `auto` (follow the system; no cookie). */
@@ -34,14 +36,5 @@ export const choiceOf = (theme: Theme): ThemeChoice => (theme.auto ? 'auto' : th
 
 /** A same-site path to go back to after the form: a path on this site, else the home page. */
 export function backPath(raw: unknown): string {
-  if (typeof raw !== 'string' || raw.length > 512) return '/';
-  // '//host' and '/\host' would leave the site; control characters have no place in a Location header.
-  if (
-    !raw.startsWith('/') ||
-    raw.startsWith('//') ||
-    raw.startsWith('/\\') ||
-    [...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)
-  )
-    return '/';
-  return raw;
+  return typeof raw === 'string' && raw.length <= 512 ? sameOriginPath(raw) : '/';
 }

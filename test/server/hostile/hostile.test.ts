@@ -232,6 +232,20 @@ const CASES: Record<string, Hostile> = {
     payload: name('\u202Egnp.exe'),
     status: 400,
   },
+  'a nickname of punctuation only': {
+    method: 'POST',
+    url: '/daily/name',
+    headers: form,
+    payload: name('...'),
+    status: 400,
+  },
+  'a nickname of _ - . and spaces only': {
+    method: 'POST',
+    url: '/daily/name',
+    headers: form,
+    payload: name('_ - . _'),
+    status: 400,
+  },
   'a zero-width nickname': {
     method: 'POST',
     url: '/daily/name',

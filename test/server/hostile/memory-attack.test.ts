@@ -84,23 +84,34 @@ test(
       }
     }, 100);
 
-    /** A request of the attacker, from a /24 of its own for each `net` (the budgets count per /24). */
+    /**
+     * A request of the attacker, from a /24 of its own for each `net` (the budgets count per /24). Within the
+     * limits: a refusal by the CPU budget (services/cpu-budget.ts) is asked again after its Retry-After.
+     */
     const failed: string[] = []; // requests that got no answer (the process went away)
-    const attack = (
+    let waits = 0; // refusals by the CPU budget, each waited out
+    const attack = async (
       net: number,
       method: string,
       url: string,
       headers: Record<string, string> = {},
       body?: string | Buffer,
-    ) =>
-      send(base, method, url, {
-        headers: { 'x-forwarded-for': `10.24.${net}.7`, ...headers },
-        body,
-        timeoutMs: 60_000,
-      }).catch((error: Error): Answer => {
-        failed.push(`${method} ${url}: ${error.message}`);
-        return { status: -1, headers: {}, body: '', ms: 0 };
-      });
+    ): Promise<Answer> => {
+      for (;;) {
+        const answer = await send(base, method, url, {
+          headers: { 'x-forwarded-for': `10.24.${net}.7`, ...headers },
+          body,
+          timeoutMs: 60_000,
+        }).catch((error: Error): Answer => {
+          failed.push(`${method} ${url}: ${error.message}`);
+          return { status: -1, headers: {}, body: '', ms: 0 };
+        });
+        const cpu = /more work than one network may|busy with other people's heavy requests/.test(answer.body);
+        if (!cpu || (answer.status !== 429 && answer.status !== 503)) return answer;
+        waits++;
+        await new Promise((r) => setTimeout(r, Number(answer.headers['retry-after'] ?? 1) * 1000));
+      }
+    };
     const player = async (net: number): Promise<string> =>
       cookieOf(await attack(net, 'GET', '/api/stats'), 'mj_player')!;
     const json = (headers: Record<string, string>) => ({ ...headers, 'content-type': 'application/json' });
@@ -203,12 +214,12 @@ test(
     const slowest = times[times.length - 1] ?? 0;
     const median = times[times.length >> 1] ?? 0;
     console.log(
-      `attack: ${attackStatuses.length} requests; the other player's ${times.length} answered in at most ` +
+      `attack: ${attackStatuses.length} requests (${waits} waits for the CPU budget); the other player's ${times.length} answered in at most ` +
         `${slowest.toFixed(0)} ms (median ${median.toFixed(0)} ms); peak RSS ${rssMb.toFixed(0)} MB; ` +
         `caches ${detail.memory.cachesMb} MB of a ${detail.memory.heapLimitMb} MB heap`,
     );
     expect(health.status).toBe(200);
-    expect(attackStatuses.filter((s) => s !== 200)).toEqual([]); // every attacking request was served, within the caps
+    expect([...answers.flat(), ...again].filter((a) => a.status !== 200).map((a) => a.body.slice(0, 200))).toEqual([]); // every attacking request was served, within the caps
     expect(timings.filter((t) => t.status !== 200)).toEqual([]);
     expect(slowest).toBeLessThan(ATTACK_LATENCY_GOAL_MS);
     expect(rssMb).toBeLessThan(RSS_BOUND_MB);

@@ -54,6 +54,16 @@ describe('CpuBudget', () => {
     expect(await b.charge('203.0.113.1', 100, 'upload')).toBeUndefined();
   });
 
+  test('work done in the deal workers is charged to the client, not to the process’s second', async () => {
+    const { budget: b } = budget();
+    expect(await b.charge('192.0.2.1', 450, 'review', 'worker')).toBeUndefined();
+    expect(await b.charge('198.51.100.1', 450, 'band', 'worker')).toBeUndefined();
+    expect(await b.charge('192.0.2.9', 100, 'review', 'worker')).toMatchObject({ code: 'ERR_CPU' }); // its burst
+    // The process's second is untouched: the main thread's work of others still fits in all of it.
+    expect(await b.charge('203.0.113.1', 450, 'replay')).toBeUndefined();
+    expect(await b.charge('203.0.114.1', 450, 'replay')).toBeUndefined();
+  });
+
   test('IPv6 clients count by their /64; nothing is counted when the budget is off', async () => {
     const { budget: b } = budget();
     expect(await b.charge(clientKey('2001:db8:1:2::1'), 500, 'band')).toBeUndefined();

@@ -54,7 +54,11 @@ describe('/play/:layout?difficulty=BAND', () => {
   test.each(['relaxed', 'classic'] as const)(
     '%s: redirects to a fresh seed whose deal is in the band, for every band',
     async (mode) => {
-      const app = await build({ dealer: { newDeals: false } }); // eight searches may deal more than a minute's budget
+      // Sixteen searches at once may deal more than a client's minute of band seeds and CPU time.
+      const app = await build({
+        dealer: { newDeals: false, bandSeeds: false },
+        cpu: { clientBurstMs: 60_000, clientPerMinuteMs: 60_000 },
+      });
       for (const band of BANDS) {
         const url = `/play/turtle?difficulty=${band}${mode === 'classic' ? '&mode=classic' : ''}`;
         const first = await landOn(app, url);
@@ -119,12 +123,14 @@ describe('/play/:layout?difficulty=BAND', () => {
       expect(res.statusCode).toBe(404);
       expect(res.body).toContain('<h1>No deal found: Expert</h1>');
       expect(res.body).toContain(
-        `We dealt ${MAX_BAND_SEEDS} new Row deals (${mode === 'classic' ? 'Classic' : 'New game'}), and none had ` +
+        `We dealt ${MAX_BAND_SEEDS} new Custom layout ${id} deals (${mode === 'classic' ? 'Classic' : 'New game'}), and none had ` +
           `this difficulty: they were Easy (${MAX_BAND_SEEDS}).`,
       );
       const query = mode === 'classic' ? '&amp;mode=classic' : '';
-      expect(res.body).toContain(`href="/play/${id}?difficulty=easy${query}">New Row deal: Easy</a>`);
-      expect(res.body).toContain(`href="/play/${id}${query.replace('&amp;', '?')}">Any new Row deal</a>`);
+      expect(res.body).toContain(`href="/play/${id}?difficulty=easy${query}">New Custom layout ${id} deal: Easy</a>`);
+      expect(res.body).toContain(
+        `href="/play/${id}${query.replace('&amp;', '?')}">Any new Custom layout ${id} deal</a>`,
+      );
     }
     // The same page in Arabic (right to left), every word from the catalog.
     const ar = await app.inject({ url: `/play/${id}?difficulty=expert`, headers: { cookie: 'lang=ar' } });
@@ -132,20 +138,56 @@ describe('/play/:layout?difficulty=BAND', () => {
     expect(ar.body).toContain('<html lang="ar" dir="rtl"');
     expect(ar.body).toContain('<h1>لم نجد توزيعة: خبير</h1>');
     expect(ar.body).toContain(`كانت: سهل (${MAX_BAND_SEEDS})`);
-    for (const english of ['No deal found', 'none had this difficulty', 'Any new Row deal']) {
+    for (const english of ['No deal found', 'none had this difficulty', 'Any new', 'Custom layout']) {
       expect(ar.body).not.toContain(english);
     }
   });
 
-  test("every seed a search deals is paid from the client's new-deal budget", async () => {
-    const app = await build({ dealer: { newDeals: { perMinute: 10, perHour: 100, globalPerMinute: 100 } } });
+  test("every seed a search deals is paid from the client's share of the server's band seeds", async () => {
+    const app = await build({ dealer: { bandSeeds: { perMinute: 100, perClientPerMinute: 10 } } });
     const id = await uploadLayout(app, ROW_OF_FOUR);
     // Two chunks of 4 seeds fit in 10 a minute; the third is refused, and so is the next search.
     const res = await app.inject({ url: `/play/${id}?difficulty=hard` });
     expect(res.statusCode).toBe(429);
-    expect(res.headers['retry-after']).toBeDefined();
-    expect(res.body).toContain('at most 10 new deals a minute');
+    expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    expect(res.body).toContain('searched 10 deals by difficulty this minute');
     expect((await app.inject({ url: `/play/${id}?difficulty=easy` })).statusCode).toBe(429);
+    // Another network has its own share; all of them together share the server's pool.
+    const other = await app.inject({ url: `/play/${id}?difficulty=easy`, remoteAddress: '198.51.100.7' });
+    expect(other.statusCode).toBe(302);
+  });
+
+  test("a search is charged to the client's CPU budget as it deals, at most one burst in all", async () => {
+    // A chunk of 4 seeds of a 4-tile layout is charged 4 × (1 + 4/16) = 5 ms (services/costs.ts).
+    const app = await build({ cpu: { clientBurstMs: 12, clientPerMinuteMs: 12 } });
+    const id = await uploadLayout(app, ROW_OF_FOUR);
+    const from = '203.0.113.8';
+    // Fruitless: 8 chunks, charged 5 + 5 + 2 and then nothing more, so it reaches its answer.
+    expect((await app.inject({ url: `/play/${id}?difficulty=expert`, remoteAddress: from })).statusCode).toBe(404);
+    const refused = await app.inject({ url: `/play/${id}?difficulty=easy`, remoteAddress: from });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.body).toMatch(/more work than one network may \(band\)/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await app.inject({ url: `/play/${id}?difficulty=easy`, remoteAddress: '198.51.100.8' })).statusCode).toBe(
+      302,
+    );
+  });
+
+  test('the seeds of band searches are not the player\'s new deals: "New game" still works after two', async () => {
+    const app = await build();
+    const id = await uploadLayout(app, ROW_OF_FOUR);
+    // Two fruitless searches deal 2 × MAX_BAND_SEEDS seeds, more than the 60 new deals a player has a minute.
+    for (let i = 0; i < 2; i++)
+      expect((await app.inject({ url: `/play/${id}?difficulty=expert` })).statusCode).toBe(404);
+    // The player's whole minute of new deals is left: 60 new games, then "Slow down".
+    for (let i = 0; i < 60; i++) {
+      const next = await app.inject({ url: `/play/${id}` });
+      expect(next.statusCode).toBe(302);
+      const page = await app.inject({ url: next.headers.location as string });
+      expect(page.statusCode, `new game ${i + 1}`).toBe(200);
+    }
+    const next = await app.inject({ url: `/play/${id}` });
+    expect((await app.inject({ url: next.headers.location as string })).statusCode).toBe(429);
   });
 });
 

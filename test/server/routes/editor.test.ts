@@ -3,14 +3,16 @@
  * (usable before any script), edits without script (a GET and a 303 each), opening a layout in it, the
  * `.layout` download, and saving a draft as an upload would be (the same checks and the same budget).
  */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { layoutById } from '../../../src/engine/builtins.ts';
 import { sortSlots, type Slot } from '../../../src/engine/index.ts';
 import { parseKmahjongg } from '../../../src/formats/kmahjongg.ts';
+import * as drafts from '../../../src/shared/draft.ts';
 import { EDITOR_MIN, draftOf, makeDraftCode, parseDraftCode } from '../../../src/shared/draft.ts';
+import { EDITOR_COST } from '../../../src/server/routes/pages/editor.ts';
 import { customId, normalizeSlots } from '../../../src/server/services/upload.ts';
-import { build, newPlayer, query } from '../helper.ts';
+import { build, newPlayer, query, testClock } from '../helper.ts';
 
 const at = (x: number, y: number, z = 0): Slot => ({ x, y, z });
 /** A tower of two beside two tiles: clearable. */
@@ -126,7 +128,7 @@ describe('GET /layouts/editor', () => {
     const saved = await save(app, cookie, { layout: makeDraftCode(SMALL), name: 'Small' });
     const id = /c-[0-9a-f]{12}/.exec(saved.headers.location as string)![0];
     const custom = await app.inject({ url: `/layouts/editor?from=${id}` });
-    expect(draftAt(custom.headers.location as string)).toMatchObject({ name: 'Small' });
+    expect(draftAt(custom.headers.location as string)).toMatchObject({ name: `Custom layout ${id}` });
     expect(draftAt(custom.headers.location as string).slots).toHaveLength(4);
     expect((await app.inject({ url: `/layouts/${id}` })).body).toContain(`href="/layouts/editor?from=${id}"`);
     expect((await app.inject({ url: '/layouts/editor?from=no-such' })).statusCode).toBe(404);
@@ -168,7 +170,8 @@ describe('POST /layouts/editor', () => {
     const rows = await query(app, 'SELECT id, name, format, tiles FROM custom_layouts');
     expect(rows).toEqual([{ id, name: 'My <b>tower</b>', format: 'editor', tiles: 4 }]);
     const page = (await app.inject({ url: `/layouts/${id}` })).body;
-    expect(page).toContain('<h1>My &lt;b&gt;tower&lt;/b&gt;</h1>');
+    expect(page).toContain(`<h1>Custom layout ${id}</h1>`); // the name typed in is kept, not shown (customName)
+    expect(page).not.toContain('tower');
     expect(page).toContain('drawn in the layout editor');
     // The same shape anywhere on the grid is the same layout; saving it again costs nothing.
     const moved = await save(app, cookie, {
@@ -176,9 +179,12 @@ describe('POST /layouts/editor', () => {
     });
     expect(moved.headers.location).toBe(`/layouts/${id}`);
     expect(await query(app, 'SELECT COUNT(*) AS n FROM custom_layouts')).toEqual([{ n: 1 }]);
-    // Unnamed: the default name.
+    // Unnamed: the same neutral name.
     const other = await save(app, cookie, { layout: makeDraftCode([at(0, 0), at(4, 0)]) });
-    expect((await app.inject({ url: other.headers.location as string })).body).toContain('<h1>Custom layout</h1>');
+    const otherId = /c-[0-9a-f]{12}/.exec(other.headers.location as string)![0];
+    expect((await app.inject({ url: other.headers.location as string })).body).toContain(
+      `<h1>Custom layout ${otherId}</h1>`,
+    );
   });
 
   test.each([
@@ -207,5 +213,65 @@ describe('POST /layouts/editor', () => {
     expect(Number(third.headers['retry-after'])).toBeGreaterThan(0);
     expect(editorError(third.body)).toMatch(/^At most 2 new layouts an hour from your network/);
     expect(statusOf(third.body).tiles).toBe('2'); // the draft is kept
+  });
+});
+
+describe("the editor's work is charged to the network's CPU budget before it is done", () => {
+  // 1,000 tiles: a full bottom layer of 640 and 360 on the next, offset by half a tile.
+  const big: Slot[] = [];
+  for (let y = 0; y <= 38; y += 2) for (let x = 0; x <= 62; x += 2) big.push(at(x, y));
+  for (let y = 1; y <= 37 && big.length < 1000; y += 2)
+    for (let x = 1; x <= 61 && big.length < 1000; x += 2) big.push(at(x, y, 1));
+  const code = makeDraftCode(big);
+  const edit = Math.ceil(EDITOR_COST.editMs + 1000 * EDITOR_COST.editPerTileMs); // reading the code, as charged
+  const page = Math.ceil(EDITOR_COST.pageMs + 1000 * EDITOR_COST.pagePerTileMs); // drawing and checking it
+
+  test('a page past the budget is refused before its check: 429, Retry-After, the error page', async () => {
+    // Two pages, the reading of a third (whose page is refused), and one edit.
+    const app = await build({ cpu: { clientBurstMs: 2 * (edit + page) + 2 * edit } });
+    const checks = vi.spyOn(drafts, 'checkDraft');
+    onTestFinished(() => checks.mockRestore());
+    const view = (remoteAddress: string, query = '') =>
+      app.inject({ url: `/layouts/editor?layout=${code}${query}`, remoteAddress });
+    for (const address of ['127.0.0.2', '127.0.0.3']) {
+      const res = await view(address);
+      expect(res.statusCode).toBe(200);
+      expect(statusOf(res.body).tiles).toBe('1000');
+    }
+    expect(checks).toHaveBeenCalledTimes(2);
+    const refused = await view('127.0.0.4'); // the same /24
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toMatch(/^[1-5]$/);
+    expect(refused.headers['content-type']).toMatch(/^text\/html/);
+    expect(refused.body).toMatch(/more work than one network may \(editor\); try again in \d s/);
+    expect(checks).toHaveBeenCalledTimes(2); // never checked
+    // What is left pays for an edit without script (a 303: no page drawn), not for more.
+    expect((await view('127.0.0.4', '&cell=0,0')).statusCode).toBe(303);
+    const download = await app.inject({ url: `/layouts/editor.layout?layout=${code}`, remoteAddress: '127.0.0.5' });
+    expect(download.statusCode).toBe(429);
+    const cookie = await newPlayer(app);
+    const saved = await save(app, cookie, { layout: code });
+    expect(saved.statusCode).toBe(429);
+    expect(checks).toHaveBeenCalledTimes(2);
+    expect(await query(app, 'SELECT COUNT(*) AS n FROM custom_layouts')).toEqual([{ n: 0 }]);
+    // Another network has its own budget.
+    expect((await view('127.0.1.2')).statusCode).toBe(200);
+  });
+
+  test('a small draft costs little: a person clicking without script for a minute stays within the budget', async () => {
+    const clock = testClock(1_750_000_000_000);
+    const app = await build({ now: clock.now });
+    let draft = makeDraftCode(SMALL);
+    for (let click = 0; click < 60; click++) {
+      clock.advance(1_000); // a click a second
+      const x = 2 * (click % 12) + 14;
+      const y = 2 * Math.floor(click / 12) + 8;
+      const res = await app.inject({ url: `/layouts/editor?layout=${draft}&cell=${x},${y}` });
+      expect(res.statusCode).toBe(303);
+      const next = await app.inject({ url: res.headers.location as string });
+      expect(next.statusCode).toBe(200);
+      draft = new URL(res.headers.location as string, 'http://x').searchParams.get('layout')!;
+    }
+    expect(parseDraftCode(draft)).toMatchObject({ ok: true, slots: { length: SMALL.length + 60 } });
   });
 });

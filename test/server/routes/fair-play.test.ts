@@ -109,6 +109,35 @@ describe('ranked times', () => {
     expect(res.json()).toMatchObject({ status: 'won', ranked: false, unranked: 'fast', timeMs: 2000 });
   });
 
+  test.each([
+    ['a check', [{ type: 'check', heard: 'yes' }]],
+    ['a hint', [{ type: 'hint' }]],
+    ['checks and hints', [{ type: 'hint' }, { type: 'check', heard: 'unknown' }, { type: 'hint' }]],
+  ])('%s sent first does not let the whole solution in next: every batch counts for the first', async (_, ahead) => {
+    const app = await build({ now: clock.now });
+    const script = await newPlayer(app);
+    const game = await createGame(app, script, { layout: 'turtle', seed: 'daily-2026-12-01' });
+    expect((await postMoves(app, script, game.id, ahead)).statusCode).toBe(200);
+    clock.advance(60_000); // past the 46.2 s floor: only the first-batch cap can tell
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/games/${game.id}/moves`,
+      headers: { cookie: script },
+      payload: { at: ahead.length, moves: solutionMoves(game) },
+    });
+    expect(res.json()).toMatchObject({ status: 'won', ranked: false, unranked: 'fast', dailyRank: null });
+    const daily = (await app.inject({ url: '/daily', headers: { cookie: script } })).body;
+    expect(daily).not.toMatch(/<tr( class="you")?>\s*<td class="num">\d+<\/td>/); // not on the table
+
+    // A person who asks first, then plays at a person's pace, is still ranked.
+    const person = await newPlayer(app);
+    const theirs = await createGame(app, person, { layout: 'turtle', seed: 'daily-2026-12-01' });
+    expect((await postMoves(app, person, theirs.id, ahead)).statusCode).toBe(200);
+    const moves = [...ahead, ...solutionMoves(theirs)];
+    const won = (await playPaced(app, person, theirs.id, moves, clock.advance)).json();
+    expect(won).toMatchObject({ status: 'won', ranked: true, unranked: null, dailyRank: 1 });
+  });
+
   test('the daily table: games shown and started on the day, one line per player (their best)', async () => {
     const app = await build({ now: clock.now });
     const alice = await newPlayer(app);

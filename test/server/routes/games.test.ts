@@ -2,7 +2,7 @@
  * The games API: create, play, verify by replay (docs/contracts.md, "JSON API" and "Moves"). Forged logs must be
  * 409 and change nothing; another player's game is 403; an unknown one 404.
  */
-import { describe, expect, test } from 'vitest';
+import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import {
   availablePairs,
@@ -13,7 +13,9 @@ import {
   type Deal,
   type Game,
 } from '../../../src/engine/index.ts';
-import { build, createGame, newPlayer, postMoves, solutionMoves, query } from '../helper.ts';
+import * as shuffle from '../../../src/engine/shuffle.ts';
+import { SHUFFLES_PER_MINUTE, shuffleCostMs } from '../../../src/server/services/games.ts';
+import { build, createGame, newPlayer, postMoves, solutionMoves, query, testClock } from '../helper.ts';
 
 /** The stored game row, straight from the database. */
 const rowOf = async (app: FastifyInstance, id: string) =>
@@ -185,6 +187,67 @@ describe('POST /api/games/:id/moves', () => {
       shuffles: 1,
       undos: 1,
       tiles_left: 138,
+    });
+  });
+
+  describe('budgets come before the work: a refused batch searches nothing and changes nothing', () => {
+    /** Counts the shuffle searches the server runs (engine shuffleFaces), for this test. */
+    const countSearches = () => {
+      const spy = vi.spyOn(shuffle, 'shuffleFaces');
+      onTestFinished(() => spy.mockRestore());
+      return spy;
+    };
+    const shuffles = (n: number) => Array.from({ length: n }, () => ({ type: 'shuffle' }));
+
+    test(`past ${SHUFFLES_PER_MINUTE} shuffles a minute: 429 with Retry-After before any search`, async () => {
+      const clock = testClock(1_750_000_000_000);
+      const app = await build({ now: clock.now });
+      const cookie = await newPlayer(app);
+      const game = await createGame(app, cookie);
+      const searches = countSearches();
+      for (let i = 0; i < SHUFFLES_PER_MINUTE / 20; i++)
+        expect((await postMoves(app, cookie, game.id, shuffles(20))).statusCode).toBe(200);
+      expect(searches).toHaveBeenCalledTimes(SHUFFLES_PER_MINUTE);
+      const before = await rowOf(app, game.id);
+      const refused = await postMoves(app, cookie, game.id, [solutionMoves(game)[0], ...shuffles(20)]);
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.json()).toEqual({ error: expect.stringMatching(/shuffles a minute/), code: 'ERR_RATE_LIMITED' });
+      expect(searches).toHaveBeenCalledTimes(SHUFFLES_PER_MINUTE); // none for the refused batch
+      expect(await rowOf(app, game.id)).toEqual(before);
+    });
+
+    test("shuffles are charged to the network's CPU budget before they are searched, whatever the cookie", async () => {
+      const clock = testClock(1_750_000_000_000);
+      const batch = Math.ceil(20 * shuffleCostMs(144)); // 20 shuffles of the turtle, as charged
+      const app = await build({ now: clock.now, cpu: { clientBurstMs: 2 * batch } });
+      const searches = countSearches();
+      const games: { cookie: string; id: string; first: unknown }[] = [];
+      for (let i = 0; i < 3; i++) {
+        const cookie = await newPlayer(app); // a new player each time: the shuffle budget per player is fresh
+        const game = await createGame(app, cookie);
+        games.push({ cookie, id: game.id, first: solutionMoves(game)[0] });
+      }
+      for (const { cookie, id } of games.slice(0, 2))
+        expect((await postMoves(app, cookie, id, shuffles(20))).statusCode).toBe(200);
+      expect(searches).toHaveBeenCalledTimes(40);
+      const { cookie, id, first } = games[2]!;
+      const before = await rowOf(app, id);
+      const refused = await postMoves(app, cookie, id, [first, ...shuffles(20)]);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.headers['retry-after']).toMatch(/^[1-5]$/);
+      expect(refused.json()).toEqual({
+        error: expect.stringMatching(/\(shuffle\); try again in \d s/),
+        code: 'ERR_CPU',
+      });
+      expect(searches).toHaveBeenCalledTimes(40);
+      expect(await rowOf(app, id)).toEqual(before);
+      // Matches, hints and checks cost no search and are not charged: a normal player plays on meanwhile.
+      const played = await postMoves(app, cookie, id, [first, { type: 'hint' }, { type: 'check', heard: 'yes' }]);
+      expect(played.statusCode).toBe(200);
+      clock.advance(5_000); // the burst window is over
+      expect((await postMoves(app, cookie, id, shuffles(20))).statusCode).toBe(200);
+      expect(searches).toHaveBeenCalledTimes(60);
     });
   });
 

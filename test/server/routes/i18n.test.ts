@@ -202,6 +202,7 @@ describe('pages in every language', () => {
       logger: false,
       now: clock.now,
       dealer: { workers: 0 },
+      cpu: { processPerSecondMs: 60_000 }, // every page in 20 languages at once: more than a second's share of replays
     });
     await app.ready();
     cookie = await newPlayer(app);

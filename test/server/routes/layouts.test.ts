@@ -5,12 +5,13 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { describe, expect, onTestFinished, test, vi } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { deal, makeLayout, type Deal } from '../../../src/engine/index.ts';
-import { MAX_UPLOAD_BYTES } from '../../../src/server/services/upload.ts';
+import * as gnome from '../../../src/formats/gnome.ts';
+import { MAX_UPLOAD_BYTES, uploadCostMs } from '../../../src/server/services/upload.ts';
 import { corpusDir } from '../../../src/cli/corpus.ts';
-import { build, createGame, newPlayer, postMoves, solutionMoves, query } from '../helper.ts';
+import { build, createGame, newPlayer, playerCookie, postMoves, solutionMoves, query } from '../helper.ts';
 
 const CORPUS = corpusDir();
 const hasCorpus = existsSync(CORPUS);
@@ -128,16 +129,18 @@ describe.skipIf(!hasCorpus)('POST /layouts with the corpus', () => {
     const res = await app.inject({ url: `/layouts/${id}`, headers: { cookie } });
     expect(res.statusCode).toBe(200);
     const html = res.body;
-    expect(html).toContain('<h1>cat</h1>');
+    expect(html).toContain(`<h1>Custom layout ${id}</h1>`); // a neutral name: the file's own is never shown
     expect(html).toContain('144 tiles · 4 layers · from a KMahjongg layout');
-    expect(html).toMatch(/<svg class="layout-picture"[^>]*aria-label="cat: 144 tiles in 4 layers"/);
+    expect(html).toMatch(
+      /<svg class="layout-picture"[^>]*aria-label="Custom layout c-[0-9a-f]{12}: 144 tiles in 4 layers"/,
+    );
     expect(html.match(/<svg class="layout-picture".*?<\/svg>/s)![0].match(/M/g)).toHaveLength(144);
     expect(html).toContain('anyone with the link');
     expect(html).toContain(`href="/play/${id}"`);
     expect(html).toContain(`href="/play/${id}?mode=classic"`);
     // The layout's slots travel with the page, for a browser that deals it itself.
     const data = JSON.parse(/<script type="application\/json" id="layout-data">([^<]*)<\/script>/.exec(html)![1]!);
-    expect(data).toMatchObject({ id, name: 'cat' });
+    expect(data).toMatchObject({ id, name: `Custom layout ${id}` });
     expect(data.slots).toHaveLength(144);
   });
 
@@ -155,8 +158,8 @@ describe.skipIf(!hasCorpus)('POST /layouts with the corpus', () => {
     // GNOME's Turtle holds the same 144 positions, half a tile further left.
     expect(await uploaded(app, cookie, corpusFile('gnome/mahjongg.map'), 'mahjongg.map')).toBe(a);
     expect((await query(app, 'SELECT COUNT(*) AS n FROM custom_layouts'))[0]).toEqual({ n: 1 });
-    // The first upload's name stays.
-    expect((await app.inject({ url: `/layouts/${a}` })).body).toContain('<h1>default</h1>');
+    // A built-in's shape is named as the built-in, whatever the files called it.
+    expect((await app.inject({ url: `/layouts/${a}` })).body).toContain('<h1>Turtle</h1>');
   });
 
   test('a GNOME map picked by name; the first map without one; an unknown name lists the maps', async () => {
@@ -164,7 +167,7 @@ describe.skipIf(!hasCorpus)('POST /layouts with the corpus', () => {
     const cookie = await newPlayer(app);
     const map = corpusFile('gnome/mahjongg.map');
     const taipei = await uploaded(app, cookie, map, 'mahjongg.map', 'Taipei');
-    expect((await app.inject({ url: `/layouts/${taipei}` })).body).toContain('<h1>Taipei</h1>');
+    expect((await app.inject({ url: `/layouts/${taipei}` })).body).toContain(`<h1>Custom layout ${taipei}</h1>`);
     expect(await uploaded(app, cookie, map, 'mahjongg.map', 'taipei')).toBe(taipei); // case does not matter
     expect(await uploaded(app, cookie, map, 'mahjongg.map', 'difficult')).toBe(taipei); // nor name or score name
     expect(await uploaded(app, cookie, map, 'mahjongg.map', '')).not.toBe(taipei);
@@ -311,7 +314,7 @@ describe('POST /layouts with a bad file: the form again, with the reason', () =>
       `<mahjongg><!-- ${'x'.repeat(MAX_UPLOAD_BYTES)} --></mahjongg>`,
       'big.map',
       413,
-      /the file is larger than 256 KB/,
+      new RegExp(`the file is larger than ${MAX_UPLOAD_BYTES / 1024} KB`),
     ],
   ];
 
@@ -409,7 +412,7 @@ describe('POST /layouts with a bad file: the form again, with the reason', () =>
 });
 
 describe('names and budgets', () => {
-  test('a display name is cleaned, cut to 40 characters and escaped wherever it is shown', async () => {
+  test("a file's name is never shown: neither script nor text reaches a page", async () => {
     const app = await build();
     const cookie = await newPlayer(app);
     const evil = '<script>alert(1)</script>\u202e "quoted" &amp; a very long name that goes on and on';
@@ -422,10 +425,11 @@ describe('names and budgets', () => {
     const page = (await app.inject({ url: `/layouts/${id}` })).body;
     expect(page).not.toContain('<script>alert');
     expect(page).not.toContain('\u202e');
-    expect(page).toContain('<h1>&lt;script&gt;alert(1)&lt;/script&gt; &quot;quoted&quot; &amp;amp…</h1>');
+    expect(page).not.toContain('alert(1)');
+    expect(page).toContain(`<h1>Custom layout ${id}</h1>`);
     const play = (await app.inject({ url: `/play/${id}/s1`, headers: { cookie } })).body;
     expect(play).not.toContain('<script>alert');
-    expect(play).toContain('&lt;script&gt;alert(1)');
+    expect(play).not.toContain('alert(1)');
   });
 
   test('an id already held by another shape (a hash clash) is refused, not shared', async () => {
@@ -474,6 +478,51 @@ describe('names and budgets', () => {
     // A refused file costs nothing either.
     expect((await upload(app, cookie, gnomeMap('Odd', SMALL.slice(0, 7)), 'odd.map')).statusCode).toBe(400);
   });
+
+  test("an upload is charged to its network's CPU budget by its size, before the file is read, whatever the cookie", async () => {
+    const file = gnomeMap('Small', SMALL);
+    const cost = Math.ceil(uploadCostMs(Buffer.byteLength(file)));
+    const app = await build({ cpu: { clientBurstMs: 2 * cost } }); // two uploads of this file in a burst
+    const scans = vi.spyOn(gnome, 'scanGnomeMaps');
+    onTestFinished(() => scans.mockRestore());
+    const from = async (remoteAddress: string) => {
+      const cookie = playerCookie(await app.inject({ url: '/api/stats', remoteAddress })); // a fresh cookie each time
+      return app.inject({
+        method: 'POST',
+        url: '/layouts',
+        remoteAddress,
+        headers: { cookie, 'content-type': `multipart/form-data; boundary=${BOUNDARY}` },
+        payload: multipartBody([{ name: 'file', value: file, filename: 'small.map' }]),
+      });
+    };
+    expect((await from('127.0.0.2')).statusCode).toBe(303);
+    expect((await from('127.0.0.3')).statusCode).toBe(303); // stored already: read all the same
+    const refused = await from('127.0.0.4'); // the same /24
+    expect(refused.statusCode).toBe(429);
+    expect(refused.headers['retry-after']).toMatch(/^[1-5]$/);
+    expect(refused.body).toMatch(/<form[^>]*action="\/layouts"/);
+    expect(formError(refused.body)).toMatch(/more work than one network may \(upload\); try again in \d s/);
+    expect(scans).toHaveBeenCalledTimes(2); // the refused file was never read
+    expect((await from('127.0.1.2')).statusCode).toBe(303); // another network has its own budget
+    expect(scans).toHaveBeenCalledTimes(3);
+  });
+
+  test('a file of more than 100 maps is refused by a count before it is read; a broken map nobody picked is never checked', async () => {
+    const app = await build();
+    const cookie = await newPlayer(app);
+    const body = '<block left="0" right="30" top="0" bottom="31"/>'; // 992 tiles
+    const many = `<mahjongg>${Array.from({ length: 101 }, (_, i) => `<map name="m${i}">${body}</map>`).join('\n')}</mahjongg>`;
+    const res = await upload(app, cookie, many, 'many.map');
+    expect(res.statusCode).toBe(400);
+    expect(formError(res.body)).toBe('line 101: more than 100 maps in one file.');
+    const broken = '<map name="Broken"><tile x="0" y="0"/><tile x="0.5" y="0"/></map>';
+    const file = gnomeMap('Small', SMALL).replace('</mahjongg>', `${broken}</mahjongg>`);
+    await uploaded(app, cookie, file, 'two.map', 'Small');
+    const picked = await upload(app, cookie, file, 'two.map', 'Broken');
+    expect(formError(picked.body)).toMatch(
+      /^map &quot;Broken&quot; \(line \d+\): tiles \(0, 0, 0\) and \(1, 0, 0\) overlap/,
+    );
+  });
 });
 
 describe('playing a custom layout', () => {
@@ -483,7 +532,7 @@ describe('playing a custom layout', () => {
     const id = await uploaded(app, cookie, gnomeMap('Small', SMALL), 'small.map');
     const page = await app.inject({ url: `/play/${id}/abc`, headers: { cookie } });
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain('<title>Small abc · Mahjong solitaire</title>');
+    expect(page.body).toContain(`<title>Custom layout ${id} abc · Mahjong solitaire</title>`);
     const { deal: shown } = dealDataOf(page.body);
     expect(shown).toMatchObject({ layout: id, seed: 'abc', mode: 'relaxed' });
     expect(shown.tiles).toHaveLength(8);
@@ -543,7 +592,12 @@ describe('playing a custom layout', () => {
     }
     const api = await app.inject({ url: `/api/layouts/${id}` });
     expect(api.statusCode).toBe(200);
-    expect(api.json()).toEqual({ id, name: 'Small', tiles: 8, slots: shown.tiles.map(({ x, y, z }) => [x, y, z]) });
+    expect(api.json()).toEqual({
+      id,
+      name: `Custom layout ${id}`,
+      tiles: 8,
+      slots: shown.tiles.map(({ x, y, z }) => [x, y, z]),
+    });
     expect((await app.inject({ url: '/api/layouts/turtle' })).json().tiles).toBe(144);
   });
 
@@ -555,15 +609,15 @@ describe('playing a custom layout', () => {
     const res = await postMoves(app, cookie, game.id, solutionMoves(game));
     expect(res.json().status).toBe('won');
     const stats = (await app.inject({ url: '/api/stats', headers: { cookie } })).json();
-    expect(stats.byLayout[id]).toMatchObject({ name: 'Small', played: 1, won: 1 });
+    expect(stats.byLayout[id]).toMatchObject({ name: `Custom layout ${id}`, played: 1, won: 1 });
     expect(stats.history[0]).toMatchObject({ layout: id, url: `/play/${id}/win-it` });
     const page = (await app.inject({ url: '/stats', headers: { cookie } })).body;
-    expect(page).toContain('Small');
+    expect(page).toContain(`Custom layout ${id}`);
     // An unfinished game of it is resumed from the home page, by name.
     const next = await createGame(app, cookie, { layout: id, seed: 'later' });
     await postMoves(app, cookie, next.id, solutionMoves(next).slice(0, 1));
     expect((await app.inject({ url: '/', headers: { cookie } })).body).toMatch(
-      /<span class="card-link-title">Small<\/span>/,
+      new RegExp(`<span class="card-link-title">Custom layout ${id}</span>`),
     );
   });
 

@@ -11,12 +11,14 @@ import {
   deal,
   newGame,
   presenceOf,
+  reviewLog,
   solve,
   type Deal,
   type Game,
   type Move,
 } from '../../../src/engine/index.ts';
 import { layoutById } from '../../../src/engine/builtins.ts';
+import { GROWTH_PER_CLIENT, reviewGrowth, ROW_BYTES } from '../../../src/server/services/growth.ts';
 import { build, createGame, newPlayer, postMoves, query, solutionMoves } from '../helper.ts';
 
 const shareReplay = (app: FastifyInstance, cookie: string, id: string) =>
@@ -265,5 +267,99 @@ describe('the replay page', () => {
     expect(before.body).toMatch(/data-replay="lost" hidden>/);
     const undone = await app.inject({ method: 'GET', url: `${url}?move=${log.length}` });
     expect(undone.body).toMatch(/data-replay="lost" hidden>/); // two undos: clearable again
+  });
+});
+
+describe('reviews, once per game state, on the client’s budgets', () => {
+  /** Counts the reviews the app asks the deal workers for. */
+  function countReviews(app: FastifyInstance): { readonly made: number } {
+    const counter = { made: 0 };
+    const review = app.dealer.review.bind(app.dealer);
+    app.dealer.review = (task, client) => {
+      counter.made++;
+      return review(task, client);
+    };
+    return counter;
+  }
+
+  test('a game state is reviewed once: more views, other viewers and hints reuse it; a move makes a new one', async () => {
+    const app = await build();
+    const reviews = countReviews(app);
+    const cookie = await newPlayer(app);
+    const game = await createGame(app, cookie);
+    const [m1, m2] = solutionMoves(game);
+    expect((await postMoves(app, cookie, game.id, [m1!])).statusCode).toBe(200);
+    const { url } = (await shareReplay(app, cookie, game.id)).json() as { url: string };
+    expect(reviews.made).toBe(0); // unfinished: reviewed when viewed
+    const views = ['198.51.100.1', '198.51.100.1', '203.0.113.4'].map((remoteAddress, i) =>
+      app.inject({ url: `${url}?move=${i % 2}`, remoteAddress }),
+    );
+    for (const res of await Promise.all(views)) expect(res.statusCode).toBe(200);
+    expect(reviews.made).toBe(1);
+    expect((await postMoves(app, cookie, game.id, [{ type: 'hint' }])).statusCode).toBe(200); // counted, not logged
+    expect((await app.inject({ url })).statusCode).toBe(200);
+    expect(reviews.made).toBe(1);
+    expect((await postMoves(app, cookie, game.id, [m2!])).statusCode).toBe(200);
+    expect((await app.inject({ url: `${url}?move=2` })).statusCode).toBe(200);
+    expect((await app.inject({ url })).statusCode).toBe(200);
+    expect(reviews.made).toBe(2);
+  });
+
+  test('the page and a review it makes are charged to the viewer’s CPU budget first: past it, 429', async () => {
+    // services/costs.ts on a turtle: the page at move 0 is 6 ms; a review of no moves 2 ms, of 30 moves 5 ms.
+    const app = await build({ cpu: { clientBurstMs: 10, clientPerMinuteMs: 10 } });
+    const reviews = countReviews(app);
+    const cookie = await newPlayer(app);
+    const long = await createGame(app, cookie);
+    expect((await postMoves(app, cookie, long.id, solutionMoves(long).slice(0, 30))).statusCode).toBe(200);
+    const short = await createGame(app, cookie, { layout: 'turtle', seed: 'short-one' });
+    const longUrl = ((await shareReplay(app, cookie, long.id)).json() as { url: string }).url;
+    const shortUrl = ((await shareReplay(app, cookie, short.id)).json() as { url: string }).url;
+    // 6 + 5 > 10: the page is charged, the review is refused before it is made.
+    const refused = await app.inject({ url: longUrl, remoteAddress: '198.51.100.1' });
+    expect(refused.statusCode).toBe(429);
+    expect(refused.body).toMatch(/more work than one network may \(review\)/);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect(reviews.made).toBe(0);
+    // 6 + 2 fit; the same page again is 6 more, past 10; another network is charged only its page.
+    expect((await app.inject({ url: shortUrl, remoteAddress: '203.0.113.1' })).statusCode).toBe(200);
+    const again = await app.inject({ url: shortUrl, remoteAddress: '203.0.113.2' }); // the same /24
+    expect(again.statusCode).toBe(429);
+    expect(again.body).toMatch(/more work than one network may \(replay\)/);
+    expect((await app.inject({ url: shortUrl, remoteAddress: '192.0.2.3' })).statusCode).toBe(200);
+    expect(reviews.made).toBe(1);
+  });
+
+  test('a finished game’s review is paid from the sharer’s day of growth before it is stored', async () => {
+    const app = await build();
+    const cookie = await newPlayer(app);
+    const sizes: number[] = [];
+    const games: string[] = [];
+    for (const seed of ['grow-a', 'grow-b']) {
+      const game = await createGame(app, cookie, { layout: 'turtle', seed });
+      const moves = solutionMoves(game);
+      expect((await postMoves(app, cookie, game.id, moves)).json().status).toBe('won');
+      const review = reviewLog(game, moves);
+      if (!review.ok) throw new Error(review.message);
+      sizes.push(JSON.stringify(review.value).length);
+      games.push(game.id);
+    }
+    const share = (id: string, remoteAddress: string) =>
+      app.inject({ method: 'POST', url: `/api/games/${id}/replay`, headers: { cookie }, remoteAddress });
+    // Two networks with all but a little of their day spent: one byte short of the link and its review, and just enough.
+    await app.growth.take('198.51.100.1', GROWTH_PER_CLIENT - (ROW_BYTES.replay + reviewGrowth(sizes[0]!) - 1));
+    await app.growth.take('203.0.113.1', GROWTH_PER_CLIENT - (ROW_BYTES.replay + reviewGrowth(sizes[1]!)));
+    const short = await share(games[0]!, '198.51.100.1');
+    expect(short.statusCode).toBe(200); // the link is made; its review is not stored
+    const enough = await share(games[1]!, '203.0.113.1');
+    expect(enough.statusCode).toBe(200);
+    const kept = await query<{ game_id: string; review: string | null }>(app, 'SELECT game_id, review FROM replays');
+    const reviewOf = (id: string) => kept.find((r) => r.game_id === id)?.review;
+    expect(reviewOf(games[0]!)).toBeNull();
+    expect(reviewOf(games[1]!)?.length).toBe(sizes[1]);
+    expect(await app.growth.take('203.0.113.1', 1)).toMatchObject({ code: 'ERR_GROWTH' }); // all of it spent
+    // The unstored review is still shown (made once, kept in memory).
+    const page = await app.inject({ url: (short.json() as { url: string }).url });
+    expect(page.body).toContain('the win was never lost');
   });
 });

@@ -17,6 +17,7 @@ import {
   dealGrowth,
   layoutGrowth,
   nicknameGrowth,
+  reviewGrowth,
   ROW_BYTES,
   textGrowth,
 } from '../../../src/server/services/growth.ts';
@@ -159,7 +160,7 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
       return ((await s.size()) - before) / N;
     }
 
-    test('a new deal, a view, a game, a move log, an upload, a name, a transfer link, a replay link: each within its figure', async () => {
+    test('a new deal, a view, a game, a move log, an upload, a name, a transfer link, a replay link and its review: each within its figure', async () => {
       const s = await stores();
       const measured: Record<string, [number, number]> = {}; // kind → [bytes a write, the figure charged]
       measured.deal = [await perWrite(s, (i) => storeDeal(s, `grow-${i}`)), dealGrowth(144)];
@@ -238,6 +239,13 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
       measured.replay = [
         await perWrite(s, (i) => s.replays.tokenFor(ids[i]!, `replay-token-${i}`.padEnd(22, 'x'), T0)),
         ROW_BYTES.replay,
+      ];
+      // A finished game's review kept with its replay: one as large as a 5,000-move log's can be (~57 KB).
+      const lost = Array.from({ length: 2450 }, (_, k) => ({ from: 2 * k, to: 2 * k }));
+      const review = JSON.stringify({ moves: 4998, lost, firstLost: 0, settled: 4998, complete: true, nodes: 399_999 });
+      measured.review = [
+        await perWrite(s, (i) => s.replays.keepReview(`replay-token-${i}`.padEnd(22, 'x'), review)),
+        reviewGrowth(review.length),
       ];
       const over = Object.entries(measured).filter(([, [bytes, figure]]) => bytes > figure);
       expect(over, JSON.stringify(measured)).toEqual([]);

@@ -9,13 +9,14 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { errorResponses, sendRefusal } from '../../errors.ts';
+import { errorResponses } from '../../errors.ts';
 import { DealSchema, preSerialized } from '../../schemas/responses.ts';
 import { DealParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
 import { cookiePlayerId } from '../../plugins/player.ts';
 import type { ShownLookup } from '../../services/dealer.ts';
 import { clientKey } from '../../services/limits.ts';
 import { stampedAt } from '../../services/views.ts';
+import { sendRefusalOrMiss } from '../../services/misses.ts';
 
 export const DEAL_CACHE = 'public, max-age=86400';
 export const UNSTORED_DEAL_CACHE = 'public, max-age=300';
@@ -38,7 +39,7 @@ export default async function apiDeals(fastify: FastifyInstance): Promise<void> 
       let found: ShownLookup =
         playerId === undefined ? await fastify.dealer.show(key, client) : await fastify.dealer.get(key, client);
       if (!found.ok && found.code === 'ERR_GROWTH') found = await fastify.dealer.show(key, client);
-      if (!found.ok) return sendRefusal(request, reply, found);
+      if (!found.ok) return sendRefusalOrMiss(request, reply, found);
       const shown = found.value;
       if (playerId !== undefined && shown.id !== null) {
         // A stamp is taken, not cleared, here: a publicly cacheable answer carries no Set-Cookie.

@@ -21,6 +21,7 @@ import { gameAnswer } from '../../services/games.ts';
 import { winExtras } from '../../services/wins.ts';
 import { clientKey } from '../../services/limits.ts';
 import { stampedAt } from '../../services/views.ts';
+import { sendRefusalOrMiss } from '../../services/misses.ts';
 
 export default async function apiGames(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -38,7 +39,7 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
     async (request, reply) => {
       const client = clientKey(request.ip);
       const found = await fastify.dealer.get(request.body, client); // the body is a DealKey
-      if (!found.ok) return sendRefusal(request, reply, found);
+      if (!found.ok) return sendRefusalOrMiss(request, reply, found);
       const stamped = stampedAt(fastify, request, request.playerId, request.body); // the page shown before the cookie
       const created = await fastify.games.create(request.playerId, found.value, { client, stamped });
       if ('ok' in created) return sendRefusal(request, reply, created);

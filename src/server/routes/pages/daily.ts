@@ -48,6 +48,7 @@ const NAME_ERRORS: Readonly<Record<string, string>> = {
   'enter a name': 'daily.nameError.empty',
   [`a name is at most ${NICKNAME_MAX} characters`]: 'daily.nameError.long',
   'a name uses letters, digits, spaces, _ - and . only': 'daily.nameError.chars',
+  'a name has at least one letter or digit': 'daily.nameError.noLetter',
   'a name has no invisible characters': 'daily.nameError.invisible',
   'a name uses Latin, Cyrillic or Greek letters, not a mix of them': 'daily.nameError.mixed',
   'a name in letters that pass for Latin ones must be written in Latin letters': 'daily.nameError.lookalike',

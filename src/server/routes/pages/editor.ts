@@ -10,6 +10,9 @@
  *   (services/custom-layouts.ts `save`: the same checks, budgets and rate limit), then 303 to its page; a
  *   refusal re-shows the editor with the draft and the reason (400, 429, 503). Like every POST it needs the
  *   player cookie and our own origin (plugins/player.ts).
+ * Every one of them is charged to the client's CPU budget by its draft's size before the work (EDITOR_COST;
+ * docs/operations.md, "CPU budgets"): reading and editing a draft first, drawing and checking a page before it
+ * is rendered. Past the budget: the error page, 429 with Retry-After.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -21,6 +24,7 @@ import {
   EDITOR_NAME_MAX,
   EMPTY_DRAFT,
   MAX_CODE,
+  cellsOf,
   changeLayer,
   checkDraft,
   draftOf,
@@ -33,14 +37,13 @@ import {
   parseDraftCode,
   pictureLabel,
   statusText,
-  tileAt,
   toggleCell,
   topLayerOf,
   type Draft,
   type DraftEdit,
 } from '../../../shared/draft.ts';
 import { layoutPicture } from '../../../shared/picture.ts';
-import { ERROR_STATUS, errorPage, sendError } from '../../errors.ts';
+import { ERROR_STATUS, errorPage, sendError, sendRefusal } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { LayoutIdSchema } from '../../schemas/common.ts';
 import { builtinName, familyInfos } from '../../services/layouts.ts';
@@ -62,6 +65,17 @@ export const PAGE_CHECK_BUDGET = 20_000;
  * for this many drafts a minute.
  */
 const EDITOR_LIMIT = { max: 240, timeWindow: MINUTE } as const;
+
+/**
+ * The main thread's time the editor takes, in ms, by the draft's tiles: a page (its check's search, its picture,
+ * its grid and 400 KB of HTML) measured at 23-36 ms of CPU for 1,000 tiles, 8-14 ms for 144; reading, editing
+ * and writing a draft's code 1.3-2.5 ms for 1,000 tiles (docs/operations.md, "CPU budgets").
+ */
+export const EDITOR_COST = { pageMs: 3, pagePerTileMs: 0.04, editMs: 0.5, editPerTileMs: 0.002 } as const;
+const pageCostMs = (tiles: number): number => EDITOR_COST.pageMs + tiles * EDITOR_COST.pagePerTileMs;
+const editCostMs = (tiles: number): number => EDITOR_COST.editMs + tiles * EDITOR_COST.editPerTileMs;
+/** The tiles of a draft's code, known from its length before it is read (four characters a tile). */
+const tilesOfCode = (code: string | undefined): number => Math.ceil((code?.length ?? 0) / 4);
 
 const SAVE_BODY_LIMIT = 16 * 1024; // bytes: a draft of 1,000 tiles is 4,000 characters, with its name and layer
 
@@ -110,15 +124,21 @@ function renderEditor(reply: FastifyReply, status: number, draft: Draft, state: 
   const i18n = reply.request.i18n;
   const { slots, z } = draft;
   const grid = gridOf(slots);
-  const check = checkDraft(slots, PAGE_CHECK_BUDGET);
+  const geom = slots.length > 0 ? makeGeometry(slots) : undefined; // made once, for the check and the picture
+  const check = checkDraft(slots, PAGE_CHECK_BUDGET, geom);
   const clash = overlapping(slots);
   const tiles = slots
     .map((s, i) => ({ ...s, clash: clash.has(i) }))
     .map((s) => ({ ...s, kind: s.z > z ? 'above' : s.z === z ? 'on' : s.z === z - 1 ? 'ghost' : 'below' }))
     .sort((a, b) => (a.kind === 'above' ? 1 : 0) - (b.kind === 'above' ? 1 : 0)); // outlines on top
+  // The cells of layer z that a tile covers, marked once: not a search of every tile for every cell.
+  const covered = new Uint8Array(grid.width * grid.height);
+  for (const s of slots)
+    if (s.z === z)
+      for (const [x, y] of cellsOf(s)) if (x < grid.width && y < grid.height) covered[y * grid.width + x] = 1;
   const cells: { x: number; y: number; on: boolean }[] = [];
   for (let y = 0; y < grid.height; y++)
-    for (let x = 0; x < grid.width; x++) cells.push({ x, y, on: tileAt(slots, x, y, z) >= 0 });
+    for (let x = 0; x < grid.width; x++) cells.push({ x, y, on: covered[y * grid.width + x] === 1 });
   const perLayer: number[] = [];
   for (const s of slots) perLayer[s.z] = (perLayer[s.z] ?? 0) + 1;
   const top = topLayerOf(slots);
@@ -136,7 +156,7 @@ function renderEditor(reply: FastifyReply, status: number, draft: Draft, state: 
     canUp: z < top,
     canDown: z > 0,
     check: { ...check, text: statusText(i18n.t, slots.length, check, PAGE_CHECK_BUDGET) },
-    picture: slots.length > 0 ? layoutPicture(makeGeometry(slots), label) : '',
+    picture: geom ? layoutPicture(geom, label) : '',
     downloadUrl: `${EDITOR_PATH}.layout${draftQuery({ ...draft, z: 0 })}`,
     families: familyInfos(i18n).map((f) => ({
       name: f.name,
@@ -167,12 +187,24 @@ function editOf(draft: Draft, cell: string | undefined, go: string | undefined):
 export default async function pagesEditor(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
+  /** Charges `ms` of the editor's work to the request's client; true when refused (the 429/503 page is sent). */
+  const spent = async (request: FastifyRequest, reply: FastifyReply, ms: number): Promise<boolean> => {
+    const refusal = await fastify.cpuBudget.charge(clientKey(request.ip), ms, 'editor');
+    if (refusal) sendRefusal(request, reply, refusal);
+    return refusal !== undefined;
+  };
+  /** renderEditor, charged first by the draft's tiles. */
+  const render = async (reply: FastifyReply, status: number, draft: Draft, state?: PageState) =>
+    (await spent(reply.request, reply, pageCostMs(draft.slots.length)))
+      ? reply
+      : renderEditor(reply, status, draft, state);
+
   app.get(
     EDITOR_PATH,
     { schema: { querystring: EditorQuerySchema }, attachValidation: true, config: { rateLimit: EDITOR_LIMIT } },
     async (request, reply) => {
       if (request.validationError)
-        return renderEditor(reply, 400, EMPTY_DRAFT, {
+        return render(reply, 400, EMPTY_DRAFT, {
           error: request.i18n.t('editor.badAddress'),
           detail: request.validationError.message,
         });
@@ -182,15 +214,17 @@ export default async function pagesEditor(fastify: FastifyInstance): Promise<voi
         const layout = builtin ?? (await fastify.layouts.custom(q.from))?.layout;
         if (!layout)
           return sendError(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${q.from} to open`);
+        if (await spent(request, reply, editCostMs(layout.slots.length))) return reply;
         const name = builtin ? builtinName(builtin, request.i18n) : layout.name; // a built-in in the player's language
         const opened = draftOf(layout.slots, name);
-        if (!opened)
-          return renderEditor(reply, 400, EMPTY_DRAFT, { error: request.i18n.t('editor.tooLarge', { name }) });
+        if (!opened) return render(reply, 400, EMPTY_DRAFT, { error: request.i18n.t('editor.tooLarge', { name }) });
         return reply.redirect(`${EDITOR_PATH}${draftQuery(opened)}`, 303);
       }
+      // Charged by the code's length before it is read; the page, if one is drawn, before it is drawn.
+      if (await spent(request, reply, editCostMs(tilesOfCode(q.layout)))) return reply;
       const parsed = q.layout === undefined ? { ok: true as const, slots: [] } : parseDraftCode(q.layout);
       if (!parsed.ok)
-        return renderEditor(
+        return render(
           reply,
           400,
           { ...EMPTY_DRAFT, name: draftName(q.name) },
@@ -202,8 +236,8 @@ export default async function pagesEditor(fastify: FastifyInstance): Promise<voi
         name: draftName(q.name),
       };
       const edit = editOf(draft, q.cell, q.go);
-      if (edit === null) return renderEditor(reply, 200, draft);
-      if (!edit.ok) return renderEditor(reply, 409, draft, { error: editMessage(request.i18n.t, edit.reason) });
+      if (edit === null) return render(reply, 200, draft);
+      if (!edit.ok) return render(reply, 409, draft, { error: editMessage(request.i18n.t, edit.reason) });
       return reply.redirect(`${EDITOR_PATH}${draftQuery(edit.draft)}`, 303);
     },
   );
@@ -215,6 +249,7 @@ export default async function pagesEditor(fastify: FastifyInstance): Promise<voi
       config: { rateLimit: EDITOR_LIMIT },
     },
     async (request, reply) => {
+      if (await spent(request, reply, editCostMs(tilesOfCode(request.query.layout)))) return reply;
       const parsed = parseDraftCode(request.query.layout ?? '');
       if (!parsed.ok) return sendError(request, reply, 'ERR_LAYOUT', parsed.message);
       const valid = validateSlots(parsed.slots);
@@ -241,26 +276,26 @@ export default async function pagesEditor(fastify: FastifyInstance): Promise<voi
     },
     async (request: FastifyRequest<{ Body: z.infer<typeof EditorSaveSchema> }>, reply) => {
       if (request.validationError)
-        return renderEditor(reply, 400, EMPTY_DRAFT, {
+        return render(reply, 400, EMPTY_DRAFT, {
           error: request.i18n.t('editor.badForm'),
           detail: request.validationError.message,
         });
       const body = request.body;
+      if (await spent(request, reply, editCostMs(tilesOfCode(body.layout)))) return reply;
       const parsed = parseDraftCode(body.layout);
       if (!parsed.ok)
-        return renderEditor(reply, 400, EMPTY_DRAFT, {
+        return render(reply, 400, EMPTY_DRAFT, {
           error: request.i18n.t('editor.badForm'),
           detail: parsed.message,
         });
       const name = draftName(body.name);
       const draft: Draft = { slots: parsed.slots, z: Math.min(body.z ?? 0, topLayerOf(parsed.slots)), name };
-      if (parsed.slots.length === 0)
-        return renderEditor(reply, 400, draft, { error: request.i18n.t('editor.saveEmpty') });
+      if (parsed.slots.length === 0) return render(reply, 400, draft, { error: request.i18n.t('editor.saveEmpty') });
       const saved = await fastify.layouts.save({ slots: parsed.slots, name, client: clientKey(request.ip) });
       if (!saved.ok) {
         if (saved.retryAfterS !== undefined) reply.header('retry-after', String(saved.retryAfterS));
         const page = errorPage(request.i18n, ERROR_STATUS[saved.code], saved.code, saved.message, request.id);
-        return renderEditor(reply, ERROR_STATUS[saved.code], draft, {
+        return render(reply, ERROR_STATUS[saved.code], draft, {
           error: page.message,
           detail: page.detail ?? undefined,
         });

@@ -108,8 +108,9 @@ export function csvLine(game: ExportGame): string {
 
 export default async function pagesExport(fastify: FastifyInstance): Promise<void> {
   const repo = fastify.gamesRepository;
-  // The file leaves the site: its links are absolute (PUBLIC_ORIGIN, else the address the player used).
-  const originOf = (request: FastifyRequest): string => fastify.publicOrigin ?? `${request.protocol}://${request.host}`;
+  // The file leaves the site: its links are absolute with PUBLIC_ORIGIN, else paths (never from the Host header,
+  // which the client chooses: docs/operations.md, "Security").
+  const originOf = (): string => fastify.publicOrigin ?? '';
 
   /** The achievements of the player's games: game id → achievement ids (a handful of rows, read once). */
   async function earnedOf(playerId: string): Promise<(gameId: string) => string[]> {
@@ -141,7 +142,7 @@ export default async function pagesExport(fastify: FastifyInstance): Promise<voi
   fastify.get('/stats/export.csv', { config: { rateLimit: LIMITS.export } }, async (request, reply) => {
     const pages = await pagesOf(request);
     if (!pages) return sendError(request, reply, 'ERR_NO_GAMES', NONE);
-    const origin = originOf(request);
+    const origin = originOf();
     const earned = await earnedOf(request.playerId);
     const lines = (async function* () {
       yield `${CSV_COLUMNS.join(',')}\r\n`;
@@ -158,7 +159,7 @@ export default async function pagesExport(fastify: FastifyInstance): Promise<voi
   fastify.get('/stats/export.json', { config: { rateLimit: LIMITS.export } }, async (request, reply) => {
     const pages = await pagesOf(request);
     if (!pages) return reply.code(ERROR_STATUS.ERR_NO_GAMES).send({ error: NONE, code: 'ERR_NO_GAMES' });
-    const origin = originOf(request);
+    const origin = originOf();
     const earned = await earnedOf(request.playerId);
     const chunks = (async function* () {
       let first = true;

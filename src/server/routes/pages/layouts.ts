@@ -14,14 +14,15 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { newDealUrl } from '../../../shared/display.ts';
-import { CODE_OF_STATUS, ERROR_STATUS, errorPage, errorResponses, sendError, type ErrorCode } from '../../errors.ts';
+import { CODE_OF_STATUS, ERROR_STATUS, errorPage, errorResponses, type ErrorCode } from '../../errors.ts';
 import { LayoutSlotsSchema } from '../../schemas/responses.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { LayoutIdSchema } from '../../schemas/common.ts';
 import { clientKey } from '../../services/limits.ts';
 import { MAP_NAME_MAX, MAX_UPLOAD_BYTES } from '../../services/upload.ts';
-import { customPicture } from '../../services/custom-layouts.ts';
+import { customName, customPicture } from '../../services/custom-layouts.ts';
 import { layoutById } from '../../../engine/builtins.ts';
+import { sendMiss } from '../../services/misses.ts';
 
 interface FormState {
   error?: string; // why the file was refused (English: the page shows it in the player's language by its code)
@@ -159,7 +160,7 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
     const info = await fastify.layouts.custom(id);
     if (!info) {
       if (layoutById(id)) return reply.redirect(newDealUrl(id, 'relaxed'), 302); // a built-in has no page of its own: play it
-      return sendError(
+      return sendMiss(
         request,
         reply,
         'ERR_UNKNOWN_LAYOUT',
@@ -167,15 +168,16 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
       );
     }
     const path = `/layouts/${id}`;
+    const name = customName(id, request.i18n); // never the uploader's words: anyone may store a shape first
     return reply.page('custom-layout', {
-      title: info.name,
+      title: name,
       nav: 'play',
-      layout: { ...info, picture: customPicture(info, request.i18n) },
+      layout: { ...info, name, picture: customPicture(info, request.i18n) },
       shareUrl: `${fastify.publicOrigin ?? ''}${path}`,
       newUrl: newDealUrl(id, 'relaxed'),
       classicUrl: newDealUrl(id, 'classic'),
       editUrl: `/layouts/editor?from=${id}`,
-      layoutData: scriptJson({ id, name: info.name, slots: info.layout.slots.map((s) => [s.x, s.y, s.z]) }),
+      layoutData: scriptJson({ id, name, slots: info.layout.slots.map((s) => [s.x, s.y, s.z]) }),
     });
   });
 
@@ -190,7 +192,7 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
       const builtin = layoutById(id);
       const info = builtin ? undefined : await fastify.layouts.custom(id);
       const layout = builtin ?? info?.layout;
-      if (!layout) return sendError(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${id}`);
+      if (!layout) return sendMiss(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${id}`);
       // A custom layout never changes under its id (ids are by content); a built-in may in a new version.
       return reply
         .header('cache-control', builtin ? 'public, max-age=300' : 'public, max-age=86400')

@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { availablePairs, newGame, type Game } from '../../../engine/index.ts';
-import { sendRefusal, sendError } from '../../errors.ts';
+import { sendRefusal } from '../../errors.ts';
 import type { Nav } from '../../plugins/view.ts';
 import {
   dealKey,
@@ -34,6 +34,7 @@ import type { Lang } from '../../../shared/i18n.ts';
 import { parsePrefs, PREFS_COOKIE } from '../../../shared/prefs.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
 import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
+import { sendMiss, sendRefusalOrMiss } from '../../services/misses.ts';
 
 const RECORD_MARK = '<!--deal-record-->'; // where each response puts the player's part of a cached page
 
@@ -170,7 +171,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const { layout } = request.params;
       const { mode, difficulty } = request.query;
       if (!(await fastify.layouts.exists(layout)))
-        return sendError(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${layout}`);
+        return sendMiss(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${layout}`);
       if (difficulty === undefined) {
         const key = dealKey(layout, randomSeed(), mode);
         fastify.dealer.markChosen(key); // its deal pays from the server's own pool
@@ -221,7 +222,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       // a visitor without a cookie, or a client whose day of growth is spent, gets it with no write (issue 24).
       let found: ShownLookup = known ? await fastify.dealer.get(key, client) : await fastify.dealer.show(key, client);
       if (!found.ok && found.code === 'ERR_GROWTH') found = await fastify.dealer.show(key, client);
-      if (!found.ok) return sendRefusal(request, reply, found);
+      if (!found.ok) return sendRefusalOrMiss(request, reply, found);
       const shown = found.value;
       const now = fastify.now();
       let shownAt = now; // the start of this player's time on it

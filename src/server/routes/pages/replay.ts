@@ -4,7 +4,9 @@
  *   with `#board` as on a play page (its tiles disabled), steps back and forth as links (and keys and a play
  *   button with the page's script), the move's pair marked, and where the win was lost, from the solver's
  *   review. K that is not a whole number from 0 to the moves the server has is redirected (302) to the nearest
- *   such position. Nothing about the player is shown. Public: no player cookie is read or made.
+ *   such position. Nothing about the player is shown. Public: no player cookie is read or made. The page's own
+ *   work (replaying K moves, rendering the board) is charged to the client's CPU budget first, and so is a
+ *   review it has to make (services/replays.ts); past the budget, 429.
  * - POST /replay (form field `game`): the stats page's "Share replay" without script: 303 to the game's
  *   replay page (the game's own player only, as the API's POST /api/games/:id/replay).
  */
@@ -12,9 +14,10 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { availablePairs, statusOf, type Review } from '../../../engine/index.ts';
-import { sendError, sendRefusal } from '../../errors.ts';
+import { sendError, sendRefusal, type Refusal } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { GameIdSchema } from '../../schemas/common.ts';
+import { replayPageCostMs } from '../../services/costs.ts';
 import { clientKey } from '../../services/limits.ts';
 import { dealUrl } from '../../../shared/display.ts';
 import { frameOf, frameText, isLostAt, replayUrl } from '../../../shared/replay.ts';
@@ -45,11 +48,14 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   /** The review, if it comes within REVIEW_WAIT_MS (else null: the page says it is not known yet). */
-  async function reviewSoon(open: Parameters<typeof fastify.replays.review>[0]): Promise<Review | null> {
+  async function reviewSoon(
+    open: Parameters<typeof fastify.replays.review>[0],
+    client: string,
+  ): Promise<Review | null | Refusal> {
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), REVIEW_WAIT_MS)));
     try {
-      return await Promise.race([fastify.replays.review(open), late]);
+      return await Promise.race([fastify.replays.review(open, client), late]);
     } finally {
       clearTimeout(timer);
     }
@@ -69,9 +75,15 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
       const asked = askedMove((request.query as Record<string, unknown>).move, moves);
       if (!asked.exact) return reply.redirect(replayUrl(token, asked.k), 302);
       const k = asked.k;
+      const client = clientKey(request.ip);
+      const tiles = open.stored.deal.tiles.length;
+      const charged = await fastify.cpuBudget.charge(client, replayPageCostMs(tiles, k), 'replay');
+      if (charged) return sendRefusal(request, reply, charged);
+      const reviewed = await reviewSoon(open, client);
+      if (reviewed && 'code' in reviewed) return sendRefusal(request, reply, reviewed);
+      const review = reviewed;
       const game = fastify.replays.positionAt(open, k);
       const frame = frameOf(game, open.log, k);
-      const review = await reviewSoon(open);
       const { layout, seed, mode } = open.row;
       const i18n = request.i18n;
       const name = (await fastify.layouts.namer([layout], i18n))(layout); // a built-in named in the player's language

@@ -18,6 +18,7 @@ import { LIMITS } from '../../plugins/security.ts';
 import type { TransferState } from '../../repositories/types.ts';
 import { ROW_BYTES } from '../../services/growth.ts';
 import { clientKey } from '../../services/limits.ts';
+import { sendMiss } from '../../services/misses.ts';
 
 export const TRANSFER_TTL_MS = 15 * 60 * 1000;
 const TOKEN = /^[A-Za-z0-9_-]{32}$/; // 24 random bytes, base64url
@@ -29,7 +30,8 @@ const TokenParamsSchema = z.object({ token: z.string().max(64) });
 export default async function pagesTransfer(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const players = fastify.playersRepository;
-  const origin = (request: FastifyRequest): string => fastify.publicOrigin ?? `${request.protocol}://${request.host}`;
+  // PUBLIC_ORIGIN, else a path the page's script completes with its own origin: never the Host header (the client's).
+  const origin = (): string => fastify.publicOrigin ?? '';
   const https = (request: FastifyRequest): boolean =>
     (fastify.publicOrigin?.startsWith('https://') ?? false) || request.protocol === 'https';
 
@@ -45,9 +47,9 @@ export default async function pagesTransfer(fastify: FastifyInstance): Promise<v
     request: FastifyRequest,
     reply: FastifyReply,
     state: Exclude<TransferState['state'], 'valid'>,
-  ): FastifyReply {
+  ): FastifyReply | Promise<FastifyReply> {
     if (state === 'missing')
-      return sendError(
+      return sendMiss(
         request,
         reply,
         'ERR_NOT_FOUND',
@@ -81,7 +83,7 @@ export default async function pagesTransfer(fastify: FastifyInstance): Promise<v
       title: request.i18n.t('transfer.madeTitle'),
       nav: 'stats',
       step: 'made',
-      link: `${origin(request)}/transfer/${token}`,
+      link: `${origin()}/transfer/${token}`,
       minutes: TRANSFER_TTL_MS / 60_000,
       expires: request.i18n.date(now + TRANSFER_TTL_MS, 'time'),
     });
