@@ -24,13 +24,7 @@ export interface DailyPeriod {
 }
 
 /** Every period, oldest first. Append only, with a `from` in the future: past days must keep their layout. */
-export const DAILY_SCHEDULE: readonly DailyPeriod[] = [
-  { from: FIRST_DAILY, layouts: ['turtle'] },
-  {
-    from: '2027-01-01', // the layout of the day begins
-    // One layout of each family in turn (classic, animals, letters and symbols, towers, flat, small), so
-    // that days next to each other differ in shape and size.
-    layouts: [
+const LAST_ROUND = [
       'turtle', 'cat', 'zen', 'pagoda', 'river', 'kite',
       'lotus', 'fish', 'heart', 'towers', 'honeycomb', 'mushroom',
       'ring', 'elephant', 'compass', 'lighthouse', 'islands', 'teacup',
@@ -38,7 +32,33 @@ export const DAILY_SCHEDULE: readonly DailyPeriod[] = [
       'diamond', 'rabbit', 'win', 'skyline', 'terraces', 'pinwheel',
       'imperial', 'snail', 'anchor', 'stairs', 'plains', 'pyramid',
       'butterfly', 'crescent', 'colonnade', 'cross', 'bridge', 'spiral',
-    ], // prettier-ignore
+    ]; // prettier-ignore
+
+export const DAILY_SCHEDULE: readonly DailyPeriod[] = [
+  { from: FIRST_DAILY, layouts: ['turtle'] },
+  {
+    from: '2027-01-01', // the layout of the day begins
+    // One layout of each family in turn (classic, animals, letters and symbols, towers, flat, small), so
+    // that days next to each other differ in shape and size.
+    layouts: LAST_ROUND, // prettier-ignore
+  },
+  {
+    from: '2027-02-12', // after the first round of 42 days: the portrait family joins, one of its layouts every fifth day
+    layouts: [
+      ...LAST_ROUND,
+      'tulip',
+      'lantern',
+      'vase',
+      'keyhole',
+      'hourglass',
+      'pine',
+      'bottle',
+      'fountain',
+      'gate',
+      'beehive',
+      'keep',
+      'spire',
+    ],
   },
 ];
 
