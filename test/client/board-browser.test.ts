@@ -196,7 +196,7 @@ suite('the board in Chromium', () => {
     context = await env.browser.newContext({ viewport: SIZES[1] });
     const page = await context.newPage();
     await page.goto(`${env.app.url}/`);
-    for (const name of ['Play the turtle', "Today's deal"]) {
+    for (const name of ['New game', "Today's deal"]) {
       const box = (await page.getByRole('link', { name, exact: true }).boundingBox())!;
       expect(box.y + box.height, name).toBeLessThanOrEqual(SIZES[1].height / 2);
       expect(box.height, name).toBeGreaterThanOrEqual(44);
