@@ -19,7 +19,7 @@ const moveOf = (page: Page): number => Number(new URL(page.url()).searchParams.g
     await player.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.app.url });
     const play = await player.newPage();
     // A new hard deal from the home page's difficulty form (fish: about a deal in four is hard, so the server's
-    // search of up to 32 seeds finds one).
+    // search of up to 64 seeds finds one).
     await play.goto(`${env.app.url}/`);
     const pick = play.locator('form.band-pick[action="/play/fish"]');
     await pick.locator('select[name="difficulty"]').selectOption('hard');

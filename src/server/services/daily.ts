@@ -8,7 +8,8 @@
  * played before the layout of the day came keep their deal and their table); from 2027-01-01 the
  * days go through all 42 built-in layouts, family by family, one a day. A new layout joins the
  * rotation only with a new period that begins after the day it is deployed, so no day that has come
- * ever changes its deal (test/server/routes/daily.test.ts checks the rule).
+ * ever changes its deal (test/server/routes/daily.test.ts checks the rule). From 2027-02-12 the twelve
+ * portrait layouts join the 42: a round of 54 days.
  */
 import type { Mode } from '../../engine/index.ts';
 
@@ -23,43 +24,43 @@ export interface DailyPeriod {
   readonly layouts: readonly string[]; // built-in layout ids, in the order the days take them
 }
 
-/** Every period, oldest first. Append only, with a `from` in the future: past days must keep their layout. */
-const LAST_ROUND = [
-      'turtle', 'cat', 'zen', 'pagoda', 'river', 'kite',
-      'lotus', 'fish', 'heart', 'towers', 'honeycomb', 'mushroom',
-      'ring', 'elephant', 'compass', 'lighthouse', 'islands', 'teacup',
-      'mountain', 'owl', 'infinity', 'fortress', 'mosaic', 'garden',
-      'diamond', 'rabbit', 'win', 'skyline', 'terraces', 'pinwheel',
-      'imperial', 'snail', 'anchor', 'stairs', 'plains', 'pyramid',
-      'butterfly', 'crescent', 'colonnade', 'cross', 'bridge', 'spiral',
-    ]; // prettier-ignore
+/** The 42 layouts of 2027-01-01's period: one of each family in turn (classic, animals, letters and symbols, towers,
+ * flat, small), so that days next to each other differ in shape and size. */
+const FIRST_ROUND = [
+  'turtle', 'cat', 'zen', 'pagoda', 'river', 'kite',
+  'lotus', 'fish', 'heart', 'towers', 'honeycomb', 'mushroom',
+  'ring', 'elephant', 'compass', 'lighthouse', 'islands', 'teacup',
+  'mountain', 'owl', 'infinity', 'fortress', 'mosaic', 'garden',
+  'diamond', 'rabbit', 'win', 'skyline', 'terraces', 'pinwheel',
+  'imperial', 'snail', 'anchor', 'stairs', 'plains', 'pyramid',
+  'butterfly', 'crescent', 'colonnade', 'cross', 'bridge', 'spiral',
+] as const; // prettier-ignore
 
+/** The portrait family (engine/portrait.ts), in the order its layouts join the rotation: small and tall in turn. */
+const PORTRAIT_ROUND = [
+  'tulip', 'keep', 'lantern', 'beehive', 'vase', 'gate',
+  'keyhole', 'fountain', 'hourglass', 'bottle', 'pine', 'spire',
+] as const; // prettier-ignore
+
+/** `round` with one of `extra` after every three or four of its layouts in turn (3, 4, 3, 4, …). */
+function interleave(round: readonly string[], extra: readonly string[]): string[] {
+  const out: string[] = [];
+  let next = 0;
+  extra.forEach((id, i) => {
+    const take = i % 2 === 0 ? 3 : 4;
+    out.push(...round.slice(next, next + take), id);
+    next += take;
+  });
+  out.push(...round.slice(next));
+  return out;
+}
+
+/** Every period, oldest first. Append only, with a `from` in the future: past days must keep their layout. */
 export const DAILY_SCHEDULE: readonly DailyPeriod[] = [
   { from: FIRST_DAILY, layouts: ['turtle'] },
-  {
-    from: '2027-01-01', // the layout of the day begins
-    // One layout of each family in turn (classic, animals, letters and symbols, towers, flat, small), so
-    // that days next to each other differ in shape and size.
-    layouts: LAST_ROUND, // prettier-ignore
-  },
-  {
-    from: '2027-02-12', // after the first round of 42 days: the portrait family joins, one of its layouts every fifth day
-    layouts: [
-      ...LAST_ROUND,
-      'tulip',
-      'lantern',
-      'vase',
-      'keyhole',
-      'hourglass',
-      'pine',
-      'bottle',
-      'fountain',
-      'gate',
-      'beehive',
-      'keep',
-      'spire',
-    ],
-  },
+  { from: '2027-01-01', layouts: FIRST_ROUND }, // the layout of the day begins
+  // After the first round of 42 days the portrait family joins: 54 days, a portrait layout every fourth or fifth day.
+  { from: '2027-02-12', layouts: interleave(FIRST_ROUND, PORTRAIT_ROUND) },
 ];
 
 const DAY_MS = 86_400_000;

@@ -162,7 +162,7 @@ export interface BandSeedLimits {
 // 1,200 turtle seeds are ~15 s of one worker's minute; a client's share is four fruitless searches a minute.
 export const BAND_SEED_LIMITS: BandSeedLimits = { perMinute: 1200, perClientPerMinute: 4 * 32 };
 export const BAND_CHUNK = 4; // seeds a band search deals per worker task (and pays for at once)
-export const MAX_BAND_SEEDS = 32; // seeds a band search deals at most before it says the layout has none in the band
+export const MAX_BAND_SEEDS = 64; // seeds a band search deals at most before it says the layout has none in the band
 export const KEEP_UNPLAYED_MS = 7 * 24 * 3600_000; // how long a deal nobody played is kept
 export const MAX_UNPLAYED = 100_000; // deals nobody played kept at most (~0.6 KB each: ~60 MB)
 const PRUNE_EVERY_MS = 10 * 60_000;

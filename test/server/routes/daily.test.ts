@@ -25,8 +25,11 @@ describe('the layout of the day', () => {
     ['2027-01-03', 'zen'],
     ['2027-01-06', 'kite'],
     ['2027-02-11', 'spiral'], // the 42nd day
-    ['2027-02-12', 'turtle'], // and round again
-    ['2028-02-25', 'turtle'], // ten rounds on
+    ['2027-02-12', 'turtle'], // and round again, with the portrait family
+    ['2027-02-15', 'tulip'], // the first portrait day
+    ['2027-04-06', 'spire'], // the 54th day
+    ['2027-04-07', 'turtle'], // and round again
+    ['2028-02-25', 'turtle'], // seven rounds of 54 on
   ])('%s is %s', (day, layout) => {
     expect(dailyLayoutOf(day)).toBe(layout);
   });
@@ -35,6 +38,7 @@ describe('the layout of the day', () => {
     expect(DAILY_SCHEDULE.map((p) => [p.from, p.layouts.length])).toEqual([
       [FIRST_DAILY, 1],
       ['2027-01-01', 42],
+      ['2027-02-12', 54],
     ]);
     for (const period of DAILY_SCHEDULE) {
       expect(isRealDay(period.from)).toBe(true);

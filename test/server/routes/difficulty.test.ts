@@ -112,7 +112,8 @@ describe('/play/:layout?difficulty=BAND', () => {
   });
 
   test('a layout with no deal in the band: a 404 page after MAX_BAND_SEEDS seeds, with the bands it did find', async () => {
-    const app = await build({ dealer: { newDeals: false } }); // three fruitless searches: more than a minute's budget
+    // Three fruitless searches: more than a minute's new deals and band seeds.
+    const app = await build({ dealer: { newDeals: false, bandSeeds: false } });
     const id = await uploadLayout(app, ROW_OF_FOUR);
     const easy = await landOn(app, `/play/${id}?difficulty=easy`);
     expect(easy.deal.difficulty).toEqual({ band: 'easy', score: 0 });
