@@ -8,8 +8,8 @@
  * - per client (an IPv4 /24 or IPv6 /64, budgetGroup), on the server's counters, so a fleet shares them
  *   through Redis: a short window bounds a burst, a minute window the sustained share;
  * - for this process, in its own memory (a process's CPU is its own, also in a fleet): all clients together
- *   may spend at most a share of each second on these paths, so many clients at once still leave the rest of
- *   the second to everyone else's cheap requests.
+ *   may spend at most a share of each quarter second on these paths, so many clients at once still leave the
+ *   rest of it to everyone else's cheap requests.
  * A cost larger than a window's max is charged as that max: an expensive request waits for an empty window
  * instead of never passing.
  */
@@ -29,18 +29,21 @@ export interface CpuLimits {
   clientBurstMs: number; // ms of work one client may start in a burst window
   clientBurstWindowMs: number; // the burst window's length, in ms
   clientPerMinuteMs: number; // ms of work one client may start in a minute
-  processPerSecondMs: number; // ms of work all clients together may start in a second, on this process
+  processWindowMs: number; // the length of this process's window, in ms
+  processPerWindowMs: number; // ms of work all clients together may start in one window, on this process
 }
 
 export const CPU_LIMITS: CpuLimits = {
   clientBurstMs: 500, // a person's heaviest single action (a large upload, a long review) fits
   clientBurstWindowMs: 5_000,
   clientPerMinuteMs: 3_000, // 5% of a core: far more than a person who edits, uploads and watches replays needs
-  processPerSecondMs: 300, // 30% of the main thread for everyone's costly paths; the rest stays for play
+  // 30% of the main thread for everyone's costly paths, the rest for play, in short windows: at a window's
+  // turn at most two windows' work runs back to back (150 ms), so a player's request never waits long behind it.
+  processWindowMs: 250,
+  processPerWindowMs: 75,
 };
 
 const MINUTE = 60_000; // ms
-const SECOND = 1_000; // ms
 
 /** What a charge is for, in the refusal's message. */
 export type CpuPath = 'upload' | 'editor' | 'replay' | 'review' | 'band' | 'deal' | 'shuffle' | 'hint' | 'check';
@@ -53,15 +56,15 @@ export class CpuBudget {
     private readonly counters: Counters, // the server's (Redis in a fleet)
     now: () => number,
   ) {
-    this.local = new LocalCounters(now, 64 * 1024); // one key, this process's second
+    this.local = new LocalCounters(now, 64 * 1024); // one key, this process's window
   }
 
   /**
    * Charges `ms` of estimated work for `client` (a clientKey, counted by its budgetGroup) before it is done;
    * undefined when it may go ahead, else the refusal (429 `ERR_CPU` for the client's windows, 503
-   * `ERR_CPU_FULL` when everyone's share of this second is spent). A refusal by the client's windows spends
-   * nothing; one by this process's second still counts against the client (it asked). `where`: `worker` for
-   * work done in the deal workers, which is charged to the client's windows only (this process's second
+   * `ERR_CPU_FULL` when everyone's share of this process's window is spent). A refusal by the client's windows
+   * spends nothing; one by the process's window still counts against the client (it asked). `where`: `worker` for
+   * work done in the deal workers, which is charged to the client's windows only (the process's window
    * meters its main thread; the workers are shared by lanes and per-client caps, services/worker-pool.ts).
    */
   async charge(
@@ -71,7 +74,7 @@ export class CpuBudget {
     where: 'main' | 'worker' = 'main',
   ): Promise<Refusal | undefined> {
     if (this.limits === false || ms <= 0) return undefined;
-    const { clientBurstMs, clientBurstWindowMs, clientPerMinuteMs, processPerSecondMs } = this.limits;
+    const { clientBurstMs, clientBurstWindowMs, clientPerMinuteMs, processWindowMs, processPerWindowMs } = this.limits;
     const group = budgetGroup(client);
     const cost = Math.ceil(ms);
     const windows: CounterWindow[] = [
@@ -91,8 +94,8 @@ export class CpuBudget {
     }
     if (where === 'worker') return undefined;
     const everyone = await this.local.take(
-      [{ key: 'cpu:process', max: processPerSecondMs, windowMs: SECOND }],
-      Math.min(cost, processPerSecondMs),
+      [{ key: 'cpu:process', max: processPerWindowMs, windowMs: processWindowMs }],
+      Math.min(cost, processPerWindowMs),
     );
     if (everyone.ok) return undefined;
     const wait = secondsOf(everyone.retryAfterMs);

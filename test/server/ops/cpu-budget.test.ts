@@ -1,13 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import { LocalCounters } from '../../../src/server/services/counters.ts';
 import { clientKey } from '../../../src/server/services/limits.ts';
-import { CpuBudget, type CpuLimits } from '../../../src/server/services/cpu-budget.ts';
+import { CPU_LIMITS, CpuBudget, type CpuLimits } from '../../../src/server/services/cpu-budget.ts';
 
 const LIMITS: CpuLimits = {
   clientBurstMs: 500,
   clientBurstWindowMs: 5_000,
   clientPerMinuteMs: 1_200,
-  processPerSecondMs: 900,
+  processWindowMs: 1_000,
+  processPerWindowMs: 900,
 };
 
 function budget(limits: CpuLimits | false = LIMITS) {
@@ -45,7 +46,7 @@ describe('CpuBudget', () => {
     expect(await b.charge('203.0.113.5', 1, 'review')).toMatchObject({ code: 'ERR_CPU' });
   });
 
-  test('everyone together is held to the process’s share of a second', async () => {
+  test('everyone together is held to the process’s share of its window', async () => {
     const { budget: b, advance } = budget();
     expect(await b.charge('192.0.2.1', 450, 'upload')).toBeUndefined();
     expect(await b.charge('198.51.100.1', 450, 'upload')).toBeUndefined();
@@ -59,9 +60,23 @@ describe('CpuBudget', () => {
     expect(await b.charge('192.0.2.1', 450, 'review', 'worker')).toBeUndefined();
     expect(await b.charge('198.51.100.1', 450, 'band', 'worker')).toBeUndefined();
     expect(await b.charge('192.0.2.9', 100, 'review', 'worker')).toMatchObject({ code: 'ERR_CPU' }); // its burst
-    // The process's second is untouched: the main thread's work of others still fits in all of it.
+    // The process's window is untouched: the main thread's work of others still fits in all of it.
     expect(await b.charge('203.0.113.1', 450, 'replay')).toBeUndefined();
     expect(await b.charge('203.0.114.1', 450, 'replay')).toBeUndefined();
+  });
+
+  test('the shipped process window is a quarter second: a window’s share, then a 503 until it turns', async () => {
+    let now = 1_000_000;
+    const clock = () => now;
+    const b = new CpuBudget(CPU_LIMITS, new LocalCounters(clock), clock);
+    expect(CPU_LIMITS.processPerWindowMs / CPU_LIMITS.processWindowMs).toBeCloseTo(0.3); // 30% of the main thread
+    expect(await b.charge('192.0.2.1', 60, 'editor')).toBeUndefined();
+    expect(await b.charge('198.51.100.1', 60, 'editor')).toMatchObject({ code: 'ERR_CPU_FULL', retryAfterS: 1 });
+    now += CPU_LIMITS.processWindowMs;
+    expect(await b.charge('198.51.100.1', 60, 'editor')).toBeUndefined();
+    // One request costlier than the window passes an empty one, charged as the window's share.
+    now += CPU_LIMITS.processWindowMs;
+    expect(await b.charge('203.0.113.1', 400, 'upload')).toBeUndefined();
   });
 
   test('IPv6 clients count by their /64; nothing is counted when the budget is off', async () => {

@@ -55,7 +55,7 @@ function fileSizes(databasePath: string): { db: number; wal: number } {
 test('1,200 page views without a cookie leave the database as it was', { timeout: 120_000 }, async () => {
   const databasePath = path.join(dir, 'views.db');
   // Hundreds of costly pages (replays) a second: more than the process's share of each second for them.
-  const app = await build({ databasePath, now: () => Date.UTC(2026, 11, 10, 12), cpu: { processPerSecondMs: 60_000 } });
+  const app = await build({ databasePath, now: () => Date.UTC(2026, 11, 10, 12), cpu: { processPerWindowMs: 60_000 } });
   // Things to look at: a shared deal someone played, a custom layout, a player's daily game.
   const cookie = await newPlayer(app);
   await createGame(app, cookie, { layout: 'turtle', seed: 'shared' });

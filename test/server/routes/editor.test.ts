@@ -228,7 +228,8 @@ describe("the editor's work is charged to the network's CPU budget before it is 
 
   test('a page past the budget is refused before its check: 429, Retry-After, the error page', async () => {
     // Two pages, the reading of a third (whose page is refused), and one edit.
-    const app = await build({ cpu: { clientBurstMs: 2 * (edit + page) + 2 * edit } });
+    // The process's window is not what this test is about: a window's share allows one such page at a time.
+    const app = await build({ cpu: { clientBurstMs: 2 * (edit + page) + 2 * edit, processPerWindowMs: 60_000 } });
     const checks = vi.spyOn(drafts, 'checkDraft');
     onTestFinished(() => checks.mockRestore());
     const view = (remoteAddress: string, query = '') =>

@@ -202,7 +202,7 @@ describe('pages in every language', () => {
       logger: false,
       now: clock.now,
       dealer: { workers: 0 },
-      cpu: { processPerSecondMs: 60_000, clientBurstMs: 60_000, clientPerMinuteMs: 600_000 }, // every page in 20 languages at once: more than a second's share of replays
+      cpu: { processPerWindowMs: 60_000, clientBurstMs: 60_000, clientPerMinuteMs: 600_000 }, // every page in 20 languages at once: more than a window's share of replays
     });
     await app.ready();
     cookie = await newPlayer(app);
