@@ -1,5 +1,5 @@
 /**
- * The play page's words never broken or cut (board.css, "The bar"), in every language:
+ * The play page's words never broken or cut (board.css, "The bar"), in every language (the replay page's bar too):
  *
  * - the bar: where the labels of the page's language do not fit it as it is laid out now (long words on a
  *   narrow phone), it shows each button's sign instead (`.compact`); the labels stay the buttons' names;
@@ -33,7 +33,7 @@ export function fitChrome(bar: HTMLElement, counters: HTMLElement | null): void 
     if (wraps(counters)) body.classList.add('counters-wrap'); // only the portrait arrangement has a row to grow
   }
   bar.classList.remove('compact');
-  const buttons = [...bar.querySelectorAll<HTMLElement>('button')];
+  const buttons = [...bar.querySelectorAll<HTMLElement>('button, a')]; // a replay's steps are links
   if (buttons.some(overflows)) bar.classList.add('compact');
 }
 

@@ -5,9 +5,9 @@
  * cookie, navigation, the clipboard) are here and nowhere else.
  */
 import type { Move } from '../engine/index.ts';
-import type { ReplayLinkAnswer } from '../shared/api.ts';
 import { makePrefs, PREFS_COOKIE, PREFS_MAX_AGE_S } from '../shared/prefs.ts';
 import { type Ask } from './ask.ts';
+import { shareLink, shareReplay } from './share.ts';
 import { t } from './i18n.ts';
 import type { Controller } from './events.ts';
 import { boardPoint, fit, renderClock, zoomTo, type State } from './render.ts';
@@ -96,11 +96,7 @@ export function makeController(s: State, deps: Deps): Controller {
   async function share(): Promise<void> {
     const url = shareUrl(s, location.origin);
     try {
-      if (typeof navigator.share === 'function' && matchMedia('(pointer: coarse)').matches) {
-        await navigator.share({ title: t('client.shareTitle'), url });
-        return;
-      }
-      await navigator.clipboard.writeText(url);
+      if ((await shareLink(url, t('client.shareTitle'))) === 'shared') return;
       s.message = t('client.linkCopied');
     } catch {
       s.message = t('client.shareThis', { url });
@@ -108,40 +104,19 @@ export function makeController(s: State, deps: Deps): Controller {
     draw();
   }
 
-  /**
-   * The game's replay link (POST /api/games/:id/replay), shared as the deal's link is: the system's share sheet
-   * on a phone, else the clipboard; the win panel shows it either way.
-   */
-  async function shareReplay(): Promise<void> {
+  /** The game's replay link, shared as the deal's link is (share.ts); the win panel shows it either way. */
+  async function shareReplayLink(): Promise<void> {
     if (s.gameId === null) {
       s.message = t('client.replayWait');
       draw();
       return;
     }
-    try {
-      if (s.replayUrl === null) {
-        const res = await fetch(`/api/games/${encodeURIComponent(s.gameId)}/replay`, {
-          method: 'POST',
-          credentials: 'same-origin',
-        });
-        const body = (await res.json()) as Partial<ReplayLinkAnswer> & { error?: string };
-        if (!res.ok || typeof body.url !== 'string') throw new Error(body.error ?? `the server answered ${res.status}`);
-        s.replayUrl = body.url;
-      }
-      const url = `${location.origin}${s.replayUrl}`;
+    const { path, message } = await shareReplay(s.gameId, s.replayUrl, (made) => {
+      s.replayUrl = made;
       draw();
-      if (typeof navigator.share === 'function' && matchMedia('(pointer: coarse)').matches) {
-        await navigator.share({ title: t('client.replayTitle'), url });
-        return;
-      }
-      await navigator.clipboard.writeText(url);
-      s.message = t('client.replayCopied');
-    } catch {
-      s.message =
-        s.replayUrl === null
-          ? t('client.replayFailed')
-          : t('client.shareThis', { url: `${location.origin}${s.replayUrl}` });
-    }
+    });
+    s.replayUrl = path;
+    if (message !== '') s.message = message;
     draw();
   }
 
@@ -244,7 +219,7 @@ export function makeController(s: State, deps: Deps): Controller {
           void share();
           return;
         case 'share-replay':
-          void shareReplay();
+          void shareReplayLink();
           return;
         case 'zoom-in':
         case 'zoom-out':

@@ -5,7 +5,7 @@
  * the board's tiles (all of them are in the page, removed ones hidden) take each position's faces, free flags
  * and marks, the address follows (`?move=K`), ← → step, Home and End jump, and Space or the Play button plays
  * the moves one after another. Right to left the arrows turn with the mirrored steps (→ back, ← on); the board
- * itself never mirrors.
+ * itself never mirrors. The bar shows its words where they fit and its signs where they do not (bar.ts).
  */
 import {
   applyMoves,
@@ -23,6 +23,7 @@ import {
 } from '../engine/index.ts';
 import { tileLabel } from '../shared/i18n.ts';
 import { frameOf, frameText, isLostAt, replayUrl, type Span } from '../shared/replay.ts';
+import { fitChrome, watchChrome } from './bar.ts';
 import { registerServiceWorker } from './env.ts';
 import { t } from './i18n.ts';
 
@@ -74,6 +75,8 @@ function start(): void {
   const steps = [...document.querySelectorAll<HTMLAnchorElement>('a[data-step]')];
   const playButton = document.querySelector<HTMLButtonElement>('button[data-action="play"]');
   const marker = document.querySelector<HTMLElement>('.replay-at');
+  const bar = document.querySelector<HTMLElement>('.replay-controls');
+  const counters = document.querySelector<HTMLElement>('.counters');
   let current = data.move;
   // Right to left (Arabic, Hebrew) the steps' row is mirrored, so the arrows are: → back, ← on.
   const rtl = document.documentElement.dir === 'rtl';
@@ -151,20 +154,22 @@ function start(): void {
     if (timer === undefined) return;
     clearInterval(timer);
     timer = undefined;
-    if (playButton) {
-      playButton.setAttribute('aria-pressed', 'false');
-      playButton.textContent = t('client.replay.play');
-    }
+    playing(false);
   }
 
   function play(): void {
     if (timer !== undefined) return stop();
     if (current >= moves) show(0);
     timer = window.setInterval(() => show(Math.min(moves, current + 1)), PLAY_EVERY_MS);
-    if (playButton) {
-      playButton.setAttribute('aria-pressed', 'true');
-      playButton.textContent = t('client.replay.pause');
-    }
+    playing(true);
+  }
+
+  /** Play becomes Pause and back: its sign (board.css, by aria-pressed) and its name, which may need the bar refitted. */
+  function playing(on: boolean): void {
+    if (!playButton) return;
+    playButton.setAttribute('aria-pressed', String(on));
+    setText(playButton.querySelector('.label'), t(on ? 'client.replay.pause' : 'client.replay.play'));
+    if (bar) fitChrome(bar, counters);
   }
 
   const go = (k: number): void => {
@@ -185,6 +190,7 @@ function start(): void {
     playButton.hidden = false;
     playButton.addEventListener('click', play);
   }
+  if (bar) watchChrome(bar, counters); // the steps' words where they fit, else their signs
   document.addEventListener('keydown', (e) => {
     if (e.metaKey || e.ctrlKey || e.altKey) return;
     const target = e.target as HTMLElement | null;

@@ -5,12 +5,14 @@
  * current without a reload: it takes a fresh copy of the page's counted part (`[data-live="stats"]`)
  * when games it sent were recorded, when a play page in another tab saw a win recorded (a
  * BroadcastChannel), and when the page comes back into view, and says which achievements the fresh copy
- * lists that the old one did not (`#achievement-news`); on the transfer page it completes a link made as a path.
+ * lists that the old one did not (`#achievement-news`), and its history's Share replay copies or shares the link
+ * as the win panel does; on the transfer page it completes a link made as a path.
  * The pages work the same without it.
  */
 import { dealUrl } from '../shared/display.ts';
 import { ENV, registerServiceWorker, WINS_CHANNEL } from './env.ts';
 import { locale, t } from './i18n.ts';
+import { shareReplay } from './share.ts';
 import { sendKept, sendNow, waitingGames, type Sync, type SyncHooks, type WaitingGame } from './sync.ts';
 
 registerServiceWorker();
@@ -136,6 +138,40 @@ const hooks: SyncHooks = {
   },
 };
 
+/**
+ * The history's Share replay (a form that goes to the replay page without script) shares the link as the win
+ * panel does (share.ts) and shows it under the button, with what happened.
+ */
+async function shareFromHistory(form: HTMLFormElement): Promise<void> {
+  const game = form.elements.namedItem('game');
+  if (!(game instanceof HTMLInputElement) || form.dataset.busy !== undefined) return;
+  form.dataset.busy = '';
+  const next = form.nextElementSibling;
+  const note =
+    next instanceof HTMLElement && next.classList.contains('replay-note') ? next : document.createElement('p');
+  if (note !== next) {
+    note.className = 'replay-note';
+    note.setAttribute('role', 'status');
+    form.after(note);
+  }
+  // The message, then the link; a message that holds the link ("Share this link: …") gets it in its place.
+  const say = (message: string, path: string | null): void => {
+    if (path === null) return note.replaceChildren(message);
+    const url = `${location.origin}${path}`;
+    const a = link(path, url);
+    a.dir = 'ltr';
+    const at = message.indexOf(url);
+    if (at >= 0) note.replaceChildren(message.slice(0, at), a, message.slice(at + url.length));
+    else note.replaceChildren(...(message === '' ? [] : [message, ' ']), a);
+  };
+  const { path, message } = await shareReplay(game.value, form.dataset.replay ?? null, (made) => {
+    form.dataset.replay = made;
+    say('', made);
+  });
+  say(message, path);
+  delete form.dataset.busy;
+}
+
 /** Sends every waiting game: at load, and again at once when the network comes back (not after the retry's backoff). */
 function sendWaiting(): void {
   if (sending.length > 0) for (const sync of sending) sendNow(sync);
@@ -150,6 +186,12 @@ addEventListener('online', () => {
 });
 addEventListener('offline', show);
 if (document.querySelector('[data-live="stats"]')) {
+  document.addEventListener('submit', (e) => {
+    const form = e.target;
+    if (!(form instanceof HTMLFormElement) || !form.classList.contains('replay-form')) return;
+    e.preventDefault();
+    void shareFromHistory(form);
+  });
   try {
     new BroadcastChannel(WINS_CHANNEL).onmessage = () => void refreshStats();
   } catch {

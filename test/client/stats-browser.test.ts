@@ -1,7 +1,8 @@
 /**
  * The stats page on a phone (issue 14): at 360 px wide nothing is cut off (each table row is a card with its
  * columns named), and the chart's labels are 12 px or more. And the counts stay current without a reload:
- * a win recorded from a play page in another tab shows on an open stats page (docs/contracts.md, "The play page").
+ * a win recorded from a play page in another tab shows on an open stats page (docs/contracts.md, "The play page");
+ * the history's Share replay copies the link, as the win panel's does.
  */
 import { describe, expect, test } from 'vitest';
 import { appAndBrowser, clickPairs, HAS_CHROMIUM, pageData, playByScript, settled } from './browser.ts';
@@ -31,6 +32,36 @@ import { appAndBrowser, clickPairs, HAS_CHROMIUM, pageData, playByScript, settle
     }
     expect(m.ticks.length).toBeGreaterThan(0);
     for (const h of m.ticks) expect(h).toBeGreaterThanOrEqual(12); // a label's box is about its font size
+    await context.close();
+  });
+
+  test('the history’s Share replay copies the link as the win panel does; without script it opens the replay', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.app.url });
+    const page = await context.newPage();
+    await page.goto(`${env.app.url}/`);
+    await playByScript(page, 'garden', 'share-history');
+    await page.goto(`${env.app.url}/stats`);
+    const row = page.locator('.history tbody tr', { hasText: 'share-history' });
+    await row.locator('.replay-form button').click();
+    const link = row.locator('.replay-note a');
+    await link.waitFor({ state: 'visible' });
+    const href = (await link.getAttribute('href'))!;
+    expect(href).toMatch(/^\/replay\/[A-Za-z0-9_-]{22}$/);
+    expect(await link.textContent()).toBe(`${env.app.url}${href}`);
+    expect(new URL(page.url()).pathname).toBe('/stats'); // copied, not opened
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(`${env.app.url}${href}`);
+    expect(await row.locator('.replay-note').textContent()).toContain('Replay link copied');
+
+    // Without script the button is a form that opens the same replay.
+    const bare = await env.browser.newContext({ javaScriptEnabled: false });
+    await bare.addCookies(await context.cookies());
+    const plain = await bare.newPage();
+    await plain.goto(`${env.app.url}/stats`);
+    await plain.locator('.history tbody tr', { hasText: 'share-history' }).locator('.replay-form button').click();
+    await plain.waitForURL(/\/replay\//);
+    expect(new URL(plain.url()).pathname).toBe(href);
+    await bare.close();
     await context.close();
   });
 

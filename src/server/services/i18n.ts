@@ -126,8 +126,12 @@ function makeTranslator(lang: Lang, catalog: Catalog, english: Catalog): Transla
     editor: {},
     replay: {},
   };
-  for (const key of Object.keys(english))
-    if (key.startsWith(CLIENT_PREFIX)) parsed[clientGroupOf(key)][key] = parse(catalog[key] ?? english[key]!);
+  for (const key of Object.keys(english)) {
+    if (!key.startsWith(CLIENT_PREFIX)) continue;
+    const message = parse(catalog[key] ?? english[key]!);
+    parsed[clientGroupOf(key)][key] = message;
+    if (SITE_SHARE_KEYS.has(key)) parsed.site[key] = message;
+  }
   const clientData = new Map<string, string>();
   return {
     lang,
@@ -175,6 +179,14 @@ function makeTranslator(lang: Lang, catalog: Catalog, english: Catalog): Transla
  * src/client/site.ts), the replay page's (`client.replay.…`, src/client/replay.ts; it embeds the play page's too, for the tiles' names) or the play page's (the rest). A page embeds the groups of the scripts it loads.
  */
 export type ClientGroup = 'play' | 'site' | 'editor' | 'replay';
+
+/** The play page's words for sharing a replay, which site.ts says too (the stats page's Share replay, src/client/share.ts). */
+export const SITE_SHARE_KEYS: ReadonlySet<string> = new Set([
+  'client.replayTitle',
+  'client.replayCopied',
+  'client.replayFailed',
+  'client.shareThis',
+]);
 export const clientGroupOf = (key: string): ClientGroup =>
   key.startsWith('client.editor.')
     ? 'editor'

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { catalogFiles, i18n, readCatalog, type Catalog } from '../../../src/server/services/i18n.ts';
+import { catalogFiles, i18n, readCatalog, SITE_SHARE_KEYS, type Catalog } from '../../../src/server/services/i18n.ts';
 import { chooseLang, LANGS, localeOf, negotiate, type Lang } from '../../../src/shared/i18n.ts';
 import { buildApp } from '../../../src/server/app.ts';
 import { createGame, newPlayer, playPaced, solutionMoves, TEST_SECRET, testClock } from '../helper.ts';
@@ -386,7 +386,10 @@ describe('pages in every language', () => {
     expect(JSON.stringify(play.messages)).toContain('Steine');
     expect(JSON.stringify(play.messages)).not.toContain('tiles left');
     const stats = embedded((await get('/stats', 'fr')).body);
-    expect(Object.keys(stats.messages).every((k) => k.startsWith('client.waiting.'))).toBe(true);
+    expect(Object.keys(stats.messages).every((k) => k.startsWith('client.waiting.') || SITE_SHARE_KEYS.has(k))).toBe(
+      true,
+    );
+    expect(Object.keys(stats.messages)).toContain('client.replayCopied'); // the history's Share replay
     const editor = embedded((await get('/layouts/editor', 'ja')).body);
     expect(Object.keys(editor.messages)).toContain('client.editor.checking');
   });
