@@ -10,7 +10,7 @@ import { type Ask } from './ask.ts';
 import { shareLink, shareReplay } from './share.ts';
 import { t } from './i18n.ts';
 import type { Controller } from './events.ts';
-import { boardPoint, fit, renderClock, zoomTo, type State } from './render.ts';
+import { boardPoint, fit, land, renderClock, zoomTo, type State } from './render.ts';
 import { play as playSound, setSound, type Sounds } from './sound.ts';
 import {
   elapsedMs,
@@ -155,6 +155,7 @@ export function makeController(s: State, deps: Deps): Controller {
   const ctrl: Controller = {
     pick(slot) {
       if (s.paused) return;
+      land(s); // a shuffle's flight ends at the next action: the tile picked is where it belongs
       const picked = pickTile(s, slot, now());
       if (picked.kind === 'move') {
         recordNow();
@@ -164,6 +165,7 @@ export function makeController(s: State, deps: Deps): Controller {
     },
     act(action) {
       if (s.paused && !PAUSE_SAFE.has(action)) return; // the board is hidden: nothing acts on it
+      land(s);
       if (action.startsWith('undo:')) {
         if (s.status === 'won') return;
         const n = Number(action.slice(5));

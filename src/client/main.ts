@@ -50,6 +50,7 @@ function start(doc: Document, data: DealData, message = ''): void {
     moveFocus: false,
     zoom: null,
     fitTile: 0,
+    flying: { n: 0, slots: [], timer: null },
   });
   const draw = (): void => render(s, Date.now());
 
@@ -62,6 +63,8 @@ function start(doc: Document, data: DealData, message = ''): void {
       hint: null,
       hintPending: false,
       leaving: [],
+      moving: [],
+      mismatch: null,
       check: { kind: 'idle' },
     });
     refresh(s);

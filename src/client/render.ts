@@ -10,7 +10,8 @@
  * every event costs little. Pixel positions and the fitted size are CSS's (board.css: the board fits
  * its view, a size container); the script sets --tile only while zoomed. Zoom (zoom.ts): the view
  * (#board-view) keeps its size and scrolls, so one finger pans the board with the browser's own
- * scrolling.
+ * scrolling. Animations are CSS's: render only marks the tiles (leaving, wobble, a shuffle's flight, a
+ * mismatch cue) and takes the marks off when they end.
  */
 import { FACES, type Face } from '../engine/index.ts';
 import { boxOf, type Box } from '../shared/box.ts';
@@ -40,8 +41,16 @@ export interface Dom {
   readonly reducedMotion: MediaQueryList;
 }
 
+/** The shuffle's flight on the page: the tiles flying (data-moving) and the timer that lands them. */
+export interface Flying {
+  n: number; // flights so far: the two animation names alternate, so a flight that follows one restarts
+  slots: number[];
+  timer: ReturnType<typeof setTimeout> | null;
+}
+
 export interface State extends HeadlessState {
   dom: Dom;
+  flying: Flying;
   moveFocus: boolean; // move DOM focus to s.focus on the next render
   zoom: number | null; // tile width when zoomed, in CSS px; null: the board fits its view (zoom.ts)
   fitTile: number; // tile width of the fitted board, in CSS px (set by fit, as board.css computes it)
@@ -141,6 +150,63 @@ const setText = (el: Element, text: string): void => {
 };
 
 const LEAVE_MS = 260; // length of the tile-leave animation in board.css
+const FLY_MS = 360; // length of the shuffle's flight (tile-fly) in board.css
+const CUE_MS = 300; // how long a mismatch cue shows (its shake, tile-nomatch in board.css, is shorter)
+
+/** Ends the shuffle's flight at once, every face in its new place: at its end, and at the next action. */
+export function land(s: State): void {
+  const f = s.flying;
+  if (f.timer !== null) clearTimeout(f.timer);
+  f.timer = null;
+  for (const slot of f.slots) {
+    const el = s.dom.tiles[slot]!;
+    el.removeAttribute('data-moving');
+    el.style.removeProperty('--fx');
+    el.style.removeProperty('--fy');
+  }
+  f.slots = [];
+}
+
+/**
+ * Starts the flight of the faces the last move moved (flip.ts): each tile starts where its face was, as
+ * custom properties board.css's tile-fly animation translates it by, and flies home; a composited
+ * animation of `translate`, no layout read. None under prefers-reduced-motion (board.css agrees).
+ */
+function renderFlights(s: State): void {
+  const flights = s.moving;
+  if (flights.length === 0) return;
+  s.moving = []; // drawn once
+  land(s);
+  if (s.dom.reducedMotion.matches) return;
+  const f = s.flying;
+  f.n++;
+  const name = f.n % 2 ? 'a' : 'b';
+  for (const { slot, dx, dy } of flights) {
+    const el = s.dom.tiles[slot]!;
+    el.style.setProperty('--fx', dx.toFixed(3));
+    el.style.setProperty('--fy', dy.toFixed(3));
+    el.dataset.moving = name;
+  }
+  f.slots = flights.map((flight) => flight.slot);
+  f.timer = setTimeout(() => land(s), FLY_MS + 40);
+}
+
+/** The mismatch cue on a tile (data-nomatch, for CUE_MS): the two names alternate, so a repeated cue restarts. */
+function renderCue(s: State, slot: number, el: HTMLButtonElement): void {
+  const m = s.mismatch;
+  const cue = m && (m.slots[0] === slot || m.slots[1] === slot) ? (m.n % 2 ? 'a' : 'b') : null;
+  if (cue === null || !m) {
+    setAttr(el, 'data-nomatch', null);
+    return;
+  }
+  if (el.dataset.nomatch === cue) return;
+  el.dataset.nomatch = cue;
+  setTimeout(() => {
+    if (s.mismatch !== m) return; // a later pick has its own cue, or none
+    s.mismatch = null;
+    for (const i of m.slots) s.dom.tiles[i]!.removeAttribute('data-nomatch');
+  }, CUE_MS);
+}
 
 function renderTile(s: State, slot: number, tabbable: number | null): void {
   const el = s.dom.tiles[slot]!;
@@ -163,6 +229,7 @@ function renderTile(s: State, slot: number, tabbable: number | null): void {
     }
     setAttr(el, 'data-free', null);
     setAttr(el, 'data-hint', null);
+    setAttr(el, 'data-nomatch', null);
     return;
   }
   el.hidden = false;
@@ -175,6 +242,7 @@ function renderTile(s: State, slot: number, tabbable: number | null): void {
   setAttr(el, 'aria-pressed', s.selected === slot ? 'true' : 'false');
   el.classList.toggle('selected', s.selected === slot);
   setAttr(el, 'tabindex', slot === tabbable ? '0' : '-1');
+  renderCue(s, slot, el);
   if (s.wobble === slot && !el.classList.contains('wobble')) {
     el.classList.add('wobble');
     const stop = (): void => {
@@ -487,6 +555,7 @@ export function render(s: State, now: number): void {
   board.classList.toggle('thinking', s.hintPending);
   const tabbable = s.focus !== null && s.free[s.focus] ? s.focus : s.free.indexOf(true);
   for (let slot = 0; slot < s.dom.tiles.length; slot++) renderTile(s, slot, tabbable >= 0 ? tabbable : null);
+  renderFlights(s);
   for (const el of s.dom.counters) setText(el, counterText(s, el.dataset.counter ?? '', now));
   renderClock(s, now);
   renderSwitches(s);

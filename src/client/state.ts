@@ -4,7 +4,7 @@
  * geometry, and the texts the page shows. render.ts draws a state; events.ts turns input into calls here.
  *
  * Implementation notes: the engine's `Game` is the truth for the position; everything else here is
- * presentation (selection, hint, focus, the animation of the last removed pair) or bookkeeping (the
+ * presentation (selection, hint, focus, the animations of the last move and pick) or bookkeeping (the
  * clock). `refresh` recomputes the derived fields after every change of `game`.
  */
 import {
@@ -26,6 +26,7 @@ import {
 import type { DealRecordAnswer, MovesAnswer } from '../shared/api.ts';
 import { dealUrl, formatTime, newDealUrl } from '../shared/display.ts';
 import { faceMessage, tileLabel as labelOf } from '../shared/i18n.ts';
+import { flightsOf, type Flight } from './flip.ts';
 import { t } from './i18n.ts';
 import type { SyncStatus } from './sync.ts';
 
@@ -69,6 +70,12 @@ export type Verified = Pick<
   'timeMs' | 'previousBestMs' | 'ranked' | 'unranked' | 'dailyRank' | 'next' | 'achievements'
 >;
 
+/** A free tile picked that does not match the selection: both tiles give a short cue (render.ts). */
+export interface Mismatch {
+  readonly slots: readonly [number, number]; // [the selection before, the tile picked]
+  readonly n: number; // counts the cues, so that a repeated one starts again
+}
+
 export interface HeadlessState {
   readonly deal: Deal;
   game: Game;
@@ -79,6 +86,8 @@ export interface HeadlessState {
   focus: number | null; // slot that has (or will get) keyboard focus
   wobble: number | null; // blocked slot clicked last, wobbling
   leaving: number[]; // slots removed by the last move, animating out
+  moving: Flight[]; // faces the last move (a shuffle, its undo or redo) moved, flying to their new slots
+  mismatch: Mismatch | null; // the last pick did not match the selection
   message: string; // announced in the live region
   check: Check;
   confirmingNew: boolean; // "New game" was asked for during a game: the notice asks before leaving it
@@ -136,6 +145,8 @@ export function makeState(data: DealData, now: number, prefs: Prefs = DEFAULT_PR
     focus: null,
     wobble: null,
     leaving: [],
+    moving: [],
+    mismatch: null,
     message: '',
     check: { kind: 'idle' },
     confirmingNew: false,
@@ -213,6 +224,8 @@ export function playMove(s: HeadlessState, move: Move, now: number): string | nu
   s.check = { kind: 'idle' };
   s.confirmingNew = false;
   s.leaving = move.type === 'match' ? [move.a, move.b] : [];
+  s.moving = move.type === 'match' ? [] : flightsOf(s.deal.tiles, before.faces, s.game.faces);
+  s.mismatch = null;
   refresh(s);
   if (s.status === 'won') stopClock(s, now);
   else startClock(s, now); // the first move starts your clock
@@ -233,7 +246,7 @@ export function playMove(s: HeadlessState, move: Move, now: number): string | nu
   return null;
 }
 
-/** The result of a tile click or Enter on a tile, for events.ts to act on. */
+/** The result of a tile click or Enter on a tile, for the controller to act on. */
 export type Picked =
   | { readonly kind: 'ignore' }
   | { readonly kind: 'wobble' }
@@ -243,12 +256,15 @@ export type Picked =
 
 /**
  * A player picks slot `slot` (click, tap, Enter or Space). Selects a free tile, removes a matching
- * pair (the returned move has been played), or marks a blocked tile to wobble. Mutates.
+ * pair (the returned move has been played), or marks a blocked tile to wobble. A free tile that does
+ * not match the selection takes the selection over, with a cue on both tiles (`mismatch`). Mutates.
  */
 export function pickTile(s: HeadlessState, slot: number, now: number): Picked {
   const face = s.game.faces[slot];
   if (face == null || s.status === 'won') return { kind: 'ignore' };
   s.focus = slot;
+  const cue = (s.mismatch?.n ?? 0) + 1;
+  s.mismatch = null;
   if (!s.free[slot]) {
     s.wobble = slot;
     s.message = t('client.blocked', { face: faceName(face) });
@@ -266,8 +282,13 @@ export function pickTile(s: HeadlessState, slot: number, now: number): Picked {
     if (error) throw new Error(error); // both tiles are free and match: the engine agrees
     return { kind: 'move', move };
   }
+  const was = s.selected;
   s.selected = slot;
-  s.message = t('client.selected', { face: faceName(face) });
+  if (was === null) s.message = t('client.selected', { face: faceName(face) });
+  else {
+    s.mismatch = { slots: [was, slot], n: cue };
+    s.message = t('client.noMatch', { a: faceName(face), b: faceName(s.game.faces[was]!) });
+  }
   return { kind: 'select' };
 }
 

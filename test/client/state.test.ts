@@ -112,13 +112,20 @@ describe('pickTile', () => {
     expect(tileLabel(s, a)).toBe(`${faceName(s.game.faces[a]!)}, free, selected`);
     expect(pickTile(s, a, T0).kind).toBe('deselect');
     expect(s.selected).toBeNull();
-    // a free tile that does not match the selection takes the selection over
+    // a free tile that does not match the selection takes the selection over, with a cue on both
     const other = s.free.findIndex((f, i) => f && i !== a && !canMatch(s.game.faces[i]!, s.game.faces[a]!));
-    if (other >= 0) {
-      pickTile(s, a, T0);
-      expect(pickTile(s, other, T0).kind).toBe('select');
-      expect(s.selected).toBe(other);
-    }
+    expect(other).toBeGreaterThanOrEqual(0);
+    pickTile(s, a, T0);
+    expect(s.mismatch).toBeNull();
+    expect(pickTile(s, other, T0).kind).toBe('select');
+    expect(s.selected).toBe(other);
+    expect(s.mismatch).toEqual({ slots: [a, other], n: 1 });
+    const [now, was] = [faceName(s.game.faces[other]!), faceName(s.game.faces[a]!)];
+    expect(s.message).toBe(`${now} does not match ${was}. ${now} selected.`);
+    expect(pickTile(s, a, T0).kind).toBe('select'); // and back: the next cue
+    expect(s.mismatch).toEqual({ slots: [other, a], n: 2 });
+    expect(pickTile(s, a, T0).kind).toBe('deselect');
+    expect(s.mismatch).toBeNull();
     pickTile(s, a, T0);
     const picked = pickTile(s, b, T0 + 1000);
     expect(picked).toEqual({ kind: 'move', move: { type: 'match', a, b } });

@@ -69,6 +69,7 @@ const SHAPES: [string, string[]][] = [
   ]),
   ['--tile-pick', ['--tile-face']],
   ['--tile-hint', ['--tile-face']],
+  ['--tile-miss', ['--tile-face', '--tile-miss-tint']], // the mismatch cue's rim
   ['--focus', ['--bg', '--bg-deep', '--surface']],
 ];
 
