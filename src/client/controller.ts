@@ -8,17 +8,21 @@ import type { Move } from '../engine/index.ts';
 import { makePrefs, PREFS_COOKIE, PREFS_MAX_AGE_S } from '../shared/prefs.ts';
 import { type Ask } from './ask.ts';
 import { shareLink, shareReplay } from './share.ts';
+import { dropClock, keepClock } from './clock.ts';
 import { t } from './i18n.ts';
 import type { Controller } from './events.ts';
 import { boardPoint, fit, land, renderClock, zoomTo, type State } from './render.ts';
 import { play as playSound, setSound, type Sounds } from './sound.ts';
 import {
+  canRestart,
   elapsedMs,
+  firstFree,
   isInProgress,
   moveFocus,
   newGameUrl,
   pickTile,
   playMove,
+  restart,
   shareUrl,
   showCheck,
   showHint,
@@ -33,6 +37,7 @@ const PAUSE_SAFE = new Set([
   'pause',
   'timer',
   'sound',
+  'highlight',
   'new',
   'new!',
   'stay',
@@ -45,6 +50,7 @@ const PAUSE_SAFE = new Set([
 ]);
 
 export const FOCUS_BOARD = 'mahjong:focus-board'; // sessionStorage: "New game" was pressed; focus the new board
+const KEEP_CLOCK_TICKS = 5; // a running clock is kept in this browser every this many ticks (seconds)
 
 export interface Deps {
   readonly sync: Sync;
@@ -60,16 +66,31 @@ export function makeController(s: State, deps: Deps): Controller {
   const { sync, sounds, ask, draw, now } = deps;
   const doc = s.dom.board.ownerDocument;
   let hintAt = -1; // log length of the position the pending hint is for
+  let ticks = 0; // clock ticks since your time was last kept in this browser
 
   /** The player's switches, kept in the mj_prefs cookie, which the server renders (no flash on the next page). */
   function savePrefs(): void {
     const { layout, seed, mode } = s.deal;
-    const value = makePrefs({ timer: s.timerOn ? 'on' : 'off', paused: s.paused }, layout, seed, mode);
+    const prefs = {
+      timer: s.timerOn ? 'on' : 'off',
+      highlight: s.highlightOn ? 'on' : 'off',
+      paused: s.paused,
+    } as const;
+    const value = makePrefs(prefs, layout, seed, mode);
     doc.cookie = `${PREFS_COOKIE}=${value}; path=/; max-age=${PREFS_MAX_AGE_S}; samesite=lax`;
   }
 
   /** Hands the log to the sync with your clock as it reads now. */
-  const recordNow = (): void => record(sync, s.game.log, s.status, elapsedMs(s.clock, now()));
+  function recordNow(): void {
+    record(sync, s.game.log, s.status, elapsedMs(s.clock, now()));
+    if (s.status === 'won') dropClock(sync.env.store, sync.key); // a game of this deal after it starts at 0:00
+  }
+
+  /** Keeps your time as shown now in this browser, so a reload goes on from it (clock.ts). */
+  function keepTime(): void {
+    ticks = 0;
+    if (isInProgress(s)) keepClock(sync.env.store, sync.key, s.gameId, elapsedMs(s.clock, now()), now());
+  }
 
   /** Plays a move locally and hands the log to the sync. */
   function play(move: Move): boolean {
@@ -197,6 +218,26 @@ export function makeController(s: State, deps: Deps): Controller {
           s.soundOn = sounds.on;
           draw();
           return;
+        case 'highlight':
+          s.highlightOn = !s.highlightOn;
+          savePrefs();
+          draw();
+          return;
+        case 'restart':
+        case 'restart!':
+          if (!canRestart(s)) return;
+          if (action === 'restart' && !s.confirmingRestart) {
+            s.confirmingNew = false;
+            s.confirmingRestart = true; // ask first: the notice offers "Restart" (restart!) and "Keep playing"
+            draw();
+            s.dom.notice.querySelector<HTMLElement>('[data-do="stay"]')?.focus();
+            return;
+          }
+          if (restart(s, now()).length > 0) recordNow();
+          s.focus = firstFree(s);
+          s.moveFocus = true; // the notice's button is gone: focus goes back to the board
+          draw();
+          return;
         case 'hint':
           return hint();
         case 'check':
@@ -204,6 +245,7 @@ export function makeController(s: State, deps: Deps): Controller {
         case 'new':
         case 'new!':
           if (action === 'new' && isInProgress(s) && !s.confirmingNew) {
+            s.confirmingRestart = false;
             s.confirmingNew = true; // ask first: the notice offers "New game" (new!) and "Keep playing"
             draw();
             s.dom.notice.querySelector<HTMLElement>('[data-do="stay"]')?.focus();
@@ -230,11 +272,13 @@ export function makeController(s: State, deps: Deps): Controller {
           return;
         case 'stay':
           s.confirmingNew = false;
+          s.confirmingRestart = false;
           s.moveFocus = true;
           draw();
           return;
         case 'deselect':
           s.confirmingNew = false;
+          s.confirmingRestart = false;
           s.selected = null;
           s.hint = null;
           s.message = ''; // "… selected." or the hint's pair go with them
@@ -252,12 +296,14 @@ export function makeController(s: State, deps: Deps): Controller {
     visibility(hidden) {
       if (hidden) {
         stopClock(s, now()); // your clock stops while the page is away
+        keepTime();
         sendNow(sync); // a phone may end a page in the background without a pagehide
       } else startClock(s, now());
       renderClock(s, now());
     },
     tick() {
       renderClock(s, now());
+      if (s.clock.since !== null && ++ticks >= KEEP_CLOCK_TICKS) keepTime();
     },
     fit() {
       fit(s);
@@ -284,6 +330,7 @@ export function makeController(s: State, deps: Deps): Controller {
       return boardPoint(s, at);
     },
     leave() {
+      keepTime();
       leave(sync);
     },
     online() {

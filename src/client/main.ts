@@ -7,6 +7,7 @@ import type { Move } from '../engine/index.ts';
 import type { MovesAnswer } from '../shared/api.ts';
 import { formatTime } from '../shared/display.ts';
 import { makeAsk } from './ask.ts';
+import { keptClock } from './clock.ts';
 import { watchChrome } from './bar.ts';
 import { t } from './i18n.ts';
 import { FOCUS_BOARD, makeController } from './controller.ts';
@@ -15,7 +16,16 @@ import { bind } from './events.ts';
 import { fit, makeDom, readData, render, type State } from './render.ts';
 import { keepDeal, openOffline } from './shell.ts';
 import { makeSounds } from './sound.ts';
-import { elapsedMs, firstFree, makeState, refresh, startClock, stopClock, type DealData } from './state.ts';
+import {
+  elapsedMs,
+  firstFree,
+  isInProgress,
+  makeState,
+  refresh,
+  startClock,
+  stopClock,
+  type DealData,
+} from './state.ts';
 import { openSync, sendKept } from './sync.ts';
 
 declare const __WORKER_FILE__: string; // hashed worker file name, set by scripts/build-client.ts
@@ -42,6 +52,7 @@ function start(doc: Document, data: DealData, message = ''): void {
   const prefs = {
     paused: wrap?.hasAttribute('data-paused') ?? false,
     timerOn: counters?.dataset.timer !== 'off',
+    highlightOn: doc.documentElement.dataset.highlight !== 'off',
     soundOn: sounds.on,
   };
   const headless = makeState(data, Date.now(), prefs);
@@ -116,6 +127,9 @@ function start(doc: Document, data: DealData, message = ''): void {
     if (sync.playMs !== null) s.clock.base = Math.max(s.clock.base, sync.playMs);
     s.message = t('client.welcomeKept');
   }
+  // Your time as this browser last showed it (clock.ts): the server heard the time of the last move only.
+  const shown = keptClock(ENV.store, sync.key, s.gameId, Date.now());
+  if (shown !== null && isInProgress(s)) s.clock.base = Math.max(s.clock.base, shown);
   s.saving = sync.status;
   const kept = sendKept(sync.key, ENV); // games other deals' pages left waiting (finished offline, closed too soon)
 

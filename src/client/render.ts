@@ -18,7 +18,7 @@ import { boxOf, type Box } from '../shared/box.ts';
 import { achievementText } from '../shared/achievements.ts';
 import type { EarnedAnswer } from '../shared/api.ts';
 import { formatTime, isCleanWin } from '../shared/display.ts';
-import { elapsedMs, tileLabel, type HeadlessState, type Verified } from './state.ts';
+import { canRestart, elapsedMs, tileLabel, type HeadlessState, type Verified } from './state.ts';
 import { t } from './i18n.ts';
 import { STATUS_KEYS } from './sync.ts';
 import { canZoomIn } from './zoom.ts';
@@ -286,24 +286,31 @@ export function renderClock(s: State, now: number): void {
   setAttr(clock, 'data-paused', s.paused ? '' : null);
 }
 
-/** The switches (pause, timer, sound) say what they are, and the page shows what they chose. */
+/**
+ * The switches say whether they are on (`aria-pressed`): the timer, sound and highlight keep their names (the CSS
+ * draws their state), Pause says what it does next. The page shows what they chose: the paused board, the clock,
+ * the free tiles' highlight (`<html data-highlight="off">`, as the server renders it).
+ */
 function renderSwitches(s: State): void {
   for (const b of s.dom.actions) {
     const action = b.dataset.action;
-    const [on, text] =
+    const on =
       action === 'pause'
-        ? [s.paused, t(s.paused ? 'client.resume' : 'client.pause')]
+        ? s.paused
         : action === 'timer'
-          ? [s.timerOn, t(s.timerOn ? 'client.timerHide' : 'client.timerShow')]
+          ? s.timerOn
           : action === 'sound'
-            ? [s.soundOn, t(s.soundOn ? 'client.soundOn' : 'client.soundOff')]
-            : [null, ''];
+            ? s.soundOn
+            : action === 'highlight'
+              ? s.highlightOn
+              : null;
     if (on === null) continue;
     setAttr(b, 'aria-pressed', String(on));
-    setText(b, text);
+    if (action === 'pause') setText(b, t(s.paused ? 'client.resume' : 'client.pause'));
   }
   if (s.dom.wrap) setAttr(s.dom.wrap, 'data-paused', s.paused ? '' : null);
   if (s.dom.counterBox) setAttr(s.dom.counterBox, 'data-timer', s.timerOn ? 'on' : 'off');
+  setAttr(s.dom.board.ownerDocument.documentElement, 'data-highlight', s.highlightOn ? null : 'off');
 }
 
 function button(doc: Document, action: string, text: string): HTMLButtonElement {
@@ -327,6 +334,10 @@ function renderNotice(s: State): boolean {
     key = 'confirm-new';
     text = t('client.notice.confirmNew');
     buttons.push(['new!', t('client.notice.newGame')], ['stay', t('client.notice.stay')]);
+  } else if (s.confirmingRestart) {
+    key = 'confirm-restart';
+    text = t('client.notice.confirmRestart');
+    buttons.push(['restart!', t('client.notice.restart')], ['stay', t('client.notice.stay')]);
   } else if (s.check.kind === 'running') {
     key = 'running';
     text = t('client.notice.asking');
@@ -482,15 +493,22 @@ export function rankText(v: Pick<Verified, 'ranked' | 'unranked' | 'dailyRank'>,
   return t('client.rank.record');
 }
 
-/** What the win panel says of the player's best on this layout (and mode): their own times. */
+/**
+ * What the win panel says of the player's best on this layout (and mode): their own times. The gain is the
+ * difference of the times as shown (whole seconds, as formatTime cuts them), so the three numbers agree: 0:28
+ * after a best of 0:55 is 0:27 faster, whatever the milliseconds; a best beaten by less than a shown second is
+ * "just under" it.
+ */
 export function bestText(timeMs: number | null, previousBestMs: number | null | undefined, mode: string): string {
   if (timeMs === null || previousBestMs === undefined) return '';
   if (previousBestMs === null) return t('client.best.first', { mode });
   const before = formatTime(previousBestMs);
-  if (timeMs < previousBestMs)
-    return previousBestMs - timeMs >= 1000
-      ? t('client.best.faster', { mode, gain: formatTime(previousBestMs - timeMs), before })
+  if (timeMs < previousBestMs) {
+    const gain = Math.floor(previousBestMs / 1000) - Math.floor(timeMs / 1000); // whole seconds, as shown
+    return gain >= 1
+      ? t('client.best.faster', { mode, gain: formatTime(gain * 1000), before })
       : t('client.best.under', { mode, before });
+  }
   return t('client.best.stays', { mode, before });
 }
 
@@ -564,11 +582,13 @@ export function render(s: State, now: number): void {
     const off =
       (action === 'undo' && s.game.past.length === 0) ||
       (action === 'redo' && s.game.future.length === 0) ||
+      (action === 'restart' && !canRestart(s)) ||
       (action !== 'new' &&
         action !== 'share' &&
         action !== 'share-replay' &&
         action !== 'sound' &&
         action !== 'timer' &&
+        action !== 'highlight' &&
         s.status === 'won') ||
       (action === 'hint' && s.hintPending) ||
       (action === 'check' && s.check.kind === 'running');

@@ -91,12 +91,14 @@ export interface HeadlessState {
   message: string; // announced in the live region
   check: Check;
   confirmingNew: boolean; // "New game" was asked for during a game: the notice asks before leaving it
+  confirmingRestart: boolean; // "Restart this deal" was asked for: the notice asks before undoing every move
   clock: Clock;
   saving: SyncStatus; // what the save indicator says (sync.ts)
   verified: Verified | null; // the server recorded the win: its time, the best before, its rank
   record: DealRecordAnswer | null; // the deal's record as the server last sent it (with a win); null: as rendered
   paused: boolean; // the board is hidden and your clock stopped (kept in the mj_prefs cookie)
   timerOn: boolean; // the clock is shown (mj_prefs)
+  highlightOn: boolean; // free tiles are lifted and rimmed (mj_prefs); off, they look like the others
   soundOn: boolean; // soft sounds (localStorage)
   wentOffline: boolean; // the page lost the server while this game was played: its moves may arrive together
   replayUrl: string | null; // the game's replay link, once the player asked for it (the win panel's Share replay)
@@ -112,10 +114,11 @@ const empty = (): Pick<HeadlessState, 'free' | 'pairs' | 'status'> => ({ free: [
 export interface Prefs {
   readonly paused: boolean;
   readonly timerOn: boolean;
+  readonly highlightOn: boolean;
   readonly soundOn: boolean;
 }
 
-const DEFAULT_PREFS: Prefs = { paused: false, timerOn: true, soundOn: false };
+const DEFAULT_PREFS: Prefs = { paused: false, timerOn: true, highlightOn: true, soundOn: false };
 
 /**
  * A state for the page data at time `now` (ms epoch). Replays the embedded move log; your clock goes on
@@ -150,12 +153,14 @@ export function makeState(data: DealData, now: number, prefs: Prefs = DEFAULT_PR
     message: '',
     check: { kind: 'idle' },
     confirmingNew: false,
+    confirmingRestart: false,
     clock,
     saving: gameId && game.log.length > 0 ? 'saved' : 'idle',
     verified: null,
     record: null,
     paused: prefs.paused,
     timerOn: prefs.timerOn,
+    highlightOn: prefs.highlightOn,
     soundOn: prefs.soundOn,
     wentOffline: false,
     replayUrl: null,
@@ -223,6 +228,7 @@ export function playMove(s: HeadlessState, move: Move, now: number): string | nu
   s.wobble = null;
   s.check = { kind: 'idle' };
   s.confirmingNew = false;
+  s.confirmingRestart = false;
   s.leaving = move.type === 'match' ? [move.a, move.b] : [];
   s.moving = move.type === 'match' ? [] : flightsOf(s.deal.tiles, before.faces, s.game.faces);
   s.mismatch = null;
@@ -244,6 +250,25 @@ export function playMove(s: HeadlessState, move: Move, now: number): string | nu
   const after = positionMessage(s, now);
   s.message = after ? (move.type === 'match' || move.type === 'shuffle' ? after : `${text} ${after}`) : text;
   return null;
+}
+
+/** Whether "Restart this deal" can act: a move to take back, and the board not cleared. */
+export const canRestart = (s: HeadlessState): boolean => s.game.past.length > 0 && s.status !== 'won';
+
+/**
+ * Takes the board back to the start of its deal at time `now`: every move undone, as that many `undo` moves
+ * (the server replays and counts them as any undo: docs/fair-play.md), so Redo can play them again and your
+ * clock runs on. Returns the moves played (none when there is nothing to take back). Mutates.
+ */
+export function restart(s: HeadlessState, now: number): Move[] {
+  const moves: Move[] = [];
+  if (!canRestart(s)) return moves;
+  while (s.game.past.length > 0) {
+    if (playMove(s, { type: 'undo' }, now) !== null) break; // the engine always takes back a step it holds
+    moves.push({ type: 'undo' });
+  }
+  s.message = t('client.restarted', { n: moves.length });
+  return moves;
 }
 
 /** The result of a tile click or Enter on a tile, for the controller to act on. */

@@ -21,6 +21,7 @@ import {
   type Slot,
 } from '../../src/engine/index.ts';
 import {
+  canRestart,
   elapsedMs,
   firstFree,
   makeState,
@@ -29,6 +30,7 @@ import {
   newGameUrl,
   pickTile,
   playMove,
+  restart,
   shareUrl,
   showCheck,
   showHint,
@@ -86,7 +88,7 @@ describe('makeState', () => {
     const d = dealOf();
     const [a, b] = d.solution[0]!;
     const game = { id: 'g1', log: [{ type: 'match' as const, a, b }], startedAt: T0, playMs: 30_000 };
-    const s = makeState({ deal: d, game }, T0, { paused: true, timerOn: true, soundOn: false });
+    const s = makeState({ deal: d, game }, T0, { paused: true, timerOn: true, highlightOn: true, soundOn: false });
     expect(s.paused).toBe(true);
     expect(elapsedMs(s.clock, T0 + 60_000)).toBe(30_000);
     s.paused = false;
@@ -177,6 +179,39 @@ describe('playMove', () => {
     expect(s.game.shuffles).toBe(1);
     expect(s.game.left).toBe(14);
     expect(s.message).toMatch(/^Shuffled\. \d+ pairs? to play\.$/);
+  });
+});
+
+describe('restart', () => {
+  test('takes every step back as undos (a shuffle too): the deal’s own board, counted as undone, redo still there', () => {
+    const d = dealOf();
+    const s = makeState({ deal: d, game: null }, T0);
+    expect(canRestart(s)).toBe(false); // nothing to take back
+    expect(restart(s, T0)).toEqual([]);
+    const [a, b] = d.solution[0]!;
+    expect(playMove(s, { type: 'match', a, b }, T0 + 1000)).toBeNull();
+    expect(playMove(s, { type: 'shuffle' }, T0 + 2000)).toBeNull();
+    s.confirmingRestart = true;
+    const faces = s.game.faces;
+    expect(canRestart(s)).toBe(true);
+    expect(restart(s, T0 + 3000)).toEqual([{ type: 'undo' }, { type: 'undo' }]);
+    expect(s.game.faces).toEqual(d.tiles.map((t) => t.face));
+    expect(s.game.faces).not.toEqual(faces);
+    expect(s.game.left).toBe(14);
+    expect(s.game.undos).toBe(2);
+    expect(s.game.log.map((m) => m.type)).toEqual(['match', 'shuffle', 'undo', 'undo']);
+    expect(s.game.future).toHaveLength(2); // redo plays them again
+    expect(s.confirmingRestart).toBe(false);
+    expect(s.message).toBe('Back to the start of the deal: 2 moves undone.');
+    expect(isCleanWin(s.game)).toBe(false);
+    expect(s.clock.since).toBe(T0 + 1000); // your clock runs on
+    expect(canRestart(s)).toBe(false);
+    // A won board is over: nothing restarts it.
+    const w = makeState({ deal: d, game: null }, T0);
+    for (const [x, y] of d.solution) playMove(w, { type: 'match', a: x, b: y }, T0);
+    expect(w.status).toBe('won');
+    expect(canRestart(w)).toBe(false);
+    expect(restart(w, T0)).toEqual([]);
   });
 });
 
@@ -296,7 +331,11 @@ describe("the win panel's best", () => {
     [60_000, null, 'relaxed', 'Your first win on this layout.'],
     [60_000, 90_000, 'relaxed', 'A new personal best on this layout: 0:30 faster than your 1:30.'],
     [95_000, 90_000, 'classic', 'Your best on this layout, classic stays 1:30.'],
-    [89_500, 90_000, 'relaxed', 'A new personal best on this layout, just under your 1:30.'],
+    [90_200, 90_900, 'relaxed', 'A new personal best on this layout, just under your 1:30.'],
+    // The gain is the difference of the times shown: 0:28 after 0:55 is 0:27, not the 0:26 of the milliseconds.
+    [28_900, 55_000, 'relaxed', 'A new personal best on this layout: 0:27 faster than your 0:55.'],
+    [89_500, 90_000, 'relaxed', 'A new personal best on this layout: 0:01 faster than your 1:30.'],
+    [59_999, 61_000, 'relaxed', 'A new personal best on this layout: 0:02 faster than your 1:01.'],
     [null, 90_000, 'relaxed', ''],
   ] as const)('%s ms after a best of %s (%s)', (time, best, mode, text) => {
     expect(bestText(time, best, mode)).toBe(text);

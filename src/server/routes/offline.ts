@@ -132,6 +132,6 @@ export default async function offline(fastify: FastifyInstance): Promise<void> {
       shareUrl: '',
       otherMode: { mode: 'classic', url: newDealUrl('turtle', 'classic') },
       newUrl: newDealUrl('turtle', 'relaxed'),
-      prefs: { timer: 'on', paused: false },
+      prefs: { timer: 'on', highlight: 'on', paused: false },
     });
 }

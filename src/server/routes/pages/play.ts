@@ -243,7 +243,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const nav: Nav = daily && seed === dailySeed(fastify.now()) ? 'daily' : 'play';
       const prefs = parsePrefs(request.cookies[PREFS_COOKIE], layout, seed, mode);
       const theme = themeOf(request.cookies[THEME_COOKIE]);
-      const cacheKey = `${nav} ${shareUrl} ${prefs.timer} ${prefs.paused} ${theme.name} ${theme.auto} ${request.tiles}`;
+      const cacheKey = `${nav} ${shareUrl} ${prefs.timer} ${prefs.highlight} ${prefs.paused} ${theme.name} ${theme.auto} ${request.tiles}`;
       const cached = fresh?.pages.get(cacheKey);
       if (cached && !known) keepWhole(cached, record);
       if (cached) return sendPage(reply, cached, record);

@@ -1,0 +1,45 @@
+/** The play page's switches in the `mj_prefs` cookie (src/shared/prefs.ts): the words read and written. */
+import { describe, expect, test } from 'vitest';
+import { makePrefs, parsePrefs, type PlayPrefs } from '../../src/shared/prefs.ts';
+
+const ON: PlayPrefs = { timer: 'on', highlight: 'on', paused: false };
+
+describe('parsePrefs', () => {
+  test.each([
+    [undefined, ON],
+    ['', ON],
+    ['none', ON],
+    ['timer-off', { ...ON, timer: 'off' }],
+    ['highlight-off', { ...ON, highlight: 'off' }],
+    ['timer-off.highlight-off', { ...ON, timer: 'off', highlight: 'off' }],
+    ['highlight-off.paused~turtle~abc~relaxed', { ...ON, highlight: 'off', paused: true }],
+    ['paused~turtle~abc~classic', ON], // another mode's pause
+    ['paused~turtle~other~relaxed.timer-off', { ...ON, timer: 'off' }], // another deal's pause
+    ['highlight-of.highlight.off.HIGHLIGHT-OFF.highlight-on', ON], // only the exact word counts
+    ['x'.repeat(5000), ON],
+  ] as const)('%j', (raw, prefs) => {
+    expect(parsePrefs(raw, 'turtle', 'abc', 'relaxed')).toEqual(prefs);
+  });
+});
+
+describe('makePrefs', () => {
+  test.each([
+    [ON, 'none'],
+    [{ ...ON, highlight: 'off' }, 'highlight-off'],
+    [{ ...ON, timer: 'off', highlight: 'off' }, 'timer-off.highlight-off'],
+    [{ timer: 'off', highlight: 'off', paused: true }, 'timer-off.highlight-off.paused~turtle~abc~relaxed'],
+  ] as const)('%j → %s', (prefs, word) => {
+    expect(makePrefs(prefs, 'turtle', 'abc', 'relaxed')).toBe(word);
+  });
+
+  test('every combination reads back as written', () => {
+    for (const timer of ['on', 'off'] as const)
+      for (const highlight of ['on', 'off'] as const)
+        for (const paused of [false, true]) {
+          const prefs = { timer, highlight, paused };
+          expect(parsePrefs(makePrefs(prefs, 'fortress', 's-1', 'classic'), 'fortress', 's-1', 'classic')).toEqual(
+            prefs,
+          );
+        }
+  });
+});
