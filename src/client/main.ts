@@ -5,9 +5,9 @@
  */
 import type { Move } from '../engine/index.ts';
 import type { MovesAnswer } from '../shared/api.ts';
-import { formatTime } from '../shared/display.ts';
 import { makeAsk } from './ask.ts';
 import { watchChrome } from './bar.ts';
+import { watchMore } from './cue.ts';
 import { t } from './i18n.ts';
 import { FOCUS_BOARD, makeController } from './controller.ts';
 import { ENV, registerServiceWorker, WINS_CHANNEL } from './env.ts';
@@ -15,7 +15,7 @@ import { bind } from './events.ts';
 import { fit, makeDom, readData, render, type State } from './render.ts';
 import { keepDeal, openOffline } from './shell.ts';
 import { makeSounds } from './sound.ts';
-import { elapsedMs, firstFree, makeState, refresh, startClock, stopClock, type DealData } from './state.ts';
+import { firstFree, makeState, refresh, startClock, stopClock, type DealData } from './state.ts';
 import { openSync, sendKept } from './sync.ts';
 
 declare const __WORKER_FILE__: string; // hashed worker file name, set by scripts/build-client.ts
@@ -85,8 +85,7 @@ function start(doc: Document, data: DealData, message = ''): void {
       saved: (answer, complete) => {
         if (answer.status === 'won' && s.status === 'won' && !s.verified) {
           s.verified = verifiedOf(answer);
-          if (answer.record) s.record = answer.record;
-          s.message = t('client.wonVerified', { time: formatTime(elapsedMs(s.clock, Date.now())) });
+          if (answer.record) s.record = answer.record; // the message stays "Board cleared": the panel says the rest
           try {
             new BroadcastChannel(WINS_CHANNEL).postMessage({ layout: s.deal.layout }); // open stats pages count it
           } catch {
@@ -133,6 +132,7 @@ function start(doc: Document, data: DealData, message = ''): void {
   bind(doc, s.dom.board, ctrl);
   const bar = doc.querySelector<HTMLElement>('.controls');
   if (bar) watchChrome(bar, doc.querySelector<HTMLElement>('.counters'));
+  for (const box of doc.querySelectorAll<HTMLElement>('#win-panel, .play-side')) watchMore(box);
   // For tests and curious players: the state, the sync, and a way to send what waits without the batch delay.
   (globalThis as { __mahjong?: unknown }).__mahjong = { state: s, sync, sendNow: () => ctrl.online() };
 }
