@@ -1,17 +1,17 @@
 /**
  * The large-print face set (docs/client.md, "Faces"), for small screens and low vision: every suit tile is
- * a big numeral over its suit's symbol, and the suits differ by shape as well as colour (dots a coin,
- * bamboo two jointed stalks, characters a diamond; numeral and symbol in the suit's colour: blue, green,
- * red). Winds are a big Latin letter (E S W N) over an arrow pointing that way; the dragons a big letter-free
- * symbol each (red: the box and bar of 中; green: a sprout; white: a double frame); flowers a blossom and
- * seasons a sun, each over its number 1 to 4.
+ * a big numeral inside its suit's marks, which differ by place and shape as well as colour (dots a coin in each
+ * corner, bamboo a jointed stalk down each side, characters a bar across the top and the bottom; numeral and
+ * marks in the suit's colour: blue, green, red). Winds are a big Latin letter (E S W N) over an arrow pointing
+ * that way; the dragons a big letter-free symbol each (red: the box and bar of 中; green: a sprout; white: a
+ * double frame); flowers a blossom and seasons a sun, each over its number 1 to 4.
  *
  * Numerals and letters are our own strokes on a 60 × 88 box, bold and open so that 3, 5, 6, 8 and 9 stay
  * apart when a tile is 22 px wide: a round 3 beside a flat-topped 5, a closed 4, and a 6 and a 9 drawn as a
  * ring on a straight stroke, unlike the two rings of the 8.
  */
 import { FACES } from '../../src/engine/types.ts';
-import { disc, fill, line, num, paint, ring, sprite, strokes, symbol, use, type Colour, type Glyph } from './draw.ts';
+import { disc, fill, line, num, paint, sprite, strokes, symbol, use, type Colour, type Glyph } from './draw.ts';
 
 const g = (d: string): Glyph => ({ w: 60, h: 88, d });
 
@@ -38,15 +38,28 @@ export const LETTERS: readonly Glyph[] = [
 
 const SUIT: Record<'d' | 'b' | 'c', Colour> = { d: 'blue', b: 'green', c: 'red' };
 
-/** The suits' symbols, centred on (30, 69.5) under the numeral: a coin, two jointed stalks, a diamond. */
+/**
+ * The suits' marks, around the numeral: dots a coin in each corner, bamboo a jointed stalk down each side,
+ * characters a bar across the top and the bottom. They differ by place and shape, not by colour alone, and
+ * each reaches several edges of the face: a raised tile is drawn up and to the left of its place, so a
+ * neighbour raised over a part of this one hides a quarter, a half or a strip of it, and some of the marks
+ * stay in view whichever part that is.
+ */
 const SYMBOLS = [
-  `<g id="l-d">${ring(30, 69.5, 8.4, 4.4, 'blue')}${disc(30, 69.5, 3.4, 'blue')}</g>`,
-  `<g id="l-b">${line('M21 62V77M39 62V77', 'green', 7.2)}${line('M17 69.5H25M35 69.5H43', 'ink', 2.2)}</g>`,
-  `<g id="l-c">${fill('M30 58.5L41 69.5L30 80.5L19 69.5Z', 'red')}</g>`,
+  `<g id="l-d">${[
+    [8, 8],
+    [52, 8],
+    [8, 72],
+    [52, 72],
+  ]
+    .map(([x, y]) => disc(x!, y!, 5.6, 'blue'))
+    .join('')}</g>`,
+  `<g id="l-b">${line('M7 9V71M53 9V71', 'green', 5.4)}${line('M3.5 30H10.5M3.5 50H10.5M49.5 30H56.5M49.5 50H56.5', 'ink', 2)}</g>`,
+  `<g id="l-c">${line('M18 7H42M18 73H42', 'red', 6.4)}</g>`,
 ];
 
-/** The big numeral of a suit tile, in the suit's colour. */
-const numeral = (n: number, colour: Colour): string => strokes(DIGITS[n - 1]!, 12, 1, 36, 8, colour);
+/** The big numeral of a suit tile, in the suit's colour, inside its marks. */
+const numeral = (n: number, colour: Colour): string => strokes(DIGITS[n - 1]!, 13, 15, 34, 7.5, colour);
 
 function suits(): { defs: string[]; symbols: string[] } {
   const defs = [...SYMBOLS];

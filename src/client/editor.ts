@@ -37,6 +37,8 @@ const UNDO_MAX = 500; // drafts kept for undo
 const CHECK_DELAY_MS = 60; // a burst of clicks is checked once, after it
 const STUCK_MS = 400; // a check running this long when the draft changes again is abandoned (the worker restarted)
 const MIN_CELL = 6; // the smallest fitted cell width; in CSS px
+const TAP_CELL = 24; // the smallest fitted cell width on a phone (a 48 px tile to tap), the view scrolls; in CSS px
+const PHONE = '(pointer: coarse), (max-width: 600px)'; // editor.css sizes cells the same way without script
 const ASPECT = 4 / 3; // a cell's height over its width (tiles are 3 wide by 4 high)
 /** The move buttons' steps: half-tile cells right and down. */
 const MOVE_STEPS: ReadonlyMap<string, readonly [dx: number, dy: number]> = new Map([
@@ -220,7 +222,8 @@ function start(dom: EditorDom, data: PageData): void {
     // A view as tall as its grid (narrow screens) fits the width, up to its largest height.
     const cap = parseFloat(getComputedStyle(dom.view).maxHeight);
     const h = (Number.isFinite(cap) ? cap : dom.view.clientHeight) - 4;
-    return 2 * Math.max(MIN_CELL, Math.min(w / width, h / (height * ASPECT)));
+    const least = matchMedia(PHONE).matches ? TAP_CELL : MIN_CELL;
+    return 2 * Math.max(least, Math.min(w / width, h / (height * ASPECT)));
   };
   function fit(): void {
     const tile = state.zoom ?? fitTile();

@@ -5,10 +5,10 @@
  */
 import type { Move } from '../engine/index.ts';
 import type { MovesAnswer } from '../shared/api.ts';
-import { formatTime } from '../shared/display.ts';
 import { makeAsk } from './ask.ts';
 import { keptClock } from './clock.ts';
 import { watchChrome } from './bar.ts';
+import { watchMore } from './cue.ts';
 import { t } from './i18n.ts';
 import { FOCUS_BOARD, makeController } from './controller.ts';
 import { ENV, registerServiceWorker, WINS_CHANNEL } from './env.ts';
@@ -99,8 +99,7 @@ function start(doc: Document, data: DealData, message = ''): void {
       saved: (answer, complete) => {
         if (answer.status === 'won' && s.status === 'won' && !s.verified) {
           s.verified = verifiedOf(answer);
-          if (answer.record) s.record = answer.record;
-          s.message = t('client.wonVerified', { time: formatTime(elapsedMs(s.clock, Date.now())) });
+          if (answer.record) s.record = answer.record; // the message stays "Board cleared": the panel says the rest
           try {
             new BroadcastChannel(WINS_CHANNEL).postMessage({ layout: s.deal.layout }); // open stats pages count it
           } catch {
@@ -150,6 +149,7 @@ function start(doc: Document, data: DealData, message = ''): void {
   bind(doc, s.dom.board, ctrl);
   const bar = doc.querySelector<HTMLElement>('.controls');
   if (bar) watchChrome(bar, doc.querySelector<HTMLElement>('.counters'));
+  for (const box of doc.querySelectorAll<HTMLElement>('#win-panel, .play-side')) watchMore(box);
   // For tests and curious players: the state, the sync, and a way to send what waits without the batch delay.
   (globalThis as { __mahjong?: unknown }).__mahjong = { state: s, sync, sendNow: () => ctrl.online() };
 }

@@ -1,0 +1,44 @@
+/**
+ * Scroll cues: a box that scrolls says where its content goes on past its edges, as
+ * `data-more="above below"` (either word, or no attribute when everything is in view), and the CSS shades
+ * those edges (board.css: the win panel, the desktop column). Kept current as the box scrolls, when it or
+ * its content changes size, and when its content changes (a line shown, a paragraph added).
+ * `watchMore` returns a function that stops watching.
+ */
+
+const SLACK = 2; // px of scroll that count as none (fractional sizes round)
+
+/** Writes `data-more` on `el` for its scroll position now. */
+export function markMore(el: HTMLElement): void {
+  const more: string[] = [];
+  if (el.scrollTop > SLACK) more.push('above');
+  if (el.scrollTop + el.clientHeight < el.scrollHeight - SLACK) more.push('below');
+  const value = more.join(' ');
+  if ((el.dataset.more ?? '') === value) return;
+  if (value) el.dataset.more = value;
+  else delete el.dataset.more;
+}
+
+export function watchMore(el: HTMLElement): () => void {
+  let frame = 0;
+  const update = (): void => {
+    if (frame) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      markMore(el);
+    });
+  };
+  el.addEventListener('scroll', update, { passive: true });
+  const sizes = new ResizeObserver(update);
+  sizes.observe(el);
+  for (const child of el.children) sizes.observe(child);
+  const changes = new MutationObserver(update);
+  changes.observe(el, { subtree: true, childList: true, characterData: true, attributeFilter: ['hidden'] });
+  markMore(el);
+  return () => {
+    el.removeEventListener('scroll', update);
+    sizes.disconnect();
+    changes.disconnect();
+    cancelAnimationFrame(frame);
+  };
+}
