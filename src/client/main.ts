@@ -16,16 +16,7 @@ import { bind } from './events.ts';
 import { fit, makeDom, readData, render, type State } from './render.ts';
 import { keepDeal, openOffline } from './shell.ts';
 import { makeSounds } from './sound.ts';
-import {
-  elapsedMs,
-  firstFree,
-  isInProgress,
-  makeState,
-  refresh,
-  startClock,
-  stopClock,
-  type DealData,
-} from './state.ts';
+import { firstFree, isInProgress, makeState, refresh, startClock, stopClock, type DealData } from './state.ts';
 import { openSync, sendKept } from './sync.ts';
 
 declare const __WORKER_FILE__: string; // hashed worker file name, set by scripts/build-client.ts
