@@ -77,7 +77,6 @@ export interface CustomLayoutRow {
   tiles: number; // number of slots
   slots: string; // JSON [[x, y, z], ...], normalized, in canonical slot order
   created_at: number; // ms epoch
-  title?: string | null; // the name its uploader gave it, shown (migration 013); null or absent: the neutral name
 }
 
 /** What stats need of a game: no move log. */
@@ -332,8 +331,8 @@ export interface CustomLayoutsStore {
   find(id: string): Promise<CustomLayoutRow | undefined>;
   /** Stores the layout unless its id is stored already; returns the stored row and whether it is new (first writer wins). */
   store(row: CustomLayoutRow): Promise<{ row: CustomLayoutRow; created: boolean }>;
-  /** Those ids that are stored, each with the name its uploader gave it (`title`), or null. */
-  names(ids: readonly string[]): Promise<Map<string, string | null>>;
+  /** The display names of those ids that are stored. */
+  names(ids: readonly string[]): Promise<Map<string, string>>;
 }
 
 /** Small server settings, such as the generated cookie secret. */

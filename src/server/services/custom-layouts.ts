@@ -54,23 +54,22 @@ export function builtinOfShape(id: string): string | undefined {
 
 /**
  * The name a custom layout is shown by, to everyone (docs/server.md, "Your own layouts"): a built-in's name for a
- * built-in's shape, else the name its uploader gave it on purpose (`title`: the form's name field or a .desktop
- * file's Name=), else a neutral one made of its id ("Custom layout c-3f9a1b2c4d5e"), in the page's language
- * (English without `i18n`). Never a file's own name: nobody chose it for the page. Pages escape it like any text.
+ * built-in's shape, else a neutral one made of its id ("Custom layout c-3f9a1b2c4d5e"), in the page's language
+ * (English without `i18n`). Never the name in the file or typed in the editor: the id comes from the shape, so
+ * the first to store a shape would otherwise name it for everyone ("Scam: free coins at …" on an upload of a
+ * well-known layout).
  */
-export function customName(id: string, i18n?: Namer, title?: string | null): string {
+export function customName(id: string, i18n?: Namer): string {
   const builtin = builtinOfShape(id);
   if (builtin) return layoutName(builtin, i18n);
-  if (title) return title;
   return i18n ? i18n.t('custom.name', { id }) : `${DEFAULT_NAME} ${id}`;
 }
 
-/** A custom layout as the server keeps it: its name is `customName`'s, in English. */
+/** A custom layout as the server keeps it: its name is its neutral one (`customName`), in English. */
 export interface CustomLayoutInfo {
   readonly custom: true;
   readonly id: string;
   readonly name: string;
-  readonly title: string | null; // the name its uploader gave it, if any
   readonly tiles: number;
   readonly layers: number;
   readonly drawing: LayoutDrawing; // its picture, named per page (`customPicture`)
@@ -80,13 +79,12 @@ export interface CustomLayoutInfo {
 
 /** A custom layout's picture, named in the page's language ("Name: 50 tiles in 3 layers"). */
 export const customPicture = (info: CustomLayoutInfo, i18n: Namer): string =>
-  namedPicture(info.drawing, pictureLabel(i18n.t, customName(info.id, i18n, info.title), info.tiles, info.layers));
+  namedPicture(info.drawing, pictureLabel(i18n.t, customName(info.id, i18n), info.tiles, info.layers));
 
 export interface UploadInput {
   readonly bytes: Uint8Array;
   readonly filename: string; // as the browser sent it
   readonly mapName: string; // the form's map field; '' for the first map
-  readonly title: string; // the name to show it by (the form's, or a .desktop file's Name=), cleaned; '' for none
   readonly client: string; // clientKey of the request, for the budget
 }
 
@@ -124,8 +122,7 @@ const HOUR = 3_600_000; // ms
 
 /** A stored custom layout as pages show it: parsed, with its geometry and its picture. */
 export function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
-  const title = row.title ?? null;
-  const name = customName(row.id, undefined, title); // the row's own name (the file's) is kept, never shown
+  const name = customName(row.id); // the row's own name (the file's) is kept, never shown: see customName
   const layout = makeLayout(row.id, name, `Your own layout, ${row.tiles} tiles`, parseSlotsJson(row.slots));
   const geom = geometryOf(layout);
   if (!geom.ok) throw new Error(`stored layout ${row.id} is invalid: ${geom.message}`);
@@ -134,7 +131,6 @@ export function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
     custom: true,
     id: row.id,
     name,
-    title,
     tiles: row.tiles,
     layers: geom.value.extent.depth,
     drawing: { viewBox: drawing.viewBox, body: flatString(drawing.body) }, // kept: flat, so its size is its length (services/sizes.ts)
@@ -163,7 +159,7 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     return info;
   };
 
-  const store = async (read: ReadLayout, client: string, title = ''): Promise<UploadResult> => {
+  const store = async (read: ReadLayout, client: string): Promise<UploadResult> => {
     const { layout, format, warnings } = read;
     const slots = slotsJson(layout.slots);
     const existing = await repo.find(layout.id);
@@ -181,7 +177,7 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     const checked = await fastify.dealer.check(layout, client);
     if (!checked.ok) return checked;
     // Budgeted only now: a file that is refused, or stored already, costs nothing.
-    const grown = await fastify.growth.take(client, layoutGrowth(slots.length, layout.name + title));
+    const grown = await fastify.growth.take(client, layoutGrowth(slots.length, layout.name));
     if (grown) return grown;
     const group = budgetGroup(client);
     const wait = await perClient?.take(group);
@@ -207,7 +203,6 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
       tiles: layout.slots.length,
       slots,
       created_at: opts.now(),
-      title: title || null,
     };
     const stored = await repo.store(row);
     if (stored.row.slots !== slots)
@@ -226,8 +221,8 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     custom,
     async namer(ids, i18n) {
       const wanted = [...new Set(ids)].filter(isCustomId);
-      const stored = wanted.length > 0 ? await repo.names(wanted) : new Map<string, string | null>();
-      return (id) => (stored.has(id) ? customName(id, i18n, stored.get(id)) : layoutName(id, i18n));
+      const stored = wanted.length > 0 ? await repo.names(wanted) : new Map<string, string>();
+      return (id) => (stored.has(id) ? customName(id, i18n) : layoutName(id, i18n));
     },
     async upload(input) {
       // The file's reading is charged to the client's CPU budget before it starts (by its size alone).
@@ -235,7 +230,7 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
       if (refused) return refused;
       const read = readUpload(input.bytes, input.filename, input.mapName);
       if (!read.ok) return { ok: false, code: 'ERR_LAYOUT', message: read.message };
-      return store(read.value, input.client, input.title);
+      return store(read.value, input.client);
     },
     async save(input) {
       const read = readDrawn(input.slots, input.name);

@@ -13,8 +13,7 @@
  *   KMahjongg grid and a GNOME map of it, a board shifted by half a tile). The name is not part of it.
  * - The name kept (never shown: custom-layouts.ts customName) is the GNOME map's name, or the KMahjongg file's name without its extension,
  *   cleaned: control and format characters (bidi overrides among them) dropped, white space
- *   collapsed, at most NAME_MAX characters. The name shown, if the uploader gives one (the form's name field,
- *   else a .desktop file's Name=: `readTitle`, `readDesktopName`), is cleaned the same way; pages escape it.
+ *   collapsed, at most NAME_MAX characters. Pages escape it like any text.
  * Whether the layout can be cleared is the dealer's question (a deal in a worker, with a deadline).
  */
 import { createHash } from 'node:crypto';
@@ -109,55 +108,6 @@ export function readDrawn(slots: readonly Slot[], name: string): ReadResult {
   const id = customId(normalized);
   const layout = makeLayout(id, cleanName(name), `Your own layout, ${normalized.length} tiles`, normalized);
   return { ok: true, value: { layout, format: 'editor', warnings: [] } };
-}
-
-/** A .desktop file is a few lines (KMahjongg's own are under 1 KB with every translation of the name). */
-export const MAX_DESKTOP_BYTES = 16 * 1024;
-
-export const TITLE_TOO_LONG = `a layout's name is at most ${NAME_MAX} characters`;
-export const TITLE_LINK = 'a layout’s name cannot hold a web or e-mail address';
-
-export type TitleResult =
-  { readonly ok: true; readonly value: string } | { readonly ok: false; readonly message: string };
-
-/**
- * The name typed in the upload form's name field: '' for none; cleaned (cleanName); at most NAME_MAX characters
- * as typed (a longer one is refused, not cut: the page would show a name its uploader did not write).
- */
-export function readTitle(raw: string): TitleResult {
-  const typed = raw.trim();
-  if ([...typed].length > NAME_MAX) return { ok: false, message: TITLE_TOO_LONG };
-  return shownName(typed);
-}
-
-/**
- * A web or e-mail address in a name (checked in NFKC, so full-width dots count). The first to store a shape names
- * it for everyone who uploads it later (its id is the shape's), so a name may not send them anywhere.
- */
-const LINKISH = /:\/\/|www\.|@|[a-z0-9]\.[a-z]{2,}/iu;
-
-/** A name to show, cleaned: '' when nothing is left, refused when it holds an address. */
-function shownName(raw: string): TitleResult {
-  if (LINKISH.test(raw.normalize('NFKC'))) return { ok: false, message: TITLE_LINK };
-  const cleaned = cleanName(raw);
-  return { ok: true, value: cleaned === DEFAULT_NAME && raw.trim() !== DEFAULT_NAME ? '' : cleaned };
-}
-
-/**
- * The `Name=` entry of a KMahjongg .desktop file sent beside its .layout (the untranslated one, of the first
- * group that has one), cleaned; '' when it has none. Every failure is a message for the form.
- */
-export function readDesktopName(bytes: Uint8Array): TitleResult {
-  if (bytes.length > MAX_DESKTOP_BYTES)
-    return { ok: false, message: `the .desktop file is larger than ${MAX_DESKTOP_BYTES / 1024} KB; it is a few lines` };
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return { ok: false, message: 'the .desktop file is not text (UTF-8)' };
-  }
-  const line = /^[ \t]*Name[ \t]*=(.*)$/m.exec(text);
-  return shownName((line?.[1] ?? '').replace(/\\s/g, ' ').trim());
 }
 
 /** The base name of an uploaded file (browsers send only that; some old ones a whole path). */

@@ -3,7 +3,7 @@ import type pg from 'pg';
 import { transaction } from '../../db/postgres.ts';
 import type { CustomLayoutRow, CustomLayoutsStore } from '../types.ts';
 
-const COLUMNS = 'id, name, format, tiles, slots, created_at, title';
+const COLUMNS = 'id, name, format, tiles, slots, created_at';
 
 export function createPgCustomLayoutsRepository(pool: pg.Pool): CustomLayoutsStore {
   const byId = async (q: pg.Pool | pg.PoolClient, id: string): Promise<CustomLayoutRow | undefined> =>
@@ -12,25 +12,24 @@ export function createPgCustomLayoutsRepository(pool: pg.Pool): CustomLayoutsSto
     async find(id) {
       return byId(pool, id);
     },
-    async store(given) {
-      const row = { ...given, title: given.title ?? null };
+    async store(row) {
       return transaction(pool, async (client) => {
         const inserted = await client.query(
-          `INSERT INTO custom_layouts (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
-          [row.id, row.name, row.format, row.tiles, row.slots, row.created_at, row.title],
+          `INSERT INTO custom_layouts (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (id) DO NOTHING`,
+          [row.id, row.name, row.format, row.tiles, row.slots, row.created_at],
         );
         const created = inserted.rowCount === 1;
         return { row: created ? row : (await byId(client, row.id))!, created };
       });
     },
     async names(ids) {
-      const names = new Map<string, string | null>();
+      const names = new Map<string, string>();
       if (ids.length === 0) return names;
-      const rows = await pool.query<{ id: string; title: string | null }>(
-        'SELECT id, title FROM custom_layouts WHERE id = ANY($1::text[])',
+      const rows = await pool.query<{ id: string; name: string }>(
+        'SELECT id, name FROM custom_layouts WHERE id = ANY($1::text[])',
         [ids],
       );
-      for (const r of rows.rows) names.set(r.id, r.title);
+      for (const r of rows.rows) names.set(r.id, r.name);
       return names;
     },
   };

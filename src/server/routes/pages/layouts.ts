@@ -1,10 +1,9 @@
 /**
  * Your own layouts (docs/contracts.md, "Pages"; issue 13):
- * - GET /layouts/new: the upload form (a file, for a GNOME .map the map's name, the name to show it by, and a
- *   KMahjongg .desktop file whose Name= names it when the name field is empty).
- * - POST /layouts (multipart: `file`, optional `name` (the map's), `title` and `desktop`): reads, checks and
- *   stores the layout (services/custom-layouts.ts), then 303 to its page. A bad file or name re-shows the form
- *   with the reason: 400 (413 past MAX_UPLOAD_BYTES; 429/503 past the budget of new layouts).
+ * - GET /layouts/new: the upload form (a file, and for a GNOME .map the map's name).
+ * - POST /layouts (multipart: `file`, optional `name`): reads, checks and stores the layout
+ *   (services/custom-layouts.ts), then 303 to its page. A bad file re-shows the form with the
+ *   reason: 400 (413 past MAX_UPLOAD_BYTES; 429/503 past the budget of new layouts).
  * - GET /layouts/:id: a custom layout's page: picture, tiles, who may play it, new games.
  * - GET /api/layouts/:id: a layout's slots as JSON, built in or custom: everything a browser needs to
  *   deal it itself with the engine (offline play).
@@ -20,15 +19,7 @@ import { LayoutSlotsSchema } from '../../schemas/responses.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { LayoutIdSchema } from '../../schemas/common.ts';
 import { clientKey } from '../../services/limits.ts';
-import {
-  MAP_NAME_MAX,
-  MAX_UPLOAD_BYTES,
-  NAME_MAX,
-  readDesktopName,
-  readTitle,
-  TITLE_LINK,
-  TITLE_TOO_LONG,
-} from '../../services/upload.ts';
+import { MAP_NAME_MAX, MAX_UPLOAD_BYTES } from '../../services/upload.ts';
 import { customName, customPicture } from '../../services/custom-layouts.ts';
 import { layoutById } from '../../../engine/builtins.ts';
 import { sendMiss } from '../../services/misses.ts';
@@ -37,7 +28,6 @@ interface FormState {
   error?: string; // why the file was refused (English: the page shows it in the player's language by its code)
   code?: ErrorCode; // the refusal's code; by the status when not given
   mapName?: string; // the map name that was sent, shown back (escaped)
-  title?: string; // the name to show that was sent, shown back (escaped)
 }
 
 const NO_FILE = 'choose a .layout or .map file to upload';
@@ -54,9 +44,6 @@ function renderForm(request: FastifyRequest, reply: FastifyReply, status: number
   const i18n = request.i18n;
   let error: { message: string; detail: string | null } | null = null;
   if (form.error === NO_FILE) error = { message: i18n.t('upload.noFile'), detail: null };
-  else if (form.error === TITLE_TOO_LONG)
-    error = { message: i18n.t('upload.titleTooLong', { max: NAME_MAX }), detail: null };
-  else if (form.error === TITLE_LINK) error = { message: i18n.t('upload.titleLink'), detail: null };
   else if (form.error !== undefined) {
     const code = form.code ?? CODE_OF_STATUS[status] ?? 'ERR_BAD_REQUEST';
     const page = errorPage(i18n, status, code, form.error, request.id);
@@ -65,10 +52,9 @@ function renderForm(request: FastifyRequest, reply: FastifyReply, status: number
   return reply.code(status).page('upload', {
     title: i18n.t('upload.title'),
     nav: 'play',
-    form: { error, mapName: form.mapName ?? '', title: form.title ?? '' },
+    form: { error, mapName: form.mapName ?? '' },
     maxKb: MAX_UPLOAD_BYTES / KB,
     mapNameMax: MAP_NAME_MAX,
-    titleMax: NAME_MAX,
   });
 }
 
@@ -81,82 +67,64 @@ const scriptJson = (value: unknown): string =>
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 
-interface Form {
-  bytes: Buffer;
-  filename: string;
-  mapName: string; // the map field; '' for the first map
-  title: string; // the name to show it by: the name field's, else the .desktop file's Name=, cleaned; '' for none
-}
-
-type FormRefusal = { error: string; status: number; mapName: string; title: string };
-
-/** The form's file, map name and the name to show; a refusal message for anything else. */
-async function readForm(request: FastifyRequest): Promise<Form | FormRefusal> {
+/** The form's file and map name; a refusal message for anything else. */
+async function readForm(
+  request: FastifyRequest,
+): Promise<{ bytes: Buffer; filename: string; mapName: string } | { error: string; status: number; mapName: string }> {
   let file: { bytes: Buffer; filename: string } | undefined;
-  let desktop: Buffer | undefined;
   let mapName = '';
-  let typed = '';
-  const refuse = (error: string, status = 400): FormRefusal => ({ error, status, mapName, title: typed });
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
         const f = part as MultipartFile;
-        if (f.fieldname === 'desktop') {
-          desktop = await f.toBuffer();
-          continue;
-        }
         if (f.fieldname !== 'file') {
           await f.toBuffer().catch(() => undefined); // drain it
-          return refuse(
-            `unexpected file field ${JSON.stringify(f.fieldname.slice(0, 40))}; the layout goes in the field called file`,
-          );
+          return {
+            error: `unexpected file field ${JSON.stringify(f.fieldname.slice(0, 40))}; the layout goes in the field called file`,
+            status: 400,
+            mapName,
+          };
         }
         file = { bytes: await f.toBuffer(), filename: f.filename ?? '' };
       } else {
         const v = part as MultipartValue;
-        if (v.fieldname === 'title') {
-          if (typeof v.value !== 'string' || v.valueTruncated) return refuse(TITLE_TOO_LONG);
-          typed = v.value.slice(0, MAP_NAME_MAX); // shown back in the form: bounded
-          if ([...v.value.trim()].length > NAME_MAX) return refuse(TITLE_TOO_LONG);
-          continue;
-        }
         if (v.fieldname !== 'name') continue; // nothing else is read
         if (typeof v.value !== 'string' || v.valueTruncated || v.value.length > MAP_NAME_MAX)
-          return { error: `a map name is at most ${MAP_NAME_MAX} characters`, status: 400, mapName: '', title: typed };
+          return { error: `a map name is at most ${MAP_NAME_MAX} characters`, status: 400, mapName: '' };
         mapName = v.value.trim();
       }
     }
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE')
-      return refuse(`the file is larger than ${MAX_UPLOAD_BYTES / KB} KB; a layout file is a few KB`, 413);
-    if (code === 'FST_FILES_LIMIT') return refuse('send one layout file, and at most one .desktop file with it', 413);
+      return {
+        error: `the file is larger than ${MAX_UPLOAD_BYTES / KB} KB; a layout file is a few KB`,
+        status: 413,
+        mapName,
+      };
+    if (code === 'FST_FILES_LIMIT') return { error: 'send one file at a time', status: 413, mapName };
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
-      return refuse('the form has too many fields; send the file and, for a .map, a map name', 413);
+      return { error: 'the form has too many fields; send the file and, for a .map, a map name', status: 413, mapName };
     // The parser's own errors (a cut-off or malformed body: "Unexpected end of multipart data") carry
     // no status; they are the client's. A 5xx stays ours.
     const status = (error as { statusCode?: number }).statusCode;
     if (status === undefined || (status >= 400 && status < 500))
-      return refuse('the upload could not be read (the form data was cut off or malformed); send the form again');
+      return {
+        error: 'the upload could not be read (the form data was cut off or malformed); send the form again',
+        status: 400,
+        mapName,
+      };
     throw error;
   }
-  if (!file) return refuse(NO_FILE);
-  const fromForm = readTitle(typed);
-  if (!fromForm.ok) return refuse(fromForm.message);
-  let title = fromForm.value;
-  if (!title && desktop && desktop.length > 0) {
-    const named = readDesktopName(desktop);
-    if (!named.ok) return refuse(named.message);
-    title = named.value;
-  }
-  return { ...file, mapName, title };
+  if (!file) return { error: NO_FILE, status: 400, mapName };
+  return { ...file, mapName };
 }
 
 export default async function pagesLayouts(fastify: FastifyInstance): Promise<void> {
   await fastify.register(multipart, {
     limits: {
       fileSize: MAX_UPLOAD_BYTES, // bigger files stop here: 413 on the form
-      files: 2, // the layout, and its .desktop file if sent
+      files: 1,
       fields: 4,
       fieldSize: MAP_NAME_MAX * 4, // bytes of a field's value: a longer map name is refused
       parts: 6,
@@ -173,8 +141,7 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
         error: 'send the layout from the upload form (multipart/form-data, the file in the field called file)',
       });
     const form = await readForm(request);
-    if ('error' in form)
-      return renderForm(request, reply, form.status, { error: form.error, mapName: form.mapName, title: form.title });
+    if ('error' in form) return renderForm(request, reply, form.status, { error: form.error, mapName: form.mapName });
     const uploaded = await fastify.layouts.upload({ ...form, client: clientKey(request.ip) });
     if (!uploaded.ok) {
       if (uploaded.retryAfterS !== undefined) reply.header('retry-after', String(uploaded.retryAfterS));
@@ -182,7 +149,6 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
         error: uploaded.message,
         code: uploaded.code,
         mapName: form.mapName,
-        title: form.title,
       });
     }
     request.log.info({ layout: uploaded.id, created: uploaded.created }, 'layout uploaded');
@@ -202,7 +168,7 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
       );
     }
     const path = `/layouts/${id}`;
-    const name = customName(id, request.i18n, info.title); // the name its uploader gave it, or the neutral one
+    const name = customName(id, request.i18n); // never the uploader's words: anyone may store a shape first
     return reply.page('custom-layout', {
       title: name,
       nav: 'play',
