@@ -24,7 +24,14 @@ let port: number;
 let cookie: string;
 
 beforeAll(async () => {
-  app = buildApp({ ...(await storage()), cookieSecret: TEST_SECRET, logger: false, dealer: { workers: 0 } });
+  // Many editor pages at once: more than the process's share of a quarter second (not what this file tests).
+  app = buildApp({
+    ...(await storage()),
+    cookieSecret: TEST_SECRET,
+    logger: false,
+    dealer: { workers: 0 },
+    cpu: { processPerWindowMs: 60_000 },
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   port = (app.server.address() as net.AddressInfo).port;
   cookie = await newPlayer(app);
