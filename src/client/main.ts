@@ -140,7 +140,7 @@ function start(doc: Document, data: DealData, message = ''): void {
   bind(doc, s.dom.board, ctrl);
   const bar = doc.querySelector<HTMLElement>('.controls');
   if (bar) watchChrome(bar, doc.querySelector<HTMLElement>('.counters'));
-  for (const box of doc.querySelectorAll<HTMLElement>('#win-panel, .play-side')) watchMore(box);
+  for (const box of doc.querySelectorAll<HTMLElement>('#win-panel, .play-side, #game-menu')) watchMore(box);
   // For tests and curious players: the state, the sync, and a way to send what waits without the batch delay.
   (globalThis as { __mahjong?: unknown }).__mahjong = { state: s, sync, sendNow: () => ctrl.online() };
 }

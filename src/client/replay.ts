@@ -24,6 +24,7 @@ import {
 import { tileLabel } from '../shared/i18n.ts';
 import { frameOf, frameText, isLostAt, replayUrl, type Span } from '../shared/replay.ts';
 import { fitChrome, watchChrome } from './bar.ts';
+import { watchMore } from './cue.ts';
 import { registerServiceWorker } from './env.ts';
 import { t } from './i18n.ts';
 
@@ -77,6 +78,8 @@ function start(): void {
   const marker = document.querySelector<HTMLElement>('.replay-at');
   const bar = document.querySelector<HTMLElement>('.replay-controls');
   const counters = document.querySelector<HTMLElement>('.counters');
+  const course = document.getElementById('game-menu');
+  if (course) watchMore(course); // the course's sheet, on phones, cues where it goes on
   let current = data.move;
   // Right to left (Arabic, Hebrew) the steps' row is mirrored, so the arrows are: → back, ← on.
   const rtl = document.documentElement.dir === 'rtl';

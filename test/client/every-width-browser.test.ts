@@ -1,0 +1,97 @@
+/**
+ * Every width from 320 to 1920 px, in every language (docs/contracts.md, "Phones"): no page of the site scrolls
+ * sideways. Every page the audit visits (test/client/audit.ts: home, play in both modes and resumed, a portrait
+ * layout, daily, stats with a history, upload, a custom layout, the editor, transfer, offline, a replay, the tile
+ * sets, a 404) at seven sizes in English, and at the narrowest phone in all 20 languages (long German words,
+ * right-to-left Arabic and Hebrew, CJK without spaces). A failure names the elements that stick out.
+ */
+import type { BrowserContext, Page } from 'playwright-core';
+import { describe, expect, test } from 'vitest';
+import { LANGS } from '../../src/shared/i18n.ts';
+import { auditPages } from './audit.ts';
+import { appAndBrowser, HAS_CHROMIUM } from './browser.ts';
+
+const SIZES = [
+  { width: 320, height: 568 },
+  { width: 360, height: 640 },
+  { width: 390, height: 844 },
+  { width: 844, height: 390 },
+  { width: 768, height: 1024 },
+  { width: 1280, height: 720 },
+  { width: 1920, height: 1080 },
+] as const;
+
+/** What sticks out of the page's width: nothing, or the outermost elements that do, with their right edge. */
+const overflow = (page: Page): Promise<string[]> =>
+  page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= width) return [];
+    const out: string[] = [];
+    for (const el of document.body.querySelectorAll<HTMLElement>('*')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || (r.right <= width + 0.5 && r.left >= -0.5)) continue;
+      // Inside a box that scrolls or clips on its own (the board's window): not the page's overflow.
+      let clipped = false;
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const o = getComputedStyle(p).overflowX;
+        if (o !== 'visible') {
+          clipped = true;
+          break;
+        }
+      }
+      if (clipped) continue;
+      if (out.length < 5)
+        out.push(
+          `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}.${[...el.classList].join('.')} ${r.left.toFixed(0)}–${r.right.toFixed(0)}`,
+        );
+    }
+    return out.length ? out : [`scrollWidth ${document.documentElement.scrollWidth} > ${width}`];
+  });
+
+(HAS_CHROMIUM ? describe : describe.skip)('no page scrolls sideways', { timeout: 300_000 }, () => {
+  const env = appAndBrowser();
+
+  async function visit(
+    context: BrowserContext,
+    pages: { name: string; path: string }[],
+    sizes: readonly { width: number; height: number }[],
+    where: string,
+  ) {
+    const page = await context.newPage();
+    const found: string[] = [];
+    for (const size of sizes) {
+      await page.setViewportSize(size);
+      for (const p of pages) {
+        await page.goto(`${env.app.url}${p.path}`);
+        await page.waitForLoadState('load');
+        for (const what of await overflow(page))
+          found.push(`${where} ${p.name} at ${size.width}×${size.height}: ${what}`);
+      }
+    }
+    await page.close();
+    return found;
+  }
+
+  test('every page at every size from 320 to 1920, in English', async () => {
+    const { cookie, pages } = await auditPages(env.app.url);
+    pages.push({ name: 'portrait layout', path: '/play/vase/every-width' });
+    const context = await env.browser.newContext({ reducedMotion: 'reduce' });
+    await context.addCookies([{ ...cookie, url: env.app.url }]);
+    expect(await visit(context, pages, SIZES, 'en')).toEqual([]);
+    await context.close();
+  });
+
+  test('every page at 320 px in all 20 languages', async () => {
+    const { cookie, pages } = await auditPages(env.app.url);
+    const context = await env.browser.newContext({ reducedMotion: 'reduce' });
+    await context.addCookies([{ ...cookie, url: env.app.url }]);
+    const found: string[] = [];
+    for (const lang of LANGS) {
+      if (lang === 'en') continue;
+      await context.addCookies([{ name: 'lang', value: lang, url: env.app.url }]);
+      found.push(...(await visit(context, pages, [SIZES[0]], lang)));
+    }
+    expect(found).toEqual([]);
+    await context.close();
+  });
+});
