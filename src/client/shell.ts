@@ -17,6 +17,7 @@
  */
 import { MODES, SEED_PATTERN, type Deal, type Mode } from '../engine/index.ts';
 import { dealApiUrl, dealUrl, newDealUrl } from '../shared/display.ts';
+import { parsePrefs, PREFS_COOKIE } from '../shared/prefs.ts';
 import type { DealData } from './state.ts';
 import { t } from './i18n.ts';
 import type { WorkerAnswer, WorkerRequest } from './worker.ts';
@@ -140,6 +141,15 @@ function fillPage(doc: Document, deal: Deal, name: string): void {
     again.href = newUrl;
     again.textContent = t('client.nextGame', { name });
   }
+  // The switches the server renders from the prefs cookie (views/layout.eta, play.eta): the cached page has none.
+  const raw = doc.cookie
+    .split('; ')
+    .find((c) => c.startsWith(`${PREFS_COOKIE}=`))
+    ?.slice(PREFS_COOKIE.length + 1);
+  const prefs = parsePrefs(raw, layout, seed, mode);
+  if (prefs.highlight === 'off') doc.documentElement.dataset.highlight = 'off';
+  const counters = doc.querySelector<HTMLElement>('.counters');
+  if (counters) counters.dataset.timer = prefs.timer;
   doc.body.classList.remove('offline-page'); // the board, counters and controls show (board.css)
   doc.querySelector('.offline-links')?.remove();
   const board = doc.getElementById('board');

@@ -135,7 +135,7 @@ suite('offline in Chromium', () => {
     await context.close();
   }, 120_000);
 
-  test("offline boards equal the server's for several layouts, seeds and both modes; New game gets a fresh seed", async () => {
+  test("offline boards equal the server's for several layouts, seeds and both modes, with the player's switches; New game gets a fresh seed", async () => {
     const context = await newContext();
     const page = await context.newPage();
     await installed(page, env.app.url);
@@ -159,6 +159,13 @@ suite('offline in Chromium', () => {
       expect(faces.length).toBe(dealt.at(-1)!.tiles.length);
       for (const [slot, face] of faces) expect(face).toBe(dealt.at(-1)!.tiles[slot as number]!.face);
     }
+    // The switches kept in the prefs cookie hold offline too (the cached page has none of them rendered).
+    await context.addCookies([{ name: 'mj_prefs', value: 'timer-off.highlight-off', url: env.app.url }]);
+    await openBoard(page, `${env.app.url}/play/turtle/eq-1`);
+    expect(await page.getAttribute('html', 'data-highlight')).toBe('off');
+    expect(await page.getAttribute('.counters', 'data-timer')).toBe('off');
+    expect(await page.isVisible('.counters [data-counter="time"]')).toBe(false);
+    await context.clearCookies({ name: 'mj_prefs' });
     await page.goto(`${env.app.url}/play/heart?mode=classic`); // "New game": the service worker picks the seed
     expect(page.url()).toMatch(/\/play\/heart\/[A-Za-z0-9]{8}\?mode=classic$/);
     await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
