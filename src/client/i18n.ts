@@ -19,6 +19,17 @@ export interface Messages {
 let current: Messages = { lang: 'en', locale: 'en', messages: {} };
 const formats = new Map<string, IntlMessageFormat>();
 
+// IntlMessageFormat resolves the locale for every message it is made for, by Intl's supportedLocalesOf, which
+// costs a phone's CPU some 70 ms the first time (it loads the list of every locale). The page's locale is one
+// the server chose from the 20 it serves (src/shared/i18n.ts), so it is taken as it is, once.
+const resolved = new Map<string, Intl.Locale>();
+IntlMessageFormat.resolveLocale = (locales) => {
+  const tag = Array.isArray(locales) ? (locales[0] ?? 'en') : locales;
+  let found = resolved.get(tag);
+  if (!found) resolved.set(tag, (found = new Intl.Locale(tag)));
+  return found;
+};
+
 /** Uses these messages from now on. */
 export function useMessages(messages: Messages): void {
   current = messages;

@@ -386,8 +386,15 @@ export function showCheck(
 export function tileLabel(s: HeadlessState, slot: number): string {
   const face = s.game.faces[slot];
   if (face == null) return '';
-  return labelOf(t, face, s.free[slot] ?? false, s.selected === slot);
+  const free = s.free[slot] ?? false;
+  const selected = s.selected === slot;
+  // A board names 144 tiles at start and again as they change: a few dozen names, each formatted once.
+  const key = `${face}|${free ? 1 : 0}${selected ? 1 : 0}`;
+  let label = labels.get(key);
+  if (label === undefined) labels.set(key, (label = labelOf(t, face, free, selected)));
+  return label;
 }
+const labels = new Map<string, string>(); // tile names by face and state (the page's language never changes)
 
 /** Where a tile's face is drawn, in half tiles: its centre, shifted up-left by its layer. */
 export function tileCentre(s: HeadlessState, slot: number): [number, number] {
