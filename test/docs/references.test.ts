@@ -1,6 +1,6 @@
 /**
- * The project's references to its own docs hold (issue 25): a clone has everything a comment or a page
- * points at. Nothing in src/ or docs/ names a file outside the repository (the product's contracts are
+ * The project's references to its own docs and files hold: a clone has everything a comment or a page
+ * points at. Every path of a source, test, page, style, migration or doc file named anywhere exists. Nothing in src/ or docs/ names a file outside the repository (the product's contracts are
  * docs/contracts.md's, not a folder beside the checkout's), and every reference of the form
  * `docs/<page>.md, "Heading"` (or README.md's), in any source, test or page, names a heading that file has.
  */
@@ -79,5 +79,38 @@ describe('references', () => {
     }
     expect(broken).toEqual([]);
     expect(checked).toBeGreaterThan(100); // the pattern still finds the references
+  });
+
+  test('every file path named in src/, test/, docs/, bench/, scripts/, views/, migrations/ and README.md exists', () => {
+    // A path is named from the root ("src/server/app.ts"), from its own folder ("./render.ts"), or from a part
+    // of src/ or test/ as the comments of that part do ("services/growth.ts", "client/audit.ts").
+    const bases = [
+      '',
+      ...['server', 'client', 'engine', 'cli', 'shared', 'formats'].map((part) => `src/${part}`),
+      'src',
+      'test',
+      'test/server',
+      'public',
+      'public/css',
+      'views',
+    ];
+    const named = /(?<![\w/.:%-])((?:\.\/|[\w-]+\/)+[\w.-]+\.(?:ts|md|eta|css|sql|csv))\b/g;
+    const files = [
+      'README.md',
+      ...['src', 'test', 'docs', 'bench', 'scripts', 'views', 'migrations'].flatMap((d) => filesUnder(d, TEXT)),
+    ];
+    const missing: string[] = [];
+    let checked = 0;
+    for (const file of files) {
+      for (const [, cited] of read(file).matchAll(named)) {
+        if (/NNN|^(node_modules|dist|build)\//.test(cited!)) continue; // a pattern, or what a build or install makes
+        checked++;
+        const here = path.dirname(file);
+        if (![...bases, here, path.dirname(here)].some((base) => existsSync(path.join(ROOT, base, cited!))))
+          missing.push(`${file}: ${cited}`);
+      }
+    }
+    expect(missing).toEqual([]);
+    expect(checked).toBeGreaterThan(500); // the pattern still finds the paths
   });
 });

@@ -110,7 +110,7 @@ export async function transaction<T>(
 
 export const MIGRATION_LOCK = 7_150_001; // pg_advisory_lock key: "mahjong migrations" (the restore takes it too)
 
-/** The table of applied migrations (made by the runner; a restore makes it the same way: src/cli/restore-postgres.ts). */
+/** The table of applied migrations (made by the runner; a restore makes it the same way: src/cli/backup-postgres.ts). */
 export const SCHEMA_MIGRATIONS_DDL = `CREATE TABLE IF NOT EXISTS schema_migrations (
         version    integer PRIMARY KEY,
         name       text NOT NULL,

@@ -203,7 +203,7 @@ export interface I18n {
 
 /**
  * Every language's translator, from the catalogs in `dir`. Throws when English is missing or a catalog is
- * broken; a language without its file speaks English (test/server/i18n.test.ts fails on that).
+ * broken; a language without its file speaks English (test/server/routes/i18n.test.ts fails on that).
  */
 export function loadI18n(dir: URL = LOCALES_DIR): I18n {
   const english = readCatalog(DEFAULT_LANG, dir);
