@@ -1,15 +1,10 @@
 /**
- * The storage interfaces the rest of the server depends on: players, deals, games, custom layouts and
- * settings.
- *
- * Implementation notes: today each is implemented over SQLite (better-sqlite3, one file, one
- * writer) by the `*-repository.ts` plugin of the same name; routes and services reach them only
- * through `fastify.playersRepository`, `dealsRepository`, `gamesRepository` and
- * `customLayoutsRepository` and `settingsRepository`, typed by these interfaces. Every method returns a Promise although
- * better-sqlite3 answers synchronously: a networked store (PostgreSQL, docs/capacity.md) cannot,
- * and callers written against Promises need no change when the store moves. Each method is one
- * atomic unit of work (one statement or one transaction): no caller opens a transaction around
- * several calls, so an implementation never needs to share a connection between them.
+ * The storage interfaces the rest of the server depends on: players, deals, games, replays, custom layouts
+ * and settings (`Stores`). Two backends implement all six: `sqlite/` (better-sqlite3, one file, one writer)
+ * and `postgres/` (`pg`, for a fleet: docs/server.md, "On PostgreSQL"); plugins/stores.ts decorates the app
+ * with the chosen one, and routes and services reach storage only through these interfaces. Every method
+ * returns a Promise (SQLite answers synchronously, PostgreSQL cannot) and is one atomic unit of work (one
+ * statement or one transaction): no caller opens a transaction around several calls.
  *
  * Times are milliseconds since the Unix epoch, from the server's clock.
  */
