@@ -5,6 +5,7 @@
  * (test/server/process.ts, test/cli/run.ts): a child started from source through tsx spends over a second of CPU
  * compiling before it answers, which a run of some thirty children pays again and again. `npm test` builds
  * before it runs vitest, so this finds dist/ fresh; a run of single files after an edit builds it here first.
+ * A part that starts no child and no browser (`npm run test:engine`, MAHJONG_TEST_LIGHT set) skips it.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
@@ -23,6 +24,7 @@ function newest(dir: string): number {
 }
 
 export default function setup(): void {
+  if (process.env.MAHJONG_TEST_LIGHT) return;
   const built = BUILT.map((file) => path.join(ROOT, file));
   const oldest = Math.min(...built.map((file) => (existsSync(file) ? statSync(file).mtimeMs : 0)));
   if (SOURCES.every((dir) => newest(path.join(ROOT, dir)) <= oldest)) return;

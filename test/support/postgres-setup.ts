@@ -1,7 +1,8 @@
 /**
  * vitest globalSetup: one throwaway PostgreSQL cluster for the whole run (test/support/postgres.ts), its
  * URL provided to the test files. Without PostgreSQL the suites that need it are skipped, and the reason
- * is printed once, loudly; with CI set a missing PostgreSQL fails the run.
+ * is printed once, loudly; with CI set a missing PostgreSQL fails the run. A part that needs no database
+ * server (`npm run test:engine`, MAHJONG_TEST_LIGHT set) starts none.
  */
 import type { TestProject } from 'vitest/node';
 import pg from 'pg';
@@ -41,6 +42,11 @@ async function startOnce(): Promise<{ url: string; stop(): Promise<void> } | und
 }
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+  if (process.env.MAHJONG_TEST_LIGHT) {
+    project.provide('postgresUrl', '');
+    project.provide('postgresMissing', 'not started: MAHJONG_TEST_LIGHT runs a part that needs no PostgreSQL');
+    return async () => {};
+  }
   const shared = (registry[SHARED] ??= { cluster: startOnce(), users: 0 });
   shared.users++;
   const cluster = await shared.cluster;
