@@ -25,6 +25,7 @@ import {
   type Lang,
   type MessageValues,
 } from '../../shared/i18n.ts';
+import { scriptData } from '../views/script-json.ts';
 
 export const LOCALES_DIR = new URL('../../../locales/', import.meta.url);
 
@@ -86,15 +87,6 @@ const DATE_OPTIONS: Record<DateStyle, Intl.DateTimeFormatOptions> = {
   weekday: { weekday: 'long', timeZone: 'UTC' },
   time: { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' },
 };
-
-/** `<`, `>`, `&` and the line separators escaped: nothing in it can close a script element. */
-export const scriptSafe = (json: string): string =>
-  json
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
 
 const joinChunks = (chunks: unknown[]): string => chunks.join('');
 const TEXT_TAGS = Object.fromEntries(MESSAGE_TAGS.map((tag) => [tag, joinChunks]));
@@ -167,7 +159,7 @@ function makeTranslator(lang: Lang, catalog: Catalog, english: Catalog): Transla
       let data = clientData.get(name);
       if (data === undefined) {
         const messages = Object.assign({}, ...groups.map((g) => parsed[g])) as Record<string, MessageFormatElement[]>;
-        clientData.set(name, (data = scriptSafe(JSON.stringify({ lang, locale, messages }))));
+        clientData.set(name, (data = scriptData({ lang, locale, messages })));
       }
       return data;
     },

@@ -17,6 +17,7 @@ import {
 } from '../../engine/index.ts';
 import { boxOf, type Box } from '../../shared/box.ts';
 import { faceMessage, tileLabel, type Format } from '../../shared/i18n.ts';
+import { scriptJson } from './script-json.ts';
 
 export interface BoardTile {
   readonly slot: number; // index into the deal's tiles
@@ -117,18 +118,6 @@ export interface GameData {
   readonly status: Status;
   readonly playMs: number | null; // the player's own time as their page last sent it (docs/fair-play.md)
 }
-
-/**
- * JSON made safe to stand in a `<script type="application/json">` element: `<`, `>` and `&` are escaped so
- * nothing in it can close the element; U+2028/9 for old parsers.
- */
-export const scriptJson = (json: string): string =>
-  json
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
 
 /**
  * The text of `<script type="application/json" id="deal-data">`: the stored deal JSON as it is, and this

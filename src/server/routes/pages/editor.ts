@@ -49,6 +49,7 @@ import { LayoutIdSchema } from '../../schemas/common.ts';
 import { builtinName, familyInfos } from '../../services/layouts.ts';
 import { clientKey } from '../../services/limits.ts';
 import { cleanName } from '../../services/upload.ts';
+import { scriptData } from '../../views/script-json.ts';
 
 const EDITOR_PATH = '/layouts/editor';
 const MINUTE = 60_000; // ms
@@ -108,10 +109,6 @@ const draftName = (raw: string | undefined): string => (raw === undefined || raw
 /** A sentence from a message: capital first letter, full stop. */
 const sentence = (s: string): string => `${s.charAt(0).toUpperCase()}${s.slice(1)}${/[.!?…]$/.test(s) ? '' : '.'}`;
 
-/** The JSON of `<script type="application/json">`: nothing in it can close the element. */
-const scriptJson = (value: unknown): string =>
-  JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
-
 /** A download's file name: the draft's name in safe characters, or `layout`. */
 const fileName = (name: string): string => (name.replace(/[^A-Za-z0-9 _-]+/g, '').trim() || 'layout').slice(0, 40);
 
@@ -165,7 +162,7 @@ function renderEditor(reply: FastifyReply, status: number, draft: Draft, state: 
     error: state.error,
     detail: state.detail && sentence(state.detail),
     nameMax: EDITOR_NAME_MAX,
-    data: scriptJson({ query: draftQuery(draft), code: makeDraftCode(slots), z, name: draft.name }),
+    data: scriptData({ query: draftQuery(draft), code: makeDraftCode(slots), z, name: draft.name }),
   });
 }
 

@@ -23,6 +23,7 @@ import { MAP_NAME_MAX, MAX_UPLOAD_BYTES } from '../../services/upload.ts';
 import { customName, customPicture } from '../../services/custom-layouts.ts';
 import { layoutById } from '../../../engine/builtins.ts';
 import { sendMiss } from '../../services/misses.ts';
+import { scriptData } from '../../views/script-json.ts';
 
 interface FormState {
   error?: string; // why the file was refused (English: the page shows it in the player's language by its code)
@@ -57,15 +58,6 @@ function renderForm(request: FastifyRequest, reply: FastifyReply, status: number
     mapNameMax: MAP_NAME_MAX,
   });
 }
-
-/** The JSON of `<script type="application/json">`: nothing in it can close the element. */
-const scriptJson = (value: unknown): string =>
-  JSON.stringify(value)
-    .replace(/</g, '\\u003c')
-    .replace(/>/g, '\\u003e')
-    .replace(/&/g, '\\u0026')
-    .replace(/\u2028/g, '\\u2028')
-    .replace(/\u2029/g, '\\u2029');
 
 /** The form's file and map name; a refusal message for anything else. */
 async function readForm(
@@ -177,7 +169,7 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
       newUrl: newDealUrl(id, 'relaxed'),
       classicUrl: newDealUrl(id, 'classic'),
       editUrl: `/layouts/editor?from=${id}`,
-      layoutData: scriptJson({ id, name, slots: info.layout.slots.map((s) => [s.x, s.y, s.z]) }),
+      layoutData: scriptData({ id, name, slots: info.layout.slots.map((s) => [s.x, s.y, s.z]) }),
     });
   });
 
