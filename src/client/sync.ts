@@ -19,7 +19,7 @@
  * The page sees the state through hooks; the status is what the save indicator says.
  */
 import { applyMoves, isBoardMove, isSameMove, newGame, type Deal, type Move, type Status } from '../engine/index.ts';
-import type { DealKey, MovesAnswer } from '../shared/api.ts';
+import { MAX_PLAY_MS, type DealKey, type MovesAnswer } from '../shared/api.ts';
 
 export type { DealKey, MovesAnswer };
 
@@ -103,7 +103,6 @@ export interface Sync {
 export const BATCH_MS = 8000; // the longest an unsent move waits while playing; ms
 export const MAX_WAITING = 40; // send at once when this many moves wait
 export const MAX_BATCH = 200; // moves per request (the server takes 500; keepalive bodies must stay under 64 KB)
-export const MAX_PLAY_MS = 100 * 3_600_000; // the longest own time the server takes (src/server/schemas/games.ts)
 const BACKOFF_MS = 1000; // first retry after a failure; doubles up to MAX_BACKOFF_MS
 const MAX_BACKOFF_MS = 60_000;
 const KEEP_DAYS = 30; // stored logs older than this are dropped at the next load (the server has a copy, or never will)

@@ -17,11 +17,8 @@
  * The language picker (views/partials/lang.eta) is a form too: the page must come again from the server in
  * the new language, so a choice submits it at once (without script, its button does).
  */
+import { isTheme, THEME_COOKIE, THEME_MAX_AGE } from '../shared/theme.ts';
 import { isTileSet, TILES_COOKIE, TILES_MAX_AGE } from '../shared/tilesets.ts';
-
-const THEMES = ['light', 'dark', 'contrast'];
-const COOKIE = 'theme'; // src/server/views/theme.ts THEME_COOKIE
-const MAX_AGE = 400 * 24 * 3600; // seconds, as THEME_MAX_AGE
 
 /** Sets `data-theme` from the system's scheme while the page follows it. */
 function followSystem(root: HTMLElement, dark: MediaQueryList): void {
@@ -31,11 +28,11 @@ function followSystem(root: HTMLElement, dark: MediaQueryList): void {
 /** Applies a choice of the form (auto, light, dark, contrast) and keeps it in the cookie. */
 export function applyTheme(doc: Document, choice: string, dark: MediaQueryList): void {
   const root = doc.documentElement;
-  const auto = !THEMES.includes(choice);
+  const auto = !isTheme(choice);
   const secure = doc.location.protocol === 'https:' ? '; secure' : '';
   doc.cookie = auto
-    ? `${COOKIE}=; path=/; max-age=0; samesite=lax${secure}`
-    : `${COOKIE}=${choice}; path=/; max-age=${MAX_AGE}; samesite=lax${secure}`;
+    ? `${THEME_COOKIE}=; path=/; max-age=0; samesite=lax${secure}`
+    : `${THEME_COOKIE}=${choice}; path=/; max-age=${THEME_MAX_AGE}; samesite=lax${secure}`;
   root.toggleAttribute('data-theme-auto', auto);
   if (auto) followSystem(root, dark);
   else root.dataset.theme = choice;
@@ -69,12 +66,8 @@ function takeCookies(doc: Document, dark: MediaQueryList): void {
   const root = doc.documentElement;
   const tiles = cookie(doc, TILES_COOKIE);
   if (isTileSet(tiles) && root.dataset.tiles !== tiles) applyTiles(doc, tiles);
-  const theme = cookie(doc, COOKIE);
-  if (
-    theme !== undefined &&
-    THEMES.includes(theme) &&
-    (root.dataset.theme !== theme || root.hasAttribute('data-theme-auto'))
-  ) {
+  const theme = cookie(doc, THEME_COOKIE);
+  if (isTheme(theme) && (root.dataset.theme !== theme || root.hasAttribute('data-theme-auto'))) {
     applyTheme(doc, theme, dark);
     for (const select of doc.querySelectorAll<HTMLSelectElement>('form.theme-form select')) select.value = theme;
   }

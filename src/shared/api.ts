@@ -4,6 +4,9 @@
  */
 import type { Face, Mode, Move, Status } from '../engine/index.ts';
 
+/** The longest own time a page may report for a game: 100 hours of play (its clock stops while paused or hidden). */
+export const MAX_PLAY_MS = 100 * 3_600_000;
+
 /** Which deal a game is of: what `POST /api/games` takes. */
 export interface DealKey {
   readonly layout: string;

@@ -9,6 +9,7 @@
  * Times are milliseconds since the Unix epoch, from the server's clock.
  */
 import type { Band, Mode, Status } from '../../engine/index.ts';
+import type { Unranked } from '../../shared/api.ts';
 import type { DealKey } from '../schemas/common.ts';
 import type { AchievementId } from './achievements.ts';
 
@@ -61,8 +62,7 @@ export interface GameRow {
   band: Band | null; // the deal's difficulty band when the game began (migration 011); null for games begun before
 }
 
-/** Why a game is not ranked (docs/fair-play.md): its moves came faster than a person plays, or it began before the rule. */
-export type Unranked = 'fast' | 'legacy';
+export type { Unranked }; // why a game is not ranked (docs/fair-play.md), as the API says it
 
 /** A player's own layout (migration 007), stored once per shape. */
 export interface CustomLayoutRow {

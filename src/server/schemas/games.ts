@@ -1,6 +1,7 @@
 /** Request schemas of the games API (docs/contracts.md, "JSON API" and "Moves"). */
 import { z } from 'zod';
 import { HEARD, MAX_TILES } from '../../engine/index.ts';
+import { MAX_PLAY_MS } from '../../shared/api.ts';
 import { MAX_LOG } from '../services/games.ts';
 import { DealKeySchema, GameIdSchema, ModeSchema } from './common.ts';
 
@@ -36,8 +37,6 @@ export const CreateGameBodySchema = z.strictObject({
   mode: ModeSchema.default('relaxed'),
 });
 
-/** The longest own time a page may report for a game: 100 hours of play (its clock stops while paused or hidden). */
-export const MAX_PLAY_MS = 100 * 3_600_000;
 
 export const MovesBodySchema = z.strictObject({
   // Where the batch starts: how many moves of this game the sender believes the server has. With it a

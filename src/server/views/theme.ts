@@ -8,23 +8,18 @@
  * query on `[data-theme-auto]` (no flash, and no script needed), and the theme script sets
  * `data-theme` to the scheme shown. The cookie is not signed: it only changes how pages look.
  */
+import { isTheme, THEME_COOKIE, THEME_MAX_AGE, THEMES, type ThemeName } from '../../shared/theme.ts';
 import { sameOriginPath } from './location.ts';
 
-export const THEMES = ['light', 'dark', 'contrast'] as const;
-export type ThemeName = (typeof THEMES)[number];
+export { THEME_COOKIE, THEME_MAX_AGE, THEMES, type ThemeName };
 /** What the theme form offers: a theme, or `auto` (follow the system; no cookie). */
 export const THEME_CHOICES = ['auto', ...THEMES] as const;
 export type ThemeChoice = (typeof THEME_CHOICES)[number];
-
-export const THEME_COOKIE = 'theme';
-export const THEME_MAX_AGE = 400 * 24 * 3600; // seconds; the longest a browser keeps a cookie
 
 export interface Theme {
   readonly name: ThemeName; // the value of data-theme as rendered
   readonly auto: boolean; // no cookie: the stylesheet follows prefers-color-scheme
 }
-
-const isTheme = (value: string | undefined): value is ThemeName => (THEMES as readonly string[]).includes(value ?? '');
 
 /** The theme a `theme` cookie asks for; anything but light, dark or contrast means auto. */
 export function themeOf(cookie: string | undefined): Theme {
