@@ -37,12 +37,21 @@ describe('robots, sitemap, favicon', () => {
     expect(sitemap.statusCode).toBe(200);
     expect(sitemap.headers['content-type']).toBe('application/xml; charset=utf-8');
     const xml = sitemap.body;
-    expect(xml.startsWith('<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n')).toBe(true);
+    expect(
+      xml.startsWith(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n',
+      ),
+    ).toBe(true);
     expect(xml.trimEnd().endsWith('</urlset>')).toBe(true);
     // The schema's shape: only <url><loc>absolute URL</loc></url> children, at most 50,000 and 50 MB.
     const body = xml.slice(xml.indexOf('<urlset'), xml.lastIndexOf('</urlset>'));
     const urls = [...body.matchAll(/<url><loc>([^<]+)<\/loc><\/url>/g)].map((m) => m[1]!);
-    expect(body.replace(/<urlset[^>]*>/, '').replace(/<url><loc>[^<]+<\/loc><\/url>/g, '').trim()).toBe('');
+    expect(
+      body
+        .replace(/<urlset[^>]*>/, '')
+        .replace(/<url><loc>[^<]+<\/loc><\/url>/g, '')
+        .trim(),
+    ).toBe('');
     expect(urls.length).toBeLessThanOrEqual(50_000);
     expect(Buffer.byteLength(xml)).toBeLessThan(100_000);
     for (const url of urls) expect(url, url).toMatch(/^http:\/\/mahjong\.example\/[A-Za-z0-9/_.-]*$/);
