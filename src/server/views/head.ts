@@ -11,6 +11,7 @@ import type { FastifyRequest } from 'fastify';
 import { facePairs, type Face, type Geometry } from '../../engine/index.ts';
 import { LANGS, type Lang } from '../../shared/i18n.ts';
 import type { Translator } from '../services/i18n.ts';
+import { scriptJson } from './board.ts';
 import type { Previews } from '../services/previews.ts';
 
 export interface HeadLinks {
@@ -97,4 +98,27 @@ export function spreadFaces(n: number): Face[] {
   let stride = 37;
   while (gcd(stride, n) !== 1) stride++;
   return flat.map((_, i) => flat[(i * stride) % n]!);
+}
+
+/**
+ * The home page's structured data (schema.org, JSON-LD): what the site is, in the page's language. A data
+ * block, never run; escaped for a <script> element.
+ */
+export function structuredData(origin: string | undefined, i18n: Translator): string {
+  return scriptJson(
+    JSON.stringify({
+      '@context': 'https://schema.org',
+      '@type': 'VideoGame',
+      name: i18n.t('site.name'),
+      description: i18n.t('site.description'),
+      url: `${origin ?? ''}/`,
+      inLanguage: i18n.lang,
+      genre: 'Puzzle',
+      gamePlatform: 'Web browser',
+      applicationCategory: 'GameApplication',
+      operatingSystem: 'Any',
+      numberOfPlayers: { '@type': 'QuantitativeValue', value: 1 },
+      offers: { '@type': 'Offer', price: '0', priceCurrency: 'USD' },
+    }),
+  );
 }

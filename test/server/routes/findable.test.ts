@@ -158,6 +158,21 @@ describe('canonical and hreflang', () => {
     expect((await app.inject({ url: '/api/layouts?hl=de' })).statusCode).toBe(200);
   });
 
+  test('the home page describes the game in structured data (JSON-LD), in its language', async () => {
+    const app = await build({ publicOrigin: ORIGIN });
+    const res = await app.inject({ url: '/', headers: { cookie: 'lang=de' } });
+    const block = /<script type="application\/ld\+json">([^<]*)<\/script>/.exec(res.body)?.[1];
+    expect(block).toBeDefined();
+    const data = JSON.parse(block!) as Record<string, unknown>;
+    expect(data).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'VideoGame',
+      name: 'Mahjong-Solitär',
+      url: `${ORIGIN}/`,
+      inLanguage: 'de',
+    });
+  });
+
   test('without PUBLIC_ORIGIN the addresses are root-relative, never from the Host header', async () => {
     const app = await build();
     const res = await app.inject({ url: '/play/turtle/seo-3', headers: { host: 'evil.example' } });

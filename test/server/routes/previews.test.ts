@@ -4,8 +4,11 @@
  * 1200 × 630 showing that board, content-addressed and immutable, from the cache the second time; bad
  * addresses are 4xx, never 500; a client asking for many distinct images is held by its CPU budget (429).
  */
+import { inflateSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import { boxOf } from '../../../src/shared/box.ts';
+import { layoutById } from '../../../src/engine/builtins.ts';
 import { build, newPlayer } from '../helper.ts';
 
 const ORIGIN = 'http://mahjong.example'; // http: the player cookie keeps its plain name (helper.ts newPlayer)
@@ -21,6 +24,41 @@ function pngSize(png: Buffer): { width: number; height: number } {
   expect(png.subarray(0, 8).toString('hex')).toBe('89504e470d0a1a0a');
   expect(png.subarray(12, 16).toString('ascii')).toBe('IHDR');
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/** The RGBA pixel at (x, y) of an 8-bit RGBA PNG (what resvg writes): its IDATs inflated and unfiltered. */
+function pixelAt(png: Buffer, x: number, y: number): [number, number, number, number] {
+  const width = png.readUInt32BE(16);
+  expect(png.readUInt8(24)).toBe(8); // bit depth
+  expect(png.readUInt8(25)).toBe(6); // RGBA
+  const idat: Buffer[] = [];
+  for (let at = 8; at < png.length;) {
+    const length = png.readUInt32BE(at);
+    if (png.subarray(at + 4, at + 8).toString('ascii') === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * 4;
+  let prev = Buffer.alloc(stride);
+  let row = prev;
+  for (let r = 0; r <= y; r++) {
+    const filter = raw[r * (stride + 1)]!;
+    const line = raw.subarray(r * (stride + 1) + 1, (r + 1) * (stride + 1));
+    row = Buffer.alloc(stride);
+    for (let i = 0; i < stride; i++) {
+      const a = i >= 4 ? row[i - 4]! : 0;
+      const b = prev[i]!;
+      const c = i >= 4 ? prev[i - 4]! : 0;
+      const p = a + b - c;
+      const pa = Math.abs(p - a);
+      const pb = Math.abs(p - b);
+      const pc = Math.abs(p - c);
+      const predictor = [0, a, b, (a + b) >> 1, pa <= pb && pa <= pc ? a : pb <= pc ? b : c][filter]!;
+      row[i] = (line[i]! + predictor) & 0xff;
+    }
+    prev = row;
+  }
+  return [row[x * 4]!, row[x * 4 + 1]!, row[x * 4 + 2]!, row[x * 4 + 3]!];
 }
 
 /** The path of an absolute og:image under ORIGIN. */
@@ -72,6 +110,20 @@ describe('link previews', () => {
     console.log(
       `turtle preview: ${first.rawPayload.length} bytes, drawn in ${drawnMs.toFixed(0)} ms, cached ${cachedMs.toFixed(1)} ms`,
     );
+    // The right board: the table's felt in a corner, and an ivory face where the turtle's lone tile on its
+    // left end (the free tile of row y = 7, x = 0) shows a blank strip above its art.
+    const png = first.rawPayload;
+    expect(pixelAt(png, 3, 3)).toEqual([0x3f, 0x84, 0x70, 255]);
+    const slots = layoutById('turtle')!.slots;
+    const box = boxOf(slots, 0, 0);
+    const tile = Math.min((1200 - 56) / box.bw, (630 - 56) / box.bh);
+    const left = (1200 - box.bw * tile) / 2 + box.ox * tile;
+    const top = (630 - box.bh * tile) / 2 + box.oy * tile;
+    const lone = slots.find((s) => s.x === 0 && s.z === 0)!;
+    const [r, g, b] = pixelAt(png, Math.round(left + tile * 0.5), Math.round(top + ((lone.y * 2) / 3) * tile + 2));
+    expect(r).toBeGreaterThan(230); // the face's ivory (#fbf6e9 … #fffdf6), not the felt or a side (#d9c9a0)
+    expect(g).toBeGreaterThan(225);
+    expect(b).toBeGreaterThan(200);
     if (process.env.OG_PNG_OUT) (await import('node:fs')).writeFileSync(process.env.OG_PNG_OUT, first.rawPayload);
     // The same deal in classic mode is another board: another image.
     const classic = await checkPage(app, '/play/turtle/og-deal?mode=classic');
