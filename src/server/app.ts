@@ -41,6 +41,7 @@ import apiStats from './routes/api/stats.ts';
 import apiTilesets from './routes/api/tilesets.ts';
 import health, { WriteFailures } from './routes/health.ts';
 import offline from './routes/offline.ts';
+import findable from './routes/findable.ts';
 import pagesDaily from './routes/pages/daily.ts';
 import pagesEditor from './routes/pages/editor.ts';
 import pagesHome from './routes/pages/home.ts';
@@ -51,6 +52,7 @@ import pagesStats from './routes/pages/stats.ts';
 import pagesTransfer from './routes/pages/transfer.ts';
 import pagesExport from './routes/pages/export.ts';
 import customLayouts from './services/custom-layouts.ts';
+import previews from './services/previews.ts';
 import pagesTheme from './routes/pages/theme.ts';
 import pagesTiles from './routes/pages/tiles.ts';
 import pagesLang from './routes/pages/lang.ts';
@@ -194,6 +196,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(games, { now, gamesPerDay: opts.rateLimit === false ? false : opts.gamesPerDay });
   app.register(replays, { now });
   app.register(customLayouts, { now, newLayouts: opts.rateLimit === false ? false : opts.newLayouts });
+  app.register(previews);
 
   app.register(openapi, { publicOrigin: opts.publicOrigin }); // before the routes: it collects them as they come
   app.register(health);
@@ -215,5 +218,6 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(pagesTheme);
   app.register(pagesTiles);
   app.register(pagesLang);
+  app.register(findable);
   return app;
 }

@@ -6,6 +6,10 @@
  * - `?lang=xx` on a page's address (any GET outside /api/ and /static/) sets the cookie when xx is one of
  *   ours and goes to the same address without it (303), so an address shown, kept or shared never carries
  *   a language; a value that is not ours is dropped the same way, with no cookie and no error.
+ * - `?hl=xx` (a page's address in one language, the `hreflang` alternates of views/head.ts) renders that page in
+ *   xx for that request only, with no cookie and no redirect: a crawler, which keeps no cookie, reads every
+ *   language at an address of its own. The forms' `back` drops it (plugins/view.ts), so a choice made on such
+ *   a page sticks.
  * - Every HTML answer says `Content-Language` and `Vary: Cookie, Accept-Language`: the same address is
  *   another page in another language, and no cache may hand one player's language to another.
  */
@@ -19,10 +23,20 @@ declare module 'fastify' {
   interface FastifyRequest {
     readonly lang: Lang;
     readonly i18n: Translator; // the request's language's messages and formats
+    readonly hl: Lang | null; // the `?hl=xx` of a page's address, when one of ours: this page in that language
   }
 }
 
 const LANG_QUERY = /(?:^|&)lang(?:=|&|$)/;
+const HL_QUERY = /(?:^|&)hl=([a-z]{2})(?:&|$)/;
+
+/** The `?hl=xx` of a GET page address (outside /api/ and /static/), when xx is one of ours. */
+export function hlOf(request: FastifyRequest): Lang | null {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return null;
+  const q = request.url.indexOf('?');
+  if (q < 0 || request.url.startsWith('/api/') || request.url.startsWith('/static/')) return null;
+  return langOf(HL_QUERY.exec(request.url.slice(q + 1))?.[1]);
+}
 
 /** A `lang` cookie from the raw header, for answers made before the cookie plugin ran (framework errors). */
 function rawCookie(request: FastifyRequest): string | undefined {
@@ -35,8 +49,10 @@ function rawCookie(request: FastifyRequest): string | undefined {
   return undefined;
 }
 
-/** The language of a request: its cookie, else its Accept-Language, else English. */
+/** The language of a request: its `?hl=`, else its cookie, else its Accept-Language, else English. */
 export function requestLang(request: FastifyRequest): Lang {
+  const hl = hlOf(request);
+  if (hl) return hl;
   const cookie = request.cookies ? request.cookies[LANG_COOKIE] : rawCookie(request);
   return chooseLang(cookie, request.headers['accept-language']);
 }
@@ -62,6 +78,11 @@ async function i18nPlugin(fastify: FastifyInstance): Promise<void> {
         langs.set(this, lang);
       }
       return lang;
+    },
+  });
+  fastify.decorateRequest('hl', {
+    getter(this: FastifyRequest): Lang | null {
+      return hlOf(this);
     },
   });
   fastify.decorateRequest('i18n', {

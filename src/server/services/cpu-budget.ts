@@ -46,7 +46,8 @@ export const CPU_LIMITS: CpuLimits = {
 const MINUTE = 60_000; // ms
 
 /** What a charge is for, in the refusal's message. */
-export type CpuPath = 'upload' | 'editor' | 'replay' | 'review' | 'band' | 'deal' | 'shuffle' | 'hint' | 'check';
+export type CpuPath =
+  'upload' | 'editor' | 'replay' | 'review' | 'band' | 'deal' | 'shuffle' | 'hint' | 'check' | 'preview';
 
 export class CpuBudget {
   private readonly local: Counters;

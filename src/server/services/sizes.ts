@@ -95,6 +95,12 @@ export const CACHE_BUDGETS = {
   reviews: 1 * MB, // reviews of games in progress for their replays (services/replays.ts): a few hundred bytes each
 } as const;
 
+/**
+ * What the link-preview images may hold (services/previews.ts): PNGs of ~0.3–0.6 MB each, in Buffers, which
+ * live outside the JS heap, so this is apart from the 128 MB of CACHE_BUDGETS (but counts in the RSS).
+ */
+export const PREVIEW_CACHE_BYTES = 12 * MB;
+
 /** The sum of CACHE_BUDGETS: what every cache together may hold. */
 export const CACHES_TOTAL = Object.values(CACHE_BUDGETS).reduce((a, b) => a + b, 0);
 

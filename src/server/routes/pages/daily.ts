@@ -37,6 +37,8 @@ import { layoutInfo } from '../../services/layouts.ts';
 import { clientKey } from '../../services/limits.ts';
 import { nameKey } from '../../services/names.ts';
 import { dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/display.ts';
+import { geometryOfDeal } from '../../../engine/index.ts';
+import { boardPreview } from '../../views/head.ts';
 
 interface FormState {
   error?: string; // why the name was refused
@@ -167,8 +169,18 @@ async function renderDaily(
   const pairs = found.value.deal.tiles.length / 2;
   const i18n = request.i18n;
   const date = i18n.date(Date.parse(`${day}T00:00:00Z`), 'day');
+  const title = isToday ? i18n.t('daily.pageTitle') : i18n.t('daily.pageTitleDay', { date });
+  const deal = found.value.deal;
   return reply.page('daily', {
-    title: isToday ? i18n.t('daily.pageTitle') : i18n.t('daily.pageTitleDay', { date }),
+    title,
+    preview: boardPreview(fastify.previews, fastify.publicOrigin, i18n, {
+      title,
+      path: isToday ? '/daily' : `/daily/${day}`,
+      layout,
+      name: layoutInfo(layout, i18n)?.name ?? layout,
+      geom: geometryOfDeal(deal),
+      faces: deal.tiles.map((t) => t.face),
+    }),
     nav: 'daily',
     isToday,
     date,

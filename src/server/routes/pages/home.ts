@@ -9,6 +9,7 @@ import { dailyLayoutOf, dailySeed, utcDate } from '../../services/daily.ts';
 import { familyInfos, layoutName } from '../../services/layouts.ts';
 import { dealUrl, newDealUrl } from '../../../shared/display.ts';
 import { nextUnplayed } from '../../services/wins.ts';
+import { structuredData } from '../../views/head.ts';
 
 /** The hero's play buttons: a portrait layout for a phone held upright, the turtle elsewhere. */
 const PLAY = { phone: '/play/spire', wide: '/play/turtle' };
@@ -26,6 +27,7 @@ export default async function pagesHome(fastify: FastifyInstance): Promise<void>
     const nameOf = latest ? await fastify.layouts.namer([latest.layout], request.i18n) : undefined;
     return reply.page('index', {
       nav: 'play',
+      structuredData: structuredData(fastify.publicOrigin, request.i18n),
       play: request.isNewPlayer ? FIRST_PLAY : PLAY,
       families: familyInfos(request.i18n).map((f) => ({
         ...f,

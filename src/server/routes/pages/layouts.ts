@@ -22,6 +22,8 @@ import { clientKey } from '../../services/limits.ts';
 import { MAP_NAME_MAX, MAX_UPLOAD_BYTES } from '../../services/upload.ts';
 import { customName, customPicture } from '../../services/custom-layouts.ts';
 import { layoutById } from '../../../engine/builtins.ts';
+import { geometryOf } from '../../../engine/index.ts';
+import { boardPreview, spreadFaces } from '../../views/head.ts';
 import { sendMiss } from '../../services/misses.ts';
 import { scriptData } from '../../views/script-json.ts';
 
@@ -161,8 +163,20 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
     }
     const path = `/layouts/${id}`;
     const name = customName(id, request.i18n); // never the uploader's words: anyone may store a shape first
+    const geom = geometryOf(info.layout);
     return reply.page('custom-layout', {
       title: name,
+      // The preview: the layout with its set of faces spread over it (no deal: a layout page has none).
+      preview: geom.ok
+        ? boardPreview(fastify.previews, fastify.publicOrigin, request.i18n, {
+            title: name,
+            path,
+            layout: id,
+            name,
+            geom: geom.value,
+            faces: spreadFaces(info.layout.slots.length),
+          })
+        : undefined,
       nav: 'play',
       layout: { ...info, name, picture: customPicture(info, request.i18n) },
       shareUrl: `${fastify.publicOrigin ?? ''}${path}`,

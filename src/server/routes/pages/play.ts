@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { availablePairs, newGame, type Game } from '../../../engine/index.ts';
+import { availablePairs, geometryOfDeal, newGame, type Game } from '../../../engine/index.ts';
 import { sendRefusal } from '../../errors.ts';
 import type { Nav } from '../../plugins/view.ts';
 import {
@@ -33,6 +33,7 @@ import { dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/dis
 import type { Lang } from '../../../shared/i18n.ts';
 import { parsePrefs, PREFS_COOKIE } from '../../../shared/prefs.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
+import { boardPreview, headLinks } from '../../views/head.ts';
 import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
 import { sendMiss, sendRefusalOrMiss } from '../../services/misses.ts';
 
@@ -243,7 +244,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const nav: Nav = daily && seed === dailySeed(fastify.now()) ? 'daily' : 'play';
       const prefs = parsePrefs(request.cookies[PREFS_COOKIE], layout, seed, mode);
       const theme = themeOf(request.cookies[THEME_COOKIE]);
-      const cacheKey = `${nav} ${shareUrl} ${prefs.timer} ${prefs.highlight} ${prefs.paused} ${theme.name} ${theme.auto} ${request.tiles}`;
+      const cacheKey = `${nav} ${shareUrl} ${request.hl ?? ''} ${prefs.timer} ${prefs.highlight} ${prefs.paused} ${theme.name} ${theme.auto} ${request.tiles}`;
       const cached = fresh?.pages.get(cacheKey);
       if (cached && !known) keepWhole(cached, record);
       if (cached) return sendPage(reply, cached, record);
@@ -270,8 +271,20 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       }
       const name = (await fastify.layouts.namer([layout], i18n))(layout);
       const other = mode === 'classic' ? 'relaxed' : 'classic';
+      const title = `${name} ${seed}`;
+      // A link's preview shows the deal as dealt, whoever opens it and however far they played.
+      const preview = boardPreview(fastify.previews, fastify.publicOrigin, i18n, {
+        title,
+        path,
+        layout,
+        name,
+        geom: geometryOfDeal(shown.deal),
+        faces: shown.deal.tiles.map((t) => t.face),
+      });
       const page = {
-        title: `${name} ${seed}`,
+        title,
+        head: headLinks(fastify.publicOrigin, path, request.hl),
+        preview,
         nav,
         layout: { id: layout, name },
         seed,

@@ -22,6 +22,7 @@ import { clientKey } from '../../services/limits.ts';
 import { dealUrl } from '../../../shared/display.ts';
 import { frameOf, frameText, isLostAt, replayUrl } from '../../../shared/replay.ts';
 import { boardView } from '../../views/board.ts';
+import { boardPreview } from '../../views/head.ts';
 import { scriptJson } from '../../views/script-json.ts';
 
 /** How long a page waits for the solver's review before it shows the replay without it (it is kept when done). */
@@ -93,8 +94,18 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
       const finished = open.row.result === 'won';
       const step = (to: number): string | null => (to === k || to < 0 || to > moves ? null : replayUrl(token, to));
       reply.header('x-robots-tag', 'noindex');
+      const title = i18n.t('replay.title', { name, seed });
       return reply.page('replay', {
-        title: i18n.t('replay.title', { name, seed }),
+        title,
+        // The preview shows the board as this step does; a cleared board, the deal it was cleared from.
+        preview: boardPreview(fastify.previews, fastify.publicOrigin, i18n, {
+          title,
+          path: k === 0 ? `/replay/${encodeURIComponent(token)}` : replayUrl(token, k),
+          layout,
+          name,
+          geom: game.geom,
+          faces: game.left > 0 ? game.faces : open.stored.deal.tiles.map((t) => t.face),
+        }),
         replayPage: true,
         layout: { id: layout, name },
         seed,

@@ -1,0 +1,86 @@
+/**
+ * A board as a link preview sees it: a 1200 × 630 PNG (the Open Graph size) of the tiles on the table, with
+ * the classic faces in the light theme and the stack's depth, drawn as the play page draws it (board.css: a
+ * layer up is shifted up-left by a tile's thickness, each tile shows its sides down-right and casts a shadow
+ * that grows with its layer; paint order: layer, then row, then column).
+ *
+ * The SVG is ours (the faces are public/faces.svg, the classic sprite, with its theme colours resolved, as
+ * the face sheets of the build do) and resvg turns it into pixels, in libuv's thread pool (`renderAsync`),
+ * not on the main thread. No text: nothing depends on the fonts of the machine.
+ */
+import { readFileSync } from 'node:fs';
+import { renderAsync } from '@resvg/resvg-js';
+import { isFree, presenceOfFaces, type Face, type Geometry } from '../../engine/index.ts';
+import { boxOf, DEPTH } from '../../shared/box.ts';
+
+export const PREVIEW_WIDTH = 1200; // px, Open Graph's large image
+export const PREVIEW_HEIGHT = 630; // px
+const MARGIN = 28; // px of table around the board
+const ART = { x: 3.6 / 60, y: 5.1 / 80, scale: 0.88 }; // the face art inside the tile, as the face sheets place it
+
+const SPRITE_FILE = new URL('../../../public/faces.svg', import.meta.url);
+
+let defs: string | undefined;
+/** The classic sprite's symbols, its `var(--f-…, #light)` colours replaced by the light value (resvg has no var()). */
+function spriteDefs(): string {
+  if (defs === undefined) {
+    const sprite = readFileSync(SPRITE_FILE, 'utf8');
+    const inner = sprite.slice(sprite.indexOf('>', sprite.indexOf('<svg')) + 1, sprite.lastIndexOf('</svg>'));
+    defs = inner.replace(/<!--[\s\S]*?-->/g, '').replace(/var\(--f-[a-z]+,\s*(#[0-9a-fA-F]{3,6})\)/g, '$1');
+  }
+  return defs;
+}
+
+const num = (n: number): string => String(Math.round(n * 100) / 100);
+
+/**
+ * The SVG of the tiles of `geom` whose face is not null in `faces` (one per slot), fitted to the image.
+ * Every slot counts for the fit, as on the play page, so a position sits where its deal sat.
+ */
+export function previewSvg(geom: Geometry, faces: readonly (Face | null)[]): string {
+  const { minX, minY } = geom.extent;
+  const box = boxOf(geom.slots, minX, minY);
+  const tile = Math.min((PREVIEW_WIDTH - 2 * MARGIN) / box.bw, (PREVIEW_HEIGHT - 2 * MARGIN) / box.bh, 120);
+  const th = (tile * 4) / 3;
+  const d = tile * DEPTH; // thickness and layer shift, px
+  const r = tile * 0.13; // corner radius
+  const left0 = (PREVIEW_WIDTH - box.bw * tile) / 2 + box.ox * tile;
+  const top0 = (PREVIEW_HEIGHT - box.bh * tile) / 2 + box.oy * tile;
+  const order = geom.slots
+    .map((s, slot) => ({ s, slot, face: faces[slot] ?? null }))
+    .filter((t): t is { s: (typeof geom.slots)[number]; slot: number; face: Face } => t.face !== null)
+    .sort((a, b) => a.s.z - b.s.z || a.s.y - b.s.y || a.s.x - b.s.x);
+  const present = presenceOfFaces(faces);
+  const parts: string[] = [];
+  for (const { s, face, slot } of order) {
+    const x = left0 + ((s.x - minX) / 2 - s.z * DEPTH) * tile;
+    const y = top0 + (((s.y - minY) * 2) / 3 - s.z * DEPTH) * tile;
+    const sh = d * (1.1 + s.z * 0.4); // the shadow's offset: longer the higher the layer
+    parts.push(
+      `<rect x="${num(x + sh)}" y="${num(y + sh)}" width="${num(tile)}" height="${num(th)}" rx="${num(r)}" fill="#000" fill-opacity="${num(0.2 + Math.min(s.z, 4) * 0.05)}"/>`,
+      `<rect x="${num(x + d)}" y="${num(y + d)}" width="${num(tile)}" height="${num(th)}" rx="${num(r)}" fill="url(#side)"/>`,
+      `<rect x="${num(x)}" y="${num(y)}" width="${num(tile)}" height="${num(th)}" rx="${num(r)}" fill="url(#face)" stroke="#d8cba9" stroke-width="${num(Math.max(1, tile * 0.025))}"/>`,
+      `<use href="#${face}" x="${num(x + ART.x * tile)}" y="${num(y + ART.y * th)}" width="${num(ART.scale * tile)}" height="${num(ART.scale * th)}"/>`,
+    );
+    // A blocked tile is dimmed as on the board (--tile-dim: 17% black on the bottom layer, 5% less a layer up).
+    const dim = isFree(geom, present, slot) ? 0 : Math.max(0.02, 0.17 - 0.05 * s.z);
+    if (dim > 0)
+      parts.push(
+        `<rect x="${num(x)}" y="${num(y)}" width="${num(tile)}" height="${num(th)}" rx="${num(r)}" fill="#000" fill-opacity="${num(dim)}"/>`,
+      );
+  }
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${PREVIEW_WIDTH}" height="${PREVIEW_HEIGHT}" viewBox="0 0 ${PREVIEW_WIDTH} ${PREVIEW_HEIGHT}">` +
+    `<defs>` +
+    `<linearGradient id="side" x1="0" y1="0" x2="1" y2="1"><stop offset="0.45" stop-color="#d9c9a0"/><stop offset="1" stop-color="#9d8759"/></linearGradient>` +
+    `<linearGradient id="face" x1="0" y1="0" x2="0.6" y2="1"><stop offset="0" stop-color="#fffdf6"/><stop offset="0.55" stop-color="#fbf6e9"/><stop offset="1" stop-color="#f1e8d2"/></linearGradient>` +
+    `</defs>${spriteDefs()}` +
+    `<rect width="${PREVIEW_WIDTH}" height="${PREVIEW_HEIGHT}" fill="#3f8470"/>${parts.join('')}</svg>`
+  );
+}
+
+/** The PNG of an SVG of PREVIEW_WIDTH × PREVIEW_HEIGHT, drawn off the main thread. */
+export async function renderPng(svg: string): Promise<Buffer> {
+  const image = await renderAsync(svg, { font: { loadSystemFonts: false }, background: '#285d4f' });
+  return image.asPng();
+}

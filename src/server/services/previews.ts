@@ -1,0 +1,136 @@
+/**
+ * Link-preview images (docs/contracts.md, "Finding the site and link previews"): a page names the image of
+ * its board as `/og/<hash>.png?layout=<id>&faces=<code>`, where `code` is one letter per slot (its face, or
+ * `-` where the tile is gone) and `hash` is 16 hex digits of the SHA-256 of the renderer's version, the
+ * layout's id and slots, and the code: everything the pixels depend on. The address is therefore the content
+ * (an image never changes under it: cached for a year, immutable), and any process of a fleet draws it from
+ * the address alone, with no state shared.
+ *
+ * Drawing one costs some 60–400 ms of CPU (services/preview-image.ts, in libuv's pool): charged to the
+ * client's CPU budget before the work (services/cpu-budget.ts), at most PREVIEW_CONCURRENCY at once in a
+ * process, and kept by bytes in an LRU (PREVIEW_CACHE_BYTES, the PNGs are Buffers outside the JS heap).
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { FACES, geometryOf, layoutById, type Face, type Geometry } from '../../engine/index.ts';
+import type { Refusal } from '../errors.ts';
+import { ByteLru } from './lru.ts';
+import { PREVIEW_HEIGHT, PREVIEW_WIDTH, previewSvg, renderPng } from './preview-image.ts';
+import { PREVIEW_CACHE_BYTES } from './sizes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    previews: Previews;
+  }
+}
+
+const VERSION = 'og1'; // changes when the drawing does, so every address changes with it
+/** CPU charged for drawing a board of `tiles`, in ms: measured 60 (88 tiles) to 380 (1,000), docs/operations.md. */
+export const previewCostMs = (tiles: number): number => 40 + 0.4 * tiles;
+export const PREVIEW_CONCURRENCY = 2; // images drawn at once in a process; past that 503 ERR_BUSY
+const CODE = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP'; // FACES[i] is CODE[i]
+const GONE = '-';
+const FACE_OF = new Map<string, Face>(FACES.map((face, i) => [CODE[i]!, face]));
+
+export interface PreviewImage {
+  readonly url: string; // absolute from PUBLIC_ORIGIN, else root-relative
+  readonly width: number;
+  readonly height: number;
+}
+
+export type DrawResult = { readonly ok: true; readonly png: Buffer } | Refusal;
+
+export interface Previews {
+  /** The image of a board: the layout's id and geometry and each slot's face (null: gone). */
+  imageOf(layout: string, geom: Geometry, faces: readonly (Face | null)[]): PreviewImage;
+  /** The PNG at `/og/<hash>.png?layout=…&faces=…`, from the cache or drawn (charged to `client` first). */
+  draw(hash: string, layout: string, code: string, client: string): Promise<DrawResult>;
+}
+
+/** One letter per slot. */
+export const facesCode = (faces: readonly (Face | null)[]): string =>
+  faces.map((f) => (f === null ? GONE : CODE[FACES.indexOf(f)]!)).join('');
+
+/** The faces of a code, or undefined when a letter is not one. */
+function facesOfCode(code: string): (Face | null)[] | undefined {
+  const faces: (Face | null)[] = [];
+  for (const c of code) {
+    if (c === GONE) faces.push(null);
+    else {
+      const face = FACE_OF.get(c);
+      if (face === undefined) return undefined;
+      faces.push(face);
+    }
+  }
+  return faces;
+}
+
+const hashOf = (layout: string, geom: Geometry, code: string): string =>
+  createHash('sha256')
+    .update(`${VERSION}\n${layout}\n${geom.slots.map((s) => `${s.x},${s.y},${s.z}`).join(' ')}\n${code}`)
+    .digest('hex')
+    .slice(0, 16);
+
+const builtinGeometries = new Map<string, Geometry>();
+
+async function previewsPlugin(fastify: FastifyInstance): Promise<void> {
+  const kept = new ByteLru<string, Buffer>('preview images', PREVIEW_CACHE_BYTES);
+  fastify.caches.push(kept);
+  let drawing = 0; // images being drawn now
+
+  const geometry = async (id: string): Promise<Geometry | undefined> => {
+    const builtin = layoutById(id);
+    if (builtin) {
+      let geom = builtinGeometries.get(id);
+      if (geom === undefined) {
+        const made = geometryOf(builtin);
+        if (!made.ok) return undefined;
+        builtinGeometries.set(id, (geom = made.value));
+      }
+      return geom;
+    }
+    const custom = await fastify.layouts.custom(id);
+    if (!custom) return undefined;
+    const made = geometryOf(custom.layout);
+    return made.ok ? made.value : undefined;
+  };
+
+  const previews: Previews = {
+    imageOf(layout, geom, faces) {
+      const code = facesCode(faces);
+      const path = `/og/${hashOf(layout, geom, code)}.png?layout=${encodeURIComponent(layout)}&faces=${code}`;
+      return { url: `${fastify.publicOrigin ?? ''}${path}`, width: PREVIEW_WIDTH, height: PREVIEW_HEIGHT };
+    },
+    async draw(hash, layout, code, client) {
+      const cached = kept.get(hash);
+      if (cached) return { ok: true, png: cached };
+      const unknown: Refusal = { ok: false, code: 'ERR_NOT_FOUND', message: 'there is no such preview image' };
+      const geom = await geometry(layout);
+      if (!geom) return { ok: false, code: 'ERR_UNKNOWN_LAYOUT', message: `there is no layout called ${layout}` };
+      const faces = facesOfCode(code);
+      if (!faces || faces.length !== geom.size || hashOf(layout, geom, code) !== hash) return unknown;
+      // Charged before the work, by the board's size (the image's content is known to be real by now).
+      const refused = await fastify.cpuBudget.charge(client, previewCostMs(geom.size), 'preview', 'worker');
+      if (refused) return refused;
+      if (drawing >= PREVIEW_CONCURRENCY)
+        return {
+          ok: false,
+          code: 'ERR_BUSY',
+          retryAfterS: 1,
+          message: 'the server is drawing other images; try again',
+        };
+      drawing++;
+      try {
+        const png = await renderPng(previewSvg(geom, faces));
+        kept.set(hash, png, png.length + 64);
+        return { ok: true, png };
+      } finally {
+        drawing--;
+      }
+    },
+  };
+  fastify.decorate('previews', previews);
+}
+
+export default fp(previewsPlugin, { name: 'previews', dependencies: ['cpu-budget', 'layouts'] });

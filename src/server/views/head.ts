@@ -1,0 +1,124 @@
+/**
+ * What a page's <head> tells search engines and link unfurlers (views/layout.eta, docs/contracts.md,
+ * "Finding the site and link previews"): its canonical address, the same page in each of the 20 languages
+ * (`?hl=xx`, plugins/i18n.ts) and `x-default` (the address without a language, which picks the reader's), and
+ * for a page that shows a board its Open Graph and Twitter card.
+ *
+ * Addresses are absolute from PUBLIC_ORIGIN, never from the Host header (the client's to choose). Without
+ * PUBLIC_ORIGIN the server does not know its own address: they are then root-relative, as share links are.
+ */
+import type { FastifyRequest } from 'fastify';
+import { facePairs, type Face, type Geometry } from '../../engine/index.ts';
+import { LANGS, type Lang } from '../../shared/i18n.ts';
+import type { Translator } from '../services/i18n.ts';
+import { scriptJson } from './board.ts';
+import type { Previews } from '../services/previews.ts';
+
+export interface HeadLinks {
+  readonly canonical: string; // this page's address (in its `?hl=` language when it has one)
+  readonly alternates: readonly { readonly hreflang: string; readonly href: string }[]; // 20 languages, x-default
+}
+
+export interface Preview {
+  readonly title: string;
+  readonly description: string;
+  readonly url: string; // the page's shared address: no language
+  readonly image: { readonly url: string; readonly width: number; readonly height: number; readonly alt: string };
+}
+
+/** The query keys that make another page; every other key (tracking, typos) is left out of the canonical. */
+const PAGE_KEYS = new Set(['mode', 'move', 'page']);
+
+/** `path` with `key=value` added to its query. */
+const withParam = (path: string, key: string, value: string): string =>
+  `${path}${path.includes('?') ? '&' : '?'}${key}=${value}`;
+
+/** A request's page address without a language: its path and the query keys that make another page. */
+export function pagePath(request: FastifyRequest): string {
+  const q = request.url.indexOf('?');
+  if (q < 0) return request.url;
+  const kept = [...new URLSearchParams(request.url.slice(q + 1))].filter(([key]) => PAGE_KEYS.has(key));
+  const query = new URLSearchParams(kept).toString();
+  return `${request.url.slice(0, q)}${query ? `?${query}` : ''}`;
+}
+
+/** `url` without its `hl` (the forms' way back: a language chosen on a `?hl=` page must stick). */
+export function withoutHl(url: string): string {
+  const q = url.indexOf('?');
+  if (q < 0 || !/(?:^|&)hl=/.test(url.slice(q + 1))) return url;
+  const params = new URLSearchParams(url.slice(q + 1));
+  params.delete('hl');
+  const rest = params.toString();
+  return `${url.slice(0, q)}${rest ? `?${rest}` : ''}`;
+}
+
+/** The canonical address and the language alternates of the page at `path` (no language in it). */
+export function headLinks(origin: string | undefined, path: string, hl: Lang | null): HeadLinks {
+  const base = `${origin ?? ''}${path}`;
+  return {
+    canonical: hl ? withParam(base, 'hl', hl) : base,
+    alternates: [
+      ...LANGS.map((lang) => ({ hreflang: lang, href: withParam(base, 'hl', lang) })),
+      { hreflang: 'x-default', href: base },
+    ],
+  };
+}
+
+/** What a board page says of itself in a link preview. */
+export interface BoardPreviewInput {
+  readonly title: string; // the page's title, e.g. 'Turtle k3v9x2'
+  readonly path: string; // the page's shared address, no language
+  readonly layout: string; // the layout's id
+  readonly name: string; // its name in the page's language
+  readonly geom: Geometry;
+  readonly faces: readonly (Face | null)[]; // the board shown: each slot's face, null where gone
+}
+
+/** The Open Graph and Twitter card of a board page, its image the board drawn (services/previews.ts). */
+export function boardPreview(
+  previews: Previews,
+  origin: string | undefined,
+  i18n: Translator,
+  input: BoardPreviewInput,
+): Preview {
+  const image = previews.imageOf(input.layout, input.geom, input.faces);
+  return {
+    title: `${input.title} · ${i18n.t('site.name')}`,
+    description: i18n.t('site.previewDescription', { name: input.name }),
+    url: `${origin ?? ''}${input.path}`,
+    image: { ...image, alt: i18n.t('site.previewAlt', { name: input.name }) },
+  };
+}
+
+const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
+
+/** A layout's faces (`facePairs`) spread over its `n` slots by a fixed stride, for a picture with no deal. */
+export function spreadFaces(n: number): Face[] {
+  const flat = facePairs(n).flat();
+  let stride = 37;
+  while (gcd(stride, n) !== 1) stride++;
+  return flat.map((_, i) => flat[(i * stride) % n]!);
+}
+
+/**
+ * The home page's structured data (schema.org, JSON-LD): what the site is, in the page's language. A data
+ * block, never run; escaped for a <script> element.
+ */
+export function structuredData(origin: string | undefined, i18n: Translator): string {
+  return scriptJson(
+    JSON.stringify({
+      '@context': 'https://schema.org',
+      '@type': 'VideoGame',
+      name: i18n.t('site.name'),
+      description: i18n.t('site.description'),
+      url: `${origin ?? ''}/`,
+      inLanguage: i18n.lang,
+      genre: 'Puzzle',
+      gamePlatform: 'Web browser',
+      applicationCategory: 'GameApplication',
+      operatingSystem: 'Any',
+      numberOfPlayers: { '@type': 'QuantitativeValue', value: 1 },
+      offers: { '@type': 'Offer', price: '0', priceCurrency: 'USD' },
+    }),
+  );
+}
