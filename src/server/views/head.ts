@@ -11,7 +11,7 @@ import type { FastifyRequest } from 'fastify';
 import { facePairs, type Face, type Geometry } from '../../engine/index.ts';
 import { LANGS, type Lang } from '../../shared/i18n.ts';
 import type { Translator } from '../services/i18n.ts';
-import { scriptJson } from './board.ts';
+import { scriptJson } from './script-json.ts';
 import type { Previews } from '../services/previews.ts';
 
 export interface HeadLinks {
