@@ -18,8 +18,9 @@
  * same number of tile removals in all), at least MIN_GAMES.
  */
 import type { Geometry } from './layout.ts';
-import { groupsOf, playRandom } from './playout.ts';
-import { makeRng } from './rng.ts';
+import { groupsOf } from './playout.ts';
+import { countRandomClears } from './quickplay.ts';
+import { rngState } from './rng.ts';
 import { BANDS, type Band, type Difficulty, type Face, type Mode } from './types.ts';
 
 export const DIFFICULTY_GAMES = 200; // random games per deal on up to 144 tiles
@@ -57,8 +58,6 @@ export const isBand = (text: string): text is Band => (BANDS as readonly string[
 export function measureDifficulty(geom: Geometry, faces: readonly Face[], mode: Mode): Difficulty {
   const games = difficultyGames(geom.size);
   const groups = groupsOf(faces);
-  const rng = makeRng('difficulty', faces.join(''));
-  let cleared = 0;
-  for (let k = 0; k < games; k++) if (playRandom(geom, groups, rng) === 0) cleared++;
+  const cleared = countRandomClears(geom, groups, rngState('difficulty', faces.join('')), games);
   return { band: bandOf(mode, cleared, games), score: Math.round((10_000 * (games - cleared)) / games) / 100 };
 }
