@@ -13,13 +13,15 @@
  * "hard" deal is among the harder relaxed deals, not as hard as a classic one. Other layouts use the same
  * cuts, so an open layout may have no expert deals and a tall one no easy ones.
  *
- * Implementation notes: a turtle game of random play costs 10–25 µs, so the 200 games cost a few
- * milliseconds on top of the deal. On larger boards, where a game costs more, fewer games are played (the
- * same number of tile removals in all), at least MIN_GAMES.
+ * Implementation notes: the games are playRandom's (playout.ts), played in one allocation-free loop
+ * (quickplay.ts): a turtle game costs a few microseconds, the 200 about 1.5 ms on top of the deal. On larger
+ * boards, where a game costs more, fewer games are played (the same number of tile removals in all), at least
+ * MIN_GAMES.
  */
 import type { Geometry } from './layout.ts';
-import { groupsOf, playRandom } from './playout.ts';
-import { makeRng } from './rng.ts';
+import { groupsOf } from './playout.ts';
+import { countRandomClears } from './quickplay.ts';
+import { rngState } from './rng.ts';
 import { BANDS, type Band, type Difficulty, type Face, type Mode } from './types.ts';
 
 export const DIFFICULTY_GAMES = 200; // random games per deal on up to 144 tiles
@@ -57,8 +59,6 @@ export const isBand = (text: string): text is Band => (BANDS as readonly string[
 export function measureDifficulty(geom: Geometry, faces: readonly Face[], mode: Mode): Difficulty {
   const games = difficultyGames(geom.size);
   const groups = groupsOf(faces);
-  const rng = makeRng('difficulty', faces.join(''));
-  let cleared = 0;
-  for (let k = 0; k < games; k++) if (playRandom(geom, groups, rng) === 0) cleared++;
+  const cleared = countRandomClears(geom, groups, rngState('difficulty', faces.join('')), games);
   return { band: bandOf(mode, cleared, games), score: Math.round((10_000 * (games - cleared)) / games) / 100 };
 }

@@ -47,7 +47,11 @@ function hash128(text: string): [number, number, number, number] {
  * cannot appear in a seed.
  */
 export function makeRng(...parts: readonly string[]): Rng {
-  let [a, b, c, d] = hash128(parts.join('\u0001'));
+  const state = rngState(...parts);
+  let a = state[0]!;
+  let b = state[1]!;
+  let c = state[2]!;
+  let d = state[3]!;
   const next = (): number => {
     const t = (((a + b) | 0) + d) | 0;
     d = (d + 1) | 0;
@@ -57,7 +61,6 @@ export function makeRng(...parts: readonly string[]): Rng {
     c = (c + t) | 0;
     return t >>> 0;
   };
-  for (let i = 0; i < 12; i++) next(); // warm up: spreads weak seeds through the state
   const int = (n: number): number => {
     if (!(n >= 1 && n <= 0x100000000)) throw new RangeError(`int(n) needs 1 ≤ n ≤ 2^32, got ${n}`);
     const limit = 0x100000000 - (0x100000000 % n); // largest multiple of n; values above are biased
@@ -67,6 +70,24 @@ export function makeRng(...parts: readonly string[]): Rng {
     }
   };
   return { next, int };
+}
+
+/**
+ * The state (a, b, c, d, as signed 32-bit lanes) of `makeRng(...parts)` before its first number: for a loop that
+ * runs SFC32 inline (quickplay.ts), drawing the same numbers as the generator would.
+ */
+export function rngState(...parts: readonly string[]): Int32Array {
+  let [a, b, c, d] = hash128(parts.join('\u0001'));
+  for (let i = 0; i < 12; i++) {
+    // warm up: spreads weak seeds through the state
+    const t = (((a + b) | 0) + d) | 0;
+    d = (d + 1) | 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) | 0;
+    c = (c << 21) | (c >>> 11);
+    c = (c + t) | 0;
+  }
+  return Int32Array.of(a, b, c, d);
 }
 
 /** Fisher–Yates shuffle, in place; returns the same array. */

@@ -1,0 +1,237 @@
+/**
+ * Many games of random play in one loop: what a deal's difficulty costs (difficulty.ts). The same games as
+ * `playRandom` (playout.ts) from the same generator, move for move, only faster.
+ *
+ * Implementation notes: the freedom counts (freedom.ts), the free tiles of each match group (playout.ts) and
+ * SFC32 itself (rng.ts) are inlined into one function over typed arrays made once per geometry, with no call
+ * and no allocation per move or per game. The generator's four lanes live in locals while the games run and
+ * are handed back at the end, so the numbers drawn are exactly `makeRng`'s. Which tiles are free does not
+ * depend on the order they became free in (each group's free tiles are kept ascending), so the draws pick the
+ * same pairs as `playRandom`.
+ */
+import type { Geometry } from './layout.ts';
+import type { Groups } from './playout.ts';
+
+/** A geometry's neighbour lists flattened, the full board's counts and free tiles, and scratch for one game. */
+interface Tables {
+  readonly size: number;
+  readonly belowStart: Int32Array; // the slots below slot i: below[belowStart[i]] … below[belowStart[i + 1] - 1]
+  readonly below: Int32Array;
+  readonly leftStart: Int32Array; // … beside it on the left
+  readonly left: Int32Array;
+  readonly rightStart: Int32Array; // … on the right
+  readonly right: Int32Array;
+  readonly fullCovers: Int32Array; // the full board's counts of tiles above, left and right, per slot
+  readonly fullLefts: Int32Array;
+  readonly fullRights: Int32Array;
+  readonly fullFree: Int32Array; // the full board's free slots
+  readonly covers: Int32Array; // one game's counts
+  readonly lefts: Int32Array;
+  readonly rights: Int32Array;
+  readonly gone: Uint8Array; // 1 once the slot's tile is taken
+  readonly free: Uint8Array; // 1 once it is free
+  readonly tiles: Int32Array; // the free tiles of each group, ascending, from start[g]
+  readonly freed: Int32Array; // a stack of the tiles the last move freed, still to join their groups' lists
+  start: Int32Array; // per group
+  length: Int32Array;
+  pairsOf: Int32Array;
+  active: Int32Array; // bit g & 31 of word g >> 5: group g has two free tiles or more
+}
+
+const flatten = (lists: readonly (readonly number[])[]): [Int32Array, Int32Array] => {
+  const start = new Int32Array(lists.length + 1);
+  lists.forEach((list, i) => (start[i + 1] = start[i]! + list.length));
+  const at = new Int32Array(start[lists.length]!);
+  lists.forEach((list, i) => at.set(list, start[i]!));
+  return [start, at];
+};
+
+function tablesFor(geom: Geometry): Tables {
+  const n = geom.size;
+  const [belowStart, below] = flatten(geom.below);
+  const [leftStart, left] = flatten(geom.left);
+  const [rightStart, right] = flatten(geom.right);
+  const fullCovers = Int32Array.from(geom.above, (l) => l.length);
+  const fullLefts = Int32Array.from(geom.left, (l) => l.length);
+  const fullRights = Int32Array.from(geom.right, (l) => l.length);
+  const free: number[] = [];
+  for (let i = 0; i < n; i++) if (fullCovers[i] === 0 && (fullLefts[i] === 0 || fullRights[i] === 0)) free.push(i);
+  return {
+    size: n,
+    belowStart,
+    below,
+    leftStart,
+    left,
+    rightStart,
+    right,
+    fullCovers,
+    fullLefts,
+    fullRights,
+    fullFree: Int32Array.from(free),
+    covers: new Int32Array(n),
+    lefts: new Int32Array(n),
+    rights: new Int32Array(n),
+    gone: new Uint8Array(n),
+    free: new Uint8Array(n),
+    tiles: new Int32Array(n),
+    freed: new Int32Array(n),
+    start: new Int32Array(0),
+    length: new Int32Array(0),
+    pairsOf: new Int32Array(0),
+    active: new Int32Array(0),
+  };
+}
+
+const kept = new WeakMap<Geometry, Tables>();
+
+/**
+ * Plays `games` random games on the full board of `groups` (groupsOf its faces), drawing from the SFC32 state
+ * `rng` (rngState; advanced in place, as the generator would be): how many cleared the board.
+ */
+export function countRandomClears(geom: Geometry, groups: Groups, rng: Int32Array, games: number): number {
+  let t = kept.get(geom);
+  if (!t) kept.set(geom, (t = tablesFor(geom)));
+  const count = groups.count;
+  if (t.start.length !== count) {
+    t.start = new Int32Array(count);
+    t.length = new Int32Array(count);
+    t.pairsOf = new Int32Array(count);
+    t.active = new Int32Array((count + 31) >> 5);
+  }
+  for (let g = 0, at = 0; g < count; g++) {
+    t.start[g] = at;
+    at += groups.copies[g]!;
+  }
+  let cleared = 0;
+  for (let game = 0; game < games; game++) if (playOne(t, groups.of, rng)) cleared++;
+  return cleared;
+}
+
+/** One game (its own function, so that the optimised loop has run every line before it is compiled). */
+function playOne(t: Tables, of: Int32Array, rng: Int32Array): boolean {
+  const {
+    size,
+    belowStart,
+    below,
+    leftStart,
+    left,
+    rightStart,
+    right,
+    covers,
+    lefts,
+    rights,
+    gone,
+    free,
+    tiles,
+    freed,
+  } = t;
+  const { start, length, pairsOf, active } = t;
+  let a = rng[0]!;
+  let b = rng[1]!;
+  let c = rng[2]!;
+  let d = rng[3]!;
+  covers.set(t.fullCovers);
+  lefts.set(t.fullLefts);
+  rights.set(t.fullRights);
+  gone.fill(0);
+  free.fill(0);
+  length.fill(0);
+  pairsOf.fill(0);
+  active.fill(0);
+  let pairs = 0;
+  let top = 0;
+  for (let k = 0; k < t.fullFree.length; k++) {
+    const i = t.fullFree[k]!;
+    free[i] = 1;
+    freed[top++] = i;
+  }
+  let remaining = size; // tiles on the board
+  for (;;) {
+    // The freed tiles join their groups' lists, ascending.
+    while (top > 0) {
+      const i = freed[--top]!;
+      const g = of[i]!;
+      const s = start[g]!;
+      const len = length[g]!;
+      let k = s + len;
+      pairs += len;
+      pairsOf[g]! += len;
+      if (len === 1) active[g >> 5]! |= 1 << (g & 31);
+      length[g] = len + 1;
+      while (k > s && tiles[k - 1]! > i) {
+        tiles[k] = tiles[k - 1]!;
+        k--;
+      }
+      tiles[k] = i;
+    }
+    if (remaining === 0 || pairs === 0) break;
+    // rng.int(pairs): SFC32 with the biased top of the range rejected. That top is less than `pairs` below
+    // 2^32, so its exact (floating) bound is worked out only for a number that high, once in millions of draws.
+    let v: number;
+    do {
+      const u = (((a + b) | 0) + d) | 0;
+      d = (d + 1) | 0;
+      a = b ^ (b >>> 9);
+      b = (c + (c << 3)) | 0;
+      c = (c << 21) | (c >>> 11);
+      c = (c + u) | 0;
+      v = u >>> 0;
+    } while (v > 0xffffffff - pairs && v >= 0x100000000 - (0x100000000 % pairs));
+    let r = v % pairs;
+    // The groups with a pair, in order, until the r-th pair; then that pair (x < y), row by row.
+    let g = -1;
+    for (let w = 0; g < 0; w++)
+      for (let bits = active[w]!; bits !== 0; bits &= bits - 1) {
+        const h = (w << 5) | (31 - Math.clz32(bits & -bits));
+        if (r < pairsOf[h]!) {
+          g = h;
+          break;
+        }
+        r -= pairsOf[h]!;
+      }
+    const s = start[g]!;
+    const len = length[g]!;
+    let p = 0;
+    while (r >= len - 1 - p) r -= len - 1 - p++;
+    const x = tiles[s + p]!;
+    const y = tiles[s + p + 1 + r]!;
+    // Both leave the group's list (y after x in it).
+    for (let from = s + p + 1, to = s + p; from < s + len; from++)
+      if (from !== s + p + 1 + r) tiles[to++] = tiles[from]!;
+    length[g] = len - 2;
+    pairs -= 2 * len - 3;
+    pairsOf[g]! -= 2 * len - 3;
+    if (len - 2 < 2) active[g >> 5]! &= ~(1 << (g & 31));
+    remaining -= 2;
+    // Both leave the board: the counts of their neighbours fall, and the newly free are stacked.
+    for (let pass = 0, q = x; pass < 2; pass++, q = y) {
+      gone[q] = 1;
+      for (let k = belowStart[q]!; k < belowStart[q + 1]!; k++) {
+        const j = below[k]!;
+        if (--covers[j]! === 0 && !free[j] && (lefts[j] === 0 || rights[j] === 0)) {
+          free[j] = 1;
+          freed[top++] = j;
+        }
+      }
+      for (let k = rightStart[q]!; k < rightStart[q + 1]!; k++) {
+        const j = right[k]!;
+        if (--lefts[j]! === 0 && !gone[j] && !free[j] && covers[j] === 0) {
+          free[j] = 1;
+          freed[top++] = j;
+        }
+      }
+      for (let k = leftStart[q]!; k < leftStart[q + 1]!; k++) {
+        const j = left[k]!;
+        if (--rights[j]! === 0 && !gone[j] && !free[j] && covers[j] === 0) {
+          free[j] = 1;
+          freed[top++] = j;
+        }
+      }
+    }
+  }
+  rng[0] = a;
+  rng[1] = b;
+  rng[2] = c;
+  rng[3] = d;
+  return remaining === 0;
+}
