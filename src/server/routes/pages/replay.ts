@@ -9,6 +9,10 @@
  *   review it has to make (services/replays.ts); past the budget, 429.
  * - POST /replay (form field `game`): the stats page's "Share replay" without script: 303 to the game's
  *   replay page (the game's own player only, as the API's POST /api/games/:id/replay).
+ * - POST /replay/:token/play-on (form field `move`): "Play on from move K" of a replay, for anyone with a
+ *   player cookie (the replay is public already): a new unranked game of the deal from the position after K
+ *   moves (services/games.ts playOn), then 303 to the deal's page, which opens it. POST /play-on (form fields
+ *   `game`, `move`): the same from one's own game, the API's POST /api/games/:id/play-on without script.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -17,6 +21,8 @@ import { availablePairs, statusOf, type Review } from '../../../engine/index.ts'
 import { sendError, sendRefusal, type Refusal } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { GameIdSchema } from '../../schemas/common.ts';
+import { PlayOnBodySchema } from '../../schemas/games.ts';
+import type { Mode } from '../../../engine/index.ts';
 import { replayPageCostMs } from '../../services/costs.ts';
 import { clientKey } from '../../services/limits.ts';
 import { dealUrl } from '../../../shared/display.ts';
@@ -158,6 +164,39 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
       const shared = await fastify.replays.share(request.playerId, request.body.game, clientKey(request.ip));
       if ('ok' in shared) return sendRefusal(request, reply, shared);
       return reply.redirect(shared.url, 303);
+    },
+  );
+
+  app.post(
+    '/replay/:token/play-on',
+    {
+      schema: { params: z.object({ token: z.string().max(64) }), body: PlayOnBodySchema },
+      config: { rateLimit: LIMITS.createGame },
+    },
+    async (request, reply) => {
+      const open = await fastify.replays.open(request.params.token);
+      if (!open) return sendError(request, reply, 'ERR_NO_REPLAY', NO_REPLAY);
+      const made = await fastify.games.playOn(request.playerId, open.row.id, request.body.move, {
+        client: clientKey(request.ip),
+        open: true, // the replay is public: whoever has its link may play on from it, in a game of their own
+      });
+      if ('ok' in made) return sendRefusal(request, reply, made);
+      return reply.redirect(dealUrl(made.layout, made.seed, made.mode as Mode), 303);
+    },
+  );
+
+  app.post(
+    '/play-on',
+    {
+      schema: { body: PlayOnBodySchema.extend({ game: GameIdSchema }) },
+      config: { rateLimit: LIMITS.createGame },
+    },
+    async (request, reply) => {
+      const made = await fastify.games.playOn(request.playerId, request.body.game, request.body.move, {
+        client: clientKey(request.ip),
+      });
+      if ('ok' in made) return sendRefusal(request, reply, made);
+      return reply.redirect(dealUrl(made.layout, made.seed, made.mode as Mode), 303);
     },
   );
 }
