@@ -30,6 +30,7 @@ import { flightsOf, type Flight } from './flip.ts';
 import { t } from './i18n.ts';
 import type { SyncStatus } from './sync.ts';
 import type { LostAnswer } from './worker.ts';
+import { reasonText as wordsOf } from '../shared/coach.ts';
 
 /** The `#deal-data` JSON of the play page (docs/contract-board.md). */
 export interface DealData {
@@ -343,24 +344,10 @@ export function showHint(s: HeadlessState, pair: Pair | null, at: number, winnin
   return { type: 'hint' };
 }
 
-/** The message of each reason (engine REASONS; docs/coach.md). */
-const REASON_KEYS: Readonly<Record<string, string>> = {
-  stacked: 'client.reason.stacked',
-  'same-row': 'client.reason.sameRow',
-  cycle: 'client.reason.cycle',
-  walled: 'client.reason.walled',
-  none: 'client.reason.none',
-};
-
 /** The losing move and its reason, in words (docs/coach.md): "Matching Red and Red (move 12) lost it: …". */
 export function reasonText(s: HeadlessState, lost: LostAnswer): string {
   const named = lost.named[0];
-  return t(REASON_KEYS[lost.reason] ?? 'client.reason.none', {
-    a: faceName(lost.faces[0]),
-    b: faceName(lost.faces[1]),
-    k: lost.at + 1,
-    face: named === undefined ? '' : faceName(s.game.faces[named] ?? ''),
-  });
+  return wordsOf(t, { ...lost, named: named === undefined ? null : (s.game.faces[named] ?? null) });
 }
 
 /**

@@ -6,7 +6,32 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
+import {
+  applyMoves,
+  availablePairs,
+  explainLoss,
+  newGame,
+  presenceOf,
+  solve,
+  type Deal,
+  type Move,
+  type Pair,
+} from '../../../src/engine/index.ts';
 import { build, createGame, newPlayer, postMoves, solutionMoves } from '../helper.ts';
+
+/** The first free pair of a deal's start that loses the win for a named reason (the deal is chosen to have one). */
+function losingPair(deal: Deal): { pair: Pair; reason: string; tiles: readonly number[] } {
+  const start = newGame(deal);
+  if (!start.ok) throw new Error(start.message);
+  for (const pair of availablePairs(start.value)) {
+    const after = applyMoves(start.value, [{ type: 'match', a: pair[0], b: pair[1] }]);
+    if (!after.ok || solve(after.value.geom, presenceOf(after.value), after.value.faces).result !== 'unsolvable')
+      continue;
+    const e = explainLoss(start.value.geom, start.value.faces, pair);
+    if (e.reason !== 'none') return { pair, reason: e.reason, tiles: e.tiles };
+  }
+  throw new Error('no losing first pair with a reason');
+}
 
 const playOn = (app: FastifyInstance, cookie: string, id: string, payload: unknown) =>
   app.inject({ method: 'POST', url: `/api/games/${id}/play-on`, headers: { cookie }, payload: payload as object });
@@ -103,5 +128,30 @@ describe('play on from move K', () => {
     expect(page.body).toMatch(/"log":\[\{"type":"match"/); // the visitor's new game, after one move
     expect((await form(app, visitor, '/replay/AAAAAAAAAAAAAAAAAAAAAA/play-on', 'move=1')).statusCode).toBe(404);
     expect((await form(app, visitor, `${link.url}/play-on`, 'move=abc')).statusCode).toBe(400);
+  });
+
+  test('the replay says where and why the win was lost, outlines the tiles, and offers play on', async () => {
+    const app = await build();
+    const cookie = await newPlayer(app);
+    const game = await createGame(app, cookie, { layout: 'turtle', seed: 'coach-1440' });
+    const { pair, reason, tiles } = losingPair(game);
+    const log: Move[] = [{ type: 'match', a: pair[0], b: pair[1] }];
+    expect((await postMoves(app, cookie, game.id, log)).statusCode).toBe(200);
+    const { url } = (
+      await app.inject({ method: 'POST', url: `/api/games/${game.id}/replay`, headers: { cookie } })
+    ).json() as { url: string };
+    const there = (await app.inject({ method: 'GET', url: `${url}?move=1` })).body;
+    expect(there).toContain(`<p id="message" role="status" aria-live="polite" data-reason="${reason}">`);
+    const outlined = [...there.matchAll(/<button class="tile"[^>]*data-reason-tile[^>]*>/g)].map((m) =>
+      Number(/data-slot="(\d+)"/.exec(m[0])![1]),
+    );
+    expect(outlined).toEqual([...tiles]);
+    expect(there).toMatch(/data-replay="reason">[^<]*\(move 1\) lost it/);
+    expect(there).toContain(`action="${url}/play-on"><input type="hidden" name="move" value="0">`);
+    expect(there).toContain('data-action="play-on" data-move="0"');
+    const start = (await app.inject({ method: 'GET', url: `${url}?move=0` })).body;
+    expect(start).not.toMatch(/id="message"[^>]*data-reason/);
+    expect(start).not.toContain('data-reason-tile');
+    expect(start).toMatch(/data-replay="reason" hidden>/);
   });
 });
