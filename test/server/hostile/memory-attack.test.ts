@@ -106,7 +106,9 @@ test(
           failed.push(`${method} ${url}: ${error.message}`);
           return { status: -1, headers: {}, body: '', ms: 0 };
         });
-        const cpu = /more work than one network may|busy with other people(?:'|&#39;)s heavy requests/.test(answer.body);
+        const cpu = /more work than one network may|busy with other people(?:'|&#39;)s heavy requests/.test(
+          answer.body,
+        );
         if (!cpu || (answer.status !== 429 && answer.status !== 503)) return answer;
         waits++;
         await new Promise((r) => setTimeout(r, Number(answer.headers['retry-after'] ?? 1) * 1000));
