@@ -147,13 +147,14 @@ export function answer(req: WorkerRequest): WorkerAnswer {
   }
   if (since && since.undoSteps !== null) {
     const undoSteps = since.undoSteps + since.matches;
-    return { id: req.id, kind: 'check', result: 'unsolvable', undoSteps, lost: lostOf(game.value, undoSteps) };
+    const why = lostOf(game.value, undoSteps);
+    return { id: req.id, kind: 'check', result: 'unsolvable', undoSteps, ...(why ? { lost: why } : {}) };
   }
   // The positions since the lost one, and it, are known lost: the undo search starts past them.
   const w = winnability(game.value, CHECK_BUDGET, since ? since.matches + 1 : 0);
   if (w.result === 'unsolvable') lost = { deal: req.deal, log: req.log.slice(), undoSteps: w.undoSteps };
   const why = w.result === 'unsolvable' ? lostOf(game.value, w.undoSteps) : null;
-  return { id: req.id, kind: 'check', result: w.result, undoSteps: w.undoSteps, lost: why };
+  return { id: req.id, kind: 'check', result: w.result, undoSteps: w.undoSteps, ...(why ? { lost: why } : {}) };
 }
 
 answerMessages(answer);
