@@ -114,6 +114,39 @@ export function makeController(s: State, deps: Deps): Controller {
     savePrefs();
   }
 
+  /**
+   * Play on from move k (docs/coach.md): the server makes a new unranked game of this deal from the position
+   * after the game's first k board moves, then the deal's page opens it. The moves not yet sent go first; a
+   * 409 that says the server lacks them is asked again once they have had a moment to arrive.
+   */
+  async function playOn(k: number): Promise<void> {
+    const id = s.gameId;
+    if (id === null) return;
+    sendNow(sync);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      try {
+        const res = await fetch(`/api/games/${encodeURIComponent(id)}/play-on`, {
+          method: 'POST',
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ move: k }),
+        });
+        const body = (await res.json()) as { url?: string; code?: string };
+        if (res.ok && typeof body.url === 'string') {
+          leave(sync);
+          location.assign(body.url);
+          return;
+        }
+        if (body.code !== 'ERR_MOVE_GAP') break;
+      } catch {
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 400));
+    }
+    s.message = t('client.notice.playOnFailed');
+    draw();
+  }
+
   async function share(): Promise<void> {
     const url = shareUrl(s, location.origin);
     try {
@@ -168,7 +201,7 @@ export function makeController(s: State, deps: Deps): Controller {
     draw();
     ask('check', s.deal, s.game.log, (a) => {
       if (a.kind !== 'check') s.check = { kind: 'idle' };
-      else if (showCheck(s, a.result, a.undoSteps, at, now())) recordNow(); // counted on the server
+      else if (showCheck(s, a.result, a.undoSteps, at, now(), a.lost ?? null)) recordNow(); // counted on the server
       draw();
     });
   }
@@ -187,6 +220,10 @@ export function makeController(s: State, deps: Deps): Controller {
     act(action) {
       if (s.paused && !PAUSE_SAFE.has(action)) return; // the board is hidden: nothing acts on it
       land(s);
+      if (action.startsWith('play-on:')) {
+        void playOn(Number(action.slice(8)));
+        return;
+      }
       if (action.startsWith('undo:')) {
         if (s.status === 'won') return;
         const n = Number(action.slice(5));

@@ -75,7 +75,8 @@ export function bind(doc: Document, board: HTMLElement, ctrl: Controller): () =>
   on(doc, 'click', (e) => {
     const el = (e.target as Element).closest<HTMLElement>('[data-action], [data-do]');
     if (!el || el.closest('#board')) return;
-    const action = el.dataset.do ?? el.dataset.action!;
+    // A play-on button names its move (data-move): the action carries it, as the notice's `undo:N` does.
+    const action = el.dataset.do ?? (el.dataset.move ? `${el.dataset.action}:${el.dataset.move}` : el.dataset.action!);
     if (el.getAttribute('aria-disabled') === 'true') return;
     if (action === 'new' && el instanceof HTMLAnchorElement) return; // a plain link works as it is
     e.preventDefault();

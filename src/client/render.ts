@@ -230,6 +230,7 @@ function renderTile(s: State, slot: number, tabbable: number | null): void {
     setAttr(el, 'data-free', null);
     setAttr(el, 'data-hint', null);
     setAttr(el, 'data-nomatch', null);
+    setAttr(el, 'data-reason-tile', null);
     return;
   }
   el.hidden = false;
@@ -238,6 +239,8 @@ function renderTile(s: State, slot: number, tabbable: number | null): void {
   if (el.dataset.face !== face && isFace(face)) el.dataset.face = face; // the CSS paints the face by it
   setAttr(el, 'data-free', s.free[slot] ? '' : null);
   setAttr(el, 'data-hint', s.hint && (s.hint[0] === slot || s.hint[1] === slot) ? '' : null);
+  const lost = s.check.kind === 'no' ? s.check.lost : null;
+  setAttr(el, 'data-reason-tile', lost?.tiles.includes(slot) ? '' : null); // the tiles of why the win was lost
   setAttr(el, 'aria-label', tileLabel(s, slot));
   setAttr(el, 'aria-pressed', s.selected === slot ? 'true' : 'false');
   el.classList.toggle('selected', s.selected === slot);
@@ -316,7 +319,11 @@ function renderSwitches(s: State): void {
 function button(doc: Document, action: string, text: string): HTMLButtonElement {
   const b = doc.createElement('button');
   b.type = 'button';
-  b.dataset.do = action;
+  if (action.startsWith('play-on:')) {
+    // The contract's hook (docs/contracts.md, "Page hooks"): one such button on the page at a time.
+    b.dataset.action = 'play-on';
+    b.dataset.move = action.slice(8);
+  } else b.dataset.do = action;
   b.textContent = text;
   return b;
 }
@@ -329,6 +336,7 @@ function renderNotice(s: State): boolean {
   const doc = s.dom.board.ownerDocument;
   let key = '';
   let text = '';
+  let reason: string | null = null; // why the win was lost (data-reason), with a lost win's answer
   const buttons: [string, string][] = [];
   if (s.confirmingNew) {
     key = 'confirm-new';
@@ -347,6 +355,12 @@ function renderNotice(s: State): boolean {
     text = s.message;
     if (n !== null) buttons.push([`undo:${n}`, t('client.notice.undoN', { n })]);
     buttons.push(['shuffle', t('client.shuffle')]);
+    const lost = s.check.lost;
+    if (lost) {
+      reason = lost.reason;
+      // Play on from the last board that could be won, as a new game: a server game to copy is needed.
+      if (s.gameId !== null) buttons.push([`play-on:${lost.at}`, t('client.notice.playOn', { k: lost.at })]);
+    }
   } else if (s.status === 'stuck') {
     key = `stuck:${s.game.log.length}`;
     text = t('client.stuck');
@@ -356,6 +370,7 @@ function renderNotice(s: State): boolean {
   if (el.dataset.key === key) return key !== '';
   el.dataset.key = key;
   el.hidden = key === '';
+  setAttr(el, 'data-reason', reason);
   el.replaceChildren();
   if (!key) return false;
   const p = doc.createElement('p');

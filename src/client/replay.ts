@@ -34,6 +34,7 @@ interface ReplayData {
   readonly log: readonly Move[];
   readonly boards: string;
   readonly lost: readonly Span[];
+  readonly loss?: { readonly at: number; readonly reason: string; readonly tiles: readonly number[] } | null; // why the win was lost
   readonly deal: Deal;
 }
 
@@ -132,6 +133,14 @@ function start(): void {
     setText(part('what'), frameText(t, frame));
     const lostHere = part('lost');
     if (lostHere) lostHere.hidden = !isLostAt(lost, k);
+    // Why the win was lost: said, and its tiles outlined, at the first lost position (docs/coach.md).
+    const loss = data.loss && data.loss.at === k ? data.loss : null;
+    const why = part('reason');
+    if (why) why.hidden = loss === null;
+    const message = document.getElementById('message');
+    if (loss) message?.setAttribute('data-reason', loss.reason);
+    else message?.removeAttribute('data-reason');
+    for (const [slot, el] of tiles) el.toggleAttribute('data-reason-tile', loss?.tiles.includes(slot) ?? false);
     const targets: Record<string, number> = { first: 0, prev: k - 1, next: k + 1, last: moves };
     for (const a of steps) {
       const to = targets[a.dataset.step ?? ''];

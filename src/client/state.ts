@@ -29,6 +29,8 @@ import { faceMessage, tileLabel as labelOf } from '../shared/i18n.ts';
 import { flightsOf, type Flight } from './flip.ts';
 import { t } from './i18n.ts';
 import type { SyncStatus } from './sync.ts';
+import type { LostAnswer } from './worker.ts';
+import { reasonText as wordsOf } from '../shared/coach.ts';
 
 /** The `#deal-data` JSON of the play page (docs/contract-board.md). */
 export interface DealData {
@@ -62,7 +64,7 @@ export type Check =
   | { readonly kind: 'running'; readonly at: number } // at: log length asked about
   | { readonly kind: 'yes' }
   | { readonly kind: 'unknown' }
-  | { readonly kind: 'no'; readonly undoSteps: number | null };
+  | { readonly kind: 'no'; readonly undoSteps: number | null; readonly lost: LostAnswer | null }; // lost: where and why
 
 /** What the server said of a win it recorded (the moves API's win answer). */
 export type Verified = Pick<
@@ -342,6 +344,12 @@ export function showHint(s: HeadlessState, pair: Pair | null, at: number, winnin
   return { type: 'hint' };
 }
 
+/** The losing move and its reason, in words (docs/coach.md): "Matching Red and Red (move 12) lost it: …". */
+export function reasonText(s: HeadlessState, lost: LostAnswer): string {
+  const named = lost.named[0];
+  return wordsOf(t, { ...lost, named: named === undefined ? null : (s.game.faces[named] ?? null) });
+}
+
 /**
  * Records the answer to "Can this still be won?" for the position at log length `at`, and plays it as a
  * `check` move (it changes nothing on the board; the server counts what the player heard: issue 12).
@@ -353,6 +361,7 @@ export function showCheck(
   undoSteps: number | null,
   at: number,
   now: number,
+  lost: LostAnswer | null = null,
 ): Move | null {
   if (at !== s.game.log.length) {
     s.check = { kind: 'idle' };
@@ -365,8 +374,9 @@ export function showCheck(
     s.message = t('client.check.yes');
   } else if (result === 'unsolvable') {
     heard = 'no';
-    s.check = { kind: 'no', undoSteps };
+    s.check = { kind: 'no', undoSteps, lost };
     s.message = undoSteps === null ? t('client.check.noShuffle') : t('client.check.noUndo', { n: undoSteps });
+    if (lost) s.message += ` ${reasonText(s, lost)}`;
   } else {
     heard = 'unknown';
     s.check = { kind: 'unknown' };

@@ -10,12 +10,16 @@
 import {
   availablePairs,
   deal,
+  explainLoss,
+  lostWinOf,
   hintFor,
   layoutById,
   replay,
   SOLVE_BUDGET,
   winnability,
   type Deal,
+  type Face,
+  type Game,
   type Mode,
   type Move,
   type Pair,
@@ -39,9 +43,36 @@ export type WorkerAnswer =
       readonly winning: boolean;
       readonly result: string;
     }
-  | { readonly id: number; readonly kind: 'check'; readonly result: string; readonly undoSteps: number | null }
+  | {
+      readonly id: number;
+      readonly kind: 'check';
+      readonly result: string;
+      readonly undoSteps: number | null;
+      readonly lost?: LostAnswer | null; // with a no: the losing move and why it lost the win (engine explain.ts)
+    }
   | { readonly id: number; readonly kind: 'deal'; readonly deal: Deal; readonly name: string }
   | { readonly id: number; readonly kind: 'error'; readonly message: string };
+
+/** Where and why the win was lost: the losing match, the board moves before it, the reason and its tiles. */
+export interface LostAnswer {
+  readonly at: number; // board moves before the losing match (play on from here)
+  readonly move: Pair; // the losing match
+  readonly faces: readonly [Face, Face]; // its faces
+  readonly reason: string; // a code of REASONS
+  readonly tiles: readonly number[]; // the reason's tiles
+  readonly named: readonly number[]; // of those, the ones whose faces the reason names
+}
+
+/** The losing move of a game whose win was lost `undoSteps` undo steps ago, and its reason; null if none. */
+function lostOf(game: Game, undoSteps: number | null): LostAnswer | null {
+  if (undoSteps === null) return null;
+  const lostWin = lostWinOf(game, undoSteps);
+  if (!lostWin) return null;
+  const e = explainLoss(game.geom, lostWin.before, lostWin.move);
+  const [a, b] = lostWin.move;
+  const faces = [lostWin.before[a]!, lostWin.before[b]!] as const;
+  return { at: lostWin.at, move: lostWin.move, faces, reason: e.reason, tiles: e.tiles, named: e.named };
+}
 
 // Solver nodes per position: the study's budget, which settles every position of 200 random turtle games per
 // mode well within it (npm run bench, section e), so the worker answers yes or no, never "unknown".
@@ -114,12 +145,16 @@ export function answer(req: WorkerRequest): WorkerAnswer {
     if (hint.result === 'unsolvable') lost = { deal: req.deal, log: req.log.slice(), undoSteps: null };
     return { id: req.id, kind: 'hint', pair: hint.pair, winning: hint.winning, result: hint.result };
   }
-  if (since && since.undoSteps !== null)
-    return { id: req.id, kind: 'check', result: 'unsolvable', undoSteps: since.undoSteps + since.matches };
+  if (since && since.undoSteps !== null) {
+    const undoSteps = since.undoSteps + since.matches;
+    const why = lostOf(game.value, undoSteps);
+    return { id: req.id, kind: 'check', result: 'unsolvable', undoSteps, ...(why ? { lost: why } : {}) };
+  }
   // The positions since the lost one, and it, are known lost: the undo search starts past them.
   const w = winnability(game.value, CHECK_BUDGET, since ? since.matches + 1 : 0);
   if (w.result === 'unsolvable') lost = { deal: req.deal, log: req.log.slice(), undoSteps: w.undoSteps };
-  return { id: req.id, kind: 'check', result: w.result, undoSteps: w.undoSteps };
+  const why = w.result === 'unsolvable' ? lostOf(game.value, w.undoSteps) : null;
+  return { id: req.id, kind: 'check', result: w.result, undoSteps: w.undoSteps, ...(why ? { lost: why } : {}) };
 }
 
 answerMessages(answer);

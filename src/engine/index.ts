@@ -66,5 +66,15 @@ export {
 export type { Game, Heard, Hint, KnownBoards, Move, MoveType, ReplayError, Status, Winnability } from './game.ts';
 export { makeBoard, makePairs, parseBoard, parseBoards, parsePairs } from './codec.ts';
 export { LAYOUTS, layoutById, layoutSummaries } from './builtins.ts';
+export {
+  MAX_REASON_TILES,
+  REASONS,
+  explainLoss,
+  explainPosition,
+  isDeadlock,
+  largestDeadlock,
+  lostWinOf,
+} from './explain.ts';
+export type { Explanation, LostWin, Reason } from './explain.ts';
 export { REVIEW_BUDGET, REVIEW_TOTAL_BUDGET, reviewLog } from './review.ts';
 export type { LostSpan, Review, ReviewOptions } from './review.ts';

@@ -16,7 +16,10 @@ import {
   newGame,
   replay,
   winnability,
+  explainLoss,
+  lostWinOf,
   type Deal,
+  type Game,
   type Move,
   type Slot,
 } from '../../src/engine/index.ts';
@@ -342,6 +345,16 @@ describe("the win panel's best", () => {
   });
 });
 
+/** What a check's answer adds on a lost win: the losing match and its reason (engine explain.ts), as the worker does. */
+function lostOf(game: Game, undoSteps: number | null) {
+  const lostWin = undoSteps === null ? null : lostWinOf(game, undoSteps);
+  if (!lostWin) return {};
+  const e = explainLoss(game.geom, lostWin.before, lostWin.move);
+  const [a, b] = lostWin.move;
+  const faces = [lostWin.before[a], lostWin.before[b]];
+  return { lost: { at: lostWin.at, move: lostWin.move, faces, reason: e.reason, tiles: e.tiles, named: e.named } };
+}
+
 describe('solver worker', () => {
   test('a hint is a free matching pair that keeps the game winnable', () => {
     const d = dealOf();
@@ -415,6 +428,7 @@ describe('solver worker', () => {
         kind: 'check',
         result: w.result,
         undoSteps: w.undoSteps,
+        ...lostOf(p.game, w.undoSteps),
       });
     }
     // A log that leaves the lost one (an undo) is solved afresh: the same answer as the engine's.
@@ -424,6 +438,6 @@ describe('solver worker', () => {
     const w = winnability(undone.value);
     expect(
       answer({ id: ++id, kind: 'check', deal: d, log: [...last.log, { type: 'undo' }, { type: 'undo' }] }),
-    ).toEqual({ id, kind: 'check', result: w.result, undoSteps: w.undoSteps });
+    ).toEqual({ id, kind: 'check', result: w.result, undoSteps: w.undoSteps, ...lostOf(undone.value, w.undoSteps) });
   });
 });

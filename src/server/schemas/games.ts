@@ -71,3 +71,13 @@ export const GameParamsSchema = z.object({ id: GameIdSchema });
 export const ReplayBodySchema = z
   .strictObject({}, { error: 'send no body, or an empty object: the address names the game' })
   .nullish();
+
+/** POST /api/games/:id/play-on and the forms: the move to play on from (board moves; hints and checks not counted). */
+export const PlayOnBodySchema = z.strictObject({
+  move: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_LOG)
+    .describe("How many of the game's moves to keep: the new game starts from the position after them"),
+});

@@ -78,6 +78,11 @@ export const StatsSchema = z.looseObject({
 });
 
 /** POST /api/games/:id/replay (docs/server.md, "Replays"): the replay page's address. */
+export const PlayOnSchema = z.object({
+  id: z.string().describe('The new game'),
+  url: z.string().describe("Its play page: the deal's page, which opens the player's latest unfinished game of it"),
+});
+
 export const ReplayLinkSchema = z.object({
   url: z
     .string()

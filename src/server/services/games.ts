@@ -268,14 +268,14 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
     async create(
       playerId: string,
       stored: StoredDeal,
-      { client, stamped }: { client?: string; stamped?: number } = {},
+      { client, stamped, fresh }: { client?: string; stamped?: number; fresh?: boolean } = {},
     ): Promise<{ id: string; startedAt: number; shownAt: number } | PlayFailure> {
       const start = newGame(stored.deal);
       if (!start.ok) throw new Error(`stored deal ${stored.id} is not playable: ${start.message}`);
       // A game of this deal the player started and never moved in is the same fresh game: it is answered again,
       // so a client whose first answer was lost (a network drop after the server made the game) and asks again
       // gets no second, empty game in its history.
-      const untouched = await repo.unfinishedOfDeal(playerId, stored.id);
+      const untouched = fresh ? undefined : await repo.unfinishedOfDeal(playerId, stored.id);
       if (untouched && untouched.move_count === 0)
         return { id: untouched.id, startedAt: untouched.started_at, shownAt: untouched.shown_at };
       const startedAt = now();
@@ -483,6 +483,78 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
           };
         }
       }
+    },
+
+    /**
+     * Play on from move `k` (docs/coach.md, "Play on from the mistake"): a new game of the same deal for
+     * `playerId` whose log is the first `k` moves of game `gameId`'s stored log (hints and checks are not in it),
+     * replayed and checked here. Its clock starts at zero, and it is never ranked: its first moves reached the
+     * server at once, so it carries the pace rule's own mark ('fast'). `open`: anyone may play on from a game
+     * whose replay is public (the caller checked the token); otherwise only the game's own player.
+     */
+    async playOn(
+      playerId: string,
+      gameId: string,
+      k: number,
+      { client, open = false }: { client?: string; open?: boolean } = {},
+    ): Promise<{ id: string; layout: string; seed: string; mode: string } | PlayFailure> {
+      const row = await repo.findById(gameId);
+      if (!row) return { ok: false, code: PlayError.NotFound, message: 'there is no such game' };
+      if (!open && row.player_id !== playerId)
+        return { ok: false, code: PlayError.Forbidden, message: 'this game belongs to another player' };
+      const stored = await fastify.dealer.byId(row.deal_id);
+      if (!stored) throw new Error(`game ${row.id} points at a missing deal ${row.deal_id}`);
+      const storedLog = JSON.parse(row.moves_json) as Move[];
+      if (k > storedLog.length)
+        return {
+          ok: false,
+          code: PlayError.Gap,
+          message: `the server has ${storedLog.length} moves of this game, not ${k}: play on from one of those`,
+        };
+      const prefix = storedLog.slice(0, k);
+      const known = row.boards === '' ? undefined : parseBoards(row.boards, stored.deal.tiles.length);
+      if (known && !known.ok) throw new Error(`stored game ${row.id} has broken boards: ${known.message}`);
+      const replayed = replay(stored.deal, prefix, known?.value);
+      if (!replayed.ok) throw new Error(`stored game ${row.id} does not replay: ${replayed.message}`);
+      const game = replayed.value;
+      const status = statusOf(game);
+      if (status === 'won')
+        return { ok: false, code: PlayError.Finished, message: `the board is clear after move ${k}: nothing to play` };
+      const created = await this.create(playerId, stored, { client, fresh: true });
+      if ('ok' in created) return created;
+      const movesJson = JSON.stringify(prefix);
+      const boards = game.boards.map(makeBoard).join('');
+      const refused =
+        client === undefined
+          ? undefined
+          : await fastify.growth.take(client, textGrowth(movesJson.length + boards.length));
+      if (refused) return refused;
+      const time = now();
+      const saved = await repo.saveMoves({
+        id: created.id,
+        expectedCount: 0,
+        movesJson,
+        boards,
+        moveCount: k,
+        status,
+        tilesLeft: game.left,
+        hints: 0,
+        checks: 0,
+        checksNo: 0,
+        shuffles: game.shuffles,
+        undos: game.undos,
+        now: time,
+        won: false,
+        pacedAt: time,
+        unranked: 'fast', // never ranked: its first k moves were not played at a person's pace in this game
+        rankedMs: null,
+        dailyDay: null,
+        onTable: false,
+        playMs: 0, // its own clock, from zero
+      });
+      if (!saved) throw new Error(`game ${created.id}, made a moment ago, was written by another`);
+      cache.set(created.id, { ...game, hints: 0 }, k, stored);
+      return { id: created.id, layout: stored.deal.layout, seed: stored.deal.seed, mode: stored.deal.mode };
     },
 
     /** The player's unfinished game of a deal, replayed, if there is one. */

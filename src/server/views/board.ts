@@ -29,6 +29,7 @@ export interface BoardTile {
   readonly label: string; // 'Bamboo 3, free'
   readonly hidden?: boolean; // removed (a replay's board keeps every tile, removed ones hidden)
   readonly mark?: 'next' | 'restored'; // a replay's marks: the pair the next move takes, the pair an undo put back
+  readonly reason?: true; // a tile of why the win was lost (data-reason-tile; docs/coach.md)
 }
 
 /** Where a tile was (a replay's outline of the pair its move just took off). */
@@ -55,6 +56,7 @@ export interface ReplayMarks {
   readonly next: Pair | null; // the pair the next move takes off
   readonly restored: Pair | null; // the pair this move put back
   readonly removed: Pair | null; // the pair this move took off: outlines where it was
+  readonly reasonTiles?: readonly number[]; // the tiles of why the win was lost, at the first lost position
 }
 
 /**
@@ -96,6 +98,7 @@ export function boardView(game: Game, t: Format, replay?: ReplayMarks): BoardVie
       ...at(slot),
       label: tileLabel(t, face, free),
       ...(mark ? { mark } : {}),
+      ...(replay?.reasonTiles?.includes(slot) ? { reason: true as const } : {}),
     });
   });
   return {

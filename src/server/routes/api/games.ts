@@ -9,14 +9,30 @@
  *   idempotent by move count (services/games.ts).
  * - POST /api/games/:id/replay → {"url": "/replay/<token>"}: the game's replay link (docs/server.md, "Replays"), for its own
  *   player only (403 otherwise, 404 for an unknown game); asked again, the same link (services/replays.ts).
+ * - POST /api/games/:id/play-on {"move":K} → 201 {"id","url"}: a new unranked game of the same deal from the
+ *   position after the game's first K moves, for its own player only (docs/coach.md).
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Move } from '../../../engine/index.ts';
 import { errorResponses, MovesRefusalSchema, sendRefusal } from '../../errors.ts';
-import { CreatedGameSchema, MovesAnswerSchema, preSerialized, ReplayLinkSchema } from '../../schemas/responses.ts';
+import {
+  CreatedGameSchema,
+  MovesAnswerSchema,
+  PlayOnSchema,
+  preSerialized,
+  ReplayLinkSchema,
+} from '../../schemas/responses.ts';
+import { dealUrl } from '../../../shared/display.ts';
+import type { Mode } from '../../../engine/index.ts';
 import { FLOOD_LIMITS, LIMITS } from '../../plugins/security.ts';
-import { CreateGameBodySchema, GameParamsSchema, MovesBodySchema, ReplayBodySchema } from '../../schemas/games.ts';
+import {
+  CreateGameBodySchema,
+  GameParamsSchema,
+  MovesBodySchema,
+  PlayOnBodySchema,
+  ReplayBodySchema,
+} from '../../schemas/games.ts';
 import { gameAnswer } from '../../services/games.ts';
 import { winExtras } from '../../services/wins.ts';
 import { clientKey } from '../../services/limits.ts';
@@ -98,6 +114,26 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
       const shared = await fastify.replays.share(request.playerId, request.params.id, clientKey(request.ip));
       if ('ok' in shared) return sendRefusal(request, reply, shared);
       return shared;
+    },
+  );
+
+  app.post(
+    '/api/games/:id/play-on',
+    {
+      schema: {
+        params: GameParamsSchema,
+        body: PlayOnBodySchema,
+        response: { 201: PlayOnSchema, ...errorResponses(403, 409, 413, 415) },
+      },
+      onRequest: fastify.floodGuard(FLOOD_LIMITS.createGame),
+      config: { rateLimit: LIMITS.createGame },
+    },
+    async (request, reply) => {
+      const made = await fastify.games.playOn(request.playerId, request.params.id, request.body.move, {
+        client: clientKey(request.ip),
+      });
+      if ('ok' in made) return sendRefusal(request, reply, made);
+      return reply.code(201).send({ id: made.id, url: dealUrl(made.layout, made.seed, made.mode as Mode) });
     },
   );
 }

@@ -9,14 +9,21 @@
  *   review it has to make (services/replays.ts); past the budget, 429.
  * - POST /replay (form field `game`): the stats page's "Share replay" without script: 303 to the game's
  *   replay page (the game's own player only, as the API's POST /api/games/:id/replay).
+ * - POST /replay/:token/play-on (form field `move`): "Play on from move K" of a replay, for anyone with a
+ *   player cookie (the replay is public already): a new unranked game of the deal from the position after K
+ *   moves (services/games.ts playOn), then 303 to the deal's page, which opens it. POST /play-on (form fields
+ *   `game`, `move`): the same from one's own game, the API's POST /api/games/:id/play-on without script.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { availablePairs, statusOf, type Review } from '../../../engine/index.ts';
+import { availablePairs, explainLoss, statusOf, type Review } from '../../../engine/index.ts';
+import { reasonText } from '../../../shared/coach.ts';
 import { sendError, sendRefusal, type Refusal } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { GameIdSchema } from '../../schemas/common.ts';
+import { PlayOnBodySchema } from '../../schemas/games.ts';
+import type { Mode } from '../../../engine/index.ts';
 import { replayPageCostMs } from '../../services/costs.ts';
 import { clientKey } from '../../services/limits.ts';
 import { dealUrl } from '../../../shared/display.ts';
@@ -63,6 +70,34 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
     }
   }
 
+  /**
+   * The losing match of a replay's first lost position (`firstLost`: the position after it) and why it lost the
+   * win (engine explain.ts; docs/coach.md): one more replay of the log to there, as the page's own. Null when
+   * the step into that position is not a match (never, for a review's first lost position).
+   */
+  function lossOf(open: Parameters<typeof fastify.replays.positionAt>[0], firstLost: number) {
+    if (firstLost < 1) return null;
+    const after = fastify.replays.positionAt(open, firstLost);
+    const step = after.past[after.past.length - 1];
+    if (step?.type !== 'match') return null;
+    const before = after.faces.slice();
+    before[step.a] = step.faceA;
+    before[step.b] = step.faceB;
+    const e = explainLoss(after.geom, before, [step.a, step.b]);
+    const named = e.named[0];
+    return {
+      at: firstLost, // the position shown with the reason
+      reason: e.reason,
+      tiles: e.tiles,
+      words: {
+        reason: e.reason,
+        faces: [step.faceA, step.faceB] as const,
+        at: firstLost - 1,
+        named: named === undefined ? null : (after.faces[named] ?? null),
+      },
+    };
+  }
+
   app.get(
     '/replay/:token',
     {
@@ -89,7 +124,9 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
       const { layout, seed, mode } = open.row;
       const i18n = request.i18n;
       const name = (await fastify.layouts.namer([layout], i18n))(layout); // a built-in named in the player's language
-      const board = boardView(game, i18n.t, frame);
+      const loss = review?.firstLost ? lossOf(open, review.firstLost) : null;
+      const lossHere = loss !== null && loss.at === k;
+      const board = boardView(game, i18n.t, { ...frame, reasonTiles: lossHere ? loss.tiles : [] });
       const lost = review?.lost ?? [];
       const finished = open.row.result === 'won';
       const step = (to: number): string | null => (to === k || to < 0 || to > moves ? null : replayUrl(token, to));
@@ -134,6 +171,14 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
           next: step(k + 1),
           last: step(moves),
         },
+        // Why the win was lost, shown with its position; play on from the board before the losing move.
+        loss: loss && {
+          reason: loss.reason,
+          here: lossHere,
+          text: reasonText(i18n.t, loss.words),
+          playOn: loss.at - 1,
+          playOnUrl: `/replay/${token}/play-on`,
+        },
         review: review && {
           firstLost: review.firstLost,
           firstLostUrl: review.firstLost === null ? null : replayUrl(token, review.firstLost),
@@ -154,7 +199,9 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
         // For the page's script (src/client/replay.ts): the deal, the log and boards, the review.
         replayData: scriptJson(
           `{"token":${JSON.stringify(token)},"move":${k},"log":${JSON.stringify(open.log)},` +
-            `"boards":${JSON.stringify(open.boards)},"lost":${JSON.stringify(lost)},"deal":${open.stored.json}}`,
+            `"boards":${JSON.stringify(open.boards)},"lost":${JSON.stringify(lost)},` +
+            `"loss":${JSON.stringify(loss && { at: loss.at, reason: loss.reason, tiles: loss.tiles })},` +
+            `"deal":${open.stored.json}}`,
         ),
       });
     },
@@ -170,6 +217,39 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
       const shared = await fastify.replays.share(request.playerId, request.body.game, clientKey(request.ip));
       if ('ok' in shared) return sendRefusal(request, reply, shared);
       return reply.redirect(shared.url, 303);
+    },
+  );
+
+  app.post(
+    '/replay/:token/play-on',
+    {
+      schema: { params: z.object({ token: z.string().max(64) }), body: PlayOnBodySchema },
+      config: { rateLimit: LIMITS.createGame },
+    },
+    async (request, reply) => {
+      const open = await fastify.replays.open(request.params.token);
+      if (!open) return sendError(request, reply, 'ERR_NO_REPLAY', NO_REPLAY);
+      const made = await fastify.games.playOn(request.playerId, open.row.id, request.body.move, {
+        client: clientKey(request.ip),
+        open: true, // the replay is public: whoever has its link may play on from it, in a game of their own
+      });
+      if ('ok' in made) return sendRefusal(request, reply, made);
+      return reply.redirect(dealUrl(made.layout, made.seed, made.mode as Mode), 303);
+    },
+  );
+
+  app.post(
+    '/play-on',
+    {
+      schema: { body: PlayOnBodySchema.extend({ game: GameIdSchema }) },
+      config: { rateLimit: LIMITS.createGame },
+    },
+    async (request, reply) => {
+      const made = await fastify.games.playOn(request.playerId, request.body.game, request.body.move, {
+        client: clientKey(request.ip),
+      });
+      if ('ok' in made) return sendRefusal(request, reply, made);
+      return reply.redirect(dealUrl(made.layout, made.seed, made.mode as Mode), 303);
     },
   );
 }
