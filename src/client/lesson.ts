@@ -52,7 +52,8 @@ export const LESSON_DEAL: Deal = {
 };
 
 /** What the check answered, as the play page says it (client.check.*). */
-export type Answer = { readonly kind: 'yes' | 'noShuffle' | 'unknown' } | { readonly kind: 'noUndo'; readonly n: number };
+export type Answer =
+  { readonly kind: 'yes' | 'noShuffle' | 'unknown' } | { readonly kind: 'noUndo'; readonly n: number };
 
 export interface Lesson {
   step: number; // index into STEPS
