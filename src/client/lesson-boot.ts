@@ -4,7 +4,9 @@
  * shut. The lesson itself (tutorial.ts, with its part of the engine) is a script of its own, fetched only when
  * it opens, so a returning player's page loads not a byte of it.
  */
+import type { Format } from '../shared/i18n.ts';
 import { PREFS_COOKIE, PREFS_MAX_AGE_S, withTutorialDone } from '../shared/prefs.ts';
+import { t } from './i18n.ts';
 
 declare const __TUTORIAL_FILE__: string; // the lesson's hashed file name, set by scripts/build-client.ts
 
@@ -20,7 +22,7 @@ export function markTutorialDone(doc: Document): void {
   doc.cookie = `${PREFS_COOKIE}=${value}; path=/; max-age=${PREFS_MAX_AGE_S}; samesite=lax`;
 }
 
-type Opener = (doc: Document, template: HTMLTemplateElement, done: () => void) => void;
+type Opener = (doc: Document, template: HTMLTemplateElement, done: () => void, t: Format) => void;
 
 /** Opens the lesson when the page says it is a first visit, and from How to play at any time. */
 export function bootTutorial(doc: Document): void {
@@ -32,7 +34,7 @@ export function bootTutorial(doc: Document): void {
     opening = true;
     const url = new URL(__TUTORIAL_FILE__, import.meta.url).href;
     (import(/* @vite-ignore */ url) as Promise<{ openTutorial: Opener }>)
-      .then(({ openTutorial }) => openTutorial(doc, template, () => markTutorialDone(doc)))
+      .then(({ openTutorial }) => openTutorial(doc, template, () => markTutorialDone(doc), t))
       .catch((error: unknown) => console.warn('the lesson could not load', error))
       .finally(() => (opening = false));
   };

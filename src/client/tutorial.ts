@@ -7,8 +7,7 @@
  * handlers never see them.
  */
 import { availablePairs, isTileFree } from '../engine/index.ts';
-import { faceMessage, tileLabel } from '../shared/i18n.ts';
-import { t } from './i18n.ts';
+import { faceMessage, tileLabel, type Format } from '../shared/i18n.ts';
 import { control, isOver, LESSON_DEAL, makeLesson, stepOf, STEPS, tapTile, type Lesson } from './lesson.ts';
 
 const WOBBLE_MS = 420; // as board.css's wobble
@@ -18,10 +17,12 @@ const CONTROLS: Readonly<Record<string, readonly string[]>> = {
   check: ['check'],
 };
 
-const faceName = (face: string): string => t(...faceMessage(face));
-
-/** Opens the lesson. `done` is called once when it is finished or skipped. */
-export function openTutorial(doc: Document, template: HTMLTemplateElement, done: () => void): void {
+/**
+ * Opens the lesson. `done` is called once when it is finished or skipped; `t` formats the page's messages
+ * (the app's own formatter, so this script carries no second copy of it).
+ */
+export function openTutorial(doc: Document, template: HTMLTemplateElement, done: () => void, t: Format): void {
+  const faceName = (face: string): string => t(...faceMessage(face));
   const dialog = (template.content.cloneNode(true) as DocumentFragment).querySelector('dialog')!;
   const board = dialog.querySelector<HTMLElement>('.tutorial-board')!;
   const say = dialog.querySelector<HTMLElement>('.tutorial-say')!;
@@ -56,22 +57,16 @@ export function openTutorial(doc: Document, template: HTMLTemplateElement, done:
     const over = isOver(lesson);
     const step = over ? 'done' : stepOf(lesson);
     dialog.dataset.step = step;
-    for (const el of dialog.querySelectorAll<HTMLElement>('[data-text]'))
-      el.hidden = el.dataset.text !== step && !(over && el.dataset.text === 'check');
+    for (const el of dialog.querySelectorAll<HTMLElement>('[data-text]')) el.hidden = el.dataset.text !== step;
     for (const el of dialog.querySelectorAll<HTMLElement>('[data-count]'))
       el.hidden = Number(el.dataset.count) !== Math.min(lesson.step, STEPS.length - 1);
     const wanted = over ? ['finish'] : (CONTROLS[step] ?? []);
     for (const el of dialog.querySelectorAll<HTMLElement>('[data-tut]')) el.hidden = !wanted.includes(el.dataset.tut!);
     if (lesson.step !== shown) {
-      const first = shown < 0;
+      // A new step: its words appear in a live region (read out) and focus goes where the step acts.
       shown = lesson.step;
-      // A new step: its words are read out (the live line) and focus goes where the step acts.
-      if (!first)
-        say.textContent = [say.textContent, dialog.querySelector(`[data-text="${step}"]`)?.textContent]
-          .filter(Boolean)
-          .join(' ');
-      const target = over ? dialog.querySelector<HTMLElement>('[data-tut="finish"]') : null;
-      (target ?? dialog.querySelector<HTMLElement>(`[data-tut="${wanted[0]}"]:not([hidden])`))?.focus();
+      const target = over ? 'finish' : wanted[0];
+      if (target) dialog.querySelector<HTMLElement>(`[data-tut="${target}"]`)?.focus();
     }
   }
 
