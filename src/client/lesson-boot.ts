@@ -45,5 +45,11 @@ export function bootTutorial(doc: Document): void {
     button.closest<HTMLElement>('[popover]')?.hidePopover?.();
     open();
   });
-  if (template.hasAttribute('data-first')) open();
+  if (!template.hasAttribute('data-first')) return;
+  // After the page's own first work (its load, then an idle moment): the lesson's script and styles never
+  // compete with the board's first paint and first tap.
+  const win = doc.defaultView;
+  const idle = (): void => void (win?.requestIdleCallback ? win.requestIdleCallback(open, { timeout: 1500 }) : open());
+  if (doc.readyState === 'complete') idle();
+  else win?.addEventListener('load', idle, { once: true });
 }
