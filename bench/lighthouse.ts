@@ -75,6 +75,8 @@ async function tapToPaint(base: string, count: number, cpuSlowdown: number): Pro
         hasTouch: true,
         isMobile: true,
       });
+      // A player who has done the first game's lesson (it would cover the board of a new visitor).
+      await context.addCookies([{ name: 'mj_prefs', value: 'tutorial-done', url: base }]);
       const page = await context.newPage();
       await page.goto(`${base}/play/turtle/tap-${i}-${Date.now().toString(36)}`);
       await page.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));
@@ -116,7 +118,7 @@ if (!HAS_CHROMIUM) {
   process.exit(2);
 }
 
-const app = await startApp();
+const app = await startApp({ tutorial: true }); // a new visitor's play page opens the first game's lesson
 const chrome = await launchChrome({
   chromePath: process.env.CHROMIUM ?? CHROMIUM,
   chromeFlags: ['--headless=new', ...CHROMIUM_ARGS],

@@ -128,7 +128,12 @@ export async function buildClient(): Promise<Record<string, string>> {
   const worker = await bundle('src/client/worker.ts');
   manifest['worker.js'] = emit('worker', 'js', worker);
   const file = (key: string): string => JSON.stringify(manifest[key]!.slice('build/'.length));
-  const app = await bundle('src/client/main.ts', { __WORKER_FILE__: file('worker.js') });
+  // The first game's lesson: fetched by app.js only when it opens (src/client/lesson-boot.ts).
+  manifest['tutorial.js'] = emit('tutorial', 'js', await bundle('src/client/tutorial.ts'));
+  const app = await bundle('src/client/main.ts', {
+    __WORKER_FILE__: file('worker.js'),
+    __TUTORIAL_FILE__: file('tutorial.js'),
+  });
   manifest['app.js'] = emit('app', 'js', app);
   manifest['site.js'] = emit('site', 'js', await bundle('src/client/site.ts'));
   manifest['replay.js'] = emit('replay', 'js', await bundle('src/client/replay.ts')); // the replay page's steps in place
@@ -148,7 +153,10 @@ export async function buildClient(): Promise<Record<string, string>> {
   );
 
   manifest['site.css'] = emit('site', 'css', await minifyCss(siteCss));
-  const boardCss = readFileSync(join(ROOT, 'public', 'css', 'board.css'), 'utf8');
+  // board.css, then the lesson's dialog (tutorial.css: a few rules, so the lesson opens with no style to fetch).
+  const boardCss = ['board.css', 'tutorial.css']
+    .map((name) => readFileSync(join(ROOT, 'public', 'css', name), 'utf8'))
+    .join('\n');
   manifest['board.css'] = emit('board', 'css', await minifyCss(`${boardCss}\n${faceRules(sheets)}\n`));
   manifest['editor.css'] = emit(
     'editor',

@@ -5,7 +5,8 @@
  * cookie, navigation, the clipboard) are here and nowhere else.
  */
 import type { Move } from '../engine/index.ts';
-import { makePrefs, PREFS_COOKIE, PREFS_MAX_AGE_S } from '../shared/prefs.ts';
+import { isTutorialDone, makePrefs, PREFS_COOKIE, PREFS_MAX_AGE_S } from '../shared/prefs.ts';
+import { readPrefs } from './lesson-boot.ts';
 import { type Ask } from './ask.ts';
 import { shareLink, shareReplay } from './share.ts';
 import { dropClock, keepClock } from './clock.ts';
@@ -75,6 +76,7 @@ export function makeController(s: State, deps: Deps): Controller {
       timer: s.timerOn ? 'on' : 'off',
       highlight: s.highlightOn ? 'on' : 'off',
       paused: s.paused,
+      ...(isTutorialDone(readPrefs(doc)) ? { tutorial: 'done' as const } : {}),
     } as const;
     const value = makePrefs(prefs, layout, seed, mode);
     doc.cookie = `${PREFS_COOKIE}=${value}; path=/; max-age=${PREFS_MAX_AGE_S}; samesite=lax`;

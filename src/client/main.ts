@@ -13,6 +13,7 @@ import { t } from './i18n.ts';
 import { FOCUS_BOARD, makeController } from './controller.ts';
 import { ENV, registerServiceWorker, WINS_CHANNEL } from './env.ts';
 import { bind } from './events.ts';
+import { bootTutorial } from './lesson-boot.ts';
 import { fit, makeDom, readData, render, type State } from './render.ts';
 import { keepDeal, openOffline } from './shell.ts';
 import { makeSounds } from './sound.ts';
@@ -152,6 +153,7 @@ if (given?.deal) {
   // Kept for playing this link again without a network (shell.ts); the heading starts with the layout's name.
   const name = document.querySelector('.play-name')?.textContent?.trim() || given.deal.layout;
   void keepDeal(given.deal, name);
+  bootTutorial(document); // the first game's lesson: by itself on a first visit, from How to play at any time
 } else if (given) {
   // The offline page (the service worker's answer to a deal link without a network): deal it here.
   void openOffline(document, WORKER_URL).then((opened) => opened && start(document, opened.data, opened.message));

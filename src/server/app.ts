@@ -70,6 +70,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     now: () => number; // the server clock, in ms since the epoch; injectable for tests
     publicOrigin: string | undefined; // PUBLIC_ORIGIN: absolute links are built from it, never from Host
+    tutorial: boolean; // the first game's lesson may open by itself (AppOptions.tutorial)
     caches: MeasuredCache[]; // every cache bounded by bytes, for /healthz?detail=1 (services/sizes.ts)
     connectionStats: () => ConnectionStats; // open sockets, and those shed or refused (connections.ts)
     readiness: Readiness; // draining after SIGTERM: /healthz 503, every answer Connection: close (readiness.ts)
@@ -95,6 +96,7 @@ export interface AppOptions {
   growthPerClient?: number; // bytes one client may add to the database a day (services/growth.ts GROWTH_PER_CLIENT)
   cpu?: Partial<CpuLimits>; // the server's time one client / everyone may ask for (services/cpu-budget.ts CPU_LIMITS)
   metricsToken?: string; // METRICS_TOKEN: GET /metrics with this bearer token (plugins/metrics.ts); unset: no metrics
+  tutorial?: boolean; // false: the first game's lesson never opens by itself (tests of other things); default on
 }
 
 const FLEET_SECRET_KEY = 'fleet_cookie_secret'; // settings row of the generated secret on PostgreSQL
@@ -162,6 +164,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   const now = opts.now ?? Date.now;
   app.decorate('now', now);
   app.decorate('publicOrigin', opts.publicOrigin);
+  app.decorate('tutorial', opts.tutorial ?? true);
   app.decorate('caches', [] as MeasuredCache[]);
   app.decorate('writeFailures', new WriteFailures(now)); // write errors requests met, for /healthz
   app.decorate('readiness', new Readiness()); // server.ts drains it on SIGTERM

@@ -3,7 +3,8 @@
  * how the page looks) and rendered by the server, so a page opens as it was left: words joined by dots.
  * `timer-off` hides the clock and `highlight-off` the free tiles' highlight for every game; a pause belongs to
  * one deal (`paused~<layout>~<seed>~<mode>`), so a reload keeps that board hidden while every other deal opens
- * playing. Anything else is ignored.
+ * playing. `tutorial-done` says the first game's lesson was finished or skipped in this browser: the server
+ * never renders it again. Anything else is ignored.
  */
 import type { Mode } from '../engine/index.ts';
 
@@ -14,6 +15,18 @@ export interface PlayPrefs {
   readonly timer: 'on' | 'off';
   readonly highlight: 'on' | 'off'; // free tiles lifted and rimmed (`data-free` stays either way)
   readonly paused: boolean; // this deal was left paused
+  readonly tutorial?: 'done'; // the lesson (#tutorial) was finished or skipped: it never shows by itself again
+}
+
+export const TUTORIAL_DONE = 'tutorial-done';
+
+/** Does the cookie's value say the lesson was done? */
+export const isTutorialDone = (raw: string | undefined): boolean => (raw ?? '').split('.').includes(TUTORIAL_DONE);
+
+/** The cookie's value with the lesson marked done, the other words kept. */
+export function withTutorialDone(raw: string | undefined): string {
+  const words = (raw ?? '').split('.').filter((w) => w && w !== 'none' && w !== TUTORIAL_DONE);
+  return [...words, TUTORIAL_DONE].join('.');
 }
 
 /** The word that says a deal was left paused (layout ids and seeds hold neither `.` nor `~`). */
@@ -26,6 +39,7 @@ export function parsePrefs(raw: string | undefined, layout: string, seed: string
     timer: words.has('timer-off') ? 'off' : 'on',
     highlight: words.has('highlight-off') ? 'off' : 'on',
     paused: words.has(pausedWord(layout, seed, mode)),
+    ...(words.has(TUTORIAL_DONE) ? { tutorial: 'done' as const } : {}),
   };
 }
 
@@ -35,6 +49,7 @@ export function makePrefs(prefs: PlayPrefs, layout: string, seed: string, mode: 
     prefs.timer === 'off' ? 'timer-off' : '',
     prefs.highlight === 'off' ? 'highlight-off' : '',
     prefs.paused ? pausedWord(layout, seed, mode) : '',
+    prefs.tutorial === 'done' ? TUTORIAL_DONE : '',
   ];
   return words.filter(Boolean).join('.') || 'none';
 }

@@ -50,8 +50,11 @@ export interface Running {
   close(): Promise<void>;
 }
 
-/** The real app (src/server/app.ts) on a random port with a database in a temporary folder. */
-export async function startApp(): Promise<Running> {
+/**
+ * The real app (src/server/app.ts) on a random port with a database in a temporary folder. The first game's
+ * lesson stays shut unless `tutorial` (tutorial-browser.test.ts): the other tests play as returning players.
+ */
+export async function startApp({ tutorial = false } = {}): Promise<Running> {
   const dir = mkdtempSync(join(tmpdir(), 'mahjong-client-'));
   const { buildApp } = await import('../../src/server/app.ts');
   const app = buildApp({
@@ -59,6 +62,7 @@ export async function startApp(): Promise<Running> {
     logger: false,
     cookieSecret: 'x'.repeat(32),
     rateLimit: false,
+    tutorial,
   });
   const url = await app.listen({ port: 0, host: '127.0.0.1' });
   return {

@@ -1,6 +1,6 @@
 /** The play page's switches in the `mj_prefs` cookie (src/shared/prefs.ts): the words read and written. */
 import { describe, expect, test } from 'vitest';
-import { makePrefs, parsePrefs, type PlayPrefs } from '../../src/shared/prefs.ts';
+import { isTutorialDone, makePrefs, parsePrefs, withTutorialDone, type PlayPrefs } from '../../src/shared/prefs.ts';
 
 const ON: PlayPrefs = { timer: 'on', highlight: 'on', paused: false };
 
@@ -41,5 +41,18 @@ describe('makePrefs', () => {
             prefs,
           );
         }
+  });
+});
+
+describe('the first game lesson word', () => {
+  test('tutorial-done is read, added once, and kept when the switches are written again', () => {
+    expect(isTutorialDone(undefined)).toBe(false);
+    expect(isTutorialDone('timer-off.tutorial-done')).toBe(true);
+    expect(withTutorialDone(undefined)).toBe('tutorial-done');
+    expect(withTutorialDone('none')).toBe('tutorial-done');
+    expect(withTutorialDone('highlight-off.tutorial-done')).toBe('highlight-off.tutorial-done');
+    const prefs = parsePrefs('timer-off.tutorial-done', 'turtle', 'abc', 'relaxed');
+    expect(prefs.tutorial).toBe('done');
+    expect(makePrefs(prefs, 'turtle', 'abc', 'relaxed')).toBe('timer-off.tutorial-done');
   });
 });

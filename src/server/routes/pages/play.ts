@@ -31,7 +31,7 @@ import { BANDS, type Band } from '../../../engine/index.ts';
 import { randomSeed } from '../../services/seeds.ts';
 import { dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/display.ts';
 import type { Lang } from '../../../shared/i18n.ts';
-import { parsePrefs, PREFS_COOKIE } from '../../../shared/prefs.ts';
+import { isTutorialDone, parsePrefs, PREFS_COOKIE } from '../../../shared/prefs.ts';
 import { boardView, dealData, type GameData } from '../../views/board.ts';
 import { boardPreview, headLinks } from '../../views/head.ts';
 import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
@@ -244,7 +244,14 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const nav: Nav = daily && seed === dailySeed(fastify.now()) ? 'daily' : 'play';
       const prefs = parsePrefs(request.cookies[PREFS_COOKIE], layout, seed, mode);
       const theme = themeOf(request.cookies[THEME_COOKIE]);
-      const cacheKey = `${nav} ${shareUrl} ${request.hl ?? ''} ${prefs.timer} ${prefs.highlight} ${prefs.paused} ${theme.name} ${theme.auto} ${request.tiles}`;
+      // The first game's lesson opens by itself for a browser that never finished or skipped it, on the page of
+      // a player with no game yet (no row: a visit writes none); a returning player never meets it unasked.
+      const tutorial =
+        fastify.tutorial &&
+        !resumed &&
+        !isTutorialDone(request.cookies[PREFS_COOKIE]) &&
+        (!known || !(await fastify.playersRepository.find(request.playerId)));
+      const cacheKey = `${nav} ${shareUrl} ${request.hl ?? ''} ${prefs.timer} ${prefs.highlight} ${prefs.paused} ${theme.name} ${theme.auto} ${request.tiles} ${tutorial}`;
       const cached = fresh?.pages.get(cacheKey);
       if (cached && !known) keepWhole(cached, record);
       if (cached) return sendPage(reply, cached, record);
@@ -307,6 +314,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
           againUrl: newDealUrl(layout, mode, shown.deal.difficulty.band),
         },
         prefs,
+        tutorial,
         theme,
         tileSet: request.tiles,
         back: path, // the theme and tiles forms come back to the deal's own link (one page per cache key)

@@ -1,0 +1,149 @@
+/**
+ * The first game's lesson (#tutorial), without the DOM: a board of eight tiles played through the engine,
+ * and the six steps that each wait for one thing the player does (tap a free tile, a match, two flowers,
+ * a hinted pair, Undo and Shuffle, the check). tutorial.ts draws it; test/client/lesson.test.ts plays it.
+ */
+import {
+  applyMove,
+  hintFor,
+  isTileFree,
+  newGame,
+  winnability,
+  type Deal,
+  type DealTile,
+  type Game,
+  type Pair,
+} from '../engine/index.ts';
+import { canMatch } from '../engine/index.ts';
+
+export const STEPS = ['free', 'match', 'flowers', 'hint', 'undo', 'check'] as const;
+export type Step = (typeof STEPS)[number];
+
+/**
+ * Two rows of three, a tile on the middle of both rows and one at the right end: at the start the top tile
+ * covers two tiles and the right-hand tiles of each row have neighbours on both sides, so both ways of being
+ * blocked are on the board. Only one pair can be played at each of the first steps: the dragons on top,
+ * then the two flowers (plum and chrysanthemum) they uncover, then either of two pairs.
+ */
+const TILES: readonly DealTile[] = [
+  { x: 0, y: 0, z: 0, face: 'b5' },
+  { x: 2, y: 0, z: 0, face: 'c3' },
+  { x: 4, y: 0, z: 0, face: 'f1' },
+  { x: 0, y: 2, z: 0, face: 'c3' },
+  { x: 2, y: 2, z: 0, face: 'b5' },
+  { x: 4, y: 2, z: 0, face: 'f3' },
+  { x: 6, y: 1, z: 0, face: 'dr' },
+  { x: 2, y: 1, z: 1, face: 'dr' },
+];
+
+export const LESSON_DEAL: Deal = {
+  layout: 'tutorial',
+  seed: 'tutorial',
+  mode: 'relaxed',
+  generator: 'tutorial',
+  difficulty: { band: 'easy', score: 0 },
+  tiles: TILES,
+  solution: [
+    [6, 7],
+    [2, 5],
+    [0, 4],
+    [1, 3],
+  ],
+};
+
+/** What the check answered, as the play page says it (client.check.*). */
+export type Answer =
+  { readonly kind: 'yes' | 'noShuffle' | 'unknown' } | { readonly kind: 'noUndo'; readonly n: number };
+
+export interface Lesson {
+  step: number; // index into STEPS
+  game: Game;
+  selected: number | null; // slot
+  hint: Pair | null; // the pair Hint lit
+  undone: boolean; // Undo tapped on the undo step
+  shuffled: boolean; // Shuffle tapped on the undo step
+  answer: Answer | null; // the check's answer, once asked: the lesson is then over
+}
+
+/** What a tap did, for the view to show and say. */
+export type TapResult =
+  | { readonly kind: 'covered' | 'sides' | 'selected' | 'deselected' | 'gone'; readonly slot: number }
+  | { readonly kind: 'matched'; readonly a: number; readonly b: number }
+  | { readonly kind: 'nomatch'; readonly a: number; readonly b: number };
+
+export function makeLesson(): Lesson {
+  const game = newGame(LESSON_DEAL);
+  if (!game.ok) throw new Error(`the lesson's board: ${game.message}`); // a programmer's error
+  return { step: 0, game: game.value, selected: null, hint: null, undone: false, shuffled: false, answer: null };
+}
+
+export const stepOf = (l: Lesson): Step => STEPS[Math.min(l.step, STEPS.length - 1)]!;
+
+/** Why slot `i` is blocked: a tile lies on it, or tiles close both its sides. */
+export function blockedBy(game: Game, i: number): 'covered' | 'sides' {
+  return game.geom.above[i]!.some((j) => game.faces[j] !== null) ? 'covered' : 'sides';
+}
+
+const advance = (l: Lesson, from: Step): void => {
+  if (stepOf(l) === from) l.step++;
+};
+
+/** A tap on slot `i`. Mutates. */
+export function tapTile(l: Lesson, i: number): TapResult {
+  const { game } = l;
+  const face = game.faces[i];
+  if (face === null || face === undefined) return { kind: 'gone', slot: i };
+  if (!isTileFree(game, i)) return { kind: blockedBy(game, i), slot: i };
+  const was = l.selected;
+  if (was === null || was === i) {
+    l.selected = was === i ? null : i;
+    if (was === null) advance(l, 'free');
+    return { kind: was === i ? 'deselected' : 'selected', slot: i };
+  }
+  if (!canMatch(game.faces[was]!, face)) {
+    l.selected = i;
+    return { kind: 'nomatch', a: was, b: i };
+  }
+  const played = applyMove(game, { type: 'match', a: was, b: i });
+  if (!played.ok) return { kind: 'nomatch', a: was, b: i }; // not reached: both free and matching
+  l.game = played.value;
+  l.selected = null;
+  l.hint = null;
+  const step = stepOf(l);
+  if (step === 'match' || step === 'hint') advance(l, step);
+  else if (step === 'flowers' && face[0] === 'f') advance(l, 'flowers');
+  return { kind: 'matched', a: was, b: i };
+}
+
+/** Hint, Undo, Shuffle or the check. Returns false when the board cannot do it now. Mutates. */
+export function control(l: Lesson, action: 'hint' | 'undo' | 'shuffle' | 'check'): boolean {
+  l.selected = null;
+  if (action === 'hint') {
+    l.hint = hintFor(l.game).pair;
+    return l.hint !== null;
+  }
+  if (action === 'check') {
+    const w = winnability(l.game);
+    l.answer =
+      w.result === 'solvable'
+        ? { kind: 'yes' }
+        : w.result === 'unsolvable'
+          ? w.undoSteps
+            ? { kind: 'noUndo', n: w.undoSteps }
+            : { kind: 'noShuffle' }
+          : { kind: 'unknown' };
+    advance(l, 'check');
+    return true;
+  }
+  const played = applyMove(l.game, { type: action });
+  if (!played.ok) return false;
+  l.game = played.value;
+  l.hint = null;
+  if (action === 'undo') l.undone = true;
+  else l.shuffled = true;
+  if (l.undone && l.shuffled) advance(l, 'undo');
+  return true;
+}
+
+/** The lesson is over once the check has answered. */
+export const isOver = (l: Lesson): boolean => l.step >= STEPS.length;

@@ -1,0 +1,142 @@
+/**
+ * The first game's lesson on the page (#tutorial, a script of its own: lesson-boot.ts fetches it only when
+ * the lesson opens). A modal dialog made from the server's template, in the page's language: the step's
+ * words, a live line that answers each tap, the eight tiles of lesson.ts drawn with the board's own markup
+ * and CSS, and the one or two controls the step asks for. Finishing, skipping or Escape closes it and keeps
+ * it shut for good in this browser (the prefs cookie). Its clicks and keys stay inside it: the game's own
+ * handlers never see them.
+ */
+import { availablePairs, isTileFree } from '../engine/index.ts';
+import { faceMessage, tileLabel, type Format } from '../shared/i18n.ts';
+import { control, isOver, LESSON_DEAL, makeLesson, stepOf, STEPS, tapTile, type Lesson } from './lesson.ts';
+
+const WOBBLE_MS = 420; // as board.css's wobble
+const CONTROLS: Readonly<Record<string, readonly string[]>> = {
+  hint: ['hint'],
+  undo: ['undo', 'shuffle'],
+  check: ['check'],
+};
+
+/**
+ * Opens the lesson. `done` is called once when it is finished or skipped; `t` formats the page's messages
+ * (the app's own formatter, so this script carries no second copy of it).
+ */
+export function openTutorial(doc: Document, template: HTMLTemplateElement, done: () => void, t: Format): void {
+  const faceName = (face: string): string => t(...faceMessage(face));
+  const dialog = (template.content.cloneNode(true) as DocumentFragment).querySelector('dialog')!;
+  const board = dialog.querySelector<HTMLElement>('.tutorial-board')!;
+  const say = dialog.querySelector<HTMLElement>('.tutorial-say')!;
+  const lesson: Lesson = makeLesson();
+  const opener = doc.activeElement instanceof HTMLElement ? doc.activeElement : null;
+  const tiles = LESSON_DEAL.tiles.map((slot, i) => {
+    const el = doc.createElement('button');
+    el.type = 'button';
+    el.className = 'tile';
+    el.dataset.lesson = String(i);
+    el.style.cssText = `--x:${slot.x};--y:${slot.y};--z:${slot.z}`;
+    el.append(doc.createElement('span'));
+    el.firstElementChild!.className = 'face';
+    board.append(el);
+    return el;
+  });
+  let shown = -1; // the step drawn last
+
+  function draw(): void {
+    const { game } = lesson;
+    tiles.forEach((el, i) => {
+      const face = game.faces[i] ?? null;
+      el.hidden = face === null;
+      if (face === null) return;
+      const free = isTileFree(game, i);
+      el.dataset.face = face;
+      el.toggleAttribute('data-free', free);
+      el.classList.toggle('selected', lesson.selected === i);
+      el.toggleAttribute('data-hint', lesson.hint?.includes(i) ?? false);
+      el.setAttribute('aria-label', tileLabel(t, face, free, lesson.selected === i));
+    });
+    const over = isOver(lesson);
+    const step = over ? 'done' : stepOf(lesson);
+    dialog.dataset.step = step;
+    for (const el of dialog.querySelectorAll<HTMLElement>('[data-text]')) el.hidden = el.dataset.text !== step;
+    for (const el of dialog.querySelectorAll<HTMLElement>('[data-count]'))
+      el.hidden = Number(el.dataset.count) !== Math.min(lesson.step, STEPS.length - 1);
+    const wanted = over ? ['finish'] : (CONTROLS[step] ?? []);
+    for (const el of dialog.querySelectorAll<HTMLElement>('[data-tut]')) el.hidden = !wanted.includes(el.dataset.tut!);
+    if (lesson.step !== shown) {
+      // A new step: its words appear in a live region (read out) and focus goes where the step acts.
+      shown = lesson.step;
+      const target = over ? 'finish' : wanted[0];
+      if (target) dialog.querySelector<HTMLElement>(`[data-tut="${target}"]`)?.focus();
+    }
+  }
+
+  function close(): void {
+    done();
+    dialog.close();
+    dialog.remove();
+    opener?.focus();
+  }
+
+  function wobble(el: HTMLElement): void {
+    if (doc.defaultView?.matchMedia('(prefers-reduced-motion: reduce)').matches) return;
+    el.classList.remove('wobble');
+    void el.offsetWidth; // restarts the animation on a second tap
+    el.classList.add('wobble');
+    setTimeout(() => el.classList.remove('wobble'), WOBBLE_MS);
+  }
+
+  function tap(i: number): void {
+    const result = tapTile(lesson, i);
+    const face = (slot: number): string => faceName(lesson.game.faces[slot] ?? LESSON_DEAL.tiles[slot]!.face);
+    if (result.kind === 'covered' || result.kind === 'sides') {
+      wobble(tiles[i]!);
+      say.textContent = dialog.dataset[result.kind] ?? '';
+    } else if (result.kind === 'nomatch')
+      say.textContent = t('client.noMatch', { a: face(result.b), b: face(result.a) });
+    else if (result.kind === 'selected') say.textContent = t('client.selected', { face: face(i) });
+    else if (result.kind === 'matched')
+      say.textContent = t('client.matchedWith', {
+        a: faceName(LESSON_DEAL.tiles[result.a]!.face),
+        b: faceName(LESSON_DEAL.tiles[result.b]!.face),
+        left: lesson.game.left,
+      });
+    else say.textContent = '';
+    draw();
+  }
+
+  function act(action: string): void {
+    if (action === 'finish') return close();
+    if (action !== 'hint' && action !== 'undo' && action !== 'shuffle' && action !== 'check') return;
+    control(lesson, action);
+    const h = lesson.hint;
+    const a = lesson.answer;
+    say.textContent =
+      action === 'hint' && h
+        ? t('client.hintPair', { a: faceName(lesson.game.faces[h[0]]!), b: faceName(lesson.game.faces[h[1]]!) })
+        : action === 'check' && a
+          ? t(`client.check.${a.kind}`, a.kind === 'noUndo' ? { n: a.n } : undefined)
+          : action === 'shuffle'
+            ? t('client.shuffled', { pairs: availablePairs(lesson.game).length })
+            : '';
+    draw();
+  }
+
+  dialog.addEventListener('click', (e) => {
+    e.stopPropagation(); // the game's own click handler never sees the lesson's buttons
+    const el = (e.target as Element).closest<HTMLElement>('[data-lesson], [data-tut], [data-action="tutorial-skip"]');
+    if (!el) return;
+    if (el.dataset.lesson !== undefined) tap(Number(el.dataset.lesson));
+    else if (el.dataset.tut) act(el.dataset.tut);
+    else close();
+  });
+  dialog.addEventListener('keydown', (e) => e.stopPropagation()); // nor its keys (Escape closes the dialog itself)
+  dialog.addEventListener('cancel', (e) => {
+    e.preventDefault();
+    close(); // Escape skips
+  });
+
+  doc.body.append(dialog);
+  draw();
+  dialog.showModal();
+  tiles.find((el) => el.hasAttribute('data-free'))?.focus();
+}
