@@ -37,7 +37,6 @@ export const CreateGameBodySchema = z.strictObject({
   mode: ModeSchema.default('relaxed'),
 });
 
-
 export const MovesBodySchema = z.strictObject({
   // Where the batch starts: how many moves of this game the sender believes the server has. With it a
   // batch is idempotent (services/games.ts); without it the moves are appended (as the API was first written).
