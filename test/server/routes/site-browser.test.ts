@@ -24,7 +24,7 @@ const PAIRS = 4; // pairs played before the reload
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'mj-browser-'));
-    app = buildApp({ databasePath: join(dir, 'test.db'), logger: false, rateLimit: false });
+    app = buildApp({ databasePath: join(dir, 'test.db'), logger: false, rateLimit: false, tutorial: false });
     const address = await app.listen({ port: 0, host: '127.0.0.1' });
     base = address.replace('localhost', '127.0.0.1');
     browser = await launch(); // Debian's Chromium with the project's flags (test/client/browser.ts)
