@@ -90,7 +90,7 @@ async function bundle(
     entryPoints: [join(ROOT, entry)],
     bundle: true,
     format,
-    minify: true,
+    minify: !process.env.NO_MINIFY, // NO_MINIFY=1: readable names in a profile
     target: TARGET,
     write: false,
     legalComments: 'none',

@@ -77,13 +77,91 @@ export function faceSheet(sprite: string, colours: Record<string, string>, art: 
     const y = Math.floor(i / SHEET_COLUMNS) * CELL_H + art.y;
     return `<use href="#${face}" width="60" height="80" transform="translate(${x} ${y}) scale(${art.scale})"/>`;
   });
+  const body = flatten(sprite.slice(open, close).replace(/<!--[\s\S]*?-->/g, '') + cells.join(''), colours);
   return (
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
-    `<style>svg{${style}}</style>` +
-    sprite.slice(open, close).replace(/<!--[\s\S]*?-->/g, '') +
-    cells.join('') +
+    (body.includes('var(') ? `<style>svg{${style}}</style>` : '') +
+    body +
     '</svg>\n'
   );
+}
+
+/** An element of the sprite: its name, its attributes in order and its children. */
+interface Node {
+  readonly name: string;
+  readonly attrs: [string, string][];
+  readonly children: Node[];
+}
+
+/** The sprite's markup as a tree (it is ours: elements and attributes in double quotes, no text). */
+function parse(markup: string): Node[] {
+  const root: Node = { name: '', attrs: [], children: [] };
+  const open: Node[] = [root];
+  for (const [, closing, name, attrs, selfClosing] of markup.matchAll(/<(\/?)([a-zA-Z]+)([^>]*?)(\/?)>/g)) {
+    if (closing) {
+      if (open.pop()?.name !== name) throw new Error(`the sprite closes <${name}> out of order`);
+      continue;
+    }
+    const node: Node = {
+      name: name!,
+      attrs: [...attrs!.matchAll(/([\w:-]+)="([^"]*)"/g)].map(([, key, value]) => [key!, value!]),
+      children: [],
+    };
+    open.at(-1)!.children.push(node);
+    if (!selfClosing) open.push(node);
+  }
+  if (open.length !== 1) throw new Error('the sprite leaves an element open');
+  return root.children;
+}
+
+/**
+ * The sheet's markup with every `<use>` replaced by a copy of what it names and every colour property by the
+ * theme's value: plain shapes, which the browser parses and styles several times faster than the clones a
+ * `<use>` makes (a quarter of a second of a slow phone's main thread at load; docs/client.md, "Faces").
+ */
+function flatten(markup: string, colours: Record<string, string>): string {
+  const nodes = parse(markup);
+  const byId = new Map<string, Node>();
+  const index = (list: readonly Node[]): void => {
+    for (const node of list) {
+      const id = node.attrs.find(([key]) => key === 'id')?.[1];
+      if (id) byId.set(id, node);
+      index(node.children);
+    }
+  };
+  index(nodes);
+  const colour = (value: string): string =>
+    value.replace(/var\((--f-[a-z]+),([^)]+)\)/g, (_, name: string, fallback: string) => colours[name] ?? fallback);
+  const attrs = (list: readonly [string, string][]): string =>
+    list.map(([key, value]) => ` ${key}="${colour(value)}"`).join('');
+  const write = (node: Node, depth: number): string => {
+    if (node.name === 'defs' || node.name === 'symbol') return '';
+    if (node.name !== 'use') {
+      const own = node.attrs.filter(([key]) => key !== 'id');
+      const inner = node.children.map((child) => write(child, depth)).join('');
+      return inner ? `<${node.name}${attrs(own)}>${inner}</${node.name}>` : `<${node.name}${attrs(own)}/>`;
+    }
+    if (depth > 8) throw new Error('the sprite nests <use> too deep');
+    const get = (key: string): string | undefined => node.attrs.find(([k]) => k === key)?.[1];
+    const href = get('href') ?? get('xlink:href') ?? '';
+    const target = byId.get(href.slice(1));
+    if (!target) throw new Error(`a <use> names ${href}, which the sprite does not define`);
+    const x = Number(get('x') ?? 0);
+    const y = Number(get('y') ?? 0);
+    const transform = [get('transform'), x || y ? `translate(${x} ${y})` : ''].filter(Boolean).join(' ');
+    const rest = node.attrs.filter(
+      ([key]) => !['href', 'xlink:href', 'x', 'y', 'width', 'height', 'transform'].includes(key),
+    );
+    const group: [string, string][] = [...(transform ? [['transform', transform] as [string, string]] : []), ...rest];
+    if (target.name !== 'symbol') return `<g${attrs(group)}>${write(target, depth + 1)}</g>`;
+    // A symbol's copy keeps its viewport, which clips what reaches past the face box, as the use did.
+    const box = target.attrs.find(([key]) => key === 'viewBox')?.[1] ?? '0 0 60 80';
+    const [, , boxW, boxH] = box.split(/\s+/);
+    const inner = target.children.map((child) => write(child, depth + 1)).join('');
+    const viewport = `<svg width="${get('width') ?? boxW}" height="${get('height') ?? boxH}" viewBox="${box}">${inner}</svg>`;
+    return `<g${attrs(group)}>${viewport}</g>`;
+  };
+  return nodes.map((node) => write(node, 0)).join('');
 }
 
 /** The rule a sheet of `theme` comes under: the page's theme, on <html> (`:root`). */

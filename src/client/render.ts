@@ -18,7 +18,7 @@ import { boxOf, type Box } from '../shared/box.ts';
 import { achievementText } from '../shared/achievements.ts';
 import type { EarnedAnswer } from '../shared/api.ts';
 import { formatTime, isCleanWin } from '../shared/display.ts';
-import { canRestart, elapsedMs, tileLabel, type HeadlessState, type Verified } from './state.ts';
+import { canRestart, elapsedMs, knowTileLabel, tileLabel, type HeadlessState, type Verified } from './state.ts';
 import { t } from './i18n.ts';
 import { STATUS_KEYS } from './sync.ts';
 import { canZoomIn } from './zoom.ts';
@@ -76,8 +76,13 @@ export function makeDom(doc: Document, s: HeadlessState): Dom {
   const board = doc.getElementById('board');
   if (!board) throw new Error('no #board on the page');
   const existing = new Map<number, HTMLButtonElement>();
-  for (const el of board.querySelectorAll<HTMLButtonElement>('button.tile[data-slot]'))
+  for (const el of board.querySelectorAll<HTMLButtonElement>('button.tile[data-slot]')) {
     existing.set(Number(el.dataset.slot), el);
+    const label = el.getAttribute('aria-label');
+    if (label && el.dataset.face) knowTileLabel(el.dataset.face, el.hasAttribute('data-free'), label);
+  }
+  const named = board.getAttribute('aria-label');
+  if (existing.size > 0 && named) boardNames.set([...existing.values()].filter((el) => !el.hidden).length, named);
   const { minX, minY, depth } = s.game.geom.extent;
   const tiles = s.deal.tiles.map((t, slot) => {
     let el = existing.get(slot);
@@ -580,11 +585,19 @@ function span(doc: Document, className: string, text: string): HTMLSpanElement {
   return el;
 }
 
+/** The board's name by tiles left: the server's at start, then formatted once per count (a plural's first format is costly). */
+const boardNames = new Map<number, string>();
+function boardName(left: number): string {
+  let name = boardNames.get(left);
+  if (name === undefined) boardNames.set(left, (name = t('client.board', { left })));
+  return name;
+}
+
 /** Draws the whole state. Cheap when little changed. */
 export function render(s: State, now: number): void {
   const { board } = s.dom;
   setAttr(board, 'data-status', s.status);
-  setAttr(board, 'aria-label', t('client.board', { left: s.game.left }));
+  setAttr(board, 'aria-label', boardName(s.game.left));
   board.classList.toggle('thinking', s.hintPending);
   const tabbable = s.focus !== null && s.free[s.focus] ? s.focus : s.free.indexOf(true);
   for (let slot = 0; slot < s.dom.tiles.length; slot++) renderTile(s, slot, tabbable >= 0 ? tabbable : null);

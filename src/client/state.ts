@@ -406,6 +406,12 @@ export function tileLabel(s: HeadlessState, slot: number): string {
 }
 const labels = new Map<string, string>(); // tile names by face and state (the page's language never changes)
 
+/** A tile's name as the server wrote it (the same words, from the same catalog): not formatted again at start. */
+export function knowTileLabel(face: string, free: boolean, label: string): void {
+  const key = `${face}|${free ? 1 : 0}0`;
+  if (!labels.has(key)) labels.set(key, label);
+}
+
 /** Where a tile's face is drawn, in half tiles: its centre, shifted up-left by its layer. */
 export function tileCentre(s: HeadlessState, slot: number): [number, number] {
   const t = s.deal.tiles[slot]!;

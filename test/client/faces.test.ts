@@ -9,7 +9,7 @@
 import { describe, expect, test } from 'vitest';
 import { CLASSIC_SPRITE, spriteOf } from '../../scripts/faces/index.ts';
 import { LIGHT } from '../../scripts/faces/draw.ts';
-import { faceColours } from '../../scripts/face-sheets.ts';
+import { ART_OF, faceColours, faceSheet, THEMES } from '../../scripts/face-sheets.ts';
 import { NUMERALS, WAN } from '../../scripts/faces/traditional.ts';
 import { TILE_SETS } from '../../src/shared/tilesets.ts';
 import { readFileSync } from 'node:fs';
@@ -168,4 +168,21 @@ describe("the traditional set's characters", () => {
     }
     expect(NUMERALS).toHaveLength(9);
   });
+});
+
+describe('the face sheets the board paints', () => {
+  const colours = faceColours(readFileSync(new URL('../../public/css/site.css', import.meta.url), 'utf8'));
+  test.each(TILE_SETS.flatMap((set) => THEMES.map((theme) => [set, theme] as const)))(
+    '%s in %s: plain shapes in the theme’s colours, one viewport per face',
+    (set, theme) => {
+      const sheet = faceSheet(spriteOf(set), colours[theme], ART_OF[set]);
+      expect(sheet).not.toMatch(/<use|<symbol|<defs|var\(|\sid="/);
+      expect(sheet.match(/<svg width="60" height="80" viewBox="0 0 60 80">/g)?.length).toBeGreaterThanOrEqual(42);
+      const written = new Set(sheet.match(/#[0-9a-fA-F]{3,8}\b/g));
+      // every colour the sheet writes is one of the theme's or one the sprite writes itself
+      const own = new Set(spriteOf(set).match(/#[0-9a-fA-F]{3,8}\b/g));
+      const theirs = new Set(Object.values(colours[theme]));
+      for (const value of written) expect(own.has(value) || theirs.has(value), value).toBe(true);
+    },
+  );
 });
