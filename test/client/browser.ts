@@ -31,6 +31,18 @@ export const REVIEW_SIZES = [
   { name: 'landscape', width: 844, height: 390 },
 ] as const;
 
+/** Every width from a small phone to a large desktop (docs/contracts.md, "Phones"): the sizes the width tests visit. */
+export const WIDTH_SIZES = [
+  { width: 320, height: 568 },
+  { width: 360, height: 640 },
+  { width: 390, height: 844 },
+  { width: 844, height: 390 },
+  { width: 768, height: 1024 },
+  { width: 1280, height: 720 },
+  { width: 1440, height: 900 },
+  { width: 1920, height: 1080 },
+] as const;
+
 /** A browser context of a review size: a phone's (touch, mobile viewport) below 900 px wide. */
 export const reviewContext = (browser: Browser, size: (typeof REVIEW_SIZES)[number]) =>
   browser.newContext({

@@ -7,18 +7,9 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { appAndBrowser, HAS_CHROMIUM, playByScript } from './browser.ts';
+import { appAndBrowser, HAS_CHROMIUM, playByScript, WIDTH_SIZES } from './browser.ts';
 
-const SIZES = [
-  { width: 320, height: 568 },
-  { width: 360, height: 640 },
-  { width: 390, height: 844 },
-  { width: 844, height: 390 },
-  { width: 768, height: 1024 },
-  { width: 1280, height: 720 },
-  { width: 1440, height: 900 },
-  { width: 1920, height: 1080 },
-] as const;
+const SIZES = WIDTH_SIZES;
 const LANGS = ['en', 'de', 'ja', 'ar'] as const;
 
 interface Box {
