@@ -22,6 +22,7 @@ const moveOf = (page: Page): number => Number(new URL(page.url()).searchParams.g
     // search of up to 64 seeds finds one).
     await play.goto(`${env.app.url}/`);
     const pick = play.locator('form.band-pick[action="/play/fish"]');
+    await play.locator('details.band-details:has(form[action="/play/fish"]) > summary').click(); // the disclosure opens
     await pick.locator('select[name="difficulty"]').selectOption('hard');
     await pick.locator('button[type="submit"]').click();
     await play.waitForURL(/\/play\/fish\/[^/?#]+$/);

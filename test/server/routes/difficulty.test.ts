@@ -210,7 +210,7 @@ describe('the band elsewhere', () => {
     expect(he.body).toMatch(
       /<select id="band-turtle" name="difficulty" aria-label="[^"]*צב[^"]*">\s*<option value="easy">קל<\/option>/,
     );
-    expect(he.body).toContain('>לפי רמת קושי</label>');
+    expect(he.body).toContain('>לפי רמת קושי</summary>');
     const daily = await app.inject({ url: '/daily' });
     expect(daily.body).toMatch(
       /<p class="daily-band">\s*<span class="badge band" data-band="(easy|medium|hard|expert)"/,
