@@ -187,7 +187,7 @@ export default async function health(fastify: FastifyInstance): Promise<void> {
       if (request.query.detail === '1') {
         body.backend = fastify.backend;
         try {
-          body.database = { ...(await probe.size()) };
+          body.database = { ...((await probe.size()) as { bytes: number }) };
         } catch {
           body.database = null; // closed or unreadable: the error above says so
         }

@@ -50,6 +50,7 @@ import {
   type Move,
   type Status,
 } from '../../engine/index.ts';
+import type { GameAnswer } from '../../shared/api.ts';
 import { isErrorCode, type ErrorCode, type Refusal } from '../errors.ts';
 import type { GameRow } from '../repositories/types.ts';
 import type { StoredDeal } from './dealer.ts';
@@ -129,7 +130,7 @@ export function gameAnswer(
   moves: number,
   row: Pick<GameRow, 'started_at' | 'shown_at' | 'unranked' | 'ranked_ms' | 'play_ms'>,
   finishedAt: number | null,
-) {
+): GameAnswer {
   return {
     status: statusOf(game),
     faces: game.faces,

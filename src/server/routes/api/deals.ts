@@ -10,7 +10,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../errors.ts';
-import { DealSchema, preSerialized } from '../../schemas/responses.ts';
+import { DealSchema } from '../../../shared/answers.ts';
+import { preSerialized } from '../../schemas/responses.ts';
 import { DealParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
 import { cookiePlayerId } from '../../plugins/player.ts';
 import type { ShownLookup } from '../../services/dealer.ts';

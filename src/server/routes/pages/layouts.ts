@@ -15,7 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { newDealUrl } from '../../../shared/display.ts';
 import { CODE_OF_STATUS, ERROR_STATUS, errorPage, errorResponses, type ErrorCode } from '../../errors.ts';
-import { LayoutSlotsSchema } from '../../schemas/responses.ts';
+import { LayoutSlotsSchema } from '../../../shared/answers.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { LayoutIdSchema } from '../../schemas/common.ts';
 import { clientKey } from '../../services/limits.ts';
