@@ -1,5 +1,5 @@
 /**
- * What the server's caches hold, in bytes of heap (issue 24), and how much each may hold.
+ * What the server's caches hold, in bytes of heap, and how much each may hold.
  *
  * Implementation notes: V8 cannot say how big one value is, so each kind of cached value has an
  * estimate from its counts (tiles, moves, shuffle boards, characters) with per-item figures measured

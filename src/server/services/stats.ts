@@ -7,7 +7,7 @@
  * - A clean win has no hint, no shuffle and no undo.
  * - A streak is days in a row (UTC) on which the player won at least one game. It still runs while
  *   its last day is today or yesterday. Nothing but a day without a win ends it: a game left
- *   unfinished, or given up, never breaks a streak (issue 14). The daily streak is days in a row
+ *   unfinished, or given up, never breaks a streak. The daily streak is days in a row
  *   whose daily deal the player won on its day.
  * - Per band (the deal's difficulty band when the game began, docs/study.md "Measured difficulty"): games
  *   started, won and won clean, both modes together; games begun before deals had a band count in no band.
@@ -17,7 +17,7 @@
  *   (services/fair-play.ts); a ranked win's history entry carries the server's time too.
  *   The median of an even count is the mean of the middle two.
  *
- * Cost (issue 9, item 3): totals, bests, medians and streaks come from aggregates and indexes in
+ * Cost: totals, bests, medians and streaks come from aggregates and indexes in
  * the store (repositories/sqlite/games.ts), the history is paged (HISTORY_SIZE a page) and the chart shows
  * the latest CHART_SIZE wins, so the answer costs the same at 10 or 100,000 games. Achievements are rows
  * written with the win that earned them; their progress comes from the same aggregates.

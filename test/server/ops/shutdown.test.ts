@@ -1,11 +1,11 @@
 /**
- * Graceful shutdown (issue 5): on SIGTERM or SIGINT the server stops accepting connections,
+ * Graceful shutdown: on SIGTERM or SIGINT the server stops accepting connections,
  * lets in-flight requests finish, closes the database and exits 0. A request is held in flight
  * deterministically: its headers and half its body are sent, the server logs it as incoming, the
  * signal goes, and only then the rest of the body. A cleanly closed database has checkpointed its
  * WAL into the main file and removed it.
  *
- * Draining first (issue 30, readiness.ts): when something checks /healthz (a balancer), SIGTERM makes it
+ * Draining first (readiness.ts): when something checks /healthz (a balancer), SIGTERM makes it
  * answer 503 `draining` for DRAIN_MS while every request is still served (closing its connection), and
  * longer while requests keep arriving; then the close above. A second signal ends the drain at once.
  */
@@ -143,7 +143,7 @@ test('a bad environment exits 2 with one line per problem, before opening anythi
   expect(existsSync(databasePath)).toBe(false);
 });
 
-describe('draining before the close (issue 30)', () => {
+describe('draining before the close', () => {
   test(
     'watched: /healthz 503 "draining" while requests are served, closing their connections; then closed; exit 0',
     {

@@ -1,5 +1,5 @@
 /**
- * GET /api/openapi.json (issue 30, item 5): an OpenAPI 3.1 document made from the routes' own zod schemas.
+ * GET /api/openapi.json: an OpenAPI 3.1 document made from the routes' own zod schemas.
  * It must pass a real OpenAPI validator (@seriousme/openapi-schema-validator, the official JSON schemas of
  * the specification), hold every API route fastify has (those under /api/ and /healthz, whichever plugin adds
  * them: a new route without schemas fails here) with its parameters, body and answers, and nothing else; and

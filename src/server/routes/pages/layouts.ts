@@ -1,5 +1,5 @@
 /**
- * Your own layouts (docs/contracts.md, "Pages"; issue 13):
+ * Your own layouts (docs/contracts.md, "Pages"):
  * - GET /layouts/new: the upload form (a file, and for a GNOME .map the map's name).
  * - POST /layouts (multipart: `file`, optional `name`): reads, checks and stores the layout
  *   (services/custom-layouts.ts), then 303 to its page. A bad file re-shows the form with the
