@@ -34,7 +34,7 @@ declare module 'fastify' {
 
 export const STAMP_COOKIE = 'mj_seen';
 export const HOST_STAMP_COOKIE = '__Host-mj_seen';
-export const STAMP_MAX_AGE_S = 7 * 24 * 3600; // as long as a deal nobody played is kept (dealer.ts)
+export const STAMP_MAX_AGE_S = 7 * 24 * 3600; // as long as a deal nobody played is kept (deal-pruner.ts)
 
 /** A deal's key in a stamp: layout, seed and mode (none of them holds a `:`). */
 const stampKey = (deal: { layout: string; seed: string; mode: string }): string =>

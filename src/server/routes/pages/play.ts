@@ -114,7 +114,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
         fastify.dealer.markChosen(key); // its deal pays from the server's own pool
         return reply.redirect(dealUrl(key.layout, key.seed, key.mode), 302);
       }
-      // A fresh seed whose deal is in the band, searched within a bound (services/dealer.ts findInBand).
+      // A fresh seed whose deal is in the band, searched within a bound (services/band-search.ts findInBand).
       const found = await fastify.dealer.findInBand(layout, mode, difficulty, clientKey(request.ip));
       if (found.ok) {
         fastify.dealer.markChosen(found.value); // should the kept deal be gone by the next request
