@@ -87,7 +87,7 @@ export async function backupCommand(argv: readonly string[], env: Env): Promise<
       copy.close();
     }
     if (check !== 'ok') throw new BackupFailure(`the copy did not pass quick_check: ${String(check)}`);
-    chmodSync(temporary, 0o600); // like the database: every player's games (issue 9)
+    chmodSync(temporary, 0o600); // like the database: every player's games
     renameSync(temporary, target);
     temporary = undefined;
     const result = {

@@ -1,6 +1,6 @@
 /**
  * `report [--json]`: what players did with the deals of a running site, per mode and layout, read from its
- * database: PostgreSQL when DATABASE_URL is set (issue 15), else SQLite at DATABASE_PATH (default
+ * database: PostgreSQL when DATABASE_URL is set, else SQLite at DATABASE_PATH (default
  * data/mahjong.db). It is how an operator sees whether the
  * solvability guarantee is perceptible: players of relaxed and classic deals should get stuck, shuffle and give
  * up at different rates if it is (see docs/study.md).

@@ -4,13 +4,14 @@
  * `--name` picks a layout by name or id, default the first).
  *
  * Implementation notes: files are read here and handed to the engine's parsers as
- * text. A file is recognised by its extension, else by its first line. Every
+ * text. A file is recognised by its extension, else by its text (formats/detect.ts). Every
  * problem (missing file, a directory, a huge file, a parse error, a layout with no
  * valid geometry) becomes a UsageError with the path in the message.
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { LAYOUTS, layoutById } from '../engine/builtins.ts';
+import { detectFormat } from '../formats/detect.ts';
 import { parseGnomeMaps } from '../formats/gnome.ts';
 import { geometryOf, type Layout } from '../engine/index.ts';
 import { parseDesktopName, parseKmahjongg } from '../formats/kmahjongg.ts';
@@ -77,13 +78,7 @@ const systemReason = (e: unknown): string => {
 /** Reads a `.layout` or `.map` file; `name` picks a map of a `.map` file. */
 export function readLayoutFile(file: string, name?: string): LoadedLayout {
   const text = readText(file);
-  const ext = path.extname(file).toLowerCase();
-  const kind =
-    ext === '.layout' || (ext !== '.map' && /^\uFEFF?\s*kmahjongg-layout-v/.test(text))
-      ? 'kmahjongg'
-      : ext === '.map' || /<mahjongg[\s>]/i.test(text)
-        ? 'gnome'
-        : null;
+  const kind = detectFormat(file, text);
   if (kind === null)
     throw new UsageError(`${file}: unknown layout format; expected a KMahjongg .layout or a GNOME Mahjongg .map file`);
   const loaded = kind === 'kmahjongg' ? readKmahjongg(file, text, name) : readGnome(file, text, name);

@@ -5,7 +5,7 @@
  * cookie, navigation, the clipboard) are here and nowhere else.
  */
 import type { Move } from '../engine/index.ts';
-import { isTutorialDone, makePrefs, PREFS_COOKIE, PREFS_MAX_AGE_S } from '../shared/prefs.ts';
+import { isTutorialDone, makePrefs, makePrefsCookie } from '../shared/prefs.ts';
 import { readPrefs } from './lesson-boot.ts';
 import { type Ask } from './ask.ts';
 import { shareLink, shareReplay } from './share.ts';
@@ -79,7 +79,7 @@ export function makeController(s: State, deps: Deps): Controller {
       ...(isTutorialDone(readPrefs(doc)) ? { tutorial: 'done' as const } : {}),
     } as const;
     const value = makePrefs(prefs, layout, seed, mode);
-    doc.cookie = `${PREFS_COOKIE}=${value}; path=/; max-age=${PREFS_MAX_AGE_S}; samesite=lax`;
+    doc.cookie = makePrefsCookie(value);
   }
 
   /** Hands the log to the sync with your clock as it reads now. */

@@ -5,21 +5,18 @@
  * it opens, so a returning player's page loads not a byte of it.
  */
 import type { Format } from '../shared/i18n.ts';
-import { PREFS_COOKIE, PREFS_MAX_AGE_S, withTutorialDone } from '../shared/prefs.ts';
+import { makePrefsCookie, readPrefsCookie, withTutorialDone } from '../shared/prefs.ts';
 import { t } from './i18n.ts';
 
 declare const __TUTORIAL_FILE__: string; // the lesson's hashed file name, set by scripts/build-client.ts
 
 /** The prefs cookie's value, as the page has it. */
-export function readPrefs(doc: Document): string | undefined {
-  const found = doc.cookie.split('; ').find((c) => c.startsWith(`${PREFS_COOKIE}=`));
-  return found?.slice(PREFS_COOKIE.length + 1);
-}
+export const readPrefs = (doc: Document): string | undefined => readPrefsCookie(doc.cookie);
 
 /** Keeps the lesson shut for good in this browser (finished or skipped). */
 export function markTutorialDone(doc: Document): void {
   const value = withTutorialDone(readPrefs(doc));
-  doc.cookie = `${PREFS_COOKIE}=${value}; path=/; max-age=${PREFS_MAX_AGE_S}; samesite=lax`;
+  doc.cookie = makePrefsCookie(value);
 }
 
 type Opener = (doc: Document, template: HTMLTemplateElement, done: () => void, t: Format) => void;

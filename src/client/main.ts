@@ -105,7 +105,7 @@ function start(doc: Document, data: DealData, message = ''): void {
       },
       conflict: (log, why) => {
         adopt(log);
-        if (sync.won) s.verified = { timeMs: null };
+        if (sync.won) s.verified = { timeMs: null, ranked: null, unranked: null }; // won, its time not known here
         s.message = t('client.conflict'); // the server's reason (English) is for the console
         console.warn(why);
         draw();

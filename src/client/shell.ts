@@ -17,7 +17,7 @@
  */
 import { MODES, SEED_PATTERN, type Deal, type Mode } from '../engine/index.ts';
 import { dealApiUrl, dealUrl, newDealUrl } from '../shared/display.ts';
-import { parsePrefs, PREFS_COOKIE } from '../shared/prefs.ts';
+import { parsePrefs, readPrefsCookie } from '../shared/prefs.ts';
 import type { DealData } from './state.ts';
 import { t } from './i18n.ts';
 import type { WorkerAnswer, WorkerRequest } from './worker.ts';
@@ -142,11 +142,7 @@ function fillPage(doc: Document, deal: Deal, name: string): void {
     again.textContent = t('client.nextGame', { name });
   }
   // The switches the server renders from the prefs cookie (views/layout.eta, play.eta): the cached page has none.
-  const raw = doc.cookie
-    .split('; ')
-    .find((c) => c.startsWith(`${PREFS_COOKIE}=`))
-    ?.slice(PREFS_COOKIE.length + 1);
-  const prefs = parsePrefs(raw, layout, seed, mode);
+  const prefs = parsePrefs(readPrefsCookie(doc.cookie), layout, seed, mode);
   if (prefs.highlight === 'off') doc.documentElement.dataset.highlight = 'off';
   const counters = doc.querySelector<HTMLElement>('.counters');
   if (counters) counters.dataset.timer = prefs.timer;

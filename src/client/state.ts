@@ -352,7 +352,7 @@ export function reasonText(s: HeadlessState, lost: LostAnswer): string {
 
 /**
  * Records the answer to "Can this still be won?" for the position at log length `at`, and plays it as a
- * `check` move (it changes nothing on the board; the server counts what the player heard: issue 12).
+ * `check` move (it changes nothing on the board; the server counts what the player heard).
  * Returns that move, or null when the position changed while the solver thought. Mutates.
  */
 export function showCheck(

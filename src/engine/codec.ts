@@ -1,5 +1,5 @@
 /**
- * Compact text forms of boards and pair lists, for storage (issue 9, items 4 and 5).
+ * Compact text forms of boards and pair lists, for storage.
  *
  * Implementation notes: every face code is two characters (FACES), so a board of n slots is a
  * string of 2n characters, `--` for a removed tile: 288 characters for the turtle against ~1.2 KB
@@ -15,7 +15,7 @@ const REMOVED = '--';
 /**
  * A slot's two character codes (each below 128) → the FACES constant itself, null for REMOVED, undefined for
  * anything else. A parsed board holds the shared strings, not 2-character copies of them (a copy is another
- * 20-odd bytes a slot: 100 shuffle boards of 1,000 tiles took 3 MB), and reads no substring (issue 24).
+ * 20-odd bytes a slot: 100 shuffle boards of 1,000 tiles took 3 MB), and reads no substring.
  */
 const CODE_OF: readonly (Face | null | undefined)[] = (() => {
   const table = new Array<Face | null | undefined>(128 * 128).fill(undefined);

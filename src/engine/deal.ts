@@ -8,7 +8,7 @@
  *   same stream. The solver's solution is the deal's solution. On the turtle 97%
  *   of shuffles are winnable, and about 97% of deals are settled within
  *   UNIFORM_NODES. On some layouts a winnable shuffle is rarer than one in a
- *   thousand (issue 12 measured arrow, enterprise, star ship, Taipei, rocket), and
+ *   thousand (measured: arrow, enterprise, star ship, Taipei, rocket), and
  *   on boards over 144 tiles, where a face has eight copies, the solver rarely
  *   settles a shuffle in time: once UNIFORM_NODES are spent, the next shuffle is
  *   played and mended instead (mend.ts: where play is stuck, two faces trade

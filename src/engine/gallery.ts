@@ -1,5 +1,5 @@
 /**
- * The second set of built-in layouts (issue 29): our own designs, drawn with the helpers of shapes.ts,
+ * The second set of built-in layouts: our own designs, drawn with the helpers of shapes.ts,
  * grouped into families by builtins.ts.
  *
  * Implementation notes: what makes a shape good to play, learned while drawing these (each measured by how often

@@ -10,7 +10,7 @@
  *
  * A shuffle searches for a removal order (about 0.4 ms on the turtle), so a log with 100 shuffles
  * took ~40 ms to replay. A game keeps the faces each shuffle gave (`boards`), and a replay given
- * those boards back takes them instead of searching again (issue 9, item 4): a stored game replays
+ * those boards back takes them instead of searching again: a stored game replays
  * at the cost of its matches whatever its shuffles. A board given back is checked against the
  * tiles on the board at that point; one that does not fit is searched again.
  */
@@ -129,7 +129,7 @@ export function statusOf(game: Game): Status {
  *
  * The faces are copied on write: after a shuffle, its undo or redo, `faces` is the step's own
  * board (`shared`), copied only when a match changes it. Undoing and redoing a shuffle a thousand
- * times on a board of 1,000 tiles once copied 8 MB of faces a request (issue 24).
+ * times on a board of 1,000 tiles once copied 8 MB of faces a request.
  */
 interface Draft {
   faces: (Face | null)[]; // while `shared`, an array others hold too: never written before ownFaces

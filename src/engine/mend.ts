@@ -1,5 +1,5 @@
 /**
- * Mending a shuffle into a winnable deal by playing it (classic deals, issue 12).
+ * Mending a shuffle into a winnable deal by playing it (classic deals).
  *
  * On some layouts a winnable uniform shuffle is rarer than one in a thousand (long
  * rows, tall stacks, sets repeated on a large board), and proving each shuffle

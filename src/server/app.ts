@@ -79,7 +79,7 @@ declare module 'fastify' {
 
 export interface AppOptions {
   databasePath: string; // a file path, or ':memory:' (SQLite; unused when databaseUrl is given)
-  databaseUrl?: string; // postgres://…: every store on PostgreSQL instead of SQLite (issue 15)
+  databaseUrl?: string; // postgres://…: every store on PostgreSQL instead of SQLite
   databasePoolMax?: number; // PostgreSQL connections at most per process (DATABASE_POOL_MAX)
   cookieSecret?: string; // signs the player cookie; default: generated once and kept in the database
   logger?: boolean | object;
@@ -138,7 +138,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
     // A request that reaches a closing server on a connection already open (a balancer's, just before it
     // took this process out) is served as any other, not refused: the database closes only after it.
     return503OnClosing: false,
-    // A request that never finishes must not hold its socket for ever (connections.ts, issue 9).
+    // A request that never finishes must not hold its socket for ever (connections.ts).
     connectionTimeout: limits.idleTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,

@@ -12,7 +12,7 @@
  *
  * PUBLIC_ORIGIN (`https://mahjong.example`) is where the site is served: share links are built from
  * it, never from the client's Host header, and POSTs must come from it. COOKIE_SECRET must look
- * random: 32+ characters, no surrounding spaces, at least 16 different characters (issue 9).
+ * random: 32+ characters, no surrounding spaces, at least 16 different characters.
  *
  * TRUST_PROXY says whose X-Forwarded-For/-Proto to believe: the client address feeds the rate
  * limits and the protocol decides the cookie's Secure flag, so believing a client that is not

@@ -1,5 +1,5 @@
 /**
- * Time limits and caps on connections (issue 9, item 1; issue 24, item 2).
+ * Time limits and caps on connections (docs/operations.md).
  *
  * A client that opens a socket and never finishes its request (a Content-Length larger than what it
  * sends, a chunked body with no end, headers one byte a minute) would otherwise hold a file
@@ -18,7 +18,7 @@
  *   that client is closed at once. Behind a proxy (TRUST_PROXY) every socket comes from the proxy, so
  *   this cap is off there: the proxy limits its clients.
  *
- * Making room (issue 24): with 256 sockets allowed per address and 800 in all, four addresses (a /64
+ * Making room: with 256 sockets allowed per address and 800 in all, four addresses (a /64
  * each makes four cheap) once held every socket with requests that never finished, and 39 of 41 new
  * clients were reset. Now, when a new socket arrives with `maxConnections` open, the server sheds one:
  * of the client holding the most sockets that have not finished their request (no complete headers yet,
@@ -59,7 +59,7 @@ export const CONNECTION_LIMITS: ConnectionLimits = {
   checkIntervalMs: 1_000,
   maxConnections: 800,
   // A browser holds one or two kept-alive sockets while playing (up to 6 while a page loads), and a
-  // school, an office or a carrier's NAT puts many players behind one address (issue 8): room for
+  // school, an office or a carrier's NAT puts many players behind one address: room for
   // about 150 playing at once from one address, while one client still cannot take a third of the total.
   perAddress: 256,
 };

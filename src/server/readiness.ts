@@ -1,5 +1,5 @@
 /**
- * Readiness (issue 30): whether this process wants new requests, for the balancer's health checks.
+ * Readiness: whether this process wants new requests, for the balancer's health checks.
  *
  * A rolling restart takes each process of a fleet out in turn without failing a request. On SIGTERM the
  * process first drains (server.ts): `/healthz` answers 503 `draining: …` while the process goes on serving

@@ -1,5 +1,5 @@
 /**
- * Where the generated cookie secret lives (issue 9, item 10).
+ * Where the generated cookie secret lives.
  *
  * With COOKIE_SECRET unset, the secret that signs player cookies is generated on the first start and
  * kept in a file beside the database, `<DATABASE_PATH>.secret`, mode 0600 — not in the database, so a
@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import type { SettingsStore } from './repositories/types.ts';
 
-const LEGACY_KEY = 'cookie_secret'; // where versions before issue 9 kept it
+const LEGACY_KEY = 'cookie_secret'; // where older versions kept it
 
 export const secretPath = (databasePath: string): string => `${databasePath}.secret`;
 

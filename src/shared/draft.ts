@@ -1,5 +1,5 @@
 /**
- * The layout editor's draft (issue 29), defined once for the editor page's server rendering (which works
+ * The layout editor's draft, defined once for the editor page's server rendering (which works
  * before any script, with one form round trip per click) and for its script: the tiles placed so far, the
  * layer being edited and a name; what a click on the grid does to it; the draft written into an address;
  * and the answer to "can this be cleared?".

@@ -11,6 +11,19 @@ import type { Mode } from '../engine/index.ts';
 export const PREFS_COOKIE = 'mj_prefs';
 export const PREFS_MAX_AGE_S = 400 * 86_400; // as long as a browser keeps a cookie
 
+/** The prefs cookie's value in a `Cookie` header or `document.cookie` (`a=1; mj_prefs=…`), if it is there. */
+export function readPrefsCookie(cookies: string): string | undefined {
+  for (const part of cookies.split(';')) {
+    const pair = part.trim();
+    if (pair.startsWith(`${PREFS_COOKIE}=`)) return pair.slice(PREFS_COOKIE.length + 1);
+  }
+  return undefined;
+}
+
+/** The string that sets the prefs cookie to `value` (for `document.cookie`; the server never sets it). */
+export const makePrefsCookie = (value: string): string =>
+  `${PREFS_COOKIE}=${value}; path=/; max-age=${PREFS_MAX_AGE_S}; samesite=lax`;
+
 export interface PlayPrefs {
   readonly timer: 'on' | 'off';
   readonly highlight: 'on' | 'off'; // free tiles lifted and rimmed (`data-free` stays either way)

@@ -1,5 +1,5 @@
 /**
- * Backups under load (issue 30, item 7), on both backends: the real server as a child process with 24
+ * Backups under load, on both backends: the real server as a child process with 24
  * players finishing and abandoning games concurrently (each its own address through TRUST_PROXY, its own
  * cookie, move batches of 1–6 that say where they start, as the page sends them), `backup` run while they
  * play, `restore` into a fresh database, a new server started on it. The restored world must be consistent:

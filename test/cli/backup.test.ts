@@ -1,5 +1,5 @@
 /**
- * `backup PATH [--force]` (issue 5): an online backup of DATABASE_PATH, run as a user runs it
+ * `backup PATH [--force]`: an online backup of DATABASE_PATH, run as a user runs it
  * (`node dist/cli/main.js backup …`, the build, from a temporary folder). The copy is whole, one
  * file, passes its checks, and opens as the server's database; bad input exits 2 with one line
  * on stderr and leaves nothing behind (run in this process through src/cli/run.ts, but for the

@@ -1,5 +1,5 @@
 /**
- * `restore PATH [--force]` (issue 30, item 7), and `backup` on PostgreSQL, run as a user runs them (a child
+ * `restore PATH [--force]`, and `backup` on PostgreSQL, run as a user runs them (a child
  * process through tsx; the tables of refusals in this process through src/cli/run.ts): a backup restores to the same rows on both backends; SQLite refuses a database a
  * server holds and keeps the one it replaces; PostgreSQL restores into an empty database only, atomically;
  * bad input of every kind (a missing path, an existing target, a damaged file, the other backend's backup)

@@ -331,7 +331,7 @@ suite('the board in Chromium', () => {
     await notice.waitFor({ state: 'visible' });
     expect(await notice.locator('p').textContent()).toBe('No moves left. Shuffle the tiles or undo a few moves.');
     expect(await notice.locator('button').allTextContents()).toEqual(['Shuffle', 'Undo']);
-    expect(await p.textContent('#message')).toBe(''); // said once, in the notice (issue 14)
+    expect(await p.textContent('#message')).toBe(''); // said once, in the notice
     // The notice paints over the board's tiles: the topmost element at its centre is the notice.
     const onTop = await notice.evaluate((el) => {
       const r = el.getBoundingClientRect();

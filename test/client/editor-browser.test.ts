@@ -1,5 +1,5 @@
 /**
- * The layout editor in a real browser (issue 29): a small layout built by clicking cells, the worker's answer
+ * The layout editor in a real browser: a small layout built by clicking cells, the worker's answer
  * to "can this be cleared?" (no for a lone tower of two, yes once it has partners), undo, the keyboard, saving
  * it to a `c-…` link and playing it to a win; and the same edits without script, one page load a click.
  */

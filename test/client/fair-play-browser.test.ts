@@ -1,5 +1,5 @@
 /**
- * Fair play in a real browser (issue 10): a transfer link moves a player's stats to another browser
+ * Fair play in a real browser: a transfer link moves a player's stats to another browser
  * (a second context, its own cookies) and works once; the daily calendar marks the day won and leads
  * to past days; a win's panel shows the server's time and whether it is ranked.
  */

@@ -1,5 +1,5 @@
 /**
- * Your own layouts in a real browser (issue 13): a bad file is refused on the form with its reason,
+ * Your own layouts in a real browser: a bad file is refused on the form with its reason,
  * a good one (from the layout corpus at MAHJONG_LAYOUTS_DIR when present) leads to its page, and a new game
  * of it plays by clicking, with the moves verified by the server.
  */

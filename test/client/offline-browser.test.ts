@@ -1,5 +1,5 @@
 /**
- * Offline and installable in a real browser (issue 13; docs/contracts.md, "Offline and installable"): with the
+ * Offline and installable in a real browser (docs/contracts.md, "Offline and installable"): with the
  * network gone, a deal link of a built-in layout opens (dealt in the browser: the same board the server deals) and
  * plays to a win, which waits in this browser, is listed on the stats page, and is sent and verified by the server
  * when the network returns. A new build's service worker replaces the old cache.

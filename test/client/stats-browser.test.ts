@@ -1,5 +1,5 @@
 /**
- * The stats page on a phone (issue 14): at 360 px wide nothing is cut off (each table row is a card with its
+ * The stats page on a phone: at 360 px wide nothing is cut off (each table row is a card with its
  * columns named), and the chart's labels are 12 px or more. And the counts stay current without a reload:
  * a win recorded from a play page in another tab shows on an open stats page (docs/contracts.md, "The play page");
  * the history's Share replay copies the link, as the win panel's does.

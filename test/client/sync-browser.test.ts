@@ -1,5 +1,5 @@
 /**
- * The sync in a real browser (issue 8): a whole game through 429s, 503s and a dropped connection is
+ * The sync in a real browser: a whole game through 429s, 503s and a dropped connection is
  * recorded once with every move and the page never reloads; a tab closed mid-game comes back with every
  * move; two tabs on one game meet a clear conflict message and lose nothing the server accepted.
  */
@@ -160,7 +160,7 @@ suite('sync in Chromium', () => {
     await context.close();
   }, 90_000);
 
-  test('"can this still be won?" asked offline reaches the server with the moves once the network is back (issue 12)', async () => {
+  test('"can this still be won?" asked offline reaches the server with the moves once the network is back', async () => {
     const context = await newContext();
     const page = await open(context, '/play/turtle/sync-check');
     const { deal } = await pageData(page);

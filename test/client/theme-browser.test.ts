@@ -1,5 +1,5 @@
 /**
- * Themes in Chromium (docs/contracts.md, "Themes"; issue 13): without a cookie the page follows the system's
+ * Themes in Chromium (docs/contracts.md, "Themes"): without a cookie the page follows the system's
  * prefers-color-scheme from its first paint (CSS, with or without script) and the script makes
  * `data-theme` say so; the switch applies at once with script (no reload) and keeps the choice for the
  * server; without script the form posts and comes back themed.

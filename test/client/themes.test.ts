@@ -1,5 +1,5 @@
 /**
- * The themes' colours (docs/contracts.md, "Themes"; issue 13), read from the custom properties in public/css/site.css:
+ * The themes' colours (docs/contracts.md, "Themes"), read from the custom properties in public/css/site.css:
  * every text colour on every background it is used on meets WCAG contrast (4.5:1 in light and dark,
  * 7:1 in high contrast); the faces' colours, the selection and hint rims and the focus ring stand out
  * at 3:1 (non-text contrast); every theme defines the same properties; the dark set used when the

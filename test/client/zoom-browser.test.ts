@@ -1,5 +1,5 @@
 /**
- * Zoom and pan on phones (docs/contracts.md, "Phones"; issue 13), in Chromium with touch: portrait phones fit the
+ * Zoom and pan on phones (docs/contracts.md, "Phones"), in Chromium with touch: portrait phones fit the
  * turtle at about 24 px tiles; zoom in (the button, a pinch, a double tap) gives tiles of 40 px or
  * more that can be tapped and matched, a hint pans its pair into view, and Fit is one tap back.
  * Landscape and desktop open fitted.

@@ -1,6 +1,6 @@
 /**
  * Compact boards and pair lists (codec.ts), and replays that take stored shuffle boards instead of
- * searching again (issue 9, item 4).
+ * searching again.
  */
 import { describe, expect, test } from 'vitest';
 import { layoutById } from '../../src/engine/builtins.ts';

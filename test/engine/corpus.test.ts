@@ -207,7 +207,7 @@ describe.skipIf(!present)('layout corpus', () => {
 });
 
 /**
- * Classic deals on the corpus (issue 12): one seed per layout, so the suite stays fast; `npm run bench -- --only c`
+ * Classic deals on the corpus: one seed per layout, so the suite stays fast; `npm run bench -- --only c`
  * deals up to 100 per layout. Every clearable layout deals, as a shuffle the solver proved or, on the layouts
  * where winnable shuffles are rare or the solver is slow, as a mended one; either way its solution replays.
  */

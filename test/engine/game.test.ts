@@ -158,7 +158,7 @@ describe('shuffle', () => {
     expect(twice.faces).not.toEqual(once.faces);
   });
 
-  test('undo and redo of shuffles share their boards: later matches never change a board or an earlier game (issue 24)', () => {
+  test('undo and redo of shuffles share their boards: later matches never change a board or an earlier game', () => {
     const d = turtleDeal('shared-boards');
     const first = play(start(d), [{ type: 'shuffle' }]);
     const boardCopy = first.boards.map((b) => b.slice());

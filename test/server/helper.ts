@@ -2,7 +2,7 @@
  * Test helpers: `build()` makes an app on a fresh ':memory:' database, awaits
  * ready() and closes it after the test (the demo's `build(t)`).
  *
- * Backends (issue 15): the `postgres` vitest project (vitest.config.ts) sets MAHJONG_TEST_BACKEND=postgres,
+ * Backends: the `postgres` vitest project (vitest.config.ts) sets MAHJONG_TEST_BACKEND=postgres,
  * and then `build()` gives each app a fresh PostgreSQL database of the run's throwaway cluster instead
  * (test/support/postgres.ts); a file path given as `databasePath` names one database for the test file,
  * so a test that reopens "the same file" reopens the same database. `query()` reads and writes rows on

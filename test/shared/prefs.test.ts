@@ -1,6 +1,14 @@
 /** The play page's switches in the `mj_prefs` cookie (src/shared/prefs.ts): the words read and written. */
 import { describe, expect, test } from 'vitest';
-import { isTutorialDone, makePrefs, parsePrefs, withTutorialDone, type PlayPrefs } from '../../src/shared/prefs.ts';
+import {
+  isTutorialDone,
+  makePrefs,
+  makePrefsCookie,
+  parsePrefs,
+  readPrefsCookie,
+  withTutorialDone,
+  type PlayPrefs,
+} from '../../src/shared/prefs.ts';
 
 const ON: PlayPrefs = { timer: 'on', highlight: 'on', paused: false };
 
@@ -54,5 +62,22 @@ describe('the first game lesson word', () => {
     const prefs = parsePrefs('timer-off.tutorial-done', 'turtle', 'abc', 'relaxed');
     expect(prefs.tutorial).toBe('done');
     expect(makePrefs(prefs, 'turtle', 'abc', 'relaxed')).toBe('timer-off.tutorial-done');
+  });
+});
+
+describe('the cookie itself', () => {
+  test.each([
+    ['', undefined],
+    ['mj_prefs=timer-off', 'timer-off'],
+    ['theme=dark; mj_prefs=highlight-off.tutorial-done; tiles=classic', 'highlight-off.tutorial-done'],
+    ['theme=dark;mj_prefs=none', 'none'], // a Cookie header written without the space
+    ['xmj_prefs=timer-off; mj_prefsx=1', undefined], // only the exact name
+  ] as const)('read from %j', (cookies, value) => {
+    expect(readPrefsCookie(cookies)).toBe(value);
+  });
+
+  test('written for a whole browser lifetime, every path, same site', () => {
+    expect(makePrefsCookie('timer-off')).toBe('mj_prefs=timer-off; path=/; max-age=34560000; samesite=lax');
+    expect(readPrefsCookie(makePrefsCookie('timer-off').split(';')[0]!)).toBe('timer-off');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Measures what the caches' values take on the heap, beside what services/sizes.ts estimates (issue 24).
+ * Measures what the caches' values take on the heap, beside what services/sizes.ts estimates.
  * Run by test/server/ops/memory.test.ts as `node --expose-gc --import tsx test/support/heap-probe.ts`: for each
  * kind of cached value it builds many copies the way the server does, collects garbage, and prints one JSON
  * line `{"kind", "measured", "estimated"}` with bytes per copy. Buffers count with the heap (they live in

@@ -1,5 +1,5 @@
 /**
- * Heavy things a client can make the server hold (issue 24), shared by the memory, growth and attack
+ * Heavy things a client can make the server hold, shared by the memory, growth and attack
  * tests: a 1,000-tile layout as a GNOME .map file (the largest the server takes), its multipart upload
  * body, and the move batches of a game built to be heavy (many shuffles, thousands of undo/redo).
  */

@@ -1,5 +1,5 @@
 /**
- * A small HTTP client for the tests that need a source address of their own (issue 24): node:http with
+ * A small HTTP client for the tests that need a source address of their own: node:http with
  * `localAddress`, so one test process speaks as several clients on 127.0.0.0/8 (every 127.x.y.z is this
  * machine on Linux). One kept-alive agent per source address; each answer comes with its time.
  */

@@ -1,5 +1,5 @@
 /**
- * Simulated players at a human pace (issue 30), for the fleet's restart tests and `npm run bench:fleet`.
+ * Simulated players at a human pace, for the fleet's restart tests and `npm run bench:fleet`.
  *
  * Each plays whole games (of the turtle, or `layout`) as a person in a browser does:
  * - it opens the deal's page (the first one sets its cookie) and reads `#deal-data`, the deal and the

@@ -1,5 +1,5 @@
 /**
- * A throwaway PostgreSQL for the tests (issue 15): `startPostgres()` makes one cluster from Debian's
+ * A throwaway PostgreSQL for the tests: `startPostgres()` makes one cluster from Debian's
  * packages (initdb in a temp dir, a free port on 127.0.0.1, the unix socket in the temp dir, fsync off)
  * and `stop()` ends it and deletes the dir. PostgreSQL refuses to run as root, and CI runs as root: then
  * the cluster runs as the `postgres` user (`runuser`), in a dir that user owns.

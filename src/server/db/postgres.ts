@@ -1,5 +1,5 @@
 /**
- * PostgreSQL plumbing (issue 15): the connection pool, transactions, and the migration runner for
+ * PostgreSQL plumbing: the connection pool, transactions, and the migration runner for
  * migrations/postgres/, under the same rules as SQLite's (migrate.ts): files NNN_name.sql in order, one
  * transaction each, a checksum stored per file, a start refused when an applied file changed or went.
  *
@@ -8,7 +8,7 @@
  *   session advisory lock while it reads and applies, so one migrates and the others then find it done.
  * - Integers: bigint columns (ms times) and COUNT(*) come back as JS numbers, not strings: every value
  *   we store is far below 2^53. numeric is not used.
- * - A database restart (issue 30): PostgreSQL ends every session, the pool drops the broken connections
+ * - A database restart: PostgreSQL ends every session, the pool drops the broken connections
  *   (idle ones through its error event, those in use when released with their error) and connects anew on
  *   the next query, so the app reconnects by itself. Meanwhile queries fail at once (refused, or "starting
  *   up"); `isUnavailable` tells those failures from a bug's, and the error handler answers them 503 with

@@ -56,7 +56,7 @@ export function openDatabase(
 ): { db: Database.Database; applied: string[] } {
   if (path !== ':memory:') {
     mkdirSync(dirname(path), { recursive: true });
-    // Only the server's user may read the file (issue 9): it holds every player's games. SQLite gives
+    // Only the server's user may read the file: it holds every player's games. SQLite gives
     // its -wal and -shm files the database file's mode. An existing file made 0644 is narrowed.
     closeSync(openSync(path, 'a', 0o600));
     if ((statSync(path).mode & 0o077) !== 0) chmodSync(path, 0o600);
@@ -81,7 +81,7 @@ export interface DatabaseSize {
   freeBytes: number; // pages inside the file that are free for reuse
 }
 
-/** How big the database is now (issue 9, item 6): for /healthz?detail=1 and the log. */
+/** How big the database is now: for /healthz?detail=1 and the log. */
 export function databaseSize(db: Database.Database): DatabaseSize {
   const pageSize = db.pragma('page_size', { simple: true }) as number;
   const pages = db.pragma('page_count', { simple: true }) as number;

@@ -1,5 +1,5 @@
 /**
- * Metrics for Prometheus (issue 30; docs/operations.md, "Metrics"): `GET /metrics` in the Prometheus text
+ * Metrics for Prometheus (docs/operations.md, "Metrics"): `GET /metrics` in the Prometheus text
  * format (prom-client), only when METRICS_TOKEN is set and the request sends it as `Authorization: Bearer …`.
  * Without the variable there is no such route; with a wrong or missing token the request gets the not-found
  * answer every unknown address gets, so a prober cannot tell whether metrics are on.

@@ -1,5 +1,5 @@
 /**
- * The API description (issue 30, item 5): `GET /api/openapi.json`, an OpenAPI 3.1 document made by
+ * The API description: `GET /api/openapi.json`, an OpenAPI 3.1 document made by
  * @fastify/swagger from the routes' own zod schemas (fastify-type-provider-zod's transform), so it cannot
  * drift from what the routes validate and answer. Every route under /api/ and /healthz is in it, whichever
  * plugin adds it (swagger collects routes as they are registered: this plugin goes before the routes); the

@@ -9,7 +9,7 @@
  * Only GET and HEAD make a player. A state-changing request (POST …) needs a valid cookie and
  * must come from our own origin, else it is 403 with no Set-Cookie: a cross-site form would
  * otherwise arrive without the SameSite=Lax cookie, get a new one, and the browser would keep
- * it, wiping the player's stats (issue 9, item 2). Over https the cookie is `__Host-mj_player`.
+ * it, wiping the player's stats. Over https the cookie is `__Host-mj_player`.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -58,7 +58,7 @@ export interface PlayerOptions {
 function isForeign(request: FastifyRequest, publicOrigin: string | undefined): boolean {
   const site = request.headers['sec-fetch-site'];
   // Where the browser says it, its word is final (no page can set Sec-Fetch-*): Chromium sends
-  // `Origin: null` with a form posted from our own page, as our Referrer-Policy is no-referrer (issue 13).
+  // `Origin: null` with a form posted from our own page, as our Referrer-Policy is no-referrer.
   if (site !== undefined) return site !== 'same-origin' && site !== 'none';
   const origin = request.headers.origin;
   if (origin === undefined) return false;
@@ -80,7 +80,7 @@ function makePlayerHook(fastify: FastifyInstance, opts: PlayerOptions) {
       return done();
     const safe = SAFE_METHODS.has(request.method);
     // A page of another site can make the browser POST here (a form needs no script): refuse it
-    // before it can change anything, and never answer it with a cookie (issue 9, item 2).
+    // before it can change anything, and never answer it with a cookie.
     if (!safe && isForeign(request, opts.publicOrigin))
       return done(fastify.httpErrors.forbidden("requests from other sites are refused; use this site's own pages"));
     const https = secureOrigin || request.protocol === 'https';
@@ -117,7 +117,7 @@ export function setPlayerCookie(reply: FastifyReply, id: string, https: boolean)
  * Adds a Set-Cookie of `name=value` (encoded), Path=/, HttpOnly, SameSite=Lax, Secure over https, kept
  * `maxAge` seconds: the line written here rather than through @fastify/cookie's serializer, which
  * checks and builds every attribute again on each answer (with the new player's two cookies, a tenth of
- * a first page view's time: issue 24).
+ * a first page view's time).
  */
 export function addCookie(reply: FastifyReply, name: string, value: string, maxAge: number, https: boolean): void {
   reply.header(

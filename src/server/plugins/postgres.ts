@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL pool as `fastify.pg` (issue 15; docs/contracts.md, "Serving"): chosen by DATABASE_URL instead of
+ * The PostgreSQL pool as `fastify.pg` (docs/contracts.md, "Serving"): chosen by DATABASE_URL instead of
  * SQLite, migrated on start from migrations/postgres/ (several processes starting at once: one migrates, under an
  * advisory lock), ended on close. Registered under the name `database`, like the SQLite plugin, so the stores depend
  * on "the database" whichever it is.

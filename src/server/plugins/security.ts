@@ -123,7 +123,7 @@ const HELMET_OPTIONS = {
 
 /**
  * The same headers as a fixed map, for answers that skip the hooks (a malformed URL is refused before
- * routing: issue 9, item 10). Made once by running helmet on a stand-in response.
+ * routing). Made once by running helmet on a stand-in response.
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = (() => {
   const headers: Record<string, string> = {};
@@ -188,13 +188,13 @@ export interface SecurityOptions {
 async function securityPlugin(fastify: FastifyInstance, opts: SecurityOptions): Promise<void> {
   fastify.addHook('onRequest', (request, reply, done) => {
     // The same headers on every answer, made once (@fastify/helmet ran helmet's setup again for every
-    // request: a twentieth of the deal page's time, issue 24).
+    // request: a twentieth of the deal page's time).
     reply.headers(SECURITY_HEADERS);
     const host = request.headers.host;
     // A forged Host header would land in the share link of the page (escaped, but still wrong).
     if (host !== undefined && !isValidHost(host))
       return done(fastify.httpErrors.badRequest('the Host header is not a host name'));
-    // The JSON API takes JSON only: a form body there is a cross-site form or a confused client (issue 9).
+    // The JSON API takes JSON only: a form body there is a cross-site form or a confused client.
     const type = request.headers['content-type'];
     if (
       request.url.startsWith('/api/') &&

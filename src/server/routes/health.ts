@@ -5,21 +5,21 @@
  *
  * - Reads: the probe reads the migrations table, so it opens a read transaction on the file (a
  *   `SELECT 1` would answer without it).
- * - Writes (issue 9, item 8): with a full disk every read still answered and /healthz said 200
+ * - Writes: with a full disk every read still answered and /healthz said 200
  *   while every game failed. Now a probe write (one settings row) runs at most every
  *   WRITE_PROBE_EVERY_MS, and a write error a request met (SQLITE_FULL, SQLITE_IOERR…, counted by
  *   the error handler) within the last WRITE_FAILURE_WINDOW_MS also makes it 503, with the code.
- * - A database that cannot be reached (a restart, issue 30) makes it 503 until the probe reaches it again:
+ * - A database that cannot be reached (a restart) makes it 503 until the probe reaches it again:
  *   a failed probe is tried again at the next check (at most every REPROBE_MS), and connection losses
  *   requests met stop counting once it succeeds, so the process is ready again as soon as PostgreSQL is.
  * - Draining (after SIGTERM, server.ts and readiness.ts): 503 `draining: …`, so the balancer stops sending
  *   new requests here while the process still answers them.
  * - The log says when readiness changes (`health check failed: not ready`, with the reason, at error;
  *   `health check passes again: ready`, with how long it was not, at info), not at every check.
- * - `?detail=1` adds the backend (`sqlite` or `postgres`, issue 15), the database size (SQLite: file, WAL,
- *   free pages, issue 9 item 6; PostgreSQL: the database's size and the pool's connections), the write state, and
+ * - `?detail=1` adds the backend (`sqlite` or `postgres`), the database size (SQLite: file, WAL,
+ *   free pages; PostgreSQL: the database's size and the pool's connections), the write state, and
  *   where the limits are counted (`limits`; with REDIS_URL set and Redis away, `degraded` says so), and the
- *   process's memory with what each cache holds (`memory`, issue 24).
+ *   process's memory with what each cache holds (`memory`).
  */
 import { getHeapStatistics } from 'node:v8';
 import type { FastifyInstance } from 'fastify';
@@ -56,7 +56,7 @@ const isWriteFailure = (code: string): boolean =>
  * The latest write errors requests met; the error handler records them. A failure of the storage itself
  * (a full disk) counts for WRITE_FAILURE_WINDOW_MS: the probe's one small row may still fit where a game's
  * log does not. A database that could not be reached counts only until the probe reaches it again
- * (`reached`): once PostgreSQL is back after a restart, the process is ready at once (issue 30).
+ * (`reached`): once PostgreSQL is back after a restart, the process is ready at once.
  */
 export class WriteFailures {
   count = 0; // since start
@@ -98,7 +98,7 @@ export class WriteFailures {
 }
 
 /**
- * The process's memory and what each cache holds (issue 24; docs/operations.md, "Memory"): RSS, heap used
+ * The process's memory and what each cache holds (docs/operations.md, "Memory"): RSS, heap used
  * and its limit, and per cache its estimated bytes, budget and entries. In MB, one decimal.
  */
 function memoryDetail(caches: readonly MeasuredCache[]) {
@@ -187,7 +187,7 @@ export default async function health(fastify: FastifyInstance): Promise<void> {
       if (request.query.detail === '1') {
         body.backend = fastify.backend;
         try {
-          body.database = { ...(await probe.size()) };
+          body.database = { ...((await probe.size()) as { bytes: number }) };
         } catch {
           body.database = null; // closed or unreadable: the error above says so
         }

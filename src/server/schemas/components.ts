@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { ApiErrorSchema, MovesRefusalSchema } from '../errors.ts';
 import { HealthSchema } from './health.ts';
-import { DealSchema } from './responses.ts';
+import { DealSchema } from '../../shared/answers.ts';
 
 export const COMPONENTS = z.registry<{ id: string; description?: string }>();
 

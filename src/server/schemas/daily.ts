@@ -13,7 +13,7 @@ const CONFUSABLE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Scr
 
 const isSingleScript = (name: string): boolean => CONFUSABLE_SCRIPTS.filter((script) => script.test(name)).length <= 1;
 
-/** Characters that render as nothing: Hangul fillers, zero-width characters, variation selectors… (issue 9). */
+/** Characters that render as nothing: Hangul fillers, zero-width characters, variation selectors…. */
 const INVISIBLE = /\p{Default_Ignorable_Code_Point}/u;
 
 /**

@@ -1,6 +1,6 @@
 /**
- * Players' own layouts (issue 13): uploads read into layouts (upload.ts), and layouts drawn in the layout
- * editor (issue 29), checked by dealing them once (the dealer, in a worker), stored by content id, and
+ * Players' own layouts: uploads read into layouts (upload.ts), and layouts drawn in the layout
+ * editor, checked by dealing them once (the dealer, in a worker), stored by content id, and
  * looked up beside the built-ins.
  *
  * `fastify.layouts` answers for every layout id, built in or custom: its info for pages, its name

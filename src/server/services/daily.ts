@@ -1,7 +1,7 @@
 /**
  * The daily deal: the same for everyone, by UTC date (/daily and /daily/:date; docs/server.md, "Daily deal").
  *
- * The layout of the day (issue 29): each day's deal is dealt on one built-in layout, relaxed, seed
+ * The layout of the day: each day's deal is dealt on one built-in layout, relaxed, seed
  * `daily-YYYY-MM-DD`. Which layout is fixed by DAILY_SCHEDULE, a list of periods that is only ever
  * added to: a day belongs to the last period that began on or before it, and takes the layouts of its
  * period in turn from the period's first day. Until 2026-12-31 every day was the turtle (the days

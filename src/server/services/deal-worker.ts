@@ -36,7 +36,7 @@ export interface DealTask extends DealKey {
   readonly slots?: readonly (readonly [number, number, number])[]; // a custom layout's slots, [x, y, z] in slot order; none: built in
 }
 
-/** Seeds to deal in turn until one's deal is in `band` (services/dealer.ts findInBand). */
+/** Seeds to deal in turn until one's deal is in `band` (services/band-search.ts findInBand). */
 export interface BandTask {
   readonly layout: string;
   readonly mode: Mode;

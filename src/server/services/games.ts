@@ -5,18 +5,18 @@
  * checked by replaying it with the engine on the game's current state, which
  * comes from a small cache keyed by game id and checked against the stored
  * `move_count`, or else from a replay of the stored log, which takes the stored boards of its
- * shuffles instead of searching for them again (`boards`; issue 9, item 4). Nothing is
+ * shuffles instead of searching for them again (`boards`). Nothing is
  * stored unless every move in the batch is legal. The write is conditional on
  * `move_count` (another tab may have written first) and finishes the game, with
  * the server's clock, in the same statement when the board is clear.
  *
- * Hints are counted, not logged (issue 9, item 6): a hint changes nothing on the board, and hint
+ * Hints are counted, not logged: a hint changes nothing on the board, and hint
  * spam grew logs by megabytes a minute. The stored log holds every other accepted move; `hints`
  * counts the hints; `move_count` counts every accepted move, hints included (the client's sync
  * makes batches idempotent by it), so it is the log's length plus the hints of this era. A player
  * starts at most GAMES_PER_DAY games a UTC day.
  *
- * "Can this still be won?" travels the same way (issue 12): the solver answers it in the browser, and the
+ * "Can this still be won?" travels the same way: the solver answers it in the browser, and the
  * client queues `{"type":"check","heard":"yes"|"no"|"unknown"}` with its moves, so a question asked
  * offline arrives with them and a repeated batch counts it once. A check is counted (`checks`, and
  * `checks_no` for a "no") and not logged, like a hint; what the player heard is the client's word, used
@@ -50,6 +50,7 @@ import {
   type Move,
   type Status,
 } from '../../engine/index.ts';
+import type { GameAnswer } from '../../shared/api.ts';
 import { isErrorCode, type ErrorCode, type Refusal } from '../errors.ts';
 import type { GameRow } from '../repositories/types.ts';
 import type { StoredDeal } from './dealer.ts';
@@ -129,7 +130,7 @@ export function gameAnswer(
   moves: number,
   row: Pick<GameRow, 'started_at' | 'shown_at' | 'unranked' | 'ranked_ms' | 'play_ms'>,
   finishedAt: number | null,
-) {
+): GameAnswer {
   return {
     status: statusOf(game),
     faces: game.faces,
@@ -205,7 +206,7 @@ interface CachedState {
 }
 
 /**
- * Game states after their stored logs, bounded by bytes (issue 24): each state counts its own bytes, and
+ * Game states after their stored logs, bounded by bytes: each state counts its own bytes, and
  * each deal the states keep alive (its parsed tiles and geometry) counts once while any state holds it.
  */
 export function gameStates(maxBytes: number = CACHE_BUDGETS.games) {

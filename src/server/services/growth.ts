@@ -1,5 +1,5 @@
 /**
- * How much one client may make the database grow in a day (issue 24), and what each write costs.
+ * How much one client may make the database grow in a day, and what each write costs.
  *
  * Everything a visitor can make us store is counted against its client (an IPv4 /24 or an IPv6 /64,
  * budgetGroup: one holder of neighbouring addresses is one client): a new deal, a view of a deal (the

@@ -10,7 +10,7 @@
  *   minute (a spread-out crawl from many addresses). Deals already stored cost nothing: shared
  *   links and today's deal always work. A client here is a /24 for IPv4 (`budgetGroup`): one
  *   holder of a few dozen neighbouring addresses is one client, so it takes 21 networks, not 21
- *   addresses, to spend everyone's budget (issue 9, item 5). Seeds the server chose itself (the
+ *   addresses, to spend everyone's budget. Seeds the server chose itself (the
  *   "New game" button, `/play/:layout`) pay from a pool of their own for everyone, so a crawl of
  *   made-up seeds cannot switch new games off.
  */
@@ -58,7 +58,7 @@ export const NEW_DEAL_LIMITS: NewDealLimits = {
  * New custom layouts (POST /layouts) stored in an hour: per client (a /24 or /64, budgetGroup) and for
  * everyone. A stored layout is at most ~15 KB and is kept for ever (its links must keep working), so
  * this bounds what uploads can add to the database: at most 24 × 500 × 15 KB = 180 MB a day in the
- * worst case, about 1.5 MB a day for a person who uploads a file a minute for an hour (issue 13).
+ * worst case, about 1.5 MB a day for a person who uploads a file a minute for an hour.
  */
 export interface NewLayoutLimits {
   perHour: number; // new layouts one client may store in an hour

@@ -1,5 +1,5 @@
 /**
- * Nicknames that cannot pass for another (issue 9, item 9).
+ * Nicknames that cannot pass for another.
  *
  * - `nameKey`: a confusables skeleton in the manner of Unicode TS #39: NFKD, letters that look
  *   alike mapped to one prototype (Cyrillic and Greek lookalikes of Latin letters, Cherokee

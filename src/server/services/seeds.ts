@@ -1,4 +1,4 @@
-/** Seeds the server chooses itself: the "New game" redirect and band searches (services/dealer.ts findInBand). */
+/** Seeds the server chooses itself: the "New game" redirect and band searches (services/band-search.ts findInBand). */
 import { randomBytes } from 'node:crypto';
 
 const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // no - or _: a seed never looks like a flag

@@ -1,5 +1,5 @@
 /**
- * What the server's caches hold, in bytes of heap (issue 24), and how much each may hold.
+ * What the server's caches hold, in bytes of heap, and how much each may hold.
  *
  * Implementation notes: V8 cannot say how big one value is, so each kind of cached value has an
  * estimate from its counts (tiles, moves, shuffle boards, characters) with per-item figures measured
@@ -85,12 +85,12 @@ const MB = 1024 * 1024;
  */
 export const CACHE_BUDGETS = {
   games: 40 * MB, // game states after their stored log (services/games.ts)
-  deals: 32 * MB, // stored deals, parsed (services/dealer.ts)
+  deals: 32 * MB, // stored deals, parsed (services/deal-memory.ts)
   pages: 23 * MB, // fresh boards and whole play pages of visitors without a game (routes/pages/play.ts)
   layouts: 8 * MB, // custom layouts with their pictures (services/custom-layouts.ts)
   counters: 16 * MB, // rate-limit and budget windows in memory (services/counters.ts)
   shapes: 4 * MB, // layout shapes of stored deals (repositories)
-  dealKeys: 2 * MB, // failed deals and seeds the server chose (services/dealer.ts)
+  dealKeys: 2 * MB, // failed deals and seeds the server chose (services/deal-memory.ts)
   records: 2 * MB, // deals' own records, kept a second (services/views.ts)
   reviews: 1 * MB, // reviews of games in progress for their replays (services/replays.ts): a few hundred bytes each
 } as const;

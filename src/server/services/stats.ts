@@ -7,7 +7,7 @@
  * - A clean win has no hint, no shuffle and no undo.
  * - A streak is days in a row (UTC) on which the player won at least one game. It still runs while
  *   its last day is today or yesterday. Nothing but a day without a win ends it: a game left
- *   unfinished, or given up, never breaks a streak (issue 14). The daily streak is days in a row
+ *   unfinished, or given up, never breaks a streak. The daily streak is days in a row
  *   whose daily deal the player won on its day.
  * - Per band (the deal's difficulty band when the game began, docs/study.md "Measured difficulty"): games
  *   started, won and won clean, both modes together; games begun before deals had a band count in no band.
@@ -17,79 +17,28 @@
  *   (services/fair-play.ts); a ranked win's history entry carries the server's time too.
  *   The median of an even count is the mean of the middle two.
  *
- * Cost (issue 9, item 3): totals, bests, medians and streaks come from aggregates and indexes in
+ * Cost: totals, bests, medians and streaks come from aggregates and indexes in
  * the store (repositories/sqlite/games.ts), the history is paged (HISTORY_SIZE a page) and the chart shows
  * the latest CHART_SIZE wins, so the answer costs the same at 10 or 100,000 games. Achievements are rows
  * written with the win that earned them; their progress comes from the same aggregates.
  */
-import { BANDS, type Band, type Mode, type Status } from '../../engine/index.ts';
+import type { z } from 'zod';
+import { BANDS, type Band } from '../../engine/index.ts';
+import type { HistoryEntrySchema, StatsSchema } from '../../shared/answers.ts';
 import { dealUrl, isCleanWin } from '../../shared/display.ts';
 import type { GamesStore, StatsRows } from '../repositories/types.ts';
-import { achievementViews, type AchievementView } from './achievements.ts';
+import { achievementViews } from './achievements.ts';
 
 export const HISTORY_SIZE = 50; // games listed per page, newest first
 export const MAX_HISTORY_PAGE = 2000; // 100,000 games; a deeper page is a 400
 export const CHART_SIZE = 300; // latest wins in the chart
 
-export interface LayoutStats {
-  name: string;
-  played: number;
-  won: number;
-  bestMs: number | null;
-  medianMs: number | null;
-}
-
-export interface BandStats {
-  played: number;
-  won: number;
-  cleanWins: number;
-}
-
-export interface HistoryEntry {
-  id: string;
-  layout: string;
-  seed: string;
-  mode: Mode;
-  band: Band | null; // the deal's band when the game began; null before deals had one
-  status: Status;
-  result: 'won' | null;
-  startedAt: number;
-  finishedAt: number | null;
-  timeMs: number | null; // the player's own time (docs/fair-play.md, "Two clocks")
-  rankedMs: number | null; // the server's ranked time, for a ranked win
-  moves: number;
-  hints: number;
-  shuffles: number;
-  undos: number;
-  clean: boolean;
-  ranked: boolean; // a win whose time may stand on tables (docs/fair-play.md)
-  url: string; // the deal's link
-}
-
-export interface WinTime {
-  layout: string;
-  finishedAt: number;
-  timeMs: number;
-  clean: boolean;
-}
-
-export type Stats = {
-  played: number;
-  won: number;
-  winRate: number; // 0–1
-  cleanWins: number;
-  streak: number; // days in a row with a win, ending today or yesterday (UTC)
-  bestStreak: number;
-  dailyStreak: number; // days in a row whose daily deal was won on its day
-  bestDailyStreak: number; // the longest such run
-  byLayout: Record<string, LayoutStats>;
-  byBand: Record<Band, BandStats>; // every band, in BANDS order
-  history: HistoryEntry[]; // one page, newest first
-  historyPage: number; // 1-based
-  historyPages: number; // at least 1
-  wins: WinTime[]; // the latest CHART_SIZE wins, oldest first: the chart's data
-  achievements: AchievementView[]; // every achievement, held or open (services/achievements.ts)
-};
+// The answer's types, inferred from the schema GET /api/stats declares (shared/answers.ts).
+export type Stats = z.infer<typeof StatsSchema>;
+export type LayoutStats = Stats['byLayout'][string];
+export type BandStats = Stats['byBand'][Band];
+export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;
+export type WinTime = Stats['wins'][number];
 
 const EMPTY: StatsRows = {
   layouts: [],

@@ -4,7 +4,7 @@
  * in the layout editor (POST /layouts/editor), read the same way (`readDrawn`).
  *
  * Rules we chose (docs/server.md, "Your own layouts"):
- * - The format is told by the file name's extension, else by the text (as the CLI's --layout-file).
+ * - The format is told by the file name's extension, else by the text (formats/detect.ts, as the CLI's --layout-file).
  *   The file must be UTF-8 text; anything else is refused before a parser sees it.
  * - The id is `c-` plus the first 12 hex characters of the sha256 of the *normalized slot list*, not
  *   of the file's bytes: the layout moved so its lowest x, y and z are 0 (only differences between
@@ -17,6 +17,7 @@
  * Whether the layout can be cleared is the dealer's question (a deal in a worker, with a deadline).
  */
 import { createHash } from 'node:crypto';
+import { detectFormat } from '../../formats/detect.ts';
 import { checkGnomeMap, scanGnomeMaps } from '../../formats/gnome.ts';
 import { makeLayout, sortSlots, validateSlots, type Layout, type Slot } from '../../engine/index.ts';
 import { parseKmahjongg } from '../../formats/kmahjongg.ts';
@@ -129,13 +130,7 @@ export function readUpload(bytes: Uint8Array, filename: string, mapName: string)
   if (text.includes('\0'))
     return fail('the file is not text; a layout file is a KMahjongg .layout or a GNOME Mahjongg .map');
   const base = baseName(filename);
-  const ext = /\.[^.]*$/.exec(base)?.[0].toLowerCase() ?? '';
-  const kind: LayoutFormat | null =
-    ext === '.layout' || (ext !== '.map' && /^\uFEFF?\s*kmahjongg-layout-v/.test(text))
-      ? 'kmahjongg'
-      : ext === '.map' || /<mahjongg[\s>]/i.test(text)
-        ? 'gnome'
-        : null;
+  const kind = detectFormat(base, text);
   if (kind === null)
     return fail(
       'unknown layout format: expected a KMahjongg .layout (its first line is kmahjongg-layout-v1.0 or v1.1) or a GNOME Mahjongg .map (a <mahjongg> element)',

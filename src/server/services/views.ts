@@ -1,6 +1,6 @@
 /**
  * Views of deals: when the server first showed a player a deal, the start of their ranked time on it
- * (docs/fair-play.md), and what that costs the database (issue 24).
+ * (docs/fair-play.md), and what that costs the database.
  *
  * - A view is stored once per player and deal (`deal_views`) and paid from the client's day of growth
  *   (services/growth.ts). A player seen before pays only for views new to the store: one indexed read
@@ -34,7 +34,7 @@ declare module 'fastify' {
 
 export const STAMP_COOKIE = 'mj_seen';
 export const HOST_STAMP_COOKIE = '__Host-mj_seen';
-export const STAMP_MAX_AGE_S = 7 * 24 * 3600; // as long as a deal nobody played is kept (dealer.ts)
+export const STAMP_MAX_AGE_S = 7 * 24 * 3600; // as long as a deal nobody played is kept (deal-pruner.ts)
 
 /** A deal's key in a stamp: layout, seed and mode (none of them holds a `:`). */
 const stampKey = (deal: { layout: string; seed: string; mode: string }): string =>
@@ -136,7 +136,7 @@ export interface Views {
   show(playerId: string, client: string, stored: StoredDeal, now: number, stamped?: number): Promise<number>;
   /**
    * A deal's record, kept in memory up to RECORD_TTL_MS (two indexed reads were a sixth of a page view's
-   * time, issue 24); this process's own new views and wins show at once.
+   * time); this process's own new views and wins show at once.
    */
   record(dealId: number): Promise<OwnRecord>;
   /** Forgets a deal's kept record: this process just changed it (a win). */

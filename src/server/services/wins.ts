@@ -4,7 +4,7 @@
  * achievements the win earned.
  */
 import type { FastifyInstance } from 'fastify';
-import type { DealRecordAnswer } from '../../shared/api.ts';
+import type { DealRecordAnswer, WinExtras } from '../../shared/api.ts';
 import { isCleanWin, newDealUrl } from '../../shared/display.ts';
 import type { GameRow, GamesStore, LayoutTotals } from '../repositories/types.ts';
 import { announced } from './achievements.ts';
@@ -28,11 +28,7 @@ export async function dealRecordOf(store: GamesStore, dealId: number, playerId: 
   };
 }
 
-export interface NextLayout {
-  readonly id: string;
-  readonly name: string;
-  readonly url: string; // a new game of it
-}
+export type NextLayout = NonNullable<WinExtras['next']>; // a layout to try next (shared/answers.ts)
 
 /**
  * The first built-in layout (in picker order, after `current`) the player has not played, named in the
@@ -47,7 +43,12 @@ export function nextUnplayed(totals: readonly LayoutTotals[], i18n: Namer, curre
 }
 
 /** The win panel's extras for a game just won (or a repeat of its winning batch); names in the language of `i18n`. */
-export async function winExtras(fastify: FastifyInstance, playerId: string, row: GameRow, i18n: Namer) {
+export async function winExtras(
+  fastify: FastifyInstance,
+  playerId: string,
+  row: GameRow,
+  i18n: Namer,
+): Promise<WinExtras> {
   const repo = fastify.gamesRepository;
   const previousBestMs = await repo.bestWinTime(playerId, row.layout, row.mode, row.id);
   const day = dailyDayOf(row.layout, row.seed, row.mode);

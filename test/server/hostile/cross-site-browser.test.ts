@@ -1,5 +1,5 @@
 /**
- * Cross-site requests cannot wipe a player's identity (issue 9, item 2), in a real browser: a page
+ * Cross-site requests cannot wipe a player's identity, in a real browser: a page
  * on another site (evil.test, mapped to 127.0.0.1 inside Chromium only) submits forms to our
  * server. The browser leaves the SameSite=Lax cookie off these top-level POSTs; before the fix the
  * server answered with a new player cookie, which the browser kept, and the player's stats were

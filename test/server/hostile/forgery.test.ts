@@ -1,5 +1,5 @@
 /**
- * Win forgery (issue 5): a client cannot record a win it did not play legally, cannot finish
+ * Win forgery: a client cannot record a win it did not play legally, cannot finish
  * faster than the server saw, and cannot touch another player's game. Every refusal stores
  * nothing; every time is the server's clock.
  */

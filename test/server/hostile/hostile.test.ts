@@ -1,5 +1,5 @@
 /**
- * Hostile input (issue 5, "Security"): a table of requests a public site gets from scanners and
+ * Hostile input : a table of requests a public site gets from scanners and
  * attackers. Each must be a 4xx with an error in the shape of its route family (JSON
  * `{"error","code"}` under /api/, the HTML error page or the re-shown form elsewhere), never a 5xx,
  * never a reflected script, and must store nothing: the row counts, move logs and nicknames are
@@ -407,7 +407,7 @@ const CASES: Record<string, Hostile> = {
     payload: moves([{ type: 'hint' }]),
     status: 403,
   },
-  // Cross-site requests (issue 9, item 2): refused, and never answered with a new player cookie
+  // Cross-site requests: refused, and never answered with a new player cookie
   'a new game with no cookie': {
     method: 'POST',
     url: '/api/games',
@@ -451,7 +451,7 @@ const CASES: Record<string, Hostile> = {
     payload: moves([{ type: 'hint' }]),
     status: 403,
   },
-  // Stats paging (issue 9, item 3)
+  // Stats paging
   'a history page of 1e9': { url: '/api/stats?page=1e9', status: 400 },
   'a negative history page': { url: '/stats?page=-1', status: 400 },
   // Wrong methods and content types
@@ -487,7 +487,7 @@ const CASES: Record<string, Hostile> = {
     payload: '--x--',
     status: 415,
   },
-  // The layout editor (issue 29): drafts in addresses and forms, saved as uploads are
+  // The layout editor: drafts in addresses and forms, saved as uploads are
   'an editor draft that is not base64url': { url: `${EDITOR}?layout=AA%2BA`, status: 400 },
   'an editor draft cut short': { url: `${EDITOR}?layout=AAAAA`, status: 400 },
   'an editor draft with a tile off the grid': { url: `${EDITOR}?layout=_wAA`, status: 400 },

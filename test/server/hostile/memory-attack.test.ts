@@ -1,9 +1,9 @@
 /**
- * The heavy-game attack (issue 24, item 1), against the real server started as a small container would
+ * The heavy-game attack, against the real server started as a small container would
  * run it: `node --max-old-space-size=256`. An attacker uploads 1,000-tile layouts, opens many deals of them
  * in every page variant (theme and prefs cookies), and plays games built to be heavy (many shuffles,
  * thousands of undo and redo), then asks for every game again so each is replayed from the database.
- * Before issue 24 the caches were bounded by count (500 game states, 500 deals, 8 pages a deal), and
+ * Before they were bounded by bytes, the caches were bounded by count (500 game states, 500 deals, 8 pages a deal), and
  * this took the process past its heap: "JavaScript heap out of memory", every player lost the service.
  *
  * Meanwhile another player plays a turtle game and opens its page, and every answer they get is timed.

@@ -1,5 +1,5 @@
 /**
- * Security settings (issue 5): the Content-Security-Policy, the environment's TRUST_PROXY,
+ * Security settings: the Content-Security-Policy, the environment's TRUST_PROXY,
  * request ids, the Host header, rate-limit keys and the budget of new deals.
  */
 import { describe, expect, test } from 'vitest';
@@ -10,7 +10,7 @@ import { build, newPlayer } from '../helper.ts';
 const deals = (app: Awaited<ReturnType<typeof build>>): number =>
   (app.db!.prepare('SELECT COUNT(*) AS n FROM deals').get() as { n: number }).n;
 
-describe('absolute links and PUBLIC_ORIGIN (issue 9, item 10)', () => {
+describe('absolute links and PUBLIC_ORIGIN', () => {
   test('Host: evil.example never reaches the page; PUBLIC_ORIGIN makes the share link', async () => {
     const app = await build();
     const res = await app.inject({ url: '/play/turtle/share', headers: { host: 'evil.example' } });
@@ -188,7 +188,7 @@ describe('TRUST_PROXY and the rest of the environment', () => {
     const first = await via('198.51.100.1, 203.0.113.9', 'p1');
     expect(first.statusCode).toBe(200);
     expect(first.cookies.find((c) => c.name === '__Host-mj_player')!.secure).toBe(true);
-    expect(first.body).not.toContain('localhost'); // absolute links never come from the Host header (issue 9)
+    expect(first.body).not.toContain('localhost'); // absolute links never come from the Host header
     expect((await via('198.51.100.2, 203.0.113.9', 'p2')).statusCode).toBe(429); // same client, spoofed first hop
     expect((await via('198.51.100.1, 192.0.2.10', 'p2')).statusCode).toBe(200); // another client (another /24)
   });
@@ -269,7 +269,7 @@ describe('the Host header', () => {
     const app = await build();
     const res = await app.inject({ url: '/play/turtle/host', headers: { host } });
     expect(res.statusCode).toBe(200);
-    expect(res.body).toContain('<a class="share-link" dir="ltr" href="/play/turtle/host">/play/turtle/host</a>'); // never from Host (issue 9)
+    expect(res.body).toContain('<a class="share-link" dir="ltr" href="/play/turtle/host">/play/turtle/host</a>'); // never from Host
   });
 
   test.each(['exa mple.org', 'example.org/evil', 'a"b', 'user@example.org', 'example.org:port', '-x.org'])(
@@ -365,7 +365,7 @@ describe('the budget of new deals (a GET of a new seed stores a row)', () => {
     expect(deals(app)).toBe(4);
   });
 
-  test('IPv4 counts by /24: 21 neighbouring addresses are one client (issue 9, item 5)', async () => {
+  test('IPv4 counts by /24: 21 neighbouring addresses are one client', async () => {
     const app = await build({ dealer: { newDeals: { perMinute: 3, perHour: 100, globalPerMinute: 100 } } });
     const statuses: number[] = [];
     for (let i = 1; i <= 6; i++)

@@ -1,5 +1,5 @@
 /**
- * Connections that never finish (issue 9, item 1): a stalled body or stalled headers are cut off
+ * Connections that never finish: a stalled body or stalled headers are cut off
  * at their deadline while other clients are served, and one client's pile of stalled sockets does
  * not lock anyone else out. The app listens on 127.0.0.1 with short deadlines; the "other client"
  * connects from 127.0.0.1, the hostile one from 127.0.0.2 (both loopback).
@@ -134,7 +134,7 @@ function newClient(port: number, from: string): Promise<string> {
   });
 }
 
-describe('sixteen addresses holding stalled sockets (issue 24)', () => {
+describe('sixteen addresses holding stalled sockets', () => {
   test('a new client always gets through: the oldest unfinished sockets of the biggest holders are shed', async () => {
     // The caps in the proportions of the defaults (800 in all, 256 an address: three addresses fill it).
     const port = await listen({
@@ -259,7 +259,7 @@ describe('sixteen addresses holding stalled sockets (issue 24)', () => {
   });
 });
 
-describe('after a 408 the socket is closed (issue 24)', () => {
+describe('after a 408 the socket is closed', () => {
   test.each([
     ['headers that never end', ['GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ']],
     [

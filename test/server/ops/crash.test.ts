@@ -1,5 +1,5 @@
 /**
- * Crash test (issue 5, "Durability"): the real server as a child process on a temp database, 40
+ * Crash test : the real server as a child process on a temp database, 40
  * players (each with a cookie jar and an address of their own, through TRUST_PROXY) playing
  * their deals to the win concurrently in batches of 1–6 moves, `kill -9` mid-load, a restart on
  * the same file. Every win the server acknowledged (a 200 with status "won") must be there with
@@ -10,7 +10,7 @@
  * Loopback only; bounded: 40 games of at most 72 batches, under a minute.
  *
  * SQLite only: it checks the file's durability (WAL replay, integrity_check); on PostgreSQL durability is the
- * server's, and killing an app process mid-load is the fleet test's job (issue 15, branch issue-15-fleet).
+ * server's, and killing an app process mid-load is the fleet test's job (branch issue-15-fleet).
  */
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * The deal queue (issue 9, item 7): relaxed deals never wait behind classic ones, and one client
+ * The deal queue: relaxed deals never wait behind classic ones, and one client
  * has at most MAX_QUEUED_PER_CLIENT classic deals in the making; a custom layout's deals are charged to
  * the client's CPU budget before they are queued. Classic deals here come from a stand-in that holds them
  * until the test lets go (the pool itself has worker-pool.test.ts, its lanes worker-sharing.test.ts).

@@ -1,5 +1,5 @@
 /**
- * The production build (issue 11, "Build and run"): `npm run build` compiles the server and the CLI into
+ * The production build : `npm run build` compiles the server and the CLI into
  * dist/, and they run with plain node and production dependencies only. A resolve hook refuses every
  * devDependency (tsx, esbuild, typescript, …), so an import of one anywhere — the server, the deal worker,
  * the CLI — fails here instead of in the image, where `npm ci --omit=dev` leaves them out.

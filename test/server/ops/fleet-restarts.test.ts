@@ -1,5 +1,5 @@
 /**
- * Operating a fleet under load (issue 30; docs/operations.md, "Rolling restart" and "Restarting PostgreSQL or
+ * Operating a fleet under load (docs/operations.md, "Rolling restart" and "Restarting PostgreSQL or
  * Redis"): three processes of the built server (`dist/server/server.js`, what `npm start` runs) on one
  * PostgreSQL and one Redis, behind haproxy with deploy/haproxy.cfg (test/support/fleet.ts: loopback addresses
  * and checks every 300 ms instead of 2 s), while simulated players play whole games through the page's own

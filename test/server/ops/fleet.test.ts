@@ -1,5 +1,5 @@
 /**
- * The fleet test (issue 15): three server processes on one database and one Redis, behind haproxy on
+ * The fleet test: three server processes on one database and one Redis, behind haproxy on
  * loopback (test/support/fleet.ts). Players play whole games through the balancer, their requests
  * landing on different processes (X-Served-By); one process is killed with SIGKILL mid-load and the
  * others keep serving; every win answered 200 is in the database; games go on on the survivors.

@@ -1,5 +1,5 @@
 /**
- * What one client can add to the database (issue 9, item 6): hints are counted, not logged
+ * What one client can add to the database: hints are counted, not logged
  * (`move_count` still counts every accepted move, hints included); hints and games per day are
  * capped; the database size is on /healthz?detail=1.
  *
@@ -79,7 +79,7 @@ describe('games per player per day', () => {
   });
 });
 
-describe('the bytes one client may add in a day (issue 24)', () => {
+describe('the bytes one client may add in a day', () => {
   test(
     'a client at its limits for a simulated day adds at most its budget; others and the next day write',
     { timeout: 120_000 },

@@ -1,5 +1,5 @@
 /**
- * Every cache is bounded by bytes, and the bytes are measured, not guessed (issue 24): the estimates of
+ * Every cache is bounded by bytes, and the bytes are measured, not guessed: the estimates of
  * services/sizes.ts against the heap. test/support/heap-probe.ts runs in a process of its own with
  * `--expose-gc`, builds each kind of cached value many times the way the server does (deals with their
  * geometry, game states from fresh to the caps, shapes, custom layouts, counter windows, play pages over a

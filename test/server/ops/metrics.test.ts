@@ -1,5 +1,5 @@
 /**
- * GET /metrics (issue 30, item 4; docs/operations.md, "Metrics"): the Prometheus text format, only with
+ * GET /metrics (docs/operations.md, "Metrics"): the Prometheus text format, only with
  * METRICS_TOKEN sent as a bearer token; anything else is the not-found answer of an unknown address. Runs on
  * both backends (vitest.config.ts): the pool's gauges are PostgreSQL's alone.
  */

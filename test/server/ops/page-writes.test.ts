@@ -1,11 +1,11 @@
 /**
- * A page view without a player cookie writes nothing (issue 24, item 3): a crawler, a link preview or a
+ * A page view without a player cookie writes nothing: a crawler, a link preview or a
  * balancer's probe costs reads only. 1,200 cookieless views of every kind of page (a shared deal, new
  * deals from many networks, the "new game" redirect, today's and a past daily deal, a custom layout, the
  * home, stats and layout pages, replays of a finished game and of one in progress) leave the database
  * exactly as it was: on SQLite the file and its WAL keep
  * their size, and on both backends every table keeps its rows, byte for byte (a hash of each table's
- * content). Before issue 24 each of these views stored a view row (and each new seed a deal).
+ * content). Before the page stopped writing, each of these views stored a view row (and each new seed a deal).
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';

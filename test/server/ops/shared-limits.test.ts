@@ -1,5 +1,5 @@
 /**
- * Limits shared through Redis (REDIS_URL, plugins/counters.ts; issue 15): two app instances on one
+ * Limits shared through Redis (REDIS_URL, plugins/counters.ts): two app instances on one
  * throwaway redis-server (test/support/redis.ts) count one limit together; with Redis killed they go
  * on serving with per-process limits, say so once in the log and on /healthz?detail=1; with Redis
  * back they share again.

@@ -1,11 +1,11 @@
 /**
- * Graceful shutdown (issue 5): on SIGTERM or SIGINT the server stops accepting connections,
+ * Graceful shutdown: on SIGTERM or SIGINT the server stops accepting connections,
  * lets in-flight requests finish, closes the database and exits 0. A request is held in flight
  * deterministically: its headers and half its body are sent, the server logs it as incoming, the
  * signal goes, and only then the rest of the body. A cleanly closed database has checkpointed its
  * WAL into the main file and removed it.
  *
- * Draining first (issue 30, readiness.ts): when something checks /healthz (a balancer), SIGTERM makes it
+ * Draining first (readiness.ts): when something checks /healthz (a balancer), SIGTERM makes it
  * answer 503 `draining` for DRAIN_MS while every request is still served (closing its connection), and
  * longer while requests keep arriving; then the close above. A second signal ends the drain at once.
  */
@@ -15,8 +15,9 @@ import { connect, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { createServer } from 'node:http';
-import { afterAll, describe, expect, test } from 'vitest';
+import { EventEmitter } from 'node:events';
+import type { Server } from 'node:http';
+import { afterAll, afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { Deal } from '../../../src/engine/index.ts';
 import { waitForDrain } from '../../../src/server/readiness.ts';
 import { DRAINING } from '../../../src/server/routes/health.ts';
@@ -142,7 +143,7 @@ test('a bad environment exits 2 with one line per problem, before opening anythi
   expect(existsSync(databasePath)).toBe(false);
 });
 
-describe('draining before the close (issue 30)', () => {
+describe('draining before the close', () => {
   test(
     'watched: /healthz 503 "draining" while requests are served, closing their connections; then closed; exit 0',
     {
@@ -181,48 +182,71 @@ describe('draining before the close (issue 30)', () => {
     expect(await server.exited).toEqual({ code: 0, signal: null });
   });
 
-  test('waitForDrain: DRAIN_MS, longer while requests still arrive (health checks aside), capped', async () => {
-    const http = createServer((_req, res) => res.end('ok'));
-    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(http.address() as { port: number }).port}`;
-    try {
-      // Quiet: over after drainMs.
-      let drain = waitForDrain(http, 200, { quietMs: 150, maxExtraMs: 5000 });
-      let result = await drain.done;
-      expect(result.drainedMs).toBeGreaterThanOrEqual(200);
-      expect(result.drainedMs).toBeLessThan(1000);
-      // Requests every 30 ms until 900 ms: over once none came for quietMs after them; health checks do not count.
-      // (quietMs 400: a stall of the test's own event loop on a busy machine must not pass for quiet.)
-      drain = waitForDrain(http, 200, { quietMs: 400, maxExtraMs: 5000 });
-      const until = Date.now() + 900;
-      while (Date.now() < until) {
-        await fetch(`${base}/api/layouts`);
-        await new Promise((resolve) => setTimeout(resolve, 30));
+  describe('waitForDrain, on a fake clock (its timing on a real one: bench/shutdown.ts)', () => {
+    beforeEach(() => {
+      vi.useFakeTimers();
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+    // A server that only says when a request arrives: all waitForDrain listens to.
+    const fakeServer = (): { server: Server; request: (url: string) => void } => {
+      const emitter = new EventEmitter();
+      return { server: emitter as Server, request: (url) => emitter.emit('request', { url }) };
+    };
+    const settle = <T>(promise: Promise<T>): { value: T | undefined } => {
+      const box: { value: T | undefined } = { value: undefined };
+      void promise.then((value) => (box.value = value));
+      return box;
+    };
+
+    test('quiet: over at DRAIN_MS', async () => {
+      const { server } = fakeServer();
+      const result = settle(waitForDrain(server, 200, { quietMs: 150, maxExtraMs: 5000 }).done);
+      await vi.advanceTimersByTimeAsync(199);
+      expect(result.value).toBeUndefined();
+      await vi.advanceTimersByTimeAsync(1);
+      expect(result.value).toEqual({ drainedMs: 200, quietMs: 200 });
+    });
+
+    test('requests past DRAIN_MS keep it open until none came for quietMs; health checks do not count', async () => {
+      const { server, request } = fakeServer();
+      const result = settle(waitForDrain(server, 200, { quietMs: 400, maxExtraMs: 5000 }).done);
+      for (let at = 30; at <= 900; at += 30) {
+        await vi.advanceTimersByTimeAsync(30);
+        request('/api/layouts');
       }
-      const lastAt = Date.now(); // the last request's answer came before this
-      const checks = setInterval(() => void fetch(`${base}/healthz`).catch(() => {}), 20);
-      result = await drain.done;
-      clearInterval(checks);
-      expect(result.drainedMs).toBeGreaterThanOrEqual(900); // past DRAIN_MS: the requests kept it open
-      expect(result.quietMs).toBeGreaterThanOrEqual(400);
-      expect(Date.now() - lastAt).toBeLessThan(2000);
-      // Requests that never stop: over after maxExtraMs more.
-      drain = waitForDrain(http, 100, { quietMs: 150, maxExtraMs: 400 });
-      let going = true;
-      const flood = (async () => {
-        while (going) {
-          await fetch(`${base}/x`);
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-      })();
-      result = await drain.done;
-      going = false;
-      await flood;
-      expect(result.drainedMs).toBeGreaterThanOrEqual(500);
-      expect(result.quietMs).toBeLessThan(150);
-    } finally {
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-    }
+      for (let at = 920; at < 1300; at += 20) {
+        await vi.advanceTimersByTimeAsync(20);
+        request('/healthz');
+      }
+      expect(result.value).toBeUndefined(); // 380 ms quiet after the last request at 900 ms
+      await vi.advanceTimersByTimeAsync(40);
+      expect(result.value!.quietMs).toBeGreaterThanOrEqual(400);
+      expect(result.value!.drainedMs).toBeGreaterThanOrEqual(1300);
+      expect(result.value!.drainedMs).toBeLessThanOrEqual(1320); // the next check after 1300 ms
+    });
+
+    test('requests that never stop: over after maxExtraMs more', async () => {
+      const { server, request } = fakeServer();
+      const result = settle(waitForDrain(server, 100, { quietMs: 150, maxExtraMs: 400 }).done);
+      while (result.value === undefined) {
+        await vi.advanceTimersByTimeAsync(20);
+        request('/x');
+      }
+      expect(result.value.drainedMs).toBeGreaterThanOrEqual(500);
+      expect(result.value.drainedMs).toBeLessThanOrEqual(520);
+      expect(result.value.quietMs).toBeLessThan(150);
+    });
+
+    test('a second signal ends it at once', async () => {
+      const { server } = fakeServer();
+      const drain = waitForDrain(server, 60_000);
+      const result = settle(drain.done);
+      await vi.advanceTimersByTimeAsync(10);
+      drain.end();
+      await vi.advanceTimersByTimeAsync(0);
+      expect(result.value).toEqual({ drainedMs: 10, quietMs: 10 });
+    });
   });
 });

@@ -114,16 +114,13 @@ describe('GET /healthz', () => {
   });
 
   // SQLite only: a full or read-only disk is made with SQLite's pragmas; PostgreSQL's codes are in the next test.
-  test.skipIf(BACKEND === 'postgres')(
-    '503 with the reason when writes fail: the probe write (issue 9, item 8)',
-    async () => {
-      const app = await build();
-      app.db!.pragma('query_only = ON'); // every write fails, reads still answer (as with a full disk)
-      const res = await app.inject({ url: '/healthz' });
-      expect(res.statusCode).toBe(503);
-      expect(res.json()).toEqual({ ok: false, error: 'writes to the database are failing (SQLITE_READONLY)' });
-    },
-  );
+  test.skipIf(BACKEND === 'postgres')('503 with the reason when writes fail: the probe write', async () => {
+    const app = await build();
+    app.db!.pragma('query_only = ON'); // every write fails, reads still answer (as with a full disk)
+    const res = await app.inject({ url: '/healthz' });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toEqual({ ok: false, error: 'writes to the database are failing (SQLITE_READONLY)' });
+  });
 
   test('storage failures are told from request errors: SQLite and PostgreSQL codes', () => {
     const failures = new WriteFailures(() => 0);
@@ -257,7 +254,7 @@ describe('GET /healthz', () => {
     expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
   });
 
-  test('?detail=1 shows the database size (issue 9, item 6)', async () => {
+  test('?detail=1 shows the database size', async () => {
     const app = await build();
     const res = await app.inject({ url: '/healthz?detail=1' });
     expect(res.statusCode).toBe(200);
@@ -291,7 +288,7 @@ describe('the player cookie', () => {
     expect(res.cookies.find((c) => c.name === '__Host-mj_player')!.secure).toBe(true); // the __Host- prefix over https
   });
 
-  test('only GET and HEAD make a player; our own pages may POST (same origin), issue 9', async () => {
+  test('only GET and HEAD make a player; our own pages may POST (same origin)', async () => {
     const app = await build();
     const none = await app.inject({ method: 'POST', url: '/api/games', payload: { layout: 'turtle', seed: 'abc' } });
     expect(none.statusCode).toBe(403);
@@ -333,7 +330,7 @@ describe('the player cookie', () => {
 
   // SQLite only: the secret file beside the database file; PostgreSQL keeps it in the database (next test).
   test.skipIf(BACKEND === 'postgres')(
-    'the cookie secret is generated once into <DATABASE_PATH>.secret (0600), not the database; the database file is 0600 (issue 9)',
+    'the cookie secret is generated once into <DATABASE_PATH>.secret (0600), not the database; the database file is 0600',
     async () => {
       const dir = mkdtempSync(join(tmpdir(), 'mj-secret-'));
       try {

@@ -1,5 +1,5 @@
 /**
- * Compression and caching headers (issue 5, "Operations"): hashed build files are immutable for a
+ * Compression and caching headers : hashed build files are immutable for a
  * year and served from the .br/.gz files the client build writes; other static files for five
  * minutes; pages and player data never in a shared cache; stored deals (which never change) for a
  * day; everything worth it compressed.
@@ -98,7 +98,7 @@ describe('caching', () => {
 
   test('a stored deal never changes: public for a day; the layout list for five minutes; their errors are not kept', async () => {
     const app = await build();
-    // Asked without a cookie, a new deal is not stored (issue 24): kept five minutes, the board it will be stored with.
+    // Asked without a cookie, a new deal is not stored: kept five minutes, the board it will be stored with.
     expect((await app.inject({ url: '/api/deals/turtle/c1' })).headers['cache-control']).toBe('public, max-age=300');
     const cookie = await newPlayer(app);
     expect((await app.inject({ url: '/api/deals/turtle/c1', headers: { cookie } })).headers['cache-control']).toBe(

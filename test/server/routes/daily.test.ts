@@ -1,5 +1,5 @@
 /**
- * The layout of the day (services/daily.ts, issue 29): which built-in layout each day's deal is dealt on. Days
+ * The layout of the day (services/daily.ts): which built-in layout each day's deal is dealt on. Days
  * that have come must keep their layout for ever (their deals, tables and streaks hang on it), so the schedule
  * is pinned here: a change that moves a past day fails.
  */

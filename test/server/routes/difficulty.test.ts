@@ -1,5 +1,5 @@
 /**
- * Measured difficulty on the server (issue 28): `/play/:layout?difficulty=BAND` in both modes, its bound and
+ * Measured difficulty on the server: `/play/:layout?difficulty=BAND` in both modes, its bound and
  * its budget, the band on the deal page, the daily page and the home page's choice, and wins per band in
  * /api/stats and on /stats (both backends: vitest.config.ts runs this file on PostgreSQL too).
  */

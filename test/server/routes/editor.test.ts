@@ -1,5 +1,5 @@
 /**
- * The layout editor's routes (issue 29, src/server/routes/pages/editor.ts): the page as the server renders it
+ * The layout editor's routes (src/server/routes/pages/editor.ts): the page as the server renders it
  * (usable before any script), edits without script (a GET and a 303 each), opening a layout in it, the
  * `.layout` download, and saving a draft as an upload would be (the same checks and the same budget).
  */

@@ -1,5 +1,5 @@
 /**
- * Fair play (issue 10; docs/fair-play.md, "The rule"): ranked times run from the deal's first view, only paced wins are
+ * Fair play (docs/fair-play.md, "The rule"): ranked times run from the deal's first view, only paced wins are
  * ranked, daily tables rank games shown and started on their day (one line per player), past
  * dailies and the calendar, a deal's own record, and the rule's arithmetic.
  */
@@ -273,7 +273,7 @@ describe("a deal's own record", () => {
   });
 });
 
-describe('a first view without a cookie (issue 24: the page writes nothing, its stamp proves the view)', () => {
+describe('a first view without a cookie (the page writes nothing, its stamp proves the view)', () => {
   /** A first visit: the page, its player cookie and its stamp, as a browser keeps them. */
   async function firstVisit(app: Awaited<ReturnType<typeof build>>, url: string) {
     const page = await app.inject({ url });

@@ -251,7 +251,7 @@ describe('POST /api/games/:id/moves', () => {
     });
   });
 
-  describe('"can this still be won?" (check moves, issue 12)', () => {
+  describe('"can this still be won?" (check moves)', () => {
     const post = (app: FastifyInstance, cookie: string, id: string, at: number, moves: unknown[]) =>
       app.inject({ method: 'POST', url: `/api/games/${id}/moves`, headers: { cookie }, payload: { at, moves } });
 

@@ -1,5 +1,5 @@
 /**
- * Your own layouts (issue 13): GET /layouts/new, POST /layouts (multipart), GET /layouts/:id, and
+ * Your own layouts: GET /layouts/new, POST /layouts (multipart), GET /layouts/:id, and
  * playing a custom layout like a built-in (/play/c-…, /api/deals/c-…, games and stats). Real files
  * are read from the layout corpus (MAHJONG_LAYOUTS_DIR; never copied); the bad ones are made here.
  */

@@ -202,7 +202,7 @@ describe('GET /play/:layout/:seed', () => {
     clock += 65_000;
     const html = (await app.inject({ url: '/play/turtle/resume', headers: { cookie } })).body;
     const data = dealDataOf(html);
-    // Hints are counted, not logged (issue 9): the page's log has them after the other moves.
+    // Hints are counted, not logged: the page's log has them after the other moves.
     const asLogged = [...moves.filter((m) => m.type !== 'hint'), { type: 'hint' }];
     expect(data.game).toEqual({
       id: game.id,
@@ -227,7 +227,7 @@ describe('GET /play/:layout/:seed', () => {
     // of players who opened it, and the time since this visitor first saw it).
     const withoutRecord = (page: string): string => page.replace(/<details id="deal-stats"[\s\S]*?<\/details>/, '');
     expect(withoutRecord(stranger.body)).toBe(withoutRecord(early.body));
-    // Visitors without a cookie are not counted (a crawler, a link preview: issue 24), nor stored.
+    // Visitors without a cookie are not counted (a crawler, a link preview), nor stored.
     expect(early.body).toMatch(/id="deal-stats"[^>]*data-played="1" data-won="0" data-elapsed="0"/); // the player
     expect(stranger.body).toMatch(/id="deal-stats"[^>]*data-played="1" data-won="0" data-elapsed="0"/);
   });
@@ -379,7 +379,7 @@ describe('GET /daily and POST /daily/name', () => {
     expect(res.statusCode).toBe(303);
   });
 
-  test('only a ranked win of a daily deal on its day names a player (issues 9 and 10)', async () => {
+  test('only a ranked win of a daily deal on its day names a player', async () => {
     const app = await build({ now: clock.now });
     const cookie = await newPlayer(app);
     // Paced wins on a daily-… seed of another layout, and on yesterday's and tomorrow's turtle seeds.
@@ -577,7 +577,7 @@ describe('error pages', () => {
 });
 
 // SQLite only: names from before migration 005 exist only there; PostgreSQL's schema began with keys.
-describe.skipIf(BACKEND === 'postgres')('nicknames set before lookalike keys (issue 9)', () => {
+describe.skipIf(BACKEND === 'postgres')('nicknames set before lookalike keys', () => {
   test('get their key on start; a lookalike of one is then refused', async () => {
     const { keyOldNicknames } = await import('../../../src/server/repositories/sqlite/players.ts');
     const app = await build({ now: clock.now });

@@ -1,5 +1,5 @@
 /**
- * One real-browser test of the whole site (issue 3): Debian's Chromium driven by
+ * One real-browser test of the whole site: Debian's Chromium driven by
  * playwright-core opens /, starts a turtle game, plays a few pairs by clicking,
  * reloads, and finds the same position, restored by the server.
  */

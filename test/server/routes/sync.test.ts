@@ -1,5 +1,5 @@
 /**
- * The server's side of the page's sync (issue 8): move batches that say where they start (`at`) are
+ * The server's side of the page's sync: move batches that say where they start (`at`) are
  * idempotent by move count, real conflicts answer the server's log, and the limits of play count per
  * player, so many players behind one address never meet them.
  */
@@ -210,7 +210,7 @@ describe('limits of play', () => {
     async () => {
       const app = await build();
       const address = '198.51.100.9';
-      // No cookie: a POST is refused before any limit counts it (issue 9: a new player only on GET).
+      // No cookie: a POST is refused before any limit counts it (a new player only on GET).
       const res = await app.inject({
         method: 'POST',
         url: '/api/games',

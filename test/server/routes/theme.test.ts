@@ -1,5 +1,5 @@
 /**
- * Themes on the server (docs/contracts.md, "Themes"; issue 13): `<html data-theme>` from the `theme` cookie, else the
+ * Themes on the server (docs/contracts.md, "Themes"): `<html data-theme>` from the `theme` cookie, else the
  * auto state that follows prefers-color-scheme in CSS; the theme form on every page; POST /theme sets
  * or clears the cookie and goes back (303) only to a path on this site; bad input is a 400 and a
  * cross-site form is 403; the cached play page is kept per theme.
@@ -109,7 +109,7 @@ describe('the theme', () => {
     expect(res.cookies.find((c) => c.name === 'theme')).toBeUndefined();
   });
 
-  // Regression (issue 13): Chromium posts a form of our own page with `Origin: null` (Referrer-Policy:
+  // Regression: Chromium posts a form of our own page with `Origin: null` (Referrer-Policy:
   // no-referrer) and Sec-Fetch-Site: same-origin; that was refused as cross-site, the daily name form too.
   test.each(['/theme', '/daily/name'])(
     'a form posted from our own page by Chromium (Origin: null) is not refused: %s',

@@ -1,5 +1,5 @@
 /**
- * Stats that follow the player (issue 10): one-time transfer links (valid 15 minutes, single use,
+ * Stats that follow the player: one-time transfer links (valid 15 minutes, single use,
  * unguessable, rate limited; expired, used and forged ones change nothing) and the CSV and JSON
  * exports of every game.
  */

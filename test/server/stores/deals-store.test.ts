@@ -1,5 +1,5 @@
 /**
- * Compact deal storage and the bound on deals nobody played (issue 9, item 5).
+ * Compact deal storage and the bound on deals nobody played.
  */
 import { describe, expect, test } from 'vitest';
 import { layoutById } from '../../../src/engine/builtins.ts';

@@ -1,5 +1,5 @@
 /**
- * Games evicted from the cache replay cheaply (issue 9, item 4): the faces each shuffle gave are
+ * Games evicted from the cache replay cheaply: the faces each shuffle gave are
  * stored with the game, and new shuffles are budgeted per player.
  */
 import { mkdtempSync, rmSync } from 'node:fs';

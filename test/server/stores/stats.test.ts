@@ -1,7 +1,7 @@
 /**
- * Stats from aggregates (issue 9, item 3): the store's totals, medians and streaks agree with a
+ * Stats from aggregates: the store's totals, medians and streaks agree with a
  * plain computation over every game (the rules of services/stats.ts: streaks are days in a row with
- * a win, issue 14), both when migrations 002 and 006 fill the aggregates from existing games and
+ * a win), both when migrations 002 and 006 fill the aggregates from existing games and
  * when they are kept up to date game by game (wins arriving in any order, unfinished games between
  * them); the history is paged.
  */

@@ -1,5 +1,5 @@
 /**
- * The store contract (issue 15): every behaviour of the stores in src/server/repositories/types.ts, run
+ * The store contract: every behaviour of the stores in src/server/repositories/types.ts, run
  * against SQLite and against a real PostgreSQL (test/support/postgres.ts), with the same expectations.
  * Races are real on PostgreSQL (several pooled connections); on SQLite they are interleaved promises.
  */
@@ -151,7 +151,7 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
       saved(id, { status: 'won', tilesLeft: 0, moveCount: 72, won: true, now: at, rankedMs: null, ...fields }),
     );
 
-  describe.skipIf(skip)('growth: what each write adds to the files (issue 24, services/growth.ts)', () => {
+  describe.skipIf(skip)('growth: what each write adds to the files (services/growth.ts)', () => {
     const N = 400; // writes of each kind: enough that a page more or less (4 or 8 KB) is a few bytes a write
     /** Bytes per write that `write` adds, run N times. */
     async function perWrite(s: TestStores, write: (i: number) => Promise<unknown>): Promise<number> {

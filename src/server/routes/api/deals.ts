@@ -3,14 +3,15 @@
  * never changes (same link, same board, forever), so caches may keep it for a day. It needs no
  * player; when one asks (their cookie came with it), this is the server showing them the deal: the
  * start of their ranked times on it (docs/fair-play.md, "The rule"), stored with the deal if it is new. Asked without a
- * cookie (or past the client's day of growth), a new deal is answered without a write (issue 24), and
+ * cookie (or past the client's day of growth), a new deal is answered without a write, and
  * caches keep that answer for five minutes only: it is the board the link will be stored with as long as
  * the generator stays the same.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { errorResponses } from '../../errors.ts';
-import { DealSchema, preSerialized } from '../../schemas/responses.ts';
+import { DealSchema } from '../../../shared/answers.ts';
+import { preSerialized } from '../../schemas/responses.ts';
 import { DealParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
 import { cookiePlayerId } from '../../plugins/player.ts';
 import type { ShownLookup } from '../../services/dealer.ts';

@@ -1,7 +1,8 @@
 /**
  * The games API (docs/contracts.md, "JSON API" and "Moves"):
  * - POST /api/games {"layout","seed","mode"?} → 201 {"id", ...deal}
- * - POST /api/games/:id/moves {"moves":[...]} → {"status","faces","left","hints","shuffles","undos","moves",…};
+ * - POST /api/games/:id/moves {"moves":[...]} → {"status","faces","left","hints","shuffles","undos","moves",…}
+ *   (every key: shared/answers.ts MovesAnswerSchema);
  *   a win adds its time (`timeMs`, from the deal's first view), `ranked`, and for the win panel the
  *   player's best before it, the daily rank and a layout not played yet (services/wins.ts)
  *   409 for an illegal move (nothing stored), 403 for another player's game, 404 for an unknown id; every
@@ -16,13 +17,8 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Move } from '../../../engine/index.ts';
 import { errorResponses, MovesRefusalSchema, sendRefusal } from '../../errors.ts';
-import {
-  CreatedGameSchema,
-  MovesAnswerSchema,
-  PlayOnSchema,
-  preSerialized,
-  ReplayLinkSchema,
-} from '../../schemas/responses.ts';
+import { CreatedGameSchema, MovesAnswerSchema, PlayOnSchema, ReplayLinkSchema } from '../../../shared/answers.ts';
+import { preSerialized } from '../../schemas/responses.ts';
 import { dealUrl } from '../../../shared/display.ts';
 import type { Mode } from '../../../engine/index.ts';
 import { FLOOD_LIMITS, LIMITS } from '../../plugins/security.ts';

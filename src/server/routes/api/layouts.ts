@@ -1,7 +1,7 @@
 /** GET /api/layouts: the built-in layouts, as the CLI's `layouts` (docs/contracts.md, "Command line"). */
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../errors.ts';
-import { LayoutListSchema } from '../../schemas/responses.ts';
+import { LayoutListSchema } from '../../../shared/answers.ts';
 import { layoutSummaries } from '../../../engine/builtins.ts';
 
 export default async function apiLayouts(fastify: FastifyInstance): Promise<void> {

@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LIMITS } from '../../plugins/security.ts';
 import { errorResponses } from '../../errors.ts';
-import { StatsSchema } from '../../schemas/responses.ts';
+import { StatsSchema } from '../../../shared/answers.ts';
 import { StatsQuerySchema } from '../../schemas/stats.ts';
 import { statsOf } from '../../services/stats.ts';
 

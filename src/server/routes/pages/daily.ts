@@ -142,7 +142,7 @@ async function renderDaily(
   const key = dealKey(layout, seed, DAILY_MODE);
   const playerId = request.playerId;
   const known = !request.isNewPlayer;
-  // A visitor without a cookie stores nothing, not even today's deal (issue 24): it is made and shown.
+  // A visitor without a cookie stores nothing, not even today's deal: it is made and shown.
   const client = isToday ? undefined : clientKey(request.ip);
   let found: ShownLookup = known ? await fastify.dealer.get(key, client) : await fastify.dealer.show(key, client);
   if (!found.ok && found.code === 'ERR_GROWTH') found = await fastify.dealer.show(key, client);

@@ -1,5 +1,5 @@
 /**
- * The layout editor (issue 29):
+ * The layout editor:
  * - GET /layouts/editor[?layout=CODE&z=N&name=…]: the editor with a draft (src/shared/draft.ts), rendered
  *   whole by the server so that it works before any script: every cell of the grid is a submit button of
  *   one GET form. `cell=x,y` (a click on a cell), `go=up|down` (the layer) and `go=left|right|higher|lower`

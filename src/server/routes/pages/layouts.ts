@@ -1,5 +1,5 @@
 /**
- * Your own layouts (docs/contracts.md, "Pages"; issue 13):
+ * Your own layouts (docs/contracts.md, "Pages"):
  * - GET /layouts/new: the upload form (a file, and for a GNOME .map the map's name).
  * - POST /layouts (multipart: `file`, optional `name`): reads, checks and stores the layout
  *   (services/custom-layouts.ts), then 303 to its page. A bad file re-shows the form with the
@@ -15,7 +15,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { newDealUrl } from '../../../shared/display.ts';
 import { CODE_OF_STATUS, ERROR_STATUS, errorPage, errorResponses, type ErrorCode } from '../../errors.ts';
-import { LayoutSlotsSchema } from '../../schemas/responses.ts';
+import { LayoutSlotsSchema } from '../../../shared/answers.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { LayoutIdSchema } from '../../schemas/common.ts';
 import { clientKey } from '../../services/limits.ts';

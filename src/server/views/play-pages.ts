@@ -1,0 +1,97 @@
+/**
+ * The play page's kept bytes. A fresh board is the same for every visitor of a deal: its markup and #deal-data
+ * are made once per deal and language (stored, or shown unstored to visitors without a cookie). So is the whole
+ * page for everyone without a game of that deal: nothing on it is about the player, so it is kept too, per nav
+ * state, prefs, theme and tile set (at most PAGES_PER_DEAL), as bytes split at RECORD_MARK, where each response
+ * puts the player's part (the deal's record). All of it is bounded by bytes: a 1,000-tile deal's page is
+ * ~250 KB, and eight of them per deal for 500 deals once took a gigabyte. Anything player-specific on the play
+ * page must go through the resumed-game path.
+ */
+import type { FastifyReply } from 'fastify';
+import { availablePairs, newGame, type Game } from '../../engine/index.ts';
+import type { Lang } from '../../shared/i18n.ts';
+import type { ShownDeal } from '../services/dealer.ts';
+import { ByteLru, type MeasuredCache } from '../services/lru.ts';
+import { bufferBytes, CACHE_BUDGETS, flatString, HEAP, keyedRecordBytes, stringBytes } from '../services/sizes.ts';
+import { dealData } from './board.ts';
+
+export const RECORD_MARK = '<!--deal-record-->'; // where each response puts the player's part of a kept page
+const PAGES_PER_DEAL = 8;
+
+export interface KeptPage {
+  readonly head: Buffer; // the page up to RECORD_MARK
+  readonly tail: Buffer; // and after it
+  whole?: { readonly record: string; readonly bytes: Buffer }; // the page with the last record for visitors without a game
+}
+
+/** A deal's fresh board: its counters, markup and #deal-data, and the pages kept around it. */
+export interface FreshBoard {
+  readonly left: number;
+  readonly pairs: number;
+  readonly html: string; // the board partial
+  readonly data: string; // #deal-data
+  readonly pages: Map<string, KeptPage>; // page key → the page around RECORD_MARK
+}
+
+/** A kept page with the player's part (the deal's record) where RECORD_MARK was. */
+export function sendPage(reply: FastifyReply, page: KeptPage, record: string): FastifyReply {
+  const bytes =
+    page.whole?.record === record ? page.whole.bytes : Buffer.concat([page.head, Buffer.from(record), page.tail]);
+  return reply.type('text/html; charset=utf-8').send(bytes);
+}
+
+export class PlayPages {
+  private readonly boards = new ByteLru<string, FreshBoard>('play pages', CACHE_BUDGETS.pages);
+
+  get cache(): MeasuredCache {
+    return this.boards;
+  }
+
+  /** The deal's fresh board in `lang`, made with `render` on first use. */
+  fresh(shown: ShownDeal, lang: Lang, render: (game: Game) => string): FreshBoard {
+    const key = boardKey(shown, lang);
+    let fresh = this.boards.get(key);
+    if (!fresh) {
+      const start = newGame(shown.deal);
+      if (!start.ok) throw new Error(`deal ${key} is not playable: ${start.message}`);
+      fresh = {
+        left: start.value.left,
+        pairs: availablePairs(start.value).length,
+        html: flatString(render(start.value)),
+        data: flatString(dealData(shown.json, null)),
+        pages: new Map(),
+      };
+      this.boards.set(
+        key,
+        fresh,
+        HEAP.object * 2 + keyedRecordBytes(key) + stringBytes(fresh.html) + stringBytes(fresh.data),
+      );
+    }
+    return fresh;
+  }
+
+  /** Keeps a rendered page of a fresh board (split at RECORD_MARK), if the deal has room for one more. */
+  keep(shown: ShownDeal, lang: Lang, fresh: FreshBoard, pageKey: string, html: string): KeptPage {
+    const at = html.indexOf(RECORD_MARK);
+    const page = { head: Buffer.from(html.slice(0, at)), tail: Buffer.from(html.slice(at + RECORD_MARK.length)) };
+    if (fresh.pages.size >= PAGES_PER_DEAL) return page;
+    fresh.pages.set(pageKey, page);
+    // The page, and once more whole with the record of visitors without a game (keepWhole), ~4 KB of record.
+    const bytes = keyedRecordBytes(pageKey) + 2 * (bufferBytes(page.head) + bufferBytes(page.tail)) + 4096;
+    this.boards.resize(boardKey(shown, lang), bytes);
+    return page;
+  }
+}
+
+// The board's markup names its tiles, so a fresh board is kept per language.
+const boardKey = (shown: ShownDeal, lang: Lang): string =>
+  `${shown.id ?? 'new'} ${shown.deal.layout}/${shown.deal.seed}/${shown.deal.mode} ${lang}`;
+
+/**
+ * Keeps a kept page whole with `record`, the record every visitor without a game gets while it is kept
+ * (services/views.ts): those visitors are then sent the same bytes, no copy made.
+ */
+export function keepWhole(page: KeptPage, record: string): void {
+  if (page.whole?.record !== record)
+    page.whole = { record, bytes: Buffer.concat([page.head, Buffer.from(record), page.tail]) };
+}

@@ -1,0 +1,201 @@
+/**
+ * The success answers of the JSON API: the one source of their shapes. Each route declares its schema beside
+ * its error answers (server/errors.ts errorResponses), so the serializer and the API description
+ * (GET /api/openapi.json) follow it; the server's code and the client's use the types inferred from them
+ * (shared/api.ts). They name every key the server sends (test/server/routes/openapi.test.ts compares real
+ * answers against the description with strict objects) and let unnamed keys through, so a key added to a
+ * handler before its schema reaches the client and fails that test rather than vanishing.
+ *
+ * Imported by the client for its types only (`import type`): zod stays out of the page's script.
+ */
+import { z } from 'zod';
+import { BANDS, FACES, HEARD, MODES, STATUSES } from '../engine/index.ts';
+import { ACHIEVEMENT_KEYS, PROGRESS_KEYS } from './achievements.ts';
+
+const Coord = z.number().int();
+const Int = z.number().int();
+const MsEpoch = z.number().int().describe('ms since the epoch, server clock');
+
+/** A deal (docs/contracts.md, "Deal JSON"). */
+export const DealSchema = z.looseObject({
+  layout: z.string(),
+  seed: z.string(),
+  mode: z.enum(MODES),
+  generator: z.string(),
+  difficulty: z.looseObject({ band: z.enum(BANDS), score: z.number() }),
+  tiles: z.array(z.looseObject({ x: Coord, y: Coord, z: Coord, face: z.string() })),
+  solution: z.array(z.tuple([z.number().int(), z.number().int()])),
+});
+
+/** POST /api/games: the new game's id and its deal. */
+export const CreatedGameSchema = DealSchema.extend({ id: z.string() });
+
+/** A move as the server logs it (docs/contracts.md, "Moves"). */
+export const LoggedMoveSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('match'), a: Int, b: Int }),
+  z.object({ type: z.literal('shuffle') }),
+  z.object({ type: z.literal('undo') }),
+  z.object({ type: z.literal('redo') }),
+  z.object({ type: z.literal('hint') }),
+  z.object({ type: z.literal('check'), heard: z.enum(HEARD) }),
+]);
+
+/** One line of a deal's record: a player's best ranked time on it. */
+export const RecordLineSchema = z.looseObject({
+  name: z.string().nullable().describe("the player's name on tables; null: anonymous"),
+  timeMs: Int.describe('the ranked time, server clock'),
+  clean: z.boolean().describe('won without hints, shuffles or undos'),
+  you: z.boolean().describe("the asking player's own line"),
+});
+
+/** A deal's own record (the play page's `#deal-stats`): players shown it, players who won it, its best times. */
+export const DealRecordSchema = z.looseObject({
+  opened: Int,
+  won: Int,
+  best: z.array(RecordLineSchema).readonly(),
+});
+
+/** An achievement a win just earned, as the win panel announces it (docs/server.md, "Achievements"). */
+export const EarnedSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  rule: z.string().describe('what earns it, in a sentence'),
+});
+
+/** The game's position and counters after a batch (services/games.ts gameAnswer); also the play page's game. */
+export const GameAnswerSchema = z.looseObject({
+  status: z.enum(STATUSES),
+  faces: z.array(z.enum(FACES).nullable()).readonly().describe("each slot's face; null: the tile is gone"),
+  left: Int.describe('tiles on the board'),
+  hints: Int,
+  shuffles: Int,
+  undos: Int,
+  moves: Int.describe('moves the server has of this game, hints included'),
+  startedAt: MsEpoch,
+  shownAt: MsEpoch.describe("the player's first view of the deal: the ranked clock runs from here"),
+  finishedAt: MsEpoch.nullable(),
+  timeMs: Int.nullable().describe("the win's ranked-clock time, from shownAt; null until won"),
+  playMs: Int.nullable().describe("the player's own time as their page last sent it; null: never sent"),
+  ranked: z.boolean().nullable().describe('with a win: its time may stand on tables (docs/fair-play.md)'),
+  unranked: z.enum(['fast', 'legacy']).nullable().describe('why a win may not stand on tables; null while it may'),
+});
+
+/** A layout to try next: the first built-in the player has not played. */
+export const NextLayoutSchema = z.looseObject({ id: z.string(), name: z.string(), url: z.string() });
+
+/** The win panel's extras, sent with a win (services/wins.ts winExtras). */
+export const WinExtrasSchema = z.looseObject({
+  previousBestMs: Int.nullable().describe("the player's best own time on this layout and mode before this win"),
+  dailyDay: z.string().nullable().describe("a daily deal's day (YYYY-MM-DD), else null"),
+  dailyRank: Int.nullable().describe("its place on that day's table, when it stands there"),
+  next: NextLayoutSchema.nullable().describe('a built-in layout not played yet; null when all are'),
+  again: z.string().describe('a new deal of the same layout and mode'),
+  record: DealRecordSchema.describe("the deal's record now, this win counted"),
+  achievements: z.array(EarnedSchema).readonly().describe('what this win earned'),
+});
+
+/**
+ * POST /api/games/:id/moves: the position after the batch; with a repeat the server had moves past, its log;
+ * with a win, the win panel's extras.
+ */
+export const MovesAnswerSchema = GameAnswerSchema.extend({
+  log: z.array(LoggedMoveSchema).readonly().optional().describe("the server's log, when it had moves past the batch"),
+  ...WinExtrasSchema.partial().shape,
+});
+
+/** GET /api/layouts (as the CLI's `layouts`). */
+export const LayoutListSchema = z.array(
+  z.looseObject({ id: z.string(), name: z.string(), tiles: z.number().int(), family: z.string() }),
+);
+
+/** GET /api/layouts/:id: what a browser needs to deal any seed of the layout itself. */
+export const LayoutSlotsSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  tiles: z.number().int(),
+  slots: z.array(z.tuple([Coord, Coord, Coord])),
+});
+
+/** One achievement, held or open (services/achievements.ts AchievementView). */
+export const AchievementSchema = z.looseObject({
+  id: z.enum(Object.keys(ACHIEVEMENT_KEYS) as [keyof typeof ACHIEVEMENT_KEYS]),
+  name: z.string(),
+  rule: z.string(),
+  earned: z.boolean(),
+  earnedAt: z.number().int().nullable(),
+  game: z
+    .looseObject({ id: z.string(), layout: z.string(), seed: z.string(), mode: z.enum(MODES), url: z.string() })
+    .nullable(),
+  progress: z
+    .looseObject({
+      done: z.number().int(),
+      goal: z.number().int(),
+      unit: z.enum(Object.keys(PROGRESS_KEYS) as [keyof typeof PROGRESS_KEYS]),
+    })
+    .nullable(),
+});
+
+/** One finished or unfinished game of the stats' history (services/stats.ts HistoryEntry). */
+export const HistoryEntrySchema = z.looseObject({
+  id: z.string(),
+  layout: z.string(),
+  seed: z.string(),
+  mode: z.enum(MODES),
+  band: z.enum(BANDS).nullable().describe("the deal's band when the game began; null before deals had one"),
+  status: z.enum(STATUSES),
+  result: z.literal('won').nullable(),
+  startedAt: MsEpoch,
+  finishedAt: MsEpoch.nullable(),
+  timeMs: Int.nullable().describe("the player's own time"),
+  rankedMs: Int.nullable().describe("the server's ranked time, for a ranked win"),
+  moves: Int,
+  hints: Int,
+  shuffles: Int,
+  undos: Int,
+  clean: z.boolean(),
+  ranked: z.boolean(),
+  url: z.string().describe("the deal's link"),
+});
+
+/** GET /api/stats (docs/contracts.md, "JSON API"; services/stats.ts Stats). */
+export const StatsSchema = z.looseObject({
+  played: Int,
+  won: Int,
+  winRate: z.number().describe('0–1'),
+  cleanWins: Int,
+  streak: Int.describe('days in a row with a win, ending today or yesterday (UTC)'),
+  bestStreak: Int,
+  dailyStreak: Int.describe('days in a row whose daily deal was won on its day'),
+  bestDailyStreak: Int,
+  byLayout: z.record(
+    z.string(),
+    z.looseObject({
+      name: z.string(),
+      played: Int,
+      won: Int,
+      bestMs: Int.nullable(),
+      medianMs: z.number().nullable().describe('of the won games; ms'),
+    }),
+  ),
+  byBand: z.record(z.enum(BANDS), z.looseObject({ played: Int, won: Int, cleanWins: Int })),
+  history: z.array(HistoryEntrySchema).describe('one page, newest first'),
+  historyPage: Int.describe('1-based'),
+  historyPages: Int.describe('at least 1'),
+  wins: z
+    .array(z.looseObject({ layout: z.string(), finishedAt: MsEpoch, timeMs: Int, clean: z.boolean() }))
+    .describe("the latest wins, oldest first: the chart's data"),
+  achievements: z.array(AchievementSchema),
+});
+
+/** POST /api/games/:id/replay (docs/server.md, "Replays"): the replay page's address. */
+export const PlayOnSchema = z.object({
+  id: z.string().describe('The new game'),
+  url: z.string().describe("Its play page: the deal's page, which opens the player's latest unfinished game of it"),
+});
+
+export const ReplayLinkSchema = z.object({
+  url: z
+    .string()
+    .regex(/^\/replay\/[A-Za-z0-9_-]+$/)
+    .describe('The replay page, /replay/<token>: public, the same every time'),
+});
