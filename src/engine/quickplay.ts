@@ -107,6 +107,14 @@ export function countRandomClears(geom: Geometry, groups: Groups, rng: Int32Arra
   return cleared;
 }
 
+/**
+ * v % n for a 32-bit unsigned v and 1 ≤ n ≤ 2^32, in 32-bit integers while n is below 2^15: v may be 2^31 or
+ * more, which makes `%` a floating remainder. The high half's remainder, shifted back beside the low half, stays
+ * below 2^31 and has the same remainder.
+ */
+export const remainder = (v: number, n: number): number =>
+  n < 0x8000 ? ((((v >>> 16) % n) << 16) | (v & 0xffff)) % n : v % n;
+
 /** One game (its own function, so that the optimised loop has run every line before it is compiled). */
 function playOne(t: Tables, of: Int32Array, rng: Int32Array): boolean {
   const {
@@ -177,7 +185,7 @@ function playOne(t: Tables, of: Int32Array, rng: Int32Array): boolean {
       c = (c + u) | 0;
       v = u >>> 0;
     } while (v > 0xffffffff - pairs && v >= 0x100000000 - (0x100000000 % pairs));
-    let r = v % pairs;
+    let r = remainder(v, pairs);
     // The groups with a pair, in order, until the r-th pair; then that pair (x < y), row by row.
     let g = -1;
     for (let w = 0; g < 0; w++)
@@ -206,21 +214,21 @@ function playOne(t: Tables, of: Int32Array, rng: Int32Array): boolean {
     // Both leave the board: the counts of their neighbours fall, and the newly free are stacked.
     for (let pass = 0, q = x; pass < 2; pass++, q = y) {
       gone[q] = 1;
-      for (let k = belowStart[q]!; k < belowStart[q + 1]!; k++) {
+      for (let k = belowStart[q]!, end = belowStart[q + 1]!; k < end; k++) {
         const j = below[k]!;
         if (--covers[j]! === 0 && !free[j] && (lefts[j] === 0 || rights[j] === 0)) {
           free[j] = 1;
           freed[top++] = j;
         }
       }
-      for (let k = rightStart[q]!; k < rightStart[q + 1]!; k++) {
+      for (let k = rightStart[q]!, end = rightStart[q + 1]!; k < end; k++) {
         const j = right[k]!;
         if (--lefts[j]! === 0 && !gone[j] && !free[j] && covers[j] === 0) {
           free[j] = 1;
           freed[top++] = j;
         }
       }
-      for (let k = leftStart[q]!; k < leftStart[q + 1]!; k++) {
+      for (let k = leftStart[q]!, end = leftStart[q + 1]!; k < end; k++) {
         const j = left[k]!;
         if (--rights[j]! === 0 && !gone[j] && !free[j] && covers[j] === 0) {
           free[j] = 1;

@@ -13,7 +13,7 @@ import {
   type Layout,
   type Mode,
 } from '../../src/engine/index.ts';
-import { countRandomClears } from '../../src/engine/quickplay.ts';
+import { countRandomClears, remainder } from '../../src/engine/quickplay.ts';
 import { rngState } from '../../src/engine/rng.ts';
 
 const geometry = (layout: Layout): Geometry => {
@@ -58,6 +58,14 @@ describe('quick random play', () => {
       const rng = makeRng(...parts);
       for (let k = 0; k < 20; k++) expect(sfc32(state)).toBe(rng.next());
     }
+  });
+
+  test('remainder is v % n for every 32-bit v, below 2^15 in integers and above it', () => {
+    const state = rngState('remainder');
+    const values = [0, 1, 0x7fff, 0x8000, 0xffff, 0x10000, 0x7fffffff, 0x80000000, 0xfffffffe, 0xffffffff];
+    for (let k = 0; k < 2_000; k++) values.push(sfc32(state));
+    const sizes = [1, 2, 3, 7, 143, 216, 0x7ffe, 0x7fff, 0x8000, 0x8001, 44_850, 0xffff, 0x10000, 0x7fffffff, 2 ** 32];
+    for (const n of sizes) for (const v of values) expect(remainder(v, n), `${v} % ${n}`).toBe(v % n);
   });
 
   test.each(['turtle', 'fortress', 'butterfly', 'mushroom'])(
