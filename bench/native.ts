@@ -25,7 +25,7 @@
  * `../shared/layouts`): `--deals N` uniform shuffles of each (seeds `wide-F … wide-(F+N−1)`, `--first F`, default
  * 1001: outside the study seeds the solver was tuned on), `--warm W` warm-up deals per layout, default 50 (our
  * process is started anew for each layout and warmed up on it; the reference once). Prints a table per layout (sorted by geometric mean, the
- * worst first), the same figures over every deal, and the goals of SPEC §17 (per-deal geometric mean ≤ 0.8 and max
+ * worst first), the same figures over every deal, and the every-layout goals (per-deal geometric mean ≤ 0.8 and max
  * ≤ 1.0 of the reference on every layout); then the same answer checks, and one JSON line.
  *
  *   npm run bench:native [-- --deals 1000] [--warm 50] [--budget 200000] [--debondt DIR]
@@ -363,7 +363,7 @@ async function main(): Promise<number> {
   return 0;
 }
 
-// SPEC §17's goals on every layout of 144 tiles, as ratios ours / de Bondt in the same run.
+// The goals on every layout of 144 tiles, as ratios ours / de Bondt in the same run.
 const ALL_GOALS = { geomean: 0.8, max: 1.0, turtleP50: 0.8 };
 const ALL_SEED = 'wide'; // seeds wide-F …: not the study seeds the solver was tuned on
 
