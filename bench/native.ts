@@ -21,16 +21,26 @@
  * which also checks that the answer and node count are the same), and each "unsolvable" agrees with
  * the reference. Then one JSON line with every figure.
  *
+ * `--all`: the same race on every layout of 144 tiles, our built-ins and the corpus (MAHJONG_LAYOUTS_DIR, default
+ * `../shared/layouts`): `--deals N` uniform shuffles of each (seeds `wide-F … wide-(F+N−1)`, `--first F`, default
+ * 1001: outside the study seeds the solver was tuned on), `--warm W` warm-up deals per layout, default 50 (our
+ * process is started anew for each layout and warmed up on it; the reference once). Prints a table per layout (sorted by geometric mean, the
+ * worst first), the same figures over every deal, and the every-layout goals (per-deal geometric mean ≤ 0.8 and max
+ * ≤ 1.0 of the reference on every layout); then the same answer checks, and one JSON line.
+ *
  *   npm run bench:native [-- --deals 1000] [--warm 50] [--budget 200000] [--debondt DIR]
+ *   npm run bench:native -- --all [--deals 20] [--first 1001] [--warm 10] [--only garden,mesh]
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
-import { layoutById } from '../src/engine/builtins.ts';
+import { LAYOUTS, layoutById } from '../src/engine/builtins.ts';
 import { fullPresence, geometryOf, matchGroup, solve, SOLVE_BUDGET, type Layout } from '../src/engine/index.ts';
-import { parseFlags, UsageError } from '../src/cli/args.ts';
+import { parseFlags, UsageError, type Flags } from '../src/cli/args.ts';
+import { corpusDir, corpusLayouts } from '../src/cli/corpus.ts';
+import { parseGnomeMaps } from '../src/formats/gnome.ts';
 import { mean, percentile, round } from '../src/cli/measure.ts';
 import { naiveFaces } from '../src/cli/naive.ts';
 import { naiveReplay } from '../test/engine/helpers.ts'; // the tests' plain rules
@@ -92,11 +102,11 @@ interface Answer {
 }
 
 /** One deal line of the reference's input: the seed, then per slot `x y z g` (g: match group 0 … 35). */
-function referenceLine(turtle: Layout, seed: string): string {
-  const faces = naiveFaces(turtle, seed);
+function referenceLine(layout: Layout, seed: string): string {
+  const faces = naiveFaces(layout, seed);
   const ids = new Map<string, number>();
   const parts = [seed];
-  turtle.slots.forEach((s, i) => {
+  layout.slots.forEach((s, i) => {
     const g = matchGroup(faces[i]!);
     if (!ids.has(g)) ids.set(g, ids.size);
     parts.push(`${s.x} ${s.y} ${s.z} ${ids.get(g)!}`);
@@ -172,7 +182,11 @@ async function main(): Promise<number> {
     warm: 'value',
     budget: 'value',
     debondt: 'value',
+    all: 'switch',
+    first: 'value',
+    only: 'value',
   });
+  if (flags.has('all')) return everyLayout(flags);
   const count = flags.integer('deals', 1_000, 1, 100_000);
   const warm = flags.integer('warm', 50, 0, 10_000);
   const budget = flags.integer('budget', SOLVE_BUDGET, 1, 1_000_000_000);
@@ -340,6 +354,293 @@ async function main(): Promise<number> {
       faster_cpu: fasterCpu,
       unresolved,
       unsolvable,
+      bad_replays: badReplays,
+      changed,
+      disagreements,
+      goals_met: met,
+    }),
+  );
+  return 0;
+}
+
+// The goals on every layout of 144 tiles, as ratios ours / de Bondt in the same run.
+const ALL_GOALS = { geomean: 0.8, max: 1.0, turtleP50: 0.8 };
+const ALL_SEED = 'wide'; // seeds wide-F …: not the study seeds the solver was tuned on
+
+/** A layout of the race: how our command line is told to load it, and the layout itself. */
+interface Entrant {
+  readonly name: string; // builtin:ID, kmahjongg:ID or gnome:ID
+  readonly layout: Layout;
+  readonly args: readonly string[];
+}
+
+/** Every layout of 144 tiles: our built-ins, then the corpus's (GNOME maps, KMahjongg files). */
+function entrants(only: ReadonlySet<string> | null): Entrant[] {
+  const list: Entrant[] = LAYOUTS.filter((l) => l.slots.length === 144).map((l) => ({
+    name: `builtin:${l.id}`,
+    layout: l,
+    args: ['--layout', l.id],
+  }));
+  const root = corpusDir();
+  const maps = existsSync(path.join(root, 'gnome'))
+    ? readdirSync(path.join(root, 'gnome')).filter((f) => f.endsWith('.map'))
+    : [];
+  for (const entry of corpusLayouts(root)) {
+    if ('error' in entry || entry.layout.slots.length !== 144) continue;
+    if (entry.source === 'kmahjongg')
+      list.push({
+        name: `kmahjongg:${entry.id}`,
+        layout: entry.layout,
+        args: ['--layout-file', path.join(root, 'kmahjongg', `${entry.id}.layout`)],
+      });
+    else {
+      const file = maps.find((f) => {
+        const parsed = parseGnomeMaps(readFileSync(path.join(root, 'gnome', f), 'utf8'));
+        return parsed.ok && parsed.value.some((m) => m.id === entry.id);
+      });
+      if (file)
+        list.push({
+          name: `gnome:${entry.id}`,
+          layout: entry.layout,
+          args: ['--layout-file', path.join(root, 'gnome', file), '--name', entry.id],
+        });
+    }
+  }
+  return only ? list.filter((e) => only.has(e.name) || only.has(e.name.split(':')[1]!)) : list;
+}
+
+const spawnReference = (bin: string) => new LineProcess('the de Bondt solver', spawn(bin, ['-', String(CAP_MS)]));
+const spawnOurs = (entrant: Entrant, budget: number) =>
+  new LineProcess(
+    `our solver on ${entrant.name}`,
+    spawn(
+      process.execPath,
+      [
+        path.join(ROOT, 'dist/cli/main.js'),
+        'solve',
+        ...entrant.args,
+        '--random',
+        '--stdin',
+        '--budget',
+        String(budget),
+      ],
+      { cwd: ROOT },
+    ),
+  );
+
+/** One layout's race: the answers of both, deal by deal, or why the reference could not take it. */
+interface Race {
+  readonly entrant: Entrant;
+  readonly seeds: readonly string[];
+  readonly mine: Answer[];
+  readonly theirs: Answer[];
+  readonly skipped?: string;
+}
+
+/** Ratios of one set of deals, ours / the reference. */
+interface Ratios {
+  readonly deals: number;
+  readonly geomean: number;
+  readonly p50: number;
+  readonly p90: number;
+  readonly max: number;
+  readonly faster: number;
+  readonly oursP50: number;
+  readonly oursMax: number;
+  readonly refMax: number;
+  readonly nodesMax: number;
+}
+
+function ratiosOf(mine: readonly Answer[], theirs: readonly Answer[]): Ratios {
+  const a = figuresOf(mine);
+  const b = figuresOf(theirs);
+  const ratio = (x: number, y: number) => x / Math.max(y, FLOOR_MS);
+  return {
+    deals: mine.length,
+    geomean: geomean(mine, theirs, 'ms'),
+    p50: ratio(a.p50, b.p50),
+    p90: ratio(a.p90, b.p90),
+    max: ratio(a.max, b.max),
+    faster: mine.filter((m, i) => m.ms < theirs[i]!.ms).length,
+    oursP50: a.p50,
+    oursMax: a.max,
+    refMax: b.max,
+    nodesMax: Math.max(...mine.map((m) => m.work)),
+  };
+}
+
+async function everyLayout(flags: Flags): Promise<number> {
+  const count = flags.integer('deals', 20, 1, 100_000);
+  const first = flags.integer('first', 1_001, 1, 1_000_000_000);
+  const warm = flags.integer('warm', 50, 0, 10_000);
+  const budget = flags.integer('budget', SOLVE_BUDGET, 1, 1_000_000_000);
+  const dir = path.resolve(flags.text('debondt') ?? process.env.DEBONDT_DIR ?? DEFAULT_DEBONDT);
+  const only = flags.has('only') ? new Set(flags.required('only').split(',')) : null;
+  const list = entrants(only);
+  if (list.length === 0) throw new UsageError('bench:native --all: no layout of 144 tiles to race on');
+  const reference = buildReference(dir);
+  if ('skip' in reference) {
+    console.log(`bench:native skipped: ${reference.skip}`);
+    return 0;
+  }
+  try {
+    compileCli();
+  } catch (e) {
+    rmSync(reference.tmp, { recursive: true, force: true });
+    throw e;
+  }
+  const load = loadavg()[0]!.toFixed(1);
+  console.log(
+    `Solver beside de Bondt's (C++, g++ -O2) on ${list.length} layouts of 144 tiles: ${count} uniform shuffles of ` +
+      `each, ${ALL_SEED}-${first} … ${ALL_SEED}-${first + count - 1}, ${warm} warm-up deals per layout, budget ` +
+      `${budget} nodes; node ${process.version}, ${availableParallelism()} CPUs, load average ${load} at start`,
+  );
+  const seeds = Array.from({ length: count }, (_, k) => `${ALL_SEED}-${first + k}`);
+  const races: Race[] = [];
+  let native = spawnReference(reference.bin);
+  try {
+    for (const [n, entrant] of list.entries()) {
+      if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${n + 1}/${list.length} ${entrant.name}`);
+      const ours = spawnOurs(entrant, budget);
+      const mine: Answer[] = [];
+      const theirs: Answer[] = [];
+      try {
+        // Each of our processes is new and compiles the solver anew: warmed up on the layout it races on. The
+        // reference, compiled ahead of time, is warmed up once.
+        for (let k = 1; k <= warm; k++) {
+          await ours.ask(`warm-${k}`);
+          if (n === 0) await native.ask(referenceLine(entrant.layout, `warm-${k}`));
+        }
+        for (const [k, seed] of seeds.entries()) {
+          const line = referenceLine(entrant.layout, seed);
+          if (k % 2 === 0) {
+            mine.push(parseOurs(await ours.ask(seed)));
+            theirs.push(parseReference(await native.ask(line)));
+          } else {
+            theirs.push(parseReference(await native.ask(line)));
+            mine.push(parseOurs(await ours.ask(seed)));
+          }
+        }
+        races.push({ entrant, seeds, mine, theirs });
+      } catch (e) {
+        // The reference takes only layouts of its own geometry rule; one it cannot read stops its process.
+        const why = e instanceof Error ? e.message : String(e);
+        if (!why.startsWith('the de Bondt solver')) throw e;
+        native.close();
+        native = spawnReference(reference.bin);
+        races.push({ entrant, seeds, mine: [], theirs: [], skipped: why });
+      } finally {
+        ours.close();
+      }
+    }
+  } finally {
+    native.close();
+    rmSync(reference.tmp, { recursive: true, force: true });
+    if (process.stderr.isTTY) process.stderr.write('\r\x1b[K');
+  }
+  const loadAfter = loadavg()[0]!.toFixed(1);
+
+  const raced = races.filter((r) => !r.skipped);
+  const table = raced
+    .map((r) => ({ name: r.entrant.name, ...ratiosOf(r.mine, r.theirs) }))
+    .sort((x, y) => y.geomean - x.geomean);
+  const all = ratiosOf(
+    raced.flatMap((r) => r.mine),
+    raced.flatMap((r) => r.theirs),
+  );
+  const header = [
+    'layout',
+    'geomean',
+    'p50',
+    'p90',
+    'max',
+    'faster',
+    'ours p50 ms',
+    'ours max',
+    'ref max',
+    'nodes max',
+  ];
+  const line = (name: string, t: Ratios) => [
+    name,
+    t.geomean.toFixed(2),
+    t.p50.toFixed(2),
+    t.p90.toFixed(2),
+    t.max.toFixed(2),
+    `${t.faster}/${t.deals}`,
+    cell(t.oursP50),
+    cell(t.oursMax),
+    cell(t.refMax),
+    String(t.nodesMax),
+  ];
+  const rows = [header, ...table.map((t) => line(t.name, t)), line('every deal', all)];
+  const widths = header.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  console.log('');
+  for (const r of rows) console.log(r.map((c, i) => c[i === 0 ? 'padEnd' : 'padStart'](widths[i]!)).join('  '));
+  for (const r of races.filter((r) => r.skipped)) console.log(`${r.entrant.name}: not raced (${r.skipped})`);
+  console.log(`ratios ours / de Bondt, wall-clock; load average ${load} → ${loadAfter}`);
+
+  // The answers, checked outside the timings.
+  let unresolved = 0;
+  let badReplays = 0;
+  let changed = 0;
+  const disagreements: string[] = [];
+  for (const r of raced) {
+    const geom = geometryOf(r.entrant.layout);
+    if (!geom.ok) throw new Error(`${r.entrant.name}: ${geom.message}`);
+    for (const [k, seed] of r.seeds.entries()) {
+      const m = r.mine[k]!;
+      const t = r.theirs[k]!;
+      if (m.result === 'unresolved') unresolved++;
+      if (m.result !== 'unresolved' && t.result !== 'unresolved' && m.result !== t.result)
+        disagreements.push(`${r.entrant.name} ${seed}: ours ${m.result}, de Bondt ${t.result}`);
+      if (m.result !== 'solvable') continue;
+      const faces = naiveFaces(r.entrant.layout, seed);
+      const again = solve(geom.value, fullPresence(144), faces, { seed, budget });
+      if (again.result !== m.result || again.nodes !== m.work) changed++;
+      if (again.result !== 'solvable' || naiveReplay(r.entrant.layout.slots, faces, again.solution) !== null)
+        badReplays++;
+    }
+  }
+  const worstGeomean = table[0]!;
+  const worstMax = [...table].sort((x, y) => y.max - x.max)[0]!;
+  const turtle = table.find((t) => t.name === 'builtin:turtle');
+  const met = {
+    geomean: worstGeomean.geomean <= ALL_GOALS.geomean,
+    max: worstMax.max <= ALL_GOALS.max,
+    turtleP50: turtle ? turtle.p50 <= ALL_GOALS.turtleP50 : null,
+    unresolved: unresolved === 0,
+    replays: badReplays === 0 && changed === 0,
+    agree: disagreements.length === 0,
+  };
+  const verdict = (ok: boolean | null) => (ok === null ? 'not measured' : ok ? 'met' : 'NOT met');
+  console.log(
+    `goals: geometric mean ≤ ${ALL_GOALS.geomean} on every layout (worst ${worstGeomean.name} ` +
+      `${worstGeomean.geomean.toFixed(2)}) ${verdict(met.geomean)}; max ≤ ${ALL_GOALS.max} on every layout (worst ` +
+      `${worstMax.name} ${worstMax.max.toFixed(2)}) ${verdict(met.max)}; turtle p50 ≤ ${ALL_GOALS.turtleP50} ` +
+      `(${turtle ? turtle.p50.toFixed(2) : '–'}) ${verdict(met.turtleP50)}`,
+  );
+  console.log(
+    `goals (answers): unresolved at ${budget} nodes ${unresolved} (goal 0) ${verdict(met.unresolved)}; solutions ` +
+      `that do not replay under the plain rules ${badReplays}, answers not the same when solved again ${changed} ` +
+      `(goal 0) ${verdict(met.replays)}; answers that disagree with de Bondt's ${disagreements.length} (goal 0) ` +
+      `${met.agree ? 'met' : `NOT met (${disagreements.join('; ')})`}`,
+  );
+  const json = ({ deals, geomean, p50, p90, max, faster, oursP50, oursMax, refMax, nodesMax }: Ratios) => ({
+    ...{ deals, geomean: round(geomean, 4), p50: round(p50, 4), p90: round(p90, 4), max: round(max, 4), faster },
+    ...{ ours_p50_ms: round(oursP50, 4), ours_max_ms: round(oursMax, 4), ref_max_ms: round(refMax, 4) },
+    nodes_max: nodesMax,
+  });
+  console.log(
+    JSON.stringify({
+      layouts: raced.length,
+      deals_per_layout: count,
+      first_seed: `${ALL_SEED}-${first}`,
+      budget,
+      load_average: [Number(load), Number(loadAfter)],
+      overall: json(all),
+      per_layout: Object.fromEntries(table.map((t) => [t.name, json(t)])),
+      not_raced: races.filter((r) => r.skipped).map((r) => r.entrant.name),
+      unresolved,
       bad_replays: badReplays,
       changed,
       disagreements,

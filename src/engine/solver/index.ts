@@ -24,7 +24,8 @@
  *
  * A solve: the pairing of a known solution of an earlier position when there is one (one
  * greedy play), then PLAYOUTS_FIRST random playouts (about 9 µs each on the turtle; half the
- * uniform turtle shuffles are cleared by one of the first 20), then the optimistic play from
+ * uniform turtle shuffles are cleared by one of the first 20; none when many copies lie on
+ * each other, as such a shuffle is likely lost), then the optimistic play from
  * the start (most unwinnable shuffles fail it at once), then the rest of the PLAYOUTS random
  * playouts, then the search. How each step was measured is in docs/study.md, "The solver's
  * measurements".
@@ -47,6 +48,11 @@ const PLAYOUTS = 300; // random playouts tried before the search (a node each)
 // Of those, tried before the optimistic play from the start: a position likely winnable (a uniform turtle shuffle, a
 // player's board) is then often cleared without that play, which costs as much as one or two playouts.
 const PLAYOUTS_FIRST = 10;
+// Unless this many pairings of stacked copies were forbidden: then the optimistic play from the start goes first. The
+// more copies lie on each other, the likelier a shuffle is lost (over all 53 layouts of 144 tiles, 100 shuffles each:
+// the play fails on 1–4% of shuffles with 0–3 such pairings, 15% with 5, 42% with 8, most with 9 or more), and
+// then it saves the 10 playouts for the price of one or two.
+const STACKED_LIKELY_LOST = 5;
 
 export type SolveOutcome = 'solvable' | 'unsolvable' | 'unresolved';
 
@@ -62,8 +68,9 @@ export interface SolveOptions {
   // Pairs of a known solution of an earlier position of the same game (the deal's own solution): the pairing
   // they give the tiles still on the board is tried first, as one greedy play (one node) before the playouts.
   readonly pairing?: readonly Pair[];
-  // Of the playouts, how many before the optimistic play from the start; default PLAYOUTS_FIRST. The dealer gives
-  // 0: on the hard layouts most classic shuffles are unwinnable, which that play proves for one node.
+  // Of the playouts, how many before the optimistic play from the start; default PLAYOUTS_FIRST, or 0 when
+  // STACKED_LIKELY_LOST pairings of stacked copies were forbidden. The dealer gives 0: on the hard layouts most
+  // classic shuffles are unwinnable, which that play proves for one node.
   readonly playoutsFirst?: number;
   // Phase saving in the search (search.ts); default true. The dealer of generator 15 turns it off: its boards must
   // not change within a version.
@@ -106,9 +113,12 @@ export function solve(
     options.savePhases ?? true,
   );
   const count = options.playouts ?? PLAYOUTS;
-  const first = Math.min(count, options.playoutsFirst ?? PLAYOUTS_FIRST);
   try {
     search.unstackAll();
+    const first = Math.min(
+      count,
+      options.playoutsFirst ?? (search.stacked >= STACKED_LIKELY_LOST ? 0 : PLAYOUTS_FIRST),
+    );
     if (options.pairing && plays.greedy(commitments.pairingOf(options.pairing), 0))
       return { result: 'solvable', nodes: budget.nodes, solution: plays.solution() };
     // The playouts, with the optimistic play from the start after the first `first` of them.

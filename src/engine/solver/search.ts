@@ -73,6 +73,7 @@ export class PairingSearch {
   private stamp = 0; // marks: the last stamp handed out (the marks are cleared per solve)
   private readonly chain: Int32Array; // covers: tiles to walk up from
   private readonly phase: Int32Array | null; // per anchor tile: the partner it was last decided with, or -1; null: off
+  stacked = 0; // pairings of stacked copies forbidden by unstackAll
 
   constructor(
     work: Workspace,
@@ -138,7 +139,10 @@ export class PairingSearch {
         for (let j = i + 1; j < to; j++) {
           const a = members[i]!;
           const b = members[j]!;
-          if (present[a] && present[b] && (this.covers(a, b) || this.covers(b, a))) this.nogoods.forbid(a, b);
+          if (present[a] && present[b] && (this.covers(a, b) || this.covers(b, a))) {
+            this.nogoods.forbid(a, b);
+            this.stacked++;
+          }
         }
     }
   }

@@ -5,6 +5,7 @@
  * machine. Every solution is replayed under the tests' plain rules.
  */
 import { describe, expect, test } from 'vitest';
+import { corpusDir, corpusLayouts } from '../../../src/cli/corpus.ts';
 import { naiveFaces } from '../../../src/cli/naive.ts';
 import { layoutById } from '../../../src/engine/builtins.ts';
 import {
@@ -21,6 +22,7 @@ import {
 import { naiveReplay } from '../helpers.ts';
 
 const layout = (id: string): Layout => layoutById(id)!;
+const corpus = corpusLayouts(corpusDir());
 const geometry = (l: Layout) => {
   const g = geometryOf(l);
   if (!g.ok) throw new Error(g.message);
@@ -59,15 +61,51 @@ describe('pinned node counts', () => {
     ['ring', 't2', SOLVE_BUDGET, 'solvable', 509],
     ['towers', 't1', SOLVE_BUDGET, 'solvable', 1],
     ['diamond', 't1', SOLVE_BUDGET, 'solvable', 594],
-    ['diamond', 't2', SOLVE_BUDGET, 'unsolvable', 11],
+    ['diamond', 't2', SOLVE_BUDGET, 'unsolvable', 1], // many stacked copies: the optimistic play goes first
     ['fortress', 't1', SOLVE_BUDGET, 'solvable', 2],
     ['fortress', 't2', SOLVE_BUDGET, 'solvable', 3],
+    ['mountain', 't8', SOLVE_BUDGET, 'unsolvable', 1],
+    ['mountain', 't25', SOLVE_BUDGET, 'solvable', 914],
+    ['mountain', 't40', SOLVE_BUDGET, 'solvable', 1991],
+    ['elephant', 't4', SOLVE_BUDGET, 'solvable', 1087],
+    ['elephant', 't18', SOLVE_BUDGET, 'unsolvable', 365],
+    ['river', 't7', SOLVE_BUDGET, 'solvable', 3588],
+    ['river', 't15', SOLVE_BUDGET, 'solvable', 2726],
+    ['lotus', 't38', SOLVE_BUDGET, 'solvable', 125],
+    ['spire', 't3', SOLVE_BUDGET, 'solvable', 20],
+    ['keep', 't34', SOLVE_BUDGET, 'solvable', 36],
   ] as const)('%s %s (budget %i): %s in %i nodes', (id, seed, budget, result, nodes) => {
     const l = layout(id);
     const faces = naiveFaces(l, seed);
     const answer = solve(geometry(l), fullPresence(l.slots.length), faces, { seed, budget });
     expect([answer.result, answer.nodes]).toEqual([result, nodes]);
     if (answer.result === 'solvable') expect(naiveReplay(l.slots, faces, answer.solution)).toBeNull();
+  });
+
+  // The corpus's layouts of 144 tiles, where the search meets other shapes (when the corpus is there):
+  // [source, layout id, seed of the uniform shuffle, result, nodes].
+  describe.skipIf(corpus.length === 0)('on corpus layouts', () => {
+    test.each([
+      ['kmahjongg', 'arrow', 't1', 'unsolvable', 1],
+      ['kmahjongg', 'mesh', 't4', 'unsolvable', 569],
+      ['kmahjongg', 'mesh', 't8', 'solvable', 59],
+      ['kmahjongg', 'checkered', 't4', 'solvable', 1081],
+      ['kmahjongg', 'checkered', 't9', 'unsolvable', 557],
+      ['kmahjongg', 'chip', 't2', 'solvable', 2964],
+      ['kmahjongg', 'tomb', 't23', 'solvable', 3674],
+      ['kmahjongg', 'tomb', 't3', 'unsolvable', 2980],
+      ['kmahjongg', 'inner_circle', 't1', 'solvable', 2373],
+      ['kmahjongg', 'star_ship', 't1', 'unsolvable', 306],
+      ['gnome', 'difficult', 't1', 'unsolvable', 1],
+    ] as const)('%s %s %s: %s in %i nodes', (source, id, seed, result, nodes) => {
+      const entry = corpus.find((e) => e.source === source && e.id === id);
+      if (!entry || !('layout' in entry)) throw new Error(`no corpus layout ${source}:${id}`);
+      const l = entry.layout;
+      const faces = naiveFaces(l, seed);
+      const answer = solve(geometry(l), fullPresence(l.slots.length), faces, { seed });
+      expect([answer.result, answer.nodes]).toEqual([result, nodes]);
+      if (answer.result === 'solvable') expect(naiveReplay(l.slots, faces, answer.solution)).toBeNull();
+    });
   });
 
   /**
