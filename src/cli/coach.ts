@@ -1,6 +1,6 @@
 /**
- * `study --coach`: is the coach's guarantee perceptible (docs/study.md, "7. Is the guarantee perceptible? The coach's reasons, measured")? On deal
- * k of a layout in each mode (`deal(L, S-k, M)`, the server's deal of that link), two players each play one
+ * `study --coach`: is the coach's guarantee perceptible? (docs/study.md, "7. Is the guarantee perceptible? The
+ * coach's reasons, measured"). On deal k of a layout in each mode (`deal(L, S-k, M)`, the server's deal of that link), two players each play one
  * game to its end, without shuffles: a random legal player (`makeRng(S-k, 'coach-random')`) and the competent
  * bot (bot.ts, `makeRng(S-k, 'coach-bot')`). Of each lost game (stuck with tiles left), the losing move is the
  * match into its first lost position (the solver settles positions by bisection: within a game of matches the
