@@ -35,6 +35,9 @@ Commands:
   study (--layout ID | --all) --difficulty [--deals N] [--seed S] [--json]
                                                  the bands' calibration: per layout, mode and band, how often random
                                                  play and the bot clear its deals (CSV; 400 deals per mode by default)
+  study --layout ID --coach [--deals N] [--seed S] [--json]
+                                                 the coach: per mode and player, how often a lost game's losing move
+                                                 has a named reason, how far back it lies, and play on (CSV)
   bench (--layout ID | --layout-file PATH [--name NAME]) [--mode M] [--count N]
                                                  {"deals","p50_ms","p99_ms","max_ms","mean_attempts","max_attempts","failures"}
   backup PATH [--force]                          an online backup of DATABASE_PATH (default data/mahjong.db):

@@ -34,7 +34,7 @@ import {
   type Geometry,
   type Layout,
 } from '../engine/index.ts';
-import { exactlyOne, parseFlags, quote, UsageError, type Env } from './args.ts';
+import { exactlyOne, parseFlags, quote, UsageError, type Env, type Flags } from './args.ts';
 import {
   CALIBRATION_COLUMNS,
   CALIBRATION_DEALS,
@@ -42,6 +42,7 @@ import {
   calibrationRowOf,
   roundedCalibration,
 } from './calibrate.ts';
+import { COACH_DEALS, coachStudy, coachTable } from './coach.ts';
 import { MAX_BUDGET } from './commands.ts';
 import { corpusDir, corpusLayouts, type CorpusEntry, type Source } from './corpus.ts';
 import { max, mean, round } from './measure.ts';
@@ -291,6 +292,19 @@ export const makeCsv = (rows: readonly StudyRow[]): string =>
 /** A JSON array of rows on one line. */
 export const makeJson = (rows: readonly StudyRow[]): string => JSON.stringify(rows.map(rounded));
 
+/** `study --coach --layout ID [--deals N] [--seed S] [--json]`: the coach study (coach.ts), one row per mode and player. */
+function coachCommand(flags: Flags, progress: Progress): string {
+  if (flags.has('all') || flags.has('budget') || flags.has('difficulty'))
+    throw new UsageError('study: --coach takes --layout ID, --deals N, --seed S and --json only');
+  const deals = flags.integer('deals', COACH_DEALS, 1, MAX_DEALS);
+  const seed = flags.seed('seed', STUDY_SEED);
+  if (`${seed}-${deals}`.length > 32)
+    throw new UsageError(`bad --seed ${quote(seed)}: deal k uses seed "${seed}-k", which must fit in 32 characters`);
+  const layout = builtinLayout(flags.required('layout'));
+  const rows = coachStudy(layout, deals, seed, (text) => progress(`study --coach ${text}`));
+  return flags.has('json') ? JSON.stringify(rows) : coachTable(rows);
+}
+
 /**
  * `study (--layout ID | --all) [--deals N] [--budget N] [--seed S] [--json] [--difficulty]`; `--all` reads the
  * corpus at `env`'s folder. With `--difficulty`, the calibration of the deals' bands instead (calibrate.ts): four
@@ -305,7 +319,9 @@ export function studyCommand(argv: readonly string[], progress: Progress, env: E
     seed: 'value',
     json: 'switch',
     difficulty: 'switch',
+    coach: 'switch',
   });
+  if (flags.has('coach')) return coachCommand(flags, progress);
   const difficulty = flags.has('difficulty');
   if (difficulty && flags.has('budget'))
     throw new UsageError('study: --budget is for the solvability study; --difficulty uses no solver budget');

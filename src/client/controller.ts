@@ -27,6 +27,7 @@ import {
   shareUrl,
   showCheck,
   showHint,
+  showStuck,
   startClock,
   stopClock,
 } from './state.ts';
@@ -105,7 +106,20 @@ export function makeController(s: State, deps: Deps): Controller {
     }
     recordNow();
     draw();
+    whyStuck();
     return true;
+  }
+
+  /**
+   * A board with no moves left: the page asks the solver itself, and the stuck message then says where and why
+   * the win was lost, as the check's answer does (docs/coach.md). Nothing is counted: the player asked nothing.
+   */
+  function whyStuck(): void {
+    if (s.status !== 'stuck' || s.check.kind !== 'idle') return;
+    const at = s.game.log.length;
+    ask('check', s.deal, s.game.log, (a) => {
+      if (a.kind === 'check' && showStuck(s, a.result, a.undoSteps, at, a.lost ?? null)) draw();
+    });
   }
 
   function setPaused(on: boolean): void {
@@ -218,6 +232,7 @@ export function makeController(s: State, deps: Deps): Controller {
         playSound(sounds, s.status === 'won' ? 'win' : 'match');
       } else if (picked.kind === 'select') playSound(sounds, 'select');
       draw();
+      whyStuck();
     },
     act(action) {
       if (s.paused && !PAUSE_SAFE.has(action)) return; // the board is hidden: nothing acts on it
@@ -377,5 +392,6 @@ export function makeController(s: State, deps: Deps): Controller {
       for (const other of deps.kept) sendNow(other); // at once, not after their retries' backoff
     },
   };
+  whyStuck(); // a game that opens stuck says why at once
   return ctrl;
 }

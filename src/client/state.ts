@@ -351,6 +351,33 @@ export function reasonText(s: HeadlessState, lost: LostAnswer): string {
 }
 
 /**
+ * Says that the win is lost (the check's "no", or the stuck message): `lead`, then the losing move and its reason;
+ * the notice offers the undo back to it and play on from it (render.ts). Mutates.
+ */
+function sayLost(s: HeadlessState, lead: string, undoSteps: number | null, lost: LostAnswer | null): void {
+  s.check = { kind: 'no', undoSteps, lost };
+  s.message = lost ? `${lead} ${reasonText(s, lost)}` : lead;
+}
+
+/**
+ * The solver's answer for a stuck board (no moves left), asked by the page itself at log length `at`: the stuck
+ * message then names the losing move and its reason as the check's answer does, without counting a check (the
+ * player asked nothing). Returns whether it was shown. Mutates.
+ */
+export function showStuck(
+  s: HeadlessState,
+  result: string,
+  undoSteps: number | null,
+  at: number,
+  lost: LostAnswer | null,
+): boolean {
+  if (at !== s.game.log.length || s.status !== 'stuck' || s.check.kind !== 'idle') return false;
+  if (result !== 'unsolvable' || undoSteps === null) return false; // a shuffle lies between: the plain stuck message
+  sayLost(s, t('client.reason.stuck', { n: undoSteps }), undoSteps, lost);
+  return true;
+}
+
+/**
  * Records the answer to "Can this still be won?" for the position at log length `at`, and plays it as a
  * `check` move (it changes nothing on the board; the server counts what the player heard).
  * Returns that move, or null when the position changed while the solver thought. Mutates.
@@ -374,9 +401,12 @@ export function showCheck(
     s.message = t('client.check.yes');
   } else if (result === 'unsolvable') {
     heard = 'no';
-    s.check = { kind: 'no', undoSteps, lost };
-    s.message = undoSteps === null ? t('client.check.noShuffle') : t('client.check.noUndo', { n: undoSteps });
-    if (lost) s.message += ` ${reasonText(s, lost)}`;
+    sayLost(
+      s,
+      undoSteps === null ? t('client.check.noShuffle') : t('client.check.noUndo', { n: undoSteps }),
+      undoSteps,
+      lost,
+    );
   } else {
     heard = 'unknown';
     s.check = { kind: 'unknown' };

@@ -21,6 +21,26 @@ export interface LossWords {
   readonly named: string | null; // the face of a tile the reason names, if any
 }
 
+/** The short reasons of the stats page's history (engine REASONS). */
+const SHORT_KEYS: Readonly<Record<string, string>> = {
+  stacked: 'stats.lostWhy.stacked',
+  'same-row': 'stats.lostWhy.sameRow',
+  cycle: 'stats.lostWhy.cycle',
+  walled: 'stats.lostWhy.walled',
+  none: 'stats.lostWhy.none',
+};
+
+/**
+ * The tiles a reason names, as a group: "Red dragon tiles"; for a flower or a season, "flowers" or "seasons",
+ * since any two flowers match each other (and any two seasons), whatever plant or season each shows.
+ */
+export function groupText(t: Format, face: string | null): string {
+  if (face === null) return '';
+  if (face[0] === 'f') return t('client.reason.flowers');
+  if (face[0] === 's') return t('client.reason.seasons');
+  return t('client.reason.tiles', { face: t(...faceMessage(face)) });
+}
+
 /** "Matching Red dragon with Red dragon (move 12) lost it: …", in the language of `t`. */
 export function reasonText(t: Format, words: LossWords): string {
   const name = (face: string): string => t(...faceMessage(face));
@@ -28,6 +48,12 @@ export function reasonText(t: Format, words: LossWords): string {
     a: name(words.faces[0]),
     b: name(words.faces[1]),
     k: words.at + 1,
-    face: words.named === null ? '' : name(words.named),
+    face: groupText(t, words.named),
   });
+}
+
+/** The short form for a list of games: "Move 12 lost the win: Red dragon tiles stacked". */
+export function shortReasonText(t: Format, words: Pick<LossWords, 'reason' | 'at' | 'named'>): string {
+  const why = t(SHORT_KEYS[words.reason] ?? 'stats.lostWhy.none', { face: groupText(t, words.named) });
+  return t('stats.lost', { k: words.at + 1, why });
 }

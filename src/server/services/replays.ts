@@ -18,7 +18,16 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { parseBoards, replay, type Game, type Move, type Review } from '../../engine/index.ts';
+import {
+  explainLoss,
+  parseBoards,
+  replay,
+  type Game,
+  type Move,
+  type Reason,
+  type Review,
+} from '../../engine/index.ts';
+import type { LossWords } from '../../shared/coach.ts';
 import type { Refusal } from '../errors.ts';
 import type { GameRow, ReplayRow } from '../repositories/types.ts';
 import type { StoredDeal } from './dealer.ts';
@@ -47,6 +56,17 @@ export interface OpenReplay {
   readonly boards: string; // the shuffles' boards, as stored (the script replays with them)
 }
 
+/** A game as the server keeps it, enough to replay it: its row, its deal, its stored log and shuffles' boards. */
+export type StoredGame = Pick<OpenReplay, 'row' | 'stored' | 'log' | 'boards'>;
+
+/** Why a game's win was lost (docs/coach.md): its first lost position and the reason of the match into it. */
+export interface Loss {
+  readonly at: number; // the first lost position: the board after the losing match (move `at`)
+  readonly reason: Reason;
+  readonly tiles: readonly number[]; // the reason's tiles
+  readonly words: LossWords; // for the reason's text (shared/coach.ts)
+}
+
 /** Heap bytes of a review kept in memory: its spans and fields. */
 const reviewBytes = (review: Review): number => HEAP.object * (2 + review.lost.length);
 
@@ -56,6 +76,8 @@ export function createReplays(fastify: FastifyInstance, now: () => number) {
   const reviews = new ByteLru<string, Review>('replay reviews', CACHE_BUDGETS.reviews);
   fastify.caches.push(reviews);
   const pending = new Map<string, Promise<Review | null | Refusal>>(); // one review of a game state at a time
+  // Losses explained (lossAt), with the review kept in memory they came from: they go when it goes.
+  const explained = new WeakMap<Review, Loss | null>();
 
   /**
    * The review of a game's stored log: kept in memory, being made, or made now in a deal worker (charged to
@@ -89,6 +111,49 @@ export function createReplays(fastify: FastifyInstance, now: () => number) {
       pending.set(key, job);
     }
     return job;
+  }
+
+  /** The game after its first `k` moves. Throws when the stored log does not replay: that is our bug. */
+  function positionAt(open: StoredGame, k: number): Game {
+    const known = open.boards === '' ? undefined : parseBoards(open.boards, open.stored.deal.tiles.length);
+    if (known && !known.ok) throw new Error(`stored game ${open.row.id} has broken boards: ${known.message}`);
+    const game = replay(open.stored.deal, open.log.slice(0, k), known?.value);
+    if (!game.ok) throw new Error(`stored game ${open.row.id} does not replay: ${game.message}`);
+    return game.value;
+  }
+
+  /**
+   * The losing match into the review's first lost position and why it lost the win (engine explain.ts): one
+   * replay of the log to there. Null when the game was not lost (as far as the review settled). Kept with the
+   * review it came from, so a list of games explains each loss once.
+   */
+  function lossAt(open: StoredGame, review: Review): Loss | null {
+    const firstLost = review.firstLost;
+    if (firstLost === null || firstLost < 1) return null;
+    if (explained.has(review)) return explained.get(review)!;
+    const after = positionAt(open, firstLost);
+    const step = after.past[after.past.length - 1];
+    let loss: Loss | null = null;
+    if (step?.type === 'match') {
+      const before = after.faces.slice();
+      before[step.a] = step.faceA;
+      before[step.b] = step.faceB;
+      const e = explainLoss(after.geom, before, [step.a, step.b]);
+      const named = e.named[0];
+      loss = {
+        at: firstLost,
+        reason: e.reason,
+        tiles: e.tiles,
+        words: {
+          reason: e.reason,
+          faces: [step.faceA, step.faceB],
+          at: firstLost - 1,
+          named: named === undefined ? null : (after.faces[named] ?? null),
+        },
+      };
+    }
+    explained.set(review, loss);
+    return loss;
   }
 
   return {
@@ -133,13 +198,20 @@ export function createReplays(fastify: FastifyInstance, now: () => number) {
       return { replay: found, row, stored, log: JSON.parse(row.moves_json) as Move[], boards: row.boards };
     },
 
-    /** The game after its first `k` moves. Throws when the stored log does not replay: that is our bug. */
-    positionAt(open: OpenReplay, k: number): Game {
-      const known = open.boards === '' ? undefined : parseBoards(open.boards, open.stored.deal.tiles.length);
-      if (known && !known.ok) throw new Error(`stored game ${open.row.id} has broken boards: ${known.message}`);
-      const game = replay(open.stored.deal, open.log.slice(0, k), known?.value);
-      if (!game.ok) throw new Error(`stored game ${open.row.id} does not replay: ${game.message}`);
-      return game.value;
+    positionAt,
+    lossAt,
+
+    /**
+     * Why the win of a game was lost, for lists of games (the stats page's history): its review (kept in memory,
+     * or made now for `client` as the replay page's is) and the losing match's reason. Null when the game was not
+     * lost (as far as the review settled), the workers are busy, or the client is past its budget.
+     */
+    async lossOf(row: GameRow, client: string): Promise<Loss | null> {
+      const stored = await fastify.dealer.byId(row.deal_id);
+      if (!stored) return null;
+      const review = await makeReview(row, stored, client);
+      if (review === null || 'code' in review || review.firstLost === null) return null;
+      return lossAt({ row, stored, log: JSON.parse(row.moves_json) as Move[], boards: row.boards }, review);
     },
 
     /**

@@ -17,7 +17,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { availablePairs, explainLoss, statusOf, type Review } from '../../../engine/index.ts';
+import { availablePairs, statusOf, type Review } from '../../../engine/index.ts';
 import { reasonText } from '../../../shared/coach.ts';
 import { sendError, sendRefusal, type Refusal } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
@@ -70,34 +70,6 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
     }
   }
 
-  /**
-   * The losing match of a replay's first lost position (`firstLost`: the position after it) and why it lost the
-   * win (engine explain.ts; docs/coach.md): one more replay of the log to there, as the page's own. Null when
-   * the step into that position is not a match (never, for a review's first lost position).
-   */
-  function lossOf(open: Parameters<typeof fastify.replays.positionAt>[0], firstLost: number) {
-    if (firstLost < 1) return null;
-    const after = fastify.replays.positionAt(open, firstLost);
-    const step = after.past[after.past.length - 1];
-    if (step?.type !== 'match') return null;
-    const before = after.faces.slice();
-    before[step.a] = step.faceA;
-    before[step.b] = step.faceB;
-    const e = explainLoss(after.geom, before, [step.a, step.b]);
-    const named = e.named[0];
-    return {
-      at: firstLost, // the position shown with the reason
-      reason: e.reason,
-      tiles: e.tiles,
-      words: {
-        reason: e.reason,
-        faces: [step.faceA, step.faceB] as const,
-        at: firstLost - 1,
-        named: named === undefined ? null : (after.faces[named] ?? null),
-      },
-    };
-  }
-
   app.get(
     '/replay/:token',
     {
@@ -124,7 +96,7 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
       const { layout, seed, mode } = open.row;
       const i18n = request.i18n;
       const name = (await fastify.layouts.namer([layout], i18n))(layout); // a built-in named in the player's language
-      const loss = review?.firstLost ? lossOf(open, review.firstLost) : null;
+      const loss = review ? fastify.replays.lossAt(open, review) : null;
       const lossHere = loss !== null && loss.at === k;
       const board = boardView(game, i18n.t, { ...frame, reasonTiles: lossHere ? loss.tiles : [] });
       const lost = review?.lost ?? [];
@@ -210,13 +182,15 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
   app.post(
     '/replay',
     {
-      schema: { body: z.object({ game: GameIdSchema }) },
+      // `move`: open the replay at that position (the stats page's lost games open it at the losing move).
+      schema: { body: z.object({ game: GameIdSchema, move: PlayOnBodySchema.shape.move.optional() }) },
       config: { rateLimit: LIMITS.shareReplay },
     },
     async (request, reply) => {
       const shared = await fastify.replays.share(request.playerId, request.body.game, clientKey(request.ip));
       if ('ok' in shared) return sendRefusal(request, reply, shared);
-      return reply.redirect(shared.url, 303);
+      const { move } = request.body;
+      return reply.redirect(move === undefined ? shared.url : `${shared.url}?move=${move}`, 303);
     },
   );
 

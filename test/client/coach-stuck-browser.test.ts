@@ -1,0 +1,109 @@
+/**
+ * The coach on the stuck message, in Chromium on a phone (docs/coach.md): a known losing line on the turtle,
+ * then any pairs until no move is left. Without being asked, the stuck message (#notice) names the losing move
+ * and its reason (data-reason), outlines the reason's tiles (data-reason-tile), offers "Undo N moves" and "Play
+ * on from move K", counts no check, and passes axe. A screenshot goes to /tmp/coach-stuck-390x844.png.
+ */
+import { describe, expect, test } from 'vitest';
+import {
+  applyMoves,
+  availablePairs,
+  explainLoss,
+  newGame,
+  presenceOf,
+  solve,
+  type Deal,
+  type Game,
+  type Move,
+  type Pair,
+} from '../../src/engine/index.ts';
+import { axeViolations } from './audit.ts';
+import { appAndBrowser, clickPairs, HAS_CHROMIUM, pageData, settled } from './browser.ts';
+
+const suite = HAS_CHROMIUM ? describe : describe.skip;
+
+const gameOf = (deal: Deal, pairs: readonly Pair[]): Game => {
+  const start = newGame(deal);
+  if (!start.ok) throw new Error(start.message);
+  const moves: Move[] = pairs.map(([a, b]) => ({ type: 'match', a, b }));
+  const game = applyMoves(start.value, moves);
+  if (!game.ok) throw new Error(game.message);
+  return game.value;
+};
+
+/**
+ * Along the deal's solution, the first free pair that loses the win for a named reason, then the first free
+ * pair each time until none is left: the whole line, where the losing pair is in it, and its reason.
+ */
+function stuckLine(deal: Deal): { line: Pair[]; at: number; reason: string; tiles: readonly number[] } {
+  for (let k = 0; k < deal.solution.length; k++) {
+    const before = deal.solution.slice(0, k) as Pair[];
+    const game = gameOf(deal, before);
+    for (const pair of availablePairs(game)) {
+      const after = gameOf(deal, [...before, pair]);
+      if (solve(after.geom, presenceOf(after), after.faces).result !== 'unsolvable') continue;
+      const e = explainLoss(game.geom, game.faces, pair);
+      if (e.reason === 'none') continue;
+      const line = [...before, pair];
+      for (let g = after; ;) {
+        const next = availablePairs(g)[0];
+        if (!next) break;
+        line.push(next);
+        g = gameOf(deal, line);
+      }
+      return { line, at: k, reason: e.reason, tiles: e.tiles };
+    }
+  }
+  throw new Error('no losing move with a reason along the solution');
+}
+
+suite('the coach on the stuck message', () => {
+  const env = appAndBrowser();
+
+  test('at 390×844: play into a stuck board and read why the win was lost, outlined, axe clean', async () => {
+    const context = await env.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      hasTouch: true,
+      isMobile: true,
+    });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${env.app.url}/play/turtle/coach-1440`); // a deal with a named reason along its solution
+      const { deal } = await pageData(page);
+      const { line, at, reason, tiles } = stuckLine(deal);
+      await clickPairs(page, line);
+      await page.locator('#board[data-status="stuck"]').waitFor();
+      const notice = page.locator('#notice[data-reason]');
+      await notice.waitFor({ timeout: 30_000 });
+      expect(await notice.getAttribute('data-reason')).toBe(reason);
+      const text = (await notice.textContent()) ?? '';
+      expect(text).toContain('No moves left');
+      expect(text).toContain(`(move ${at + 1})`); // names the losing move
+      const outlined = await page.$$eval('#board .tile[data-reason-tile]', (els) =>
+        els.map((el) => Number((el as HTMLElement).dataset.slot)),
+      );
+      expect(outlined).toEqual([...tiles]);
+      const undo = line.length - at;
+      expect(await notice.locator(`[data-do="undo:${undo}"]`).textContent()).toBe(
+        `Undo ${undo} move${undo === 1 ? '' : 's'}`,
+      );
+      expect(await notice.locator('[data-action="play-on"]').getAttribute('data-move')).toBe(String(at));
+      expect(await axeViolations(page)).toEqual([]);
+      await page.screenshot({ path: '/tmp/coach-stuck-390x844.png' });
+      // The page asked the solver by itself: no check is counted on the server.
+      await settled(page);
+      const id = await page.evaluate(
+        () => (globalThis as { __mahjong?: { state: { gameId: string | null } } }).__mahjong!.state.gameId,
+      );
+      const row = await env.app.app.gamesRepository.findById(id!);
+      expect(row).toMatchObject({ status: 'stuck', checks_no: 0 });
+      // The undo it offers goes back to the board before the losing move, and the reason goes with the notice.
+      await notice.locator(`[data-do="undo:${undo}"]`).click();
+      await page.locator('#notice[data-reason]').waitFor({ state: 'detached' });
+      expect(await page.locator('#board .tile[data-reason-tile]').count()).toBe(0);
+      expect(await page.locator('#board .tile:not([hidden])').count()).toBe(144 - 2 * at);
+    } finally {
+      await context.close();
+    }
+  }, 120_000);
+});
