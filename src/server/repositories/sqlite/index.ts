@@ -2,23 +2,25 @@
 import type { Database } from 'better-sqlite3';
 import type { MeasuredCache } from '../../services/lru.ts';
 import type { Stores } from '../types.ts';
-import { createCustomLayoutsRepository } from './custom-layouts.ts';
+import { sqliteSql } from '../../db/sql.ts';
+import { createCustomLayoutsStore } from '../custom-layouts.ts';
+import { createReplaysStore } from '../replays.ts';
+import { createSettingsStore } from '../settings.ts';
 import { createDealsRepository } from './deals.ts';
 import { createGamesRepository } from './games.ts';
 import { createPlayersRepository } from './players.ts';
-import { createSettingsRepository } from './settings.ts';
-import { createReplaysRepository } from './replays.ts';
 
 export { keyOldNicknames } from './players.ts';
 
 /** The stores over `db`; the deals store's shape cache joins `caches`. */
 export function createSqliteStores(db: Database, caches: MeasuredCache[] = []): Stores {
+  const sql = sqliteSql(db);
   return {
     players: createPlayersRepository(db),
     deals: createDealsRepository(db, caches),
     games: createGamesRepository(db),
-    customLayouts: createCustomLayoutsRepository(db),
-    settings: createSettingsRepository(db),
-    replays: createReplaysRepository(db),
+    customLayouts: createCustomLayoutsStore(sql),
+    settings: createSettingsStore(sql),
+    replays: createReplaysStore(sql),
   };
 }
