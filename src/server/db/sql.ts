@@ -111,14 +111,18 @@ export function sqliteSql(db: Database): Sql {
       while (open) await open;
       let done!: () => void;
       open = new Promise((resolve) => (done = resolve));
+      // Inside a transaction the caller opened on the connection itself (a bulk load): a savepoint, as
+      // better-sqlite3 nests its own.
+      const nested = db.inTransaction;
       try {
-        db.exec(mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN');
+        db.exec(nested ? 'SAVEPOINT work' : mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN');
         try {
           const result = await work(inside);
-          db.exec('COMMIT');
+          db.exec(nested ? 'RELEASE work' : 'COMMIT');
           return result;
         } catch (error) {
-          if (db.inTransaction) db.exec('ROLLBACK');
+          if (nested) db.exec('ROLLBACK TO work; RELEASE work');
+          else if (db.inTransaction) db.exec('ROLLBACK');
           throw error;
         }
       } finally {
