@@ -24,8 +24,8 @@ import { applyMoves, newGame, type Deal, type Move } from '../src/engine/index.t
 
 interface Counter {
   n: number; // calls
-  ms: number; // time until the call returned, summed: how long it held the main thread (all of SQLite's work)
-  settledMs: number; // time until its promise settled, summed: a database over the network (PostgreSQL) answers here
+  ms: number; // time until the call returned, summed: the part done before the store's first await
+  settledMs: number; // time until its promise settled, summed: SQLite's whole write, or PostgreSQL's answer
 }
 
 /** What the server process measured about itself between two readings. */
@@ -40,9 +40,9 @@ export interface Costs {
 
 /**
  * Wraps the repositories' writes with timers; returns the counters. For the benchmark's server only.
- * The SQLite methods do their work synchronously before they return their (already settled) promise,
- * so the time until the call returns is the time the write held the main thread; a store over the
- * network answers when its promise settles (`settledMs`: the database's time plus the round trip).
+ * On SQLite a store's statements run synchronously, one transaction at a time, in microtasks that follow one
+ * another, so the time until its promise settles is the time the write held the main thread; a store over
+ * the network answers when its promise settles too (`settledMs`: the database's time plus the round trip).
  */
 export function instrument(app: FastifyInstance): { read(): Costs; reset(): void } {
   const counters = { save: zero(), create: zero(), storeDeal: zero() };
@@ -297,7 +297,7 @@ export function printMixed(
   const idleMs = after.eluIdle - before.eluIdle;
   const delta = (k: 'save' | 'create' | 'storeDeal') => ({
     n: after[k].n - before[k].n,
-    ms: after[k].ms - before[k].ms,
+    ms: after[k].settledMs - before[k].settledMs, // SQLite's whole write (see instrument)
   });
   const save = delta('save');
   const create = delta('create');

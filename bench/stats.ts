@@ -165,7 +165,15 @@ try {
           await app.dealsRepository.store(
             { layout, seed: `bench${i}`, mode: 'relaxed' } as Parameters<typeof app.dealsRepository.store>[0],
             '1',
-            JSON.stringify({ layout, seed: `bench${i}`, mode: 'relaxed', generator: '1', tiles: [], solution: [] }),
+            JSON.stringify({
+              layout,
+              seed: `bench${i}`,
+              mode: 'relaxed',
+              generator: '1',
+              difficulty: { band: 'easy', score: 0 }, // stored with the deal since measured difficulty
+              tiles: [],
+              solution: [],
+            }),
             0,
           )
         ).id,

@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { createPgStores } from '../repositories/postgres/index.ts';
-import { createSqliteStores, keyOldNicknames } from '../repositories/sqlite/index.ts';
+import { keyOldNicknames } from '../db/nickname-keys.ts';
+import { createPgStores, createSqliteStores } from '../repositories/index.ts';
 import type {
   CustomLayoutsStore,
   DealsStore,

@@ -1,13 +1,14 @@
 /**
- * The rules of achievements, shared by both backends (docs/server.md, "Achievements"): which achievements a
- * verified win earns, from the win itself and the player's standing after it, as the stores keep it.
+ * The rules of achievements (docs/server.md, "Achievements"): which achievements a verified win earns, from
+ * the win itself and the player's standing after it, as the stores keep it.
  *
  * Every rule reads what is true after the win (the player's wins, clean wins, built-in layouts won, best
  * streaks, achievements held), never the win alone, so a player whose earlier wins came before achievements
- * did earns what those wins deserve with their next win. A store calls `earnedBy` in the transaction that
- * records the win, after its aggregates moved and with the player's achievements read there (PostgreSQL locks
- * the player's row first), and inserts the answer: two wins of one player verified at once on two processes
- * neither award twice (one row per player and achievement) nor lose one (the second sees the first's rows).
+ * did earns what those wins deserve with their next win. The win's bookkeeping (bookkeeping.ts) calls
+ * `earnedBy` in the transaction that records the win, after its aggregates moved and with the player's
+ * achievements read there (PostgreSQL locks the player's row first), and inserts the answer: two wins of one
+ * player verified at once on two processes neither award twice (one row per player and achievement) nor lose
+ * one (the second sees the first's rows).
  */
 import { FAMILIES, LAYOUTS } from '../../engine/builtins.ts';
 import { BANDS, type Band, type Mode } from '../../engine/index.ts';

@@ -1,10 +1,11 @@
 /**
  * The storage interfaces the rest of the server depends on: players, deals, games, replays, custom layouts
- * and settings (`Stores`). Two backends implement all six: `sqlite/` (better-sqlite3, one file, one writer)
- * and `postgres/` (`pg`, for a fleet: docs/server.md, "On PostgreSQL"); plugins/stores.ts decorates the app
- * with the chosen one, and routes and services reach storage only through these interfaces. Every method
- * returns a Promise (SQLite answers synchronously, PostgreSQL cannot) and is one atomic unit of work (one
- * statement or one transaction): no caller opens a transaction around several calls.
+ * and settings (`Stores`). Each is written once, over db/sql.ts's `Sql` of either database: SQLite
+ * (better-sqlite3, one file, one writer) or PostgreSQL (`pg`, for a fleet: docs/server.md, "On PostgreSQL");
+ * plugins/stores.ts decorates the app with them, and routes and services reach storage only through these
+ * interfaces. Every method returns a Promise and is one atomic unit of work (one statement or one
+ * transaction): no caller opens a transaction around several calls. A column is added by one migration per
+ * database (migrations/ and migrations/postgres/), which test/server/stores/schema-parity.test.ts compares.
  *
  * Times are milliseconds since the Unix epoch, from the server's clock.
  */
@@ -301,7 +302,7 @@ export interface GamesStore {
   bestWinTime(playerId: string, layout: string, mode: Mode, exceptGameId: string): Promise<number | null>;
   /**
    * The achievements the player holds, in the order earned (a handful of rows). Achievements are written by
-   * `saveMoves` alone, in a win's transaction (repositories/achievements.ts has the rules).
+   * `saveMoves` alone, in a win's transaction (bookkeeping.ts; achievements.ts has the rules).
    */
   achievementsOf(playerId: string): Promise<EarnedRow[]>;
 }

@@ -1,9 +1,9 @@
 /**
  * Achievements as players see them (docs/server.md, "Achievements"): each one's name and rule in words, and for
  * a player which they hold (when, by which game) and how far they are from the others. The rules themselves
- * (what a verified win earns) are in repositories/achievements.ts, which the stores apply in a win's
- * transaction; this module only reads what they wrote and the aggregates the stats page reads anyway, so the
- * list costs a handful of rows whatever the player's number of games.
+ * (what a verified win earns) are in repositories/achievements.ts, which repositories/bookkeeping.ts applies
+ * in a win's transaction; this module only reads what they wrote and the aggregates the stats page reads
+ * anyway, so the list costs a handful of rows whatever the player's number of games.
  */
 import { FAMILIES } from '../../engine/builtins.ts';
 import { BANDS, type Mode } from '../../engine/index.ts';

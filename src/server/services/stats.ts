@@ -18,7 +18,7 @@
  *   The median of an even count is the mean of the middle two.
  *
  * Cost: totals, bests, medians and streaks come from aggregates and indexes in
- * the store (repositories/sqlite/games.ts), the history is paged (HISTORY_SIZE a page) and the chart shows
+ * the store (repositories/game-stats.ts), the history is paged (HISTORY_SIZE a page) and the chart shows
  * the latest CHART_SIZE wins, so the answer costs the same at 10 or 100,000 games. Achievements are rows
  * written with the win that earned them; their progress comes from the same aggregates.
  */

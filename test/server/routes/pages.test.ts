@@ -579,7 +579,7 @@ describe('error pages', () => {
 // SQLite only: names from before migration 005 exist only there; PostgreSQL's schema began with keys.
 describe.skipIf(BACKEND === 'postgres')('nicknames set before lookalike keys', () => {
   test('get their key on start; a lookalike of one is then refused', async () => {
-    const { keyOldNicknames } = await import('../../../src/server/repositories/sqlite/players.ts');
+    const { keyOldNicknames } = await import('../../../src/server/db/nickname-keys.ts');
     const app = await build({ now: clock.now });
     const mallory = await winDaily(app);
     await query(app, "INSERT INTO players (id, nickname, created_at) VALUES (?, 'Alice', 0)", 'o'.repeat(22)); // named before migration 005

@@ -9,7 +9,8 @@ import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
 import { migrate, readMigrations } from '../../../src/server/db/migrate.ts';
 import { MIGRATIONS_DIR } from '../../../src/server/plugins/database.ts';
-import { createGamesRepository } from '../../../src/server/repositories/sqlite/games.ts';
+import { sqliteSql } from '../../../src/server/db/sql.ts';
+import { createGamesStore } from '../../../src/server/repositories/games.ts';
 import { HISTORY_SIZE } from '../../../src/server/services/stats.ts';
 import { build, createGame, newPlayer, postMoves, solutionMoves } from '../helper.ts';
 
@@ -92,7 +93,7 @@ function randomGames(random: () => number, n: number): G[] {
 
 const START = Date.UTC(2026, 10, 1); // 1 November 2026
 
-const compare = async (repo: ReturnType<typeof createGamesRepository>, games: G[]) => {
+const compare = async (repo: ReturnType<typeof createGamesStore>, games: G[]) => {
   // Today is the last day a game could finish, or the day after: a streak ending yesterday still runs.
   for (const today of [dayOf(START) + 8, dayOf(START) + 7, dayOf(START) + 5]) {
     const day = (n: number): string => new Date(n * DAY).toISOString().slice(0, 10);
@@ -126,7 +127,7 @@ describe('stats from aggregates agree with the plain computation', () => {
     const db = new Database(':memory:');
     migrate(db, readMigrations(MIGRATIONS_DIR));
     setUp(db);
-    const repo = createGamesRepository(db);
+    const repo = createGamesStore(sqliteSql(db));
     const games = randomGames(random, 40);
     // Games are stored in start order (as the server does), then won in a random order.
     const byStart = [...games].sort((a, b) => a.started - b.started);
@@ -203,7 +204,7 @@ describe('stats from aggregates agree with the plain computation', () => {
         g.won ? g.started + g.time : null,
       );
     migrate(db, all);
-    await compare(createGamesRepository(db), games);
+    await compare(createGamesStore(sqliteSql(db)), games);
   });
 });
 
