@@ -28,6 +28,18 @@ redis.call('SET', KEYS[2], ARGV[7] .. ' ' .. n, 'PX', ARGV[5])
 return {n, 1}
 `;
 
+/** Redis cannot answer: the request is refused with 503 and Retry-After (errors.ts), never a 500. */
+async function answered<T>(command: Promise<T>): Promise<T> {
+  try {
+    return await command;
+  } catch (error) {
+    throw Object.assign(new Error(`live races cannot reach Redis now: ${(error as Error).message}`), {
+      statusCode: 503,
+      code: 'ERR_UNAVAILABLE',
+    });
+  }
+}
+
 type RaceRedis = Redis & {
   joinRace(room: string, game: string, ...args: (string | number)[]): Promise<number | [number, number]>;
 };
@@ -58,15 +70,17 @@ export class RedisRaceStore implements RaceStore {
   }
 
   async create(meta: RaceMeta): Promise<void> {
-    await this.redis
-      .multi()
-      .hset(PREFIX + meta.id, 'meta', JSON.stringify(meta), 'count', 0)
-      .pexpire(PREFIX + meta.id, this.idleMs)
-      .exec();
+    await answered(
+      this.redis
+        .multi()
+        .hset(PREFIX + meta.id, 'meta', JSON.stringify(meta), 'count', 0)
+        .pexpire(PREFIX + meta.id, this.idleMs)
+        .exec(),
+    );
   }
 
   async read(id: string): Promise<RaceRoom | undefined> {
-    const hash = await this.redis.hgetall(PREFIX + id);
+    const hash = await answered(this.redis.hgetall(PREFIX + id));
     if (!hash.meta) return undefined;
     const seats: RaceRoom['seats'][number][] = [];
     const count = Number(hash.count ?? 0);
@@ -86,16 +100,18 @@ export class RedisRaceStore implements RaceStore {
   }
 
   async join(id: string, seat: Omit<RaceSeat, 'n'>, progress: RaceProgress, max: number): Promise<Joined> {
-    const answer = await this.redis.joinRace(
-      PREFIX + id,
-      GAME_PREFIX + seat.gameId,
-      seat.playerId,
-      JSON.stringify(seat),
-      JSON.stringify(progress),
-      max,
-      this.idleMs,
-      this.now(),
-      id,
+    const answer = await answered(
+      this.redis.joinRace(
+        PREFIX + id,
+        GAME_PREFIX + seat.gameId,
+        seat.playerId,
+        JSON.stringify(seat),
+        JSON.stringify(progress),
+        max,
+        this.idleMs,
+        this.now(),
+        id,
+      ),
     );
     if (answer === -1) return 'missing';
     if (answer === 0) return 'full';

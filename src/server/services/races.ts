@@ -58,7 +58,7 @@ export const RACE_LIMITS: RaceLimits = {
   streamsPerClient: 64, // a school or an office behind one address
   streamsAll: 400, // half the process's sockets (connections.ts maxConnections)
   pushMs: 250,
-  heartbeatMs: 15_000, // under any proxy's idle timeout (haproxy's ours: 60 s)
+  heartbeatMs: 15_000, // under a proxy's idle timeout (deploy/haproxy.cfg: 30 s)
   graceMs: 60_000, // a reload, a tunnel, a phone's screen turned off for a moment
   idleMs: 30 * 60_000,
 };

@@ -20,12 +20,20 @@ import { clientLog } from '../../services/games.ts';
 import type { Translator } from '../../services/i18n.ts';
 import { clientKey } from '../../services/limits.ts';
 import { sendRefusalOrMiss } from '../../services/misses.ts';
-import type { Standings } from '../../services/races.ts';
+import type { RacerStatus, Standings } from '../../services/races.ts';
 import { boardView, dealData } from '../../views/board.ts';
 import { boardPreview, headLinks } from '../../views/head.ts';
 import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
 
 export const raceUrl = (id: string): string => `/race/${id}`;
+
+/** The words of each racer's status (catalog keys). */
+const STATUS_KEYS: Readonly<Record<RacerStatus, string>> = {
+  playing: 'race.status.playing',
+  won: 'race.status.won',
+  stuck: 'race.status.stuck',
+  gone: 'race.status.gone',
+};
 
 /** The standings as the partial shows them to one viewer. */
 function viewOf(standings: Standings, playerId: string, i18n: Translator) {
@@ -38,14 +46,15 @@ function viewOf(standings: Standings, playerId: string, i18n: Translator) {
     name: named(r),
     left: r.left,
     status: r.status,
-    place: r.place,
+    said:
+      r.place !== null && r.status === 'won' ? i18n.t('race.place', { place: r.place }) : i18n.t(STATUS_KEYS[r.status]),
   }));
   const order = standings.order?.map((r) => ({
     player: r.playerId === playerId ? 'me' : String(r.n),
     name: named(r),
     status: r.status,
     left: r.left,
-    time: r.finishedAt === null ? null : formatTime(r.finishedAt - standings.meta.createdAt),
+    result: r.finishedAt === null ? i18n.t(STATUS_KEYS[r.status]) : formatTime(r.finishedAt - standings.meta.createdAt),
   }));
   const first = standings.racers.find((r) => r.place === 1 && r.status === 'won');
   const news = order
