@@ -120,6 +120,8 @@ export class RedisRaceStore implements RaceStore {
   }
 
   async raceOf(gameId: string): Promise<{ id: string; n: number } | undefined> {
+    // Asked after every move batch of every game: with Redis away it answers at once, never holding a move.
+    if (this.redis.status !== 'ready') return undefined;
     const value = await this.redis.get(GAME_PREFIX + gameId);
     if (!value) return undefined;
     const [id, n] = value.split(' ');
