@@ -40,6 +40,7 @@ const ON_POSTGRES = [
   'routes/replays',
   'ops/metrics',
   'routes/difficulty',
+  'routes/race',
 ].map((name) => `test/server/${name}.test.ts`);
 
 const ALONE = [
@@ -50,6 +51,7 @@ const ALONE = [
   'test/server/ops/worker-pool.test.ts',
   'test/server/ops/fleet.test.ts',
   'test/server/ops/fleet-restarts.test.ts',
+  'test/server/ops/fleet-race.test.ts',
   'test/server/hostile/stall.test.ts',
 ];
 

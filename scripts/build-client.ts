@@ -137,6 +137,7 @@ export async function buildClient(): Promise<Record<string, string>> {
   manifest['app.js'] = emit('app', 'js', app);
   manifest['site.js'] = emit('site', 'js', await bundle('src/client/site.ts'));
   manifest['replay.js'] = emit('replay', 'js', await bundle('src/client/replay.ts')); // the replay page's steps in place
+  manifest['race.js'] = emit('race', 'js', await bundle('src/client/race.ts')); // a race page's live standings
   // A classic script, not a module: module service workers are newer than the browsers in TARGET. The
   // server serves it at /sw.js with the build's version and file list written in front (routes/offline.ts).
   manifest['sw.js'] = emit('sw', 'js', await bundle('src/client/sw.ts', {}, 'iife'));

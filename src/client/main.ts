@@ -23,6 +23,8 @@ import { openSync, sendKept } from './sync.ts';
 declare const __WORKER_FILE__: string; // hashed worker file name, set by scripts/build-client.ts
 const WORKER_URL = new URL(__WORKER_FILE__, import.meta.url);
 
+const RACE_BATCH_MS = 1000; // a racer's moves reach the server (and the others' screens) within this; ms
+
 const sameFaces = (a: readonly unknown[] | undefined, b: readonly unknown[]): boolean =>
   Array.isArray(a) && a.length === b.length && a.every((f, i) => (f ?? null) === (b[i] ?? null));
 
@@ -76,6 +78,8 @@ function start(doc: Document, data: DealData, message = ''): void {
   }
 
   const server = data.game ? { id: data.game.id, log: data.game.log } : null;
+  // A race's game is not the deal's unfinished game: its own kept log, and its moves sent sooner (services/races.ts).
+  const race = doc.querySelector<HTMLElement>('#race')?.dataset.race;
   const sync = openSync(
     s.deal,
     server,
@@ -112,6 +116,7 @@ function start(doc: Document, data: DealData, message = ''): void {
       },
     },
     ENV,
+    race ? { key: `mahjong:race:${race}`, batchMs: RACE_BATCH_MS } : {},
   );
   if (sync.log.length !== s.game.log.length) {
     adopt(sync.log); // moves kept on this device that the server did not have yet: shown, and being sent

@@ -81,7 +81,8 @@ interface Kept {
 
 export interface Sync {
   readonly deal: DealKey;
-  readonly key: string; // storage key of this deal
+  readonly key: string; // storage key of this deal (or of a race's game: SyncOptions)
+  readonly batchMs: number; // the longest an unsent move waits while playing; ms
   gameId: string | null;
   log: readonly Move[]; // the whole local log
   acked: number; // moves of `log` the server has acknowledged
@@ -185,11 +186,13 @@ function makeSync(
   },
   hooks: SyncHooks,
   env: SyncEnv,
+  options: SyncOptions = {},
 ): Sync {
   const { layout, seed, mode } = deal;
   return {
     deal: { layout, seed, mode },
-    key: storageKey(deal),
+    key: options.key ?? storageKey(deal),
+    batchMs: options.batchMs ?? BATCH_MS,
     gameId: game.id,
     log: game.log,
     acked: Math.min(game.acked, game.log.length),
@@ -209,6 +212,12 @@ function makeSync(
   };
 }
 
+/** A sync other than a deal page's: a race's game keeps its own log, and its moves reach the others sooner. */
+export interface SyncOptions {
+  readonly key?: string; // storage key, outside the deals' (a race's game is not the deal's unfinished game)
+  readonly batchMs?: number; // default BATCH_MS
+}
+
 /**
  * The sync of a deal's game, reconciling what the server rendered (`server`: its unfinished game of
  * this deal, or null) with a log kept in storage by an earlier visit. `sync.log` is the log to show:
@@ -219,10 +228,11 @@ export function openSync(
   server: { readonly id: string; readonly log: readonly Move[] } | null,
   hooks: SyncHooks,
   env: SyncEnv,
+  options: SyncOptions = {},
 ): Sync {
   const serverLog = server?.log ?? [];
   let game: Parameters<typeof makeSync>[1] = { id: server?.id ?? null, log: serverLog, acked: serverLog.length };
-  const kept = readKept(env, storageKey(deal));
+  const kept = readKept(env, options.key ?? storageKey(deal));
   if (kept && replays(deal, kept.log)) {
     if (kept.gameId !== null && kept.gameId !== server?.id) {
       // A game the page does not show: finished since (its last answer was lost) or replaced. Its own
@@ -238,7 +248,7 @@ export function openSync(
       };
     } // else the server has as much or other moves (another tab went on): the server's game stands
   }
-  const sync = makeSync(deal, game, hooks, env);
+  const sync = makeSync(deal, game, hooks, env, options);
   keep(sync); // written again, or cleared when the server has it all
   if (sync.acked < sync.log.length) send(sync);
   return sync;
@@ -343,7 +353,7 @@ export function record(sync: Sync, log: readonly Move[], status: Status, playMs:
   keep(sync);
   if (sync.status === 'idle' || sync.status === 'saved') setStatus(sync, 'saving');
   if (sync.gameId === null || status === 'won' || log.length - sync.acked >= MAX_WAITING) send(sync);
-  else if (sync.failures === 0) sendIn(sync, BATCH_MS);
+  else if (sync.failures === 0) sendIn(sync, sync.batchMs);
 }
 
 /** Sends what is waiting now (a win, the page going to the background, the network back). */

@@ -47,6 +47,7 @@ import pagesEditor from './routes/pages/editor.ts';
 import pagesHome from './routes/pages/home.ts';
 import pagesLayouts from './routes/pages/layouts.ts';
 import pagesPlay from './routes/pages/play.ts';
+import pagesRace from './routes/pages/race.ts';
 import pagesReplay from './routes/pages/replay.ts';
 import pagesStats from './routes/pages/stats.ts';
 import pagesTransfer from './routes/pages/transfer.ts';
@@ -58,6 +59,7 @@ import pagesTiles from './routes/pages/tiles.ts';
 import pagesLang from './routes/pages/lang.ts';
 import dealer, { type DealerOptions } from './services/dealer.ts';
 import games from './services/games.ts';
+import races, { type RaceLimits } from './services/races.ts';
 import replays from './services/replays.ts';
 import growth from './services/growth.ts';
 import cpuBudget, { type CpuLimits } from './services/cpu-budget.ts';
@@ -97,6 +99,7 @@ export interface AppOptions {
   cpu?: Partial<CpuLimits>; // the server's time one client / everyone may ask for (services/cpu-budget.ts CPU_LIMITS)
   metricsToken?: string; // METRICS_TOKEN: GET /metrics with this bearer token (plugins/metrics.ts); unset: no metrics
   tutorial?: boolean; // false: the first game's lesson never opens by itself (tests of other things); default on
+  races?: Partial<RaceLimits>; // bounds and times of live races (services/races.ts RACE_LIMITS); tests shorten them
 }
 
 const FLEET_SECRET_KEY = 'fleet_cookie_secret'; // settings row of the generated secret on PostgreSQL
@@ -198,6 +201,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   });
   app.register(games, { now, gamesPerDay: opts.rateLimit === false ? false : opts.gamesPerDay });
   app.register(replays, { now });
+  app.register(races, { redisUrl: opts.redisUrl, limits: opts.races, now });
   app.register(customLayouts, { now, newLayouts: opts.rateLimit === false ? false : opts.newLayouts });
   app.register(previews);
 
@@ -211,6 +215,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(pagesHome);
   app.register(pagesPlay);
   app.register(pagesReplay);
+  app.register(pagesRace);
   app.register(pagesDaily);
   app.register(pagesStats);
   app.register(pagesTransfer);

@@ -78,6 +78,11 @@ export const ERROR_STATUS = {
   ERR_GAME_OVER: 409,
   // replays (services/replays.ts)
   ERR_NO_REPLAY: 404, // no replay has this link
+  // live races (services/races.ts)
+  ERR_NO_RACE: 404, // no live race has this id (never made, or closed after its idle time)
+  ERR_RACE_FULL: 409, // the race has its most players
+  ERR_RACE_OVER: 409, // the race has ended: it takes no new players
+  ERR_RACE_STREAMS: 429, // this player or client holds the most live race streams it may
   // players and their stats (pages)
   ERR_NO_GAMES: 404, // an export of a player with no games
   ERR_NOTHING_TO_MOVE: 409, // a transfer link asked for by a player with no games

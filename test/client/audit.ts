@@ -62,10 +62,18 @@ export async function auditPages(
   const form = new FormData();
   form.append('file', new Blob([`<mahjongg><map name="Audit">${tiles.join('')}</map></mahjongg>`]), 'audit.map');
   const layout = (await call('/layouts', { method: 'POST', body: form })).headers.get('location') ?? '';
+  // A live race this player opened (its page opens the room's stream).
+  const race = (
+    await call('/races', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ layout: 'garden', seed: 'audit-race' }),
+    })
+  ).headers.get('location');
   const transfer = await (await call('/stats/transfer', { method: 'POST' })).text();
   const link = /\/transfer\/[A-Za-z0-9_-]+/.exec(transfer)?.[0];
-  if (!layout.startsWith('/layouts/c-') || !link || !cookie || !replay)
-    throw new Error(`audit set-up failed: ${JSON.stringify({ layout, link, cookie, replay })}`);
+  if (!layout.startsWith('/layouts/c-') || !link || !cookie || !replay || !race?.startsWith('/race/'))
+    throw new Error(`audit set-up failed: ${JSON.stringify({ layout, link, cookie, replay, race })}`);
   const [name, ...value] = cookie.split('=');
   return {
     cookie: { name: name!, value: value.join('=') },
@@ -83,6 +91,7 @@ export async function auditPages(
       { name: 'transfer', path: link },
       { name: 'offline', path: '/offline' },
       { name: 'replay', path: `${replay}?move=3` },
+      { name: 'race', path: race },
       { name: 'tiles traditional', path: '/tiles/traditional' }, // a set's faces preview
       { name: 'tiles large', path: '/tiles/large' },
       { name: 'not found', path: '/no-such-page' },

@@ -48,6 +48,7 @@ export const ASSET_NAMES = [
   'editor-worker.js',
   'editor.css',
   'replay.js',
+  'race.js',
 ] as const;
 export type AssetName = (typeof ASSET_NAMES)[number];
 
@@ -77,6 +78,7 @@ const FALLBACK: Record<AssetName, string | undefined> = {
   'editor-worker.js': undefined,
   'editor.css': 'css/editor.css',
   'replay.js': undefined,
+  'race.js': undefined,
 };
 
 export interface AssetsOptions {

@@ -558,6 +558,18 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
       return { id: created.id, layout: stored.deal.layout, seed: stored.deal.seed, mode: stored.deal.mode };
     },
 
+    /** A game of the player's by its id, replayed (a race's game: services/races.ts), if there is one. */
+    async mine(
+      playerId: string,
+      gameId: string,
+    ): Promise<{ row: GameRow; game: Game; stored: StoredDeal } | undefined> {
+      const row = await repo.findById(gameId);
+      if (!row || row.player_id !== playerId) return undefined;
+      const stored = await fastify.dealer.byId(row.deal_id);
+      if (!stored) throw new Error(`game ${row.id} points at a missing deal ${row.deal_id}`);
+      return { row, game: stateOf(row, stored), stored };
+    },
+
     /** The player's unfinished game of a deal, replayed, if there is one. */
     async unfinished(playerId: string, stored: StoredDeal): Promise<{ row: GameRow; game: Game } | undefined> {
       const row = await repo.unfinishedOfDeal(playerId, stored.id);

@@ -89,6 +89,8 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
         const { ok: _, code: _code, message: _message, retryAfterS: _retry, ...extra } = played;
         return sendRefusal(request, reply, played, extra); // a 409 with the server's move count and log
       }
+      // A racer's progress, as verified (services/races.ts); a repeat changes nothing.
+      if (!played.log) await fastify.races.moved(request.params.id, played.game.left, played.status, played.finishedAt);
       const answer = gameAnswer(played.game, played.moves, played.row, played.finishedAt);
       if (played.log) return { ...answer, log: played.log };
       if (played.finishedAt === null) return answer;

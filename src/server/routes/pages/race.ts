@@ -1,0 +1,249 @@
+/**
+ * Live races (docs/contracts.md, "Live races"; services/races.ts):
+ * - POST /races (form or JSON: layout, seed, mode) → 303 to /race/<id>, its maker seated as the first racer.
+ * - GET /race/:id: the deal's board (the viewer's own game of the race, once they joined) and `#race`, the
+ *   racers' progress; a viewer not racing yet gets a Join button while there is room.
+ * - POST /race/:id/join → 303 back to /race/:id, seated with a new game of the deal.
+ * - GET /race/:id/events: the room's live stream (server-sent events: `race` with the standings' HTML).
+ * - GET /api/races/:id: the room as JSON.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { availablePairs, geometryOfDeal, newGame, type Game } from '../../../engine/index.ts';
+import { dealUrl, formatTime, newDealUrl } from '../../../shared/display.ts';
+import { parsePrefs, PREFS_COOKIE } from '../../../shared/prefs.ts';
+import { errorResponses, sendRefusal } from '../../errors.ts';
+import { playerKey } from '../../plugins/security.ts';
+import { dealKey } from '../../schemas/common.ts';
+import { CreateRaceBodySchema, RaceParamsSchema, RaceSchema } from '../../schemas/races.ts';
+import { clientLog } from '../../services/games.ts';
+import type { Translator } from '../../services/i18n.ts';
+import { clientKey } from '../../services/limits.ts';
+import { sendRefusalOrMiss } from '../../services/misses.ts';
+import type { RacerStatus, Standings } from '../../services/races.ts';
+import { boardView, dealData } from '../../views/board.ts';
+import { boardPreview, headLinks } from '../../views/head.ts';
+import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
+
+export const raceUrl = (id: string): string => `/race/${id}`;
+
+/** The words of each racer's status (catalog keys). */
+const STATUS_KEYS: Readonly<Record<RacerStatus, string>> = {
+  playing: 'race.status.playing',
+  won: 'race.status.won',
+  stuck: 'race.status.stuck',
+  gone: 'race.status.gone',
+};
+
+/** The standings as the partial shows them to one viewer. */
+function viewOf(standings: Standings, playerId: string, i18n: Translator) {
+  const named = (r: Standings['racers'][number]) => {
+    const name = r.name ?? i18n.t('race.player', { n: r.n });
+    return r.playerId === playerId ? i18n.t('race.you', { name }) : name;
+  };
+  const racers = standings.racers.map((r) => ({
+    player: r.playerId === playerId ? 'me' : String(r.n),
+    name: named(r),
+    left: r.left,
+    status: r.status,
+    said:
+      r.place !== null && r.status === 'won' ? i18n.t('race.place', { place: r.place }) : i18n.t(STATUS_KEYS[r.status]),
+  }));
+  const order = standings.order?.map((r) => ({
+    player: r.playerId === playerId ? 'me' : String(r.n),
+    name: named(r),
+    status: r.status,
+    left: r.left,
+    result: r.finishedAt === null ? i18n.t(STATUS_KEYS[r.status]) : formatTime(r.finishedAt - standings.meta.createdAt),
+  }));
+  const first = standings.racers.find((r) => r.place === 1 && r.status === 'won');
+  const news = order
+    ? i18n.t('race.newsOver', { name: order[0]!.name })
+    : first
+      ? i18n.t('race.newsFirst', { name: named(first) })
+      : '';
+  return { racers, order: order ?? null, news };
+}
+
+export default async function pagesRace(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+
+  fastify.races.setView((standings, playerId, i18n) =>
+    fastify.renderPartial('/partials/race-live', { i18n, ...viewOf(standings, playerId, i18n) }),
+  );
+
+  /** Refuses a player past their race requests this second. */
+  async function charged(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | undefined> {
+    const refused = await fastify.races.charge(playerKey(request));
+    return refused ? sendRefusal(request, reply, refused) : undefined;
+  }
+
+  app.post('/races', { schema: { body: CreateRaceBodySchema } }, async (request, reply) => {
+    const stop = await charged(request, reply);
+    if (stop) return stop;
+    const { layout, seed, mode } = request.body;
+    const made = await fastify.races.create(request.playerId, clientKey(request.ip), dealKey(layout, seed, mode));
+    if ('ok' in made) return sendRefusalOrMiss(request, reply, made);
+    return reply.redirect(raceUrl(made.id), 303);
+  });
+
+  app.post('/race/:id/join', { schema: { params: RaceParamsSchema } }, async (request, reply) => {
+    const stop = await charged(request, reply);
+    if (stop) return stop;
+    const joined = await fastify.races.join(request.playerId, clientKey(request.ip), request.params.id);
+    if ('ok' in joined) return sendRefusal(request, reply, joined);
+    return reply.redirect(raceUrl(request.params.id), 303);
+  });
+
+  app.get('/race/:id/events', { schema: { params: RaceParamsSchema } }, async (request, reply) => {
+    const stop = await charged(request, reply);
+    if (stop) return stop;
+    const found = await fastify.races.find(request.params.id, request.playerId);
+    if (!found)
+      return sendRefusal(request, reply, { ok: false, code: 'ERR_NO_RACE', message: 'there is no such race' });
+    const full = fastify.races.canStream(request.playerId, clientKey(request.ip));
+    if (full) return sendRefusal(request, reply, full);
+    await fastify.races.mend(found.room);
+    await fastify.races.stream(request, reply, found.room);
+    return reply;
+  });
+
+  app.get(
+    '/api/races/:id',
+    {
+      schema: {
+        summary: 'A live race: its deal, its players with their progress, and the order once it ended',
+        params: RaceParamsSchema,
+        response: { 200: RaceSchema, ...errorResponses(404, 429) },
+      },
+    },
+    async (request, reply) => {
+      const stop = await charged(request, reply);
+      if (stop) return stop;
+      const found = await fastify.races.find(request.params.id, request.playerId);
+      if (!found)
+        return sendRefusal(request, reply, { ok: false, code: 'ERR_NO_RACE', message: 'there is no such race' });
+      const { standings } = found;
+      const player = (r: Standings['racers'][number]): string => (r.playerId === request.playerId ? 'me' : String(r.n));
+      return {
+        id: standings.meta.id,
+        layout: standings.meta.layout,
+        seed: standings.meta.seed,
+        mode: standings.meta.mode,
+        url: raceUrl(standings.meta.id),
+        maxPlayers: fastify.races.limits.playersPerRoom,
+        ended: standings.order !== null,
+        players: standings.racers.map((r) => ({
+          player: player(r),
+          name: r.name,
+          left: r.left,
+          status: r.status,
+          place: r.place,
+          finishedAt: r.finishedAt,
+        })),
+        order: standings.order?.map(player) ?? null,
+      };
+    },
+  );
+
+  app.get('/race/:id', { schema: { params: RaceParamsSchema } }, async (request, reply) => {
+    const found = await fastify.races.find(request.params.id, request.playerId);
+    if (!found)
+      return sendRefusal(request, reply, {
+        ok: false,
+        code: 'ERR_NO_RACE',
+        message: `there is no such race: races close after ${Math.round(fastify.races.limits.idleMs / 1000)} s without a move`,
+      });
+    const { room, seat, standings } = found;
+    const { layout, seed, mode } = room.meta;
+    const client = clientKey(request.ip);
+    const i18n = request.i18n;
+    const mine = seat ? await fastify.games.mine(request.playerId, seat.gameId) : undefined;
+    const shownDeal = mine?.stored ?? (await fastify.dealer.show(dealKey(layout, seed, mode), client));
+    if ('ok' in shownDeal && !shownDeal.ok) return sendRefusalOrMiss(request, reply, shownDeal);
+    const shown = 'ok' in shownDeal ? shownDeal.value : shownDeal;
+    let game: Game;
+    if (mine) game = mine.game;
+    else {
+      const start = newGame(shown.deal);
+      if (!start.ok) throw new Error(`deal ${layout}/${seed}/${mode} is not playable: ${start.message}`);
+      game = start.value;
+    }
+    const name = (await fastify.layouts.namer([layout], i18n))(layout);
+    const path = raceUrl(room.meta.id);
+    const deal = dealUrl(layout, seed, mode);
+    const shareUrl = `${fastify.publicOrigin ?? ''}${path}`;
+    const other = mode === 'classic' ? 'relaxed' : 'classic';
+    const title = i18n.t('race.title', { name, seed });
+    const playMs = mine?.row.play_ms ?? 0;
+    const view = viewOf(standings, request.playerId, i18n);
+    reply.header('x-robots-tag', 'noindex'); // a room lives half an hour without moves: nothing to index
+    reply.header('cache-control', 'no-store');
+    return reply.page('play', {
+      title,
+      head: headLinks(fastify.publicOrigin, path, request.hl),
+      preview: boardPreview(fastify.previews, fastify.publicOrigin, i18n, {
+        title,
+        path,
+        layout,
+        name,
+        geom: geometryOfDeal(shown.deal),
+        faces: shown.deal.tiles.map((t) => t.face),
+      }),
+      nav: 'play',
+      layout: { id: layout, name },
+      seed,
+      mode,
+      daily: false,
+      counters: { left: game.left, pairs: availablePairs(game).length },
+      boardHtml: fastify.renderPartial('/partials/board', {
+        i18n,
+        board: boardView(game, i18n.t),
+        layout: { id: layout },
+        seed,
+        mode,
+      }),
+      game: { hints: game.hints, shuffles: game.shuffles, playMs, time: formatTime(playMs) },
+      resumed: false,
+      dealData: dealData(
+        shown.json,
+        mine
+          ? {
+              id: mine.row.id,
+              log: clientLog(mine.game, mine.row.move_count, mine.row),
+              startedAt: mine.row.started_at,
+              status: mine.row.status,
+              playMs: mine.row.play_ms,
+            }
+          : null,
+      ),
+      sharePath: deal,
+      shareUrl: `${fastify.publicOrigin ?? ''}${deal}`,
+      otherMode: { mode: other, url: dealUrl(layout, seed, other) },
+      newUrl: newDealUrl(layout, mode),
+      difficulty: {
+        band: shown.deal.difficulty.band,
+        score: shown.deal.difficulty.score,
+        againUrl: newDealUrl(layout, mode, shown.deal.difficulty.band),
+      },
+      prefs: parsePrefs(request.cookies[PREFS_COOKIE], layout, seed, mode),
+      tutorial: false,
+      theme: themeOf(request.cookies[THEME_COOKIE]),
+      tileSet: request.tiles,
+      back: path,
+      record: '',
+      race: {
+        id: room.meta.id,
+        path,
+        shareUrl,
+        seated: seat !== undefined,
+        joinable: !seat && standings.order === null && room.seats.length < fastify.races.limits.playersPerRoom,
+        full: !seat && room.seats.length >= fastify.races.limits.playersPerRoom,
+        max: fastify.races.limits.playersPerRoom,
+        count: room.seats.length,
+        live: fastify.renderPartial('/partials/race-live', { i18n, ...view }),
+        news: view.news,
+      },
+    });
+  });
+}

@@ -1,0 +1,168 @@
+/**
+ * Race rooms in Redis (services/race-store.ts), shared by every process of a fleet. A room is one hash,
+ * `mahjong:race:<id>`: `meta` (JSON), `count` (seats taken), `who:<player>` (their seat), `seat:<n>` (JSON),
+ * `prog:<n>` (JSON), `seen:<n>` (ms epoch) and `order` (JSON, once the race ended); each game in a race has
+ * `mahjong:race-game:<game>` = `<id> <n>`. Every write renews the room's keys for `idleMs`. Changes are
+ * announced on the channel `mahjong:races` (the room's id), which every process subscribes to on a
+ * connection of its own (a subscribed connection can do nothing else).
+ */
+import { Redis } from 'ioredis';
+import type { Joined, RaceMeta, RaceProgress, RaceRoom, RaceSeat, RaceStore } from './race-store.ts';
+
+const PREFIX = 'mahjong:race:';
+const GAME_PREFIX = 'mahjong:race-game:';
+const CHANNEL = 'mahjong:races';
+const COMMAND_TIMEOUT_MS = 1000; // a room command that takes longer fails (the request answers 503)
+
+/** Takes a seat atomically (KEYS: room, game index; ARGV: player, seat JSON, progress JSON, max, idle ms, now, game index value). */
+const JOIN_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
+local mine = redis.call('HGET', KEYS[1], 'who:' .. ARGV[1])
+if mine then return {tonumber(mine), 0} end
+local n = tonumber(redis.call('HGET', KEYS[1], 'count') or '0')
+if n >= tonumber(ARGV[4]) then return 0 end
+n = n + 1
+redis.call('HSET', KEYS[1], 'count', n, 'who:' .. ARGV[1], n, 'seat:' .. n, ARGV[2], 'prog:' .. n, ARGV[3], 'seen:' .. n, ARGV[6])
+redis.call('PEXPIRE', KEYS[1], ARGV[5])
+redis.call('SET', KEYS[2], ARGV[7] .. ' ' .. n, 'PX', ARGV[5])
+return {n, 1}
+`;
+
+/** Redis cannot answer: the request is refused with 503 and Retry-After (errors.ts), never a 500. */
+async function answered<T>(command: Promise<T>): Promise<T> {
+  try {
+    return await command;
+  } catch (error) {
+    throw Object.assign(new Error(`live races cannot reach Redis now: ${(error as Error).message}`), {
+      statusCode: 503,
+      code: 'ERR_UNAVAILABLE',
+    });
+  }
+}
+
+type RaceRedis = Redis & {
+  joinRace(room: string, game: string, ...args: (string | number)[]): Promise<number | [number, number]>;
+};
+
+const options = { commandTimeout: COMMAND_TIMEOUT_MS, maxRetriesPerRequest: 1, connectTimeout: 1000 } as const;
+
+export class RedisRaceStore implements RaceStore {
+  readonly shared = true;
+  private readonly redis: RaceRedis;
+  private readonly subscriber: Redis;
+  private readonly listeners: ((id: string) => void)[] = [];
+
+  constructor(
+    url: string,
+    private readonly idleMs: number,
+    private readonly now: () => number,
+    onError: (error: Error) => void,
+  ) {
+    this.redis = new Redis(url, options) as RaceRedis;
+    this.redis.defineCommand('joinRace', { numberOfKeys: 2, lua: JOIN_LUA });
+    this.subscriber = new Redis(url, { ...options, commandTimeout: undefined });
+    this.redis.on('error', onError); // without a listener an error would end the process
+    this.subscriber.on('error', onError);
+    this.subscriber.on('message', (_channel: string, id: string) => {
+      for (const listener of this.listeners) listener(id);
+    });
+    void this.subscriber.subscribe(CHANNEL).catch(onError); // ioredis subscribes again after a reconnect
+  }
+
+  async create(meta: RaceMeta): Promise<void> {
+    await answered(
+      this.redis
+        .multi()
+        .hset(PREFIX + meta.id, 'meta', JSON.stringify(meta), 'count', 0)
+        .pexpire(PREFIX + meta.id, this.idleMs)
+        .exec(),
+    );
+  }
+
+  async read(id: string): Promise<RaceRoom | undefined> {
+    const hash = await answered(this.redis.hgetall(PREFIX + id));
+    if (!hash.meta) return undefined;
+    const seats: RaceRoom['seats'][number][] = [];
+    const count = Number(hash.count ?? 0);
+    for (let n = 1; n <= count; n++) {
+      const seat = hash[`seat:${n}`];
+      const progress = hash[`prog:${n}`];
+      if (!seat || !progress) continue;
+      seats.push({
+        ...(JSON.parse(seat) as Omit<RaceSeat, 'n'>),
+        n,
+        progress: JSON.parse(progress) as RaceProgress,
+        seenAt: Number(hash[`seen:${n}`] ?? 0),
+      });
+    }
+    const order = hash.order ? (JSON.parse(hash.order) as number[]) : null;
+    return { meta: JSON.parse(hash.meta) as RaceMeta, seats, order };
+  }
+
+  async join(id: string, seat: Omit<RaceSeat, 'n'>, progress: RaceProgress, max: number): Promise<Joined> {
+    const answer = await answered(
+      this.redis.joinRace(
+        PREFIX + id,
+        GAME_PREFIX + seat.gameId,
+        seat.playerId,
+        JSON.stringify(seat),
+        JSON.stringify(progress),
+        max,
+        this.idleMs,
+        this.now(),
+        id,
+      ),
+    );
+    if (answer === -1) return 'missing';
+    if (answer === 0) return 'full';
+    const [n, fresh] = answer as [number, number];
+    return { seat: n, fresh: fresh === 1 };
+  }
+
+  async raceOf(gameId: string): Promise<{ id: string; n: number } | undefined> {
+    // Asked after every move batch of every game: with Redis away it answers at once, never holding a move.
+    if (this.redis.status !== 'ready') return undefined;
+    const value = await this.redis.get(GAME_PREFIX + gameId);
+    if (!value) return undefined;
+    const [id, n] = value.split(' ');
+    return id && n ? { id, n: Number(n) } : undefined;
+  }
+
+  async setProgress(id: string, n: number, progress: RaceProgress): Promise<void> {
+    // Only a room still there: HSET on a gone key would make a room of one field that never expires.
+    const seat = await this.redis.hget(PREFIX + id, `seat:${n}`);
+    if (!seat) return;
+    const { gameId } = JSON.parse(seat) as RaceSeat;
+    await this.redis
+      .multi()
+      .hset(PREFIX + id, `prog:${n}`, JSON.stringify(progress))
+      .pexpire(PREFIX + id, this.idleMs)
+      .pexpire(GAME_PREFIX + gameId, this.idleMs)
+      .exec();
+  }
+
+  async seen(id: string, seats: readonly number[], at: number): Promise<void> {
+    if (seats.length === 0 || !(await this.redis.exists(PREFIX + id))) return;
+    await this.redis.hset(PREFIX + id, ...seats.flatMap((n) => [`seen:${n}`, at]));
+  }
+
+  async end(id: string, order: readonly number[]): Promise<readonly number[]> {
+    if (!(await this.redis.exists(PREFIX + id))) return order;
+    await this.redis.hsetnx(PREFIX + id, 'order', JSON.stringify(order));
+    const stands = await this.redis.hget(PREFIX + id, 'order');
+    return stands ? (JSON.parse(stands) as number[]) : order;
+  }
+
+  async publish(id: string): Promise<void> {
+    await this.redis.publish(CHANNEL, id);
+  }
+
+  subscribe(changed: (id: string) => void): void {
+    this.listeners.push(changed);
+  }
+
+  async close(): Promise<void> {
+    this.subscriber.disconnect();
+    this.redis.disconnect();
+  }
+}

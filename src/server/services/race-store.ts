@@ -1,0 +1,175 @@
+/**
+ * Where live races keep their rooms (docs/server.md, "Live races"): behind one small interface, in this
+ * process's memory on the embedded default, or in Redis with REDIS_URL (services/race-redis.ts), so every
+ * process of a fleet sees the same rooms and hears of their changes.
+ *
+ * A room holds membership and progress only: each racer plays an ordinary game of the deal, whose moves the
+ * games service verifies and stores in the database, so a restart loses no verified move. Every key of a room
+ * lives `idleMs` after its last change (a join or a move), then the room is gone: nothing to clean up.
+ * The fields are written by one party each (a seat by its join, its progress by its game's moves, its
+ * presence by the process holding its stream), so no write ever overwrites another's.
+ */
+import type { Mode } from '../../engine/index.ts';
+
+export type RaceProgressStatus = 'playing' | 'won' | 'stuck';
+
+export interface RaceMeta {
+  readonly id: string;
+  readonly layout: string;
+  readonly seed: string;
+  readonly mode: Mode;
+  readonly createdAt: number; // ms epoch
+}
+
+/** A racer: who, with which game, since when. `n` is the seat, 1 for the room's maker. */
+export interface RaceSeat {
+  readonly n: number;
+  readonly playerId: string;
+  readonly gameId: string;
+  readonly name: string | null; // the player's nickname, when they set one (else "Player n" in their language)
+  readonly joinedAt: number; // ms epoch
+}
+
+/** A racer's game as the server last verified it. */
+export interface RaceProgress {
+  readonly left: number; // tiles left
+  readonly status: RaceProgressStatus;
+  readonly finishedAt: number | null; // the server's clock at the win
+}
+
+export interface RaceRoom {
+  readonly meta: RaceMeta;
+  readonly seats: readonly (RaceSeat & { progress: RaceProgress; seenAt: number })[]; // by seat
+  readonly order: readonly number[] | null; // seats in the race's final order, once it ended
+}
+
+export type Joined = { readonly seat: number; readonly fresh: boolean } | 'full' | 'missing';
+
+export interface RaceStore {
+  readonly shared: boolean; // rooms seen by every process (Redis)
+  create(meta: RaceMeta): Promise<void>;
+  read(id: string): Promise<RaceRoom | undefined>;
+  /** Takes the next seat for `seat.playerId`, or answers the seat they hold already; at most `max` seats. */
+  join(id: string, seat: Omit<RaceSeat, 'n'>, progress: RaceProgress, max: number): Promise<Joined>;
+  /** The race and seat a game plays in, if any. */
+  raceOf(gameId: string): Promise<{ id: string; n: number } | undefined>;
+  setProgress(id: string, n: number, progress: RaceProgress): Promise<void>;
+  /** Marks seats as present now (their player has the room's page open). */
+  seen(id: string, seats: readonly number[], at: number): Promise<void>;
+  /** Records the final order once; answers the order that stands (the first one recorded). */
+  end(id: string, order: readonly number[]): Promise<readonly number[]>;
+  /** Tells every process that a room changed. */
+  publish(id: string): Promise<void>;
+  /** Calls `changed` with the id of each room that changes, in any process. */
+  subscribe(changed: (id: string) => void): void;
+  close(): Promise<void>;
+}
+
+interface MemoryRoom {
+  meta: RaceMeta;
+  seats: Map<number, RaceSeat & { progress: RaceProgress; seenAt: number }>;
+  order: readonly number[] | null;
+  touchedAt: number; // ms epoch of the last join or move
+}
+
+/** Rooms in this process's memory: the embedded default (one process, so nothing to share). */
+export class MemoryRaceStore implements RaceStore {
+  readonly shared = false;
+  private readonly rooms = new Map<string, MemoryRoom>();
+  private readonly games = new Map<string, { id: string; n: number }>(); // game id → its race and seat
+  private readonly listeners: ((id: string) => void)[] = [];
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(
+    private readonly idleMs: number,
+    private readonly now: () => number,
+  ) {
+    this.timer = setInterval(() => this.sweep(), Math.min(60_000, idleMs));
+    this.timer.unref();
+  }
+
+  /** Forgets the rooms idle past `idleMs`, as Redis lets their keys expire. */
+  sweep(): void {
+    const cutoff = this.now() - this.idleMs;
+    for (const [id, room] of this.rooms) {
+      if (room.touchedAt > cutoff) continue;
+      this.rooms.delete(id);
+      for (const seat of room.seats.values()) this.games.delete(seat.gameId);
+    }
+  }
+
+  private live(id: string): MemoryRoom | undefined {
+    const room = this.rooms.get(id);
+    if (room && room.touchedAt <= this.now() - this.idleMs) {
+      this.sweep();
+      return undefined;
+    }
+    return room;
+  }
+
+  async create(meta: RaceMeta): Promise<void> {
+    this.rooms.set(meta.id, { meta, seats: new Map(), order: null, touchedAt: this.now() });
+  }
+
+  async read(id: string): Promise<RaceRoom | undefined> {
+    const room = this.live(id);
+    if (!room) return undefined;
+    const seats = [...room.seats.values()].sort((a, b) => a.n - b.n);
+    return { meta: room.meta, seats: seats.map((s) => ({ ...s })), order: room.order };
+  }
+
+  async join(id: string, seat: Omit<RaceSeat, 'n'>, progress: RaceProgress, max: number): Promise<Joined> {
+    const room = this.live(id);
+    if (!room) return 'missing';
+    const mine = [...room.seats.values()].find((s) => s.playerId === seat.playerId);
+    if (mine) return { seat: mine.n, fresh: false };
+    if (room.seats.size >= max) return 'full';
+    const n = room.seats.size + 1;
+    room.seats.set(n, { ...seat, n, progress, seenAt: this.now() });
+    this.games.set(seat.gameId, { id, n });
+    room.touchedAt = this.now();
+    return { seat: n, fresh: true };
+  }
+
+  async raceOf(gameId: string): Promise<{ id: string; n: number } | undefined> {
+    const found = this.games.get(gameId);
+    return found && this.live(found.id) ? found : undefined;
+  }
+
+  async setProgress(id: string, n: number, progress: RaceProgress): Promise<void> {
+    const room = this.live(id);
+    const seat = room?.seats.get(n);
+    if (!room || !seat) return;
+    seat.progress = progress;
+    room.touchedAt = this.now();
+  }
+
+  async seen(id: string, seats: readonly number[], at: number): Promise<void> {
+    const room = this.live(id);
+    for (const n of seats) {
+      const seat = room?.seats.get(n);
+      if (seat) seat.seenAt = Math.max(seat.seenAt, at);
+    }
+  }
+
+  async end(id: string, order: readonly number[]): Promise<readonly number[]> {
+    const room = this.live(id);
+    if (!room) return order;
+    room.order ??= order;
+    return room.order;
+  }
+
+  async publish(id: string): Promise<void> {
+    for (const listener of this.listeners) listener(id);
+  }
+
+  subscribe(changed: (id: string) => void): void {
+    this.listeners.push(changed);
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.timer);
+    this.rooms.clear();
+    this.games.clear();
+  }
+}

@@ -1,0 +1,434 @@
+/**
+ * Live races (docs/server.md, "Live races"): up to 8 players on one deal, each playing an ordinary game of it
+ * (created at their join), watching each other's progress live over server-sent events.
+ *
+ * The server decides everything: a racer's progress is what the games service verified and stored (the moves
+ * API calls `moved` after each accepted batch), and the order is by the server's clock at each win. The room
+ * (services/race-store.ts) only carries membership, progress and presence, in memory or in Redis; the moves
+ * are in the database, so a restart loses none, and a stream that opens reads its room's games again from the
+ * database (a progress write lost in a crash is mended there).
+ *
+ * Presence: the process holding a racer's stream marks them seen every `heartbeatMs`; a racer not seen for
+ * `graceMs` is `gone` (back within it, nothing changed for anyone). The race ends when every racer has won
+ * or is gone, with at least one win: the order is then recorded once and stands.
+ *
+ * Updates to a room's viewers are coalesced to one every `pushMs`, whatever its racers send, and each
+ * viewer's stream is written without waiting for it: a slow or hostile reader cannot hold the others up.
+ */
+import { randomBytes } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Status } from '../../engine/index.ts';
+import type { Refusal } from '../errors.ts';
+import type { DealKey } from '../schemas/common.ts';
+import { dealKey } from '../schemas/common.ts';
+import type { Translator } from './i18n.ts';
+import { clientKey, WindowBudget } from './limits.ts';
+import { MemoryRaceStore, type RaceMeta, type RaceRoom, type RaceStore } from './race-store.ts';
+import { RedisRaceStore } from './race-redis.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    races: ReturnType<typeof createRaces>;
+  }
+}
+
+/** The bounds of live races (docs/operations.md, "Live races"). */
+export interface RaceLimits {
+  playersPerRoom: number; // racers in one room
+  roomsPerHour: number; // rooms one client (clientKey) may open an hour
+  roomsPerHourAll: number; // rooms everyone may open an hour
+  requestsPerSecond: number; // race requests (open, join, stream, read) one player may make a second
+  streamsPerPlayer: number; // live streams one player may hold open (tabs) on a process
+  streamsPerClient: number; // live streams one client (clientKey) may hold open on a process
+  streamsAll: number; // live streams one process holds at most
+  pushMs: number; // a room's viewers get at most one update this often; ms
+  heartbeatMs: number; // presence is marked and every stream hears from the server this often; ms
+  graceMs: number; // a racer unseen for longer is `gone`; ms
+  idleMs: number; // a room without a join or a move for this long is closed; ms
+}
+
+export const RACE_LIMITS: RaceLimits = {
+  playersPerRoom: 8,
+  roomsPerHour: 20, // a person races a few times an evening
+  roomsPerHourAll: 5000,
+  requestsPerSecond: 5, // a page opens its stream once, and again after a drop
+  streamsPerPlayer: 4,
+  streamsPerClient: 64, // a school or an office behind one address
+  streamsAll: 400, // half the process's sockets (connections.ts maxConnections)
+  pushMs: 250,
+  heartbeatMs: 15_000, // under a proxy's idle timeout (deploy/haproxy.cfg: 30 s)
+  graceMs: 60_000, // a reload, a tunnel, a phone's screen turned off for a moment
+  idleMs: 30 * 60_000,
+};
+
+export const RACER_STATUSES = ['playing', 'won', 'stuck', 'gone'] as const;
+export type RacerStatus = (typeof RACER_STATUSES)[number];
+
+export interface Racer {
+  readonly n: number; // seat: 1 for the room's maker, then in order of joining
+  readonly playerId: string;
+  readonly name: string | null; // nickname, if set
+  readonly left: number;
+  readonly status: RacerStatus;
+  readonly finishedAt: number | null;
+  readonly place: number | null; // 1 for the first to clear the board; null while not placed
+}
+
+export interface Standings {
+  readonly meta: RaceMeta;
+  readonly racers: readonly Racer[]; // by seat
+  readonly order: readonly Racer[] | null; // the final order, once the race ended
+}
+
+/** The order the server gives: wins by their time, then the others by tiles left, those gone last. */
+export function raceOrder(racers: readonly Racer[]): number[] {
+  const rank = (r: Racer): number => (r.status === 'won' ? 0 : r.status === 'gone' ? 2 : 1);
+  return [...racers]
+    .sort(
+      (a, b) =>
+        rank(a) - rank(b) || (a.status === 'won' ? a.finishedAt! - b.finishedAt! : a.left - b.left) || a.n - b.n,
+    )
+    .map((r) => r.n);
+}
+
+/** A room as its viewers see it at `now`; `ending`: the order to record when the race has just ended. */
+export function standingsOf(room: RaceRoom, now: number, graceMs: number): Standings & { ending: number[] | null } {
+  const wins = room.seats
+    .filter((s) => s.progress.status === 'won')
+    .sort((a, b) => a.progress.finishedAt! - b.progress.finishedAt! || a.n - b.n)
+    .map((s) => s.n);
+  const racers: Racer[] = room.seats.map((s) => {
+    const won = s.progress.status === 'won';
+    const status: RacerStatus = won ? 'won' : now - s.seenAt > graceMs ? 'gone' : s.progress.status;
+    const place = room.order ? room.order.indexOf(s.n) + 1 : won ? wins.indexOf(s.n) + 1 : 0;
+    return {
+      n: s.n,
+      playerId: s.playerId,
+      name: s.name,
+      left: s.progress.left,
+      status,
+      finishedAt: s.progress.finishedAt,
+      place: place > 0 ? place : null,
+    };
+  });
+  const over =
+    racers.length > 0 &&
+    racers.some((r) => r.status === 'won') &&
+    racers.every((r) => r.status === 'won' || r.status === 'gone');
+  const ending = room.order === null && over ? raceOrder(racers) : null;
+  const order = room.order ?? ending;
+  const byN = new Map(racers.map((r) => [r.n, r]));
+  const placed = order ? racers.map((r) => ({ ...r, place: order.indexOf(r.n) + 1 })) : racers;
+  return {
+    meta: room.meta,
+    racers: placed,
+    order: order ? order.map((n) => ({ ...byN.get(n)!, place: order.indexOf(n) + 1 })) : null,
+    ending,
+  };
+}
+
+/** One viewer's live stream of a room. */
+interface Stream {
+  readonly raw: ServerResponse;
+  readonly playerId: string;
+  readonly client: string;
+  readonly i18n: Translator;
+  last: string; // the last update written, to skip repeats
+}
+
+export type RaceView = (standings: Standings, playerId: string, i18n: Translator) => string;
+
+export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: RaceLimits, now: () => number) {
+  const rooms = new WindowBudget('races:client', limits.roomsPerHour, 3_600_000, fastify.counters);
+  const roomsAll = new WindowBudget('races:all', limits.roomsPerHourAll, 3_600_000, fastify.counters);
+  const requests = new WindowBudget('races:requests', limits.requestsPerSecond, 1000, fastify.counters);
+  const streams = new Map<string, Set<Stream>>(); // room id → its viewers on this process
+  const perPlayer = new Map<string, number>();
+  const perClient = new Map<string, number>();
+  let open = 0;
+  const pending = new Map<string, NodeJS.Timeout>(); // room id → its coalesced update
+  const pushedAt = new Map<string, number>(); // room id → ms epoch of its last update
+  let view: RaceView = () => '';
+  let closing = false;
+
+  const noRace = (): Refusal => ({
+    ok: false,
+    code: 'ERR_NO_RACE',
+    message: `there is no such race: races close after ${Math.round(limits.idleMs / 1000)} s without a move`,
+  });
+  const count = (map: Map<string, number>, key: string, by: number): void => {
+    const n = (map.get(key) ?? 0) + by;
+    if (n > 0) map.set(key, n);
+    else map.delete(key);
+  };
+
+  /** Writes one event to a stream, without waiting for a slow reader (its socket buffers it). */
+  const write = (stream: Stream, text: string): void => {
+    if (!stream.raw.writableEnded && !stream.raw.destroyed) stream.raw.write(text);
+  };
+
+  /** Sends a room's standings to its viewers on this process (each in their own words), once they changed. */
+  async function pushNow(id: string): Promise<void> {
+    pending.delete(id);
+    pushedAt.set(id, now());
+    try {
+      await update(id);
+    } catch (error) {
+      fastify.log.warn({ err: error, race: id }, 'races: a room not updated; its viewers wait for the next update');
+    }
+  }
+
+  async function update(id: string): Promise<void> {
+    const viewers = streams.get(id);
+    if (!viewers || viewers.size === 0) return;
+    const room = await store.read(id);
+    if (!room) {
+      for (const stream of viewers) {
+        write(stream, 'event: closed\ndata: {}\n\n');
+        stream.raw.end();
+      }
+      return;
+    }
+    let standings = standingsOf(room, now(), limits.graceMs);
+    if (standings.ending) {
+      const order = await store.end(id, standings.ending);
+      standings = standingsOf({ ...room, order }, now(), limits.graceMs);
+      void store.publish(id).catch(() => undefined); // the other processes' viewers hear of the end too
+    }
+    for (const stream of viewers) {
+      const html = view(standings, stream.playerId, stream.i18n);
+      if (html === stream.last) continue;
+      stream.last = html;
+      const ended = standings.order !== null;
+      write(stream, `event: race\ndata: ${JSON.stringify({ html, ended })}\n\n`);
+    }
+  }
+
+  /** Sends a room's standings soon: at most one update every pushMs, whatever its racers do. */
+  function push(id: string): void {
+    if (pending.has(id) || !streams.has(id) || closing) return;
+    const wait = Math.max(0, (pushedAt.get(id) ?? 0) + limits.pushMs - now());
+    const timer = setTimeout(() => void pushNow(id), wait);
+    timer.unref();
+    pending.set(id, timer);
+  }
+
+  store.subscribe(push);
+
+  // Presence and keep-alive: every viewer's seat is marked seen, and every stream hears from the server.
+  const heartbeat = setInterval(() => {
+    for (const [id, viewers] of streams) {
+      const players = new Set([...viewers].map((s) => s.playerId));
+      void store
+        .read(id)
+        .then(async (room) => {
+          if (!room) return push(id);
+          const seats = room.seats.filter((s) => players.has(s.playerId)).map((s) => s.n);
+          await store.seen(id, seats, now());
+          for (const stream of viewers) write(stream, ': still here\n\n');
+          push(id); // a racer unseen past the grace is shown gone
+        })
+        .catch((error: unknown) => fastify.log.warn({ err: error, race: id }, 'races: presence not marked'));
+    }
+  }, limits.heartbeatMs);
+  heartbeat.unref();
+
+  return {
+    store,
+    limits,
+
+    /** Sets how a viewer's standings are rendered (the race partial, in their language). */
+    setView(render: RaceView): void {
+      view = render;
+    },
+
+    /** A refusal when `playerKey` made more race requests this second than it may. */
+    async charge(playerKey: string): Promise<Refusal | undefined> {
+      const wait = await requests.take(playerKey);
+      return wait === undefined
+        ? undefined
+        : {
+            ok: false,
+            code: 'ERR_RATE_LIMITED',
+            retryAfterS: wait,
+            message: `at most ${limits.requestsPerSecond} race requests a second; try again in ${wait} s`,
+          };
+    },
+
+    /** Opens a room on a deal with its maker as the first racer. */
+    async create(playerId: string, client: string, key: DealKey): Promise<{ id: string } | Refusal> {
+      const found = await fastify.dealer.get(key, client);
+      if (!found.ok) return found;
+      for (const [budget, by, who] of [
+        [rooms, client, 'you'],
+        [roomsAll, 'all', 'everyone'],
+      ] as const) {
+        const wait = await budget.take(by);
+        if (wait !== undefined)
+          return {
+            ok: false,
+            code: 'ERR_RATE_LIMITED',
+            retryAfterS: wait,
+            message: `${who} opened as many races this hour as may be (${budget.max}); try again in ${Math.ceil(wait / 60)} min`,
+          };
+      }
+      const id = randomBytes(9).toString('base64url');
+      await store.create({ id, layout: key.layout, seed: key.seed, mode: key.mode, createdAt: now() });
+      const joined = await this.join(playerId, client, id);
+      return 'ok' in joined ? joined : { id };
+    },
+
+    /** Seats a player in a room with a new game of its deal; a player seated already keeps their seat. */
+    async join(playerId: string, client: string, id: string): Promise<{ seat: number } | Refusal> {
+      const room = await store.read(id);
+      if (!room) return noRace();
+      const mine = room.seats.find((s) => s.playerId === playerId);
+      if (mine) return { seat: mine.n };
+      if (room.order) return { ok: false, code: 'ERR_RACE_OVER', message: 'this race is over; open a new one' };
+      if (room.seats.length >= limits.playersPerRoom)
+        return { ok: false, code: 'ERR_RACE_FULL', message: `this race has ${limits.playersPerRoom} players already` };
+      const found = await fastify.dealer.get(dealKey(room.meta.layout, room.meta.seed, room.meta.mode), client);
+      if (!found.ok) return found;
+      const created = await fastify.games.create(playerId, found.value, { client, fresh: true });
+      if ('ok' in created) return created;
+      const name = (await fastify.playersRepository.find(playerId))?.nickname ?? null;
+      const joined = await store.join(
+        id,
+        { playerId, gameId: created.id, name, joinedAt: now() },
+        { left: found.value.deal.tiles.length, status: 'playing', finishedAt: null },
+        limits.playersPerRoom,
+      );
+      if (joined === 'missing') return noRace();
+      if (joined === 'full')
+        return { ok: false, code: 'ERR_RACE_FULL', message: `this race has ${limits.playersPerRoom} players already` };
+      await store.publish(id);
+      return { seat: joined.seat };
+    },
+
+    /** The room and the viewer's seat in it (with its game's id), if the room is there. */
+    async find(id: string, playerId: string) {
+      let room = await store.read(id);
+      if (!room) return undefined;
+      const seat = room.seats.find((s) => s.playerId === playerId);
+      let standings = standingsOf(room, now(), limits.graceMs);
+      if (standings.ending) {
+        // Ended just now: the order is recorded by whoever sees it first, and stands for everyone.
+        room = { ...room, order: await store.end(id, standings.ending) };
+        standings = standingsOf(room, now(), limits.graceMs);
+        await store.publish(id);
+      }
+      return { room, seat, standings };
+    },
+
+    /** A verified batch of a game's moves: its race, if any, hears of the game's new state. */
+    async moved(gameId: string, left: number, status: Status, finishedAt: number | null): Promise<void> {
+      try {
+        const found = await store.raceOf(gameId);
+        if (!found) return;
+        await store.setProgress(found.id, found.n, { left, status, finishedAt });
+        await store.publish(found.id);
+      } catch (error) {
+        // The move is stored: the room catches up when a stream next opens (mend).
+        fastify.log.warn({ err: error, game: gameId }, 'races: progress not recorded');
+      }
+    },
+
+    /** Reads a room's games from the database and mends any progress the room missed (a crash between the two writes). */
+    async mend(room: RaceRoom): Promise<void> {
+      let changed = false;
+      for (const seat of room.seats) {
+        const row = await fastify.gamesRepository.findById(seat.gameId);
+        if (!row) continue;
+        const { left, status, finishedAt } = seat.progress;
+        if (row.tiles_left === left && row.status === status && row.finished_at === finishedAt) continue;
+        await store.setProgress(room.meta.id, seat.n, {
+          left: row.tiles_left,
+          status: row.status,
+          finishedAt: row.finished_at,
+        });
+        changed = true;
+      }
+      if (changed) await store.publish(room.meta.id);
+    },
+
+    /** A refusal when this player, this client or this process holds as many streams as it may. */
+    canStream(playerId: string, client: string): Refusal | undefined {
+      const full =
+        (perPlayer.get(playerId) ?? 0) >= limits.streamsPerPlayer
+          ? `a player may follow ${limits.streamsPerPlayer} races at once (one a tab)`
+          : (perClient.get(client) ?? 0) >= limits.streamsPerClient
+            ? `one network may follow ${limits.streamsPerClient} races at once`
+            : open >= limits.streamsAll
+              ? 'this server follows as many races as it can; try again in a moment'
+              : undefined;
+      return full === undefined ? undefined : { ok: false, code: 'ERR_RACE_STREAMS', retryAfterS: 10, message: full };
+    },
+
+    /** Answers `request` with the room's live stream (text/event-stream) until either side closes. */
+    async stream(request: FastifyRequest, reply: FastifyReply, room: RaceRoom): Promise<void> {
+      const id = room.meta.id;
+      const client = clientKey(request.ip);
+      const stream: Stream = { raw: reply.raw, playerId: request.playerId, client, i18n: request.i18n, last: '' };
+      reply.hijack();
+      reply.raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+        'x-accel-buffering': 'no', // a buffering proxy would hold the events back
+        connection: 'keep-alive',
+      });
+      reply.raw.write('retry: 2000\n\n'); // after a drop (a process restarting), the browser comes back in 2 s
+      const viewers = streams.get(id) ?? new Set<Stream>();
+      streams.set(id, viewers.add(stream));
+      count(perPlayer, stream.playerId, 1);
+      count(perClient, client, 1);
+      open++;
+      reply.raw.on('close', () => {
+        viewers.delete(stream);
+        if (viewers.size === 0) {
+          streams.delete(id);
+          pushedAt.delete(id);
+          clearTimeout(pending.get(id));
+          pending.delete(id);
+        }
+        count(perPlayer, stream.playerId, -1);
+        count(perClient, client, -1);
+        open--;
+      });
+      const seat = room.seats.find((s) => s.playerId === stream.playerId);
+      if (seat) await store.seen(id, [seat.n], now()); // back within the grace: nothing changed for anyone
+      await store.publish(id);
+      void pushNow(id);
+    },
+
+    /** Streams open on this process, for /healthz?detail=1 and the tests. */
+    openStreams: (): number => open,
+
+    /** Ends every stream (the browsers come back to another process) and stops the timers. */
+    async close(): Promise<void> {
+      closing = true;
+      clearInterval(heartbeat);
+      for (const timer of pending.values()) clearTimeout(timer);
+      for (const viewers of streams.values()) for (const stream of viewers) stream.raw.end();
+      streams.clear();
+      await store.close();
+    },
+  };
+}
+
+export default fp(
+  async (fastify: FastifyInstance, opts: { redisUrl?: string; limits?: Partial<RaceLimits>; now: () => number }) => {
+    const limits = { ...RACE_LIMITS, ...opts.limits };
+    const store: RaceStore = opts.redisUrl
+      ? new RedisRaceStore(opts.redisUrl, limits.idleMs, opts.now, (error) =>
+          fastify.log.warn({ err: error }, 'races: Redis error'),
+        )
+      : new MemoryRaceStore(limits.idleMs, opts.now);
+    const races = createRaces(fastify, store, limits, opts.now);
+    fastify.decorate('races', races);
+    fastify.addHook('preClose', async () => races.close()); // open streams would hold the close for ever
+  },
+  { name: 'races', dependencies: ['stores', 'dealer', 'games', 'counters'] },
+);

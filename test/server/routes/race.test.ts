@@ -1,0 +1,329 @@
+/**
+ * Live races (services/races.ts, routes/pages/race.ts; docs/contracts.md, "Live races"): opening a room, joining
+ * it, progress from verified moves only, the order by the server's clock, the grace of a dropped racer, the
+ * bounds (players per room, rooms per client, requests a second, streams, idle rooms) and bad input.
+ */
+import type { FastifyInstance } from 'fastify';
+import { describe, expect, test } from 'vitest';
+import type { AppOptions } from '../../../src/server/app.ts';
+import { build, createGame, newPlayer, postMoves, query, solutionMoves, testClock } from '../helper.ts';
+import type { Deal } from '../../../src/engine/index.ts';
+
+const LAYOUT = 'turtle';
+const SEED = 'race-seed';
+
+/** Opens a race as `cookie`'s player; returns its id. */
+async function openRace(app: FastifyInstance, cookie: string, body: object = { layout: LAYOUT, seed: SEED }) {
+  const res = await app.inject({ method: 'POST', url: '/races', headers: { cookie }, payload: body });
+  expect(res.statusCode, res.body).toBe(303);
+  const id = /^\/race\/([A-Za-z0-9_-]{12})$/.exec(res.headers.location as string)?.[1];
+  expect(id).toBeDefined();
+  return id!;
+}
+
+const join = (app: FastifyInstance, cookie: string, id: string) =>
+  app.inject({ method: 'POST', url: `/race/${id}/join`, headers: { cookie } });
+
+interface RaceJson {
+  ended: boolean;
+  players: { player: string; name: string | null; left: number; status: string; place: number | null }[];
+  order: string[] | null;
+}
+const raceJson = async (app: FastifyInstance, cookie: string, id: string): Promise<RaceJson> => {
+  const res = await app.inject({ url: `/api/races/${id}`, headers: { cookie } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<RaceJson>();
+};
+
+/** The viewer's game in the race, read from the race page's #deal-data. */
+async function myGame(app: FastifyInstance, cookie: string, id: string): Promise<{ id: string; deal: Deal }> {
+  const res = await app.inject({ url: `/race/${id}`, headers: { cookie } });
+  expect(res.statusCode).toBe(200);
+  const json = /<script type="application\/json" id="deal-data">(.*?)<\/script>/s.exec(res.body)![1]!;
+  const data = JSON.parse(json) as { deal: Deal; game: { id: string } | null };
+  expect(data.game).not.toBeNull();
+  return { id: data.game!.id, deal: data.deal };
+}
+
+async function raceApp(opts: Partial<AppOptions> = {}) {
+  const clock = testClock(Date.UTC(2026, 11, 5, 20));
+  const app = await build({ now: clock.now, tutorial: false, ...opts });
+  return { app, clock };
+}
+
+describe('opening and joining a race', () => {
+  test('POST /races (form or JSON) → 303 to a race page with the deal and its maker as "me"', async () => {
+    const { app } = await raceApp();
+    const ana = await newPlayer(app);
+    const id = await app.inject({
+      method: 'POST',
+      url: '/races',
+      headers: { cookie: ana, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `layout=${LAYOUT}&seed=${SEED}&mode=classic`,
+    });
+    expect(id.statusCode, id.body).toBe(303);
+    const page = await app.inject({ url: id.headers.location as string, headers: { cookie: ana } });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['x-robots-tag']).toBe('noindex');
+    expect(page.body).toContain('id="board"');
+    expect(page.body).toMatch(/<section id="race"[^>]*data-seated="true"/);
+    expect(page.body).toMatch(/data-player="me" data-left="144" data-status="playing"/);
+    expect(page.body).not.toContain('data-race="join"');
+    const jsonId = await openRace(app, ana);
+    expect((await raceJson(app, ana, jsonId)).players).toEqual([
+      { player: 'me', name: null, left: 144, status: 'playing', place: null, finishedAt: null },
+    ]);
+  });
+
+  test('a visitor sees the racers and a Join button; joining seats them with a game of their own', async () => {
+    const { app } = await raceApp();
+    const [ana, ben] = [await newPlayer(app), await newPlayer(app)];
+    const id = await openRace(app, ana);
+    const before = await app.inject({ url: `/race/${id}`, headers: { cookie: ben } });
+    expect(before.body).toContain('data-race="join"');
+    expect(before.body).toMatch(/data-player="1" data-left="144"/);
+    expect(before.body).not.toContain('data-player="me"');
+    expect(before.body).toMatch(/class="board-wrap"[^>]* inert/); // not racing yet: nothing to play
+    const joined = await join(app, ben, id);
+    expect(joined.statusCode, joined.body).toBe(303);
+    expect(joined.headers.location).toBe(`/race/${id}`);
+    expect((await join(app, ben, id)).statusCode).toBe(303); // again: the same seat
+    const race = await raceJson(app, ben, id);
+    expect(race.players.map((p) => p.player)).toEqual(['1', 'me']);
+    const [a, b] = [await myGame(app, ana, id), await myGame(app, ben, id)];
+    expect(a.id).not.toBe(b.id);
+  });
+
+  test('a racer with a nickname is shown by it, the others as "Player n"', async () => {
+    const { app } = await raceApp();
+    const [ana, ben] = [await newPlayer(app), await newPlayer(app)];
+    const game = await createGame(app, ben);
+    const rows = await query<{ player_id: string }>(app, 'SELECT player_id FROM games WHERE id = ?', game.id);
+    expect(await app.playersRepository.setNickname(rows[0]!.player_id, 'Benny', 'benny')).toBe('ok');
+    const id = await openRace(app, ana);
+    await join(app, ben, id);
+    const page = await app.inject({ url: `/race/${id}`, headers: { cookie: ana } });
+    expect(page.body).toMatch(/data-player="me"[^>]*><span class="race-name">Player 1 \(you\)<\/span>/);
+    expect(page.body).toMatch(/data-player="2"[^>]*><span class="race-name">Benny<\/span>/);
+  });
+});
+
+describe('progress and order come from verified moves', () => {
+  test('moves update tiles left; an illegal move changes nothing; the first win is first', async () => {
+    const { app, clock } = await raceApp();
+    const [ana, ben] = [await newPlayer(app), await newPlayer(app)];
+    const id = await openRace(app, ana);
+    await join(app, ben, id);
+    const [a, b] = [await myGame(app, ana, id), await myGame(app, ben, id)];
+    const moves = solutionMoves(a.deal);
+    expect((await postMoves(app, ana, a.id, moves.slice(0, 3))).statusCode).toBe(200);
+    expect((await postMoves(app, ana, a.id, [{ type: 'match', a: 0, b: 0 }])).statusCode).toBe(409);
+    let race = await raceJson(app, ben, id);
+    expect(race.players[0]).toMatchObject({ player: '1', left: 138, status: 'playing' });
+    clock.advance(60_000);
+    expect((await postMoves(app, ben, b.id, moves)).json()).toMatchObject({ status: 'won' });
+    race = await raceJson(app, ana, id);
+    expect(race.players[1]).toMatchObject({ player: '2', left: 0, status: 'won', place: 1 });
+    expect(race.ended).toBe(false); // Ana plays on for second place
+    clock.advance(10_000);
+    await postMoves(app, ana, a.id, moves.slice(3));
+    race = await raceJson(app, ana, id);
+    expect(race.ended).toBe(true);
+    expect(race.order).toEqual(['2', 'me']);
+    const page = await app.inject({ url: `/race/${id}`, headers: { cookie: ben } });
+    expect(page.body).toMatch(/<ol id="race-order"[^>]*>\s*<li data-order="me"/);
+    expect((await join(app, await newPlayer(app), id)).statusCode).toBe(409); // ERR_RACE_OVER
+  });
+
+  test('a racer unseen past the grace is gone; the race ends without them and the order stands', async () => {
+    const { app, clock } = await raceApp({ races: { graceMs: 30_000 } });
+    const [ana, ben, cat] = [await newPlayer(app), await newPlayer(app), await newPlayer(app)];
+    const id = await openRace(app, ana);
+    await join(app, ben, id);
+    await join(app, cat, id);
+    const b = await myGame(app, ben, id);
+    const c = await myGame(app, cat, id);
+    await postMoves(app, cat, c.id, solutionMoves(c.deal).slice(0, 10));
+    clock.advance(20_000);
+    await postMoves(app, ben, b.id, solutionMoves(b.deal));
+    let race = await raceJson(app, ben, id);
+    expect(race.players.map((p) => p.status)).toEqual(['playing', 'won', 'playing']); // within the grace
+    clock.advance(15_000);
+    race = await raceJson(app, ben, id);
+    expect(race.players.map((p) => p.status)).toEqual(['gone', 'won', 'gone']);
+    expect(race.ended).toBe(true);
+    expect(race.order).toEqual(['me', '3', '1']); // the win, then by tiles left
+  });
+});
+
+describe('bounds', () => {
+  test('at most playersPerRoom racers', async () => {
+    const { app } = await raceApp({ races: { playersPerRoom: 2 } });
+    const id = await openRace(app, await newPlayer(app));
+    expect((await join(app, await newPlayer(app), id)).statusCode).toBe(303);
+    const third = await app.inject({
+      method: 'POST',
+      url: `/race/${id}/join`,
+      headers: { cookie: await newPlayer(app), accept: 'text/html' },
+    });
+    expect(third.statusCode).toBe(409);
+    expect(third.body).toMatch(/this race has 2 players already/i);
+    const page = await app.inject({ url: `/race/${id}`, headers: { cookie: await newPlayer(app) } });
+    expect(page.body).not.toContain('data-race="join"');
+  });
+
+  test('rooms per client an hour, and race requests per player a second', async () => {
+    const { app, clock } = await raceApp({ races: { roomsPerHour: 2, requestsPerSecond: 3 } });
+    const ana = await newPlayer(app);
+    await openRace(app, ana);
+    clock.advance(1000);
+    const id = await openRace(app, ana);
+    clock.advance(1000);
+    const third = await app.inject({
+      method: 'POST',
+      url: '/races',
+      headers: { cookie: ana },
+      payload: { layout: LAYOUT, seed: SEED },
+    });
+    expect(third.statusCode).toBe(429);
+    expect(third.headers['retry-after']).toBeDefined();
+    clock.advance(1000);
+    const reads = [];
+    for (let i = 0; i < 4; i++)
+      reads.push((await app.inject({ url: `/api/races/${id}`, headers: { cookie: ana } })).statusCode);
+    expect(reads).toEqual([200, 200, 200, 429]);
+  });
+
+  test('a room without a join or a move for idleMs is closed', async () => {
+    const { app, clock } = await raceApp({ races: { idleMs: 60_000 } });
+    const ana = await newPlayer(app);
+    const id = await openRace(app, ana);
+    const a = await myGame(app, ana, id);
+    clock.advance(50_000);
+    await postMoves(app, ana, a.id, solutionMoves(a.deal).slice(0, 1)); // a move keeps it open
+    clock.advance(50_000);
+    expect((await app.inject({ url: `/race/${id}`, headers: { cookie: ana } })).statusCode).toBe(200);
+    clock.advance(11_000);
+    const closed = await app.inject({ url: `/race/${id}`, headers: { cookie: ana } });
+    expect(closed.statusCode).toBe(404);
+    expect(closed.body).toMatch(/there is no such race/i);
+    const api = await app.inject({ url: `/api/races/${id}`, headers: { cookie: ana } });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toMatchObject({ code: 'ERR_NO_RACE' });
+  });
+});
+
+describe('bad input is a 4xx', () => {
+  test.each([
+    ['an unknown layout', { layout: 'no-such-layout', seed: SEED }, 404],
+    ['a bad seed', { layout: LAYOUT, seed: 'bad seed!' }, 400],
+    ['a bad mode', { layout: LAYOUT, seed: SEED, mode: 'fast' }, 400],
+    ['no seed', { layout: LAYOUT }, 400],
+    ['an extra field', { layout: LAYOUT, seed: SEED, players: 99 }, 400],
+  ])('POST /races with %s', async (_what, body, status) => {
+    const { app } = await raceApp();
+    const res = await app.inject({
+      method: 'POST',
+      url: '/races',
+      headers: { cookie: await newPlayer(app) },
+      payload: body,
+    });
+    expect(res.statusCode).toBe(status);
+  });
+
+  test.each([
+    ['GET', '/race/AAAAAAAAAAAA', 404],
+    ['GET', '/race/short', 400],
+    ['GET', '/race/AAAAAAAAAAAA/events', 404],
+    ['POST', '/race/AAAAAAAAAAAA/join', 404],
+    ['GET', '/api/races/AAAAAAAAAAAA', 404],
+    ['GET', '/api/races/bad%20id!', 400],
+  ] as const)('%s %s', async (method, url, status) => {
+    const { app } = await raceApp();
+    const res = await app.inject({ method, url, headers: { cookie: await newPlayer(app) } });
+    expect(res.statusCode).toBe(status);
+  });
+
+  test('a POST without the player cookie is refused', async () => {
+    const { app } = await raceApp();
+    const res = await app.inject({ method: 'POST', url: '/races', payload: { layout: LAYOUT, seed: SEED } });
+    expect(res.statusCode).toBe(403);
+  });
+});
+
+/** Reads server-sent events from a stream until `until` holds for the events so far. */
+async function readEvents(
+  body: ReadableStream<Uint8Array>,
+  until: (events: { event: string; data: string }[]) => boolean,
+  timeoutMs = 5000,
+): Promise<{ event: string; data: string }[]> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  const events: { event: string; data: string }[] = [];
+  let text = '';
+  const deadline = Date.now() + timeoutMs;
+  while (!until(events)) {
+    const left = deadline - Date.now();
+    if (left <= 0) break;
+    const chunk = await Promise.race([
+      reader.read(),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), left)),
+    ]);
+    if (chunk === null || chunk.done) break;
+    text += decoder.decode(chunk.value, { stream: true });
+    let end: number;
+    while ((end = text.indexOf('\n\n')) >= 0) {
+      const block = text.slice(0, end);
+      text = text.slice(end + 2);
+      const event = /^event: (.*)$/m.exec(block)?.[1];
+      const data = /^data: (.*)$/m.exec(block)?.[1];
+      if (event && data !== undefined) events.push({ event, data });
+    }
+  }
+  reader.releaseLock();
+  return events;
+}
+
+describe('the live stream', () => {
+  test('sends the standings as they change, coalesced, and refuses streams past the bound', async () => {
+    const app = await build({ tutorial: false, races: { streamsPerPlayer: 1, pushMs: 300 } });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const [ana, ben] = [await newPlayer(app), await newPlayer(app)];
+    const id = await openRace(app, ana);
+    await join(app, ben, id);
+    const controller = new AbortController();
+    const res = await fetch(`${url}/race/${id}/events`, { headers: { cookie: ana }, signal: controller.signal });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    const first = await readEvents(res.body!, (e) => e.length >= 1);
+    expect(JSON.parse(first[0]!.data).html).toMatch(/data-player="me" data-left="144" data-status="playing"/);
+    const again = await fetch(`${url}/race/${id}/events`, { headers: { cookie: ana } });
+    expect(again.status).toBe(429);
+    expect(await again.text()).toMatch(/a player may follow 1 races at once/i);
+
+    // Ben plays 12 batches as fast as he can: Ana hears of them in a few updates, the last one right.
+    const b = await myGame(app, ben, id);
+    const moves = solutionMoves(b.deal);
+    const started = Date.now();
+    for (let i = 0; i < 12; i++) expect((await postMoves(app, ben, b.id, moves.slice(i, i + 1))).statusCode).toBe(200);
+    const events = await readEvents(res.body!, (e) => e.some((x) => x.data.includes('data-left=\\"120\\"')));
+    const last = JSON.parse(events.at(-1)!.data) as { html: string };
+    expect(last.html).toMatch(/data-player="2" data-left="120" data-status="playing"/);
+    expect(events.length).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 300) + 1);
+    controller.abort();
+    await expect.poll(() => app.races.openStreams()).toBe(0);
+  });
+
+  test('a close ends the streams (the browser comes back to another process)', async () => {
+    const app = await build({ tutorial: false });
+    const url = await app.listen({ port: 0, host: '127.0.0.1' });
+    const ana = await newPlayer(app);
+    const id = await openRace(app, ana);
+    const res = await fetch(`${url}/race/${id}/events`, { headers: { cookie: ana } });
+    await readEvents(res.body!, (e) => e.length >= 1);
+    const closed = app.close();
+    const reader = res.body!.getReader();
+    for (;;) if ((await reader.read()).done) break;
+    await closed;
+  });
+});
