@@ -47,7 +47,7 @@ export type RebuiltRow = DealRow & { readonly measured?: Difficulty };
 
 export type Slots = readonly (readonly [number, number, number])[];
 
-/** Shapes parsed once and kept by id, bounded by bytes (a 1,000-tile shape is about 56 KB; issue 24). */
+/** Shapes parsed once and kept by id, bounded by bytes (a 1,000-tile shape is about 56 KB; docs/operations.md, "Memory"). */
 export const shapeCache = (): ByteLru<number, Slots> => new ByteLru('deal shapes', CACHE_BUDGETS.shapes);
 
 /** Keeps a parsed shape in the cache. */
