@@ -1,6 +1,6 @@
 /**
  * Can fewer random games stand in for a deal's 200 (engine difficulty.ts)? `npx tsx bench/difficulty-estimators.ts
- * [--deals N]`: the comparison docs/study.md ("Its cost") reports.
+ * [--deals N]`: the comparison docs/study.md reports (section 6, "Measured difficulty", its cost).
  *
  * Relaxed turtle deals of two seed sets, the study's (`study-1 …`, where the cuts are fitted) and others never used
  * elsewhere (`estimate-1 …`, where everything is checked). Per deal: the 200-game score as the engine measures it,

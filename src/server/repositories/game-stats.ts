@@ -70,7 +70,8 @@ export function createGameStats(sql: Sql): StatsReads {
               [playerId, t.layout, t.won % 2 === 1 ? 1 : 2, (t.won - 1) >> 1],
             )
           ).map((row) => row.t);
-          layouts.push({ ...t, median_ms: mid.reduce((a, b) => a + b, 0) / mid.length });
+          // No row at the offset: totals counted wins whose games are gone (restored or moved stats): no median.
+          layouts.push({ ...t, median_ms: mid.length ? mid.reduce((a, b) => a + b, 0) / mid.length : null });
         }
         const best = await tx.one<{ best_streak: number; best_daily_streak: number }>(
           'SELECT best_streak, best_daily_streak FROM players WHERE id = ?',

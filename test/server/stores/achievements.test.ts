@@ -89,7 +89,7 @@ const ids = (earned: readonly Earned[]): string[] => earned.map((a) => a.id);
 
 async function achievements(app: FastifyInstance, cookie: string): Promise<Map<string, View>> {
   const res = await app.inject({ url: '/api/stats', headers: { cookie } });
-  expect(res.statusCode).toBe(200);
+  expect(res.statusCode, res.body).toBe(200);
   return new Map((res.json().achievements as View[]).map((a) => [a.id, a]));
 }
 
