@@ -51,17 +51,22 @@ async function centre(page: Page, slot: number): Promise<{ x: number; y: number 
 }
 
 /** A tap as a finger makes it: touchStart and touchEnd at one point, through the DevTools protocol. */
-async function tap(cdp: CDPSession, at: { x: number; y: number }): Promise<void> {
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [{ x: at.x, y: at.y, id: 1 }] });
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+/**
+ * A tap: touch start and end 40 ms apart. The events carry their own time stamps (`at`, ms since the epoch; now
+ * by default), so the page measures the taps as the test meant them however long a busy machine takes to deliver.
+ */
+async function tap(cdp: CDPSession, where: { x: number; y: number }, at = Date.now()): Promise<void> {
+  const start = { type: 'touchStart' as const, touchPoints: [{ x: where.x, y: where.y, id: 1 }], timestamp: at / 1000 };
+  await cdp.send('Input.dispatchTouchEvent', start);
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [], timestamp: (at + 40) / 1000 });
 }
 
 /** Two taps `gap` ms apart (start to start), as a quick player makes them. */
 async function twoTaps(cdp: CDPSession, a: { x: number; y: number }, b: { x: number; y: number }, gap = 150) {
   const started = Date.now();
-  await tap(cdp, a);
+  await tap(cdp, a, started);
   await new Promise((done) => setTimeout(done, Math.max(0, gap - (Date.now() - started))));
-  await tap(cdp, b);
+  await tap(cdp, b, started + gap);
 }
 
 const zoomed = (page: Page): Promise<boolean> => page.$eval('#board-view', (el) => el.hasAttribute('data-zoomed'));
