@@ -6,45 +6,10 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
-import {
-  applyMoves,
-  availablePairs,
-  explainLoss,
-  newGame,
-  presenceOf,
-  solve,
-  type Deal,
-  type Game,
-  type Move,
-  type Pair,
-} from '../../src/engine/index.ts';
+import { losingLine } from '../support/losing-lines.ts';
 import { appAndBrowser, clickPairs, HAS_CHROMIUM, pageData, settled } from './browser.ts';
 
 const suite = HAS_CHROMIUM ? describe : describe.skip;
-
-const gameOf = (deal: Deal, pairs: readonly Pair[]): Game => {
-  const start = newGame(deal);
-  if (!start.ok) throw new Error(start.message);
-  const moves: Move[] = pairs.map(([a, b]) => ({ type: 'match', a, b }));
-  const game = applyMoves(start.value, moves);
-  if (!game.ok) throw new Error(game.message);
-  return game.value;
-};
-
-/** Along the deal's solution, the first free pair that loses the win for a named reason: the line before it, and it. */
-function losingLine(deal: Deal): { line: Pair[]; losing: Pair; reason: string; tiles: readonly number[] } {
-  for (let k = 0; k < deal.solution.length; k++) {
-    const line = deal.solution.slice(0, k) as Pair[];
-    const game = gameOf(deal, line);
-    for (const pair of availablePairs(game)) {
-      const after = gameOf(deal, [...line, pair]);
-      if (solve(after.geom, presenceOf(after), after.faces).result !== 'unsolvable') continue;
-      const e = explainLoss(game.geom, game.faces, pair);
-      if (e.reason !== 'none') return { line, losing: pair, reason: e.reason, tiles: e.tiles };
-    }
-  }
-  throw new Error('no losing move with a reason along the solution');
-}
 
 const reasonTiles = (page: Page): Promise<number[]> =>
   page.$$eval('#board .tile[data-reason-tile]', (els) => els.map((el) => Number((el as HTMLElement).dataset.slot)));

@@ -5,56 +5,17 @@
  * on from move K", counts no check, and passes axe. A screenshot goes to /tmp/coach-stuck-390x844.png.
  */
 import { describe, expect, test } from 'vitest';
-import {
-  applyMoves,
-  availablePairs,
-  explainLoss,
-  newGame,
-  presenceOf,
-  solve,
-  type Deal,
-  type Game,
-  type Move,
-  type Pair,
-} from '../../src/engine/index.ts';
+import type { Deal, Pair } from '../../src/engine/index.ts';
+import { losingLine, toStuck } from '../support/losing-lines.ts';
 import { axeViolations } from './audit.ts';
 import { appAndBrowser, clickPairs, HAS_CHROMIUM, pageData, settled } from './browser.ts';
 
 const suite = HAS_CHROMIUM ? describe : describe.skip;
 
-const gameOf = (deal: Deal, pairs: readonly Pair[]): Game => {
-  const start = newGame(deal);
-  if (!start.ok) throw new Error(start.message);
-  const moves: Move[] = pairs.map(([a, b]) => ({ type: 'match', a, b }));
-  const game = applyMoves(start.value, moves);
-  if (!game.ok) throw new Error(game.message);
-  return game.value;
-};
-
-/**
- * Along the deal's solution, the first free pair that loses the win for a named reason, then the first free
- * pair each time until none is left: the whole line, where the losing pair is in it, and its reason.
- */
+/** Along the deal's solution, the first free pair that loses the win for a named reason, played on to a stuck board. */
 function stuckLine(deal: Deal): { line: Pair[]; at: number; reason: string; tiles: readonly number[] } {
-  for (let k = 0; k < deal.solution.length; k++) {
-    const before = deal.solution.slice(0, k) as Pair[];
-    const game = gameOf(deal, before);
-    for (const pair of availablePairs(game)) {
-      const after = gameOf(deal, [...before, pair]);
-      if (solve(after.geom, presenceOf(after), after.faces).result !== 'unsolvable') continue;
-      const e = explainLoss(game.geom, game.faces, pair);
-      if (e.reason === 'none') continue;
-      const line = [...before, pair];
-      for (let g = after; ;) {
-        const next = availablePairs(g)[0];
-        if (!next) break;
-        line.push(next);
-        g = gameOf(deal, line);
-      }
-      return { line, at: k, reason: e.reason, tiles: e.tiles };
-    }
-  }
-  throw new Error('no losing move with a reason along the solution');
+  const { line, at, losing, reason, tiles } = losingLine(deal);
+  return { line: toStuck(deal, [...line, losing]), at, reason, tiles };
 }
 
 suite('the coach on the stuck message', () => {

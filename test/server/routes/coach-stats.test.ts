@@ -4,48 +4,14 @@
  * play on from the move before; a won game, and an unfinished one whose player heard nothing, show none.
  */
 import { describe, expect, test } from 'vitest';
-import {
-  applyMoves,
-  availablePairs,
-  explainLoss,
-  newGame,
-  presenceOf,
-  solve,
-  type Deal,
-  type Game,
-  type Move,
-} from '../../../src/engine/index.ts';
+import type { Deal, Move } from '../../../src/engine/index.ts';
+import { losingLine, toStuck } from '../../support/losing-lines.ts';
 import { build, createGame, newPlayer, postMoves, solutionMoves } from '../helper.ts';
-
-const started = (deal: Deal): Game => {
-  const start = newGame(deal);
-  if (!start.ok) throw new Error(start.message);
-  return start.value;
-};
 
 /** The deal's first free pair that loses the win for a named reason, then first pairs until none is left. */
 function stuckLine(deal: Deal): { moves: Move[]; reason: string } {
-  const start = started(deal);
-  for (const [a, b] of availablePairs(start)) {
-    const losing: Move = { type: 'match', a, b };
-    const after = applyMoves(start, [losing]);
-    if (!after.ok || solve(after.value.geom, presenceOf(after.value), after.value.faces).result !== 'unsolvable')
-      continue;
-    const e = explainLoss(start.geom, start.faces, [a, b]);
-    if (e.reason === 'none') continue;
-    const moves: Move[] = [losing];
-    for (let g = after.value; ;) {
-      const next = availablePairs(g)[0];
-      if (!next) break;
-      const move: Move = { type: 'match', a: next[0], b: next[1] };
-      moves.push(move);
-      const played = applyMoves(g, [move]);
-      if (!played.ok) throw new Error(played.message);
-      g = played.value;
-    }
-    return { moves, reason: e.reason };
-  }
-  throw new Error('no losing first pair with a reason');
+  const { losing, reason } = losingLine(deal, 1);
+  return { moves: toStuck(deal, [losing]).map(([a, b]) => ({ type: 'match', a, b })), reason };
 }
 
 /** The history row of game `id` on a stats page. */

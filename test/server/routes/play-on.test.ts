@@ -6,31 +6,14 @@
  */
 import { describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import {
-  applyMoves,
-  availablePairs,
-  explainLoss,
-  newGame,
-  presenceOf,
-  solve,
-  type Deal,
-  type Move,
-  type Pair,
-} from '../../../src/engine/index.ts';
+import type { Deal, Move, Pair } from '../../../src/engine/index.ts';
+import { losingLine } from '../../support/losing-lines.ts';
 import { build, createGame, newPlayer, postMoves, solutionMoves } from '../helper.ts';
 
 /** The first free pair of a deal's start that loses the win for a named reason (the deal is chosen to have one). */
 function losingPair(deal: Deal): { pair: Pair; reason: string; tiles: readonly number[] } {
-  const start = newGame(deal);
-  if (!start.ok) throw new Error(start.message);
-  for (const pair of availablePairs(start.value)) {
-    const after = applyMoves(start.value, [{ type: 'match', a: pair[0], b: pair[1] }]);
-    if (!after.ok || solve(after.value.geom, presenceOf(after.value), after.value.faces).result !== 'unsolvable')
-      continue;
-    const e = explainLoss(start.value.geom, start.value.faces, pair);
-    if (e.reason !== 'none') return { pair, reason: e.reason, tiles: e.tiles };
-  }
-  throw new Error('no losing first pair with a reason');
+  const { losing, reason, tiles } = losingLine(deal, 1);
+  return { pair: losing, reason, tiles };
 }
 
 const playOn = (app: FastifyInstance, cookie: string, id: string, payload: unknown) =>
