@@ -39,7 +39,7 @@ const verifiedOf = ({ timeMs, previousBestMs, ranked, unranked, dailyRank, next,
   achievements,
 });
 
-function start(doc: Document, data: DealData, message = ''): void {
+async function start(doc: Document, data: DealData, message = ''): Promise<void> {
   const wrap = doc.querySelector('.board-wrap');
   const counters = doc.querySelector<HTMLElement>('.counters');
   const sounds = makeSounds();
@@ -50,6 +50,7 @@ function start(doc: Document, data: DealData, message = ''): void {
     soundOn: sounds.on,
   };
   const headless = makeState(data, Date.now(), prefs);
+  await nextTask(); // the deal's geometry and state, then the page: two short tasks, not one long one on a slow phone
   const s: State = Object.assign(headless, {
     dom: makeDom(doc, headless),
     moveFocus: false,
@@ -144,22 +145,44 @@ function start(doc: Document, data: DealData, message = ''): void {
   draw();
   s.dom.board.classList.add('live'); // the script is running: CSS may rely on it
   bind(doc, s.dom.board, ctrl);
-  const bar = doc.querySelector<HTMLElement>('.controls');
-  if (bar) watchChrome(bar, doc.querySelector<HTMLElement>('.counters'));
-  for (const box of doc.querySelectorAll<HTMLElement>('#win-panel, .play-side, #game-menu')) watchMore(box);
   // For tests and curious players: the state, the sync, and a way to send what waits without the batch delay.
   (globalThis as { __mahjong?: unknown }).__mahjong = { state: s, sync, sendNow: () => ctrl.online() };
 }
 
-registerServiceWorker();
+/** A new task: what follows runs after the browser has had a turn (input, a frame). */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
+/** The page's chrome watched for fit and scroll cues (bar.ts, cue.ts). */
+function watchPage(doc: Document): void {
+  const bar = doc.querySelector<HTMLElement>('.controls');
+  if (bar) watchChrome(bar, doc.querySelector<HTMLElement>('.counters'));
+  for (const box of doc.querySelectorAll<HTMLElement>('#win-panel, .play-side, #game-menu')) watchMore(box);
+}
+
+/*
+ * The board first, each later job in a task of its own: a phone's main thread is never held long, so the first tap
+ * is answered at once (docs/client.md, "Measures").
+ */
 const given = readData(document) as DealData | { deal: null } | null;
 if (given?.deal) {
-  start(document, given);
+  const deal = given.deal;
+  await start(document, given);
+  await nextTask();
+  watchPage(document);
+  await nextTask();
   // Kept for playing this link again without a network (shell.ts); the heading starts with the layout's name.
-  const name = document.querySelector('.play-name')?.textContent?.trim() || given.deal.layout;
-  void keepDeal(given.deal, name);
+  const name = document.querySelector('.play-name')?.textContent?.trim() || deal.layout;
+  void keepDeal(deal, name);
+  await nextTask();
   bootTutorial(document); // the first game's lesson: by itself on a first visit, from How to play at any time
 } else if (given) {
   // The offline page (the service worker's answer to a deal link without a network): deal it here.
-  void openOffline(document, WORKER_URL).then((opened) => opened && start(document, opened.data, opened.message));
+  const opened = await openOffline(document, WORKER_URL);
+  if (opened) {
+    await start(document, opened.data, opened.message);
+    watchPage(document);
+  }
 }
+registerServiceWorker();
