@@ -115,8 +115,8 @@ const cookieSetup = fp(
     const secret =
       opts.secret ??
       (fastify.backend === 'postgres'
-        ? await fastify.settingsRepository.getOrCreate(FLEET_SECRET_KEY, () => randomBytes(32).toString('base64url'))
-        : await cookieSecretFor(opts.databasePath, fastify.settingsRepository));
+        ? await fastify.settingsStore.getOrCreate(FLEET_SECRET_KEY, () => randomBytes(32).toString('base64url'))
+        : await cookieSecretFor(opts.databasePath, fastify.settingsStore));
     await fastify.register(cookie, { secret });
   },
   { name: 'cookie-setup', dependencies: ['stores'] },

@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { geometryOf, makeLayout, type Layout, type Slot } from '../../engine/index.ts';
 import type { Refusal } from '../errors.ts';
-import type { CustomLayoutRow } from '../repositories/types.ts';
+import type { CustomLayoutRow } from '../stores/types.ts';
 import { layoutGrowth } from './growth.ts';
 import { budgetGroup, NEW_LAYOUT_LIMITS, WindowBudget, type NewLayoutLimits } from './limits.ts';
 import { layoutName, type Namer } from './layouts.ts';
@@ -140,7 +140,7 @@ export function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
 }
 
 async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayoutsOptions): Promise<void> {
-  const repo = fastify.customLayoutsRepository;
+  const repo = fastify.customLayoutsStore;
   // Kept parsed with their pictures, bounded by bytes (a 1,000-tile one with its geometry is about 1 MB).
   const kept = new ByteLru<string, CustomLayoutInfo>('custom layouts', CACHE_BUDGETS.layouts);
   fastify.caches.push(kept);

@@ -6,7 +6,7 @@
  */
 import type { Deal } from '../../engine/index.ts';
 import type { Refusal } from '../errors.ts';
-import type { DealRow } from '../repositories/types.ts';
+import type { DealRow } from '../stores/types.ts';
 import { ByteLru, type MeasuredCache } from './lru.ts';
 import { CACHE_BUDGETS, dealBytes, keyedRecordBytes, stringBytes } from './sizes.ts';
 

@@ -19,7 +19,7 @@
  *   player on that UTC day and the game started on it.
  */
 import type { Move } from '../../engine/index.ts';
-import type { Unranked } from '../repositories/types.ts';
+import type { Unranked } from '../stores/types.ts';
 import { dailyDayOf } from './daily.ts';
 
 export const PAIR_FLOOR_MS = 700; // the fastest a person is credited with: a pair every 0.7 s …

@@ -52,7 +52,7 @@ import {
 } from '../../engine/index.ts';
 import type { GameAnswer } from '../../shared/api.ts';
 import { isErrorCode, type ErrorCode, type Refusal } from '../errors.ts';
-import type { GameRow } from '../repositories/types.ts';
+import type { GameRow } from '../stores/types.ts';
 import type { StoredDeal } from './dealer.ts';
 import { paceAfter, paceStart, rankWin } from './fair-play.ts';
 import { ROW_BYTES, textGrowth } from './growth.ts';
@@ -243,7 +243,7 @@ export function gameStates(maxBytes: number = CACHE_BUDGETS.games) {
 }
 
 export function createGames(fastify: FastifyInstance, now: () => number, gamesPerDay: number | false = GAMES_PER_DAY) {
-  const repo = fastify.gamesRepository;
+  const repo = fastify.gamesStore;
   const cache = gameStates(); // game id → state after its stored log, and its move_count
   fastify.caches.push(cache.cache);
   const shuffleBudget = new WindowBudget('shuffles', SHUFFLES_PER_MINUTE, 60_000, fastify.counters); // by player

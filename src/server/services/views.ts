@@ -19,7 +19,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { addCookie } from '../plugins/player.ts';
-import type { BestTime } from '../repositories/types.ts';
+import type { BestTime } from '../stores/types.ts';
 import type { StoredDeal } from './dealer.ts';
 import { ROW_BYTES } from './growth.ts';
 import { ByteLru } from './lru.ts';
@@ -144,7 +144,7 @@ export interface Views {
 }
 
 async function viewsPlugin(fastify: FastifyInstance): Promise<void> {
-  const repo = fastify.gamesRepository;
+  const repo = fastify.gamesStore;
   const records = new ByteLru<number, { record: OwnRecord; at: number }>('deal records', CACHE_BUDGETS.records);
   fastify.caches.push(records);
   fastify.decorate('views', {

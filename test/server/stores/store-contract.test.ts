@@ -1,5 +1,5 @@
 /**
- * The store contract: every behaviour of the stores in src/server/repositories/types.ts, run
+ * The store contract: every behaviour of the stores in src/server/stores/types.ts, run
  * against SQLite and against a real PostgreSQL (test/support/postgres.ts), with the same expectations.
  * Races are real on PostgreSQL (several pooled connections); on SQLite they are interleaved promises.
  */
@@ -8,9 +8,9 @@ import { layoutById } from '../../../src/engine/builtins.ts';
 import { deal as makeDeal, type Band, type Deal } from '../../../src/engine/index.ts';
 import { openDatabase } from '../../../src/server/plugins/database.ts';
 import { openPostgres } from '../../../src/server/plugins/postgres.ts';
-import { createPgStores, createSqliteStores } from '../../../src/server/repositories/index.ts';
+import { createPgStores, createSqliteStores } from '../../../src/server/stores/index.ts';
 import { dealKey } from '../../../src/server/schemas/common.ts';
-import type { SavedMoves, Stores } from '../../../src/server/repositories/types.ts';
+import type { SavedMoves, Stores } from '../../../src/server/stores/types.ts';
 import { freshDatabaseUrl, postgresSkip } from '../../support/postgres.ts';
 import {
   dealGrowth,

@@ -18,9 +18,9 @@ const FIRST_PLAY = { phone: '/play/vase?difficulty=easy', wide: '/play/turtle?di
 
 export default async function pagesHome(fastify: FastifyInstance): Promise<void> {
   fastify.get('/', async (request, reply) => {
-    const latest = request.isNewPlayer ? undefined : await fastify.gamesRepository.latestUnfinished(request.playerId);
+    const latest = request.isNewPlayer ? undefined : await fastify.gamesStore.latestUnfinished(request.playerId);
     const now = fastify.now();
-    const totals = request.isNewPlayer ? [] : await fastify.gamesRepository.layoutTotals(request.playerId);
+    const totals = request.isNewPlayer ? [] : await fastify.gamesStore.layoutTotals(request.playerId);
     const mark = new Map(
       totals.map((t) => [t.layout, t.clean_wins > 0 ? 'clean' : t.won > 0 ? 'won' : t.played > 0 ? 'played' : '']),
     );

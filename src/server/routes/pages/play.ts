@@ -244,7 +244,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       fastify.tutorial &&
       !resumed &&
       !isTutorialDone(request.cookies[PREFS_COOKIE]) &&
-      (!known || !(await fastify.playersRepository.find(request.playerId)));
+      (!known || !(await fastify.playersStore.find(request.playerId)));
     const pageKey = `${nav} ${shareUrl} ${request.hl ?? ''} ${prefs.timer} ${prefs.highlight} ${prefs.paused} ${theme.name} ${theme.auto} ${request.tiles} ${tutorial}`;
     return { path, shareUrl, daily, nav, prefs, theme, tutorial, pageKey };
   }
