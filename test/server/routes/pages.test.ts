@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { freeSlots, newGame, presenceOf, replay, type Deal } from '../../../src/engine/index.ts';
 import { LAYOUTS } from '../../../src/engine/builtins.ts';
 import { boxOf } from '../../../src/shared/box.ts';
-import { dealData } from '../../../src/server/views/board.ts';
+import { dealData } from '../../../src/server/view-models/board.ts';
 import {
   BACKEND,
   build,

@@ -38,7 +38,7 @@ import { clientKey } from '../../services/limits.ts';
 import { nameKey } from '../../services/names.ts';
 import { dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/display.ts';
 import { geometryOfDeal } from '../../../engine/index.ts';
-import { boardPreview } from '../../views/head.ts';
+import { boardPreview } from '../../view-models/head.ts';
 
 interface FormState {
   error?: string; // why the name was refused

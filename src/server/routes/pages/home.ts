@@ -9,7 +9,7 @@ import { dailyLayoutOf, dailySeed, utcDate } from '../../services/daily.ts';
 import { familyInfos, layoutName } from '../../services/layouts.ts';
 import { dealUrl, newDealUrl } from '../../../shared/display.ts';
 import { nextUnplayed } from '../../services/wins.ts';
-import { structuredData } from '../../views/head.ts';
+import { structuredData } from '../../view-models/head.ts';
 
 /** The hero's play buttons: a portrait layout for a phone held upright, the turtle elsewhere. */
 const PLAY = { phone: '/play/spire', wide: '/play/turtle' };

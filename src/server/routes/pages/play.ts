@@ -29,10 +29,10 @@ import { clientKey } from '../../services/limits.ts';
 import { sendMiss, sendRefusalOrMiss } from '../../services/misses.ts';
 import { randomSeed } from '../../services/seeds.ts';
 import { setStamp, takeStamp, type OwnRecord } from '../../services/views.ts';
-import { boardView, dealData, type GameData } from '../../views/board.ts';
-import { boardPreview, headLinks } from '../../views/head.ts';
-import { keepWhole, PlayPages, RECORD_MARK, sendPage, type FreshBoard } from '../../views/play-pages.ts';
-import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
+import { boardView, dealData, type GameData } from '../../view-models/board.ts';
+import { boardPreview, headLinks } from '../../view-models/head.ts';
+import { keepWhole, PlayPages, RECORD_MARK, sendPage, type FreshBoard } from '../../view-models/play-pages.ts';
+import { themeOf, THEME_COOKIE } from '../../view-models/theme.ts';
 
 const NO_RECORD: OwnRecord = { opened: 0, won: 0, best: [] };
 

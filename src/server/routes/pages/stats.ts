@@ -9,7 +9,7 @@ import { clientKey } from '../../services/limits.ts';
 import { statsOf, type HistoryEntry } from '../../services/stats.ts';
 import { shortReasonText } from '../../../shared/coach.ts';
 import type { Format } from '../../../shared/i18n.ts';
-import { timesChart } from '../../views/chart.ts';
+import { timesChart } from '../../view-models/chart.ts';
 import { BANDS } from '../../../engine/index.ts';
 import { PROGRESS_KEYS } from '../../../shared/achievements.ts';
 import { ACHIEVEMENT_MESSAGES } from '../../services/achievements.ts';
