@@ -63,7 +63,7 @@ import races, { type RaceLimits } from './services/races.ts';
 import replays from './services/replays.ts';
 import growth from './services/growth.ts';
 import cpuBudget, { type CpuLimits } from './services/cpu-budget.ts';
-import views from './services/views.ts';
+import firstShown from './services/first-shown.ts';
 import type { NewLayoutLimits } from './services/limits.ts';
 import type { MeasuredCache } from './services/lru.ts';
 import { Readiness } from './readiness.ts';
@@ -190,7 +190,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(player, { publicOrigin: opts.publicOrigin });
   app.register(i18n);
   app.register(tiles);
-  app.register(views);
+  app.register(firstShown);
   app.register(assets, { publicDir: opts.publicDir });
   app.register(view);
   app.register(dealer, {

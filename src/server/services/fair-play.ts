@@ -3,7 +3,7 @@
  * daily table.
  *
  * - A game's time runs from the moment the server first showed the player its deal (a play page,
- *   the deal API or a new game: `deal_views`) to the server's receipt of the winning move.
+ *   the deal API or a new game: `first_shown`) to the server's receipt of the winning move.
  * - The pace rule: moves must reach the server as a person plays them. By the time a batch arrives,
  *   the game may have received at most PACE_BURST pairs plus one pair per PAIR_FLOOR_MS since the
  *   deal was shown, and the first batch with a pair at most PACE_BURST pairs (a person's browser sends the first

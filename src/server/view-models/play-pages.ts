@@ -89,7 +89,7 @@ const boardKey = (shown: ShownDeal, lang: Lang): string =>
 
 /**
  * Keeps a kept page whole with `record`, the record every visitor without a game gets while it is kept
- * (services/views.ts): those visitors are then sent the same bytes, no copy made.
+ * (services/first-shown.ts): those visitors are then sent the same bytes, no copy made.
  */
 export function keepWhole(page: KeptPage, record: string): void {
   if (page.whole?.record !== record)
