@@ -65,7 +65,7 @@ import growth from './services/growth.ts';
 import cpuBudget, { type CpuLimits } from './services/cpu-budget.ts';
 import firstShown from './services/first-shown.ts';
 import type { NewLayoutLimits } from './services/limits.ts';
-import type { MeasuredCache } from './services/lru.ts';
+import type { MeasuredCache } from './utils/lru.ts';
 import { Readiness } from './readiness.ts';
 
 declare module 'fastify' {
@@ -73,7 +73,7 @@ declare module 'fastify' {
     now: () => number; // the server clock, in ms since the epoch; injectable for tests
     publicOrigin: string | undefined; // PUBLIC_ORIGIN: absolute links are built from it, never from Host
     tutorial: boolean; // the first game's lesson may open by itself (AppOptions.tutorial)
-    caches: MeasuredCache[]; // every cache bounded by bytes, for /healthz?detail=1 (services/sizes.ts)
+    caches: MeasuredCache[]; // every cache bounded by bytes, for /healthz?detail=1 (utils/sizes.ts)
     connectionStats: () => ConnectionStats; // open sockets, and those shed or refused (connections.ts)
     readiness: Readiness; // draining after SIGTERM: /healthz 503, every answer Connection: close (readiness.ts)
   }

@@ -18,8 +18,8 @@ import type { CustomLayoutRow } from '../stores/types.ts';
 import { layoutGrowth } from './growth.ts';
 import { budgetGroup, NEW_LAYOUT_LIMITS, WindowBudget, type NewLayoutLimits } from './limits.ts';
 import { layoutName, type Namer } from './layouts.ts';
-import { ByteLru } from './lru.ts';
-import { CACHE_BUDGETS, customLayoutBytes, flatString } from './sizes.ts';
+import { ByteLru } from '../utils/lru.ts';
+import { CACHE_BUDGETS, customLayoutBytes, flatString } from '../utils/sizes.ts';
 import {
   customId,
   DEFAULT_NAME,
@@ -133,7 +133,7 @@ export function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
     name,
     tiles: row.tiles,
     layers: geom.value.extent.depth,
-    drawing: { viewBox: drawing.viewBox, body: flatString(drawing.body) }, // kept: flat, so its size is its length (services/sizes.ts)
+    drawing: { viewBox: drawing.viewBox, body: flatString(drawing.body) }, // kept: flat, so its size is its length (utils/sizes.ts)
     layout,
     format: row.format,
   };

@@ -22,8 +22,8 @@ import { addCookie } from '../plugins/player.ts';
 import type { BestTime } from '../stores/types.ts';
 import type { StoredDeal } from './dealer.ts';
 import { ROW_BYTES } from './growth.ts';
-import { ByteLru } from './lru.ts';
-import { CACHE_BUDGETS, HEAP, stringBytes } from './sizes.ts';
+import { ByteLru } from '../utils/lru.ts';
+import { CACHE_BUDGETS, HEAP, stringBytes } from '../utils/sizes.ts';
 import { RECORD_SIZE } from './wins.ts';
 
 declare module 'fastify' {

@@ -57,8 +57,8 @@ import type { StoredDeal } from './dealer.ts';
 import { paceAfter, paceStart, rankWin } from './fair-play.ts';
 import { ROW_BYTES, textGrowth } from './growth.ts';
 import { WindowBudget } from './limits.ts';
-import { ByteLru } from './lru.ts';
-import { CACHE_BUDGETS, dealBytes, gameBytes } from './sizes.ts';
+import { ByteLru } from '../utils/lru.ts';
+import { CACHE_BUDGETS, dealBytes, gameBytes } from '../utils/sizes.ts';
 import { isCustomId } from './upload.ts';
 
 declare module 'fastify' {

@@ -34,8 +34,8 @@ import type { StoredDeal } from './dealer.ts';
 import { PlayError } from './games.ts';
 import { reviewGrowth, ROW_BYTES } from './growth.ts';
 import { reviewCostMs } from './costs.ts';
-import { ByteLru } from './lru.ts';
-import { CACHE_BUDGETS, HEAP, keyedRecordBytes } from './sizes.ts';
+import { ByteLru } from '../utils/lru.ts';
+import { CACHE_BUDGETS, HEAP, keyedRecordBytes } from '../utils/sizes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
