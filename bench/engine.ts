@@ -38,7 +38,7 @@ import type { Deal, Face, Layout, Move, Pair } from '../src/engine/index.ts';
 import { parseFlags, UsageError } from '../src/cli/args.ts';
 import { max, mean, round, summarize, type Timings } from '../src/cli/measure.ts';
 import { corpusLayouts } from '../src/cli/corpus.ts';
-import { naiveFaces } from '../src/cli/naive.ts';
+import { naiveFaces } from '../src/engine/naive.ts';
 import { naiveIsFree, naiveReplay, unclearableCore } from '../test/engine/helpers.ts'; // the tests' plain rules
 import { answer } from '../src/client/worker.ts'; // the code the browser's solver worker runs
 import { builtEngine } from './built.ts';

@@ -122,9 +122,9 @@ async function serve(): Promise<void> {
   for (let i = 0; i < (ONLY_MIXED ? 1 : GAMES); i++) {
     const id = makeGameId();
     const player = i === 0 ? playerId : makePlayerId();
-    const shownAt = await app.gamesRepository.recordView(player, stored.value.id, Date.now());
+    const shownAt = await app.gamesStore.recordFirstShown(player, stored.value.id, Date.now());
     cookies.push(i === 0 ? cookie : `mj_player=${app.signCookie(player)}`);
-    await app.gamesRepository.create({
+    await app.gamesStore.create({
       id,
       playerId: player,
       dealId: stored.value.id,

@@ -39,7 +39,7 @@ export interface Costs {
 }
 
 /**
- * Wraps the repositories' writes with timers; returns the counters. For the benchmark's server only.
+ * Wraps the stores' writes with timers; returns the counters. For the benchmark's server only.
  * On SQLite a store's statements run synchronously, one transaction at a time, in microtasks that follow one
  * another, so the time until its promise settles is the time the write held the main thread; a store over
  * the network answers when its promise settles too (`settledMs`: the database's time plus the round trip).
@@ -56,9 +56,9 @@ export function instrument(app: FastifyInstance): { read(): Costs; reset(): void
       return answer.finally(() => (counter.settledMs += performance.now() - start));
     };
   };
-  wrap(app.gamesRepository, 'saveMoves', counters.save);
-  wrap(app.gamesRepository, 'create', counters.create);
-  wrap(app.dealsRepository, 'store', counters.storeDeal);
+  wrap(app.gamesStore, 'saveMoves', counters.save);
+  wrap(app.gamesStore, 'create', counters.create);
+  wrap(app.dealsStore, 'store', counters.storeDeal);
   return {
     read() {
       const cpu = process.cpuUsage();

@@ -42,7 +42,7 @@ import { parseFlags, UsageError, type Flags } from '../src/cli/args.ts';
 import { corpusDir, corpusLayouts } from '../src/cli/corpus.ts';
 import { parseGnomeMaps } from '../src/formats/gnome.ts';
 import { mean, percentile, round } from '../src/cli/measure.ts';
-import { naiveFaces } from '../src/cli/naive.ts';
+import { naiveFaces } from '../src/engine/naive.ts';
 import { naiveReplay } from '../test/engine/helpers.ts'; // the tests' plain rules
 import { compileCli, ROOT } from './built.ts';
 

@@ -17,7 +17,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../src/server/app.ts';
-import type { SavedMoves } from '../src/server/repositories/types.ts';
+import type { SavedMoves } from '../src/server/stores/types.ts';
 import { createDatabase, startPostgres, type RunningPostgres } from '../test/support/postgres.ts';
 
 const GAMES = Number(process.env.BENCH_STATS_GAMES ?? 60_000);
@@ -71,7 +71,7 @@ const winOf = (id: string, at: number, hints: number, finished: number): SavedMo
 /** Starts (and wins) game i through the store, as the server does. */
 async function throughStore(app: FastifyInstance, playerId: string, dealIds: number[], i: number): Promise<void> {
   const g = gameOf(i);
-  const repo = app.gamesRepository;
+  const repo = app.gamesStore;
   await repo.create({
     id: g.id,
     playerId,
@@ -162,8 +162,8 @@ try {
     dealIds.push(
       Number(
         (
-          await app.dealsRepository.store(
-            { layout, seed: `bench${i}`, mode: 'relaxed' } as Parameters<typeof app.dealsRepository.store>[0],
+          await app.dealsStore.store(
+            { layout, seed: `bench${i}`, mode: 'relaxed' } as Parameters<typeof app.dealsStore.store>[0],
             '1',
             JSON.stringify({
               layout,

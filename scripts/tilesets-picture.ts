@@ -8,7 +8,7 @@
 import { resolve } from 'node:path';
 import { TILE_SETS } from '../src/shared/tilesets.ts';
 import { i18n } from '../src/server/services/i18n.ts';
-import { tileSetText } from '../src/server/views/tiles.ts';
+import { tileSetText } from '../src/server/view-models/tiles.ts';
 import { launch, startApp } from '../test/client/browser.ts';
 
 const OUT = resolve(process.argv[2] ?? 'docs/tilesets.png');

@@ -22,7 +22,7 @@ import { notApplied, readMigrations, type AppliedMigration } from '../server/db/
 import { MIGRATION_LOCK, SCHEMA_MIGRATIONS_DDL } from '../server/db/postgres.ts';
 import { PG_MIGRATIONS_DIR } from '../server/plugins/postgres.ts';
 import { UsageError } from './args.ts';
-import { BackupFailure, prepareTarget, quote } from './target.ts';
+import { BackupFailure, prepareTarget, quote } from './backup-files.ts';
 import { BackupWriter, FORMAT, FORMAT_VERSION, tableLine, tablesOf, type BackupHeader } from './backup-format.ts';
 
 const FETCH_ROWS = 500; // rows a cursor fetch; a game row is at most ~150 KB (5,000 moves and its boards)

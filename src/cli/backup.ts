@@ -17,10 +17,10 @@ import { chmodSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { parseFlags, UsageError, type Env } from './args.ts';
 import { backupPostgres } from './backup-postgres.ts';
-import { BackupFailure, prepareTarget, quote, reason } from './target.ts';
+import { BackupFailure, prepareTarget, quote, reason } from './backup-files.ts';
 import type { Output } from './commands.ts';
 
-export { BackupFailure } from './target.ts';
+export { BackupFailure } from './backup-files.ts';
 
 export const DEFAULT_DATABASE = 'data/mahjong.db';
 

@@ -7,7 +7,7 @@
  *
  * Implementation notes: the database is opened read-only (PostgreSQL: a read-only transaction), so the command is
  * safe beside the running server. A compact deal row (migration 004) is rebuilt into its deal JSON as the server
- * does (repositories/deal-rows.ts rebuildRow).
+ * does (stores/deal-rows.ts rebuildRow).
  * A game's counters (hints, shuffles, undos) are in its row; whether the player was ever stuck (tiles left, no
  * pair free) is found by replaying its move log with the engine, as the server does. "Can this still be won?"
  * is answered in the browser's worker; the client sends each question and what the player heard with its
@@ -19,7 +19,7 @@ import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { applyMove, isBoardMove, newGame, statusOf, type Deal, type Move } from '../engine/index.ts';
-import { rebuildRow, type Slots, type StoredRow } from '../server/repositories/deal-rows.ts';
+import { rebuildRow, type Slots, type StoredRow } from '../server/stores/deal-rows.ts';
 import { parseFlags, quote, UsageError, type Env } from './args.ts';
 
 export const DEFAULT_DATABASE = 'data/mahjong.db';

@@ -26,7 +26,7 @@ import { DEFAULT_DATABASE } from './backup.ts';
 import { DamagedBackup, isGzip, verifyBackup } from './backup-format.ts';
 import { restorePostgres } from './backup-postgres.ts';
 import type { Output } from './commands.ts';
-import { BackupFailure, quote, reason } from './target.ts';
+import { BackupFailure, quote, reason } from './backup-files.ts';
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 

@@ -26,7 +26,7 @@ import {
 import { parseFlags, quote, UsageError } from './args.ts';
 import { dealOrFail, MAX_BUDGET, type Output } from './commands.ts';
 import { round } from './measure.ts';
-import { naiveFaces } from './naive.ts';
+import { naiveFaces } from '../engine/naive.ts';
 import { LAYOUT_FLAGS, layoutFromFlags } from './source.ts';
 
 /** The deal a seed names: a naive shuffle with `random`, else our deal in `mode`. */

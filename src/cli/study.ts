@@ -46,7 +46,7 @@ import { COACH_DEALS, coachStudy, coachTable } from './coach.ts';
 import { MAX_BUDGET } from './commands.ts';
 import { corpusDir, corpusLayouts, type CorpusEntry, type Source } from './corpus.ts';
 import { max, mean, round } from './measure.ts';
-import { naiveFaces } from './naive.ts';
+import { naiveFaces } from '../engine/naive.ts';
 
 import { builtinLayout } from './source.ts';
 

@@ -3,7 +3,7 @@
  * its own small module.
  *
  * Without a `theme` cookie the server renders `data-theme="light" data-theme-auto` and the stylesheet
- * follows `prefers-color-scheme` (src/server/views/theme.ts); this script makes `data-theme` say the
+ * follows `prefers-color-scheme` (src/server/view-models/theme.ts); this script makes `data-theme` say the
  * scheme shown, and keeps saying it when the system switches. Choosing in the form applies at once:
  * the cookie the server would set is set here (the same name, path and lifetime), and nothing reloads.
  * Without script the form posts to /theme, which sets the cookie and comes back.

@@ -105,7 +105,7 @@ export function deal(
     tiles.map((t) => t.face),
     mode,
   );
-  // The key order of the deal JSON (repositories/deal-rows.ts rebuilds it byte for byte).
+  // The key order of the deal JSON (stores/deal-rows.ts rebuilds it byte for byte).
   return ok({ deal: { layout: id, seed, mode, generator, difficulty, tiles, solution }, stats: made.value.stats });
 }
 

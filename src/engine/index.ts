@@ -21,6 +21,7 @@ export { canMatch, freeSlots, fullPresence, isFree, matchGroup, matchingPairs, p
 export type { Presence } from './rules.ts';
 export { KIND_ORDER, faceName, facePairs } from './faces.ts';
 export { makeRng, shuffleInPlace } from './rng.ts';
+export { naiveFaces } from './naive.ts';
 export type { Rng } from './rng.ts';
 export { ORDER_BUDGET, findRemovalOrder, longestChain, quickUnclearable } from './order.ts';
 export {

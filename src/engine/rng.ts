@@ -77,17 +77,23 @@ export function makeRng(...parts: readonly string[]): Rng {
  * runs SFC32 inline (quickplay.ts), drawing the same numbers as the generator would.
  */
 export function rngState(...parts: readonly string[]): Int32Array {
-  let [a, b, c, d] = hash128(parts.join('\u0001'));
-  for (let i = 0; i < 12; i++) {
-    // warm up: spreads weak seeds through the state
-    const t = (((a + b) | 0) + d) | 0;
-    d = (d + 1) | 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) | 0;
-    c = (c << 21) | (c >>> 11);
-    c = (c + t) | 0;
-  }
-  return Int32Array.of(a, b, c, d);
+  const state = Int32Array.from(hash128(parts.join('\u0001')));
+  for (let i = 0; i < 12; i++) sfc32Next(state); // warm up: spreads weak seeds through the state
+  return state;
+}
+
+/** SFC32's next number from `state` (as rngState's), advancing it in place: makeRng's step, outside a closure. */
+export function sfc32Next(state: Int32Array): number {
+  const a = state[0]!;
+  const b = state[1]!;
+  const c = state[2]!;
+  const d = state[3]!;
+  const t = (((a + b) | 0) + d) | 0;
+  state[0] = b ^ (b >>> 9);
+  state[1] = (c + (c << 3)) | 0;
+  state[2] = (((c << 21) | (c >>> 11)) + t) | 0;
+  state[3] = (d + 1) | 0;
+  return t >>> 0;
 }
 
 /** Fisher–Yates shuffle, in place; returns the same array. */

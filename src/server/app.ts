@@ -63,9 +63,9 @@ import races, { type RaceLimits } from './services/races.ts';
 import replays from './services/replays.ts';
 import growth from './services/growth.ts';
 import cpuBudget, { type CpuLimits } from './services/cpu-budget.ts';
-import views from './services/views.ts';
+import firstShown from './services/first-shown.ts';
 import type { NewLayoutLimits } from './services/limits.ts';
-import type { MeasuredCache } from './services/lru.ts';
+import type { MeasuredCache } from './utils/lru.ts';
 import { Readiness } from './readiness.ts';
 
 declare module 'fastify' {
@@ -73,7 +73,7 @@ declare module 'fastify' {
     now: () => number; // the server clock, in ms since the epoch; injectable for tests
     publicOrigin: string | undefined; // PUBLIC_ORIGIN: absolute links are built from it, never from Host
     tutorial: boolean; // the first game's lesson may open by itself (AppOptions.tutorial)
-    caches: MeasuredCache[]; // every cache bounded by bytes, for /healthz?detail=1 (services/sizes.ts)
+    caches: MeasuredCache[]; // every cache bounded by bytes, for /healthz?detail=1 (utils/sizes.ts)
     connectionStats: () => ConnectionStats; // open sockets, and those shed or refused (connections.ts)
     readiness: Readiness; // draining after SIGTERM: /healthz 503, every answer Connection: close (readiness.ts)
   }
@@ -115,8 +115,8 @@ const cookieSetup = fp(
     const secret =
       opts.secret ??
       (fastify.backend === 'postgres'
-        ? await fastify.settingsRepository.getOrCreate(FLEET_SECRET_KEY, () => randomBytes(32).toString('base64url'))
-        : await cookieSecretFor(opts.databasePath, fastify.settingsRepository));
+        ? await fastify.settingsStore.getOrCreate(FLEET_SECRET_KEY, () => randomBytes(32).toString('base64url'))
+        : await cookieSecretFor(opts.databasePath, fastify.settingsStore));
     await fastify.register(cookie, { secret });
   },
   { name: 'cookie-setup', dependencies: ['stores'] },
@@ -190,7 +190,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(player, { publicOrigin: opts.publicOrigin });
   app.register(i18n);
   app.register(tiles);
-  app.register(views);
+  app.register(firstShown);
   app.register(assets, { publicDir: opts.publicDir });
   app.register(view);
   app.register(dealer, {

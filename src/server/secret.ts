@@ -13,7 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { SettingsStore } from './repositories/types.ts';
+import type { SettingsStore } from './stores/types.ts';
 
 const LEGACY_KEY = 'cookie_secret'; // where older versions kept it
 

@@ -1,7 +1,7 @@
 /**
  * The catalog keys of each achievement's name and rule (docs/server.md, "Achievements"; docs/i18n.md): the
  * stats page formats them on the server, the win panel in the browser, both in the player's language. The
- * rules themselves are in src/server/repositories/achievements.ts; services/achievements.ts checks that this
+ * rules themselves are in src/server/stores/achievements.ts; services/achievements.ts checks that this
  * map names every achievement.
  */
 export interface AchievementKeys {

@@ -1,6 +1,6 @@
 /**
  * The colour themes (docs/contracts.md, "Themes"): their ids and the `theme` cookie that keeps a player's choice,
- * for the server (src/server/views/theme.ts renders `<html data-theme>`) and the theme script (src/client/theme.ts
+ * for the server (src/server/view-models/theme.ts renders `<html data-theme>`) and the theme script (src/client/theme.ts
  * switches without a reload) alike.
  */
 export const THEMES = ['light', 'dark', 'contrast'] as const;

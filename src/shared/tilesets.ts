@@ -2,7 +2,7 @@
  * The tile sets (docs/client.md, "Faces"): face sets drawn by us, one chosen per player. Only the ids live
  * here, for the server (the `tiles` cookie, the picker, `<html data-tiles>`), the build (a face sheet per set
  * and theme) and the theme script (switching without a reload) alike; what a player reads about them is in
- * src/server/views/tiles.ts.
+ * src/server/view-models/tiles.ts.
  */
 export const TILE_SETS = ['classic', 'traditional', 'large'] as const;
 export type TileSet = (typeof TILE_SETS)[number];

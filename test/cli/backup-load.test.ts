@@ -218,7 +218,7 @@ describe.each(BACKENDS)('$name', (backend) => {
         const records = await db.all<{ deal_id: number; opened: number; won: number }>(
           'SELECT deal_id, opened, won FROM deal_records',
         );
-        const views = await db.all<{ deal_id: number }>('SELECT deal_id FROM deal_views');
+        const views = await db.all<{ deal_id: number }>('SELECT deal_id FROM first_shown');
         for (const record of records) {
           expect(record.opened).toBe(views.filter((v) => v.deal_id === record.deal_id).length);
           const winners = new Set(

@@ -69,7 +69,7 @@ suite('the coach: why the win was lost, and play on from the mistake', () => {
         await clickPairs(page, deal.solution.slice(line.length));
         await page.locator('#board[data-status="won"]').waitFor();
         await settled(page);
-        const row = await env.app.app.gamesRepository.findById(data.game!.id);
+        const row = await env.app.app.gamesStore.findById(data.game!.id);
         expect(row).toMatchObject({ result: 'won', unranked: 'fast' });
       } finally {
         await context.close();

@@ -56,7 +56,7 @@ suite('the coach on the stuck message', () => {
       const id = await page.evaluate(
         () => (globalThis as { __mahjong?: { state: { gameId: string | null } } }).__mahjong!.state.gameId,
       );
-      const row = await env.app.app.gamesRepository.findById(id!);
+      const row = await env.app.app.gamesStore.findById(id!);
       expect(row).toMatchObject({ status: 'stuck', checks_no: 0 });
       // The undo it offers goes back to the board before the losing move, and the reason goes with the notice.
       await notice.locator(`[data-do="undo:${undo}"]`).click();

@@ -14,7 +14,7 @@ import {
   type Mode,
 } from '../../src/engine/index.ts';
 import { countRandomClears, remainder } from '../../src/engine/quickplay.ts';
-import { rngState } from '../../src/engine/rng.ts';
+import { rngState, sfc32Next as sfc32 } from '../../src/engine/rng.ts';
 
 const geometry = (layout: Layout): Geometry => {
   const g = geometryOf(layout);
@@ -27,19 +27,6 @@ const facesOf = (layout: Layout, seed: string, mode: Mode): Face[] => {
   if (!made.ok) throw new Error(made.message);
   return made.value.deal.tiles.map((t) => t.face);
 };
-
-/** SFC32's next number from `state`, advanced in place (rng.ts). */
-function sfc32(state: Int32Array): number {
-  let [a, b, c, d] = state as unknown as [number, number, number, number];
-  const t = (((a + b) | 0) + d) | 0;
-  d = (d + 1) | 0;
-  a = b ^ (b >>> 9);
-  b = (c + (c << 3)) | 0;
-  c = (c << 21) | (c >>> 11);
-  c = (c + t) | 0;
-  state.set([a, b, c, d]);
-  return t >>> 0;
-}
 
 /** The difficulty as it was measured before quickplay.ts: playRandom's games from makeRng. */
 function plainDifficulty(geom: Geometry, faces: readonly Face[]): { cleared: number; score: number } {

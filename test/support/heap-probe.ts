@@ -1,5 +1,5 @@
 /**
- * Measures what the caches' values take on the heap, beside what services/sizes.ts estimates.
+ * Measures what the caches' values take on the heap, beside what utils/sizes.ts estimates.
  * Run by test/server/ops/memory.test.ts as `node --expose-gc --import tsx test/support/heap-probe.ts`: for each
  * kind of cached value it builds many copies the way the server does, collects garbage, and prints one JSON
  * line `{"kind", "measured", "estimated"}` with bytes per copy. Buffers count with the heap (they live in
@@ -23,7 +23,7 @@ import {
 import { buildApp } from '../../src/server/app.ts';
 import { LocalCounters } from '../../src/server/services/counters.ts';
 import { infoOf } from '../../src/server/services/custom-layouts.ts';
-import { customLayoutBytes, dealBytes, gameBytes, shapeBytes } from '../../src/server/services/sizes.ts';
+import { customLayoutBytes, dealBytes, gameBytes, shapeBytes } from '../../src/server/utils/sizes.ts';
 import { readUpload, slotsJson } from '../../src/server/services/upload.ts';
 import { bigLayoutMap, BOUNDARY, multipartFile } from './heavy.ts';
 

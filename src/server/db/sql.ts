@@ -1,5 +1,5 @@
 /**
- * One SQL text per statement over both databases: the stores (repositories/) write their statements
+ * One SQL text per statement over both databases: the stores (stores/) write their statements
  * once, with `?` placeholders, and run them through a `Sql` of either backend. What the two spell differently
  * is in `Dialect` (a few fragments) and here: placeholders ($1, $2… for PostgreSQL), booleans (0/1 for
  * SQLite), the count of changed rows, a unique key's violation, and transactions.

@@ -16,7 +16,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { TILE_SETS, type TileSet } from '../../shared/tilesets.ts';
-import { THEMES, type ThemeName } from '../views/theme.ts';
+import { THEMES, type ThemeName } from '../view-models/theme.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

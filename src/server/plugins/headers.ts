@@ -11,7 +11,7 @@
  *   connection, or a client's keep-alive connection would hold the close open until it timed out
  *   (server.ts waits 10 s).
  *
- * - `Location`: a path of this site, else `/` (views/location.ts): no redirect leaves our origin.
+ * - `Location`: a path of this site, else `/` (view-models/location.ts): no redirect leaves our origin.
  *
  * One onSend hook does all four (each hook costs a little on every request). Answers to errors
  * fastify raises before routing (frameworkErrors) skip the hooks: errors.ts calls `baseHeaders`.
@@ -19,7 +19,7 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { sameOriginPath } from '../views/location.ts';
+import { sameOriginPath } from '../view-models/location.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 export const CACHE_DEFAULT = 'private, no-cache';

@@ -6,7 +6,7 @@
  * - `?lang=xx` on a page's address (any GET outside /api/ and /static/) sets the cookie when xx is one of
  *   ours and goes to the same address without it (303), so an address shown, kept or shared never carries
  *   a language; a value that is not ours is dropped the same way, with no cookie and no error.
- * - `?hl=xx` (a page's address in one language, the `hreflang` alternates of views/head.ts) renders that page in
+ * - `?hl=xx` (a page's address in one language, the `hreflang` alternates of view-models/head.ts) renders that page in
  *   xx for that request only, with no cookie and no redirect: a crawler, which keeps no cookie, reads every
  *   language at an address of its own. The forms' `back` drops it (plugins/view.ts), so a choice made on such
  *   a page sticks.
@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { chooseLang, LANG_COOKIE, LANG_MAX_AGE, langOf, type Lang } from '../../shared/i18n.ts';
 import { i18n, type Translator } from '../services/i18n.ts';
-import { sameOriginPath } from '../views/location.ts';
+import { sameOriginPath } from '../view-models/location.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -1,12 +1,12 @@
 /**
- * The stores (repositories/types.ts) as `fastify.gamesRepository`, `playersRepository`, `dealsRepository`,
- * `customLayoutsRepository`, `settingsRepository` and `replaysRepository`: the backend is picked once, here, from the database
+ * The stores (stores/types.ts) as `fastify.gamesStore`, `playersStore`, `dealsStore`,
+ * `customLayoutsStore`, `settingsStore` and `replaysStore`: the backend is picked once, here, from the database
  * plugin registered before (plugins/database.ts for SQLite, plugins/postgres.ts with DATABASE_URL).
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { keyOldNicknames } from '../db/nickname-keys.ts';
-import { createPgStores, createSqliteStores } from '../repositories/index.ts';
+import { createPgStores, createSqliteStores } from '../stores/index.ts';
 import type {
   CustomLayoutsStore,
   DealsStore,
@@ -15,16 +15,16 @@ import type {
   ReplaysStore,
   SettingsStore,
   Stores,
-} from '../repositories/types.ts';
+} from '../stores/types.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    gamesRepository: GamesStore;
-    playersRepository: PlayersStore;
-    dealsRepository: DealsStore;
-    customLayoutsRepository: CustomLayoutsStore;
-    settingsRepository: SettingsStore;
-    replaysRepository: ReplaysStore;
+    gamesStore: GamesStore;
+    playersStore: PlayersStore;
+    dealsStore: DealsStore;
+    customLayoutsStore: CustomLayoutsStore;
+    settingsStore: SettingsStore;
+    replaysStore: ReplaysStore;
   }
 }
 
@@ -40,12 +40,12 @@ function storesOf(fastify: FastifyInstance): Stores {
 export default fp(
   async (fastify: FastifyInstance) => {
     const stores = storesOf(fastify);
-    fastify.decorate('gamesRepository', stores.games);
-    fastify.decorate('playersRepository', stores.players);
-    fastify.decorate('dealsRepository', stores.deals);
-    fastify.decorate('customLayoutsRepository', stores.customLayouts);
-    fastify.decorate('settingsRepository', stores.settings);
-    fastify.decorate('replaysRepository', stores.replays);
+    fastify.decorate('gamesStore', stores.games);
+    fastify.decorate('playersStore', stores.players);
+    fastify.decorate('dealsStore', stores.deals);
+    fastify.decorate('customLayoutsStore', stores.customLayouts);
+    fastify.decorate('settingsStore', stores.settings);
+    fastify.decorate('replaysStore', stores.replays);
   },
   { name: 'stores', dependencies: ['database'] },
 );

@@ -10,8 +10,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isTileSet, TILES_COOKIE, tileSetOf, type TileSet } from '../../shared/tilesets.ts';
-import { keepTileSet } from '../views/tiles.ts';
-import { sameOriginPath } from '../views/location.ts';
+import { keepTileSet } from '../view-models/tiles.ts';
+import { sameOriginPath } from '../view-models/location.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

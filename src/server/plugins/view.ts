@@ -7,9 +7,9 @@
  * numbers. Templates are compiled once and cached. `fastify.renderPartial`
  * renders one template to a string (with the same asset helpers), so a route
  * can cache markup that does not change, such as a fresh board. Every page gets the player's theme
- * (`theme`, views/theme.ts), tile set (`tileSet`: `request.tiles`, plugins/tiles.ts) and the path its theme
+ * (`theme`, view-models/theme.ts), tile set (`tileSet`: `request.tiles`, plugins/tiles.ts) and the path its theme
  * and tiles forms go back to (`back`: the page's own address for a GET, else the home page); a caller of
- * `renderPartial` passes them itself, as it does the `head` links (views/head.ts) every page that is there gets. Every template renders in
+ * `renderPartial` passes them itself, as it does the `head` links (view-models/head.ts) every page that is there gets. Every template renders in
  * one language: the request's for a page, the caller's `i18n` for a partial (docs/i18n.md).
  */
 import { fileURLToPath } from 'node:url';
@@ -20,9 +20,9 @@ import fp from 'fastify-plugin';
 import { LANG_NAMES, LANGS } from '../../shared/i18n.ts';
 import type { Translator } from '../services/i18n.ts';
 import { TILE_SETS } from '../../shared/tilesets.ts';
-import { headLinks, pagePath, withoutHl } from '../views/head.ts';
-import { backPath, themeOf, THEME_COOKIE } from '../views/theme.ts';
-import { TILE_SET_NAME_KEYS } from '../views/tiles.ts';
+import { headLinks, pagePath, withoutHl } from '../view-models/head.ts';
+import { backPath, themeOf, THEME_COOKIE } from '../view-models/theme.ts';
+import { TILE_SET_NAME_KEYS } from '../view-models/tiles.ts';
 import type { Assets } from './assets.ts';
 
 declare module 'fastify' {
@@ -81,7 +81,7 @@ async function viewPlugin(fastify: FastifyInstance): Promise<void> {
     const theme = themeOf(request.cookies?.[THEME_COOKIE]); // no cookies yet on an error raised before the cookie hook
     const get = request.method === 'GET' || request.method === 'HEAD';
     const back = get ? backPath(withoutHl(request.url)) : '/'; // a long address goes back home: the form takes 512 characters
-    // The canonical address and the language alternates (views/head.ts): a page that is there, not an error's.
+    // The canonical address and the language alternates (view-models/head.ts): a page that is there, not an error's.
     const head =
       get && this.statusCode < 400 ? headLinks(fastify.publicOrigin, pagePath(request), request.hl) : undefined;
     // The language: the request's (plugins/i18n.ts); an error raised before that plugin's hooks still has it.

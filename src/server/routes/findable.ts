@@ -9,7 +9,7 @@
  * - GET /favicon.ico: the site's tile mark as an ICO (16, 32 and 48 px PNGs), drawn at the first ask.
  * - GET /og/<hash>.png: a board's link-preview image (services/previews.ts), immutable.
  *
- * Absolute addresses come from PUBLIC_ORIGIN; without it they are root-relative (views/head.ts).
+ * Absolute addresses come from PUBLIC_ORIGIN; without it they are root-relative (view-models/head.ts).
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

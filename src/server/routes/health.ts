@@ -26,7 +26,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
 import { HealthQuerySchema, HealthSchema } from '../schemas/health.ts';
-import type { MeasuredCache } from '../services/lru.ts';
+import type { MeasuredCache } from '../utils/lru.ts';
 
 const WRITE_PROBE_EVERY_MS = 10_000;
 const REPROBE_MS = 1_000; // after a failed probe, how soon a check tries the write again

@@ -16,7 +16,7 @@ import { ASSET_NAMES, type AssetName } from '../plugins/assets.ts';
 import { DEFAULT_TILE_SET } from '../../shared/tilesets.ts';
 import type { Lang } from '../../shared/i18n.ts';
 import type { Translator } from '../services/i18n.ts';
-import { themeOf } from '../views/theme.ts';
+import { themeOf } from '../view-models/theme.ts';
 
 export const THEME_COLOR = '#2f6f5e'; // the site's accent (public/css/site.css --accent)
 export const BACKGROUND_COLOR = '#f4ede0'; // the page's background (--bg)

@@ -1,6 +1,6 @@
 /** The theme form (views/partials/theme.eta), on every page. */
 import { z } from 'zod';
-import { THEME_CHOICES } from '../views/theme.ts';
+import { THEME_CHOICES } from '../view-models/theme.ts';
 
 export const ThemeBodySchema = z.object(
   {

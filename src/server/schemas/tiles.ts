@@ -1,6 +1,6 @@
 /**
  * The tile-set picker's form (views/partials/tiles.eta, on every page) and GET /api/tilesets's answer. A
- * `tiles` value that names no set is the default set (views/tiles.ts), so the form takes any short string.
+ * `tiles` value that names no set is the default set (view-models/tiles.ts), so the form takes any short string.
  */
 import { z } from 'zod';
 import { TILE_SETS } from '../../shared/tilesets.ts';

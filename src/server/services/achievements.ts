@@ -1,7 +1,7 @@
 /**
  * Achievements as players see them (docs/server.md, "Achievements"): each one's name and rule in words, and for
  * a player which they hold (when, by which game) and how far they are from the others. The rules themselves
- * (what a verified win earns) are in repositories/achievements.ts, which repositories/bookkeeping.ts applies
+ * (what a verified win earns) are in stores/achievements.ts, which stores/bookkeeping.ts applies
  * in a win's transaction; this module only reads what they wrote and the aggregates the stats page reads
  * anyway, so the list costs a handful of rows whatever the player's number of games.
  */
@@ -18,8 +18,8 @@ import {
   GOALS,
   isAchievementId,
   type AchievementId,
-} from '../repositories/achievements.ts';
-import type { EarnedRow, StatsRows } from '../repositories/types.ts';
+} from '../stores/achievements.ts';
+import type { EarnedRow, StatsRows } from '../stores/types.ts';
 
 /** Each achievement's catalog keys (the pages' words, in the player's language); a missing one fails to compile. */
 export const ACHIEVEMENT_MESSAGES: Readonly<Record<AchievementId, AchievementKeys>> = ACHIEVEMENT_KEYS;

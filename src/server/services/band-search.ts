@@ -83,7 +83,7 @@ export async function findInBand(
 ): Promise<BandLookup> {
   let slots: BandTask['slots'];
   if (isCustomId(layout)) {
-    const row = await deps.fastify.customLayoutsRepository.find(layout);
+    const row = await deps.fastify.customLayoutsStore.find(layout);
     if (!row) return { ok: false, code: 'ERR_UNKNOWN_LAYOUT', message: `there is no layout called ${layout}` };
     slots = JSON.parse(row.slots) as [number, number, number][];
   }

@@ -7,8 +7,8 @@
  * `take` spends from several windows at once, all or nothing (a new deal pays from the client's
  * minute, its hour and everyone's minute), so a refusal costs nothing, in memory as in Redis.
  */
-import { ByteLru } from './lru.ts';
-import { CACHE_BUDGETS, keyedRecordBytes } from './sizes.ts';
+import { ByteLru } from '../utils/lru.ts';
+import { CACHE_BUDGETS, keyedRecordBytes } from '../utils/sizes.ts';
 
 export interface CounterWindow {
   key: string; // what is counted, such as `deals:minute:203.0.113.0/24`

@@ -14,12 +14,12 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { geometryOf, makeLayout, type Layout, type Slot } from '../../engine/index.ts';
 import type { Refusal } from '../errors.ts';
-import type { CustomLayoutRow } from '../repositories/types.ts';
+import type { CustomLayoutRow } from '../stores/types.ts';
 import { layoutGrowth } from './growth.ts';
 import { budgetGroup, NEW_LAYOUT_LIMITS, WindowBudget, type NewLayoutLimits } from './limits.ts';
 import { layoutName, type Namer } from './layouts.ts';
-import { ByteLru } from './lru.ts';
-import { CACHE_BUDGETS, customLayoutBytes, flatString } from './sizes.ts';
+import { ByteLru } from '../utils/lru.ts';
+import { CACHE_BUDGETS, customLayoutBytes, flatString } from '../utils/sizes.ts';
 import {
   customId,
   DEFAULT_NAME,
@@ -133,14 +133,14 @@ export function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
     name,
     tiles: row.tiles,
     layers: geom.value.extent.depth,
-    drawing: { viewBox: drawing.viewBox, body: flatString(drawing.body) }, // kept: flat, so its size is its length (services/sizes.ts)
+    drawing: { viewBox: drawing.viewBox, body: flatString(drawing.body) }, // kept: flat, so its size is its length (utils/sizes.ts)
     layout,
     format: row.format,
   };
 }
 
 async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayoutsOptions): Promise<void> {
-  const repo = fastify.customLayoutsRepository;
+  const repo = fastify.customLayoutsStore;
   // Kept parsed with their pictures, bounded by bytes (a 1,000-tile one with its geometry is about 1 MB).
   const kept = new ByteLru<string, CustomLayoutInfo>('custom layouts', CACHE_BUDGETS.layouts);
   fastify.caches.push(kept);

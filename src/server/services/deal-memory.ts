@@ -1,14 +1,14 @@
 /**
- * What the dealer keeps in memory, each bounded by bytes (services/sizes.ts: a turtle deal with its geometry is
+ * What the dealer keeps in memory, each bounded by bytes (utils/sizes.ts: a turtle deal with its geometry is
  * ~140 KB, a 1,000-tile one up to ~900 KB): stored deals parsed, found by id and by key; deals made and not
  * stored yet (shown to a visitor without a player cookie, or found by a band search); failures remembered a
  * while (so a repeated link does not burn another worker's time); and seeds the server chose itself.
  */
 import type { Deal } from '../../engine/index.ts';
 import type { Refusal } from '../errors.ts';
-import type { DealRow } from '../repositories/types.ts';
-import { ByteLru, type MeasuredCache } from './lru.ts';
-import { CACHE_BUDGETS, dealBytes, keyedRecordBytes, stringBytes } from './sizes.ts';
+import type { DealRow } from '../stores/types.ts';
+import { ByteLru, type MeasuredCache } from '../utils/lru.ts';
+import { CACHE_BUDGETS, dealBytes, keyedRecordBytes, stringBytes } from '../utils/sizes.ts';
 
 export interface StoredDeal {
   readonly id: number; // row id in the deals table

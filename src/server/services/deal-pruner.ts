@@ -13,7 +13,7 @@ const PRUNE_BATCH = 5000; // rows deleted per run at most, so one run never hold
 
 /** Deletes deals nobody played past their time or the cap, sparing `keep` (ids); returns how many. */
 export function pruneUnplayed(fastify: FastifyInstance, now: number, keep: number[]): Promise<number> {
-  return fastify.dealsRepository.pruneUnplayed({
+  return fastify.dealsStore.pruneUnplayed({
     before: now - KEEP_UNPLAYED_MS,
     max: MAX_UNPLAYED,
     keep,

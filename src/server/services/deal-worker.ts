@@ -28,8 +28,8 @@ import {
 } from '../../engine/index.ts';
 import type { DealKey } from '../schemas/common.ts'; // a type only: the worker imports no zod
 import type { PoolError } from './worker-pool.ts'; // a type only
-import { ByteLru } from './lru.ts';
-import { HEAP, WORKER_LAYOUTS_BYTES } from './sizes.ts';
+import { ByteLru } from '../utils/lru.ts';
+import { HEAP, WORKER_LAYOUTS_BYTES } from '../utils/sizes.ts';
 
 /** A deal to make: its key, and for a custom layout its slots. */
 export interface DealTask extends DealKey {

@@ -95,7 +95,7 @@ export interface DealerOptions extends MakerOptions {
 const CHECK_SEED = 'upload-check'; // the seed an upload is dealt with to see whether it can be cleared
 
 async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Promise<void> {
-  const repo = fastify.dealsRepository;
+  const repo = fastify.dealsStore;
   const now = opts.now ?? Date.now;
   const memory = new DealMemory(now);
   fastify.caches.push(...memory.caches());
@@ -140,7 +140,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
 
   /** A custom layout's slots; a refusal for an unknown one. */
   const customSlots = async (layout: string): Promise<DealTask['slots'] | Refusal> => {
-    const row = await fastify.customLayoutsRepository.find(layout);
+    const row = await fastify.customLayoutsStore.find(layout);
     if (!row)
       return {
         ok: false,

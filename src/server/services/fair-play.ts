@@ -3,7 +3,7 @@
  * daily table.
  *
  * - A game's time runs from the moment the server first showed the player its deal (a play page,
- *   the deal API or a new game: `deal_views`) to the server's receipt of the winning move.
+ *   the deal API or a new game: `first_shown`) to the server's receipt of the winning move.
  * - The pace rule: moves must reach the server as a person plays them. By the time a batch arrives,
  *   the game may have received at most PACE_BURST pairs plus one pair per PAIR_FLOOR_MS since the
  *   deal was shown, and the first batch with a pair at most PACE_BURST pairs (a person's browser sends the first
@@ -19,7 +19,7 @@
  *   player on that UTC day and the game started on it.
  */
 import type { Move } from '../../engine/index.ts';
-import type { Unranked } from '../repositories/types.ts';
+import type { Unranked } from '../stores/types.ts';
 import { dailyDayOf } from './daily.ts';
 
 export const PAIR_FLOOR_MS = 700; // the fastest a person is credited with: a pair every 0.7 s …

@@ -52,13 +52,13 @@ import {
 } from '../../engine/index.ts';
 import type { GameAnswer } from '../../shared/api.ts';
 import { isErrorCode, type ErrorCode, type Refusal } from '../errors.ts';
-import type { GameRow } from '../repositories/types.ts';
+import type { GameRow } from '../stores/types.ts';
 import type { StoredDeal } from './dealer.ts';
 import { paceAfter, paceStart, rankWin } from './fair-play.ts';
 import { ROW_BYTES, textGrowth } from './growth.ts';
 import { WindowBudget } from './limits.ts';
-import { ByteLru } from './lru.ts';
-import { CACHE_BUDGETS, dealBytes, gameBytes } from './sizes.ts';
+import { ByteLru } from '../utils/lru.ts';
+import { CACHE_BUDGETS, dealBytes, gameBytes } from '../utils/sizes.ts';
 import { isCustomId } from './upload.ts';
 
 declare module 'fastify' {
@@ -243,7 +243,7 @@ export function gameStates(maxBytes: number = CACHE_BUDGETS.games) {
 }
 
 export function createGames(fastify: FastifyInstance, now: () => number, gamesPerDay: number | false = GAMES_PER_DAY) {
-  const repo = fastify.gamesRepository;
+  const repo = fastify.gamesStore;
   const cache = gameStates(); // game id → state after its stored log, and its move_count
   fastify.caches.push(cache.cache);
   const shuffleBudget = new WindowBudget('shuffles', SHUFFLES_PER_MINUTE, 60_000, fastify.counters); // by player
@@ -264,7 +264,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
   return {
     /**
      * Starts a game of a stored deal for a player. `client` (a clientKey) pays the rows from its day of
-     * growth (services/growth.ts; none: free), `stamped` is a first view proved by a stamp (services/views.ts).
+     * growth (services/growth.ts; none: free), `stamped` is a first view proved by a stamp (services/first-shown.ts).
      */
     async create(
       playerId: string,
@@ -294,8 +294,8 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
       // An API client is shown the deal now, a browser at its page (recorded then, or proved by its stamp).
       const shownAt =
         client === undefined
-          ? await repo.recordView(playerId, stored.id, startedAt)
-          : await fastify.views.show(playerId, client, stored, startedAt, stamped);
+          ? await repo.recordFirstShown(playerId, stored.id, startedAt)
+          : await fastify.firstShown.show(playerId, client, stored, startedAt, stamped);
       await repo.create({
         id,
         playerId,
@@ -457,7 +457,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         if (saved) {
           cache.set(row.id, game, count, stored);
           if (status === 'won') {
-            fastify.views.changed(row.deal_id); // its record has a winner more
+            fastify.firstShown.changed(row.deal_id); // its record has a winner more
             fastify.metrics.gameWon(stored.deal.mode);
           }
           const after: GameRow = {
@@ -582,5 +582,5 @@ export default fp(
   async (fastify: FastifyInstance, opts: { now?: () => number; gamesPerDay?: number | false }) => {
     fastify.decorate('games', createGames(fastify, opts.now ?? Date.now, opts.gamesPerDay));
   },
-  { name: 'games', dependencies: ['stores', 'dealer', 'counters', 'growth', 'views', 'metrics', 'cpu-budget'] },
+  { name: 'games', dependencies: ['stores', 'dealer', 'counters', 'growth', 'first-shown', 'metrics', 'cpu-budget'] },
 );

@@ -36,7 +36,7 @@ export const GROWTH_WINDOW_MS = 24 * 3600_000;
  */
 export const ROW_BYTES = {
   deal: 480, // a deals row: key, generator, the shape's id (its compact faces and solution counted apart)
-  view: 480, // a deal_views row, and the deal's record row the first time it is shown
+  firstShown: 480, // a first_shown row, and the deal's record row the first time it is shown
   game: 1600, // a games row (eight indexes), its player's row, per-layout and per-band totals the first time
   win: 2300, // a win's rows: the player's day and its runs, the deal's record, the totals, the game row again, and the achievements it earns (up to five rows, on a player's first wins)
   layout: 400, // a custom_layouts row, and again its shape's row (their slots counted apart)

@@ -25,7 +25,7 @@ import {
   type Lang,
   type MessageValues,
 } from '../../shared/i18n.ts';
-import { scriptData } from '../views/script-json.ts';
+import { scriptData } from '../view-models/script-json.ts';
 
 export const LOCALES_DIR = new URL('../../../locales/', import.meta.url);
 

@@ -15,9 +15,9 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { FACES, geometryOf, layoutById, type Face, type Geometry } from '../../engine/index.ts';
 import type { Refusal } from '../errors.ts';
-import { ByteLru } from './lru.ts';
+import { ByteLru } from '../utils/lru.ts';
 import { PREVIEW_HEIGHT, PREVIEW_WIDTH, previewSvg, renderPng } from './preview-image.ts';
-import { PREVIEW_CACHE_BYTES } from './sizes.ts';
+import { PREVIEW_CACHE_BYTES } from '../utils/sizes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -293,7 +293,7 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
       if (!found.ok) return found;
       const created = await fastify.games.create(playerId, found.value, { client, fresh: true });
       if ('ok' in created) return created;
-      const name = (await fastify.playersRepository.find(playerId))?.nickname ?? null;
+      const name = (await fastify.playersStore.find(playerId))?.nickname ?? null;
       const joined = await store.join(
         id,
         { playerId, gameId: created.id, name, joinedAt: now() },
@@ -339,7 +339,7 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
     async mend(room: RaceRoom): Promise<void> {
       let changed = false;
       for (const seat of room.seats) {
-        const row = await fastify.gamesRepository.findById(seat.gameId);
+        const row = await fastify.gamesStore.findById(seat.gameId);
         if (!row) continue;
         const { left, status, finishedAt } = seat.progress;
         if (row.tiles_left === left && row.status === status && row.finished_at === finishedAt) continue;

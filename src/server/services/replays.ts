@@ -29,13 +29,13 @@ import {
 } from '../../engine/index.ts';
 import type { LossWords } from '../../shared/coach.ts';
 import type { Refusal } from '../errors.ts';
-import type { GameRow, ReplayRow } from '../repositories/types.ts';
+import type { GameRow, ReplayRow } from '../stores/types.ts';
 import type { StoredDeal } from './dealer.ts';
 import { PlayError } from './games.ts';
 import { reviewGrowth, ROW_BYTES } from './growth.ts';
 import { reviewCostMs } from './costs.ts';
-import { ByteLru } from './lru.ts';
-import { CACHE_BUDGETS, HEAP, keyedRecordBytes } from './sizes.ts';
+import { ByteLru } from '../utils/lru.ts';
+import { CACHE_BUDGETS, HEAP, keyedRecordBytes } from '../utils/sizes.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -71,7 +71,7 @@ export interface Loss {
 const reviewBytes = (review: Review): number => HEAP.object * (2 + review.lost.length);
 
 export function createReplays(fastify: FastifyInstance, now: () => number) {
-  const store = fastify.replaysRepository;
+  const store = fastify.replaysStore;
   // Reviews not kept in a replay row, by game id and log length (move_count also counts hints, which change nothing).
   const reviews = new ByteLru<string, Review>('replay reviews', CACHE_BUDGETS.reviews);
   fastify.caches.push(reviews);
@@ -162,7 +162,7 @@ export function createReplays(fastify: FastifyInstance, now: () => number) {
      * clientKey) pays the row from its day of growth (services/growth.ts).
      */
     async share(playerId: string, gameId: string, client: string): Promise<{ url: string } | Refusal> {
-      const row = await fastify.gamesRepository.findById(gameId);
+      const row = await fastify.gamesStore.findById(gameId);
       if (!row) return { ok: false, code: PlayError.NotFound, message: 'there is no such game' };
       if (row.player_id !== playerId)
         return { ok: false, code: PlayError.Forbidden, message: 'this game belongs to another player' };
@@ -191,7 +191,7 @@ export function createReplays(fastify: FastifyInstance, now: () => number) {
       if (!REPLAY_TOKEN.test(token)) return undefined;
       const found = await store.find(token);
       if (!found) return undefined;
-      const row = await fastify.gamesRepository.findById(found.game_id);
+      const row = await fastify.gamesStore.findById(found.game_id);
       if (!row) throw new Error(`replay ${token} points at a missing game ${found.game_id}`);
       const stored = await fastify.dealer.byId(row.deal_id);
       if (!stored) throw new Error(`game ${row.id} points at a missing deal ${row.deal_id}`);

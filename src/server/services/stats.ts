@@ -18,7 +18,7 @@
  *   The median of an even count is the mean of the middle two.
  *
  * Cost: totals, bests, medians and streaks come from aggregates and indexes in
- * the store (repositories/game-stats.ts), the history is paged (HISTORY_SIZE a page) and the chart shows
+ * the store (stores/game-stats.ts), the history is paged (HISTORY_SIZE a page) and the chart shows
  * the latest CHART_SIZE wins, so the answer costs the same at 10 or 100,000 games. Achievements are rows
  * written with the win that earned them; their progress comes from the same aggregates.
  */
@@ -26,7 +26,7 @@ import type { z } from 'zod';
 import { BANDS, type Band } from '../../engine/index.ts';
 import type { HistoryEntrySchema, StatsSchema } from '../../shared/answers.ts';
 import { dealUrl, isCleanWin } from '../../shared/display.ts';
-import type { GamesStore, StatsRows } from '../repositories/types.ts';
+import type { GamesStore, StatsRows } from '../stores/types.ts';
 import { achievementViews } from './achievements.ts';
 
 export const HISTORY_SIZE = 50; // games listed per page, newest first

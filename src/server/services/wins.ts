@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { DealRecordAnswer, WinExtras } from '../../shared/api.ts';
 import { isCleanWin, newDealUrl } from '../../shared/display.ts';
-import type { GameRow, GamesStore, LayoutTotals } from '../repositories/types.ts';
+import type { GameRow, GamesStore, LayoutTotals } from '../stores/types.ts';
 import { announced } from './achievements.ts';
 import { dailyDayOf } from './daily.ts';
 import { layoutInfos, type Namer } from './layouts.ts';
@@ -49,7 +49,7 @@ export async function winExtras(
   row: GameRow,
   i18n: Namer,
 ): Promise<WinExtras> {
-  const repo = fastify.gamesRepository;
+  const repo = fastify.gamesStore;
   const previousBestMs = await repo.bestWinTime(playerId, row.layout, row.mode, row.id);
   const day = dailyDayOf(row.layout, row.seed, row.mode);
   const dailyRank =

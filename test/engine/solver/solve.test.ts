@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { naiveFaces } from '../../../src/cli/naive.ts';
+import { naiveFaces } from '../../../src/engine/naive.ts';
 import { layoutById } from '../../../src/engine/builtins.ts';
 import {
   facePairs,

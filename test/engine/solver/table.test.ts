@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from 'vitest';
 import { corpusDir, corpusLayouts } from '../../../src/cli/corpus.ts';
-import { naiveFaces } from '../../../src/cli/naive.ts';
+import { naiveFaces } from '../../../src/engine/naive.ts';
 import { layoutById } from '../../../src/engine/builtins.ts';
 import {
   deal,

@@ -4,7 +4,7 @@
  * that leaves nothing behind from one solve to the next.
  */
 import { describe, expect, test } from 'vitest';
-import { naiveFaces } from '../../../src/cli/naive.ts';
+import { naiveFaces } from '../../../src/engine/naive.ts';
 import { layoutById } from '../../../src/engine/builtins.ts';
 import { fullPresence, geometryOf, solve, type Face } from '../../../src/engine/index.ts';
 import { setUp, workspaceOf } from '../../../src/engine/solver/workspace.ts';

@@ -633,7 +633,7 @@ describe('hostile input: 4xx with an error, never 5xx, nothing reflected, nothin
   });
 });
 
-// Issue 24: the stamp (services/views.ts) is the one new input: a signed cookie a first page view sets. Whatever a
+// Issue 24: the stamp (services/first-shown.ts) is the one new input: a signed cookie a first page view sets. Whatever a
 // client puts there proves nothing but its own real first view, changes nothing for anyone else, and never fails.
 describe('hostile stamps: a view is proved only by our own stamp, for its own player and deal', () => {
   const deal = 'turtle:stamp-target:relaxed';
@@ -671,7 +671,7 @@ describe('hostile stamps: a view is proved only by our own stamp, for its own pl
       // The attacker's view of it was recorded at their first real view: no stamp moved it back to 1970.
       const [row] = await query<{ shown_at: number }>(
         app,
-        'SELECT v.shown_at FROM deal_views v JOIN deals d ON d.id = v.deal_id WHERE d.seed = ? AND v.player_id = ?',
+        'SELECT v.shown_at FROM first_shown v JOIN deals d ON d.id = v.deal_id WHERE d.seed = ? AND v.player_id = ?',
         'stamp-target',
         attacker.split('=')[1]!.split('.')[0]!,
       );

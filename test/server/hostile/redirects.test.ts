@@ -7,7 +7,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { FastifyInstance } from 'fastify';
-import { sameOriginPath } from '../../../src/server/views/location.ts';
+import { sameOriginPath } from '../../../src/server/view-models/location.ts';
 import { buildApp } from '../../../src/server/app.ts';
 import { createGame, newPlayer, postMoves, solutionMoves, storage, TEST_SECRET } from '../helper.ts';
 

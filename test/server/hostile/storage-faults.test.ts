@@ -93,7 +93,7 @@ describe('a database that cannot store answers 503 with Retry-After', () => {
   ])('%s (%s)', async (code) => {
     const app = await build({ dealer: { workers: 0 } });
     const cookie = await newPlayer(app);
-    const repo = app.gamesRepository;
+    const repo = app.gamesStore;
     const create = repo.create;
     repo.create = () => Promise.reject(Object.assign(new Error('could not extend file'), { code }));
     try {
@@ -107,7 +107,7 @@ describe('a database that cannot store answers 503 with Retry-After', () => {
   test('any other failure is still our bug: 500 without Retry-After', async () => {
     const app = await build({ dealer: { workers: 0 } });
     const cookie = await newPlayer(app);
-    const repo = app.gamesRepository;
+    const repo = app.gamesStore;
     repo.create = () => Promise.reject(Object.assign(new Error('a bug'), { code: 'SQLITE_CONSTRAINT_CHECK' }));
     const res = await newGame(app, cookie, 'bug');
     expect(res.statusCode).toBe(500);

@@ -1,6 +1,6 @@
 /**
  * Every cache is bounded by bytes, and the bytes are measured, not guessed: the estimates of
- * services/sizes.ts against the heap. test/support/heap-probe.ts runs in a process of its own with
+ * utils/sizes.ts against the heap. test/support/heap-probe.ts runs in a process of its own with
  * `--expose-gc`, builds each kind of cached value many times the way the server does (deals with their
  * geometry, game states from fresh to the caps, shapes, custom layouts, counter windows, play pages over a
  * real socket), and measures what they hold after a collection. Every estimate must cover what was
@@ -13,9 +13,9 @@ import { spawnSync } from 'node:child_process';
 import { describe, expect, test } from 'vitest';
 import { layoutById } from '../../../src/engine/builtins.ts';
 import { deal, newGame, type Deal } from '../../../src/engine/index.ts';
-import { ByteLru, ENTRY_BYTES } from '../../../src/server/services/lru.ts';
+import { ByteLru, ENTRY_BYTES } from '../../../src/server/utils/lru.ts';
 import { gameStates } from '../../../src/server/services/games.ts';
-import { CACHES_TOTAL, dealBytes, flatString, gameBytes, stringBytes } from '../../../src/server/services/sizes.ts';
+import { CACHES_TOTAL, dealBytes, flatString, gameBytes, stringBytes } from '../../../src/server/utils/sizes.ts';
 import { ROOT } from '../../support/root.ts';
 
 describe('estimates against the heap', () => {

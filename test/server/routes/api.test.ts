@@ -183,8 +183,8 @@ describe('GET /healthz', () => {
       const app = await build({ now: () => clock });
       const cookie = await newPlayer(app);
       expect((await app.inject({ url: '/healthz' })).statusCode).toBe(200);
-      const statsOf = app.gamesRepository.statsOf;
-      app.gamesRepository.statsOf = async () => {
+      const statsOf = app.gamesStore.statsOf;
+      app.gamesStore.statsOf = async () => {
         throw Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' });
       };
       const api = await app.inject({ url: '/api/stats', headers: { cookie } });
@@ -204,7 +204,7 @@ describe('GET /healthz', () => {
         ok: false,
         error: 'writes to the database are failing (57P01)',
       });
-      app.gamesRepository.statsOf = statsOf;
+      app.gamesStore.statsOf = statsOf;
       clock += 1_000;
       expect((await app.inject({ url: '/healthz' })).json()).toEqual({ ok: true });
       expect((await app.inject({ url: '/api/stats', headers: { cookie } })).statusCode).toBe(200);
@@ -339,7 +339,7 @@ describe('the player cookie', () => {
         const secret = readFileSync(`${path}.secret`, 'utf8').trim();
         expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
         expect(statSync(`${path}.secret`).mode & 0o777).toBe(0o600);
-        expect(await app.settingsRepository.get('cookie_secret')).toBeUndefined();
+        expect(await app.settingsStore.get('cookie_secret')).toBeUndefined();
         const cookie = await newPlayer(app);
         await createGame(app, cookie); // a write: the WAL file exists now
         for (const file of [path, `${path}-wal`]) expect(statSync(file).mode & 0o777, file).toBe(0o600);
@@ -361,7 +361,7 @@ describe('the player cookie', () => {
       const cookie = await newPlayer(one);
       const later = await two.inject({ url: '/stats', headers: { cookie } });
       expect(later.cookies).toHaveLength(0); // valid there too
-      expect(await two.settingsRepository.get('fleet_cookie_secret')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(await two.settingsStore.get('fleet_cookie_secret')).toMatch(/^[A-Za-z0-9_-]{43}$/);
     },
   );
 
@@ -381,7 +381,7 @@ describe('the player cookie', () => {
         chmodSync(path, 0o644);
         const app = await build({ cookieSecret: undefined, databasePath: path });
         expect(readFileSync(`${path}.secret`, 'utf8').trim()).toBe('s'.repeat(10) + 'Ab3-_xYz9QwErTyUiOp');
-        expect(await app.settingsRepository.get('cookie_secret')).toBeUndefined();
+        expect(await app.settingsStore.get('cookie_secret')).toBeUndefined();
         expect(statSync(path).mode & 0o777).toBe(0o600);
       } finally {
         rmSync(dir, { recursive: true, force: true });

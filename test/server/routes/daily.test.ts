@@ -12,7 +12,7 @@ import {
   dailyLayoutOf,
   isRealDay,
 } from '../../../src/server/services/daily.ts';
-import { shiftDay } from '../../../src/server/repositories/days.ts';
+import { shiftDay } from '../../../src/server/stores/days.ts';
 
 describe('the layout of the day', () => {
   test('every day before 2027 is the turtle, as it was before the layout of the day', () => {

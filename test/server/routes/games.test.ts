@@ -533,7 +533,7 @@ describe('POST /api/games/:id/moves', () => {
     const cookie = await newPlayer(app);
     const game = await createGame(app, cookie);
     const save = (expectedCount: number) =>
-      app.gamesRepository.saveMoves({
+      app.gamesStore.saveMoves({
         id: game.id, expectedCount, movesJson: '[{"type":"hint"}]', boards: '', moveCount: 1, status: 'playing',
         tilesLeft: 144, hints: 1, checks: 0, checksNo: 0, shuffles: 0, undos: 0, now: Date.now(), won: false, pacedAt: 0, unranked: null, rankedMs: null, dailyDay: null, onTable: false,
     playMs: null,

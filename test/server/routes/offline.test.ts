@@ -7,7 +7,7 @@ import { gunzipSync, inflateSync } from 'node:zlib';
 import { describe, expect, test } from 'vitest';
 import { TILE_SETS } from '../../../src/shared/tilesets.ts';
 import { faceSheetName } from '../../../src/server/plugins/assets.ts';
-import { THEMES } from '../../../src/server/views/theme.ts';
+import { THEMES } from '../../../src/server/view-models/theme.ts';
 import { build } from '../helper.ts';
 
 describe('service worker, manifest and the offline page', () => {

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { freeSlots, newGame, presenceOf, replay, type Deal } from '../../../src/engine/index.ts';
 import { LAYOUTS } from '../../../src/engine/builtins.ts';
 import { boxOf } from '../../../src/shared/box.ts';
-import { dealData } from '../../../src/server/views/board.ts';
+import { dealData } from '../../../src/server/view-models/board.ts';
 import {
   BACKEND,
   build,
@@ -331,7 +331,7 @@ describe('GET /daily and POST /daily/name', () => {
     expect(refused.body).toContain('letters, digits, spaces');
     expect(refused.body).not.toContain(hostile);
     expect(refused.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
-    expect((await app.playersRepository.find(fast.split('=')[1]!.split('.')[0]!))!.nickname).toBeNull();
+    expect((await app.playersStore.find(fast.split('=')[1]!.split('.')[0]!))!.nickname).toBeNull();
 
     const saved = await app.inject({
       method: 'POST',

@@ -40,8 +40,8 @@ describe('play on from move K', () => {
     const { id, url } = res.json() as { id: string; url: string };
     expect(id).not.toBe(game.id);
     expect(url).toBe('/play/turtle/test-seed');
-    const row = (await app.gamesRepository.findById(id))!;
-    expect(row).toMatchObject({ deal_id: (await app.gamesRepository.findById(game.id))!.deal_id, unranked: 'fast' });
+    const row = (await app.gamesStore.findById(id))!;
+    expect(row).toMatchObject({ deal_id: (await app.gamesStore.findById(game.id))!.deal_id, unranked: 'fast' });
     expect(JSON.parse(row.moves_json)).toEqual(moves.slice(0, 3));
     expect(row).toMatchObject({ move_count: 3, tiles_left: 144 - 6, hints: 0, play_ms: 0, result: null });
     // The new game plays on from there, and wins unranked.
@@ -49,7 +49,7 @@ describe('play on from move K', () => {
     expect(won.statusCode).toBe(200);
     expect(won.json()).toMatchObject({ status: 'won', ranked: false });
     // The old game is as it was.
-    expect((await app.gamesRepository.findById(game.id))!.move_count).toBe(7);
+    expect((await app.gamesStore.findById(game.id))!.move_count).toBe(7);
   });
 
   test('the deal page opens the new game', async () => {

@@ -99,7 +99,7 @@ describe('opening and joining a race', () => {
     const [ana, ben] = [await newPlayer(app), await newPlayer(app)];
     const game = await createGame(app, ben);
     const rows = await query<{ player_id: string }>(app, 'SELECT player_id FROM games WHERE id = ?', game.id);
-    expect(await app.playersRepository.setNickname(rows[0]!.player_id, 'Benny', 'benny')).toBe('ok');
+    expect(await app.playersStore.setNickname(rows[0]!.player_id, 'Benny', 'benny')).toBe('ok');
     const id = await openRace(app, ana);
     await join(app, ben, id);
     const page = await app.inject({ url: `/race/${id}`, headers: { cookie: ana } });

@@ -18,9 +18,9 @@ describe('compact deals', () => {
         const made = deal(layoutById(id)!, 'compact', mode);
         if (!made.ok) throw new Error(made.message);
         const json = JSON.stringify(made.value.deal);
-        const row = await app.dealsRepository.store(dealKey(id, 'compact', mode), made.value.deal.generator, json, 1);
+        const row = await app.dealsStore.store(dealKey(id, 'compact', mode), made.value.deal.generator, json, 1);
         expect(row.deal_json, id).toBe(json);
-        expect((await app.dealsRepository.findById(row.id))!.deal_json, id).toBe(json);
+        expect((await app.dealsStore.findById(row.id))!.deal_json, id).toBe(json);
         const stored = (
           await query(
             app,
@@ -54,7 +54,7 @@ describe('deals nobody played', () => {
     expect(await app.dealer.prune()).toBe(0);
     clock += 2000;
     expect(await app.dealer.prune()).toBe(0); // deals in the dealer's cache stay: a request may be about to use one
-    const pruned = await app.dealsRepository.pruneUnplayed({
+    const pruned = await app.dealsStore.pruneUnplayed({
       before: clock - KEEP_UNPLAYED_MS,
       max: 100,
       keep: [],
@@ -73,7 +73,7 @@ describe('deals nobody played', () => {
     const app = await build();
     const cookie = await newPlayer(app);
     for (let i = 0; i < 6; i++) await app.inject({ url: `/api/deals/garden/cap${i}`, headers: { cookie } });
-    expect(await app.dealsRepository.pruneUnplayed({ before: 0, max: 4, keep: [], limit: 100 })).toBe(2);
+    expect(await app.dealsStore.pruneUnplayed({ before: 0, max: 4, keep: [], limit: 100 })).toBe(2);
     expect((await query(app, 'SELECT seed FROM deals ORDER BY id')).map((r) => (r as { seed: string }).seed)).toEqual([
       'cap2',
       'cap3',

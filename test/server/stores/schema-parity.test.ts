@@ -2,14 +2,15 @@
  * Schema parity: SQLite's migrations/ and PostgreSQL's migrations/postgres/ are two histories of one schema.
  * Both are applied to fresh databases, read back from the catalogues (sqlite_master and its pragmas;
  * PostgreSQL's information_schema and pg_index), brought to common terms and compared: tables, columns
- * (type, nullability, default, generated expression), primary keys, foreign keys, unique constraints and
- * indexes (columns, uniqueness, partial condition). Every difference is named; the only ones allowed are
- * listed in DELIBERATE with their reason. CHECK constraints are not compared (their text differs too much).
+ * (type, nullability, default, generated expression), primary keys, foreign keys, unique constraints,
+ * indexes (columns, uniqueness, partial condition) and CHECK constraints. Every difference is named; the only
+ * ones allowed are listed in DELIBERATE with their reason.
  *
  * Common terms: INTEGER, bigint and smallint are `integer`; REAL and double precision are `real`; a
  * primary key column is NOT NULL (SQLite would take a NULL in a rowid table's TEXT key; the stores never
  * write one); an identity column must be a rowid alias in SQLite; generated columns compare by expression
- * (SQLite's are VIRTUAL, PostgreSQL's STORED).
+ * (SQLite's are VIRTUAL, PostgreSQL's STORED); a CHECK compares by its condition, PostgreSQL's
+ * `x = ANY (ARRAY[…])` read as the `x IN (…)` it was written as.
  */
 import Database from 'better-sqlite3';
 import { describe, expect, test } from 'vitest';
@@ -64,6 +65,23 @@ function parenthesised(text: string, start: number): string {
   throw new Error(`unbalanced parentheses in ${text}`);
 }
 
+/**
+ * A CHECK's condition in common terms, squashed: PostgreSQL's `x = ANY (ARRAY[a, b])` as `x IN (a, b)`, and
+ * `x IN ('a')` of one value as PostgreSQL prints it, `x = 'a'`.
+ */
+const checkFact = (condition: string): string =>
+  `check ${squash(
+    condition
+      .replace(/(\w+) = ANY \(ARRAY\[([^\]]*)\]\)/g, '$1 IN ($2)')
+      .replace(/(\w+) IN \(('[^',]*')\)/gi, '$1 = $2'),
+  )}`;
+
+/** The conditions of every CHECK (of a column or of the table) in a CREATE TABLE statement. */
+function checksOf(sql: string): string[] {
+  const text = sql.replace(/--[^\n]*/g, ''); // SQLite keeps the statement as written, comments too
+  return [...text.matchAll(/\bCHECK\s*\(/gi)].map((m) => parenthesised(text, m.index + m[0].length - 1));
+}
+
 function sqliteSchema(db: Database.Database): Schema {
   const schema: Schema = new Map();
   const tables = db
@@ -93,6 +111,7 @@ function sqliteSchema(db: Database.Database): Schema {
       add(schema, table, fact);
     }
     if (pk.length > 0) add(schema, table, `primary key (${pk.map((c) => c.name).join(', ')})`);
+    for (const condition of checksOf(sql)) add(schema, table, checkFact(condition));
     const keys = db.prepare(`PRAGMA foreign_key_list(${table})`).all() as {
       id: number;
       table: string;
@@ -219,6 +238,13 @@ async function postgresSchema(url: string): Promise<Schema> {
         k.table,
         `foreign key (${k.columns.join(', ')}) references ${k.target} (${k.to.join(', ')}) on delete ${ACTIONS[k.action]}`,
       );
+    const checks = await pool.query<{ table: string; definition: string }>(
+      `SELECT c.conrelid::regclass::text AS table, pg_get_constraintdef(c.oid) AS definition
+       FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
+       WHERE c.contype = 'c' AND n.nspname = 'public'`,
+    );
+    for (const c of checks.rows)
+      if (!RUNNER_TABLES.has(c.table)) add(schema, c.table, checkFact(c.definition.replace(/^CHECK\s*/, '')));
     return schema;
   } finally {
     await pool.end();
@@ -264,7 +290,7 @@ describe.skipIf(postgresSkip())('schema parity of SQLite and PostgreSQL', () => 
     expect(differences(sqlite, postgres)).toEqual(Object.keys(DELIBERATE).sort());
   });
 
-  test('the comparison names what differs (a column, its type or default, an index, a key)', () => {
+  test('the comparison names what differs (a column, its type or default, an index, a key, a check)', () => {
     const base: Schema = new Map([['t', ['column a integer not null default 0', 'index t_a (a) where a=1']]]);
     const other: Schema = new Map([
       ['t', ['column a text not null default 0', 'index t_a (a)']],
@@ -277,6 +303,15 @@ describe.skipIf(postgresSkip())('schema parity of SQLite and PostgreSQL', () => 
       'only in sqlite: t index t_a (a) where a=1',
       'table u only in postgres',
     ]);
+    const sqliteCheck = checkFact("mode IN ('relaxed', 'classic')");
+    expect(checkFact("(mode = ANY (ARRAY['relaxed'::text, 'classic'::text]))")).toBe(sqliteCheck);
+    expect(checkFact("mode IN ('relaxed')")).toBe(checkFact("(mode = 'relaxed'::text)"));
+    expect(checkFact("(mode = ANY (ARRAY['relaxed'::text]))")).not.toBe(sqliteCheck);
+    expect(
+      checksOf(
+        "CREATE TABLE t (a TEXT CHECK (a IN ('x')), -- check (b)\n b INTEGER, CHECK ((a IS NULL) = (b IS NULL)))",
+      ),
+    ).toEqual(["a IN ('x')", '(a IS NULL) = (b IS NULL)']);
     const alias: Schema = new Map([['t', ['column id integer not null default auto?']]]);
     expect(differences(alias, new Map([['t', ['column id integer not null default auto']]]))).toEqual([]);
     expect(differences(alias, new Map([['t', ['column id integer not null']]]))).toEqual([]);

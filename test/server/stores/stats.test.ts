@@ -10,7 +10,7 @@ import { describe, expect, test } from 'vitest';
 import { migrate, readMigrations } from '../../../src/server/db/migrate.ts';
 import { MIGRATIONS_DIR } from '../../../src/server/plugins/database.ts';
 import { sqliteSql } from '../../../src/server/db/sql.ts';
-import { createGamesStore } from '../../../src/server/repositories/games.ts';
+import { createGamesStore } from '../../../src/server/stores/games.ts';
 import { HISTORY_SIZE } from '../../../src/server/services/stats.ts';
 import { build, createGame, newPlayer, postMoves, solutionMoves } from '../helper.ts';
 

@@ -1,5 +1,5 @@
 /**
- * The store contract: every behaviour of the stores in src/server/repositories/types.ts, run
+ * The store contract: every behaviour of the stores in src/server/stores/types.ts, run
  * against SQLite and against a real PostgreSQL (test/support/postgres.ts), with the same expectations.
  * Races are real on PostgreSQL (several pooled connections); on SQLite they are interleaved promises.
  */
@@ -8,9 +8,9 @@ import { layoutById } from '../../../src/engine/builtins.ts';
 import { deal as makeDeal, type Band, type Deal } from '../../../src/engine/index.ts';
 import { openDatabase } from '../../../src/server/plugins/database.ts';
 import { openPostgres } from '../../../src/server/plugins/postgres.ts';
-import { createPgStores, createSqliteStores } from '../../../src/server/repositories/index.ts';
+import { createPgStores, createSqliteStores } from '../../../src/server/stores/index.ts';
 import { dealKey } from '../../../src/server/schemas/common.ts';
-import type { SavedMoves, Stores } from '../../../src/server/repositories/types.ts';
+import type { SavedMoves, Stores } from '../../../src/server/stores/types.ts';
 import { freshDatabaseUrl, postgresSkip } from '../../support/postgres.ts';
 import {
   dealGrowth,
@@ -105,7 +105,7 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
     band: Band = 'medium',
   ): Promise<string> {
     const d = await storeDeal(s, seed, at, layout);
-    const shownAt = await s.games.recordView(player, d.id, at);
+    const shownAt = await s.games.recordFirstShown(player, d.id, at);
     const id = `g${++gameNo}-${backend}`;
     await s.games.create({
       id,
@@ -166,8 +166,8 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
       const deals = await Promise.all(Array.from({ length: N }, (_, i) => storeDeal(s, `grow-${i}`)));
       // A view of a deal nobody saw yet: its row and the deal's record.
       measured.view = [
-        await perWrite(s, (i) => s.games.recordView(`view-player-${i}`, deals[i]!.id, T0)),
-        ROW_BYTES.view,
+        await perWrite(s, (i) => s.games.recordFirstShown(`view-player-${i}`, deals[i]!.id, T0)),
+        ROW_BYTES.firstShown,
       ];
       // A player's first game: the game, the player's row, their totals on the layout.
       const ids: string[] = [];
@@ -486,26 +486,26 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
       expect((await s.games.statsOf('p1', q)).bestStreak).toBe(3);
     });
 
-    test('recordView keeps the first view, also under a race, and counts it in the deal record once', async () => {
+    test('recordFirstShown keeps the first view, also under a race, and counts it in the deal record once', async () => {
       const s = await stores();
       const d = await storeDeal(s, 'view');
-      const firsts = await Promise.all([1, 2, 3].map((n) => s.games.recordView('p1', d.id, T0 + n)));
+      const firsts = await Promise.all([1, 2, 3].map((n) => s.games.recordFirstShown('p1', d.id, T0 + n)));
       expect(new Set(firsts).size).toBe(1);
-      expect(await s.games.recordView('p1', d.id, T0 + 99)).toBe(firsts[0]);
-      await s.games.recordView('p2', d.id, T0 + 5);
+      expect(await s.games.recordFirstShown('p1', d.id, T0 + 99)).toBe(firsts[0]);
+      await s.games.recordFirstShown('p2', d.id, T0 + 5);
       expect(await s.games.dealRecord(d.id)).toEqual({ opened: 2, won: 0 });
       expect(await s.games.dealRecord(d.id + 1000)).toEqual({ opened: 0, won: 0 });
     });
 
-    test('a view proved earlier moves the stored one back, never forward; findView reads without writing', async () => {
+    test('a view proved earlier moves the stored one back, never forward; findFirstShown reads without writing', async () => {
       const s = await stores();
       const d = await storeDeal(s, 'stamped-view');
-      expect(await s.games.findView('p1', d.id)).toBeUndefined();
-      expect(await s.games.recordView('p1', d.id, T0 + 500)).toBe(T0 + 500);
-      expect(await s.games.recordView('p1', d.id, T0 + 100)).toBe(T0 + 100); // a stamp of an earlier page
-      expect(await s.games.recordView('p1', d.id, T0 + 900)).toBe(T0 + 100);
-      expect(await s.games.findView('p1', d.id)).toBe(T0 + 100);
-      expect(await s.games.findView('p2', d.id)).toBeUndefined();
+      expect(await s.games.findFirstShown('p1', d.id)).toBeUndefined();
+      expect(await s.games.recordFirstShown('p1', d.id, T0 + 500)).toBe(T0 + 500);
+      expect(await s.games.recordFirstShown('p1', d.id, T0 + 100)).toBe(T0 + 100); // a stamp of an earlier page
+      expect(await s.games.recordFirstShown('p1', d.id, T0 + 900)).toBe(T0 + 100);
+      expect(await s.games.findFirstShown('p1', d.id)).toBe(T0 + 100);
+      expect(await s.games.findFirstShown('p2', d.id)).toBeUndefined();
       expect(await s.games.dealRecord(d.id)).toEqual({ opened: 1, won: 0 }); // still one player
     });
 

@@ -16,7 +16,7 @@ import { DealParamsSchema, ModeQuerySchema } from '../../schemas/common.ts';
 import { cookiePlayerId } from '../../plugins/player.ts';
 import type { ShownLookup } from '../../services/dealer.ts';
 import { clientKey } from '../../services/limits.ts';
-import { stampedAt } from '../../services/views.ts';
+import { stampedAt } from '../../services/first-shown.ts';
 import { sendRefusalOrMiss } from '../../services/misses.ts';
 
 export const DEAL_CACHE = 'public, max-age=86400';
@@ -44,7 +44,13 @@ export default async function apiDeals(fastify: FastifyInstance): Promise<void> 
       const shown = found.value;
       if (playerId !== undefined && shown.id !== null) {
         // A stamp is taken, not cleared, here: a publicly cacheable answer carries no Set-Cookie.
-        await fastify.views.show(playerId, client, shown, fastify.now(), stampedAt(fastify, request, playerId, key));
+        await fastify.firstShown.show(
+          playerId,
+          client,
+          shown,
+          fastify.now(),
+          stampedAt(fastify, request, playerId, key),
+        );
       }
       return reply
         .type('application/json; charset=utf-8')

@@ -32,7 +32,7 @@ import {
 import { gameAnswer } from '../../services/games.ts';
 import { winExtras } from '../../services/wins.ts';
 import { clientKey } from '../../services/limits.ts';
-import { stampedAt } from '../../services/views.ts';
+import { stampedAt } from '../../services/first-shown.ts';
 import { sendRefusalOrMiss } from '../../services/misses.ts';
 
 export default async function apiGames(fastify: FastifyInstance): Promise<void> {

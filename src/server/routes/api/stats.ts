@@ -19,7 +19,7 @@ export default async function apiStats(fastify: FastifyInstance): Promise<void> 
     },
     async (request) =>
       statsOf(
-        fastify.gamesRepository,
+        fastify.gamesStore,
         request.isNewPlayer ? undefined : request.playerId,
         request.query.page,
         fastify.layouts.namer,

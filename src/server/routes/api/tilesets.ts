@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../errors.ts';
 import { TileSetListSchema } from '../../schemas/tiles.ts';
-import { tileSetList } from '../../views/tiles.ts';
+import { tileSetList } from '../../view-models/tiles.ts';
 
 export default async function apiTilesets(fastify: FastifyInstance): Promise<void> {
   const bodies = new Map<string, string>(); // by language: 20 at most

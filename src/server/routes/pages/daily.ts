@@ -16,8 +16,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { sendRefusal, sendError } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
-import { shiftDay } from '../../repositories/days.ts';
-import type { DailyResult } from '../../repositories/types.ts';
+import { shiftDay } from '../../stores/days.ts';
+import type { DailyResult } from '../../stores/types.ts';
 import { dealKey } from '../../schemas/common.ts';
 import { NICKNAME_MAX, NicknameBodySchema } from '../../schemas/daily.ts';
 import {
@@ -38,7 +38,7 @@ import { clientKey } from '../../services/limits.ts';
 import { nameKey } from '../../services/names.ts';
 import { dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/display.ts';
 import { geometryOfDeal } from '../../../engine/index.ts';
-import { boardPreview } from '../../views/head.ts';
+import { boardPreview } from '../../view-models/head.ts';
 
 interface FormState {
   error?: string; // why the name was refused
@@ -148,7 +148,7 @@ async function renderDaily(
   if (!found.ok && found.code === 'ERR_GROWTH') found = await fastify.dealer.show(key, client);
   if (!found.ok) return sendRefusal(request, reply, found);
   const dealId = found.value.id;
-  const repo = fastify.gamesRepository;
+  const repo = fastify.gamesStore;
   const best = (dealId === null ? [] : await repo.bestTimes(dealId, DAILY_BOARD_SIZE, true)).map((row, i) => ({
     rank: i + 1,
     name: row.nickname,
@@ -199,7 +199,7 @@ async function renderDaily(
     calendar: calendarOf(day, today, results, i18n.locale),
     streak: known ? await repo.dailyStreak(playerId, today, shiftDay(today, -1)) : 0,
     canName: isToday && known && (await repo.hasDailyWin(playerId)), // only a ranked daily win names a player
-    nickname: known ? ((await fastify.playersRepository.find(playerId))?.nickname ?? '') : '',
+    nickname: known ? ((await fastify.playersStore.find(playerId))?.nickname ?? '') : '',
     nicknameMax: NICKNAME_MAX,
     rules: { floor: PAIR_FLOOR_MS / 1000, burst: PACE_BURST, fastest: formatTime(fastestRankedMs(pairs)) },
     form,
@@ -249,7 +249,7 @@ export default async function pagesDaily(fastify: FastifyInstance): Promise<void
           value: typeof raw === 'string' ? raw.slice(0, 100) : '',
         });
       }
-      if (request.isNewPlayer || !(await fastify.gamesRepository.hasDailyWin(request.playerId)))
+      if (request.isNewPlayer || !(await fastify.gamesStore.hasDailyWin(request.playerId)))
         return sendError(
           request,
           reply,
@@ -260,7 +260,7 @@ export default async function pagesDaily(fastify: FastifyInstance): Promise<void
         );
       const refused = await fastify.growth.take(clientKey(request.ip), nicknameGrowth(request.body.name));
       if (refused) return sendRefusal(request, reply, refused);
-      const saved = await fastify.playersRepository.setNickname(
+      const saved = await fastify.playersStore.setNickname(
         request.playerId,
         request.body.name,
         nameKey(request.body.name),

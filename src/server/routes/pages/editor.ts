@@ -49,7 +49,7 @@ import { LayoutIdSchema } from '../../schemas/common.ts';
 import { builtinName, familyInfos } from '../../services/layouts.ts';
 import { clientKey } from '../../services/limits.ts';
 import { cleanName } from '../../services/upload.ts';
-import { scriptData } from '../../views/script-json.ts';
+import { scriptData } from '../../view-models/script-json.ts';
 
 const EDITOR_PATH = '/layouts/editor';
 const MINUTE = 60_000; // ms

@@ -11,7 +11,7 @@ import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ERROR_STATUS, sendError } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
-import type { ExportRow } from '../../repositories/types.ts';
+import type { ExportRow } from '../../stores/types.ts';
 import { held } from '../../services/achievements.ts';
 import { dealUrl } from '../../../shared/display.ts';
 
@@ -107,7 +107,7 @@ export function csvLine(game: ExportGame): string {
 }
 
 export default async function pagesExport(fastify: FastifyInstance): Promise<void> {
-  const repo = fastify.gamesRepository;
+  const repo = fastify.gamesStore;
   // The file leaves the site: its links are absolute with PUBLIC_ORIGIN, else paths (never from the Host header,
   // which the client chooses: docs/operations.md, "Security").
   const originOf = (): string => fastify.publicOrigin ?? '';

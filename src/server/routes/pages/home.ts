@@ -9,7 +9,7 @@ import { dailyLayoutOf, dailySeed, utcDate } from '../../services/daily.ts';
 import { familyInfos, layoutName } from '../../services/layouts.ts';
 import { dealUrl, newDealUrl } from '../../../shared/display.ts';
 import { nextUnplayed } from '../../services/wins.ts';
-import { structuredData } from '../../views/head.ts';
+import { structuredData } from '../../view-models/head.ts';
 
 /** The hero's play buttons: a portrait layout for a phone held upright, the turtle elsewhere. */
 const PLAY = { phone: '/play/spire', wide: '/play/turtle' };
@@ -18,9 +18,9 @@ const FIRST_PLAY = { phone: '/play/vase?difficulty=easy', wide: '/play/turtle?di
 
 export default async function pagesHome(fastify: FastifyInstance): Promise<void> {
   fastify.get('/', async (request, reply) => {
-    const latest = request.isNewPlayer ? undefined : await fastify.gamesRepository.latestUnfinished(request.playerId);
+    const latest = request.isNewPlayer ? undefined : await fastify.gamesStore.latestUnfinished(request.playerId);
     const now = fastify.now();
-    const totals = request.isNewPlayer ? [] : await fastify.gamesRepository.layoutTotals(request.playerId);
+    const totals = request.isNewPlayer ? [] : await fastify.gamesStore.layoutTotals(request.playerId);
     const mark = new Map(
       totals.map((t) => [t.layout, t.clean_wins > 0 ? 'clean' : t.won > 0 ? 'won' : t.played > 0 ? 'played' : '']),
     );

@@ -9,7 +9,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { langOf } from '../../../shared/i18n.ts';
 import { setLangCookie } from '../../plugins/i18n.ts';
 import { LangBodySchema } from '../../schemas/lang.ts';
-import { backPath } from '../../views/theme.ts';
+import { backPath } from '../../view-models/theme.ts';
 
 export default async function pagesLang(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

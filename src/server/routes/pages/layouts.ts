@@ -23,9 +23,9 @@ import { MAP_NAME_MAX, MAX_UPLOAD_BYTES } from '../../services/upload.ts';
 import { customName, customPicture } from '../../services/custom-layouts.ts';
 import { layoutById } from '../../../engine/builtins.ts';
 import { geometryOf } from '../../../engine/index.ts';
-import { boardPreview, spreadFaces } from '../../views/head.ts';
+import { boardPreview, spreadFaces } from '../../view-models/head.ts';
 import { sendMiss } from '../../services/misses.ts';
-import { scriptData } from '../../views/script-json.ts';
+import { scriptData } from '../../view-models/script-json.ts';
 
 interface FormState {
   error?: string; // why the file was refused (English: the page shows it in the player's language by its code)

@@ -28,11 +28,11 @@ import type { Translator } from '../../services/i18n.ts';
 import { clientKey } from '../../services/limits.ts';
 import { sendMiss, sendRefusalOrMiss } from '../../services/misses.ts';
 import { randomSeed } from '../../services/seeds.ts';
-import { setStamp, takeStamp, type OwnRecord } from '../../services/views.ts';
-import { boardView, dealData, type GameData } from '../../views/board.ts';
-import { boardPreview, headLinks } from '../../views/head.ts';
-import { keepWhole, PlayPages, RECORD_MARK, sendPage, type FreshBoard } from '../../views/play-pages.ts';
-import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
+import { setStamp, takeStamp, type OwnRecord } from '../../services/first-shown.ts';
+import { boardView, dealData, type GameData } from '../../view-models/board.ts';
+import { boardPreview, headLinks } from '../../view-models/head.ts';
+import { keepWhole, PlayPages, RECORD_MARK, sendPage, type FreshBoard } from '../../view-models/play-pages.ts';
+import { themeOf, THEME_COOKIE } from '../../view-models/theme.ts';
 
 const NO_RECORD: OwnRecord = { opened: 0, won: 0, best: [] };
 
@@ -56,7 +56,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
    * clock starts there). Two indexed reads: cheap on every view.
    */
   // The record as a visitor without a game sees it (no "you", no time yet) is the same for all of them while
-  // the record is: rendered once per kept record (services/views.ts keeps one a second).
+  // the record is: rendered once per kept record (services/first-shown.ts keeps one a second).
   const anonymous = new WeakMap<OwnRecord, Map<Lang, string>>();
   async function renderRecord(
     dealId: number | null,
@@ -65,7 +65,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     i18n: Translator,
   ): Promise<string> {
     // A deal not stored yet has no record: nobody played it.
-    const record = dealId === null ? NO_RECORD : await fastify.views.record(dealId);
+    const record = dealId === null ? NO_RECORD : await fastify.firstShown.record(dealId);
     const kept = playerId === null && elapsedMs === 0 ? anonymous.get(record)?.get(i18n.lang) : undefined;
     if (kept !== undefined) return kept;
     const html = fastify.renderPartial('/partials/deal-stats', {
@@ -164,10 +164,10 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     const now = fastify.now();
     let shownAt = now;
     if (!known)
-      setStamp(fastify, request, reply, key, now); // proved at their next request (services/views.ts)
+      setStamp(fastify, request, reply, key, now); // proved at their next request (services/first-shown.ts)
     else if (shown.id !== null) {
       const stamped = takeStamp(fastify, request, reply, request.playerId, key);
-      shownAt = await fastify.views.show(request.playerId, client, shown, now, stamped);
+      shownAt = await fastify.firstShown.show(request.playerId, client, shown, now, stamped);
     }
     return { shown, now, shownAt, known };
   }
@@ -244,7 +244,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       fastify.tutorial &&
       !resumed &&
       !isTutorialDone(request.cookies[PREFS_COOKIE]) &&
-      (!known || !(await fastify.playersRepository.find(request.playerId)));
+      (!known || !(await fastify.playersStore.find(request.playerId)));
     const pageKey = `${nav} ${shareUrl} ${request.hl ?? ''} ${prefs.timer} ${prefs.highlight} ${prefs.paused} ${theme.name} ${theme.auto} ${request.tiles} ${tutorial}`;
     return { path, shareUrl, daily, nav, prefs, theme, tutorial, pageKey };
   }

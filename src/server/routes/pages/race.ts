@@ -21,9 +21,9 @@ import type { Translator } from '../../services/i18n.ts';
 import { clientKey } from '../../services/limits.ts';
 import { sendRefusalOrMiss } from '../../services/misses.ts';
 import type { RacerStatus, Standings } from '../../services/races.ts';
-import { boardView, dealData } from '../../views/board.ts';
-import { boardPreview, headLinks } from '../../views/head.ts';
-import { themeOf, THEME_COOKIE } from '../../views/theme.ts';
+import { boardView, dealData } from '../../view-models/board.ts';
+import { boardPreview, headLinks } from '../../view-models/head.ts';
+import { themeOf, THEME_COOKIE } from '../../view-models/theme.ts';
 
 export const raceUrl = (id: string): string => `/race/${id}`;
 

@@ -28,9 +28,9 @@ import { replayPageCostMs } from '../../services/costs.ts';
 import { clientKey } from '../../services/limits.ts';
 import { dealUrl } from '../../../shared/display.ts';
 import { frameOf, frameText, isLostAt, replayUrl } from '../../../shared/replay.ts';
-import { boardView } from '../../views/board.ts';
-import { boardPreview } from '../../views/head.ts';
-import { scriptJson } from '../../views/script-json.ts';
+import { boardView } from '../../view-models/board.ts';
+import { boardPreview } from '../../view-models/head.ts';
+import { scriptJson } from '../../view-models/script-json.ts';
 
 /** How long a page waits for the solver's review before it shows the replay without it (it is kept when done). */
 const REVIEW_WAIT_MS = 3000;

@@ -9,7 +9,7 @@ import { clientKey } from '../../services/limits.ts';
 import { statsOf, type HistoryEntry } from '../../services/stats.ts';
 import { shortReasonText } from '../../../shared/coach.ts';
 import type { Format } from '../../../shared/i18n.ts';
-import { timesChart } from '../../views/chart.ts';
+import { timesChart } from '../../view-models/chart.ts';
 import { BANDS } from '../../../engine/index.ts';
 import { PROGRESS_KEYS } from '../../../shared/achievements.ts';
 import { ACHIEVEMENT_MESSAGES } from '../../services/achievements.ts';
@@ -39,7 +39,7 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
     const work = Promise.all(
       candidates.map(async (h) => {
         try {
-          const row = await fastify.gamesRepository.findById(h.id);
+          const row = await fastify.gamesStore.findById(h.id);
           if (!row || (row.status !== 'stuck' && row.checks_no === 0)) return;
           losses.set(h.id, await fastify.replays.lossOf(row, client));
         } catch (error) {
@@ -61,7 +61,7 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
       const page = request.query.page;
       const i18n = request.i18n;
       const stats = await statsOf(
-        fastify.gamesRepository,
+        fastify.gamesStore,
         request.isNewPlayer ? undefined : request.playerId,
         page,
         (ids) => fastify.layouts.namer(ids, i18n), // the page names built-ins in the player's language (the API in English)

@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ThemeBodySchema } from '../../schemas/theme.ts';
-import { backPath, THEME_COOKIE, THEME_MAX_AGE } from '../../views/theme.ts';
+import { backPath, THEME_COOKIE, THEME_MAX_AGE } from '../../view-models/theme.ts';
 
 export default async function pagesTheme(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

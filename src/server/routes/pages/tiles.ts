@@ -12,8 +12,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sendError } from '../../errors.ts';
 import { TilesBodySchema } from '../../schemas/tiles.ts';
 import { isTileSet } from '../../../shared/tilesets.ts';
-import { backPath } from '../../views/theme.ts';
-import { keepTileSet, previewFamilies, tileSetList, tileSetText } from '../../views/tiles.ts';
+import { backPath } from '../../view-models/theme.ts';
+import { keepTileSet, previewFamilies, tileSetList, tileSetText } from '../../view-models/tiles.ts';
 
 export default async function pagesTiles(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

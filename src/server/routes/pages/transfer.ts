@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { sendError, sendRefusal } from '../../errors.ts';
 import { setPlayerCookie } from '../../plugins/player.ts';
 import { LIMITS } from '../../plugins/security.ts';
-import type { TransferState } from '../../repositories/types.ts';
+import type { TransferState } from '../../stores/types.ts';
 import { ROW_BYTES } from '../../services/growth.ts';
 import { clientKey } from '../../services/limits.ts';
 import { sendMiss } from '../../services/misses.ts';
@@ -29,7 +29,7 @@ const TokenParamsSchema = z.object({ token: z.string().max(64) });
 
 export default async function pagesTransfer(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const players = fastify.playersRepository;
+  const players = fastify.playersStore;
   // PUBLIC_ORIGIN, else a path the page's script completes with its own origin: never the Host header (the client's).
   const origin = (): string => fastify.publicOrigin ?? '';
   const https = (request: FastifyRequest): boolean =>
@@ -38,7 +38,7 @@ export default async function pagesTransfer(fastify: FastifyInstance): Promise<v
   /** Games this browser's player has (the confirmation says what becomes of them). */
   async function gamesOf(request: FastifyRequest): Promise<number> {
     if (request.isNewPlayer) return 0;
-    const totals = await fastify.gamesRepository.layoutTotals(request.playerId);
+    const totals = await fastify.gamesStore.layoutTotals(request.playerId);
     return totals.reduce((n, t) => n + t.played, 0);
   }
 

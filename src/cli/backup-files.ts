@@ -1,4 +1,7 @@
-/** What `backup` and `restore` share: their failure, how they quote paths, and how a target file is checked. */
+/**
+ * The files of `backup` and `restore`: the target's checks and reservation, how paths are quoted, and the
+ * failure that is not the input's.
+ */
 import { closeSync, existsSync, openSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { UsageError } from './args.ts';

@@ -5,7 +5,7 @@
 import type { Database } from 'better-sqlite3';
 import type pg from 'pg';
 import { postgresSql, sqliteSql, type Sql } from '../db/sql.ts';
-import type { MeasuredCache } from '../services/lru.ts';
+import type { MeasuredCache } from '../utils/lru.ts';
 import { createCustomLayoutsStore } from './custom-layouts.ts';
 import { createDealsStore } from './deals.ts';
 import { createGamesStore } from './games.ts';

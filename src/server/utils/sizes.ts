@@ -89,9 +89,9 @@ export const CACHE_BUDGETS = {
   pages: 23 * MB, // fresh boards and whole play pages of visitors without a game (routes/pages/play.ts)
   layouts: 8 * MB, // custom layouts with their pictures (services/custom-layouts.ts)
   counters: 16 * MB, // rate-limit and budget windows in memory (services/counters.ts)
-  shapes: 4 * MB, // layout shapes of stored deals (repositories)
+  shapes: 4 * MB, // layout shapes of stored deals (stores)
   dealKeys: 2 * MB, // failed deals and seeds the server chose (services/deal-memory.ts)
-  records: 2 * MB, // deals' own records, kept a second (services/views.ts)
+  records: 2 * MB, // deals' own records, kept a second (services/first-shown.ts)
   reviews: 1 * MB, // reviews of games in progress for their replays (services/replays.ts): a few hundred bytes each
 } as const;
 

@@ -90,7 +90,7 @@ export interface NewGame {
   status: Status;
   tilesLeft: number;
   now: number; // the start, server clock
-  shownAt: number; // the player's first view of the deal (recordView)
+  shownAt: number; // when the player was first shown the deal (recordFirstShown)
   pacedAt: number; // the pace clock's start (services/fair-play.ts paceStart)
 }
 
@@ -272,13 +272,13 @@ export interface GamesStore {
   statsOf(playerId: string, query: StatsQuery): Promise<StatsRows>;
   /**
    * Records that the server showed a player a deal at `at`, unless it did before; returns when it first
-   * did (the start of the player's ranked times on it). A view proved to be earlier than the one stored
-   * (a signed stamp of a page shown before the player had a cookie: services/views.ts) moves it back. A
-   * first view counts in the deal's record.
+   * did (the start of the player's ranked times on it). A time proved earlier than the one stored (a
+   * signed stamp of a page shown before the player had a cookie: services/first-shown.ts) moves it back. A
+   * player's first showing counts in the deal's record.
    */
-  recordView(playerId: string, dealId: number, at: number): Promise<number>;
+  recordFirstShown(playerId: string, dealId: number, at: number): Promise<number>;
   /** When the server first showed a player a deal, if it did (a read: no write). */
-  findView(playerId: string, dealId: number): Promise<number | undefined>;
+  findFirstShown(playerId: string, dealId: number): Promise<number | undefined>;
   dealRecord(dealId: number): Promise<DealRecord>;
   /** Best ranked time of each player who won a deal (only wins on its daily table with `dailyOnly`), fastest first. */
   bestTimes(dealId: number, limit: number, dailyOnly?: boolean): Promise<BestTime[]>;

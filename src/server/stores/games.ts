@@ -8,7 +8,7 @@
  * the new one with its aggregates, never a log without its finish.
  *
  * Two clocks (docs/fair-play.md): the server's time runs from the player's first view of the deal (`shown_at`,
- * from `deal_views`) to the finish, `time_ms`, a generated column; ranked wins also carry it in `ranked_ms`. The
+ * from `first_shown`) to the finish, `time_ms`, a generated column; ranked wins also carry it in `ranked_ms`. The
  * player's own time (`play_ms`, the page's clock, the client's word) is what their own stats show: `own_ms` is
  * it, or the server's time for a game without one.
  */
@@ -19,7 +19,7 @@ import type { GameRow, GamesStore, GameSummary } from './types.ts';
 
 export function createGamesStore(sql: Sql): GamesStore {
   const d = sql.dialect;
-  const VIEW = 'SELECT shown_at FROM deal_views WHERE player_id = ? AND deal_id = ?';
+  const FIRST_SHOWN = 'SELECT shown_at FROM first_shown WHERE player_id = ? AND deal_id = ?';
   return {
     ...createGameStats(sql),
     async create(game) {
@@ -114,10 +114,10 @@ export function createGamesStore(sql: Sql): GamesStore {
         [playerId, dealId],
       );
     },
-    async recordView(playerId, dealId, at) {
+    async recordFirstShown(playerId, dealId, at) {
       return sql.transaction(async (tx) => {
         const inserted = await tx.run(
-          'INSERT INTO deal_views (player_id, deal_id, shown_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
+          'INSERT INTO first_shown (player_id, deal_id, shown_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING',
           [playerId, dealId, at],
         );
         if (inserted === 1) {
@@ -130,14 +130,14 @@ export function createGamesStore(sql: Sql): GamesStore {
         }
         // Moved back only when it is earlier (an UPDATE that changes nothing still writes a row version on PostgreSQL).
         const earlier = await tx.one<{ shown_at: number }>(
-          'UPDATE deal_views SET shown_at = ? WHERE player_id = ? AND deal_id = ? AND shown_at > ? RETURNING shown_at',
+          'UPDATE first_shown SET shown_at = ? WHERE player_id = ? AND deal_id = ? AND shown_at > ? RETURNING shown_at',
           [at, playerId, dealId, at],
         );
-        return earlier?.shown_at ?? (await tx.one<{ shown_at: number }>(VIEW, [playerId, dealId]))!.shown_at;
+        return earlier?.shown_at ?? (await tx.one<{ shown_at: number }>(FIRST_SHOWN, [playerId, dealId]))!.shown_at;
       });
     },
-    async findView(playerId, dealId) {
-      return (await sql.one<{ shown_at: number }>(VIEW, [playerId, dealId]))?.shown_at;
+    async findFirstShown(playerId, dealId) {
+      return (await sql.one<{ shown_at: number }>(FIRST_SHOWN, [playerId, dealId]))?.shown_at;
     },
     async exportPage(playerId, after, limit) {
       return sql.all(

@@ -1,6 +1,6 @@
 /**
  * A least-recently-used map bounded by bytes: every entry says what it holds (an estimate from
- * services/sizes.ts, whose figures test/server/ops/memory.test.ts measures on the heap), and past `maxBytes`
+ * utils/sizes.ts, whose figures test/server/ops/memory.test.ts measures on the heap), and past `maxBytes`
  * the least recently used entries go. Bounding by count let a cache of 500 game states take 2 GB when
  * each was a 1,000-tile game with 100 shuffles. A Map whose insertion order is its use order.
  *

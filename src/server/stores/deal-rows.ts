@@ -23,8 +23,8 @@ import {
   type Face,
   type Mode,
 } from '../../engine/index.ts';
-import { ByteLru } from '../services/lru.ts';
-import { CACHE_BUDGETS, shapeBytes } from '../services/sizes.ts';
+import { ByteLru } from '../utils/lru.ts';
+import { CACHE_BUDGETS, shapeBytes } from '../utils/sizes.ts';
 import type { DealRow } from './types.ts';
 
 /** A row as stored: compact (faces, solution, shape) or, from before migration 004, whole JSON. */

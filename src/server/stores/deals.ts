@@ -10,7 +10,7 @@
  */
 import type { Deal } from '../../engine/index.ts';
 import type { Sql } from '../db/sql.ts';
-import type { MeasuredCache } from '../services/lru.ts';
+import type { MeasuredCache } from '../utils/lru.ts';
 import { compactDeal, keepShape, rebuildRow, shapeCache, type Slots, type StoredRow } from './deal-rows.ts';
 import type { DealRow, DealsStore } from './types.ts';
 

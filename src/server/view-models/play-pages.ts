@@ -11,8 +11,8 @@ import type { FastifyReply } from 'fastify';
 import { availablePairs, newGame, type Game } from '../../engine/index.ts';
 import type { Lang } from '../../shared/i18n.ts';
 import type { ShownDeal } from '../services/dealer.ts';
-import { ByteLru, type MeasuredCache } from '../services/lru.ts';
-import { bufferBytes, CACHE_BUDGETS, flatString, HEAP, keyedRecordBytes, stringBytes } from '../services/sizes.ts';
+import { ByteLru, type MeasuredCache } from '../utils/lru.ts';
+import { bufferBytes, CACHE_BUDGETS, flatString, HEAP, keyedRecordBytes, stringBytes } from '../utils/sizes.ts';
 import { dealData } from './board.ts';
 
 export const RECORD_MARK = '<!--deal-record-->'; // where each response puts the player's part of a kept page
@@ -89,7 +89,7 @@ const boardKey = (shown: ShownDeal, lang: Lang): string =>
 
 /**
  * Keeps a kept page whole with `record`, the record every visitor without a game gets while it is kept
- * (services/views.ts): those visitors are then sent the same bytes, no copy made.
+ * (services/first-shown.ts): those visitors are then sent the same bytes, no copy made.
  */
 export function keepWhole(page: KeptPage, record: string): void {
   if (page.whole?.record !== record)

@@ -1,17 +1,17 @@
 /**
- * Views of deals: when the server first showed a player a deal, the start of their ranked time on it
+ * First-shown times: when the server first showed a player a deal, the start of their ranked time on it
  * (docs/fair-play.md), and what that costs the database.
  *
- * - A view is stored once per player and deal (`deal_views`) and paid from the client's day of growth
- *   (services/growth.ts). A player seen before pays only for views new to the store: one indexed read
- *   first says whether the view is there. With the day's growth spent, a view is not recorded (the page
+ * - A first-shown time is stored once per player and deal (`first_shown`) and paid from the client's day of
+ *   growth (services/growth.ts). A player seen before pays only for deals new to them: one indexed read
+ *   first says whether the time is there. With the day's growth spent, it is not recorded (the page
  *   still shows the deal).
  * - A visitor without a player cookie is shown the page with no write at all: a crawler, a link preview
- *   or a balancer's probe costs a read. Its first view is proved later by a **stamp**: a signed cookie
+ *   or a balancer's probe costs a read. Its first-shown time is proved later by a **stamp**: a signed cookie
  *   (`mj_seen`, `__Host-mj_seen` over https) naming the new player id the page also set, the deal and the
  *   server's time, so the server needs to remember nothing. When that player next opens the deal, asks
- *   for its JSON or starts a game of it, the stamp's time is taken as their first view (the store moves
- *   an existing view back to it), and the deal's page then clears the stamp. One stamp at a
+ *   for its JSON or starts a game of it, the stamp's time is taken as their first-shown time (the store
+ *   moves a stored one back to it), and the deal's page then clears the stamp. One stamp at a
  *   time: only the first page a browser gets without a cookie makes one. A stamp is only ever the
  *   player's own earlier time, so a client that drops it gains what a new cookie gains anyway (the
  *   limits in docs/fair-play.md), and one that keeps it loses nothing.
@@ -19,16 +19,16 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { addCookie } from '../plugins/player.ts';
-import type { BestTime } from '../repositories/types.ts';
+import type { BestTime } from '../stores/types.ts';
 import type { StoredDeal } from './dealer.ts';
 import { ROW_BYTES } from './growth.ts';
-import { ByteLru } from './lru.ts';
-import { CACHE_BUDGETS, HEAP, stringBytes } from './sizes.ts';
+import { ByteLru } from '../utils/lru.ts';
+import { CACHE_BUDGETS, HEAP, stringBytes } from '../utils/sizes.ts';
 import { RECORD_SIZE } from './wins.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    views: Views;
+    firstShown: FirstShown;
   }
 }
 
@@ -127,7 +127,7 @@ export interface OwnRecord {
 const RECORD_HTML_BYTES = 4_096; // #deal-stats with five best times: about 1.5 KB of two-byte text
 const RECORD_TTL_MS = 1_000; // how long a record is kept in memory: what another process of a fleet wrote shows within it
 
-export interface Views {
+export interface FirstShown {
   /**
    * The server shows `playerId` the stored deal at `now`, or proved earlier at `stamped`: records it when
    * it is new (paid from `client`'s growth) and returns when the player was first shown the deal; `now`
@@ -136,25 +136,25 @@ export interface Views {
   show(playerId: string, client: string, stored: StoredDeal, now: number, stamped?: number): Promise<number>;
   /**
    * A deal's record, kept in memory up to RECORD_TTL_MS (two indexed reads were a sixth of a page view's
-   * time); this process's own new views and wins show at once.
+   * time); this process's own new first-shown times and wins show at once.
    */
   record(dealId: number): Promise<OwnRecord>;
   /** Forgets a deal's kept record: this process just changed it (a win). */
   changed(dealId: number): void;
 }
 
-async function viewsPlugin(fastify: FastifyInstance): Promise<void> {
-  const repo = fastify.gamesRepository;
+async function firstShownPlugin(fastify: FastifyInstance): Promise<void> {
+  const repo = fastify.gamesStore;
   const records = new ByteLru<number, { record: OwnRecord; at: number }>('deal records', CACHE_BUDGETS.records);
   fastify.caches.push(records);
-  fastify.decorate('views', {
+  fastify.decorate('firstShown', {
     async show(playerId, client, stored, now, stamped) {
       const at = stamped !== undefined && stamped < now ? stamped : now;
-      const seen = await repo.findView(playerId, stored.id);
-      if (seen !== undefined && seen <= at) return seen; // a view stored already: no write
-      if (seen === undefined && (await fastify.growth.take(client, ROW_BYTES.view))) return now;
+      const seen = await repo.findFirstShown(playerId, stored.id);
+      if (seen !== undefined && seen <= at) return seen; // stored already: no write
+      if (seen === undefined && (await fastify.growth.take(client, ROW_BYTES.firstShown))) return now;
       records.delete(stored.id); // one more player opened it
-      return repo.recordView(playerId, stored.id, at);
+      return repo.recordFirstShown(playerId, stored.id, at);
     },
     async record(dealId) {
       const now = fastify.now();
@@ -173,7 +173,7 @@ async function viewsPlugin(fastify: FastifyInstance): Promise<void> {
     changed(dealId) {
       records.delete(dealId);
     },
-  } satisfies Views);
+  } satisfies FirstShown);
 }
 
-export default fp(viewsPlugin, { name: 'views', dependencies: ['stores', 'growth'] });
+export default fp(firstShownPlugin, { name: 'first-shown', dependencies: ['stores', 'growth'] });
