@@ -9,7 +9,7 @@
  * Imported by the client for its types only (`import type`): zod stays out of the page's script.
  */
 import { z } from 'zod';
-import { BANDS, FACES, HEARD, MODES, STATUSES } from '../engine/index.ts';
+import { BANDS, FACES, HEARD, MODES, REASONS, STATUSES } from '../engine/index.ts';
 import { ACHIEVEMENT_KEYS, PROGRESS_KEYS } from './achievements.ts';
 
 const Coord = z.number().int();
@@ -135,6 +135,13 @@ export const AchievementSchema = z.looseObject({
     .nullable(),
 });
 
+/** Why a lost game's win was lost (docs/coach.md): the losing match, its reason's code and the reason's tiles. */
+export const LossSchema = z.object({
+  reason: z.enum(REASONS).describe("the reason's code (docs/coach.md); none: lost, with no short reason proved"),
+  move: Int.describe('the losing move: the board after it (move K of the stored log) could no longer be cleared'),
+  tiles: z.array(Int).describe("the reason's tiles, as slot indexes of the deal"),
+});
+
 /** One finished or unfinished game of the stats' history (services/stats.ts HistoryEntry). */
 export const HistoryEntrySchema = z.looseObject({
   id: z.string(),
@@ -155,6 +162,9 @@ export const HistoryEntrySchema = z.looseObject({
   clean: z.boolean(),
   ranked: z.boolean(),
   url: z.string().describe("the deal's link"),
+  loss: LossSchema.nullable().describe(
+    'a lost game (stuck, or left after hearing "no"): why; null for any other, or while its review is not made yet',
+  ),
 });
 
 /** GET /api/stats (docs/contracts.md, "JSON API"; services/stats.ts Stats). */
