@@ -77,7 +77,10 @@ export const GameAnswerSchema = z.looseObject({
   timeMs: Int.nullable().describe("the win's ranked-clock time, from shownAt; null until won"),
   playMs: Int.nullable().describe("the player's own time as their page last sent it; null: never sent"),
   ranked: z.boolean().nullable().describe('with a win: its time may stand on tables (docs/fair-play.md)'),
-  unranked: z.enum(['fast', 'legacy']).nullable().describe('why a win may not stand on tables; null while it may'),
+  unranked: z
+    .enum(['fast', 'legacy', 'play-on'])
+    .nullable()
+    .describe('why a win may not stand on tables; null while it may'),
 });
 
 /** A layout to try next: the first built-in the player has not played. */
@@ -162,6 +165,7 @@ export const HistoryEntrySchema = z.looseObject({
   clean: z.boolean(),
   ranked: z.boolean(),
   url: z.string().describe("the deal's link"),
+  playedOnFrom: Int.nullable().describe('a game played on from another: the move it began after (its first moves)'),
   loss: LossSchema.nullable().describe(
     'a lost game (stuck, or left after hearing "no"): why; null for any other, or while its review is not made yet',
   ),

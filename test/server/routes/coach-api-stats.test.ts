@@ -10,6 +10,7 @@ import { build, createGame, newPlayer, postMoves, solutionMoves } from '../helpe
 
 interface Row {
   id: string;
+  playedOnFrom: number | null;
   loss: { reason: string; move: number; tiles: number[] } | null;
 }
 
@@ -50,6 +51,46 @@ describe('the stats API names why a lost game was lost', () => {
     expect(fresh.json<{ history: Row[] }>().history).toEqual([]);
     const again = await app.inject({ method: 'GET', url: '/api/stats', headers: { cookie } });
     expect(again.json<{ history: Row[] }>().history).toEqual(history);
+    await app.close();
+  }, 60_000);
+
+  test('a game played on says from which move, unranked for that reason', async () => {
+    const app = await build();
+    const cookie = await newPlayer(app);
+    const game = await createGame(app, cookie, { layout: 'turtle', seed: 'test-seed-3' });
+    const moves = solutionMoves(game);
+    await postMoves(app, cookie, game.id, moves.slice(0, 6));
+    const res = await app.inject({
+      method: 'POST',
+      url: `/api/games/${game.id}/play-on`,
+      headers: { cookie },
+      payload: { move: 5 },
+    });
+    expect(res.statusCode).toBe(201);
+    const { id } = res.json<{ id: string }>();
+    const won = await postMoves(app, cookie, id, moves.slice(5), { at: 5 });
+    expect(won.json()).toMatchObject({ status: 'won', ranked: false, unranked: 'play-on' });
+    const history = (await app.inject({ method: 'GET', url: '/api/stats', headers: { cookie } })).json<{
+      history: (Row & { ranked: boolean })[];
+    }>().history;
+    expect(history.find((h) => h.id === id)).toMatchObject({ playedOnFrom: 5, ranked: false, loss: null });
+    expect(history.find((h) => h.id === game.id)).toMatchObject({ playedOnFrom: null });
+
+    const page = await app.inject({ method: 'GET', url: '/stats', headers: { cookie } });
+    const row = (which: string) => {
+      const at = page.body.indexOf(`id="started-${which}"`);
+      return page.body.slice(at, page.body.indexOf('</tr>', at));
+    };
+    expect(row(id)).toContain('data-played-on="5"');
+    expect(row(id)).toContain('played on from move 5');
+    expect(row(id)).not.toContain('>unranked<'); // the reason is said instead of the pace rule's pill
+    expect(row(game.id)).not.toContain('data-played-on');
+    const french = await app.inject({
+      method: 'GET',
+      url: '/stats',
+      headers: { cookie, 'accept-language': 'fr' },
+    });
+    expect(french.body).toContain('rejouée à partir du coup 5');
     await app.close();
   }, 60_000);
 });
