@@ -507,6 +507,7 @@ export function rankText(v: Pick<Verified, 'ranked' | 'unranked' | 'dailyRank'>,
   if (v.ranked === undefined || v.ranked === null) return '';
   if (!v.ranked) {
     if (v.unranked === 'legacy') return t('client.rank.legacy');
+    if (v.unranked === 'play-on') return t('client.rank.playOn');
     return t(offline ? 'client.rank.offline' : 'client.rank.fast');
   }
   if (v.dailyRank) return t('client.rank.daily', { rank: v.dailyRank });

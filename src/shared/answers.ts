@@ -9,7 +9,7 @@
  * Imported by the client for its types only (`import type`): zod stays out of the page's script.
  */
 import { z } from 'zod';
-import { BANDS, FACES, HEARD, MODES, STATUSES } from '../engine/index.ts';
+import { BANDS, FACES, HEARD, MODES, REASONS, STATUSES } from '../engine/index.ts';
 import { ACHIEVEMENT_KEYS, PROGRESS_KEYS } from './achievements.ts';
 
 const Coord = z.number().int();
@@ -77,7 +77,10 @@ export const GameAnswerSchema = z.looseObject({
   timeMs: Int.nullable().describe("the win's ranked-clock time, from shownAt; null until won"),
   playMs: Int.nullable().describe("the player's own time as their page last sent it; null: never sent"),
   ranked: z.boolean().nullable().describe('with a win: its time may stand on tables (docs/fair-play.md)'),
-  unranked: z.enum(['fast', 'legacy']).nullable().describe('why a win may not stand on tables; null while it may'),
+  unranked: z
+    .enum(['fast', 'legacy', 'play-on'])
+    .nullable()
+    .describe('why a win may not stand on tables; null while it may'),
 });
 
 /** A layout to try next: the first built-in the player has not played. */
@@ -135,6 +138,13 @@ export const AchievementSchema = z.looseObject({
     .nullable(),
 });
 
+/** Why a lost game's win was lost (docs/coach.md): the losing match, its reason's code and the reason's tiles. */
+export const LossSchema = z.object({
+  reason: z.enum(REASONS).describe("the reason's code (docs/coach.md); none: lost, with no short reason proved"),
+  move: Int.describe('the losing move: the board after it (move K of the stored log) could no longer be cleared'),
+  tiles: z.array(Int).describe("the reason's tiles, as slot indexes of the deal"),
+});
+
 /** One finished or unfinished game of the stats' history (services/stats.ts HistoryEntry). */
 export const HistoryEntrySchema = z.looseObject({
   id: z.string(),
@@ -155,6 +165,10 @@ export const HistoryEntrySchema = z.looseObject({
   clean: z.boolean(),
   ranked: z.boolean(),
   url: z.string().describe("the deal's link"),
+  playedOnFrom: Int.nullable().describe('a game played on from another: the move it began after (its first moves)'),
+  loss: LossSchema.nullable().describe(
+    'a lost game (stuck, or left after hearing "no"): why; null for any other, or while its review is not made yet',
+  ),
 });
 
 /** GET /api/stats (docs/contracts.md, "JSON API"; services/stats.ts Stats). */

@@ -70,7 +70,7 @@ suite('the coach: why the win was lost, and play on from the mistake', () => {
         await page.locator('#board[data-status="won"]').waitFor();
         await settled(page);
         const row = await env.app.app.gamesStore.findById(data.game!.id);
-        expect(row).toMatchObject({ result: 'won', unranked: 'fast' });
+        expect(row).toMatchObject({ result: 'won', unranked: 'play-on', play_on_from: line.length });
       } finally {
         await context.close();
       }

@@ -145,7 +145,7 @@ export function gameAnswer(
     timeMs: finishedAt === null ? null : finishedAt - row.shown_at, // server clock
     playMs: row.play_ms, // the player's own time as their page last sent it (null: never sent)
     ranked: finishedAt === null ? null : row.ranked_ms !== null, // a win whose time may stand on tables (docs/fair-play.md)
-    unranked: row.unranked, // why it may not: 'fast' or 'legacy'; null while it may
+    unranked: row.unranked, // why it may not: 'fast', 'legacy' or 'play-on'; null while it may
   };
 }
 
@@ -490,7 +490,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
      * Play on from move `k` (docs/coach.md, "Play on from the mistake"): a new game of the same deal for
      * `playerId` whose log is the first `k` moves of game `gameId`'s stored log (hints and checks are not in it),
      * replayed and checked here. Its clock starts at zero, and it is never ranked: its first moves reached the
-     * server at once, so it carries the pace rule's own mark ('fast'). `open`: anyone may play on from a game
+     * server at once, so it carries a mark of its own ('play-on', with k). `open`: anyone may play on from a game
      * whose replay is public (the caller checked the token); otherwise only the game's own player.
      */
     async playOn(
@@ -547,7 +547,8 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         now: time,
         won: false,
         pacedAt: time,
-        unranked: 'fast', // never ranked: its first k moves were not played at a person's pace in this game
+        unranked: 'play-on', // never ranked: its first k moves were played in another game
+        playOnFrom: k,
         rankedMs: null,
         dailyDay: null,
         onTable: false,

@@ -67,6 +67,16 @@ export interface Loss {
   readonly words: LossWords; // for the reason's text (shared/coach.ts)
 }
 
+/** How long a list of games waits for the reviews of its lost games (made once, then kept): past it, it goes without. */
+export const LOSS_WAIT_MS = 1500;
+
+/** A game of a list (the stats' history), enough to tell whether it may have been lost. */
+export interface ListedGame {
+  readonly id: string;
+  readonly result: 'won' | null;
+  readonly moves: number;
+}
+
 /** Heap bytes of a review kept in memory: its spans and fields. */
 const reviewBytes = (review: Review): number => HEAP.object * (2 + review.lost.length);
 
@@ -156,6 +166,19 @@ export function createReplays(fastify: FastifyInstance, now: () => number) {
     return loss;
   }
 
+  /**
+   * Why the win of a game was lost, for lists of games (the stats' history): its review (kept in memory,
+   * or made now for `client` as the replay page's is) and the losing match's reason. Null when the game was not
+   * lost (as far as the review settled), the workers are busy, or the client is past its budget.
+   */
+  async function lossOf(row: GameRow, client: string): Promise<Loss | null> {
+    const stored = await fastify.dealer.byId(row.deal_id);
+    if (!stored) return null;
+    const review = await makeReview(row, stored, client);
+    if (review === null || 'code' in review || review.firstLost === null) return null;
+    return lossAt({ row, stored, log: JSON.parse(row.moves_json) as Move[], boards: row.boards }, review);
+  }
+
   return {
     /**
      * The replay link of a game, made on its player's first ask (the same link ever after). `client` (a
@@ -200,18 +223,36 @@ export function createReplays(fastify: FastifyInstance, now: () => number) {
 
     positionAt,
     lossAt,
+    lossOf,
 
     /**
-     * Why the win of a game was lost, for lists of games (the stats page's history): its review (kept in memory,
-     * or made now for `client` as the replay page's is) and the losing match's reason. Null when the game was not
-     * lost (as far as the review settled), the workers are busy, or the client is past its budget.
+     * Why the win was lost, for a list's lost games (the stats page and `GET /api/stats`, docs/coach.md): stuck
+     * ones, and unfinished ones whose player heard "no" (given up after the check). Each is `lossOf` (made once
+     * per game state, charged to `client`, kept); the list waits LOSS_WAIT_MS at most, so a long first visit gets
+     * some of them and the next the rest. Games without a loss (or not ready) are not in the map.
      */
-    async lossOf(row: GameRow, client: string): Promise<Loss | null> {
-      const stored = await fastify.dealer.byId(row.deal_id);
-      if (!stored) return null;
-      const review = await makeReview(row, stored, client);
-      if (review === null || 'code' in review || review.firstLost === null) return null;
-      return lossAt({ row, stored, log: JSON.parse(row.moves_json) as Move[], boards: row.boards }, review);
+    async lossesOf(games: readonly ListedGame[], client: string): Promise<Map<string, Loss | null>> {
+      const losses = new Map<string, Loss | null>();
+      const candidates = games.filter((g) => g.result === null && g.moves > 0);
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, LOSS_WAIT_MS)));
+      const work = Promise.all(
+        candidates.map(async (g) => {
+          try {
+            const row = await fastify.gamesStore.findById(g.id);
+            if (!row || (row.status !== 'stuck' && row.checks_no === 0)) return;
+            losses.set(g.id, await lossOf(row, client));
+          } catch (error) {
+            fastify.log.error({ game: g.id, err: error }, 'no reason for a lost game of a list'); // the row goes without
+          }
+        }),
+      );
+      try {
+        await Promise.race([work, late]);
+      } finally {
+        clearTimeout(timer);
+      }
+      return new Map(losses); // a copy: work still under way goes on filling the kept reviews, not this list
     },
 
     /**

@@ -121,6 +121,8 @@ export function makeStats(rows: StatsRows, page: number, nameOf: (layout: string
     clean: g.result === 'won' && isCleanWin(g),
     ranked: g.ranked_ms !== null,
     url: dealUrl(g.layout, g.seed, g.mode),
+    playedOnFrom: g.play_on_from,
+    loss: null, // why a lost game was lost: from its review, filled in by the route (services/replays.ts lossesOf)
   }));
   const wins = rows.wins
     .map((w) => ({ layout: w.layout, finishedAt: w.finished_at, timeMs: w.time_ms, clean: w.clean === 1 }))

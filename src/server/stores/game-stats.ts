@@ -21,7 +21,7 @@ import type {
 /** The columns of a GameSummary, from `games g JOIN deals d`. */
 export const SUMMARY =
   'g.id, g.deal_id, g.status, g.result, g.move_count, g.tiles_left, g.hints, g.shuffles, g.undos, ' +
-  'g.started_at, g.finished_at, g.shown_at, g.unranked, g.ranked_ms, g.daily, g.play_ms, g.own_ms, d.layout, d.seed, d.mode, g.band';
+  'g.started_at, g.finished_at, g.shown_at, g.unranked, g.ranked_ms, g.daily, g.play_ms, g.own_ms, d.layout, d.seed, d.mode, g.band, g.play_on_from';
 /** The columns of a GameRow. */
 export const FULL = `${SUMMARY}, g.player_id, g.moves_json, g.boards, g.updated_at, g.paced_at, g.checks, g.checks_no`;
 

@@ -61,7 +61,7 @@ export function createGamesStore(sql: Sql): GamesStore {
              play_ms = CASE WHEN CAST(? AS BIGINT) IS NULL THEN play_ms
                             ELSE ${d.greatest('COALESCE(play_ms, 0)', 'CAST(? AS BIGINT)')} END,
              result = CASE WHEN ? = 1 THEN 'won' END, finished_at = CASE WHEN ? = 1 THEN CAST(? AS BIGINT) END,
-             ranked_ms = ?, daily = ?
+             ranked_ms = ?, daily = ?, play_on_from = COALESCE(CAST(? AS BIGINT), play_on_from)
            WHERE id = ? AND move_count = ? AND result IS NULL
            RETURNING player_id, deal_id, layout, own_ms, band`,
           [
@@ -85,6 +85,7 @@ export function createGamesStore(sql: Sql): GamesStore {
             saved.now,
             saved.rankedMs,
             saved.onTable ? 1 : 0,
+            saved.playOnFrom ?? null,
             saved.id,
             saved.expectedCount,
           ],

@@ -61,6 +61,7 @@ export interface GameRow {
   seed: string;
   mode: Mode;
   band: Band | null; // the deal's difficulty band when the game began (migration 011); null for games begun before
+  play_on_from: number | null; // a play-on game (unranked 'play-on'): the source game's move it began after (migration 014)
 }
 
 export type { Unranked }; // why a game is not ranked (docs/fair-play.md), as the API says it
@@ -115,6 +116,7 @@ export interface SavedMoves {
   dailyDay: string | null; // with a win of a daily deal started on its day: that day (YYYY-MM-DD), for the calendar and daily streak
   onTable: boolean; // with a win: it stands on its day's daily table (games.daily)
   playMs: number | null; // the page's own clock after this batch, if it sent one: kept as the most it ever said
+  playOnFrom?: number; // a play-on game's first save: the source game's move it begins after (kept ever after)
 }
 
 /** An achievement a player holds (migration 012): the win that earned it, and that game's deal. */

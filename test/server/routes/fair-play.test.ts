@@ -12,6 +12,7 @@ import {
   paceStart,
 } from '../../../src/server/services/fair-play.ts';
 import { build, createGame, newPlayer, playPaced, postMoves, solutionMoves, testClock } from '../helper.ts';
+import type { Unranked } from '../../../src/shared/api.ts';
 
 const clock = testClock(Date.UTC(2026, 11, 1, 10));
 beforeEach(() => clock.set(Date.UTC(2026, 11, 1, 10)));
@@ -55,7 +56,7 @@ describe('the pace rule', () => {
   });
 });
 
-function mapPace(p: { pacedAt: number; unranked: 'fast' | 'legacy' | null }) {
+function mapPace(p: { pacedAt: number; unranked: Unranked | null }) {
   return { paced_at: p.pacedAt, unranked: p.unranked as 'fast' | null };
 }
 

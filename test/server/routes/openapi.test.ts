@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { describe, expect, test } from 'vitest';
 import { buildApp } from '../../../src/server/app.ts';
 import { isApiRoute } from '../../../src/server/plugins/openapi.ts';
+import { losingLine, toStuck } from '../../support/losing-lines.ts';
 import { createGame, newPlayer, postMoves, solutionMoves, TEST_SECRET } from '../helper.ts';
 
 interface Operation {
@@ -223,8 +224,13 @@ describe('the API description', () => {
     const won = await postMoves(app, cookie, game.id, moves.slice(2), { at: 2, playMs: 60_000 });
     expect(won.json().status).toBe('won');
     check('post', '/api/games/{id}/moves', 200, won.json());
+    // A stuck game too: its history entry says why it was lost (docs/coach.md).
+    const lost = await createGame(app, cookie, { layout: 'turtle', seed: 'coach-1440' });
+    const stuckLine = toStuck(lost, [losingLine(lost, 1).losing]).map(([a, b]) => ({ type: 'match', a, b }));
+    expect((await postMoves(app, cookie, lost.id, stuckLine)).json().status).toBe('stuck');
     const stats = await get('/api/stats', '/api/stats', { cookie });
     expect(stats.json().achievements.filter((a: { earned: boolean }) => a.earned).length).toBeGreaterThan(0);
+    expect(stats.json().history.filter((h: { loss: unknown }) => h.loss !== null)).toHaveLength(1);
 
     // The replay link: made for the game's player (again the same), refused to another, 404 for no game.
     const share = (id: string, who: string) =>

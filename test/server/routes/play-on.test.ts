@@ -41,7 +41,11 @@ describe('play on from move K', () => {
     expect(id).not.toBe(game.id);
     expect(url).toBe('/play/turtle/test-seed');
     const row = (await app.gamesStore.findById(id))!;
-    expect(row).toMatchObject({ deal_id: (await app.gamesStore.findById(game.id))!.deal_id, unranked: 'fast' });
+    expect(row).toMatchObject({
+      deal_id: (await app.gamesStore.findById(game.id))!.deal_id,
+      unranked: 'play-on',
+      play_on_from: 3,
+    });
     expect(JSON.parse(row.moves_json)).toEqual(moves.slice(0, 3));
     expect(row).toMatchObject({ move_count: 3, tiles_left: 144 - 6, hints: 0, play_ms: 0, result: null });
     // The new game plays on from there, and wins unranked.

@@ -1,6 +1,8 @@
 /**
  * GET /api/stats[?page=N]: the player's stats (docs/contracts.md, "JSON API"), with page N of the history; see
- * services/stats.ts for the rules. Rate limited: each answer reads a handful of index ranges.
+ * services/stats.ts for the rules. Rate limited: each answer reads a handful of index ranges. A lost game of the
+ * page carries why it was lost, as the stats page shows it (docs/coach.md): the same kept reviews, made at the same
+ * cost (charged to the client, waited for 1.5 s at most), so the API never does more work than the page.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -8,6 +10,7 @@ import { LIMITS } from '../../plugins/security.ts';
 import { errorResponses } from '../../errors.ts';
 import { StatsSchema } from '../../../shared/answers.ts';
 import { StatsQuerySchema } from '../../schemas/stats.ts';
+import { clientKey } from '../../services/limits.ts';
 import { statsOf } from '../../services/stats.ts';
 
 export default async function apiStats(fastify: FastifyInstance): Promise<void> {
@@ -17,13 +20,20 @@ export default async function apiStats(fastify: FastifyInstance): Promise<void> 
       schema: { querystring: StatsQuerySchema, response: { 200: StatsSchema, ...errorResponses() } },
       config: { rateLimit: LIMITS.stats },
     },
-    async (request) =>
-      statsOf(
+    async (request) => {
+      const stats = await statsOf(
         fastify.gamesStore,
         request.isNewPlayer ? undefined : request.playerId,
         request.query.page,
         fastify.layouts.namer,
         fastify.now(),
-      ),
+      );
+      const losses = await fastify.replays.lossesOf(stats.history, clientKey(request.ip));
+      const history = stats.history.map((h) => {
+        const loss = losses.get(h.id);
+        return loss ? { ...h, loss: { reason: loss.reason, move: loss.at, tiles: [...loss.tiles] } } : h;
+      });
+      return { ...stats, history };
+    },
   );
 }

@@ -6,7 +6,7 @@ import { StatsQuerySchema } from '../../schemas/stats.ts';
 import { layoutNames } from '../../services/layouts.ts';
 import type { Loss } from '../../services/replays.ts';
 import { clientKey } from '../../services/limits.ts';
-import { statsOf, type HistoryEntry } from '../../services/stats.ts';
+import { statsOf } from '../../services/stats.ts';
 import { shortReasonText } from '../../../shared/coach.ts';
 import type { Format } from '../../../shared/i18n.ts';
 import { timesChart } from '../../view-models/chart.ts';
@@ -15,9 +15,6 @@ import { PROGRESS_KEYS } from '../../../shared/achievements.ts';
 import { ACHIEVEMENT_MESSAGES } from '../../services/achievements.ts';
 import { formatTime } from '../../../shared/display.ts';
 
-/** How long the page waits for the reviews of its lost games (made once, then kept): past it, it shows them without. */
-const LOSS_WAIT_MS = 1500;
-
 /** A lost game's row on the page: the short reason, the move to replay at, the board moves to play on after. */
 const lossView = (loss: Loss | null | undefined, t: Format) =>
   loss ? { reason: loss.reason, text: shortReasonText(t, loss.words), move: loss.at, playOn: loss.at - 1 } : null;
@@ -25,35 +22,6 @@ const lossView = (loss: Loss | null | undefined, t: Format) =>
 export default async function pagesStats(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  /**
-   * Why the win was lost, for the history's lost games: stuck ones, and unfinished ones whose player heard "no"
-   * (given up after the check; docs/coach.md). Each is the replay page's review and explanation, made once per
-   * game state in the deal workers, charged to `client`, and kept (services/replays.ts); a page waits for them
-   * LOSS_WAIT_MS at most, so a long first visit shows some of them and the next shows the rest.
-   */
-  async function lossesOf(history: readonly HistoryEntry[], client: string): Promise<Map<string, Loss | null>> {
-    const losses = new Map<string, Loss | null>();
-    const candidates = history.filter((h) => h.result === null && h.moves > 0);
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, LOSS_WAIT_MS)));
-    const work = Promise.all(
-      candidates.map(async (h) => {
-        try {
-          const row = await fastify.gamesStore.findById(h.id);
-          if (!row || (row.status !== 'stuck' && row.checks_no === 0)) return;
-          losses.set(h.id, await fastify.replays.lossOf(row, client));
-        } catch (error) {
-          fastify.log.error({ game: h.id, err: error }, 'no reason for a lost game on the stats page'); // the row shows without it
-        }
-      }),
-    );
-    try {
-      await Promise.race([work, late]);
-    } finally {
-      clearTimeout(timer);
-    }
-    return new Map(losses); // a copy: work still under way goes on filling the kept reviews, not this page
-  }
   app.get(
     '/stats',
     { schema: { querystring: StatsQuerySchema }, config: { rateLimit: LIMITS.stats } },
@@ -67,7 +35,7 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
         (ids) => fastify.layouts.namer(ids, i18n), // the page names built-ins in the player's language (the API in English)
         fastify.now(),
       );
-      const losses = await lossesOf(stats.history, clientKey(request.ip));
+      const losses = await fastify.replays.lossesOf(stats.history, clientKey(request.ip));
       return reply.page('stats', {
         title: i18n.t('home.stats'),
         nav: 'stats',
