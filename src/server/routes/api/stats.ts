@@ -22,7 +22,7 @@ export default async function apiStats(fastify: FastifyInstance): Promise<void> 
         fastify.gamesRepository,
         request.isNewPlayer ? undefined : request.playerId,
         request.query.page,
-        fastify.layouts.namer,
+        (ids) => fastify.layouts.namer(ids, undefined, request.playerId), // custom layouts by the player's own names
         fastify.now(),
       ),
   );
