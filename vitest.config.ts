@@ -41,6 +41,7 @@ const ON_POSTGRES = [
   'ops/metrics',
   'routes/difficulty',
   'routes/race',
+  'routes/layout-names',
 ].map((name) => `test/server/${name}.test.ts`);
 
 const ALONE = [

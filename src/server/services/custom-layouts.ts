@@ -106,6 +106,7 @@ export interface UploadInput {
 export interface DrawnInput {
   readonly slots: readonly Slot[]; // as the editor drew them (any position: they are normalized)
   readonly name: string; // the name typed in (typedName), or the default the page offered
+  readonly typed: boolean; // whether `name` was typed (it then replaces the player's name given before)
   readonly playerId: string; // who saves it, and keeps the name
   readonly client: string; // clientKey of the request, for the budget
 }
@@ -262,20 +263,24 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     return kept === 'full' ? namesFull : undefined;
   };
 
-  /** store(), then the player's name of it; a player with LAYOUT_NAMES_MAX names is refused before the work. */
+  /**
+   * store(), then the player's name of it: `typed` (the player's own words) replaces a name they gave before,
+   * a name from the file or the default only names a layout they have not named. A player with
+   * LAYOUT_NAMES_MAX names is refused a new one before the work.
+   */
   const storeNamed = async (
     read: ReadLayout,
     name: string,
+    typed: boolean,
     playerId: string,
     client: string,
   ): Promise<UploadResult> => {
     const id = read.layout.id;
-    if ((await layouts.ownName(playerId, id)) === undefined) {
-      const held = await repo.playerLayouts(playerId, LAYOUT_NAMES_MAX);
-      if (held.length >= LAYOUT_NAMES_MAX) return namesFull;
-    }
+    const before = await layouts.ownName(playerId, id);
+    if (before === undefined && (await repo.playerLayouts(playerId, LAYOUT_NAMES_MAX)).length >= LAYOUT_NAMES_MAX)
+      return namesFull;
     const stored = await store(read, client);
-    if (!stored.ok) return stored;
+    if (!stored.ok || (before !== undefined && (!typed || before === name))) return stored;
     return (await keepName(playerId, id, name, client)) ?? stored;
   };
 
@@ -312,12 +317,13 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
       if (refused) return refused;
       const read = readUpload(input.bytes, input.filename, input.mapName, input.desktop);
       if (!read.ok) return { ok: false, code: 'ERR_LAYOUT', message: read.message };
-      return storeNamed(read.value, input.title || read.value.layout.name, input.playerId, input.client);
+      const typed = input.title !== '';
+      return storeNamed(read.value, typed ? input.title : read.value.layout.name, typed, input.playerId, input.client);
     },
     async save(input) {
       const read = readDrawn(input.slots, input.name);
       if (!read.ok) return { ok: false, code: 'ERR_LAYOUT', message: read.message };
-      return storeNamed(read.value, read.value.layout.name, input.playerId, input.client);
+      return storeNamed(read.value, read.value.layout.name, input.typed, input.playerId, input.client);
     },
     async rename(playerId, id, name, client) {
       if ((await layouts.ownName(playerId, id)) === undefined)

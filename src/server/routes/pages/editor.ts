@@ -297,6 +297,7 @@ export default async function pagesEditor(fastify: FastifyInstance): Promise<voi
       const saved = await fastify.layouts.save({
         slots: parsed.slots,
         name: typed.name || request.i18n.t('client.editor.myLayout'), // the field's placeholder, the saver's own name
+        typed: typed.name !== '',
         playerId: request.playerId,
         client: clientKey(request.ip),
       });

@@ -246,7 +246,9 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       !resumed &&
       !isTutorialDone(request.cookies[PREFS_COOKIE]) &&
       (!known || !(await fastify.playersRepository.find(request.playerId)));
-    const pageKey = `${nav} ${shareUrl} ${request.hl ?? ''} ${prefs.timer} ${prefs.highlight} ${prefs.paused} ${theme.name} ${theme.auto} ${request.tiles} ${tutorial}`;
+    // The player's own name of their custom layout titles the page: pages are kept per name.
+    const own = known ? await fastify.layouts.ownName(request.playerId, layout) : undefined;
+    const pageKey = `${nav} ${shareUrl} ${request.hl ?? ''} ${prefs.timer} ${prefs.highlight} ${prefs.paused} ${theme.name} ${theme.auto} ${request.tiles} ${tutorial}${own === undefined ? '' : ` own:${own}`}`;
     return { path, shareUrl, daily, nav, prefs, theme, tutorial, pageKey };
   }
 
