@@ -42,6 +42,7 @@ const ON_POSTGRES = [
   'routes/difficulty',
   'routes/race',
   'routes/coach-api-stats',
+  'routes/layout-names',
 ].map((name) => `test/server/${name}.test.ts`);
 
 const ALONE = [

@@ -56,6 +56,9 @@ export const ERROR_STATUS = {
   ERR_LAYOUT_CLASH: 409, // another layout has this one's id
   ERR_NEW_LAYOUTS: 429, // this network's budget of new layouts is spent
   ERR_NEW_LAYOUTS_FULL: 503, // everyone's budget of new layouts is spent
+  ERR_LAYOUT_NAME: 400, // a layout's name that is too long or has nothing that can be shown
+  ERR_LAYOUT_NAMES_FULL: 409, // the player keeps as many names of layouts as one may (LAYOUT_NAMES_MAX)
+  ERR_NOT_NAMER: 403, // a rename of a layout the player never uploaded, saved or named
   // games (services/games.ts)
   ERR_GAME_NOT_FOUND: 404,
   ERR_NOT_YOUR_GAME: 403,
@@ -193,6 +196,9 @@ const PAGE_MESSAGE_KEYS: Partial<Readonly<Record<ErrorCode, string>>> = {
   ERR_LAYOUT_CLASH: 'error.layoutClash',
   ERR_NEW_LAYOUTS: 'error.newLayouts',
   ERR_NEW_LAYOUTS_FULL: 'error.newLayouts',
+  ERR_LAYOUT_NAME: 'error.layoutName',
+  ERR_LAYOUT_NAMES_FULL: 'error.layoutNamesFull',
+  ERR_NOT_NAMER: 'error.notNamer',
   ERR_NO_GAMES: 'error.noGames',
   ERR_NOTHING_TO_MOVE: 'error.nothingToMove',
   ERR_GONE: 'error.gone',
@@ -205,7 +211,12 @@ const PAGE_MESSAGE_KEYS: Partial<Readonly<Record<ErrorCode, string>>> = {
 };
 
 /** Codes whose English message says what exactly was wrong: the page shows it too, marked as English. */
-const DETAILED: ReadonlySet<ErrorCode> = new Set<ErrorCode>(['ERR_VALIDATION', 'ERR_BAD_REQUEST', 'ERR_LAYOUT']);
+const DETAILED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
+  'ERR_VALIDATION',
+  'ERR_BAD_REQUEST',
+  'ERR_LAYOUT',
+  'ERR_LAYOUT_NAME',
+]);
 
 /**
  * The error page's data: its title and sentence in the request's language. Services write their messages

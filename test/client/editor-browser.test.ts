@@ -53,7 +53,7 @@ describe.skipIf(!HAS_CHROMIUM)('the layout editor in a real browser', () => {
     await page.click('[data-action="save"]');
     await page.waitForURL(/\/layouts\/c-[0-9a-f]{12}$/);
     const id = /\/layouts\/(c-[0-9a-f]{12})$/.exec(page.url())![1]!;
-    expect(await page.textContent('h1')).toBe(`Custom layout ${id}`); // the name typed in is kept, never shown
+    expect(await page.textContent('h1')).toBe('Tiny <tower>'); // the name typed in: the saver's own, shown to them
     expect(await page.textContent('.layout-meta')).toContain('4 tiles · 2 layers · drawn in the layout editor');
 
     await page.getByRole('link', { name: 'New game', exact: true }).click();

@@ -62,7 +62,7 @@ describe.skipIf(!HAS_CHROMIUM)('your own layout in a real browser', () => {
     await page.getByRole('button', { name: 'Upload and check' }).click();
     await page.waitForURL(/\/layouts\/c-[0-9a-f]{12}$/);
     const id = /\/layouts\/(c-[0-9a-f]{12})$/.exec(page.url())![1]!;
-    expect(await page.textContent('h1')).toMatch(/^Custom layout c-[0-9a-f]{12}$/); // a neutral name: nobody's upload names it
+    expect(await page.textContent('h1')).toBe(good.name === 'clubs.layout' ? 'Clubs' : 'clubs'); // the uploader's own name, from the file
     expect(await page.textContent('.layout-meta')).toContain(`${good.tiles} tiles`);
 
     await page.getByRole('link', { name: 'New game', exact: true }).click();
@@ -82,6 +82,49 @@ describe.skipIf(!HAS_CHROMIUM)('your own layout in a real browser', () => {
       })
       .toEqual({ move_count: PAIRS, tiles_left: good.tiles - 2 * PAIRS, layout: id });
     expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  test('the form names the layout for its uploader, who renames it on its page; a friend sees the neutral name', async () => {
+    const { app, browser } = env;
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const problems: string[] = [];
+    page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+    await page.goto(`${app.url}/layouts/new`);
+    const good = goodFile();
+    await page.setInputFiles('#file', { name: good.name, mimeType: good.mimeType, buffer: good.buffer });
+    expect(await page.getAttribute('#layout-title', 'maxlength')).toBe('40');
+    await page.fill('#layout-title', 'Garden path');
+    await page.getByRole('button', { name: 'Upload and check' }).click();
+    await page.waitForURL(/\/layouts\/c-[0-9a-f]{12}$/);
+    const id = /\/layouts\/(c-[0-9a-f]{12})$/.exec(page.url())![1]!;
+    expect(await page.textContent('h1')).toBe('Garden path');
+    expect(await page.title()).toBe('Garden path · Mahjong solitaire');
+
+    // The rename form: on a phone its field and button fit the screen.
+    const field = await page.locator('#rename-name').boundingBox();
+    expect(field!.x + field!.width).toBeLessThanOrEqual(390);
+    expect(field!.height).toBeGreaterThanOrEqual(44);
+    await page.fill('#rename-name', 'Garden walk');
+    await page.getByRole('button', { name: 'Rename', exact: true }).click();
+    await expect.poll(() => page.textContent('h1')).toBe('Garden walk');
+    await page.fill('#rename-name', '\u202e');
+    await page.getByRole('button', { name: 'Rename', exact: true }).click();
+    await expect.poll(() => page.textContent('#rename-error')).toMatch(/no characters that can be shown/);
+    expect(await page.getAttribute('#rename-name', 'aria-invalid')).toBe('true');
+
+    // The home page lists it, by the player's name.
+    await page.goto(`${app.url}/`);
+    expect(await page.textContent(`.own-layouts a[href="/layouts/${id}"]`)).toBe('Garden walk');
+
+    // A friend with the link: the neutral name, no rename form.
+    const friend = await browser.newPage();
+    await friend.goto(`${app.url}/layouts/${id}`);
+    expect(await friend.textContent('h1')).toBe(`Custom layout ${id}`);
+    expect(await friend.locator('#rename-name').count()).toBe(0);
+    expect(await friend.content()).not.toContain('Garden');
+    expect(problems).toEqual([]);
+    await friend.close();
     await page.close();
   });
 });

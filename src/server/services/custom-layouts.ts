@@ -9,13 +9,17 @@
  * A stored layout is a write any visitor can cause, so new ones are budgeted (limits.ts
  * NEW_LAYOUT_LIMITS): per client (an IPv4 /24 or IPv6 /64) an hour, and for everyone an hour.
  * Uploading a layout that is stored already costs nothing and leads to its page.
+ *
+ * Names are each player's own (docs/server.md, "Your own layouts"): a layout is one row per shape, but whoever
+ * uploads, saves or renames it keeps their name of it (layout_names), shown to them alone; everyone else sees
+ * the neutral `customName`. At most LAYOUT_NAMES_MAX names a player.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { geometryOf, makeLayout, type Layout, type Slot } from '../../engine/index.ts';
 import type { Refusal } from '../errors.ts';
 import type { CustomLayoutRow } from '../stores/types.ts';
-import { layoutGrowth } from './growth.ts';
+import { layoutGrowth, layoutNameGrowth } from './growth.ts';
 import { budgetGroup, NEW_LAYOUT_LIMITS, WindowBudget, type NewLayoutLimits } from './limits.ts';
 import { layoutName, type Namer } from './layouts.ts';
 import { ByteLru } from '../utils/lru.ts';
@@ -30,6 +34,7 @@ import {
   readUpload,
   slotsJson,
   uploadCostMs,
+  type DesktopFile,
   type ReadLayout,
 } from './upload.ts';
 import { pictureLabel } from '../../shared/draft.ts';
@@ -52,12 +57,19 @@ export function builtinOfShape(id: string): string | undefined {
   return builtinShapes.get(id);
 }
 
+/** Whose names a page may show: the requesting player's (none for a player made just now, who has none). */
+export const viewerOf = (request: FastifyRequest): string | undefined =>
+  request.isNewPlayer ? undefined : request.playerId;
+
+/** The most layouts one player keeps a name of (a new name past it is refused: 409 ERR_LAYOUT_NAMES_FULL). */
+export const LAYOUT_NAMES_MAX = 200;
+
 /**
- * The name a custom layout is shown by, to everyone (docs/server.md, "Your own layouts"): a built-in's name for a
- * built-in's shape, else a neutral one made of its id ("Custom layout c-3f9a1b2c4d5e"), in the page's language
- * (English without `i18n`). Never the name in the file or typed in the editor: the id comes from the shape, so
- * the first to store a shape would otherwise name it for everyone ("Scam: free coins at …" on an upload of a
- * well-known layout).
+ * The name a custom layout is shown by, to everyone but the players who named it (docs/server.md, "Your own
+ * layouts"): a built-in's name for a built-in's shape, else a neutral one made of its id ("Custom layout
+ * c-3f9a1b2c4d5e"), in the page's language (English without `i18n`). Never another player's words: the id comes
+ * from the shape, so the first to store a shape would otherwise name it for everyone ("Scam: free coins at …" on
+ * an upload of a well-known layout).
  */
 export function customName(id: string, i18n?: Namer): string {
   const builtin = builtinOfShape(id);
@@ -77,21 +89,33 @@ export interface CustomLayoutInfo {
   readonly format: CustomLayoutRow['format'];
 }
 
-/** A custom layout's picture, named in the page's language ("Name: 50 tiles in 3 layers"). */
-export const customPicture = (info: CustomLayoutInfo, i18n: Namer): string =>
-  namedPicture(info.drawing, pictureLabel(i18n.t, customName(info.id, i18n), info.tiles, info.layers));
+/** A custom layout's picture, named in the page's language ("Name: 50 tiles in 3 layers"); `name` the viewer's own. */
+export const customPicture = (info: CustomLayoutInfo, i18n: Namer, name = customName(info.id, i18n)): string =>
+  namedPicture(info.drawing, pictureLabel(i18n.t, name, info.tiles, info.layers));
 
 export interface UploadInput {
   readonly bytes: Uint8Array;
   readonly filename: string; // as the browser sent it
   readonly mapName: string; // the form's map field; '' for the first map
+  readonly desktop?: DesktopFile; // a KMahjongg .desktop sent beside a .layout, naming it
+  readonly title: string; // the name typed in the form (typedName); '' to take the file's
+  readonly playerId: string; // the uploader, who keeps the name
   readonly client: string; // clientKey of the request, for the budget
 }
 
 export interface DrawnInput {
   readonly slots: readonly Slot[]; // as the editor drew them (any position: they are normalized)
-  readonly name: string; // the name typed in; '' for the default
+  readonly name: string; // the name typed in (typedName), or the default the page offered
+  readonly typed: boolean; // whether `name` was typed (it then replaces the player's name given before)
+  readonly playerId: string; // who saves it, and keeps the name
   readonly client: string; // clientKey of the request, for the budget
+}
+
+/** A player's named layout, for their own lists (the home page). */
+export interface NamedLayout {
+  readonly id: string;
+  readonly name: string;
+  readonly tiles: number;
 }
 
 export type UploadResult =
@@ -106,11 +130,22 @@ export interface Layouts {
    * Names the given ids: built-ins by their name (in the language of `i18n`, else the engine's English, as the
    * API does), custom layouts by theirs, anything else by its id.
    */
-  namer(ids: Iterable<string>, i18n?: Namer): Promise<(id: string) => string>;
-  /** Reads, checks and stores an uploaded layout. */
+  namer(ids: Iterable<string>, i18n?: Namer, playerId?: string): Promise<(id: string) => string>;
+  /**
+   * A layout's name for one viewer (`playerId`; undefined for a new player): their own if they named it, else
+   * `neutral`, which is what a page shows everyone else (its link preview, an image cached for all).
+   */
+  viewerName(id: string, i18n: Namer, playerId: string | undefined): Promise<{ name: string; neutral: string }>;
+  /** The player's own name of a custom layout; undefined when they never named it. */
+  ownName(playerId: string, id: string): Promise<string | undefined>;
+  /** The player's named layouts, the latest named first. */
+  named(playerId: string): Promise<NamedLayout[]>;
+  /** Reads, checks and stores an uploaded layout, and keeps the uploader's name of it. */
   upload(input: UploadInput): Promise<UploadResult>;
   /** Checks and stores a layout drawn in the layout editor: the same checks, budgets and limits as an upload. */
   save(input: DrawnInput): Promise<UploadResult>;
+  /** Changes the player's name of a layout they named before (`name`: typedName's, not empty). */
+  rename(playerId: string, id: string, name: string, client: string): Promise<Refusal | undefined>;
 }
 
 export interface CustomLayoutsOptions {
@@ -214,28 +249,90 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     return { ok: true, id: layout.id, created: stored.created, warnings };
   };
 
+  const namesFull: Refusal = {
+    ok: false,
+    code: 'ERR_LAYOUT_NAMES_FULL',
+    message: `you have named ${LAYOUT_NAMES_MAX} layouts, as many as one player keeps; rename one of them instead`,
+  };
+
+  /** Keeps the player's name of a stored layout, its bytes paid from the client's day of growth. */
+  const keepName = async (playerId: string, id: string, name: string, client: string): Promise<Refusal | undefined> => {
+    const grown = await fastify.growth.take(client, layoutNameGrowth(name));
+    if (grown) return grown;
+    const kept = await repo.keepName(playerId, id, name, opts.now(), LAYOUT_NAMES_MAX);
+    return kept === 'full' ? namesFull : undefined;
+  };
+
+  /**
+   * store(), then the player's name of it: `typed` (the player's own words) replaces a name they gave before,
+   * a name from the file or the default only names a layout they have not named. A player with
+   * LAYOUT_NAMES_MAX names is refused a new one before the work.
+   */
+  const storeNamed = async (
+    read: ReadLayout,
+    name: string,
+    typed: boolean,
+    playerId: string,
+    client: string,
+  ): Promise<UploadResult> => {
+    const id = read.layout.id;
+    const before = await layouts.ownName(playerId, id);
+    if (before === undefined && (await repo.playerLayouts(playerId, LAYOUT_NAMES_MAX)).length >= LAYOUT_NAMES_MAX)
+      return namesFull;
+    const stored = await store(read, client);
+    if (!stored.ok || (before !== undefined && (!typed || before === name))) return stored;
+    return (await keepName(playerId, id, name, client)) ?? stored;
+  };
+
   const layouts: Layouts = {
     async exists(id) {
       return layoutById(id) !== undefined || (await custom(id)) !== undefined;
     },
     custom,
-    async namer(ids, i18n) {
+    async namer(ids, i18n, playerId) {
       const wanted = [...new Set(ids)].filter(isCustomId);
       const stored = wanted.length > 0 ? await repo.names(wanted) : new Map<string, string>();
-      return (id) => (stored.has(id) ? customName(id, i18n) : layoutName(id, i18n));
+      const own =
+        playerId !== undefined && stored.size > 0
+          ? await repo.playerNames(playerId, [...stored.keys()])
+          : new Map<string, string>();
+      return (id) => own.get(id) ?? (stored.has(id) ? customName(id, i18n) : layoutName(id, i18n));
+    },
+    async viewerName(id, i18n, playerId) {
+      const neutral = (await layouts.namer([id], i18n))(id);
+      const own = playerId === undefined ? undefined : await layouts.ownName(playerId, id);
+      return { name: own ?? neutral, neutral };
+    },
+    async ownName(playerId, id) {
+      return isCustomId(id) ? (await repo.playerNames(playerId, [id])).get(id) : undefined;
+    },
+    async named(playerId) {
+      const rows = await repo.playerLayouts(playerId, LAYOUT_NAMES_MAX);
+      return rows.map((r) => ({ id: r.layout, name: r.name, tiles: r.tiles }));
     },
     async upload(input) {
-      // The file's reading is charged to the client's CPU budget before it starts (by its size alone).
-      const refused = await fastify.cpuBudget.charge(input.client, uploadCostMs(input.bytes.length), 'upload');
+      // The files' reading is charged to the client's CPU budget before it starts (by their size alone).
+      const bytes = input.bytes.length + (input.desktop?.bytes.length ?? 0);
+      const refused = await fastify.cpuBudget.charge(input.client, uploadCostMs(bytes), 'upload');
       if (refused) return refused;
-      const read = readUpload(input.bytes, input.filename, input.mapName);
+      const read = readUpload(input.bytes, input.filename, input.mapName, input.desktop);
       if (!read.ok) return { ok: false, code: 'ERR_LAYOUT', message: read.message };
-      return store(read.value, input.client);
+      const typed = input.title !== '';
+      return storeNamed(read.value, typed ? input.title : read.value.layout.name, typed, input.playerId, input.client);
     },
     async save(input) {
       const read = readDrawn(input.slots, input.name);
       if (!read.ok) return { ok: false, code: 'ERR_LAYOUT', message: read.message };
-      return store(read.value, input.client);
+      return storeNamed(read.value, read.value.layout.name, input.typed, input.playerId, input.client);
+    },
+    async rename(playerId, id, name, client) {
+      if ((await layouts.ownName(playerId, id)) === undefined)
+        return {
+          ok: false,
+          code: 'ERR_NOT_NAMER',
+          message: 'only a player who uploaded or saved this layout can name it; upload or save it to name it',
+        };
+      return keepName(playerId, id, name, client);
     },
   };
   fastify.decorate('layouts', layouts);

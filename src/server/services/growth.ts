@@ -42,6 +42,7 @@ export const ROW_BYTES = {
   layout: 400, // a custom_layouts row, and again its shape's row (their slots counted apart)
   nickname: 120, // a nickname and its lookalike key on the player's row (their characters counted apart)
   transfer: 520, // a transfer token's row
+  layoutName: 480, // a player's name of a custom layout (layout_names), and its player's row the first time (the name's characters counted apart)
   replay: 480, // a replay link's row, up to 451 B a write measured on PostgreSQL (its review, kept once made, is counted apart: reviewGrowth, up to ~60 KB)
 } as const;
 
@@ -60,6 +61,9 @@ export const reviewGrowth = (characters: number): number => textGrowth(character
 /** Bytes an uploaded layout adds: its row and its shape's, each holding the slots' JSON (and its name). */
 export const layoutGrowth = (slotsJsonLength: number, name: string): number =>
   2 * (ROW_BYTES.layout + textGrowth(slotsJsonLength) + 4 * name.length);
+
+/** Bytes a player's name of a layout adds: its row, and up to 4 bytes a character of UTF-8. */
+export const layoutNameGrowth = (name: string): number => ROW_BYTES.layoutName + 4 * name.length;
 
 /** Bytes a nickname adds: at most 4 bytes a character of UTF-8, for the name and its key. */
 export const nicknameGrowth = (name: string): number => ROW_BYTES.nickname + 8 * name.length;

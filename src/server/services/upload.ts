@@ -11,9 +11,10 @@
  *   tiles matter to the rules), in canonical slot order, written as JSON `[[x,y,z],…]`. So the same
  *   file gives the same id, and so does the same shape in another file (comments, line endings, a
  *   KMahjongg grid and a GNOME map of it, a board shifted by half a tile). The name is not part of it.
- * - The name kept (never shown: custom-layouts.ts customName) is the GNOME map's name, or the KMahjongg file's name without its extension,
- *   cleaned: control and format characters (bidi overrides among them) dropped, white space
- *   collapsed, at most NAME_MAX characters. Pages escape it like any text.
+ * - The name read from the file is the GNOME map's name, or for a KMahjongg `.layout` the `Name=` of the `.desktop` sent
+ *   beside it (in the uploader's language where it has one), else the file's name (fileNameTitle); cleaned:
+ *   control and format characters (bidi overrides among them) dropped, white space collapsed, at most NAME_MAX
+ *   characters. It names the layout for its uploader alone (custom-layouts.ts); pages escape it like any text.
  * Whether the layout can be cleared is the dealer's question (a deal in a worker, with a deadline).
  */
 import { createHash } from 'node:crypto';
@@ -54,15 +55,18 @@ export type ReadResult =
 
 const fail = (message: string): ReadResult => ({ ok: false, message });
 
+/** A name's characters with control and format characters dropped and white space collapsed; '' when none are left. */
+function visibleName(raw: string): string {
+  return raw
+    .normalize('NFC')
+    .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, ' ')
+    .replace(/\s+/gu, ' ')
+    .trim();
+}
+
 /** A display name safe to show anywhere: no control or format characters, one space at most, NAME_MAX characters. */
 export function cleanName(raw: string): string {
-  const chars = [
-    ...raw
-      .normalize('NFC')
-      .replace(/[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, ' ')
-      .replace(/\s+/gu, ' ')
-      .trim(),
-  ];
+  const chars = [...visibleName(raw)];
   return (
     (chars.length > NAME_MAX
       ? `${chars
@@ -71,6 +75,86 @@ export function cleanName(raw: string): string {
           .trimEnd()}…`
       : chars.join('')) || DEFAULT_NAME
   );
+}
+
+export type NameResult =
+  { readonly ok: true; readonly name: string } | { readonly ok: false; readonly message: string };
+
+/**
+ * A name a player typed for their layout (the upload form's, the editor's, a rename's), cleaned as cleanName does;
+ * '' for an empty field (the name then comes from the file). Refused rather than cut: a name longer than NAME_MAX
+ * characters, or one with nothing that can be shown (only control or format characters).
+ */
+export function typedName(raw: string): NameResult {
+  if (raw.trim() === '') return { ok: true, name: '' };
+  const visible = visibleName(raw);
+  if (visible === '')
+    return { ok: false, message: 'the name has no characters that can be shown; type a name or leave it empty' };
+  if ([...visible].length > NAME_MAX)
+    return { ok: false, message: `a layout's name is at most ${NAME_MAX} characters` };
+  return { ok: true, name: cleanName(visible) };
+}
+
+/**
+ * A name from a file's name: its extension dropped, underscores made spaces, and a name written all in small letters
+ * given a capital first letter ("stairs_to_heaven.layout": "Stairs to heaven"); a name with capitals of its own
+ * keeps them ("X_shaped.layout": "X shaped"). Nothing else is changed or added.
+ */
+export function fileNameTitle(base: string): string {
+  const words = visibleName(base.replace(/\.[^.]*$/, '').replace(/_/g, ' '));
+  if (words !== words.toLowerCase()) return cleanName(words);
+  const [first = '', ...rest] = [...words];
+  return cleanName(first.toLocaleUpperCase('en') + rest.join(''));
+}
+
+/** The groups of a KMahjongg `.desktop` file whose keys name the layout. */
+const DESKTOP_GROUPS = new Set(['KMahjonggLayout', 'Desktop Entry']);
+
+/** A `.desktop` value with its escapes read (\s a space, \\ a backslash; \n \t \r white space). */
+const desktopValue = (raw: string): string =>
+  raw.replace(/\\(.)/g, (_, c: string) => (c === 's' || c === 'n' || c === 't' || c === 'r' ? ' ' : c));
+
+/**
+ * The layout's name in a KMahjongg `.desktop` file (`Name=`, and `Name[xx]=` per language, in its
+ * [KMahjonggLayout] group), in the language `lang` (one of ours: `pt` takes `Name[pt]`, else `Name[pt_BR]`; `zh`
+ * the first `Name[zh_…]`), else the plain `Name=`; cleaned as cleanName does. Every failure is a message for the form.
+ */
+export function readDesktopName(bytes: Uint8Array, lang: string): NameResult {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return { ok: false, message: 'the .desktop file is not text (UTF-8)' };
+  }
+  const names = new Map<string, string>(); // locale ('' for the plain Name=) → value, the first of each
+  let group = '';
+  for (const line of text.split(/\r?\n/)) {
+    const head = /^\s*\[([^\]]*)\]\s*$/.exec(line);
+    if (head) {
+      group = head[1]!;
+      continue;
+    }
+    if (!DESKTOP_GROUPS.has(group)) continue;
+    const entry = /^Name(?:\[([A-Za-z@_.-]{1,30})\])?\s*=(.*)$/.exec(line);
+    if (!entry) continue;
+    const value = visibleName(desktopValue(entry[2]!));
+    const locale = entry[1] ?? '';
+    if (value !== '' && !names.has(locale)) names.set(locale, value);
+  }
+  if (names.size === 0)
+    return {
+      ok: false,
+      message:
+        'the .desktop file has no Name= line in a [KMahjonggLayout] group; it is not the .desktop of a KMahjongg layout',
+    };
+  const regional = [...names.keys()].find((l) => l.startsWith(`${lang}_`) || l.startsWith(`${lang}@`));
+  const name =
+    names.get(lang) ??
+    (lang === 'en' ? names.get('') : undefined) ??
+    (regional === undefined ? undefined : names.get(regional)) ??
+    names.get('') ??
+    [...names.values()][0]!;
+  return { ok: true, name: cleanName(name) };
 }
 
 /** The slots moved so the lowest x, y and z are 0, in canonical order. */
@@ -114,11 +198,18 @@ export function readDrawn(slots: readonly Slot[], name: string): ReadResult {
 /** The base name of an uploaded file (browsers send only that; some old ones a whole path). */
 const baseName = (filename: string): string => filename.split(/[\\/]/).pop() ?? '';
 
+/** A KMahjongg `.desktop` file sent beside a `.layout`, to name it; `lang` the uploader's page language. */
+export interface DesktopFile {
+  readonly bytes: Uint8Array;
+  readonly lang: string;
+}
+
 /**
  * Reads an uploaded file: `filename` as the browser sent it, `mapName` the form's map field (empty:
- * the first map). Every failure is a message for the form.
+ * the first map), `desktop` a KMahjongg `.desktop` beside it (its name is the layout's). Every failure is a
+ * message for the form.
  */
-export function readUpload(bytes: Uint8Array, filename: string, mapName: string): ReadResult {
+export function readUpload(bytes: Uint8Array, filename: string, mapName: string, desktop?: DesktopFile): ReadResult {
   if (bytes.length === 0)
     return fail(filename ? `${cleanName(baseName(filename))} is empty` : 'choose a .layout or .map file to upload');
   let text: string;
@@ -143,10 +234,18 @@ export function readUpload(bytes: Uint8Array, filename: string, mapName: string)
       return fail('a map name picks one map of a GNOME .map file; this is a KMahjongg .layout, so leave it empty');
     const parsed = parseKmahjongg(text, 'upload');
     if (!parsed.ok) return fail(parsed.message);
-    name = cleanName(base.replace(/\.[^.]*$/, '').replace(/_/g, ' '));
+    if (desktop) {
+      const named = readDesktopName(desktop.bytes, desktop.lang);
+      if (!named.ok) return fail(named.message);
+      name = named.name;
+    } else name = fileNameTitle(base);
     slots = parsed.value.layout.slots;
     warnings = parsed.value.warnings;
   } else {
+    if (desktop)
+      return fail(
+        'a .desktop file names a KMahjongg .layout beside it; a GNOME .map names its own maps, so send it alone',
+      );
     // The whole file is read, but only the chosen map's tiles are checked: that is most of the work.
     const parsed = scanGnomeMaps(text);
     if (!parsed.ok) return fail(parsed.message);

@@ -67,6 +67,17 @@ export interface GameRow {
 export type { Unranked }; // why a game is not ranked (docs/fair-play.md), as the API says it
 
 /** A player's own layout (migration 007), stored once per shape. */
+/** A player's own name for a custom layout (migration 016): shown to that player alone. */
+export interface LayoutNameRow {
+  layout: string; // the custom layout's id
+  name: string; // cleaned as an upload's name
+  tiles: number; // the layout's tiles, for lists
+  named_at: number; // ms epoch of the last upload, save or rename that set it
+}
+
+/** What keeping a player's name did: set (new or changed), or refused as the player holds `max` names already. */
+export type NameKept = 'set' | 'full';
+
 export interface CustomLayoutRow {
   id: string; // 'c-' + 12 lowercase hex of the normalized slots (services/custom-layouts.ts)
   name: string; // display name, cleaned; the first upload's
@@ -331,6 +342,15 @@ export interface CustomLayoutsStore {
   store(row: CustomLayoutRow): Promise<{ row: CustomLayoutRow; created: boolean }>;
   /** The display names of those ids that are stored. */
   names(ids: readonly string[]): Promise<Map<string, string>>;
+  /** The player's own names of those ids that they named. */
+  playerNames(playerId: string, ids: readonly string[]): Promise<Map<string, string>>;
+  /** The player's named layouts, the latest named first, at most `limit`. */
+  playerLayouts(playerId: string, limit: number): Promise<LayoutNameRow[]>;
+  /**
+   * Keeps the player's name of a stored layout (a new row, or the player's row changed); a new row only while the
+   * player has fewer than `max` (else 'full', nothing written). The player's row is made if it is not there yet.
+   */
+  keepName(playerId: string, layout: string, name: string, now: number, max: number): Promise<NameKept>;
 }
 
 /** Small server settings, such as the generated cookie secret. */

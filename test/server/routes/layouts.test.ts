@@ -129,18 +129,18 @@ describe.skipIf(!hasCorpus)('POST /layouts with the corpus', () => {
     const res = await app.inject({ url: `/layouts/${id}`, headers: { cookie } });
     expect(res.statusCode).toBe(200);
     const html = res.body;
-    expect(html).toContain(`<h1>Custom layout ${id}</h1>`); // a neutral name: the file's own is never shown
+    expect(html).toContain('<h1>Cat</h1>'); // the uploader's own name, from the file's name
     expect(html).toContain('144 tiles · 4 layers · from a KMahjongg layout');
-    expect(html).toMatch(
-      /<svg class="layout-picture"[^>]*aria-label="Custom layout c-[0-9a-f]{12}: 144 tiles in 4 layers"/,
-    );
+    expect(html).toMatch(/<svg class="layout-picture"[^>]*aria-label="Cat: 144 tiles in 4 layers"/);
+    // Anyone else (a shared link) sees the neutral name.
+    expect((await app.inject({ url: `/layouts/${id}` })).body).toContain(`<h1>Custom layout ${id}</h1>`);
     expect(html.match(/<svg class="layout-picture".*?<\/svg>/s)![0].match(/M/g)).toHaveLength(144);
     expect(html).toContain('anyone with the link');
     expect(html).toContain(`href="/play/${id}"`);
     expect(html).toContain(`href="/play/${id}?mode=classic"`);
     // The layout's slots travel with the page, for a browser that deals it itself.
     const data = JSON.parse(/<script type="application\/json" id="layout-data">([^<]*)<\/script>/.exec(html)![1]!);
-    expect(data).toMatchObject({ id, name: `Custom layout ${id}` });
+    expect(data).toMatchObject({ id, name: 'Cat' });
     expect(data.slots).toHaveLength(144);
   });
 
@@ -358,8 +358,8 @@ describe('POST /layouts with a bad file: the form again, with the reason', () =>
         { name: 'file', value: gnomeMap('S', SMALL), filename: 't.map' },
       ]),
     });
-    expect(two.statusCode).toBe(413);
-    expect(formError(two.body)).toMatch(/send one file at a time/);
+    expect(two.statusCode).toBe(400);
+    expect(formError(two.body)).toMatch(/send one layout file at a time/);
     const form = await app.inject({ method: 'POST', url: '/layouts', headers: { cookie }, payload: { name: 'x' } });
     expect(form.statusCode).toBe(415);
     expect(formError(form.body)).toMatch(/send the layout from the upload form/);
@@ -412,7 +412,7 @@ describe('POST /layouts with a bad file: the form again, with the reason', () =>
 });
 
 describe('names and budgets', () => {
-  test("a file's name is never shown: neither script nor text reaches a page", async () => {
+  test("a file's name reaches its uploader's page only, escaped and cleaned; never anyone else's", async () => {
     const app = await build();
     const cookie = await newPlayer(app);
     const evil = '<script>alert(1)</script>\u202e "quoted" &amp; a very long name that goes on and on';
@@ -427,9 +427,13 @@ describe('names and budgets', () => {
     expect(page).not.toContain('\u202e');
     expect(page).not.toContain('alert(1)');
     expect(page).toContain(`<h1>Custom layout ${id}</h1>`);
+    const own = (await app.inject({ url: `/layouts/${id}`, headers: { cookie } })).body;
+    expect(own).toContain('<h1>&lt;script&gt;alert(1)&lt;/script&gt; &quot;quoted&quot; &amp;amp…</h1>'); // 40 characters
+    expect(own).not.toContain('<script>alert');
+    expect(own).not.toContain('\u202e');
     const play = (await app.inject({ url: `/play/${id}/s1`, headers: { cookie } })).body;
     expect(play).not.toContain('<script>alert');
-    expect(play).not.toContain('alert(1)');
+    expect(play).not.toContain('\u202e');
   });
 
   test('an id already held by another shape (a hash clash) is refused, not shared', async () => {
@@ -532,7 +536,10 @@ describe('playing a custom layout', () => {
     const id = await uploaded(app, cookie, gnomeMap('Small', SMALL), 'small.map');
     const page = await app.inject({ url: `/play/${id}/abc`, headers: { cookie } });
     expect(page.statusCode).toBe(200);
-    expect(page.body).toContain(`<title>Custom layout ${id} abc · Mahjong solitaire</title>`);
+    expect(page.body).toContain('<title>Small abc · Mahjong solitaire</title>'); // the uploader's own name
+    expect((await app.inject({ url: `/play/${id}/abc` })).body).toContain(
+      `<title>Custom layout ${id} abc · Mahjong solitaire</title>`,
+    );
     const { deal: shown } = dealDataOf(page.body);
     expect(shown).toMatchObject({ layout: id, seed: 'abc', mode: 'relaxed' });
     expect(shown.tiles).toHaveLength(8);
@@ -609,15 +616,16 @@ describe('playing a custom layout', () => {
     const res = await postMoves(app, cookie, game.id, solutionMoves(game));
     expect(res.json().status).toBe('won');
     const stats = (await app.inject({ url: '/api/stats', headers: { cookie } })).json();
-    expect(stats.byLayout[id]).toMatchObject({ name: `Custom layout ${id}`, played: 1, won: 1 });
+    expect(stats.byLayout[id]).toMatchObject({ name: 'Small', played: 1, won: 1 }); // the player's own name
     expect(stats.history[0]).toMatchObject({ layout: id, url: `/play/${id}/win-it` });
     const page = (await app.inject({ url: '/stats', headers: { cookie } })).body;
-    expect(page).toContain(`Custom layout ${id}`);
+    expect(page).toContain('Small');
+    expect(page).not.toContain(`Custom layout ${id}`);
     // An unfinished game of it is resumed from the home page, by name.
     const next = await createGame(app, cookie, { layout: id, seed: 'later' });
     await postMoves(app, cookie, next.id, solutionMoves(next).slice(0, 1));
     expect((await app.inject({ url: '/', headers: { cookie } })).body).toMatch(
-      new RegExp(`<span class="card-link-title">Custom layout ${id}</span>`),
+      new RegExp(`<span class="card-link-title">Small</span>`),
     );
   });
 

@@ -263,7 +263,13 @@ describe('achievements', () => {
       { x: 2, y: 2, z: 1 },
       { x: 2, y: 4, z: 1 },
     ];
-    const saved = await app.layouts.save({ slots, name: '', client: '203.0.113.9' });
+    const saved = await app.layouts.save({
+      slots,
+      name: 'Farm',
+      typed: true,
+      playerId: 'layout-saver',
+      client: '203.0.113.9',
+    });
     if (!saved.ok) throw new Error(saved.message);
     const small = await win(app, cookie, { layout: saved.id, seed: 'farm' }, { band: 'dealt' });
     expect(ids(small.achievements).filter((id) => id.startsWith('band-') || id === 'every-band')).toEqual([]);

@@ -15,6 +15,7 @@ import { freshDatabaseUrl, postgresSkip } from '../../support/postgres.ts';
 import {
   dealGrowth,
   layoutGrowth,
+  layoutNameGrowth,
   nicknameGrowth,
   reviewGrowth,
   ROW_BYTES,
@@ -222,6 +223,14 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
           }),
         ),
         layoutGrowth(slots.length, 'A layout of mine') / 2, // its shape's row comes with its first deal
+      ];
+      // A player's first name of a layout: its row and the player's own row.
+      const ownName = 'Forty characters of a player’s own name!';
+      measured.layoutName = [
+        await perWrite(s, (i) =>
+          s.customLayouts.keepName(`namer-${i}`, `c-${i.toString(16).padStart(12, '0')}`, ownName, T0, 200),
+        ),
+        layoutNameGrowth(ownName),
       ];
       measured.nickname = [
         await perWrite(s, (i) =>
@@ -622,6 +631,42 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
         new Map([['c-0123456789ab', results[0]!.row.name]]),
       );
       expect(await s.customLayouts.names([])).toEqual(new Map());
+    });
+
+    test("players' own names: one row per player and layout, a rename changes it, at most `max` a player", async () => {
+      const s = await stores();
+      const ids = ['c-00000000000a', 'c-00000000000b', 'c-00000000000c'];
+      for (const id of ids)
+        await s.customLayouts.store({
+          id,
+          name: 'file',
+          format: 'gnome',
+          tiles: 2,
+          slots: '[[0,0,0],[2,0,0]]',
+          created_at: T0,
+        });
+      expect(await s.customLayouts.keepName('ann', ids[0]!, 'Ann’s', T0, 2)).toBe('set');
+      expect(await s.customLayouts.keepName('bob', ids[0]!, 'Bob’s', T0 + 1, 2)).toBe('set');
+      expect(await s.customLayouts.keepName('ann', ids[1]!, 'Second', T0 + 2, 2)).toBe('set');
+      expect(await s.customLayouts.keepName('ann', ids[2]!, 'Third', T0 + 3, 2)).toBe('full'); // nothing written
+      expect(await s.customLayouts.keepName('ann', ids[0]!, 'Renamed', T0 + 4, 2)).toBe('set'); // a rename: no new row
+      expect(await s.customLayouts.playerNames('ann', ids)).toEqual(
+        new Map([
+          [ids[0]!, 'Renamed'],
+          [ids[1]!, 'Second'],
+        ]),
+      );
+      expect(await s.customLayouts.playerNames('bob', ids)).toEqual(new Map([[ids[0]!, 'Bob’s']]));
+      expect(await s.customLayouts.playerNames('nobody', ids)).toEqual(new Map());
+      expect(await s.customLayouts.playerLayouts('ann', 10)).toEqual([
+        { layout: ids[0], name: 'Renamed', tiles: 2, named_at: T0 + 4 },
+        { layout: ids[1], name: 'Second', tiles: 2, named_at: T0 + 2 },
+      ]);
+      expect(await s.customLayouts.playerLayouts('ann', 1)).toHaveLength(1);
+      // Racing new names of one player never pass the bound.
+      const raced = await Promise.all(ids.map((id, k) => s.customLayouts.keepName('cy', id, `n${k}`, T0, 2)));
+      expect(raced.filter((r) => r === 'set')).toHaveLength(2);
+      expect(await s.customLayouts.playerLayouts('cy', 10)).toHaveLength(2);
     });
 
     test('settings: getOrCreate agrees on one value when racing; get and delete', async () => {

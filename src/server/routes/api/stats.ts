@@ -25,7 +25,7 @@ export default async function apiStats(fastify: FastifyInstance): Promise<void> 
         fastify.gamesStore,
         request.isNewPlayer ? undefined : request.playerId,
         request.query.page,
-        fastify.layouts.namer,
+        (ids) => fastify.layouts.namer(ids, undefined, request.playerId), // custom layouts by the player's own names
         fastify.now(),
       );
       const losses = await fastify.replays.lossesOf(stats.history, clientKey(request.ip));

@@ -7,7 +7,8 @@
  *   built-in or custom layout in the editor (303). The page's script does the same in the browser.
  * - GET /layouts/editor.layout?layout=CODE&name=…: the draft as a KMahjongg `.layout` file, to download.
  * - POST /layouts/editor (form: `layout`, `name`): saves the draft as a custom layout, as an upload would be
- *   (services/custom-layouts.ts `save`: the same checks, budgets and rate limit), then 303 to its page; a
+ *   (services/custom-layouts.ts `save`: the same checks, budgets and rate limit), named `name` for the saver
+ *   alone ("My layout" in their language when empty), then 303 to its page; a
  *   refusal re-shows the editor with the draft and the reason (400, 429, 503). Like every POST it needs the
  *   player cookie and our own origin (plugins/player.ts).
  * Every one of them is charged to the client's CPU budget by its draft's size before the work (EDITOR_COST;
@@ -48,7 +49,7 @@ import { LIMITS } from '../../plugins/security.ts';
 import { LayoutIdSchema } from '../../schemas/common.ts';
 import { builtinName, familyInfos } from '../../services/layouts.ts';
 import { clientKey } from '../../services/limits.ts';
-import { cleanName } from '../../services/upload.ts';
+import { cleanName, typedName } from '../../services/upload.ts';
 import { scriptData } from '../../view-models/script-json.ts';
 
 const EDITOR_PATH = '/layouts/editor';
@@ -288,7 +289,18 @@ export default async function pagesEditor(fastify: FastifyInstance): Promise<voi
       const name = draftName(body.name);
       const draft: Draft = { slots: parsed.slots, z: Math.min(body.z ?? 0, topLayerOf(parsed.slots)), name };
       if (parsed.slots.length === 0) return render(reply, 400, draft, { error: request.i18n.t('editor.saveEmpty') });
-      const saved = await fastify.layouts.save({ slots: parsed.slots, name, client: clientKey(request.ip) });
+      const typed = typedName(body.name);
+      if (!typed.ok) {
+        const page = errorPage(request.i18n, 400, 'ERR_LAYOUT_NAME', typed.message, request.id);
+        return render(reply, 400, draft, { error: page.message, detail: page.detail ?? undefined });
+      }
+      const saved = await fastify.layouts.save({
+        slots: parsed.slots,
+        name: typed.name || request.i18n.t('client.editor.myLayout'), // the field's placeholder, the saver's own name
+        typed: typed.name !== '',
+        playerId: request.playerId,
+        client: clientKey(request.ip),
+      });
       if (!saved.ok) {
         if (saved.retryAfterS !== undefined) reply.header('retry-after', String(saved.retryAfterS));
         const page = errorPage(request.i18n, ERROR_STATUS[saved.code], saved.code, saved.message, request.id);

@@ -24,7 +24,8 @@ export default async function pagesHome(fastify: FastifyInstance): Promise<void>
     const mark = new Map(
       totals.map((t) => [t.layout, t.clean_wins > 0 ? 'clean' : t.won > 0 ? 'won' : t.played > 0 ? 'played' : '']),
     );
-    const nameOf = latest ? await fastify.layouts.namer([latest.layout], request.i18n) : undefined;
+    const nameOf = latest ? await fastify.layouts.namer([latest.layout], request.i18n, request.playerId) : undefined;
+    const own = request.isNewPlayer ? [] : await fastify.layouts.named(request.playerId); // the player's named layouts
     return reply.page('index', {
       nav: 'play',
       structuredData: structuredData(fastify.publicOrigin, request.i18n),
@@ -37,6 +38,12 @@ export default async function pagesHome(fastify: FastifyInstance): Promise<void>
           newUrl: newDealUrl(l.id, 'relaxed'),
           classicUrl: newDealUrl(l.id, 'classic'),
         })),
+      })),
+      own: own.map((l) => ({
+        ...l,
+        url: `/layouts/${l.id}`,
+        newUrl: newDealUrl(l.id, 'relaxed'),
+        mark: mark.get(l.id) ?? '',
       })),
       suggestion: totals.length > 0 ? nextUnplayed(totals, request.i18n) : null, // for a player who has begun: a layout they have not tried
       daily: {

@@ -1,10 +1,13 @@
 /**
  * Your own layouts (docs/contracts.md, "Pages"):
- * - GET /layouts/new: the upload form (a file, and for a GNOME .map the map's name).
- * - POST /layouts (multipart: `file`, optional `name`): reads, checks and stores the layout
+ * - GET /layouts/new: the upload form (a file, and for a GNOME .map the map's name; the layout's own name).
+ * - POST /layouts (multipart: `file`, a layout and for a KMahjongg .layout its .desktop beside it; optional
+ *   `name`, the map; optional `title`, the uploader's name of it): reads, checks and stores the layout
  *   (services/custom-layouts.ts), then 303 to its page. A bad file re-shows the form with the
  *   reason: 400 (413 past MAX_UPLOAD_BYTES; 429/503 past the budget of new layouts).
- * - GET /layouts/:id: a custom layout's page: picture, tiles, who may play it, new games.
+ * - GET /layouts/:id: a custom layout's page: picture, tiles, who may play it, new games; its name is the
+ *   viewer's own if they named it (with a form to rename it), else the neutral one (customName).
+ * - POST /layouts/:id/name (form: `name`): the player renames their layout, then 303 to its page.
  * - GET /api/layouts/:id: a layout's slots as JSON, built in or custom: everything a browser needs to
  *   deal it itself with the engine (offline play).
  * Multipart is parsed only here: the plugin is registered in this route plugin's own context.
@@ -19,8 +22,8 @@ import { LayoutSlotsSchema } from '../../../shared/answers.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { LayoutIdSchema } from '../../schemas/common.ts';
 import { clientKey } from '../../services/limits.ts';
-import { MAP_NAME_MAX, MAX_UPLOAD_BYTES } from '../../services/upload.ts';
-import { customName, customPicture } from '../../services/custom-layouts.ts';
+import { MAP_NAME_MAX, MAX_UPLOAD_BYTES, NAME_MAX, typedName } from '../../services/upload.ts';
+import { customName, customPicture, type CustomLayoutInfo } from '../../services/custom-layouts.ts';
 import { layoutById } from '../../../engine/builtins.ts';
 import { geometryOf } from '../../../engine/index.ts';
 import { boardPreview, spreadFaces } from '../../view-models/head.ts';
@@ -31,13 +34,35 @@ interface FormState {
   error?: string; // why the file was refused (English: the page shows it in the player's language by its code)
   code?: ErrorCode; // the refusal's code; by the status when not given
   mapName?: string; // the map name that was sent, shown back (escaped)
+  title?: string; // the layout's name that was typed, shown back (escaped)
 }
 
 const NO_FILE = 'choose a .layout or .map file to upload';
+const NO_LAYOUT = 'a .desktop file only names the KMahjongg .layout beside it: choose the .layout too';
+const TWO_LAYOUTS = 'send one layout file at a time (for a KMahjongg .layout, its .desktop may come beside it)';
+
+/** Is this file name a KMahjongg `.desktop` (the layout's name and translations)? */
+const isDesktop = (filename: string): boolean => /\.desktop$/i.test(filename);
+
+interface UploadForm {
+  bytes: Buffer;
+  filename: string;
+  desktop?: Buffer;
+  mapName: string;
+  title: string; // the uploader's name of it, typedName's ('' for the file's)
+}
+
+type FormError = { error: string; status: number; code?: ErrorCode; mapName: string; title: string };
 
 const KB = 1024;
 
 const LayoutPageParamsSchema = z.object({ id: LayoutIdSchema });
+const RenameSchema = z.object({
+  name: z
+    .string()
+    .max(NAME_MAX * 4)
+    .default(''),
+});
 
 /**
  * The upload form, with why the last file was refused: a sentence in the player's language for its code,
@@ -55,73 +80,135 @@ function renderForm(request: FastifyRequest, reply: FastifyReply, status: number
   return reply.code(status).page('upload', {
     title: i18n.t('upload.title'),
     nav: 'play',
-    form: { error, mapName: form.mapName ?? '' },
+    form: { error, mapName: form.mapName ?? '', title: form.title ?? '' },
     maxKb: MAX_UPLOAD_BYTES / KB,
     mapNameMax: MAP_NAME_MAX,
+    nameMax: NAME_MAX,
   });
 }
 
-/** The form's file and map name; a refusal message for anything else. */
-async function readForm(
-  request: FastifyRequest,
-): Promise<{ bytes: Buffer; filename: string; mapName: string } | { error: string; status: number; mapName: string }> {
-  let file: { bytes: Buffer; filename: string } | undefined;
+/** The form's files, map name and title; a refusal message for anything else. */
+async function readForm(request: FastifyRequest): Promise<UploadForm | FormError> {
+  const files: { bytes: Buffer; filename: string }[] = [];
   let mapName = '';
+  let title = '';
+  const refuse = (error: string, status: number, code?: ErrorCode): FormError => ({
+    error,
+    status,
+    code,
+    mapName,
+    title,
+  });
   try {
     for await (const part of request.parts()) {
       if (part.type === 'file') {
         const f = part as MultipartFile;
         if (f.fieldname !== 'file') {
           await f.toBuffer().catch(() => undefined); // drain it
-          return {
-            error: `unexpected file field ${JSON.stringify(f.fieldname.slice(0, 40))}; the layout goes in the field called file`,
-            status: 400,
-            mapName,
-          };
+          return refuse(
+            `unexpected file field ${JSON.stringify(f.fieldname.slice(0, 40))}; the layout goes in the field called file`,
+            400,
+          );
         }
-        file = { bytes: await f.toBuffer(), filename: f.filename ?? '' };
+        files.push({ bytes: await f.toBuffer(), filename: f.filename ?? '' });
       } else {
         const v = part as MultipartValue;
-        if (v.fieldname !== 'name') continue; // nothing else is read
-        if (typeof v.value !== 'string' || v.valueTruncated || v.value.length > MAP_NAME_MAX)
-          return { error: `a map name is at most ${MAP_NAME_MAX} characters`, status: 400, mapName: '' };
-        mapName = v.value.trim();
+        if (v.fieldname === 'name') {
+          if (typeof v.value !== 'string' || v.valueTruncated || v.value.length > MAP_NAME_MAX)
+            return { error: `a map name is at most ${MAP_NAME_MAX} characters`, status: 400, mapName: '', title };
+          mapName = v.value.trim();
+        } else if (v.fieldname === 'title') {
+          const typed = typeof v.value === 'string' && !v.valueTruncated ? typedName(v.value) : undefined;
+          if (!typed?.ok)
+            return {
+              error: typed?.message ?? `a layout's name is at most ${NAME_MAX} characters`,
+              status: 400,
+              code: 'ERR_LAYOUT_NAME',
+              mapName,
+              title: '',
+            };
+          title = typed.name;
+        } // nothing else is read
       }
     }
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE')
-      return {
-        error: `the file is larger than ${MAX_UPLOAD_BYTES / KB} KB; a layout file is a few KB`,
-        status: 413,
-        mapName,
-      };
-    if (code === 'FST_FILES_LIMIT') return { error: 'send one file at a time', status: 413, mapName };
+      return refuse(`the file is larger than ${MAX_UPLOAD_BYTES / KB} KB; a layout file is a few KB`, 413);
+    if (code === 'FST_FILES_LIMIT') return refuse(TWO_LAYOUTS, 413);
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
-      return { error: 'the form has too many fields; send the file and, for a .map, a map name', status: 413, mapName };
+      return refuse('the form has too many fields; send the file, a map name for a .map, and a name', 413);
     // The parser's own errors (a cut-off or malformed body: "Unexpected end of multipart data") carry
     // no status; they are the client's. A 5xx stays ours.
     const status = (error as { statusCode?: number }).statusCode;
     if (status === undefined || (status >= 400 && status < 500))
-      return {
-        error: 'the upload could not be read (the form data was cut off or malformed); send the form again',
-        status: 400,
-        mapName,
-      };
+      return refuse('the upload could not be read (the form data was cut off or malformed); send the form again', 400);
     throw error;
   }
-  if (!file) return { error: NO_FILE, status: 400, mapName };
-  return { ...file, mapName };
+  // A KMahjongg .layout may come with its .desktop (chosen together in the file picker): the one names the other.
+  const desktops = files.filter((f) => isDesktop(f.filename));
+  const layouts = files.filter((f) => !isDesktop(f.filename) && (f.filename !== '' || f.bytes.length > 0));
+  if (layouts.length > 1 || desktops.length > 1) return refuse(TWO_LAYOUTS, 400);
+  const layout = layouts[0];
+  if (!layout) return desktops.length > 0 ? refuse(NO_LAYOUT, 400, 'ERR_LAYOUT') : refuse(NO_FILE, 400);
+  return { ...layout, desktop: desktops[0]?.bytes, mapName, title };
+}
+
+/** The layout's page: its name the viewer's own when they named it, else the neutral one; `renameError` a refusal to show. */
+async function renderLayoutPage(
+  fastify: FastifyInstance,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  info: CustomLayoutInfo,
+  status = 200,
+  rename: { error?: { message: string; detail: string | null }; value?: string } = {},
+): Promise<FastifyReply> {
+  const id = info.id;
+  const i18n = request.i18n;
+  const path = `/layouts/${id}`;
+  const neutral = customName(id, i18n); // what everyone else sees: never another player's words
+  const own = request.isNewPlayer ? undefined : await fastify.layouts.ownName(request.playerId, id);
+  const name = own ?? neutral;
+  const geom = geometryOf(info.layout);
+  return reply.code(status).page('custom-layout', {
+    title: name,
+    // The preview: the layout with its set of faces spread over it (no deal: a layout page has none). Shared
+    // links show it to others, and the image is cached for everyone: always the neutral name.
+    preview: geom.ok
+      ? boardPreview(fastify.previews, fastify.publicOrigin, request.i18n, {
+          title: neutral,
+          path,
+          layout: id,
+          name: neutral,
+          geom: geom.value,
+          faces: spreadFaces(info.layout.slots.length),
+        })
+      : undefined,
+    nav: 'play',
+    layout: { ...info, name, picture: customPicture(info, i18n, name) },
+    own: own !== undefined && {
+      neutral,
+      value: rename.value ?? own,
+      error: rename.error ?? null,
+      action: `${path}/name`,
+    },
+    nameMax: NAME_MAX,
+    shareUrl: `${fastify.publicOrigin ?? ''}${path}`,
+    newUrl: newDealUrl(id, 'relaxed'),
+    classicUrl: newDealUrl(id, 'classic'),
+    editUrl: `/layouts/editor?from=${id}`,
+    layoutData: scriptData({ id, name, slots: info.layout.slots.map((s) => [s.x, s.y, s.z]) }),
+  });
 }
 
 export default async function pagesLayouts(fastify: FastifyInstance): Promise<void> {
   await fastify.register(multipart, {
     limits: {
       fileSize: MAX_UPLOAD_BYTES, // bigger files stop here: 413 on the form
-      files: 1,
+      files: 2, // a layout, and a KMahjongg .layout's .desktop beside it
       fields: 4,
-      fieldSize: MAP_NAME_MAX * 4, // bytes of a field's value: a longer map name is refused
-      parts: 6,
+      fieldSize: MAP_NAME_MAX * 4, // bytes of a field's value: a longer map name or title is refused
+      parts: 7,
       headerPairs: 20,
     },
   });
@@ -135,14 +222,23 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
         error: 'send the layout from the upload form (multipart/form-data, the file in the field called file)',
       });
     const form = await readForm(request);
-    if ('error' in form) return renderForm(request, reply, form.status, { error: form.error, mapName: form.mapName });
-    const uploaded = await fastify.layouts.upload({ ...form, client: clientKey(request.ip) });
+    if ('error' in form) return renderForm(request, reply, form.status, form);
+    const uploaded = await fastify.layouts.upload({
+      bytes: form.bytes,
+      filename: form.filename,
+      mapName: form.mapName,
+      desktop: form.desktop && { bytes: form.desktop, lang: request.i18n.lang },
+      title: form.title,
+      playerId: request.playerId,
+      client: clientKey(request.ip),
+    });
     if (!uploaded.ok) {
       if (uploaded.retryAfterS !== undefined) reply.header('retry-after', String(uploaded.retryAfterS));
       return renderForm(request, reply, ERROR_STATUS[uploaded.code], {
         error: uploaded.message,
         code: uploaded.code,
         mapName: form.mapName,
+        title: form.title,
       });
     }
     request.log.info({ layout: uploaded.id, created: uploaded.created }, 'layout uploaded');
@@ -161,31 +257,42 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
         `there is no layout called ${id}; was the link copied whole?`,
       );
     }
-    const path = `/layouts/${id}`;
-    const name = customName(id, request.i18n); // never the uploader's words: anyone may store a shape first
-    const geom = geometryOf(info.layout);
-    return reply.page('custom-layout', {
-      title: name,
-      // The preview: the layout with its set of faces spread over it (no deal: a layout page has none).
-      preview: geom.ok
-        ? boardPreview(fastify.previews, fastify.publicOrigin, request.i18n, {
-            title: name,
-            path,
-            layout: id,
-            name,
-            geom: geom.value,
-            faces: spreadFaces(info.layout.slots.length),
-          })
-        : undefined,
-      nav: 'play',
-      layout: { ...info, name, picture: customPicture(info, request.i18n) },
-      shareUrl: `${fastify.publicOrigin ?? ''}${path}`,
-      newUrl: newDealUrl(id, 'relaxed'),
-      classicUrl: newDealUrl(id, 'classic'),
-      editUrl: `/layouts/editor?from=${id}`,
-      layoutData: scriptData({ id, name, slots: info.layout.slots.map((s) => [s.x, s.y, s.z]) }),
-    });
+    return renderLayoutPage(fastify, request, reply, info);
   });
+
+  app.post(
+    '/layouts/:id/name',
+    {
+      schema: { params: LayoutPageParamsSchema, body: RenameSchema },
+      attachValidation: true,
+      config: { rateLimit: LIMITS.uploadLayout },
+    },
+    async (request: FastifyRequest<{ Params: { id: string }; Body: z.infer<typeof RenameSchema> }>, reply) => {
+      const info = LayoutIdSchema.safeParse(request.params.id).success
+        ? await fastify.layouts.custom(request.params.id)
+        : undefined;
+      if (!info)
+        return sendMiss(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${request.params.id}`);
+      const refuse = (status: number, code: ErrorCode, message: string, value?: string) =>
+        renderLayoutPage(fastify, request, reply, info, status, {
+          error: errorPage(request.i18n, status, code, message, request.id),
+          value,
+        });
+      if (request.validationError)
+        return refuse(400, 'ERR_LAYOUT_NAME', `a layout's name is at most ${NAME_MAX} characters`);
+      const typed = typedName(request.body.name);
+      if (!typed.ok) return refuse(400, 'ERR_LAYOUT_NAME', typed.message);
+      if (typed.name === '')
+        return refuse(400, 'ERR_LAYOUT_NAME', "type the layout's new name (at most 40 characters)");
+      const refused = await fastify.layouts.rename(request.playerId, info.id, typed.name, clientKey(request.ip));
+      if (refused) {
+        if (refused.retryAfterS !== undefined) reply.header('retry-after', String(refused.retryAfterS));
+        return refuse(ERROR_STATUS[refused.code], refused.code, refused.message, typed.name);
+      }
+      request.log.info({ layout: info.id }, 'layout renamed');
+      return reply.redirect(`/layouts/${info.id}`, 303);
+    },
+  );
 
   app.get(
     '/api/layouts/:id',

@@ -31,6 +31,7 @@ import { randomSeed } from '../../services/seeds.ts';
 import { setStamp, takeStamp, type OwnRecord } from '../../services/first-shown.ts';
 import { boardView, dealData, type GameData } from '../../view-models/board.ts';
 import { boardPreview, headLinks } from '../../view-models/head.ts';
+import { viewerOf } from '../../services/custom-layouts.ts';
 import { keepWhole, PlayPages, RECORD_MARK, sendPage, type FreshBoard } from '../../view-models/play-pages.ts';
 import { themeOf, THEME_COOKIE } from '../../view-models/theme.ts';
 
@@ -122,7 +123,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       }
       if (found.code !== 'ERR_NO_DEAL_IN_BAND' || !found.seen) return sendRefusal(request, reply, found);
       const { i18n } = request;
-      const name = (await fastify.layouts.namer([layout], i18n))(layout);
+      const { name } = await fastify.layouts.viewerName(layout, i18n, viewerOf(request));
       const level = (band: Band): string => i18n.t('band.name', { band });
       const seen = BANDS.filter((b) => found.seen![b] > 0);
       return reply.code(404).page('error', {
@@ -245,7 +246,9 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       !resumed &&
       !isTutorialDone(request.cookies[PREFS_COOKIE]) &&
       (!known || !(await fastify.playersStore.find(request.playerId)));
-    const pageKey = `${nav} ${shareUrl} ${request.hl ?? ''} ${prefs.timer} ${prefs.highlight} ${prefs.paused} ${theme.name} ${theme.auto} ${request.tiles} ${tutorial}`;
+    // The player's own name of their custom layout titles the page: pages are kept per name.
+    const own = known ? await fastify.layouts.ownName(request.playerId, layout) : undefined;
+    const pageKey = `${nav} ${shareUrl} ${request.hl ?? ''} ${prefs.timer} ${prefs.highlight} ${prefs.paused} ${theme.name} ${theme.auto} ${request.tiles} ${tutorial}${own === undefined ? '' : ` own:${own}`}`;
     return { path, shareUrl, daily, nav, prefs, theme, tutorial, pageKey };
   }
 
@@ -262,7 +265,7 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     const { path } = look;
     const { counts } = board;
     const playMs = resumed?.row.play_ms ?? 0;
-    const name = (await fastify.layouts.namer([layout], i18n))(layout);
+    const { name, neutral } = await fastify.layouts.viewerName(layout, i18n, viewerOf(request)); // the viewer's own name of their layout
     const other: Mode = mode === 'classic' ? 'relaxed' : 'classic';
     const title = `${name} ${seed}`;
     return {
@@ -270,10 +273,10 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       head: headLinks(fastify.publicOrigin, path, request.hl),
       // A link's preview shows the deal as dealt, whoever opens it and however far they played.
       preview: boardPreview(fastify.previews, fastify.publicOrigin, i18n, {
-        title,
+        title: `${neutral} ${seed}`, // for everyone who opens the link: never the player's own name
         path,
         layout,
-        name,
+        name: neutral,
         geom: geometryOfDeal(shown.deal),
         faces: shown.deal.tiles.map((t) => t.face),
       }),

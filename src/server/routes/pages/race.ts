@@ -7,6 +7,7 @@
  * - GET /race/:id/events: the room's live stream (server-sent events: `race` with the standings' HTML).
  * - GET /api/races/:id: the room as JSON.
  */
+import { viewerOf } from '../../services/custom-layouts.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { availablePairs, geometryOfDeal, newGame, type Game } from '../../../engine/index.ts';
@@ -169,7 +170,7 @@ export default async function pagesRace(fastify: FastifyInstance): Promise<void>
       if (!start.ok) throw new Error(`deal ${layout}/${seed}/${mode} is not playable: ${start.message}`);
       game = start.value;
     }
-    const name = (await fastify.layouts.namer([layout], i18n))(layout);
+    const { name, neutral } = await fastify.layouts.viewerName(layout, i18n, viewerOf(request)); // the viewer's own name of their layout
     const path = raceUrl(room.meta.id);
     const deal = dealUrl(layout, seed, mode);
     const shareUrl = `${fastify.publicOrigin ?? ''}${path}`;
@@ -183,10 +184,10 @@ export default async function pagesRace(fastify: FastifyInstance): Promise<void>
       title,
       head: headLinks(fastify.publicOrigin, path, request.hl),
       preview: boardPreview(fastify.previews, fastify.publicOrigin, i18n, {
-        title,
+        title: i18n.t('race.title', { name: neutral, seed }), // for everyone who opens the link: never the player's own name
         path,
         layout,
-        name,
+        name: neutral,
         geom: geometryOfDeal(shown.deal),
         faces: shown.deal.tiles.map((t) => t.face),
       }),

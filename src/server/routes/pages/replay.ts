@@ -14,6 +14,7 @@
  *   moves (services/games.ts playOn), then 303 to the deal's page, which opens it. POST /play-on (form fields
  *   `game`, `move`): the same from one's own game, the API's POST /api/games/:id/play-on without script.
  */
+import { viewerOf } from '../../services/custom-layouts.ts';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -95,7 +96,8 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
       const frame = frameOf(game, open.log, k);
       const { layout, seed, mode } = open.row;
       const i18n = request.i18n;
-      const name = (await fastify.layouts.namer([layout], i18n))(layout); // a built-in named in the player's language
+      // A built-in named in the player's language; a custom layout by the viewer's own name if they named it.
+      const { name, neutral } = await fastify.layouts.viewerName(layout, i18n, viewerOf(request));
       const loss = review ? fastify.replays.lossAt(open, review) : null;
       const lossHere = loss !== null && loss.at === k;
       const board = boardView(game, i18n.t, { ...frame, reasonTiles: lossHere ? loss.tiles : [] });
@@ -108,10 +110,10 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
         title,
         // The preview shows the board as this step does; a cleared board, the deal it was cleared from.
         preview: boardPreview(fastify.previews, fastify.publicOrigin, i18n, {
-          title,
+          title: i18n.t('replay.title', { name: neutral, seed }), // for everyone who opens the link
           path: k === 0 ? `/replay/${encodeURIComponent(token)}` : replayUrl(token, k),
           layout,
-          name,
+          name: neutral,
           geom: game.geom,
           faces: game.left > 0 ? game.faces : open.stored.deal.tiles.map((t) => t.face),
         }),

@@ -32,7 +32,7 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
         fastify.gamesStore,
         request.isNewPlayer ? undefined : request.playerId,
         page,
-        (ids) => fastify.layouts.namer(ids, i18n), // the page names built-ins in the player's language (the API in English)
+        (ids) => fastify.layouts.namer(ids, i18n, request.playerId), // built-ins in the player's language (the API in English), custom layouts by the player's own names
         fastify.now(),
       );
       const losses = await fastify.replays.lossesOf(stats.history, clientKey(request.ip));
