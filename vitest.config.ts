@@ -41,6 +41,7 @@ const ON_POSTGRES = [
   'ops/metrics',
   'routes/difficulty',
   'routes/race',
+  'routes/challenge',
 ].map((name) => `test/server/${name}.test.ts`);
 
 const ALONE = [

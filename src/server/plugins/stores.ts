@@ -1,6 +1,6 @@
 /**
  * The stores (repositories/types.ts) as `fastify.gamesRepository`, `playersRepository`, `dealsRepository`,
- * `customLayoutsRepository`, `settingsRepository` and `replaysRepository`: the backend is picked once, here, from the database
+ * `customLayoutsRepository`, `settingsRepository`, `replaysRepository` and `challengesRepository`: the backend is picked once, here, from the database
  * plugin registered before (plugins/database.ts for SQLite, plugins/postgres.ts with DATABASE_URL).
  */
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +8,7 @@ import fp from 'fastify-plugin';
 import { keyOldNicknames } from '../db/nickname-keys.ts';
 import { createPgStores, createSqliteStores } from '../repositories/index.ts';
 import type {
+  ChallengesStore,
   CustomLayoutsStore,
   DealsStore,
   GamesStore,
@@ -25,6 +26,7 @@ declare module 'fastify' {
     customLayoutsRepository: CustomLayoutsStore;
     settingsRepository: SettingsStore;
     replaysRepository: ReplaysStore;
+    challengesRepository: ChallengesStore;
   }
 }
 
@@ -46,6 +48,7 @@ export default fp(
     fastify.decorate('customLayoutsRepository', stores.customLayouts);
     fastify.decorate('settingsRepository', stores.settings);
     fastify.decorate('replaysRepository', stores.replays);
+    fastify.decorate('challengesRepository', stores.challenges);
   },
   { name: 'stores', dependencies: ['database'] },
 );
