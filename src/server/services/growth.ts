@@ -42,7 +42,7 @@ export const ROW_BYTES = {
   layout: 400, // a custom_layouts row, and again its shape's row (their slots counted apart)
   nickname: 120, // a nickname and its lookalike key on the player's row (their characters counted apart)
   transfer: 520, // a transfer token's row
-  challenge: 400, // a challenge link's row (its answers: 160 B a game that answers one, within the game's own)
+  challenge: 400, // a challenge link's row: two ids, a time, the sender and two index entries (a game's answer row rides with the game)
   replay: 480, // a replay link's row, up to 451 B a write measured on PostgreSQL (its review, kept once made, is counted apart: reviewGrowth, up to ~60 KB)
 } as const;
 
