@@ -43,6 +43,7 @@ const ON_POSTGRES = [
   'routes/race',
   'routes/coach-api-stats',
   'routes/layout-names',
+  'routes/challenge',
 ].map((name) => `test/server/${name}.test.ts`);
 
 const ALONE = [

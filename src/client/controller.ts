@@ -8,7 +8,7 @@ import type { Move } from '../engine/index.ts';
 import { isTutorialDone, makePrefs, makePrefsCookie } from '../shared/prefs.ts';
 import { readPrefs } from './lesson-boot.ts';
 import { type Ask } from './ask.ts';
-import { shareLink, shareReplay } from './share.ts';
+import { shareChallenge, shareLink, shareReplay } from './share.ts';
 import { dropClock, keepClock } from './clock.ts';
 import { t } from './i18n.ts';
 import type { Controller } from './events.ts';
@@ -45,6 +45,7 @@ const PAUSE_SAFE = new Set([
   'stay',
   'share',
   'share-replay',
+  'challenge',
   'deselect',
   'zoom-in',
   'zoom-out',
@@ -190,6 +191,22 @@ export function makeController(s: State, deps: Deps): Controller {
     draw();
   }
 
+  /** The won game's challenge link (its deal with the time to beat), once the server has recorded the win. */
+  async function challengeLink(): Promise<void> {
+    if (s.gameId === null || s.status !== 'won' || s.verified === null) {
+      s.message = t('client.challengeWait');
+      draw();
+      return;
+    }
+    const { path, message } = await shareChallenge(s.gameId, s.challengeUrl, (made) => {
+      s.challengeUrl = made;
+      draw();
+    });
+    s.challengeUrl = path;
+    if (message !== '') s.message = message;
+    draw();
+  }
+
   function hint(): void {
     const at = s.game.log.length;
     if (s.status === 'won' || (s.hintPending && hintAt === at)) return;
@@ -318,6 +335,9 @@ export function makeController(s: State, deps: Deps): Controller {
           return;
         case 'share-replay':
           void shareReplayLink();
+          return;
+        case 'challenge':
+          void challengeLink();
           return;
         case 'zoom-in':
         case 'zoom-out':

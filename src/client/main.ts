@@ -81,6 +81,8 @@ async function start(doc: Document, data: DealData, message = ''): Promise<void>
   const server = data.game ? { id: data.game.id, log: data.game.log } : null;
   // A race's game is not the deal's unfinished game: its own kept log, and its moves sent sooner (services/races.ts).
   const race = doc.querySelector<HTMLElement>('#race')?.dataset.race;
+  // So is a challenge's: its own kept log, and the game made as that challenge's answer.
+  const challenge = doc.querySelector<HTMLElement>('#challenge')?.dataset.challenge;
   const sync = openSync(
     s.deal,
     server,
@@ -117,7 +119,11 @@ async function start(doc: Document, data: DealData, message = ''): Promise<void>
       },
     },
     ENV,
-    race ? { key: `mahjong:race:${race}`, batchMs: RACE_BATCH_MS } : {},
+    race
+      ? { key: `mahjong:race:${race}`, batchMs: RACE_BATCH_MS }
+      : challenge
+        ? { key: `mahjong:challenge:${challenge}`, challenge }
+        : {},
   );
   if (sync.log.length !== s.game.log.length) {
     adopt(sync.log); // moves kept on this device that the server did not have yet: shown, and being sent

@@ -20,6 +20,7 @@ import type { EarnedAnswer } from '../shared/api.ts';
 import { formatTime, isCleanWin } from '../shared/display.ts';
 import { canRestart, elapsedMs, knowTileLabel, tileLabel, type HeadlessState, type Verified } from './state.ts';
 import { t } from './i18n.ts';
+import { renderChallenge } from './challenge.ts';
 import { STATUS_KEYS } from './sync.ts';
 import { canZoomIn } from './zoom.ts';
 
@@ -288,6 +289,7 @@ function counterText(s: State, name: string, now: number): string {
  */
 export function renderClock(s: State, now: number): void {
   for (const el of s.dom.counters) if (el.dataset.counter === 'time') setText(el, counterText(s, 'time', now));
+  renderChallenge(s, s.dom.board.ownerDocument, now); // a challenge's ghost keeps step with the clock
   const clock = s.dom.clock;
   if (!clock) return;
   setAttr(clock, 'data-ms', String(Math.floor(elapsedMs(s.clock, now))));
@@ -401,7 +403,7 @@ function renderWin(s: State, now: number): void {
   const panel = s.dom.winPanel;
   if (!panel) return;
   const won = s.status === 'won';
-  const key = won ? `${s.verified ? 'verified' : s.saving} ${s.replayUrl ?? ''}` : '';
+  const key = won ? `${s.verified ? 'verified' : s.saving} ${s.replayUrl ?? ''} ${s.challengeUrl ?? ''}` : '';
   if (panel.dataset.key === key) return;
   const opening = panel.hidden && won;
   panel.dataset.key = key;
@@ -466,6 +468,15 @@ function renderWin(s: State, now: number): void {
     if (link && s.replayUrl !== null && link.getAttribute('href') !== s.replayUrl) {
       link.href = s.replayUrl;
       link.textContent = `${location.origin}${s.replayUrl}`;
+    }
+  }
+  const challenge = part('challenge-link');
+  if (challenge) {
+    challenge.hidden = s.challengeUrl === null;
+    const link = challenge.querySelector('a');
+    if (link && s.challengeUrl !== null && link.getAttribute('href') !== s.challengeUrl) {
+      link.href = s.challengeUrl;
+      link.textContent = `${location.origin}${s.challengeUrl}`;
     }
   }
   const next = part('next');

@@ -12,7 +12,7 @@
 import { dealUrl } from '../shared/display.ts';
 import { ENV, registerServiceWorker, WINS_CHANNEL } from './env.ts';
 import { locale, t } from './i18n.ts';
-import { shareReplay } from './share.ts';
+import { shareChallenge, shareReplay } from './share.ts';
 import { sendKept, sendNow, waitingGames, type Sync, type SyncHooks, type WaitingGame } from './sync.ts';
 
 registerServiceWorker();
@@ -139,10 +139,10 @@ const hooks: SyncHooks = {
 };
 
 /**
- * The history's Share replay (a form that goes to the replay page without script) shares the link as the win
- * panel does (share.ts) and shows it under the button, with what happened.
+ * The history's Share replay and Challenge a friend (forms that go to the replay or challenge page without
+ * script) share the link as the win panel does (share.ts) and show it under the button, with what happened.
  */
-async function shareFromHistory(form: HTMLFormElement): Promise<void> {
+async function shareFromHistory(form: HTMLFormElement, kind: 'replay' | 'challenge'): Promise<void> {
   const game = form.elements.namedItem('game');
   if (!(game instanceof HTMLInputElement) || form.dataset.busy !== undefined) return;
   form.dataset.busy = '';
@@ -164,8 +164,9 @@ async function shareFromHistory(form: HTMLFormElement): Promise<void> {
     if (at >= 0) note.replaceChildren(message.slice(0, at), a, message.slice(at + url.length));
     else note.replaceChildren(...(message === '' ? [] : [message, ' ']), a);
   };
-  const { path, message } = await shareReplay(game.value, form.dataset.replay ?? null, (made) => {
-    form.dataset.replay = made;
+  const share = kind === 'replay' ? shareReplay : shareChallenge;
+  const { path, message } = await share(game.value, form.dataset.link ?? null, (made) => {
+    form.dataset.link = made;
     say('', made);
   });
   say(message, path);
@@ -188,9 +189,15 @@ addEventListener('offline', show);
 if (document.querySelector('[data-live="stats"]')) {
   document.addEventListener('submit', (e) => {
     const form = e.target;
-    if (!(form instanceof HTMLFormElement) || !form.classList.contains('replay-form')) return;
+    if (!(form instanceof HTMLFormElement)) return;
+    const kind = form.classList.contains('replay-form')
+      ? 'replay'
+      : form.classList.contains('challenge-form')
+        ? 'challenge'
+        : null;
+    if (kind === null) return;
     e.preventDefault();
-    void shareFromHistory(form);
+    void shareFromHistory(form, kind);
   });
   try {
     new BroadcastChannel(WINS_CHANNEL).onmessage = () => void refreshStats();

@@ -104,6 +104,7 @@ export interface HeadlessState {
   soundOn: boolean; // soft sounds (localStorage)
   wentOffline: boolean; // the page lost the server while this game was played: its moves may arrive together
   replayUrl: string | null; // the game's replay link, once the player asked for it (the win panel's Share replay)
+  challengeUrl: string | null; // the won game's challenge link, once the player asked for it (Challenge a friend)
   // derived by refresh():
   free: boolean[]; // per slot: on the board and free
   pairs: number; // matching free pairs now
@@ -166,6 +167,7 @@ export function makeState(data: DealData, now: number, prefs: Prefs = DEFAULT_PR
     soundOn: prefs.soundOn,
     wentOffline: false,
     replayUrl: null,
+    challengeUrl: null,
     ...empty(),
   };
   refresh(s);

@@ -83,6 +83,7 @@ export interface Sync {
   readonly deal: DealKey;
   readonly key: string; // storage key of this deal (or of a race's game: SyncOptions)
   readonly batchMs: number; // the longest an unsent move waits while playing; ms
+  readonly challenge: string | null; // the challenge the game answers (its id, sent when the game is made)
   gameId: string | null;
   log: readonly Move[]; // the whole local log
   acked: number; // moves of `log` the server has acknowledged
@@ -193,6 +194,7 @@ function makeSync(
     deal: { layout, seed, mode },
     key: options.key ?? storageKey(deal),
     batchMs: options.batchMs ?? BATCH_MS,
+    challenge: options.challenge ?? null,
     gameId: game.id,
     log: game.log,
     acked: Math.min(game.acked, game.log.length),
@@ -212,10 +214,14 @@ function makeSync(
   };
 }
 
-/** A sync other than a deal page's: a race's game keeps its own log, and its moves reach the others sooner. */
+/**
+ * A sync other than a deal page's: a race's game keeps its own log, and its moves reach the others sooner; a
+ * challenge's game keeps its own log too, and tells the server which challenge it answers.
+ */
 export interface SyncOptions {
   readonly key?: string; // storage key, outside the deals' (a race's game is not the deal's unfinished game)
   readonly batchMs?: number; // default BATCH_MS
+  readonly challenge?: string; // a challenge link's game: made as the answer to that challenge
 }
 
 /**
@@ -455,7 +461,12 @@ async function run(sync: Sync): Promise<void> {
     setStatus(sync, 'saving');
     if (sync.gameId === null) {
       const { layout, seed, mode } = sync.deal;
-      const made = await post(sync, '/api/games', { layout, seed, mode });
+      const made = await post(sync, '/api/games', {
+        layout,
+        seed,
+        mode,
+        ...(sync.challenge === null ? {} : { challenge: sync.challenge }),
+      });
       if (!made.ok) return failed(sync, made.refusal);
       const id = (made.body as { id?: unknown }).id;
       if (typeof id !== 'string') return retry(sync, 'refused', null);

@@ -81,6 +81,10 @@ export const ERROR_STATUS = {
   ERR_GAME_OVER: 409,
   // replays (services/replays.ts)
   ERR_NO_REPLAY: 404, // no replay has this link
+  // challenge links (services/challenges.ts)
+  ERR_NO_CHALLENGE: 404, // no challenge has this link
+  ERR_NOT_WON: 409, // a challenge asked of a game the server has not recorded as won (yet)
+  ERR_CHALLENGE_DEAL: 409, // a game made as the answer of a challenge of another deal
   // live races (services/races.ts)
   ERR_NO_RACE: 404, // no live race has this id (never made, or closed after its idle time)
   ERR_RACE_FULL: 409, // the race has its most players
@@ -175,6 +179,7 @@ const TITLE_KEYS: Readonly<Record<number, string>> = {
 const PAGE_MESSAGE_KEYS: Partial<Readonly<Record<ErrorCode, string>>> = {
   ERR_NOT_FOUND: 'error.notFound',
   ERR_NO_REPLAY: 'error.noReplay',
+  ERR_NO_CHALLENGE: 'error.noChallenge',
   ERR_UNKNOWN_LAYOUT: 'error.unknownLayout',
   ERR_RATE_LIMITED: 'error.rateLimited',
   ERR_GROWTH: 'error.growth',

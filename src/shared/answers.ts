@@ -207,6 +207,13 @@ export const PlayOnSchema = z.object({
   url: z.string().describe("Its play page: the deal's page, which opens the player's latest unfinished game of it"),
 });
 
+export const ChallengeLinkSchema = z.object({
+  url: z
+    .string()
+    .regex(/^\/challenge\/[A-Za-z0-9_-]{22}$/)
+    .describe('The challenge page, /challenge/<id>: the deal with the time to beat, the same every time'),
+});
+
 export const ReplayLinkSchema = z.object({
   url: z
     .string()

@@ -6,6 +6,7 @@
 import type { z } from 'zod';
 import type { Mode } from '../engine/index.ts';
 import type {
+  ChallengeLinkSchema,
   DealRecordSchema,
   EarnedSchema,
   GameAnswerSchema,
@@ -36,3 +37,4 @@ export type GameAnswer = z.infer<typeof GameAnswerSchema>;
 export type WinExtras = z.infer<typeof WinExtrasSchema>;
 export type MovesAnswer = z.infer<typeof MovesAnswerSchema>;
 export type ReplayLinkAnswer = z.infer<typeof ReplayLinkSchema>;
+export type ChallengeLinkAnswer = z.infer<typeof ChallengeLinkSchema>;

@@ -22,7 +22,7 @@ export const PAST_DAILY = '2026-11-30';
 
 /**
  * Makes what the pages need as a new player, over HTTP as a browser would (its cookie, same-origin POSTs): three
- * games (two won, by script), a replay of one, a custom layout and a transfer link. Returns that player's cookie (`name=value`)
+ * games (two won, by script), a replay of one, a challenge of the other, a custom layout and a transfer link. Returns that player's cookie (`name=value`)
  * and every page to audit.
  */
 export async function auditPages(
@@ -55,6 +55,10 @@ export async function auditPages(
   }
   const replay = ((await (await call(`/api/games/${won[0]}/replay`, { method: 'POST' })).json()) as { url?: string })
     .url;
+  // A challenge link of the other win (the stats page then lists it too).
+  const challenge = (
+    (await (await call(`/api/games/${won[1]}/challenge`, { method: 'POST' })).json()) as { url?: string }
+  ).url;
   const g = await json('/api/games', { layout: 'turtle', seed: 'audit-3' });
   await json(`/api/games/${g.id}/moves`, { moves: [{ type: 'match', a: g.solution[0]![0], b: g.solution[0]![1] }] });
   // A custom layout, uploaded as a player would: twelve tiles on one layer.
@@ -72,8 +76,8 @@ export async function auditPages(
   ).headers.get('location');
   const transfer = await (await call('/stats/transfer', { method: 'POST' })).text();
   const link = /\/transfer\/[A-Za-z0-9_-]+/.exec(transfer)?.[0];
-  if (!layout.startsWith('/layouts/c-') || !link || !cookie || !replay || !race?.startsWith('/race/'))
-    throw new Error(`audit set-up failed: ${JSON.stringify({ layout, link, cookie, replay, race })}`);
+  if (!layout.startsWith('/layouts/c-') || !link || !cookie || !replay || !race?.startsWith('/race/') || !challenge)
+    throw new Error(`audit set-up failed: ${JSON.stringify({ layout, link, cookie, replay, race, challenge })}`);
   const [name, ...value] = cookie.split('=');
   return {
     cookie: { name: name!, value: value.join('=') },
@@ -92,6 +96,7 @@ export async function auditPages(
       { name: 'offline', path: '/offline' },
       { name: 'replay', path: `${replay}?move=3` },
       { name: 'race', path: race },
+      { name: 'challenge', path: challenge },
       { name: 'tiles traditional', path: '/tiles/traditional' }, // a set's faces preview
       { name: 'tiles large', path: '/tiles/large' },
       { name: 'not found', path: '/no-such-page' },

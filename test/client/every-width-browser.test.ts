@@ -1,7 +1,7 @@
 /**
  * Every width from 320 to 1920 px, in every language (docs/contracts.md, "Phones"): no page of the site scrolls
  * sideways. Every page the audit visits (test/client/audit.ts: home, play in both modes and resumed, a portrait
- * layout, daily, stats with a history, upload, a custom layout, the editor, transfer, offline, a replay, the tile
+ * layout, daily, stats with a history, upload, a custom layout, the editor, transfer, offline, a replay, a race, a challenge, the tile
  * sets, a 404) at seven sizes in English, and at the narrowest phone in all 20 languages (one page of each template) (long German words,
  * right-to-left Arabic and Hebrew, CJK without spaces). A failure names the elements that stick out.
  */

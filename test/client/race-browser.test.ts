@@ -97,6 +97,15 @@ const order = (page: Page) =>
       const raceBox = await cat!.locator('#race').boundingBox();
       const boardBox = await cat!.locator('#board-view').boundingBox();
       expect(raceBox!.y + raceBox!.height).toBeLessThanOrEqual(boardBox!.y + 1); // above the board, not over it
+      // There the invitation and the rules are in the game menu, the link whole; on a wide screen, in the race's column.
+      expect(await cat!.locator('#race .race-invite').isVisible()).toBe(false);
+      await cat!.locator('.menu-toggle').click();
+      const invite = cat!.locator('#game-menu .menu-race .race-link');
+      await invite.waitFor({ state: 'visible' });
+      expect(await invite.getAttribute('href')).toBe(new URL(raceUrl).pathname);
+      expect(await cat!.locator('#game-menu .menu-race').textContent()).toContain('First to clear the board wins.');
+      expect(await ana!.locator('#race .race-invite').isVisible()).toBe(true);
+      expect(await ana!.locator('#game-menu .menu-race').isVisible()).toBe(false);
     } finally {
       await Promise.all(contexts.map((c) => c.close()));
     }

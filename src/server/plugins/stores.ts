@@ -1,6 +1,6 @@
 /**
  * The stores (stores/types.ts) as `fastify.gamesStore`, `playersStore`, `dealsStore`,
- * `customLayoutsStore`, `settingsStore` and `replaysStore`: the backend is picked once, here, from the database
+ * `customLayoutsStore`, `settingsStore`, `replaysStore` and `challengesStore`: the backend is picked once, here, from the database
  * plugin registered before (plugins/database.ts for SQLite, plugins/postgres.ts with DATABASE_URL).
  */
 import type { FastifyInstance } from 'fastify';
@@ -8,6 +8,7 @@ import fp from 'fastify-plugin';
 import { keyOldNicknames } from '../db/nickname-keys.ts';
 import { createPgStores, createSqliteStores } from '../stores/index.ts';
 import type {
+  ChallengesStore,
   CustomLayoutsStore,
   DealsStore,
   GamesStore,
@@ -25,6 +26,7 @@ declare module 'fastify' {
     customLayoutsStore: CustomLayoutsStore;
     settingsStore: SettingsStore;
     replaysStore: ReplaysStore;
+    challengesStore: ChallengesStore;
   }
 }
 
@@ -46,6 +48,7 @@ export default fp(
     fastify.decorate('customLayoutsStore', stores.customLayouts);
     fastify.decorate('settingsStore', stores.settings);
     fastify.decorate('replaysStore', stores.replays);
+    fastify.decorate('challengesStore', stores.challenges);
   },
   { name: 'stores', dependencies: ['database'] },
 );

@@ -18,6 +18,7 @@ import { LAYOUTS } from '../../engine/index.ts';
 import { TILE_SETS } from '../../shared/tilesets.ts';
 import { sendRefusal } from '../errors.ts';
 import { faviconIco } from '../services/favicon.ts';
+import { MAX_BADGE_S } from '../services/preview-image.ts';
 import { clientKey } from '../services/limits.ts';
 import { FIRST_DAILY, utcDate } from '../services/daily.ts';
 import { LayoutIdSchema } from '../schemas/common.ts';
@@ -31,6 +32,8 @@ const OgParamsSchema = z.object({
 const OgQuerySchema = z.object({
   layout: LayoutIdSchema,
   faces: z.string().regex(/^[a-zA-P-]{1,1000}$/, 'faces is one letter a-z, A-P or - per slot, 1,000 at most'),
+  // A challenge's time to beat, in whole seconds, drawn on the board (services/previews.ts).
+  time: z.coerce.number().int().min(0).max(MAX_BADGE_S).optional(),
 });
 
 const xmlEscape = (s: string): string =>
@@ -95,8 +98,8 @@ export default async function findableRoutes(fastify: FastifyInstance): Promise<
     { schema: { params: OgParamsSchema, querystring: OgQuerySchema }, config: { player: false } },
     async (request, reply) => {
       const hash = request.params.file.slice(0, 16);
-      const { layout, faces } = request.query;
-      const drawn = await fastify.previews.draw(hash, layout, faces, clientKey(request.ip));
+      const { layout, faces, time } = request.query;
+      const drawn = await fastify.previews.draw(hash, layout, faces, clientKey(request.ip), time);
       if (!drawn.ok) return sendRefusal(request, reply, drawn);
       return reply.type('image/png').header('cache-control', 'public, max-age=31536000, immutable').send(drawn.png);
     },

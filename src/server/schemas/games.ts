@@ -31,10 +31,15 @@ export const MoveSchema = z.discriminatedUnion(
   },
 );
 
-/** A new game's deal: a DealKey, relaxed unless it says classic. */
+/** A new game's deal: a DealKey, relaxed unless it says classic; `challenge`: the challenge it answers. */
 export const CreateGameBodySchema = z.strictObject({
   ...DealKeySchema.shape,
   mode: ModeSchema.default('relaxed'),
+  challenge: z
+    .string({ error: 'challenge is the id of a challenge link' })
+    .max(64, 'challenge is the id of a challenge link')
+    .optional()
+    .describe("The challenge link's id (/challenge/<id>) this game answers: the deal must be that challenge's"),
 });
 
 export const MovesBodySchema = z.strictObject({
@@ -70,6 +75,9 @@ export const GameParamsSchema = z.object({ id: GameIdSchema });
 export const ReplayBodySchema = z
   .strictObject({}, { error: 'send no body, or an empty object: the address names the game' })
   .nullish();
+
+/** POST /api/games/:id/challenge: the address names the game, so no body, or an empty object. */
+export const ChallengeBodySchema = ReplayBodySchema;
 
 /** POST /api/games/:id/play-on and the forms: the move to play on from (board moves; hints and checks not counted). */
 export const PlayOnBodySchema = z.strictObject({

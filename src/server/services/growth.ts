@@ -43,6 +43,7 @@ export const ROW_BYTES = {
   nickname: 120, // a nickname and its lookalike key on the player's row (their characters counted apart)
   transfer: 520, // a transfer token's row
   layoutName: 480, // a player's name of a custom layout (layout_names), and its player's row the first time (the name's characters counted apart)
+  challenge: 400, // a challenge link's row: two ids, a time, the sender and two index entries (a game's answer row rides with the game)
   replay: 480, // a replay link's row, up to 451 B a write measured on PostgreSQL (its review, kept once made, is counted apart: reviewGrowth, up to ~60 KB)
 } as const;
 

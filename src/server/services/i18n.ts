@@ -172,11 +172,17 @@ function makeTranslator(lang: Lang, catalog: Catalog, english: Catalog): Transla
  */
 export type ClientGroup = 'play' | 'site' | 'editor' | 'replay';
 
-/** The play page's words for sharing a replay, which site.ts says too (the stats page's Share replay, src/client/share.ts). */
+/**
+ * The play page's words for sharing a replay or a challenge, which site.ts says too (the stats page's Share replay
+ * and Challenge a friend, src/client/share.ts).
+ */
 export const SITE_SHARE_KEYS: ReadonlySet<string> = new Set([
   'client.replayTitle',
   'client.replayCopied',
   'client.replayFailed',
+  'client.challengeTitle',
+  'client.challengeCopied',
+  'client.challengeFailed',
   'client.shareThis',
 ]);
 export const clientGroupOf = (key: string): ClientGroup =>

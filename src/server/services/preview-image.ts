@@ -6,7 +6,8 @@
  *
  * The SVG is ours (the faces are public/faces.svg, the classic sprite, with its theme colours resolved, as
  * the face sheets of the build do) and resvg turns it into pixels, in libuv's thread pool (`renderAsync`),
- * not on the main thread. No text: nothing depends on the fonts of the machine.
+ * not on the main thread. No text: nothing depends on the fonts of the machine (a challenge's time to beat is
+ * drawn in segments, as a stopwatch shows it).
  */
 import { readFileSync } from 'node:fs';
 import { renderAsync } from '@resvg/resvg-js';
@@ -15,6 +16,7 @@ import { boxOf, DEPTH } from '../../shared/box.ts';
 
 export const PREVIEW_WIDTH = 1200; // px, Open Graph's large image
 export const PREVIEW_HEIGHT = 630; // px
+export const MAX_BADGE_S = 100 * 3600 - 1; // the longest time a badge shows: 99:59:59
 const MARGIN = 28; // px of table around the board
 const ART = { x: 3.6 / 60, y: 5.1 / 80, scale: 0.88 }; // the face art inside the tile, as the face sheets place it
 
@@ -33,11 +35,78 @@ function spriteDefs(): string {
 
 const num = (n: number): string => String(Math.round(n * 100) / 100);
 
+// A digit's segments (a top, b top right, c bottom right, d bottom, e bottom left, f top left, g middle).
+const DIGITS = ['abcdef', 'bc', 'abged', 'abgcd', 'fgbc', 'afgcd', 'afgedc', 'abc', 'abcdefg', 'abcdfg'];
+const SEG = { w: 36, h: 64, t: 8, gap: 14 }; // a digit's width and height, a segment's thickness, px
+
+/** The rectangles of one digit's segments at (x, y). */
+function digitRects(digit: number, x: number, y: number): string {
+  const { w, h, t } = SEG;
+  const half = h / 2;
+  const long = half - 1.5 * t;
+  const at: Record<string, [number, number, number, number]> = {
+    a: [t, 0, w - 2 * t, t],
+    b: [w - t, t, t, long],
+    c: [w - t, half + t / 2, t, long],
+    d: [t, h - t, w - 2 * t, t],
+    e: [0, half + t / 2, t, long],
+    f: [0, t, t, long],
+    g: [t, half - t / 2, w - 2 * t, t],
+  };
+  return [...DIGITS[digit]!]
+    .map((seg) => {
+      const [sx, sy, sw, sh] = at[seg]!;
+      return `<rect x="${num(x + sx)}" y="${num(y + sy)}" width="${sw}" height="${num(sh)}" rx="2"/>`;
+    })
+    .join('');
+}
+
+/** A stopwatch badge in the top right corner with `seconds` as m:ss (h:mm:ss past an hour): a challenge's time to beat. */
+export function timeBadge(seconds: number): string {
+  const s = Math.min(MAX_BADGE_S, Math.max(0, Math.floor(seconds)));
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const text =
+    h > 0
+      ? `${h}:${String(m).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
+      : `${m}:${String(s % 60).padStart(2, '0')}`;
+  const colon = 18; // px a colon takes
+  const icon = 64; // px the stopwatch takes
+  const pad = 24;
+  const width = pad * 2 + icon + [...text].reduce((n, c) => n + (c === ':' ? colon : SEG.w + SEG.gap), 0);
+  const height = SEG.h + 2 * pad;
+  const x0 = PREVIEW_WIDTH - MARGIN - width;
+  const y0 = MARGIN;
+  const parts = [
+    `<rect x="${x0}" y="${y0}" width="${width}" height="${height}" rx="22" fill="#142c25" fill-opacity="0.88"/>`,
+    // The stopwatch: a ring, its button and a hand.
+    `<circle cx="${x0 + pad + 26}" cy="${y0 + pad + 36}" r="24" fill="none" stroke="#f4c542" stroke-width="7"/>`,
+    `<rect x="${x0 + pad + 20}" y="${y0 + pad - 2}" width="12" height="10" rx="2" fill="#f4c542"/>`,
+    `<rect x="${x0 + pad + 23}" y="${y0 + pad + 18}" width="6" height="20" rx="3" fill="#f4c542"/>`,
+  ];
+  let x = x0 + pad + icon;
+  const y = y0 + pad;
+  const glyphs: string[] = [];
+  for (const c of text) {
+    if (c === ':') {
+      glyphs.push(
+        `<rect x="${x + 5}" y="${y + 16}" width="8" height="8" rx="2"/><rect x="${x + 5}" y="${y + 40}" width="8" height="8" rx="2"/>`,
+      );
+      x += colon;
+    } else {
+      glyphs.push(digitRects(Number(c), x, y));
+      x += SEG.w + SEG.gap;
+    }
+  }
+  return `${parts.join('')}<g fill="#fffdf6">${glyphs.join('')}</g>`;
+}
+
 /**
- * The SVG of the tiles of `geom` whose face is not null in `faces` (one per slot), fitted to the image.
- * Every slot counts for the fit, as on the play page, so a position sits where its deal sat.
+ * The SVG of the tiles of `geom` whose face is not null in `faces` (one per slot), fitted to the image, with a
+ * challenge's time to beat (`badgeS`, seconds) on top when given. Every slot counts for the fit, as on the play
+ * page, so a position sits where its deal sat.
  */
-export function previewSvg(geom: Geometry, faces: readonly (Face | null)[]): string {
+export function previewSvg(geom: Geometry, faces: readonly (Face | null)[], badgeS?: number): string {
   const { minX, minY } = geom.extent;
   const box = boxOf(geom.slots, minX, minY);
   const tile = Math.min((PREVIEW_WIDTH - 2 * MARGIN) / box.bw, (PREVIEW_HEIGHT - 2 * MARGIN) / box.bh, 120);
@@ -75,7 +144,8 @@ export function previewSvg(geom: Geometry, faces: readonly (Face | null)[]): str
     `<linearGradient id="side" x1="0" y1="0" x2="1" y2="1"><stop offset="0.45" stop-color="#d9c9a0"/><stop offset="1" stop-color="#9d8759"/></linearGradient>` +
     `<linearGradient id="face" x1="0" y1="0" x2="0.6" y2="1"><stop offset="0" stop-color="#fffdf6"/><stop offset="0.55" stop-color="#fbf6e9"/><stop offset="1" stop-color="#f1e8d2"/></linearGradient>` +
     `</defs>${spriteDefs()}` +
-    `<rect width="${PREVIEW_WIDTH}" height="${PREVIEW_HEIGHT}" fill="#3f8470"/>${parts.join('')}</svg>`
+    `<rect width="${PREVIEW_WIDTH}" height="${PREVIEW_HEIGHT}" fill="#3f8470"/>${parts.join('')}` +
+    `${badgeS === undefined ? '' : timeBadge(badgeS)}</svg>`
   );
 }
 

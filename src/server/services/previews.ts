@@ -2,7 +2,8 @@
  * Link-preview images (docs/contracts.md, "Finding the site and link previews"): a page names the image of
  * its board as `/og/<hash>.png?layout=<id>&faces=<code>`, where `code` is one letter per slot (its face, or
  * `-` where the tile is gone) and `hash` is 16 hex digits of the SHA-256 of the renderer's version, the
- * layout's id and slots, and the code: everything the pixels depend on. The address is therefore the content
+ * layout's id and slots, and the code: everything the pixels depend on. A challenge's image adds `&time=<s>`,
+ * its time to beat in seconds, drawn on the board (and in the hash). The address is therefore the content
  * (an image never changes under it: cached for a year, immutable), and any process of a fleet draws it from
  * the address alone, with no state shared.
  *
@@ -16,7 +17,7 @@ import fp from 'fastify-plugin';
 import { FACES, geometryOf, layoutById, type Face, type Geometry } from '../../engine/index.ts';
 import type { Refusal } from '../errors.ts';
 import { ByteLru } from '../utils/lru.ts';
-import { PREVIEW_HEIGHT, PREVIEW_WIDTH, previewSvg, renderPng } from './preview-image.ts';
+import { MAX_BADGE_S, PREVIEW_HEIGHT, PREVIEW_WIDTH, previewSvg, renderPng } from './preview-image.ts';
 import { PREVIEW_CACHE_BYTES } from '../utils/sizes.ts';
 
 declare module 'fastify' {
@@ -42,10 +43,10 @@ export interface PreviewImage {
 export type DrawResult = { readonly ok: true; readonly png: Buffer } | Refusal;
 
 export interface Previews {
-  /** The image of a board: the layout's id and geometry and each slot's face (null: gone). */
-  imageOf(layout: string, geom: Geometry, faces: readonly (Face | null)[]): PreviewImage;
-  /** The PNG at `/og/<hash>.png?layout=…&faces=…`, from the cache or drawn (charged to `client` first). */
-  draw(hash: string, layout: string, code: string, client: string): Promise<DrawResult>;
+  /** The image of a board: the layout's id and geometry, each slot's face (null: gone), a time to beat (ms). */
+  imageOf(layout: string, geom: Geometry, faces: readonly (Face | null)[], timeMs?: number): PreviewImage;
+  /** The PNG at `/og/<hash>.png?layout=…&faces=…[&time=s]`, from the cache or drawn (charged to `client` first). */
+  draw(hash: string, layout: string, code: string, client: string, timeS?: number): Promise<DrawResult>;
 }
 
 /** One letter per slot. */
@@ -66,9 +67,12 @@ function facesOfCode(code: string): (Face | null)[] | undefined {
   return faces;
 }
 
-const hashOf = (layout: string, geom: Geometry, code: string): string =>
+const hashOf = (layout: string, geom: Geometry, code: string, timeS?: number): string =>
   createHash('sha256')
-    .update(`${VERSION}\n${layout}\n${geom.slots.map((s) => `${s.x},${s.y},${s.z}`).join(' ')}\n${code}`)
+    .update(
+      `${VERSION}\n${layout}\n${geom.slots.map((s) => `${s.x},${s.y},${s.z}`).join(' ')}\n${code}` +
+        (timeS === undefined ? '' : `\n${timeS}`),
+    )
     .digest('hex')
     .slice(0, 16);
 
@@ -97,19 +101,22 @@ async function previewsPlugin(fastify: FastifyInstance): Promise<void> {
   };
 
   const previews: Previews = {
-    imageOf(layout, geom, faces) {
+    imageOf(layout, geom, faces, timeMs) {
       const code = facesCode(faces);
-      const path = `/og/${hashOf(layout, geom, code)}.png?layout=${encodeURIComponent(layout)}&faces=${code}`;
+      const timeS = timeMs === undefined ? undefined : Math.min(MAX_BADGE_S, Math.floor(timeMs / 1000));
+      const path =
+        `/og/${hashOf(layout, geom, code, timeS)}.png?layout=${encodeURIComponent(layout)}&faces=${code}` +
+        (timeS === undefined ? '' : `&time=${timeS}`);
       return { url: `${fastify.publicOrigin ?? ''}${path}`, width: PREVIEW_WIDTH, height: PREVIEW_HEIGHT };
     },
-    async draw(hash, layout, code, client) {
+    async draw(hash, layout, code, client, timeS) {
       const cached = kept.get(hash);
       if (cached) return { ok: true, png: cached };
       const unknown: Refusal = { ok: false, code: 'ERR_NOT_FOUND', message: 'there is no such preview image' };
       const geom = await geometry(layout);
       if (!geom) return { ok: false, code: 'ERR_UNKNOWN_LAYOUT', message: `there is no layout called ${layout}` };
       const faces = facesOfCode(code);
-      if (!faces || faces.length !== geom.size || hashOf(layout, geom, code) !== hash) return unknown;
+      if (!faces || faces.length !== geom.size || hashOf(layout, geom, code, timeS) !== hash) return unknown;
       // Charged before the work, by the board's size (the image's content is known to be real by now).
       const refused = await fastify.cpuBudget.charge(client, previewCostMs(geom.size), 'preview', 'worker');
       if (refused) return refused;
@@ -122,7 +129,7 @@ async function previewsPlugin(fastify: FastifyInstance): Promise<void> {
         };
       drawing++;
       try {
-        const png = await renderPng(previewSvg(geom, faces));
+        const png = await renderPng(previewSvg(geom, faces, timeS));
         kept.set(hash, png, png.length + 64);
         return { ok: true, png };
       } finally {

@@ -6,6 +6,7 @@ import type { Database } from 'better-sqlite3';
 import type pg from 'pg';
 import { postgresSql, sqliteSql, type Sql } from '../db/sql.ts';
 import type { MeasuredCache } from '../utils/lru.ts';
+import { createChallengesStore } from './challenges.ts';
 import { createCustomLayoutsStore } from './custom-layouts.ts';
 import { createDealsStore } from './deals.ts';
 import { createGamesStore } from './games.ts';
@@ -23,6 +24,7 @@ export function createStores(sql: Sql, caches: MeasuredCache[] = []): Stores {
     customLayouts: createCustomLayoutsStore(sql),
     settings: createSettingsStore(sql),
     replays: createReplaysStore(sql),
+    challenges: createChallengesStore(sql),
   };
 }
 

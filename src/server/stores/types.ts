@@ -148,6 +148,30 @@ export interface ReplayRow {
   review: string | null; // the solver's review of a finished game's log (JSON), once made
 }
 
+/** A challenge link (migration 013): a won game's deal and the time to beat. */
+export interface ChallengeRow {
+  id: string; // 16 random bytes, base64url
+  game_id: string; // the sender's won game
+  player_id: string; // the sender
+  time_ms: number; // the time to beat: the server's time of that win (finished_at - shown_at)
+  created_at: number; // ms epoch
+}
+
+/** A challenge as its sender's stats list it: the deal and how the friends' games of it went. */
+export interface SentChallenge {
+  id: string;
+  game_id: string;
+  time_ms: number; // the time to beat
+  created_at: number;
+  layout: string;
+  seed: string;
+  mode: Mode;
+  players: number; // friends who started a game of it
+  games: number; // their games of it
+  ended: number; // of those, games won or stuck
+  best_ms: number | null; // the fastest friend's win (server time), null before one
+}
+
 /** A player's totals on one layout (kept up to date with every start and win). */
 export interface LayoutTotals {
   layout: string;
@@ -332,6 +356,28 @@ export interface ReplaysStore {
   keepReview(token: string, review: string): Promise<void>;
 }
 
+/** Challenge links (docs/server.md, "Challenges"). */
+export interface ChallengesStore {
+  /**
+   * The game's challenge: the stored one, or `made` stored now when the game has none (first writer wins: two
+   * processes asked at once answer the same row).
+   */
+  challengeFor(made: {
+    id: string;
+    gameId: string;
+    playerId: string;
+    timeMs: number;
+    now: number;
+  }): Promise<ChallengeRow>;
+  find(id: string): Promise<ChallengeRow | undefined>;
+  /** Records that a game answers a challenge (a game answers one at most: the first recorded stays). */
+  answer(challengeId: string, gameId: string): Promise<void>;
+  /** The player's latest game that answers the challenge, if any. */
+  answerOf(playerId: string, challengeId: string): Promise<string | undefined>;
+  /** The player's challenges, newest first, at most `limit`, each with how its friends' games went. */
+  sentBy(playerId: string, limit: number): Promise<SentChallenge[]>;
+}
+
 /**
  * Players' own layouts, by content: a row is never changed or deleted once written, so a link to
  * `/layouts/c-…` or a deal of it works forever.
@@ -361,7 +407,7 @@ export interface SettingsStore {
   delete(key: string): Promise<void>;
 }
 
-/** The six stores of one backend, as the `stores` plugin decorates them (plugins/stores.ts). */
+/** The stores of one backend, as the `stores` plugin decorates them (plugins/stores.ts). */
 export interface Stores {
   players: PlayersStore;
   deals: DealsStore;
@@ -369,4 +415,5 @@ export interface Stores {
   customLayouts: CustomLayoutsStore;
   settings: SettingsStore;
   replays: ReplaysStore;
+  challenges: ChallengesStore;
 }

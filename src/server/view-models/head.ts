@@ -72,6 +72,7 @@ export interface BoardPreviewInput {
   readonly name: string; // its name in the page's language
   readonly geom: Geometry;
   readonly faces: readonly (Face | null)[]; // the board shown: each slot's face, null where gone
+  readonly timeMs?: number; // a challenge's time to beat, drawn on the image
 }
 
 /** The Open Graph and Twitter card of a board page, its image the board drawn (services/previews.ts). */
@@ -81,7 +82,7 @@ export function boardPreview(
   i18n: Translator,
   input: BoardPreviewInput,
 ): Preview {
-  const image = previews.imageOf(input.layout, input.geom, input.faces);
+  const image = previews.imageOf(input.layout, input.geom, input.faces, input.timeMs);
   return {
     title: `${input.title} · ${i18n.t('site.name')}`,
     description: i18n.t('site.previewDescription', { name: input.name }),

@@ -245,6 +245,17 @@ describe('the API description', () => {
     const unknown = await share('A'.repeat(16), cookie);
     expect(unknown.statusCode).toBe(404);
     check('post', '/api/games/{id}/replay', 404, unknown.json());
+    // The challenge link of the won game: its answer, the same again; another player's 403; a game not won 409.
+    const challenge = (id: string, who: string) =>
+      app.inject({ method: 'POST', url: `/api/games/${id}/challenge`, headers: { cookie: who } });
+    const challenged = await challenge(game.id, cookie);
+    expect(challenged.statusCode).toBe(200);
+    check('post', '/api/games/{id}/challenge', 200, challenged.json());
+    check('post', '/api/games/{id}/challenge', 403, (await challenge(game.id, await newPlayer(app))).json());
+    const open = await createGame(app, cookie, { layout: 'turtle', seed: 'openapi-open' });
+    const notWon = await challenge(open.id, cookie);
+    expect(notWon.statusCode).toBe(409);
+    check('post', '/api/games/{id}/challenge', 409, notWon.json());
     const playOn = await app.inject({
       method: 'POST',
       url: `/api/games/${game.id}/play-on`,

@@ -10,6 +10,10 @@
  *   idempotent by move count (services/games.ts).
  * - POST /api/games/:id/replay → {"url": "/replay/<token>"}: the game's replay link (docs/server.md, "Replays"), for its own
  *   player only (403 otherwise, 404 for an unknown game); asked again, the same link (services/replays.ts).
+ * - POST /api/games/:id/challenge → {"url": "/challenge/<id>"}: the won game's challenge link (docs/server.md,
+ *   "Challenges"), for its own player only (403 otherwise, 404 for an unknown game, 409 ERR_NOT_WON for a game not
+ *   recorded as won); asked again, the same link (services/challenges.ts). POST /api/games with `challenge`
+ *   makes the new game that challenge's answer (404 ERR_NO_CHALLENGE, 409 ERR_CHALLENGE_DEAL for another deal).
  * - POST /api/games/:id/play-on {"move":K} → 201 {"id","url"}: a new unranked game of the same deal from the
  *   position after the game's first K moves, for its own player only (docs/coach.md).
  */
@@ -17,12 +21,19 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Move } from '../../../engine/index.ts';
 import { errorResponses, MovesRefusalSchema, sendRefusal } from '../../errors.ts';
-import { CreatedGameSchema, MovesAnswerSchema, PlayOnSchema, ReplayLinkSchema } from '../../../shared/answers.ts';
+import {
+  ChallengeLinkSchema,
+  CreatedGameSchema,
+  MovesAnswerSchema,
+  PlayOnSchema,
+  ReplayLinkSchema,
+} from '../../../shared/answers.ts';
 import { preSerialized } from '../../schemas/responses.ts';
 import { dealUrl } from '../../../shared/display.ts';
 import type { Mode } from '../../../engine/index.ts';
 import { FLOOD_LIMITS, LIMITS } from '../../plugins/security.ts';
 import {
+  ChallengeBodySchema,
   CreateGameBodySchema,
   GameParamsSchema,
   MovesBodySchema,
@@ -43,19 +54,25 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
     {
       schema: {
         body: CreateGameBodySchema,
-        response: { 201: CreatedGameSchema, ...errorResponses(403, 409, 413, 415, 503) },
+        response: { 201: CreatedGameSchema, ...errorResponses(403, 404, 409, 413, 415, 503) },
       },
       onRequest: fastify.floodGuard(FLOOD_LIMITS.createGame),
       config: { rateLimit: LIMITS.createGame },
     },
     async (request, reply) => {
       const client = clientKey(request.ip);
-      const found = await fastify.dealer.get(request.body, client); // the body is a DealKey
+      const { challenge, ...key } = request.body;
+      // The challenge it answers is checked before the game is made: a refused link makes no game.
+      const answering =
+        challenge === undefined ? undefined : await fastify.challenges.check(request.playerId, challenge, key);
+      if (answering && 'ok' in answering) return sendRefusal(request, reply, answering);
+      const found = await fastify.dealer.get(key, client);
       if (!found.ok) return sendRefusalOrMiss(request, reply, found);
-      const stamped = stampedAt(fastify, request, request.playerId, request.body); // the page shown before the cookie
+      const stamped = stampedAt(fastify, request, request.playerId, key); // the page shown before the cookie
       const created = await fastify.games.create(request.playerId, found.value, { client, stamped });
       if ('ok' in created) return sendRefusal(request, reply, created);
       const { id } = created;
+      if (challenge !== undefined && answering?.answers) await fastify.challenges.answer(challenge, id);
       // {"id", ...deal} without parsing the stored deal again: splice the id into its JSON.
       return reply
         .code(201)
@@ -112,6 +129,24 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
       const shared = await fastify.replays.share(request.playerId, request.params.id, clientKey(request.ip));
       if ('ok' in shared) return sendRefusal(request, reply, shared);
       return shared;
+    },
+  );
+
+  app.post(
+    '/api/games/:id/challenge',
+    {
+      schema: {
+        summary: "A won game's challenge link: its deal with the time to beat",
+        params: GameParamsSchema,
+        body: ChallengeBodySchema,
+        response: { 200: ChallengeLinkSchema, ...errorResponses(403, 404, 409, 413, 415) },
+      },
+      config: { rateLimit: LIMITS.shareReplay },
+    },
+    async (request, reply) => {
+      const made = await fastify.challenges.make(request.playerId, request.params.id, clientKey(request.ip));
+      if ('ok' in made) return sendRefusal(request, reply, made);
+      return made;
     },
   );
 

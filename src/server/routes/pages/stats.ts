@@ -14,6 +14,15 @@ import { BANDS } from '../../../engine/index.ts';
 import { PROGRESS_KEYS } from '../../../shared/achievements.ts';
 import { ACHIEVEMENT_MESSAGES } from '../../services/achievements.ts';
 import { formatTime } from '../../../shared/display.ts';
+import { challengeUrl } from '../../../shared/challenge.ts';
+import { outcomeOf, type ChallengeOutcome } from '../../services/challenges.ts';
+
+/** How a challenge went, in words (catalog keys). */
+const OUTCOME_KEYS: Readonly<Record<ChallengeOutcome, string>> = {
+  held: 'challenge.outcome.held',
+  beaten: 'challenge.outcome.beaten',
+  open: 'challenge.outcome.open',
+};
 
 /** A lost game's row on the page: the short reason, the move to replay at, the board moves to play on after. */
 const lossView = (loss: Loss | null | undefined, t: Format) =>
@@ -36,6 +45,11 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
         fastify.now(),
       );
       const losses = await fastify.replays.lossesOf(stats.history, clientKey(request.ip));
+      const sent = request.isNewPlayer ? [] : await fastify.challenges.sentBy(request.playerId);
+      const names = await fastify.layouts.namer(
+        sent.map((c) => c.layout),
+        i18n,
+      );
       return reply.page('stats', {
         title: i18n.t('home.stats'),
         nav: 'stats',
@@ -72,6 +86,19 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
           loss: lossView(losses.get(h.id), i18n.t),
         })),
         chart: timesChart(stats.wins, i18n),
+        // The player's challenge links, newest first, and how each went (services/challenges.ts outcomeOf).
+        challenges: sent.map((c) => ({
+          id: c.id,
+          url: challengeUrl(c.id),
+          name: names(c.layout),
+          seed: c.seed,
+          mode: c.mode,
+          time: formatTime(c.time_ms),
+          players: c.players,
+          best: formatTime(c.best_ms),
+          outcome: outcomeOf(c),
+          said: i18n.t(OUTCOME_KEYS[outcomeOf(c)]),
+        })),
         // Held first-earned-first, then the open ones nearest to done (services/achievements.ts has the rules).
         achievements: [
           ...stats.achievements.filter((a) => a.earned).sort((a, b) => (a.earnedAt ?? 0) - (b.earnedAt ?? 0)),

@@ -1,0 +1,79 @@
+/**
+ * A challenge link's page (views/play.eta `#challenge`; docs/contracts.md, "Challenge links"): the sender's
+ * ghost, "A friend at 1:10: 86 tiles left", kept in step with this player's clock, and on the win both
+ * server times side by side with who won. The server sends the time to beat (`data-ms`) and the ghost's tiles
+ * left along the sender's log (`data-left`, shared/challenge.ts); this only draws them.
+ */
+import { ghostLeft } from '../shared/challenge.ts';
+import { formatTime } from '../shared/display.ts';
+import { t } from './i18n.ts';
+import type { HeadlessState } from './state.ts';
+import { elapsedMs } from './state.ts';
+
+interface Challenge {
+  readonly box: HTMLElement; // #challenge
+  readonly ghost: HTMLElement | null;
+  readonly ms: number; // the time to beat
+  readonly name: string; // the sender's nickname, or "A friend" in the page's language
+  readonly left: readonly number[];
+}
+
+const read = new WeakMap<Document, Challenge | null>();
+
+function challengeOf(doc: Document): Challenge | null {
+  if (read.has(doc)) return read.get(doc)!;
+  const box = doc.querySelector<HTMLElement>('#challenge');
+  const found = box
+    ? {
+        box,
+        ghost: box.querySelector<HTMLElement>('#challenge-ghost'),
+        ms: Number(box.dataset.ms),
+        name: box.dataset.name ?? '',
+        left: (box.dataset.left ?? '').split(' ').filter(Boolean).map(Number),
+      }
+    : null;
+  read.set(doc, found);
+  return found;
+}
+
+const setText = (el: Element | null, text: string): void => {
+  if (el && el.textContent !== text) el.textContent = text;
+};
+
+/** Draws the ghost at the clock's time and, once the server recorded the win, both times. */
+export function renderChallenge(s: HeadlessState, doc: Document, now: number): void {
+  const c = challengeOf(doc);
+  if (!c) return;
+  const at = Math.floor(elapsedMs(s.clock, now) / 1000) * 1000; // a line that changes once a second, as the clock
+  setText(
+    c.ghost,
+    at >= c.ms
+      ? t('client.challenge.ghostDone', { name: c.name, time: formatTime(c.ms) })
+      : t('client.challenge.ghost', { name: c.name, time: formatTime(at), n: ghostLeft(c.left, c.ms, at) }),
+  );
+  const panel = doc.querySelector<HTMLElement>('#win-panel');
+  const mine = panel?.querySelector<HTMLElement>('[data-win="vs-mine"]');
+  const result = panel?.querySelector<HTMLElement>('[data-win="vs-result"]');
+  const timeMs = s.status === 'won' ? s.verified?.timeMs : null;
+  if (!mine || !result) return;
+  if (timeMs === null || timeMs === undefined) {
+    mine.removeAttribute('data-ms');
+    setText(mine, '–');
+    result.hidden = true;
+    return;
+  }
+  mine.dataset.ms = String(timeMs);
+  setText(mine, formatTime(timeMs));
+  // Compared as shown, to the second: a win by less than a second that the times do not show is a tie.
+  const by = Math.floor(c.ms / 1000) - Math.floor(timeMs / 1000);
+  result.dataset.result = by > 0 ? 'beaten' : by < 0 ? 'lost' : 'tie';
+  setText(
+    result,
+    by > 0
+      ? t('client.challenge.beaten', { name: c.name, by: formatTime(by * 1000) })
+      : by < 0
+        ? t('client.challenge.lost', { name: c.name, by: formatTime(-by * 1000) })
+        : t('client.challenge.tie', { name: c.name }),
+  );
+  result.hidden = false;
+}
