@@ -6,7 +6,7 @@
  *
  * A theme changes colours only: the server renders `data-theme` on the root and the same markup, and the theme
  * form switches that attribute (and the colour-scheme meta) in place without a reload (src/client/theme.ts). So
- * each page is loaded once per size, in the light theme, which runs every rule; then it is switched to dark and
+ * each page is audited once per size in the light theme, which runs every rule; then it is switched to dark and
  * to high contrast with its theme form, as a player does, and those run the rules that judge colours (contrast,
  * links told apart from text).
  * That the server renders each theme's attribute from the cookie is test/server/routes/theme.test.ts's.
