@@ -128,7 +128,9 @@ export async function axeViolations(page: Page, rules?: readonly string[]): Prom
       new Promise((resolve) => setTimeout(resolve, 3000)),
     ]),
   );
-  await page.evaluate(AXE_SOURCE); // as a DevTools evaluation: the page's CSP allows no inline script
+  // As a DevTools evaluation (the page's CSP allows no inline script); once per page load, not per audit.
+  const loaded = await page.evaluate(() => typeof (globalThis as { axe?: { run?: unknown } }).axe?.run === 'function');
+  if (!loaded) await page.evaluate(AXE_SOURCE);
   const runOnly = rules ? { type: 'rule', values: rules } : { type: 'tag', values: AXE_TAGS };
   const results = (await page.evaluate(
     async (only) =>

@@ -13,6 +13,10 @@ import { appAndBrowser, HAS_CHROMIUM, WIDTH_SIZES } from './browser.ts';
 
 const SIZES = WIDTH_SIZES.filter((size) => size.width !== 1440); // seven sizes: 1440 lies between 1280 and 1920
 
+/** The next two frames: what the page's script does on a resize (the board's fit, bar.ts) is laid out. */
+const frames = (page: Page) =>
+  page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(null)))));
+
 /** What sticks out of the page's width: nothing, or the outermost elements that do, with their right edge. */
 const overflow = (page: Page): Promise<string[]> =>
   page.evaluate(() => {
@@ -43,6 +47,12 @@ const overflow = (page: Page): Promise<string[]> =>
 (HAS_CHROMIUM ? describe : describe.skip)('no page scrolls sideways', { timeout: 300_000 }, () => {
   const env = appAndBrowser();
 
+  /**
+   * Each page loaded once, at the first size (the narrowest: every page's fresh load at 320 px is checked), then
+   * looked at in every other size by resizing the window, as a turned phone or a dragged window does: the
+   * stylesheet's media queries and the page's resize handlers (the board's fit, the bar's collapse) lay it out
+   * again. The check is of layout only, so a reload per size would prove nothing more and cost a page load each.
+   */
   async function visit(
     context: BrowserContext,
     pages: { name: string; path: string }[],
@@ -51,11 +61,14 @@ const overflow = (page: Page): Promise<string[]> =>
   ) {
     const page = await context.newPage();
     const found: string[] = [];
-    for (const size of sizes) {
-      await page.setViewportSize(size);
-      for (const p of pages) {
-        await page.goto(`${env.app.url}${p.path}`);
-        await page.waitForLoadState('load');
+    for (const p of pages) {
+      await page.setViewportSize(sizes[0]!);
+      await page.goto(`${env.app.url}${p.path}`); // waits for the load event: stylesheets and fonts are in
+      for (const [i, size] of sizes.entries()) {
+        if (i > 0) {
+          await page.setViewportSize(size);
+          await frames(page);
+        }
         for (const what of await overflow(page))
           found.push(`${where} ${p.name} at ${size.width}×${size.height}: ${what}`);
       }

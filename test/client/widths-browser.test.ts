@@ -66,54 +66,69 @@ async function player(browser: Browser, base: string) {
   test('the replay and stats pages at eight sizes: no sideways scroll, transport controls 44 px and apart', async () => {
     const { cookies, replay } = await player(env.browser, env.app.url);
     const failures: string[] = [];
-    for (const size of SIZES) {
-      const phone = size.width < 900;
-      const context = await env.browser.newContext({ viewport: size, hasTouch: phone, isMobile: phone });
+    // A context for the phones (touch, mobile viewport) and one for the desktops; in each, every page is loaded
+    // once, at the group's first size, and looked at in its other sizes by resizing the window, as a turned phone
+    // or a dragged window does (the stylesheet's media queries and bar.ts lay it out again): what is measured is
+    // layout only, so a load per size would prove nothing more.
+    for (const phone of [true, false]) {
+      const sizes = SIZES.filter((size) => size.width < 900 === phone);
+      const context = await env.browser.newContext({ viewport: sizes[0]!, hasTouch: phone, isMobile: phone });
       await context.addCookies(cookies);
       const page = await context.newPage();
       for (const lang of LANGS) {
         await context.addCookies([{ name: 'lang', value: lang, url: env.app.url }]);
-        const where = `${lang} ${size.width}×${size.height}`;
 
+        await page.setViewportSize(sizes[0]!);
         await page.goto(`${env.app.url}${replay}?move=2`);
         await page.locator('button[data-action="play"]').waitFor({ state: 'visible' }); // the script is running
         await page.evaluate(() => document.fonts.ready);
-        await frames(page);
-        const m = await measure(page);
-        if (m.scrollWidth > m.innerWidth) failures.push(`${where} replay: ${m.scrollWidth} px wide`);
-        if (m.controls.length < 5) failures.push(`${where} replay: ${m.controls.length} controls shown`);
-        for (const c of m.controls) {
-          const [w, h] = [c.right - c.left, c.bottom - c.top];
-          if (w < 44 || h < 44) failures.push(`${where} ${c.name}: ${w.toFixed(1)}×${h.toFixed(1)}`);
-          if (c.left < 0 || c.right > m.innerWidth) failures.push(`${where} ${c.name}: out of the window`);
-          if (c.cut) failures.push(`${where} ${c.name}: its words are cut`);
-        }
-        for (const [i, a] of m.controls.entries())
-          for (const b of m.controls.slice(i + 1)) if (overlaps(a, b)) failures.push(`${where} ${a.name} on ${b.name}`);
-        if (lang === 'ar') {
-          const back = (await page.locator('a[data-step="prev"]').boundingBox())!;
-          const on = (await page.locator('a[data-step="next"]').boundingBox())!;
-          if (back.x <= on.x) failures.push(`${where}: Back is not on the right of Next`);
-          const sign = await page.$eval('a[data-step="next"] .icon', (el) => getComputedStyle(el).transform);
-          if (!sign.startsWith('matrix(-1')) failures.push(`${where}: Next's sign is not mirrored (${sign})`);
+        for (const size of sizes) {
+          const where = `${lang} ${size.width}×${size.height}`;
+          await page.setViewportSize(size);
+          await frames(page);
+          const m = await measure(page);
+          if (m.scrollWidth > m.innerWidth) failures.push(`${where} replay: ${m.scrollWidth} px wide`);
+          if (m.controls.length < 5) failures.push(`${where} replay: ${m.controls.length} controls shown`);
+          for (const c of m.controls) {
+            const [w, h] = [c.right - c.left, c.bottom - c.top];
+            if (w < 44 || h < 44) failures.push(`${where} ${c.name}: ${w.toFixed(1)}×${h.toFixed(1)}`);
+            if (c.left < 0 || c.right > m.innerWidth) failures.push(`${where} ${c.name}: out of the window`);
+            if (c.cut) failures.push(`${where} ${c.name}: its words are cut`);
+          }
+          for (const [i, a] of m.controls.entries())
+            for (const b of m.controls.slice(i + 1))
+              if (overlaps(a, b)) failures.push(`${where} ${a.name} on ${b.name}`);
+          if (lang === 'ar') {
+            const back = (await page.locator('a[data-step="prev"]').boundingBox())!;
+            const on = (await page.locator('a[data-step="next"]').boundingBox())!;
+            if (back.x <= on.x) failures.push(`${where}: Back is not on the right of Next`);
+            const sign = await page.$eval('a[data-step="next"] .icon', (el) => getComputedStyle(el).transform);
+            if (!sign.startsWith('matrix(-1')) failures.push(`${where}: Next's sign is not mirrored (${sign})`);
+          }
         }
 
+        await page.setViewportSize(sizes[0]!);
         await page.goto(`${env.app.url}/stats`);
         await page.evaluate(() => document.fonts.ready);
-        const s = await page.evaluate(() => ({
-          scrollWidth: document.documentElement.scrollWidth,
-          rows: document.querySelectorAll('.history tbody tr').length,
-          out: [...document.querySelectorAll('.history td, .history .replay-form button')]
-            .map((el) => [el.getBoundingClientRect(), el.textContent!.trim()] as const)
-            .filter(([r]) => r.left < 0 || r.right > innerWidth)
-            .map(([, text]) => text),
-        }));
-        if (s.scrollWidth > size.width) failures.push(`${where} stats: ${s.scrollWidth} px wide`);
-        if (s.rows !== 4) failures.push(`${where} stats: ${s.rows} history rows`);
-        if (s.out.length > 0) failures.push(`${where} stats: out of the window: ${s.out.join(' | ')}`);
+        for (const size of sizes) {
+          const where = `${lang} ${size.width}×${size.height}`;
+          await page.setViewportSize(size);
+          await frames(page);
+          const s = await page.evaluate(() => ({
+            scrollWidth: document.documentElement.scrollWidth,
+            rows: document.querySelectorAll('.history tbody tr').length,
+            out: [...document.querySelectorAll('.history td, .history .replay-form button')]
+              .map((el) => [el.getBoundingClientRect(), el.textContent!.trim()] as const)
+              .filter(([r]) => r.left < 0 || r.right > innerWidth)
+              .map(([, text]) => text),
+          }));
+          if (s.scrollWidth > size.width) failures.push(`${where} stats: ${s.scrollWidth} px wide`);
+          if (s.rows !== 4) failures.push(`${where} stats: ${s.rows} history rows`);
+          if (s.out.length > 0) failures.push(`${where} stats: out of the window: ${s.out.join(' | ')}`);
+        }
       }
       await context.close();
     }
     expect(failures).toEqual([]);
-  }, 240_000); // 64 pages on a busy machine
+  }, 240_000); // 16 pages, 64 layouts, on a busy machine
 });
