@@ -320,7 +320,7 @@ export function setUp(work: Workspace, present: Presence, faces: readonly (Face 
     largest = Math.max(largest, sizes[g]!);
   }
   // Each group's copies in slot order, placed by a counting sort over `groupOf`.
-  nextSlot.set(memberAt.subarray(0, groupCount));
+  for (let g = 0; g < groupCount; g++) nextSlot[g] = memberAt[g]!; // (a subarray view would allocate)
   for (let i = 0; i < n; i++)
     if (start[i]) {
       const g = groupOf[i]!;
