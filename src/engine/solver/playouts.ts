@@ -147,9 +147,12 @@ export class Playouts {
     const BLOCKS = 5 * groups;
     present.set(this.start.present);
     counters.set(this.startCounters);
-    state.set(this.opening);
-    safe.set(this.safeAtStart);
+    // Only the used parts: the five sections and the blocks, the safe groups pushed.
+    const opening = this.opening;
+    for (let i = 0, end = BLOCKS + (groups >> 3) + 1; i < end; i++) state[i] = opening[i]!;
     let safeTop = this.safeTopAtStart;
+    const safeAtStart = this.safeAtStart;
+    for (let i = 0; i < safeTop; i++) safe[i] = safeAtStart[i]!;
     let drawable = this.drawableAtStart;
     let draws = this.draws;
     let played = 0;

@@ -72,6 +72,7 @@ export class PairingSearch {
   private readonly marks: Int32Array; // covers: tiles reached, by stamp
   private stamp = 0; // marks: the last stamp handed out (the marks are cleared per solve)
   private readonly chain: Int32Array; // covers: tiles to walk up from
+  private readonly order: Int32Array; // the probe's order of the groups (probeOrder)
   private readonly phase: Int32Array | null; // per anchor tile: the partner it was last decided with, or -1; null: off
   stacked = 0; // pairings of stacked copies forbidden by unstackAll
 
@@ -96,6 +97,7 @@ export class PairingSearch {
     this.optionCost = work.optionCost;
     this.marks = work.marks.fill(0);
     this.chain = work.chain;
+    this.order = work.probeOrder;
     this.phase = savePhases ? work.phase.fill(-1) : null;
   }
 
@@ -183,17 +185,22 @@ export class PairingSearch {
     const order = this.probeOrder();
     for (let changed = true; changed;) {
       changed = false;
-      for (const g of order) {
+      for (let o = 0; o < this.groupCount; o++) {
+        const g = order[o]!;
         const copies = commitments.copies;
         const k = commitments.uncommitted(g, copies, 0);
         if (k !== 4) continue;
-        const [a, b, c, d] = [copies[0]!, copies[1]!, copies[2]!, copies[3]!];
+        const a = copies[0]!;
+        const b = copies[1]!;
+        const c = copies[2]!;
+        const d = copies[3]!;
         const onBoard = this.plays.states[0]!.present;
         if (!onBoard[a] || !onBoard[b] || !onBoard[c] || !onBoard[d]) continue; // already played
         let alive = -1;
         let aliveCount = 0;
         this.plays.startProbe();
-        for (const x of [b, c, d]) {
+        for (let j = 0; j < 3; j++) {
+          const x = j === 0 ? b : j === 1 ? c : d; // `copies` is overwritten by decide
           if (nogoods.isForbidden(a, x)) continue;
           commitments.decide(0, a, x);
           const ok = this.plays.probePairing(commitments.partner, a, x);
@@ -217,17 +224,22 @@ export class PairingSearch {
   /**
    * The groups in the order the probe takes them: those with the fewest pairings left
    * first, as they are the likeliest to have none (on layouts where most shuffles are
-   * unwinnable, the probe then rejects one after a play or two, not dozens).
+   * unwinnable, the probe then rejects one after a play or two, not dozens); ties in group
+   * order. A counting sort by pairings left (at most 3) into the workspace's `probeOrder`.
    */
-  private probeOrder(): number[] {
-    const ban = this.nogoods.ban;
-    const left = (g: number): number => {
-      const first = this.members[this.memberAt[g]!]!;
-      const banned = ban[first]! & 15;
-      return 3 - ((banned & 1) + ((banned >> 1) & 1) + ((banned >> 2) & 1) + ((banned >> 3) & 1));
-    };
-    const order = Array.from({ length: this.groupCount }, (_, g) => g);
-    return order.sort((g, h) => left(g) - left(h) || g - h);
+  private probeOrder(): Int32Array {
+    const { ban } = this.nogoods;
+    const { members, memberAt, order } = this;
+    const groups = this.groupCount;
+    let at = 0;
+    for (let left = -1; left <= 3; left++)
+      // -1: a ban bit on the first copy itself (never set)
+      for (let g = 0; g < groups; g++) {
+        const banned = ban[members[memberAt[g]!]!]! & 15;
+        if (3 - ((banned & 1) + ((banned >> 1) & 1) + ((banned >> 2) & 1) + ((banned >> 3) & 1)) === left)
+          order[at++] = g;
+      }
+    return order;
   }
 
   /** Searches with restarts, after `passesFromStart`; the solution, or null when there is none. */

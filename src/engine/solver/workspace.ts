@@ -123,6 +123,7 @@ export class Workspace {
   readonly optionCost = new Int32Array(4);
   readonly marks: Int32Array;
   readonly chain: Int32Array;
+  readonly probeOrder: Int32Array;
   readonly phase: Int32Array;
 
   constructor(n: number, flat: Flat, cover: Cover) {
@@ -211,6 +212,7 @@ export class Workspace {
     this.options = new Int32Array(levels * n);
     this.marks = new Int32Array(n);
     this.chain = new Int32Array(n);
+    this.probeOrder = new Int32Array(n);
     this.phase = new Int32Array(n);
   }
 }
@@ -318,7 +320,7 @@ export function setUp(work: Workspace, present: Presence, faces: readonly (Face 
     largest = Math.max(largest, sizes[g]!);
   }
   // Each group's copies in slot order, placed by a counting sort over `groupOf`.
-  nextSlot.set(memberAt.subarray(0, groupCount));
+  for (let g = 0; g < groupCount; g++) nextSlot[g] = memberAt[g]!; // (a subarray view would allocate)
   for (let i = 0; i < n; i++)
     if (start[i]) {
       const g = groupOf[i]!;
