@@ -14,8 +14,9 @@ const manifest = JSON.parse(readFileSync(new URL('manifest.json', BUILD), 'utf8'
 const gzipKb = (key: string): number =>
   Math.round(gzipSync(readFileSync(new URL(manifest[key]!.replace(/^build\//, ''), BUILD))).length / 102.4) / 10;
 
-// 25 KB until the coach's reasons and the first game's lesson loader took it to 25.5 KB.
-test('the script is small: app.js at most 26 KB gzip', () => {
+// 25 KB until the coach's reasons and the first game's lesson loader took it to 25.5 KB; 26 until the challenge's
+// ghost and its both-times panel took it to 26.5 KB.
+test('the script is small: app.js at most 27 KB gzip', () => {
   const sizes = {
     'app.js': gzipKb('app.js'),
     'worker.js': gzipKb('worker.js'),
@@ -25,7 +26,7 @@ test('the script is small: app.js at most 26 KB gzip', () => {
     'faces-large-light.svg': gzipKb('faces-large-light.svg'),
   };
   console.log(`client sizes (KB gzip): ${JSON.stringify(sizes)}`);
-  expect(sizes['app.js']).toBeLessThanOrEqual(26);
+  expect(sizes['app.js']).toBeLessThanOrEqual(27);
 });
 
 const run = HAS_CHROMIUM ? test : test.skip;

@@ -41,11 +41,18 @@ export interface OpenChallenge {
   readonly left: readonly number[]; // tiles left after each step of the sender's log (leftAlong)
 }
 
-/** How a challenge ended for its sender: a friend beat the time, none did though one finished, or none finished yet. */
+/**
+ * How a challenge ended for its sender: a friend beat the time, none did though one finished, or none finished yet.
+ * Times are compared in whole seconds, as both are shown and as the friend's win panel judges (client/challenge.ts).
+ */
 export type ChallengeOutcome = 'beaten' | 'held' | 'open';
 
 export const outcomeOf = (c: Pick<SentChallenge, 'best_ms' | 'time_ms' | 'ended'>): ChallengeOutcome =>
-  c.best_ms !== null && c.best_ms < c.time_ms ? 'beaten' : c.ended > 0 ? 'held' : 'open';
+  c.best_ms !== null && Math.floor(c.best_ms / 1000) < Math.floor(c.time_ms / 1000)
+    ? 'beaten'
+    : c.ended > 0
+      ? 'held'
+      : 'open';
 
 export function createChallenges(fastify: FastifyInstance, now: () => number) {
   const store = fastify.challengesStore;
