@@ -176,6 +176,17 @@ export function clientLog(
   ];
 }
 
+/** A player's unfinished game as its page's script takes it (`GameData`, view-models/board.ts `dealData`). */
+export function clientGame({ game, row }: { readonly game: Pick<Game, 'log'>; readonly row: GameRow }) {
+  return {
+    id: row.id,
+    log: clientLog(game, row.move_count, row),
+    startedAt: row.started_at,
+    status: row.status,
+    playMs: row.play_ms,
+  };
+}
+
 export const makeGameId = (): string => randomBytes(12).toString('base64url');
 
 const countOf = (moves: readonly Move[], type: Move['type']): number => moves.filter((m) => m.type === type).length;

@@ -17,7 +17,7 @@ import { parsePrefs, PREFS_COOKIE } from '../../../shared/prefs.ts';
 import { sendError, sendRefusal } from '../../errors.ts';
 import { LIMITS } from '../../plugins/security.ts';
 import { GameIdSchema } from '../../schemas/common.ts';
-import { clientLog } from '../../services/games.ts';
+import { clientGame } from '../../services/games.ts';
 import { clientKey } from '../../services/limits.ts';
 import { setStamp, takeStamp } from '../../services/first-shown.ts';
 import { boardView, dealData } from '../../view-models/board.ts';
@@ -100,18 +100,7 @@ export default async function pagesChallenge(fastify: FastifyInstance): Promise<
         }),
         game: { hints: game.hints, shuffles: game.shuffles, playMs, time: formatTime(playMs) },
         resumed: Boolean(resumed),
-        dealData: dealData(
-          stored.json,
-          resumed
-            ? {
-                id: resumed.row.id,
-                log: clientLog(resumed.game, resumed.row.move_count, resumed.row),
-                startedAt: resumed.row.started_at,
-                status: resumed.row.status,
-                playMs: resumed.row.play_ms,
-              }
-            : null,
-        ),
+        dealData: dealData(stored.json, resumed ? clientGame(resumed) : null),
         sharePath: deal,
         shareUrl: `${fastify.publicOrigin ?? ''}${deal}`,
         otherMode: { mode: other, url: dealUrl(layout, seed, other) },

@@ -23,13 +23,13 @@ import {
 } from '../../schemas/common.ts';
 import { dailyDayOf, dailySeed } from '../../services/daily.ts';
 import { MAX_BAND_SEEDS, type ShownDeal, type ShownLookup } from '../../services/dealer.ts';
-import { clientLog } from '../../services/games.ts';
+import { clientGame } from '../../services/games.ts';
 import type { Translator } from '../../services/i18n.ts';
 import { clientKey } from '../../services/limits.ts';
 import { sendMiss, sendRefusalOrMiss } from '../../services/misses.ts';
 import { randomSeed } from '../../services/seeds.ts';
 import { setStamp, takeStamp, type OwnRecord } from '../../services/first-shown.ts';
-import { boardView, dealData, type GameData } from '../../view-models/board.ts';
+import { boardView, dealData } from '../../view-models/board.ts';
 import { boardPreview, headLinks } from '../../view-models/head.ts';
 import { viewerOf } from '../../services/custom-layouts.ts';
 import { keepWhole, PlayPages, RECORD_MARK, sendPage, type FreshBoard } from '../../view-models/play-pages.ts';
@@ -185,18 +185,11 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const { left, pairs, html, data } = fresh!;
       return { counts: { left, pairs, hints: 0, shuffles: 0 }, html, data };
     }
-    const { game, row } = resumed;
-    const gameData: GameData = {
-      id: row.id,
-      log: clientLog(game, row.move_count, row),
-      startedAt: row.started_at,
-      status: row.status,
-      playMs: row.play_ms,
-    };
+    const { game } = resumed;
     return {
       counts: { left: game.left, pairs: availablePairs(game).length, hints: game.hints, shuffles: game.shuffles },
       html: renderBoard(game, key.layout, key.seed, key.mode, i18n),
-      data: dealData(shown.json, gameData),
+      data: dealData(shown.json, clientGame(resumed)),
     };
   }
 

@@ -17,7 +17,7 @@ import { errorResponses, sendRefusal } from '../../errors.ts';
 import { playerKey } from '../../plugins/security.ts';
 import { dealKey } from '../../schemas/common.ts';
 import { CreateRaceBodySchema, RaceParamsSchema, RaceSchema } from '../../schemas/races.ts';
-import { clientLog } from '../../services/games.ts';
+import { clientGame } from '../../services/games.ts';
 import type { Translator } from '../../services/i18n.ts';
 import { clientKey } from '../../services/limits.ts';
 import { sendRefusalOrMiss } from '../../services/misses.ts';
@@ -206,18 +206,7 @@ export default async function pagesRace(fastify: FastifyInstance): Promise<void>
       }),
       game: { hints: game.hints, shuffles: game.shuffles, playMs, time: formatTime(playMs) },
       resumed: false,
-      dealData: dealData(
-        shown.json,
-        mine
-          ? {
-              id: mine.row.id,
-              log: clientLog(mine.game, mine.row.move_count, mine.row),
-              startedAt: mine.row.started_at,
-              status: mine.row.status,
-              playMs: mine.row.play_ms,
-            }
-          : null,
-      ),
+      dealData: dealData(shown.json, mine ? clientGame(mine) : null),
       sharePath: deal,
       shareUrl: `${fastify.publicOrigin ?? ''}${deal}`,
       otherMode: { mode: other, url: dealUrl(layout, seed, other) },
