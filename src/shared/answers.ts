@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { BANDS, FACES, HEARD, MODES, REASONS, STATUSES } from '../engine/index.ts';
 import { ACHIEVEMENT_KEYS, PROGRESS_KEYS } from './achievements.ts';
+import { CHALLENGE_OUTCOMES } from './challenge.ts';
 
 const Coord = z.number().int();
 const Int = z.number().int();
@@ -171,6 +172,30 @@ export const HistoryEntrySchema = z.looseObject({
   ),
 });
 
+/** One of the player's challenge links and how it went (services/challenges.ts sentList; the stats page's list). */
+export const SentChallengeSchema = z.looseObject({
+  id: z.string().describe("the challenge's id"),
+  url: z
+    .string()
+    .regex(/^\/challenge\/[A-Za-z0-9_-]{22}$/)
+    .describe('the link the player sends: the challenge page, /challenge/<id>'),
+  layout: z.string(),
+  name: z.string().describe("the layout's name"),
+  seed: z.string(),
+  mode: z.enum(MODES),
+  sentAt: MsEpoch.describe('when the link was first made'),
+  timeMs: Int.describe("the time to beat: the server's time of the sender's win"),
+  players: Int.describe('friends who started a game of it'),
+  games: Int.describe("the friends' games of it"),
+  ended: Int.describe('of those, the games won or stuck'),
+  bestMs: Int.nullable().describe("the fastest friend's win, server time; null before one"),
+  outcome: z
+    .enum(CHALLENGE_OUTCOMES)
+    .describe(
+      'beaten: a friend won faster; held: a friend finished, none faster; open: no friend finished yet (whole seconds)',
+    ),
+});
+
 /** GET /api/stats (docs/contracts.md, "JSON API"; services/stats.ts Stats). */
 export const StatsSchema = z.looseObject({
   played: Int,
@@ -199,6 +224,7 @@ export const StatsSchema = z.looseObject({
     .array(z.looseObject({ layout: z.string(), finishedAt: MsEpoch, timeMs: Int, clean: z.boolean() }))
     .describe("the latest wins, oldest first: the chart's data"),
   achievements: z.array(AchievementSchema),
+  challenges: z.array(SentChallengeSchema).describe("the player's newest challenge links (20 at most), newest first"),
 });
 
 /** POST /api/games/:id/replay (docs/server.md, "Replays"): the replay page's address. */

@@ -12,6 +12,13 @@ export const CHALLENGE_ID = /^[A-Za-z0-9_-]{22}$/;
 export const challengeUrl = (id: string): string => `/challenge/${id}`;
 
 /**
+ * How a challenge went for its sender: `beaten` (a friend won faster), `held` (a friend finished, won slower or
+ * stuck, and none was faster) or `open` (no friend finished yet). Times compare in whole seconds.
+ */
+export const CHALLENGE_OUTCOMES = ['held', 'beaten', 'open'] as const;
+export type ChallengeOutcome = (typeof CHALLENGE_OUTCOMES)[number];
+
+/**
  * The tiles on the board after each step of a log (`tiles` at the start): index k is after the first k moves.
  * Only matches take tiles off; an undo of a match puts two back, a redo takes them again; shuffles, hints and
  * checks change no count.

@@ -12,8 +12,10 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import type { z } from 'zod';
 import type { Move } from '../../engine/index.ts';
-import { CHALLENGE_ID, challengeUrl, leftAlong } from '../../shared/challenge.ts';
+import type { SentChallengeSchema } from '../../shared/answers.ts';
+import { CHALLENGE_ID, challengeUrl, leftAlong, type ChallengeOutcome } from '../../shared/challenge.ts';
 import type { Refusal } from '../errors.ts';
 import type { ChallengeRow, GameRow, SentChallenge } from '../stores/types.ts';
 import type { DealKey } from '../schemas/common.ts';
@@ -41,12 +43,13 @@ export interface OpenChallenge {
   readonly left: readonly number[]; // tiles left after each step of the sender's log (leftAlong)
 }
 
+/** One of a player's challenges as their stats list it (the page and GET /api/stats). */
+export type SentChallengeView = z.infer<typeof SentChallengeSchema>;
+
 /**
  * How a challenge ended for its sender: a friend beat the time, none did though one finished, or none finished yet.
  * Times are compared in whole seconds, as both are shown and as the friend's win panel judges (client/challenge.ts).
  */
-export type ChallengeOutcome = 'beaten' | 'held' | 'open';
-
 export const outcomeOf = (c: Pick<SentChallenge, 'best_ms' | 'time_ms' | 'ended'>): ChallengeOutcome =>
   c.best_ms !== null && Math.floor(c.best_ms / 1000) < Math.floor(c.time_ms / 1000)
     ? 'beaten'
@@ -124,8 +127,32 @@ export function createChallenges(fastify: FastifyInstance, now: () => number) {
     /** The player's latest game of the challenge, if any. */
     answerOf: (playerId: string, id: string): Promise<string | undefined> => store.answerOf(playerId, id),
 
-    /** The player's newest challenges, with how each went. */
-    sentBy: (playerId: string): Promise<SentChallenge[]> => store.sentBy(playerId, SENT_LIST),
+    /**
+     * The player's newest challenges (SENT_LIST), with how each went: the stats page's list and the API's, from
+     * one source. `namer` names their layouts (in the page's language, or the API's English). A new player has none.
+     */
+    async sentList(
+      playerId: string | undefined,
+      namer: (ids: Iterable<string>) => Promise<(layout: string) => string>,
+    ): Promise<SentChallengeView[]> {
+      const sent = playerId === undefined ? [] : await store.sentBy(playerId, SENT_LIST);
+      const nameOf = await namer(sent.map((c) => c.layout));
+      return sent.map((c) => ({
+        id: c.id,
+        url: challengeUrl(c.id),
+        layout: c.layout,
+        name: nameOf(c.layout),
+        seed: c.seed,
+        mode: c.mode,
+        sentAt: c.created_at,
+        timeMs: c.time_ms,
+        players: c.players,
+        games: c.games,
+        ended: c.ended,
+        bestMs: c.best_ms,
+        outcome: outcomeOf(c),
+      }));
+    },
   };
 }
 

@@ -33,8 +33,9 @@ export const HISTORY_SIZE = 50; // games listed per page, newest first
 export const MAX_HISTORY_PAGE = 2000; // 100,000 games; a deeper page is a 400
 export const CHART_SIZE = 300; // latest wins in the chart
 
-// The answer's types, inferred from the schema GET /api/stats declares (shared/answers.ts).
-export type Stats = z.infer<typeof StatsSchema>;
+// The answer's types, inferred from the schema GET /api/stats declares (shared/answers.ts); its challenges come
+// from their own store (services/challenges.ts sentList), added by the routes.
+export type Stats = z.infer<ReturnType<typeof StatsSchema.omit<{ challenges: true }>>>;
 export type LayoutStats = Stats['byLayout'][string];
 export type BandStats = Stats['byBand'][Band];
 export type HistoryEntry = z.infer<typeof HistoryEntrySchema>;

@@ -16,14 +16,14 @@ const challenge = (app: FastifyInstance, cookie: string, id: string) =>
   app.inject({ method: 'POST', url: `/api/games/${id}/challenge`, headers: { cookie } });
 
 /** An app on a hand-moved clock, and a player who won a turtle deal in TIME_TO_BEAT by the server's clock. */
-async function wonGame(seed = 'challenge-seed') {
+async function wonGame(seed = 'challenge-seed', timeMs = TIME_TO_BEAT) {
   const clock = testClock(T0);
   const app = await build({ now: clock.now });
   const sender = await newPlayer(app);
   const game = await createGame(app, sender, { layout: 'turtle', seed });
-  clock.advance(TIME_TO_BEAT);
+  clock.advance(timeMs);
   const won = await postMoves(app, sender, game.id, solutionMoves(game), { at: 0 });
-  expect(won.json()).toMatchObject({ status: 'won', timeMs: TIME_TO_BEAT });
+  expect(won.json()).toMatchObject({ status: 'won', timeMs });
   return { app, clock, sender, game };
 }
 
@@ -139,6 +139,30 @@ describe('challenge links', () => {
       return /<tr data-challenge="([^"]+)" data-outcome="([^"]+)">.*?<\/tr>/s.exec(html);
     };
     expect((await listed())![2]).toBe('open');
+    // GET /api/stats lists the same challenges, with the same facts.
+    const sentAt = T0 + TIME_TO_BEAT;
+    const apiListed = async () => {
+      const res = await app.inject({ url: '/api/stats', headers: { cookie: sender } });
+      expect(res.statusCode).toBe(200);
+      return res.json().challenges as Record<string, unknown>[];
+    };
+    expect(await apiListed()).toEqual([
+      {
+        id,
+        url,
+        layout: 'turtle',
+        name: 'Turtle',
+        seed: 'challenge-seed',
+        mode: 'relaxed',
+        sentAt,
+        timeMs: TIME_TO_BEAT,
+        players: 0,
+        games: 0,
+        ended: 0,
+        bestMs: null,
+        outcome: 'open',
+      },
+    ]);
 
     // A game of another deal, or an unknown challenge, is refused before any game is made.
     const friend = await newPlayer(app);
@@ -175,6 +199,9 @@ describe('challenge links', () => {
     expect(row[1]).toBe(id);
     expect(row[2]).toBe('held');
     expect(row[0]).toContain('4:11'); // the best friend time
+    expect(await apiListed()).toMatchObject([
+      { id, players: 1, games: 1, ended: 1, bestMs: TIME_TO_BEAT + 30_000, outcome: 'held' },
+    ]);
 
     // A second friend halfway through, then a third who wins faster: the challenge is beaten.
     const second = await newPlayer(app);
@@ -196,10 +223,43 @@ describe('challenge links', () => {
     expect(row[2]).toBe('beaten');
     expect(row[0]).toContain('3:20');
     expect(row[0]).toMatch(/data-label="Friends">3</);
+    expect(await apiListed()).toMatchObject([
+      { id, url, players: 3, games: 3, ended: 2, bestMs: 200_000, timeMs: TIME_TO_BEAT, outcome: 'beaten' },
+    ]);
 
     // The sender playing their own link again is not a friend's answer.
     const own = await createGame(app, sender, { ...key, challenge: id });
     expect(await query(app, 'SELECT game_id FROM challenge_games WHERE game_id = ?', own.id)).toEqual([]);
+  });
+
+  test('a friend faster by less than a second ties, as their win panel says: held on the page and in the API', async () => {
+    const { app, clock, sender, game } = await wonGame('challenge-second', TIME_TO_BEAT + 700); // 3:41.7
+    const { url } = (await challenge(app, sender, game.id)).json() as { url: string };
+    const friend = await newPlayer(app);
+    await app.inject({ url, headers: { cookie: friend } });
+    const key = { layout: 'turtle', seed: 'challenge-second', challenge: url.split('/')[2]! };
+    const answer = await createGame(app, friend, key);
+    clock.advance(TIME_TO_BEAT + 200); // 3:41.2: faster by half a second, the same 3:41 shown
+    expect((await postMoves(app, friend, answer.id, solutionMoves(answer), { at: 0 })).json()).toMatchObject({
+      timeMs: TIME_TO_BEAT + 200,
+    });
+    const outcomes = async () => ({
+      page: /<tr data-challenge="[^"]+" data-outcome="([^"]+)">/.exec(
+        (await app.inject({ url: '/stats', headers: { cookie: sender } })).body,
+      )![1],
+      api: (await app.inject({ url: '/api/stats', headers: { cookie: sender } })).json().challenges[0].outcome,
+    });
+    expect(await outcomes()).toEqual({ page: 'held', api: 'held' });
+    // A second friend a whole second faster beats it.
+    const second = await newPlayer(app);
+    await app.inject({ url, headers: { cookie: second } });
+    const faster = await createGame(app, second, key);
+    clock.advance(TIME_TO_BEAT - 1000);
+    await postMoves(app, second, faster.id, solutionMoves(faster), { at: 0 });
+    expect(await outcomes()).toEqual({ page: 'beaten', api: 'beaten' });
+    // A new player has no challenges.
+    const stranger = await newPlayer(app);
+    expect((await app.inject({ url: '/api/stats', headers: { cookie: stranger } })).json().challenges).toEqual([]);
   });
 
   test('the stats history offers a challenge for won games; without script its form goes to the page', async () => {

@@ -153,6 +153,10 @@ describe('the API description', () => {
     expect(Object.keys(stats.properties.achievements?.items?.properties ?? {})).toEqual(
       expect.arrayContaining(['id', 'name', 'rule', 'earned', 'earnedAt', 'game', 'progress']),
     );
+    // And the player's challenge links, each with how it went.
+    expect(Object.keys(stats.properties.challenges?.items?.properties ?? {})).toEqual(
+      expect.arrayContaining(['url', 'name', 'seed', 'mode', 'sentAt', 'timeMs', 'players', 'bestMs', 'outcome']),
+    );
   });
 
   test('a new API route without schemas is caught', async () => {
@@ -256,6 +260,9 @@ describe('the API description', () => {
     const notWon = await challenge(open.id, cookie);
     expect(notWon.statusCode).toBe(409);
     check('post', '/api/games/{id}/challenge', 409, notWon.json());
+    // The stats answer lists the challenge, every field named.
+    const withChallenge = await get('/api/stats', '/api/stats', { cookie });
+    expect(withChallenge.json().challenges).toMatchObject([{ url: challenged.json().url, outcome: 'open' }]);
     const playOn = await app.inject({
       method: 'POST',
       url: `/api/games/${game.id}/play-on`,

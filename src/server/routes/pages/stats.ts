@@ -14,8 +14,7 @@ import { BANDS } from '../../../engine/index.ts';
 import { PROGRESS_KEYS } from '../../../shared/achievements.ts';
 import { ACHIEVEMENT_MESSAGES } from '../../services/achievements.ts';
 import { formatTime } from '../../../shared/display.ts';
-import { challengeUrl } from '../../../shared/challenge.ts';
-import { outcomeOf, type ChallengeOutcome } from '../../services/challenges.ts';
+import type { ChallengeOutcome } from '../../../shared/challenge.ts';
 
 /** How a challenge went, in words (catalog keys). */
 const OUTCOME_KEYS: Readonly<Record<ChallengeOutcome, string>> = {
@@ -37,19 +36,12 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
     async (request, reply) => {
       const page = request.query.page;
       const i18n = request.i18n;
-      const stats = await statsOf(
-        fastify.gamesStore,
-        request.isNewPlayer ? undefined : request.playerId,
-        page,
-        (ids) => fastify.layouts.namer(ids, i18n, request.playerId), // built-ins in the player's language (the API in English), custom layouts by the player's own names
-        fastify.now(),
-      );
+      const playerId = request.isNewPlayer ? undefined : request.playerId;
+      // Built-ins in the player's language (the API in English), custom layouts by the player's own names.
+      const namer = (ids: Iterable<string>) => fastify.layouts.namer(ids, i18n, request.playerId);
+      const stats = await statsOf(fastify.gamesStore, playerId, page, namer, fastify.now());
       const losses = await fastify.replays.lossesOf(stats.history, clientKey(request.ip));
-      const sent = request.isNewPlayer ? [] : await fastify.challenges.sentBy(request.playerId);
-      const names = await fastify.layouts.namer(
-        sent.map((c) => c.layout),
-        i18n,
-      );
+      const sent = await fastify.challenges.sentList(playerId, namer);
       return reply.page('stats', {
         title: i18n.t('home.stats'),
         nav: 'stats',
@@ -86,18 +78,12 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
           loss: lossView(losses.get(h.id), i18n.t),
         })),
         chart: timesChart(stats.wins, i18n),
-        // The player's challenge links, newest first, and how each went (services/challenges.ts outcomeOf).
+        // The player's challenge links, newest first, and how each went (services/challenges.ts sentList).
         challenges: sent.map((c) => ({
-          id: c.id,
-          url: challengeUrl(c.id),
-          name: names(c.layout),
-          seed: c.seed,
-          mode: c.mode,
-          time: formatTime(c.time_ms),
-          players: c.players,
-          best: formatTime(c.best_ms),
-          outcome: outcomeOf(c),
-          said: i18n.t(OUTCOME_KEYS[outcomeOf(c)]),
+          ...c,
+          time: formatTime(c.timeMs),
+          best: formatTime(c.bestMs),
+          said: i18n.t(OUTCOME_KEYS[c.outcome]),
         })),
         // Held first-earned-first, then the open ones nearest to done (services/achievements.ts has the rules).
         achievements: [
