@@ -13,6 +13,7 @@ import { readFileSync } from 'node:fs';
 import { renderAsync } from '@resvg/resvg-js';
 import { isFree, presenceOfFaces, type Face, type Geometry } from '../../engine/index.ts';
 import { boxOf, DEPTH } from '../../shared/box.ts';
+import { makeIndexedPng, quantize } from './png-palette.ts';
 
 export const PREVIEW_WIDTH = 1200; // px, Open Graph's large image
 export const PREVIEW_HEIGHT = 630; // px
@@ -149,8 +150,11 @@ export function previewSvg(geom: Geometry, faces: readonly (Face | null)[], badg
   );
 }
 
-/** The PNG of an SVG of PREVIEW_WIDTH × PREVIEW_HEIGHT, drawn off the main thread. */
+/**
+ * The PNG of an SVG of PREVIEW_WIDTH × PREVIEW_HEIGHT: drawn off the main thread, then cut to 256 colours and
+ * written as a palette PNG (services/png-palette.ts), about a third of resvg's full-colour bytes.
+ */
 export async function renderPng(svg: string): Promise<Buffer> {
   const image = await renderAsync(svg, { font: { loadSystemFonts: false }, background: '#285d4f' });
-  return image.asPng();
+  return makeIndexedPng(image.width, image.height, quantize(image.pixels));
 }

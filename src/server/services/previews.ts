@@ -7,9 +7,10 @@
  * (an image never changes under it: cached for a year, immutable), and any process of a fleet draws it from
  * the address alone, with no state shared.
  *
- * Drawing one costs some 60–400 ms of CPU (services/preview-image.ts, in libuv's pool): charged to the
+ * Drawing one costs some 40–400 ms of CPU (services/preview-image.ts, mostly in libuv's pool): charged to the
  * client's CPU budget before the work (services/cpu-budget.ts), at most PREVIEW_CONCURRENCY at once in a
- * process, and kept by bytes in an LRU (PREVIEW_CACHE_BYTES, the PNGs are Buffers outside the JS heap).
+ * process, and kept by bytes in an LRU (PREVIEW_CACHE_BYTES, the PNGs are Buffers outside the JS heap; a
+ * turtle board's is some 95 KB, a palette PNG).
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -26,7 +27,7 @@ declare module 'fastify' {
   }
 }
 
-const VERSION = 'og1'; // changes when the drawing does, so every address changes with it
+const VERSION = 'og2'; // changes when the drawing does (og2: palette PNGs), so every address changes with it
 /** CPU charged for drawing a board of `tiles`, in ms: measured 60 (88 tiles) to 380 (1,000), docs/operations.md. */
 export const previewCostMs = (tiles: number): number => 40 + 0.4 * tiles;
 export const PREVIEW_CONCURRENCY = 2; // images drawn at once in a process; past that 503 ERR_BUSY

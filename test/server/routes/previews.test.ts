@@ -26,19 +26,27 @@ function pngSize(png: Buffer): { width: number; height: number } {
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
 }
 
-/** The RGBA pixel at (x, y) of an 8-bit RGBA PNG (what resvg writes): its IDATs inflated and unfiltered. */
+/**
+ * The RGBA pixel at (x, y) of an 8-bit PNG, RGBA (6) or palette (3, what the server writes: services/png-palette.ts):
+ * its IDATs inflated and unfiltered, a palette index looked up in PLTE.
+ */
 function pixelAt(png: Buffer, x: number, y: number): [number, number, number, number] {
   const width = png.readUInt32BE(16);
   expect(png.readUInt8(24)).toBe(8); // bit depth
-  expect(png.readUInt8(25)).toBe(6); // RGBA
+  const type = png.readUInt8(25);
+  expect([3, 6]).toContain(type);
+  const bpp = type === 6 ? 4 : 1; // bytes a pixel
   const idat: Buffer[] = [];
+  let plte: Buffer = Buffer.alloc(0);
   for (let at = 8; at < png.length;) {
     const length = png.readUInt32BE(at);
-    if (png.subarray(at + 4, at + 8).toString('ascii') === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + length));
+    const kind = png.subarray(at + 4, at + 8).toString('ascii');
+    if (kind === 'IDAT') idat.push(png.subarray(at + 8, at + 8 + length));
+    if (kind === 'PLTE') plte = png.subarray(at + 8, at + 8 + length);
     at += 12 + length;
   }
   const raw = inflateSync(Buffer.concat(idat));
-  const stride = width * 4;
+  const stride = width * bpp;
   let prev = Buffer.alloc(stride);
   let row = prev;
   for (let r = 0; r <= y; r++) {
@@ -46,9 +54,9 @@ function pixelAt(png: Buffer, x: number, y: number): [number, number, number, nu
     const line = raw.subarray(r * (stride + 1) + 1, (r + 1) * (stride + 1));
     row = Buffer.alloc(stride);
     for (let i = 0; i < stride; i++) {
-      const a = i >= 4 ? row[i - 4]! : 0;
+      const a = i >= bpp ? row[i - bpp]! : 0;
       const b = prev[i]!;
-      const c = i >= 4 ? prev[i - 4]! : 0;
+      const c = i >= bpp ? prev[i - bpp]! : 0;
       const p = a + b - c;
       const pa = Math.abs(p - a);
       const pb = Math.abs(p - b);
@@ -58,7 +66,10 @@ function pixelAt(png: Buffer, x: number, y: number): [number, number, number, nu
     }
     prev = row;
   }
-  return [row[x * 4]!, row[x * 4 + 1]!, row[x * 4 + 2]!, row[x * 4 + 3]!];
+  if (type === 6) return [row[x * 4]!, row[x * 4 + 1]!, row[x * 4 + 2]!, row[x * 4 + 3]!];
+  const entry = row[x]! * 3;
+  expect(entry + 3).toBeLessThanOrEqual(plte.length);
+  return [plte[entry]!, plte[entry + 1]!, plte[entry + 2]!, 255];
 }
 
 /** The path of an absolute og:image under ORIGIN. */
@@ -102,6 +113,8 @@ describe('link previews', () => {
     expect(first.headers['content-type']).toBe('image/png');
     expect(first.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(pngSize(first.rawPayload)).toEqual({ width: 1200, height: 630 });
+    expect(first.rawPayload.readUInt8(25)).toBe(3); // a palette PNG: a quarter of a full-colour one's bytes
+    expect(first.rawPayload.length).toBeLessThan(150_000);
     const t1 = performance.now();
     const second = await app.inject({ url: image });
     const cachedMs = performance.now() - t1;
