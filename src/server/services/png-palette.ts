@@ -1,7 +1,7 @@
 /**
  * Palette PNGs for the link previews (services/preview-image.ts): an opaque RGBA image cut to at most 256
- * colours and written as an indexed PNG (colour type 3), about a third of the bytes of a full-colour PNG of the
- * same drawing (docs/operations.md, "CPU budgets").
+ * colours and written as an indexed PNG (colour type 3), under a quarter of the bytes of a full-colour PNG of
+ * the same drawing (docs/operations.md, "CPU budgets").
  *
  * Implementation notes: median cut over a histogram of 5 bits a channel (32,768 bins, each with its pixel count
  * and colour sums); the box with the most pixels times its widest side is split at its weighted median until

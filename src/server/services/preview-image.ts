@@ -152,7 +152,7 @@ export function previewSvg(geom: Geometry, faces: readonly (Face | null)[], badg
 
 /**
  * The PNG of an SVG of PREVIEW_WIDTH × PREVIEW_HEIGHT: drawn off the main thread, then cut to 256 colours and
- * written as a palette PNG (services/png-palette.ts), about a third of resvg's full-colour bytes.
+ * written as a palette PNG (services/png-palette.ts), under a quarter of resvg's full-colour bytes.
  */
 export async function renderPng(svg: string): Promise<Buffer> {
   const image = await renderAsync(svg, { font: { loadSystemFonts: false }, background: '#285d4f' });
