@@ -1,13 +1,14 @@
 /**
  * Race rooms in Redis (services/race-store.ts), shared by every process of a fleet. A room is one hash,
  * `mahjong:race:<id>`: `meta` (JSON), `count` (seats taken), `who:<player>` (their seat), `seat:<n>` (JSON),
- * `prog:<n>` (JSON), `seen:<n>` (ms epoch) and `order` (JSON, once the race ended); each game in a race has
+ * `prog:<n>` (JSON), `seen:<n>` (ms epoch), `start` (ms epoch, once stamped) and `order` (JSON, once the race
+ * ended); each game in a race has
  * `mahjong:race-game:<game>` = `<id> <n>`. Every write renews the room's keys for `idleMs`. Changes are
  * announced on the channel `mahjong:races` (the room's id), which every process subscribes to on a
  * connection of its own (a subscribed connection can do nothing else).
  */
 import { Redis } from 'ioredis';
-import type { Joined, RaceMeta, RaceProgress, RaceRoom, RaceSeat, RaceStore } from './race-store.ts';
+import type { Joined, RaceMeta, RaceOfGame, RaceProgress, RaceRoom, RaceSeat, RaceStore } from './race-store.ts';
 
 const PREFIX = 'mahjong:race:';
 const GAME_PREFIX = 'mahjong:race-game:';
@@ -28,6 +29,13 @@ redis.call('SET', KEYS[2], ARGV[7] .. ' ' .. n, 'PX', ARGV[5])
 return {n, 1}
 `;
 
+/** Stamps a room's start once, only while the room is there (KEYS: room; ARGV: start). Answers the start that stands. */
+const START_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('HSETNX', KEYS[1], 'start', ARGV[1])
+return redis.call('HGET', KEYS[1], 'start')
+`;
+
 /** Redis cannot answer: the request is refused with 503 and Retry-After (errors.ts), never a 500. */
 async function answered<T>(command: Promise<T>): Promise<T> {
   try {
@@ -42,6 +50,7 @@ async function answered<T>(command: Promise<T>): Promise<T> {
 
 type RaceRedis = Redis & {
   joinRace(room: string, game: string, ...args: (string | number)[]): Promise<number | [number, number]>;
+  startRace(room: string, at: number): Promise<string | null>;
 };
 
 const options = { commandTimeout: COMMAND_TIMEOUT_MS, maxRetriesPerRequest: 1, connectTimeout: 1000 } as const;
@@ -60,6 +69,7 @@ export class RedisRaceStore implements RaceStore {
   ) {
     this.redis = new Redis(url, options) as RaceRedis;
     this.redis.defineCommand('joinRace', { numberOfKeys: 2, lua: JOIN_LUA });
+    this.redis.defineCommand('startRace', { numberOfKeys: 1, lua: START_LUA });
     this.subscriber = new Redis(url, { ...options, commandTimeout: undefined });
     this.redis.on('error', onError); // without a listener an error would end the process
     this.subscriber.on('error', onError);
@@ -96,7 +106,8 @@ export class RedisRaceStore implements RaceStore {
       });
     }
     const order = hash.order ? (JSON.parse(hash.order) as number[]) : null;
-    return { meta: JSON.parse(hash.meta) as RaceMeta, seats, order };
+    const startsAt = hash.start ? Number(hash.start) : null;
+    return { meta: JSON.parse(hash.meta) as RaceMeta, seats, order, startsAt };
   }
 
   async join(id: string, seat: Omit<RaceSeat, 'n'>, progress: RaceProgress, max: number): Promise<Joined> {
@@ -119,13 +130,20 @@ export class RedisRaceStore implements RaceStore {
     return { seat: n, fresh: fresh === 1 };
   }
 
-  async raceOf(gameId: string): Promise<{ id: string; n: number } | undefined> {
-    // Asked after every move batch of every game: with Redis away it answers at once, never holding a move.
+  async raceOf(gameId: string): Promise<RaceOfGame | undefined> {
+    // Asked before every move batch of every game: with Redis away it answers at once, never holding a move.
     if (this.redis.status !== 'ready') return undefined;
     const value = await this.redis.get(GAME_PREFIX + gameId);
     if (!value) return undefined;
     const [id, n] = value.split(' ');
-    return id && n ? { id, n: Number(n) } : undefined;
+    if (!id || !n) return undefined;
+    const start = await this.redis.hget(PREFIX + id, 'start');
+    return { id, n: Number(n), startsAt: start ? Number(start) : null };
+  }
+
+  async start(id: string, at: number): Promise<number | null> {
+    const stands = await answered(this.redis.startRace(PREFIX + id, at));
+    return stands ? Number(stands) : null;
   }
 
   async setProgress(id: string, n: number, progress: RaceProgress): Promise<void> {

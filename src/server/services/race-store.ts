@@ -41,6 +41,13 @@ export interface RaceRoom {
   readonly meta: RaceMeta;
   readonly seats: readonly (RaceSeat & { progress: RaceProgress; seenAt: number })[]; // by seat
   readonly order: readonly number[] | null; // seats in the race's final order, once it ended
+  readonly startsAt: number | null; // ms epoch of the room's one start (after its countdown); null until stamped
+}
+
+export interface RaceOfGame {
+  readonly id: string;
+  readonly n: number;
+  readonly startsAt: number | null;
 }
 
 export type Joined = { readonly seat: number; readonly fresh: boolean } | 'full' | 'missing';
@@ -51,8 +58,10 @@ export interface RaceStore {
   read(id: string): Promise<RaceRoom | undefined>;
   /** Takes the next seat for `seat.playerId`, or answers the seat they hold already; at most `max` seats. */
   join(id: string, seat: Omit<RaceSeat, 'n'>, progress: RaceProgress, max: number): Promise<Joined>;
-  /** The race and seat a game plays in, if any. */
-  raceOf(gameId: string): Promise<{ id: string; n: number } | undefined>;
+  /** The race and seat a game plays in, if any, with the room's start (null until stamped). */
+  raceOf(gameId: string): Promise<RaceOfGame | undefined>;
+  /** Stamps the room's start once; answers the start that stands, or null when the room is gone. */
+  start(id: string, at: number): Promise<number | null>;
   setProgress(id: string, n: number, progress: RaceProgress): Promise<void>;
   /** Marks seats as present now (their player has the room's page open). */
   seen(id: string, seats: readonly number[], at: number): Promise<void>;
@@ -69,6 +78,7 @@ interface MemoryRoom {
   meta: RaceMeta;
   seats: Map<number, RaceSeat & { progress: RaceProgress; seenAt: number }>;
   order: readonly number[] | null;
+  startsAt: number | null;
   touchedAt: number; // ms epoch of the last join or move
 }
 
@@ -108,14 +118,14 @@ export class MemoryRaceStore implements RaceStore {
   }
 
   async create(meta: RaceMeta): Promise<void> {
-    this.rooms.set(meta.id, { meta, seats: new Map(), order: null, touchedAt: this.now() });
+    this.rooms.set(meta.id, { meta, seats: new Map(), order: null, startsAt: null, touchedAt: this.now() });
   }
 
   async read(id: string): Promise<RaceRoom | undefined> {
     const room = this.live(id);
     if (!room) return undefined;
     const seats = [...room.seats.values()].sort((a, b) => a.n - b.n);
-    return { meta: room.meta, seats: seats.map((s) => ({ ...s })), order: room.order };
+    return { meta: room.meta, seats: seats.map((s) => ({ ...s })), order: room.order, startsAt: room.startsAt };
   }
 
   async join(id: string, seat: Omit<RaceSeat, 'n'>, progress: RaceProgress, max: number): Promise<Joined> {
@@ -131,9 +141,17 @@ export class MemoryRaceStore implements RaceStore {
     return { seat: n, fresh: true };
   }
 
-  async raceOf(gameId: string): Promise<{ id: string; n: number } | undefined> {
+  async raceOf(gameId: string): Promise<RaceOfGame | undefined> {
     const found = this.games.get(gameId);
-    return found && this.live(found.id) ? found : undefined;
+    const room = found && this.live(found.id);
+    return found && room ? { ...found, startsAt: room.startsAt } : undefined;
+  }
+
+  async start(id: string, at: number): Promise<number | null> {
+    const room = this.live(id);
+    if (!room) return null;
+    room.startsAt ??= at;
+    return room.startsAt;
   }
 
   async setProgress(id: string, n: number, progress: RaceProgress): Promise<void> {
