@@ -44,6 +44,29 @@ export interface RaceRoom {
   readonly startsAt: number | null; // ms epoch of the room's one start (after its countdown); null until stamped
 }
 
+export interface StreamBounds {
+  readonly player: number; // live streams one player may hold
+  readonly client: number; // live streams one client (clientKey) may hold
+}
+
+/** Streams held, counted by player and by client (this process's own). */
+export class StreamCounts {
+  readonly player = new Map<string, number>();
+  readonly client = new Map<string, number>();
+
+  /** Adds `by` to the counts of `player` and `client`; a count that reaches 0 goes. */
+  add(player: string, client: string, by: number): void {
+    for (const [map, key] of [
+      [this.player, player],
+      [this.client, client],
+    ] as const) {
+      const n = (map.get(key) ?? 0) + by;
+      if (n > 0) map.set(key, n);
+      else map.delete(key);
+    }
+  }
+}
+
 export interface RaceOfGame {
   readonly id: string;
   readonly n: number;
@@ -67,6 +90,15 @@ export interface RaceStore {
   seen(id: string, seats: readonly number[], at: number): Promise<void>;
   /** Records the final order once; answers the order that stands (the first one recorded). */
   end(id: string, order: readonly number[]): Promise<readonly number[]>;
+  /**
+   * Counts a live stream of `player` from `client`, unless either holds its most already (every process's, when
+   * shared): answers which one is full, and then counts nothing.
+   */
+  takeStream(player: string, client: string, max: StreamBounds): Promise<'player' | 'client' | undefined>;
+  /** A stream counted by takeStream closed. */
+  dropStream(player: string, client: string): Promise<void>;
+  /** Renews this process's stream counts (its heartbeat): those of a process that died lapse. */
+  keepStreams(): Promise<void>;
   /** Tells every process that a room changed. */
   publish(id: string): Promise<void>;
   /** Calls `changed` with the id of each room that changes, in any process. */
@@ -89,6 +121,7 @@ export class MemoryRaceStore implements RaceStore {
   private readonly games = new Map<string, { id: string; n: number }>(); // game id → its race and seat
   private readonly listeners: ((id: string) => void)[] = [];
   private readonly timer: NodeJS.Timeout;
+  private readonly streams = new StreamCounts(); // one process: its own counts are everyone's
 
   constructor(
     private readonly idleMs: number,
@@ -176,6 +209,19 @@ export class MemoryRaceStore implements RaceStore {
     room.order ??= order;
     return room.order;
   }
+
+  async takeStream(player: string, client: string, max: StreamBounds): Promise<'player' | 'client' | undefined> {
+    if ((this.streams.player.get(player) ?? 0) >= max.player) return 'player';
+    if ((this.streams.client.get(client) ?? 0) >= max.client) return 'client';
+    this.streams.add(player, client, 1);
+    return undefined;
+  }
+
+  async dropStream(player: string, client: string): Promise<void> {
+    this.streams.add(player, client, -1);
+  }
+
+  async keepStreams(): Promise<void> {}
 
   async publish(id: string): Promise<void> {
     for (const listener of this.listeners) listener(id);

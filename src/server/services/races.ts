@@ -44,8 +44,8 @@ export interface RaceLimits {
   roomsPerHour: number; // rooms one client (clientKey) may open an hour
   roomsPerHourAll: number; // rooms everyone may open an hour
   requestsPerSecond: number; // race requests (open, join, stream, read) one player may make a second
-  streamsPerPlayer: number; // live streams one player may hold open (tabs) on a process
-  streamsPerClient: number; // live streams one client (clientKey) may hold open on a process
+  streamsPerPlayer: number; // live streams one player may hold open (tabs), on every process together
+  streamsPerClient: number; // live streams one client (clientKey) may hold open, on every process together
   streamsAll: number; // live streams one process holds at most
   pushMs: number; // a room's viewers get at most one update this often; ms
   heartbeatMs: number; // presence is marked and every stream hears from the server this often; ms
@@ -153,9 +153,7 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
   const roomsAll = new WindowBudget('races:all', limits.roomsPerHourAll, 3_600_000, fastify.counters);
   const requests = new WindowBudget('races:requests', limits.requestsPerSecond, 1000, fastify.counters);
   const streams = new Map<string, Set<Stream>>(); // room id → its viewers on this process
-  const perPlayer = new Map<string, number>();
-  const perClient = new Map<string, number>();
-  let open = 0;
+  let open = 0; // streams open on this process
   const pending = new Map<string, NodeJS.Timeout>(); // room id → its coalesced update
   const pushedAt = new Map<string, number>(); // room id → ms epoch of its last update
   let view: RaceView = () => '';
@@ -166,11 +164,6 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
     code: 'ERR_NO_RACE',
     message: `there is no such race: races close after ${Math.round(limits.idleMs / 1000)} s without a move`,
   });
-  const count = (map: Map<string, number>, key: string, by: number): void => {
-    const n = (map.get(key) ?? 0) + by;
-    if (n > 0) map.set(key, n);
-    else map.delete(key);
-  };
 
   /** Writes one event to a stream, without waiting for a slow reader (its socket buffers it). */
   const write = (stream: Stream, text: string): void => {
@@ -227,8 +220,10 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
 
   store.subscribe(push);
 
-  // Presence and keep-alive: every viewer's seat is marked seen, and every stream hears from the server.
+  // Presence and keep-alive: every viewer's seat is marked seen, and every stream hears from the server; this
+  // process's stream counts are renewed (a process that died stops renewing, and its counts lapse).
   const heartbeat = setInterval(() => {
+    void store.keepStreams().catch((error: unknown) => fastify.log.warn({ err: error }, 'races: streams not renewed'));
     for (const [id, viewers] of streams) {
       const players = new Set([...viewers].map((s) => s.playerId));
       void store
@@ -413,23 +408,23 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
       if (changed) await store.publish(room.meta.id);
     },
 
-    /** A refusal when this player, this client or this process holds as many streams as it may. */
-    canStream(playerId: string, client: string): Refusal | undefined {
-      const full =
-        (perPlayer.get(playerId) ?? 0) >= limits.streamsPerPlayer
-          ? `a player may follow ${limits.streamsPerPlayer} races at once (one a tab)`
-          : (perClient.get(client) ?? 0) >= limits.streamsPerClient
-            ? `one network may follow ${limits.streamsPerClient} races at once`
-            : open >= limits.streamsAll
-              ? 'this server follows as many races as it can; try again in a moment'
-              : undefined;
-      return full === undefined ? undefined : { ok: false, code: 'ERR_RACE_STREAMS', retryAfterS: 10, message: full };
-    },
-
-    /** Answers `request` with the room's live stream (text/event-stream) until either side closes. */
-    async stream(request: FastifyRequest, reply: FastifyReply, room: RaceRoom): Promise<void> {
+    /**
+     * Answers `request` with the room's live stream (text/event-stream) until either side closes; or a refusal
+     * when this player or this client holds as many streams as it may (on every process together), or this
+     * process holds its most.
+     */
+    async stream(request: FastifyRequest, reply: FastifyReply, room: RaceRoom): Promise<Refusal | undefined> {
       const id = room.meta.id;
       const client = clientKey(request.ip);
+      const refuse = (message: string): Refusal => ({ ok: false, code: 'ERR_RACE_STREAMS', retryAfterS: 10, message });
+      if (open >= limits.streamsAll)
+        return refuse('this server follows as many races as it can; try again in a moment');
+      const full = await store.takeStream(request.playerId, client, {
+        player: limits.streamsPerPlayer,
+        client: limits.streamsPerClient,
+      });
+      if (full === 'player') return refuse(`a player may follow ${limits.streamsPerPlayer} races at once (one a tab)`);
+      if (full === 'client') return refuse(`one network may follow ${limits.streamsPerClient} races at once`);
       const stream: Stream = { raw: reply.raw, playerId: request.playerId, client, i18n: request.i18n, last: '' };
       reply.hijack();
       reply.raw.writeHead(200, {
@@ -442,8 +437,6 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
       reply.raw.write('retry: 2000\n\n'); // after a drop (a process restarting), the browser comes back in 2 s
       const viewers = streams.get(id) ?? new Set<Stream>();
       streams.set(id, viewers.add(stream));
-      count(perPlayer, stream.playerId, 1);
-      count(perClient, client, 1);
       open++;
       reply.raw.on('close', () => {
         viewers.delete(stream);
@@ -453,14 +446,16 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
           clearTimeout(pending.get(id));
           pending.delete(id);
         }
-        count(perPlayer, stream.playerId, -1);
-        count(perClient, client, -1);
         open--;
+        void store
+          .dropStream(stream.playerId, client)
+          .catch((error: unknown) => fastify.log.warn({ err: error }, 'races: a closed stream not counted off'));
       });
       const seat = room.seats.find((s) => s.playerId === stream.playerId);
       if (seat) await store.seen(id, [seat.n], now()); // back within the grace: nothing changed for anyone
       await store.publish(id);
       void pushNow(id);
+      return undefined;
     },
 
     /** Streams open on this process, for /healthz?detail=1 and the tests. */
@@ -482,8 +477,12 @@ export default fp(
   async (fastify: FastifyInstance, opts: { redisUrl?: string; limits?: Partial<RaceLimits>; now: () => number }) => {
     const limits = { ...RACE_LIMITS, ...opts.limits };
     const store: RaceStore = opts.redisUrl
-      ? new RedisRaceStore(opts.redisUrl, limits.idleMs, opts.now, (error) =>
-          fastify.log.warn({ err: error }, 'races: Redis error'),
+      ? new RedisRaceStore(
+          opts.redisUrl,
+          limits.idleMs,
+          opts.now,
+          (error) => fastify.log.warn({ err: error }, 'races: Redis error'),
+          3 * limits.heartbeatMs, // two heartbeats may be late before a live process's streams lapse
         )
       : new MemoryRaceStore(limits.idleMs, opts.now);
     const races = createRaces(fastify, store, limits, opts.now);

@@ -3,7 +3,8 @@
  * behind haproxy. Ana races on the first process, Ben on the second: Ana starts the race on the first and both
  * streams hear the one start instant, Ben's moves before it refused by the second; Ana's stream (first process)
  * hears of Ben's verified moves (second process) through Redis; the second process is restarted mid-race (SIGTERM, drain, start)
- * and no verified move is lost; Ben finishes through the balancer, and the order stands on both processes.
+ * and no verified move is lost; Ben finishes through the balancer, and the order stands on both processes. Ana's
+ * streams across both processes count against one bound (Redis), refused past it on either.
  *
  * Where PostgreSQL is missing (never in CI) the processes share one SQLite file, as in fleet.test.ts.
  */
@@ -177,6 +178,24 @@ describe.skipIf(missing !== undefined)('a live race across a fleet', () => {
         const seen = await ana.json<RaceJson>(base, 'GET', `/api/races/${id}`);
         expect(seen).toMatchObject({ ended: true, order: ['2', 'me'] });
       }
+
+      // Streams count fleet-wide: Ana holds one on process one, three more across both reach her bound (4), and a
+      // fifth is refused on either process; closing one makes room on the other.
+      const follow = (base: string, signal?: AbortSignal) =>
+        fetch(`${base}${race}/events`, { headers: { cookie: ana.cookie, 'x-forwarded-for': '198.51.100.1' }, signal });
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 1100)); // 5 race requests a second
+      const held = [new AbortController(), new AbortController(), new AbortController()];
+      await pause();
+      for (const [i, controller] of held.entries())
+        expect((await follow(i === 1 ? one : two, controller.signal)).status).toBe(200);
+      const past = await follow(one);
+      expect(past.status).toBe(429);
+      expect(await past.text()).toMatch(/a player may follow 4 races at once/i);
+      expect((await follow(two)).status).toBe(429);
+      held[0]!.abort(); // one on process two closes
+      await pause();
+      await expect.poll(async () => (await follow(one, AbortSignal.timeout(2000))).status, { timeout: 5000 }).toBe(200);
+      for (const controller of held) controller.abort();
       await reader.cancel();
     },
   );

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AppOptions } from '../../../src/server/app.ts';
 import { build, createGame, newPlayer, postMoves, query, solutionMoves, testClock } from '../helper.ts';
 import type { Deal } from '../../../src/engine/index.ts';
+import { Redis } from 'ioredis';
 import { REDIS_MISSING, startRedis, type TestRedis } from '../../support/redis.ts';
 
 const LAYOUT = 'turtle';
@@ -466,5 +467,48 @@ describe('the live stream', () => {
     const reader = res.body!.getReader();
     for (;;) if ((await reader.read()).done) break;
     await closed;
+  });
+});
+
+describe.skipIf(REDIS_MISSING !== undefined)("streams counted in Redis (a fleet's)", () => {
+  let redis: TestRedis | undefined;
+  afterAll(async () => redis?.stop());
+
+  test("every process's streams count; a process that died stops counting once its counts lapse", async () => {
+    redis = await startRedis();
+    const raw = new Redis(redis.url);
+    try {
+      const races = { streamsPerPlayer: 1, heartbeatMs: 200, requestsPerSecond: 50 }; // counts lapse after 600 ms
+      const app = await build({ tutorial: false, redisUrl: redis.url, races });
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      const ana = await newPlayer(app);
+      const id = await openRace(app, ana);
+      const game = await myGame(app, ana, id);
+      const [row] = await query<{ player_id: string }>(app, 'SELECT player_id FROM games WHERE id = ?', game.id);
+      const key = `mahjong:race-streams:player:${row!.player_id}`;
+      const events = (signal?: AbortSignal) => fetch(`${url}/race/${id}/events`, { headers: { cookie: ana }, signal });
+
+      // Another process holds Ana's one stream, then dies: refused until its count lapses.
+      await raw.hset(key, 'another-process', `1@${Date.now()}`);
+      const refused = await events();
+      expect(refused.status).toBe(429);
+      expect(await refused.text()).toMatch(/a player may follow 1 races at once/i);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      const controller = new AbortController();
+      expect((await events(controller.signal)).status).toBe(200);
+      expect(await raw.hexists(key, 'another-process')).toBe(0); // dropped as it lapsed
+
+      // A live process renews its counts: past the lapse Ana's stream still counts.
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      expect((await events()).status).toBe(429);
+      controller.abort(); // closed: counted off at once
+      await expect.poll(() => raw.exists(key)).toBe(0);
+      const again = new AbortController();
+      expect((await events(again.signal)).status).toBe(200);
+      again.abort();
+      await app.close();
+    } finally {
+      raw.disconnect();
+    }
   });
 });

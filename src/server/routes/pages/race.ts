@@ -124,10 +124,9 @@ export default async function pagesRace(fastify: FastifyInstance): Promise<void>
     const found = await fastify.races.find(request.params.id, request.playerId);
     if (!found)
       return sendRefusal(request, reply, { ok: false, code: 'ERR_NO_RACE', message: 'there is no such race' });
-    const full = fastify.races.canStream(request.playerId, clientKey(request.ip));
-    if (full) return sendRefusal(request, reply, full);
     await fastify.races.mend(found.room);
-    await fastify.races.stream(request, reply, found.room);
+    const full = await fastify.races.stream(request, reply, found.room);
+    if (full) return sendRefusal(request, reply, full);
     return reply;
   });
 
