@@ -90,6 +90,8 @@ export const ERROR_STATUS = {
   ERR_RACE_FULL: 409, // the race has its most players
   ERR_RACE_OVER: 409, // the race has ended: it takes no new players
   ERR_RACE_STREAMS: 429, // this player or client holds the most live race streams it may
+  ERR_RACE_NOT_STARTED: 409, // a racing game's move before its race's start (its countdown still running)
+  ERR_NOT_RACE_HOST: 403, // a start asked by someone other than the race's maker (while the maker is there)
   // players and their stats (pages)
   ERR_NO_GAMES: 404, // an export of a player with no games
   ERR_NOTHING_TO_MOVE: 409, // a transfer link asked for by a player with no games

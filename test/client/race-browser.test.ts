@@ -1,6 +1,7 @@
 /**
  * A live race in three browsers (docs/contracts.md, "Live races"): one opens it from a play page's Race button,
- * two join from its link (one on a phone), each sees the others' tiles left change live, one reloads mid-race and
+ * two join from its link (one on a phone), its maker starts it and every screen counts 3-2-1 to the same instant
+ * (the boards take no input before), each sees the others' tiles left change live, one reloads mid-race and
  * keeps their place, and when all three have cleared the board every screen shows the server's order.
  */
 import type { BrowserContext, Page } from 'playwright-core';
@@ -34,7 +35,12 @@ const order = (page: Page) =>
     const contexts: BrowserContext[] = [
       await env.browser.newContext({ viewport: { width: 1280, height: 800 } }),
       await env.browser.newContext({ viewport: { width: 1280, height: 800 } }),
-      await env.browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true }),
+      await env.browser.newContext({
+        viewport: { width: 390, height: 844 },
+        hasTouch: true,
+        isMobile: true,
+        reducedMotion: 'reduce',
+      }),
     ];
     try {
       const [ana, ben, cat] = await Promise.all(contexts.map((c) => c.newPage()));
@@ -58,6 +64,34 @@ const order = (page: Page) =>
       await expect.poll(() => standings(ana!)).toEqual({ me: '40 playing', 2: '40 playing', 3: '40 playing' });
       expect(await standings(ben!)).toEqual({ 1: '40 playing', me: '40 playing', 3: '40 playing' });
       expect(await standings(cat!)).toEqual({ 1: '40 playing', 2: '40 playing', me: '40 playing' });
+
+      // Before the start the boards take no input; Ana has the Start button, the others wait for her.
+      for (const page of pages) expect(await page.locator('.board-wrap[inert]').count()).toBe(1);
+      expect(await ben!.locator('#race .race-wait').textContent()).toBe('Waiting for Player 1 to start the race.');
+      expect(await ben!.locator('[data-race="start"]').count()).toBe(0);
+
+      // Ana starts: every screen counts down over the board to the one instant the server stamped.
+      await ana!.locator('[data-race="start"]').click();
+      // Each screen's first number shown, with its animation (none on the phone, which asks for reduced motion).
+      const counts = await Promise.all(
+        pages.map(async (page) => {
+          const shown = await page.waitForFunction(() => {
+            const n = document.querySelector('#race-countdown:not([hidden]) span');
+            return n && /^[123]$/.test(n.textContent ?? '') ? getComputedStyle(n).animationName : false;
+          });
+          return shown.jsonValue();
+        }),
+      );
+      expect(counts).toEqual(['race-count', 'race-count', 'none']);
+      const startsAt = await Promise.all(pages.map((page) => page.locator('#race').getAttribute('data-starts-at')));
+      expect(new Set(startsAt).size).toBe(1);
+      expect(Number(startsAt[0])).toBeGreaterThan(Date.now() - 3000);
+      for (const page of pages) {
+        await page.waitForSelector('.board-wrap:not([inert])', { timeout: 10_000 });
+        expect(Date.now()).toBeGreaterThanOrEqual(Number(startsAt[0]) - 50); // not before the server's instant
+        await page.waitForSelector('#race-countdown', { state: 'hidden' });
+      }
+      expect(await ana!.locator('[data-race="start"]').count()).toBe(0);
 
       const { deal } = await pageData(ana!);
       const solution = deal.solution;

@@ -26,6 +26,7 @@ export const RaceSchema = z.object({
   url: z.string(), // the race page
   maxPlayers: z.number().int(),
   ended: z.boolean(),
+  startsAt: z.number().nullable(), // ms epoch of the start everyone counts down to; null until its maker starts it
   players: z.array(
     z.object({
       player: z.string(), // "me" for the viewer, else the seat's number

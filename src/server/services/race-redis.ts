@@ -1,17 +1,34 @@
 /**
  * Race rooms in Redis (services/race-store.ts), shared by every process of a fleet. A room is one hash,
  * `mahjong:race:<id>`: `meta` (JSON), `count` (seats taken), `who:<player>` (their seat), `seat:<n>` (JSON),
- * `prog:<n>` (JSON), `seen:<n>` (ms epoch) and `order` (JSON, once the race ended); each game in a race has
+ * `prog:<n>` (JSON), `seen:<n>` (ms epoch), `start` (ms epoch, once stamped) and `order` (JSON, once the race
+ * ended); each game in a race has
  * `mahjong:race-game:<game>` = `<id> <n>`. Every write renews the room's keys for `idleMs`. Changes are
  * announced on the channel `mahjong:races` (the room's id), which every process subscribes to on a
  * connection of its own (a subscribed connection can do nothing else).
+ *
+ * Live streams are counted fleet-wide: `mahjong:race-streams:player:<id>` and `…:client:<key>` are hashes of
+ * `<process>` → `<streams>@<ms epoch>`, each process writing its own field (at each open and close, and at every
+ * heartbeat); a field not renewed for `streamTtlMs` (a process that died) no longer counts and is dropped.
  */
 import { Redis } from 'ioredis';
-import type { Joined, RaceMeta, RaceProgress, RaceRoom, RaceSeat, RaceStore } from './race-store.ts';
+import { randomBytes } from 'node:crypto';
+import {
+  StreamCounts,
+  type Joined,
+  type RaceMeta,
+  type RaceOfGame,
+  type RaceProgress,
+  type RaceRoom,
+  type RaceSeat,
+  type RaceStore,
+  type StreamBounds,
+} from './race-store.ts';
 
 const PREFIX = 'mahjong:race:';
 const GAME_PREFIX = 'mahjong:race-game:';
 const CHANNEL = 'mahjong:races';
+const STREAMS_PREFIX = 'mahjong:race-streams:';
 const COMMAND_TIMEOUT_MS = 1000; // a room command that takes longer fails (the request answers 503)
 
 /** Takes a seat atomically (KEYS: room, game index; ARGV: player, seat JSON, progress JSON, max, idle ms, now, game index value). */
@@ -28,6 +45,38 @@ redis.call('SET', KEYS[2], ARGV[7] .. ' ' .. n, 'PX', ARGV[5])
 return {n, 1}
 `;
 
+/** Stamps a room's start once, only while the room is there (KEYS: room; ARGV: start). Answers the start that stands. */
+const START_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+redis.call('HSETNX', KEYS[1], 'start', ARGV[1])
+return redis.call('HGET', KEYS[1], 'start')
+`;
+
+/**
+ * Counts a stream atomically (KEYS: player's hash, client's hash; ARGV: process, now, ttl ms, player's bound,
+ * client's bound, this process's player count after it, its client count after it). Answers 0 (counted), 1 (the
+ * player holds their most), 2 (the client does). Fields older than the ttl are a dead process's: dropped.
+ */
+const TAKE_STREAM_LUA = `
+local now, ttl = tonumber(ARGV[2]), tonumber(ARGV[3])
+local function live(key)
+  local total = 0
+  local all = redis.call('HGETALL', key)
+  for i = 1, #all, 2 do
+    local n, at = string.match(all[i + 1], '^(%d+)@(%d+)$')
+    if n and tonumber(at) > now - ttl then total = total + tonumber(n) else redis.call('HDEL', key, all[i]) end
+  end
+  return total
+end
+if live(KEYS[1]) >= tonumber(ARGV[4]) then return 1 end
+if live(KEYS[2]) >= tonumber(ARGV[5]) then return 2 end
+for i = 1, 2 do
+  redis.call('HSET', KEYS[i], ARGV[1], ARGV[5 + i] .. '@' .. ARGV[2])
+  redis.call('PEXPIRE', KEYS[i], ttl)
+end
+return 0
+`;
+
 /** Redis cannot answer: the request is refused with 503 and Retry-After (errors.ts), never a 500. */
 async function answered<T>(command: Promise<T>): Promise<T> {
   try {
@@ -42,6 +91,8 @@ async function answered<T>(command: Promise<T>): Promise<T> {
 
 type RaceRedis = Redis & {
   joinRace(room: string, game: string, ...args: (string | number)[]): Promise<number | [number, number]>;
+  startRace(room: string, at: number): Promise<string | null>;
+  takeStream(player: string, client: string, ...args: (string | number)[]): Promise<number>;
 };
 
 const options = { commandTimeout: COMMAND_TIMEOUT_MS, maxRetriesPerRequest: 1, connectTimeout: 1000 } as const;
@@ -51,15 +102,20 @@ export class RedisRaceStore implements RaceStore {
   private readonly redis: RaceRedis;
   private readonly subscriber: Redis;
   private readonly listeners: ((id: string) => void)[] = [];
+  private readonly process = randomBytes(6).toString('base64url'); // this process's field in the stream counts
+  private readonly streams = new StreamCounts(); // this process's own streams
 
   constructor(
     url: string,
     private readonly idleMs: number,
     private readonly now: () => number,
     onError: (error: Error) => void,
+    private readonly streamTtlMs: number, // a process's stream counts not renewed for this long lapse; ms
   ) {
     this.redis = new Redis(url, options) as RaceRedis;
     this.redis.defineCommand('joinRace', { numberOfKeys: 2, lua: JOIN_LUA });
+    this.redis.defineCommand('startRace', { numberOfKeys: 1, lua: START_LUA });
+    this.redis.defineCommand('takeStream', { numberOfKeys: 2, lua: TAKE_STREAM_LUA });
     this.subscriber = new Redis(url, { ...options, commandTimeout: undefined });
     this.redis.on('error', onError); // without a listener an error would end the process
     this.subscriber.on('error', onError);
@@ -96,7 +152,8 @@ export class RedisRaceStore implements RaceStore {
       });
     }
     const order = hash.order ? (JSON.parse(hash.order) as number[]) : null;
-    return { meta: JSON.parse(hash.meta) as RaceMeta, seats, order };
+    const startsAt = hash.start ? Number(hash.start) : null;
+    return { meta: JSON.parse(hash.meta) as RaceMeta, seats, order, startsAt };
   }
 
   async join(id: string, seat: Omit<RaceSeat, 'n'>, progress: RaceProgress, max: number): Promise<Joined> {
@@ -119,13 +176,20 @@ export class RedisRaceStore implements RaceStore {
     return { seat: n, fresh: fresh === 1 };
   }
 
-  async raceOf(gameId: string): Promise<{ id: string; n: number } | undefined> {
-    // Asked after every move batch of every game: with Redis away it answers at once, never holding a move.
+  async raceOf(gameId: string): Promise<RaceOfGame | undefined> {
+    // Asked before every move batch of every game: with Redis away it answers at once, never holding a move.
     if (this.redis.status !== 'ready') return undefined;
     const value = await this.redis.get(GAME_PREFIX + gameId);
     if (!value) return undefined;
     const [id, n] = value.split(' ');
-    return id && n ? { id, n: Number(n) } : undefined;
+    if (!id || !n) return undefined;
+    const start = await this.redis.hget(PREFIX + id, 'start');
+    return { id, n: Number(n), startsAt: start ? Number(start) : null };
+  }
+
+  async start(id: string, at: number): Promise<number | null> {
+    const stands = await answered(this.redis.startRace(PREFIX + id, at));
+    return stands ? Number(stands) : null;
   }
 
   async setProgress(id: string, n: number, progress: RaceProgress): Promise<void> {
@@ -151,6 +215,54 @@ export class RedisRaceStore implements RaceStore {
     await this.redis.hsetnx(PREFIX + id, 'order', JSON.stringify(order));
     const stands = await this.redis.hget(PREFIX + id, 'order');
     return stands ? (JSON.parse(stands) as number[]) : order;
+  }
+
+  async takeStream(player: string, client: string, max: StreamBounds): Promise<'player' | 'client' | undefined> {
+    const mine = (map: Map<string, number>, key: string): number => (map.get(key) ?? 0) + 1;
+    const answer = await answered(
+      this.redis.takeStream(
+        `${STREAMS_PREFIX}player:${player}`,
+        `${STREAMS_PREFIX}client:${client}`,
+        this.process,
+        this.now(),
+        this.streamTtlMs,
+        max.player,
+        max.client,
+        mine(this.streams.player, player),
+        mine(this.streams.client, client),
+      ),
+    );
+    if (answer === 1) return 'player';
+    if (answer === 2) return 'client';
+    this.streams.add(player, client, 1);
+    return undefined;
+  }
+
+  async dropStream(player: string, client: string): Promise<void> {
+    this.streams.add(player, client, -1);
+    await this.write([
+      ['player', player, this.streams.player.get(player) ?? 0],
+      ['client', client, this.streams.client.get(client) ?? 0],
+    ]);
+  }
+
+  async keepStreams(): Promise<void> {
+    await this.write([
+      ...[...this.streams.player].map(([key, n]) => ['player', key, n] as const),
+      ...[...this.streams.client].map(([key, n]) => ['client', key, n] as const),
+    ]);
+  }
+
+  /** Writes this process's stream counts, stamped now (a count of 0: its field goes). */
+  private async write(counts: readonly (readonly ['player' | 'client', string, number])[]): Promise<void> {
+    if (counts.length === 0) return;
+    const batch = this.redis.multi();
+    for (const [kind, key, n] of counts) {
+      const hash = `${STREAMS_PREFIX}${kind}:${key}`;
+      if (n > 0) batch.hset(hash, this.process, `${n}@${this.now()}`).pexpire(hash, this.streamTtlMs);
+      else batch.hdel(hash, this.process);
+    }
+    await batch.exec();
   }
 
   async publish(id: string): Promise<void> {

@@ -41,6 +41,36 @@ export interface RaceRoom {
   readonly meta: RaceMeta;
   readonly seats: readonly (RaceSeat & { progress: RaceProgress; seenAt: number })[]; // by seat
   readonly order: readonly number[] | null; // seats in the race's final order, once it ended
+  readonly startsAt: number | null; // ms epoch of the room's one start (after its countdown); null until stamped
+}
+
+export interface StreamBounds {
+  readonly player: number; // live streams one player may hold
+  readonly client: number; // live streams one client (clientKey) may hold
+}
+
+/** Streams held, counted by player and by client (this process's own). */
+export class StreamCounts {
+  readonly player = new Map<string, number>();
+  readonly client = new Map<string, number>();
+
+  /** Adds `by` to the counts of `player` and `client`; a count that reaches 0 goes. */
+  add(player: string, client: string, by: number): void {
+    for (const [map, key] of [
+      [this.player, player],
+      [this.client, client],
+    ] as const) {
+      const n = (map.get(key) ?? 0) + by;
+      if (n > 0) map.set(key, n);
+      else map.delete(key);
+    }
+  }
+}
+
+export interface RaceOfGame {
+  readonly id: string;
+  readonly n: number;
+  readonly startsAt: number | null;
 }
 
 export type Joined = { readonly seat: number; readonly fresh: boolean } | 'full' | 'missing';
@@ -51,13 +81,24 @@ export interface RaceStore {
   read(id: string): Promise<RaceRoom | undefined>;
   /** Takes the next seat for `seat.playerId`, or answers the seat they hold already; at most `max` seats. */
   join(id: string, seat: Omit<RaceSeat, 'n'>, progress: RaceProgress, max: number): Promise<Joined>;
-  /** The race and seat a game plays in, if any. */
-  raceOf(gameId: string): Promise<{ id: string; n: number } | undefined>;
+  /** The race and seat a game plays in, if any, with the room's start (null until stamped). */
+  raceOf(gameId: string): Promise<RaceOfGame | undefined>;
+  /** Stamps the room's start once; answers the start that stands, or null when the room is gone. */
+  start(id: string, at: number): Promise<number | null>;
   setProgress(id: string, n: number, progress: RaceProgress): Promise<void>;
   /** Marks seats as present now (their player has the room's page open). */
   seen(id: string, seats: readonly number[], at: number): Promise<void>;
   /** Records the final order once; answers the order that stands (the first one recorded). */
   end(id: string, order: readonly number[]): Promise<readonly number[]>;
+  /**
+   * Counts a live stream of `player` from `client`, unless either holds its most already (every process's, when
+   * shared): answers which one is full, and then counts nothing.
+   */
+  takeStream(player: string, client: string, max: StreamBounds): Promise<'player' | 'client' | undefined>;
+  /** A stream counted by takeStream closed. */
+  dropStream(player: string, client: string): Promise<void>;
+  /** Renews this process's stream counts (its heartbeat): those of a process that died lapse. */
+  keepStreams(): Promise<void>;
   /** Tells every process that a room changed. */
   publish(id: string): Promise<void>;
   /** Calls `changed` with the id of each room that changes, in any process. */
@@ -69,6 +110,7 @@ interface MemoryRoom {
   meta: RaceMeta;
   seats: Map<number, RaceSeat & { progress: RaceProgress; seenAt: number }>;
   order: readonly number[] | null;
+  startsAt: number | null;
   touchedAt: number; // ms epoch of the last join or move
 }
 
@@ -79,6 +121,7 @@ export class MemoryRaceStore implements RaceStore {
   private readonly games = new Map<string, { id: string; n: number }>(); // game id → its race and seat
   private readonly listeners: ((id: string) => void)[] = [];
   private readonly timer: NodeJS.Timeout;
+  private readonly streams = new StreamCounts(); // one process: its own counts are everyone's
 
   constructor(
     private readonly idleMs: number,
@@ -108,14 +151,14 @@ export class MemoryRaceStore implements RaceStore {
   }
 
   async create(meta: RaceMeta): Promise<void> {
-    this.rooms.set(meta.id, { meta, seats: new Map(), order: null, touchedAt: this.now() });
+    this.rooms.set(meta.id, { meta, seats: new Map(), order: null, startsAt: null, touchedAt: this.now() });
   }
 
   async read(id: string): Promise<RaceRoom | undefined> {
     const room = this.live(id);
     if (!room) return undefined;
     const seats = [...room.seats.values()].sort((a, b) => a.n - b.n);
-    return { meta: room.meta, seats: seats.map((s) => ({ ...s })), order: room.order };
+    return { meta: room.meta, seats: seats.map((s) => ({ ...s })), order: room.order, startsAt: room.startsAt };
   }
 
   async join(id: string, seat: Omit<RaceSeat, 'n'>, progress: RaceProgress, max: number): Promise<Joined> {
@@ -131,9 +174,17 @@ export class MemoryRaceStore implements RaceStore {
     return { seat: n, fresh: true };
   }
 
-  async raceOf(gameId: string): Promise<{ id: string; n: number } | undefined> {
+  async raceOf(gameId: string): Promise<RaceOfGame | undefined> {
     const found = this.games.get(gameId);
-    return found && this.live(found.id) ? found : undefined;
+    const room = found && this.live(found.id);
+    return found && room ? { ...found, startsAt: room.startsAt } : undefined;
+  }
+
+  async start(id: string, at: number): Promise<number | null> {
+    const room = this.live(id);
+    if (!room) return null;
+    room.startsAt ??= at;
+    return room.startsAt;
   }
 
   async setProgress(id: string, n: number, progress: RaceProgress): Promise<void> {
@@ -158,6 +209,19 @@ export class MemoryRaceStore implements RaceStore {
     room.order ??= order;
     return room.order;
   }
+
+  async takeStream(player: string, client: string, max: StreamBounds): Promise<'player' | 'client' | undefined> {
+    if ((this.streams.player.get(player) ?? 0) >= max.player) return 'player';
+    if ((this.streams.client.get(client) ?? 0) >= max.client) return 'client';
+    this.streams.add(player, client, 1);
+    return undefined;
+  }
+
+  async dropStream(player: string, client: string): Promise<void> {
+    this.streams.add(player, client, -1);
+  }
+
+  async keepStreams(): Promise<void> {}
 
   async publish(id: string): Promise<void> {
     for (const listener of this.listeners) listener(id);

@@ -8,6 +8,10 @@
  * are in the database, so a restart loses none, and a stream that opens reads its room's games again from the
  * database (a progress write lost in a crash is mended there).
  *
+ * The start: every racer's clock is the room's. Its maker starts the race (or it starts by itself once full): the
+ * server stamps one instant `countdownMs` ahead into the room, every page counts down to it, and moves before it
+ * are refused. Wins are timed from it; a player who joins later joins late, on the same clock.
+ *
  * Presence: the process holding a racer's stream marks them seen every `heartbeatMs`; a racer not seen for
  * `graceMs` is `gone` (back within it, nothing changed for anyone). The race ends when every racer has won
  * or is gone, with at least one win: the order is then recorded once and stands.
@@ -25,7 +29,7 @@ import type { DealKey } from '../schemas/common.ts';
 import { dealKey } from '../schemas/common.ts';
 import type { Translator } from './i18n.ts';
 import { clientKey, WindowBudget } from './limits.ts';
-import { MemoryRaceStore, type RaceMeta, type RaceRoom, type RaceStore } from './race-store.ts';
+import { MemoryRaceStore, type RaceMeta, type RaceOfGame, type RaceRoom, type RaceStore } from './race-store.ts';
 import { RedisRaceStore } from './race-redis.ts';
 
 declare module 'fastify' {
@@ -40,13 +44,14 @@ export interface RaceLimits {
   roomsPerHour: number; // rooms one client (clientKey) may open an hour
   roomsPerHourAll: number; // rooms everyone may open an hour
   requestsPerSecond: number; // race requests (open, join, stream, read) one player may make a second
-  streamsPerPlayer: number; // live streams one player may hold open (tabs) on a process
-  streamsPerClient: number; // live streams one client (clientKey) may hold open on a process
+  streamsPerPlayer: number; // live streams one player may hold open (tabs), on every process together
+  streamsPerClient: number; // live streams one client (clientKey) may hold open, on every process together
   streamsAll: number; // live streams one process holds at most
   pushMs: number; // a room's viewers get at most one update this often; ms
   heartbeatMs: number; // presence is marked and every stream hears from the server this often; ms
   graceMs: number; // a racer unseen for longer is `gone`; ms
   idleMs: number; // a room without a join or a move for this long is closed; ms
+  countdownMs: number; // a race starts this long after its start is asked for (the pages' 3-2-1); ms
 }
 
 export const RACE_LIMITS: RaceLimits = {
@@ -61,6 +66,7 @@ export const RACE_LIMITS: RaceLimits = {
   heartbeatMs: 15_000, // under a proxy's idle timeout (deploy/haproxy.cfg: 30 s)
   graceMs: 60_000, // a reload, a tunnel, a phone's screen turned off for a moment
   idleMs: 30 * 60_000,
+  countdownMs: 3000,
 };
 
 export const RACER_STATUSES = ['playing', 'won', 'stuck', 'gone'] as const;
@@ -80,6 +86,7 @@ export interface Standings {
   readonly meta: RaceMeta;
   readonly racers: readonly Racer[]; // by seat
   readonly order: readonly Racer[] | null; // the final order, once the race ended
+  readonly startsAt: number | null; // ms epoch of the room's start; null until its maker starts it
 }
 
 /** The order the server gives: wins by their time, then the others by tiles left, those gone last. */
@@ -125,6 +132,7 @@ export function standingsOf(room: RaceRoom, now: number, graceMs: number): Stand
     meta: room.meta,
     racers: placed,
     order: order ? order.map((n) => ({ ...byN.get(n)!, place: order.indexOf(n) + 1 })) : null,
+    startsAt: room.startsAt,
     ending,
   };
 }
@@ -135,7 +143,7 @@ interface Stream {
   readonly playerId: string;
   readonly client: string;
   readonly i18n: Translator;
-  last: string; // the last update written, to skip repeats
+  last: string; // the last update written (its markup and start), to skip repeats
 }
 
 export type RaceView = (standings: Standings, playerId: string, i18n: Translator) => string;
@@ -145,9 +153,7 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
   const roomsAll = new WindowBudget('races:all', limits.roomsPerHourAll, 3_600_000, fastify.counters);
   const requests = new WindowBudget('races:requests', limits.requestsPerSecond, 1000, fastify.counters);
   const streams = new Map<string, Set<Stream>>(); // room id → its viewers on this process
-  const perPlayer = new Map<string, number>();
-  const perClient = new Map<string, number>();
-  let open = 0;
+  let open = 0; // streams open on this process
   const pending = new Map<string, NodeJS.Timeout>(); // room id → its coalesced update
   const pushedAt = new Map<string, number>(); // room id → ms epoch of its last update
   let view: RaceView = () => '';
@@ -158,11 +164,6 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
     code: 'ERR_NO_RACE',
     message: `there is no such race: races close after ${Math.round(limits.idleMs / 1000)} s without a move`,
   });
-  const count = (map: Map<string, number>, key: string, by: number): void => {
-    const n = (map.get(key) ?? 0) + by;
-    if (n > 0) map.set(key, n);
-    else map.delete(key);
-  };
 
   /** Writes one event to a stream, without waiting for a slow reader (its socket buffers it). */
   const write = (stream: Stream, text: string): void => {
@@ -197,12 +198,14 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
       standings = standingsOf({ ...room, order }, now(), limits.graceMs);
       void store.publish(id).catch(() => undefined); // the other processes' viewers hear of the end too
     }
+    const { startsAt } = standings;
+    const startsIn = startsAt === null ? null : startsAt - now(); // the page counts down on its own clock
     for (const stream of viewers) {
       const html = view(standings, stream.playerId, stream.i18n);
-      if (html === stream.last) continue;
-      stream.last = html;
+      if (`${startsAt} ${html}` === stream.last) continue;
+      stream.last = `${startsAt} ${html}`;
       const ended = standings.order !== null;
-      write(stream, `event: race\ndata: ${JSON.stringify({ html, ended })}\n\n`);
+      write(stream, `event: race\ndata: ${JSON.stringify({ html, ended, startsAt, startsIn })}\n\n`);
     }
   }
 
@@ -217,8 +220,10 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
 
   store.subscribe(push);
 
-  // Presence and keep-alive: every viewer's seat is marked seen, and every stream hears from the server.
+  // Presence and keep-alive: every viewer's seat is marked seen, and every stream hears from the server; this
+  // process's stream counts are renewed (a process that died stops renewing, and its counts lapse).
   const heartbeat = setInterval(() => {
+    void store.keepStreams().catch((error: unknown) => fastify.log.warn({ err: error }, 'races: streams not renewed'));
     for (const [id, viewers] of streams) {
       const players = new Set([...viewers].map((s) => s.playerId));
       void store
@@ -238,6 +243,7 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
   return {
     store,
     limits,
+    now, // the server's clock (tests set it)
 
     /** Sets how a viewer's standings are rendered (the race partial, in their language). */
     setView(render: RaceView): void {
@@ -303,8 +309,53 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
       if (joined === 'missing') return noRace();
       if (joined === 'full')
         return { ok: false, code: 'ERR_RACE_FULL', message: `this race has ${limits.playersPerRoom} players already` };
+      // A full room starts by itself: nobody else can come.
+      if (joined.fresh && joined.seat >= limits.playersPerRoom) await store.start(id, now() + limits.countdownMs);
       await store.publish(id);
       return { seat: joined.seat };
+    },
+
+    /**
+     * Starts the race for everyone `countdownMs` from now: asked by its maker, or by any racer once the maker is
+     * gone (the others would wait for ever). Asked again, the start that stands.
+     */
+    async start(playerId: string, id: string): Promise<{ startsAt: number } | Refusal> {
+      const room = await store.read(id);
+      if (!room) return noRace();
+      if (room.startsAt !== null) return { startsAt: room.startsAt };
+      const standings = standingsOf(room, now(), limits.graceMs);
+      const me = standings.racers.find((r) => r.playerId === playerId);
+      const host = standings.racers.find((r) => r.n === 1);
+      if (!me || (me.n !== 1 && host?.status !== 'gone'))
+        return { ok: false, code: 'ERR_NOT_RACE_HOST', message: 'only the player who opened this race may start it' };
+      const startsAt = await store.start(id, now() + limits.countdownMs);
+      if (startsAt === null) return noRace();
+      await store.publish(id);
+      return { startsAt };
+    },
+
+    /**
+     * Before a batch of a game's moves: the game's race, if any, or a refusal while that race has not started.
+     * Redis away, the moves go on (as games do): the room hears of them when it is back.
+     */
+    async gate(gameId: string): Promise<RaceOfGame | Refusal | undefined> {
+      let found: RaceOfGame | undefined;
+      try {
+        found = await store.raceOf(gameId);
+      } catch (error) {
+        fastify.log.warn({ err: error, game: gameId }, 'races: the race of a game not known');
+        return undefined;
+      }
+      if (!found || (found.startsAt !== null && found.startsAt <= now())) return found;
+      const wait = found.startsAt === null ? null : Math.ceil((found.startsAt - now()) / 1000);
+      return {
+        ok: false,
+        code: 'ERR_RACE_NOT_STARTED',
+        message:
+          wait === null
+            ? 'this race has not started: its maker starts it for everyone at once'
+            : `this race starts in ${wait} s: moves count from its start`,
+      };
     },
 
     /** The room and the viewer's seat in it (with its game's id), if the room is there. */
@@ -322,11 +373,15 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
       return { room, seat, standings };
     },
 
-    /** A verified batch of a game's moves: its race, if any, hears of the game's new state. */
-    async moved(gameId: string, left: number, status: Status, finishedAt: number | null): Promise<void> {
+    /** A verified batch of a racing game's moves (`found`: gate's answer): its race hears of the game's new state. */
+    async moved(
+      found: RaceOfGame,
+      gameId: string,
+      left: number,
+      status: Status,
+      finishedAt: number | null,
+    ): Promise<void> {
       try {
-        const found = await store.raceOf(gameId);
-        if (!found) return;
         await store.setProgress(found.id, found.n, { left, status, finishedAt });
         await store.publish(found.id);
       } catch (error) {
@@ -353,23 +408,23 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
       if (changed) await store.publish(room.meta.id);
     },
 
-    /** A refusal when this player, this client or this process holds as many streams as it may. */
-    canStream(playerId: string, client: string): Refusal | undefined {
-      const full =
-        (perPlayer.get(playerId) ?? 0) >= limits.streamsPerPlayer
-          ? `a player may follow ${limits.streamsPerPlayer} races at once (one a tab)`
-          : (perClient.get(client) ?? 0) >= limits.streamsPerClient
-            ? `one network may follow ${limits.streamsPerClient} races at once`
-            : open >= limits.streamsAll
-              ? 'this server follows as many races as it can; try again in a moment'
-              : undefined;
-      return full === undefined ? undefined : { ok: false, code: 'ERR_RACE_STREAMS', retryAfterS: 10, message: full };
-    },
-
-    /** Answers `request` with the room's live stream (text/event-stream) until either side closes. */
-    async stream(request: FastifyRequest, reply: FastifyReply, room: RaceRoom): Promise<void> {
+    /**
+     * Answers `request` with the room's live stream (text/event-stream) until either side closes; or a refusal
+     * when this player or this client holds as many streams as it may (on every process together), or this
+     * process holds its most.
+     */
+    async stream(request: FastifyRequest, reply: FastifyReply, room: RaceRoom): Promise<Refusal | undefined> {
       const id = room.meta.id;
       const client = clientKey(request.ip);
+      const refuse = (message: string): Refusal => ({ ok: false, code: 'ERR_RACE_STREAMS', retryAfterS: 10, message });
+      if (open >= limits.streamsAll)
+        return refuse('this server follows as many races as it can; try again in a moment');
+      const full = await store.takeStream(request.playerId, client, {
+        player: limits.streamsPerPlayer,
+        client: limits.streamsPerClient,
+      });
+      if (full === 'player') return refuse(`a player may follow ${limits.streamsPerPlayer} races at once (one a tab)`);
+      if (full === 'client') return refuse(`one network may follow ${limits.streamsPerClient} races at once`);
       const stream: Stream = { raw: reply.raw, playerId: request.playerId, client, i18n: request.i18n, last: '' };
       reply.hijack();
       reply.raw.writeHead(200, {
@@ -382,8 +437,6 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
       reply.raw.write('retry: 2000\n\n'); // after a drop (a process restarting), the browser comes back in 2 s
       const viewers = streams.get(id) ?? new Set<Stream>();
       streams.set(id, viewers.add(stream));
-      count(perPlayer, stream.playerId, 1);
-      count(perClient, client, 1);
       open++;
       reply.raw.on('close', () => {
         viewers.delete(stream);
@@ -393,14 +446,16 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
           clearTimeout(pending.get(id));
           pending.delete(id);
         }
-        count(perPlayer, stream.playerId, -1);
-        count(perClient, client, -1);
         open--;
+        void store
+          .dropStream(stream.playerId, client)
+          .catch((error: unknown) => fastify.log.warn({ err: error }, 'races: a closed stream not counted off'));
       });
       const seat = room.seats.find((s) => s.playerId === stream.playerId);
       if (seat) await store.seen(id, [seat.n], now()); // back within the grace: nothing changed for anyone
       await store.publish(id);
       void pushNow(id);
+      return undefined;
     },
 
     /** Streams open on this process, for /healthz?detail=1 and the tests. */
@@ -422,8 +477,12 @@ export default fp(
   async (fastify: FastifyInstance, opts: { redisUrl?: string; limits?: Partial<RaceLimits>; now: () => number }) => {
     const limits = { ...RACE_LIMITS, ...opts.limits };
     const store: RaceStore = opts.redisUrl
-      ? new RedisRaceStore(opts.redisUrl, limits.idleMs, opts.now, (error) =>
-          fastify.log.warn({ err: error }, 'races: Redis error'),
+      ? new RedisRaceStore(
+          opts.redisUrl,
+          limits.idleMs,
+          opts.now,
+          (error) => fastify.log.warn({ err: error }, 'races: Redis error'),
+          3 * limits.heartbeatMs, // two heartbeats may be late before a live process's streams lapse
         )
       : new MemoryRaceStore(limits.idleMs, opts.now);
     const races = createRaces(fastify, store, limits, opts.now);

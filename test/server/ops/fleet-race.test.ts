@@ -1,8 +1,10 @@
 /**
  * A live race across a fleet (docs/server.md, "Live races"): two processes on one PostgreSQL and one Redis,
- * behind haproxy. Ana races on the first process, Ben on the second: Ana's stream (first process) hears of Ben's
- * verified moves (second process) through Redis; the second process is restarted mid-race (SIGTERM, drain, start)
- * and no verified move is lost; Ben finishes through the balancer, and the order stands on both processes.
+ * behind haproxy. Ana races on the first process, Ben on the second: Ana starts the race on the first and both
+ * streams hear the one start instant, Ben's moves before it refused by the second; Ana's stream (first process)
+ * hears of Ben's verified moves (second process) through Redis; the second process is restarted mid-race (SIGTERM, drain, start)
+ * and no verified move is lost; Ben finishes through the balancer, and the order stands on both processes. Ana's
+ * streams across both processes count against one bound (Redis), refused past it on either.
  *
  * Where PostgreSQL is missing (never in CI) the processes share one SQLite file, as in fleet.test.ts.
  */
@@ -116,9 +118,35 @@ describe.skipIf(missing !== undefined)('a live race across a fleet', () => {
       };
       await hear(/data-player=\\"2\\" data-left=\\"40\\" data-status=\\"playing\\"/);
 
-      // Ben plays five pairs on process two: Ana hears of them on process one.
+      // Ben follows it on process two; his moves wait for the start.
+      const benStream = await fetch(`${two}${race}/events`, {
+        headers: { cookie: ben.cookie, 'x-forwarded-for': '198.51.100.2' },
+      });
+      expect(benStream.status).toBe(200);
+      const benReader = benStream.body!.getReader();
+      let benHeard = '';
       const game = await gameOf(ben, two, race);
       const moves = game.deal.solution.map(([a, b]) => ({ type: 'match', a, b }));
+      const early = await ben.request(two, 'POST', `/api/games/${game.id}/moves`, { at: 0, moves: moves.slice(0, 1) });
+      expect(early.status).toBe(409);
+      expect(await early.json()).toMatchObject({ code: 'ERR_RACE_NOT_STARTED' });
+
+      // Ana starts the race on process one: both processes' players hear the same instant.
+      expect((await ana.request(one, 'POST', `${race}/start`)).status).toBe(303);
+      await hear(/"startsAt":\d+/);
+      const startsAt = Number(/"startsAt":(\d+)/.exec(heard)![1]);
+      const deadline = Date.now() + 10_000;
+      while (!benHeard.includes(`"startsAt":${startsAt}`) && Date.now() < deadline) {
+        const chunk = await benReader.read();
+        if (chunk.done) break;
+        benHeard += new TextDecoder().decode(chunk.value);
+      }
+      expect(benHeard).toContain(`"startsAt":${startsAt}`);
+      await benReader.cancel();
+      expect(startsAt).toBeGreaterThan(Date.now() - 3000);
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, startsAt - Date.now() + 20)));
+
+      // Ben plays five pairs on process two: Ana hears of them on process one.
       const first = await ben.json<{ left: number }>(two, 'POST', `/api/games/${game.id}/moves`, {
         at: 0,
         moves: moves.slice(0, 5),
@@ -150,6 +178,24 @@ describe.skipIf(missing !== undefined)('a live race across a fleet', () => {
         const seen = await ana.json<RaceJson>(base, 'GET', `/api/races/${id}`);
         expect(seen).toMatchObject({ ended: true, order: ['2', 'me'] });
       }
+
+      // Streams count fleet-wide: Ana holds one on process one, three more across both reach her bound (4), and a
+      // fifth is refused on either process; closing one makes room on the other.
+      const follow = (base: string, signal?: AbortSignal) =>
+        fetch(`${base}${race}/events`, { headers: { cookie: ana.cookie, 'x-forwarded-for': '198.51.100.1' }, signal });
+      const pause = () => new Promise((resolve) => setTimeout(resolve, 1100)); // 5 race requests a second
+      const held = [new AbortController(), new AbortController(), new AbortController()];
+      await pause();
+      for (const [i, controller] of held.entries())
+        expect((await follow(i === 1 ? one : two, controller.signal)).status).toBe(200);
+      const past = await follow(one);
+      expect(past.status).toBe(429);
+      expect(await past.text()).toMatch(/a player may follow 4 races at once/i);
+      expect((await follow(two)).status).toBe(429);
+      held[0]!.abort(); // one on process two closes
+      await pause();
+      await expect.poll(async () => (await follow(one, AbortSignal.timeout(2000))).status, { timeout: 5000 }).toBe(200);
+      for (const controller of held) controller.abort();
       await reader.cancel();
     },
   );

@@ -4,10 +4,12 @@
  * bounds (players per room, rooms per client, requests a second, streams, idle rooms) and bad input.
  */
 import type { FastifyInstance } from 'fastify';
-import { describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { AppOptions } from '../../../src/server/app.ts';
 import { build, createGame, newPlayer, postMoves, query, solutionMoves, testClock } from '../helper.ts';
 import type { Deal } from '../../../src/engine/index.ts';
+import { Redis } from 'ioredis';
+import { REDIS_MISSING, startRedis, type TestRedis } from '../../support/redis.ts';
 
 const LAYOUT = 'turtle';
 const SEED = 'race-seed';
@@ -24,8 +26,19 @@ async function openRace(app: FastifyInstance, cookie: string, body: object = { l
 const join = (app: FastifyInstance, cookie: string, id: string) =>
   app.inject({ method: 'POST', url: `/race/${id}/join`, headers: { cookie } });
 
+const startRace = (app: FastifyInstance, cookie: string, id: string) =>
+  app.inject({ method: 'POST', url: `/race/${id}/start`, headers: { cookie } });
+
+/** Its maker starts the race, and the clock runs past the countdown (3 s). */
+async function started(app: FastifyInstance, clock: { advance(ms: number): void }, cookie: string, id: string) {
+  const res = await startRace(app, cookie, id);
+  expect(res.statusCode, res.body).toBe(303);
+  clock.advance(3000);
+}
+
 interface RaceJson {
   ended: boolean;
+  startsAt: number | null;
   players: { player: string; name: string | null; left: number; status: string; place: number | null }[];
   order: string[] | null;
 }
@@ -115,12 +128,13 @@ describe('progress and order come from verified moves', () => {
     const id = await openRace(app, ana);
     await join(app, ben, id);
     const [a, b] = [await myGame(app, ana, id), await myGame(app, ben, id)];
+    await started(app, clock, ana, id);
     const moves = solutionMoves(a.deal);
     expect((await postMoves(app, ana, a.id, moves.slice(0, 3))).statusCode).toBe(200);
     expect((await postMoves(app, ana, a.id, [{ type: 'match', a: 0, b: 0 }])).statusCode).toBe(409);
     let race = await raceJson(app, ben, id);
     expect(race.players[0]).toMatchObject({ player: '1', left: 138, status: 'playing' });
-    clock.advance(60_000);
+    clock.advance(57_000); // within the grace of Ana's join, counted from the start's 3 s before
     expect((await postMoves(app, ben, b.id, moves)).json()).toMatchObject({ status: 'won' });
     race = await raceJson(app, ana, id);
     expect(race.players[1]).toMatchObject({ player: '2', left: 0, status: 'won', place: 1 });
@@ -143,6 +157,7 @@ describe('progress and order come from verified moves', () => {
     await join(app, cat, id);
     const b = await myGame(app, ben, id);
     const c = await myGame(app, cat, id);
+    await started(app, clock, ana, id);
     await postMoves(app, cat, c.id, solutionMoves(c.deal).slice(0, 10));
     clock.advance(20_000);
     await postMoves(app, ben, b.id, solutionMoves(b.deal));
@@ -153,6 +168,129 @@ describe('progress and order come from verified moves', () => {
     expect(race.players.map((p) => p.status)).toEqual(['gone', 'won', 'gone']);
     expect(race.ended).toBe(true);
     expect(race.order).toEqual(['me', '3', '1']); // the win, then by tiles left
+  });
+});
+
+// The start is the room's: the same in memory and in Redis (a fleet's), where every process reads one instant.
+describe.each([['memory'], ['Redis']] as const)('the start, with rooms in %s', (store) => {
+  let redis: TestRedis | undefined;
+  const skip = store === 'Redis' && REDIS_MISSING !== undefined;
+  beforeAll(async () => {
+    if (store === 'Redis' && !skip) redis = await startRedis();
+  });
+  afterAll(async () => redis?.stop());
+  const startApp = (races: Partial<AppOptions['races']> = {}) =>
+    raceApp({ races: { requestsPerSecond: 50, ...races }, ...(redis ? { redisUrl: redis.url } : {}) });
+
+  test.skipIf(skip)(
+    'its maker starts it for everyone 3 s ahead; moves before that instant are refused; wins timed from it',
+    async () => {
+      const { app, clock } = await startApp();
+      const [ana, ben, cat] = [await newPlayer(app), await newPlayer(app), await newPlayer(app)];
+      const id = await openRace(app, ana);
+      await join(app, ben, id);
+      const [a, b] = [await myGame(app, ana, id), await myGame(app, ben, id)];
+      const moves = solutionMoves(b.deal);
+
+      // Before the start: the maker has the Start button, the others wait for them; no board takes input.
+      let page = await app.inject({ url: `/race/${id}`, headers: { cookie: ana } });
+      expect(page.body).toContain('data-race="start"');
+      expect(page.body).not.toContain('data-starts-at');
+      expect(page.body).toMatch(/class="board-wrap"[^>]* inert/);
+      page = await app.inject({ url: `/race/${id}`, headers: { cookie: ben } });
+      expect(page.body).not.toContain('data-race="start"');
+      expect(page.body).toContain('Waiting for Player 1 to start the race.');
+      expect((await raceJson(app, ben, id)).startsAt).toBeNull();
+      const early = await postMoves(app, ben, b.id, moves.slice(0, 1));
+      expect(early.statusCode).toBe(409);
+      expect(early.json()).toMatchObject({ code: 'ERR_RACE_NOT_STARTED' });
+      expect(early.json().error).toMatch(/has not started/);
+
+      // Only its maker may start it (while the maker is there); a visitor neither.
+      for (const who of [ben, cat]) {
+        const refused = await app.inject({
+          method: 'POST',
+          url: `/race/${id}/start`,
+          headers: { cookie: who, accept: 'text/html' },
+        });
+        expect(refused.statusCode).toBe(403);
+        expect(refused.body).toMatch(/only the player who opened this race may start it/i);
+      }
+      const at = clock.now() + 3000;
+      expect((await startRace(app, ana, id)).statusCode).toBe(303);
+      expect((await raceJson(app, ana, id)).startsAt).toBe(at);
+      expect((await raceJson(app, ben, id)).startsAt).toBe(at);
+      page = await app.inject({ url: `/race/${id}`, headers: { cookie: ben } });
+      expect(page.body).toMatch(new RegExp(`<section id="race"[^>]* data-starts-at="${at}" data-starts-in="3000"`));
+      expect(page.body).toMatch(/class="board-wrap"[^>]* inert/); // until the page's countdown reaches 0
+      expect(page.body).not.toContain('Waiting for Player 1');
+      clock.advance(1000);
+      expect((await startRace(app, ana, id)).statusCode).toBe(303); // again: the start stands
+      expect((await raceJson(app, ana, id)).startsAt).toBe(at);
+
+      // Still counting down: refused, and nothing stored; from the instant on, played.
+      clock.advance(1999);
+      const counting = await postMoves(app, ben, b.id, moves.slice(0, 1));
+      expect(counting.statusCode).toBe(409);
+      expect(counting.json().error).toMatch(/starts in 1 s/);
+      expect((await raceJson(app, ana, id)).players[1]).toMatchObject({ left: 144 });
+      clock.advance(1);
+      expect((await postMoves(app, ben, b.id, moves)).json()).toMatchObject({ status: 'won' });
+      clock.advance(61_000);
+      await postMoves(app, ana, a.id, solutionMoves(a.deal));
+      page = await app.inject({ url: `/race/${id}`, headers: { cookie: ana } });
+      // Times from the start, not from the room's opening or a page's load: Ben at 0:00, Ana at 1:01.
+      expect(page.body).toMatch(
+        /data-order="2"[^>]*><span class="race-name">Player 2<\/span> <span class="race-result">0:00</,
+      );
+      expect(page.body).toMatch(
+        /data-order="me"[^>]*><span class="race-name">[^<]*<\/span> <span class="race-result">1:01</,
+      );
+    },
+  );
+
+  test.skipIf(skip)('a full room starts by itself', async () => {
+    const { app, clock } = await startApp({ playersPerRoom: 2 });
+    const [ana, ben] = [await newPlayer(app), await newPlayer(app)];
+    const id = await openRace(app, ana);
+    expect((await raceJson(app, ana, id)).startsAt).toBeNull();
+    await join(app, ben, id);
+    expect((await raceJson(app, ana, id)).startsAt).toBe(clock.now() + 3000);
+  });
+
+  test.skipIf(skip)("a player who joins after the start joins late, timed from the room's start", async () => {
+    const { app, clock } = await startApp();
+    const [ana, cat] = [await newPlayer(app), await newPlayer(app)];
+    const id = await openRace(app, ana);
+    const at = clock.now() + 3000;
+    await started(app, clock, ana, id);
+    clock.advance(30_000);
+    const before = await app.inject({ url: `/race/${id}`, headers: { cookie: cat } });
+    expect(before.body).toContain('data-race="join"');
+    expect(before.body).toContain('you join late');
+    expect((await join(app, cat, id)).statusCode).toBe(303);
+    const page = await app.inject({ url: `/race/${id}`, headers: { cookie: cat } });
+    expect(page.body).toMatch(new RegExp(`data-starts-at="${at}" data-starts-in="-30000"`));
+    expect(page.body).not.toMatch(/class="board-wrap"[^>]* inert/); // no countdown: playing at once
+    const c = await myGame(app, cat, id);
+    clock.advance(15_000);
+    expect((await postMoves(app, cat, c.id, solutionMoves(c.deal))).json()).toMatchObject({ status: 'won' });
+    const race = await raceJson(app, cat, id);
+    expect(race.players[1]).toMatchObject({ player: 'me', status: 'won', finishedAt: at + 45_000 });
+  });
+
+  test.skipIf(skip)('with its maker gone past the grace, any racer may start it', async () => {
+    const { app, clock } = await startApp({ graceMs: 30_000 });
+    const [ana, ben] = [await newPlayer(app), await newPlayer(app)];
+    const id = await openRace(app, ana);
+    clock.advance(20_000);
+    await join(app, ben, id);
+    expect((await startRace(app, ben, id)).statusCode).toBe(403);
+    clock.advance(11_000); // Ana unseen for 31 s
+    const page = await app.inject({ url: `/race/${id}`, headers: { cookie: ben } });
+    expect(page.body).toContain('data-race="start"');
+    expect((await startRace(app, ben, id)).statusCode).toBe(303);
+    expect((await raceJson(app, ben, id)).startsAt).toBe(clock.now() + 3000);
   });
 });
 
@@ -199,7 +337,8 @@ describe('bounds', () => {
     const ana = await newPlayer(app);
     const id = await openRace(app, ana);
     const a = await myGame(app, ana, id);
-    clock.advance(50_000);
+    await started(app, clock, ana, id);
+    clock.advance(47_000);
     await postMoves(app, ana, a.id, solutionMoves(a.deal).slice(0, 1)); // a move keeps it open
     clock.advance(50_000);
     expect((await app.inject({ url: `/race/${id}`, headers: { cookie: ana } })).statusCode).toBe(200);
@@ -286,7 +425,7 @@ async function readEvents(
 
 describe('the live stream', () => {
   test('sends the standings as they change, coalesced, and refuses streams past the bound', async () => {
-    const app = await build({ tutorial: false, races: { streamsPerPlayer: 1, pushMs: 300 } });
+    const app = await build({ tutorial: false, races: { streamsPerPlayer: 1, pushMs: 300, countdownMs: 0 } });
     const url = await app.listen({ port: 0, host: '127.0.0.1' });
     const [ana, ben] = [await newPlayer(app), await newPlayer(app)];
     const id = await openRace(app, ana);
@@ -302,11 +441,14 @@ describe('the live stream', () => {
     expect(await again.text()).toMatch(/a player may follow 1 races at once/i);
 
     // Ben plays 12 batches as fast as he can: Ana hears of them in a few updates, the last one right.
+    expect((await startRace(app, ana, id)).statusCode).toBe(303);
     const b = await myGame(app, ben, id);
     const moves = solutionMoves(b.deal);
     const started = Date.now();
     for (let i = 0; i < 12; i++) expect((await postMoves(app, ben, b.id, moves.slice(i, i + 1))).statusCode).toBe(200);
     const events = await readEvents(res.body!, (e) => e.some((x) => x.data.includes('data-left=\\"120\\"')));
+    const start = events.map((e) => JSON.parse(e.data) as { startsAt: number | null; startsIn: number | null });
+    expect(start.find((e) => e.startsAt !== null)).toMatchObject({ startsAt: expect.any(Number) }); // the start, pushed
     const last = JSON.parse(events.at(-1)!.data) as { html: string };
     expect(last.html).toMatch(/data-player="2" data-left="120" data-status="playing"/);
     expect(events.length).toBeLessThanOrEqual(Math.ceil((Date.now() - started) / 300) + 1);
@@ -325,5 +467,48 @@ describe('the live stream', () => {
     const reader = res.body!.getReader();
     for (;;) if ((await reader.read()).done) break;
     await closed;
+  });
+});
+
+describe.skipIf(REDIS_MISSING !== undefined)("streams counted in Redis (a fleet's)", () => {
+  let redis: TestRedis | undefined;
+  afterAll(async () => redis?.stop());
+
+  test("every process's streams count; a process that died stops counting once its counts lapse", async () => {
+    redis = await startRedis();
+    const raw = new Redis(redis.url);
+    try {
+      const races = { streamsPerPlayer: 1, heartbeatMs: 200, requestsPerSecond: 50 }; // counts lapse after 600 ms
+      const app = await build({ tutorial: false, redisUrl: redis.url, races });
+      const url = await app.listen({ port: 0, host: '127.0.0.1' });
+      const ana = await newPlayer(app);
+      const id = await openRace(app, ana);
+      const game = await myGame(app, ana, id);
+      const [row] = await query<{ player_id: string }>(app, 'SELECT player_id FROM games WHERE id = ?', game.id);
+      const key = `mahjong:race-streams:player:${row!.player_id}`;
+      const events = (signal?: AbortSignal) => fetch(`${url}/race/${id}/events`, { headers: { cookie: ana }, signal });
+
+      // Another process holds Ana's one stream, then dies: refused until its count lapses.
+      await raw.hset(key, 'another-process', `1@${Date.now()}`);
+      const refused = await events();
+      expect(refused.status).toBe(429);
+      expect(await refused.text()).toMatch(/a player may follow 1 races at once/i);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      const controller = new AbortController();
+      expect((await events(controller.signal)).status).toBe(200);
+      expect(await raw.hexists(key, 'another-process')).toBe(0); // dropped as it lapsed
+
+      // A live process renews its counts: past the lapse Ana's stream still counts.
+      await new Promise((resolve) => setTimeout(resolve, 900));
+      expect((await events()).status).toBe(429);
+      controller.abort(); // closed: counted off at once
+      await expect.poll(() => raw.exists(key)).toBe(0);
+      const again = new AbortController();
+      expect((await events(again.signal)).status).toBe(200);
+      again.abort();
+      await app.close();
+    } finally {
+      raw.disconnect();
+    }
   });
 });

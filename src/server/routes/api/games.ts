@@ -94,6 +94,8 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
     },
     async (request, reply) => {
       const { moves, at, playMs } = request.body;
+      const racing = await fastify.races.gate(request.params.id); // a race's moves wait for its start
+      if (racing && 'ok' in racing) return sendRefusal(request, reply, racing);
       const played = await fastify.games.play(
         request.playerId,
         request.params.id,
@@ -107,7 +109,8 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
         return sendRefusal(request, reply, played, extra); // a 409 with the server's move count and log
       }
       // A racer's progress, as verified (services/races.ts); a repeat changes nothing.
-      if (!played.log) await fastify.races.moved(request.params.id, played.game.left, played.status, played.finishedAt);
+      if (racing && !played.log)
+        await fastify.races.moved(racing, request.params.id, played.game.left, played.status, played.finishedAt);
       const answer = gameAnswer(played.game, played.moves, played.row, played.finishedAt);
       if (played.log) return { ...answer, log: played.log };
       if (played.finishedAt === null) return answer;

@@ -4,6 +4,7 @@
  * - GET /race/:id: the deal's board (the viewer's own game of the race, once they joined) and `#race`, the
  *   racers' progress; a viewer not racing yet gets a Join button while there is room.
  * - POST /race/:id/join → 303 back to /race/:id, seated with a new game of the deal.
+ * - POST /race/:id/start → 303 back to /race/:id: its maker starts the race for everyone (a countdown's time ahead).
  * - GET /race/:id/events: the room's live stream (server-sent events: `race` with the standings' HTML).
  * - GET /api/races/:id: the room as JSON.
  */
@@ -38,6 +39,7 @@ const STATUS_KEYS: Readonly<Record<RacerStatus, string>> = {
 
 /** The standings as the partial shows them to one viewer. */
 function viewOf(standings: Standings, playerId: string, i18n: Translator) {
+  const startedAt = standings.startsAt ?? standings.meta.createdAt; // every racer's time runs from the room's start
   const named = (r: Standings['racers'][number]) => {
     const name = r.name ?? i18n.t('race.player', { n: r.n });
     return r.playerId === playerId ? i18n.t('race.you', { name }) : name;
@@ -55,22 +57,34 @@ function viewOf(standings: Standings, playerId: string, i18n: Translator) {
     name: named(r),
     status: r.status,
     left: r.left,
-    result: r.finishedAt === null ? i18n.t(STATUS_KEYS[r.status]) : formatTime(r.finishedAt - standings.meta.createdAt),
+    result: r.finishedAt === null ? i18n.t(STATUS_KEYS[r.status]) : formatTime(r.finishedAt - startedAt),
   }));
+  // Before the start: its maker's Start button (anyone's once the maker is gone), for the others whom they wait for.
+  const me = standings.racers.find((r) => r.playerId === playerId);
+  const host = standings.racers.find((r) => r.n === 1);
+  const start =
+    standings.startsAt !== null || standings.order !== null || !host
+      ? null
+      : {
+          path: `${raceUrl(standings.meta.id)}/start`,
+          can: me !== undefined && (me.n === 1 || host.status === 'gone'),
+          waiting: i18n.t('race.waiting', { name: host.name ?? i18n.t('race.player', { n: 1 }) }),
+        };
   const first = standings.racers.find((r) => r.place === 1 && r.status === 'won');
   const news = order
     ? i18n.t('race.newsOver', { name: order[0]!.name })
     : first
       ? i18n.t('race.newsFirst', { name: named(first) })
       : '';
-  return { racers, order: order ?? null, news };
+  return { racers, order: order ?? null, news, start };
 }
 
 export default async function pagesRace(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
+  const max = fastify.races.limits.playersPerRoom;
   fastify.races.setView((standings, playerId, i18n) =>
-    fastify.renderPartial('/partials/race-live', { i18n, ...viewOf(standings, playerId, i18n) }),
+    fastify.renderPartial('/partials/race-live', { i18n, max, ...viewOf(standings, playerId, i18n) }),
   );
 
   /** Refuses a player past their race requests this second. */
@@ -96,16 +110,23 @@ export default async function pagesRace(fastify: FastifyInstance): Promise<void>
     return reply.redirect(raceUrl(request.params.id), 303);
   });
 
+  app.post('/race/:id/start', { schema: { params: RaceParamsSchema } }, async (request, reply) => {
+    const stop = await charged(request, reply);
+    if (stop) return stop;
+    const started = await fastify.races.start(request.playerId, request.params.id);
+    if ('ok' in started) return sendRefusal(request, reply, started);
+    return reply.redirect(raceUrl(request.params.id), 303);
+  });
+
   app.get('/race/:id/events', { schema: { params: RaceParamsSchema } }, async (request, reply) => {
     const stop = await charged(request, reply);
     if (stop) return stop;
     const found = await fastify.races.find(request.params.id, request.playerId);
     if (!found)
       return sendRefusal(request, reply, { ok: false, code: 'ERR_NO_RACE', message: 'there is no such race' });
-    const full = fastify.races.canStream(request.playerId, clientKey(request.ip));
-    if (full) return sendRefusal(request, reply, full);
     await fastify.races.mend(found.room);
-    await fastify.races.stream(request, reply, found.room);
+    const full = await fastify.races.stream(request, reply, found.room);
+    if (full) return sendRefusal(request, reply, full);
     return reply;
   });
 
@@ -134,6 +155,7 @@ export default async function pagesRace(fastify: FastifyInstance): Promise<void>
         url: raceUrl(standings.meta.id),
         maxPlayers: fastify.races.limits.playersPerRoom,
         ended: standings.order !== null,
+        startsAt: standings.startsAt,
         players: standings.racers.map((r) => ({
           player: player(r),
           name: r.name,
@@ -231,8 +253,11 @@ export default async function pagesRace(fastify: FastifyInstance): Promise<void>
         full: !seat && room.seats.length >= fastify.races.limits.playersPerRoom,
         max: fastify.races.limits.playersPerRoom,
         count: room.seats.length,
-        live: fastify.renderPartial('/partials/race-live', { i18n, ...view }),
+        live: fastify.renderPartial('/partials/race-live', { i18n, max, ...view }),
         news: view.news,
+        startsAt: standings.startsAt,
+        startsIn: standings.startsAt === null ? null : standings.startsAt - fastify.races.now(),
+        late: standings.startsAt !== null && standings.startsAt <= fastify.races.now(),
       },
     });
   });
