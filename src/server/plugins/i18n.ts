@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { chooseLang, LANG_COOKIE, LANG_MAX_AGE, langOf, type Lang } from '../../shared/i18n.ts';
 import { i18n, type Translator } from '../services/i18n.ts';
-import { sameOriginPath } from '../view-models/location.ts';
+import { takeQueryChoice } from '../view-models/location.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,7 +27,6 @@ declare module 'fastify' {
   }
 }
 
-const LANG_QUERY = /(?:^|&)lang(?:=|&|$)/;
 const HL_QUERY = /(?:^|&)hl=([a-z]{2})(?:&|$)/;
 
 /** The `?hl=xx` of a GET page address (outside /api/ and /static/), when xx is one of ours. */
@@ -91,23 +90,15 @@ async function i18nPlugin(fastify: FastifyInstance): Promise<void> {
     },
   });
 
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return;
-    const q = request.url.indexOf('?');
-    if (q < 0) return;
-    const path = request.url.slice(0, q);
-    const search = request.url.slice(q + 1);
-    if (!LANG_QUERY.test(search) || path.startsWith('/api/') || path.startsWith('/static/')) return;
-    const params = new URLSearchParams(search);
-    const lang = langOf(params.get('lang'));
-    params.delete('lang');
-    if (lang) {
+  fastify.addHook(
+    'onRequest',
+    takeQueryChoice('lang', (asked, request, reply) => {
+      const lang = langOf(asked[0]);
+      if (!lang) return;
       setLangCookie(request, reply, lang);
       langs.set(request, lang);
-    }
-    const rest = params.toString();
-    return reply.redirect(sameOriginPath(`${path}${rest ? `?${rest}` : ''}`), 303); // '//host' would leave the site
-  });
+    }),
+  );
 
   fastify.addHook('onSend', async (request, reply) => {
     const type = reply.getHeader('content-type');
