@@ -112,4 +112,23 @@ async function i18nPlugin(fastify: FastifyInstance): Promise<void> {
   });
 }
 
+/** `make(i18n)` kept per language (20 at most): made on a language's first use. */
+export function perLang<T>(make: (i18n: Translator) => T): (i18n: Translator) => T {
+  const kept = new Map<Lang, T>();
+  return (i18n) => {
+    let made = kept.get(i18n.lang);
+    if (made === undefined) kept.set(i18n.lang, (made = make(i18n)));
+    return made;
+  };
+}
+
+/** Sends a body made in the request's language: it says which, and varies by what chose it. */
+export const sendInLang = (reply: FastifyReply, type: string, cacheControl: string, body: string): FastifyReply =>
+  reply
+    .type(type)
+    .header('cache-control', cacheControl)
+    .header('content-language', reply.request.lang)
+    .header('vary', 'Cookie, Accept-Language')
+    .send(body);
+
 export default fp(i18nPlugin, { name: 'i18n' });
