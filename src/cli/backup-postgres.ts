@@ -18,6 +18,7 @@
  */
 import { renameSync, rmSync, statSync } from 'node:fs';
 import pg from 'pg';
+import { DATABASE_URL_MESSAGE, isPostgresUrl } from '../server/config.ts';
 import { notApplied, readMigrations, type AppliedMigration } from '../server/db/migrate.ts';
 import { MIGRATION_LOCK, SCHEMA_MIGRATIONS_DDL } from '../server/db/postgres.ts';
 import { PG_MIGRATIONS_DIR } from '../server/plugins/postgres.ts';
@@ -40,14 +41,7 @@ export function shownUrl(raw: string): string {
 
 /** DATABASE_URL checked as config.ts checks it: a postgres:// URL with a database name. */
 function checkUrl(raw: string): string {
-  let url: URL | undefined;
-  try {
-    url = new URL(raw);
-  } catch {
-    url = undefined;
-  }
-  if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || url.pathname.length < 2)
-    throw new UsageError('DATABASE_URL is a PostgreSQL URL such as postgres://user:password@host:5432/mahjong');
+  if (!isPostgresUrl(raw)) throw new UsageError(DATABASE_URL_MESSAGE);
   return raw;
 }
 

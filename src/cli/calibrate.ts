@@ -212,18 +212,8 @@ export const CALIBRATION_COLUMNS: readonly (keyof CalibrationRow)[] = [
   'error',
 ];
 
-const RATE_KEYS: readonly (keyof CalibrationRow)[] = [
-  'share',
-  'random_clear',
-  'random_q1',
-  'random_median',
-  'random_q3',
-  'random_mid_low',
-  'random_mid_high',
-  'bot_clear',
-  'bot_mid_low',
-  'bot_mid_high',
-];
+// The columns that are rates (a share of deals): every random_ and bot_ figure, and the band's share.
+const RATE_KEYS = CALIBRATION_COLUMNS.filter((key) => key === 'share' || /^(?:random|bot)_/.test(key));
 
 /** The row with its rates rounded for output (4 decimals). */
 export const roundedCalibration = (row: CalibrationRow): CalibrationRow => {

@@ -112,25 +112,25 @@ const RedisUrlSchema = z
     }
   }, 'REDIS_URL is a URL such as redis://redis:6379 (or rediss:// for TLS)');
 
+export const DATABASE_URL_MESSAGE =
+  'DATABASE_URL is a PostgreSQL URL such as postgres://user:password@host:5432/mahjong';
+
+/** Whether `raw` is a postgres:// or postgresql:// URL with a database name. */
+export function isPostgresUrl(raw: string): boolean {
+  try {
+    const url = new URL(raw);
+    return ['postgres:', 'postgresql:'].includes(url.protocol) && url.pathname.length > 1;
+  } catch {
+    return false;
+  }
+}
+
 /** DATABASE_URL: a postgres:// or postgresql:// URL with a host and a database name, or unset. */
 export const DatabaseUrlSchema = z
   .string()
   .max(2000, 'DATABASE_URL is too long')
   .optional()
-  .superRefine((raw, ctx) => {
-    if (raw === undefined) return;
-    let url: URL | undefined;
-    try {
-      url = new URL(raw);
-    } catch {
-      url = undefined;
-    }
-    if (!url || !['postgres:', 'postgresql:'].includes(url.protocol) || url.pathname.length < 2)
-      ctx.addIssue({
-        code: 'custom',
-        message: 'DATABASE_URL is a PostgreSQL URL such as postgres://user:password@host:5432/mahjong',
-      });
-  });
+  .refine((raw) => raw === undefined || isPostgresUrl(raw), DATABASE_URL_MESSAGE);
 
 /**
  * METRICS_TOKEN: the bearer token Prometheus sends for /metrics. It guards what the process is doing (routes,

@@ -17,7 +17,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { chooseLang, LANG_COOKIE, LANG_MAX_AGE, langOf, type Lang } from '../../shared/i18n.ts';
 import { i18n, type Translator } from '../services/i18n.ts';
-import { sameOriginPath } from '../view-models/location.ts';
+import { takeQueryChoice } from '../view-models/location.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,7 +27,6 @@ declare module 'fastify' {
   }
 }
 
-const LANG_QUERY = /(?:^|&)lang(?:=|&|$)/;
 const HL_QUERY = /(?:^|&)hl=([a-z]{2})(?:&|$)/;
 
 /** The `?hl=xx` of a GET page address (outside /api/ and /static/), when xx is one of ours. */
@@ -91,23 +90,15 @@ async function i18nPlugin(fastify: FastifyInstance): Promise<void> {
     },
   });
 
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return;
-    const q = request.url.indexOf('?');
-    if (q < 0) return;
-    const path = request.url.slice(0, q);
-    const search = request.url.slice(q + 1);
-    if (!LANG_QUERY.test(search) || path.startsWith('/api/') || path.startsWith('/static/')) return;
-    const params = new URLSearchParams(search);
-    const lang = langOf(params.get('lang'));
-    params.delete('lang');
-    if (lang) {
+  fastify.addHook(
+    'onRequest',
+    takeQueryChoice('lang', (asked, request, reply) => {
+      const lang = langOf(asked[0]);
+      if (!lang) return;
       setLangCookie(request, reply, lang);
       langs.set(request, lang);
-    }
-    const rest = params.toString();
-    return reply.redirect(sameOriginPath(`${path}${rest ? `?${rest}` : ''}`), 303); // '//host' would leave the site
-  });
+    }),
+  );
 
   fastify.addHook('onSend', async (request, reply) => {
     const type = reply.getHeader('content-type');
@@ -120,5 +111,24 @@ async function i18nPlugin(fastify: FastifyInstance): Promise<void> {
       reply.header('vary', typeof vary === 'string' && vary ? `${vary}, ${add.join(', ')}` : add.join(', '));
   });
 }
+
+/** `make(i18n)` kept per language (20 at most): made on a language's first use. */
+export function perLang<T>(make: (i18n: Translator) => T): (i18n: Translator) => T {
+  const kept = new Map<Lang, T>();
+  return (i18n) => {
+    let made = kept.get(i18n.lang);
+    if (made === undefined) kept.set(i18n.lang, (made = make(i18n)));
+    return made;
+  };
+}
+
+/** Sends a body made in the request's language: it says which, and varies by what chose it. */
+export const sendInLang = (reply: FastifyReply, type: string, cacheControl: string, body: string): FastifyReply =>
+  reply
+    .type(type)
+    .header('cache-control', cacheControl)
+    .header('content-language', reply.request.lang)
+    .header('vary', 'Cookie, Accept-Language')
+    .send(body);
 
 export default fp(i18nPlugin, { name: 'i18n' });

@@ -11,15 +11,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { isTileSet, TILES_COOKIE, tileSetOf, type TileSet } from '../../shared/tilesets.ts';
 import { keepTileSet } from '../view-models/tiles.ts';
-import { sameOriginPath } from '../view-models/location.ts';
+import { takeQueryChoice } from '../view-models/location.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
     readonly tiles: TileSet; // the tile set the page is drawn with
   }
 }
-
-const TILES_QUERY = /(?:^|&)tiles(?:=|&|$)/;
 
 async function tilesPlugin(fastify: FastifyInstance): Promise<void> {
   const chosen = new WeakMap<FastifyRequest, TileSet>(); // a set kept by this request's own query
@@ -29,24 +27,15 @@ async function tilesPlugin(fastify: FastifyInstance): Promise<void> {
     },
   });
 
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return;
-    const q = request.url.indexOf('?');
-    if (q < 0) return;
-    const path = request.url.slice(0, q);
-    const search = request.url.slice(q + 1);
-    if (!TILES_QUERY.test(search) || path.startsWith('/api/') || path.startsWith('/static/')) return;
-    const params = new URLSearchParams(search);
-    const asked = params.getAll('tiles');
-    const set = asked.length === 1 ? asked[0] : undefined; // two sets name none
-    params.delete('tiles');
-    if (isTileSet(set)) {
+  fastify.addHook(
+    'onRequest',
+    takeQueryChoice('tiles', (asked, request, reply) => {
+      const set = asked.length === 1 ? asked[0] : undefined; // two sets name none
+      if (!isTileSet(set)) return;
       keepTileSet(request, reply, set);
       chosen.set(request, set);
-    }
-    const rest = params.toString();
-    return reply.redirect(sameOriginPath(`${path}${rest ? `?${rest}` : ''}`), 303); // '//host' would leave the site
-  });
+    }),
+  );
 }
 
 export default fp(tilesPlugin, { name: 'tiles' });

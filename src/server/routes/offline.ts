@@ -13,8 +13,8 @@ import type { FastifyInstance } from 'fastify';
 import { newDealUrl } from '../../shared/display.ts';
 import { sendError } from '../errors.ts';
 import { ASSET_NAMES, type AssetName } from '../plugins/assets.ts';
+import { perLang, sendInLang } from '../plugins/i18n.ts';
 import { DEFAULT_TILE_SET } from '../../shared/tilesets.ts';
-import type { Lang } from '../../shared/i18n.ts';
 import type { Translator } from '../services/i18n.ts';
 import { themeOf } from '../view-models/theme.ts';
 
@@ -82,27 +82,17 @@ export default async function offline(fastify: FastifyInstance): Promise<void> {
       theme_color: THEME_COLOR,
       icons,
     });
-  const manifests = new Map<Lang, string>();
+  const manifests = perLang(manifestOf);
   // Compressed although small (the app's threshold is 1 KB): installers fetch it on every visit.
-  fastify.get('/manifest.webmanifest', { compress: { threshold: 0 } }, async (request, reply) => {
-    let manifest = manifests.get(request.lang);
-    if (manifest === undefined) manifests.set(request.lang, (manifest = manifestOf(request.i18n)));
-    return reply
-      .type('application/manifest+json; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .header('content-language', request.lang)
-      .header('vary', 'Cookie, Accept-Language')
-      .send(manifest);
-  });
+  fastify.get('/manifest.webmanifest', { compress: { threshold: 0 } }, async (request, reply) =>
+    sendInLang(reply, 'application/manifest+json; charset=utf-8', 'no-cache', manifests(request.i18n)),
+  );
 
   // The same for everyone of a language: rendered once per language.
-  const pages = new Map<Lang, string>();
-  fastify.get('/offline', async (request, reply) => {
-    const i18n = request.i18n;
-    let page = pages.get(i18n.lang);
-    if (page === undefined) pages.set(i18n.lang, (page = renderOffline(i18n)));
-    return reply.type('text/html; charset=utf-8').header('x-robots-tag', 'noindex').send(page);
-  });
+  const pages = perLang((i18n) => renderOffline(i18n));
+  fastify.get('/offline', async (request, reply) =>
+    reply.type('text/html; charset=utf-8').header('x-robots-tag', 'noindex').send(pages(request.i18n)),
+  );
 
   const renderOffline = (i18n: Translator): string =>
     fastify.renderPartial('play', {

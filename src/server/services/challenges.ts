@@ -20,7 +20,7 @@ import type { Refusal } from '../errors.ts';
 import type { ChallengeRow, GameRow, SentChallenge } from '../stores/types.ts';
 import type { DealKey } from '../schemas/common.ts';
 import type { StoredDeal } from './dealer.ts';
-import { PlayError } from './games.ts';
+import { ownGameRow } from './games.ts';
 import { ROW_BYTES } from './growth.ts';
 
 declare module 'fastify' {
@@ -66,10 +66,8 @@ export function createChallenges(fastify: FastifyInstance, now: () => number) {
      * `client` (a clientKey) pays the row from its day of growth (services/growth.ts).
      */
     async make(playerId: string, gameId: string, client: string): Promise<{ url: string } | Refusal> {
-      const row = await fastify.gamesStore.findById(gameId);
-      if (!row) return { ok: false, code: PlayError.NotFound, message: 'there is no such game' };
-      if (row.player_id !== playerId)
-        return { ok: false, code: PlayError.Forbidden, message: 'this game belongs to another player' };
+      const row = await ownGameRow(fastify.gamesStore, playerId, gameId);
+      if ('ok' in row) return row;
       if (row.result !== 'won' || row.finished_at === null)
         return {
           ok: false,

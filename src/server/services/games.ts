@@ -52,7 +52,7 @@ import {
 } from '../../engine/index.ts';
 import type { GameAnswer } from '../../shared/api.ts';
 import { isErrorCode, type ErrorCode, type Refusal } from '../errors.ts';
-import type { GameRow } from '../stores/types.ts';
+import type { GameRow, GamesStore } from '../stores/types.ts';
 import type { StoredDeal } from './dealer.ts';
 import { paceAfter, paceStart, rankWin } from './fair-play.ts';
 import { ROW_BYTES, textGrowth } from './growth.ts';
@@ -112,6 +112,20 @@ export interface PlayFailure extends Refusal {
   readonly index?: number; // position in the batch of the first illegal move
   readonly moves?: number; // 409: how many moves the server has of this game, hints included
   readonly log?: readonly Move[]; // 409: the server's log as a client replays it (clientLog)
+}
+
+/** A game's row for its own player (for anyone when `open`): else the refusal, 404 unknown or 403 another's. */
+export async function ownGameRow(
+  store: Pick<GamesStore, 'findById'>,
+  playerId: string,
+  gameId: string,
+  open = false,
+): Promise<GameRow | PlayFailure> {
+  const row = await store.findById(gameId);
+  if (!row) return { ok: false, code: PlayError.NotFound, message: 'there is no such game' };
+  if (!open && row.player_id !== playerId)
+    return { ok: false, code: PlayError.Forbidden, message: 'this game belongs to another player' };
+  return row;
 }
 
 export interface Played {
@@ -338,10 +352,8 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
     ): Promise<Played | PlayFailure> {
       let charged = false; // the batch's shuffles are paid for once, whatever the write races
       for (let attempt = 1; ; attempt++) {
-        const row = await repo.findById(gameId);
-        if (!row) return { ok: false, code: PlayError.NotFound, message: 'there is no such game' };
-        if (row.player_id !== playerId)
-          return { ok: false, code: PlayError.Forbidden, message: 'this game belongs to another player' };
+        const row = await ownGameRow(repo, playerId, gameId);
+        if ('ok' in row) return row;
         const stored = await fastify.dealer.byId(row.deal_id);
         if (!stored) throw new Error(`game ${row.id} points at a missing deal ${row.deal_id}`);
         const storedLog = JSON.parse(row.moves_json) as Move[];
@@ -510,10 +522,8 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
       k: number,
       { client, open = false }: { client?: string; open?: boolean } = {},
     ): Promise<{ id: string; layout: string; seed: string; mode: string } | PlayFailure> {
-      const row = await repo.findById(gameId);
-      if (!row) return { ok: false, code: PlayError.NotFound, message: 'there is no such game' };
-      if (!open && row.player_id !== playerId)
-        return { ok: false, code: PlayError.Forbidden, message: 'this game belongs to another player' };
+      const row = await ownGameRow(repo, playerId, gameId, open);
+      if ('ok' in row) return row;
       const stored = await fastify.dealer.byId(row.deal_id);
       if (!stored) throw new Error(`game ${row.id} points at a missing deal ${row.deal_id}`);
       const storedLog = JSON.parse(row.moves_json) as Move[];

@@ -31,7 +31,7 @@ import type { LossWords } from '../../shared/coach.ts';
 import type { Refusal } from '../errors.ts';
 import type { GameRow, ReplayRow } from '../stores/types.ts';
 import type { StoredDeal } from './dealer.ts';
-import { PlayError } from './games.ts';
+import { ownGameRow } from './games.ts';
 import { reviewGrowth, ROW_BYTES } from './growth.ts';
 import { reviewCostMs } from './costs.ts';
 import { ByteLru } from '../utils/lru.ts';
@@ -185,10 +185,8 @@ export function createReplays(fastify: FastifyInstance, now: () => number) {
      * clientKey) pays the row from its day of growth (services/growth.ts).
      */
     async share(playerId: string, gameId: string, client: string): Promise<{ url: string } | Refusal> {
-      const row = await fastify.gamesStore.findById(gameId);
-      if (!row) return { ok: false, code: PlayError.NotFound, message: 'there is no such game' };
-      if (row.player_id !== playerId)
-        return { ok: false, code: PlayError.Forbidden, message: 'this game belongs to another player' };
+      const row = await ownGameRow(fastify.gamesStore, playerId, gameId);
+      if ('ok' in row) return row;
       const refused = await fastify.growth.take(client, ROW_BYTES.replay);
       if (refused) return refused;
       const token = await store.tokenFor(gameId, makeReplayToken(), now());

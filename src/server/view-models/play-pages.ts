@@ -8,12 +8,13 @@
  * page must go through the resumed-game path.
  */
 import type { FastifyReply } from 'fastify';
-import { availablePairs, newGame, type Game } from '../../engine/index.ts';
+import { availablePairs, type Game } from '../../engine/index.ts';
 import type { Lang } from '../../shared/i18n.ts';
 import type { ShownDeal } from '../services/dealer.ts';
 import { ByteLru, type MeasuredCache } from '../utils/lru.ts';
 import { bufferBytes, CACHE_BUDGETS, flatString, HEAP, keyedRecordBytes, stringBytes } from '../utils/sizes.ts';
 import { dealData } from './board.ts';
+import { startOf } from './play.ts';
 
 export const RECORD_MARK = '<!--deal-record-->'; // where each response puts the player's part of a kept page
 const PAGES_PER_DEAL = 8;
@@ -52,12 +53,11 @@ export class PlayPages {
     const key = boardKey(shown, lang);
     let fresh = this.boards.get(key);
     if (!fresh) {
-      const start = newGame(shown.deal);
-      if (!start.ok) throw new Error(`deal ${key} is not playable: ${start.message}`);
+      const start = startOf(shown.deal);
       fresh = {
-        left: start.value.left,
-        pairs: availablePairs(start.value).length,
-        html: flatString(render(start.value)),
+        left: start.left,
+        pairs: availablePairs(start).length,
+        html: flatString(render(start)),
         data: flatString(dealData(shown.json, null)),
         pages: new Map(),
       };

@@ -5,23 +5,16 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../errors.ts';
+import { perLang, sendInLang } from '../../plugins/i18n.ts';
 import { TileSetListSchema } from '../../schemas/tiles.ts';
 import { tileSetList } from '../../view-models/tiles.ts';
 
 export default async function apiTilesets(fastify: FastifyInstance): Promise<void> {
-  const bodies = new Map<string, string>(); // by language: 20 at most
+  const bodies = perLang((i18n) => JSON.stringify(tileSetList(i18n)));
   fastify.get(
     '/api/tilesets',
     { schema: { response: { 200: TileSetListSchema, ...errorResponses() } }, config: { player: false } },
-    async (request, reply) => {
-      let body = bodies.get(request.lang);
-      if (body === undefined) bodies.set(request.lang, (body = JSON.stringify(tileSetList(request.i18n))));
-      return reply
-        .type('application/json; charset=utf-8')
-        .header('cache-control', 'public, max-age=300')
-        .header('content-language', request.lang)
-        .header('vary', 'Cookie, Accept-Language')
-        .send(body);
-    },
+    async (request, reply) =>
+      sendInLang(reply, 'application/json; charset=utf-8', 'public, max-age=300', bodies(request.i18n)),
   );
 }

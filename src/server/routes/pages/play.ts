@@ -7,7 +7,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { availablePairs, BANDS, geometryOfDeal, type Band, type Game, type Mode } from '../../../engine/index.ts';
+import { BANDS, type Band } from '../../../engine/index.ts';
 import { dealUrl, formatTime, isCleanWin, newDealUrl } from '../../../shared/display.ts';
 import type { Lang } from '../../../shared/i18n.ts';
 import { isTutorialDone, parsePrefs, PREFS_COOKIE } from '../../../shared/prefs.ts';
@@ -23,16 +23,14 @@ import {
 } from '../../schemas/common.ts';
 import { dailyDayOf, dailySeed } from '../../services/daily.ts';
 import { MAX_BAND_SEEDS, type ShownDeal, type ShownLookup } from '../../services/dealer.ts';
-import { clientGame } from '../../services/games.ts';
 import type { Translator } from '../../services/i18n.ts';
 import { clientKey } from '../../services/limits.ts';
 import { sendMiss, sendRefusalOrMiss } from '../../services/misses.ts';
 import { randomSeed } from '../../services/seeds.ts';
 import { setStamp, takeStamp, type OwnRecord } from '../../services/first-shown.ts';
-import { boardView, dealData } from '../../view-models/board.ts';
-import { boardPreview, headLinks } from '../../view-models/head.ts';
 import { viewerOf } from '../../services/custom-layouts.ts';
 import { keepWhole, PlayPages, RECORD_MARK, sendPage, type FreshBoard } from '../../view-models/play-pages.ts';
+import { playBoard, playPage, renderBoard, type PlayBoard } from '../../view-models/play.ts';
 import { themeOf, THEME_COOKIE } from '../../view-models/theme.ts';
 
 const NO_RECORD: OwnRecord = { opened: 0, won: 0, best: [] };
@@ -88,16 +86,6 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     }
     return html;
   }
-
-  /** The board partial for a position. */
-  const renderBoard = (game: Game, layout: string, seed: string, mode: string, i18n: Translator): string =>
-    fastify.renderPartial('/partials/board', {
-      i18n,
-      board: boardView(game, i18n.t),
-      layout: { id: layout },
-      seed,
-      mode,
-    });
 
   const pages = new PlayPages();
   fastify.caches.push(pages.cache);
@@ -173,25 +161,12 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
     return { shown, now, shownAt, known };
   }
 
-  /** The board, its counters and #deal-data: the resumed game's, or the deal's fresh board. */
-  function boardOf(
-    key: DealKey,
-    shown: ShownDeal,
-    i18n: Translator,
-    resumed: Unfinished | undefined,
-    fresh: FreshBoard | undefined,
-  ) {
-    if (!resumed) {
-      const { left, pairs, html, data } = fresh!;
-      return { counts: { left, pairs, hints: 0, shuffles: 0 }, html, data };
-    }
-    const { game } = resumed;
-    return {
-      counts: { left: game.left, pairs: availablePairs(game).length, hints: game.hints, shuffles: game.shuffles },
-      html: renderBoard(game, key.layout, key.seed, key.mode, i18n),
-      data: dealData(shown.json, clientGame(resumed)),
-    };
-  }
+  /** A deal's fresh board as the page shows it: no hint nor shuffle yet. */
+  const freshBoard = ({ left, pairs, html, data }: FreshBoard): PlayBoard => ({
+    counts: { left, pairs, hints: 0, shuffles: 0 },
+    html,
+    data,
+  });
 
   app.get(
     '/play/:layout/:seed',
@@ -206,12 +181,13 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
       const resumed = known && shown.id !== null ? await fastify.games.unfinished(request.playerId, shown) : undefined;
       const fresh = resumed
         ? undefined
-        : pages.fresh(shown, i18n.lang, (game) => renderBoard(game, key.layout, key.seed, key.mode, i18n));
+        : pages.fresh(shown, i18n.lang, (game) => renderBoard(fastify, game, key, i18n));
       const look = await lookOf(request, key, known, Boolean(resumed));
       const kept = fresh?.pages.get(look.pageKey);
       if (kept && !known) keepWhole(kept, record);
       if (kept) return sendPage(reply, kept, record);
-      const page = await pageOf(request, key, shown, look, boardOf(key, shown, i18n, resumed, fresh), resumed);
+      const board = fresh ? freshBoard(fresh) : playBoard(fastify, key, i18n, shown, resumed);
+      const page = await pageOf(request, key, shown, look, board, resumed);
       if (!fresh) return reply.page('play', { ...page, record });
       // Kept without the player's part: the deal's record and the time since the player first saw it.
       const html = fastify.renderPartial('play', { ...page, i18n, record: RECORD_MARK });
@@ -248,57 +224,29 @@ export default async function pagesPlay(fastify: FastifyInstance): Promise<void>
   /** What views/play.eta renders, but the record. */
   async function pageOf(
     request: FastifyRequest,
-    { layout, seed, mode }: DealKey,
+    key: DealKey,
     shown: ShownDeal,
     look: Awaited<ReturnType<typeof lookOf>>,
-    board: ReturnType<typeof boardOf>,
+    board: PlayBoard,
     resumed: Unfinished | undefined,
   ) {
-    const { i18n } = request;
-    const { path } = look;
-    const { counts } = board;
-    const playMs = resumed?.row.play_ms ?? 0;
-    const { name, neutral } = await fastify.layouts.viewerName(layout, i18n, viewerOf(request)); // the viewer's own name of their layout
-    const other: Mode = mode === 'classic' ? 'relaxed' : 'classic';
-    const title = `${name} ${seed}`;
-    return {
-      title,
-      head: headLinks(fastify.publicOrigin, path, request.hl),
+    const { name, neutral } = await fastify.layouts.viewerName(key.layout, request.i18n, viewerOf(request)); // the viewer's own name of their layout
+    return playPage(fastify, request, {
+      key,
+      deal: shown.deal,
+      name,
+      title: `${name} ${key.seed}`,
+      path: look.path,
       // A link's preview shows the deal as dealt, whoever opens it and however far they played.
-      preview: boardPreview(fastify.previews, fastify.publicOrigin, i18n, {
-        title: `${neutral} ${seed}`, // for everyone who opens the link: never the player's own name
-        path,
-        layout,
-        name: neutral,
-        geom: geometryOfDeal(shown.deal),
-        faces: shown.deal.tiles.map((t) => t.face),
-      }),
-      nav: look.nav,
-      layout: { id: layout, name },
-      seed,
-      mode,
-      daily: look.daily,
-      counters: { left: counts.left, pairs: counts.pairs },
-      boardHtml: board.html,
-      // Your time (the clock the page shows: from the first move, stopped while paused), as last heard.
-      game: { hints: counts.hints, shuffles: counts.shuffles, playMs, time: formatTime(playMs) },
+      preview: { title: `${neutral} ${key.seed}`, name: neutral },
+      board,
+      playMs: resumed?.row.play_ms ?? 0,
       resumed: Boolean(resumed),
-      dealData: board.data,
-      sharePath: path,
-      shareUrl: look.shareUrl,
-      otherMode: { mode: other, url: dealUrl(layout, seed, other) },
-      newUrl: newDealUrl(layout, mode),
-      // The deal's difficulty as dealt (stored with it), and a new deal of the same band.
-      difficulty: {
-        band: shown.deal.difficulty.band,
-        score: shown.deal.difficulty.score,
-        againUrl: newDealUrl(layout, mode, shown.deal.difficulty.band),
-      },
-      prefs: look.prefs,
+      nav: look.nav,
+      daily: look.daily,
       tutorial: look.tutorial,
+      prefs: look.prefs,
       theme: look.theme,
-      tileSet: request.tiles,
-      back: path, // the theme and tiles forms come back to the deal's own link (one page per page key)
-    };
+    });
   }
 }

@@ -11,21 +11,16 @@
 import { viewerOf } from '../../services/custom-layouts.ts';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { availablePairs, geometryOfDeal, newGame, type Game } from '../../../engine/index.ts';
-import { dealUrl, formatTime, newDealUrl } from '../../../shared/display.ts';
-import { parsePrefs, PREFS_COOKIE } from '../../../shared/prefs.ts';
+import { formatTime } from '../../../shared/display.ts';
 import { errorResponses, sendRefusal } from '../../errors.ts';
 import { playerKey } from '../../plugins/security.ts';
 import { dealKey } from '../../schemas/common.ts';
 import { CreateRaceBodySchema, RaceParamsSchema, RaceSchema } from '../../schemas/races.ts';
-import { clientGame } from '../../services/games.ts';
 import type { Translator } from '../../services/i18n.ts';
 import { clientKey } from '../../services/limits.ts';
 import { sendRefusalOrMiss } from '../../services/misses.ts';
 import type { RacerStatus, Standings } from '../../services/races.ts';
-import { boardView, dealData } from '../../view-models/board.ts';
-import { boardPreview, headLinks } from '../../view-models/head.ts';
-import { themeOf, THEME_COOKIE } from '../../view-models/theme.ts';
+import { playBoard, playPage } from '../../view-models/play.ts';
 
 export const raceUrl = (id: string): string => `/race/${id}`;
 
@@ -179,70 +174,30 @@ export default async function pagesRace(fastify: FastifyInstance): Promise<void>
       });
     const { room, seat, standings } = found;
     const { layout, seed, mode } = room.meta;
-    const client = clientKey(request.ip);
+    const key = dealKey(layout, seed, mode);
     const i18n = request.i18n;
     const mine = seat ? await fastify.games.mine(request.playerId, seat.gameId) : undefined;
-    const shownDeal = mine?.stored ?? (await fastify.dealer.show(dealKey(layout, seed, mode), client));
+    const shownDeal = mine?.stored ?? (await fastify.dealer.show(key, clientKey(request.ip)));
     if ('ok' in shownDeal && !shownDeal.ok) return sendRefusalOrMiss(request, reply, shownDeal);
     const shown = 'ok' in shownDeal ? shownDeal.value : shownDeal;
-    let game: Game;
-    if (mine) game = mine.game;
-    else {
-      const start = newGame(shown.deal);
-      if (!start.ok) throw new Error(`deal ${layout}/${seed}/${mode} is not playable: ${start.message}`);
-      game = start.value;
-    }
     const { name, neutral } = await fastify.layouts.viewerName(layout, i18n, viewerOf(request)); // the viewer's own name of their layout
     const path = raceUrl(room.meta.id);
-    const deal = dealUrl(layout, seed, mode);
     const shareUrl = `${fastify.publicOrigin ?? ''}${path}`;
-    const other = mode === 'classic' ? 'relaxed' : 'classic';
-    const title = i18n.t('race.title', { name, seed });
-    const playMs = mine?.row.play_ms ?? 0;
     const view = viewOf(standings, request.playerId, i18n);
     reply.header('x-robots-tag', 'noindex'); // a room lives half an hour without moves: nothing to index
     reply.header('cache-control', 'no-store');
     return reply.page('play', {
-      title,
-      head: headLinks(fastify.publicOrigin, path, request.hl),
-      preview: boardPreview(fastify.previews, fastify.publicOrigin, i18n, {
-        title: i18n.t('race.title', { name: neutral, seed }), // for everyone who opens the link: never the player's own name
+      ...playPage(fastify, request, {
+        key,
+        deal: shown.deal,
+        name,
+        title: i18n.t('race.title', { name, seed }),
         path,
-        layout,
-        name: neutral,
-        geom: geometryOfDeal(shown.deal),
-        faces: shown.deal.tiles.map((t) => t.face),
+        preview: { title: i18n.t('race.title', { name: neutral, seed }), name: neutral },
+        board: playBoard(fastify, key, i18n, shown, mine),
+        playMs: mine?.row.play_ms ?? 0,
+        resumed: false,
       }),
-      nav: 'play',
-      layout: { id: layout, name },
-      seed,
-      mode,
-      daily: false,
-      counters: { left: game.left, pairs: availablePairs(game).length },
-      boardHtml: fastify.renderPartial('/partials/board', {
-        i18n,
-        board: boardView(game, i18n.t),
-        layout: { id: layout },
-        seed,
-        mode,
-      }),
-      game: { hints: game.hints, shuffles: game.shuffles, playMs, time: formatTime(playMs) },
-      resumed: false,
-      dealData: dealData(shown.json, mine ? clientGame(mine) : null),
-      sharePath: deal,
-      shareUrl: `${fastify.publicOrigin ?? ''}${deal}`,
-      otherMode: { mode: other, url: dealUrl(layout, seed, other) },
-      newUrl: newDealUrl(layout, mode),
-      difficulty: {
-        band: shown.deal.difficulty.band,
-        score: shown.deal.difficulty.score,
-        againUrl: newDealUrl(layout, mode, shown.deal.difficulty.band),
-      },
-      prefs: parsePrefs(request.cookies[PREFS_COOKIE], layout, seed, mode),
-      tutorial: false,
-      theme: themeOf(request.cookies[THEME_COOKIE]),
-      tileSet: request.tiles,
-      back: path,
       record: '',
       race: {
         id: room.meta.id,
