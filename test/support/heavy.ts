@@ -38,14 +38,28 @@ export function multipartFile(file: string, filename: string): Buffer {
 type Move = { type: 'shuffle' | 'undo' | 'redo' };
 
 /**
- * The batches that make a game heavy: `shuffles` shuffles (at most 20 a batch, the per-request cap), then
- * `undoRedo` moves of undo and redo in turn (at most 500 a batch). Every move is legal on any fresh game.
+ * The batches that make a game heavy: `shuffles` shuffles (`perBatch` a batch, at most 20: the per-request cap),
+ * then `undoRedo` moves of undo and redo in turn (at most 500 a batch). Every move is legal on any fresh game.
  */
-export function heavyBatches(shuffles: number, undoRedo: number): Move[][] {
+export function heavyBatches(shuffles: number, undoRedo: number, perBatch = 20): Move[][] {
   const batches: Move[][] = [];
-  for (let left = shuffles; left > 0; left -= 20)
-    batches.push(Array.from({ length: Math.min(20, left) }, (): Move => ({ type: 'shuffle' })));
+  for (let left = shuffles; left > 0; left -= perBatch)
+    batches.push(Array.from({ length: Math.min(perBatch, left) }, (): Move => ({ type: 'shuffle' })));
   const turns = Array.from({ length: undoRedo }, (_, i): Move => ({ type: i % 2 === 0 ? 'undo' : 'redo' }));
   for (let at = 0; at < turns.length; at += 500) batches.push(turns.slice(at, at + 500));
   return batches;
+}
+
+/**
+ * Turns for requests `gapMs` apart, in the order asked: `await slot()` before each. Heavy requests paced so that
+ * the server's fixed CPU windows (services/cpu-budget.ts) take each one as it comes, instead of refusing a
+ * burst that then sits out a Retry-After of a whole second.
+ */
+export function pacer(gapMs: number): () => Promise<void> {
+  let next = performance.now();
+  return () => {
+    const at = Math.max(next, performance.now());
+    next = at + gapMs;
+    return new Promise((resolve) => setTimeout(resolve, at - performance.now()));
+  };
 }
