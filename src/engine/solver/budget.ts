@@ -1,13 +1,9 @@
 /**
- * Nodes, the solver's unit of work: every play of the board counts as one, optimistic,
- * greedy or a whole random playout (each walks the board once, at a cost of a few
- * microseconds on the turtle). Budgets are in nodes, never in time, so a solve gives the
- * same answer on every machine and under any load.
- *
- * Two limits: the solve's budget (spent: the answer is 'unresolved') and the current
- * search run's share (spent: the search restarts, see search.ts). Both are thrown as
- * prebuilt values: a new Error records a stack trace, microseconds that a restart or a
- * give-up need not spend.
+ * Nodes, the solver's unit of work: every play counts as one (a whole random playout too). Budgets are in
+ * nodes,
+ * never time, so a solve answers the same on every machine. The two limits, the solve's and the search run's,
+ * are
+ * thrown as prebuilt values (no stack trace to record).
  */
 
 class BudgetSpent extends Error {}
@@ -31,13 +27,13 @@ export class Budget {
     if (++this.visited > this.limit) throw RUN_OVER;
   }
 
-  /** Starts a run that may visit `limit` nodes (Infinity: no run limit, as outside the restarting search). */
+  /** Starts a run that may visit `limit` nodes (Infinity: no run limit). */
   startRun(limit: number): void {
     this.limit = limit;
     this.visited = 0;
   }
 
-  /** Lifts the run limit without resetting the count (the plays between runs never restart). */
+  /** Lifts the run limit without resetting the count. */
   unlimited(): void {
     this.limit = Infinity;
   }

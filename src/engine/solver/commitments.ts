@@ -1,27 +1,22 @@
 /**
- * Commitments: which copy of a group leaves with which, fixed for good (the base) or by a
- * decision of the search (one per decision level).
- *
- * Implementation notes. `partner[t]` is t's committed partner (or -1): the base plus the
- * decisions in force. A decision at level l commits one pair of a group, and the group's
- * last two uncommitted copies with each other when that leaves two, so a decision on a
- * group of four fixes its whole pairing. Groups of two are committed in the base from
- * the start. Every decision and its undoing is reported to the nogoods (`assign`, `release`),
- * which keep the nogoods that the optimistic play must obey up to date.
+ * Commitments: which copy of a group leaves with which, for good (the base; groups of two from the start) or
+ * by
+ * a search decision. A decision commits one pair, and the group's last two uncommitted copies together, so a
+ * decision on a group of four fixes its pairing. Decisions and their undoing are reported to the nogoods.
  */
 import { INTACT, type Nogoods } from './nogoods.ts';
 import type { Start, Workspace } from './workspace.ts';
 
 export class Commitments {
-  readonly base: Int32Array; // partners made for good at the root; -1: none
+  readonly base: Int32Array; // partners made for good; -1: none
   readonly partner: Int32Array; // the base plus the decisions in force
-  readonly trial: Int32Array; // partners for a conflict test: the base plus some of the decisions
-  readonly levelOf: Int32Array; // per tile, the decision level that paired it; -1: the base or none
+  readonly trial: Int32Array; // for a conflict test: the base plus some of the decisions
+  readonly levelOf: Int32Array; // per tile: the level that paired it; -1: the base or none
   readonly decPairs: Int32Array; // per level, up to two pairs: a0 b0 a1 b1
   readonly decCount: Int32Array; // pairs per level
-  readonly copies: Int32Array; // scratch: a group's uncommitted copies (see uncommitted)
+  readonly copies: Int32Array; // scratch: a group's uncommitted copies
   depth = 0; // decisions in force: levels 0 … depth − 1
-  broken = INTACT; // what the last decision broke (Nogoods.assign): INTACT, FORBIDDEN or a nogood's id
+  broken = INTACT; // what the last decision broke (Nogoods.assign)
   private readonly groupOf: Int32Array;
   private readonly memberAt: Int32Array;
   private readonly members: Int32Array;
@@ -55,7 +50,7 @@ export class Commitments {
     this.partner[b] = a;
   }
 
-  /** The uncommitted present copies of group g, written into `out` from `at`; their count. */
+  /** Writes group g's uncommitted copies into `out` from `at`; returns their count. */
   uncommitted(g: number, out: Int32Array, at: number): number {
     let k = 0;
     for (let m = this.memberAt[g]!; m < this.memberAt[g + 1]!; m++) {
@@ -66,9 +61,9 @@ export class Commitments {
   }
 
   /**
-   * Commits decision `level`: `a` with `b`, and the last two uncommitted copies of the
-   * group with each other when that leaves two. The nogoods are told (their watches move);
-   * `broken` says whether the decision broke one. Overwrites `copies`.
+   * Commits decision `level`: `a` with `b`, and the group's last two uncommitted copies together; `broken`
+   * says
+   * whether it broke a nogood. Overwrites `copies`.
    */
   decide(level: number, a: number, b: number): void {
     const { partner, levelOf, decPairs } = this;
@@ -91,7 +86,7 @@ export class Commitments {
       this.decCount[level] = 2;
     }
     this.depth = level + 1;
-    // A group of four's two pairs are one literal of the nogoods; a larger group's pairs one each.
+    // A group of four's two pairs are one literal; a larger group's pairs one each.
     this.broken = this.nogoods.assign(a, b, level);
     if (this.decCount[level] === 2 && this.memberAt[g + 1]! - this.memberAt[g]! !== 4) {
       const found = this.nogoods.assign(decPairs[4 * level + 2]!, decPairs[4 * level + 3]!, level);
@@ -111,9 +106,9 @@ export class Commitments {
   }
 
   /**
-   * `trial` := the base plus those of `pairs` (a known solution of an earlier position) whose two tiles are
-   * still on the board, in one group and uncommitted: with every group of the position paired that way,
-   * greedy play under it says exactly whether the pairing still clears the board.
+   * `trial` := the base plus those of `pairs` (an earlier position's solution) still on the board, in one
+   * group and
+   * uncommitted: greedy play under it says whether that pairing still clears the board.
    */
   pairingOf(pairs: readonly (readonly [number, number])[]): Int32Array {
     const { trial, groupOf } = this;
@@ -131,7 +126,7 @@ export class Commitments {
     while (this.depth > 0) this.undecide(this.depth - 1);
   }
 
-  /** Makes decision 0 (the only one in force) part of the base: its tiles stay paired for the rest of the solve. */
+  /** Makes decision 0 (the only one in force) part of the base. */
   keepRootDecision(): void {
     this.nogoods.keepRoot();
     for (let k = 0; k < 2 * this.decCount[0]!; k++) {

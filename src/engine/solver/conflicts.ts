@@ -1,28 +1,16 @@
 /**
- * Conflicts: which decisions a dead end of the search depends on.
- *
- * Implementation notes. A conflict set is a set of decision levels, a bitset of `words`
- * 32-bit words; `conflict[l]` is what the search node at level l returned when it failed,
- * and `acc[l]` gathers the conflicts of its failed children. When the optimistic play
- * fails under the commitments in force, `explain` releases the decisions one at a time,
- * the deepest first, and keeps a decision only when the play without it succeeds: a
- * deletion-minimal conflict set (the last decision always belongs to it). A decision that
- * cannot change the play from the board the failed play stranded is released without a
- * play (see explain). A node whose every pairing fails returns the union of its
- * children's conflicts without its own decision; a child whose conflict does not hold the
- * node's decision makes the search jump straight back over it (conflict-directed
- * backjumping, `merge`). Every such set is learnt as a nogood (the pairs of its
- * decisions), and each group of a learnt conflict gains activity, which the search reads
- * when it chooses the group to branch on: each conflict adds a little more than the one
- * before (×1.05), so that recent conflicts count most (as SAT solvers' VSIDS decays old
- * activity).
+ * Conflicts: which decisions a dead end depends on. A conflict set is a bitset of decision levels: deletion-
+ * minimal for a failed optimistic play (`explain`), the union of the children's for a node whose pairings all
+ * failed, with backjumping over decisions not in it (`merge`). Each is learnt as a nogood and bumps its
+ * groups'
+ * activity, VSIDS-style (docs/engine.md, "Conflicts").
  */
 import { FORBIDDEN, INTACT, type Nogoods } from './nogoods.ts';
 import type { Commitments } from './commitments.ts';
 import type { Plays } from './plays.ts';
 import type { Start, Workspace } from './workspace.ts';
 
-const BUMP_GROWTH = 1.05; // each learnt conflict weighs this much more than the one before (VSIDS's decay)
+const BUMP_GROWTH = 1.05; // each learnt conflict weighs this much more than the one before
 
 export class Conflicts {
   private readonly words: number; // 32-bit words per set of levels
@@ -32,8 +20,8 @@ export class Conflicts {
   private readonly freeGroup: Int32Array; // per group: noteStamp when it has a free copy on the stranded board
   private readonly banLevels: Uint32Array; // levels of the nogoods behind the bans on those groups
   private noteStamp = 0;
-  private anyStranded = false; // every decision may matter (the last failed play failed before its first move)
-  // Per group, how many learnt conflicts it took part in (after SAT solvers' VSIDS).
+  private anyStranded = false; // the last failed play failed before its first move: every decision may matter
+  // Per group: weighted count of the learnt conflicts it took part in.
   readonly activity: Float64Array;
   private bump = 1;
 
@@ -53,7 +41,7 @@ export class Conflicts {
     this.banLevels = work.banLevels;
   }
 
-  // Sets of levels, `words` words each, stored at `at` words into an array.
+  // Sets of levels, `words` words each, at `at` words into an array.
   private clear(bits: Uint32Array, at: number): void {
     bits.fill(0, at, at + this.words);
   }
@@ -96,16 +84,11 @@ export class Conflicts {
   }
 
   /**
-   * The commitments in force fail the optimistic play, which was the last play run:
-   * writes a deletion-minimal set of their levels into conflict[level] and learns it.
-   *
-   * Each decision in turn, the deepest first, is left out; it stays out when the play
-   * without it still fails. Every such play runs under a subset of the failed play's
-   * commitments, so it resumes from the board the last failing play stranded. A
-   * decision that cannot change that board's play is left out without a play: no
-   * stranded copy of its group is free (none of them can move whatever it is paired
-   * with), and no ban that the play obeyed on a group with a free stranded copy comes
-   * from a nogood holding it.
+   * The commitments in force failed the last (optimistic) play: writes a deletion-minimal set of their levels
+   * into conflict[level] and learns it. Each decision, deepest first, is left out when the play without it
+   * still
+   * fails, resuming from the stranded board; one that cannot change that board's play is left out without a
+   * play.
    */
   explain(level: number): void {
     const at = level * this.words;
@@ -129,15 +112,16 @@ export class Conflicts {
   }
 
   /**
-   * After a failed optimistic play (its board still in the plays' scratch arrays): which groups have a free copy
-   * on the board it stranded, and the levels of the nogoods behind the bans it obeyed on those groups.
+   * After a failed optimistic play: which groups have a free copy on the board it stranded, and the levels of
+   * the
+   * nogoods behind the bans it obeyed on those groups.
    */
   private noteStranded(): void {
     const stamp = ++this.noteStamp;
     const { present, above, left, right } = this.plays.stranded;
     const { freeGroup, banLevels } = this;
     banLevels.fill(0);
-    this.anyStranded = this.plays.failedEarly; // failed before its first move: every decision may matter
+    this.anyStranded = this.plays.failedEarly;
     if (this.anyStranded) return;
     const { groupOf, memberAt, members, n } = this.start;
     for (let t = 0; t < n; t++)
@@ -159,7 +143,7 @@ export class Conflicts {
     }
   }
 
-  /** Can leaving decision `l` out change the play from the board the last failed play stranded (noteStranded)? */
+  /** Can leaving decision `l` out change the play from the stranded board (noteStranded)? */
   private matters(l: number): boolean {
     if (this.anyStranded) return true;
     if ((this.banLevels[l >>> 5]! & (1 << (l & 31))) !== 0) return true;
@@ -168,9 +152,8 @@ export class Conflicts {
   }
 
   /**
-   * Is a nogood broken by the pairs of decision `level`? If so, writes the levels of its
-   * pairs into conflict[level + 1] (the conflict of the child the decision would open)
-   * and returns true.
+   * Is a nogood broken by decision `level`'s pairs? If so, writes its levels into conflict[level + 1] (the
+   * child's).
    */
   brokenNogood(level: number): boolean {
     const found = this.commitments.broken;
@@ -207,10 +190,9 @@ export class Conflicts {
   }
 
   /**
-   * Adds the conflict of a failed child of the node at `level` to the node's union;
-   * false when that conflict does not hold the node's decision: the failure does not
-   * depend on it, so the search jumps back over it (the child's conflict becomes the
-   * node's).
+   * Adds a failed child's conflict to the union of the node at `level`; false when it does not hold the
+   * node's
+   * decision: the search jumps back over the node (the child's conflict becomes its own).
    */
   merge(level: number): boolean {
     const w = this.words;

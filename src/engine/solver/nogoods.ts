@@ -1,44 +1,21 @@
 /**
- * Nogoods: sets of pairs that no solution has all of, learnt from the search's dead ends.
- *
- * Implementation notes. A pair (a, b) of one group, a < b, is named by a key, a·L + the
- * index of b in its group (L: the largest group's size), so that per-pair facts live in
- * arrays indexed by key, kept in the workspace (lists are cleared per solve where they
- * were set). A pair of a group of four stands for the whole pairing it belongs to (the
- * other two copies pair with each other), so a nogood names such a pairing once, by the
- * pair of the group's first copy: its *literal*. A nogood of one literal is a
- * *forbidden* pairing, kept as a flag on both of its pairs and, in a group of four, as
- * `ban` bits per copy, so that the optimistic play can let a copy go only with a copy it
- * may still pair with.
- *
- * Under the commitments in force a literal is *true* (the pair is committed), *false*
- * (one of its tiles is committed to another tile) or open. Longer nogoods are kept as
- * lists of literals, each *watched* by two literals that are not true, as SAT solvers
- * watch the literals of a clause: only when a watched literal becomes true (a decision
- * commits it) is the nogood looked at, and then it moves that watch to another literal
- * that is not true, or it has at most one literal left that is not true: it is *near*.
- * A near nogood whose last literal is open rules that pairing out (a unit propagation);
- * one with every literal true is broken. Near nogoods are listed per decision level
- * that made them near and leave the list when that decision is undone; watches never
- * need to move back.
- *
- * The optimistic play obeys the nogoods: before a play under some commitments,
- * `restrictPlay` bans each pairing of a group of four uncommitted copies that a near
- * nogood rules out given those commitments. Nogoods hold in every solution, so the play
- * stays optimistic, and fewer commitments never ban more (the plays that explain a
- * conflict run under a subset of the commitments in force, whose near nogoods are a
- * subset of those listed).
+ * Nogoods: sets of pairs no solution has all of, learnt from the search's dead ends. A nogood names the
+ * pairing
+ * of a group of four once, by its literal (the pair holding the group's first copy); one literal is a
+ * forbidden
+ * pairing, longer nogoods are watched by two literals as SAT solvers watch clauses. Keys, watches and the
+ * bans on
+ * the optimistic play: docs/engine.md, "Nogoods".
  */
 import type { Start, Workspace } from './workspace.ts';
 
 const MAX_NOGOODS = 100_000; // nogoods kept per solve: a bound on memory
 
-/** What a commitment found (`assign`). */
+/** What a commitment found (`assign`): INTACT, FORBIDDEN or the id (≥ 0) of the nogood broken. */
 export const INTACT = -2; // no nogood broken
 export const FORBIDDEN = -1; // the pair itself is forbidden
-// (a number ≥ 0: the id of the nogood broken)
 
-const BASE = -1; // the "level" of near nogoods that stay near for the rest of the solve
+const BASE = -1; // the "level" of nogoods near for the rest of the solve
 
 export class Nogoods {
   private readonly width: number; // L: keys are a·L + the index of b in its group
@@ -46,30 +23,29 @@ export class Nogoods {
   private readonly memberAt: Int32Array;
   private readonly members: Int32Array;
   private readonly rank: Int32Array; // per tile, its index in its group
-  private readonly levelOf: Int32Array; // per tile, the decision level that paired it (commitments.ts); -1: none or the base
-  private readonly inForce: Int32Array; // the commitments in force (commitments.ts's `partner`)
-  private readonly nogoods: Int32Array[] = []; // per id, its literals a0 b0 a1 b1 …; the first two are watched
-  private readonly forbidden: Uint8Array; // per pair key: no solution has the pair (a nogood of one literal)
+  private readonly levelOf: Int32Array; // per tile: the decision level that paired it; -1: none or the base
+  private readonly inForce: Int32Array; // commitments.ts's `partner`
+  private readonly nogoods: Int32Array[] = []; // per id: literals a0 b0 a1 b1 …; the first two watched
+  private readonly forbidden: Uint8Array; // per pair key: a nogood of one literal
   private readonly watchers: (number[] | undefined)[]; // per pair key: ids of the nogoods watching it
-  private readonly listed: number[]; // keys whose lists are set, to clear for the next solve
+  private readonly listed: number[]; // keys whose lists are set, cleared for the next solve
   // Near nogoods: at most one literal not true under the commitments in force, kept first in its list.
   private readonly near: number[] = [];
   private readonly nearAt: number[] = []; // per nogood: its index in `near`, or -1
   private readonly nearBy: number[][]; // per decision level: the nogoods it made near
-  private readonly nearForGood: number[] = []; // near for the rest of the solve (by the base alone)
-  // For groups of exactly four copies with a forbidden pairing: per copy, a bit per group member (by its index in
-  // the group) it can never pair with.
+  private readonly nearForGood: number[] = []; // near by the base alone, for the rest of the solve
+  // Groups of four with a forbidden pairing: per copy, a bit per member (by rank) it can never pair with.
   readonly ban: Int32Array;
   readonly restricted: Uint8Array; // per group: has a forbidden pairing
-  // What the optimistic play obeys (restrictPlay): `ban` and `restricted` plus the pairings a nogood rules out
-  // under the commitments it plays.
+  // What the optimistic play obeys (restrictPlay): `ban` and `restricted` plus the pairings near nogoods rule
+  // out.
   readonly playBan: Int32Array;
   readonly playRestricted: Uint8Array;
-  // Per group g and index j of a member: playBanBy[4g + j], the near nogood that banned the pairing of the group's
-  // first copy with member j in the last restrictPlay (read only where playBan has the bit and `ban` has not).
+  // playBanBy[4g + j]: the near nogood that banned group g's first copy with member j in the last
+  // restrictPlay.
   readonly playBanBy: Int32Array;
   bans = 0; // changes to `ban` so far (a playout's start depends on them)
-  private playBanned = -1; // `bans` when playBan and playRestricted were set to `ban` and `restricted` alone; -1: not so
+  private playBanned = -1; // `bans` when playBan and playRestricted were last set from `ban` and `restricted` alone; -1: not so
   private readonly lit = [0, 0]; // scratch: a literal
   private readonly work: Workspace;
 
@@ -135,10 +111,7 @@ export class Nogoods {
     return c + 4 * d;
   }
 
-  /**
-   * Records that no solution pairs a with b. In a group of exactly four copies that
-   * rules out one pairing: a with b and the other two with each other.
-   */
+  /** Records that no solution pairs a with b (in a group of four: that pairing, the other two together). */
   forbid(a: number, b: number): void {
     this.forbidden[this.key(a, b)] = 1;
     const g = this.groupOf[a]!;
@@ -159,8 +132,9 @@ export class Nogoods {
   }
 
   /**
-   * The literal of the pair (a, b), written into `out` at `at` (smaller tile first): in a group of four, the
-   * pair of its pairing that holds the group's first copy; else the pair itself.
+   * The literal of the pair (a, b) into `out` at `at`, smaller tile first: in a group of four, the pair of
+   * its
+   * pairing that holds the group's first copy.
    */
   private literal(a: number, b: number, out: number[], at: number): void {
     const g = this.groupOf[a]!;
@@ -177,16 +151,16 @@ export class Nogoods {
     out[at + 1] = a < b ? b : a;
   }
 
-  /** Is the pair (a, b) committed (true), is one of its tiles committed to another (false), or neither (open)? */
+  /** True when the pair is committed (false: a tile committed to another; else open). */
   private isTrue(a: number, b: number, partner: Int32Array): boolean {
     return partner[a] === b;
   }
 
   /**
-   * Learns that no solution has all of `pairs` (a0 b0 a1 b1 …, pairs of the decisions of a conflict, in the order
-   * of their levels). One literal is a forbidden pairing; longer nogoods are kept (up to MAX_NOGOODS), watched by
-   * the literals that are not true under the commitments in force, else by the deepest ones (the first to be
-   * undone); near at once when at most one literal is not true.
+   * Learns that no solution has all of `pairs` (a0 b0 a1 b1 …, the conflict's decisions by level). Longer
+   * nogoods
+   * (up to MAX_NOGOODS) are watched by literals not true, else the deepest ones; near at once when at most
+   * one is not true.
    */
   learn(pairs: readonly number[]): void {
     if (pairs.length === 0) return;
@@ -205,7 +179,7 @@ export class Nogoods {
       return;
     }
     if (this.nogoods.length >= MAX_NOGOODS) return;
-    // The two to watch first: literals not true before true ones, then the deeper level first.
+    // Watch first literals not true, then the deeper level.
     const partner = this.inForce;
     const rankOf = (p: number): number =>
       this.isTrue(lits[p]!, lits[p + 1]!, partner) ? this.levelOf[lits[p]!]! : 1 << 30;
@@ -223,7 +197,7 @@ export class Nogoods {
     this.attach(id);
   }
 
-  /** Watches nogood `id` by its first two literals and lists it as near when the second is true. */
+  /** Watches nogood `id` by its first two literals; near when the second is true. */
   private attach(id: number): void {
     const lits = this.nogoods[id]!;
     this.watch(this.key(lits[0]!, lits[1]!), id);
@@ -253,9 +227,9 @@ export class Nogoods {
   }
 
   /**
-   * Decision `level` committed the pair (a, b) (already in the commitments in force): is it forbidden
-   * (FORBIDDEN), or does it break a nogood (its id)? Else INTACT. Moves the watches of the nogoods that watch
-   * its literal, and lists those it makes near.
+   * Decision `level` committed (a, b): FORBIDDEN, the id of a nogood it breaks, or INTACT. Moves the watches
+   * on
+   * its literal and lists the nogoods it makes near.
    */
   assign(a: number, b: number, level: number): number {
     const lit = this.lit;
@@ -282,8 +256,8 @@ export class Nogoods {
         this.watch(this.key(lits[w]!, lits[w + 1]!), id);
         continue;
       }
-      // Every literal but the other watch is true: near. First in its list goes the other watch when it is not true,
-      // else this one (broken: the deepest, the first to be undone).
+      // Near: first goes the other watch when it is not true, else this one (broken: the deepest, first
+      // undone).
       const otherTrue = partner[lits[2 - w]!] === lits[3 - w]!;
       if ((w === 0) !== otherTrue) {
         lits[w] = lits[2 - w]!;
@@ -323,10 +297,8 @@ export class Nogoods {
   }
 
   /**
-   * `playBan` and `playRestricted` for an optimistic play under `partner` (the
-   * commitments in force or a subset of them): the forbidden pairings, plus each
-   * pairing of a group of four uncommitted copies that a near nogood rules out given
-   * `partner`. False when `partner` breaks a nogood or leaves some group no pairing.
+   * Sets `playBan` and `playRestricted` for an optimistic play under `partner` (the commitments in force or a
+   * subset). False when `partner` breaks a nogood or leaves a group no pairing.
    */
   restrictPlay(partner: Int32Array): boolean {
     const { playBan, playRestricted, members, memberAt, groupOf, near, rank } = this;
@@ -350,7 +322,7 @@ export class Nogoods {
       const g = groupOf[a]!;
       const from = memberAt[g]!;
       if (memberAt[g + 1]! - from !== 4) continue;
-      // a is the group's first copy (see literal) and the group is uncommitted: ban a–x with the other two.
+      // a is the group's first copy and the group is uncommitted: ban a–x with the other two.
       const ix = rank[x]!;
       const yz = this.others(g, a, x);
       const iy = yz & 3;

@@ -1,20 +1,10 @@
 /**
- * Random playouts: one game of random legal play from the start position, a node each. They clear
- * most winnable positions in microseconds (half the uniform turtle shuffles within the first twenty).
- *
- * A playout takes a *safe* move first when there is one: a group whose copies left are all free (any
- * pairing of them is as good as any other). Otherwise it draws a pair uniformly from the pairs of free
- * matching tiles, leaving out the pairings the nogoods ban so far (copies stacked on each other are
- * forbidden before any play), and plays it. The moves if it clears the board, else null.
- *
- * Implementation notes. Per group, its free copies (a bit per copy, by the copy's index in its group),
- * its copies left and the pairs it may play are kept up to date as tiles leave (a tile only ever becomes
- * free during a playout), so a move costs a walk over the blocks of groups to find the drawn pair, and
- * the neighbours of the two tiles it removes, not a scan of the board. A tile's neighbours are one list
- * of counter indices into one array (tiles above each tile, then on its right, then on its left), so
- * that removing a tile is one loop. What every playout starts from is worked out once per solve (and
- * again when the bans change). The draws come from the playouts' own xorshift32 stream, seeded once per
- * solve from the solve's generator: a few instructions a draw.
+ * Random playouts: a game of random legal play from the start, a node each, taking a safe move (a group whose
+ * copies left are all free) first, else a pair drawn uniformly from the free matching pairs the nogoods
+ * allow.
+ * Per-group counts are kept up to date as tiles leave, so a move costs the two tiles' neighbours, not a scan
+ * of
+ * the board (docs/engine.md, "Playouts").
  */
 import type { Flat } from '../flat.ts';
 import type { Rng } from '../rng.ts';
@@ -23,8 +13,8 @@ import type { Budget } from './budget.ts';
 import type { Nogoods } from './nogoods.ts';
 import type { Start, Workspace } from './workspace.ts';
 
-// The six pairs of a group of four copies, as bits of a mask of banned pairs: (0, 1), (0, 2), (0, 3), (1, 2),
-// (1, 3), (2, 3).
+// The six pairs of a group of four as bits of a banned-pairs mask: (0, 1), (0, 2), (0, 3), (1, 2), (1, 3),
+// (2, 3).
 const PAIR_BIT = [
   [0, 1, 2, 4],
   [1, 0, 8, 16],
@@ -34,7 +24,7 @@ const PAIR_BIT = [
 
 const PAIR_BITS = Int32Array.from(PAIR_BIT.flat()); // PAIR_BIT[i][j] at 4i + j
 
-/** Per mask of banned pairs (six bits) and mask of free copies (four bits): the pairs of free copies not banned. */
+/** Per banned-pairs mask (six bits) and free-copies mask (four bits): the pairs of free copies not banned. */
 const ALLOWED = (() => {
   const table = new Int8Array(64 * 16);
   for (let banned = 0; banned < 64; banned++)
@@ -47,11 +37,11 @@ const ALLOWED = (() => {
   return table;
 })();
 
-/** Per tile, its neighbours as counter indices (see the notes), flattened; made once per geometry. */
+/** Per tile, its neighbours as counter indices, flattened; made once per geometry. */
 export interface Neighbours {
   readonly at: Int32Array; // tile t's entries are [at[t], at[t + 1])
-  readonly counter: Int32Array; // the counter the tile's removal decrements: j (above j), n + j (right of j), 2n + j (left of j)
-  readonly tile: Int32Array; // the tile j that counter belongs to
+  readonly counter: Int32Array; // the counter its removal decrements: j (above j), n + j (right of j), 2n + j (left of j)
+  readonly tile: Int32Array; // the tile that counter belongs to
 }
 
 export function neighboursOf(flat: Flat, n: number): Neighbours {
@@ -66,7 +56,7 @@ export function neighboursOf(flat: Flat, n: number): Neighbours {
   const tile = new Int32Array(at[n]!);
   for (let t = 0; t < n; t++) {
     let e = at[t]!;
-    // The order of the separate lists (below, left, right): the same tiles found free in the same order.
+    // In the order of the separate lists, so the same tiles are found free in the same order.
     for (let k = flat.belowAt[t]!; k < flat.belowAt[t + 1]!; k++, e++) counter[e] = tile[e] = flat.below[k]!;
     for (let k = flat.leftAt[t]!; k < flat.leftAt[t + 1]!; k++, e++) counter[e] = n + (tile[e] = flat.left[k]!);
     for (let k = flat.rightAt[t]!; k < flat.rightAt[t + 1]!; k++, e++) counter[e] = 2 * n + (tile[e] = flat.right[k]!);
@@ -85,24 +75,24 @@ export class Playouts {
   private readonly start: Start;
   private readonly nbr: Neighbours;
 
-  // The board: presence, and the counters (above, right, left) of every tile in one array.
+  // The board: presence, and every tile's counters (above, right, left) in one array.
   private readonly present: Uint8Array;
   private readonly counters: Int32Array;
   private readonly startCounters: Int32Array;
-  // Per group, in one array of five sections of `groups` entries: free copies (a bit each), free copies,
-  // copies left, the pairs it may play, and its banned pairs (groups of four); then per block of eight groups
-  // the sum of their pairs.
+  // Per group, five sections of `groups` entries: free copies (a bit each), free copies, copies left,
+  // playable
+  // pairs, banned pairs (groups of four); then per block of eight groups the sum of their pairs.
   private readonly state: Int32Array;
   private readonly opening: Int32Array; // `state` at the start of every playout
   private readonly safe: Int32Array; // groups whose copies left may all be free (checked when taken)
   private readonly safeAtStart: Int32Array;
   private safeTop = 0; // (while a playout's start is worked out)
   private safeTopAtStart = 0;
-  private drawable = 0; // pairs a playout may draw, over all groups (while its start is worked out)
+  private drawable = 0; // pairs a playout may draw, over all groups
   private drawableAtStart = 0;
   private readonly moves: Int32Array; // tiles in removal order, two per move
   private openingBans = -1; // nogoods.bans when the opening was worked out; -1: not yet in this solve
-  private draws = 0; // the playouts' own random stream (xorshift32), seeded from the solve's on first use
+  private draws = 0; // the playouts' own xorshift32 stream, seeded from the solve's on first use
 
   constructor(
     work: Workspace,
@@ -129,10 +119,7 @@ export class Playouts {
     this.moves = work.playoutMoves;
   }
 
-  /**
-   * One game of random legal play from the start (one node): see the notes. The moves if it clears the board,
-   * else null.
-   */
+  /** One game of random legal play from the start (one node): the moves if it clears the board, else null. */
   playout(rng: Rng): Pair[] | null {
     this.budget.spend();
     if (this.draws === 0) this.draws = rng.next() | 1;
@@ -147,7 +134,7 @@ export class Playouts {
     const BLOCKS = 5 * groups;
     present.set(this.start.present);
     counters.set(this.startCounters);
-    // Only the used parts: the five sections and the blocks, the safe groups pushed.
+    // Only the used parts: the five sections and the blocks, and the safe groups pushed.
     const opening = this.opening;
     for (let i = 0, end = BLOCKS + (groups >> 3) + 1; i < end; i++) state[i] = opening[i]!;
     let safeTop = this.safeTopAtStart;
@@ -204,8 +191,9 @@ export class Playouts {
       moves[played++] = b;
       state[FREE_COUNT + g]! -= 2;
       state[LEFT + g]! -= 2;
-      // Take a, then b (b stays marked free while a's neighbours are told), then count group g again; every tile
-      // a removal frees is counted, and its group again.
+      // Take a, then b (b stays marked free while a's neighbours are told), then recount group g; every tile
+      // a
+      // removal frees is counted, and its group recounted.
       for (let side = 0; side < 2; side++) {
         const t = side === 0 ? a : b;
         present[t] = 0;
@@ -245,7 +233,9 @@ export class Playouts {
     return out;
   }
 
-  /** Group g's free copies or copies left changed: its playable pairs again, and whether it is safe to take. */
+  /**
+   * Group g's free copies or copies left changed: its playable pairs again, and whether it is safe to take.
+   */
   private recount(g: number): void {
     const groups = this.groupCount;
     const state = this.state;
@@ -259,8 +249,9 @@ export class Playouts {
   }
 
   /**
-   * The pairs of free copies group g may play now: in a group of four with all its copies on the board, none
-   * of a pairing the nogoods ban; else every pair.
+   * The pairs of free copies group g may play: in a group of four with all copies on the board, none of a
+   * banned
+   * pairing; else every pair.
    */
   private playablePairs(g: number): number {
     const groups = this.groupCount;
@@ -272,9 +263,8 @@ export class Playouts {
   }
 
   /**
-   * What every playout starts from: the counters of the start position, each group's free copies, copies left,
-   * banned pairs (the pairings the nogoods ban, nogoods.bans counting their changes) and playable pairs, and the
-   * safe groups.
+   * What every playout starts from: the start's counters, each group's state and the safe groups; redone when
+   * nogoods.bans changes.
    */
   private open(): void {
     const { n, groupOf, rank, memberAt, members, state } = this;

@@ -1,39 +1,10 @@
 /**
- * The search over pairings: conflict-directed, with learnt nogoods and restarts.
- *
- * Implementation notes. A search node at level l has decisions 0 … l − 1 in force. It
- * runs the optimistic play (a failure proves the commitments dead) and greedy play (a
- * clear board is a solution); where greedy play stopped, it branches on a group still
- * uncommitted: every way to pair its copies, the pairing that plays copies the optimistic
- * play frees at about the same time first (value ordering).
- *
- * Choosing the group: the one with the fewest pairings left, where a pairing that a near
- * nogood rules out under the commitments in force counts as gone (a unit propagation,
- * spending no node): a group left with one pairing is branched on first and one with none
- * fails at once. Ties go to the most active group (conflicts.ts: recent conflicts weigh
- * more, as in SAT solvers' VSIDS), so the search keeps to the groups its dead ends are
- * about, wherever they lie on the board; then to a group with two or more free copies
- * where greedy play stopped (its decision lets play go on); then at random. (Until
- * generator 13 only those groups were candidates, and the least active went first; on
- * the uniform turtle shuffles that needed the search, keeping to the conflicts takes a
- * third fewer nodes, and the hardest deal among the first thousand 56,220, not 129,662;
- * docs/study.md, section 5.)
- *
- * Before the search: pairings of copies stacked on each other are forbidden (they never
- * pair), and each group's pairings are probed alone at the root, the groups with the
- * fewest pairings left first, each asking only whether the probed group leaves (the
- * probe plays, plays.ts: the three pairings share one walk of the board): a pairing that
- * fails is forbidden for good, and a group left with one pairing is committed. Runs
- * restart on the Luby schedule, which keeps unlucky early choices from dominating;
- * nogoods survive restarts, and the probe runs again after each, as pairings forbidden
- * meanwhile make the optimistic play stricter.
- *
- * Phase saving (as SAT solvers save a variable's last value): each anchor remembers the partner it was last
- * decided with, and that pairing is tried first the next time the group is branched on, below another node or
- * after a restart, so the search goes back to where it was instead of starting over. On the uniform turtle
- * shuffles study-1 … 3000 it took the hardest deal of each thousand from 56,220, 45,718 and 29,053 nodes to
- * 36,890, 23,612 and 21,503, the nodes in all within ±13% (docs/study.md, section 5). Off for the dealer of
- * generator 15 (its boards must not change within a version).
+ * The search over pairings: conflict-directed, with learnt nogoods, phase saving and Luby restarts. A node
+ * runs
+ * the optimistic play (failure: the commitments are dead) and greedy play (a clear board: solved), then
+ * branches
+ * on an uncommitted group where greedy play stopped. Group choice, root probe and phase saving, and why:
+ * docs/engine.md, "The search".
  */
 import type { Rng } from '../rng.ts';
 import type { Pair } from '../types.ts';
@@ -50,7 +21,7 @@ const RESTART_UNIT = 1024; // nodes in the shortest search run
 // Outcomes of a search node.
 const SOLVED = 0;
 const FAILED = 1; // with its conflict set
-const DEAD = 2; // failed the optimistic play at once; its conflict set not computed yet
+const DEAD = 2; // failed the optimistic play at once; conflict set not computed yet
 
 /** The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, …: a restart schedule within a log factor of optimal. */
 export function luby(k: number): number {
@@ -67,13 +38,13 @@ export class PairingSearch {
   private readonly memberAt: Int32Array;
   private readonly members: Int32Array;
   private readonly stride: number; // the largest group's size: room per level in `options`
-  private readonly options: Int32Array; // per level, the pairings tried: the anchor, then its partners in order
+  private readonly options: Int32Array; // per level: the anchor, then its partners in the order tried
   private readonly optionCost: Int32Array; // scratch: the costs of the options being ordered
   private readonly marks: Int32Array; // covers: tiles reached, by stamp
-  private stamp = 0; // marks: the last stamp handed out (the marks are cleared per solve)
+  private stamp = 0; // last stamp handed out
   private readonly chain: Int32Array; // covers: tiles to walk up from
-  private readonly order: Int32Array; // the probe's order of the groups (probeOrder)
-  private readonly phase: Int32Array | null; // per anchor tile: the partner it was last decided with, or -1; null: off
+  private readonly order: Int32Array; // probeOrder's result
+  private readonly phase: Int32Array | null; // per anchor: the partner it was last decided with, or -1; null: phase saving off
   stacked = 0; // pairings of stacked copies forbidden by unstackAll
 
   constructor(
@@ -102,33 +73,29 @@ export class PairingSearch {
   }
 
   /**
-   * The optimistic play from the start position (one node), after forbidding the
-   * pairings of stacked copies: false when even it strands tiles, a proof that nothing
-   * clears the board. Run before the playouts: on layouts where most uniform shuffles
-   * are unwinnable it rejects most of them for the price of one play.
+   * The optimistic play from the start (one node) after forbidding stacked pairings: false proves nothing
+   * clears.
    */
   passesFromStart(): boolean {
     this.unstackAll();
     return this.optimisticFromStart();
   }
 
-  /** The first half of passesFromStart: the pairings of stacked copies forbidden (no node). */
+  /** The first half of passesFromStart (no node). */
   unstackAll(): void {
     this.budget.unlimited();
     this.unstack();
   }
 
-  /** The second half: the optimistic play from the start (one node); false proves the position unwinnable. */
+  /** The second half (one node); false proves the position unwinnable. */
   optimisticFromStart(): boolean {
     return this.plays.optimistic(this.commitments.partner, 0);
   }
 
   /**
-   * Copies stacked on each other never pair: the lower one stays covered until the
-   * upper one leaves, and that one leaves only with its partner. Such pairings of the
-   * groups still uncommitted are forbidden before any play, for no node (the probe would
-   * spend one on each); a group left without a pairing then strands the optimistic play
-   * at once.
+   * Copies stacked on each other never pair (the lower stays covered until the upper leaves with its
+   * partner):
+   * forbids those pairings of uncommitted groups, for no node.
    */
   private unstack(): void {
     const { memberAt, members } = this;
@@ -149,10 +116,10 @@ export class PairingSearch {
     }
   }
 
-  /** Is tile `top` above tile `low` through tiles on the board at the start (a chain of tiles each covering the next)? */
+  /** Is `top` above `low` through a chain of tiles on the board at the start? */
   private covers(top: number, low: number): boolean {
     if (this.count === this.n) {
-      // The full board (every classic attempt): the chains are known per layout.
+      // The full board: the chains are precomputed per layout.
       const { words, bits } = this.start.cover;
       return (bits[low * words + (top >>> 5)]! & (1 << (top & 31))) !== 0;
     }
@@ -176,10 +143,7 @@ export class PairingSearch {
     return false;
   }
 
-  /**
-   * Probes every pairing of every group alone at the root (see the notes); false when
-   * some group has no pairing left (unsolvable).
-   */
+  /** Probes every pairing of every group alone at the root; false when a group has none left (unsolvable). */
   private probe(): boolean {
     const { commitments, nogoods } = this;
     const order = this.probeOrder();
@@ -222,10 +186,7 @@ export class PairingSearch {
   }
 
   /**
-   * The groups in the order the probe takes them: those with the fewest pairings left
-   * first, as they are the likeliest to have none (on layouts where most shuffles are
-   * unwinnable, the probe then rejects one after a play or two, not dozens); ties in group
-   * order. A counting sort by pairings left (at most 3) into the workspace's `probeOrder`.
+   * The groups by pairings left, fewest first (likeliest to have none), ties in group order: a counting sort.
    */
   private probeOrder(): Int32Array {
     const { ban } = this.nogoods;
@@ -269,9 +230,9 @@ export class PairingSearch {
   }
 
   /**
-   * The node at `level` (decisions 0 … level − 1 in force): SOLVED (the moves in the
-   * plays' solution), DEAD (failed the optimistic play at once, not explained yet) or
-   * FAILED with its conflict set in the conflicts' conflict[level].
+   * The node at `level` (decisions 0 … level − 1 in force): SOLVED (moves in the plays' solution), DEAD
+   * (failed
+   * the optimistic play at once, not yet explained) or FAILED (conflict set in conflicts' conflict[level]).
    */
   private node(level: number): number {
     const { plays, commitments, conflicts } = this;
@@ -280,14 +241,14 @@ export class PairingSearch {
     if (plays.greedy(partner, level)) return SOLVED;
     const g = this.branchGroup();
     if (g < 0) {
-      // Cannot happen when the optimistic play succeeds (see plays.ts); answer soundly anyway.
+      // Cannot happen when the optimistic play succeeds (plays.ts); answer soundly anyway.
       conflicts.everyLevelBelow(level);
       return FAILED;
     }
     const count = this.orderOptions(level, g);
     conflicts.startUnion(level);
     const first = this.stride * level;
-    let dead = 0; // options whose child failed the optimistic play at once: explained only when needed, a bit mask
+    let dead = 0; // bit mask of options whose child failed at once, explained only when needed
     for (let o = 0; o < count; o++) {
       commitments.decide(level, this.options[first]!, this.options[first + 1 + o]!);
       if (this.phase) this.phase[this.options[first]!] = this.options[first + 1 + o]!;
@@ -313,8 +274,7 @@ export class PairingSearch {
       commitments.undecide(level);
       if (!conflicts.merge(level)) return FAILED;
     }
-    // The pairings tried were all those of the copies left uncommitted by the group's
-    // earlier decisions (groups of more than four copies): those decisions belong too.
+    // Groups of more than four copies: the group's earlier decisions belong to the conflict too.
     for (let k = this.memberAt[g]!; k < this.memberAt[g + 1]!; k++) {
       const l = commitments.levelOf[this.members[k]!]!;
       if (l >= 0) conflicts.addToUnion(level, l);
@@ -324,11 +284,9 @@ export class PairingSearch {
   }
 
   /**
-   * A group to branch on where greedy play stopped: one of four copies all uncommitted
-   * (or of more, with four or more uncommitted), or one with two or more free uncommitted
-   * copies. The one with the fewest pairings left (neither forbidden nor ruled out by a
-   * nogood), then the most active, then one with free copies to pair, then at random; -1
-   * when none.
+   * The group to branch on where greedy play stopped: fewest pairings left, then most active, then one with
+   * free
+   * copies to pair, then at random; -1 when none.
    */
   private branchGroup(): number {
     const { plays, commitments, conflicts, nogoods } = this;
@@ -344,9 +302,7 @@ export class PairingSearch {
       let alive = 0;
       const a = copies[0]!;
       if (k === 4) {
-        // Pairings a near nogood rules out under the commitments in force count as gone (a unit propagation, done
-        // by the node's optimistic play for its bans): a group left with one pairing is branched on first, one with
-        // none fails at once. No node is spent.
+        // Pairings a near nogood rules out count as gone (a unit propagation, for no node).
         const banned = nogoods.playBan[a]! & 14;
         alive = 3 - ((banned >> 1) & 1) - ((banned >> 2) & 1) - ((banned >> 3) & 1);
       } else for (let j = 1; j < k; j++) if (!nogoods.isForbidden(a, copies[j]!)) alive++;
@@ -370,10 +326,10 @@ export class PairingSearch {
   }
 
   /**
-   * Writes the pairings of group g to try at `level` into `options`: the anchor (its
-   * first uncommitted copy) and its partners, the saved phase first, then those pairing
-   * copies the optimistic play freed at about the same time. For groups of more than four copies the anchor
-   * is a free copy (so the branch moves play on). Returns how many.
+   * Writes group g's pairings to try at `level` into `options` (anchor, then partners: the saved phase first,
+   * then
+   * by how close in the optimistic play's time the pairs leave); returns how many. Over four copies, anchors
+   * a free copy.
    */
   private orderOptions(level: number, g: number): number {
     const copies = this.commitments.copies;
@@ -385,8 +341,8 @@ export class PairingSearch {
       const a = copies[0]!;
       options[base] = a;
       const saved = this.phase ? this.phase[a]! : -1;
-      // The three partners of the anchor, by cost: how far apart in the optimistic play's
-      // time the two pairs would leave; ties at random (a stable insertion sort).
+      // Cost: how far apart in the optimistic play's time the two pairs would leave; ties at random (stable
+      // insertion sort).
       for (let j = 1; j <= 3; j++) {
         const b = copies[j]!;
         const c = copies[j === 1 ? 2 : 1]!;

@@ -1,18 +1,10 @@
 /**
- * The workspace: the typed arrays a solve works in, and the start position set up in them.
- *
- * Implementation notes. Allocating a small typed array costs a few microseconds, and a
- * solve needs some forty of them, more than many whole solves take (a classic deal's
- * rejected shuffles, the browser worker's answers). So one set is kept per geometry
- * (a WeakMap) and reused by every solve on it: solves are synchronous and never nested,
- * so one set serves them all, and each module resets what it reads before it writes.
- * Sizes are bounds: at most n/2 groups, n/2 + 1 decision levels, groups of at most n
- * copies. The arrays are grouped below by the module that owns them.
- *
- * `setUp` numbers the match groups of the position (in slot order of their first copy)
- * and lists each group's copies in slot order (a counting sort): every other module
- * names a group by its number and walks its copies as `members[memberAt[g] ..
- * memberAt[g + 1])`.
+ * The typed arrays a solve works in, one set per geometry (a solve needs some forty, and allocating them
+ * costs
+ * more than many whole solves), and the start position set up in them. Solves are synchronous and never
+ * nested;
+ * each module resets what it reads. Sizes are bounds: n/2 groups, n/2 + 1 decision levels, groups of n
+ * copies.
  */
 import { coverOf, flatOf, neighbourCounts, type Cover, type Flat } from '../flat.ts';
 import type { Geometry } from '../layout.ts';
@@ -20,7 +12,7 @@ import { matchGroup, type Presence } from '../rules.ts';
 import { neighboursOf, type Neighbours } from './playouts.ts';
 import type { Face } from '../types.ts';
 
-/** The probe plays' board (plays.ts): where the walk with one group held back ended, and what it ran under. */
+/** The probe plays' board: where the walk with one group held back ended, and what it ran under. */
 export interface HeldBack {
   readonly present: Uint8Array;
   readonly above: Int32Array;
@@ -28,7 +20,7 @@ export interface HeldBack {
   readonly right: Int32Array;
   readonly reached: Uint8Array;
   readonly freeOrGone: Int32Array;
-  readonly ban: Int32Array; // the restrictions of the walk (Nogoods.playBan, playRestricted)
+  readonly ban: Int32Array; // the walk's restrictions (Nogoods.playBan, playRestricted)
   readonly restricted: Uint8Array;
   held: number; // the group's copies seen free, a bit per rank
 }
@@ -36,12 +28,12 @@ export interface HeldBack {
 /** A board during play: what greedy play left, where the plays below it start. */
 export interface PlayState {
   readonly present: Uint8Array;
-  readonly above: Int32Array; // per tile, present tiles above it
-  readonly left: Int32Array; // present neighbours on the left
+  readonly above: Int32Array; // per tile: present tiles above it
+  readonly left: Int32Array; // per tile: present neighbours on the left (`right` alike)
   readonly right: Int32Array;
-  readonly mate: Int32Array; // partners: commitments and the pairs greedy play made
+  readonly mate: Int32Array; // the commitments plus the pairs greedy play made
   remaining: number; // tiles present
-  played: number; // entries of the move list (two per move) that led here
+  played: number; // move-list entries (two per move) that led here
 }
 
 export class Workspace {
@@ -51,33 +43,33 @@ export class Workspace {
   readonly words: number; // 32-bit words in a set of decision levels
 
   // The start position (setUp).
-  groupOfCode = new Int32Array(64).fill(-1); // per face code (codeOf), its group in the solve being set up; -1 between solves
+  groupOfCode = new Int32Array(64).fill(-1); // per face code: its group in the solve being set up; -1 between solves
   readonly codeOfGroup: Int32Array; // per group, its face code
-  readonly fullCounts: [Int32Array, Int32Array, Int32Array]; // on the full board, per tile: tiles above, left, right
-  readonly groupOf: Int32Array; // per tile, its group; -1 for a slot not on the board
+  readonly fullCounts: [Int32Array, Int32Array, Int32Array]; // full board, per tile: tiles above, left, right
+  readonly groupOf: Int32Array; // per tile: its group; -1 off the board
   readonly sizes: Int32Array; // per group, its copies
   readonly memberAt: Int32Array; // group g's copies are members[memberAt[g] .. memberAt[g + 1])
   readonly members: Int32Array;
   readonly rank: Int32Array; // per tile, its index in its group's copies
-  readonly nextSlot: Int32Array; // scratch of the counting sort: per group, where in `members` its next copy goes
+  readonly nextSlot: Int32Array; // counting sort scratch: per group, where its next copy goes
   readonly start: Uint8Array; // presence at the start
   readonly counts: [Int32Array, Int32Array, Int32Array]; // at the start, per tile: present tiles above, left, right
 
-  // The plays (plays.ts).
-  readonly present: Uint8Array; // the scratch board, loaded from a play state at the start of each play
+  // The plays (plays.ts; the fields are described there).
+  readonly present: Uint8Array;
   readonly above: Int32Array;
   readonly left: Int32Array;
   readonly right: Int32Array;
-  readonly stack: Int32Array; // tiles to look at
-  readonly reached: Uint8Array; // optimistic play: per tile, became free or left
-  readonly freeOrGone: Int32Array; // optimistic play: per group, uncommitted copies free or gone
-  readonly leftAt: Int32Array; // optimistic play: per tile, when it left (for value ordering)
-  readonly counted: Uint8Array; // greedy play: per tile, counted as a free uncommitted copy
-  readonly freeUncommitted: Int32Array; // greedy play: per group, free uncommitted copies (where it stopped)
-  readonly uncommittedLeft: Int32Array; // greedy play: per group, uncommitted copies on the board (where it stopped)
-  readonly mate: Int32Array; // greedy play: partners, the commitments plus pairs it made itself
-  readonly moves: Int32Array; // greedy play: tiles in removal order, two per move
-  readonly neighbours: Neighbours; // playouts (playouts.ts)
+  readonly stack: Int32Array;
+  readonly reached: Uint8Array;
+  readonly freeOrGone: Int32Array;
+  readonly leftAt: Int32Array;
+  readonly counted: Uint8Array;
+  readonly freeUncommitted: Int32Array;
+  readonly uncommittedLeft: Int32Array;
+  readonly mate: Int32Array;
+  readonly moves: Int32Array;
+  readonly neighbours: Neighbours; // playouts.ts
   readonly playoutPresent: Uint8Array;
   readonly playoutCounters: Int32Array;
   readonly playoutStartCounters: Int32Array;
@@ -87,18 +79,18 @@ export class Workspace {
   readonly playoutSafeAtStart: Int32Array;
   readonly playoutMoves: Int32Array;
   readonly states: PlayState[] = []; // allocated as plays first reach them
-  readonly stranded: PlayState; // the board a failed optimistic play left, for explaining the failure
-  readonly heldBack: HeldBack; // the probe plays' board
+  readonly stranded: PlayState; // the board a failed optimistic play left
+  readonly heldBack: HeldBack;
 
   // Nogoods (nogoods.ts): per pair key, grown when a position needs more keys.
   forbidden = new Uint8Array(0);
   watchers: (number[] | undefined)[] = [];
-  readonly listed: number[] = []; // keys whose lists are set
-  readonly nearBy: number[][]; // per decision level
+  readonly listed: number[] = [];
+  readonly nearBy: number[][];
   nearLevels = 0; // nearBy[0 … nearLevels) may hold entries
-  readonly ban: Int32Array; // per copy of a group of four, a bit per group member it never pairs with
-  readonly restricted: Uint8Array; // per group: has a forbidden pairing
-  readonly playBan: Int32Array; // `ban` plus the pairings nogoods rule out under the commitments a play runs under
+  readonly ban: Int32Array;
+  readonly restricted: Uint8Array;
+  readonly playBan: Int32Array;
   readonly playRestricted: Uint8Array;
   readonly playBanBy: Int32Array;
 
@@ -219,9 +211,9 @@ export class Workspace {
 
 const WORKSPACE = new WeakMap<Geometry, Workspace>();
 
-// Faces by match group: per face, a small number shared by the faces that match (all flowers, all seasons). A
-// pure function's memo: a deal has a few dozen faces. Two-letter ASCII faces (all of ours) are found by their
-// letters in a table, others in a map.
+// Per face, a small number shared by the faces that match (all flowers, all seasons); memoized. Two-letter
+// ASCII
+// faces are found in a table, others in a map.
 const GROUP_CODES = new Map<string, number>();
 const SHORT_CODES = new Int16Array(128 * 128).fill(-1);
 const LONG_CODES = new Map<string, number>();
@@ -255,21 +247,21 @@ export interface Start {
   readonly cover: Cover; // which tiles stand above which on the full board
   readonly present: Uint8Array; // presence at the start
   readonly above: Int32Array; // per tile at the start: present tiles above it
-  readonly left: Int32Array; // present neighbours on the left at the start
+  readonly left: Int32Array; // per tile: present neighbours on the left
   readonly right: Int32Array;
-  readonly groupCount: number; // groups are numbered 0 … groupCount − 1
+  readonly groupCount: number; // groups are 0 … groupCount − 1
   readonly groupOf: Int32Array; // per tile on the board, its group
-  readonly memberAt: Int32Array; // group g's copies are members[memberAt[g] .. memberAt[g + 1]), in slot order
+  readonly memberAt: Int32Array; // group g's copies, in slot order: members[memberAt[g] .. memberAt[g + 1])
   readonly members: Int32Array;
-  readonly rank: Int32Array; // per tile on the board, its index in its group's copies
+  readonly rank: Int32Array; // per tile: its index in its group
   readonly largest: number; // copies in the largest group
 }
 
 /**
- * Sets up the position given by `present` and `faces` in the workspace: its groups of
- * matching tiles and the neighbour counts at the start. Null when some group has an odd
- * number of copies (no play can clear such a board). Throws when a present slot has no
- * face (a programmer error).
+ * Sets up the position in the workspace: groups numbered by their first copy's slot, each group's copies in
+ * slot
+ * order, neighbour counts. Null when a group has an odd number of copies; throws when a present slot has no
+ * face.
  */
 export function setUp(work: Workspace, present: Presence, faces: readonly (Face | null)[]): Start | null {
   const n = work.n;
@@ -307,7 +299,7 @@ export function setUp(work: Workspace, present: Presence, faces: readonly (Face 
   start.set(present);
   const [above, left, right] = work.counts;
   if (count === n) {
-    // The full board (every classic attempt, every uniform shuffle): its counts are known per geometry.
+    // The full board: its counts are known per geometry.
     above.set(work.fullCounts[0]);
     left.set(work.fullCounts[1]);
     right.set(work.fullCounts[2]);
@@ -319,7 +311,7 @@ export function setUp(work: Workspace, present: Presence, faces: readonly (Face 
     memberAt[g + 1] = memberAt[g]! + sizes[g]!;
     largest = Math.max(largest, sizes[g]!);
   }
-  // Each group's copies in slot order, placed by a counting sort over `groupOf`.
+  // Each group's copies in slot order, by a counting sort over `groupOf`.
   for (let g = 0; g < groupCount; g++) nextSlot[g] = memberAt[g]!; // (a subarray view would allocate)
   for (let i = 0; i < n; i++)
     if (start[i]) {
