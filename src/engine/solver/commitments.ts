@@ -1,21 +1,19 @@
 /**
- * Commitments: which copy of a group leaves with which, for good (the base; groups of two from the start) or
- * by
- * a search decision. A decision commits one pair, and the group's last two uncommitted copies together, so a
- * decision on a group of four fixes its pairing. Decisions and their undoing are reported to the nogoods.
+ * Commitments: which copy of a group leaves with which, for good (the base) or by a search decision (one per
+ * level; on a group of four it fixes the whole pairing). The nogoods are told of each.
  */
 import { INTACT, type Nogoods } from './nogoods.ts';
 import type { Start, Workspace } from './workspace.ts';
 
 export class Commitments {
-  readonly base: Int32Array; // partners made for good; -1: none
-  readonly partner: Int32Array; // the base plus the decisions in force
-  readonly trial: Int32Array; // for a conflict test: the base plus some of the decisions
-  readonly levelOf: Int32Array; // per tile: the level that paired it; -1: the base or none
+  readonly base: Int32Array; // partners for good; -1: none
+  readonly partner: Int32Array;
+  readonly trial: Int32Array; // the base plus some decisions, for a conflict test
+  readonly levelOf: Int32Array; // per tile: the level that paired it; -1: base or none
   readonly decPairs: Int32Array; // per level, up to two pairs: a0 b0 a1 b1
-  readonly decCount: Int32Array; // pairs per level
-  readonly copies: Int32Array; // scratch: a group's uncommitted copies
-  depth = 0; // decisions in force: levels 0 … depth − 1
+  readonly decCount: Int32Array;
+  readonly copies: Int32Array;
+  depth = 0;
   broken = INTACT; // what the last decision broke (Nogoods.assign)
   private readonly groupOf: Int32Array;
   private readonly memberAt: Int32Array;
@@ -42,7 +40,6 @@ export class Commitments {
     }
   }
 
-  /** Commits the pair (a, b) for good. */
   private commitBase(a: number, b: number): void {
     this.base[a] = b;
     this.base[b] = a;
@@ -61,9 +58,8 @@ export class Commitments {
   }
 
   /**
-   * Commits decision `level`: `a` with `b`, and the group's last two uncommitted copies together; `broken`
-   * says
-   * whether it broke a nogood. Overwrites `copies`.
+   * Commits decision `level`: a with b, and the group's last two uncommitted copies together. Overwrites
+   * `copies`.
    */
   decide(level: number, a: number, b: number): void {
     const { partner, levelOf, decPairs } = this;
@@ -86,7 +82,7 @@ export class Commitments {
       this.decCount[level] = 2;
     }
     this.depth = level + 1;
-    // A group of four's two pairs are one literal; a larger group's pairs one each.
+    // A group of four's two pairs are one literal.
     this.broken = this.nogoods.assign(a, b, level);
     if (this.decCount[level] === 2 && this.memberAt[g + 1]! - this.memberAt[g]! !== 4) {
       const found = this.nogoods.assign(decPairs[4 * level + 2]!, decPairs[4 * level + 3]!, level);
@@ -94,7 +90,6 @@ export class Commitments {
     }
   }
 
-  /** Releases decision `level` (the deepest in force). */
   undecide(level: number): void {
     this.nogoods.release(level);
     for (let k = 0; k < 2 * this.decCount[level]!; k++) {
@@ -106,9 +101,7 @@ export class Commitments {
   }
 
   /**
-   * `trial` := the base plus those of `pairs` (an earlier position's solution) still on the board, in one
-   * group and
-   * uncommitted: greedy play under it says whether that pairing still clears the board.
+   * `trial` := the base plus the pairs of an earlier position's solution still on the board and uncommitted.
    */
   pairingOf(pairs: readonly (readonly [number, number])[]): Int32Array {
     const { trial, groupOf } = this;
@@ -121,7 +114,6 @@ export class Commitments {
     return trial;
   }
 
-  /** Releases every decision. */
   undecideAll(): void {
     while (this.depth > 0) this.undecide(this.depth - 1);
   }

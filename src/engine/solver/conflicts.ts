@@ -1,27 +1,23 @@
 /**
- * Conflicts: which decisions a dead end depends on. A conflict set is a bitset of decision levels: deletion-
- * minimal for a failed optimistic play (`explain`), the union of the children's for a node whose pairings all
- * failed, with backjumping over decisions not in it (`merge`). Each is learnt as a nogood and bumps its
- * groups'
- * activity, VSIDS-style (docs/engine.md, "Conflicts").
+ * Conflicts: which decisions a dead end depends on, as bitsets of decision levels; learnt as nogoods, with
+ * backjumping and VSIDS-style activity (docs/engine.md, "Conflicts").
  */
 import { FORBIDDEN, INTACT, type Nogoods } from './nogoods.ts';
 import type { Commitments } from './commitments.ts';
 import type { Plays } from './plays.ts';
 import type { Start, Workspace } from './workspace.ts';
 
-const BUMP_GROWTH = 1.05; // each learnt conflict weighs this much more than the one before
+const BUMP_GROWTH = 1.05; // each learnt conflict weighs this much more than the last
 
 export class Conflicts {
-  private readonly words: number; // 32-bit words per set of levels
-  private readonly conflict: Uint32Array; // conflict[level]: what the node at that level returned
-  private readonly acc: Uint32Array; // acc[level]: the union of its children's conflicts
+  private readonly words: number;
+  private readonly conflict: Uint32Array; // per level: what that node returned
+  private readonly acc: Uint32Array; // per level: the union of its children's conflicts
   private readonly groupOf: Int32Array;
-  private readonly freeGroup: Int32Array; // per group: noteStamp when it has a free copy on the stranded board
-  private readonly banLevels: Uint32Array; // levels of the nogoods behind the bans on those groups
+  private readonly freeGroup: Int32Array; // per group: noteStamp when a stranded copy is free
+  private readonly banLevels: Uint32Array; // levels of the nogoods banning those groups
   private noteStamp = 0;
-  private anyStranded = false; // the last failed play failed before its first move: every decision may matter
-  // Per group: weighted count of the learnt conflicts it took part in.
+  private anyStranded = false; // failed before its first move: every decision matters
   readonly activity: Float64Array;
   private bump = 1;
 
@@ -41,7 +37,7 @@ export class Conflicts {
     this.banLevels = work.banLevels;
   }
 
-  // Sets of levels, `words` words each, at `at` words into an array.
+  // Sets of levels, `words` words each, at `at`.
   private clear(bits: Uint32Array, at: number): void {
     bits.fill(0, at, at + this.words);
   }
@@ -55,19 +51,17 @@ export class Conflicts {
     return (bits[at + (l >>> 5)]! & (1 << (l & 31))) !== 0;
   }
 
-  /** Does the conflict the node at `level` returned hold level `l`? */
   holds(level: number, l: number): boolean {
     return this.has(this.conflict, level * this.words, l);
   }
 
-  /** The levels of conflict[level], ascending. */
   levels(level: number): number[] {
     const out: number[] = [];
     for (let l = 0; l < this.words * 32; l++) if (this.holds(level, l)) out.push(l);
     return out;
   }
 
-  /** `trial` := the base plus the decisions whose levels are in the set at `at` of `bits`. */
+  /** `trial` := the base plus the decisions whose levels are in the set. */
   private trialOf(bits: Uint32Array, at: number): Int32Array {
     const { base, trial, decPairs, decCount, depth } = this.commitments;
     trial.set(base);
@@ -85,17 +79,14 @@ export class Conflicts {
 
   /**
    * The commitments in force failed the last (optimistic) play: writes a deletion-minimal set of their levels
-   * into conflict[level] and learns it. Each decision, deepest first, is left out when the play without it
-   * still
-   * fails, resuming from the stranded board; one that cannot change that board's play is left out without a
-   * play.
+   * into conflict[level] and learns it.
    */
   explain(level: number): void {
     const at = level * this.words;
     const out = this.conflict;
     this.clear(out, at);
     const last = this.commitments.depth - 1;
-    if (last < 0) return; // the base alone fails: unsolvable
+    if (last < 0) return;
     for (let l = 0; l <= last; l++) this.add(out, at, l);
     this.plays.keepStranded();
     this.noteStranded();
@@ -104,18 +95,14 @@ export class Conflicts {
       if (!this.matters(l)) continue;
       if (this.plays.optimisticFromStranded(this.trialOf(out, at))) this.add(out, at, l);
       else {
-        this.plays.keepStranded(); // later plays resume from this smaller board
+        this.plays.keepStranded();
         this.noteStranded();
       }
     }
     this.learn(out, at);
   }
 
-  /**
-   * After a failed optimistic play: which groups have a free copy on the board it stranded, and the levels of
-   * the
-   * nogoods behind the bans it obeyed on those groups.
-   */
+  /** After a failed play: groups with a free stranded copy, and the levels of the nogoods banning them. */
   private noteStranded(): void {
     const stamp = ++this.noteStamp;
     const { present, above, left, right } = this.plays.stranded;
@@ -143,7 +130,7 @@ export class Conflicts {
     }
   }
 
-  /** Can leaving decision `l` out change the play from the stranded board (noteStranded)? */
+  /** Can leaving decision `l` out change the play from the stranded board? */
   private matters(l: number): boolean {
     if (this.anyStranded) return true;
     if ((this.banLevels[l >>> 5]! & (1 << (l & 31))) !== 0) return true;
@@ -151,10 +138,7 @@ export class Conflicts {
     return this.freeGroup[this.groupOf[decPairs[4 * l]!]!] === this.noteStamp;
   }
 
-  /**
-   * Is a nogood broken by decision `level`'s pairs? If so, writes its levels into conflict[level + 1] (the
-   * child's).
-   */
+  /** Is a nogood broken by decision `level`? If so, writes its levels into conflict[level + 1]. */
   brokenNogood(level: number): boolean {
     const found = this.commitments.broken;
     if (found === INTACT) return false;
@@ -172,27 +156,23 @@ export class Conflicts {
     return true;
   }
 
-  /** conflict[level] := every level below it (the sound answer when nothing better is known). */
+  /** conflict[level] := every level below it (always sound). */
   everyLevelBelow(level: number): void {
     const at = level * this.words;
     this.clear(this.conflict, at);
     for (let l = 0; l < level; l++) this.add(this.conflict, at, l);
   }
 
-  /** Starts the union of the failed children's conflicts of the node at `level`. */
   startUnion(level: number): void {
     this.clear(this.acc, level * this.words);
   }
 
-  /** Adds level `l` to the union of the node at `level`. */
   addToUnion(level: number, l: number): void {
     this.add(this.acc, level * this.words, l);
   }
 
   /**
-   * Adds a failed child's conflict to the union of the node at `level`; false when it does not hold the
-   * node's
-   * decision: the search jumps back over the node (the child's conflict becomes its own).
+   * Adds a failed child's conflict to the node's union; false when it lacks the node's decision (backjump).
    */
   merge(level: number): boolean {
     const w = this.words;
@@ -207,14 +187,13 @@ export class Conflicts {
     return true;
   }
 
-  /** Every pairing of the node at `level` failed: its union becomes its conflict, learnt as a nogood. */
+  /** Every pairing failed: the union becomes the node's conflict, learnt as a nogood. */
   closeUnion(level: number): void {
     const at = level * this.words;
     for (let k = 0; k < this.words; k++) this.conflict[at + k] = this.acc[at + k]!;
     this.learn(this.acc, at);
   }
 
-  /** Learns the decisions at the levels of a conflict set as a nogood; their groups gain activity. */
   private learn(bits: Uint32Array, at: number): void {
     const { decPairs, decCount, depth } = this.commitments;
     const pairs: number[] = [];

@@ -1,8 +1,6 @@
 /**
- * The solver: is a position clearable, and how? It searches over pairings (which copy of a face leaves with
- * which), not move orders: with every partner fixed, greedy play decides the rest. A module per idea; the
- * order
- * of a solve's steps and why: docs/engine.md, "Solve order"; the search: README.md, "The solver".
+ * The solver: is a position clearable, and how? It searches over pairings, not move orders (README.md, "The
+ * solver"; the order of a solve's steps: docs/engine.md, "Solve order").
  */
 import type { Geometry } from '../layout.ts';
 import type { Presence } from '../rules.ts';
@@ -17,11 +15,11 @@ import { Playouts } from './playouts.ts';
 import { PairingSearch } from './search.ts';
 import { setUp, workspaceOf } from './workspace.ts';
 
-export const SOLVE_BUDGET = 200_000; // default node budget
-const PLAYOUTS = 300; // random playouts tried before the search (a node each)
-// Of those, tried before the optimistic play from the start (docs/engine.md, "Solve order").
+export const SOLVE_BUDGET = 200_000;
+const PLAYOUTS = 300; // a node each
+// Of those, tried before the optimistic play from the start.
 const PLAYOUTS_FIRST = 10;
-// Unless this many pairings of stacked copies were forbidden: then that play goes first.
+// From this many stacked pairings forbidden, that play goes first.
 const STACKED_LIKELY_LOST = 5;
 
 export type SolveOutcome = 'solvable' | 'unsolvable' | 'unresolved';
@@ -32,21 +30,20 @@ export type SolveResult =
   | { readonly result: 'unresolved'; readonly nodes: number }; // nodes: plays (a random playout is one)
 
 export interface SolveOptions {
-  readonly budget?: number; // node budget; default SOLVE_BUDGET
-  readonly seed?: string; // seeds the playouts and tie-breaks; default 'solve'
-  readonly playouts?: number; // default PLAYOUTS
-  // A known solution of an earlier position of the same game: its pairing is tried first, as one greedy play.
+  readonly budget?: number;
+  readonly seed?: string; // seeds the playouts and tie-breaks
+  readonly playouts?: number;
+  // An earlier position's solution: its pairing is tried first (one greedy play).
   readonly pairing?: readonly Pair[];
-  // Playouts before the optimistic play from the start; default PLAYOUTS_FIRST, or 0 when many copies are
-  // stacked.
+  // Playouts before the optimistic play from the start.
   readonly playoutsFirst?: number;
-  // Phase saving in the search; default true (generator 15's dealer turns it off: its boards are fixed).
+  // Phase saving in the search; generator 15's dealer turns it off.
   readonly savePhases?: boolean;
 }
 
 /**
- * Solves the position `present` (1 per tile on the board) with `faces` (per slot; removed slots may hold
- * anything). It must be reachable by legal play. Deterministic in the position and options.
+ * Solves the position `present` with `faces` (per slot; removed slots may hold anything), reachable by legal
+ * play. Deterministic in the position and options.
  */
 export function solve(
   geom: Geometry,

@@ -1,52 +1,45 @@
 /**
- * Nogoods: sets of pairs no solution has all of, learnt from the search's dead ends. A nogood names the
- * pairing
- * of a group of four once, by its literal (the pair holding the group's first copy); one literal is a
- * forbidden
- * pairing, longer nogoods are watched by two literals as SAT solvers watch clauses. Keys, watches and the
- * bans on
- * the optimistic play: docs/engine.md, "Nogoods".
+ * Nogoods: sets of pairs no solution has all of, learnt from dead ends, watched by two literals as in SAT
+ * solvers (docs/engine.md, "Nogoods").
  */
 import type { Start, Workspace } from './workspace.ts';
 
 const MAX_NOGOODS = 100_000; // nogoods kept per solve: a bound on memory
 
-/** What a commitment found (`assign`): INTACT, FORBIDDEN or the id (≥ 0) of the nogood broken. */
-export const INTACT = -2; // no nogood broken
-export const FORBIDDEN = -1; // the pair itself is forbidden
+/** What a commitment found (`assign`): INTACT, FORBIDDEN or the broken nogood's id. */
+export const INTACT = -2;
+export const FORBIDDEN = -1;
 
-const BASE = -1; // the "level" of nogoods near for the rest of the solve
+const BASE = -1; // level of nogoods near for good
 
 export class Nogoods {
-  private readonly width: number; // L: keys are a·L + the index of b in its group
+  private readonly width: number; // keys are a·width + the index of b in its group
   private readonly groupOf: Int32Array;
   private readonly memberAt: Int32Array;
   private readonly members: Int32Array;
-  private readonly rank: Int32Array; // per tile, its index in its group
-  private readonly levelOf: Int32Array; // per tile: the decision level that paired it; -1: none or the base
-  private readonly inForce: Int32Array; // commitments.ts's `partner`
-  private readonly nogoods: Int32Array[] = []; // per id: literals a0 b0 a1 b1 …; the first two watched
-  private readonly forbidden: Uint8Array; // per pair key: a nogood of one literal
-  private readonly watchers: (number[] | undefined)[]; // per pair key: ids of the nogoods watching it
-  private readonly listed: number[]; // keys whose lists are set, cleared for the next solve
-  // Near nogoods: at most one literal not true under the commitments in force, kept first in its list.
+  private readonly rank: Int32Array;
+  private readonly levelOf: Int32Array;
+  private readonly inForce: Int32Array;
+  private readonly nogoods: Int32Array[] = []; // per id: literals a0 b0 a1 b1 …, the first two watched
+  private readonly forbidden: Uint8Array;
+  private readonly watchers: (number[] | undefined)[];
+  private readonly listed: number[];
+  // Nogoods with at most one literal not true, that one first.
   private readonly near: number[] = [];
-  private readonly nearAt: number[] = []; // per nogood: its index in `near`, or -1
-  private readonly nearBy: number[][]; // per decision level: the nogoods it made near
-  private readonly nearForGood: number[] = []; // near by the base alone, for the rest of the solve
-  // Groups of four with a forbidden pairing: per copy, a bit per member (by rank) it can never pair with.
+  private readonly nearAt: number[] = [];
+  private readonly nearBy: number[][];
+  private readonly nearForGood: number[] = [];
+  // Groups of four: per copy, a bit per member (by rank) it can never pair with.
   readonly ban: Int32Array;
-  readonly restricted: Uint8Array; // per group: has a forbidden pairing
-  // What the optimistic play obeys (restrictPlay): `ban` and `restricted` plus the pairings near nogoods rule
-  // out.
+  readonly restricted: Uint8Array;
+  // `ban` and `restricted` plus what near nogoods rule out, for the play (restrictPlay).
   readonly playBan: Int32Array;
   readonly playRestricted: Uint8Array;
-  // playBanBy[4g + j]: the near nogood that banned group g's first copy with member j in the last
-  // restrictPlay.
+  // playBanBy[4g + j]: the nogood that banned g's first copy with member j.
   readonly playBanBy: Int32Array;
-  bans = 0; // changes to `ban` so far (a playout's start depends on them)
-  private playBanned = -1; // `bans` when playBan and playRestricted were last set from `ban` and `restricted` alone; -1: not so
-  private readonly lit = [0, 0]; // scratch: a literal
+  bans = 0; // changes to `ban` so far
+  private playBanned = -1; // `bans` when playBan was set from `ban` alone; else -1
+  private readonly lit = [0, 0];
   private readonly work: Workspace;
 
   constructor(work: Workspace, start: Start) {
@@ -78,7 +71,6 @@ export class Nogoods {
     this.playBanBy = work.playBanBy;
   }
 
-  /** The key of the pair (a, b) of one group, whichever comes first. */
   key(a: number, b: number): number {
     return a < b ? a * this.width + this.rank[b]! : b * this.width + this.rank[a]!;
   }
@@ -87,17 +79,15 @@ export class Nogoods {
     return this.forbidden[this.key(a, b)] === 1;
   }
 
-  /** The literals of nogood `id`: a0 b0 a1 b1 … */
   pairsOf(id: number): Int32Array {
     return this.nogoods[id]!;
   }
 
-  /** How many nogoods of more than one literal are kept. */
   get size(): number {
     return this.nogoods.length;
   }
 
-  /** The group of four's copies other than `a` and `b`, as indices in the group: c + 4·d. */
+  /** The other two copies of a group of four, by index: c + 4·d. */
   private others(g: number, a: number, b: number): number {
     const from = this.memberAt[g]!;
     let c = -1;
@@ -111,7 +101,7 @@ export class Nogoods {
     return c + 4 * d;
   }
 
-  /** Records that no solution pairs a with b (in a group of four: that pairing, the other two together). */
+  /** No solution pairs a with b (in a group of four: nor the other two together). */
   forbid(a: number, b: number): void {
     this.forbidden[this.key(a, b)] = 1;
     const g = this.groupOf[a]!;
@@ -132,9 +122,7 @@ export class Nogoods {
   }
 
   /**
-   * The literal of the pair (a, b) into `out` at `at`, smaller tile first: in a group of four, the pair of
-   * its
-   * pairing that holds the group's first copy.
+   * The literal of (a, b) into `out` at `at`: in a group of four, its pairing's pair holding the first copy.
    */
   private literal(a: number, b: number, out: number[], at: number): void {
     const g = this.groupOf[a]!;
@@ -151,16 +139,13 @@ export class Nogoods {
     out[at + 1] = a < b ? b : a;
   }
 
-  /** True when the pair is committed (false: a tile committed to another; else open). */
   private isTrue(a: number, b: number, partner: Int32Array): boolean {
     return partner[a] === b;
   }
 
   /**
-   * Learns that no solution has all of `pairs` (a0 b0 a1 b1 …, the conflict's decisions by level). Longer
-   * nogoods
-   * (up to MAX_NOGOODS) are watched by literals not true, else the deepest ones; near at once when at most
-   * one is not true.
+   * Learns that no solution has all of `pairs` (a0 b0 a1 b1 …, by level): forbidden if one literal, else
+   * watched.
    */
   learn(pairs: readonly number[]): void {
     if (pairs.length === 0) return;
@@ -170,7 +155,7 @@ export class Nogoods {
       const n = lits.length;
       for (let q = 0; q < n - 2; q += 2)
         if (lits[q] === lits[n - 2] && lits[q + 1] === lits[n - 1]) {
-          lits.length -= 2; // both pairs of one pairing: one literal
+          lits.length -= 2;
           break;
         }
     }
@@ -179,7 +164,6 @@ export class Nogoods {
       return;
     }
     if (this.nogoods.length >= MAX_NOGOODS) return;
-    // Watch first literals not true, then the deeper level.
     const partner = this.inForce;
     const rankOf = (p: number): number =>
       this.isTrue(lits[p]!, lits[p + 1]!, partner) ? this.levelOf[lits[p]!]! : 1 << 30;
@@ -197,7 +181,6 @@ export class Nogoods {
     this.attach(id);
   }
 
-  /** Watches nogood `id` by its first two literals; near when the second is true. */
   private attach(id: number): void {
     const lits = this.nogoods[id]!;
     this.watch(this.key(lits[0]!, lits[1]!), id);
@@ -214,7 +197,6 @@ export class Nogoods {
     }
   }
 
-  /** Lists nogood `id` as near until decision `level` is undone (BASE: for good). */
   private makeNear(id: number, level: number): void {
     if (this.nearAt[id]! >= 0) return;
     this.nearAt[id] = this.near.length;
@@ -227,9 +209,8 @@ export class Nogoods {
   }
 
   /**
-   * Decision `level` committed (a, b): FORBIDDEN, the id of a nogood it breaks, or INTACT. Moves the watches
-   * on
-   * its literal and lists the nogoods it makes near.
+   * Decision `level` committed (a, b): FORBIDDEN, a broken nogood's id, or INTACT. Moves the watches on its
+   * literal.
    */
   assign(a: number, b: number, level: number): number {
     const lit = this.lit;
@@ -243,7 +224,7 @@ export class Nogoods {
     for (let i = 0; i < ids.length;) {
       const id = ids[i]!;
       const lits = this.nogoods[id]!;
-      const w = lits[0] === s && lits[1] === t ? 0 : 2; // the watch that became true
+      const w = lits[0] === s && lits[1] === t ? 0 : 2;
       let next = -1;
       for (let p = 4; p < lits.length && next < 0; p += 2) if (partner[lits[p]!] !== lits[p + 1]!) next = p;
       if (next >= 0) {
@@ -256,8 +237,7 @@ export class Nogoods {
         this.watch(this.key(lits[w]!, lits[w + 1]!), id);
         continue;
       }
-      // Near: first goes the other watch when it is not true, else this one (broken: the deepest, first
-      // undone).
+      // Near: the other watch first when not true, else this one (broken).
       const otherTrue = partner[lits[2 - w]!] === lits[3 - w]!;
       if ((w === 0) !== otherTrue) {
         lits[w] = lits[2 - w]!;
@@ -272,7 +252,6 @@ export class Nogoods {
     return found;
   }
 
-  /** Decision `level` is undone: the nogoods it made near are near no more. */
   release(level: number): void {
     const list = this.nearBy[level]!;
     const { near, nearAt } = this;
@@ -289,7 +268,7 @@ export class Nogoods {
     list.length = 0;
   }
 
-  /** Decision 0 joins the base (commitments.keepRootDecision): what it made near stays near. */
+  /** Decision 0 joins the base: what it made near stays near. */
   keepRoot(): void {
     const list = this.nearBy[0]!;
     for (const id of list) this.nearForGood.push(id);
@@ -297,8 +276,8 @@ export class Nogoods {
   }
 
   /**
-   * Sets `playBan` and `playRestricted` for an optimistic play under `partner` (the commitments in force or a
-   * subset). False when `partner` breaks a nogood or leaves a group no pairing.
+   * Sets `playBan` and `playRestricted` for a play under `partner`; false when it breaks a nogood or leaves a
+   * group no pairing.
    */
   restrictPlay(partner: Int32Array): boolean {
     const { playBan, playRestricted, members, memberAt, groupOf, near, rank } = this;
@@ -307,7 +286,7 @@ export class Nogoods {
       playRestricted.set(this.restricted);
       this.playBanned = this.bans;
     }
-    const all = partner === this.inForce; // every literal of a near nogood but its first is true
+    const all = partner === this.inForce;
     for (let i = 0; i < near.length; i++) {
       const lits = this.nogoods[near[i]!]!;
       if (!all) {
@@ -317,24 +296,24 @@ export class Nogoods {
       }
       const a = lits[0]!;
       const x = lits[1]!;
-      if (partner[a] === x) return false; // every literal true: broken
-      if (partner[a]! >= 0 || partner[x]! >= 0) continue; // false: the nogood holds
+      if (partner[a] === x) return false;
+      if (partner[a]! >= 0 || partner[x]! >= 0) continue;
       const g = groupOf[a]!;
       const from = memberAt[g]!;
       if (memberAt[g + 1]! - from !== 4) continue;
-      // a is the group's first copy and the group is uncommitted: ban a–x with the other two.
+      // a is the group's first copy: ban a–x with the other two.
       const ix = rank[x]!;
       const yz = this.others(g, a, x);
       const iy = yz & 3;
       const iz = yz >> 2;
-      this.playBanned = -1; // more than `ban`: set afresh next time
+      this.playBanned = -1;
       if ((playBan[a]! & (1 << ix)) === 0) this.playBanBy[4 * g + ix] = near[i]!;
       playBan[a]! |= 1 << ix;
       playBan[x]! |= 1;
       playBan[members[from + iy]!]! |= 1 << iz;
       playBan[members[from + iz]!]! |= 1 << iy;
       playRestricted[g] = 1;
-      if ((playBan[a]! & 14) === 14) return false; // no pairing left
+      if ((playBan[a]! & 14) === 14) return false;
     }
     return true;
   }

@@ -1,10 +1,6 @@
 /**
- * Random playouts: a game of random legal play from the start, a node each, taking a safe move (a group whose
- * copies left are all free) first, else a pair drawn uniformly from the free matching pairs the nogoods
- * allow.
- * Per-group counts are kept up to date as tiles leave, so a move costs the two tiles' neighbours, not a scan
- * of
- * the board (docs/engine.md, "Playouts").
+ * Random playouts, a node each: a safe move first (a group whose copies left are all free), else a pair drawn
+ * uniformly among the allowed free pairs (docs/engine.md, "Playouts").
  */
 import type { Flat } from '../flat.ts';
 import type { Rng } from '../rng.ts';
@@ -13,8 +9,7 @@ import type { Budget } from './budget.ts';
 import type { Nogoods } from './nogoods.ts';
 import type { Start, Workspace } from './workspace.ts';
 
-// The six pairs of a group of four as bits of a banned-pairs mask: (0, 1), (0, 2), (0, 3), (1, 2), (1, 3),
-// (2, 3).
+// The six pairs of a group of four as bits: (0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3).
 const PAIR_BIT = [
   [0, 1, 2, 4],
   [1, 0, 8, 16],
@@ -22,9 +17,9 @@ const PAIR_BIT = [
   [4, 16, 32, 0],
 ] as const;
 
-const PAIR_BITS = Int32Array.from(PAIR_BIT.flat()); // PAIR_BIT[i][j] at 4i + j
+const PAIR_BITS = Int32Array.from(PAIR_BIT.flat());
 
-/** Per banned-pairs mask (six bits) and free-copies mask (four bits): the pairs of free copies not banned. */
+/** Per banned-pairs mask (six bits) and free-copies mask (four bits): the pairs allowed. */
 const ALLOWED = (() => {
   const table = new Int8Array(64 * 16);
   for (let banned = 0; banned < 64; banned++)
@@ -37,11 +32,10 @@ const ALLOWED = (() => {
   return table;
 })();
 
-/** Per tile, its neighbours as counter indices, flattened; made once per geometry. */
 export interface Neighbours {
-  readonly at: Int32Array; // tile t's entries are [at[t], at[t + 1])
-  readonly counter: Int32Array; // the counter its removal decrements: j (above j), n + j (right of j), 2n + j (left of j)
-  readonly tile: Int32Array; // the tile that counter belongs to
+  readonly at: Int32Array;
+  readonly counter: Int32Array; // what its removal decrements: j (above j), n + j (right of j), 2n + j (left of j)
+  readonly tile: Int32Array;
 }
 
 export function neighboursOf(flat: Flat, n: number): Neighbours {
@@ -56,7 +50,7 @@ export function neighboursOf(flat: Flat, n: number): Neighbours {
   const tile = new Int32Array(at[n]!);
   for (let t = 0; t < n; t++) {
     let e = at[t]!;
-    // In the order of the separate lists, so the same tiles are found free in the same order.
+    // In the separate lists' order: the same tiles freed in the same order.
     for (let k = flat.belowAt[t]!; k < flat.belowAt[t + 1]!; k++, e++) counter[e] = tile[e] = flat.below[k]!;
     for (let k = flat.leftAt[t]!; k < flat.leftAt[t + 1]!; k++, e++) counter[e] = n + (tile[e] = flat.left[k]!);
     for (let k = flat.rightAt[t]!; k < flat.rightAt[t + 1]!; k++, e++) counter[e] = 2 * n + (tile[e] = flat.right[k]!);
@@ -79,20 +73,20 @@ export class Playouts {
   private readonly present: Uint8Array;
   private readonly counters: Int32Array;
   private readonly startCounters: Int32Array;
-  // Per group, five sections of `groups` entries: free copies (a bit each), free copies, copies left,
-  // playable
-  // pairs, banned pairs (groups of four); then per block of eight groups the sum of their pairs.
+  // Per group, five sections: free copies (bits), free copies, copies left, playable pairs, banned pairs;
+  // then
+  // per block of eight groups the sum of their pairs.
   private readonly state: Int32Array;
-  private readonly opening: Int32Array; // `state` at the start of every playout
-  private readonly safe: Int32Array; // groups whose copies left may all be free (checked when taken)
+  private readonly opening: Int32Array;
+  private readonly safe: Int32Array; // groups whose copies left may all be free
   private readonly safeAtStart: Int32Array;
-  private safeTop = 0; // (while a playout's start is worked out)
+  private safeTop = 0;
   private safeTopAtStart = 0;
-  private drawable = 0; // pairs a playout may draw, over all groups
+  private drawable = 0;
   private drawableAtStart = 0;
-  private readonly moves: Int32Array; // tiles in removal order, two per move
-  private openingBans = -1; // nogoods.bans when the opening was worked out; -1: not yet in this solve
-  private draws = 0; // the playouts' own xorshift32 stream, seeded from the solve's on first use
+  private readonly moves: Int32Array;
+  private openingBans = -1; // nogoods.bans when the opening was worked out; -1: not yet
+  private draws = 0; // xorshift32 state, seeded from the solve's generator
 
   constructor(
     work: Workspace,
@@ -119,7 +113,7 @@ export class Playouts {
     this.moves = work.playoutMoves;
   }
 
-  /** One game of random legal play from the start (one node): the moves if it clears the board, else null. */
+  /** One random playout (one node): the moves if it clears the board, else null. */
   playout(rng: Rng): Pair[] | null {
     this.budget.spend();
     if (this.draws === 0) this.draws = rng.next() | 1;
@@ -134,7 +128,6 @@ export class Playouts {
     const BLOCKS = 5 * groups;
     present.set(this.start.present);
     counters.set(this.startCounters);
-    // Only the used parts: the five sections and the blocks, and the safe groups pushed.
     const opening = this.opening;
     for (let i = 0, end = BLOCKS + (groups >> 3) + 1; i < end; i++) state[i] = opening[i]!;
     let safeTop = this.safeTopAtStart;
@@ -164,11 +157,10 @@ export class Playouts {
           this.draws = draws;
           return null;
         }
-        draws ^= draws << 13; // xorshift32
+        draws ^= draws << 13;
         draws ^= draws >>> 17;
         draws ^= draws << 5;
         let r = Math.floor(((draws >>> 0) * drawable) / 0x100000000); // exact in doubles: the same everywhere
-        // The group of the r-th pair: by blocks of eight groups, then within the block.
         let block = 0;
         for (; r >= state[BLOCKS + block]!; block++) r -= state[BLOCKS + block]!;
         for (g = block << 3; r >= state[PAIRS + g]!; g++) r -= state[PAIRS + g]!;
@@ -191,29 +183,25 @@ export class Playouts {
       moves[played++] = b;
       state[FREE_COUNT + g]! -= 2;
       state[LEFT + g]! -= 2;
-      // Take a, then b (b stays marked free while a's neighbours are told), then recount group g; every tile
-      // a
-      // removal frees is counted, and its group recounted.
+      // Take a, then b (b stays marked free while a's neighbours are told), then recount group g.
       for (let side = 0; side < 2; side++) {
         const t = side === 0 ? a : b;
         present[t] = 0;
         state[g]! &= ~(1 << rank[t]!);
         for (let e = at[t]!, end = at[t + 1]!; e <= end; e++) {
           let h: number;
-          if (e === end)
-            h = side === 1 ? g : -1; // after b: group g itself
+          if (e === end) h = side === 1 ? g : -1;
           else {
             if (--counters[counter[e]!]! !== 0) continue;
             const j = tile[e]!;
             if (!present[j] || counters[j] !== 0 || (counters[n + j] !== 0 && counters[2 * n + j] !== 0)) continue;
             h = groupOf[j]!;
             const bit = 1 << rank[j]!;
-            if ((state[h]! & bit) !== 0) continue; // free already
+            if ((state[h]! & bit) !== 0) continue;
             state[h]! |= bit;
             state[FREE_COUNT + h]!++;
           }
           if (h < 0) continue;
-          // Group h's playable pairs again, and whether it is safe to take.
           const freeCount = state[FREE_COUNT + h]!;
           const bannedH = state[BANNED + h]!;
           const left = state[LEFT + h]!;
@@ -233,9 +221,7 @@ export class Playouts {
     return out;
   }
 
-  /**
-   * Group g's free copies or copies left changed: its playable pairs again, and whether it is safe to take.
-   */
+  /** Group g changed: its playable pairs again, and whether it is safe to take. */
   private recount(g: number): void {
     const groups = this.groupCount;
     const state = this.state;
@@ -248,11 +234,7 @@ export class Playouts {
     if (left > 0 && state[groups + g] === left) this.safe[this.safeTop++] = g;
   }
 
-  /**
-   * The pairs of free copies group g may play: in a group of four with all copies on the board, none of a
-   * banned
-   * pairing; else every pair.
-   */
+  /** Group g's playable pairs: none of a banned pairing in a full group of four. */
   private playablePairs(g: number): number {
     const groups = this.groupCount;
     const state = this.state;
@@ -262,10 +244,7 @@ export class Playouts {
     return (free * (free - 1)) >> 1;
   }
 
-  /**
-   * What every playout starts from: the start's counters, each group's state and the safe groups; redone when
-   * nogoods.bans changes.
-   */
+  /** What every playout starts from; redone when nogoods.bans changes. */
   private open(): void {
     const { n, groupOf, rank, memberAt, members, state } = this;
     const groups = this.groupCount;

@@ -1,13 +1,6 @@
 /**
- * The plays, one node each: the optimistic play (an uncommitted copy leaves once free and a copy it may still
- * pair
- * with is free or gone; its failure proves the commitments dead), greedy play (a group whose uncommitted
- * copies
- * are all free leaves whole; a clear board is a solution) and the probe plays. They run on a scratch board
- * loaded
- * from a play state (state l + 1: what greedy play left at level l) and walk a stack of maybe-free tiles, so
- * a
- * play costs about the tiles it removes. Why the shortcuts are sound: docs/engine.md, "The plays".
+ * The plays, a node each: the optimistic play (its failure proves the commitments dead), greedy play (a clear
+ * board is a solution) and the probe plays (docs/engine.md, "The plays").
  */
 import type { Flat } from '../flat.ts';
 import type { Pair } from '../types.ts';
@@ -15,7 +8,7 @@ import type { Budget } from './budget.ts';
 import type { Nogoods } from './nogoods.ts';
 import type { HeldBack, PlayState, Start, Workspace } from './workspace.ts';
 
-/** The arrays of a walk's board: what the probe plays keep (HeldBack) and put back. */
+/** The arrays of a walk's board, kept and put back by the probe plays. */
 type WalkBoard = Pick<HeldBack, 'present' | 'above' | 'left' | 'right' | 'reached' | 'freeOrGone'>;
 
 function copyBoard(from: WalkBoard, to: WalkBoard): void {
@@ -35,37 +28,37 @@ export class Plays {
   private readonly memberAt: Int32Array;
   private readonly members: Int32Array;
 
-  // The scratch board, loaded from a play state at the start of each play.
+  // The scratch board.
   readonly present: Uint8Array;
   private readonly above: Int32Array;
   private readonly left: Int32Array;
   private readonly right: Int32Array;
-  private readonly stack: Int32Array; // tiles to look at
+  private readonly stack: Int32Array;
 
   // The optimistic play.
-  private readonly reached: Uint8Array; // per tile: became free or left
-  private readonly freeOrGone: Int32Array; // per group: uncommitted copies free or gone
-  readonly leftAt: Int32Array; // per tile: when it left, in waves of tiles freed (for value ordering)
-  private held = 0; // walk: the held-back group's copies seen free, a bit per rank
+  private readonly reached: Uint8Array;
+  private readonly freeOrGone: Int32Array;
+  readonly leftAt: Int32Array; // per tile: when it left, in waves of tiles freed
+  private held = 0; // walk: the held-back group's copies seen free, by rank
 
-  // The probe plays: the board with one group held back, and the restrictions it was walked under.
+  // The probe plays.
   private readonly rank: Int32Array;
   private readonly heldBack: HeldBack;
-  private readonly board: WalkBoard; // the scratch board's arrays a walk reads and writes
-  private heldGroup = -1; // the group `heldBack` keeps; -1: none
+  private readonly board: WalkBoard;
+  private heldGroup = -1;
 
   // Greedy play; read by the search where it stopped.
-  readonly counted: Uint8Array; // per tile: counted as a free uncommitted copy
-  readonly freeUncommitted: Int32Array; // per group: free uncommitted copies
-  readonly uncommittedLeft: Int32Array; // per group: uncommitted copies on the board
-  private readonly mate: Int32Array; // the commitments plus the pairs greedy play made
-  private readonly moves: Int32Array; // tiles in removal order, two per move
+  readonly counted: Uint8Array;
+  readonly freeUncommitted: Int32Array;
+  readonly uncommittedLeft: Int32Array;
+  private readonly mate: Int32Array; // the commitments plus greedy play's pairs
+  private readonly moves: Int32Array;
   private movesLength = 0;
 
   readonly states: PlayState[];
-  readonly stranded: PlayState; // what the last failed optimistic play left (keepStranded)
-  private remaining = 0; // tiles on the scratch board after the last optimistic play
-  failedEarly = false; // the last optimistic play failed before its first move
+  readonly stranded: PlayState;
+  private remaining = 0;
+  failedEarly = false;
 
   constructor(
     work: Workspace,
@@ -109,7 +102,7 @@ export class Plays {
     root.played = 0;
   }
 
-  /** Play state `slot`, allocated on first use: most solves stay shallow. */
+  /** Play state `slot`, allocated on first use. */
   private stateAt(slot: number): PlayState {
     const n = this.n;
     while (this.states.length <= slot)
@@ -125,7 +118,7 @@ export class Plays {
     return this.states[slot]!;
   }
 
-  /** Makes the play state that greedy play just saved as state 1 the root state 0. */
+  /** Greedy play's state 1 becomes the root state 0. */
   adoptRoot(): void {
     const [zero, one] = [this.states[0]!, this.states[1]!];
     this.states[0] = one;
@@ -136,11 +129,7 @@ export class Plays {
     return this.above[t] === 0 && (this.left[t] === 0 || this.right[t] === 0);
   }
 
-  /**
-   * Loads a play state into the scratch board and pushes its free tiles; returns the stack height. With
-   * `partner`
-   * (optimistic play), uncommitted copies gone before the state count as gone.
-   */
+  /** Loads a play state and pushes its free tiles; with `partner`, uncommitted copies gone count as gone. */
   private load(state: PlayState, partner: Int32Array | null = null): number {
     this.present.set(state.present);
     this.above.set(state.above);
@@ -164,7 +153,7 @@ export class Plays {
     return top;
   }
 
-  /** Removes tile r and pushes the tiles it frees; returns the stack height. */
+  /** Removes tile r and pushes the tiles it frees. */
   private remove(r: number, top: number): number {
     const f = this.flat;
     const { stack, present, above, left, right } = this;
@@ -185,15 +174,13 @@ export class Plays {
   }
 
   /**
-   * The optimistic play under `partner` from play state `slot`: true when it empties the board; else
-   * `present`
-   * holds what it stranded.
+   * The optimistic play under `partner` from play state `slot`: true when it clears; else `present` is
+   * stranded.
    */
   optimistic(partner: Int32Array, slot: number): boolean {
     return this.optimisticFrom(partner, this.states[slot]!);
   }
 
-  /** Keeps the board the last (failed) optimistic play stranded, for `optimisticFromStranded`. */
   keepStranded(): void {
     const to = this.stranded;
     to.present.set(this.present);
@@ -204,9 +191,7 @@ export class Plays {
   }
 
   /**
-   * The optimistic play under `partner`, a subset of the stranding play's commitments, resumed from the
-   * stranded
-   * board: the same answer for less work (docs/engine.md, "The plays"). One node.
+   * The optimistic play under a subset of the stranding play's commitments, resumed from the stranded board.
    */
   optimisticFromStranded(partner: Int32Array): boolean {
     return this.optimisticFrom(partner, this.stranded);
@@ -222,10 +207,9 @@ export class Plays {
   }
 
   /**
-   * The optimistic play's walk from `top` stacked tiles: the tiles it removes. Copies of group `hold` never
-   * leave;
-   * each one seen free sets its rank's bit in `held`, and once all of `want` are set the walk stops,
-   * returning -1.
+   * The optimistic play's walk: the tiles it removes. Copies of group `hold` never leave; once those in
+   * `want`
+   * were seen free it stops, returning -1.
    */
   private walk(partner: Int32Array, top: number, hold: number, want: number): number {
     const { present, reached, freeOrGone, stack, groupOf, members, memberAt, leftAt, rank } = this;
@@ -253,7 +237,6 @@ export class Plays {
       if (p < 0) {
         if (freeOrGone[g]! < 2) continue;
         if (restricted[g]) {
-          // Only a copy it may still pair with (Nogoods.forbid) lets it go.
           let mate = false;
           for (let k = memberAt[g]!; k < memberAt[g + 1]! && !mate; k++) {
             const u = members[k]!;
@@ -276,11 +259,9 @@ export class Plays {
   }
 
   /**
-   * One probe play: does the optimistic play from state 0 under `partner` (the group of four of `a` committed
-   * as
-   * a–x and the other two together) remove all four copies? One node; call `startProbe` before each group's
-   * first
-   * pairing. One walk with the group held back serves all three pairings (docs/engine.md, "The plays").
+   * Does the optimistic play from state 0, with a's group of four paired a–x and the other two, remove all
+   * four?
+   * One walk with the group held back serves all three pairings; call `startProbe` per group.
    */
   probePairing(partner: Int32Array, a: number, x: number): boolean {
     this.budget.spend();
@@ -315,12 +296,11 @@ export class Plays {
     return this.walk(partner, top, g, last) < 0;
   }
 
-  /** Forgets the walk kept for the probe plays. */
   startProbe(): void {
     this.heldGroup = -1;
   }
 
-  /** Are the last `restrictPlay`'s restrictions those of the kept walk, but on group g? */
+  /** Are the last `restrictPlay`'s restrictions the kept walk's, but on group g? */
   private sameRestrictions(g: number): boolean {
     const { playBan, playRestricted } = this.nogoods;
     const kept = this.heldBack;
@@ -330,9 +310,8 @@ export class Plays {
   }
 
   /**
-   * Greedy play under `partner` from play state `slot`, saved as state `slot + 1`: true when it empties the
-   * board
-   * (moves kept for `solution`); else `freeUncommitted` and `uncommittedLeft` describe where it stopped.
+   * Greedy play under `partner` from play state `slot`, saved as state `slot + 1`: true when it clears the
+   * board.
    */
   greedy(partner: Int32Array, slot: number): boolean {
     this.budget.spend();
@@ -354,7 +333,7 @@ export class Plays {
       if (!counted[t] && mate[t]! < 0) {
         counted[t] = 1;
         if (++freeUncommitted[g]! === uncommittedLeft[g]) {
-          // Every uncommitted copy of the group is free: pair them in slot order.
+          // Every uncommitted copy is free: pair them in slot order.
           let first = -1;
           for (let k = memberAt[g]!; k < memberAt[g + 1]!; k++) {
             const m = members[k]!;
@@ -391,7 +370,6 @@ export class Plays {
     return left === 0;
   }
 
-  /** The moves of the last greedy play that cleared the board, in play order. */
   solution(): Pair[] {
     const out: Pair[] = [];
     for (let k = 0; k < this.movesLength; k += 2) out.push([this.moves[k]!, this.moves[k + 1]!]);

@@ -1,10 +1,6 @@
 /**
- * The search over pairings: conflict-directed, with learnt nogoods, phase saving and Luby restarts. A node
- * runs
- * the optimistic play (failure: the commitments are dead) and greedy play (a clear board: solved), then
- * branches
- * on an uncommitted group where greedy play stopped. Group choice, root probe and phase saving, and why:
- * docs/engine.md, "The search".
+ * The search over pairings: conflict-directed, with learnt nogoods, phase saving and Luby restarts
+ * (docs/engine.md, "The search").
  */
 import type { Rng } from '../rng.ts';
 import type { Pair } from '../types.ts';
@@ -18,12 +14,11 @@ import type { Start, Workspace } from './workspace.ts';
 
 const RESTART_UNIT = 1024; // nodes in the shortest search run
 
-// Outcomes of a search node.
 const SOLVED = 0;
-const FAILED = 1; // with its conflict set
-const DEAD = 2; // failed the optimistic play at once; conflict set not computed yet
+const FAILED = 1;
+const DEAD = 2; // failed the optimistic play at once, not yet explained
 
-/** The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, …: a restart schedule within a log factor of optimal. */
+/** The Luby sequence 1, 1, 2, 1, 1, 2, 4, …: a restart schedule within a log factor of optimal. */
 export function luby(k: number): number {
   for (let size = 1, power = 1; ; size = 2 * size + 1, power *= 2) {
     if (k === size) return power;
@@ -37,15 +32,15 @@ export class PairingSearch {
   private readonly groupCount: number;
   private readonly memberAt: Int32Array;
   private readonly members: Int32Array;
-  private readonly stride: number; // the largest group's size: room per level in `options`
+  private readonly stride: number; // room per level in `options`
   private readonly options: Int32Array; // per level: the anchor, then its partners in the order tried
-  private readonly optionCost: Int32Array; // scratch: the costs of the options being ordered
-  private readonly marks: Int32Array; // covers: tiles reached, by stamp
-  private stamp = 0; // last stamp handed out
-  private readonly chain: Int32Array; // covers: tiles to walk up from
-  private readonly order: Int32Array; // probeOrder's result
-  private readonly phase: Int32Array | null; // per anchor: the partner it was last decided with, or -1; null: phase saving off
-  stacked = 0; // pairings of stacked copies forbidden by unstackAll
+  private readonly optionCost: Int32Array;
+  private readonly marks: Int32Array;
+  private stamp = 0;
+  private readonly chain: Int32Array;
+  private readonly order: Int32Array;
+  private readonly phase: Int32Array | null; // per anchor: its last decided partner, or -1; null: off
+  stacked = 0;
 
   constructor(
     work: Workspace,
@@ -72,30 +67,24 @@ export class PairingSearch {
     this.phase = savePhases ? work.phase.fill(-1) : null;
   }
 
-  /**
-   * The optimistic play from the start (one node) after forbidding stacked pairings: false proves nothing
-   * clears.
-   */
+  /** The optimistic play from the start after forbidding stacked pairings: false proves nothing clears. */
   passesFromStart(): boolean {
     this.unstackAll();
     return this.optimisticFromStart();
   }
 
-  /** The first half of passesFromStart (no node). */
   unstackAll(): void {
     this.budget.unlimited();
     this.unstack();
   }
 
-  /** The second half (one node); false proves the position unwinnable. */
   optimisticFromStart(): boolean {
     return this.plays.optimistic(this.commitments.partner, 0);
   }
 
   /**
-   * Copies stacked on each other never pair (the lower stays covered until the upper leaves with its
-   * partner):
-   * forbids those pairings of uncommitted groups, for no node.
+   * Stacked copies never pair (the lower stays covered until the upper leaves): forbids those pairings, for
+   * no node.
    */
   private unstack(): void {
     const { memberAt, members } = this;
@@ -103,7 +92,7 @@ export class PairingSearch {
     for (let g = 0; g < this.groupCount; g++) {
       const from = memberAt[g]!;
       const to = memberAt[g + 1]!;
-      if (to - from < 4) continue; // a group of two is committed: the optimistic play judges it
+      if (to - from < 4) continue;
       for (let i = from; i < to; i++)
         for (let j = i + 1; j < to; j++) {
           const a = members[i]!;
@@ -116,10 +105,9 @@ export class PairingSearch {
     }
   }
 
-  /** Is `top` above `low` through a chain of tiles on the board at the start? */
   private covers(top: number, low: number): boolean {
     if (this.count === this.n) {
-      // The full board: the chains are precomputed per layout.
+      // The full board: chains precomputed per layout.
       const { words, bits } = this.start.cover;
       return (bits[low * words + (top >>> 5)]! & (1 << (top & 31))) !== 0;
     }
@@ -143,7 +131,7 @@ export class PairingSearch {
     return false;
   }
 
-  /** Probes every pairing of every group alone at the root; false when a group has none left (unsolvable). */
+  /** Probes each pairing alone at the root; false when a group has none left. */
   private probe(): boolean {
     const { commitments, nogoods } = this;
     const order = this.probeOrder();
@@ -159,12 +147,12 @@ export class PairingSearch {
         const c = copies[2]!;
         const d = copies[3]!;
         const onBoard = this.plays.states[0]!.present;
-        if (!onBoard[a] || !onBoard[b] || !onBoard[c] || !onBoard[d]) continue; // already played
+        if (!onBoard[a] || !onBoard[b] || !onBoard[c] || !onBoard[d]) continue;
         let alive = -1;
         let aliveCount = 0;
         this.plays.startProbe();
         for (let j = 0; j < 3; j++) {
-          const x = j === 0 ? b : j === 1 ? c : d; // `copies` is overwritten by decide
+          const x = j === 0 ? b : j === 1 ? c : d;
           if (nogoods.isForbidden(a, x)) continue;
           commitments.decide(0, a, x);
           const ok = this.plays.probePairing(commitments.partner, a, x);
@@ -185,16 +173,13 @@ export class PairingSearch {
     return true;
   }
 
-  /**
-   * The groups by pairings left, fewest first (likeliest to have none), ties in group order: a counting sort.
-   */
+  /** The groups by pairings left, fewest first (a counting sort). */
   private probeOrder(): Int32Array {
     const { ban } = this.nogoods;
     const { members, memberAt, order } = this;
     const groups = this.groupCount;
     let at = 0;
     for (let left = -1; left <= 3; left++)
-      // -1: a ban bit on the first copy itself (never set)
       for (let g = 0; g < groups; g++) {
         const banned = ban[members[memberAt[g]!]!]! & 15;
         if (3 - ((banned & 1) + ((banned >> 1) & 1) + ((banned >> 2) & 1) + ((banned >> 3) & 1)) === left)
@@ -203,7 +188,7 @@ export class PairingSearch {
     return order;
   }
 
-  /** Searches with restarts, after `passesFromStart`; the solution, or null when there is none. */
+  /** Searches with restarts; the solution, or null when there is none. */
   run(): Pair[] | null {
     const { budget, plays, commitments } = this;
     budget.unlimited();
@@ -216,11 +201,11 @@ export class PairingSearch {
       budget.startRun(RESTART_UNIT * luby(k));
       try {
         const outcome = this.node(0);
-        return outcome === SOLVED ? plays.solution() : null; // the root passed the optimistic play: never DEAD
+        return outcome === SOLVED ? plays.solution() : null;
       } catch (e) {
         if (e !== RUN_OVER) throw e;
         commitments.undecideAll();
-        // Pairings forbidden since the last probe make the optimistic play stricter: probe again.
+        // Pairings forbidden since the last probe make the play stricter: probe again.
         budget.unlimited();
         if (!this.probe()) return null;
         if (plays.greedy(commitments.partner, 0)) return plays.solution();
@@ -229,11 +214,7 @@ export class PairingSearch {
     }
   }
 
-  /**
-   * The node at `level` (decisions 0 … level − 1 in force): SOLVED (moves in the plays' solution), DEAD
-   * (failed
-   * the optimistic play at once, not yet explained) or FAILED (conflict set in conflicts' conflict[level]).
-   */
+  /** The node at `level`: SOLVED, DEAD (not yet explained) or FAILED (conflict set in conflict[level]). */
   private node(level: number): number {
     const { plays, commitments, conflicts } = this;
     const partner = commitments.partner;
@@ -241,14 +222,14 @@ export class PairingSearch {
     if (plays.greedy(partner, level)) return SOLVED;
     const g = this.branchGroup();
     if (g < 0) {
-      // Cannot happen when the optimistic play succeeds (plays.ts); answer soundly anyway.
+      // Cannot happen after a passing optimistic play.
       conflicts.everyLevelBelow(level);
       return FAILED;
     }
     const count = this.orderOptions(level, g);
     conflicts.startUnion(level);
     const first = this.stride * level;
-    let dead = 0; // bit mask of options whose child failed at once, explained only when needed
+    let dead = 0; // options whose child failed at once, a bit each
     for (let o = 0; o < count; o++) {
       commitments.decide(level, this.options[first]!, this.options[first + 1 + o]!);
       if (this.phase) this.phase[this.options[first]!] = this.options[first + 1 + o]!;
@@ -257,7 +238,7 @@ export class PairingSearch {
       if (outcome === DEAD) {
         if (o < 30) dead |= 1 << o;
         else {
-          conflicts.explain(level + 1); // the mask is full: explain now
+          conflicts.explain(level + 1);
           outcome = FAILED;
         }
       }
@@ -265,7 +246,6 @@ export class PairingSearch {
       if (outcome === SOLVED) return SOLVED;
       if (outcome === FAILED && !conflicts.merge(level)) return FAILED;
     }
-    // No pairing worked: explain the ones that failed at once.
     for (let o = 0; o < count; o++) {
       if (!(dead & (1 << o))) continue;
       commitments.decide(level, this.options[first]!, this.options[first + 1 + o]!);
@@ -274,7 +254,7 @@ export class PairingSearch {
       commitments.undecide(level);
       if (!conflicts.merge(level)) return FAILED;
     }
-    // Groups of more than four copies: the group's earlier decisions belong to the conflict too.
+    // Groups of more than four copies: their earlier decisions belong too.
     for (let k = this.memberAt[g]!; k < this.memberAt[g + 1]!; k++) {
       const l = commitments.levelOf[this.members[k]!]!;
       if (l >= 0) conflicts.addToUnion(level, l);
@@ -284,9 +264,8 @@ export class PairingSearch {
   }
 
   /**
-   * The group to branch on where greedy play stopped: fewest pairings left, then most active, then one with
-   * free
-   * copies to pair, then at random; -1 when none.
+   * The group to branch on: fewest pairings left, then most active, then free copies, then at random; -1:
+   * none.
    */
   private branchGroup(): number {
     const { plays, commitments, conflicts, nogoods } = this;
@@ -302,7 +281,7 @@ export class PairingSearch {
       let alive = 0;
       const a = copies[0]!;
       if (k === 4) {
-        // Pairings a near nogood rules out count as gone (a unit propagation, for no node).
+        // A unit propagation: pairings a near nogood rules out count as gone.
         const banned = nogoods.playBan[a]! & 14;
         alive = 3 - ((banned >> 1) & 1) - ((banned >> 2) & 1) - ((banned >> 3) & 1);
       } else for (let j = 1; j < k; j++) if (!nogoods.isForbidden(a, copies[j]!)) alive++;
@@ -326,10 +305,8 @@ export class PairingSearch {
   }
 
   /**
-   * Writes group g's pairings to try at `level` into `options` (anchor, then partners: the saved phase first,
-   * then
-   * by how close in the optimistic play's time the pairs leave); returns how many. Over four copies, anchors
-   * a free copy.
+   * Writes group g's options at `level`: the anchor, then partners (the saved phase, then the closest leaving
+   * times first); returns how many.
    */
   private orderOptions(level: number, g: number): number {
     const copies = this.commitments.copies;
@@ -341,8 +318,6 @@ export class PairingSearch {
       const a = copies[0]!;
       options[base] = a;
       const saved = this.phase ? this.phase[a]! : -1;
-      // Cost: how far apart in the optimistic play's time the two pairs would leave; ties at random (stable
-      // insertion sort).
       for (let j = 1; j <= 3; j++) {
         const b = copies[j]!;
         const c = copies[j === 1 ? 2 : 1]!;
@@ -360,7 +335,7 @@ export class PairingSearch {
       }
       return 3;
     }
-    // More than four copies: anchor a free copy that greedy play counted.
+    // More than four copies: anchor a free counted copy.
     let a = copies[0]!;
     const { counted, present } = this.plays;
     for (let j = 0; j < k; j++) if (counted[copies[j]!] && present[copies[j]!]) a = copies[j]!;
