@@ -1,7 +1,7 @@
 /**
- * A competent bot: how a player who plays well but does not search fares on a deal (docs/study.md; half of a
- * deal's difficulty). Its policy, rules 1 to 4, is docs/engine.md's, "The bot". Deterministic for a seed.
- * `botMove` states the policy plainly; `playBot` plays whole games with the same choices on kept free lists.
+ * A competent bot: how a player who plays well but does not search fares on a deal (docs/study.md). Its rules
+ * 1
+ * to 4: docs/engine.md, "The bot". `playBot` makes `botMove`'s choices on kept free lists.
  */
 import { shuffleFaces } from './shuffle.ts';
 import { freedomOf, type Freedom } from './freedom.ts';
@@ -47,7 +47,7 @@ export function botMove(
   let best = -Infinity;
   for (const [g, list] of free) {
     if (list.length < 2) continue;
-    // 2. Splitting a group of four whose fourth copy is buried: only when nothing else is left.
+    // 2. Split a group of four whose fourth copy is buried only when nothing else is left.
     const split = list.length === 3 && onBoard.get(g) === 4 ? SPLIT : 0;
     for (let x = 0; x < list.length; x++)
       for (let y = x + 1; y < list.length; y++) {
@@ -77,7 +77,7 @@ function value(geom: Geometry, present: Uint8Array, a: number, b: number): numbe
   return (freed - before) * 64 + uncovers(geom, a) + uncovers(geom, b);
 }
 
-/** Rule 3's second measure for one tile: tiles below it count double, those beside once. */
+/** Tiles below t count double, those beside once. */
 const uncovers = (geom: Geometry, t: number): number =>
   2 * geom.below[t]!.length + geom.left[t]!.length + geom.right[t]!.length;
 
@@ -159,7 +159,7 @@ export function playBot(geom: Geometry, start: readonly Face[], seed: string, sh
 
 /** `botMove` on the kept free lists: the pair as a << 16 | b, or -1 when none. */
 function nextMove(board: Freedom, work: BotWork, free: FreeByGroup, groups: Groups, rng: Rng): number {
-  // The groups with two free copies or more, by their first free slot (botMove's order).
+  // Groups with two free copies or more, by first free slot (botMove's order).
   const { order, onBoard, uncovered } = work;
   let count = 0;
   for (let g = 0; g < groups.count; g++) {

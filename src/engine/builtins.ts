@@ -1,17 +1,13 @@
 /**
- * The built-in layouts and their families, in picker order (the first sixteen here, the rest in gallery.ts),
- * drawn
- * with shapes.ts in half tiles within 36 × 20. Ids and slots are in shared links: they never change (pinned
- * by
- * test/engine/builtins.test.ts, which also checks each can be cleared). Design notes: docs/engine.md,
- * "Layouts".
+ * The built-in layouts and their families, in picker order (the first sixteen here, the rest in gallery.ts).
+ * Ids
+ * and slots are in shared links, so they never change (test/engine/builtins.test.ts pins them;
+ * docs/engine.md, "Layouts").
  */
 import * as G from './gallery.ts';
 import * as P from './portrait.ts';
 import type { Layout, Slot } from './types.ts';
 import { build, centredRows, column, mirrorX, rect, ring, row, shift, stack, stroke, tile } from './shapes.ts';
-
-// The first sixteen layouts.
 
 /** The traditional turtle: 87 + 36 + 16 + 4 + 1 tiles. */
 const TURTLE = build('turtle', 'Turtle', 'The classic: 144 tiles in five layers, a turtle with head and tail', [
@@ -22,7 +18,7 @@ const TURTLE = build('turtle', 'Turtle', 'The classic: 144 tiles in five layers,
   rect(8, 2, 6, 6, 1),
   rect(10, 4, 4, 4, 2),
   rect(12, 6, 2, 2, 3),
-  tile(13, 7, 4), // the cap straddles the 2 × 2 below it
+  tile(13, 7, 4), // straddles the 2 × 2 below
 ]);
 
 const GARDEN = build('garden', 'Garden', 'Small and flat: 40 tiles, nearly all on one layer, for a first game', [
@@ -34,7 +30,7 @@ const HEART = build('heart', 'Heart', 'A small heart with raised lobes, tapering
   row(2, 0, 3), // the lobes
   row(12, 0, 3),
   centredRows(10, 2, [10, 10, 7, 5, 3, 1]),
-  row(3, 1, 2, 1), // raised lobes, straddling the rows below
+  row(3, 1, 2, 1), // raised, straddling the rows below
   row(13, 1, 2, 1),
   centredRows(10, 4, [6, 4, 2], 1),
 ]);
@@ -49,7 +45,6 @@ const FISH = build('fish', 'Fish', 'A plump fish with a raised back and a forked
   tile(26, 12),
 ]);
 
-/** The word WIN, strokes one tile wide. */
 const WIN = build('win', 'Win', 'The word WIN drawn in strokes one tile wide', [
   column(0, 0, 7), // W
   column(8, 0, 7),
@@ -61,8 +56,8 @@ const WIN = build('win', 'Win', 'The word WIN drawn in strokes one tile wide', [
   row(12, 12, 3),
   column(20, 0, 7), // N
   column(28, 0, 7),
-  stroke(22, 2, 5, 1, 2), // the diagonal, in half-tile steps across
-  [0, 8, 14, 20, 28].map((x) => column(x, 2, 5, 1)).flat(), // the uprights' second storey
+  stroke(22, 2, 5, 1, 2), // in half-tile steps across
+  [0, 8, 14, 20, 28].map((x) => column(x, 2, 5, 1)).flat(),
 ]);
 
 const CROSS = build('cross', 'Cross', 'A plus sign two tiles thick, its arms stepping up to the centre', [
@@ -91,7 +86,6 @@ const BUTTERFLY = build('butterfly', 'Butterfly', 'Two broad wings either side o
   tile(19, 0),
 ]);
 
-/** Towers of single tiles on two fields and in the street between (each tower pairs only with others). */
 const TOWERS = build(
   'towers',
   'Towers',
@@ -108,7 +102,7 @@ const TOWERS = build(
   ],
 );
 
-/** Honeycomb rows: pairs of tiles with a one-tile hole after each; alternate rows start half a cell in. */
+/** Honeycomb rows: tile pairs with a one-tile hole after each. */
 const combRow = (x: number, y: number, cells: number, z = 0): Slot[] =>
   Array.from({ length: cells }, (_, i) => row(x + 6 * i, y, 2, z)).flat();
 const COMB_CELLS = [4, 5, 4, 5, 4, 5, 4]; // tile pairs per row
@@ -119,7 +113,6 @@ const HONEYCOMB = build('honeycomb', 'Honeycomb', 'Tile pairs around a lattice o
   combRow(12, 6, 1, 2),
 ]);
 
-/** A square ring; its inner course in brick bond, the outer one low and open. */
 const RING = build('ring', 'Ring', 'A square ring around an empty court, its inner wall laid like bricks', [
   ring(0, 0, 10, 8),
   ring(2, 2, 8, 6),
@@ -136,12 +129,11 @@ const RING = build('ring', 'Ring', 'A square ring around an empty court, its inn
 const BRIDGE = build('bridge', 'Bridge', 'A deck spanning the gap between two banks, its middle over thin air', [
   rect(0, 0, 3, 8), // the banks
   rect(20, 0, 3, 8),
-  rect(2, 4, 3, 4, 1), // abutments, their inner column over the water
+  rect(2, 4, 3, 4, 1), // their inner column over the water
   rect(18, 4, 3, 4, 1),
   rect(0, 6, 13, 2, 2), // its middle five columns rest on nothing
 ]);
 
-/** Odd layers sit half a tile across from even ones. */
 const DIAMOND = build('diamond', 'Diamond', 'A diamond of half-offset rows, stacked to a point', [
   centredRows(10, 0, [2, 4, 6, 8, 10, 8, 6, 4, 2]),
   centredRows(10, 2, [1, 3, 5, 7, 5, 3, 1], 1),
@@ -150,7 +142,6 @@ const DIAMOND = build('diamond', 'Diamond', 'A diamond of half-offset rows, stac
   centredRows(10, 8, [2], 4),
 ]);
 
-/** A path spiralling inwards, a layer up each turn. */
 const OUTER_TURN: readonly Slot[] = [row(0, 0, 14), column(26, 2, 7), row(0, 16, 13), column(0, 4, 6)].flat();
 const MIDDLE_TURN: readonly Slot[] = [row(2, 4, 10), column(22, 6, 4), row(6, 12, 8)].flat();
 const INNER_TURN: readonly Slot[] = [column(6, 8, 2), row(8, 8, 4)].flat();
@@ -162,14 +153,12 @@ const SPIRAL = build('spiral', 'Spiral', 'A narrow path spiralling inwards and u
   stack(14, 8, 2, 3),
 ]);
 
-/** A stepped pyramid with wide margins on every layer. */
 const PYRAMID = build('pyramid', 'Pyramid', 'A broad stepped pyramid, its layers set in by half tiles', [
   rect(0, 0, 11, 7),
   rect(5, 2, 6, 5, 1),
   rect(8, 4, 3, 3, 2),
 ]);
 
-/** A walled square with corner towers, two gates and a keep. */
 const CORNERS = [
   [0, 0],
   [20, 0],
@@ -185,7 +174,7 @@ const FORTRESS = build('fortress', 'Fortress', 'Walls two layers high, four corn
   tile(11, 7, 2),
 ]);
 
-/** One flight of stairs: the same block on every layer, each a tile and a half right of the one below. */
+/** One flight: the same block on every layer, a tile and a half further right each. */
 const FLIGHT: readonly Slot[] = [0, 1, 2, 3, 4].map((z) => rect(3 * z, 0, 4, 2, z)).flat();
 const STAIRS = build('stairs', 'Stairs', 'Three flights of stairs, back and forth, in steps of a tile and a half', [
   FLIGHT,
@@ -197,10 +186,10 @@ export interface LayoutFamily {
   readonly id: string; // url-safe, the home page's anchor
   readonly name: string;
   readonly description: string;
-  readonly layouts: readonly Layout[]; // smallest first (the classic family: the turtle first)
+  readonly layouts: readonly Layout[]; // smallest first (classic: the turtle first)
 }
 
-/** The families in picker order; every built-in layout is in exactly one. */
+/** The families in picker order; each built-in layout in exactly one. */
 export const FAMILIES: readonly LayoutFamily[] = [
   {
     id: 'classic',
@@ -267,7 +256,7 @@ const FAMILY_OF: ReadonlyMap<string, LayoutFamily> = new Map(
 
 export const familyOf = (id: string): LayoutFamily | undefined => FAMILY_OF.get(id);
 
-/** As the CLI's `layouts` and `GET /api/layouts` list them (docs/contracts.md). */
+/** As `layouts` and `GET /api/layouts` list them (docs/contracts.md). */
 export const layoutSummaries = (): { id: string; name: string; tiles: number; family: string }[] =>
   FAMILIES.flatMap((f) => f.layouts.map((l) => ({ id: l.id, name: l.name, tiles: l.slots.length, family: f.id })));
 

@@ -1,9 +1,6 @@
 /**
- * Dealing: always-winnable boards from a layout and a seed (docs/contracts.md, "Deals" and "Shuffle").
- * Relaxed:
- * faces pasted onto a seeded removal order (order.ts); classic: uniform shuffles until the solver proves one,
- * else a mended shuffle (mend.ts). Every random choice comes from `makeRng(seed, stream)`; GENERATOR_VERSION
- * changes whenever any existing deal would (docs/engine.md, "Dealing").
+ * Dealing: always-winnable boards from a layout and a seed (docs/contracts.md, "Deals"; docs/engine.md,
+ * "Dealing"). GENERATOR_VERSION changes whenever any existing deal would.
  */
 import { measureDifficulty } from './difficulty.ts';
 import { facePairs } from './faces.ts';
@@ -16,17 +13,17 @@ import { pasteFaces, shufflePairs } from './shuffle.ts';
 import { solve } from './solver/index.ts';
 import { err, ok, type Deal, type Face, type Layout, type Mode, type Pair, type Result } from './types.ts';
 
-export const GENERATOR_VERSION = '15'; // 15: the solver's nogoods over literals
+export const GENERATOR_VERSION = '15';
 export const SEED_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
-export const CLASSIC_BUDGET = 1_500; // solver nodes per uniform shuffle; unresolved counts as unsolvable
-export const CLASSIC_PLAYOUTS = 50; // random playouts per uniform shuffle before the search
-export const UNIFORM_NODES = 2_500; // solver nodes for all uniform shuffles of a classic deal (up to 144 tiles); then a shuffle is mended
-export const REVERT_NODES = 1_000; // solver nodes for taking a mended deal's trades back (up to 144 tiles)
-// The solver as generator 15 dealt with it; a solver change that would change a deal waits for a new version.
+export const CLASSIC_BUDGET = 1_500; // solver nodes per uniform shuffle
+export const CLASSIC_PLAYOUTS = 50;
+export const UNIFORM_NODES = 2_500; // solver nodes for a classic deal's uniform shuffles (up to 144 tiles); then one is mended
+export const REVERT_NODES = 1_000; // solver nodes for taking trades back (up to 144 tiles)
+// The solver as generator 15 dealt with it.
 const GENERATOR_15_SEARCH = { playoutsFirst: 0, savePhases: false } as const;
-export const MAX_UNIFORM_ATTEMPTS = 200; // uniform shuffles at most, however cheap
+export const MAX_UNIFORM_ATTEMPTS = 200;
 const REVERT_BUDGET = 1_000; // solver nodes per trade taken back
-const MIN_REVERT_NODES = 100; // fewer nodes left: stop taking trades back
+const MIN_REVERT_NODES = 100;
 const MEND_TRIES = 3; // mended shuffles before mending along a removal order
 const FULL_SET = 144;
 
@@ -37,12 +34,11 @@ export const DealError = {
 export type DealError = (typeof DealError)[keyof typeof DealError];
 
 export interface DealStats {
-  readonly attempts: number; // classic: shuffles tried; relaxed: 1
-  readonly nodes: number; // solver nodes, over all attempts
-  readonly trades: number; // classic: trades a mended shuffle kept (0: uniform); relaxed: 0
+  readonly attempts: number;
+  readonly nodes: number;
+  readonly trades: number; // classic: trades a mended shuffle kept; else 0
 }
 
-/** A deal before its difficulty is measured. */
 export type DealBoard = Omit<Deal, 'difficulty'>;
 
 const makeBoardValue = (
@@ -61,8 +57,8 @@ const makeBoardValue = (
 });
 
 /**
- * Deals `layout` for `seed` in `mode`, with its difficulty. Deterministic in layout, seed, mode and
- * GENERATOR_VERSION; fails only for a bad seed or a layout that cannot be cleared.
+ * Deals `layout` for `seed` in `mode`, with its difficulty; fails only for a bad seed or an unclearable
+ * layout.
  */
 export function deal(
   layout: Layout,
@@ -73,7 +69,7 @@ export function deal(
   if (!made.ok) return made;
   const { layout: id, generator, tiles, solution } = made.value.deal;
   const geom = geometryOf(layout);
-  if (!geom.ok) return geom; // cannot happen: dealBoard dealt it
+  if (!geom.ok) return geom;
   const difficulty = measureDifficulty(
     geom.value,
     tiles.map((t) => t.face),
@@ -83,7 +79,7 @@ export function deal(
   return ok({ deal: { layout: id, seed, mode, generator, difficulty, tiles, solution }, stats: made.value.stats });
 }
 
-/** The generator alone, without the difficulty (benchmarks time the two apart). */
+/** The generator alone, without the difficulty. */
 export function dealBoard(
   layout: Layout,
   seed: string,
@@ -117,7 +113,7 @@ function classicDeal(
   const present = fullPresence(geom.size);
   const done = (faces: readonly Face[], solution: readonly Pair[], stats: DealStats) =>
     ok({ deal: makeBoardValue(layout, seed, 'classic', faces, solution), stats });
-  // Nodes cost more on a larger board: bounds that stay bounds in time.
+  // Nodes cost more on larger boards: bounds that stay bounds in time.
   const scale = FULL_SET / Math.max(FULL_SET, geom.size);
   const cap = Math.round(UNIFORM_NODES * scale);
   let nodes = 0;
@@ -147,9 +143,7 @@ function classicDeal(
   return done(polished.faces, polished.solution, { attempts, nodes: nodes + polished.nodes, trades: polished.trades });
 }
 
-/**
- * Takes back a mended deal's trades, last first, wherever the solver still proves it, within `budget` nodes.
- */
+/** Takes back a mended deal's trades, last first, wherever the solver still proves it. */
 function revertTrades(
   geom: Geometry,
   present: Presence,

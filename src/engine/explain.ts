@@ -1,18 +1,16 @@
 /**
- * Why a win was lost: a short, proved reason a position can never be cleared, a deadlock set of tiles each
- * blocked or locked by the set, or 'none', never a guess (the proof: docs/coach.md, "The reasons, and their
- * proofs").
+ * Why a win was lost: a short proved reason (a deadlock set) a position can never be cleared, or 'none',
+ * never a
+ * guess (docs/coach.md, "The reasons, and their proofs").
  */
 import { isBoardMove, type Game } from './game.ts';
 import type { Geometry } from './layout.ts';
 import { matchGroup } from './rules.ts';
 import type { Face, Pair } from './types.ts';
 
-/** The reasons, as codes (docs/coach.md). */
 export const REASONS = ['stacked', 'same-row', 'cycle', 'walled', 'none'] as const;
 export type Reason = (typeof REASONS)[number];
 
-/** Tiles a reason may name at most. */
 export const MAX_REASON_TILES = 10;
 
 export interface Explanation {
@@ -22,7 +20,6 @@ export interface Explanation {
   readonly named: readonly number[]; // of those, the tiles whose faces the reason names
 }
 
-/** How a tile of a deadlock set is held: a tile on top, both flanks, or its partners. */
 type Hold =
   | { readonly by: 'above'; readonly tile: number }
   | { readonly by: 'flanks'; readonly tiles: Pair }
@@ -53,7 +50,7 @@ const isBlockedBy = (geom: Geometry, set: Uint8Array, i: number): boolean =>
 const isLockedBy = (geom: Geometry, set: Uint8Array, mates: readonly number[], i: number): boolean =>
   mates.every((m) => m === i || (set[m] === 1 && isBlockedBy(geom, set, m)));
 
-/** The largest deadlock set of a board (1 per slot in it), a greatest fixed point; all zero when none. */
+/** The largest deadlock set (1 per slot in it), a greatest fixed point; all zero when none. */
 export function largestDeadlock(geom: Geometry, faces: readonly (Face | null)[]): Uint8Array {
   const groups = groupsOn(faces);
   const set = Uint8Array.from(faces, (f) => (f == null ? 0 : 1));
@@ -69,9 +66,7 @@ export function largestDeadlock(geom: Geometry, faces: readonly (Face | null)[])
   return set;
 }
 
-/**
- * A deadlock set grown from one locked tile inside `largest`, with how each tile is held; null past `limit`.
- */
+/** A deadlock set grown from one locked tile inside `largest`; null past `limit`. */
 function growFrom(
   geom: Geometry,
   faces: readonly (Face | null)[],
@@ -112,7 +107,7 @@ function growFrom(
         add(l);
         add(r);
       } else {
-        // Not blocked within the largest set, so locked there: its partners join.
+        // Not blocked within the largest set, so locked: its partners join.
         holds.set(i, { by: 'group' });
         for (const m of groups.get(matchGroup(faces[i]!))!) if (m !== i) add(m);
       }
@@ -122,7 +117,7 @@ function growFrom(
   return holds;
 }
 
-/** Checks the deadlock-set conditions on a set of slots (the proof, run again). */
+/** The deadlock-set conditions, checked again on a set found. */
 export function isDeadlock(geom: Geometry, faces: readonly (Face | null)[], tiles: readonly number[]): boolean {
   if (tiles.length === 0) return false;
   const groups = groupsOn(faces);
@@ -134,7 +129,7 @@ export function isDeadlock(geom: Geometry, faces: readonly (Face | null)[], tile
   return tiles.every((i) => isBlockedBy(geom, set, i) || isLockedBy(geom, set, groups.get(matchGroup(faces[i]!))!, i));
 }
 
-/** The name of a deadlock set's shape, and the tiles whose faces the reason names. */
+/** The shape's name, and the tiles whose faces the reason names. */
 function nameOf(
   faces: readonly (Face | null)[],
   groups: Map<string, number[]>,
@@ -149,7 +144,6 @@ function nameOf(
       .sort((a, b) => a - b);
   if (lockedGroups.size === 1 && [...holds.values()].every((h) => h.by !== 'flanks'))
     return { reason: 'stacked', named: allIn([...lockedGroups][0]!) };
-  // The last two of a face side by side: one held by its flanks, the other one of them.
   for (const group of lockedGroups) {
     const mine = groups.get(group)!;
     if (mine.length !== 2) continue;
@@ -164,9 +158,7 @@ function nameOf(
   return { reason: 'walled', named: allIn([...lockedGroups][0]!) };
 }
 
-/**
- * A short proved reason the board `faces` can never be cleared, or 'none'. `move`: the move that led to it.
- */
+/** A short proved reason `faces` can never be cleared, or 'none'. */
 export function explainPosition(
   geom: Geometry,
   faces: readonly (Face | null)[],
@@ -187,7 +179,7 @@ export function explainPosition(
   return { ...nameOf(faces, groups, best), move, tiles };
 }
 
-/** Why playing `move` on the clearable board `before` lost the win: a short reason, or 'none'. */
+/** Why playing `move` on the clearable `before` lost the win. */
 export function explainLoss(geom: Geometry, before: readonly (Face | null)[], move: Pair): Explanation {
   const after = before.slice();
   after[move[0]] = null;
@@ -195,17 +187,15 @@ export function explainLoss(geom: Geometry, before: readonly (Face | null)[], mo
   return explainPosition(geom, after, move);
 }
 
-/** Where a game's win was lost. */
 export interface LostWin {
-  readonly at: number; // board moves before the losing match: play on from here
+  readonly at: number; // board moves before the losing match
   readonly before: readonly (Face | null)[];
   readonly move: Pair;
 }
 
 /**
- * The losing match of a game whose win was lost `undoSteps` steps ago (null when that step is no match). `at`
- * counts the log's board moves before the move that put the step on the stack, as the server's log counts
- * them.
+ * The losing match `undoSteps` steps ago (null: not a match); `at` counts board moves as the server's log
+ * does.
  */
 export function lostWinOf(game: Game, undoSteps: number): LostWin | null {
   const past = game.past;
@@ -215,11 +205,10 @@ export function lostWinOf(game: Game, undoSteps: number): LostWin | null {
   const before = game.faces.slice();
   for (let k = past.length - 1; k >= past.length - undoSteps; k--) {
     const s = past[k]!;
-    if (s.type !== 'match') return null; // a shuffle lies between
+    if (s.type !== 'match') return null;
     before[s.a] = s.faceA;
     before[s.b] = s.faceB;
   }
-  // The board-move index at which each step on the undo stack was played.
   const played: number[] = [];
   const undone: number[] = [];
   let n = 0;

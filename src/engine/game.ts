@@ -1,8 +1,7 @@
 /**
- * The game model: an immutable deal plus the moves played on it. Every accepted move (undo, hint and check
- * included) is logged, so `replay(deal, log)` rebuilds the same game; shuffle k always gives the same faces,
- * and
- * a replay given a game's `boards` skips their searches (docs/engine.md, "Games and replay").
+ * The game model: an immutable deal plus the moves played on it, every accepted move logged so `replay(deal,
+ * log)`
+ * rebuilds the same game (docs/engine.md, "Games and replay").
  */
 import { shuffleFaces } from './shuffle.ts';
 import { makeGeometry, parseGeometry, type Geometry } from './layout.ts';
@@ -13,7 +12,6 @@ import { err, FACES, ok, type Deal, type Face, type Pair, type Result } from './
 export const MOVE_TYPES = ['match', 'shuffle', 'undo', 'redo', 'hint', 'check'] as const;
 export type MoveType = (typeof MOVE_TYPES)[number];
 
-/** What the player heard on asking "can this still be won?". */
 export const HEARD = ['yes', 'no', 'unknown'] as const;
 export type Heard = (typeof HEARD)[number];
 
@@ -22,11 +20,10 @@ export type Move =
   | { readonly type: 'shuffle' | 'undo' | 'redo' | 'hint' }
   | { readonly type: 'check'; readonly heard: Heard };
 
-/** True when two moves are the same move. */
 export const isSameMove = (a: Move, b: Move): boolean =>
   a.type === b.type && (a.type !== 'match' || (b.type === 'match' && a.a === b.a && a.b === b.b));
 
-/** True for every move but a hint or a check (those only count). */
+/** True for every move but a hint or a check. */
 export const isBoardMove = (m: Move): boolean => m.type !== 'hint' && m.type !== 'check';
 
 export const STATUSES = ['playing', 'won', 'stuck'] as const;
@@ -52,20 +49,19 @@ type Step =
 export interface Game {
   readonly deal: Deal;
   readonly geom: Geometry;
-  readonly faces: readonly (Face | null)[]; // current face per slot; null once removed
+  readonly faces: readonly (Face | null)[]; // null once removed
   readonly left: number;
   readonly past: readonly Step[]; // steps undo can take back, oldest first
   readonly future: readonly Step[]; // steps redo can play again, next last
   readonly log: readonly Move[];
-  readonly matches: number; // pairs removed, undone ones included
+  readonly matches: number; // undone ones included
   readonly hints: number;
-  readonly shuffles: number; // shuffles played, undone ones included; numbers the next shuffle
+  readonly shuffles: number; // undone ones included; numbers the next shuffle
   readonly undos: number;
   readonly redos: number;
   readonly boards: readonly (readonly (Face | null)[])[]; // boards[k]: the faces shuffle k + 1 gave
 }
 
-/** Boards of earlier replays of the same log (Game.boards). */
 export type KnownBoards = readonly (readonly (Face | null)[])[];
 
 const GEOMETRY = new WeakMap<Deal, Geometry>();
@@ -107,12 +103,9 @@ export function statusOf(game: Game): Status {
   return availablePairs(game).length > 0 ? 'playing' : 'stuck';
 }
 
-/**
- * A game changed in place by `applyMoves` (one copy per call, not per move). Faces are copied on write: while
- * `shared`, they are a step's own board (docs/engine.md, "Games and replay").
- */
+/** A game changed in place by `applyMoves`, faces copied on write (docs/engine.md, "Games and replay"). */
 interface Draft {
-  faces: (Face | null)[]; // while `shared`, held by others too: never written before ownFaces
+  faces: (Face | null)[]; // while `shared`, never written before ownFaces
   shared: boolean;
   present: Uint8Array;
   left: number;
@@ -142,10 +135,10 @@ const draftOf = (game: Game, known: KnownBoards = []): Draft => ({
 
 const FACE_INDEX: ReadonlyMap<Face, number> = new Map(FACES.map((f, i) => [f, i]));
 
-/** Does a known board hold the same slots as the board, with the same faces in another order? */
+/** Same slots as the board, the same faces in another order? */
 function fits(d: Draft, board: readonly (Face | null)[]): boolean {
   if (board.length !== d.faces.length) return false;
-  const count = new Int32Array(FACES.length); // per face: on the board, less on the known board
+  const count = new Int32Array(FACES.length);
   for (let i = 0; i < board.length; i++) {
     const was = d.faces[i];
     const now = board[i];
@@ -228,7 +221,7 @@ function checkMatch(geom: Geometry, d: Draft, a: number, b: number): Result<Step
   return ok({ type: 'match', a, b, faceA, faceB });
 }
 
-/** Plays one move on the draft; on an error the draft is unchanged. */
+/** Plays one move on the draft; on an error it is unchanged. */
 function play(game: Game, d: Draft, move: Move): Result<true, MoveError> {
   switch (move.type) {
     case 'match': {
@@ -280,7 +273,7 @@ function play(game: Game, d: Draft, move: Move): Result<true, MoveError> {
       if (d.left === 0) return err(MoveError.GameOver, 'the board is already clear');
       d.hints++;
       break;
-    case 'check': // the client's word on what was heard: changes nothing here
+    case 'check': // the client's word: changes nothing here
       if (d.left === 0) return err(MoveError.GameOver, 'the board is already clear');
       break;
     default:
@@ -290,7 +283,6 @@ function play(game: Game, d: Draft, move: Move): Result<true, MoveError> {
   return ok(true);
 }
 
-/** Plays one move; the new game, or why the move is illegal. */
 export function applyMove(game: Game, move: Move): Result<Game, MoveError> {
   const d = draftOf(game);
   const result = play(game, d, move);
@@ -298,19 +290,18 @@ export function applyMove(game: Game, move: Move): Result<Game, MoveError> {
 }
 
 export interface ReplayError {
-  readonly index: number; // index in the log of the first illegal move
+  readonly index: number;
   readonly code: MoveError | string;
   readonly message: string;
 }
 
-/** Replays a move log on a deal, checking every move; `known`: boards of an earlier replay. */
+/** Replays a move log on a deal; `known`: boards of an earlier replay. */
 export function replay(deal: Deal, log: readonly Move[], known?: KnownBoards): Result<Game, ReplayError> {
   const start = newGame(deal);
   if (!start.ok) return err({ index: -1, code: start.error, message: start.message }, start.message);
   return applyMoves(start.value, log, known);
 }
 
-/** Applies moves in order, stopping at the first illegal one. */
 export function applyMoves(game: Game, moves: readonly Move[], known?: KnownBoards): Result<Game, ReplayError> {
   const d = draftOf(game, known);
   for (let index = 0; index < moves.length; index++) {
@@ -323,8 +314,8 @@ export function applyMoves(game: Game, moves: readonly Move[], known?: KnownBoar
 
 export interface Hint {
   readonly pair: Pair | null; // null: no moves at all
-  readonly winning: boolean; // the solver proved the position after this pair winnable
-  readonly result: SolveOutcome; // for the position before the pair
+  readonly winning: boolean; // proved winnable after this pair
+  readonly result: SolveOutcome;
 }
 
 /** A pair that keeps the game winnable when the solver finds one, else any pair, else none. */
@@ -333,7 +324,7 @@ export function hintFor(game: Game, budget?: number): Hint {
   const answer = solve(game.geom, presenceOf(game), game.faces, {
     budget,
     seed: game.deal.seed,
-    pairing: game.deal.solution, // its pairing often still clears the board
+    pairing: game.deal.solution,
   });
   if (answer.result === 'solvable' && answer.solution.length > 0)
     return { pair: answer.solution[0]!, winning: true, result: answer.result };
@@ -343,18 +334,16 @@ export function hintFor(game: Game, budget?: number): Hint {
 
 export interface Winnability {
   readonly result: SolveOutcome;
-  /** When unsolvable: undo steps back to the last winnable position (null if not found). */
+  /** When unsolvable: undo steps back to the last winnable position. */
   readonly undoSteps: number | null;
 }
 
 /**
- * Can the position still be cleared? If not, binary-searches the undo stack since the last shuffle
- * (winnability
- * only goes from yes to no) for the last position that could. `proven`: the first `proven` positions are
- * known lost.
+ * Can the position still be cleared? If not, bisects the undo stack since the last shuffle (winnability only
+ * goes
+ * from yes to no). `proven`: that many positions are known lost.
  */
 export function winnability(game: Game, budget?: number, proven = 0): Winnability {
-  // The latest known solution of an earlier board: the deal's, then each winnable board's.
   let known: readonly Pair[] = game.deal.solution;
   const check = (faces: readonly (Face | null)[]): SolveOutcome => {
     const answer = solve(game.geom, presenceOfFaces(faces), faces, { budget, seed: game.deal.seed, pairing: known });
@@ -363,18 +352,16 @@ export function winnability(game: Game, budget?: number, proven = 0): Winnabilit
   };
   const now = proven > 0 ? 'unsolvable' : check(game.faces);
   if (now !== 'unsolvable') return { result: now, undoSteps: null };
-  // boards[k]: the position after undoing k steps
   const boards: (readonly (Face | null)[])[] = [game.faces];
   for (let k = game.past.length - 1; k >= 0; k--) {
     const step = game.past[k]!;
-    if (step.type === 'shuffle') break; // a shuffle's result is always winnable
+    if (step.type === 'shuffle') break;
     const before = boards[boards.length - 1]!.slice();
     before[step.a] = step.faceA;
     before[step.b] = step.faceB;
     boards.push(before);
   }
-  // Smallest k with a winnable board: boards[0] is not; the last is (a start or a shuffle, both with a
-  // removal order).
+  // boards[0] is lost; the last (a start or a shuffle's) is winnable.
   let hi = boards.length - 1;
   if (hi < 1) return { result: now, undoSteps: null };
   let lo = Math.min(Math.max(1, proven), hi);
@@ -386,5 +373,4 @@ export function winnability(game: Game, budget?: number, proven = 0): Winnabilit
   return { result: now, undoSteps: lo };
 }
 
-/** Geometry for a deal's tiles (for clients that render a deal). */
 export const geometryOfDeal = (deal: Deal): Geometry => GEOMETRY.get(deal) ?? makeGeometry(deal.tiles);

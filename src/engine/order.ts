@@ -1,9 +1,5 @@
 /**
- * Finding a removal order: pairs of geometrically free slots that empty a position, faces ignored (deals
- * paste
- * face pairs onto one; shuffles re-run it over the tiles left). A depth-first search with weighted random
- * move
- * order, a chain lookahead bound, a table of dead positions and a node budget (docs/engine.md, "Removal
+ * Finding a removal order: pairs of free slots that empty a position, faces ignored (docs/engine.md, "Removal
  * orders").
  */
 import { LayoutError, type Geometry } from './layout.ts';
@@ -12,9 +8,8 @@ import type { Presence } from './rules.ts';
 import { makeRng, type Rng } from './rng.ts';
 import { err, ok, type Pair, type Result } from './types.ts';
 
-export const ORDER_BUDGET = 200_000; // candidate pairs examined before giving up; real layouts need ~n/2
+export const ORDER_BUDGET = 200_000; // candidate pairs; real layouts need ~n/2
 
-/** Slot indices from the top layer down. */
 function topDown(geom: Geometry): Int32Array {
   const order = Array.from({ length: geom.size }, (_, i) => i);
   order.sort((a, b) => geom.slots[b]!.z - geom.slots[a]!.z || a - b);
@@ -28,7 +23,7 @@ const topDownOf = (geom: Geometry): Int32Array => {
   return order;
 };
 
-/** The longest chain of present tiles each covering the next; `scratch` holds geom.size entries. */
+/** The longest chain of present tiles each covering the next. */
 export function longestChain(geom: Geometry, present: Presence, scratch: Int32Array): number {
   let longest = 0;
   const order = topDownOf(geom);
@@ -60,7 +55,7 @@ export function quickUnclearable(geom: Geometry, present: Presence): string | nu
 }
 
 const WEIGHT = new WeakMap<Geometry, Int32Array>();
-/** Per slot, its weight in the random order: (1 + z)², integers so every engine agrees. */
+/** Per slot: (1 + z)², integers so every engine agrees. */
 const weightOf = (geom: Geometry): Int32Array => {
   let weight = WEIGHT.get(geom);
   if (!weight) WEIGHT.set(geom, (weight = Int32Array.from(geom.slots, (s) => (1 + s.z) * (1 + s.z))));
@@ -68,7 +63,6 @@ const weightOf = (geom: Geometry): Int32Array => {
 };
 
 const QUICK_FULL = new WeakMap<Geometry, string | null>();
-/** quickUnclearable for the whole layout, once per geometry. */
 const quickUnclearableFull = (geom: Geometry): string | null => {
   let reason = QUICK_FULL.get(geom);
   if (reason === undefined) QUICK_FULL.set(geom, (reason = quickUnclearable(geom, new Uint8Array(geom.size).fill(1))));
@@ -76,13 +70,13 @@ const quickUnclearableFull = (geom: Geometry): string | null => {
 };
 
 interface Frame {
-  id: number; // marks the tiles this frame has drawn (`drawnBy`)
-  readonly drawn: number[]; // the free tiles of its position in weighted random order, drawn lazily
-  count: number; // how many are drawn (entries past it are stale)
+  id: number;
+  readonly drawn: number[]; // the free tiles in weighted random order, drawn lazily
+  count: number;
   drawnWeight: number;
-  i: number; // cursor over pairs (drawn[i], drawn[j]) with i < j
+  i: number;
   j: number;
-  a: number; // the pair this frame removed; -1 when none
+  a: number; // the pair this frame removed; -1: none
   b: number;
 }
 
@@ -98,7 +92,6 @@ const zobristOf = (geom: Geometry): Uint32Array => {
   return keys;
 };
 
-/** Where the search starts: neighbour counts, free slots (in slot order) and Zobrist hash. */
 interface Start {
   readonly present: Uint8Array;
   readonly aboveCount: Int32Array;
@@ -134,8 +127,8 @@ function startOf(geom: Geometry, start: Presence): Start {
 }
 
 /**
- * A search's working state, one per geometry and reused (small typed arrays and closures cost more than a
- * deal's steps). Frame ids count across calls, so `drawnBy` never needs clearing.
+ * A search's working state, one per geometry and reused. Frame ids count across calls, so `drawnBy` is never
+ * cleared.
  */
 class OrderSearch {
   readonly present: Uint8Array;
@@ -143,14 +136,14 @@ class OrderSearch {
   readonly leftCount: Int32Array;
   readonly rightCount: Int32Array;
   readonly freeAt: Int32Array;
-  readonly drawnBy: Int32Array; // per slot: the id of the last frame that drew it
+  readonly drawnBy: Int32Array;
   readonly scratch: Int32Array;
   readonly pool: Frame[] = [];
   readonly flat: Flat;
   readonly weight: Int32Array;
   readonly keys: Uint32Array;
   frames = 0;
-  // The position searched: free slots (unordered, indexed by freeAt), their weight, its hash and tiles left.
+  // The position: free slots (unordered), their weight, its hash and tiles left.
   freeList: number[] = [];
   freeWeight = 0;
   h1 = 0;
@@ -211,7 +204,6 @@ class OrderSearch {
     }
   }
 
-  /** The tiles below and beside i may have changed freedom. */
   refresh(i: number): void {
     const { below, belowAt, left, leftAt, right, rightAt } = this.flat;
     for (let k = belowAt[i]!; k < belowAt[i + 1]!; k++) this.setFree(below[k]!, this.isFree(below[k]!));
@@ -263,7 +255,7 @@ class OrderSearch {
     return frame;
   }
 
-  /** The k-th tile of the frame's weighted random order, drawn without replacement from the free list. */
+  /** The k-th tile of the frame's weighted random order. */
   tileAt(frame: Frame, k: number): number {
     const { freeList, weight, drawnBy } = this;
     while (frame.count <= k) {
@@ -293,7 +285,6 @@ class OrderSearch {
     while (this.left > 0) {
       const frame = pool[depth]!;
       if (frame.a >= 0) {
-        // Back here: the position after this frame's pair was dead.
         this.restore(frame.a, frame.b);
         frame.a = frame.b = -1;
       }
@@ -331,7 +322,6 @@ class OrderSearch {
         this.frameAt(++depth);
         continue;
       }
-      // Every pair from here fails: remember it and step back.
       dead.add(this.stateKey());
       if (depth-- === 0)
         return err(LayoutError.Unclearable, 'the layout cannot be cleared: no order of removals empties it');
@@ -361,9 +351,7 @@ export interface OrderStats {
 }
 
 /**
- * A seeded removal order for the present tiles: pairs of slots, both free when taken, that empty the
- * position.
- * ERR_UNCLEARABLE with the reason when none exists or none was found within `budget`.
+ * A seeded removal order for the present tiles; ERR_UNCLEARABLE with the reason when none exists or is found.
  */
 export function findRemovalOrder(
   geom: Geometry,
@@ -376,7 +364,6 @@ export function findRemovalOrder(
   const full = left === geom.size;
   const quick = full ? quickUnclearableFull(geom) : quickUnclearable(geom, start);
   if (quick) return err(LayoutError.Unclearable, `the layout cannot be cleared: ${quick}`);
-  // Every deal starts from the full board: made once per geometry.
   const search = searchOf(geom);
   search.reset(full ? startOfFull(geom) : startOf(geom, start), left, rng);
   return search.run(budget);

@@ -1,14 +1,12 @@
 /**
- * Many games of random play in one loop, for a deal's difficulty: the same games as `playRandom` (playout.ts)
- * from the same generator, move for move, with freedom counts, free lists and SFC32 inlined over typed arrays
- * (docs/engine.md, "Random play").
+ * Many random games in one loop, for a deal's difficulty: `playRandom`'s games move for move, inlined over
+ * typed
+ * arrays (docs/engine.md, "Random play").
  */
 import type { Geometry } from './layout.ts';
 import type { Groups } from './playout.ts';
 
-/**
- * A geometry's neighbour lists flattened, the full board's counts and free tiles, and scratch for one game.
- */
+/** Flattened neighbour lists, the full board's counts and free tiles, and one game's scratch. */
 interface Tables {
   readonly size: number;
   readonly belowStart: Int32Array; // slots below slot i: below[belowStart[i] … belowStart[i + 1])
@@ -17,7 +15,7 @@ interface Tables {
   readonly left: Int32Array;
   readonly rightStart: Int32Array; // … on the right
   readonly right: Int32Array;
-  readonly fullCovers: Int32Array; // the full board's tiles above, left and right, per slot
+  readonly fullCovers: Int32Array; // the full board's tiles above, left and right
   readonly fullLefts: Int32Array;
   readonly fullRights: Int32Array;
   readonly fullFree: Int32Array;
@@ -81,9 +79,8 @@ function tablesFor(geom: Geometry): Tables {
 const kept = new WeakMap<Geometry, Tables>();
 
 /**
- * Plays `games` random games on the full board of `groups`, drawing from SFC32 state `rng` (advanced in
- * place):
- * how many cleared the board.
+ * Plays `games` random games on the full board, drawing from SFC32 state `rng` (advanced in place): how many
+ * cleared.
  */
 export function countRandomClears(geom: Geometry, groups: Groups, rng: Int32Array, games: number): number {
   let t = kept.get(geom);
@@ -105,8 +102,8 @@ export function countRandomClears(geom: Geometry, groups: Groups, rng: Int32Arra
 }
 
 /**
- * v % n for a 32-bit unsigned v and 1 ≤ n ≤ 2^32, in 32-bit integers while n < 2^15 (for v ≥ 2^31, `%` is a
- * floating remainder): the high half's remainder beside the low half has the same remainder.
+ * v % n for a 32-bit unsigned v and 1 ≤ n ≤ 2^32 in 32-bit integers while n < 2^15 (`%` on v ≥ 2^31 is a
+ * floating remainder).
  */
 export const remainder = (v: number, n: number): number =>
   n < 0x8000 ? ((((v >>> 16) % n) << 16) | (v & 0xffff)) % n : v % n;
@@ -168,8 +165,7 @@ function playOne(t: Tables, of: Int32Array, rng: Int32Array): boolean {
       tiles[k] = i;
     }
     if (remaining === 0 || pairs === 0) break;
-    // rng.int(pairs): SFC32 with the biased top of the range rejected; the exact bound is worked out only
-    // that high.
+    // rng.int(pairs): SFC32, the biased top of the range rejected.
     let v: number;
     do {
       const u = (((a + b) | 0) + d) | 0;

@@ -1,8 +1,7 @@
 /**
- * A game looked back on: which positions of its move log were lost (position k: the board after k moves;
- * lost:
- * no removal order clears it) and the move that lost the win. Runs of matches are bisected, within budgets
- * (docs/engine.md, "Reviews").
+ * A game looked back on: which positions of its log were lost (no removal order clears them) and the move
+ * that
+ * lost the win (docs/engine.md, "Reviews").
  */
 import { makeBoard } from './codec.ts';
 import { applyMoves, newGame, type Game, type KnownBoards, type Move } from './game.ts';
@@ -10,43 +9,39 @@ import { presenceOfFaces } from './rules.ts';
 import { solve, type SolveOutcome } from './solver/index.ts';
 import { err, ok, type Deal, type Face, type Pair, type Result } from './types.ts';
 
-/** Positions `from` … `to`, all lost. */
 export interface LostSpan {
   readonly from: number;
   readonly to: number;
 }
 
 export interface Review {
-  readonly moves: number; // the log's length: positions 0 … moves
+  readonly moves: number;
   readonly lost: readonly LostSpan[]; // in order, disjoint, not touching
-  readonly firstLost: number | null; // the first move after which the board could not be cleared; null: never (as far as settled)
-  readonly settled: number; // positions 0 … settled are settled
-  readonly complete: boolean; // every position settled and every answer proved
+  readonly firstLost: number | null; // the first move after which the board could not be cleared; null: never
+  readonly settled: number;
+  readonly complete: boolean;
   readonly nodes: number;
 }
 
 export interface ReviewOptions {
-  readonly budget?: number; // default REVIEW_BUDGET
-  readonly totalBudget?: number; // default REVIEW_TOTAL_BUDGET
-  readonly questions?: number; // default REVIEW_QUESTIONS
+  readonly budget?: number;
+  readonly totalBudget?: number;
+  readonly questions?: number;
 }
 
-export const REVIEW_BUDGET = 50_000; // nodes per question: a turtle position takes a few hundred at most
-export const REVIEW_TOTAL_BUDGET = 400_000; // nodes per review
-export const REVIEW_QUESTIONS = 2_000; // boards per review (each costs its set-up besides its nodes)
+export const REVIEW_BUDGET = 50_000; // nodes per question
+export const REVIEW_TOTAL_BUDGET = 400_000;
+export const REVIEW_QUESTIONS = 2_000; // boards per review
 
-/** A stretch of positions: `faces` at position `start`, then one pair removed per position. */
+/** `faces` at position `start`, then one pair removed per position. */
 interface Run {
   readonly start: number;
   readonly faces: readonly (Face | null)[];
-  readonly safe: boolean; // the first position is known clearable (the deal, or a shuffle's)
+  readonly safe: boolean; // the first position is known clearable
   readonly pairs: Pair[];
 }
 
-/**
- * Reviews a game's log on its deal (`known`: as Game.boards). An illegal move is an error (a stored log
- * replays).
- */
+/** Reviews a game's log on its deal (`known`: as Game.boards). An illegal move is an error. */
 export function reviewLog(
   deal: Deal,
   log: readonly Move[],
@@ -63,7 +58,7 @@ export function reviewLog(
   let outOfBudget = false;
   const geom = start.value.geom;
   const memo = new Map<string, SolveOutcome>();
-  let pairing: readonly Pair[] = deal.solution; // often still clears
+  let pairing: readonly Pair[] = deal.solution;
 
   /** The solver's answer for a board (memoized); undefined once the review's budget is spent. */
   const ask = (faces: readonly (Face | null)[]): SolveOutcome | undefined => {
@@ -111,13 +106,12 @@ export function reviewLog(
     return faces;
   };
 
-  /** Settles a run's positions; false when the budget ran out. */
   const settle = (run: Run): boolean => {
     const length = run.pairs.length;
     const last = ask(facesAt(run, length));
     if (last === undefined) return false;
-    if (last !== 'unsolvable') return true; // the last position clears, so does every one before it
-    let lo = 0; // not lost (or the run's first, not known yet)
+    if (last !== 'unsolvable') return true;
+    let lo = 0;
     if (!run.safe) {
       const first = length === 0 ? last : ask(run.faces);
       if (first === undefined) return false;
@@ -144,7 +138,6 @@ export function reviewLog(
   for (let k = 0; k < log.length;) {
     const move = log[k]!;
     if (move.type === 'match') {
-      // A stretch of matches goes on the run, played in one call.
       let end = k;
       while (end < log.length && log[end]!.type === 'match') end++;
       const next = applyMoves(game, log.slice(k, end), known);
@@ -163,10 +156,9 @@ export function reviewLog(
     const step = after.past[after.past.length - 1];
     if (move.type === 'redo' && step?.type === 'match') run.pairs.push([step.a, step.b]);
     else {
-      // Anything else (a shuffle, an undo, a redo of a shuffle; a hint in an older log) starts a new run.
+      // A shuffle, an undo, a redo of a shuffle (or an old log's hint) starts a new run.
       if (!settle(run)) break;
       settled = run.start + run.pairs.length;
-      // A shuffle deals a board with a removal order: never lost.
       const shuffled = move.type === 'shuffle' || (move.type === 'redo' && step?.type === 'shuffle');
       run = { start: k + 1, faces: after.faces, safe: shuffled, pairs: [] };
     }

@@ -1,33 +1,30 @@
 /**
- * Shape helpers for drawing layouts in half tiles (one tile is 2 × 2; z is the layer). Only + − × ÷ and
- * comparisons, never Math.sin, Math.sqrt or `**`, which may round differently in another JavaScript engine:
- * the
- * browser must build exactly the server's layouts.
+ * Shape helpers for drawing layouts in half tiles (a tile is 2 × 2). Only + − × ÷ and comparisons, never
+ * Math.sin,
+ * Math.sqrt or `**` (rounding may differ between engines, and the browser must build the server's layouts).
  */
 import { makeLayout, sortSlots } from './layout.ts';
 import type { Layout, Slot } from './types.ts';
 
 export const tile = (x: number, y: number, z = 0): Slot => ({ x, y, z });
 
-/** `count` tiles edge to edge, rightwards from (x, y). */
+/** `count` tiles rightwards from (x, y). */
 export const row = (x: number, y: number, count: number, z = 0): Slot[] =>
   Array.from({ length: count }, (_, i) => tile(x + 2 * i, y, z));
 
-/** `count` tiles edge to edge, downwards from (x, y). */
 export const column = (x: number, y: number, count: number, z = 0): Slot[] =>
   Array.from({ length: count }, (_, i) => tile(x, y + 2 * i, z));
 
-/** `cols` × `rows` tiles edge to edge, top-left tile at (x, y). */
+/** `cols` × `rows` tiles, top-left at (x, y). */
 export const rect = (x: number, y: number, cols: number, rows: number, z = 0): Slot[] =>
   Array.from({ length: rows }, (_, r) => row(x, y + 2 * r, cols, z)).flat();
 
-/** The border of a `cols` × `rows` rectangle, one tile thick. */
+/** A one-tile-thick border of a `cols` × `rows` rectangle. */
 export const ring = (x: number, y: number, cols: number, rows: number, z = 0): Slot[] =>
   rect(x, y, cols, rows, z).filter(
     (s) => s.x === x || s.y === y || s.x === x + 2 * (cols - 1) || s.y === y + 2 * (rows - 1),
   );
 
-/** One tile on each layer from z0 up to z0 + height − 1. */
 export const stack = (x: number, y: number, height: number, z0 = 0): Slot[] =>
   Array.from({ length: height }, (_, i) => tile(x, y, z0 + i));
 
@@ -35,28 +32,24 @@ export const stack = (x: number, y: number, height: number, z0 = 0): Slot[] =>
 export const centredRows = (cx: number, y: number, widths: readonly number[], z = 0): Slot[] =>
   widths.flatMap((w, i) => row(cx - w, y + 2 * i, w, z));
 
-/** `count` tiles from (x, y), each (dx, dy) half tiles on from the last. */
+/** `count` tiles, each (dx, dy) on from the last. */
 export const stroke = (x: number, y: number, count: number, dx: number, dy: number, z = 0): Slot[] =>
   Array.from({ length: count }, (_, i) => tile(x + dx * i, y + dy * i, z));
 
 export const shift = (slots: readonly Slot[], dx: number, dy: number, dz = 0): Slot[] =>
   slots.map((s) => tile(s.x + dx, s.y + dy, s.z + dz));
 
-/** Mirrored left to right about x = cx. */
 export const mirrorX = (slots: readonly Slot[], cx: number): Slot[] =>
   slots.map((s) => tile(2 * cx - s.x - 2, s.y, s.z));
 
-/** Mirrored top to bottom about y = cy. */
 export const mirrorY = (slots: readonly Slot[], cy: number): Slot[] =>
   slots.map((s) => tile(s.x, 2 * cy - s.y - 2, s.z));
 
-/** Slots and their mirror image about x = cx. */
 export const symmetricX = (slots: readonly Slot[], cx: number): Slot[] => [...slots, ...mirrorX(slots, cx)];
 
 /**
- * A small picture on one layer: a line per row of whole tiles, `#` a tile, anything else a one-tile gap; a
- * line
- * starting with `>` is set half a tile right. art(0, 0, ['##.#', '>###']): x = 0, 2, 6, then 1, 3, 5.
+ * A picture on one layer: a line per row, `#` a tile, else a one-tile gap; a leading `>` sets the row half a
+ * tile right.
  */
 export function art(x: number, y: number, lines: readonly string[], z = 0): Slot[] {
   const out: Slot[] = [];
@@ -69,9 +62,7 @@ export function art(x: number, y: number, lines: readonly string[], z = 0): Slot
   return out;
 }
 
-/**
- * A layout from shape parts: repeats dropped, moved so its lowest x and y are 0, slots in canonical order.
- */
+/** A layout from shape parts: repeats dropped, lowest x and y moved to 0, slots in canonical order. */
 export function build(
   id: string,
   name: string,
@@ -86,16 +77,13 @@ export function build(
   return makeLayout(id, name, description, sortSlots(shift(slots, -minX, -minY)));
 }
 
-/** Turned a quarter turn clockwise (y downwards) about (cx, cy). */
+/** A quarter turn clockwise (y downwards) about (cx, cy). */
 export const turn = (slots: readonly Slot[], cx: number, cy: number): Slot[] =>
   slots.map((s) => tile(cx + cy - s.y - 2, cy - cx + s.x, s.z));
 
-/** A point test in half tiles. */
 export type Region = (px: number, py: number) => boolean;
 
-/**
- * The tiles of a `cols` × `rows` block whose centres lie inside; `brick`: every other row half a tile right.
- */
+/** The tiles of a block whose centres lie inside; `brick`: every other row half a tile right. */
 export function fill(x: number, y: number, cols: number, rows: number, inside: Region, z = 0, brick = false): Slot[] {
   const out: Slot[] = [];
   for (let r = 0; r < rows; r++)
@@ -106,10 +94,7 @@ export function fill(x: number, y: number, cols: number, rows: number, inside: R
   return out;
 }
 
-/**
- * An ellipse's inside, half-axes rx across and ry down (tiles are 3 wide by 4 high: ry = 0.75 × rx looks
- * round).
- */
+/** Tiles are 3 wide by 4 high: ry = 0.75 × rx looks round. */
 export const ellipse =
   (cx: number, cy: number, rx: number, ry: number): Region =>
   (px, py) =>
@@ -127,7 +112,6 @@ export const either =
 
 export type Point = readonly [number, number];
 
-/** A polygon's inside (even–odd rule). */
 export const polygon =
   (corners: readonly Point[]): Region =>
   (px, py) => {
@@ -140,7 +124,7 @@ export const polygon =
     return inside;
   };
 
-/** Points within `width` of the polyline `points`, as the eye sees it (tiles are 3 wide by 4 high). */
+/** Points within `width` of the polyline, as the eye sees it (tiles are 3 by 4). */
 export const band =
   (points: readonly Point[], width: number): Region =>
   (px, py) => {
@@ -162,8 +146,8 @@ export const band =
   };
 
 /**
- * The tiles of `rows` rows whose centres lie inside, each row symmetric about x = cx (centred on it or
- * straddling it, whichever fits more).
+ * Rows whose tiles' centres lie inside, each symmetric about x = cx (centred on it or straddling it,
+ * whichever fits more).
  */
 export function fillSymmetric(cx: number, y: number, rows: number, inside: Region, z = 0, reach = 40): Slot[] {
   const out: Slot[] = [];
