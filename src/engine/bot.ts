@@ -1,25 +1,7 @@
 /**
- * A competent bot: how a player who plays well, but does not search, fares on a deal (the study's
- * question 1, docs/study.md; half of a deal's difficulty score, difficulty.ts).
- *
- * Its policy, move by move:
- * 1. A whole group first: when every copy of a face still on the board is free, it takes two of them
- *    (and the other two next, when there were four). Such a move can never be wrong.
- * 2. It never splits a group whose last copy is buried while a choice exists: with three copies of
- *    four free, taking two of them decides which one waits for the buried fourth, so it prefers any
- *    other pair.
- * 3. Among the pairs left it prefers the one that frees the most tiles (tiles that become free when
- *    both leave), then the one that uncovers the most tiles (stacked tiles count most, as they block
- *    whole columns), ties at random.
- * 4. Stuck with tiles left: it shuffles when it still may (the game's own shuffle, which re-deals the
- *    remaining faces so that they can be cleared), else loses.
- *
- * Deterministic for a seed: the tie-breaks come from `makeRng(seed, 'bot')`.
- *
- * Implementation notes: `botMove` states the policy plainly, scanning the board for one move; `playBot`
- * plays whole games with the same choices and the same draws from the same stream (a test holds the
- * two together), keeping the free tiles of each group as they become free (freedom.ts, playout.ts), so
- * a turtle game costs tens of microseconds instead of milliseconds.
+ * A competent bot: how a player who plays well but does not search fares on a deal (docs/study.md). Its rules
+ * 1
+ * to 4: docs/engine.md, "The bot". `playBot` makes `botMove`'s choices on kept free lists.
  */
 import { shuffleFaces } from './shuffle.ts';
 import { freedomOf, type Freedom } from './freedom.ts';
@@ -31,23 +13,22 @@ import type { Face } from './types.ts';
 
 export interface BotResult {
   readonly won: boolean;
-  readonly shuffles: number; // shuffles used
+  readonly shuffles: number;
   readonly left: number; // tiles left when it lost; 0 when it won
 }
 
 export const BOT_SHUFFLES = [0, 3, Infinity] as const; // the study's three allowances
-export const SHUFFLE_CAP = 1_000; // "unlimited" shuffles stop here (never reached in practice)
+export const SHUFFLE_CAP = 1_000; // "unlimited" shuffles stop here
 
 const SPLIT = -1e9; // rule 2's penalty: below every other pair
 
-/** The bot's next pair on the board `present` with `faces` (rules 1 to 3), or null when no pair is free. */
+/** The bot's next pair on `present` with `faces` (rules 1 to 3), or null when no pair is free. */
 export function botMove(
   geom: Geometry,
   present: Uint8Array,
   faces: readonly (Face | null)[],
   rng: Rng,
 ): [number, number] | null {
-  // Free copies and copies on the board, per match group.
   const free = new Map<string, number[]>();
   const onBoard = new Map<string, number>();
   for (let i = 0; i < geom.size; i++) {
@@ -66,7 +47,7 @@ export function botMove(
   let best = -Infinity;
   for (const [g, list] of free) {
     if (list.length < 2) continue;
-    // 2. Splitting a group of four whose fourth copy is buried: only when nothing else is left.
+    // 2. Split a group of four whose fourth copy is buried only when nothing else is left.
     const split = list.length === 3 && onBoard.get(g) === 4 ? SPLIT : 0;
     for (let x = 0; x < list.length; x++)
       for (let y = x + 1; y < list.length; y++) {
@@ -81,7 +62,7 @@ export function botMove(
   return move;
 }
 
-/** Rule 3's measure of a pair: tiles it frees, then (below that) tiles it uncovers, stacked ones counting double. */
+/** Rule 3's measure of a pair: tiles it frees, then tiles it uncovers. */
 function value(geom: Geometry, present: Uint8Array, a: number, b: number): number {
   const touched = new Set<number>();
   for (const t of [a, b])
@@ -96,17 +77,17 @@ function value(geom: Geometry, present: Uint8Array, a: number, b: number): numbe
   return (freed - before) * 64 + uncovers(geom, a) + uncovers(geom, b);
 }
 
-/** Rule 3's second measure for one tile: the tiles below it count double, those beside it once. */
+/** Tiles below t count double, those beside once. */
 const uncovers = (geom: Geometry, t: number): number =>
   2 * geom.below[t]!.length + geom.left[t]!.length + geom.right[t]!.length;
 
-/** Per geometry: `uncovers` of every slot, and scratch for counting touched tiles once. */
+/** Per geometry: `uncovers` of every slot, and scratch. */
 interface BotWork {
   readonly uncovered: Int32Array;
   readonly seen: Int32Array;
   stamp: number;
-  readonly order: Int32Array; // groups with two free copies or more, by their first free slot
-  onBoard: Int32Array; // per group: copies on the board
+  readonly order: Int32Array; // groups with two free copies or more, by first free slot
+  onBoard: Int32Array;
 }
 
 const works = new WeakMap<Geometry, BotWork>();
@@ -129,8 +110,8 @@ function workOf(geom: Geometry): BotWork {
 }
 
 /**
- * Plays one game from a full board with `start` faces, at most `shuffles` shuffles; `seed` names the
- * tie-breaks (`makeRng(seed, 'bot')`) and the shuffles (the game's own, shuffleFaces).
+ * Plays one game from a full board with `start` faces and at most `shuffles` shuffles; `seed` names the
+ * tie-breaks and the shuffles.
  */
 export function playBot(geom: Geometry, start: readonly Face[], seed: string, shuffles: number): BotResult {
   const rng = makeRng(seed, 'bot');
@@ -176,9 +157,9 @@ export function playBot(geom: Geometry, start: readonly Face[], seed: string, sh
   }
 }
 
-/** `botMove` on the kept free lists: the pair as a << 16 | b, or -1 when no pair is free. */
+/** `botMove` on the kept free lists: the pair as a << 16 | b, or -1 when none. */
 function nextMove(board: Freedom, work: BotWork, free: FreeByGroup, groups: Groups, rng: Rng): number {
-  // The groups with two free copies or more, in the order botMove meets them: by their first free slot.
+  // Groups with two free copies or more, by first free slot (botMove's order).
   const { order, onBoard, uncovered } = work;
   let count = 0;
   for (let g = 0; g < groups.count; g++) {

@@ -1,24 +1,13 @@
 /**
- * The built-in layouts and their families, in the order the layout picker shows them.
- *
- * Implementation notes: every layout is drawn with the small shape helpers of shapes.ts (rows,
- * rectangles, rings, columns, stacks, strokes, small pictures) in half-tile units, so a shape reads
- * as a short recipe rather than a table of coordinates. The first sixteen are here, the others in
- * gallery.ts. Whether each layout is valid and can be cleared is checked by
- * test/engine/builtins.test.ts, not here: these modules only hold data. A layout's id and slots are
- * part of every shared link to it, so they never change (the test pins them).
- *
- * All layouts are our own designs except the turtle, whose shape is the traditional one (layers of
- * 87, 36, 16, 4 and 1 tiles). Every board fits in 36 × 20 half tiles, so it fits a screen in either
- * orientation.
+ * The built-in layouts and their families, in picker order (the first sixteen here, the rest in gallery.ts).
+ * Ids
+ * and slots are in shared links, so they never change (test/engine/builtins.test.ts pins them;
+ * docs/engine.md, "Layouts").
  */
 import * as G from './gallery.ts';
 import * as P from './portrait.ts';
 import type { Layout, Slot } from './types.ts';
 import { build, centredRows, column, mirrorX, rect, ring, row, shift, stack, stroke, tile } from './shapes.ts';
-
-// ---------------------------------------------------------------------------
-// The first sixteen layouts.
 
 /** The traditional turtle: 87 + 36 + 16 + 4 + 1 tiles. */
 const TURTLE = build('turtle', 'Turtle', 'The classic: 144 tiles in five layers, a turtle with head and tail', [
@@ -29,26 +18,23 @@ const TURTLE = build('turtle', 'Turtle', 'The classic: 144 tiles in five layers,
   rect(8, 2, 6, 6, 1),
   rect(10, 4, 4, 4, 2),
   rect(12, 6, 2, 2, 3),
-  tile(13, 7, 4), // the cap straddles the 2 × 2 below it
+  tile(13, 7, 4), // straddles the 2 × 2 below
 ]);
 
-/** A beginner's board: one wide layer and a few tiles on top. */
 const GARDEN = build('garden', 'Garden', 'Small and flat: 40 tiles, nearly all on one layer, for a first game', [
   centredRows(8, 0, [6, 8, 8, 8, 6]),
   rect(6, 4, 2, 2, 1),
 ]);
 
-/** A heart: two lobes over rows narrowing half a tile a side, then a tile a side. */
 const HEART = build('heart', 'Heart', 'A small heart with raised lobes, tapering to a point', [
   row(2, 0, 3), // the lobes
   row(12, 0, 3),
   centredRows(10, 2, [10, 10, 7, 5, 3, 1]),
-  row(3, 1, 2, 1), // raised lobes, straddling the rows below
+  row(3, 1, 2, 1), // raised, straddling the rows below
   row(13, 1, 2, 1),
   centredRows(10, 4, [6, 4, 2], 1),
 ]);
 
-/** A fish swimming left: a body of centred rows with a raised back, and a forked tail. */
 const FISH = build('fish', 'Fish', 'A plump fish with a raised back and a forked tail', [
   centredRows(10, 2, [5, 8, 10, 8, 5]),
   centredRows(10, 4, [6, 7, 6], 1),
@@ -59,7 +45,6 @@ const FISH = build('fish', 'Fish', 'A plump fish with a raised back and a forked
   tile(26, 12),
 ]);
 
-/** The word WIN in strokes one tile wide, the uprights two tiles high. */
 const WIN = build('win', 'Win', 'The word WIN drawn in strokes one tile wide', [
   column(0, 0, 7), // W
   column(8, 0, 7),
@@ -71,16 +56,15 @@ const WIN = build('win', 'Win', 'The word WIN drawn in strokes one tile wide', [
   row(12, 12, 3),
   column(20, 0, 7), // N
   column(28, 0, 7),
-  stroke(22, 2, 5, 1, 2), // the diagonal, in half-tile steps across
-  [0, 8, 14, 20, 28].map((x) => column(x, 2, 5, 1)).flat(), // the uprights' second storey
+  stroke(22, 2, 5, 1, 2), // in half-tile steps across
+  [0, 8, 14, 20, 28].map((x) => column(x, 2, 5, 1)).flat(),
 ]);
 
-/** A plus sign whose arms step up towards the centre. */
 const CROSS = build('cross', 'Cross', 'A plus sign two tiles thick, its arms stepping up to the centre', [
   [0, 1, 2, 3].map((z) => [rect(8, 2 * z, 2, 8 - 2 * z, z), rect(2 * z, 6, 10 - 2 * z, 2, z)]).flat(2),
 ]);
 
-/** The left half of the butterfly: a broad forewing above a smaller hindwing. */
+/** The left half of the butterfly. */
 const WING: readonly Slot[] = [
   row(0, 0, 4),
   row(1, 2, 5),
@@ -102,13 +86,6 @@ const BUTTERFLY = build('butterfly', 'Butterfly', 'Two broad wings either side o
   tile(19, 0),
 ]);
 
-/**
- * Tall single-tile towers on two low fields and in the street between them. No
- * tower tile can pair within its own tower (each covers the next), so towers pair
- * with one another and with the fields. The street matters too: one field of
- * rows twelve tiles long, opened only at the ends, makes most classic deals
- * unsolvable; two fields of rows five long do not.
- */
 const TOWERS = build(
   'towers',
   'Towers',
@@ -125,26 +102,17 @@ const TOWERS = build(
   ],
 );
 
-/**
- * Honeycomb rows: `cells` pairs of tiles with a one-tile hole after each pair.
- * Rows alternately start half a cell (3 half tiles) in, so the holes form a
- * hexagonal lattice.
- */
+/** Honeycomb rows: tile pairs with a one-tile hole after each. */
 const combRow = (x: number, y: number, cells: number, z = 0): Slot[] =>
   Array.from({ length: cells }, (_, i) => row(x + 6 * i, y, 2, z)).flat();
-const COMB_CELLS = [4, 5, 4, 5, 4, 5, 4]; // tile pairs per row; rows of 4 start half a cell in
+const COMB_CELLS = [4, 5, 4, 5, 4, 5, 4]; // tile pairs per row
 const HONEYCOMB = build('honeycomb', 'Honeycomb', 'Tile pairs around a lattice of holes, like cells in a comb', [
   COMB_CELLS.map((cells, r) => combRow(cells === 4 ? 3 : 0, 2 * r, cells)).flat(),
-  [1, 3, 5].map((r) => combRow(6, 2 * r, 3, 1)).flat(), // the middle cells raised a layer
+  [1, 3, 5].map((r) => combRow(6, 2 * r, 3, 1)).flat(),
   [2, 4].map((r) => combRow(9, 2 * r, 2, 1)).flat(),
   combRow(12, 6, 1, 2),
 ]);
 
-/**
- * A square ring two tiles thick, its inner course built up in brick bond: each
- * upper course sits half a tile along from the one below. The outer course stays
- * low and open, so the ring can be worked from outside as well as from the top.
- */
 const RING = build('ring', 'Ring', 'A square ring around an empty court, its inner wall laid like bricks', [
   ring(0, 0, 10, 8),
   ring(2, 2, 8, 6),
@@ -158,16 +126,14 @@ const RING = build('ring', 'Ring', 'A square ring around an empty court, its inn
   column(16, 6, 2, 2),
 ]);
 
-/** Two banks, abutments reaching out over the water, and a deck across the gap. */
 const BRIDGE = build('bridge', 'Bridge', 'A deck spanning the gap between two banks, its middle over thin air', [
   rect(0, 0, 3, 8), // the banks
   rect(20, 0, 3, 8),
-  rect(2, 4, 3, 4, 1), // abutments, their inner column over the water
+  rect(2, 4, 3, 4, 1), // their inner column over the water
   rect(18, 4, 3, 4, 1),
-  rect(0, 6, 13, 2, 2), // the deck: its middle five columns rest on nothing
+  rect(0, 6, 13, 2, 2), // its middle five columns rest on nothing
 ]);
 
-/** A diamond of centred rows; odd layers sit half a tile across from even ones. */
 const DIAMOND = build('diamond', 'Diamond', 'A diamond of half-offset rows, stacked to a point', [
   centredRows(10, 0, [2, 4, 6, 8, 10, 8, 6, 4, 2]),
   centredRows(10, 2, [1, 3, 5, 7, 5, 3, 1], 1),
@@ -176,7 +142,6 @@ const DIAMOND = build('diamond', 'Diamond', 'A diamond of half-offset rows, stac
   centredRows(10, 8, [2], 4),
 ]);
 
-/** A path one tile wide that spirals inwards, climbing a layer with each turn. */
 const OUTER_TURN: readonly Slot[] = [row(0, 0, 14), column(26, 2, 7), row(0, 16, 13), column(0, 4, 6)].flat();
 const MIDDLE_TURN: readonly Slot[] = [row(2, 4, 10), column(22, 6, 4), row(6, 12, 8)].flat();
 const INNER_TURN: readonly Slot[] = [column(6, 8, 2), row(8, 8, 4)].flat();
@@ -185,34 +150,21 @@ const SPIRAL = build('spiral', 'Spiral', 'A narrow path spiralling inwards and u
   MIDDLE_TURN,
   shift(MIDDLE_TURN, 0, 0, 1),
   [0, 1, 2].map((z) => shift(INNER_TURN, 0, 0, z)).flat(),
-  stack(14, 8, 2, 3), // the tower on the path's last tile
+  stack(14, 8, 2, 3),
 ]);
 
-/**
- * A broad stepped pyramid: each layer one tile in at top and bottom, and two and
- * a half, then one and a half tiles in at either end (half-tile offsets across).
- * Wide margins on every layer keep classic deals solvable: with steps of half a
- * tile all round, every lower tile stays covered until the layer above is gone,
- * and nearly every shuffled deal is lost from the start.
- */
 const PYRAMID = build('pyramid', 'Pyramid', 'A broad stepped pyramid, its layers set in by half tiles', [
   rect(0, 0, 11, 7),
   rect(5, 2, 6, 5, 1),
   rect(8, 4, 3, 3, 2),
 ]);
 
-/**
- * A walled square with a tower at each corner, a gate in the north and south
- * walls, and a keep in the middle. The gates matter: without them each wall is
- * one long row locked at both ends by towers, and classic deals are rarely
- * solvable.
- */
 const CORNERS = [
   [0, 0],
   [20, 0],
   [0, 12],
   [20, 12],
-] as const; // top-left tile of each corner tower
+] as const; // top-left tile of each tower
 const isGate = (s: Slot): boolean => (s.x === 10 || s.x === 12) && (s.y === 0 || s.y === 14);
 const FORTRESS = build('fortress', 'Fortress', 'Walls two layers high, four corner towers, two gates and a keep', [
   [0, 1].map((z) => ring(0, 0, 12, 8, z).filter((s) => !isGate(s))).flat(),
@@ -222,27 +174,22 @@ const FORTRESS = build('fortress', 'Fortress', 'Walls two layers high, four corn
   tile(11, 7, 2),
 ]);
 
-/**
- * One flight of stairs, two tiles deep: the same block of tiles on every layer,
- * each one a tile and a half further right than the one below, so every step
- * shows a tile and a half of its tread and juts out over thin air at the far end.
- */
+/** One flight: the same block on every layer, a tile and a half further right each. */
 const FLIGHT: readonly Slot[] = [0, 1, 2, 3, 4].map((z) => rect(3 * z, 0, 4, 2, z)).flat();
 const STAIRS = build('stairs', 'Stairs', 'Three flights of stairs, back and forth, in steps of a tile and a half', [
   FLIGHT,
-  mirrorX(shift(FLIGHT, 0, 5), 10), // the middle flight climbs the other way
+  mirrorX(shift(FLIGHT, 0, 5), 10),
   shift(FLIGHT, 0, 10),
 ]);
 
-/** A family of built-in layouts, as the home page groups them. */
 export interface LayoutFamily {
-  readonly id: string; // url-safe, e.g. 'animals' (the home page's anchor)
-  readonly name: string; // heading, e.g. 'Animals'
-  readonly description: string; // one line under the heading
-  readonly layouts: readonly Layout[]; // smallest first (the classic family: the turtle first)
+  readonly id: string; // url-safe, the home page's anchor
+  readonly name: string;
+  readonly description: string;
+  readonly layouts: readonly Layout[]; // smallest first (classic: the turtle first)
 }
 
-/** The families in picker order; every built-in layout is in exactly one. */
+/** The families in picker order; each built-in layout in exactly one. */
 export const FAMILIES: readonly LayoutFamily[] = [
   {
     id: 'classic',
@@ -301,21 +248,18 @@ export const FAMILIES: readonly LayoutFamily[] = [
   },
 ];
 
-/** Every built-in layout, in picker order: family by family. */
 export const LAYOUTS: readonly Layout[] = FAMILIES.flatMap((f) => f.layouts);
 
 const FAMILY_OF: ReadonlyMap<string, LayoutFamily> = new Map(
   FAMILIES.flatMap((f) => f.layouts.map((l) => [l.id, f] as const)),
 );
 
-/** The family of a built-in layout, if there is one by that id. */
 export const familyOf = (id: string): LayoutFamily | undefined => FAMILY_OF.get(id);
 
-/** The built-in layouts as the CLI's `layouts` and `GET /api/layouts` list them (docs/contracts.md). */
+/** As `layouts` and `GET /api/layouts` list them (docs/contracts.md). */
 export const layoutSummaries = (): { id: string; name: string; tiles: number; family: string }[] =>
   FAMILIES.flatMap((f) => f.layouts.map((l) => ({ id: l.id, name: l.name, tiles: l.slots.length, family: f.id })));
 
 const BY_ID: ReadonlyMap<string, Layout> = new Map(LAYOUTS.map((l) => [l.id, l]));
 
-/** The built-in layout with this id, if there is one. */
 export const layoutById = (id: string): Layout | undefined => BY_ID.get(id);

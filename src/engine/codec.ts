@@ -1,11 +1,8 @@
 /**
- * Compact text forms of boards and pair lists, for storage.
- *
- * Implementation notes: every face code is two characters (FACES), so a board of n slots is a
- * string of 2n characters, `--` for a removed tile: 288 characters for the turtle against ~1.2 KB
- * of JSON. A pair list is its indexes in base 36, two characters each (layouts hold at most
- * MAX_TILES = 1,000 < 36² slots), so the turtle's 72-pair solution is 288 characters. `parseX`
- * checks everything and returns a Result; `makeX` trusts its input.
+ * Compact text forms for storage: a board as two characters per slot (`--` removed; 288 characters for the
+ * turtle), a pair list as two base-36 characters per index (MAX_TILES < 36²). `parseX` checks everything;
+ * `makeX`
+ * trusts its input.
  */
 import { MAX_TILES } from './layout.ts';
 import { FACES, err, ok, type Face, type Pair, type Result } from './types.ts';
@@ -13,9 +10,8 @@ import { FACES, err, ok, type Face, type Pair, type Result } from './types.ts';
 const REMOVED = '--';
 
 /**
- * A slot's two character codes (each below 128) → the FACES constant itself, null for REMOVED, undefined for
- * anything else. A parsed board holds the shared strings, not 2-character copies of them (a copy is another
- * 20-odd bytes a slot: 100 shuffle boards of 1,000 tiles took 3 MB), and reads no substring.
+ * Two character codes → the FACES string itself (null: removed; undefined: invalid), so a parsed board shares
+ * the constants instead of holding a copy per slot.
  */
 const CODE_OF: readonly (Face | null | undefined)[] = (() => {
   const table = new Array<Face | null | undefined>(128 * 128).fill(undefined);
@@ -24,17 +20,15 @@ const CODE_OF: readonly (Face | null | undefined)[] = (() => {
   return table;
 })();
 
-/** A board (face per slot, null once removed) as 2 characters per slot. */
 export const makeBoard = (faces: readonly (Face | null)[]): string => faces.map((f) => f ?? REMOVED).join('');
 
-/** A board of `size` slots from makeBoard's text. */
 export function parseBoard(text: string, size: number): Result<(Face | null)[], string> {
   if (text.length !== 2 * size)
     return err('ERR_BOARD', `a board of ${size} slots is ${2 * size} characters, not ${text.length}`);
   return parseBoardAt(text, 0, size);
 }
 
-/** The board of `size` slots that starts at character `at` of `text` (which holds it whole). */
+/** The board of `size` slots from character `at` of `text`. */
 function parseBoardAt(text: string, at: number, size: number): Result<(Face | null)[], string> {
   const faces: (Face | null)[] = new Array(size);
   for (let i = 0; i < size; i++) {
@@ -63,7 +57,6 @@ export function parseBoards(text: string, size: number): Result<(Face | null)[][
 
 const index36 = (i: number): string => i.toString(36).padStart(2, '0');
 
-/** Pairs of slot indexes as 4 base-36 characters each. */
 export const makePairs = (pairs: readonly Pair[]): string => pairs.map(([a, b]) => index36(a) + index36(b)).join('');
 
 /** Pairs from makePairs' text; every index below `size`. */

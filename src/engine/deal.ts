@@ -1,32 +1,6 @@
 /**
- * Dealing: always-winnable boards from a layout and a seed (docs/contracts.md, "Deals" and "Shuffle").
- *
- * - relaxed: find a seeded removal order of the empty layout (order.ts), then
- *   paste shuffled face pairs onto it. Replaying the order clears the board.
- * - classic: shuffle the faces uniformly onto the slots and keep the shuffle only
- *   when the solver proves it solvable; otherwise draw the next shuffle from the
- *   same stream. The solver's solution is the deal's solution. On the turtle 97%
- *   of shuffles are winnable, and about 97% of deals are settled within
- *   UNIFORM_NODES. On some layouts a winnable shuffle is rarer than one in a
- *   thousand (measured: arrow, enterprise, star ship, Taipei, rocket), and
- *   on boards over 144 tiles, where a face has eight copies, the solver rarely
- *   settles a shuffle in time: once UNIFORM_NODES are spent, the next shuffle is
- *   played and mended instead (mend.ts: where play is stuck, two faces trade
- *   places), then its trades are taken back, last first, wherever the solver still
- *   proves the deal, for up to REVERT_NODES more. Such a deal is a near-uniform
- *   shuffle, not a uniform one, and DealStats.trades says how many trades it
- *   kept. A classic deal never fails on a layout that can be cleared, and its
- *   time is bounded (both budgets shrink on boards over 144 tiles, whose search
- *   nodes cost more).
- * - shuffle (shuffle.ts): the relaxed method again, over the tiles still on the board and with
- *   the faces they carry, from a stream named by the seed and the shuffle number.
- *
- * Every deal carries its difficulty (difficulty.ts), measured on the board as dealt: part of the deal, so
- * a stored deal keeps the band of the generator that made it.
- *
- * Every random choice comes from `makeRng(seed, stream)`. GENERATOR_VERSION must
- * change whenever any output for an existing (layout, seed, mode) changes; the
- * golden-deal test fails until it does.
+ * Dealing: always-winnable boards from a layout and a seed (docs/contracts.md, "Deals"; docs/engine.md,
+ * "Dealing"). GENERATOR_VERSION changes whenever any existing deal would.
  */
 import { measureDifficulty } from './difficulty.ts';
 import { facePairs } from './faces.ts';
@@ -39,20 +13,18 @@ import { pasteFaces, shufflePairs } from './shuffle.ts';
 import { solve } from './solver/index.ts';
 import { err, ok, type Deal, type Face, type Layout, type Mode, type Pair, type Result } from './types.ts';
 
-export const GENERATOR_VERSION = '15'; // 14: the boards of 13, with their difficulty; 15: the solver's nogoods over literals (27 of 100 classic turtle deals change)
+export const GENERATOR_VERSION = '15';
 export const SEED_PATTERN = /^[A-Za-z0-9_-]{1,32}$/;
-export const CLASSIC_BUDGET = 1_500; // solver nodes per uniform shuffle (88% of turtle shuffles are settled within it); an unresolved shuffle is skipped like an unsolvable one
-export const CLASSIC_PLAYOUTS = 50; // random playouts per uniform shuffle before the search (one of them clears 65% of the winnable turtle shuffles)
-export const UNIFORM_NODES = 2_500; // solver nodes for all uniform shuffles of one classic deal (~20 ms), on up to 144 tiles; then a shuffle is mended
-export const REVERT_NODES = 1_000; // solver nodes for taking a mended deal's trades back, on up to 144 tiles (~8 ms)
-// The solver as generator 15 dealt with it: the optimistic play from the start before any playout (most classic
-// shuffles of the hard layouts are unwinnable, which it proves for one node), no phase saving. A solver change that
-// would change a deal waits for the next generator version.
+export const CLASSIC_BUDGET = 1_500; // solver nodes per uniform shuffle
+export const CLASSIC_PLAYOUTS = 50;
+export const UNIFORM_NODES = 2_500; // solver nodes for a classic deal's uniform shuffles (up to 144 tiles); then one is mended
+export const REVERT_NODES = 1_000; // solver nodes for taking trades back (up to 144 tiles)
+// The solver as generator 15 dealt with it.
 const GENERATOR_15_SEARCH = { playoutsFirst: 0, savePhases: false } as const;
-export const MAX_UNIFORM_ATTEMPTS = 200; // uniform shuffles at most, however cheaply each is settled
+export const MAX_UNIFORM_ATTEMPTS = 200;
 const REVERT_BUDGET = 1_000; // solver nodes per trade taken back
-const MIN_REVERT_NODES = 100; // fewer nodes left than this: stop taking trades back
-const MEND_TRIES = 3; // shuffles played and mended before mending along a removal order
+const MIN_REVERT_NODES = 100;
+const MEND_TRIES = 3; // mended shuffles before mending along a removal order
 const FULL_SET = 144;
 
 export const DealError = {
@@ -62,12 +34,11 @@ export const DealError = {
 export type DealError = (typeof DealError)[keyof typeof DealError];
 
 export interface DealStats {
-  readonly attempts: number; // classic: shuffles tried (solved or mended); relaxed: 1
-  readonly nodes: number; // search nodes spent, summed over attempts
-  readonly trades: number; // classic: trades a mended shuffle kept (0: a uniform shuffle the solver proved, or every trade taken back); relaxed: 0
+  readonly attempts: number;
+  readonly nodes: number;
+  readonly trades: number; // classic: trades a mended shuffle kept; else 0
 }
 
-/** A deal before its difficulty is measured: the board the generator made. */
 export type DealBoard = Omit<Deal, 'difficulty'>;
 
 const makeBoardValue = (
@@ -86,9 +57,8 @@ const makeBoardValue = (
 });
 
 /**
- * Deals `layout` for `seed` in `mode`, with the deal's difficulty measured (difficulty.ts). Deterministic: the
- * same layout, seed, mode and GENERATOR_VERSION always give the same deal. Fails only for a bad seed or a layout
- * that cannot be cleared (with the reason).
+ * Deals `layout` for `seed` in `mode`, with its difficulty; fails only for a bad seed or an unclearable
+ * layout.
  */
 export function deal(
   layout: Layout,
@@ -99,20 +69,17 @@ export function deal(
   if (!made.ok) return made;
   const { layout: id, generator, tiles, solution } = made.value.deal;
   const geom = geometryOf(layout);
-  if (!geom.ok) return geom; // cannot happen: dealBoard made a deal of it
+  if (!geom.ok) return geom;
   const difficulty = measureDifficulty(
     geom.value,
     tiles.map((t) => t.face),
     mode,
   );
-  // The key order of the deal JSON (stores/deal-rows.ts rebuilds it byte for byte).
+  // The deal JSON's key order (stores/deal-rows.ts rebuilds it byte for byte).
   return ok({ deal: { layout: id, seed, mode, generator, difficulty, tiles, solution }, stats: made.value.stats });
 }
 
-/**
- * The generator alone: `deal` without the difficulty (benchmarks time the two apart). The same board as
- * `deal` gives.
- */
+/** The generator alone, without the difficulty. */
 export function dealBoard(
   layout: Layout,
   seed: string,
@@ -146,7 +113,7 @@ function classicDeal(
   const present = fullPresence(geom.size);
   const done = (faces: readonly Face[], solution: readonly Pair[], stats: DealStats) =>
     ok({ deal: makeBoardValue(layout, seed, 'classic', faces, solution), stats });
-  // Nodes cost more on a larger board: bounds in nodes that stay bounds in time.
+  // Nodes cost more on larger boards: bounds that stay bounds in time.
   const scale = FULL_SET / Math.max(FULL_SET, geom.size);
   const cap = Math.round(UNIFORM_NODES * scale);
   let nodes = 0;
@@ -176,12 +143,7 @@ function classicDeal(
   return done(polished.faces, polished.solution, { attempts, nodes: nodes + polished.nodes, trades: polished.trades });
 }
 
-/**
- * Takes back the trades of a mended deal, last first, wherever the solver still proves the deal winnable, until
- * `budget` nodes are spent: the deal moves back toward its uniform shuffle. (Greedy play wins a mended deal by
- * construction; on the hard layouts measured, the bot won 16–21% of mended deals and none of 100 uniform winnable
- * ones; with the trades taken back where possible, 1–3%.)
- */
+/** Takes back a mended deal's trades, last first, wherever the solver still proves it. */
 function revertTrades(
   geom: Geometry,
   present: Presence,

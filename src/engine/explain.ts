@@ -1,46 +1,25 @@
 /**
- * Why a win was lost: a short, proved reason a position can never be cleared (docs/coach.md).
- *
- * Implementation notes: a reason is a *deadlock set* D of tiles on the board, each of which is
- * - blocked by D: a tile of D lies on it, or tiles of D flank it on both long sides; or
- * - locked by D: every other tile of its match group still on the board is in D and blocked by D.
- * Take the first move, in any order of play, that removes a tile of D: before it all of D is on the board,
- * so a blocked tile is not free, and a locked tile's partner is a blocked tile of D, not free either. So no
- * tile of D ever leaves, and the board cannot be cleared. The largest deadlock set is a greatest fixed point
- * (drop tiles that are neither, until none drops); a short one is grown from one locked tile by taking, for
- * each tile that needs it, one blocker (a tile on top first, else one flank each side), and the smallest
- * such set is the reason. Its shape names it (REASONS). Many lost boards have no deadlock set (they fail by
- * counting, not blocking): those get 'none', never a guess.
+ * Why a win was lost: a short proved reason (a deadlock set) a position can never be cleared, or 'none',
+ * never a
+ * guess (docs/coach.md, "The reasons, and their proofs").
  */
 import { isBoardMove, type Game } from './game.ts';
 import type { Geometry } from './layout.ts';
 import { matchGroup } from './rules.ts';
 import type { Face, Pair } from './types.ts';
 
-/**
- * The reasons, as codes (docs/coach.md has each with its proof):
- * - stacked: the last tiles of one face lie on one another (one covers the other, maybe through tiles
- *   between), so they can never both be free;
- * - same-row: the last two of a face sit side by side in one row, and one of them is held by its flanks, the
- *   other and a tile that stays: it can only come free once the other is gone;
- * - cycle: tiles of two or more faces each wait for another's pair to go first;
- * - walled: the last tiles of one face are shut in by tiles that can only leave after them;
- * - none: no short reason is proved (the position is lost all the same).
- */
 export const REASONS = ['stacked', 'same-row', 'cycle', 'walled', 'none'] as const;
 export type Reason = (typeof REASONS)[number];
 
-/** Tiles a reason may name at most: a longer one is no short reason. */
 export const MAX_REASON_TILES = 10;
 
 export interface Explanation {
   readonly reason: Reason;
-  readonly move: Pair | null; // the losing move, when one was given
+  readonly move: Pair | null;
   readonly tiles: readonly number[]; // the deadlock set's slots, ascending; empty for 'none'
-  readonly named: readonly number[]; // of those, the tiles whose faces the reason names (docs/coach.md)
+  readonly named: readonly number[]; // of those, the tiles whose faces the reason names
 }
 
-/** How a tile of a deadlock set is held: by a tile on top, by both flanks, or by its partners. */
 type Hold =
   | { readonly by: 'above'; readonly tile: number }
   | { readonly by: 'flanks'; readonly tiles: Pair }
@@ -48,7 +27,6 @@ type Hold =
 
 const NONE = (move: Pair | null): Explanation => ({ reason: 'none', move, tiles: [], named: [] });
 
-/** The slots of each match group on the board. */
 function groupsOn(faces: readonly (Face | null)[]): Map<string, number[]> {
   const groups = new Map<string, number[]>();
   faces.forEach((face, i) => {
@@ -66,15 +44,13 @@ const someIn = (set: Uint8Array, list: readonly number[]): number => {
   return -1;
 };
 
-/** Is tile i blocked by the set: a tile of it on top, or on both sides? */
 const isBlockedBy = (geom: Geometry, set: Uint8Array, i: number): boolean =>
   someIn(set, geom.above[i]!) >= 0 || (someIn(set, geom.left[i]!) >= 0 && someIn(set, geom.right[i]!) >= 0);
 
-/** Is tile i locked by the set: every other tile of its group on the board in it and blocked by it? */
 const isLockedBy = (geom: Geometry, set: Uint8Array, mates: readonly number[], i: number): boolean =>
   mates.every((m) => m === i || (set[m] === 1 && isBlockedBy(geom, set, m)));
 
-/** The largest deadlock set of a board (1 per slot in it); all zero when there is none. */
+/** The largest deadlock set (1 per slot in it), a greatest fixed point; all zero when none. */
 export function largestDeadlock(geom: Geometry, faces: readonly (Face | null)[]): Uint8Array {
   const groups = groupsOn(faces);
   const set = Uint8Array.from(faces, (f) => (f == null ? 0 : 1));
@@ -90,7 +66,7 @@ export function largestDeadlock(geom: Geometry, faces: readonly (Face | null)[])
   return set;
 }
 
-/** A deadlock set grown from one locked tile inside `largest`, with how each tile is held; null past `limit`. */
+/** A deadlock set grown from one locked tile inside `largest`; null past `limit`. */
 function growFrom(
   geom: Geometry,
   faces: readonly (Face | null)[],
@@ -131,7 +107,7 @@ function growFrom(
         add(l);
         add(r);
       } else {
-        // Not blocked within the largest set, so locked there: its partners (all blocked there) join.
+        // Not blocked within the largest set, so locked: its partners join.
         holds.set(i, { by: 'group' });
         for (const m of groups.get(matchGroup(faces[i]!))!) if (m !== i) add(m);
       }
@@ -141,7 +117,7 @@ function growFrom(
   return holds;
 }
 
-/** Checks the deadlock-set conditions on a set of slots (the proof, run again on the set found). */
+/** The deadlock-set conditions, checked again on a set found. */
 export function isDeadlock(geom: Geometry, faces: readonly (Face | null)[], tiles: readonly number[]): boolean {
   if (tiles.length === 0) return false;
   const groups = groupsOn(faces);
@@ -153,7 +129,7 @@ export function isDeadlock(geom: Geometry, faces: readonly (Face | null)[], tile
   return tiles.every((i) => isBlockedBy(geom, set, i) || isLockedBy(geom, set, groups.get(matchGroup(faces[i]!))!, i));
 }
 
-/** The name of a deadlock set's shape (see REASONS), and the tiles whose faces the reason names. */
+/** The shape's name, and the tiles whose faces the reason names. */
 function nameOf(
   faces: readonly (Face | null)[],
   groups: Map<string, number[]>,
@@ -168,7 +144,6 @@ function nameOf(
       .sort((a, b) => a - b);
   if (lockedGroups.size === 1 && [...holds.values()].every((h) => h.by !== 'flanks'))
     return { reason: 'stacked', named: allIn([...lockedGroups][0]!) };
-  // The last two of a face side by side: one held by its flanks, the other one of them (the other flank stays).
   for (const group of lockedGroups) {
     const mine = groups.get(group)!;
     if (mine.length !== 2) continue;
@@ -183,7 +158,7 @@ function nameOf(
   return { reason: 'walled', named: allIn([...lockedGroups][0]!) };
 }
 
-/** A short proved reason the board `faces` can never be cleared, or 'none'. `move`: the move that led to it. */
+/** A short proved reason `faces` can never be cleared, or 'none'. */
 export function explainPosition(
   geom: Geometry,
   faces: readonly (Face | null)[],
@@ -194,7 +169,7 @@ export function explainPosition(
   const groups = groupsOn(faces);
   let best: Map<number, Hold> | null = null;
   for (let i = 0; i < largest.length; i++) {
-    if (!largest[i] || isBlockedBy(geom, largest, i)) continue; // seeds: the locked tiles
+    if (!largest[i] || isBlockedBy(geom, largest, i)) continue;
     const grown = growFrom(geom, faces, groups, largest, i, best ? best.size - 1 : limit);
     if (grown) best = grown;
   }
@@ -204,10 +179,7 @@ export function explainPosition(
   return { ...nameOf(faces, groups, best), move, tiles };
 }
 
-/**
- * Why the win was lost by playing `move` on the board `before` (a board that could be cleared, and after the
- * move could not): a short reason in every order of play from there, or 'none'.
- */
+/** Why playing `move` on the clearable `before` lost the win. */
 export function explainLoss(geom: Geometry, before: readonly (Face | null)[], move: Pair): Explanation {
   const after = before.slice();
   after[move[0]] = null;
@@ -215,17 +187,15 @@ export function explainLoss(geom: Geometry, before: readonly (Face | null)[], mo
   return explainPosition(geom, after, move);
 }
 
-/** Where a game's win was lost: the board before the losing match, the match, and where it stands in the log. */
 export interface LostWin {
-  readonly at: number; // board moves (hints and checks not counted) before the losing match: play on from here
-  readonly before: readonly (Face | null)[]; // the last board that could be cleared
-  readonly move: Pair; // the match that lost it
+  readonly at: number; // board moves before the losing match
+  readonly before: readonly (Face | null)[];
+  readonly move: Pair;
 }
 
 /**
- * The losing match of a game whose win was lost `undoSteps` undo steps ago (winnability's answer), or null
- * when that step is not a match. `at` counts the log's board moves before the move that put the step on the
- * undo stack (its first play, or the redo that played it again), as the server's stored log counts them.
+ * The losing match `undoSteps` steps ago (null: not a match); `at` counts board moves as the server's log
+ * does.
  */
 export function lostWinOf(game: Game, undoSteps: number): LostWin | null {
   const past = game.past;
@@ -235,11 +205,10 @@ export function lostWinOf(game: Game, undoSteps: number): LostWin | null {
   const before = game.faces.slice();
   for (let k = past.length - 1; k >= past.length - undoSteps; k--) {
     const s = past[k]!;
-    if (s.type !== 'match') return null; // a shuffle lies between: not a board of this game's last stretch
+    if (s.type !== 'match') return null;
     before[s.a] = s.faceA;
     before[s.b] = s.faceB;
   }
-  // The board-move index at which each step on the undo stack was played, as the stack moves.
   const played: number[] = [];
   const undone: number[] = [];
   let n = 0;

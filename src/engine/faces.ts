@@ -1,18 +1,7 @@
 /**
- * Face names and the face set for a layout of any even size.
- *
- * The face-set rule (docs/contracts.md, "Face sets for other sizes"):
- * - 144 tiles use the full set: 34 kinds four times each, plus the four flowers
- *   and the four seasons once each.
- * - A layout of n tiles takes floor(n / 144) full sets, then fills the remaining
- *   r = n mod 144 tiles with a partial set:
- *   - the two bonus groups (flowers, seasons) are kept whole, four tiles each,
- *     when r is at least 36; otherwise there are none;
- *   - the rest is filled four tiles per kind, in KIND_ORDER, which walks the
- *     families in turn (dots, bamboo, characters, a wind, a dragon, …) so that a
- *     small layout still shows every family;
- *   - when two tiles are left over, the next kind gets one pair.
- *   Every kind therefore has an even count, and every face pairs up.
+ * Face names and the face set for a layout of any even size (the rule: docs/contracts.md, "Face sets for
+ * other
+ * sizes"). KIND_ORDER walks the families in turn, so a small layout still shows every family.
  */
 import type { Face } from './types.ts';
 
@@ -36,17 +25,14 @@ const SEASONS: readonly Face[] = ['s1', 's2', 's3', 's4'];
 const FULL_SET_TILES = 144;
 const BONUS_MIN_TILES = 36; // a partial set at least this large keeps both bonus groups
 
-/**
- * The faces of a layout of `tiles` tiles, as matching pairs; `tiles` must be even.
- * Deterministic: it depends on nothing but `tiles`.
- */
+/** The faces of a layout of `tiles` tiles (even), as matching pairs. */
 export function facePairs(tiles: number): [Face, Face][] {
   let pairs = FACE_PAIRS.get(tiles);
   if (!pairs) FACE_PAIRS.set(tiles, (pairs = makeFacePairs(tiles)));
   return pairs.map(([a, b]) => [a, b]);
 }
 
-const FACE_PAIRS = new Map<number, readonly (readonly [Face, Face])[]>(); // by tile count; a pure function's results
+const FACE_PAIRS = new Map<number, readonly (readonly [Face, Face])[]>();
 
 function makeFacePairs(tiles: number): [Face, Face][] {
   if (tiles % 2 !== 0 || tiles < 0) throw new RangeError(`facePairs needs an even count, got ${tiles}`);
@@ -56,7 +42,7 @@ function makeFacePairs(tiles: number): [Face, Face][] {
     pairs.push([SEASONS[0]!, SEASONS[1]!], [SEASONS[2]!, SEASONS[3]!]);
   };
   const addKinds = (count: number): void => {
-    // `count` tiles of normal kinds, four per kind, then one pair if two are left.
+    // Four tiles per kind, then one pair if two are left.
     let left = count;
     for (let k = 0; left > 0; k = (k + 1) % KIND_ORDER.length) {
       const face = KIND_ORDER[k]!;

@@ -1,8 +1,4 @@
-/**
- * A geometry's neighbour lists flattened into typed arrays, built once per
- * geometry: the inner loops of the solver and of the removal-order search walk
- * them without touching nested arrays.
- */
+/** A geometry's neighbour lists flattened into typed arrays, once per geometry, for the inner loops. */
 import type { Geometry } from './layout.ts';
 
 /** Tile i's list of each kind is list[at[i] .. at[i + 1]). */
@@ -41,11 +37,7 @@ export function flatOf(geom: Geometry): Flat {
 
 type Counts = [above: Int32Array, left: Int32Array, right: Int32Array];
 
-/**
- * Per tile, how many present tiles cover it and flank it on the left and on the
- * right: a tile is free when it is present, uncovered and open on one side.
- * Written into `out` when given (three arrays of present.length).
- */
+/** Per tile, present tiles covering it and flanking it left and right; into `out` when given. */
 export function neighbourCounts(flat: Flat, present: Uint8Array, out?: Counts): Counts {
   const n = present.length;
   const [above, left, right] = out ?? [new Int32Array(n), new Int32Array(n), new Int32Array(n)];
@@ -61,9 +53,13 @@ export function neighbourCounts(flat: Flat, present: Uint8Array, out?: Counts): 
   return [above, left, right];
 }
 
-/** On the full board, which tiles stand above which: row i has bit j when a chain of tiles, each covering the next, leads from j down to i. */
+/**
+ * On the full board, which tiles stand above which: row i has bit j when a chain of covering tiles leads from
+ * j
+ * down to i.
+ */
 export interface Cover {
-  readonly words: number; // 32-bit words per row
+  readonly words: number;
   readonly bits: Uint32Array; // row i is bits[i * words .. (i + 1) * words)
 }
 
@@ -76,7 +72,7 @@ export function coverOf(geom: Geometry): Cover {
     const words = (n + 31) >>> 5;
     const bits = new Uint32Array(n * words);
     const { above, aboveAt } = flatOf(geom);
-    // Higher tiles first: a tile's row is complete before any tile below it reads it.
+    // Higher tiles first: a tile's row is complete before any tile below reads it.
     const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => geom.slots[b]!.z - geom.slots[a]!.z);
     for (const i of order)
       for (let k = aboveAt[i]!; k < aboveAt[i + 1]!; k++) {

@@ -1,19 +1,14 @@
 /**
- * Freedom kept up to date while tiles leave: what the random player (playout.ts) and the competent
- * bot (bot.ts) play on, thousands of games a second.
- *
- * Implementation notes: per slot the board keeps how many present tiles cover it, flank it on the
- * left and flank it on the right. A tile is free when it is present, nothing covers it and one flank
- * count is zero (the free rule of rules.ts, in counts). Removing a tile lowers the counts of the tiles
- * below it and beside it, and only those can become free. Freedom only grows as tiles leave (a free
- * tile stays free until it is taken), so a tile is reported free once, through `onFree`. The counts
- * and lists live in typed arrays made once per geometry and reused by every game on it (the engine
- * runs one game at a time per thread); `reset` starts a new game without allocating.
+ * Freedom kept up to date while tiles leave, for random play and the bot: per slot, the present tiles
+ * covering
+ * it and flanking it on each side (the free rule of rules.ts, in counts). Freedom only grows as tiles leave,
+ * so a
+ * tile is reported free once, through `onFree`. Arrays are made once per geometry and reused.
  */
 import type { Geometry } from './layout.ts';
 import type { Presence } from './rules.ts';
 
-/** A geometry's neighbour lists, flattened: the slots of list k of slot i are `at[start[i]] … at[start[i + 1] - 1]`. */
+/** A geometry's neighbour lists, flattened: list k of slot i is `at[start[i]] … at[start[i + 1] - 1]`. */
 interface Lists {
   readonly start: Int32Array;
   readonly at: Int32Array;
@@ -27,7 +22,6 @@ const flatten = (lists: readonly (readonly number[])[]): Lists => {
   return { start, at };
 };
 
-/** The present tiles of slot i's list. */
 function countPresent(lists: Lists, i: number, present: Uint8Array): number {
   let c = 0;
   for (let k = lists.start[i]!; k < lists.start[i + 1]!; k++) c += present[lists.at[k]!]!;
@@ -44,19 +38,18 @@ function countWithout(lists: Lists, j: number, total: number, a: number, b: numb
   return c;
 }
 
-/** A board of one geometry whose free tiles are known at every step. */
 export class Freedom {
   readonly size: number;
-  readonly present: Uint8Array; // 1 while the slot's tile is on the board
-  readonly free: Uint8Array; // 1 while it is free
+  readonly present: Uint8Array;
+  readonly free: Uint8Array;
   private readonly covers: Int32Array; // present tiles above, per slot
   private readonly lefts: Int32Array; // present tiles flanking on the left
-  private readonly rights: Int32Array; // … on the right
+  private readonly rights: Int32Array;
   private readonly above: Lists;
   private readonly below: Lists;
   private readonly left: Lists;
   private readonly right: Lists;
-  private readonly full: { covers: Int32Array; lefts: Int32Array; rights: Int32Array; free: Int32Array }; // the full board's
+  private readonly full: { covers: Int32Array; lefts: Int32Array; rights: Int32Array; free: Int32Array };
 
   constructor(geom: Geometry) {
     const n = geom.size;
@@ -82,11 +75,10 @@ export class Freedom {
     };
   }
 
-  /** Starts a game on the tiles of `present` (all when none): the counts from scratch, each free tile told to `onFree`. */
+  /** Starts a game on `present` (all when null), each free tile told to `onFree`. */
   reset(present: Presence | null, onFree: (i: number) => void): void {
     this.free.fill(0);
     if (!present) {
-      // The full board: its counts and free tiles as worked out once.
       this.present.fill(1);
       this.covers.set(this.full.covers);
       this.lefts.set(this.full.lefts);
@@ -106,7 +98,6 @@ export class Freedom {
     }
   }
 
-  /** The counts of every slot from `present`. */
   private countAll(): void {
     for (let i = 0; i < this.size; i++) {
       this.covers[i] = countPresent(this.above, i, this.present);
@@ -115,7 +106,7 @@ export class Freedom {
     }
   }
 
-  /** Takes tile r off the board; every tile this frees is told to `onFree`, in the order found. */
+  /** Takes tile r off the board; every tile it frees is told to `onFree`. */
   remove(r: number, onFree: (i: number) => void): void {
     this.present[r] = 0;
     this.free[r] = 0;
@@ -125,7 +116,6 @@ export class Freedom {
       this.covers[j]!--;
       this.check(j, onFree);
     }
-    // r flanks the tiles to its right on their left, and those to its left on their right.
     for (let k = right.start[r]!; k < right.start[r + 1]!; k++) {
       const j = right.at[k]!;
       this.lefts[j]!--;
@@ -139,8 +129,9 @@ export class Freedom {
   }
 
   /**
-   * How many tiles not free now would be free once both a and b left (a and b present and free). Leaves the
-   * board as it was. `seen` is scratch of `size` entries, all below `stamp` (the bot counts each touched tile once).
+   * How many tiles not free now would be free once a and b (present, free) left; the board is unchanged.
+   * `seen`:
+   * scratch of `size` entries, all below `stamp`.
    */
   freedBy(a: number, b: number, seen: Int32Array, stamp: number): number {
     let freed = 0;
@@ -159,7 +150,6 @@ export class Freedom {
     return this.present[i] === 1 && this.covers[i] === 0 && (this.lefts[i] === 0 || this.rights[i] === 0);
   }
 
-  /** Whether tile j would be free with a and b gone. */
   private isFreeWithout(j: number, a: number, b: number): boolean {
     if (countWithout(this.above, j, this.covers[j]!, a, b) !== 0) return false;
     return (
@@ -176,7 +166,6 @@ export class Freedom {
 
 const boards = new WeakMap<Geometry, Freedom>();
 
-/** The board kept for a geometry (made on first use). */
 export function freedomOf(geom: Geometry): Freedom {
   let board = boards.get(geom);
   if (!board) boards.set(geom, (board = new Freedom(geom)));

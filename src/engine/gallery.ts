@@ -1,16 +1,8 @@
 /**
- * The second set of built-in layouts: our own designs, drawn with the helpers of shapes.ts,
- * grouped into families by builtins.ts.
- *
- * Implementation notes: what makes a shape good to play, learned while drawing these (each measured by how often
- * a uniform shuffle of it can be won: the classic columns of docs/study-builtins.csv):
- * - Short rows. A tile inside a long unbroken row is blocked until a neighbour goes, so on long rows most
- *   uniform shuffles cannot be won and the classic dealer has to mend its deals. Wide boards are split into
- *   fields, panels or buildings a half tile apart (a gap of a half tile breaks the row: only tiles exactly
- *   a tile apart block each other).
- * - Layers stepped in by a whole tile, not a half, so each layer's edge is open from the start.
- * - Stacks of single tiles need partners off the stack: at most half the tiles may lie on one chain.
- * Shapes stay within 36 × 20 half tiles, so a board fits a screen in either orientation.
+ * The second set of built-in layouts, our own designs drawn with shapes.ts and grouped by builtins.ts. What
+ * makes
+ * a shape good to play (short rows, layers stepped in by a whole tile, partners off every stack):
+ * docs/engine.md, "Layouts".
  */
 import type { Slot } from './types.ts';
 import {
@@ -35,7 +27,7 @@ import {
   type Region,
 } from './shapes.ts';
 
-/** Fields of `sizes` tiles in a row at y, a half tile apart, centred on x = cx (half tiles). */
+/** Fields of `sizes` tiles in a row at y, a half tile apart, centred on x = cx. */
 const fields = (cx: number, y: number, sizes: readonly number[], z = 0): Slot[] => {
   const width = sizes.reduce((sum, n) => sum + 2 * n + 1, -1);
   let x = cx - Math.floor(width / 2);
@@ -46,7 +38,6 @@ const fields = (cx: number, y: number, sizes: readonly number[], z = 0): Slot[] 
   });
 };
 
-// ---------------------------------------------------------------------------
 // Small and quick
 
 export const KITE = build('kite', 'Kite', 'A kite on the wind: a raised frame of spars, its tail swinging out behind', [
@@ -79,7 +70,7 @@ export const TEACUP = build('teacup', 'Teacup', 'A cup of tea on its saucer, ste
   [tile(5, 0), tile(6, 2), tile(11, 0), tile(12, 2)], // steam
 ]);
 
-/** One blade of the pinwheel, up and to the right of the hub at (10, 10): a triangle above the diagonal. */
+/** One blade of the pinwheel: a triangle above the diagonal, up and right of the hub at (10, 10). */
 const BLADE = art(10, 2, ['####', '###', '##', '#']);
 export const PINWHEEL = build('pinwheel', 'Pinwheel', 'Four blades turning about a raised hub', [
   [0, 1, 2, 3].flatMap((k) => {
@@ -95,7 +86,6 @@ export const PINWHEEL = build('pinwheel', 'Pinwheel', 'Four blades turning about
   stack(9, 9, 2, 1), // the hub
 ]);
 
-// ---------------------------------------------------------------------------
 // Letters and symbols
 
 export const ZEN = build('zen', 'Zen', 'The word ZEN in strokes one tile wide, its bars raised', [
@@ -261,7 +251,6 @@ export const ANCHOR = build('anchor', 'Anchor', 'A ship’s anchor: ring, stock,
   row(16, 6, 3, 1),
 ]);
 
-// ---------------------------------------------------------------------------
 // Animals
 
 export const CAT = build('cat', 'Cat', 'A cat sitting up, ears pricked, its tail curled round its paws', [
@@ -369,7 +358,6 @@ export const RABBIT = build('rabbit', 'Rabbit', 'A rabbit sitting up, long ears 
   [tile(3, 5, 1), tile(5, 7, 1), tile(3, 9, 1)], // the head, an eye left open
 ]);
 
-// ---------------------------------------------------------------------------
 // Towers
 
 /** One tier of the pagoda: `rows` of walls under a row of eaves, on every layer up to `top`. */
@@ -387,7 +375,7 @@ export const PAGODA = build('pagoda', 'Pagoda', 'Four tiers under wide eaves, ea
   stack(11, 0, 5), // the spire
 ]);
 
-/** A building of the skyline: `cols` × `rows` tiles on the street at y = 18, with a lit upper storey if `lit`. */
+/** A building of the skyline on the street at y = 18, with a lit upper storey if `lit`. */
 const building = (x: number, cols: number, rows: number, lit: boolean): Slot[] => [
   ...rect(x, 18 - 2 * rows, cols, rows),
   ...(lit ? rect(x, 18 - 2 * rows, cols, rows, 1).filter((s) => (s.x - x + s.y) % 4 === 0) : []),
@@ -440,7 +428,6 @@ export const COLONNADE = build(
   ],
 );
 
-// ---------------------------------------------------------------------------
 // Flat and wide
 
 const RIVER_COURSE: readonly Point[] = [
@@ -534,10 +521,9 @@ export const PLAINS = build(
   ],
 );
 
-// ---------------------------------------------------------------------------
 // Classic
 
-/** A peak: on layer k, rows `layers[k]` tiles long centred on x = cx, from y + k (each layer a half tile lower down). */
+/** A peak: on layer k, rows `layers[k]` tiles long centred on x = cx, from y + k. */
 const peak = (cx: number, y: number, layers: readonly (readonly number[])[]): Slot[] =>
   layers.flatMap((widths, k) => centredRows(cx, y + k, widths, k));
 export const MOUNTAIN = build(
@@ -556,8 +542,8 @@ export const MOUNTAIN = build(
 );
 
 /**
- * A petal: an ellipse `len` by `wid` half tiles whose long axis points from (cx, cy) along the unit
- * direction (dx, dy), its middle `dist` out; drawn round for tiles 3 × 4.
+ * A petal: an ellipse `len` by `wid` half tiles, its long axis along the unit (dx, dy), its middle `dist`
+ * from (cx, cy).
  */
 const petal =
   (cx: number, cy: number, [dx, dy]: Point, dist: number, len: number, wid: number): Region =>
@@ -583,11 +569,7 @@ export const LOTUS = build('lotus', 'Lotus', 'A lotus flower: two rings of petal
   fillSymmetric(17, 0, 10, ellipse(17, 10, 3.2, 2.6), 2),
 ]);
 
-/**
- * The palace: each layer a whole tile in from the one below on every side, so the edges of every layer are
- * open from the start (a palace stepped in by half tiles covers every lower tile, and shuffled deals of it are
- * nearly always lost).
- */
+/** The palace: each layer a whole tile in from the one below on every side. */
 export const IMPERIAL = build(
   'imperial',
   'Imperial',

@@ -1,18 +1,7 @@
 /**
- * The game model: a deal plus the moves played on it.
- *
- * Implementation notes: a `Game` is an immutable value; `applyMove` returns a new
- * one. The board is the array of current faces (null once removed), so a shuffle
- * is just a new face array. Undo and redo walk two stacks of steps; every move
- * accepted, undo, hint and check included, is appended to `log`, so `replay(deal, log)`
- * rebuilds the same game and the server can trust nothing else. Shuffle number k
- * (counting every shuffle played, undone or not) always gives the same faces.
- *
- * A shuffle searches for a removal order (about 0.4 ms on the turtle), so a log with 100 shuffles
- * took ~40 ms to replay. A game keeps the faces each shuffle gave (`boards`), and a replay given
- * those boards back takes them instead of searching again: a stored game replays
- * at the cost of its matches whatever its shuffles. A board given back is checked against the
- * tiles on the board at that point; one that does not fit is searched again.
+ * The game model: an immutable deal plus the moves played on it, every accepted move logged so `replay(deal,
+ * log)`
+ * rebuilds the same game (docs/engine.md, "Games and replay").
  */
 import { shuffleFaces } from './shuffle.ts';
 import { makeGeometry, parseGeometry, type Geometry } from './layout.ts';
@@ -23,20 +12,18 @@ import { err, FACES, ok, type Deal, type Face, type Pair, type Result } from './
 export const MOVE_TYPES = ['match', 'shuffle', 'undo', 'redo', 'hint', 'check'] as const;
 export type MoveType = (typeof MOVE_TYPES)[number];
 
-/** What the player heard on asking "can this still be won?": the solver's answer, or that it could not tell. */
 export const HEARD = ['yes', 'no', 'unknown'] as const;
 export type Heard = (typeof HEARD)[number];
 
 export type Move =
   | { readonly type: 'match'; readonly a: number; readonly b: number }
   | { readonly type: 'shuffle' | 'undo' | 'redo' | 'hint' }
-  | { readonly type: 'check'; readonly heard: Heard }; // the player asked "can this still be won?" and heard this
+  | { readonly type: 'check'; readonly heard: Heard };
 
-/** True when two moves are the same move (a match of the same two slots in the same order, or the same kind). */
 export const isSameMove = (a: Move, b: Move): boolean =>
   a.type === b.type && (a.type !== 'match' || (b.type === 'match' && a.a === b.a && a.b === b.b));
 
-/** True for every move but a hint or a check: the moves that can change the board (those two only count). */
+/** True for every move but a hint or a check. */
 export const isBoardMove = (m: Move): boolean => m.type !== 'hint' && m.type !== 'check';
 
 export const STATUSES = ['playing', 'won', 'stuck'] as const;
@@ -62,25 +49,23 @@ type Step =
 export interface Game {
   readonly deal: Deal;
   readonly geom: Geometry;
-  readonly faces: readonly (Face | null)[]; // current face per slot; null once removed
-  readonly left: number; // tiles still on the board
-  readonly past: readonly Step[]; // steps that undo can take back, oldest first
-  readonly future: readonly Step[]; // steps that redo can play again, next last
-  readonly log: readonly Move[]; // every accepted move, in order
-  readonly matches: number; // pairs removed, counting undone ones
+  readonly faces: readonly (Face | null)[]; // null once removed
+  readonly left: number;
+  readonly past: readonly Step[]; // steps undo can take back, oldest first
+  readonly future: readonly Step[]; // steps redo can play again, next last
+  readonly log: readonly Move[];
+  readonly matches: number; // undone ones included
   readonly hints: number;
-  readonly shuffles: number; // shuffles played, counting undone ones; numbers the next shuffle
+  readonly shuffles: number; // undone ones included; numbers the next shuffle
   readonly undos: number;
   readonly redos: number;
   readonly boards: readonly (readonly (Face | null)[])[]; // boards[k]: the faces shuffle k + 1 gave
 }
 
-/** Boards from earlier replays of the same log: boards[k] is what shuffle k + 1 gave (Game.boards). */
 export type KnownBoards = readonly (readonly (Face | null)[])[];
 
 const GEOMETRY = new WeakMap<Deal, Geometry>();
 
-/** A new game on a deal (the deal's tiles must form a valid layout). */
 export function newGame(deal: Deal): Result<Game, string> {
   let geom = GEOMETRY.get(deal);
   if (!geom) {
@@ -106,33 +91,21 @@ export function newGame(deal: Deal): Result<Game, string> {
   });
 }
 
-/** Presence array of a game's board. */
 export const presenceOf = (game: Game): Presence => presenceOfFaces(game.faces);
 
-/** Is slot i on the board and free? */
 export const isTileFree = (game: Game, i: number): boolean => isFree(game.geom, presenceOf(game), i);
 
-/** Pairs that can be played now. */
 export const availablePairs = (game: Game): [number, number][] =>
   matchingPairs(game.geom, presenceOf(game), game.faces);
 
-/** won: board empty; stuck: tiles left but no pair to play; playing otherwise. */
 export function statusOf(game: Game): Status {
   if (game.left === 0) return 'won';
   return availablePairs(game).length > 0 ? 'playing' : 'stuck';
 }
 
-/**
- * A game being changed in place: `applyMoves` copies the game once, plays every
- * move on the copy and freezes it at the end, so a log of L moves costs O(n + L)
- * plus the moves themselves, not a copy of the whole game per move.
- *
- * The faces are copied on write: after a shuffle, its undo or redo, `faces` is the step's own
- * board (`shared`), copied only when a match changes it. Undoing and redoing a shuffle a thousand
- * times on a board of 1,000 tiles once copied 8 MB of faces a request.
- */
+/** A game changed in place by `applyMoves`, faces copied on write (docs/engine.md, "Games and replay"). */
 interface Draft {
-  faces: (Face | null)[]; // while `shared`, an array others hold too: never written before ownFaces
+  faces: (Face | null)[]; // while `shared`, never written before ownFaces
   shared: boolean;
   present: Uint8Array;
   left: number;
@@ -145,12 +118,12 @@ interface Draft {
   undos: number;
   redos: number;
   boards: (readonly (Face | null)[])[];
-  known: KnownBoards; // boards to take instead of searching
+  known: KnownBoards;
 }
 
 const draftOf = (game: Game, known: KnownBoards = []): Draft => ({
   ...game,
-  faces: game.faces as (Face | null)[], // the game's own: shared, so copied before the first write
+  faces: game.faces as (Face | null)[],
   shared: true,
   present: presenceOf(game),
   past: game.past.slice(),
@@ -162,15 +135,15 @@ const draftOf = (game: Game, known: KnownBoards = []): Draft => ({
 
 const FACE_INDEX: ReadonlyMap<Face, number> = new Map(FACES.map((f, i) => [f, i]));
 
-/** Does a known board fit the tiles on the board: the same slots present, the same faces in another order? */
+/** Same slots as the board, the same faces in another order? */
 function fits(d: Draft, board: readonly (Face | null)[]): boolean {
   if (board.length !== d.faces.length) return false;
-  const count = new Int32Array(FACES.length); // per face: on the board now, less on the known board
+  const count = new Int32Array(FACES.length);
   for (let i = 0; i < board.length; i++) {
     const was = d.faces[i];
     const now = board[i];
     if ((was == null) !== (now == null)) return false;
-    if (was != null) count[FACE_INDEX.get(was)!]!++; // every face has its index, below FACES.length
+    if (was != null) count[FACE_INDEX.get(was)!]!++;
     if (now == null) continue;
     const k = FACE_INDEX.get(now);
     if (k === undefined) return false;
@@ -195,7 +168,6 @@ const freeze = (game: Game, d: Draft): Game => ({
   boards: d.boards,
 });
 
-/** The draft's faces, copied first if they are shared (see Draft). */
 function ownFaces(d: Draft): (Face | null)[] {
   if (d.shared) {
     d.faces = d.faces.slice();
@@ -204,13 +176,11 @@ function ownFaces(d: Draft): (Face | null)[] {
   return d.faces;
 }
 
-/** Takes a step's board as the draft's faces, without a copy (it is never written: see Draft). */
 function shareFaces(d: Draft, board: readonly (Face | null)[]): void {
   d.faces = board as (Face | null)[];
   d.shared = true;
 }
 
-/** Plays a step forward (a match, or the faces after a shuffle) on the draft. */
 function doStep(d: Draft, step: Step): void {
   if (step.type === 'shuffle') {
     shareFaces(d, step.after);
@@ -224,7 +194,6 @@ function doStep(d: Draft, step: Step): void {
   d.left -= 2;
 }
 
-/** Takes a step back on the draft. */
 function undoStep(d: Draft, step: Step): void {
   if (step.type === 'shuffle') {
     shareFaces(d, step.before);
@@ -252,7 +221,7 @@ function checkMatch(geom: Geometry, d: Draft, a: number, b: number): Result<Step
   return ok({ type: 'match', a, b, faceA, faceB });
 }
 
-/** Plays one move on the draft; on an error the draft is unchanged. */
+/** Plays one move on the draft; on an error it is unchanged. */
 function play(game: Game, d: Draft, move: Move): Result<true, MoveError> {
   switch (move.type) {
     case 'match': {
@@ -304,7 +273,7 @@ function play(game: Game, d: Draft, move: Move): Result<true, MoveError> {
       if (d.left === 0) return err(MoveError.GameOver, 'the board is already clear');
       d.hints++;
       break;
-    case 'check': // the answer the player heard is the client's word: it changes nothing here (counted by the server)
+    case 'check': // the client's word: changes nothing here
       if (d.left === 0) return err(MoveError.GameOver, 'the board is already clear');
       break;
     default:
@@ -314,7 +283,6 @@ function play(game: Game, d: Draft, move: Move): Result<true, MoveError> {
   return ok(true);
 }
 
-/** Plays one move; returns the new game, or why the move is illegal (the game is unchanged). */
 export function applyMove(game: Game, move: Move): Result<Game, MoveError> {
   const d = draftOf(game);
   const result = play(game, d, move);
@@ -322,19 +290,18 @@ export function applyMove(game: Game, move: Move): Result<Game, MoveError> {
 }
 
 export interface ReplayError {
-  readonly index: number; // position in the log of the first illegal move
+  readonly index: number;
   readonly code: MoveError | string;
   readonly message: string;
 }
 
-/** Replays a whole move log on a deal, checking every move; `known`: boards of an earlier replay (Game.boards). */
+/** Replays a move log on a deal; `known`: boards of an earlier replay. */
 export function replay(deal: Deal, log: readonly Move[], known?: KnownBoards): Result<Game, ReplayError> {
   const start = newGame(deal);
   if (!start.ok) return err({ index: -1, code: start.error, message: start.message }, start.message);
   return applyMoves(start.value, log, known);
 }
 
-/** Applies moves in order; stops at the first illegal one. `known`: boards for shuffles past the game's (Game.boards). */
 export function applyMoves(game: Game, moves: readonly Move[], known?: KnownBoards): Result<Game, ReplayError> {
   const d = draftOf(game, known);
   for (let index = 0; index < moves.length; index++) {
@@ -347,8 +314,8 @@ export function applyMoves(game: Game, moves: readonly Move[], known?: KnownBoar
 
 export interface Hint {
   readonly pair: Pair | null; // null: no moves at all
-  readonly winning: boolean; // true when the solver proved the position stays winnable after this pair
-  readonly result: SolveOutcome; // the solver's answer for the position before the pair: 'unresolved' = unknown
+  readonly winning: boolean; // proved winnable after this pair
+  readonly result: SolveOutcome;
 }
 
 /** A pair that keeps the game winnable when the solver finds one, else any pair, else none. */
@@ -357,7 +324,7 @@ export function hintFor(game: Game, budget?: number): Hint {
   const answer = solve(game.geom, presenceOf(game), game.faces, {
     budget,
     seed: game.deal.seed,
-    pairing: game.deal.solution, // a solution of the start: its pairing often still clears the board
+    pairing: game.deal.solution,
   });
   if (answer.result === 'solvable' && answer.solution.length > 0)
     return { pair: answer.solution[0]!, winning: true, result: answer.result };
@@ -366,20 +333,17 @@ export function hintFor(game: Game, budget?: number): Hint {
 }
 
 export interface Winnability {
-  readonly result: SolveOutcome; // for the current position
-  /** When unsolvable: how many undo steps lead back to the last winnable position (null if not found). */
+  readonly result: SolveOutcome;
+  /** When unsolvable: undo steps back to the last winnable position. */
   readonly undoSteps: number | null;
 }
 
 /**
- * Can the current position still be cleared? If not, finds the last position on
- * the undo stack that could, by binary search: within the steps since the last
- * shuffle, winnability only ever goes from yes to no. `proven`: the caller knows the
- * positions after undoing 0 … proven − 1 steps cannot be cleared (it proved one of
- * them earlier, and the others were reached from it by play): they are not asked again.
+ * Can the position still be cleared? If not, bisects the undo stack since the last shuffle (winnability only
+ * goes
+ * from yes to no). `proven`: that many positions are known lost.
  */
 export function winnability(game: Game, budget?: number, proven = 0): Winnability {
-  // The pairing of the latest solution known for an earlier board: the deal's, then each winnable board's.
   let known: readonly Pair[] = game.deal.solution;
   const check = (faces: readonly (Face | null)[]): SolveOutcome => {
     const answer = solve(game.geom, presenceOfFaces(faces), faces, { budget, seed: game.deal.seed, pairing: known });
@@ -388,18 +352,16 @@ export function winnability(game: Game, budget?: number, proven = 0): Winnabilit
   };
   const now = proven > 0 ? 'unsolvable' : check(game.faces);
   if (now !== 'unsolvable') return { result: now, undoSteps: null };
-  // boards[k] is the position after undoing k steps.
   const boards: (readonly (Face | null)[])[] = [game.faces];
   for (let k = game.past.length - 1; k >= 0; k--) {
     const step = game.past[k]!;
-    if (step.type === 'shuffle') break; // a shuffle's result is always winnable: the search stops there
+    if (step.type === 'shuffle') break;
     const before = boards[boards.length - 1]!.slice();
     before[step.a] = step.faceA;
     before[step.b] = step.faceB;
     boards.push(before);
   }
-  // Find the smallest k with a winnable board: boards[0] is not; the last one is, without asking the solver (the
-  // deal's start and a shuffle's result can always be cleared: both come with a removal order).
+  // boards[0] is lost; the last (a start or a shuffle's) is winnable.
   let hi = boards.length - 1;
   if (hi < 1) return { result: now, undoSteps: null };
   let lo = Math.min(Math.max(1, proven), hi);
@@ -411,5 +373,4 @@ export function winnability(game: Game, budget?: number, proven = 0): Winnabilit
   return { result: now, undoSteps: lo };
 }
 
-/** Geometry for a deal's tiles (exposed for clients that render a deal). */
 export const geometryOfDeal = (deal: Deal): Geometry => GEOMETRY.get(deal) ?? makeGeometry(deal.tiles);

@@ -1,13 +1,7 @@
 /**
- * Layout validation and geometry.
- *
- * Implementation notes: every question the game asks of a position ("is this tile
- * free?", "what became free after this pair left?") only involves a tile's
- * neighbours, so `makeGeometry` precomputes, once per layout, four neighbour
- * lists per slot: the slots above it that overlap it, the slots below it, and
- * the slots that flank it on its own layer to the left and to the right. The
- * build is a plain O(n²) scan: n is at most MAX_TILES, and a layout is built
- * once and cached by its callers.
+ * Layout validation and geometry: every question of a position involves only a tile's neighbours, so
+ * `makeGeometry` precomputes four lists per slot (above, below, left, right), once per layout (an O(n²)
+ * scan).
  */
 import { err, ok, type Layout, type Result, type Slot } from './types.ts';
 
@@ -29,9 +23,9 @@ export type LayoutError = (typeof LayoutError)[keyof typeof LayoutError];
 
 export interface Geometry {
   readonly slots: readonly Slot[];
-  readonly size: number; // number of slots
-  readonly above: readonly (readonly number[])[]; // higher slots overlapping slot i: it is covered while one is present
-  readonly below: readonly (readonly number[])[]; // lower slots that slot i overlaps
+  readonly size: number;
+  readonly above: readonly (readonly number[])[]; // higher slots overlapping slot i
+  readonly below: readonly (readonly number[])[];
   readonly left: readonly (readonly number[])[]; // same layer at x − 2 with |dy| < 2
   readonly right: readonly (readonly number[])[]; // same layer at x + 2 with |dy| < 2
   readonly extent: Extent;
@@ -40,9 +34,9 @@ export interface Geometry {
 export interface Extent {
   readonly minX: number; // in half tiles
   readonly minY: number;
-  readonly width: number; // from minX to the right edge of the rightmost tile; in half tiles
+  readonly width: number; // to the right edge of the rightmost tile; in half tiles
   readonly height: number;
-  readonly depth: number; // number of layers from 0 to the top one
+  readonly depth: number;
 }
 
 const overlaps = (a: Slot, b: Slot): boolean => Math.abs(a.x - b.x) < 2 && Math.abs(a.y - b.y) < 2;
@@ -50,9 +44,9 @@ const overlaps = (a: Slot, b: Slot): boolean => Math.abs(a.x - b.x) < 2 && Math.
 const describe = (s: Slot): string => `(${s.x}, ${s.y}, ${s.z})`;
 
 /**
- * Checks the slots of a layout: non-empty, at most MAX_TILES, whole coordinates in
- * range, no two tiles sharing space on one layer, an even count. It does not check
- * that the layout can be cleared; dealing does that.
+ * Checks a layout's slots: non-empty, at most MAX_TILES, whole coordinates in range, no two tiles sharing
+ * space,
+ * an even count. Not that the layout can be cleared: dealing does that.
  */
 export function validateSlots(slots: readonly Slot[]): Result<readonly Slot[], LayoutError> {
   if (slots.length === 0) return err(LayoutError.Empty, 'the layout has no tiles');
@@ -68,13 +62,14 @@ export function validateSlots(slots: readonly Slot[]): Result<readonly Slot[], L
         `tile ${describe(s)} is out of range: x and y must be whole numbers 0–${MAX_COORD}, z 0–${MAX_LAYER}`,
       );
   }
-  // Tiles overlap when they are less than a tile apart on both axes, so each tile's rivals are in the 3 × 3
-  // positions around it: a lookup each instead of a scan of its layer (O(n), not O(n²): uploads check this).
+  // Tiles overlap when less than a tile apart on both axes, so each tile's rivals are in the 3 × 3 positions
+  // around
+  // it: a lookup each, O(n) (uploads check this).
   const seen = new Map<number, number>(); // (z, y, x) of each tile so far → its index
-  const keyOf = (x: number, y: number, z: number): number => (z * (MAX_COORD + 3) + y) * (MAX_COORD + 3) + x; // x, y from 0 to MAX_COORD + 2
+  const keyOf = (x: number, y: number, z: number): number => (z * (MAX_COORD + 3) + y) * (MAX_COORD + 3) + x;
   for (let i = 0; i < slots.length; i++) {
     const s = slots[i]!;
-    let first = -1; // the earliest tile that shares room with s: the one a scan in order meets first
+    let first = -1; // the earliest tile sharing room with s, as a scan in order would find
     for (let dy = -1; dy <= 1; dy++)
       for (let dx = -1; dx <= 1; dx++) {
         const j = seen.get(keyOf(s.x + dx + 1, s.y + dy + 1, s.z));
@@ -95,7 +90,7 @@ export function validateSlots(slots: readonly Slot[]): Result<readonly Slot[], L
   return ok(slots);
 }
 
-/** Precomputes neighbour lists for valid slots (see validateSlots). */
+/** Precomputes neighbour lists for valid slots. */
 export function makeGeometry(slots: readonly Slot[]): Geometry {
   const n = slots.length;
   const above: number[][] = Array.from({ length: n }, () => []);
@@ -131,18 +126,16 @@ export function makeGeometry(slots: readonly Slot[]): Geometry {
   return { slots, size: n, above, below, left, right, extent };
 }
 
-/** Validates a layout's slots and builds its geometry in one step. */
 export function parseGeometry(slots: readonly Slot[]): Result<Geometry, LayoutError> {
   const checked = validateSlots(slots);
   return checked.ok ? ok(makeGeometry(checked.value)) : checked;
 }
 
-/** Layout slots sorted by layer, then row, then column: the canonical slot order. */
+/** Layout slots by layer, then row, then column: the canonical slot order. */
 export function sortSlots(slots: readonly Slot[]): Slot[] {
   return [...slots].sort((a, b) => a.z - b.z || a.y - b.y || a.x - b.x);
 }
 
-/** A new layout value; slots are kept in the given order. */
 export const makeLayout = (id: string, name: string, description: string, slots: readonly Slot[]): Layout => ({
   id,
   name,

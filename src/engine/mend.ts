@@ -1,21 +1,7 @@
 /**
- * Mending a shuffle into a winnable deal by playing it (classic deals).
- *
- * On some layouts a winnable uniform shuffle is rarer than one in a thousand (long
- * rows, tall stacks, sets repeated on a large board), and proving each shuffle
- * won or lost costs the solver milliseconds. There the dealer plays a fresh
- * shuffle instead: a greedy player removes, among the free matching pairs, a whole
- * group when all its tiles are free, else the pair that frees the most tiles, with
- * higher tiles first (ties broken by the seeded stream). When no free pair
- * matches, the player trades faces: one free tile takes the face of a buried copy
- * of another free tile's group, and that copy takes the first tile's face. Faces
- * only move between tiles still on the board, so every pair removed before still
- * matches, and the play is the deal's solution. The result is the shuffle with a
- * few faces traded, not a uniform draw from the winnable shuffles.
- *
- * The play can strand fewer than two free tiles (a stack left alone); the caller
- * then mends another shuffle, or mends along a removal order of the layout, which
- * always succeeds.
+ * Mending a shuffle into a winnable deal by playing it (classic deals on layouts where winnable shuffles are
+ * rare):
+ * a greedy player plays, and where no free pair matches, two faces trade places (docs/engine.md, "Mending").
  */
 import { flatOf, neighbourCounts } from './flat.ts';
 import type { Geometry } from './layout.ts';
@@ -24,15 +10,14 @@ import type { Rng } from './rng.ts';
 import type { Face, Pair } from './types.ts';
 
 export interface Mended {
-  readonly faces: Face[]; // the deal's face per slot
-  readonly solution: Pair[]; // the play that clears it
-  readonly traded: Pair[]; // slots whose faces were exchanged, in order (none: the shuffle was won as drawn)
+  readonly faces: Face[];
+  readonly solution: Pair[];
+  readonly traded: Pair[]; // slots whose faces were exchanged, in order (none: won as drawn)
 }
 
-const WHOLE_GROUP = 1_000; // score of a pair whose group has no tile left buried: taking it never costs a choice
+const WHOLE_GROUP = 1_000; // score of a pair whose group has no tile buried: never costs a choice
 const PER_FREED = 4; // score per tile the pair frees; a tile's layer adds its z
 
-/** Groups numbered from 0, per slot. */
 function groupsOf(faces: readonly Face[]): { group: Int32Array; count: number } {
   const ids = new Map<string, number>();
   const group = new Int32Array(faces.length);
@@ -59,7 +44,7 @@ export function mendByPlay(geom: Geometry, shuffled: readonly Face[], rng: Rng):
   const seen = new Int32Array(n);
   let mark = 0;
   const free: number[] = [];
-  const ties: number[] = []; // pairs as a, b, a, b, …
+  const ties: number[] = [];
   const solution: Pair[] = [];
   const traded: Pair[] = [];
 
@@ -84,7 +69,7 @@ export function mendByPlay(geom: Geometry, shuffled: readonly Face[], rng: Rng):
     return found;
   };
   const freed = (a: number, b: number): number => {
-    seen[a] = seen[b] = ++mark; // the pair itself is not counted
+    seen[a] = seen[b] = ++mark;
     const before = freeNeighbours(a) + freeNeighbours(b);
     lift(a, -1);
     lift(b, -1);
@@ -95,7 +80,7 @@ export function mendByPlay(geom: Geometry, shuffled: readonly Face[], rng: Rng):
     return after - before;
   };
   const score = (a: number, b: number): number => PER_FREED * freed(a, b) + geom.slots[a]!.z + geom.slots[b]!.z;
-  let best = -Infinity; // the best score this step, and the pairs that have it
+  let best = -Infinity;
   const consider = (a: number, b: number, value: number): void => {
     if (value < best) return;
     if (value > best) {
@@ -131,7 +116,7 @@ export function mendByPlay(geom: Geometry, shuffled: readonly Face[], rng: Rng):
     let a = ties[2 * k]!;
     let b = ties[2 * k + 1]!;
     if (!matched) {
-      // No free pair: b trades faces with a buried copy of a's group (there is one: groups are even, a is alone free).
+      // No free pair: b trades faces with a buried copy of a's group (groups are even, so there is one).
       if (rng.int(2) === 1) [a, b] = [b, a];
       const copies: number[] = [];
       for (let i = 0; i < n; i++) if (present[i] === 1 && i !== a && group[i] === group[a]) copies.push(i);
@@ -148,7 +133,10 @@ export function mendByPlay(geom: Geometry, shuffled: readonly Face[], rng: Rng):
   return { faces, solution, traded };
 }
 
-/** Makes each pair of a removal order match, trading faces with a later tile where it does not: always succeeds. */
+/**
+ * Makes each pair of a removal order match, trading faces with a later tile where it does not: always
+ * succeeds.
+ */
 export function mendAlongOrder(shuffled: readonly Face[], order: readonly Pair[], rng: Rng): Mended {
   const faces = shuffled.slice();
   const { group } = groupsOf(faces);

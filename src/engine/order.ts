@@ -1,23 +1,6 @@
 /**
- * Finding a removal order: a sequence of pairs of geometrically free slots that
- * empties a position, faces ignored. Deals are made by pasting face pairs onto
- * such an order (see deal.ts), and shuffles re-run it over the tiles left.
- *
- * Implementation notes: a depth-first search with
- * - weighted random move ordering: tiles on higher layers are tried first
- *   (weight (1 + z)²), so stacks are taken down early and rarely strand;
- * - a lookahead bound: in any clearing order, tiles on a chain (each covering the
- *   next) are removed one at a time, each with a partner from off the chain, so
- *   the longest chain of remaining tiles may be at most half of them. This alone
- *   forces the right move when one tall stack stands among single tiles, and
- *   proves at the root that a lone tower or stacked towers cannot be cleared;
- * - backtracking with a table of positions already proven dead (Zobrist hashes),
- *   so no position is expanded twice;
- * - a node budget, so that adversarial input ends with an error instead of a hang.
- * The chain bound runs in O(tiles + overlaps) per candidate, with free flags kept
- * up to date incrementally from counts of covering and flanking tiles (flat.ts),
- * and the search state (typed arrays, frames, methods) is one object per geometry,
- * reused by every search: a deal allocates almost nothing per step.
+ * Finding a removal order: pairs of free slots that empty a position, faces ignored (docs/engine.md, "Removal
+ * orders").
  */
 import { LayoutError, type Geometry } from './layout.ts';
 import { flatOf, neighbourCounts, type Flat } from './flat.ts';
@@ -25,9 +8,8 @@ import type { Presence } from './rules.ts';
 import { makeRng, type Rng } from './rng.ts';
 import { err, ok, type Pair, type Result } from './types.ts';
 
-export const ORDER_BUDGET = 200_000; // candidate pairs examined before giving up; real layouts need ~n/2
+export const ORDER_BUDGET = 200_000; // candidate pairs; real layouts need ~n/2
 
-/** Slot indices from the top layer down: children come after every slot above them. */
 function topDown(geom: Geometry): Int32Array {
   const order = Array.from({ length: geom.size }, (_, i) => i);
   order.sort((a, b) => geom.slots[b]!.z - geom.slots[a]!.z || a - b);
@@ -41,10 +23,7 @@ const topDownOf = (geom: Geometry): Int32Array => {
   return order;
 };
 
-/**
- * The longest chain of present tiles each covering the next; `scratch` is reused
- * storage of geom.size entries.
- */
+/** The longest chain of present tiles each covering the next. */
 export function longestChain(geom: Geometry, present: Presence, scratch: Int32Array): number {
   let longest = 0;
   const order = topDownOf(geom);
@@ -76,7 +55,7 @@ export function quickUnclearable(geom: Geometry, present: Presence): string | nu
 }
 
 const WEIGHT = new WeakMap<Geometry, Int32Array>();
-/** Per slot, its weight in the random order: (1 + z)², integers so that every engine agrees. */
+/** Per slot: (1 + z)², integers so every engine agrees. */
 const weightOf = (geom: Geometry): Int32Array => {
   let weight = WEIGHT.get(geom);
   if (!weight) WEIGHT.set(geom, (weight = Int32Array.from(geom.slots, (s) => (1 + s.z) * (1 + s.z))));
@@ -84,7 +63,6 @@ const weightOf = (geom: Geometry): Int32Array => {
 };
 
 const QUICK_FULL = new WeakMap<Geometry, string | null>();
-/** quickUnclearable for the whole layout, once per geometry: every deal starts there. */
 const quickUnclearableFull = (geom: Geometry): string | null => {
   let reason = QUICK_FULL.get(geom);
   if (reason === undefined) QUICK_FULL.set(geom, (reason = quickUnclearable(geom, new Uint8Array(geom.size).fill(1))));
@@ -92,13 +70,13 @@ const quickUnclearableFull = (geom: Geometry): string | null => {
 };
 
 interface Frame {
-  id: number; // marks the tiles this frame has drawn (see `drawnBy`)
-  readonly drawn: number[]; // the free tiles of this frame's position in weighted random order, drawn lazily
-  count: number; // how many are drawn (the array is reused: entries past it are stale)
-  drawnWeight: number; // their total weight
-  i: number; // cursor over pairs (drawn[i], drawn[j]) with i < j
+  id: number;
+  readonly drawn: number[]; // the free tiles in weighted random order, drawn lazily
+  count: number;
+  drawnWeight: number;
+  i: number;
   j: number;
-  a: number; // the pair this frame removed, to be restored on backtrack; -1 when none
+  a: number; // the pair this frame removed; -1: none
   b: number;
 }
 
@@ -114,14 +92,13 @@ const zobristOf = (geom: Geometry): Uint32Array => {
   return keys;
 };
 
-/** Where the search starts: a position's neighbour counts, free slots (in slot order) and Zobrist hash. */
 interface Start {
   readonly present: Uint8Array;
   readonly aboveCount: Int32Array;
   readonly leftCount: Int32Array;
   readonly rightCount: Int32Array;
   readonly freeList: readonly number[];
-  readonly freeAt: Int32Array; // per slot, its index in freeList, or -1
+  readonly freeAt: Int32Array;
   readonly freeWeight: number;
   readonly h1: number;
   readonly h2: number;
@@ -150,27 +127,23 @@ function startOf(geom: Geometry, start: Presence): Start {
 }
 
 /**
- * A search's working state, one per geometry: allocating small typed arrays costs
- * microseconds each, more than a whole deal's steps, and so would closures made
- * per call. The search is synchronous and never nested, so one object serves
- * every call. Frame ids keep counting across calls, so `drawnBy` never needs
- * clearing.
+ * A search's working state, one per geometry and reused. Frame ids count across calls, so `drawnBy` is never
+ * cleared.
  */
 class OrderSearch {
   readonly present: Uint8Array;
   readonly aboveCount: Int32Array;
   readonly leftCount: Int32Array;
   readonly rightCount: Int32Array;
-  readonly freeAt: Int32Array; // per slot, its index in freeList, or -1
-  readonly drawnBy: Int32Array; // per slot, the id of the last frame that drew it
-  readonly scratch: Int32Array; // for longestChain
-  readonly pool: Frame[] = []; // search frames by depth, reused by every search
+  readonly freeAt: Int32Array;
+  readonly drawnBy: Int32Array;
+  readonly scratch: Int32Array;
+  readonly pool: Frame[] = [];
   readonly flat: Flat;
   readonly weight: Int32Array;
   readonly keys: Uint32Array;
-  frames = 0; // frame ids handed out so far
-  // The position being searched: the free slots (in no order, each with its index in freeAt) and their total
-  // weight, its Zobrist hash, and how many tiles are left.
+  frames = 0;
+  // The position: free slots (unordered), their weight, its hash and tiles left.
   freeList: number[] = [];
   freeWeight = 0;
   h1 = 0;
@@ -192,7 +165,6 @@ class OrderSearch {
     this.keys = zobristOf(geom);
   }
 
-  /** Starts from `init` with the generator `rng`. */
   reset(init: Start, left: number, rng: Rng): void {
     this.present.set(init.present);
     this.aboveCount.set(init.aboveCount);
@@ -215,7 +187,6 @@ class OrderSearch {
     return this.present[i] === 1 && this.aboveCount[i] === 0 && (this.leftCount[i] === 0 || this.rightCount[i] === 0);
   }
 
-  /** Keeps the free list up to date as slot j becomes free or not. */
   setFree(j: number, f: boolean): void {
     const { freeAt, freeList } = this;
     const at = freeAt[j]!;
@@ -233,7 +204,6 @@ class OrderSearch {
     }
   }
 
-  /** The tiles below and beside i may have changed freedom. */
   refresh(i: number): void {
     const { below, belowAt, left, leftAt, right, rightAt } = this.flat;
     for (let k = belowAt[i]!; k < belowAt[i + 1]!; k++) this.setFree(below[k]!, this.isFree(below[k]!));
@@ -246,7 +216,7 @@ class OrderSearch {
     this.present[i] = on;
     this.h1 ^= this.keys[2 * i]!;
     this.h2 ^= this.keys[2 * i + 1]!;
-    const delta = on === 1 ? 1 : -1; // i covers the tiles below it and flanks its neighbours
+    const delta = on === 1 ? 1 : -1;
     for (let k = belowAt[i]!; k < belowAt[i + 1]!; k++) this.aboveCount[below[k]!]! += delta;
     for (let k = leftAt[i]!; k < leftAt[i + 1]!; k++) this.rightCount[left[k]!]! += delta;
     for (let k = rightAt[i]!; k < rightAt[i + 1]!; k++) this.leftCount[right[k]!]! += delta;
@@ -261,7 +231,6 @@ class OrderSearch {
     this.left -= 2;
   }
 
-  /** Puts a and b back; refresh re-blocks their neighbours. */
   restore(a: number, b: number): void {
     this.toggle(a, 1);
     this.toggle(b, 1);
@@ -286,11 +255,7 @@ class OrderSearch {
     return frame;
   }
 
-  /**
-   * The k-th tile of the frame's weighted random order, drawn without replacement
-   * from the free list, which holds exactly the frame's position's free tiles while
-   * the frame is on top.
-   */
+  /** The k-th tile of the frame's weighted random order. */
   tileAt(frame: Frame, k: number): number {
     const { freeList, weight, drawnBy } = this;
     while (frame.count <= k) {
@@ -311,17 +276,15 @@ class OrderSearch {
     return frame.drawn[k]!;
   }
 
-  /** The search (see findRemovalOrder), from the position `reset` set. */
   run(budget: number): Result<{ order: Pair[]; stats: OrderStats }, LayoutError> {
     const { geom, pool, present, scratch } = this;
     const dead = new Set<number>();
-    let depth = 0; // frames 0 … depth are on the stack
+    let depth = 0;
     this.frameAt(0);
     let nodes = 0;
     while (this.left > 0) {
       const frame = pool[depth]!;
       if (frame.a >= 0) {
-        // Came back here: the position after this frame's pair was dead.
         this.restore(frame.a, frame.b);
         frame.a = frame.b = -1;
       }
@@ -339,8 +302,7 @@ class OrderSearch {
             `no removal order was found within ${budget} steps; the layout is very likely unclearable`,
           );
         this.take(a, b);
-        // A chain has at most one tile per layer, so the chain bound can only bite once
-        // fewer than twice the layer count are left.
+        // A chain has at most one tile per layer: the bound bites only below twice the layer count.
         const left = this.left;
         const viable =
           left === 0 ||
@@ -360,7 +322,6 @@ class OrderSearch {
         this.frameAt(++depth);
         continue;
       }
-      // Every pair from this position fails: remember it and step back.
       dead.add(this.stateKey());
       if (depth-- === 0)
         return err(LayoutError.Unclearable, 'the layout cannot be cleared: no order of removals empties it');
@@ -386,13 +347,11 @@ const startOfFull = (geom: Geometry): Start => {
 };
 
 export interface OrderStats {
-  readonly nodes: number; // candidate pairs examined
+  readonly nodes: number;
 }
 
 /**
- * A seeded removal order for the present tiles: pairs of slots, both free when
- * taken, that empty the position. Errors with ERR_UNCLEARABLE and the reason when
- * no order exists (or none was found within `budget` candidate pairs).
+ * A seeded removal order for the present tiles; ERR_UNCLEARABLE with the reason when none exists or is found.
  */
 export function findRemovalOrder(
   geom: Geometry,
@@ -405,7 +364,6 @@ export function findRemovalOrder(
   const full = left === geom.size;
   const quick = full ? quickUnclearableFull(geom) : quickUnclearable(geom, start);
   if (quick) return err(LayoutError.Unclearable, `the layout cannot be cleared: ${quick}`);
-  // Every deal starts from the full board: its counts, free list and hash are made once per geometry.
   const search = searchOf(geom);
   search.reset(full ? startOfFull(geom) : startOf(geom, start), left, rng);
   return search.run(budget);

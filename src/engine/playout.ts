@@ -1,14 +1,9 @@
 /**
- * Random legal play: a player who takes any matching pair of free tiles, uniformly at random, until the
- * board is empty or no pair is left. The share of such games that clear a deal is the study's measure of
- * difficulty (docs/study.md): about 40% on relaxed turtle deals, about 6% on uniform solvable ones; it
- * is also half of a deal's difficulty score (difficulty.ts).
- *
- * Implementation notes: the free tiles of each match group are kept in ascending slot order as they
- * become free (freedom.ts), with the number of matching pairs k(k − 1)/2 of each group, their sum, and a
- * bit per group that has a pair; each step draws one of the pairs uniformly (`rng.int(pairs)`, the groups
- * in order of first appearance in slot order, walking only those with a pair, a group's pairs row by row). So a game costs a few microseconds on the turtle, and the draws
- * are the ones the study's first implementation made (which rebuilt the groups from scratch every step).
+ * Random legal play: any matching pair of free tiles, uniformly at random, until the board is empty or stuck
+ * (the
+ * study's measure of difficulty, docs/study.md; half of a deal's difficulty). Each group's free tiles are
+ * kept
+ * ascending as they become free, so a turtle game costs a few microseconds with the study's original draws.
  */
 import { freedomOf } from './freedom.ts';
 import type { Geometry } from './layout.ts';
@@ -16,15 +11,15 @@ import { matchGroup } from './rules.ts';
 import type { Rng } from './rng.ts';
 import type { Face } from './types.ts';
 
-/** The match group of each slot, numbered by first appearance in slot order (-1 for an empty slot). */
+/** The match group of each slot, numbered by first appearance in slot order (-1: empty). */
 export interface Groups {
-  readonly of: Int32Array; // per slot
-  readonly count: number; // groups
+  readonly of: Int32Array;
+  readonly count: number;
   readonly copies: Int32Array; // per group: copies on the board
-  readonly ids: ReadonlyMap<string, number>; // matchGroup key → number
+  readonly ids: ReadonlyMap<string, number>;
 }
 
-/** Numbers the match groups of `faces`; `ids` keeps the numbers of an earlier board (a shuffle). */
+/** Numbers the match groups of `faces`; `ids` keeps an earlier board's numbers (a shuffle). */
 export function groupsOf(faces: readonly (Face | null)[], ids: Map<string, number> = new Map()): Groups {
   const of = new Int32Array(faces.length).fill(-1);
   faces.forEach((face, i) => {
@@ -40,16 +35,16 @@ export function groupsOf(faces: readonly (Face | null)[], ids: Map<string, numbe
 }
 
 /**
- * The free tiles of each group, ascending, in one array: group g's are `tiles[start[g]] …`, `length[g]` of
- * them. Kept per geometry; `open` starts it for a board's groups.
+ * The free tiles of each group, ascending: group g's are `tiles[start[g]] …`, `length[g]` of them. Kept per
+ * geometry.
  */
 export class FreeByGroup {
   readonly tiles: Int32Array;
   start = new Int32Array(0);
   length = new Int32Array(0);
   pairsOf = new Int32Array(0); // per group: length(length − 1)/2
-  active = new Int32Array(0); // bit g % 32 of word g >> 5: group g has a pair (its pairsOf is above 0)
-  pairs = 0; // Σ pairsOf over the groups
+  active = new Int32Array(0); // bit g % 32 of word g >> 5: group g has a pair
+  pairs = 0;
   private groups: Groups | undefined;
   readonly add = (i: number): void => {
     const g = this.groups!.of[i]!;
@@ -59,7 +54,7 @@ export class FreeByGroup {
     this.pairsOf[g]! += this.length[g]!;
     if (this.length[g]! === 1) this.active[g >> 5]! |= 1 << (g & 31);
     this.length[g]!++;
-    // Insertion keeps the group ascending (a group has a few free copies at most).
+    // Insertion keeps the group ascending (a few free copies at most).
     while (k > s && this.tiles[k - 1]! > i) {
       this.tiles[k] = this.tiles[k - 1]!;
       k--;
@@ -71,7 +66,6 @@ export class FreeByGroup {
     this.tiles = new Int32Array(size);
   }
 
-  /** Empty lists for the groups of a new board. */
   open(groups: Groups): void {
     this.groups = groups;
     if (this.start.length !== groups.count) {
@@ -91,7 +85,6 @@ export class FreeByGroup {
     this.pairs = 0;
   }
 
-  /** Takes tile i (free, of group g) out of its list. */
   take(g: number, i: number): void {
     const s = this.start[g]!;
     const end = s + this.length[g]! - 1;
@@ -107,14 +100,13 @@ export class FreeByGroup {
 
 const lists = new WeakMap<Geometry, FreeByGroup>();
 
-/** The free lists kept for a geometry (made on first use). */
 export function freeByGroupOf(geom: Geometry): FreeByGroup {
   let kept = lists.get(geom);
   if (!kept) lists.set(geom, (kept = new FreeByGroup(geom.size)));
   return kept;
 }
 
-/** Plays one random game on the full board of `groups` (groupsOf the deal's faces): the tiles left, 0 when cleared. */
+/** Plays one random game on the full board of `groups`: the tiles left, 0 when cleared. */
 export function playRandom(geom: Geometry, groups: Groups, rng: Rng): number {
   const board = freedomOf(geom);
   const free = freeByGroupOf(geom);
@@ -124,7 +116,7 @@ export function playRandom(geom: Geometry, groups: Groups, rng: Rng): number {
   while (left > 0) {
     if (free.pairs === 0) return left;
     let r = rng.int(free.pairs);
-    // The groups with a pair, in order (their bits, lowest first), until the r-th pair.
+    // The groups with a pair (their bits, lowest first), until the r-th pair.
     let g = -1;
     for (let w = 0; g < 0; w++) {
       for (let bits = free.active[w]!; bits !== 0; bits &= bits - 1) {
@@ -152,7 +144,6 @@ export function playRandom(geom: Geometry, groups: Groups, rng: Rng): number {
   return 0;
 }
 
-/** Plays one random game on a full board; true when it clears the board. */
 export const isClearedByRandomPlay = (geom: Geometry, faces: readonly Face[], rng: Rng): boolean =>
   playRandom(geom, groupsOf(faces), rng) === 0;
 

@@ -1,9 +1,7 @@
 /**
- * The portrait family: layouts shaped for a phone held upright, drawn with art() one layer at a time.
- *
- * Every one stays within 8 tiles across and 9 rows down (16 × 18 half tiles) and at most five layers, so at Fit
- * a tile is at least 40 CSS px wide on a 390×844 phone and 36 px on a 360×640 one (docs/client.md, "Sizes and the
- * 3D stack", has the sums); each upper layer stands a whole tile in from the one below, so its edges are open.
+ * The portrait family: layouts for a phone held upright, within 16 × 18 half tiles and five layers, each
+ * layer a
+ * whole tile in (the sizes: docs/client.md, "Sizes and the 3D stack").
  */
 import type { Layout } from './types.ts';
 import { art, build } from './shapes.ts';

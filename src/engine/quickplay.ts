@@ -1,38 +1,32 @@
 /**
- * Many games of random play in one loop: what a deal's difficulty costs (difficulty.ts). The same games as
- * `playRandom` (playout.ts) from the same generator, move for move, only faster.
- *
- * Implementation notes: the freedom counts (freedom.ts), the free tiles of each match group (playout.ts) and
- * SFC32 itself (rng.ts) are inlined into one function over typed arrays made once per geometry, with no call
- * and no allocation per move or per game. The generator's four lanes live in locals while the games run and
- * are handed back at the end, so the numbers drawn are exactly `makeRng`'s. Which tiles are free does not
- * depend on the order they became free in (each group's free tiles are kept ascending), so the draws pick the
- * same pairs as `playRandom`.
+ * Many random games in one loop, for a deal's difficulty: `playRandom`'s games move for move, inlined over
+ * typed
+ * arrays (docs/engine.md, "Random play").
  */
 import type { Geometry } from './layout.ts';
 import type { Groups } from './playout.ts';
 
-/** A geometry's neighbour lists flattened, the full board's counts and free tiles, and scratch for one game. */
+/** Flattened neighbour lists, the full board's counts and free tiles, and one game's scratch. */
 interface Tables {
   readonly size: number;
-  readonly belowStart: Int32Array; // the slots below slot i: below[belowStart[i]] … below[belowStart[i + 1] - 1]
+  readonly belowStart: Int32Array; // slots below slot i: below[belowStart[i] … belowStart[i + 1])
   readonly below: Int32Array;
   readonly leftStart: Int32Array; // … beside it on the left
   readonly left: Int32Array;
   readonly rightStart: Int32Array; // … on the right
   readonly right: Int32Array;
-  readonly fullCovers: Int32Array; // the full board's counts of tiles above, left and right, per slot
+  readonly fullCovers: Int32Array; // the full board's tiles above, left and right
   readonly fullLefts: Int32Array;
   readonly fullRights: Int32Array;
-  readonly fullFree: Int32Array; // the full board's free slots
-  readonly covers: Int32Array; // one game's counts
+  readonly fullFree: Int32Array;
+  readonly covers: Int32Array;
   readonly lefts: Int32Array;
   readonly rights: Int32Array;
-  readonly gone: Uint8Array; // 1 once the slot's tile is taken
-  readonly free: Uint8Array; // 1 once it is free
-  readonly tiles: Int32Array; // the free tiles of each group, ascending, from start[g]
-  readonly freed: Int32Array; // a stack of the tiles the last move freed, still to join their groups' lists
-  start: Int32Array; // per group
+  readonly gone: Uint8Array;
+  readonly free: Uint8Array;
+  readonly tiles: Int32Array; // per group: its free tiles, ascending, from start[g]
+  readonly freed: Int32Array; // tiles the last move freed, to join their groups' lists
+  start: Int32Array;
   length: Int32Array;
   pairsOf: Int32Array;
   active: Int32Array; // bit g & 31 of word g >> 5: group g has two free tiles or more
@@ -85,8 +79,8 @@ function tablesFor(geom: Geometry): Tables {
 const kept = new WeakMap<Geometry, Tables>();
 
 /**
- * Plays `games` random games on the full board of `groups` (groupsOf its faces), drawing from the SFC32 state
- * `rng` (rngState; advanced in place, as the generator would be): how many cleared the board.
+ * Plays `games` random games on the full board, drawing from SFC32 state `rng` (advanced in place): how many
+ * cleared.
  */
 export function countRandomClears(geom: Geometry, groups: Groups, rng: Int32Array, games: number): number {
   let t = kept.get(geom);
@@ -108,14 +102,13 @@ export function countRandomClears(geom: Geometry, groups: Groups, rng: Int32Arra
 }
 
 /**
- * v % n for a 32-bit unsigned v and 1 ≤ n ≤ 2^32, in 32-bit integers while n is below 2^15: v may be 2^31 or
- * more, which makes `%` a floating remainder. The high half's remainder, shifted back beside the low half, stays
- * below 2^31 and has the same remainder.
+ * v % n for a 32-bit unsigned v and 1 ≤ n ≤ 2^32 in 32-bit integers while n < 2^15 (`%` on v ≥ 2^31 is a
+ * floating remainder).
  */
 export const remainder = (v: number, n: number): number =>
   n < 0x8000 ? ((((v >>> 16) % n) << 16) | (v & 0xffff)) % n : v % n;
 
-/** One game (its own function, so that the optimised loop has run every line before it is compiled). */
+/** One game (its own function, so the loop has run every line before it is optimised). */
 function playOne(t: Tables, of: Int32Array, rng: Int32Array): boolean {
   const {
     size,
@@ -153,9 +146,8 @@ function playOne(t: Tables, of: Int32Array, rng: Int32Array): boolean {
     free[i] = 1;
     freed[top++] = i;
   }
-  let remaining = size; // tiles on the board
+  let remaining = size;
   for (;;) {
-    // The freed tiles join their groups' lists, ascending.
     while (top > 0) {
       const i = freed[--top]!;
       const g = of[i]!;
@@ -173,8 +165,7 @@ function playOne(t: Tables, of: Int32Array, rng: Int32Array): boolean {
       tiles[k] = i;
     }
     if (remaining === 0 || pairs === 0) break;
-    // rng.int(pairs): SFC32 with the biased top of the range rejected. That top is less than `pairs` below
-    // 2^32, so its exact (floating) bound is worked out only for a number that high, once in millions of draws.
+    // rng.int(pairs): SFC32, the biased top of the range rejected.
     let v: number;
     do {
       const u = (((a + b) | 0) + d) | 0;
@@ -186,7 +177,7 @@ function playOne(t: Tables, of: Int32Array, rng: Int32Array): boolean {
       v = u >>> 0;
     } while (v > 0xffffffff - pairs && v >= 0x100000000 - (0x100000000 % pairs));
     let r = remainder(v, pairs);
-    // The groups with a pair, in order, until the r-th pair; then that pair (x < y), row by row.
+    // The groups with a pair, in order, until the r-th pair; then that pair (x < y).
     let g = -1;
     for (let w = 0; g < 0; w++)
       for (let bits = active[w]!; bits !== 0; bits &= bits - 1) {
@@ -203,7 +194,6 @@ function playOne(t: Tables, of: Int32Array, rng: Int32Array): boolean {
     while (r >= len - 1 - p) r -= len - 1 - p++;
     const x = tiles[s + p]!;
     const y = tiles[s + p + 1 + r]!;
-    // Both leave the group's list (y after x in it).
     for (let from = s + p + 1, to = s + p; from < s + len; from++)
       if (from !== s + p + 1 + r) tiles[to++] = tiles[from]!;
     length[g] = len - 2;
@@ -211,7 +201,7 @@ function playOne(t: Tables, of: Int32Array, rng: Int32Array): boolean {
     pairsOf[g]! -= 2 * len - 3;
     if (len - 2 < 2) active[g >> 5]! &= ~(1 << (g & 31));
     remaining -= 2;
-    // Both leave the board: the counts of their neighbours fall, and the newly free are stacked.
+    // Both leave the board: their neighbours' counts fall, and the newly free are stacked.
     for (let pass = 0, q = x; pass < 2; pass++, q = y) {
       gone[q] = 1;
       for (let k = belowStart[q]!, end = belowStart[q + 1]!; k < end; k++) {

@@ -1,21 +1,7 @@
 /**
- * A game looked back on: where along its move log the board could no longer be cleared.
- *
- * Position k is the board after the log's first k moves (position 0: the deal). A position is *lost* when no
- * order of removals clears the tiles left; the review finds every lost position of a log, as spans of move
- * numbers, and with them the first move after which the board could no longer be cleared (where the win was
- * lost, when it was).
- *
- * Implementation notes: the log is cut into runs, each a position and the pairs removed after it one by one
- * (matches, and redos of matches). Within a run a lost position stays lost (removing tiles never makes a board
- * clearable again), so the lost positions of a run are a suffix of it: the run's last position is asked first
- * (most runs end clearable, and then every position in them is), then its first, then the boundary between is
- * found by bisection. A shuffle, an undo and a redo of a shuffle start a new run: a shuffle's board always comes
- * with a removal order (never lost), an undo can make a lost board clearable again. The deal's start is never
- * lost either. A board met twice (undo takes the game back to one it had) is asked once. Each question to the
- * solver has a node budget, and the review as a whole another (and a number of questions): past it, the positions not yet settled are left
- * unknown and the review says how far it got (`settled`). A question the solver could not answer within its
- * budget ('unresolved') counts as not lost, and makes the review incomplete.
+ * A game looked back on: which positions of its log were lost (no removal order clears them) and the move
+ * that
+ * lost the win (docs/engine.md, "Reviews").
  */
 import { makeBoard } from './codec.ts';
 import { applyMoves, newGame, type Game, type KnownBoards, type Move } from './game.ts';
@@ -23,43 +9,39 @@ import { presenceOfFaces } from './rules.ts';
 import { solve, type SolveOutcome } from './solver/index.ts';
 import { err, ok, type Deal, type Face, type Pair, type Result } from './types.ts';
 
-/** Positions `from` to `to` (the boards after move `from` … after move `to`), all lost. */
 export interface LostSpan {
   readonly from: number;
   readonly to: number;
 }
 
 export interface Review {
-  readonly moves: number; // the log's length: positions 0 … moves
+  readonly moves: number;
   readonly lost: readonly LostSpan[]; // in order, disjoint, not touching
-  readonly firstLost: number | null; // the first move after which the board could not be cleared; null: never (as far as settled)
-  readonly settled: number; // positions 0 … settled are settled (settled = moves when the review finished)
-  readonly complete: boolean; // every position settled and every answer proved (no 'unresolved')
-  readonly nodes: number; // solver nodes spent
+  readonly firstLost: number | null; // the first move after which the board could not be cleared; null: never
+  readonly settled: number;
+  readonly complete: boolean;
+  readonly nodes: number;
 }
 
 export interface ReviewOptions {
-  readonly budget?: number; // solver nodes per question; default REVIEW_BUDGET
-  readonly totalBudget?: number; // solver nodes for the whole review; default REVIEW_TOTAL_BUDGET
-  readonly questions?: number; // boards asked of the solver at most; default REVIEW_QUESTIONS
+  readonly budget?: number;
+  readonly totalBudget?: number;
+  readonly questions?: number;
 }
 
-export const REVIEW_BUDGET = 50_000; // nodes per question: a turtle position takes a few hundred at most
-export const REVIEW_TOTAL_BUDGET = 400_000; // nodes per review: a long game with many undos settles well within it
-export const REVIEW_QUESTIONS = 2_000; // boards per review (each costs its set-up besides its nodes): a game has a few dozen
+export const REVIEW_BUDGET = 50_000; // nodes per question
+export const REVIEW_TOTAL_BUDGET = 400_000;
+export const REVIEW_QUESTIONS = 2_000; // boards per review
 
-/** A stretch of positions: `faces` at position `start`, then one pair removed per position after it. */
+/** `faces` at position `start`, then one pair removed per position. */
 interface Run {
   readonly start: number;
   readonly faces: readonly (Face | null)[];
-  readonly safe: boolean; // the first position is known clearable (the deal, or a shuffle's board)
+  readonly safe: boolean; // the first position is known clearable
   readonly pairs: Pair[];
 }
 
-/**
- * Reviews a game's log on its deal (`known`: the boards its shuffles gave, as Game.boards; without them
- * shuffles are searched again). An illegal move is an error (a stored log always replays).
- */
+/** Reviews a game's log on its deal (`known`: as Game.boards). An illegal move is an error. */
 export function reviewLog(
   deal: Deal,
   log: readonly Move[],
@@ -72,11 +54,11 @@ export function reviewLog(
   let nodesLeft = options.totalBudget ?? REVIEW_TOTAL_BUDGET;
   let questionsLeft = options.questions ?? REVIEW_QUESTIONS;
   let nodes = 0;
-  let proved = true; // no question came back unresolved
+  let proved = true;
   let outOfBudget = false;
   const geom = start.value.geom;
   const memo = new Map<string, SolveOutcome>();
-  let pairing: readonly Pair[] = deal.solution; // the latest known solution's pairing: often still clears
+  let pairing: readonly Pair[] = deal.solution;
 
   /** The solver's answer for a board (memoized); undefined once the review's budget is spent. */
   const ask = (faces: readonly (Face | null)[]): SolveOutcome | undefined => {
@@ -99,7 +81,7 @@ export function reviewLog(
     if (answer.result === 'unresolved') {
       if (nodesLeft <= 0) {
         outOfBudget = true;
-        return undefined; // the review's budget ran out, not the question's: not a verdict
+        return undefined;
       }
       proved = false;
     }
@@ -114,7 +96,6 @@ export function reviewLog(
     else lost.push({ from, to });
   };
 
-  /** The board at position `start + i` of a run. */
   const facesAt = (run: Run, i: number): (Face | null)[] => {
     const faces = run.faces.slice();
     for (let j = 0; j < i; j++) {
@@ -125,13 +106,12 @@ export function reviewLog(
     return faces;
   };
 
-  /** Settles a run's positions; false when the budget ran out (nothing after it is settled). */
   const settle = (run: Run): boolean => {
-    const length = run.pairs.length; // positions start … start + length
+    const length = run.pairs.length;
     const last = ask(facesAt(run, length));
     if (last === undefined) return false;
-    if (last !== 'unsolvable') return true; // the last position can be cleared, so can every one before it
-    let lo = 0; // a position not lost (or the run's first, when it is not known yet)
+    if (last !== 'unsolvable') return true;
+    let lo = 0;
     if (!run.safe) {
       const first = length === 0 ? last : ask(run.faces);
       if (first === undefined) return false;
@@ -140,7 +120,7 @@ export function reviewLog(
         return true;
       }
     }
-    let hi = length; // a lost position
+    let hi = length;
     while (hi - lo > 1) {
       const mid = (lo + hi) >>> 1;
       const answer = ask(facesAt(run, mid));
@@ -154,11 +134,10 @@ export function reviewLog(
 
   let game: Game = start.value;
   let run: Run = { start: 0, faces: game.faces, safe: true, pairs: [] };
-  let settled = -1; // the last position settled
+  let settled = -1;
   for (let k = 0; k < log.length;) {
     const move = log[k]!;
     if (move.type === 'match') {
-      // A stretch of matches goes on the run, played in one call (a call copies the game's stacks once).
       let end = k;
       while (end < log.length && log[end]!.type === 'match') end++;
       const next = applyMoves(game, log.slice(k, end), known);
@@ -175,13 +154,11 @@ export function reviewLog(
     if (!next.ok) return err('ERR_REPLAY', `move ${k + 1}: ${next.error.message}`);
     const after = next.value;
     const step = after.past[after.past.length - 1];
-    if (move.type === 'redo' && step?.type === 'match')
-      run.pairs.push([step.a, step.b]); // a match played again
+    if (move.type === 'redo' && step?.type === 'match') run.pairs.push([step.a, step.b]);
     else {
-      // Anything else (a shuffle, an undo, a redo of a shuffle; a hint in an older log) starts a new run.
+      // A shuffle, an undo, a redo of a shuffle (or an old log's hint) starts a new run.
       if (!settle(run)) break;
       settled = run.start + run.pairs.length;
-      // A shuffle (played, or redone) deals a board with a removal order: never lost.
       const shuffled = move.type === 'shuffle' || (move.type === 'redo' && step?.type === 'shuffle');
       run = { start: k + 1, faces: after.faces, safe: shuffled, pairs: [] };
     }

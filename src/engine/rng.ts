@@ -1,19 +1,11 @@
 /**
- * Seeded randomness: the only source of chance in the engine.
- *
- * Implementation notes: the seed string and a stream label are hashed into 128
- * bits (four 32-bit lanes, each a multiply–xorshift mix of the UTF-16 code units),
- * which seed SFC32, Chris Doty-Humphrey's small fast counting generator: 128 bits
- * of state, period at least 2^32, passes PractRand to terabytes. Everything is
- * 32-bit integer arithmetic through `Math.imul` and `>>> 0`, so Node and every
- * browser produce the same numbers bit for bit. Floats are never used for
- * decisions: `int(n)` rejects the biased top of the range.
+ * Seeded randomness, the engine's only source of chance: the seed and stream labels hashed into 128 bits seed
+ * SFC32, in 32-bit integer arithmetic, so Node and every browser draw the same numbers bit for bit; `int(n)`
+ * rejects the biased top of the range (docs/engine.md, "Randomness").
  */
 
 export interface Rng {
-  /** The next 32-bit unsigned integer. */
   next(): number;
-  /** A uniform integer in [0, n), n ≥ 1. */
   int(n: number): number;
 }
 
@@ -42,9 +34,7 @@ function hash128(text: string): [number, number, number, number] {
 }
 
 /**
- * A generator for the given parts (e.g. seed, 'relaxed', 'shuffle', '3'); the same
- * parts always give the same sequence. Parts are joined with a separator that
- * cannot appear in a seed.
+ * A generator for the given parts (e.g. seed, 'relaxed', 'shuffle', '3'): the same parts, the same sequence.
  */
 export function makeRng(...parts: readonly string[]): Rng {
   const state = rngState(...parts);
@@ -73,8 +63,7 @@ export function makeRng(...parts: readonly string[]): Rng {
 }
 
 /**
- * The state (a, b, c, d, as signed 32-bit lanes) of `makeRng(...parts)` before its first number: for a loop that
- * runs SFC32 inline (quickplay.ts), drawing the same numbers as the generator would.
+ * The state (four signed 32-bit lanes) of `makeRng(...parts)` before its first number, for SFC32 run inline.
  */
 export function rngState(...parts: readonly string[]): Int32Array {
   const state = Int32Array.from(hash128(parts.join('\u0001')));
@@ -82,7 +71,7 @@ export function rngState(...parts: readonly string[]): Int32Array {
   return state;
 }
 
-/** SFC32's next number from `state` (as rngState's), advancing it in place: makeRng's step, outside a closure. */
+/** SFC32's next number from `state`, advancing it in place. */
 export function sfc32Next(state: Int32Array): number {
   const a = state[0]!;
   const b = state[1]!;
@@ -96,7 +85,6 @@ export function sfc32Next(state: Int32Array): number {
   return t >>> 0;
 }
 
-/** Fisher–Yates shuffle, in place; returns the same array. */
 export function shuffleInPlace<T>(rng: Rng, items: T[]): T[] {
   for (let i = items.length - 1; i > 0; i--) {
     const j = rng.int(i + 1);

@@ -1,15 +1,11 @@
 /**
- * The rules of docs/contracts.md ("Free tiles", "Faces and matching"): which tiles are free and which
- * faces match.
- *
- * Implementation notes: a position is a `Uint8Array` with 1 for every slot whose
- * tile is still on the board. `isFree` reads only the slot's neighbour lists from
- * the geometry, so it costs O(neighbours), not O(tiles).
+ * The rules of docs/contracts.md ("Free tiles", "Faces and matching"). A position is a `Uint8Array`, 1 per
+ * slot
+ * still on the board; `isFree` reads only the slot's neighbour lists.
  */
 import type { Geometry } from './layout.ts';
 import type { Face } from './types.ts';
 
-/** 1 per slot still on the board, 0 once removed. */
 export type Presence = Uint8Array;
 
 const anyPresent = (present: Presence, list: readonly number[]): boolean => {
@@ -17,34 +13,30 @@ const anyPresent = (present: Presence, list: readonly number[]): boolean => {
   return false;
 };
 
-/** True when slot i is on the board, nothing covers it, and a long side is open. */
+/** True when slot i is on the board, uncovered and open on a long side. */
 export function isFree(geom: Geometry, present: Presence, i: number): boolean {
   if (!present[i]) return false;
   if (anyPresent(present, geom.above[i]!)) return false;
   return !anyPresent(present, geom.left[i]!) || !anyPresent(present, geom.right[i]!);
 }
 
-/** Indices of the free slots, ascending. */
 export function freeSlots(geom: Geometry, present: Presence): number[] {
   const free: number[] = [];
   for (let i = 0; i < geom.size; i++) if (isFree(geom, present, i)) free.push(i);
   return free;
 }
 
-/** Presence of a board given as its faces: 1 where a face is, 0 where the tile was removed (null). */
+/** 1 where a face is, 0 where the tile was removed. */
 export const presenceOfFaces = (faces: readonly (Face | null)[]): Presence =>
   Uint8Array.from(faces, (f) => (f === null ? 0 : 1));
 
-/** A full presence array (every slot on the board). */
 export const fullPresence = (size: number): Presence => new Uint8Array(size).fill(1);
 
-/** The group a face matches within: the face itself, or 'f'/'s' for flowers and seasons. */
+/** The face itself, or 'f'/'s' for flowers and seasons. */
 export const matchGroup = (face: Face): string => (face[0] === 'f' || face[0] === 's' ? face[0] : face);
 
-/** Identical faces match; so do any two flowers and any two seasons. */
 export const canMatch = (a: Face, b: Face): boolean => matchGroup(a) === matchGroup(b);
 
-/** Pairs of free slots holding matching faces. */
 export function matchingPairs(geom: Geometry, present: Presence, faces: readonly (Face | null)[]): [number, number][] {
   const byGroup = new Map<string, number[]>();
   for (let i = 0; i < geom.size; i++) {

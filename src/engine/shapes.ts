@@ -1,80 +1,55 @@
 /**
- * Shape helpers for drawing layouts in half-tile units (builtins.ts, gallery.ts).
- *
- * Implementation notes: a layout reads as a short recipe of rows, rectangles, rings, columns, stacks,
- * diagonal strokes and small pictures (`art`), rather than a table of coordinates. `build` joins the
- * parts, drops exact repeats (so shapes may share tiles, e.g. a tower standing on a wall corner) and
- * sorts the slots into the canonical order. Whether a layout is valid and can be cleared is for the
- * tests (test/engine/builtins.test.ts); these helpers only make data.
- *
- * x and y are in half tiles (one tile is 2 × 2); z is the layer.
- *
- * Shapes use only + − × ÷ and comparisons, never Math.sin, Math.sqrt or `**`: those may round
- * differently in another JavaScript engine, and the browser must build exactly the server's layouts
- * (an offline deal is the server's deal).
+ * Shape helpers for drawing layouts in half tiles (a tile is 2 × 2). Only + − × ÷ and comparisons, never
+ * Math.sin,
+ * Math.sqrt or `**` (rounding may differ between engines, and the browser must build the server's layouts).
  */
 import { makeLayout, sortSlots } from './layout.ts';
 import type { Layout, Slot } from './types.ts';
 
 export const tile = (x: number, y: number, z = 0): Slot => ({ x, y, z });
 
-/** `count` tiles edge to edge, rightwards from (x, y). */
+/** `count` tiles rightwards from (x, y). */
 export const row = (x: number, y: number, count: number, z = 0): Slot[] =>
   Array.from({ length: count }, (_, i) => tile(x + 2 * i, y, z));
 
-/** `count` tiles edge to edge, downwards from (x, y). */
 export const column = (x: number, y: number, count: number, z = 0): Slot[] =>
   Array.from({ length: count }, (_, i) => tile(x, y + 2 * i, z));
 
-/** `cols` × `rows` tiles edge to edge, top-left tile at (x, y). */
+/** `cols` × `rows` tiles, top-left at (x, y). */
 export const rect = (x: number, y: number, cols: number, rows: number, z = 0): Slot[] =>
   Array.from({ length: rows }, (_, r) => row(x, y + 2 * r, cols, z)).flat();
 
-/** The border of a `cols` × `rows` rectangle, one tile thick. */
+/** A one-tile-thick border of a `cols` × `rows` rectangle. */
 export const ring = (x: number, y: number, cols: number, rows: number, z = 0): Slot[] =>
   rect(x, y, cols, rows, z).filter(
     (s) => s.x === x || s.y === y || s.x === x + 2 * (cols - 1) || s.y === y + 2 * (rows - 1),
   );
 
-/** One tile on each layer from z0 up to z0 + height − 1. */
 export const stack = (x: number, y: number, height: number, z0 = 0): Slot[] =>
   Array.from({ length: height }, (_, i) => tile(x, y, z0 + i));
 
-/**
- * Rows 2 half tiles apart from y, row i `widths[i]` tiles long and centred on the
- * vertical line x = cx (half tiles): rows of odd and even length sit half a
- * tile apart.
- */
+/** Rows 2 half tiles apart, row i `widths[i]` tiles long, centred on x = cx. */
 export const centredRows = (cx: number, y: number, widths: readonly number[], z = 0): Slot[] =>
   widths.flatMap((w, i) => row(cx - w, y + 2 * i, w, z));
 
-/** `count` tiles from (x, y), each one (dx, dy) half tiles on from the last. */
+/** `count` tiles, each (dx, dy) on from the last. */
 export const stroke = (x: number, y: number, count: number, dx: number, dy: number, z = 0): Slot[] =>
   Array.from({ length: count }, (_, i) => tile(x + dx * i, y + dy * i, z));
 
-/** The same slots moved by (dx, dy, dz). */
 export const shift = (slots: readonly Slot[], dx: number, dy: number, dz = 0): Slot[] =>
   slots.map((s) => tile(s.x + dx, s.y + dy, s.z + dz));
 
-/** The same slots mirrored left to right about the vertical line x = cx (half tiles). */
 export const mirrorX = (slots: readonly Slot[], cx: number): Slot[] =>
   slots.map((s) => tile(2 * cx - s.x - 2, s.y, s.z));
 
-/** The same slots mirrored top to bottom about the horizontal line y = cy (half tiles). */
 export const mirrorY = (slots: readonly Slot[], cy: number): Slot[] =>
   slots.map((s) => tile(s.x, 2 * cy - s.y - 2, s.z));
 
-/** Slots and their mirror image about x = cx, as one symmetric shape. */
 export const symmetricX = (slots: readonly Slot[], cx: number): Slot[] => [...slots, ...mirrorX(slots, cx)];
 
 /**
- * A small picture on one layer: each line is a row of whole tiles, two half tiles below the line
- * before; `#` is a tile and any other character a gap one tile wide. A line starting with `>` is
- * set half a tile to the right (the `>` takes no room). So
- *
- *     art(0, 0, ['##.#', '>###'])
- *
- * is tiles at x = 0, 2 and 6 on the first row and at x = 1, 3 and 5 on the second.
+ * A picture on one layer: a line per row, `#` a tile, else a one-tile gap; a leading `>` sets the row half a
+ * tile right.
  */
 export function art(x: number, y: number, lines: readonly string[], z = 0): Slot[] {
   const out: Slot[] = [];
@@ -87,14 +62,11 @@ export function art(x: number, y: number, lines: readonly string[], z = 0): Slot
   return out;
 }
 
-/**
- * A layout from shape parts: exact repeats dropped, moved so that its lowest x and y are 0 (a recipe
- * may start anywhere), slots in canonical order.
- */
+/** A layout from shape parts: repeats dropped, lowest x and y moved to 0, slots in canonical order. */
 export function build(
   id: string,
-  name: string, // shown in the picker
-  description: string, // one line for the picker
+  name: string,
+  description: string,
   parts: readonly (Slot | readonly Slot[])[],
 ): Layout {
   const seen = new Map<string, Slot>();
@@ -105,20 +77,13 @@ export function build(
   return makeLayout(id, name, description, sortSlots(shift(slots, -minX, -minY)));
 }
 
-/**
- * The same slots turned a quarter turn clockwise (as the screen shows them, y downwards) about the
- * point (cx, cy) in half tiles.
- */
+/** A quarter turn clockwise (y downwards) about (cx, cy). */
 export const turn = (slots: readonly Slot[], cx: number, cy: number): Slot[] =>
   slots.map((s) => tile(cx + cy - s.y - 2, cy - cx + s.x, s.z));
 
-/** A point test in half tiles: is (px, py) inside the shape? */
 export type Region = (px: number, py: number) => boolean;
 
-/**
- * The tiles of a `cols` × `rows` block at (x, y) whose centres lie inside `inside`; with `brick`, every
- * other row is set half a tile to the right, as bricks are laid (rounder outlines).
- */
+/** The tiles of a block whose centres lie inside; `brick`: every other row half a tile right. */
 export function fill(x: number, y: number, cols: number, rows: number, inside: Region, z = 0, brick = false): Slot[] {
   const out: Slot[] = [];
   for (let r = 0; r < rows; r++)
@@ -129,31 +94,24 @@ export function fill(x: number, y: number, cols: number, rows: number, inside: R
   return out;
 }
 
-/**
- * The inside of an ellipse centred on (cx, cy) with half-axes rx across and ry down, in half tiles. A
- * tile is drawn 3 wide by 4 high, so ry = 0.75 × rx looks round.
- */
+/** Tiles are 3 wide by 4 high: ry = 0.75 × rx looks round. */
 export const ellipse =
   (cx: number, cy: number, rx: number, ry: number): Region =>
   (px, py) =>
     ((px - cx) / rx) * ((px - cx) / rx) + ((py - cy) / ry) * ((py - cy) / ry) <= 1;
 
-/** Inside `a` and not inside `b`. */
 export const without =
   (a: Region, b: Region): Region =>
   (px, py) =>
     a(px, py) && !b(px, py);
 
-/** Inside `a` or inside `b`. */
 export const either =
   (a: Region, b: Region): Region =>
   (px, py) =>
     a(px, py) || b(px, py);
 
-/** A point of a drawing: [x, y] in half tiles. */
 export type Point = readonly [number, number];
 
-/** The inside of a polygon (even–odd rule), its corners in order. */
 export const polygon =
   (corners: readonly Point[]): Region =>
   (px, py) => {
@@ -166,14 +124,11 @@ export const polygon =
     return inside;
   };
 
-/**
- * Points within `width` of the line through `points` (a stroke of a pen), measured as the eye sees
- * it: a half tile down counts 4/3 of a half tile across, as tiles are 3 wide by 4 high.
- */
+/** Points within `width` of the polyline, as the eye sees it (tiles are 3 by 4). */
 export const band =
   (points: readonly Point[], width: number): Region =>
   (px, py) => {
-    const k = 4 / 3; // vertical scale
+    const k = 4 / 3;
     for (let i = 0; i + 1 < points.length; i++) {
       const [ax, ay] = points[i]!;
       const [bx, by] = points[i + 1]!;
@@ -191,9 +146,8 @@ export const band =
   };
 
 /**
- * The tiles of `rows` rows from y whose centres lie inside `inside`, each row symmetric about the
- * vertical line x = cx: a row takes tiles either centred on the line or straddling it, whichever way
- * more of them fit (so outlines step by half tiles, and a shape symmetric about cx stays symmetric).
+ * Rows whose tiles' centres lie inside, each symmetric about x = cx (centred on it or straddling it,
+ * whichever fits more).
  */
 export function fillSymmetric(cx: number, y: number, rows: number, inside: Region, z = 0, reach = 40): Slot[] {
   const out: Slot[] = [];

@@ -1,7 +1,7 @@
 /**
- * Faces onto a removal order: how a relaxed deal gets its faces (deal.ts) and how the game's shuffle re-deals
- * the tiles still on the board (docs/contracts.md, "Shuffle": the same generator over the tiles left, so the position can always
- * still be cleared; deterministic from the deal's seed and the number of shuffles so far).
+ * Faces onto a removal order: a relaxed deal's faces, and the game's shuffle over the tiles still on the
+ * board
+ * (docs/contracts.md, "Shuffle").
  */
 import { findRemovalOrder } from './order.ts';
 import type { Geometry, LayoutError } from './layout.ts';
@@ -9,7 +9,7 @@ import { matchGroup, type Presence } from './rules.ts';
 import { makeRng, shuffleInPlace, type Rng } from './rng.ts';
 import { ok, type Face, type Pair, type Result } from './types.ts';
 
-/** Places face pairs onto a removal order: pair k of the order gets faces[k]. */
+/** Pair k of the order gets faces[k]. */
 export function pasteFaces(
   size: number,
   order: readonly Pair[],
@@ -23,7 +23,7 @@ export function pasteFaces(
   return out;
 }
 
-/** Shuffles pairs and also which tile of each pair gets which face. */
+/** Shuffles pairs, and which tile of each pair gets which face. */
 export function shufflePairs(rng: Rng, pairs: [Face, Face][]): [Face, Face][] {
   shuffleInPlace(rng, pairs);
   for (const pair of pairs) if (rng.int(2) !== 0) [pair[0], pair[1]] = [pair[1], pair[0]];
@@ -31,15 +31,14 @@ export function shufflePairs(rng: Rng, pairs: [Face, Face][]): [Face, Face][] {
 }
 
 export interface ShuffleResult {
-  readonly faces: (Face | null)[]; // new face per slot; null where removed
-  readonly solution: Pair[]; // an order that clears the shuffled position
+  readonly faces: (Face | null)[]; // null where removed
+  readonly solution: Pair[];
 }
 
 /**
- * Re-deals the faces still on the board over the slots still on the board, so that
- * the position can be cleared. `shuffleNumber` counts shuffles in this game,
- * starting at 1. Fails with ERR_UNCLEARABLE when no removal order of the
- * remaining slots exists, whatever the faces (only undo helps then).
+ * Re-deals the faces on the board over its slots so the position can be cleared; `shuffleNumber` counts from
+ * 1.
+ * ERR_UNCLEARABLE when no removal order of the slots left exists (only undo helps then).
  */
 export function shuffleFaces(
   geom: Geometry,
@@ -51,7 +50,7 @@ export function shuffleFaces(
   const rng = makeRng(seed, 'shuffle', String(shuffleNumber));
   const found = findRemovalOrder(geom, present, rng);
   if (!found.ok) return found;
-  // Pair the remaining faces within their match groups, in slot order (deterministic).
+  // Pair the remaining faces within their match groups, in slot order.
   const waiting = new Map<string, Face>();
   const pairs: [Face, Face][] = [];
   for (let i = 0; i < geom.size; i++) {

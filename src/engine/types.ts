@@ -1,30 +1,26 @@
 /**
- * Plain data shared by every engine module. Values are readonly; functions that
- * mutate say so in their name.
- *
- * Coordinates are half-tile units (docs/contracts.md, "Coordinates"): a tile at (x, y, z) covers
- * [x, x+2) × [y, y+2) on layer z, layer 0 at the bottom.
+ * Plain data shared by every engine module; values are readonly. Coordinates are in half tiles
+ * (docs/contracts.md, "Coordinates").
  */
 
-/** One tile position of a layout. */
 export interface Slot {
-  readonly x: number; // column of the tile's left edge; in half tiles
-  readonly y: number; // row of the tile's top edge; in half tiles
+  readonly x: number; // left edge; in half tiles
+  readonly y: number; // top edge; in half tiles
   readonly z: number; // layer; 0 is the bottom
 }
 
-/** A layout: named positions, in slot order (deal JSON `tiles` follow this order). */
+/** A layout: named positions in slot order (deal JSON `tiles` follow it). */
 export interface Layout {
-  readonly id: string; // url-safe id, e.g. 'turtle'
-  readonly name: string; // display name, e.g. 'Turtle'
-  readonly description: string; // one line for the layout picker
+  readonly id: string; // url-safe, e.g. 'turtle'
+  readonly name: string;
+  readonly description: string;
   readonly slots: readonly Slot[];
 }
 
 export const SUITS = ['d', 'b', 'c'] as const; // dots, bamboo, characters
 export type Suit = (typeof SUITS)[number];
 
-/** All 42 faces, suits first, then winds, dragons, flowers and seasons. */
+/** All 42 faces: suits, winds, dragons, flowers, seasons. */
 export const FACES = [
   'd1', 'd2', 'd3', 'd4', 'd5', 'd6', 'd7', 'd8', 'd9',
   'b1', 'b2', 'b3', 'b4', 'b5', 'b6', 'b7', 'b8', 'b9',
@@ -39,13 +35,12 @@ export type Face = (typeof FACES)[number];
 export const MODES = ['relaxed', 'classic'] as const;
 export type Mode = (typeof MODES)[number];
 
-/** A pair of slot indices removed together. */
 export type Pair = readonly [number, number];
 
-/** A deal's measured difficulty (difficulty.ts): its band and its score, 0–100. */
+/** A deal's measured difficulty (difficulty.ts). */
 export interface Difficulty {
   readonly band: Band;
-  readonly score: number; // the share of random games that fail, in percent, rounded to 0.01
+  readonly score: number; // share of random games that fail, in percent, to 0.01
 }
 
 export const BANDS = ['easy', 'medium', 'hard', 'expert'] as const;
@@ -53,20 +48,20 @@ export type Band = (typeof BANDS)[number];
 
 /** A dealt board: docs/contracts.md, "Deal JSON". */
 export interface Deal {
-  readonly layout: string; // layout id
-  readonly seed: string; // 1–32 chars of [A-Za-z0-9_-]
+  readonly layout: string;
+  readonly seed: string;
   readonly mode: Mode;
-  readonly generator: string; // generator version that made this deal
-  readonly difficulty: Difficulty; // measured when the deal was made (difficulty.ts)
+  readonly generator: string;
+  readonly difficulty: Difficulty;
   readonly tiles: readonly DealTile[]; // in the layout's slot order
-  readonly solution: readonly Pair[]; // a clearing order, in play order
+  readonly solution: readonly Pair[]; // a clearing order
 }
 
 export interface DealTile extends Slot {
   readonly face: Face;
 }
 
-/** A tiny Result, as in chessops: expected failures are values, not exceptions. */
+/** A tiny Result: expected failures are values, not exceptions. */
 export type Result<T, E = string> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: E; readonly message: string };
 

@@ -1,27 +1,20 @@
 /**
- * Commitments: which copy of a group leaves with which, fixed for good (the base) or by a
- * decision of the search (one per decision level).
- *
- * Implementation notes. `partner[t]` is t's committed partner (or -1): the base plus the
- * decisions in force. A decision at level l commits one pair of a group, and the group's
- * last two uncommitted copies with each other when that leaves two, so a decision on a
- * group of four fixes its whole pairing. Groups of two are committed in the base from
- * the start. Every decision and its undoing is reported to the nogoods (`assign`, `release`),
- * which keep the nogoods that the optimistic play must obey up to date.
+ * Commitments: which copy of a group leaves with which, for good (the base) or by a search decision (one per
+ * level; on a group of four it fixes the whole pairing). The nogoods are told of each.
  */
 import { INTACT, type Nogoods } from './nogoods.ts';
 import type { Start, Workspace } from './workspace.ts';
 
 export class Commitments {
-  readonly base: Int32Array; // partners made for good at the root; -1: none
-  readonly partner: Int32Array; // the base plus the decisions in force
-  readonly trial: Int32Array; // partners for a conflict test: the base plus some of the decisions
-  readonly levelOf: Int32Array; // per tile, the decision level that paired it; -1: the base or none
+  readonly base: Int32Array; // partners for good; -1: none
+  readonly partner: Int32Array;
+  readonly trial: Int32Array; // the base plus some decisions, for a conflict test
+  readonly levelOf: Int32Array; // per tile: the level that paired it; -1: base or none
   readonly decPairs: Int32Array; // per level, up to two pairs: a0 b0 a1 b1
-  readonly decCount: Int32Array; // pairs per level
-  readonly copies: Int32Array; // scratch: a group's uncommitted copies (see uncommitted)
-  depth = 0; // decisions in force: levels 0 … depth − 1
-  broken = INTACT; // what the last decision broke (Nogoods.assign): INTACT, FORBIDDEN or a nogood's id
+  readonly decCount: Int32Array;
+  readonly copies: Int32Array;
+  depth = 0;
+  broken = INTACT; // what the last decision broke (Nogoods.assign)
   private readonly groupOf: Int32Array;
   private readonly memberAt: Int32Array;
   private readonly members: Int32Array;
@@ -47,7 +40,6 @@ export class Commitments {
     }
   }
 
-  /** Commits the pair (a, b) for good. */
   private commitBase(a: number, b: number): void {
     this.base[a] = b;
     this.base[b] = a;
@@ -55,7 +47,7 @@ export class Commitments {
     this.partner[b] = a;
   }
 
-  /** The uncommitted present copies of group g, written into `out` from `at`; their count. */
+  /** Writes group g's uncommitted copies into `out` from `at`; returns their count. */
   uncommitted(g: number, out: Int32Array, at: number): number {
     let k = 0;
     for (let m = this.memberAt[g]!; m < this.memberAt[g + 1]!; m++) {
@@ -66,9 +58,8 @@ export class Commitments {
   }
 
   /**
-   * Commits decision `level`: `a` with `b`, and the last two uncommitted copies of the
-   * group with each other when that leaves two. The nogoods are told (their watches move);
-   * `broken` says whether the decision broke one. Overwrites `copies`.
+   * Commits decision `level`: a with b, and the group's last two uncommitted copies together. Overwrites
+   * `copies`.
    */
   decide(level: number, a: number, b: number): void {
     const { partner, levelOf, decPairs } = this;
@@ -91,7 +82,7 @@ export class Commitments {
       this.decCount[level] = 2;
     }
     this.depth = level + 1;
-    // A group of four's two pairs are one literal of the nogoods; a larger group's pairs one each.
+    // A group of four's two pairs are one literal.
     this.broken = this.nogoods.assign(a, b, level);
     if (this.decCount[level] === 2 && this.memberAt[g + 1]! - this.memberAt[g]! !== 4) {
       const found = this.nogoods.assign(decPairs[4 * level + 2]!, decPairs[4 * level + 3]!, level);
@@ -99,7 +90,6 @@ export class Commitments {
     }
   }
 
-  /** Releases decision `level` (the deepest in force). */
   undecide(level: number): void {
     this.nogoods.release(level);
     for (let k = 0; k < 2 * this.decCount[level]!; k++) {
@@ -111,9 +101,7 @@ export class Commitments {
   }
 
   /**
-   * `trial` := the base plus those of `pairs` (a known solution of an earlier position) whose two tiles are
-   * still on the board, in one group and uncommitted: with every group of the position paired that way,
-   * greedy play under it says exactly whether the pairing still clears the board.
+   * `trial` := the base plus the pairs of an earlier position's solution still on the board and uncommitted.
    */
   pairingOf(pairs: readonly (readonly [number, number])[]): Int32Array {
     const { trial, groupOf } = this;
@@ -126,12 +114,11 @@ export class Commitments {
     return trial;
   }
 
-  /** Releases every decision. */
   undecideAll(): void {
     while (this.depth > 0) this.undecide(this.depth - 1);
   }
 
-  /** Makes decision 0 (the only one in force) part of the base: its tiles stay paired for the rest of the solve. */
+  /** Makes decision 0 (the only one in force) part of the base. */
   keepRootDecision(): void {
     this.nogoods.keepRoot();
     for (let k = 0; k < 2 * this.decCount[0]!; k++) {

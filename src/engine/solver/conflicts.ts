@@ -1,39 +1,23 @@
 /**
- * Conflicts: which decisions a dead end of the search depends on.
- *
- * Implementation notes. A conflict set is a set of decision levels, a bitset of `words`
- * 32-bit words; `conflict[l]` is what the search node at level l returned when it failed,
- * and `acc[l]` gathers the conflicts of its failed children. When the optimistic play
- * fails under the commitments in force, `explain` releases the decisions one at a time,
- * the deepest first, and keeps a decision only when the play without it succeeds: a
- * deletion-minimal conflict set (the last decision always belongs to it). A decision that
- * cannot change the play from the board the failed play stranded is released without a
- * play (see explain). A node whose every pairing fails returns the union of its
- * children's conflicts without its own decision; a child whose conflict does not hold the
- * node's decision makes the search jump straight back over it (conflict-directed
- * backjumping, `merge`). Every such set is learnt as a nogood (the pairs of its
- * decisions), and each group of a learnt conflict gains activity, which the search reads
- * when it chooses the group to branch on: each conflict adds a little more than the one
- * before (×1.05), so that recent conflicts count most (as SAT solvers' VSIDS decays old
- * activity).
+ * Conflicts: which decisions a dead end depends on, as bitsets of decision levels; learnt as nogoods, with
+ * backjumping and VSIDS-style activity (docs/engine.md, "Conflicts").
  */
 import { FORBIDDEN, INTACT, type Nogoods } from './nogoods.ts';
 import type { Commitments } from './commitments.ts';
 import type { Plays } from './plays.ts';
 import type { Start, Workspace } from './workspace.ts';
 
-const BUMP_GROWTH = 1.05; // each learnt conflict weighs this much more than the one before (VSIDS's decay)
+const BUMP_GROWTH = 1.05; // each learnt conflict weighs this much more than the last
 
 export class Conflicts {
-  private readonly words: number; // 32-bit words per set of levels
-  private readonly conflict: Uint32Array; // conflict[level]: what the node at that level returned
-  private readonly acc: Uint32Array; // acc[level]: the union of its children's conflicts
+  private readonly words: number;
+  private readonly conflict: Uint32Array; // per level: what that node returned
+  private readonly acc: Uint32Array; // per level: the union of its children's conflicts
   private readonly groupOf: Int32Array;
-  private readonly freeGroup: Int32Array; // per group: noteStamp when it has a free copy on the stranded board
-  private readonly banLevels: Uint32Array; // levels of the nogoods behind the bans on those groups
+  private readonly freeGroup: Int32Array; // per group: noteStamp when a stranded copy is free
+  private readonly banLevels: Uint32Array; // levels of the nogoods banning those groups
   private noteStamp = 0;
-  private anyStranded = false; // every decision may matter (the last failed play failed before its first move)
-  // Per group, how many learnt conflicts it took part in (after SAT solvers' VSIDS).
+  private anyStranded = false; // failed before its first move: every decision matters
   readonly activity: Float64Array;
   private bump = 1;
 
@@ -53,7 +37,7 @@ export class Conflicts {
     this.banLevels = work.banLevels;
   }
 
-  // Sets of levels, `words` words each, stored at `at` words into an array.
+  // Sets of levels, `words` words each, at `at`.
   private clear(bits: Uint32Array, at: number): void {
     bits.fill(0, at, at + this.words);
   }
@@ -67,19 +51,17 @@ export class Conflicts {
     return (bits[at + (l >>> 5)]! & (1 << (l & 31))) !== 0;
   }
 
-  /** Does the conflict the node at `level` returned hold level `l`? */
   holds(level: number, l: number): boolean {
     return this.has(this.conflict, level * this.words, l);
   }
 
-  /** The levels of conflict[level], ascending. */
   levels(level: number): number[] {
     const out: number[] = [];
     for (let l = 0; l < this.words * 32; l++) if (this.holds(level, l)) out.push(l);
     return out;
   }
 
-  /** `trial` := the base plus the decisions whose levels are in the set at `at` of `bits`. */
+  /** `trial` := the base plus the decisions whose levels are in the set. */
   private trialOf(bits: Uint32Array, at: number): Int32Array {
     const { base, trial, decPairs, decCount, depth } = this.commitments;
     trial.set(base);
@@ -96,23 +78,15 @@ export class Conflicts {
   }
 
   /**
-   * The commitments in force fail the optimistic play, which was the last play run:
-   * writes a deletion-minimal set of their levels into conflict[level] and learns it.
-   *
-   * Each decision in turn, the deepest first, is left out; it stays out when the play
-   * without it still fails. Every such play runs under a subset of the failed play's
-   * commitments, so it resumes from the board the last failing play stranded. A
-   * decision that cannot change that board's play is left out without a play: no
-   * stranded copy of its group is free (none of them can move whatever it is paired
-   * with), and no ban that the play obeyed on a group with a free stranded copy comes
-   * from a nogood holding it.
+   * The commitments in force failed the last (optimistic) play: writes a deletion-minimal set of their levels
+   * into conflict[level] and learns it.
    */
   explain(level: number): void {
     const at = level * this.words;
     const out = this.conflict;
     this.clear(out, at);
     const last = this.commitments.depth - 1;
-    if (last < 0) return; // the base alone fails: unsolvable
+    if (last < 0) return;
     for (let l = 0; l <= last; l++) this.add(out, at, l);
     this.plays.keepStranded();
     this.noteStranded();
@@ -121,23 +95,20 @@ export class Conflicts {
       if (!this.matters(l)) continue;
       if (this.plays.optimisticFromStranded(this.trialOf(out, at))) this.add(out, at, l);
       else {
-        this.plays.keepStranded(); // later plays resume from this smaller board
+        this.plays.keepStranded();
         this.noteStranded();
       }
     }
     this.learn(out, at);
   }
 
-  /**
-   * After a failed optimistic play (its board still in the plays' scratch arrays): which groups have a free copy
-   * on the board it stranded, and the levels of the nogoods behind the bans it obeyed on those groups.
-   */
+  /** After a failed play: groups with a free stranded copy, and the levels of the nogoods banning them. */
   private noteStranded(): void {
     const stamp = ++this.noteStamp;
     const { present, above, left, right } = this.plays.stranded;
     const { freeGroup, banLevels } = this;
     banLevels.fill(0);
-    this.anyStranded = this.plays.failedEarly; // failed before its first move: every decision may matter
+    this.anyStranded = this.plays.failedEarly;
     if (this.anyStranded) return;
     const { groupOf, memberAt, members, n } = this.start;
     for (let t = 0; t < n; t++)
@@ -159,7 +130,7 @@ export class Conflicts {
     }
   }
 
-  /** Can leaving decision `l` out change the play from the board the last failed play stranded (noteStranded)? */
+  /** Can leaving decision `l` out change the play from the stranded board? */
   private matters(l: number): boolean {
     if (this.anyStranded) return true;
     if ((this.banLevels[l >>> 5]! & (1 << (l & 31))) !== 0) return true;
@@ -167,11 +138,7 @@ export class Conflicts {
     return this.freeGroup[this.groupOf[decPairs[4 * l]!]!] === this.noteStamp;
   }
 
-  /**
-   * Is a nogood broken by the pairs of decision `level`? If so, writes the levels of its
-   * pairs into conflict[level + 1] (the conflict of the child the decision would open)
-   * and returns true.
-   */
+  /** Is a nogood broken by decision `level`? If so, writes its levels into conflict[level + 1]. */
   brokenNogood(level: number): boolean {
     const found = this.commitments.broken;
     if (found === INTACT) return false;
@@ -189,28 +156,23 @@ export class Conflicts {
     return true;
   }
 
-  /** conflict[level] := every level below it (the sound answer when nothing better is known). */
+  /** conflict[level] := every level below it (always sound). */
   everyLevelBelow(level: number): void {
     const at = level * this.words;
     this.clear(this.conflict, at);
     for (let l = 0; l < level; l++) this.add(this.conflict, at, l);
   }
 
-  /** Starts the union of the failed children's conflicts of the node at `level`. */
   startUnion(level: number): void {
     this.clear(this.acc, level * this.words);
   }
 
-  /** Adds level `l` to the union of the node at `level`. */
   addToUnion(level: number, l: number): void {
     this.add(this.acc, level * this.words, l);
   }
 
   /**
-   * Adds the conflict of a failed child of the node at `level` to the node's union;
-   * false when that conflict does not hold the node's decision: the failure does not
-   * depend on it, so the search jumps back over it (the child's conflict becomes the
-   * node's).
+   * Adds a failed child's conflict to the node's union; false when it lacks the node's decision (backjump).
    */
   merge(level: number): boolean {
     const w = this.words;
@@ -225,14 +187,13 @@ export class Conflicts {
     return true;
   }
 
-  /** Every pairing of the node at `level` failed: its union becomes its conflict, learnt as a nogood. */
+  /** Every pairing failed: the union becomes the node's conflict, learnt as a nogood. */
   closeUnion(level: number): void {
     const at = level * this.words;
     for (let k = 0; k < this.words; k++) this.conflict[at + k] = this.acc[at + k]!;
     this.learn(this.acc, at);
   }
 
-  /** Learns the decisions at the levels of a conflict set as a nogood; their groups gain activity. */
   private learn(bits: Uint32Array, at: number): void {
     const { decPairs, decCount, depth } = this.commitments;
     const pairs: number[] = [];

@@ -1,76 +1,45 @@
 /**
- * Nogoods: sets of pairs that no solution has all of, learnt from the search's dead ends.
- *
- * Implementation notes. A pair (a, b) of one group, a < b, is named by a key, a·L + the
- * index of b in its group (L: the largest group's size), so that per-pair facts live in
- * arrays indexed by key, kept in the workspace (lists are cleared per solve where they
- * were set). A pair of a group of four stands for the whole pairing it belongs to (the
- * other two copies pair with each other), so a nogood names such a pairing once, by the
- * pair of the group's first copy: its *literal*. A nogood of one literal is a
- * *forbidden* pairing, kept as a flag on both of its pairs and, in a group of four, as
- * `ban` bits per copy, so that the optimistic play can let a copy go only with a copy it
- * may still pair with.
- *
- * Under the commitments in force a literal is *true* (the pair is committed), *false*
- * (one of its tiles is committed to another tile) or open. Longer nogoods are kept as
- * lists of literals, each *watched* by two literals that are not true, as SAT solvers
- * watch the literals of a clause: only when a watched literal becomes true (a decision
- * commits it) is the nogood looked at, and then it moves that watch to another literal
- * that is not true, or it has at most one literal left that is not true: it is *near*.
- * A near nogood whose last literal is open rules that pairing out (a unit propagation);
- * one with every literal true is broken. Near nogoods are listed per decision level
- * that made them near and leave the list when that decision is undone; watches never
- * need to move back.
- *
- * The optimistic play obeys the nogoods: before a play under some commitments,
- * `restrictPlay` bans each pairing of a group of four uncommitted copies that a near
- * nogood rules out given those commitments. Nogoods hold in every solution, so the play
- * stays optimistic, and fewer commitments never ban more (the plays that explain a
- * conflict run under a subset of the commitments in force, whose near nogoods are a
- * subset of those listed).
+ * Nogoods: sets of pairs no solution has all of, learnt from dead ends, watched by two literals as in SAT
+ * solvers (docs/engine.md, "Nogoods").
  */
 import type { Start, Workspace } from './workspace.ts';
 
 const MAX_NOGOODS = 100_000; // nogoods kept per solve: a bound on memory
 
-/** What a commitment found (`assign`). */
-export const INTACT = -2; // no nogood broken
-export const FORBIDDEN = -1; // the pair itself is forbidden
-// (a number ≥ 0: the id of the nogood broken)
+/** What a commitment found (`assign`): INTACT, FORBIDDEN or the broken nogood's id. */
+export const INTACT = -2;
+export const FORBIDDEN = -1;
 
-const BASE = -1; // the "level" of near nogoods that stay near for the rest of the solve
+const BASE = -1; // level of nogoods near for good
 
 export class Nogoods {
-  private readonly width: number; // L: keys are a·L + the index of b in its group
+  private readonly width: number; // keys are a·width + the index of b in its group
   private readonly groupOf: Int32Array;
   private readonly memberAt: Int32Array;
   private readonly members: Int32Array;
-  private readonly rank: Int32Array; // per tile, its index in its group
-  private readonly levelOf: Int32Array; // per tile, the decision level that paired it (commitments.ts); -1: none or the base
-  private readonly inForce: Int32Array; // the commitments in force (commitments.ts's `partner`)
-  private readonly nogoods: Int32Array[] = []; // per id, its literals a0 b0 a1 b1 …; the first two are watched
-  private readonly forbidden: Uint8Array; // per pair key: no solution has the pair (a nogood of one literal)
-  private readonly watchers: (number[] | undefined)[]; // per pair key: ids of the nogoods watching it
-  private readonly listed: number[]; // keys whose lists are set, to clear for the next solve
-  // Near nogoods: at most one literal not true under the commitments in force, kept first in its list.
+  private readonly rank: Int32Array;
+  private readonly levelOf: Int32Array;
+  private readonly inForce: Int32Array;
+  private readonly nogoods: Int32Array[] = []; // per id: literals a0 b0 a1 b1 …, the first two watched
+  private readonly forbidden: Uint8Array;
+  private readonly watchers: (number[] | undefined)[];
+  private readonly listed: number[];
+  // Nogoods with at most one literal not true, that one first.
   private readonly near: number[] = [];
-  private readonly nearAt: number[] = []; // per nogood: its index in `near`, or -1
-  private readonly nearBy: number[][]; // per decision level: the nogoods it made near
-  private readonly nearForGood: number[] = []; // near for the rest of the solve (by the base alone)
-  // For groups of exactly four copies with a forbidden pairing: per copy, a bit per group member (by its index in
-  // the group) it can never pair with.
+  private readonly nearAt: number[] = [];
+  private readonly nearBy: number[][];
+  private readonly nearForGood: number[] = [];
+  // Groups of four: per copy, a bit per member (by rank) it can never pair with.
   readonly ban: Int32Array;
-  readonly restricted: Uint8Array; // per group: has a forbidden pairing
-  // What the optimistic play obeys (restrictPlay): `ban` and `restricted` plus the pairings a nogood rules out
-  // under the commitments it plays.
+  readonly restricted: Uint8Array;
+  // `ban` and `restricted` plus what near nogoods rule out, for the play (restrictPlay).
   readonly playBan: Int32Array;
   readonly playRestricted: Uint8Array;
-  // Per group g and index j of a member: playBanBy[4g + j], the near nogood that banned the pairing of the group's
-  // first copy with member j in the last restrictPlay (read only where playBan has the bit and `ban` has not).
+  // playBanBy[4g + j]: the nogood that banned g's first copy with member j.
   readonly playBanBy: Int32Array;
-  bans = 0; // changes to `ban` so far (a playout's start depends on them)
-  private playBanned = -1; // `bans` when playBan and playRestricted were set to `ban` and `restricted` alone; -1: not so
-  private readonly lit = [0, 0]; // scratch: a literal
+  bans = 0; // changes to `ban` so far
+  private playBanned = -1; // `bans` when playBan was set from `ban` alone; else -1
+  private readonly lit = [0, 0];
   private readonly work: Workspace;
 
   constructor(work: Workspace, start: Start) {
@@ -102,7 +71,6 @@ export class Nogoods {
     this.playBanBy = work.playBanBy;
   }
 
-  /** The key of the pair (a, b) of one group, whichever comes first. */
   key(a: number, b: number): number {
     return a < b ? a * this.width + this.rank[b]! : b * this.width + this.rank[a]!;
   }
@@ -111,17 +79,15 @@ export class Nogoods {
     return this.forbidden[this.key(a, b)] === 1;
   }
 
-  /** The literals of nogood `id`: a0 b0 a1 b1 … */
   pairsOf(id: number): Int32Array {
     return this.nogoods[id]!;
   }
 
-  /** How many nogoods of more than one literal are kept. */
   get size(): number {
     return this.nogoods.length;
   }
 
-  /** The group of four's copies other than `a` and `b`, as indices in the group: c + 4·d. */
+  /** The other two copies of a group of four, by index: c + 4·d. */
   private others(g: number, a: number, b: number): number {
     const from = this.memberAt[g]!;
     let c = -1;
@@ -135,10 +101,7 @@ export class Nogoods {
     return c + 4 * d;
   }
 
-  /**
-   * Records that no solution pairs a with b. In a group of exactly four copies that
-   * rules out one pairing: a with b and the other two with each other.
-   */
+  /** No solution pairs a with b (in a group of four: nor the other two together). */
   forbid(a: number, b: number): void {
     this.forbidden[this.key(a, b)] = 1;
     const g = this.groupOf[a]!;
@@ -159,8 +122,7 @@ export class Nogoods {
   }
 
   /**
-   * The literal of the pair (a, b), written into `out` at `at` (smaller tile first): in a group of four, the
-   * pair of its pairing that holds the group's first copy; else the pair itself.
+   * The literal of (a, b) into `out` at `at`: in a group of four, its pairing's pair holding the first copy.
    */
   private literal(a: number, b: number, out: number[], at: number): void {
     const g = this.groupOf[a]!;
@@ -177,16 +139,13 @@ export class Nogoods {
     out[at + 1] = a < b ? b : a;
   }
 
-  /** Is the pair (a, b) committed (true), is one of its tiles committed to another (false), or neither (open)? */
   private isTrue(a: number, b: number, partner: Int32Array): boolean {
     return partner[a] === b;
   }
 
   /**
-   * Learns that no solution has all of `pairs` (a0 b0 a1 b1 …, pairs of the decisions of a conflict, in the order
-   * of their levels). One literal is a forbidden pairing; longer nogoods are kept (up to MAX_NOGOODS), watched by
-   * the literals that are not true under the commitments in force, else by the deepest ones (the first to be
-   * undone); near at once when at most one literal is not true.
+   * Learns that no solution has all of `pairs` (a0 b0 a1 b1 …, by level): forbidden if one literal, else
+   * watched.
    */
   learn(pairs: readonly number[]): void {
     if (pairs.length === 0) return;
@@ -196,7 +155,7 @@ export class Nogoods {
       const n = lits.length;
       for (let q = 0; q < n - 2; q += 2)
         if (lits[q] === lits[n - 2] && lits[q + 1] === lits[n - 1]) {
-          lits.length -= 2; // both pairs of one pairing: one literal
+          lits.length -= 2;
           break;
         }
     }
@@ -205,7 +164,6 @@ export class Nogoods {
       return;
     }
     if (this.nogoods.length >= MAX_NOGOODS) return;
-    // The two to watch first: literals not true before true ones, then the deeper level first.
     const partner = this.inForce;
     const rankOf = (p: number): number =>
       this.isTrue(lits[p]!, lits[p + 1]!, partner) ? this.levelOf[lits[p]!]! : 1 << 30;
@@ -223,7 +181,6 @@ export class Nogoods {
     this.attach(id);
   }
 
-  /** Watches nogood `id` by its first two literals and lists it as near when the second is true. */
   private attach(id: number): void {
     const lits = this.nogoods[id]!;
     this.watch(this.key(lits[0]!, lits[1]!), id);
@@ -240,7 +197,6 @@ export class Nogoods {
     }
   }
 
-  /** Lists nogood `id` as near until decision `level` is undone (BASE: for good). */
   private makeNear(id: number, level: number): void {
     if (this.nearAt[id]! >= 0) return;
     this.nearAt[id] = this.near.length;
@@ -253,9 +209,8 @@ export class Nogoods {
   }
 
   /**
-   * Decision `level` committed the pair (a, b) (already in the commitments in force): is it forbidden
-   * (FORBIDDEN), or does it break a nogood (its id)? Else INTACT. Moves the watches of the nogoods that watch
-   * its literal, and lists those it makes near.
+   * Decision `level` committed (a, b): FORBIDDEN, a broken nogood's id, or INTACT. Moves the watches on its
+   * literal.
    */
   assign(a: number, b: number, level: number): number {
     const lit = this.lit;
@@ -269,7 +224,7 @@ export class Nogoods {
     for (let i = 0; i < ids.length;) {
       const id = ids[i]!;
       const lits = this.nogoods[id]!;
-      const w = lits[0] === s && lits[1] === t ? 0 : 2; // the watch that became true
+      const w = lits[0] === s && lits[1] === t ? 0 : 2;
       let next = -1;
       for (let p = 4; p < lits.length && next < 0; p += 2) if (partner[lits[p]!] !== lits[p + 1]!) next = p;
       if (next >= 0) {
@@ -282,8 +237,7 @@ export class Nogoods {
         this.watch(this.key(lits[w]!, lits[w + 1]!), id);
         continue;
       }
-      // Every literal but the other watch is true: near. First in its list goes the other watch when it is not true,
-      // else this one (broken: the deepest, the first to be undone).
+      // Near: the other watch first when not true, else this one (broken).
       const otherTrue = partner[lits[2 - w]!] === lits[3 - w]!;
       if ((w === 0) !== otherTrue) {
         lits[w] = lits[2 - w]!;
@@ -298,7 +252,6 @@ export class Nogoods {
     return found;
   }
 
-  /** Decision `level` is undone: the nogoods it made near are near no more. */
   release(level: number): void {
     const list = this.nearBy[level]!;
     const { near, nearAt } = this;
@@ -315,7 +268,7 @@ export class Nogoods {
     list.length = 0;
   }
 
-  /** Decision 0 joins the base (commitments.keepRootDecision): what it made near stays near. */
+  /** Decision 0 joins the base: what it made near stays near. */
   keepRoot(): void {
     const list = this.nearBy[0]!;
     for (const id of list) this.nearForGood.push(id);
@@ -323,10 +276,8 @@ export class Nogoods {
   }
 
   /**
-   * `playBan` and `playRestricted` for an optimistic play under `partner` (the
-   * commitments in force or a subset of them): the forbidden pairings, plus each
-   * pairing of a group of four uncommitted copies that a near nogood rules out given
-   * `partner`. False when `partner` breaks a nogood or leaves some group no pairing.
+   * Sets `playBan` and `playRestricted` for a play under `partner`; false when it breaks a nogood or leaves a
+   * group no pairing.
    */
   restrictPlay(partner: Int32Array): boolean {
     const { playBan, playRestricted, members, memberAt, groupOf, near, rank } = this;
@@ -335,7 +286,7 @@ export class Nogoods {
       playRestricted.set(this.restricted);
       this.playBanned = this.bans;
     }
-    const all = partner === this.inForce; // every literal of a near nogood but its first is true
+    const all = partner === this.inForce;
     for (let i = 0; i < near.length; i++) {
       const lits = this.nogoods[near[i]!]!;
       if (!all) {
@@ -345,24 +296,24 @@ export class Nogoods {
       }
       const a = lits[0]!;
       const x = lits[1]!;
-      if (partner[a] === x) return false; // every literal true: broken
-      if (partner[a]! >= 0 || partner[x]! >= 0) continue; // false: the nogood holds
+      if (partner[a] === x) return false;
+      if (partner[a]! >= 0 || partner[x]! >= 0) continue;
       const g = groupOf[a]!;
       const from = memberAt[g]!;
       if (memberAt[g + 1]! - from !== 4) continue;
-      // a is the group's first copy (see literal) and the group is uncommitted: ban a–x with the other two.
+      // a is the group's first copy: ban a–x with the other two.
       const ix = rank[x]!;
       const yz = this.others(g, a, x);
       const iy = yz & 3;
       const iz = yz >> 2;
-      this.playBanned = -1; // more than `ban`: set afresh next time
+      this.playBanned = -1;
       if ((playBan[a]! & (1 << ix)) === 0) this.playBanBy[4 * g + ix] = near[i]!;
       playBan[a]! |= 1 << ix;
       playBan[x]! |= 1;
       playBan[members[from + iy]!]! |= 1 << iz;
       playBan[members[from + iz]!]! |= 1 << iy;
       playRestricted[g] = 1;
-      if ((playBan[a]! & 14) === 14) return false; // no pairing left
+      if ((playBan[a]! & 14) === 14) return false;
     }
     return true;
   }

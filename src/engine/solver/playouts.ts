@@ -1,20 +1,6 @@
 /**
- * Random playouts: one game of random legal play from the start position, a node each. They clear
- * most winnable positions in microseconds (half the uniform turtle shuffles within the first twenty).
- *
- * A playout takes a *safe* move first when there is one: a group whose copies left are all free (any
- * pairing of them is as good as any other). Otherwise it draws a pair uniformly from the pairs of free
- * matching tiles, leaving out the pairings the nogoods ban so far (copies stacked on each other are
- * forbidden before any play), and plays it. The moves if it clears the board, else null.
- *
- * Implementation notes. Per group, its free copies (a bit per copy, by the copy's index in its group),
- * its copies left and the pairs it may play are kept up to date as tiles leave (a tile only ever becomes
- * free during a playout), so a move costs a walk over the blocks of groups to find the drawn pair, and
- * the neighbours of the two tiles it removes, not a scan of the board. A tile's neighbours are one list
- * of counter indices into one array (tiles above each tile, then on its right, then on its left), so
- * that removing a tile is one loop. What every playout starts from is worked out once per solve (and
- * again when the bans change). The draws come from the playouts' own xorshift32 stream, seeded once per
- * solve from the solve's generator: a few instructions a draw.
+ * Random playouts, a node each: a safe move first (a group whose copies left are all free), else a pair drawn
+ * uniformly among the allowed free pairs (docs/engine.md, "Playouts").
  */
 import type { Flat } from '../flat.ts';
 import type { Rng } from '../rng.ts';
@@ -23,8 +9,7 @@ import type { Budget } from './budget.ts';
 import type { Nogoods } from './nogoods.ts';
 import type { Start, Workspace } from './workspace.ts';
 
-// The six pairs of a group of four copies, as bits of a mask of banned pairs: (0, 1), (0, 2), (0, 3), (1, 2),
-// (1, 3), (2, 3).
+// The six pairs of a group of four as bits: (0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3).
 const PAIR_BIT = [
   [0, 1, 2, 4],
   [1, 0, 8, 16],
@@ -32,9 +17,9 @@ const PAIR_BIT = [
   [4, 16, 32, 0],
 ] as const;
 
-const PAIR_BITS = Int32Array.from(PAIR_BIT.flat()); // PAIR_BIT[i][j] at 4i + j
+const PAIR_BITS = Int32Array.from(PAIR_BIT.flat());
 
-/** Per mask of banned pairs (six bits) and mask of free copies (four bits): the pairs of free copies not banned. */
+/** Per banned-pairs mask (six bits) and free-copies mask (four bits): the pairs allowed. */
 const ALLOWED = (() => {
   const table = new Int8Array(64 * 16);
   for (let banned = 0; banned < 64; banned++)
@@ -47,11 +32,10 @@ const ALLOWED = (() => {
   return table;
 })();
 
-/** Per tile, its neighbours as counter indices (see the notes), flattened; made once per geometry. */
 export interface Neighbours {
-  readonly at: Int32Array; // tile t's entries are [at[t], at[t + 1])
-  readonly counter: Int32Array; // the counter the tile's removal decrements: j (above j), n + j (right of j), 2n + j (left of j)
-  readonly tile: Int32Array; // the tile j that counter belongs to
+  readonly at: Int32Array;
+  readonly counter: Int32Array; // what its removal decrements: j (above j), n + j (right of j), 2n + j (left of j)
+  readonly tile: Int32Array;
 }
 
 export function neighboursOf(flat: Flat, n: number): Neighbours {
@@ -66,7 +50,7 @@ export function neighboursOf(flat: Flat, n: number): Neighbours {
   const tile = new Int32Array(at[n]!);
   for (let t = 0; t < n; t++) {
     let e = at[t]!;
-    // The order of the separate lists (below, left, right): the same tiles found free in the same order.
+    // In the separate lists' order: the same tiles freed in the same order.
     for (let k = flat.belowAt[t]!; k < flat.belowAt[t + 1]!; k++, e++) counter[e] = tile[e] = flat.below[k]!;
     for (let k = flat.leftAt[t]!; k < flat.leftAt[t + 1]!; k++, e++) counter[e] = n + (tile[e] = flat.left[k]!);
     for (let k = flat.rightAt[t]!; k < flat.rightAt[t + 1]!; k++, e++) counter[e] = 2 * n + (tile[e] = flat.right[k]!);
@@ -85,24 +69,24 @@ export class Playouts {
   private readonly start: Start;
   private readonly nbr: Neighbours;
 
-  // The board: presence, and the counters (above, right, left) of every tile in one array.
+  // The board: presence, and every tile's counters (above, right, left) in one array.
   private readonly present: Uint8Array;
   private readonly counters: Int32Array;
   private readonly startCounters: Int32Array;
-  // Per group, in one array of five sections of `groups` entries: free copies (a bit each), free copies,
-  // copies left, the pairs it may play, and its banned pairs (groups of four); then per block of eight groups
-  // the sum of their pairs.
+  // Per group, five sections: free copies (bits), free copies, copies left, playable pairs, banned pairs;
+  // then
+  // per block of eight groups the sum of their pairs.
   private readonly state: Int32Array;
-  private readonly opening: Int32Array; // `state` at the start of every playout
-  private readonly safe: Int32Array; // groups whose copies left may all be free (checked when taken)
+  private readonly opening: Int32Array;
+  private readonly safe: Int32Array; // groups whose copies left may all be free
   private readonly safeAtStart: Int32Array;
-  private safeTop = 0; // (while a playout's start is worked out)
+  private safeTop = 0;
   private safeTopAtStart = 0;
-  private drawable = 0; // pairs a playout may draw, over all groups (while its start is worked out)
+  private drawable = 0;
   private drawableAtStart = 0;
-  private readonly moves: Int32Array; // tiles in removal order, two per move
-  private openingBans = -1; // nogoods.bans when the opening was worked out; -1: not yet in this solve
-  private draws = 0; // the playouts' own random stream (xorshift32), seeded from the solve's on first use
+  private readonly moves: Int32Array;
+  private openingBans = -1; // nogoods.bans when the opening was worked out; -1: not yet
+  private draws = 0; // xorshift32 state, seeded from the solve's generator
 
   constructor(
     work: Workspace,
@@ -129,10 +113,7 @@ export class Playouts {
     this.moves = work.playoutMoves;
   }
 
-  /**
-   * One game of random legal play from the start (one node): see the notes. The moves if it clears the board,
-   * else null.
-   */
+  /** One random playout (one node): the moves if it clears the board, else null. */
   playout(rng: Rng): Pair[] | null {
     this.budget.spend();
     if (this.draws === 0) this.draws = rng.next() | 1;
@@ -147,7 +128,6 @@ export class Playouts {
     const BLOCKS = 5 * groups;
     present.set(this.start.present);
     counters.set(this.startCounters);
-    // Only the used parts: the five sections and the blocks, the safe groups pushed.
     const opening = this.opening;
     for (let i = 0, end = BLOCKS + (groups >> 3) + 1; i < end; i++) state[i] = opening[i]!;
     let safeTop = this.safeTopAtStart;
@@ -177,11 +157,10 @@ export class Playouts {
           this.draws = draws;
           return null;
         }
-        draws ^= draws << 13; // xorshift32
+        draws ^= draws << 13;
         draws ^= draws >>> 17;
         draws ^= draws << 5;
         let r = Math.floor(((draws >>> 0) * drawable) / 0x100000000); // exact in doubles: the same everywhere
-        // The group of the r-th pair: by blocks of eight groups, then within the block.
         let block = 0;
         for (; r >= state[BLOCKS + block]!; block++) r -= state[BLOCKS + block]!;
         for (g = block << 3; r >= state[PAIRS + g]!; g++) r -= state[PAIRS + g]!;
@@ -204,28 +183,25 @@ export class Playouts {
       moves[played++] = b;
       state[FREE_COUNT + g]! -= 2;
       state[LEFT + g]! -= 2;
-      // Take a, then b (b stays marked free while a's neighbours are told), then count group g again; every tile
-      // a removal frees is counted, and its group again.
+      // Take a, then b (b stays marked free while a's neighbours are told), then recount group g.
       for (let side = 0; side < 2; side++) {
         const t = side === 0 ? a : b;
         present[t] = 0;
         state[g]! &= ~(1 << rank[t]!);
         for (let e = at[t]!, end = at[t + 1]!; e <= end; e++) {
           let h: number;
-          if (e === end)
-            h = side === 1 ? g : -1; // after b: group g itself
+          if (e === end) h = side === 1 ? g : -1;
           else {
             if (--counters[counter[e]!]! !== 0) continue;
             const j = tile[e]!;
             if (!present[j] || counters[j] !== 0 || (counters[n + j] !== 0 && counters[2 * n + j] !== 0)) continue;
             h = groupOf[j]!;
             const bit = 1 << rank[j]!;
-            if ((state[h]! & bit) !== 0) continue; // free already
+            if ((state[h]! & bit) !== 0) continue;
             state[h]! |= bit;
             state[FREE_COUNT + h]!++;
           }
           if (h < 0) continue;
-          // Group h's playable pairs again, and whether it is safe to take.
           const freeCount = state[FREE_COUNT + h]!;
           const bannedH = state[BANNED + h]!;
           const left = state[LEFT + h]!;
@@ -245,7 +221,7 @@ export class Playouts {
     return out;
   }
 
-  /** Group g's free copies or copies left changed: its playable pairs again, and whether it is safe to take. */
+  /** Group g changed: its playable pairs again, and whether it is safe to take. */
   private recount(g: number): void {
     const groups = this.groupCount;
     const state = this.state;
@@ -258,10 +234,7 @@ export class Playouts {
     if (left > 0 && state[groups + g] === left) this.safe[this.safeTop++] = g;
   }
 
-  /**
-   * The pairs of free copies group g may play now: in a group of four with all its copies on the board, none
-   * of a pairing the nogoods ban; else every pair.
-   */
+  /** Group g's playable pairs: none of a banned pairing in a full group of four. */
   private playablePairs(g: number): number {
     const groups = this.groupCount;
     const state = this.state;
@@ -271,11 +244,7 @@ export class Playouts {
     return (free * (free - 1)) >> 1;
   }
 
-  /**
-   * What every playout starts from: the counters of the start position, each group's free copies, copies left,
-   * banned pairs (the pairings the nogoods ban, nogoods.bans counting their changes) and playable pairs, and the
-   * safe groups.
-   */
+  /** What every playout starts from; redone when nogoods.bans changes. */
   private open(): void {
     const { n, groupOf, rank, memberAt, members, state } = this;
     const groups = this.groupCount;

@@ -1,29 +1,6 @@
 /**
- * The plays: two ways to play the board out under some commitments, one node each (the
- * third, random playouts, is playouts.ts).
- *
- * - The *optimistic play* under some commitments: committed pairs leave when both are
- *   free; an uncommitted copy leaves once it is free and another uncommitted copy of its
- *   group that it may still pair with (no forbidden pairing, see nogoods.ts) is free or
- *   gone. Every real solution under the commitments passes it, so a failure proves the
- *   commitments dead; with every group committed it is exact. It is monotone: more
- *   commitments never remove more tiles.
- * - *Greedy play*, real play: committed pairs leave when both are free, and a group whose
- *   uncommitted copies are all free at once leaves whole (any pairing of free copies is
- *   safe). When it clears the board, its moves are the solution; where it stops, the
- *   search branches on a group with two or more free uncommitted copies.
- *
- * - The *probe plays* (search.ts, the probe): the optimistic play under each pairing of one
- *   group of four, asked only whether that group's copies all leave. All three pairings
- *   share one walk with the group held back (see probePairing); one node each.
- *
- * Implementation notes. A play runs on a scratch board (presence and neighbour counts)
- * loaded from a *play state*: state 0 is greedy play under the base commitments, and
- * state l + 1 is what the greedy play of the search node at level l left, where every
- * play below that node starts. The plays walk a stack of tiles that may have become free
- * (a tile's neighbours are pushed when it leaves), so a play costs about the tiles it
- * removes, not the board's size times the passes. Plays allocate nothing, but for the
- * play states, each made the first time a play reaches it (most solves stay shallow).
+ * The plays, a node each: the optimistic play (its failure proves the commitments dead), greedy play (a clear
+ * board is a solution) and the probe plays (docs/engine.md, "The plays").
  */
 import type { Flat } from '../flat.ts';
 import type { Pair } from '../types.ts';
@@ -31,7 +8,7 @@ import type { Budget } from './budget.ts';
 import type { Nogoods } from './nogoods.ts';
 import type { HeldBack, PlayState, Start, Workspace } from './workspace.ts';
 
-/** The arrays of a walk's board: what the probe plays keep (HeldBack) and put back. */
+/** The arrays of a walk's board, kept and put back by the probe plays. */
 type WalkBoard = Pick<HeldBack, 'present' | 'above' | 'left' | 'right' | 'reached' | 'freeOrGone'>;
 
 function copyBoard(from: WalkBoard, to: WalkBoard): void {
@@ -51,37 +28,37 @@ export class Plays {
   private readonly memberAt: Int32Array;
   private readonly members: Int32Array;
 
-  // The scratch board: loaded from a play state at the start of each play.
+  // The scratch board.
   readonly present: Uint8Array;
   private readonly above: Int32Array;
   private readonly left: Int32Array;
   private readonly right: Int32Array;
-  private readonly stack: Int32Array; // tiles to look at
+  private readonly stack: Int32Array;
 
   // The optimistic play.
-  private readonly reached: Uint8Array; // per tile: became free or left
-  private readonly freeOrGone: Int32Array; // per group: uncommitted copies free or gone
-  readonly leftAt: Int32Array; // per tile: when it left, in waves of tiles freed (for value ordering)
-  private held = 0; // walk: the copies of the group held back seen free, a bit per rank
+  private readonly reached: Uint8Array;
+  private readonly freeOrGone: Int32Array;
+  readonly leftAt: Int32Array; // per tile: when it left, in waves of tiles freed
+  private held = 0; // walk: the held-back group's copies seen free, by rank
 
-  // The probe plays: the board with one group held back, under the restrictions it was walked with.
+  // The probe plays.
   private readonly rank: Int32Array;
   private readonly heldBack: HeldBack;
-  private readonly board: WalkBoard; // the scratch board's arrays that a walk reads and writes
-  private heldGroup = -1; // the group whose walk `heldBack` keeps; -1: none kept
+  private readonly board: WalkBoard;
+  private heldGroup = -1;
 
   // Greedy play; read by the search where it stopped.
-  readonly counted: Uint8Array; // per tile: counted as a free uncommitted copy
-  readonly freeUncommitted: Int32Array; // per group: free uncommitted copies
-  readonly uncommittedLeft: Int32Array; // per group: uncommitted copies on the board
-  private readonly mate: Int32Array; // partners: the commitments plus pairs it made itself
-  private readonly moves: Int32Array; // tiles in removal order, two per move
+  readonly counted: Uint8Array;
+  readonly freeUncommitted: Int32Array;
+  readonly uncommittedLeft: Int32Array;
+  private readonly mate: Int32Array; // the commitments plus greedy play's pairs
+  private readonly moves: Int32Array;
   private movesLength = 0;
 
   readonly states: PlayState[];
-  readonly stranded: PlayState; // what the last failed optimistic play left (keepStranded)
-  private remaining = 0; // tiles on the scratch board after the last optimistic play
-  failedEarly = false; // the last optimistic play failed before its first move (a broken nogood, a group with no pairing)
+  readonly stranded: PlayState;
+  private remaining = 0;
+  failedEarly = false;
 
   constructor(
     work: Workspace,
@@ -125,10 +102,7 @@ export class Plays {
     root.played = 0;
   }
 
-  /**
-   * Play state `slot`, allocated the first time a play reaches it: most solves stay
-   * shallow, and a classic deal's rejected shuffles rarely get past the root.
-   */
+  /** Play state `slot`, allocated on first use. */
   private stateAt(slot: number): PlayState {
     const n = this.n;
     while (this.states.length <= slot)
@@ -144,7 +118,7 @@ export class Plays {
     return this.states[slot]!;
   }
 
-  /** Makes the play state that greedy play just saved as state 1 the root state 0. */
+  /** Greedy play's state 1 becomes the root state 0. */
   adoptRoot(): void {
     const [zero, one] = [this.states[0]!, this.states[1]!];
     this.states[0] = one;
@@ -155,11 +129,7 @@ export class Plays {
     return this.above[t] === 0 && (this.left[t] === 0 || this.right[t] === 0);
   }
 
-  /**
-   * Loads a play state into the scratch board and pushes its free tiles; the stack height. With `partner`, for
-   * an optimistic play, it also sets up the play's counts: copies gone before the state that `partner` leaves
-   * uncommitted count as gone.
-   */
+  /** Loads a play state and pushes its free tiles; with `partner`, uncommitted copies gone count as gone. */
   private load(state: PlayState, partner: Int32Array | null = null): number {
     this.present.set(state.present);
     this.above.set(state.above);
@@ -171,7 +141,6 @@ export class Plays {
       reached.fill(0);
       freeOrGone.fill(0);
     }
-    // Only free tiles can move now; the others are pushed when a neighbour leaves.
     let top = 0;
     for (let i = 0; i < this.n; i++) {
       if (present[i]) {
@@ -184,7 +153,7 @@ export class Plays {
     return top;
   }
 
-  /** Removes tile r from the scratch board and pushes the tiles it frees (those it was the last to cover or flank); the stack height. */
+  /** Removes tile r and pushes the tiles it frees. */
   private remove(r: number, top: number): number {
     const f = this.flat;
     const { stack, present, above, left, right } = this;
@@ -205,18 +174,13 @@ export class Plays {
   }
 
   /**
-   * The optimistic play under `partner` (see the notes), continued from play state
-   * `slot`: true when it empties the board; where it fails, `present` holds the tiles
-   * it stranded.
+   * The optimistic play under `partner` from play state `slot`: true when it clears; else `present` is
+   * stranded.
    */
   optimistic(partner: Int32Array, slot: number): boolean {
     return this.optimisticFrom(partner, this.states[slot]!);
   }
 
-  /**
-   * Keeps the board the last optimistic play stranded (it failed), for `optimisticFromStranded`. (When the play
-   * failed before its first move, a broken nogood, that is the board it started from.)
-   */
   keepStranded(): void {
     const to = this.stranded;
     to.present.set(this.present);
@@ -227,12 +191,7 @@ export class Plays {
   }
 
   /**
-   * The optimistic play under `partner`, a subset of the commitments the stranding play ran under (see
-   * keepStranded), resumed from the board it stranded instead of the state it started from: the same answer
-   * for less work. The play's rules only ever allow more as tiles leave, so it ends on the one largest set of
-   * removals they allow, in whatever order it makes them; and everything the stranding play removed, the play
-   * under fewer commitments may remove too (a pair committed there leaves as two uncommitted copies that are
-   * free together; fewer commitments never ban more). One node, like any play.
+   * The optimistic play under a subset of the stranding play's commitments, resumed from the stranded board.
    */
   optimisticFromStranded(partner: Int32Array): boolean {
     return this.optimisticFrom(partner, this.stranded);
@@ -248,11 +207,9 @@ export class Plays {
   }
 
   /**
-   * The optimistic play's walk over the stack (`top` tiles on it) under `partner` and the restrictions of the
-   * last `restrictPlay`: the tiles it removes. Copies of group `hold` never leave: each one seen free sets its
-   * rank's bit in `held`, and once every bit of `want` is set the walk stops there, returning -1. (A walk
-   * stopped, or resumed later, has removed what some order of the play's moves removes by then; a play that
-   * runs out ends on the one largest set of removals its rules allow, whatever the order.)
+   * The optimistic play's walk: the tiles it removes. Copies of group `hold` never leave; once those in
+   * `want`
+   * were seen free it stops, returning -1.
    */
   private walk(partner: Int32Array, top: number, hold: number, want: number): number {
     const { present, reached, freeOrGone, stack, groupOf, members, memberAt, leftAt, rank } = this;
@@ -260,7 +217,7 @@ export class Plays {
     let removed = 0;
     let clock = 0;
     let held = this.held;
-    // First in, first out: `leftAt` then follows waves of tiles freed.
+    // First in, first out: `leftAt` follows waves of tiles freed.
     for (let head = 0; head < top;) {
       const t = stack[head++]!;
       if (!present[t] || !this.isFree(t)) continue;
@@ -280,7 +237,6 @@ export class Plays {
       if (p < 0) {
         if (freeOrGone[g]! < 2) continue;
         if (restricted[g]) {
-          // Only a copy it may still pair with (see Nogoods.forbid) lets it go.
           let mate = false;
           for (let k = memberAt[g]!; k < memberAt[g + 1]! && !mate; k++) {
             const u = members[k]!;
@@ -303,18 +259,9 @@ export class Plays {
   }
 
   /**
-   * One probe play (search.ts): does the optimistic play from play state 0 under `partner`, which commits the
-   * copies of the group of four of `a` (all four on the board in that state) as a–x and the other two together,
-   * remove all four? One node, and the same answer as that play. Call `startProbe` before the first pairing of
-   * each group.
-   *
-   * Held back, the group's copies change nothing else in the play: so one walk with all four held back serves
-   * all three pairings, as long as the restrictions on the other groups are the same. Where it ends, a pair
-   * whose two copies it saw free leaves first (committed copies leave together once both are free, and a free
-   * tile stays free); when both pairs are, the group is gone; when neither, it never leaves. With one, the walk
-   * goes on from that board with the pair removed and the other pair held back, until both of those are free.
-   * (The `leftAt` times it leaves are not a whole play's: the value ordering reads them only after a node's own
-   * optimistic play, which times every tile it removes.)
+   * Does the optimistic play from state 0, with a's group of four paired a–x and the other two, remove all
+   * four?
+   * One walk with the group held back serves all three pairings; call `startProbe` per group.
    */
   probePairing(partner: Int32Array, a: number, x: number): boolean {
     this.budget.spend();
@@ -349,12 +296,11 @@ export class Plays {
     return this.walk(partner, top, g, last) < 0;
   }
 
-  /** Forgets the walk kept for the probe plays: the next `probePairing` walks afresh. */
   startProbe(): void {
     this.heldGroup = -1;
   }
 
-  /** Are the restrictions of the last `restrictPlay` those of the walk kept, but on group g? */
+  /** Are the last `restrictPlay`'s restrictions the kept walk's, but on group g? */
   private sameRestrictions(g: number): boolean {
     const { playBan, playRestricted } = this.nogoods;
     const kept = this.heldBack;
@@ -364,10 +310,8 @@ export class Plays {
   }
 
   /**
-   * Greedy play under `partner` (see the notes), continued from play state `slot` and
-   * saved as state `slot + 1`: true when it empties the board, all moves so far kept for
-   * `solution`. Otherwise `freeUncommitted` and `uncommittedLeft` describe each group
-   * where it stopped.
+   * Greedy play under `partner` from play state `slot`, saved as state `slot + 1`: true when it clears the
+   * board.
    */
   greedy(partner: Int32Array, slot: number): boolean {
     this.budget.spend();
@@ -389,7 +333,7 @@ export class Plays {
       if (!counted[t] && mate[t]! < 0) {
         counted[t] = 1;
         if (++freeUncommitted[g]! === uncommittedLeft[g]) {
-          // Every uncommitted copy of the group is free: pair them in slot order.
+          // Every uncommitted copy is free: pair them in slot order.
           let first = -1;
           for (let k = memberAt[g]!; k < memberAt[g + 1]!; k++) {
             const m = members[k]!;
@@ -426,7 +370,6 @@ export class Plays {
     return left === 0;
   }
 
-  /** The moves of the last greedy play that cleared the board, in play order. */
   solution(): Pair[] {
     const out: Pair[] = [];
     for (let k = 0; k < this.movesLength; k += 2) out.push([this.moves[k]!, this.moves[k + 1]!]);

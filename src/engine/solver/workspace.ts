@@ -1,18 +1,6 @@
 /**
- * The workspace: the typed arrays a solve works in, and the start position set up in them.
- *
- * Implementation notes. Allocating a small typed array costs a few microseconds, and a
- * solve needs some forty of them, more than many whole solves take (a classic deal's
- * rejected shuffles, the browser worker's answers). So one set is kept per geometry
- * (a WeakMap) and reused by every solve on it: solves are synchronous and never nested,
- * so one set serves them all, and each module resets what it reads before it writes.
- * Sizes are bounds: at most n/2 groups, n/2 + 1 decision levels, groups of at most n
- * copies. The arrays are grouped below by the module that owns them.
- *
- * `setUp` numbers the match groups of the position (in slot order of their first copy)
- * and lists each group's copies in slot order (a counting sort): every other module
- * names a group by its number and walks its copies as `members[memberAt[g] ..
- * memberAt[g + 1])`.
+ * The typed arrays a solve works in, kept per geometry (allocating them costs more than many solves), and the
+ * start position set up in them.
  */
 import { coverOf, flatOf, neighbourCounts, type Cover, type Flat } from '../flat.ts';
 import type { Geometry } from '../layout.ts';
@@ -20,7 +8,7 @@ import { matchGroup, type Presence } from '../rules.ts';
 import { neighboursOf, type Neighbours } from './playouts.ts';
 import type { Face } from '../types.ts';
 
-/** The probe plays' board (plays.ts): where the walk with one group held back ended, and what it ran under. */
+/** The probe plays' board: where the walk with one group held back ended, and its restrictions. */
 export interface HeldBack {
   readonly present: Uint8Array;
   readonly above: Int32Array;
@@ -28,56 +16,55 @@ export interface HeldBack {
   readonly right: Int32Array;
   readonly reached: Uint8Array;
   readonly freeOrGone: Int32Array;
-  readonly ban: Int32Array; // the restrictions of the walk (Nogoods.playBan, playRestricted)
+  readonly ban: Int32Array;
   readonly restricted: Uint8Array;
-  held: number; // the group's copies seen free, a bit per rank
+  held: number;
 }
 
 /** A board during play: what greedy play left, where the plays below it start. */
 export interface PlayState {
   readonly present: Uint8Array;
-  readonly above: Int32Array; // per tile, present tiles above it
-  readonly left: Int32Array; // present neighbours on the left
+  readonly above: Int32Array; // per tile: present tiles above it (left, right: neighbours)
+  readonly left: Int32Array;
   readonly right: Int32Array;
-  readonly mate: Int32Array; // partners: commitments and the pairs greedy play made
-  remaining: number; // tiles present
-  played: number; // entries of the move list (two per move) that led here
+  readonly mate: Int32Array;
+  remaining: number;
+  played: number; // move-list entries that led here
 }
 
 export class Workspace {
-  readonly n: number; // slots of the geometry
+  readonly n: number;
   readonly flat: Flat;
   readonly cover: Cover;
-  readonly words: number; // 32-bit words in a set of decision levels
+  readonly words: number;
 
-  // The start position (setUp).
-  groupOfCode = new Int32Array(64).fill(-1); // per face code (codeOf), its group in the solve being set up; -1 between solves
-  readonly codeOfGroup: Int32Array; // per group, its face code
-  readonly fullCounts: [Int32Array, Int32Array, Int32Array]; // on the full board, per tile: tiles above, left, right
-  readonly groupOf: Int32Array; // per tile, its group; -1 for a slot not on the board
-  readonly sizes: Int32Array; // per group, its copies
-  readonly memberAt: Int32Array; // group g's copies are members[memberAt[g] .. memberAt[g + 1])
+  groupOfCode = new Int32Array(64).fill(-1); // per face code: its group while setting up; else -1
+  readonly codeOfGroup: Int32Array;
+  readonly fullCounts: [Int32Array, Int32Array, Int32Array];
+  readonly groupOf: Int32Array;
+  readonly sizes: Int32Array;
+  readonly memberAt: Int32Array;
   readonly members: Int32Array;
-  readonly rank: Int32Array; // per tile, its index in its group's copies
-  readonly nextSlot: Int32Array; // scratch of the counting sort: per group, where in `members` its next copy goes
-  readonly start: Uint8Array; // presence at the start
-  readonly counts: [Int32Array, Int32Array, Int32Array]; // at the start, per tile: present tiles above, left, right
+  readonly rank: Int32Array;
+  readonly nextSlot: Int32Array;
+  readonly start: Uint8Array;
+  readonly counts: [Int32Array, Int32Array, Int32Array];
 
   // The plays (plays.ts).
-  readonly present: Uint8Array; // the scratch board, loaded from a play state at the start of each play
+  readonly present: Uint8Array;
   readonly above: Int32Array;
   readonly left: Int32Array;
   readonly right: Int32Array;
-  readonly stack: Int32Array; // tiles to look at
-  readonly reached: Uint8Array; // optimistic play: per tile, became free or left
-  readonly freeOrGone: Int32Array; // optimistic play: per group, uncommitted copies free or gone
-  readonly leftAt: Int32Array; // optimistic play: per tile, when it left (for value ordering)
-  readonly counted: Uint8Array; // greedy play: per tile, counted as a free uncommitted copy
-  readonly freeUncommitted: Int32Array; // greedy play: per group, free uncommitted copies (where it stopped)
-  readonly uncommittedLeft: Int32Array; // greedy play: per group, uncommitted copies on the board (where it stopped)
-  readonly mate: Int32Array; // greedy play: partners, the commitments plus pairs it made itself
-  readonly moves: Int32Array; // greedy play: tiles in removal order, two per move
-  readonly neighbours: Neighbours; // playouts (playouts.ts)
+  readonly stack: Int32Array;
+  readonly reached: Uint8Array;
+  readonly freeOrGone: Int32Array;
+  readonly leftAt: Int32Array;
+  readonly counted: Uint8Array;
+  readonly freeUncommitted: Int32Array;
+  readonly uncommittedLeft: Int32Array;
+  readonly mate: Int32Array;
+  readonly moves: Int32Array;
+  readonly neighbours: Neighbours;
   readonly playoutPresent: Uint8Array;
   readonly playoutCounters: Int32Array;
   readonly playoutStartCounters: Int32Array;
@@ -86,19 +73,19 @@ export class Workspace {
   readonly playoutSafe: Int32Array;
   readonly playoutSafeAtStart: Int32Array;
   readonly playoutMoves: Int32Array;
-  readonly states: PlayState[] = []; // allocated as plays first reach them
-  readonly stranded: PlayState; // the board a failed optimistic play left, for explaining the failure
-  readonly heldBack: HeldBack; // the probe plays' board
+  readonly states: PlayState[] = [];
+  readonly stranded: PlayState;
+  readonly heldBack: HeldBack;
 
-  // Nogoods (nogoods.ts): per pair key, grown when a position needs more keys.
+  // Nogoods (nogoods.ts): per pair key, grown as needed.
   forbidden = new Uint8Array(0);
   watchers: (number[] | undefined)[] = [];
-  readonly listed: number[] = []; // keys whose lists are set
-  readonly nearBy: number[][]; // per decision level
-  nearLevels = 0; // nearBy[0 … nearLevels) may hold entries
-  readonly ban: Int32Array; // per copy of a group of four, a bit per group member it never pairs with
-  readonly restricted: Uint8Array; // per group: has a forbidden pairing
-  readonly playBan: Int32Array; // `ban` plus the pairings nogoods rule out under the commitments a play runs under
+  readonly listed: number[] = [];
+  readonly nearBy: number[][];
+  nearLevels = 0;
+  readonly ban: Int32Array;
+  readonly restricted: Uint8Array;
+  readonly playBan: Int32Array;
   readonly playRestricted: Uint8Array;
   readonly playBanBy: Int32Array;
 
@@ -147,7 +134,7 @@ export class Workspace {
     this.above = new Int32Array(n);
     this.left = new Int32Array(n);
     this.right = new Int32Array(n);
-    // Pushes: every tile once, neighbours once per removal, a group's copies once per copy seen at most.
+    // Pushes: every tile once, neighbours once per removal, a group's copies once per copy seen.
     this.stack = new Int32Array(6 * n + flat.below.length + flat.left.length + flat.right.length + 8);
     this.reached = new Uint8Array(n);
     this.freeOrGone = new Int32Array(n);
@@ -161,9 +148,9 @@ export class Workspace {
     this.playoutPresent = new Uint8Array(n);
     this.playoutCounters = new Int32Array(3 * n);
     this.playoutStartCounters = new Int32Array(3 * n);
-    this.playoutState = new Int32Array(5 * n + (n >> 3) + 1); // five sections per group, then per block of eight
+    this.playoutState = new Int32Array(5 * n + (n >> 3) + 1);
     this.playoutOpening = new Int32Array(this.playoutState.length);
-    this.playoutSafe = new Int32Array(3 * n + 8); // pushes: one per tile freed, one per move, one per group at the start
+    this.playoutSafe = new Int32Array(3 * n + 8); // one per tile freed, one per move, one per group at the start
     this.playoutSafeAtStart = new Int32Array(this.playoutSafe.length);
     this.playoutMoves = new Int32Array(n);
     this.stranded = {
@@ -171,7 +158,7 @@ export class Workspace {
       above: new Int32Array(n),
       left: new Int32Array(n),
       right: new Int32Array(n),
-      mate: new Int32Array(0), // not read: optimistic plays keep no partners
+      mate: new Int32Array(0), // not read by optimistic plays
       remaining: 0,
       played: 0,
     };
@@ -219,9 +206,7 @@ export class Workspace {
 
 const WORKSPACE = new WeakMap<Geometry, Workspace>();
 
-// Faces by match group: per face, a small number shared by the faces that match (all flowers, all seasons). A
-// pure function's memo: a deal has a few dozen faces. Two-letter ASCII faces (all of ours) are found by their
-// letters in a table, others in a map.
+// Per face, a small number shared by the faces that match (memoized; two-letter faces in a table).
 const GROUP_CODES = new Map<string, number>();
 const SHORT_CODES = new Int16Array(128 * 128).fill(-1);
 const LONG_CODES = new Map<string, number>();
@@ -240,36 +225,34 @@ function codeOf(face: Face): number {
   return code;
 }
 
-/** The workspace of a geometry, made on first use. */
 export function workspaceOf(geom: Geometry): Workspace {
   let work = WORKSPACE.get(geom);
   if (!work) WORKSPACE.set(geom, (work = new Workspace(geom.size, flatOf(geom), coverOf(geom))));
   return work;
 }
 
-/** The start position as the other modules read it (views of the workspace's arrays). */
+/** The start position as the other modules read it. */
 export interface Start {
-  readonly n: number; // slots of the geometry
-  readonly count: number; // tiles on the board
+  readonly n: number;
+  readonly count: number;
   readonly flat: Flat;
   readonly cover: Cover; // which tiles stand above which on the full board
-  readonly present: Uint8Array; // presence at the start
-  readonly above: Int32Array; // per tile at the start: present tiles above it
-  readonly left: Int32Array; // present neighbours on the left at the start
+  readonly present: Uint8Array;
+  readonly above: Int32Array; // at the start, per tile: present tiles above it
+  readonly left: Int32Array;
   readonly right: Int32Array;
-  readonly groupCount: number; // groups are numbered 0 … groupCount − 1
-  readonly groupOf: Int32Array; // per tile on the board, its group
-  readonly memberAt: Int32Array; // group g's copies are members[memberAt[g] .. memberAt[g + 1]), in slot order
+  readonly groupCount: number;
+  readonly groupOf: Int32Array;
+  readonly memberAt: Int32Array; // group g's copies in slot order: members[memberAt[g] .. memberAt[g + 1])
   readonly members: Int32Array;
-  readonly rank: Int32Array; // per tile on the board, its index in its group's copies
-  readonly largest: number; // copies in the largest group
+  readonly rank: Int32Array;
+  readonly largest: number;
 }
 
 /**
- * Sets up the position given by `present` and `faces` in the workspace: its groups of
- * matching tiles and the neighbour counts at the start. Null when some group has an odd
- * number of copies (no play can clear such a board). Throws when a present slot has no
- * face (a programmer error).
+ * Sets up the position: its groups of matching tiles and neighbour counts. Null when a group has an odd
+ * number
+ * of copies; throws when a present slot has no face.
  */
 export function setUp(work: Workspace, present: Presence, faces: readonly (Face | null)[]): Start | null {
   const n = work.n;
@@ -290,7 +273,7 @@ export function setUp(work: Workspace, present: Presence, faces: readonly (Face 
     let g = code < groupOfCode.length ? groupOfCode[code]! : -1;
     if (g < 0) {
       if (code >= groupOfCode.length) {
-        work.groupOfCode = new Int32Array(2 * code + 2).fill(-1); // a face not seen before: room for its code
+        work.groupOfCode = new Int32Array(2 * code + 2).fill(-1);
         return setUp(work, present, faces);
       }
       g = groupOfCode[code] = groupCount++;
@@ -300,14 +283,13 @@ export function setUp(work: Workspace, present: Presence, faces: readonly (Face 
     sizes[g]!++;
     groupOf[i] = g;
   }
-  for (let g = 0; g < groupCount; g++) groupOfCode[work.codeOfGroup[g]!] = -1; // clean for the next solve
+  for (let g = 0; g < groupCount; g++) groupOfCode[work.codeOfGroup[g]!] = -1;
   for (let g = 0; g < groupCount; g++) if (sizes[g]! % 2 !== 0) return null;
 
   const start = work.start;
   start.set(present);
   const [above, left, right] = work.counts;
   if (count === n) {
-    // The full board (every classic attempt, every uniform shuffle): its counts are known per geometry.
     above.set(work.fullCounts[0]);
     left.set(work.fullCounts[1]);
     right.set(work.fullCounts[2]);
@@ -319,8 +301,8 @@ export function setUp(work: Workspace, present: Presence, faces: readonly (Face 
     memberAt[g + 1] = memberAt[g]! + sizes[g]!;
     largest = Math.max(largest, sizes[g]!);
   }
-  // Each group's copies in slot order, placed by a counting sort over `groupOf`.
-  for (let g = 0; g < groupCount; g++) nextSlot[g] = memberAt[g]!; // (a subarray view would allocate)
+  // Each group's copies in slot order, by a counting sort (a subarray view would allocate).
+  for (let g = 0; g < groupCount; g++) nextSlot[g] = memberAt[g]!;
   for (let i = 0; i < n; i++)
     if (start[i]) {
       const g = groupOf[i]!;
