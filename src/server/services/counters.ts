@@ -19,7 +19,6 @@ export interface Counters {
   take(windows: readonly CounterWindow[], n?: number): Promise<Taken>;
   /** For @fastify/rate-limit: counts one, without a max. */
   hit(key: string, windowMs: number): Promise<{ current: number; ttl: number }>;
-  /** Without counting. */
   peek(key: string): Promise<{ current: number; ttl: number }>;
 }
 
@@ -39,9 +38,9 @@ export class LocalCounters implements Counters {
     this.windows = new ByteLru('counters', maxBytes);
   }
 
-  /** The live window of `key` (a fresh one if it turned). */
+  /** A fresh one if it turned. */
   private windowOf(key: string, windowMs: number, now: number): Window {
-    let w = this.windows.get(key); // now the most recently used
+    let w = this.windows.get(key);
     if (!w || now - w.start >= windowMs) {
       w = { start: now, count: 0 };
       this.windows.set(key, w, keyedRecordBytes(key));

@@ -1,7 +1,6 @@
 /**
- * The server's time as a budget: each path whose cost depends on its input charges its estimate here before the
- * work, per client (shared counters: a burst and a minute window) and for this process (its own memory: a
- * quarter-second window). A refusal costs only the estimate (docs/operations.md, "CPU budgets").
+ * The server's time as a budget: costly paths charge their estimate before the work, per client and for this
+ * process (docs/operations.md, "CPU budgets").
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -16,11 +15,11 @@ declare module 'fastify' {
 }
 
 export interface CpuLimits {
-  clientBurstMs: number; // one client's work started in a burst window
+  clientBurstMs: number;
   clientBurstWindowMs: number;
   clientPerMinuteMs: number;
   processWindowMs: number;
-  processPerWindowMs: number; // all clients' work started in one window of this process
+  processPerWindowMs: number; // all clients together
 }
 
 export const CPU_LIMITS: CpuLimits = {
@@ -48,11 +47,7 @@ export class CpuBudget {
     this.local = new LocalCounters(now, 64 * 1024); // one key, this process's window
   }
 
-  /**
-   * Charges `ms` of estimated work for a clientKey before it is done; the refusal (429 `ERR_CPU`, or 503
-   * `ERR_CPU_FULL` for this process's window, which still counts against the client), or undefined. Work in the
-   * deal workers (`worker`) is charged to the client's windows only: the process's window meters the main thread.
-   */
+  /** The refusal, or undefined; `worker` work skips the process's window, which meters the main thread. */
   async charge(
     client: string,
     ms: number,

@@ -1,7 +1,6 @@
 /**
- * Players' own layouts: uploads and editor drawings checked by dealing them once, stored by content id, named
- * by each player for themselves (docs/server.md, "Your own layouts"). `fastify.layouts` answers for every id,
- * built in or custom. New layouts are budgeted per client and for everyone (limits.ts NEW_LAYOUT_LIMITS).
+ * Players' own layouts, checked by dealing them once, stored by content id, named by each player for themselves
+ * (docs/server.md, "Your own layouts"); `fastify.layouts` answers for every id, built in or custom.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -36,7 +35,7 @@ declare module 'fastify' {
   }
 }
 
-/** Built-in layouts by the id their shape gets as an upload, so such an upload is named as the built-in. */
+/** The built-in whose shape has this upload id. */
 let builtinShapes: Map<string, string> | undefined;
 export function builtinOfShape(id: string): string | undefined {
   builtinShapes ??= new Map(LAYOUTS.map((l) => [customId(normalizeSlots(l.slots)), l.id]));
@@ -49,29 +48,26 @@ export const viewerOf = (request: FastifyRequest): string | undefined =>
 
 export const LAYOUT_NAMES_MAX = 200;
 
-/**
- * The name everyone but the layout's namers see: a built-in's name for a built-in's shape, else one made of the
- * id. Never another player's words (docs/server.md, "Your own layouts").
- */
+/** The name everyone but its namers see: never another player's words. */
 export function customName(id: string, i18n?: Namer): string {
   const builtin = builtinOfShape(id);
   if (builtin) return layoutName(builtin, i18n);
   return i18n ? i18n.t('custom.name', { id }) : `${DEFAULT_NAME} ${id}`;
 }
 
-/** A custom layout as the server keeps it, under its neutral English name. */
+/** Named by its neutral English name. */
 export interface CustomLayoutInfo {
   readonly custom: true;
   readonly id: string;
   readonly name: string;
   readonly tiles: number;
   readonly layers: number;
-  readonly drawing: LayoutDrawing; // labelled per page (`customPicture`)
+  readonly drawing: LayoutDrawing;
   readonly layout: Layout;
   readonly format: CustomLayoutRow['format'];
 }
 
-/** A custom layout's picture labelled in the page's language; `name` the viewer's own. */
+/** `name`: the viewer's own. */
 export const customPicture = (info: CustomLayoutInfo, i18n: Namer, name = customName(info.id, i18n)): string =>
   namedPicture(info.drawing, pictureLabel(i18n.t, name, info.tiles, info.layers));
 
@@ -106,16 +102,15 @@ export interface Layouts {
   exists(id: string): Promise<boolean>;
   /** Undefined for an unknown or built-in id. */
   custom(id: string): Promise<CustomLayoutInfo | undefined>;
-  /** Names the ids: built-ins in `i18n`'s language (else English), custom layouts by the viewer's or neutral name. */
+  /** Custom layouts by the viewer's or the neutral name; built-ins in `i18n`'s language, else English. */
   namer(ids: Iterable<string>, i18n?: Namer, playerId?: string): Promise<(id: string) => string>;
-  /** A layout's name for one viewer, and the `neutral` one everyone else sees (link previews, shared images). */
+  /** The viewer's name, and the `neutral` one everyone else sees. */
   viewerName(id: string, i18n: Namer, playerId: string | undefined): Promise<{ name: string; neutral: string }>;
   ownName(playerId: string, id: string): Promise<string | undefined>;
   named(playerId: string): Promise<NamedLayout[]>;
   upload(input: UploadInput): Promise<UploadResult>;
-  /** A layout drawn in the editor: the same checks, budgets and limits as an upload. */
+  /** The same checks, budgets and limits as an upload. */
   save(input: DrawnInput): Promise<UploadResult>;
-  /** `name` is typedName's, not empty. */
   rename(playerId: string, id: string, name: string, client: string): Promise<Refusal | undefined>;
 }
 
@@ -138,7 +133,7 @@ export function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
     name,
     tiles: row.tiles,
     layers: geom.value.extent.depth,
-    drawing: { viewBox: drawing.viewBox, body: flatString(drawing.body) }, // flat: its size is its length
+    drawing: { viewBox: drawing.viewBox, body: flatString(drawing.body) },
     layout,
     format: row.format,
   };
@@ -224,7 +219,6 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     message: `you have named ${LAYOUT_NAMES_MAX} layouts, as many as one player keeps; rename one of them instead`,
   };
 
-  /** Its bytes are paid from the client's day of growth. */
   const keepName = async (playerId: string, id: string, name: string, client: string): Promise<Refusal | undefined> => {
     const grown = await fastify.growth.take(client, layoutNameGrowth(name));
     if (grown) return grown;
@@ -232,7 +226,7 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     return kept === 'full' ? namesFull : undefined;
   };
 
-  /** store(), then the player's name: a `typed` name replaces theirs, any other only names a new one. */
+  /** A `typed` name replaces the player's; any other only names a layout they have not named. */
   const storeNamed = async (
     read: ReadLayout,
     name: string,

@@ -8,7 +8,6 @@ export const DAILY_MODE: Mode = 'relaxed';
 export const DAILY_BOARD_SIZE = 10; // best times shown
 export const FIRST_DAILY = '2026-11-30'; // the day the game opened
 
-/** From its first day on, the days take `layouts` in turn. */
 export interface DailyPeriod {
   readonly from: string; // YYYY-MM-DD, UTC
   readonly layouts: readonly string[]; // built-in ids
@@ -71,14 +70,13 @@ export function dailyLayoutOf(day: string): string {
   return period.layouts[index % period.layouts.length]!;
 }
 
-/** Fits SEED_PATTERN. */
 export const seedOfDay = (day: string): string => `daily-${day}`;
 
 export const dailySeed = (ms: number): string => seedOfDay(utcDate(ms));
 
 export const isDailySeed = (seed: string): boolean => /^daily-\d{4}-\d{2}-\d{2}$/.test(seed);
 
-/** The day of a daily deal (that day's layout and mode, a real date), else null. */
+/** Null unless that day's layout and mode, on a real date. */
 export function dailyDayOf(layout: string, seed: string, mode: string): string | null {
   if (mode !== DAILY_MODE || !isDailySeed(seed)) return null;
   const day = seed.slice(6);

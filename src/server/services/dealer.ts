@@ -1,7 +1,6 @@
 /**
- * The dealer: the deal for a (layout, seed, mode), looked up in memory, then the deals table, then made
- * (deal-makers.ts) and stored before it is served; the table's row wins, so a link shows the same board forever.
- * New deals are budgeted per client and for everyone (limits.ts). Why: docs/server.md, "Deals and links".
+ * The deal of a (layout, seed, mode): from memory, the deals table, or made and stored before it is served; the
+ * stored row wins, so a link shows the same board forever (docs/server.md, "Deals and links").
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -32,7 +31,6 @@ declare module 'fastify' {
   }
 }
 
-/** A stored deal, or a refusal (errors.ts gives its status). */
 export type DealLookup = { readonly ok: true; readonly value: StoredDeal } | Refusal;
 export type ShownLookup = { readonly ok: true; readonly value: ShownDeal } | Refusal;
 
@@ -42,17 +40,17 @@ export interface Dealer {
   /** The stored deal, or else one made (paid as by `get`) and kept in memory without a write. */
   show(key: DealKey, client?: string): Promise<ShownLookup>;
   byId(id: number): Promise<StoredDeal | undefined>;
-  /** A seed the server chose pays from the server's own pool. */
+  /** Its deal pays from the server's own pool. */
   markChosen(key: DealKey): void;
-  /** A new seed whose deal is in `band`, within MAX_BAND_SEEDS seeds, each paid from the budgets; kept to show. */
+  /** A new seed whose deal is in `band` (band-search.ts). */
   findInBand(layout: string, mode: Mode, band: Band, client: string): Promise<BandLookup>;
-  /** Deals an unstored layout (an upload) once, relaxed, where custom deals are made: can it be cleared? */
+  /** Can an unstored layout be cleared? Dealt once, relaxed. */
   check(layout: Layout, client?: string): Promise<{ readonly ok: true } | Refusal>;
-  /** Deletes deals nobody played past their time or the cap; returns how many. */
+  /** Returns how many deals it deleted. */
   prune(): Promise<number>;
-  /** Reviews a game's log where classic deals are made; a busy or failed worker is an answer, not a throw. */
+  /** A busy or failed worker is an answer, not a throw. */
   review(task: ReviewTask, client?: string): Promise<ReviewTaskResult | Refusal>;
-  /** For /metrics; undefined when deals are made in process. */
+  /** Undefined when deals are made in process. */
   workers(): PoolStats | undefined;
 }
 
@@ -71,7 +69,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   fastify.caches.push(...memory.caches());
   const makers = new DealMakers(opts);
   const tasks = new ClientTasks();
-  const pending = new Map<string, Promise<ShownLookup>>(); // deals being made, by keyOf
+  const pending = new Map<string, Promise<ShownLookup>>(); // by keyOf
   const budget =
     opts.newDeals === false ? undefined : new NewDealBudget(opts.newDeals ?? NEW_DEAL_LIMITS, fastify.counters);
   const bandSeeds = opts.bandSeeds === false ? undefined : (opts.bandSeeds ?? BAND_SEED_LIMITS);
@@ -83,12 +81,11 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
     fastify.addHook('onClose', () => makers.close());
   }
 
-  /** A deal's JSON, or why not (a timeout is remembered a while). */
   const make = async (task: DealTask, key: string): Promise<ShownLookup> => {
     const result = await makers.deal(task);
     if (!result.ok) {
       const code = refusalCode(result.error, task.slots !== undefined);
-      if (!code) throw new Error(`dealing ${key} failed: ${result.message}`); // a broken built-in layout: our bug
+      if (!code) throw new Error(`dealing ${key} failed: ${result.message}`); // our bug
       fastify.metrics.dealFailed(task.mode, code);
       const refusal: Refusal = { ok: false, code, message: result.message };
       if (result.error === 'ERR_TIMEOUT') memory.fail(key, refusal);
@@ -118,7 +115,6 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
     return JSON.parse(row.slots) as [number, number, number][];
   };
 
-  /** See Dealer.show. */
   const find = async (deal: DealKey, client: string | undefined): Promise<ShownLookup> => {
     const key = keyOf(deal);
     const cached = memory.storedByKey(key);
@@ -198,7 +194,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       const result = await tasks.run(client, () =>
         makers.deal({ ...dealKey(layout.id, CHECK_SEED, 'relaxed'), slots }),
       );
-      if (!('error' in result)) return result.ok ? { ok: true } : result; // or the client's queue full
+      if (!('error' in result)) return result.ok ? { ok: true } : result;
       if (result.error === 'ERR_BUSY' || result.error === 'ERR_WORKER')
         return { ok: false, code: result.error, message: result.message, retryAfterS: 5 };
       if (result.error === 'ERR_TIMEOUT')

@@ -1,7 +1,6 @@
 /**
- * First-shown times: when the server first showed a player a deal, the start of their ranked time. Stored once
- * per player and deal, paid from the client's growth; a visitor without a cookie writes nothing and gets a signed
- * stamp instead, taken as their first-shown time later (docs/fair-play.md, "The rule").
+ * When the server first showed a player a deal: their ranked time's start, stored once per player and deal; a
+ * visitor without a cookie gets a signed stamp instead (docs/fair-play.md, "The rule").
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -23,12 +22,11 @@ export const STAMP_COOKIE = 'mj_seen';
 export const HOST_STAMP_COOKIE = '__Host-mj_seen';
 export const STAMP_MAX_AGE_S = 7 * 24 * 3600; // as long as an unplayed deal is kept
 
-/** None of layout, seed and mode holds a `:`. */
 const stampKey = (deal: { layout: string; seed: string; mode: string }): string =>
   `${deal.layout}:${deal.seed}:${deal.mode}`;
 const STAMP = /^v1:([A-Za-z0-9_-]{22}):([a-z0-9-]{1,40}:[A-Za-z0-9_-]{1,32}:(?:relaxed|classic)):([0-9]{13})$/;
 
-/** As the player cookie decides (Secure flag, __Host- name). */
+/** As the player cookie decides. */
 const isHttps = (fastify: FastifyInstance, request: FastifyRequest): boolean =>
   (fastify.publicOrigin?.startsWith('https://') ?? false) || request.protocol === 'https';
 
@@ -42,7 +40,7 @@ function readStamp(request: FastifyRequest): { player: string; deal: string; at:
   return match ? { player: match[1]!, deal: match[2]!, at: Number(match[3]) } : null;
 }
 
-/** The time a stamp proves: signed by us, for this player and deal, not in the future. */
+/** Signed by us, for this player and deal, not in the future. */
 export function stampedAt(
   fastify: FastifyInstance,
   request: FastifyRequest,
@@ -54,7 +52,7 @@ export function stampedAt(
   return stamp.at <= fastify.now() ? stamp.at : undefined;
 }
 
-/** On a page of `deal`: stampedAt, and the stamp cleared when used or of no use (another deal's stays). */
+/** On a page of `deal`: stampedAt, and the stamp cleared unless it is another deal's. */
 export function takeStamp(
   fastify: FastifyInstance,
   request: FastifyRequest,
@@ -69,7 +67,6 @@ export function takeStamp(
   return at;
 }
 
-/** On a page shown to a visitor without a cookie. */
 export function setStamp(
   fastify: FastifyInstance,
   request: FastifyRequest,
@@ -95,7 +92,7 @@ function clearStamp(fastify: FastifyInstance, request: FastifyRequest, reply: Fa
       });
 }
 
-/** A deal's own record (#deal-stats: docs/contracts.md, "The play page"). */
+/** #deal-stats: docs/contracts.md, "The play page". */
 export interface OwnRecord {
   readonly opened: number;
   readonly won: number;
@@ -106,14 +103,10 @@ const RECORD_HTML_BYTES = 4_096; // #deal-stats with five best times
 const RECORD_TTL_MS = 1_000; // other processes' writes show within it
 
 export interface FirstShown {
-  /**
-   * Records when `playerId` was first shown the deal (at `now`, or earlier at `stamped`) and returns it; `now`,
-   * unrecorded, when the client's growth is spent.
-   */
+  /** Records and returns the first show (`now`, or an earlier `stamped`); `now` unrecorded when growth is spent. */
   show(playerId: string, client: string, stored: StoredDeal, now: number, stamped?: number): Promise<number>;
   /** Kept in memory up to RECORD_TTL_MS; this process's own changes show at once. */
   record(dealId: number): Promise<OwnRecord>;
-  /** This process just changed it (a win). */
   changed(dealId: number): void;
 }
 
@@ -125,7 +118,7 @@ async function firstShownPlugin(fastify: FastifyInstance): Promise<void> {
     async show(playerId, client, stored, now, stamped) {
       const at = stamped !== undefined && stamped < now ? stamped : now;
       const seen = await repo.findFirstShown(playerId, stored.id);
-      if (seen !== undefined && seen <= at) return seen; // stored already: no write
+      if (seen !== undefined && seen <= at) return seen;
       if (seen === undefined && (await fastify.growth.take(client, ROW_BYTES.firstShown))) return now;
       records.delete(stored.id);
       return repo.recordFirstShown(playerId, stored.id, at);

@@ -1,7 +1,4 @@
-/**
- * How much one client (budgetGroup) may make the database grow in a day, and what each write costs: upper
- * bounds, indexes included, checked by test/server/ops/growth.test.ts (docs/operations.md, "Growth").
- */
+/** How much one client may make the database grow in a day, and each write's cost (docs/operations.md, "Growth"). */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Refusal } from '../errors.ts';
@@ -34,18 +31,16 @@ export const ROW_BYTES = {
 /** A stored text's bytes at most: SQLite's last overflow page may be part empty, so a quarter more. */
 export const textGrowth = (characters: number): number => Math.ceil(1.25 * characters);
 
-/** A deal's row and its compact faces and solution (4 characters a tile). */
+/** Its faces and solution take 4 characters a tile. */
 export const dealGrowth = (tiles: number): number => ROW_BYTES.deal + textGrowth(4 * tiles);
 
 export const reviewGrowth = (characters: number): number => textGrowth(characters);
 
-/** Its row and its shape's, each with the slots' JSON and the name. */
 export const layoutGrowth = (slotsJsonLength: number, name: string): number =>
   2 * (ROW_BYTES.layout + textGrowth(slotsJsonLength) + 4 * name.length);
 
 export const layoutNameGrowth = (name: string): number => ROW_BYTES.layoutName + 4 * name.length;
 
-/** The name and its key, up to 4 bytes a UTF-8 character each. */
 export const nicknameGrowth = (name: string): number => ROW_BYTES.nickname + 8 * name.length;
 
 export class GrowthBudget {
@@ -54,7 +49,7 @@ export class GrowthBudget {
     private readonly counters: Counters,
   ) {}
 
-  /** Spends `bytes` of the client's day; the refusal (nothing spent), or undefined. */
+  /** The refusal (nothing spent), or undefined. */
   async take(client: string, bytes: number): Promise<Refusal | undefined> {
     if (this.perClient === false || bytes <= 0) return undefined;
     const group = budgetGroup(client);

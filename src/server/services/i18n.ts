@@ -1,6 +1,5 @@
 /**
- * The message catalogs (`locales/*.json`, ICU messages, `en.json` the source) and their formatting, per language
- * (docs/i18n.md, "The catalogs"). `t` gives text, `th` HTML with every value escaped. A key missing from a
+ * The message catalogs and their formatting per language (docs/i18n.md, "The catalogs"). A key missing from a
  * language falls back to English; one missing from English throws.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -23,7 +22,7 @@ export const LOCALES_DIR = new URL('../../../locales/', import.meta.url);
 
 export type Catalog = Readonly<Record<string, string>>;
 
-/** A flat object of non-empty strings that parse as ICU messages, or a throw. */
+/** Throws unless a flat object of non-empty strings that parse as ICU messages. */
 export function readCatalog(lang: string, dir: URL = LOCALES_DIR): Catalog {
   const raw: unknown = JSON.parse(readFileSync(new URL(`${lang}.json`, dir), 'utf8'));
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
@@ -48,7 +47,6 @@ export const catalogFiles = (dir: URL = LOCALES_DIR): string[] =>
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
-/** Where a message's links go, for `th`. */
 export type Links = Partial<Record<'link' | 'link2', string>>;
 
 export type DateStyle = 'day' | 'day-short' | 'month' | 'weekday' | 'time';
@@ -64,10 +62,10 @@ export interface Translator {
   th(key: string, values?: MessageValues, links?: Links): string;
   number(n: number): string;
   percent(ratio: number): string;
-  /** A UTC date or time: 'day' 3 December 2026, 'day-short' 3 Dec 2026, 'month', 'weekday', 'time' 14:05. */
+  /** A UTC date or time ('day': 3 December 2026). */
   date(ms: number, style: DateStyle): string;
   list(items: readonly string[]): string;
-  /** The `client.` messages of the page's scripts, pre-parsed (no parser in the bundle), safe in a script element. */
+  /** The `client.` messages of the page's scripts, pre-parsed so the bundle carries no parser. */
   clientData(groups: readonly ClientGroup[]): string;
 }
 
@@ -184,7 +182,7 @@ export interface I18n {
   of(lang: Lang): Translator;
 }
 
-/** Every language's translator; throws when English is missing or a catalog is broken. */
+/** Throws when English is missing or a catalog is broken. */
 export function loadI18n(dir: URL = LOCALES_DIR): I18n {
   const english = readCatalog(DEFAULT_LANG, dir);
   const files = new Set(catalogFiles(dir));
@@ -197,5 +195,4 @@ export function loadI18n(dir: URL = LOCALES_DIR): I18n {
 }
 
 let shared: I18n | undefined;
-/** Read on first use and kept (they are part of the build). */
 export const i18n = (): I18n => (shared ??= loadI18n());

@@ -1,7 +1,6 @@
 /**
- * Who a client is for rate limits, and the budgets of new deals and layouts: a GET of a new seed stores a deal,
- * so it is a write in disguise. Stored deals cost nothing; seeds the server chose pay from a pool of their own,
- * so a crawl of made-up seeds cannot switch "New game" off (docs/server.md, "Errors and limits").
+ * Who a client is for rate limits, and the budgets of new deals (a GET of a new seed stores one) and layouts
+ * (docs/server.md, "Errors and limits").
  */
 import { isIPv6 } from 'node:net';
 import { secondsOf, type Counters } from './counters.ts';
@@ -23,7 +22,7 @@ export function clientKey(ip: string): string {
     .join(':')}::/64`;
 }
 
-/** IPv4 by /24 (one holder of neighbouring addresses); IPv6 keys are /64s already. */
+/** IPv4 by /24 (one holder's neighbouring addresses). */
 export function budgetGroup(key: string): string {
   const v4 = /^(\d{1,3}\.\d{1,3}\.\d{1,3})\.\d{1,3}$/.exec(key);
   return v4 ? `${v4[1]}.0/24` : key;
@@ -33,13 +32,13 @@ export interface NewDealLimits {
   perMinute: number; // per client (budgetGroup)
   perHour: number;
   globalPerMinute: number; // everyone, on seeds they chose
-  chosenPerMinute?: number; // everyone, on seeds the server chose (default globalPerMinute)
+  chosenPerMinute?: number; // on seeds the server chose, so a crawl cannot switch "New game" off
 }
 
 export const NEW_DEAL_LIMITS: NewDealLimits = {
   perMinute: 60, // "New game" every second for a minute
   perHour: 600,
-  globalPerMinute: 1200, // about what one deal worker makes of the largest layouts
+  globalPerMinute: 1200,
   chosenPerMinute: 1200,
 };
 
@@ -56,14 +55,13 @@ const HOUR = 3_600_000; // ms
 
 export type Refusal = { readonly scope: 'client' | 'everyone'; readonly retryAfterS: number; readonly message: string };
 
-/** Fixed windows of new deals on the server's counters (Redis for a fleet). */
 export class NewDealBudget {
   constructor(
     private readonly limits: NewDealLimits,
     private readonly counters: Counters,
   ) {}
 
-  /** Takes `n` new deals for a clientKey (`chosen`: seeds the server chose); the refusal, nothing taken, or undefined. */
+  /** The refusal (nothing taken), or undefined. */
   async take(key: string, chosen = false, n = 1): Promise<Refusal | undefined> {
     const client = budgetGroup(key);
     const poolMax = chosen ? (this.limits.chosenPerMinute ?? this.limits.globalPerMinute) : this.limits.globalPerMinute;
@@ -95,7 +93,7 @@ export class NewDealBudget {
   }
 }
 
-/** A fixed-window budget of `max` per `windowMs` per key, on the server's counters. */
+/** `max` per `windowMs` per key. */
 export class WindowBudget {
   constructor(
     private readonly name: string, // keeps its keys apart

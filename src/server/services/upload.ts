@@ -1,16 +1,12 @@
-/**
- * Reads an uploaded layout file (a KMahjongg `.layout` or a GNOME `.map`) or a layout drawn in the editor into a
- * layout with its content id and cleaned name. The id and name rules: docs/server.md, "Your own layouts".
- */
+/** Uploaded or drawn layouts read into layouts with a content id and a clean name (docs/server.md, "Your own layouts"). */
 import { createHash } from 'node:crypto';
 import { detectFormat } from '../../formats/detect.ts';
 import { checkGnomeMap, scanGnomeMaps } from '../../formats/gnome.ts';
 import { makeLayout, sortSlots, validateSlots, type Layout, type Slot } from '../../engine/index.ts';
 import { parseKmahjongg } from '../../formats/kmahjongg.ts';
 
-/** Bounds one upload's reading time on the main thread (a 1,000-tile layout is under 30 KB). */
+/** A 1,000-tile layout is under 30 KB. */
 export const MAX_UPLOAD_BYTES = 96 * 1024;
-/** Charged to the CPU budget before reading (docs/operations.md, "CPU budgets"). */
 export const UPLOAD_COST = { baseMs: 5, perKbMs: 0.5 } as const;
 export const NAME_MAX = 40; // characters of a display name
 export const MAP_NAME_MAX = 100; // characters of the form's map name field
@@ -19,7 +15,6 @@ export const DEFAULT_NAME = 'Custom layout';
 
 export type LayoutFormat = 'kmahjongg' | 'gnome' | 'editor';
 
-/** In ms, known before reading. */
 export const uploadCostMs = (bytes: number): number => UPLOAD_COST.baseMs + (bytes / 1024) * UPLOAD_COST.perKbMs;
 
 export const isCustomId = (id: string): boolean => CUSTOM_ID.test(id);
@@ -27,7 +22,7 @@ export const isCustomId = (id: string): boolean => CUSTOM_ID.test(id);
 export interface ReadLayout {
   readonly layout: Layout; // normalized slots, canonical order
   readonly format: LayoutFormat;
-  readonly warnings: readonly string[]; // oddities the parser read anyway
+  readonly warnings: readonly string[];
 }
 
 export type ReadResult =
@@ -44,7 +39,6 @@ function visibleName(raw: string): string {
     .trim();
 }
 
-/** A name safe to show anywhere, at most NAME_MAX characters. */
 export function cleanName(raw: string): string {
   const chars = [...visibleName(raw)];
   return (
@@ -71,7 +65,7 @@ export function typedName(raw: string): NameResult {
   return { ok: true, name: cleanName(visible) };
 }
 
-/** A name from a file's name: extension dropped, `_` as spaces, an all-lowercase name given a capital. */
+/** Extension dropped, `_` as spaces, an all-lowercase name given a capital. */
 export function fileNameTitle(base: string): string {
   const words = visibleName(base.replace(/\.[^.]*$/, '').replace(/_/g, ' '));
   if (words !== words.toLowerCase()) return cleanName(words);
@@ -85,9 +79,7 @@ const DESKTOP_GROUPS = new Set(['KMahjonggLayout', 'Desktop Entry']);
 const desktopValue = (raw: string): string =>
   raw.replace(/\\(.)/g, (_, c: string) => (c === 's' || c === 'n' || c === 't' || c === 'r' ? ' ' : c));
 
-/**
- * The layout's name in a KMahjongg `.desktop` file: `Name[lang]=`, a regional `Name[lang_…]`, else `Name=`.
- */
+/** `Name[lang]=`, a regional `Name[lang_…]`, else `Name=`. */
 export function readDesktopName(bytes: Uint8Array, lang: string): NameResult {
   let text: string;
   try {
@@ -138,7 +130,6 @@ export function normalizeSlots(slots: readonly Slot[]): Slot[] {
   return sortSlots(slots.map((s) => ({ x: s.x - minX, y: s.y - minY, z: s.z - minZ })));
 }
 
-/** The JSON the id is hashed from and the store keeps. */
 export const slotsJson = (slots: readonly Slot[]): string => JSON.stringify(slots.map((s) => [s.x, s.y, s.z]));
 
 export const customId = (normalized: readonly Slot[]): string =>
@@ -165,7 +156,7 @@ export interface DesktopFile {
   readonly lang: string;
 }
 
-/** Reads an uploaded file; `mapName` picks a GNOME map (empty: the first), `desktop` names a `.layout`. */
+/** `mapName` picks a GNOME map (empty: the first); `desktop` names a `.layout`. */
 export function readUpload(bytes: Uint8Array, filename: string, mapName: string, desktop?: DesktopFile): ReadResult {
   if (bytes.length === 0)
     return fail(filename ? `${cleanName(baseName(filename))} is empty` : 'choose a .layout or .map file to upload');

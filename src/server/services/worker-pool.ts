@@ -15,7 +15,6 @@ import type {
   WorkerTask,
 } from './deal-worker.ts';
 
-/** The worker's file and node arguments: tsx for the source, nothing for the compiled file. */
 export function workerEntry(): { filename: string; execArgv: string[] } {
   if (!import.meta.url.endsWith('.ts'))
     return { filename: fileURLToPath(new URL('./deal-worker.js', import.meta.url)), execArgv: [] };
@@ -48,7 +47,6 @@ export interface PoolOptions {
 
 const SHUTTING_DOWN = 'the server is shutting down';
 
-/** For /metrics. */
 export interface PoolStats {
   readonly size: number;
   readonly running: number; // begun by a worker
@@ -74,7 +72,7 @@ export class DealPool {
 
   constructor(private readonly options: PoolOptions) {}
 
-  /** Runs a task in a worker; rejects with PoolError on deadline, a full queue or a dead worker. */
+  /** Rejects with PoolError on deadline, a full queue or a dead worker. */
   async run<T extends WorkerTask>(task: T): Promise<WorkerResult<T>> {
     return (await this.exec(task)) as WorkerResult<T>;
   }
@@ -88,7 +86,6 @@ export class DealPool {
     return lane === 'first' || this.running.shared < Math.max(1, this.options.size - 1);
   }
 
-  /** Hands waiting tasks to free workers, the first lane first. */
   private pump(): void {
     for (const lane of ['first', 'shared'] as const)
       while (this.waiting[lane].length > 0 && this.canStart(lane)) {
