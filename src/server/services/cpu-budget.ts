@@ -1,6 +1,6 @@
 /**
  * The server's time as a budget: costly paths charge their estimate before the work, per client and for this
- * process (docs/operations.md, "CPU budgets").
+ * process (docs/operations.md, "CPU budgets"; docs/server.md, "Who pays").
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';

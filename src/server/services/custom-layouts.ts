@@ -55,7 +55,7 @@ export function customName(id: string, i18n?: Namer): string {
   return i18n ? i18n.t('custom.name', { id }) : `${DEFAULT_NAME} ${id}`;
 }
 
-/** Named by its neutral English name. */
+/** A custom layout as kept: `name` is its neutral English one. */
 export interface CustomLayoutInfo {
   readonly custom: true;
   readonly id: string;

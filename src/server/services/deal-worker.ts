@@ -54,7 +54,7 @@ const custom = new ByteLru<string, Layout>('worker layouts', WORKER_LAYOUTS_BYTE
 function layoutOf(task: { readonly layout: string; readonly slots?: DealTask['slots'] }): Layout | undefined {
   if (!task.slots) return layoutById(task.layout);
   let layout = custom.get(task.layout);
-  if (layout && layout.slots.length !== task.slots.length) layout = undefined; // ids are by content: never
+  if (layout && layout.slots.length !== task.slots.length) layout = undefined; // never: ids are by content
   if (!layout) {
     layout = makeLayout(
       task.layout,

@@ -40,7 +40,7 @@ export interface Dealer {
   /** The stored deal, or else one made (paid as by `get`) and kept in memory without a write. */
   show(key: DealKey, client?: string): Promise<ShownLookup>;
   byId(id: number): Promise<StoredDeal | undefined>;
-  /** Its deal pays from the server's own pool. */
+  /** A seed the server chose: its deal pays from the server's own pool. */
   markChosen(key: DealKey): void;
   /** A new seed whose deal is in `band` (band-search.ts). */
   findInBand(layout: string, mode: Mode, band: Band, client: string): Promise<BandLookup>;

@@ -1,6 +1,6 @@
 /**
  * When the server first showed a player a deal: their ranked time's start, stored once per player and deal; a
- * visitor without a cookie gets a signed stamp instead (docs/fair-play.md, "The rule").
+ * visitor without a cookie gets a signed stamp instead (docs/fair-play.md, "The rule"; docs/server.md, "Who pays").
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';

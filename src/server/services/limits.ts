@@ -1,6 +1,6 @@
 /**
  * Who a client is for rate limits, and the budgets of new deals (a GET of a new seed stores one) and layouts
- * (docs/server.md, "Errors and limits").
+ * (docs/server.md, "Who pays").
  */
 import { isIPv6 } from 'node:net';
 import { secondsOf, type Counters } from './counters.ts';

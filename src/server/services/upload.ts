@@ -1,11 +1,14 @@
-/** Uploaded or drawn layouts read into layouts with a content id and a clean name (docs/server.md, "Your own layouts"). */
+/**
+ * Uploaded or drawn layouts read into layouts with a content id and a clean name (docs/server.md, "Your own
+ * layouts").
+ */
 import { createHash } from 'node:crypto';
 import { detectFormat } from '../../formats/detect.ts';
 import { checkGnomeMap, scanGnomeMaps } from '../../formats/gnome.ts';
 import { makeLayout, sortSlots, validateSlots, type Layout, type Slot } from '../../engine/index.ts';
 import { parseKmahjongg } from '../../formats/kmahjongg.ts';
 
-/** A 1,000-tile layout is under 30 KB. */
+/** Bounds an upload's reading time; a 1,000-tile layout is under 30 KB. */
 export const MAX_UPLOAD_BYTES = 96 * 1024;
 export const UPLOAD_COST = { baseMs: 5, perKbMs: 0.5 } as const;
 export const NAME_MAX = 40; // characters of a display name
