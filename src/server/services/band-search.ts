@@ -1,7 +1,6 @@
 /**
- * A band search (`/play/:layout?difficulty=BAND`): new seeds dealt BAND_CHUNK at a time in the workers until one's
- * deal is in the band, paid from the server's own band-seed budget and the client's CPU budget, never from the
- * player's new deals (docs/server.md, "Deals and links").
+ * A band search (`/play/:layout?difficulty=BAND`): new seeds dealt in chunks in the workers until one's deal is in
+ * the band, paid from the server's own band-seed budget (docs/server.md, "Deals and links").
  */
 import type { FastifyInstance } from 'fastify';
 import { layoutById } from '../../engine/builtins.ts';
@@ -28,7 +27,7 @@ export const BAND_SEED_LIMITS: BandSeedLimits = { perMinute: 1200, perClientPerM
 export const BAND_CHUNK = 4; // seeds per worker task, paid at once
 export const MAX_BAND_SEEDS = 64;
 
-/** The key of a new deal in the band, or why there is none (ERR_NO_DEAL_IN_BAND with the bands `seen`). */
+/** ERR_NO_DEAL_IN_BAND carries the bands `seen`. */
 export type BandLookup =
   { readonly ok: true; readonly value: DealKey } | (Refusal & { readonly seen?: Readonly<Record<Band, number>> });
 
@@ -40,7 +39,6 @@ export interface BandSearchDeps {
   readonly limits: BandSeedLimits | undefined; // none: unlimited (benchmarks)
 }
 
-/** Takes `n` seeds of the band-seed budget; the refusal, or undefined. */
 async function takeBandSeeds(deps: BandSearchDeps, client: string, n: number): Promise<Refusal | undefined> {
   const { limits } = deps;
   if (!limits) return undefined;
@@ -94,7 +92,7 @@ async function search(
   const tiles = slots?.length ?? layoutById(layout)?.slots.length ?? 0; // the worker refuses an unknown one
   // At most one CPU burst for a whole search, so a large layout's search still reaches its answer.
   const cpu = deps.fastify.cpuBudget;
-  let unpaid = cpu.limits ? Math.min(cpu.limits.clientBurstMs, cpu.limits.clientPerMinuteMs) : 0; // ms
+  let unpaid = cpu.limits ? Math.min(cpu.limits.clientBurstMs, cpu.limits.clientPerMinuteMs) : 0;
   for (let dealt = 0; dealt < MAX_BAND_SEEDS; dealt += BAND_CHUNK) {
     const cost = Math.min(unpaid, Math.ceil(BAND_CHUNK * seedCostMs(tiles, mode)));
     unpaid -= cost;

@@ -42,7 +42,7 @@ export function builtinOfShape(id: string): string | undefined {
   return builtinShapes.get(id);
 }
 
-/** Whose names a page may show (a player made just now has none). */
+/** A player made just now has no names. */
 export const viewerOf = (request: FastifyRequest): string | undefined =>
   request.isNewPlayer ? undefined : request.playerId;
 
@@ -102,7 +102,7 @@ export interface Layouts {
   exists(id: string): Promise<boolean>;
   /** Undefined for an unknown or built-in id. */
   custom(id: string): Promise<CustomLayoutInfo | undefined>;
-  /** Custom layouts by the viewer's or the neutral name; built-ins in `i18n`'s language, else English. */
+  /** Custom layouts by the viewer's or the neutral name; built-ins in `i18n`'s language. */
   namer(ids: Iterable<string>, i18n?: Namer, playerId?: string): Promise<(id: string) => string>;
   /** The viewer's name, and the `neutral` one everyone else sees. */
   viewerName(id: string, i18n: Namer, playerId: string | undefined): Promise<{ name: string; neutral: string }>;
@@ -122,7 +122,7 @@ export interface CustomLayoutsOptions {
 const HOUR = 3_600_000; // ms
 
 export function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
-  const name = customName(row.id); // the row's own name is never shown
+  const name = customName(row.id);
   const layout = makeLayout(row.id, name, `Your own layout, ${row.tiles} tiles`, parseSlotsJson(row.slots));
   const geom = geometryOf(layout);
   if (!geom.ok) throw new Error(`stored layout ${row.id} is invalid: ${geom.message}`);

@@ -1,6 +1,6 @@
 /**
- * Where deals, band searches and reviews are made: relaxed deals of built-in layouts in process (a few ms, never
- * queued), the rest in the worker pool, or in process without workers. A pool's refusal is a failed result.
+ * Where deals, band searches and reviews are made: relaxed deals of built-in layouts in process (a few ms), the
+ * rest in the worker pool when there is one.
  */
 import type { deal as dealFunction } from '../../engine/index.ts';
 import { isErrorCode, type ErrorCode } from '../errors.ts';
@@ -93,7 +93,7 @@ export class DealMakers {
     return this.pool !== undefined;
   }
 
-  /** The pool's refusals as failed results (`say` words the message). */
+  /** The pool's refusals as failed results, never a throw. */
   private async inPool<T extends WorkerTask>(
     task: T,
     say: (message: string, code: PoolError['code']) => string = (message) => message,

@@ -1,6 +1,6 @@
 /**
- * What the dealer keeps in memory, each part bounded by bytes: stored deals by id and key, deals made and not
- * stored yet, failures for a while (a repeated link burns no more worker time), seeds the server chose.
+ * What the dealer keeps in memory, bounded by bytes: stored deals, deals not stored yet, failures for a while
+ * (a repeated link burns no more worker time), seeds the server chose.
  */
 import type { Deal } from '../../engine/index.ts';
 import type { Refusal } from '../errors.ts';

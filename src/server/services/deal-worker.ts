@@ -1,7 +1,6 @@
 /**
- * The deal worker: makes a deal, runs a band search or reviews a game's log off the main thread, where solver
- * work cannot stall the server and can be stopped at its deadline (docs/server.md, "Deal workers"). It imports
- * only the engine, Node built-ins and the byte-bounded map.
+ * The deal worker: deals, band searches and reviews off the main thread (docs/server.md, "Deal workers"). It
+ * imports only the engine, Node built-ins and the byte-bounded map.
  */
 import type { MessagePort } from 'node:worker_threads';
 import { layoutById } from '../../engine/builtins.ts';
@@ -39,7 +38,7 @@ export interface BandTask {
 export type BandTaskResult =
   | {
       readonly ok: true;
-      readonly found: { readonly seed: string; readonly json: string } | null; // the first deal in the band
+      readonly found: { readonly seed: string; readonly json: string } | null;
       readonly seen: Readonly<Record<Band, number>>;
     }
   | { readonly ok: false; readonly error: string; readonly message: string };
@@ -50,7 +49,7 @@ export type DealTaskResult =
 
 const custom = new ByteLru<string, Layout>('worker layouts', WORKER_LAYOUTS_BYTES);
 
-/** Built in, or made from the task's slots (kept for the next deal of it). */
+/** Built in, or made from the task's slots and kept. */
 function layoutOf(task: { readonly layout: string; readonly slots?: DealTask['slots'] }): Layout | undefined {
   if (!task.slots) return layoutById(task.layout);
   let layout = custom.get(task.layout);
@@ -90,7 +89,6 @@ export function runBandTask(task: BandTask, dealFn: typeof deal = deal): BandTas
   return { ok: true, found: null, seen };
 }
 
-/** A game's log to review (services/replays.ts). */
 export interface ReviewTask {
   readonly kind: 'review';
   readonly dealJson: string;
@@ -119,7 +117,7 @@ export type WorkerResult<T extends WorkerTask> = T extends ReviewTask
 
 const isReview = (task: WorkerTask): task is ReviewTask => 'kind' in task && task.kind === 'review';
 
-/** One task as piscina hands it over: `started` is told when the work begins, which starts the deadline. */
+/** `started` is told when the work begins, which starts the deadline. */
 export interface DealJob {
   readonly task: WorkerTask;
   readonly started: MessagePort;

@@ -37,7 +37,7 @@ export type ShownLookup = { readonly ok: true; readonly value: ShownDeal } | Ref
 export interface Dealer {
   /** The stored deal, made and stored on first use; `client` pays for a new one (none: free). */
   get(key: DealKey, client?: string): Promise<DealLookup>;
-  /** The stored deal, or else one made (paid as by `get`) and kept in memory without a write. */
+  /** As `get`, but a new deal is kept in memory, not stored. */
   show(key: DealKey, client?: string): Promise<ShownLookup>;
   byId(id: number): Promise<StoredDeal | undefined>;
   /** A seed the server chose: its deal pays from the server's own pool. */
@@ -74,7 +74,6 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
     opts.newDeals === false ? undefined : new NewDealBudget(opts.newDeals ?? NEW_DEAL_LIMITS, fastify.counters);
   const bandSeeds = opts.bandSeeds === false ? undefined : (opts.bandSeeds ?? BAND_SEED_LIMITS);
   if (makers.hasWorkers) {
-    // Started once the app is up, without holding up the start.
     fastify.addHook('onReady', async () => {
       void makers.start().catch((error: unknown) => fastify.log.error({ err: error }, 'deal workers did not start'));
     });
@@ -151,7 +150,6 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
     return job;
   };
 
-  /** A custom layout's CPU time, then the new-deal budget. */
   const pay = async (
     deal: DealKey,
     key: string,

@@ -1,7 +1,4 @@
-/**
- * Fair play: which wins are ranked (time from the first show; moves paced as a person plays, kept as one pace
- * clock per game) and which stand on a daily table (docs/fair-play.md, "The rule").
- */
+/** Fair play: which wins are ranked and which stand on a daily table (docs/fair-play.md, "The rule"). */
 import type { Move } from '../../engine/index.ts';
 import type { Unranked } from '../stores/types.ts';
 import { dailyDayOf } from './daily.ts';
@@ -14,7 +11,7 @@ export const paceStart = (shownAt: number): number => shownAt - PACE_BURST * PAI
 /** What a paced bot can reach. */
 export const fastestRankedMs = (pairs: number): number => Math.max(0, pairs - PACE_BURST) * PAIR_FLOOR_MS;
 
-/** A game's pace clock after a batch of new `moves` that arrived `at`; `first`: no pair received before it. */
+/** The pace clock after a batch that arrived `at`; `first`: no pair received before it. */
 export function paceAfter(
   game: { unranked: Unranked | null; paced_at: number },
   moves: readonly Move[],
@@ -27,10 +24,7 @@ export function paceAfter(
   return { pacedAt, unranked: game.unranked ?? (tooFast ? 'fast' : null) };
 }
 
-/**
- * A won game's ranked time (null when unranked), its daily day when started on that day, and whether it stands
- * on that day's table (ranked, and first shown on the day too).
- */
+/** A win's ranked time, its daily day (started on the day) and whether it stands on the day's table. */
 export function rankWin(
   game: { unranked: Unranked | null; shown_at: number; started_at: number; layout: string; seed: string; mode: string },
   finishedAt: number,

@@ -30,7 +30,7 @@ const STAMP = /^v1:([A-Za-z0-9_-]{22}):([a-z0-9-]{1,40}:[A-Za-z0-9_-]{1,32}:(?:r
 const isHttps = (fastify: FastifyInstance, request: FastifyRequest): boolean =>
   (fastify.publicOrigin?.startsWith('https://') ?? false) || request.protocol === 'https';
 
-/** Undefined without a stamp, null when it is not one of ours. */
+/** Null when it is not one of ours. */
 function readStamp(request: FastifyRequest): { player: string; deal: string; at: number } | null | undefined {
   const raw = request.cookies[HOST_STAMP_COOKIE] ?? request.cookies[STAMP_COOKIE];
   if (raw === undefined) return undefined;
@@ -105,7 +105,7 @@ const RECORD_TTL_MS = 1_000; // other processes' writes show within it
 export interface FirstShown {
   /** Records and returns the first show (`now`, or an earlier `stamped`); `now` unrecorded when growth is spent. */
   show(playerId: string, client: string, stored: StoredDeal, now: number, stamped?: number): Promise<number>;
-  /** Kept in memory up to RECORD_TTL_MS; this process's own changes show at once. */
+  /** Kept up to RECORD_TTL_MS. */
   record(dealId: number): Promise<OwnRecord>;
   changed(dealId: number): void;
 }
@@ -129,7 +129,7 @@ async function firstShownPlugin(fastify: FastifyInstance): Promise<void> {
       if (kept && now - kept.at < RECORD_TTL_MS && now >= kept.at) return kept.record;
       const [counts, best] = await Promise.all([repo.dealRecord(dealId), repo.bestTimes(dealId, RECORD_SIZE)]);
       const record: OwnRecord = { ...counts, best };
-      // Its rows, and the HTML the play page keeps beside it.
+      // With the HTML the play page keeps beside it.
       const bytes =
         HEAP.object * (2 + best.length) +
         best.reduce((n, b) => n + stringBytes(b.player_id) + stringBytes(b.nickname ?? ''), 0) +

@@ -14,12 +14,12 @@ declare module 'fastify' {
 export const GROWTH_PER_CLIENT = 64 * 1024 * 1024; // bytes a day
 export const GROWTH_WINDOW_MS = 24 * 3600_000;
 
-/** Bytes a write's row adds at most, indexes included, besides the text it stores. */
+/** Bytes at most, indexes included, besides the text stored. */
 export const ROW_BYTES = {
   deal: 480,
   firstShown: 480, // and the deal's record row on its first view
   game: 1600, // eight indexes; the player's rows the first time
-  win: 2300, // day, runs, deal record, totals, game row, achievements
+  win: 2300, // the rows a win's bookkeeping writes
   layout: 400, // and again its shape's row
   nickname: 120, // and its lookalike key
   transfer: 520,

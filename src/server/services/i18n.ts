@@ -155,7 +155,7 @@ function makeTranslator(lang: Lang, catalog: Catalog, english: Catalog): Transla
   };
 }
 
-/** Which script needs a `client.` message: a page embeds the groups of the scripts it loads. */
+/** A page embeds the `client.` groups of the scripts it loads. */
 export type ClientGroup = 'play' | 'site' | 'editor' | 'replay';
 
 /** Sharing words of the play page that site.ts says too (src/client/share.ts). */

@@ -33,7 +33,6 @@ export type ReadResult =
 
 const fail = (message: string): ReadResult => ({ ok: false, message });
 
-/** Control and format characters dropped, white space collapsed; may be ''. */
 function visibleName(raw: string): string {
   return raw
     .normalize('NFC')
@@ -141,7 +140,7 @@ export const customId = (normalized: readonly Slot[]): string =>
 export const parseSlotsJson = (json: string): Slot[] =>
   (JSON.parse(json) as [number, number, number][]).map(([x, y, z]) => ({ x, y, z }));
 
-/** A layout drawn in the editor, read as an upload is (same shape, same id). */
+/** Read as an upload is: same shape, same id. */
 export function readDrawn(slots: readonly Slot[], name: string): ReadResult {
   const valid = validateSlots(slots);
   if (!valid.ok) return fail(valid.message);

@@ -66,13 +66,13 @@ export class DealPool {
     first: [],
     shared: [],
   };
-  private readonly began = new Set<{ at: number }>(); // performance.now() when a worker began each
+  private readonly began = new Set<{ at: number }>(); // performance.now()
   private busyMs = 0; // on finished tasks
   private readonly outcomes: Record<PoolOutcome, number> = { done: 0, timeout: 0, busy: 0, failed: 0 };
 
   constructor(private readonly options: PoolOptions) {}
 
-  /** Rejects with PoolError on deadline, a full queue or a dead worker. */
+  /** Rejects with PoolError. */
   async run<T extends WorkerTask>(task: T): Promise<WorkerResult<T>> {
     return (await this.exec(task)) as WorkerResult<T>;
   }
