@@ -1,9 +1,6 @@
 /**
- * Achievements as players see them (docs/server.md, "Achievements"): each one's name and rule in words, and for
- * a player which they hold (when, by which game) and how far they are from the others. The rules themselves
- * (what a verified win earns) are in stores/achievements.ts, which stores/bookkeeping.ts applies
- * in a win's transaction; this module only reads what they wrote and the aggregates the stats page reads
- * anyway, so the list costs a handful of rows whatever the player's number of games.
+ * Achievements as players see them (docs/server.md, "Achievements"): names, rules in words, what a player holds
+ * and how far they are from the rest. It only reads: the rules are applied in stores/achievements.ts.
  */
 import { FAMILIES } from '../../engine/builtins.ts';
 import { BANDS, type Mode } from '../../engine/index.ts';
@@ -21,10 +18,10 @@ import {
 } from '../stores/achievements.ts';
 import type { EarnedRow, StatsRows } from '../stores/types.ts';
 
-/** Each achievement's catalog keys (the pages' words, in the player's language); a missing one fails to compile. */
+/** The pages' catalog keys; a missing one fails to compile. */
 export const ACHIEVEMENT_MESSAGES: Readonly<Record<AchievementId, AchievementKeys>> = ACHIEVEMENT_KEYS;
 
-/** An achievement's name and its rule in a sentence, in English: the API's words (`GET /api/stats`, exports). */
+/** English: the API's words (`GET /api/stats`, exports). */
 export const ACHIEVEMENT_TEXT: Readonly<Record<AchievementId, { readonly name: string; readonly rule: string }>> = {
   'first-win': { name: 'First win', rule: 'Clear a board.' },
   'first-clean-win': { name: 'Clean hands', rule: 'Win without a hint, a shuffle or an undo.' },
@@ -47,7 +44,7 @@ export const ACHIEVEMENT_TEXT: Readonly<Record<AchievementId, { readonly name: s
   'daily-30': { name: 'Daily month', rule: 'Win the daily deal on its day, 30 days in a row.' },
 };
 
-/** What an open achievement is counted in (the stats page: "Layouts: 31 of 42"). */
+/** As in "Layouts: 31 of 42". */
 export type ProgressUnit = 'wins' | 'clean wins' | 'layouts' | 'families' | 'bands' | 'days';
 
 export type Progress = {
@@ -56,7 +53,6 @@ export type Progress = {
   readonly unit: ProgressUnit;
 };
 
-/** The game that earned an achievement: the player's own game, and its deal's link. */
 export type EarnedBy = {
   readonly id: string;
   readonly layout: string;
@@ -70,19 +66,18 @@ export type AchievementView = {
   readonly name: string;
   readonly rule: string;
   readonly earned: boolean;
-  readonly earnedAt: number | null; // ms epoch: the server's time of the winning move
+  readonly earnedAt: number | null; // the server's time of the winning move
   readonly game: EarnedBy | null;
-  readonly progress: Progress | null; // for an achievement earned by a count; null for the others
+  readonly progress: Progress | null; // for those earned by a count
 };
 
-/** An achievement just earned, as the win panel announces it. */
 export type Announced = {
   readonly id: AchievementId;
   readonly name: string;
   readonly rule: string;
 };
 
-/** Rows with a known id, each achievement once, in the order earned (ties in list order). */
+/** Each known achievement once, in the order earned (ties in list order). */
 export function held(rows: readonly EarnedRow[]): EarnedRow[] {
   return rows
     .filter((row) => isAchievementId(row.achievement))
@@ -91,17 +86,14 @@ export function held(rows: readonly EarnedRow[]): EarnedRow[] {
     );
 }
 
-/** The achievements a game earned, as the win panel announces them (its winning batch, or a repeat of it). */
+/** As the win panel announces them. */
 export function announced(rows: readonly EarnedRow[], gameId: string): Announced[] {
   return held(rows)
     .filter((row) => row.game_id === gameId)
     .map((row) => ({ id: row.achievement, ...ACHIEVEMENT_TEXT[row.achievement] }));
 }
 
-/**
- * Every achievement for the stats page and `/api/stats`, in list order: held ones with their date and game,
- * open ones with their progress (from the aggregates the stats already read: per-layout totals, streaks).
- */
+/** Every achievement in list order: held ones with date and game, open ones with progress from the aggregates. */
 export function achievementViews(rows: StatsRows): AchievementView[] {
   const earned = new Map(held(rows.achievements).map((row) => [row.achievement, row]));
   const wins = rows.layouts.reduce((n, t) => n + t.won, 0);
@@ -128,7 +120,7 @@ export function achievementViews(rows: StatsRows): AchievementView[] {
       case 'every-layout':
         return count(layoutsWon.length, BUILTIN_IDS.size, 'layouts');
       case 'streak-7':
-        return count(rows.streak, GOALS[id], 'days'); // the run of days going on now
+        return count(rows.streak, GOALS[id], 'days');
       case 'daily-7':
       case 'daily-30':
         return count(rows.dailyStreak, GOALS[id], 'days');

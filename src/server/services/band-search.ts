@@ -1,11 +1,6 @@
 /**
- * A band search (`/play/:layout?difficulty=BAND`): deals new seeds the server chooses until one's deal is in the
- * band (each deal measures its difficulty, engine difficulty.ts), BAND_CHUNK seeds at a time as one task of the
- * deal makers, at most MAX_BAND_SEEDS seeds in all. The seeds are paid, chunk by chunk before they are dealt,
- * from the server's own budget of band seeds (BAND_SEED_LIMITS: a pool for everyone, of which one client may
- * take a share), not from the player's new deals (a search stores nothing: the deal found is kept as a shown
- * deal, so the redirect's page view deals nothing again); each chunk is also charged to the client's CPU budget
- * (services/costs.ts), a whole search at most one burst window of it.
+ * A band search (`/play/:layout?difficulty=BAND`): new seeds dealt in chunks in the workers until one's deal is in
+ * the band, paid from the server's own band-seed budget (docs/server.md, "Deals and links").
  */
 import type { FastifyInstance } from 'fastify';
 import { layoutById } from '../../engine/builtins.ts';
@@ -22,30 +17,28 @@ import { budgetGroup } from './limits.ts';
 import { randomSeed } from './seeds.ts';
 import { isCustomId } from './upload.ts';
 
-/** Seeds band searches may deal in a minute: all clients together, and one client's share of that. */
 export interface BandSeedLimits {
-  perMinute: number; // seeds all searches together may deal in a minute
-  perClientPerMinute: number; // … one client (a /24 or /64)
+  perMinute: number; // everyone's seeds
+  perClientPerMinute: number; // one client's (budgetGroup)
 }
 
-// 1,200 turtle seeds are ~15 s of one worker's minute; a client's share is four fruitless searches a minute.
+// 1,200 turtle seeds are ~15 s of one worker's minute; a client's share is four fruitless searches.
 export const BAND_SEED_LIMITS: BandSeedLimits = { perMinute: 1200, perClientPerMinute: 4 * 32 };
-export const BAND_CHUNK = 4; // seeds a band search deals per worker task (and pays for at once)
-export const MAX_BAND_SEEDS = 64; // seeds a band search deals at most before it says the layout has none in the band
+export const BAND_CHUNK = 4; // seeds per worker task, paid at once
+export const MAX_BAND_SEEDS = 64;
 
-/** A band search's answer: the key of a new deal in the band, or why there is none (ERR_NO_DEAL_IN_BAND: `seen`). */
+/** ERR_NO_DEAL_IN_BAND carries the bands `seen`. */
 export type BandLookup =
   { readonly ok: true; readonly value: DealKey } | (Refusal & { readonly seen?: Readonly<Record<Band, number>> });
 
 export interface BandSearchDeps {
-  readonly fastify: FastifyInstance; // its custom layouts, counters and CPU budget
+  readonly fastify: FastifyInstance;
   readonly makers: DealMakers;
   readonly tasks: ClientTasks;
   readonly memory: DealMemory;
   readonly limits: BandSeedLimits | undefined; // none: unlimited (benchmarks)
 }
 
-/** Takes `n` seeds of the band-seed budget for `client`; undefined when it may, else the refusal. */
 async function takeBandSeeds(deps: BandSearchDeps, client: string, n: number): Promise<Refusal | undefined> {
   const { limits } = deps;
   if (!limits) return undefined;
@@ -73,7 +66,7 @@ async function takeBandSeeds(deps: BandSearchDeps, client: string, n: number): P
       };
 }
 
-/** A new seed of `layout` whose deal in `mode` is in `band`; the deal found is kept to be shown. */
+/** The deal found is kept to be shown, so the redirect's page deals nothing again. */
 export async function findInBand(
   deps: BandSearchDeps,
   layout: string,
@@ -96,11 +89,10 @@ async function search(
   client: string,
 ): Promise<BandLookup> {
   const seen: Record<Band, number> = { easy: 0, medium: 0, hard: 0, expert: 0 };
-  const tiles = slots?.length ?? layoutById(layout)?.slots.length ?? 0; // an unknown layout is refused by the worker
-  // The chunks are charged as dealt, a whole search at most one burst of the client's CPU budget: like any one
-  // request, a search of a large layout passes an empty window instead of never reaching its answer.
+  const tiles = slots?.length ?? layoutById(layout)?.slots.length ?? 0; // the worker refuses an unknown one
+  // At most one CPU burst for a whole search, so a large layout's search still reaches its answer.
   const cpu = deps.fastify.cpuBudget;
-  let unpaid = cpu.limits ? Math.min(cpu.limits.clientBurstMs, cpu.limits.clientPerMinuteMs) : 0; // ms
+  let unpaid = cpu.limits ? Math.min(cpu.limits.clientBurstMs, cpu.limits.clientPerMinuteMs) : 0;
   for (let dealt = 0; dealt < MAX_BAND_SEEDS; dealt += BAND_CHUNK) {
     const cost = Math.min(unpaid, Math.ceil(BAND_CHUNK * seedCostMs(tiles, mode)));
     unpaid -= cost;

@@ -1,17 +1,13 @@
-/**
- * Worker tasks in the making per client: each client (an IPv4 /24 or IPv6 /64, limits.ts budgetGroup) has at
- * most MAX_QUEUED_PER_CLIENT of any kind at once (classic deals, custom layouts' deals, band searches, reviews,
- * upload checks), so one client cannot fill the workers' queue for everyone.
- */
+/** Worker tasks per client (budgetGroup): a few at once, so one client cannot fill the workers' queue. */
 import type { Refusal } from '../errors.ts';
 import { budgetGroup } from './limits.ts';
 
-export const MAX_QUEUED_PER_CLIENT = 2; // worker tasks of any kind one client may have in the making at once
+export const MAX_QUEUED_PER_CLIENT = 2; // of any kind, queued or running
 
 export class ClientTasks {
-  private readonly making = new Map<string, number>(); // budgetGroup → worker tasks in the making for it
+  private readonly making = new Map<string, number>(); // by budgetGroup
 
-  /** The refusal of a client (a clientKey) that has MAX_QUEUED_PER_CLIENT tasks in the making; none: free. */
+  /** A client's refusal when it has MAX_QUEUED_PER_CLIENT tasks in the making; none: free. */
   full(client: string | undefined): Refusal | undefined {
     if (client === undefined || (this.making.get(budgetGroup(client)) ?? 0) < MAX_QUEUED_PER_CLIENT) return undefined;
     return {
@@ -22,7 +18,7 @@ export class ClientTasks {
     };
   }
 
-  /** Counts a task in the making for a client (none: not counted); the returned function ends it. */
+  /** Counts a task for a client (none: not counted); the returned function ends it. */
   start(client: string | undefined): () => void {
     if (client === undefined) return () => {};
     const group = budgetGroup(client);
@@ -34,7 +30,6 @@ export class ClientTasks {
     };
   }
 
-  /** Runs `task` counted for `client`, or refuses it when the client has its share in the making. */
   async run<T>(client: string | undefined, task: () => Promise<T>): Promise<T | Refusal> {
     const refused = this.full(client);
     if (refused) return refused;

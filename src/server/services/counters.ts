@@ -1,43 +1,33 @@
 /**
- * Fixed-window counters: what every limit and budget of the server counts with (rate limits,
- * new deals, new layouts, shuffles). One process keeps them in memory (`LocalCounters`); a fleet
- * keeps them in Redis (plugins/counters.ts), so a client meets the same limits on every process.
- *
- * A window starts with its first count and lasts `windowMs`; then the next count starts a new one.
- * `take` spends from several windows at once, all or nothing (a new deal pays from the client's
- * minute, its hour and everyone's minute), so a refusal costs nothing, in memory as in Redis.
+ * Fixed-window counters for every limit and budget: in memory for one process, in Redis for a fleet
+ * (plugins/counters.ts). `take` spends from several windows all or nothing, so a refusal costs nothing.
  */
 import { ByteLru } from '../utils/lru.ts';
 import { CACHE_BUDGETS, keyedRecordBytes } from '../utils/sizes.ts';
 
 export interface CounterWindow {
-  key: string; // what is counted, such as `deals:minute:203.0.113.0/24`
-  max: number; // at most this many per window
-  windowMs: number; // the window's length, in ms
+  key: string; // such as `deals:minute:203.0.113.0/24`
+  max: number;
+  windowMs: number; // from its first count
 }
 
-/** `index`: which window (of those given) is full; `retryAfterMs`: until it turns. */
+/** `index`: the full window; `retryAfterMs`: until it turns. */
 export type Taken = { ok: true } | { ok: false; index: number; retryAfterMs: number };
 
 export interface Counters {
-  /** Spends `n` from every window if each stays within its max; else spends nothing and says which is full. */
+  /** Spends `n` from every window if each stays within its max; else nothing. */
   take(windows: readonly CounterWindow[], n?: number): Promise<Taken>;
-  /** Counts one for `key` without a max (for @fastify/rate-limit): the count and the ms left in its window. */
+  /** For @fastify/rate-limit: counts one, without a max. */
   hit(key: string, windowMs: number): Promise<{ current: number; ttl: number }>;
-  /** The count and ms left of `key`'s window, without counting. */
   peek(key: string): Promise<{ current: number; ttl: number }>;
 }
 
 interface Window {
-  start: number; // ms epoch
+  start: number;
   count: number;
 }
 
-/**
- * Counters in this process's memory, bounded by bytes (CACHE_BUDGETS.counters; a window is about 150
- * bytes with its key): past the budget the least recently used windows go, and start afresh if their key
- * comes back. Synchronous at heart; async to share the interface with Redis.
- */
+/** Counters in memory, bounded by bytes: past the budget the least recently used windows go. */
 export class LocalCounters implements Counters {
   readonly windows: ByteLru<string, Window>;
 
@@ -48,9 +38,9 @@ export class LocalCounters implements Counters {
     this.windows = new ByteLru('counters', maxBytes);
   }
 
-  /** The live window of `key` (a fresh one if it turned), now the most recently used. */
+  /** A fresh one if it turned. */
   private windowOf(key: string, windowMs: number, now: number): Window {
-    let w = this.windows.get(key); // now the most recently used
+    let w = this.windows.get(key);
     if (!w || now - w.start >= windowMs) {
       w = { start: now, count: 0 };
       this.windows.set(key, w, keyedRecordBytes(key));
@@ -85,5 +75,5 @@ export class LocalCounters implements Counters {
   }
 }
 
-/** Seconds to wait for `retryAfterMs`, at least 1 (what Retry-After says). */
+/** At least 1, as Retry-After says. */
 export const secondsOf = (retryAfterMs: number): number => Math.max(1, Math.ceil(retryAfterMs / 1000));

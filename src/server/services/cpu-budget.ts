@@ -1,17 +1,6 @@
 /**
- * The server's time as a budget: what one client may make this process compute on the paths whose cost
- * depends on the input (uploads, the editor, replays and reviews, band searches, classic deals of custom
- * layouts, shuffles). Each path estimates its cost from the request before doing the work and charges it
- * here first; a refusal costs the server nothing but the estimate (docs/operations.md, "CPU budgets").
- *
- * Two kinds of window, both fixed (services/counters.ts):
- * - per client (an IPv4 /24 or IPv6 /64, budgetGroup), on the server's counters, so a fleet shares them
- *   through Redis: a short window bounds a burst, a minute window the sustained share;
- * - for this process, in its own memory (a process's CPU is its own, also in a fleet): all clients together
- *   may spend at most a share of each quarter second on these paths, so many clients at once still leave the
- *   rest of it to everyone else's cheap requests.
- * A cost larger than a window's max is charged as that max: an expensive request waits for an empty window
- * instead of never passing.
+ * The server's time as a budget: costly paths charge their estimate before the work, per client and for this
+ * process (docs/operations.md, "CPU budgets"; docs/server.md, "Who pays").
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -26,26 +15,24 @@ declare module 'fastify' {
 }
 
 export interface CpuLimits {
-  clientBurstMs: number; // ms of work one client may start in a burst window
-  clientBurstWindowMs: number; // the burst window's length, in ms
-  clientPerMinuteMs: number; // ms of work one client may start in a minute
-  processWindowMs: number; // the length of this process's window, in ms
-  processPerWindowMs: number; // ms of work all clients together may start in one window, on this process
+  clientBurstMs: number;
+  clientBurstWindowMs: number;
+  clientPerMinuteMs: number;
+  processWindowMs: number;
+  processPerWindowMs: number; // all clients together
 }
 
 export const CPU_LIMITS: CpuLimits = {
-  clientBurstMs: 500, // a person's heaviest single action (a large upload, a long review) fits
+  clientBurstMs: 500, // a person's heaviest single action fits
   clientBurstWindowMs: 5_000,
-  clientPerMinuteMs: 3_000, // 5% of a core: far more than a person who edits, uploads and watches replays needs
-  // 30% of the main thread for everyone's costly paths, the rest for play, in short windows: at a window's
-  // turn at most two windows' work runs back to back (150 ms), so a player's request never waits long behind it.
+  clientPerMinuteMs: 3_000, // 5% of a core
+  // 30% of the main thread; short windows, so at most 150 ms of such work runs back to back.
   processWindowMs: 250,
   processPerWindowMs: 75,
 };
 
 const MINUTE = 60_000; // ms
 
-/** What a charge is for, in the refusal's message. */
 export type CpuPath =
   'upload' | 'editor' | 'replay' | 'review' | 'band' | 'deal' | 'shuffle' | 'hint' | 'check' | 'preview';
 
@@ -54,20 +41,13 @@ export class CpuBudget {
 
   constructor(
     readonly limits: CpuLimits | false, // false: unlimited (benchmarks)
-    private readonly counters: Counters, // the server's (Redis in a fleet)
+    private readonly counters: Counters,
     now: () => number,
   ) {
     this.local = new LocalCounters(now, 64 * 1024); // one key, this process's window
   }
 
-  /**
-   * Charges `ms` of estimated work for `client` (a clientKey, counted by its budgetGroup) before it is done;
-   * undefined when it may go ahead, else the refusal (429 `ERR_CPU` for the client's windows, 503
-   * `ERR_CPU_FULL` when everyone's share of this process's window is spent). A refusal by the client's windows
-   * spends nothing; one by the process's window still counts against the client (it asked). `where`: `worker` for
-   * work done in the deal workers, which is charged to the client's windows only (the process's window
-   * meters its main thread; the workers are shared by lanes and per-client caps, services/worker-pool.ts).
-   */
+  /** The refusal, or undefined; `worker` work skips the process's window, which meters the main thread. */
   async charge(
     client: string,
     ms: number,
@@ -82,7 +62,7 @@ export class CpuBudget {
       { key: `cpu:burst:${group}`, max: clientBurstMs, windowMs: clientBurstWindowMs },
       { key: `cpu:minute:${group}`, max: clientPerMinuteMs, windowMs: MINUTE },
     ];
-    // Charged as at most the smaller max, so that one heavy request can pass an empty window.
+    // Charged as at most the smaller max, so one heavy request can pass an empty window.
     const mine = await this.counters.take(windows, Math.min(cost, clientBurstMs, clientPerMinuteMs));
     if (!mine.ok) {
       const wait = secondsOf(mine.retryAfterMs);

@@ -1,18 +1,6 @@
 /**
- * Players' own layouts: uploads read into layouts (upload.ts), and layouts drawn in the layout
- * editor, checked by dealing them once (the dealer, in a worker), stored by content id, and
- * looked up beside the built-ins.
- *
- * `fastify.layouts` answers for every layout id, built in or custom: its info for pages, its name
- * for stats. Custom layouts never change, so they are kept parsed (with their picture) in an LRU.
- *
- * A stored layout is a write any visitor can cause, so new ones are budgeted (limits.ts
- * NEW_LAYOUT_LIMITS): per client (an IPv4 /24 or IPv6 /64) an hour, and for everyone an hour.
- * Uploading a layout that is stored already costs nothing and leads to its page.
- *
- * Names are each player's own (docs/server.md, "Your own layouts"): a layout is one row per shape, but whoever
- * uploads, saves or renames it keeps their name of it (layout_names), shown to them alone; everyone else sees
- * the neutral `customName`. At most LAYOUT_NAMES_MAX names a player.
+ * Players' own layouts, checked by dealing them once, stored by content id, named by each player for themselves
+ * (docs/server.md, "Your own layouts"); `fastify.layouts` answers for every id, built in or custom.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -47,71 +35,60 @@ declare module 'fastify' {
   }
 }
 
-/**
- * Built-in layouts by the id their shape gets as an upload (`c-` + 12 hex of the normalized slots): an upload of a
- * built-in's shape is named as that built-in. Made on first use.
- */
+/** The built-in whose shape has this upload id. */
 let builtinShapes: Map<string, string> | undefined;
 export function builtinOfShape(id: string): string | undefined {
   builtinShapes ??= new Map(LAYOUTS.map((l) => [customId(normalizeSlots(l.slots)), l.id]));
   return builtinShapes.get(id);
 }
 
-/** Whose names a page may show: the requesting player's (none for a player made just now, who has none). */
+/** A player made just now has no names. */
 export const viewerOf = (request: FastifyRequest): string | undefined =>
   request.isNewPlayer ? undefined : request.playerId;
 
-/** The most layouts one player keeps a name of (a new name past it is refused: 409 ERR_LAYOUT_NAMES_FULL). */
 export const LAYOUT_NAMES_MAX = 200;
 
-/**
- * The name a custom layout is shown by, to everyone but the players who named it (docs/server.md, "Your own
- * layouts"): a built-in's name for a built-in's shape, else a neutral one made of its id ("Custom layout
- * c-3f9a1b2c4d5e"), in the page's language (English without `i18n`). Never another player's words: the id comes
- * from the shape, so the first to store a shape would otherwise name it for everyone ("Scam: free coins at …" on
- * an upload of a well-known layout).
- */
+/** The name everyone but its namers see: never another player's words. */
 export function customName(id: string, i18n?: Namer): string {
   const builtin = builtinOfShape(id);
   if (builtin) return layoutName(builtin, i18n);
   return i18n ? i18n.t('custom.name', { id }) : `${DEFAULT_NAME} ${id}`;
 }
 
-/** A custom layout as the server keeps it: its name is its neutral one (`customName`), in English. */
+/** A custom layout as kept: `name` is its neutral English one. */
 export interface CustomLayoutInfo {
   readonly custom: true;
   readonly id: string;
   readonly name: string;
   readonly tiles: number;
   readonly layers: number;
-  readonly drawing: LayoutDrawing; // its picture, named per page (`customPicture`)
+  readonly drawing: LayoutDrawing;
   readonly layout: Layout;
   readonly format: CustomLayoutRow['format'];
 }
 
-/** A custom layout's picture, named in the page's language ("Name: 50 tiles in 3 layers"); `name` the viewer's own. */
+/** `name`: the viewer's own. */
 export const customPicture = (info: CustomLayoutInfo, i18n: Namer, name = customName(info.id, i18n)): string =>
   namedPicture(info.drawing, pictureLabel(i18n.t, name, info.tiles, info.layers));
 
 export interface UploadInput {
   readonly bytes: Uint8Array;
-  readonly filename: string; // as the browser sent it
-  readonly mapName: string; // the form's map field; '' for the first map
-  readonly desktop?: DesktopFile; // a KMahjongg .desktop sent beside a .layout, naming it
-  readonly title: string; // the name typed in the form (typedName); '' to take the file's
-  readonly playerId: string; // the uploader, who keeps the name
-  readonly client: string; // clientKey of the request, for the budget
+  readonly filename: string;
+  readonly mapName: string; // '' for the first map
+  readonly desktop?: DesktopFile;
+  readonly title: string; // typedName's; '' to take the file's
+  readonly playerId: string;
+  readonly client: string; // clientKey, for the budget
 }
 
 export interface DrawnInput {
-  readonly slots: readonly Slot[]; // as the editor drew them (any position: they are normalized)
-  readonly name: string; // the name typed in (typedName), or the default the page offered
-  readonly typed: boolean; // whether `name` was typed (it then replaces the player's name given before)
-  readonly playerId: string; // who saves it, and keeps the name
-  readonly client: string; // clientKey of the request, for the budget
+  readonly slots: readonly Slot[]; // any position: they are normalized
+  readonly name: string; // typedName's, or the page's default
+  readonly typed: boolean; // a typed name replaces the player's earlier one
+  readonly playerId: string;
+  readonly client: string;
 }
 
-/** A player's named layout, for their own lists (the home page). */
 export interface NamedLayout {
   readonly id: string;
   readonly name: string;
@@ -122,42 +99,30 @@ export type UploadResult =
   { readonly ok: true; readonly id: string; readonly created: boolean; readonly warnings: readonly string[] } | Refusal;
 
 export interface Layouts {
-  /** Whether there is a layout by this id, built in or custom. */
   exists(id: string): Promise<boolean>;
-  /** A custom layout's info; undefined for an unknown (or built-in) id. */
+  /** Undefined for an unknown or built-in id. */
   custom(id: string): Promise<CustomLayoutInfo | undefined>;
-  /**
-   * Names the given ids: built-ins by their name (in the language of `i18n`, else the engine's English, as the
-   * API does), custom layouts by theirs, anything else by its id.
-   */
+  /** Custom layouts by the viewer's or the neutral name; built-ins in `i18n`'s language. */
   namer(ids: Iterable<string>, i18n?: Namer, playerId?: string): Promise<(id: string) => string>;
-  /**
-   * A layout's name for one viewer (`playerId`; undefined for a new player): their own if they named it, else
-   * `neutral`, which is what a page shows everyone else (its link preview, an image cached for all).
-   */
+  /** The viewer's name, and the `neutral` one everyone else sees. */
   viewerName(id: string, i18n: Namer, playerId: string | undefined): Promise<{ name: string; neutral: string }>;
-  /** The player's own name of a custom layout; undefined when they never named it. */
   ownName(playerId: string, id: string): Promise<string | undefined>;
-  /** The player's named layouts, the latest named first. */
   named(playerId: string): Promise<NamedLayout[]>;
-  /** Reads, checks and stores an uploaded layout, and keeps the uploader's name of it. */
   upload(input: UploadInput): Promise<UploadResult>;
-  /** Checks and stores a layout drawn in the layout editor: the same checks, budgets and limits as an upload. */
+  /** The same checks, budgets and limits as an upload. */
   save(input: DrawnInput): Promise<UploadResult>;
-  /** Changes the player's name of a layout they named before (`name`: typedName's, not empty). */
   rename(playerId: string, id: string, name: string, client: string): Promise<Refusal | undefined>;
 }
 
 export interface CustomLayoutsOptions {
-  newLayouts?: NewLayoutLimits | false; // the budget of new layouts; false: unlimited (benchmarks)
+  newLayouts?: NewLayoutLimits | false; // false: unlimited (benchmarks)
   now: () => number;
 }
 
 const HOUR = 3_600_000; // ms
 
-/** A stored custom layout as pages show it: parsed, with its geometry and its picture. */
 export function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
-  const name = customName(row.id); // the row's own name (the file's) is kept, never shown: see customName
+  const name = customName(row.id);
   const layout = makeLayout(row.id, name, `Your own layout, ${row.tiles} tiles`, parseSlotsJson(row.slots));
   const geom = geometryOf(layout);
   if (!geom.ok) throw new Error(`stored layout ${row.id} is invalid: ${geom.message}`);
@@ -168,7 +133,7 @@ export function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
     name,
     tiles: row.tiles,
     layers: geom.value.extent.depth,
-    drawing: { viewBox: drawing.viewBox, body: flatString(drawing.body) }, // kept: flat, so its size is its length (utils/sizes.ts)
+    drawing: { viewBox: drawing.viewBox, body: flatString(drawing.body) },
     layout,
     format: row.format,
   };
@@ -176,7 +141,7 @@ export function infoOf(row: CustomLayoutRow): CustomLayoutInfo {
 
 async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayoutsOptions): Promise<void> {
   const repo = fastify.customLayoutsStore;
-  // Kept parsed with their pictures, bounded by bytes (a 1,000-tile one with its geometry is about 1 MB).
+  // Custom layouts never change: kept parsed, with their pictures.
   const kept = new ByteLru<string, CustomLayoutInfo>('custom layouts', CACHE_BUDGETS.layouts);
   fastify.caches.push(kept);
   const limits = opts.newLayouts === false ? undefined : (opts.newLayouts ?? NEW_LAYOUT_LIMITS);
@@ -199,8 +164,7 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     const slots = slotsJson(layout.slots);
     const existing = await repo.find(layout.id);
     if (existing) {
-      // 48 bits of a hash: two different shapes under one id are unlikely (about one pair in 16 million
-      // layouts), but a clash must not send the uploader to someone else's layout.
+      // 48 bits of hash: a clash is unlikely, but must not lead to someone else's layout.
       if (existing.slots !== slots)
         return {
           ok: false,
@@ -255,7 +219,6 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     message: `you have named ${LAYOUT_NAMES_MAX} layouts, as many as one player keeps; rename one of them instead`,
   };
 
-  /** Keeps the player's name of a stored layout, its bytes paid from the client's day of growth. */
   const keepName = async (playerId: string, id: string, name: string, client: string): Promise<Refusal | undefined> => {
     const grown = await fastify.growth.take(client, layoutNameGrowth(name));
     if (grown) return grown;
@@ -263,11 +226,7 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
     return kept === 'full' ? namesFull : undefined;
   };
 
-  /**
-   * store(), then the player's name of it: `typed` (the player's own words) replaces a name they gave before,
-   * a name from the file or the default only names a layout they have not named. A player with
-   * LAYOUT_NAMES_MAX names is refused a new one before the work.
-   */
+  /** A `typed` name replaces the player's; any other only names a layout they have not named. */
   const storeNamed = async (
     read: ReadLayout,
     name: string,
@@ -311,7 +270,7 @@ async function customLayoutsPlugin(fastify: FastifyInstance, opts: CustomLayouts
       return rows.map((r) => ({ id: r.layout, name: r.name, tiles: r.tiles }));
     },
     async upload(input) {
-      // The files' reading is charged to the client's CPU budget before it starts (by their size alone).
+      // Charged by size before reading.
       const bytes = input.bytes.length + (input.desktop?.bytes.length ?? 0);
       const refused = await fastify.cpuBudget.charge(input.client, uploadCostMs(bytes), 'upload');
       if (refused) return refused;

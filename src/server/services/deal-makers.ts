@@ -1,9 +1,6 @@
 /**
- * Where deals, band searches and reviews are made: relaxed deals of built-in layouts in process (about 3 ms
- * for the turtle, nearly all of it measuring the deal's difficulty: they never wait behind anything); the rest
- * (the solver: up to seconds; custom layouts, which may be slow to deal) in the worker pool (DEAL_WORKERS
- * threads, so one slow seed does not hold up the next, each task with a deadline), or in process when there are
- * no workers. A pool's refusal (deadline, full queue, dead worker) comes back as a failed result, never a throw.
+ * Where deals, band searches and reviews are made: relaxed deals of built-in layouts in process (a few ms), the
+ * rest in the worker pool when there is one.
  */
 import type { deal as dealFunction } from '../../engine/index.ts';
 import { isErrorCode, type ErrorCode } from '../errors.ts';
@@ -23,28 +20,25 @@ import {
 import { DealPool, PoolError, type PoolStats } from './worker-pool.ts';
 
 export interface MakerOptions {
-  deal?: typeof dealFunction; // a deal function to use in process instead of the workers (tests)
-  classic?: (task: DealTask) => Promise<DealTaskResult>; // makes classic deals instead of the pool (tests)
-  workers?: number; // deal workers; 0 deals in process
-  workerEntry?: { filename: string; execArgv: string[] }; // another worker file (tests); default the deal worker
-  timeoutMs?: number; // deadline for making one deal; in ms
-  maxQueue?: number; // deals waiting for a worker before new ones are refused
+  deal?: typeof dealFunction; // tests: in process instead of the workers
+  classic?: (task: DealTask) => Promise<DealTaskResult>; // tests: instead of the pool
+  workers?: number; // 0 deals in process
+  workerEntry?: { filename: string; execArgv: string[] }; // tests
+  timeoutMs?: number;
+  maxQueue?: number; // per lane
 }
 
-/** The failures of making a deal that are the asker's, not our bug (their statuses: errors.ts). */
+/** Failures that are the asker's, not our bug. */
 const REFUSED: ReadonlySet<ErrorCode> = new Set<ErrorCode>([
   'ERR_UNKNOWN_LAYOUT',
   'ERR_SEED',
-  'ERR_UNCLEARABLE', // a custom layout the removal-order search gave up on for this seed (checked clearable on upload)
+  'ERR_UNCLEARABLE', // the search gave up on a custom layout's seed
   'ERR_TIMEOUT',
   'ERR_BUSY',
   'ERR_WORKER',
 ]);
 
-/**
- * The code to refuse a failed deal or search with; undefined when the failure is our bug (a broken built-in
- * layout). Any other failure of a custom layout's deal is the search giving up on this seed.
- */
+/** The refusal code of a failed deal or search; undefined for our bug (a broken built-in layout). */
 export const refusalCode = (error: string, custom: boolean): ErrorCode | undefined =>
   isErrorCode(error) && REFUSED.has(error) ? error : custom ? 'ERR_UNCLEARABLE' : undefined;
 
@@ -64,9 +58,8 @@ export class DealMakers {
         : undefined;
   }
 
-  /** Makes one deal. */
   async deal(task: DealTask): Promise<DealTaskResult> {
-    if (task.mode === 'relaxed' && !task.slots) return runDealTask(task, this.options.deal); // no queue, no worker
+    if (task.mode === 'relaxed' && !task.slots) return runDealTask(task, this.options.deal);
     if (this.options.classic) return this.options.classic(task);
     if (!this.pool) return runDealTask(task, this.options.deal);
     return this.inPool(task, (message, code) =>
@@ -74,17 +67,15 @@ export class DealMakers {
     );
   }
 
-  /** Runs one chunk of a band search. */
   async search(task: BandTask): Promise<BandTaskResult> {
     return this.pool ? this.inPool(task) : runBandTask(task, this.options.deal);
   }
 
-  /** Reviews a game's log (services/replays.ts). */
   async review(task: ReviewTask): Promise<ReviewTaskResult> {
     return this.pool ? this.inPool(task) : runReviewTask(task);
   }
 
-  /** Starts every worker (the first deal then pays no boot time). */
+  /** Starts every worker, so a first deal pays no boot time. */
   start(): Promise<void> {
     return this.pool?.start() ?? Promise.resolve();
   }
@@ -93,7 +84,7 @@ export class DealMakers {
     return this.pool?.close() ?? Promise.resolve();
   }
 
-  /** What the deal workers are doing (for /metrics); undefined when deals are made in process. */
+  /** For /metrics; undefined when deals are made in process. */
   stats(): PoolStats | undefined {
     return this.pool?.stats();
   }
@@ -102,7 +93,7 @@ export class DealMakers {
     return this.pool !== undefined;
   }
 
-  /** Runs a task in the pool; the pool's refusals as failed results (`say` words the message). */
+  /** The pool's refusals as failed results, never a throw. */
   private async inPool<T extends WorkerTask>(
     task: T,
     say: (message: string, code: PoolError['code']) => string = (message) => message,
@@ -111,7 +102,6 @@ export class DealMakers {
       return await this.pool!.run(task);
     } catch (error) {
       if (!(error instanceof PoolError)) throw error;
-      // Every kind of result has this failed form.
       return { ok: false, error: error.code, message: say(error.message, error.code) } as WorkerResult<T>;
     }
   }

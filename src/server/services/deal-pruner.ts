@@ -1,17 +1,15 @@
 /**
- * Pruning deals nobody played: kept KEEP_UNPLAYED_MS (7 days), and at most MAX_UNPLAYED of them. The pruner runs
- * at start and every PRUNE_EVERY_MS and deletes the rest (never a deal a game points at, never a daily deal,
- * never one the dealer holds in memory). Opening such a link later deals it again: the same board while
- * GENERATOR_VERSION is the same.
+ * Prunes deals nobody played, past KEEP_UNPLAYED_MS or MAX_UNPLAYED; never one a game points at, a daily deal or
+ * one the dealer holds. Such a link deals the same board again while GENERATOR_VERSION is the same.
  */
 import type { FastifyInstance } from 'fastify';
 
-export const KEEP_UNPLAYED_MS = 7 * 24 * 3600_000; // how long a deal nobody played is kept
-export const MAX_UNPLAYED = 100_000; // deals nobody played kept at most (~0.6 KB each: ~60 MB)
+export const KEEP_UNPLAYED_MS = 7 * 24 * 3600_000;
+export const MAX_UNPLAYED = 100_000; // ~0.6 KB each: ~60 MB
 const PRUNE_EVERY_MS = 10 * 60_000;
-const PRUNE_BATCH = 5000; // rows deleted per run at most, so one run never holds the writer long
+const PRUNE_BATCH = 5000; // per run, so one run never holds the writer long
 
-/** Deletes deals nobody played past their time or the cap, sparing `keep` (ids); returns how many. */
+/** Spares `keep` (ids); returns how many it deleted. */
 export function pruneUnplayed(fastify: FastifyInstance, now: number, keep: number[]): Promise<number> {
   return fastify.dealsStore.pruneUnplayed({
     before: now - KEEP_UNPLAYED_MS,
@@ -21,7 +19,7 @@ export function pruneUnplayed(fastify: FastifyInstance, now: number, keep: numbe
   });
 }
 
-/** Runs `prune` once the app is ready and then every PRUNE_EVERY_MS, until it closes; logs what it did. */
+/** At start, then every PRUNE_EVERY_MS until the app closes. */
 export function schedulePruning(fastify: FastifyInstance, prune: () => Promise<number>): void {
   const pruneNow = async (): Promise<void> => {
     try {

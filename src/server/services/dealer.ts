@@ -1,19 +1,6 @@
 /**
- * The dealer: the deal for a (layout, seed, mode), stored on first use.
- *
- * Lookup order: memory (deal-memory.ts), then the deals table, then the deal makers (deal-makers.ts: relaxed
- * deals in process, classic and custom ones in the workers). A generated deal is stored before it is served, and
- * what is served is what the table holds (first writer wins), so a link shows the same board forever, also after
- * GENERATOR_VERSION changes or a layout is removed. Concurrent requests for one new deal share one generation;
- * deals that fail past their deadline are remembered a while. Making a new deal stores a row, so it is budgeted
- * per client and for everyone (limits.ts): `get` with a client key refuses new deals past the budget (429, or 503
- * when everyone's budget is spent); stored deals are always served. Seeds the server chose (`markChosen`, the
- * "New game" redirect) pay from a pool of their own. Work a client makes the workers do is capped per client
- * (client-tasks.ts), and a custom layout's deal is charged to its CPU budget before it is queued.
- *
- * A player's own layout (`c-…`, services/upload.ts) is dealt like a built-in from its stored slots. An unknown
- * `c-` id is 404. `check` deals a layout not stored yet, to learn whether it can be cleared. Band searches are
- * band-search.ts; pruning unplayed deals, deal-pruner.ts.
+ * The deal of a (layout, seed, mode): from memory, the deals table, or made and stored before it is served; the
+ * stored row wins, so a link shows the same board forever (docs/server.md, "Deals and links").
  */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -44,55 +31,36 @@ declare module 'fastify' {
   }
 }
 
-/** A stored deal, or why there is none: a refusal whose code errors.ts turns into a status. */
 export type DealLookup = { readonly ok: true; readonly value: StoredDeal } | Refusal;
 export type ShownLookup = { readonly ok: true; readonly value: ShownDeal } | Refusal;
 
 export interface Dealer {
-  /**
-   * The stored deal, made and stored on first use. `client` (a clientKey) pays for a new one (its new-deal
-   * budget and its day of growth); none: free.
-   */
+  /** The stored deal, made and stored on first use; `client` pays for a new one (none: free). */
   get(key: DealKey, client?: string): Promise<DealLookup>;
-  /**
-   * The deal to show: the stored one, or else made (paid from `client`'s new-deal budget as by `get`) and
-   * kept in memory without a write. A page view without a player cookie stores nothing.
-   */
+  /** As `get`, but a new deal is kept in memory, not stored. */
   show(key: DealKey, client?: string): Promise<ShownLookup>;
   byId(id: number): Promise<StoredDeal | undefined>;
-  /** Notes a seed the server chose (a random seed it redirected to): its deal pays from the server's own pool. */
+  /** A seed the server chose: its deal pays from the server's own pool. */
   markChosen(key: DealKey): void;
-  /**
-   * A new seed of `layout` whose deal in `mode` is in `band`, found within MAX_BAND_SEEDS seeds the server
-   * chooses; each seed dealt is paid from the band-seed budget (`client`'s share of it) and `client`'s CPU
-   * budget. The deal found is kept to be shown.
-   */
+  /** A new seed whose deal is in `band` (band-search.ts). */
   findInBand(layout: string, mode: Mode, band: Band, client: string): Promise<BandLookup>;
-  /**
-   * Deals a layout that is not stored (an upload) once, relaxed, with a fixed seed, where custom
-   * deals are made: ok when it can be cleared, else why not. Stores nothing. `client` (a clientKey): counted in
-   * its worker tasks (MAX_QUEUED_PER_CLIENT).
-   */
+  /** Can an unstored layout be cleared? Dealt once, relaxed. */
   check(layout: Layout, client?: string): Promise<{ readonly ok: true } | Refusal>;
-  /** Deletes deals nobody played past their time or the cap; returns how many (also run on a timer). */
+  /** Returns how many deals it deleted. */
   prune(): Promise<number>;
-  /**
-   * Reviews a game's log where classic deals are made (the workers, else in process): solver work of up to a
-   * second on a long game (services/replays.ts). A busy or failed worker is an `ok: false` answer, not a throw;
-   * `client` (a clientKey) past MAX_QUEUED_PER_CLIENT worker tasks is refused (ERR_QUEUE).
-   */
+  /** A busy or failed worker is an answer, not a throw. */
   review(task: ReviewTask, client?: string): Promise<ReviewTaskResult | Refusal>;
-  /** What the deal workers are doing (for /metrics); undefined when deals are made in process. */
+  /** Undefined when deals are made in process. */
   workers(): PoolStats | undefined;
 }
 
 export interface DealerOptions extends MakerOptions {
-  newDeals?: NewDealLimits | false; // the budget of new deals; false: unlimited (benchmarks)
-  bandSeeds?: BandSeedLimits | false; // the budget of seeds band searches deal; false: unlimited (benchmarks)
+  newDeals?: NewDealLimits | false; // false: unlimited (benchmarks)
+  bandSeeds?: BandSeedLimits | false; // false: unlimited (benchmarks)
   now?: () => number;
 }
 
-const CHECK_SEED = 'upload-check'; // the seed an upload is dealt with to see whether it can be cleared
+const CHECK_SEED = 'upload-check';
 
 async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Promise<void> {
   const repo = fastify.dealsStore;
@@ -101,24 +69,22 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
   fastify.caches.push(...memory.caches());
   const makers = new DealMakers(opts);
   const tasks = new ClientTasks();
-  const pending = new Map<string, Promise<ShownLookup>>(); // deals being made, by keyOf
+  const pending = new Map<string, Promise<ShownLookup>>(); // by keyOf
   const budget =
     opts.newDeals === false ? undefined : new NewDealBudget(opts.newDeals ?? NEW_DEAL_LIMITS, fastify.counters);
   const bandSeeds = opts.bandSeeds === false ? undefined : (opts.bandSeeds ?? BAND_SEED_LIMITS);
   if (makers.hasWorkers) {
-    // Start the workers once the app is up, without holding up the start: the first new deal is quick then.
     fastify.addHook('onReady', async () => {
       void makers.start().catch((error: unknown) => fastify.log.error({ err: error }, 'deal workers did not start'));
     });
     fastify.addHook('onClose', () => makers.close());
   }
 
-  /** Makes a deal: its JSON, or why not (remembered a while when it timed out). */
   const make = async (task: DealTask, key: string): Promise<ShownLookup> => {
     const result = await makers.deal(task);
     if (!result.ok) {
       const code = refusalCode(result.error, task.slots !== undefined);
-      if (!code) throw new Error(`dealing ${key} failed: ${result.message}`); // a broken built-in layout: our bug
+      if (!code) throw new Error(`dealing ${key} failed: ${result.message}`); // our bug
       fastify.metrics.dealFailed(task.mode, code);
       const refusal: Refusal = { ok: false, code, message: result.message };
       if (result.error === 'ERR_TIMEOUT') memory.fail(key, refusal);
@@ -128,9 +94,8 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
     return { ok: true, value: memory.keepUnstored(key, result.json) };
   };
 
-  /** Stores a deal made here (first writer wins: what is served is what the table holds). */
   const store = async (key: DealKey, made: UnstoredDeal, client: string | undefined): Promise<DealLookup> => {
-    const already = memory.storedByKey(keyOf(key)); // a request that waited on the same making stored it first
+    const already = memory.storedByKey(keyOf(key)); // another waiter stored it first
     if (already) return { ok: true, value: already };
     const refused =
       client === undefined ? undefined : await fastify.growth.take(client, dealGrowth(made.deal.tiles.length));
@@ -138,7 +103,6 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
     return { ok: true, value: memory.remember(await repo.store(key, made.deal.generator, made.json, now())) };
   };
 
-  /** A custom layout's slots; a refusal for an unknown one. */
   const customSlots = async (layout: string): Promise<DealTask['slots'] | Refusal> => {
     const row = await fastify.customLayoutsStore.find(layout);
     if (!row)
@@ -150,7 +114,6 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
     return JSON.parse(row.slots) as [number, number, number][];
   };
 
-  /** The deal of `deal` as stored, or made now (and not stored); see Dealer.show. */
   const find = async (deal: DealKey, client: string | undefined): Promise<ShownLookup> => {
     const key = keyOf(deal);
     const cached = memory.storedByKey(key);
@@ -168,7 +131,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       const found = await customSlots(deal.layout);
       if (found && 'ok' in found) return found;
       slots = found;
-      job = pending.get(key); // another request may have started it while the row was read
+      job = pending.get(key); // started meanwhile?
       if (job) return job;
     }
     const counted = client !== undefined && (deal.mode === 'classic' || slots !== undefined); // a worker task
@@ -176,7 +139,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
     if (full) return full;
     const refused = client === undefined ? undefined : await pay(deal, key, client, slots);
     if (refused) return refused;
-    job = pending.get(key); // another request may have started it while the budget answered
+    job = pending.get(key); // started meanwhile?
     if (job) return job;
     const done = counted ? tasks.start(client) : undefined;
     job = make({ ...deal, slots }, key).finally(() => {
@@ -187,14 +150,12 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
     return job;
   };
 
-  /** Pays for a new deal: a custom layout's CPU time, then the new-deal budget; the refusal, or undefined. */
   const pay = async (
     deal: DealKey,
     key: string,
     client: string,
     slots: DealTask['slots'],
   ): Promise<Refusal | undefined> => {
-    // A custom layout's deal is charged to the client's time before it is queued (its cost grows with its tiles).
     const charged = slots
       ? await fastify.cpuBudget.charge(client, seedCostMs(slots.length, deal.mode), 'deal', 'worker')
       : undefined;
@@ -231,7 +192,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       const result = await tasks.run(client, () =>
         makers.deal({ ...dealKey(layout.id, CHECK_SEED, 'relaxed'), slots }),
       );
-      if (!('error' in result)) return result.ok ? { ok: true } : result; // dealt, or the client's queue full
+      if (!('error' in result)) return result.ok ? { ok: true } : result;
       if (result.error === 'ERR_BUSY' || result.error === 'ERR_WORKER')
         return { ok: false, code: result.error, message: result.message, retryAfterS: 5 };
       if (result.error === 'ERR_TIMEOUT')
@@ -243,7 +204,7 @@ async function dealerPlugin(fastify: FastifyInstance, opts: DealerOptions): Prom
       return { ok: false, code: 'ERR_LAYOUT', message: result.message };
     },
     review: (task, client) => tasks.run(client, () => makers.review(task)),
-    // The deals held in memory stay: a request that just looked one up may be about to start a game on it.
+    // Deals held in memory stay: a request may be about to start a game on one.
     prune: () => pruneUnplayed(fastify, now(), memory.storedIds()),
     workers: () => makers.stats(),
   };

@@ -1,11 +1,6 @@
 /**
- * /favicon.ico: the header's tile mark (the ivory tile with its green dot over a darker tile, as the pages'
- * SVG icon draws it) as a Windows icon file holding PNGs of 16, 32 and 48 px, drawn with resvg the first time
- * it is asked for and kept (about 3 KB).
- *
- * ICO: a 6-byte header (0, type 1, count), then a 16-byte entry per image (width and height, 0 meaning 256;
- * colours 0; planes 1; 32 bits a pixel; the image's size and offset), then the images; PNG inside is allowed
- * since Windows Vista and read by every browser.
+ * /favicon.ico: the header's tile mark as an ICO of 16, 32 and 48 px PNGs, drawn with resvg once (about 3 KB).
+ * The ICO layout: docs/server.md, "The favicon".
  */
 import { renderAsync } from '@resvg/resvg-js';
 
@@ -16,7 +11,6 @@ const MARK =
   '<rect x="4" y="3" width="20" height="28" rx="4" fill="#fbf6e9" stroke="#1d2a35" stroke-width="1.5"/>' +
   '<circle cx="14" cy="17" r="5" fill="none" stroke="#2f6f5e" stroke-width="2.5"/></svg>';
 
-/** An ICO file of PNG images, each `size` px square. */
 export function icoOf(images: readonly { size: number; png: Buffer }[]): Buffer {
   const header = Buffer.alloc(6 + 16 * images.length);
   header.writeUInt16LE(0, 0);
@@ -40,7 +34,6 @@ export function icoOf(images: readonly { size: number; png: Buffer }[]): Buffer 
 
 let ico: Promise<Buffer> | undefined;
 
-/** The favicon's bytes, drawn once. */
 export function faviconIco(): Promise<Buffer> {
   ico ??= Promise.all(
     SIZES.map(async (size) => {

@@ -1,15 +1,6 @@
 /**
- * The message catalogs and what formats them (docs/i18n.md). One JSON file per language in `locales/`,
- * a flat object of key → ICU MessageFormat message, read once at start; `en.json` is the source. Messages
- * are formatted by intl-messageformat (formatjs), numbers, dates and lists by `Intl`, all in the
- * language's locale (`localeOf`).
- *
- * A `Translator` is one language's view of them: `t` formats plain text (templates escape it), `th`
- * formats HTML (the message's tags become elements, every value is escaped). A key missing from a
- * language falls back to English (the catalog test forbids it, but a player then still reads a sentence);
- * a key missing from English is a bug and throws, so no key ever reaches a player. Keys under
- * `client.` are the browser's: `clientData` is them pre-parsed for the page to embed
- * (`<script type="application/json" id="i18n-data">`), so the browser's bundle carries no parser.
+ * The message catalogs and their formatting per language (docs/i18n.md, "The catalogs"). A key missing from a
+ * language falls back to English; one missing from English throws.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { parse, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
@@ -31,7 +22,7 @@ export const LOCALES_DIR = new URL('../../../locales/', import.meta.url);
 
 export type Catalog = Readonly<Record<string, string>>;
 
-/** Reads and checks one catalog file: a flat object of non-empty strings that parse as ICU messages. */
+/** Throws unless a flat object of non-empty strings that parse as ICU messages. */
 export function readCatalog(lang: string, dir: URL = LOCALES_DIR): Catalog {
   const raw: unknown = JSON.parse(readFileSync(new URL(`${lang}.json`, dir), 'utf8'));
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw))
@@ -47,7 +38,6 @@ export function readCatalog(lang: string, dir: URL = LOCALES_DIR): Catalog {
   return raw as Catalog;
 }
 
-/** The languages with a catalog file (the catalog test checks they are exactly LANGS). */
 export const catalogFiles = (dir: URL = LOCALES_DIR): string[] =>
   readdirSync(dir)
     .filter((f) => f.endsWith('.json'))
@@ -57,7 +47,6 @@ export const catalogFiles = (dir: URL = LOCALES_DIR): string[] =>
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]!);
 
-/** Where a message's links go, for `th`. */
 export type Links = Partial<Record<'link' | 'link2', string>>;
 
 export type DateStyle = 'day' | 'day-short' | 'month' | 'weekday' | 'time';
@@ -66,17 +55,17 @@ export interface Translator {
   readonly lang: Lang;
   readonly dir: 'ltr' | 'rtl';
   readonly locale: string; // for Intl
-  readonly name: string; // the language's own name
+  readonly name: string; // in the language itself
   /** Plain text. */
   t(key: string, values?: MessageValues): string;
   /** HTML: `<b>` → strong, `<em>`, `<code>`, `<link>`/`<link2>` → a link to `links`; values escaped. */
   th(key: string, values?: MessageValues, links?: Links): string;
   number(n: number): string;
   percent(ratio: number): string;
-  /** A UTC date or time: 'day' 3 December 2026, 'day-short' 3 Dec 2026, 'month' December 2026, 'weekday' Thursday, 'time' 14:05. */
+  /** A UTC date or time ('day': 3 December 2026). */
   date(ms: number, style: DateStyle): string;
   list(items: readonly string[]): string;
-  /** The `client.` messages a page's scripts need (`clientGroupOf`), pre-parsed, as JSON safe in a script element. */
+  /** The `client.` messages of the page's scripts, pre-parsed so the bundle carries no parser. */
   clientData(groups: readonly ClientGroup[]): string;
 }
 
@@ -166,16 +155,10 @@ function makeTranslator(lang: Lang, catalog: Catalog, english: Catalog): Transla
   };
 }
 
-/**
- * Which script needs a `client.` message: the editor's (`client.editor.…`), every page's (`client.waiting.…`,
- * src/client/site.ts), the replay page's (`client.replay.…`, src/client/replay.ts; it embeds the play page's too, for the tiles' names) or the play page's (the rest). A page embeds the groups of the scripts it loads.
- */
+/** A page embeds the `client.` groups of the scripts it loads. */
 export type ClientGroup = 'play' | 'site' | 'editor' | 'replay';
 
-/**
- * The play page's words for sharing a replay or a challenge, which site.ts says too (the stats page's Share replay
- * and Challenge a friend, src/client/share.ts).
- */
+/** Sharing words of the play page that site.ts says too (src/client/share.ts). */
 export const SITE_SHARE_KEYS: ReadonlySet<string> = new Set([
   'client.replayTitle',
   'client.replayCopied',
@@ -199,10 +182,7 @@ export interface I18n {
   of(lang: Lang): Translator;
 }
 
-/**
- * Every language's translator, from the catalogs in `dir`. Throws when English is missing or a catalog is
- * broken; a language without its file speaks English (test/server/routes/i18n.test.ts fails on that).
- */
+/** Throws when English is missing or a catalog is broken. */
 export function loadI18n(dir: URL = LOCALES_DIR): I18n {
   const english = readCatalog(DEFAULT_LANG, dir);
   const files = new Set(catalogFiles(dir));
@@ -215,5 +195,4 @@ export function loadI18n(dir: URL = LOCALES_DIR): I18n {
 }
 
 let shared: I18n | undefined;
-/** The catalogs of this checkout, read on first use and kept (they are part of the build). */
 export const i18n = (): I18n => (shared ??= loadI18n());

@@ -1,10 +1,6 @@
 /**
- * The built-in layouts as the site shows them: id, name, description, tile count, and a small picture drawn
- * from the geometry, in the player's language.
- *
- * The engine names its layouts in English (src/engine/builtins.ts, gallery.ts): that English is the CLI's
- * and the API's (`layouts`, `GET /api/layouts`, `GET /api/stats`). Pages name them from the catalogs
- * (`builtin.<id>.name` and `.description`, docs/i18n.md), so every page a player sees speaks their language.
+ * The built-in layouts as pages show them, named from the catalogs in the player's language; the engine's English
+ * names are the CLI's and the API's.
  */
 import { pictureLabel } from '../../shared/draft.ts';
 import { FAMILIES, LAYOUTS, layoutById } from '../../engine/builtins.ts';
@@ -13,7 +9,7 @@ import { layoutDrawing, namedPicture, type LayoutDrawing } from '../../shared/pi
 import type { Lang } from '../../shared/i18n.ts';
 import type { Translator } from './i18n.ts';
 
-/** What names a built-in for a page: the request's translator (its language, and its messages). */
+/** The request's translator: its language and messages. */
 export type Namer = Pick<Translator, 'lang' | 't'>;
 
 export interface LayoutInfo {
@@ -22,13 +18,10 @@ export interface LayoutInfo {
   readonly description: string;
   readonly tiles: number;
   readonly layers: number;
-  readonly picture: string; // inline SVG markup, built from numbers only, named in the page's language
+  readonly picture: string; // inline SVG from numbers only
 }
 
-/**
- * Each built-in layout's name and line in the catalogs, as literals (docs/i18n.md, "Adding a key"); a layout
- * not listed keeps the engine's English (the catalog test fails on that).
- */
+/** Each built-in's catalog keys, as literals (docs/i18n.md, "Adding a key"). */
 const BUILTIN_KEYS: Readonly<Record<string, readonly [name: string, description: string]>> = {
   turtle: ['builtin.turtle.name', 'builtin.turtle.description'],
   ring: ['builtin.ring.name', 'builtin.ring.description'],
@@ -86,16 +79,14 @@ const BUILTIN_KEYS: Readonly<Record<string, readonly [name: string, description:
   spire: ['builtin.spire.name', 'builtin.spire.description'],
 };
 
-/** The catalog keys of a built-in layout's name and description, if it has them. */
 export const builtinKeysOf = (id: string): readonly [name: string, description: string] | undefined => BUILTIN_KEYS[id];
 
-/** A built-in layout's name in the language of `i18n`. */
 export const builtinName = (layout: Layout, i18n: Namer): string => {
   const keys = BUILTIN_KEYS[layout.id];
   return keys ? i18n.t(keys[0]) : layout.name;
 };
 
-/** A built-in layout's shape as pages draw it: the same in every language. */
+/** The same in every language. */
 interface Shape {
   readonly layers: number;
   readonly drawing: LayoutDrawing;
@@ -113,7 +104,7 @@ function shapeOf(layout: Layout): Shape {
   return shape;
 }
 
-// Kept per language: 42 layouts' pictures (about 100 KB) for each language asked for.
+// Per language: 42 layouts' pictures (about 100 KB) each.
 const INFO = new Map<Lang, Map<string, LayoutInfo>>();
 
 function infoOf(layout: Layout, i18n: Namer): LayoutInfo {
@@ -138,10 +129,9 @@ function infoOf(layout: Layout, i18n: Namer): LayoutInfo {
   return info;
 }
 
-/** Every built-in layout, in picker order. */
+/** In picker order. */
 export const layoutInfos = (i18n: Namer): LayoutInfo[] => LAYOUTS.map((l) => infoOf(l, i18n));
 
-/** A family of built-in layouts as the home page shows it. */
 export interface FamilyInfo {
   readonly id: string;
   readonly name: string;
@@ -149,7 +139,7 @@ export interface FamilyInfo {
   readonly layouts: readonly LayoutInfo[];
 }
 
-/** Each family's name and line in the catalogs (docs/i18n.md); a family not listed keeps the engine's English. */
+/** Each family's catalog keys; a family not listed keeps the engine's English. */
 const FAMILY_KEYS: Readonly<Record<string, readonly [name: string, description: string]>> = {
   classic: ['family.classic.name', 'family.classic.description'],
   animals: ['family.animals.name', 'family.animals.description'],
@@ -160,7 +150,6 @@ const FAMILY_KEYS: Readonly<Record<string, readonly [name: string, description: 
   portrait: ['family.portrait.name', 'family.portrait.description'],
 };
 
-/** The families of built-in layouts, in picker order, in the language of `i18n`. */
 export const familyInfos = (i18n: Namer): FamilyInfo[] =>
   FAMILIES.map((f) => {
     const keys = FAMILY_KEYS[f.id];
@@ -172,18 +161,17 @@ export const familyInfos = (i18n: Namer): FamilyInfo[] =>
     };
   });
 
-/** One built-in layout, if there is one by that id. */
 export function layoutInfo(id: string, i18n: Namer): LayoutInfo | undefined {
   const layout = layoutById(id);
   return layout ? infoOf(layout, i18n) : undefined;
 }
 
-/** The name of a layout id: a built-in's in the language of `i18n` (English without it); else the id itself. */
+/** A built-in's name in the language of `i18n` (English without it); else the id itself. */
 export const layoutName = (id: string, i18n?: Namer): string => {
   const layout = layoutById(id);
   return layout ? (i18n ? builtinName(layout, i18n) : layout.name) : id;
 };
 
-/** Every built-in layout's name by id, in the language of `i18n` (for pages whose scripts name layouts). */
+/** For pages whose scripts name layouts. */
 export const layoutNames = (i18n: Namer): Record<string, string> =>
   Object.fromEntries(LAYOUTS.map((l) => [l.id, builtinName(l, i18n)]));

@@ -1,7 +1,6 @@
 /**
- * Misses: answers saying that an id or a token does not exist (an unknown layout id, a transfer token we never
- * made) are rate limited like the 404 handler (plugins/security.ts `LIMITS.notFound`: 120 a minute per address,
- * shared in a fleet), since an attacker could otherwise search for valid ids (docs/operations.md, "Security").
+ * Answers that an id or token does not exist are rate limited like the 404 handler: an attacker could otherwise
+ * search for valid ids (docs/operations.md, "Security").
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { sendError, sendRefusal, type ErrorCode, type Refusal } from '../errors.ts';
@@ -9,9 +8,9 @@ import { LIMITS } from '../plugins/security.ts';
 import type { Counters } from './counters.ts';
 import { clientKey, WindowBudget } from './limits.ts';
 
-const budgets = new WeakMap<Counters, WindowBudget>(); // one per app: its counters are the app's, in every context
+const budgets = new WeakMap<Counters, WindowBudget>(); // one per app
 
-/** Sends the miss's error (`code`, `message`) after charging it to the address; 429 once it has missed too often. */
+/** Sends the miss's error, charged to the address; 429 once it has missed too often. */
 export async function sendMiss(
   request: FastifyRequest,
   reply: FastifyReply,
@@ -27,7 +26,7 @@ export async function sendMiss(
   return sendError(request, reply, 'ERR_RATE_LIMITED', `too many addresses that lead nowhere; try again in ${wait} s`);
 }
 
-/** Sends a service's refusal; one saying the layout does not exist is a miss (sendMiss). */
+/** An unknown layout is a miss. */
 export function sendRefusalOrMiss(
   request: FastifyRequest,
   reply: FastifyReply,

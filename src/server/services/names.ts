@@ -1,23 +1,8 @@
 /**
- * Nicknames that cannot pass for another.
- *
- * - `nameKey`: a confusables skeleton in the manner of Unicode TS #39: NFKD, letters that look
- *   alike mapped to one prototype (Cyrillic and Greek lookalikes of Latin letters, Cherokee
- *   capitals, `1 I i |` to `l` (a capital I and a small l are one glyph in many fonts, and case is
- *   folded), `0` to `o`, `rn` to `m`, `vv` to `w`), marks dropped, case folded, spaces, `_ - .`
- *   dropped. Two names with the same key look alike: a name is refused when it has the key of a
- *   reserved name or of another player's name (kept in `players.nickname_key`, unique).
- * - `isWholeScriptLookalike`: a name with letters outside ASCII whose key is plain ASCII letters
- *   (Cyrillic "раураӏ" is "paypal" on screen) poses as a Latin name: refused.
- * - Invisible characters (Default_Ignorable_Code_Point: Hangul fillers, zero-width characters,
- *   variation selectors) are refused by the schema (schemas/daily.ts).
- *
- * The table is a hand-picked subset of the lookalikes in Unicode's confusables.txt: the letters
- * that render like Latin ones in common fonts. It is not the whole file (thousands of entries for
- * characters the name rule already refuses: symbols, marks, other scripts' punctuation).
+ * Nicknames that cannot pass for another: `nameKey` is a confusables skeleton (two names with one key look
+ * alike), `isWholeScriptLookalike` catches another script posing as Latin (docs/server.md, "Lookalike names").
  */
 
-/** Lookalike → prototype (lower case Latin). */
 const LOOKALIKES: Readonly<Record<string, string>> = {
   // Cyrillic
   а: 'a',
@@ -97,7 +82,7 @@ const LOOKALIKES: Readonly<Record<string, string>> = {
   Ꮓ: 'z',
   Ꭹ: 'y',
   Ꮍ: 'y',
-  // Capitals that look unlike their small letters' prototypes
+  // Capitals unlike their small letters' prototypes
   Ν: 'n',
   Η: 'h',
   Μ: 'm',
@@ -123,7 +108,6 @@ export const RESERVED_NAMES = [
   'owner', 'webmaster', 'security', 'help',
 ] as const; // prettier-ignore
 
-/** The key two lookalike names share (see the module comment). */
 export function nameKey(name: string): string {
   let out = '';
   for (const ch of name.normalize('NFKD')) {
@@ -131,13 +115,11 @@ export function nameKey(name: string): string {
     const lower = ch.toLowerCase();
     out += LOOKALIKES[ch] ?? LOOKALIKES[lower] ?? lower;
   }
-  // Letter pairs that read as one letter at small sizes.
   return out.replace(/rn/g, 'm').replace(/vv/g, 'w');
 }
 
 const RESERVED_KEYS: ReadonlySet<string> = new Set(RESERVED_NAMES.map(nameKey));
 
-/** Is this name reserved (or a lookalike of a reserved name)? */
 export const isReservedName = (name: string): boolean => RESERVED_KEYS.has(nameKey(name));
 
 /** Letters outside ASCII whose key is plain ASCII: another script posing as a Latin name. */

@@ -1,10 +1,10 @@
-/** Seeds the server chooses itself: the "New game" redirect and band searches (services/band-search.ts findInBand). */
+/** Seeds the server chooses itself: the "New game" redirect and band searches. */
 import { randomBytes } from 'node:crypto';
 
 const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // no - or _: a seed never looks like a flag
 export const RANDOM_SEED_LENGTH = 8;
 
-/** A random seed of 8 letters and digits (about 47 bits), from the crypto RNG. */
+/** About 47 bits, from the crypto RNG. */
 export function randomSeed(): string {
   let seed = '';
   while (seed.length < RANDOM_SEED_LENGTH) {

@@ -1,21 +1,6 @@
 /**
- * Reading an uploaded layout file (POST /layouts; docs/contracts.md, "Layout files"): a KMahjongg `.layout` or a GNOME
- * Mahjongg `.map`, read by the engine's parsers, into a layout with its content id; and a layout drawn
- * in the layout editor (POST /layouts/editor), read the same way (`readDrawn`).
- *
- * Rules we chose (docs/server.md, "Your own layouts"):
- * - The format is told by the file name's extension, else by the text (formats/detect.ts, as the CLI's --layout-file).
- *   The file must be UTF-8 text; anything else is refused before a parser sees it.
- * - The id is `c-` plus the first 12 hex characters of the sha256 of the *normalized slot list*, not
- *   of the file's bytes: the layout moved so its lowest x, y and z are 0 (only differences between
- *   tiles matter to the rules), in canonical slot order, written as JSON `[[x,y,z],…]`. So the same
- *   file gives the same id, and so does the same shape in another file (comments, line endings, a
- *   KMahjongg grid and a GNOME map of it, a board shifted by half a tile). The name is not part of it.
- * - The name read from the file is the GNOME map's name, or for a KMahjongg `.layout` the `Name=` of the `.desktop` sent
- *   beside it (in the uploader's language where it has one), else the file's name (fileNameTitle); cleaned:
- *   control and format characters (bidi overrides among them) dropped, white space collapsed, at most NAME_MAX
- *   characters. It names the layout for its uploader alone (custom-layouts.ts); pages escape it like any text.
- * Whether the layout can be cleared is the dealer's question (a deal in a worker, with a deadline).
+ * Uploaded or drawn layouts read into layouts with a content id and a clean name (docs/server.md, "Your own
+ * layouts").
  */
 import { createHash } from 'node:crypto';
 import { detectFormat } from '../../formats/detect.ts';
@@ -23,31 +8,24 @@ import { checkGnomeMap, scanGnomeMaps } from '../../formats/gnome.ts';
 import { makeLayout, sortSlots, validateSlots, type Layout, type Slot } from '../../engine/index.ts';
 import { parseKmahjongg } from '../../formats/kmahjongg.ts';
 
-/**
- * A layout file is a few KB (the corpus' largest is 3.6 KB, GNOME's own 13.7 KB; a 1,000-tile layout is under
- * 30 KB in either format, a KMahjongg grid of one whole 256 × 256 layer 66 KB). Reading costs the main thread
- * up to about 0.45 ms a KB (markup of tiny elements), so this bounds one upload's time.
- */
+/** Bounds an upload's reading time; a 1,000-tile layout is under 30 KB. */
 export const MAX_UPLOAD_BYTES = 96 * 1024;
-/** The main thread's time an upload may take, charged before it is read (docs/operations.md, "CPU budgets"). */
 export const UPLOAD_COST = { baseMs: 5, perKbMs: 0.5 } as const;
 export const NAME_MAX = 40; // characters of a display name
 export const MAP_NAME_MAX = 100; // characters of the form's map name field
 export const CUSTOM_ID = /^c-[0-9a-f]{12}$/;
 export const DEFAULT_NAME = 'Custom layout';
 
-export type LayoutFormat = 'kmahjongg' | 'gnome' | 'editor'; // the file it came from, or the layout editor
+export type LayoutFormat = 'kmahjongg' | 'gnome' | 'editor';
 
-/** The estimated cost of reading an upload of `bytes` (UPLOAD_COST), in ms: known before reading it. */
 export const uploadCostMs = (bytes: number): number => UPLOAD_COST.baseMs + (bytes / 1024) * UPLOAD_COST.perKbMs;
 
-/** Is this a custom layout's id (`c-` and 12 lowercase hex)? */
 export const isCustomId = (id: string): boolean => CUSTOM_ID.test(id);
 
 export interface ReadLayout {
-  readonly layout: Layout; // id `c-…`, the cleaned name, normalized slots in canonical order
+  readonly layout: Layout; // normalized slots, canonical order
   readonly format: LayoutFormat;
-  readonly warnings: readonly string[]; // oddities the parser read anyway
+  readonly warnings: readonly string[];
 }
 
 export type ReadResult =
@@ -55,7 +33,6 @@ export type ReadResult =
 
 const fail = (message: string): ReadResult => ({ ok: false, message });
 
-/** A name's characters with control and format characters dropped and white space collapsed; '' when none are left. */
 function visibleName(raw: string): string {
   return raw
     .normalize('NFC')
@@ -64,7 +41,6 @@ function visibleName(raw: string): string {
     .trim();
 }
 
-/** A display name safe to show anywhere: no control or format characters, one space at most, NAME_MAX characters. */
 export function cleanName(raw: string): string {
   const chars = [...visibleName(raw)];
   return (
@@ -80,11 +56,7 @@ export function cleanName(raw: string): string {
 export type NameResult =
   { readonly ok: true; readonly name: string } | { readonly ok: false; readonly message: string };
 
-/**
- * A name a player typed for their layout (the upload form's, the editor's, a rename's), cleaned as cleanName does;
- * '' for an empty field (the name then comes from the file). Refused rather than cut: a name longer than NAME_MAX
- * characters, or one with nothing that can be shown (only control or format characters).
- */
+/** A name a player typed ('' for an empty field): refused, not cut, past NAME_MAX or with nothing to show. */
 export function typedName(raw: string): NameResult {
   if (raw.trim() === '') return { ok: true, name: '' };
   const visible = visibleName(raw);
@@ -95,11 +67,7 @@ export function typedName(raw: string): NameResult {
   return { ok: true, name: cleanName(visible) };
 }
 
-/**
- * A name from a file's name: its extension dropped, underscores made spaces, and a name written all in small letters
- * given a capital first letter ("stairs_to_heaven.layout": "Stairs to heaven"); a name with capitals of its own
- * keeps them ("X_shaped.layout": "X shaped"). Nothing else is changed or added.
- */
+/** Extension dropped, `_` as spaces, an all-lowercase name given a capital. */
 export function fileNameTitle(base: string): string {
   const words = visibleName(base.replace(/\.[^.]*$/, '').replace(/_/g, ' '));
   if (words !== words.toLowerCase()) return cleanName(words);
@@ -107,18 +75,13 @@ export function fileNameTitle(base: string): string {
   return cleanName(first.toLocaleUpperCase('en') + rest.join(''));
 }
 
-/** The groups of a KMahjongg `.desktop` file whose keys name the layout. */
 const DESKTOP_GROUPS = new Set(['KMahjonggLayout', 'Desktop Entry']);
 
-/** A `.desktop` value with its escapes read (\s a space, \\ a backslash; \n \t \r white space). */
+/** Reads `.desktop` escapes (\s, \\; \n \t \r as white space). */
 const desktopValue = (raw: string): string =>
   raw.replace(/\\(.)/g, (_, c: string) => (c === 's' || c === 'n' || c === 't' || c === 'r' ? ' ' : c));
 
-/**
- * The layout's name in a KMahjongg `.desktop` file (`Name=`, and `Name[xx]=` per language, in its
- * [KMahjonggLayout] group), in the language `lang` (one of ours: `pt` takes `Name[pt]`, else `Name[pt_BR]`; `zh`
- * the first `Name[zh_…]`), else the plain `Name=`; cleaned as cleanName does. Every failure is a message for the form.
- */
+/** `Name[lang]=`, a regional `Name[lang_…]`, else `Name=`. */
 export function readDesktopName(bytes: Uint8Array, lang: string): NameResult {
   let text: string;
   try {
@@ -126,7 +89,7 @@ export function readDesktopName(bytes: Uint8Array, lang: string): NameResult {
   } catch {
     return { ok: false, message: 'the .desktop file is not text (UTF-8)' };
   }
-  const names = new Map<string, string>(); // locale ('' for the plain Name=) → value, the first of each
+  const names = new Map<string, string>(); // locale ('' for plain Name=) → first value
   let group = '';
   for (const line of text.split(/\r?\n/)) {
     const head = /^\s*\[([^\]]*)\]\s*$/.exec(line);
@@ -157,7 +120,6 @@ export function readDesktopName(bytes: Uint8Array, lang: string): NameResult {
   return { ok: true, name: cleanName(name) };
 }
 
-/** The slots moved so the lowest x, y and z are 0, in canonical order. */
 export function normalizeSlots(slots: readonly Slot[]): Slot[] {
   let minX = Infinity;
   let minY = Infinity;
@@ -170,22 +132,15 @@ export function normalizeSlots(slots: readonly Slot[]): Slot[] {
   return sortSlots(slots.map((s) => ({ x: s.x - minX, y: s.y - minY, z: s.z - minZ })));
 }
 
-/** The JSON the id is hashed from and the store keeps: `[[x,y,z],…]`. */
 export const slotsJson = (slots: readonly Slot[]): string => JSON.stringify(slots.map((s) => [s.x, s.y, s.z]));
 
-/** The content id of normalized slots: `c-` + 12 hex of sha256(slotsJson). */
 export const customId = (normalized: readonly Slot[]): string =>
   `c-${createHash('sha256').update(slotsJson(normalized)).digest('hex').slice(0, 12)}`;
 
-/** Slots from the store's JSON. */
 export const parseSlotsJson = (json: string): Slot[] =>
   (JSON.parse(json) as [number, number, number][]).map(([x, y, z]) => ({ x, y, z }));
 
-/**
- * A layout drawn in the layout editor (POST /layouts/editor), read as an upload is: the same checks of its
- * tiles, the same normalizing and content id (so a drawn layout and the same shape uploaded share one
- * page), and a name cleaned the same way. Whether it can be cleared is the dealer's question, as for a file.
- */
+/** Read as an upload is: same shape, same id. */
 export function readDrawn(slots: readonly Slot[], name: string): ReadResult {
   const valid = validateSlots(slots);
   if (!valid.ok) return fail(valid.message);
@@ -195,20 +150,15 @@ export function readDrawn(slots: readonly Slot[], name: string): ReadResult {
   return { ok: true, value: { layout, format: 'editor', warnings: [] } };
 }
 
-/** The base name of an uploaded file (browsers send only that; some old ones a whole path). */
+/** Some old browsers send a whole path. */
 const baseName = (filename: string): string => filename.split(/[\\/]/).pop() ?? '';
 
-/** A KMahjongg `.desktop` file sent beside a `.layout`, to name it; `lang` the uploader's page language. */
 export interface DesktopFile {
   readonly bytes: Uint8Array;
   readonly lang: string;
 }
 
-/**
- * Reads an uploaded file: `filename` as the browser sent it, `mapName` the form's map field (empty:
- * the first map), `desktop` a KMahjongg `.desktop` beside it (its name is the layout's). Every failure is a
- * message for the form.
- */
+/** `mapName` picks a GNOME map (empty: the first); `desktop` names a `.layout`. */
 export function readUpload(bytes: Uint8Array, filename: string, mapName: string, desktop?: DesktopFile): ReadResult {
   if (bytes.length === 0)
     return fail(filename ? `${cleanName(baseName(filename))} is empty` : 'choose a .layout or .map file to upload');
@@ -246,7 +196,7 @@ export function readUpload(bytes: Uint8Array, filename: string, mapName: string,
       return fail(
         'a .desktop file names a KMahjongg .layout beside it; a GNOME .map names its own maps, so send it alone',
       );
-    // The whole file is read, but only the chosen map's tiles are checked: that is most of the work.
+    // Only the chosen map's tiles are checked: that is most of the work.
     const parsed = scanGnomeMaps(text);
     if (!parsed.ok) return fail(parsed.message);
     const maps = parsed.value;

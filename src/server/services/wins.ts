@@ -1,8 +1,4 @@
-/**
- * What the win panel shows beside a win's time: the best before it, its daily rank, where to go next, the
- * deal's record with the win counted (the page updates #deal-stats from it without a reload) and the
- * achievements the win earned.
- */
+/** What the win panel shows beside a win's time (docs/server.md, "A deal's own record"). */
 import type { FastifyInstance } from 'fastify';
 import type { DealRecordAnswer, WinExtras } from '../../shared/api.ts';
 import { isCleanWin, newDealUrl } from '../../shared/display.ts';
@@ -13,7 +9,7 @@ import { layoutInfos, type Namer } from './layouts.ts';
 
 export const RECORD_SIZE = 5; // best ranked times shown in a deal's record
 
-/** A deal's record as the API sends it: the counts and the best ranked time of each of the fastest players. */
+/** The counts and the best ranked time of each of the fastest players. */
 export async function dealRecordOf(store: GamesStore, dealId: number, playerId: string): Promise<DealRecordAnswer> {
   const [counts, best] = await Promise.all([store.dealRecord(dealId), store.bestTimes(dealId, RECORD_SIZE)]);
   return {
@@ -28,12 +24,9 @@ export async function dealRecordOf(store: GamesStore, dealId: number, playerId: 
   };
 }
 
-export type NextLayout = NonNullable<WinExtras['next']>; // a layout to try next (shared/answers.ts)
+export type NextLayout = NonNullable<WinExtras['next']>;
 
-/**
- * The first built-in layout (in picker order, after `current`) the player has not played, named in the
- * language of `i18n`; null when all are played.
- */
+/** The first built-in layout after `current` in picker order the player has not played; null when none. */
 export function nextUnplayed(totals: readonly LayoutTotals[], i18n: Namer, current?: string): NextLayout | null {
   const played = new Set(totals.filter((t) => t.played > 0).map((t) => t.layout));
   const all = layoutInfos(i18n);
@@ -42,7 +35,7 @@ export function nextUnplayed(totals: readonly LayoutTotals[], i18n: Namer, curre
   return next ? { id: next.id, name: next.name, url: `/play/${next.id}` } : null;
 }
 
-/** The win panel's extras for a game just won (or a repeat of its winning batch); names in the language of `i18n`. */
+/** For a game just won, or a repeat of its winning batch. */
 export async function winExtras(
   fastify: FastifyInstance,
   playerId: string,
@@ -55,12 +48,12 @@ export async function winExtras(
   const dailyRank =
     row.daily === 1 && row.ranked_ms !== null ? await repo.dailyRank(row.deal_id, playerId, row.ranked_ms) : null;
   return {
-    previousBestMs, // the player's best on this layout and mode before this win; null for a first win
-    dailyDay: day, // a daily deal's day, else null
-    dailyRank, // its place on that day's table, when it stands there
+    previousBestMs, // on this layout and mode; null for a first win
+    dailyDay: day,
+    dailyRank, // when it stands on the day's table
     next: nextUnplayed(await repo.layoutTotals(playerId), i18n, row.layout),
-    again: newDealUrl(row.layout, row.mode), // a new deal of the same layout and mode
-    record: await dealRecordOf(repo, row.deal_id, playerId), // the deal's record, this win counted
-    achievements: announced(await repo.achievementsOf(playerId), row.id), // what this win earned (docs/server.md, "Achievements")
+    again: newDealUrl(row.layout, row.mode),
+    record: await dealRecordOf(repo, row.deal_id, playerId), // this win counted
+    achievements: announced(await repo.achievementsOf(playerId), row.id),
   };
 }

@@ -1,16 +1,6 @@
 /**
- * The deal workers: a piscina pool with a deadline per task and a bounded queue per lane.
- *
- * Implementation notes: piscina keeps `size` threads, one task each, and replaces a thread that crashed or was
- * stopped. Tasks wait in two lanes here, and are handed to piscina only when a worker is free for them
- * (docs/operations.md, "Sharing the deal workers"): classic deals of built-in layouts go first and may use every
- * worker; every other task (reviews, band searches, custom layouts' deals and checks) waits behind them and runs
- * on at most `size - 1` workers at once (one when there is one), so slow reviews never hold a built-in deal back.
- * Each lane queues at most `maxQueue` tasks. The deadline starts when a worker begins the task (it says so on a
- * MessagePort handed over with the task), not when the task is queued or a new thread boots; past it the task is
- * aborted, which terminates its thread (the only way to stop synchronous solver work). In production the worker
- * is the compiled dist/server/services/deal-worker.js; from source (`tsx`, vitest) each thread registers tsx (a
- * devDependency) first, as a worker does not inherit the parent's TypeScript loader on Node 20.
+ * The deal workers: a piscina pool with two lanes, a bounded queue per lane and a deadline per task counted from
+ * when a worker begins it (docs/operations.md, "Sharing the deal workers"; docs/server.md, "Deal workers").
  */
 import { fileURLToPath } from 'node:url';
 import { MessageChannel } from 'node:worker_threads';
@@ -25,7 +15,6 @@ import type {
   WorkerTask,
 } from './deal-worker.ts';
 
-/** The worker's file, and the node arguments its threads need: none for the compiled file. */
 export function workerEntry(): { filename: string; execArgv: string[] } {
   if (!import.meta.url.endsWith('.ts'))
     return { filename: fileURLToPath(new URL('./deal-worker.js', import.meta.url)), execArgv: [] };
@@ -35,7 +24,7 @@ export function workerEntry(): { filename: string; execArgv: string[] } {
   };
 }
 
-/** A task's lane: `first`, classic deals of built-in layouts; `shared`, every other task. */
+/** `first`: classic deals of built-in layouts; `shared`: every other task. */
 export type Lane = 'first' | 'shared';
 export const laneOf = (task: WorkerTask): Lane =>
   !('kind' in task) && !('band' in task) && !task.slots ? 'first' : 'shared';
@@ -50,57 +39,53 @@ export class PoolError extends Error {
 }
 
 export interface PoolOptions {
-  size: number; // workers
-  timeoutMs: number; // deadline per task, from the moment a worker begins it
-  maxQueue: number; // tasks waiting in each lane beyond the running ones; more are refused
-  entry?: { filename: string; execArgv: string[] }; // another worker file (tests); default workerEntry()
+  size: number;
+  timeoutMs: number; // from the moment a worker begins the task
+  maxQueue: number; // waiting tasks per lane; more are refused
+  entry?: { filename: string; execArgv: string[] }; // tests; default workerEntry()
 }
 
 const SHUTTING_DOWN = 'the server is shutting down';
 
-/** What the pool is doing, for /metrics (plugins/metrics.ts). */
 export interface PoolStats {
-  readonly size: number; // worker threads
-  readonly running: number; // tasks a worker has begun and not finished
-  readonly queued: number; // tasks waiting for a worker
-  readonly busySeconds: number; // time workers spent on tasks since start, summed over the workers; in s
-  readonly tasks: Readonly<Record<PoolOutcome, number>>; // tasks since start, by how they ended
+  readonly size: number;
+  readonly running: number; // begun by a worker
+  readonly queued: number;
+  readonly busySeconds: number; // summed over the workers, since start
+  readonly tasks: Readonly<Record<PoolOutcome, number>>; // since start
 }
 
 export type PoolOutcome = 'done' | 'timeout' | 'busy' | 'failed';
 
 export class DealPool {
-  private piscina: Piscina<DealJob, DealTaskResult | BandTaskResult | ReviewTaskResult> | undefined; // made on first use
+  private piscina: Piscina<DealJob, DealTaskResult | BandTaskResult | ReviewTaskResult> | undefined;
   private closed = false;
   private active = 0; // tasks running or waiting
-  private readonly running: Record<Lane, number> = { first: 0, shared: 0 }; // tasks handed to piscina, by lane
+  private readonly running: Record<Lane, number> = { first: 0, shared: 0 }; // handed to piscina
   private readonly waiting: Record<Lane, { go: () => void; stop: (error: Error) => void }[]> = {
     first: [],
     shared: [],
   };
-  private readonly began = new Set<{ at: number }>(); // tasks a worker has begun, with when (performance.now())
-  private busyMs = 0; // time workers spent on finished tasks; in ms
+  private readonly began = new Set<{ at: number }>(); // performance.now()
+  private busyMs = 0; // on finished tasks
   private readonly outcomes: Record<PoolOutcome, number> = { done: 0, timeout: 0, busy: 0, failed: 0 };
 
   constructor(private readonly options: PoolOptions) {}
 
-  /** Runs a task (a deal, a band search or a review) in a worker; rejects with PoolError on deadline, a full queue or a dead worker. */
+  /** Rejects with PoolError. */
   async run<T extends WorkerTask>(task: T): Promise<WorkerResult<T>> {
     return (await this.exec(task)) as WorkerResult<T>;
   }
 
-  /** Runs a band search (a few deals) in a worker, as `run` does a deal. */
   async search(task: BandTask): Promise<BandTaskResult> {
     return this.run(task);
   }
 
-  /** True when a task of `lane` may be handed to piscina now (a worker is free for it). */
   private canStart(lane: Lane): boolean {
     if (this.running.first + this.running.shared >= this.options.size) return false;
     return lane === 'first' || this.running.shared < Math.max(1, this.options.size - 1);
   }
 
-  /** Hands waiting tasks to free workers: the first lane before the shared one. */
   private pump(): void {
     for (const lane of ['first', 'shared'] as const)
       while (this.waiting[lane].length > 0 && this.canStart(lane)) {
@@ -109,7 +94,7 @@ export class DealPool {
       }
   }
 
-  /** Waits for a worker for a task of `lane`; refuses at once when the lane's queue is full. */
+  /** Refuses at once when the lane's queue is full. */
   private async acquire(lane: Lane): Promise<void> {
     if (this.waiting[lane].length === 0 && this.canStart(lane)) {
       this.running[lane]++;
@@ -125,7 +110,7 @@ export class DealPool {
   private async exec(task: WorkerTask): Promise<DealTaskResult | BandTaskResult | ReviewTaskResult> {
     if (this.closed) throw new PoolError('ERR_WORKER', SHUTTING_DOWN);
     const lane = laneOf(task);
-    this.active++; // waiting here or in piscina, or running
+    this.active++;
     try {
       await this.acquire(lane);
     } catch (error) {
@@ -141,7 +126,7 @@ export class DealPool {
     const abort = new AbortController();
     const { port1, port2 } = new MessageChannel();
     let timer: NodeJS.Timeout | undefined;
-    let began: { at: number } | undefined; // when a worker began the task
+    let began: { at: number } | undefined;
     port1.once('message', () => {
       began = { at: performance.now() };
       this.began.add(began);
@@ -175,9 +160,8 @@ export class DealPool {
     }
   }
 
-  /** What the pool is doing now and has done since start. */
   stats(): PoolStats {
-    // Tasks running count up to now, so the total grows smoothly and never steps back when one ends.
+    // Running tasks count up to now, so the total never steps back.
     const now = performance.now();
     let busyMs = this.busyMs;
     for (const { at } of this.began) busyMs += now - at;
@@ -190,13 +174,12 @@ export class DealPool {
     };
   }
 
-  /** Warms up: starts every worker (a first deal then pays no boot time). */
+  /** Starts every worker, so a first deal pays no boot time. */
   async start(): Promise<void> {
     if (this.closed) return;
     this.pool();
   }
 
-  /** Refuses running and waiting tasks and stops every worker. */
   async close(): Promise<void> {
     this.closed = true;
     for (const lane of ['first', 'shared'] as const)
