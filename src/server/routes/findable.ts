@@ -12,7 +12,7 @@ import { FIRST_DAILY, utcDate } from '../services/daily.ts';
 import { LayoutIdSchema } from '../schemas/common.ts';
 
 const DAY = 86_400_000;
-const SITEMAP_DAYS = 366; // the last year's dailies, today's included
+const SITEMAP_DAYS = 366; // the last year's, today included
 
 const OgParamsSchema = z.object({
   file: z.string().regex(/^[0-9a-f]{16}\.png$/, 'an image is /og/<16 hex digits>.png'),
@@ -20,7 +20,6 @@ const OgParamsSchema = z.object({
 const OgQuerySchema = z.object({
   layout: LayoutIdSchema,
   faces: z.string().regex(/^[a-zA-P-]{1,1000}$/, 'faces is one letter a-z, A-P or - per slot, 1,000 at most'),
-  // The time to beat, in whole seconds.
   time: z.coerce.number().int().min(0).max(MAX_BADGE_S).optional(),
 });
 
