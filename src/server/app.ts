@@ -1,8 +1,4 @@
-/**
- * The application: plugins, routes and error handlers (fastify/demo's app.ts).
- * `buildApp(opts)` is used by server.ts and by the tests (`app.inject`); it
- * never listens and never reads the environment.
- */
+/** The application: plugins, routes and error handlers. Used by server.ts and the tests; never listens or reads env. */
 import { randomBytes } from 'node:crypto';
 import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
@@ -72,48 +68,45 @@ import { Readiness } from './readiness.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    now: () => number; // the server clock, in ms since the epoch; injectable for tests
-    publicOrigin: string | undefined; // PUBLIC_ORIGIN: absolute links are built from it, never from Host
-    tutorial: boolean; // the first game's lesson may open by itself (AppOptions.tutorial)
-    caches: MeasuredCache[]; // every cache bounded by bytes, for /healthz?detail=1 (utils/sizes.ts)
-    connectionStats: () => ConnectionStats; // open sockets, and those shed or refused (connections.ts)
-    readiness: Readiness; // draining after SIGTERM: /healthz 503, every answer Connection: close (readiness.ts)
+    now: () => number; // ms epoch
+    publicOrigin: string | undefined; // absolute links come from it, never from Host
+    tutorial: boolean;
+    caches: MeasuredCache[]; // for /healthz?detail=1
+    connectionStats: () => ConnectionStats;
+    readiness: Readiness;
   }
 }
 
 export interface AppOptions {
-  databasePath: string; // a file path, or ':memory:' (SQLite; unused when databaseUrl is given)
-  databaseUrl?: string; // postgres://…: every store on PostgreSQL instead of SQLite
-  databasePoolMax?: number; // PostgreSQL connections at most per process (DATABASE_POOL_MAX)
-  cookieSecret?: string; // signs the player cookie; default: generated once and kept in the database
+  databasePath: string; // a file path or :memory:
+  databaseUrl?: string;
+  databasePoolMax?: number;
+  cookieSecret?: string; // default: generated and kept (secret.ts)
   logger?: boolean | object;
-  publicOrigin?: string; // scheme://host[:port] the site is served at; share links and the same-origin check use it
-  trustProxy?: TrustProxy; // believe X-Forwarded-* from this proxy (https detection, client IPs); see config.ts
-  redisUrl?: string; // redis://…: limits and budgets counted in Redis, shared by a fleet (plugins/counters.ts)
-  rateLimit?: boolean; // false turns rate limits, budgets and the per-address socket cap off (benchmarks); default on
-  dealer?: DealerOptions; // deal workers, deadline, or an injected deal function (tests)
-  publicDir?: string; // default: the project's public/
-  now?: () => number; // default Date.now
-  gamesPerDay?: number; // games one player may start in a UTC day (services/games.ts GAMES_PER_DAY)
-  newLayouts?: NewLayoutLimits; // new custom layouts one client / everyone may store an hour (limits.ts NEW_LAYOUT_LIMITS)
-  connections?: Partial<ConnectionLimits>; // time limits and caps on sockets (connections.ts); tests shorten them
-  growthPerClient?: number; // bytes one client may add to the database a day (services/growth.ts GROWTH_PER_CLIENT)
-  cpu?: Partial<CpuLimits>; // the server's time one client / everyone may ask for (services/cpu-budget.ts CPU_LIMITS)
-  metricsToken?: string; // METRICS_TOKEN: GET /metrics with this bearer token (plugins/metrics.ts); unset: no metrics
-  tutorial?: boolean; // false: the first game's lesson never opens by itself (tests of other things); default on
-  races?: Partial<RaceLimits>; // bounds and times of live races (services/races.ts RACE_LIMITS); tests shorten them
+  publicOrigin?: string; // share links and the same-origin check
+  trustProxy?: TrustProxy;
+  redisUrl?: string; // limits shared by a fleet
+  rateLimit?: boolean; // false: no limits (benchmarks)
+  dealer?: DealerOptions;
+  publicDir?: string;
+  now?: () => number;
+  gamesPerDay?: number;
+  newLayouts?: NewLayoutLimits;
+  connections?: Partial<ConnectionLimits>;
+  growthPerClient?: number;
+  cpu?: Partial<CpuLimits>;
+  metricsToken?: string; // bearer token for GET /metrics; unset: no metrics
+  tutorial?: boolean;
+  races?: Partial<RaceLimits>;
 }
 
-const FLEET_SECRET_KEY = 'fleet_cookie_secret'; // settings row of the generated secret on PostgreSQL
+const FLEET_SECRET_KEY = 'fleet_cookie_secret';
 
 export const BODY_LIMIT = 64 * 1024; // bytes; 500 moves are about 15 KB
 
-/** The cookie plugin, with the secret from the options or from the database. */
 const cookieSetup = fp(
   async (fastify: FastifyInstance, opts: { secret?: string; databasePath: string }) => {
-    // SQLite: generated on the first start and kept in <DATABASE_PATH>.secret (0600, not in the database:
-    // secret.ts). PostgreSQL: every process of a fleet must sign alike, so it is kept in the database
-    // (set COOKIE_SECRET to keep it out of the database and its backups: docs/operations.md).
+    // SQLite: a file (secret.ts); PostgreSQL: the database, so a fleet signs alike.
     const secret =
       opts.secret ??
       (fastify.backend === 'postgres'
@@ -130,27 +123,25 @@ const hopsTrusted =
     hop < hops;
 
 export function buildApp(opts: AppOptions): FastifyInstance {
-  let root: FastifyInstance | undefined; // for frameworkErrors, which fastify calls without the instance
+  let root: FastifyInstance | undefined; // frameworkErrors gets no instance
   const limits: ConnectionLimits = { ...CONNECTION_LIMITS, ...opts.connections };
-  // Behind a proxy every socket is the proxy's; a benchmark (rateLimit: false) opens many from one address.
+  // Behind a proxy, or in a benchmark, one address holds many sockets.
   if ((opts.trustProxy || opts.rateLimit === false) && opts.connections?.perAddress === undefined)
     limits.perAddress = 0;
   const app = Fastify({
     logger: opts.logger ?? false,
-    // A hop count trusts that many proxies next to us (fastify's own rule for numbers; its types omit them).
+    // A hop count trusts that many proxies (fastify's rule).
     trustProxy: typeof opts.trustProxy === 'number' ? hopsTrusted(opts.trustProxy) : (opts.trustProxy ?? false),
     bodyLimit: BODY_LIMIT,
-    // A request that reaches a closing server on a connection already open (a balancer's, just before it
-    // took this process out) is served as any other, not refused: the database closes only after it.
+    // Requests on open connections are served while closing.
     return503OnClosing: false,
-    // A request that never finishes must not hold its socket for ever (connections.ts).
     connectionTimeout: limits.idleTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.checkIntervalMs },
     genReqId: requestIdMaker(Boolean(opts.trustProxy)),
     frameworkErrors: (error, request, reply) => frameworkError(root!, error, request, reply),
-    clientErrorHandler: answerClientError, // a 408 (or 400, 431) before routing: written, then the socket closed
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
   root = app;
   const connectionStats = capConnections(app.server, limits, {
@@ -171,12 +162,12 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.decorate('publicOrigin', opts.publicOrigin);
   app.decorate('tutorial', opts.tutorial ?? true);
   app.decorate('caches', [] as MeasuredCache[]);
-  app.decorate('writeFailures', new WriteFailures(now)); // write errors requests met, for /healthz
-  app.decorate('readiness', new Readiness()); // server.ts drains it on SIGTERM
+  app.decorate('writeFailures', new WriteFailures(now));
+  app.decorate('readiness', new Readiness());
   app.register(headers);
-  app.register(metrics, { token: opts.metricsToken }); // first: its onRoute hook gives every route a recorder
+  app.register(metrics, { token: opts.metricsToken }); // first: it hooks every route
   app.register(sensible);
-  app.register(formbody, { bodyLimit: 4096 }); // the nickname, theme and tiles forms: a field or two
+  app.register(formbody, { bodyLimit: 4096 });
   app.register(compress, { threshold: 1024 });
   registerErrorHandler(app);
   app.register(counters, { redisUrl: opts.redisUrl, now });
@@ -208,7 +199,7 @@ export function buildApp(opts: AppOptions): FastifyInstance {
   app.register(customLayouts, { now, newLayouts: opts.rateLimit === false ? false : opts.newLayouts });
   app.register(previews);
 
-  app.register(openapi, { publicOrigin: opts.publicOrigin }); // before the routes: it collects them as they come
+  app.register(openapi, { publicOrigin: opts.publicOrigin }); // before the routes it collects
   app.register(health);
   app.register(apiLayouts);
   app.register(apiDeals);

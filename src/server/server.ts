@@ -1,28 +1,10 @@
-/**
- * The server process: reads and validates the environment (config.ts), builds the app,
- * listens, and closes gracefully on SIGTERM/SIGINT. The only module that reads process.env or calls listen.
- *
- * Closing, in order (docs/operations.md, "Stopping"; readiness.ts):
- * 1. Drain: `/healthz` answers 503 `draining` and every answer says `Connection: close`, while requests are
- *    served as before, for DRAIN_MS: the balancer sees the failed checks and stops sending new requests here.
- *    If requests still arrive then (a balancer slower than planned), it goes on until none came for a second,
- *    ten more at most (readiness.ts). Skipped unless a balancer is checking /healthz (nobody to tell), and cut
- *    short by a second signal.
- * 2. Close: stop listening (a new connection is refused: a balancer tries another process), close idle
- *    keep-alive sockets, let in-flight requests finish (their answers close their connections), then stop
- *    the deal workers and close the database (SQLite: which checkpoints the WAL; PostgreSQL: ends the pool).
- * 3. Exit 0.
- *
- * Bad configuration (also a damaged cookie secret file, secret.ts) exits with status 2 and one line per problem
- * on stderr; a failed start, or a close
- * that takes longer than GRACE_MS after the drain, exits with 1.
- */
+/** The server process: reads env, listens, drains and closes on SIGTERM (docs/operations.md, "Stopping"). */
 import { buildApp } from './app.ts';
 import { parseEnv } from './config.ts';
 import { waitForDrain } from './readiness.ts';
 import { SecretFileError } from './secret.ts';
 
-const GRACE_MS = 10_000; // how long in-flight requests get once the drain is over
+const GRACE_MS = 10_000; // for in-flight requests after the drain
 
 const parsed = parseEnv(process.env);
 if (!parsed.ok) {
@@ -41,7 +23,7 @@ const app = buildApp({
   redisUrl: env.REDIS_URL,
   logger: {
     level: env.LOG_LEVEL,
-    // Never log the player cookie (it is the player's identity) or a forwarded authorization.
+    // Never log the player cookie (the player's identity) or a forwarded authorization.
     redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
   },
   dealer: { workers: env.DEAL_WORKERS },
@@ -76,7 +58,7 @@ async function shutdown(signal: string): Promise<void> {
   }, GRACE_MS);
   timer.unref();
   try {
-    await app.close(); // stops accepting, closes idle sockets, waits for in-flight requests, then onClose: workers, database
+    await app.close(); // stops accepting, waits for requests, then workers and database
     app.log.info('closed');
     process.exit(0);
   } catch (error) {

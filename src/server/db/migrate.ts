@@ -1,12 +1,4 @@
-/**
- * The migration runner: applies migrations/NNN_name.sql in order, each inside its
- * own transaction, and records it in `schema_migrations` with a checksum.
- *
- * Implementation notes: a migration is never edited once it has landed, so the
- * runner refuses to start when an applied file's checksum changed or an applied
- * file disappeared: a silent mismatch between the code and the schema is worse
- * than a failed start. Numbers must be unique; gaps are allowed.
- */
+/** SQLite migrations: migrations/NNN_name.sql in order, checksummed (docs/storage.md, "Migrations"). */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,13 +7,12 @@ import type { Database } from 'better-sqlite3';
 const FILE_PATTERN = /^(\d{3})_([a-z0-9_]+)\.sql$/;
 
 export interface Migration {
-  readonly version: number; // the NNN of the file name
-  readonly name: string; // the file name
+  readonly version: number;
+  readonly name: string;
   readonly sql: string;
-  readonly checksum: string; // sha256 of the file; hex
+  readonly checksum: string; // sha256, hex
 }
 
-/** Reads the migrations of a folder, ordered by number. */
 export function readMigrations(dir: string): Migration[] {
   const migrations = readdirSync(dir)
     .filter((file) => file.endsWith('.sql'))
@@ -38,17 +29,13 @@ export function readMigrations(dir: string): Migration[] {
   return migrations;
 }
 
-/** A row of `schema_migrations` (either backend). */
 export interface AppliedMigration {
   readonly version: number;
   readonly name: string;
   readonly checksum: string;
 }
 
-/**
- * The migrations still to apply, in order, after checking the applied ones against their files: an applied
- * file that is gone or changed is refused (SQLite's runner and PostgreSQL's, src/server/db/postgres.ts).
- */
+/** The migrations still to apply, in order; throws if an applied file is gone or changed. */
 export function notApplied(migrations: readonly Migration[], applied: readonly AppliedMigration[]): Migration[] {
   const byVersion = new Map(applied.map((row) => [row.version, row] as const));
   const known = new Set(migrations.map((m) => m.version));
@@ -62,7 +49,6 @@ export function notApplied(migrations: readonly Migration[], applied: readonly A
   });
 }
 
-/** Applies every migration not applied yet; returns the names applied now. */
 export function migrate(db: Database, migrations: readonly Migration[]): string[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version    INTEGER PRIMARY KEY,

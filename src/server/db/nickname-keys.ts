@@ -1,8 +1,4 @@
-/**
- * Gives names set before SQLite's migration 005 their lookalike key (services/names.ts), so new names are
- * compared with them too; PostgreSQL began with keys. A name whose key another name holds already keeps no
- * key (it stays shown; nobody new can take a lookalike of the first). Returns how many got one.
- */
+/** Keys names set before SQLite migration 005 (services/names.ts); a name whose key is taken gets none. */
 import type { Database } from 'better-sqlite3';
 import { nameKey } from '../services/names.ts';
 

@@ -1,33 +1,20 @@
-/**
- * One SQL text per statement over both databases: the stores (stores/) write their statements
- * once, with `?` placeholders, and run them through a `Sql` of either backend. What the two spell differently
- * is in `Dialect` (a few fragments) and here: placeholders ($1, $2… for PostgreSQL), booleans (0/1 for
- * SQLite), the count of changed rows, a unique key's violation, and transactions.
- *
- * Implementation notes: better-sqlite3 answers synchronously, so a statement runs at once and its promise is
- * already settled. A transaction's work is async (the same code runs on PostgreSQL), so other requests could
- * run statements between its awaits on the one connection: while a transaction is open, every statement from
- * outside it waits for its end (a queue of one), and the statements are prepared once and kept by text.
- */
+/** One SQL text per statement for both databases (docs/storage.md, "One SQL for two databases"). */
 import type { Database, Statement } from 'better-sqlite3';
 import type pg from 'pg';
 import { transaction as pgTransaction } from './postgres.ts';
 
 export type Param = string | number | boolean | null;
 
-/** What the two databases spell differently, as SQL fragments. */
 export interface Dialect {
   readonly name: 'sqlite' | 'postgres';
-  readonly binary: string; // after a text column in ORDER BY or a comparison: byte order (SQLite's own)
-  readonly rowid: string; // a games row's start order: SQLite's rowid, PostgreSQL's seq
-  readonly lockRow: string; // after a SELECT: lock the rows read to the transaction's end (SQLite locks the file)
-  /** The larger of two values (a scalar). */
+  readonly binary: string; // byte order (SQLite's own)
+  readonly rowid: string; // start order: SQLite's rowid, PostgreSQL's seq
+  readonly lockRow: string; // lock the rows read until the end (SQLite locks the file)
   greatest(a: string, b: string): string;
-  /** `column` among the values of one placeholder (its value made by `Sql.list`); not among them with `negate`. */
+  /** `column` among the values of one `Sql.list` placeholder (not among, with `negate`). */
   among(column: string, negate?: boolean): string;
-  /** The UTC day (YYYY-MM-DD) of a time in ms. */
   utcDay(ms: string): string;
-  /** Skip `?` rows and keep the rest (SQLite needs a LIMIT before an OFFSET). */
+  /** `column` among a `Sql.list` placeholder's values. */
   readonly offsetOnly: string;
 }
 
@@ -35,16 +22,10 @@ export interface Sql {
   readonly dialect: Dialect;
   one<T>(text: string, params?: readonly Param[]): Promise<T | undefined>;
   all<T>(text: string, params?: readonly Param[]): Promise<T[]>;
-  /** Runs a statement that returns no rows; the number of rows it changed. */
   run(text: string, params?: readonly Param[]): Promise<number>;
-  /**
-   * Runs `work` in one transaction (committed when it returns, rolled back when it throws); `snapshot`: a read
-   * of one consistent state, writing nothing. Not nested: `work` uses the `Sql` it is given.
-   */
+  /** One transaction (`snapshot`: a consistent read). Not nested: `work` uses the `Sql` it gets. */
   transaction<T>(work: (tx: Sql) => Promise<T>, mode?: 'write' | 'snapshot'): Promise<T>;
-  /** A list of values for one placeholder that `Dialect.among` reads. */
   list(values: readonly (string | number)[]): Param;
-  /** Whether `error` is a unique key's violation. */
   isUniqueViolation(error: unknown): boolean;
 }
 
@@ -70,7 +51,6 @@ const POSTGRES: Dialect = {
   offsetOnly: 'OFFSET ?',
 };
 
-/** A `Sql` over one better-sqlite3 connection. */
 export function sqliteSql(db: Database): Sql {
   const prepared = new Map<string, Statement>();
   const statement = (text: string): Statement => {
@@ -79,7 +59,7 @@ export function sqliteSql(db: Database): Sql {
     return s;
   };
   const bind = (params: readonly Param[]): unknown[] => params.map((p) => (p === true ? 1 : p === false ? 0 : p));
-  let open: Promise<void> | undefined; // the transaction in progress, if any: statements from outside wait for it
+  let open: Promise<void> | undefined; // statements from outside wait for an open transaction
 
   const direct = {
     one: <T>(text: string, params: readonly Param[] = []) => statement(text).get(...bind(params)) as T | undefined,
@@ -111,8 +91,7 @@ export function sqliteSql(db: Database): Sql {
       while (open) await open;
       let done!: () => void;
       open = new Promise((resolve) => (done = resolve));
-      // Inside a transaction the caller opened on the connection itself (a bulk load): a savepoint, as
-      // better-sqlite3 nests its own.
+      // Inside a transaction opened on the connection itself (a bulk load): a savepoint.
       const nested = db.inTransaction;
       try {
         db.exec(nested ? 'SAVEPOINT work' : mode === 'write' ? 'BEGIN IMMEDIATE' : 'BEGIN');
@@ -133,7 +112,6 @@ export function sqliteSql(db: Database): Sql {
   };
 }
 
-/** `?` placeholders numbered for PostgreSQL, kept by text. */
 const numbered = new Map<string, string>();
 function toPostgres(text: string): string {
   let out = numbered.get(text);
@@ -163,10 +141,10 @@ function pgSqlOver(q: pg.Pool | pg.PoolClient, pool: pg.Pool | undefined): Sql {
             mode === 'write' ? 'BEGIN' : 'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
           )
         : Promise.reject(new Error('transactions do not nest')),
-    list: (values) => values as unknown as Param, // node-postgres sends a JS array as a PostgreSQL array
+    list: (values) => values as unknown as Param, // node-postgres sends a JS array as an array
     isUniqueViolation: (error) => (error as { code?: string }).code === '23505',
   };
 }
 
-/** A `Sql` over a PostgreSQL pool: each statement on any connection, a transaction on one. */
+/** A `Sql` over a PostgreSQL pool: a transaction takes one connection. */
 export const postgresSql = (pool: pg.Pool): Sql => pgSqlOver(pool, pool);

@@ -1,13 +1,4 @@
-/**
- * Static files and the asset manifest (docs/contract-board.md, "Assets").
- *
- * `public/` is served at /static/. The manifest written by `npm run build` is
- * read once at start; `fastify.assets.url('app.js')` gives the hashed URL. Hashed
- * files under /static/build/ are cached for a year (their name changes with their
- * bytes); other files for five minutes. The build's .br/.gz siblings are sent
- * to browsers that accept them. Without a manifest (no build yet) the
- * plain files are used and the page has no script: the board still reads.
- */
+/** Static files and the asset manifest (docs/contract-board.md, "Assets"). */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -24,7 +15,6 @@ declare module 'fastify' {
   }
 }
 
-/** The face sheets: one per tile set and theme, drawn by the build (scripts/face-sheets.ts). */
 export type FaceSheetName = `faces-${TileSet}-${ThemeName}.svg`;
 export const faceSheetName = (set: TileSet, theme: ThemeName): FaceSheetName => `faces-${set}-${theme}.svg`;
 const FACE_SHEETS: readonly FaceSheetName[] = TILE_SETS.flatMap((set) =>
@@ -53,10 +43,10 @@ export const ASSET_NAMES = [
 export type AssetName = (typeof ASSET_NAMES)[number];
 
 export interface Assets {
-  url(name: AssetName): string | undefined; // absolute path, e.g. /static/build/app.3f2a1c9d.js
-  file(name: AssetName): string | undefined; // the file on disk
-  readonly built: boolean; // a manifest was found
-  readonly version: string; // the build's version: 12 hex digits of the manifest's hash ('dev' without a build)
+  url(name: AssetName): string | undefined;
+  file(name: AssetName): string | undefined;
+  readonly built: boolean;
+  readonly version: string;
 }
 
 export const PUBLIC_DIR = fileURLToPath(new URL('../../../public/', import.meta.url));
@@ -66,14 +56,14 @@ const FALLBACK: Record<AssetName, string | undefined> = {
   'worker.js': undefined,
   'site.js': undefined,
   'sw.js': undefined,
-  'icon.svg': undefined, // drawn by the build (scripts/icon.ts)
+  'icon.svg': undefined,
   'icon-192.png': undefined,
   'icon-512.png': undefined,
   'icon-maskable-512.png': undefined,
   'theme.js': undefined,
   'site.css': 'css/site.css',
   'board.css': 'css/board.css',
-  ...(Object.fromEntries(FACE_SHEETS.map((name) => [name, undefined])) as Record<FaceSheetName, undefined>), // drawn by the build: without it, tiles show no faces
+  ...(Object.fromEntries(FACE_SHEETS.map((name) => [name, undefined])) as Record<FaceSheetName, undefined>), // without it, no faces
   'editor.js': undefined,
   'editor-worker.js': undefined,
   'editor.css': 'css/editor.css',
@@ -113,8 +103,8 @@ async function assetsPlugin(fastify: FastifyInstance, opts: AssetsOptions): Prom
     index: false,
     list: false,
     dotfiles: 'deny',
-    preCompressed: true, // the build writes .br and .gz next to each hashed file: no compression per request
-    cacheControl: false, // set below: the rule depends on the path
+    preCompressed: true,
+    cacheControl: false,
     setHeaders(reply, path) {
       const hashed = path.startsWith(join(root, 'build')) && !path.endsWith('manifest.json');
       reply.header('Cache-Control', hashed ? 'public, max-age=31536000, immutable' : 'public, max-age=300');

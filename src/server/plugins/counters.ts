@@ -1,33 +1,16 @@
-/**
- * The counters every limit and budget counts with (services/counters.ts) as `fastify.counters`:
- * in this process's memory, or, with `redisUrl` (REDIS_URL), in Redis, so that a client meets the
- * same limits on every process of a fleet (docs/operations.md, "A fleet").
- *
- * Redis helps the limits; serving never depends on it:
- * - While Redis cannot be reached (down, refusing, too slow), every count goes to the process's own
- *   counters instead: the limits still hold, per process. The log says so once when it happens and
- *   once when Redis is back, and /healthz?detail=1 shows the state (`limits`).
- * - No waiting on a dead Redis: connecting gives up after CONNECT_TIMEOUT_MS, a command after
- *   COMMAND_TIMEOUT_MS, and commands are never queued while disconnected (ioredis' offline queue is
- *   off), so a request pays at most one command timeout when Redis dies, then none until it is back.
- * - ioredis reconnects by itself; once connected a PING says Redis answers again, and counting goes
- *   back to Redis (its counts, not the process's: a window spent while apart starts afresh there).
- */
+/** Limit counters as `fastify.counters`: memory, or Redis with a per-process fallback (docs/operations.md, "Shared limits (Redis)"). */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
 import { LocalCounters, type CounterWindow, type Counters, type Taken } from '../services/counters.ts';
 
-const CONNECT_TIMEOUT_MS = 1000; // a connection attempt that takes longer has failed
-const COMMAND_TIMEOUT_MS = 300; // a count that takes longer fails over to the process's counters
-const RECHECK_MS = 1000; // how often a connected but failing Redis is asked again (PING)
-const START_WAIT_MS = 1500; // at start, how long the app waits for Redis before it serves with per-process counts
-const PREFIX = 'mahjong:'; // every key this server writes
+const CONNECT_TIMEOUT_MS = 1000;
+const COMMAND_TIMEOUT_MS = 300; // then the process's counters
+const RECHECK_MS = 1000;
+const START_WAIT_MS = 1500;
+const PREFIX = 'mahjong:';
 
-/**
- * Spends n from every window or from none (KEYS: the windows; ARGV: n, then max and window ms per key).
- * Returns {0, 0}, or {index (1-based), ms left} of the first full window.
- */
+/** Spends n from every window or none; {0, 0} or {index, ms left} of a full one. */
 const TAKE_LUA = `
 local n = tonumber(ARGV[1])
 for i = 1, #KEYS do
@@ -45,7 +28,6 @@ end
 return {0, 0}
 `;
 
-/** Counts one (KEYS[1]; ARGV[1]: window ms); returns {count, ms left}. */
 const HIT_LUA = `
 local current = redis.call('INCR', KEYS[1])
 local ttl = redis.call('PTTL', KEYS[1])
@@ -56,12 +38,11 @@ end
 return {current, ttl}
 `;
 
-/** Where the counts go now, for /healthz?detail=1. */
 export interface CountersState {
-  store: 'process' | 'redis'; // where counts go now
-  configured: 'process' | 'redis'; // where they should go (REDIS_URL set)
-  since: number | null; // ms epoch of the last change, null if none yet
-  problem: string | null; // why not Redis, when it should be
+  store: 'process' | 'redis';
+  configured: 'process' | 'redis';
+  since: number | null;
+  problem: string | null;
 }
 
 type LimitsRedis = Redis & {
@@ -69,9 +50,8 @@ type LimitsRedis = Redis & {
   hitWindow(key: string, windowMs: number): Promise<[number, number]>;
 };
 
-/** Counters in Redis, falling back to the process's own while Redis cannot be reached. */
 export class SharedCounters implements Counters {
-  private shared = false; // counting in Redis now
+  private shared = false;
   private problem: string | null = 'not connected yet';
   private since: number | null = null;
   private checking = false;
@@ -88,15 +68,15 @@ export class SharedCounters implements Counters {
     this.redis = new Redis(url, {
       connectTimeout: CONNECT_TIMEOUT_MS,
       commandTimeout: COMMAND_TIMEOUT_MS,
-      enableOfflineQueue: false, // a command while disconnected fails at once instead of piling up
+      enableOfflineQueue: false, // fail at once while disconnected
       maxRetriesPerRequest: 0,
       autoResendUnfulfilledCommands: false,
-      retryStrategy: (times) => Math.min(200 * times, 2000), // reconnect for ever, at most every 2 s
+      retryStrategy: (times) => Math.min(200 * times, 2000),
     }) as LimitsRedis;
     this.redis.defineCommand('takeWindows', { lua: TAKE_LUA });
     this.redis.defineCommand('hitWindow', { numberOfKeys: 1, lua: HIT_LUA });
     this.redis.on('ready', () => void this.check());
-    this.redis.on('error', (error: Error) => this.fail(error)); // without a listener an error would end the process
+    this.redis.on('error', (error: Error) => this.fail(error)); // unheard, it would end the process
     this.redis.on('close', () => this.fail(new Error('the connection closed')));
     this.timer = setInterval(() => void this.check(), RECHECK_MS);
     this.timer.unref();
@@ -111,14 +91,12 @@ export class SharedCounters implements Counters {
     };
   }
 
-  /** Resolves once counting is in Redis, or after `timeoutMs` (then it carries on per process). */
   async connected(timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     while (!this.shared && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     return this.shared;
   }
 
-  /** Back to Redis if it answers a PING. */
   private async check(): Promise<void> {
     if (this.shared || this.checking || this.redis.status !== 'ready') return;
     this.checking = true;
@@ -135,10 +113,9 @@ export class SharedCounters implements Counters {
     }
   }
 
-  /** Counting goes to the process's counters; logged once per change. */
   private fail(error: Error): void {
     const problem = `Redis cannot be reached: ${error.message.slice(0, 200)}`;
-    if (this.closing || (!this.shared && this.since !== null)) return; // said already, or closing
+    if (this.closing || (!this.shared && this.since !== null)) return;
     this.shared = false;
     this.problem = problem;
     this.since = this.now();
@@ -184,7 +161,7 @@ export class SharedCounters implements Counters {
   close(): void {
     this.closing = true;
     clearInterval(this.timer);
-    this.redis.disconnect(); // no QUIT round trip: Redis may be gone
+    this.redis.disconnect(); // no QUIT: Redis may be gone
   }
 }
 
@@ -196,7 +173,7 @@ declare module 'fastify' {
 }
 
 export interface CountersOptions {
-  redisUrl?: string; // redis://host:port[/db]; unset: counters in memory
+  redisUrl?: string;
   now: () => number;
 }
 
@@ -217,7 +194,7 @@ async function countersPlugin(fastify: FastifyInstance, opts: CountersOptions): 
   fastify.decorate('counters', shared);
   fastify.decorate('countersState', () => shared.state());
   fastify.addHook('onReady', async () => {
-    await shared.connected(START_WAIT_MS); // the first requests count in Redis too, when it is there
+    await shared.connected(START_WAIT_MS);
   });
   fastify.addHook('onClose', () => shared.close());
 }

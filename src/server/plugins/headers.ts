@@ -1,21 +1,4 @@
-/**
- * Headers every answer carries, and the request id they name.
- *
- * - `X-Request-Id`: the id of the request in the logs, so a player's report of a failure finds its
- *   lines (the 500 page quotes it too).
- * - `Cache-Control`: static files and public API reads set their own; everything else is about a
- *   player (their cookie, their game) or an error: never kept by a shared cache, revalidated by
- *   the browser (`private, no-cache`).
- * - `Connection: close` while the server drains and closes (readiness.ts): a balancer keeps no idle
- *   connection to a process leaving the fleet, and answers to requests still in flight close their
- *   connection, or a client's keep-alive connection would hold the close open until it timed out
- *   (server.ts waits 10 s).
- *
- * - `Location`: a path of this site, else `/` (view-models/location.ts): no redirect leaves our origin.
- *
- * One onSend hook does all four (each hook costs a little on every request). Answers to errors
- * fastify raises before routing (frameworkErrors) skip the hooks: errors.ts calls `baseHeaders`.
- */
+/** Headers every answer carries (docs/http.md, "Headers every answer carries"). */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -23,16 +6,9 @@ import { sameOriginPath } from '../view-models/location.ts';
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 export const CACHE_DEFAULT = 'private, no-cache';
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/; // what we accept from a proxy: no spaces, quotes or control characters
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/; // no spaces, quotes or controls
 
-/**
- * The request id maker (fastify's `genReqId`): the proxy's X-Request-Id when we trust the proxy
- * and the id is plain, so one id follows a request through both logs; else 8 random url-safe
- * characters drawn once per app (so ids stay unique across restarts and processes, unlike
- * fastify's bare counter) and a counter: a random draw per request cost a tenth of a small
- * request's time. A client that is not our proxy cannot choose its id: it could otherwise make its
- * requests look like someone else's in the logs.
- */
+/** A trusted proxy's plain id, else a per-app prefix and a counter. */
 export function requestIdMaker(trusted: boolean) {
   const prefix = randomBytes(6).toString('base64url');
   let count = 0;
@@ -42,7 +18,6 @@ export function requestIdMaker(trusted: boolean) {
   };
 }
 
-/** Sets the headers every answer carries (see the module comment); `closing`: the server is closing. */
 export function baseHeaders(request: FastifyRequest, reply: FastifyReply, closing = false): void {
   reply.header(REQUEST_ID_HEADER, request.id);
   if (closing) reply.header('connection', 'close');

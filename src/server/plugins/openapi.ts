@@ -1,13 +1,4 @@
-/**
- * The API description: `GET /api/openapi.json`, an OpenAPI 3.1 document made by
- * @fastify/swagger from the routes' own zod schemas (fastify-type-provider-zod's transform), so it cannot
- * drift from what the routes validate and answer. Every route under /api/ and /healthz is in it, whichever
- * plugin adds it (swagger collects routes as they are registered: this plugin goes before the routes); the
- * pages (HTML) and /metrics are not. `test/server/routes/openapi.test.ts` validates the document and checks that
- * every API route is in it with its answers.
- *
- * The document is made once, at the first request after start, and served as it is.
- */
+/** `GET /api/openapi.json`, from the routes' zod schemas (docs/http.md, "The API description"). */
 import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import type { FastifyInstance } from 'fastify';
@@ -18,7 +9,6 @@ import { errorResponses } from '../errors.ts';
 import { COMPONENTS } from '../schemas/components.ts';
 import { preSerialized } from '../schemas/responses.ts';
 
-/** Whether a route is part of the JSON API, and so of its description. */
 export const isApiRoute = (url: string): boolean => url.startsWith('/api/') || url === '/healthz';
 
 export const OPENAPI_URL = '/api/openapi.json';
@@ -33,7 +23,6 @@ anonymous: a signed cookie made by the first GET that needs one (\`mj_player\`, 
 https). POSTs need that cookie and must come from the site's own origin. Rules, limits and codes: the project's \
 README.md and docs/server.md.`;
 
-/** The answer of GET /api/openapi.json: an OpenAPI document (the keys every one has; the rest let through). */
 const OpenApiDocumentSchema = z.looseObject({
   openapi: z.string(),
   info: z.looseObject({ title: z.string(), version: z.string() }),
@@ -42,7 +31,6 @@ const OpenApiDocumentSchema = z.looseObject({
 
 const componentsOf = createJsonSchemaTransformObject({ schemaRegistry: COMPONENTS });
 
-/** What each status means, for the answers whose schema gives no description of its own. */
 const STATUS_TEXT: Readonly<Record<string, string>> = {
   200: 'OK',
   201: 'Created',
@@ -62,11 +50,7 @@ interface Document {
   components?: { schemas?: Record<string, unknown> };
 }
 
-/**
- * The finished document: each answer described by its status, and without the component schemas nothing
- * refers to (the zod transform writes each registered schema twice, as a request, `…Input`, and as an
- * answer, and ours are answers only).
- */
+/** Answers described by status; unused `…Input` schemas dropped. */
 function finish<T extends object>(made: T): T {
   const document = made as Document;
   for (const path of Object.values(document.paths ?? {}))
@@ -83,7 +67,7 @@ function finish<T extends object>(made: T): T {
 }
 
 export interface OpenApiOptions {
-  publicOrigin?: string; // PUBLIC_ORIGIN: the document's server, when known
+  publicOrigin?: string;
 }
 
 async function openapiPlugin(fastify: FastifyInstance, opts: OpenApiOptions): Promise<void> {
@@ -109,13 +93,12 @@ async function openapiPlugin(fastify: FastifyInstance, opts: OpenApiOptions): Pr
       const transformed = fromZod(document);
       const method = document.route.method;
       const writes = (Array.isArray(method) ? method : [method]).includes('POST');
-      // A write needs the player cookie (a GET makes one when there is none).
       return writes ? { ...transformed, schema: { ...transformed.schema, security: [{ player: [] }] } } : transformed;
     },
     transformObject: (document) => finish(componentsOf(document)),
   });
 
-  let text: string | undefined; // the document, made at the first request (every route is registered by then)
+  let text: string | undefined; // made at the first request
   fastify.get(
     OPENAPI_URL,
     {

@@ -1,9 +1,4 @@
-/**
- * The PostgreSQL pool as `fastify.pg` (docs/contracts.md, "Serving"): chosen by DATABASE_URL instead of
- * SQLite, migrated on start from migrations/postgres/ (several processes starting at once: one migrates, under an
- * advisory lock), ended on close. Registered under the name `database`, like the SQLite plugin, so the stores depend
- * on "the database" whichever it is.
- */
+/** The PostgreSQL pool as `fastify.pg`, registered as `database` (docs/storage.md, "PostgreSQL"). */
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -13,7 +8,7 @@ import { createPool, isUnavailable, migratePostgres } from '../db/postgres.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    pg?: pg.Pool; // only with DATABASE_URL (backend 'postgres')
+    pg?: pg.Pool;
   }
 }
 
@@ -21,11 +16,10 @@ export const PG_MIGRATIONS_DIR = fileURLToPath(new URL('../../../migrations/post
 
 export interface PostgresOptions {
   url: string;
-  poolMax?: number; // DATABASE_POOL_MAX
+  poolMax?: number;
   migrationsDir?: string;
 }
 
-/** A pool on `url`, migrated; the pool is ended again when migrating fails. */
 export async function openPostgres(opts: PostgresOptions): Promise<{ pool: pg.Pool; applied: string[] }> {
   const pool = createPool({ url: opts.url, max: opts.poolMax });
   try {
@@ -62,7 +56,7 @@ async function postgresPlugin(fastify: FastifyInstance, opts: PostgresOptions): 
     unavailable: isUnavailable,
   });
   fastify.addHook('onClose', async () => {
-    if (!pool.ended) await pool.end(); // waits for the connections in use to come back
+    if (!pool.ended) await pool.end();
   });
 }
 

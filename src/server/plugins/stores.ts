@@ -1,8 +1,4 @@
-/**
- * The stores (stores/types.ts) as `fastify.gamesStore`, `playersStore`, `dealsStore`,
- * `customLayoutsStore`, `settingsStore`, `replaysStore` and `challengesStore`: the backend is picked once, here, from the database
- * plugin registered before (plugins/database.ts for SQLite, plugins/postgres.ts with DATABASE_URL).
- */
+/** The stores (stores/types.ts) as `fastify.*Store`, over the backend the database plugin opened. */
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { keyOldNicknames } from '../db/nickname-keys.ts';
@@ -30,11 +26,10 @@ declare module 'fastify' {
   }
 }
 
-/** The stores of the backend the database plugin opened. */
 function storesOf(fastify: FastifyInstance): Stores {
   if (fastify.backend === 'postgres') return createPgStores(fastify.pg!, fastify.caches);
   const db = fastify.db!;
-  const keyed = keyOldNicknames(db); // PostgreSQL began with keys (migrations/postgres/001)
+  const keyed = keyOldNicknames(db); // PostgreSQL began with keys
   if (keyed > 0) fastify.log.info({ keyed }, 'gave older nicknames their lookalike key');
   return createSqliteStores(db, fastify.caches);
 }

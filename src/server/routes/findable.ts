@@ -1,16 +1,4 @@
-/**
- * What crawlers and link unfurlers ask for besides the pages (docs/contracts.md, "Finding the site and link
- * previews"):
- *
- * - GET /robots.txt: every page may be crawled but the API, the player's own pages and the POST targets;
- *   names the sitemap.
- * - GET /sitemap.xml: the home page, one deal of each built-in layout (seed `1`), the daily page and every
- *   daily of the last year (from the first), the tile-set pages: some 440 URLs, about 50 KB, cached a day.
- * - GET /favicon.ico: the site's tile mark as an ICO (16, 32 and 48 px PNGs), drawn at the first ask.
- * - GET /og/<hash>.png: a board's link-preview image (services/previews.ts), immutable.
- *
- * Absolute addresses come from PUBLIC_ORIGIN; without it they are root-relative (view-models/head.ts).
- */
+/** robots.txt, sitemap.xml, favicon.ico and /og/*.png (docs/contracts.md, "Finding the site and link previews"). */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -23,8 +11,8 @@ import { clientKey } from '../services/limits.ts';
 import { FIRST_DAILY, utcDate } from '../services/daily.ts';
 import { LayoutIdSchema } from '../schemas/common.ts';
 
-const DAY = 86_400_000; // ms
-const SITEMAP_DAYS = 366; // the dailies of the last year, today's included
+const DAY = 86_400_000;
+const SITEMAP_DAYS = 366; // the last year's, today included
 
 const OgParamsSchema = z.object({
   file: z.string().regex(/^[0-9a-f]{16}\.png$/, 'an image is /og/<16 hex digits>.png'),
@@ -32,14 +20,12 @@ const OgParamsSchema = z.object({
 const OgQuerySchema = z.object({
   layout: LayoutIdSchema,
   faces: z.string().regex(/^[a-zA-P-]{1,1000}$/, 'faces is one letter a-z, A-P or - per slot, 1,000 at most'),
-  // A challenge's time to beat, in whole seconds, drawn on the board (services/previews.ts).
   time: z.coerce.number().int().min(0).max(MAX_BADGE_S).optional(),
 });
 
 const xmlEscape = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
-/** The sitemap's paths, newest daily first. */
 export function sitemapPaths(now: number): string[] {
   const paths = ['/', '/daily'];
   for (const layout of LAYOUTS) paths.push(`/play/${layout.id}/1`);

@@ -1,8 +1,4 @@
-/**
- * The schemas the API description (`GET /api/openapi.json`, plugins/openapi.ts) names as components instead
- * of repeating them in every route: the error body every route declares for its refusals, and the deal.
- * A registry of our own, not zod's global one, so nothing else that converts a schema sees these ids.
- */
+/** Schemas the API description names as components; our own registry, not zod's global one. */
 import { z } from 'zod';
 import { ApiErrorSchema, MovesRefusalSchema } from '../errors.ts';
 import { HealthSchema } from './health.ts';

@@ -1,27 +1,18 @@
-/** The nickname form of the daily page. */
+/** The nickname form (docs/http.md, "Schemas"). */
 import { z } from 'zod';
 import { isReservedName, isWholeScriptLookalike } from '../services/names.ts';
 
-export const NICKNAME_MAX = 24; // characters
+export const NICKNAME_MAX = 24;
 
-/**
- * Scripts whose letters pass for one another (a Cyrillic "а" is a Latin "a" on screen). A name may
- * use letters of one of them only, so "Аdmin" with a Cyrillic А cannot pose as "Admin" (the
- * "mixed-script" rule of Unicode TS #39). Other scripts mix freely ("Zoë 李").
- */
+/** Scripts whose letters look alike: a name uses one only. */
 const CONFUSABLE_SCRIPTS = [/\p{Script=Latin}/u, /\p{Script=Cyrillic}/u, /\p{Script=Greek}/u];
 
 const isSingleScript = (name: string): boolean => CONFUSABLE_SCRIPTS.filter((script) => script.test(name)).length <= 1;
 
-/** Characters that render as nothing: Hangul fillers, zero-width characters, variation selectors…. */
+/** Characters that render as nothing. */
 const INVISIBLE = /\p{Default_Ignorable_Code_Point}/u;
 
-/**
- * 1–24 letters, digits, spaces, _ - and . after trimming. Letters and digits are Unicode ones
- * (names are not only English), but marks, controls, zero-width characters and direction
- * overrides are not letters, so they are refused. NFKC first, so a name is stored as it looks
- * (fullwidth "ＡＢＣ" and mathematical "𝐀𝐁𝐂" become "ABC") and counts as what it shows.
- */
+/** 1–24 letters, digits, spaces and _ - . after NFKC and trimming. */
 export const NicknameBodySchema = z.object(
   {
     name: z
@@ -34,7 +25,7 @@ export const NicknameBodySchema = z.object(
           .min(1, 'enter a name')
           .max(NICKNAME_MAX, `a name is at most ${NICKNAME_MAX} characters`)
           .regex(/^[\p{L}\p{N} _.-]+$/u, 'a name uses letters, digits, spaces, _ - and . only')
-          .regex(/[\p{L}\p{N}]/u, 'a name has at least one letter or digit') // "...", "_-_" name nobody
+          .regex(/[\p{L}\p{N}]/u, 'a name has at least one letter or digit')
           .refine((name) => !INVISIBLE.test(name), 'a name has no invisible characters')
           .refine(isSingleScript, 'a name uses Latin, Cyrillic or Greek letters, not a mix of them')
           .refine(
@@ -44,5 +35,5 @@ export const NicknameBodySchema = z.object(
           .refine((name) => !isReservedName(name), 'that name is reserved'),
       ),
   },
-  { error: 'enter a name' }, // no form at all
+  { error: 'enter a name' },
 );

@@ -1,12 +1,12 @@
-/** Request schemas of the games API (docs/contracts.md, "JSON API" and "Moves"). */
+/** Games API requests (docs/contracts.md, "Moves"). */
 import { z } from 'zod';
 import { HEARD, MAX_TILES } from '../../engine/index.ts';
 import { MAX_PLAY_MS } from '../../shared/api.ts';
 import { MAX_LOG } from '../services/games.ts';
 import { DealKeySchema, GameIdSchema, ModeSchema } from './common.ts';
 
-export const MAX_MOVES_PER_REQUEST = 500; // a whole turtle game is 72 matches; room for undos and hints
-export const MAX_SHUFFLES_PER_REQUEST = 20; // a shuffle costs up to a few ms of search on the server
+export const MAX_MOVES_PER_REQUEST = 500; // a turtle game is 72 matches
+export const MAX_SHUFFLES_PER_REQUEST = 20; // each costs a few ms of search
 
 const SlotIndex = z
   .number({ error: 'a tile index is a number' })
@@ -22,7 +22,7 @@ export const MoveSchema = z.discriminatedUnion(
     z.strictObject({ type: z.literal('undo') }),
     z.strictObject({ type: z.literal('redo') }),
     z.strictObject({ type: z.literal('hint') }),
-    // "Can this still be won?" and what the player heard: counted for `mahjong report`, changes nothing on the board.
+    // Counted for `mahjong report` only.
     z.strictObject({ type: z.literal('check'), heard: z.enum(HEARD, { error: 'heard is yes, no or unknown' }) }),
   ],
   {
@@ -31,7 +31,7 @@ export const MoveSchema = z.discriminatedUnion(
   },
 );
 
-/** A new game's deal: a DealKey, relaxed unless it says classic; `challenge`: the challenge it answers. */
+/** `challenge`: the challenge it answers. */
 export const CreateGameBodySchema = z.strictObject({
   ...DealKeySchema.shape,
   mode: ModeSchema.default('relaxed'),
@@ -43,16 +43,14 @@ export const CreateGameBodySchema = z.strictObject({
 });
 
 export const MovesBodySchema = z.strictObject({
-  // Where the batch starts: how many moves of this game the sender believes the server has. With it a
-  // batch is idempotent (services/games.ts); without it the moves are appended (as the API was first written).
+  // Moves the sender believes the server has: makes a batch idempotent.
   at: z
     .number({ error: 'at is a move count' })
     .int('at is a whole number')
     .min(0, 'at is at least 0')
     .max(MAX_LOG, `at is at most ${MAX_LOG}`)
     .optional(),
-  // The player's own clock after these moves (docs/fair-play.md, "Two clocks"): the client's word, shown in
-  // the player's own stats only, never ranked. Optional: older pages and scripts send none.
+  // the client's own clock, never ranked
   playMs: z
     .number({ error: 'playMs is a time in milliseconds' })
     .int('playMs is a whole number of milliseconds')
@@ -71,15 +69,13 @@ export const MovesBodySchema = z.strictObject({
 
 export const GameParamsSchema = z.object({ id: GameIdSchema });
 
-/** POST /api/games/:id/replay: the address names the game, so no body, or an empty object; anything more is a 400. */
+/** The address names the game: no body, or `{}`. */
 export const ReplayBodySchema = z
   .strictObject({}, { error: 'send no body, or an empty object: the address names the game' })
   .nullish();
 
-/** POST /api/games/:id/challenge: the address names the game, so no body, or an empty object. */
 export const ChallengeBodySchema = ReplayBodySchema;
 
-/** POST /api/games/:id/play-on and the forms: the move to play on from (board moves; hints and checks not counted). */
 export const PlayOnBodySchema = z.strictObject({
   move: z.coerce
     .number()

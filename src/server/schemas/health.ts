@@ -1,7 +1,6 @@
 /** GET /healthz (routes/health.ts): its query and its answer. */
 import { z } from 'zod';
 
-/** `?detail=1` asks for the details; any other value (or none) for the plain answer. */
 export const HealthQuerySchema = z.object({
   detail: z.string().max(16).optional().describe('1: add the backend, database size, memory, sockets and limits'),
 });
@@ -10,7 +9,6 @@ const Int = z.number().int();
 const Mb = z.number().describe('MB, one decimal');
 const Store = z.enum(['process', 'redis']);
 
-/** What /healthz answers, 200 or 503; the details only with `?detail=1`. */
 export const HealthSchema = z.looseObject({
   ok: z.boolean(),
   error: z.string().optional().describe('why not ok'),

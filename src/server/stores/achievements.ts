@@ -1,14 +1,6 @@
 /**
- * The rules of achievements (docs/server.md, "Achievements"): which achievements a verified win earns, from
- * the win itself and the player's standing after it, as the stores keep it.
- *
- * Every rule reads what is true after the win (the player's wins, clean wins, built-in layouts won, best
- * streaks, achievements held), never the win alone, so a player whose earlier wins came before achievements
- * did earns what those wins deserve with their next win. The win's bookkeeping (bookkeeping.ts) calls
- * `earnedBy` in the transaction that records the win, after its aggregates moved and with the player's
- * achievements read there (PostgreSQL locks the player's row first), and inserts the answer: two wins of one
- * player verified at once on two processes neither award twice (one row per player and achievement) nor lose
- * one (the second sees the first's rows).
+ * Which achievements a verified win earns (docs/server.md, "Achievements"). Rules read the standing after the
+ * win, so older wins count with the next one; why this is race-free: docs/storage.md, "Wins and bookkeeping".
  */
 import { FAMILIES, LAYOUTS } from '../../engine/builtins.ts';
 import { BANDS, type Band, type Mode } from '../../engine/index.ts';
@@ -43,7 +35,7 @@ export const isAchievementId = (id: string): id is AchievementId => IDS.has(id);
 /** The achievement a win in a band earns. */
 export const bandAchievement = (band: Band): AchievementId => `band-${band}`;
 
-/** How many of something an achievement needs, for those earned by a count (the stats page shows progress). */
+/** Counts needed by the count-based achievements (the stats page shows progress). */
 export const GOALS = {
   'wins-10': 10,
   'clean-10': 10,
@@ -57,7 +49,7 @@ export const GOALS = {
 /** The built-in layouts' ids (a custom layout's id starts with `c-`). */
 export const BUILTIN_IDS: ReadonlySet<string> = new Set(LAYOUTS.map((l) => l.id));
 
-/** The families (by id) with at least one layout among `won` (built-in layout ids). */
+/** The families with at least one layout among `won`. */
 export function familiesWon(won: Iterable<string>): Set<string> {
   const layouts = new Set(won);
   return new Set(FAMILIES.filter((f) => f.layouts.some((l) => layouts.has(l.id))).map((f) => f.id));
@@ -70,27 +62,24 @@ export const builtinsAmong = (ids: Iterable<string>): string[] => [...ids].filte
 export interface WinFacts {
   readonly mode: Mode;
   readonly hints: number;
-  readonly clean: boolean; // no hint, no shuffle, no undo
-  readonly band: Band | null; // the band the game began under (its deal's, games.band); null for a game begun before bands
+  readonly clean: boolean;
+  readonly band: Band | null; // null for a game begun before bands
 }
 
 /** The player's standing after the win (the win counted). */
 export interface Standing {
   readonly wins: number;
   readonly cleanWins: number;
-  readonly layoutsWon: readonly string[]; // built-in layouts (ids) won at least once
-  readonly bestStreak: number; // the longest run of days with a win
-  readonly bestDailyStreak: number; // the longest run of days whose daily deal was won on its day
+  readonly layoutsWon: readonly string[]; // built-in layout ids won at least once
+  readonly bestStreak: number;
+  readonly bestDailyStreak: number;
 }
 
-/** What a store must read for `earnedBy`: skipped when every achievement that needs it is held already. */
+/** Whether `earnedBy` needs the layouts won (not when every achievement using them is held). */
 export const needsLayouts = (held: ReadonlySet<string>): boolean =>
   !held.has('every-layout') || !held.has('every-family');
 
-/**
- * The achievements this win earns that the player does not hold yet (`held`), in list order. Pure: the
- * stores give it the win and the standing they read in the win's transaction.
- */
+/** The achievements this win earns beyond `held`, in list order. Pure. */
 export function earnedBy(held: ReadonlySet<string>, win: WinFacts, standing: Standing): AchievementId[] {
   const has = new Set(held);
   const earned: AchievementId[] = [];

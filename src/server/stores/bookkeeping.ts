@@ -1,14 +1,6 @@
 /**
- * The bookkeeping of starts and wins, once for both databases: the aggregates the stats read instead of every
- * game (`player_layouts` and `player_bands`: played with a start; won, clean wins and, per layout, the best own
- * time with a win), the days a player won on and the runs of days ending on each (`player_days`, for streaks,
- * with `players.best_streak` and `best_daily_streak`), a deal's record of winners (`deal_records`) and the
- * achievements a win earns (achievements.ts has the rules).
- *
- * The games store calls these inside the transaction that writes the game (`tx`), so a crash leaves the old
- * row or the new one with its aggregates, never one without the other. A win first locks its player's row
- * (PostgreSQL; SQLite has one writer): two wins of one player on two processes keep the runs of days right and
- * award each achievement once, none lost (the second sees the first's rows).
+ * The bookkeeping of starts and wins for both databases: per-layout and per-band aggregates, runs of days,
+ * deal records and achievements, written in the game's own transaction (docs/storage.md, "Wins and bookkeeping").
  */
 import { isCleanWin } from '../../shared/display.ts';
 import type { Band, Mode } from '../../engine/index.ts';
@@ -22,7 +14,7 @@ export interface WonGame {
   player_id: string;
   deal_id: number;
   layout: string;
-  own_ms: number; // the player's own time of the win
+  own_ms: number;
   band: Band | null;
 }
 
@@ -39,14 +31,13 @@ const DAY = 'SELECT wins, run, daily, daily_run FROM player_days WHERE player_id
 export const dayRow = (q: Sql, player: string, day: string): Promise<DayRow | undefined> =>
   q.one<DayRow>(DAY, [player, day]);
 
-/** How many times the player won the deal. */
 export const winsOfDeal = async (q: Sql, player: string, dealId: number): Promise<number> =>
   (await q.one<{ n: number }>(
     `SELECT COUNT(*) AS n FROM games WHERE player_id = ? AND deal_id = ? AND result = 'won'`,
     [player, dealId],
   ))!.n;
 
-/** A game started: counted as played on its layout and, for a game with a band, on its band. */
+/** A started game counts as played on its layout and, with a band, on its band. */
 export async function recordStart(tx: Sql, game: NewGame): Promise<void> {
   await tx.run(
     `INSERT INTO player_layouts (player_id, layout, played) VALUES (?, ?, 1)
@@ -61,7 +52,7 @@ export async function recordStart(tx: Sql, game: NewGame): Promise<void> {
     );
 }
 
-/** A verified win written by `saved`: every aggregate it moves, then the achievements it earns. */
+/** Moves every aggregate a verified win touches, then awards its achievements. */
 export async function recordWin(tx: Sql, saved: SavedMoves, game: WonGame): Promise<void> {
   const player = game.player_id;
   await tx.one(`SELECT 1 AS locked FROM players WHERE id = ?${tx.dialect.lockRow}`, [player]); // one win of a player at a time
@@ -76,15 +67,15 @@ export async function recordWin(tx: Sql, saved: SavedMoves, game: WonGame): Prom
     await tx.run(
       'UPDATE player_bands SET won = won + 1, clean_wins = clean_wins + ? WHERE player_id = ? AND band = ?',
       [clean ? 1 : 0, player, game.band],
-    ); // a game begun with a band
+    );
   if ((await winsOfDeal(tx, player, game.deal_id)) === 1)
     await tx.run(
       `INSERT INTO deal_records (deal_id, won) VALUES (?, 1)
        ON CONFLICT (deal_id) DO UPDATE SET won = deal_records.won + 1`,
       [game.deal_id],
-    ); // the player's first win of it
+    );
   const today = new Date(saved.now).toISOString().slice(0, 10);
-  const first = ((await dayRow(tx, player, today))?.wins ?? 0) === 0; // the day's first win: its run of days is new
+  const first = ((await dayRow(tx, player, today))?.wins ?? 0) === 0; // the day's first win starts a new run
   await tx.run(
     `INSERT INTO player_days (player_id, day, wins) VALUES (?, ?, 1)
      ON CONFLICT (player_id, day) DO UPDATE SET wins = player_days.wins + 1`,
@@ -111,9 +102,8 @@ export async function recordWin(tx: Sql, saved: SavedMoves, game: WonGame): Prom
 }
 
 /**
- * Marks `day` on the player's row of days (a win, or a daily win) and keeps the runs of days in a row that end
- * on it and on the days after it (a day can be marked after a later one: a daily won just after midnight, a
- * win sent late). Returns the longest run it set (the last).
+ * Marks `day` and updates the runs of days ending on it and after it (a day can be marked after a later one).
+ * Returns the longest run it set.
  */
 async function markDay(tx: Sql, player: string, day: string, kind: 'run' | 'daily_run'): Promise<number> {
   const on = (row: DayRow | undefined): boolean =>
@@ -129,7 +119,7 @@ async function markDay(tx: Sql, player: string, day: string, kind: 'run' | 'dail
   return run;
 }
 
-/** The achievements the win earns, from the standing it leaves (its aggregates moved already). */
+/** The achievements the win earns, from the standing after its aggregates moved. */
 async function awardAchievements(tx: Sql, saved: SavedMoves, game: WonGame, clean: boolean): Promise<void> {
   const player = game.player_id;
   const held = new Set(

@@ -1,13 +1,10 @@
-/**
- * Players' own layouts (CustomLayoutsStore): one row per shape, keyed by its content id, written once and
- * never changed; and each player's own names of them (layout_names), one row per player and layout.
- */
+/** Players' own layouts, one row per shape keyed by content and never changed, and players' names for them. */
 import type { Sql } from '../db/sql.ts';
 import type { CustomLayoutRow, CustomLayoutsStore, LayoutNameRow } from './types.ts';
 
 const COLUMNS = 'id, name, format, tiles, slots, created_at';
 const BY_ID = `SELECT ${COLUMNS} FROM custom_layouts WHERE id = ?`;
-const NAMES_AT_ONCE = 500; // ids per query of names(); a page of stats has far fewer
+const NAMES_AT_ONCE = 500; // ids per query
 
 export function createCustomLayoutsStore(sql: Sql): CustomLayoutsStore {
   const namesOf = `SELECT id, name FROM custom_layouts WHERE ${sql.dialect.among('id')}`;
@@ -55,7 +52,7 @@ export function createCustomLayoutsStore(sql: Sql): CustomLayoutsStore {
     async keepName(playerId, layout, name, now, max) {
       return sql.transaction(async (tx) => {
         await tx.run('INSERT INTO players (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING', [playerId, now]);
-        // One naming of a player at a time (the row locked to the end), so two at once cannot pass `max` together.
+        // The player row locked to the end, so two namings at once cannot pass `max` together.
         await tx.one(`SELECT 1 AS locked FROM players WHERE id = ?${tx.dialect.lockRow}`, [playerId]);
         const changed = await tx.run(
           'UPDATE layout_names SET name = ?, named_at = ? WHERE player_id = ? AND layout = ?',

@@ -1,12 +1,6 @@
 /**
- * A stored deal row and how it becomes the deal JSON the server serves (both backends, and the CLI's report):
- * a compact row (migration 004: faces and solution, coordinates once per shape) is rebuilt byte for byte;
- * a row from before keeps its JSON.
- *
- * A deal's difficulty (its band and score) is stored with it (SQLite migration 011, PostgreSQL 005), so a
- * link shows the band it was dealt with, whatever the measure becomes. A row stored before then has none:
- * it is measured (engine measureDifficulty, on the stored faces) when it is first read, and the store keeps
- * it from then on (`measured` says so).
+ * A stored deal row and how it becomes the served deal JSON: compact rows are rebuilt byte for byte, older rows
+ * keep their JSON, a missing difficulty is measured on first read (docs/storage.md, "Compact deals").
  */
 import { createHash } from 'node:crypto';
 import {
@@ -27,7 +21,7 @@ import { ByteLru } from '../utils/lru.ts';
 import { CACHE_BUDGETS, shapeBytes } from '../utils/sizes.ts';
 import type { DealRow } from './types.ts';
 
-/** A row as stored: compact (faces, solution, shape) or, from before migration 004, whole JSON. */
+/** A row as stored: compact (faces, solution, shape) or, before migration 004, whole JSON. */
 export interface StoredRow {
   id: number;
   layout: string;
@@ -38,33 +32,30 @@ export interface StoredRow {
   shape_id: number | null;
   faces: string | null;
   solution: string | null;
-  band?: string | null; // the stored difficulty; null before migration 011 (undefined: a reader that did not select it)
+  band?: string | null; // null before migration 011; undefined when not selected
   score?: number | null;
 }
 
-/** A rebuilt row, and the difficulty measured now when the row had none stored (the store keeps it). */
+/** A rebuilt row, with the difficulty measured now if none was stored (the store keeps it). */
 export type RebuiltRow = DealRow & { readonly measured?: Difficulty };
 
 export type Slots = readonly (readonly [number, number, number])[];
 
-/** Shapes parsed once and kept by id, bounded by bytes (a 1,000-tile shape is about 56 KB; docs/operations.md, "Memory"). */
+/** Parsed shapes by id, bounded by bytes (docs/operations.md, "Memory"). */
 export const shapeCache = (): ByteLru<number, Slots> => new ByteLru('deal shapes', CACHE_BUDGETS.shapes);
 
-/** Keeps a parsed shape in the cache. */
 export const keepShape = (cache: ByteLru<number, Slots>, id: number, slots: Slots): void =>
   cache.set(id, slots, shapeBytes(slots.length));
 
 /**
- * The row as the rest of the server sees it: with the deal JSON, rebuilt for a compact row (both backends),
- * its difficulty after `generator` (the key order of the engine's deal value, deal.ts makeDealValue, so the
- * JSON is the same bytes the generator made). A row without a stored difficulty is measured now, unless
- * `measure` is false (the report, which needs only the board): then the JSON has none.
+ * The row with its deal JSON in the generator's key order (deal.ts makeDealValue). A row without a stored
+ * difficulty is measured now unless `measure` is false (the report, which needs only the board).
  */
 export function rebuildRow(row: StoredRow, slotsOf: (shapeId: number) => Slots, measure = true): RebuiltRow {
   const { id, layout, seed, mode, generator } = row;
   const stored = storedDifficulty(row);
   if (row.deal_json !== '') {
-    // A row from before migration 004: its JSON as it was, with the difficulty where the generator puts it.
+    // A row from before migration 004: its JSON as it was.
     const legacy = JSON.parse(row.deal_json) as Deal & { difficulty?: Difficulty };
     const difficulty =
       stored ??
@@ -110,7 +101,7 @@ function storedDifficulty(row: StoredRow): Difficulty | undefined {
   return { band: row.band, score: Number(row.score) };
 }
 
-/** Measures the difficulty of a stored deal from its tiles (a layout that is no longer built in measures too). */
+/** Measures a stored deal's difficulty from its tiles (works for a layout no longer built in). */
 function measureOf(
   slots: readonly { x: number; y: number; z: number }[],
   faces: readonly Face[],
@@ -128,7 +119,7 @@ function measureOf(
   return measureDifficulty(geom.value, faces, mode);
 }
 
-/** A deal in the compact form both backends store: its shape (coordinates JSON and hash), faces and solution. */
+/** A deal in the stored compact form: shape (coordinates JSON and hash), faces and solution. */
 export function compactDeal(deal: Deal): {
   slots: string;
   hash: string;

@@ -1,12 +1,6 @@
 /**
- * Stored deals (DealsStore): the first deal served for a (layout, seed, mode) is kept with the generator
- * version that made it, and served as stored from then on.
- *
- * Storage (SQLite's migration 004): the layout's coordinates once per distinct shape, and per deal its faces
- * and solution as short strings (engine codec.ts): about 0.6 KB for a turtle deal instead of 5.9 KB of JSON.
- * `deal_json` of a returned row is rebuilt from them by deal-rows.ts, byte for byte the JSON the generator
- * made. Rows from before keep their JSON as it was. The deal's difficulty is stored beside it; a row from
- * before is measured on its first read and kept so.
+ * Stored deals (DealsStore): the first deal served for a (layout, seed, mode) is kept and served as stored,
+ * in compact form (docs/storage.md, "Compact deals").
  */
 import type { Deal } from '../../engine/index.ts';
 import type { Sql } from '../db/sql.ts';
@@ -18,7 +12,7 @@ const COLUMNS = 'id, layout, seed, mode, generator, deal_json, shape_id, faces, 
 const BY_KEY = `SELECT ${COLUMNS} FROM deals WHERE layout = ? AND seed = ? AND mode = ?`;
 
 export function createDealsStore(sql: Sql, caches: MeasuredCache[] = []): DealsStore {
-  const shapes = shapeCache(); // shape id → coordinates, parsed once
+  const shapes = shapeCache();
   caches.push(shapes);
   const d = sql.dialect;
   const unplayed = `seed NOT LIKE 'daily-%' AND NOT EXISTS (SELECT 1 FROM games g WHERE g.deal_id = deals.id)
@@ -28,7 +22,6 @@ export function createDealsStore(sql: Sql, caches: MeasuredCache[] = []): DealsS
   const pruneOver = `DELETE FROM deals WHERE id IN (
        SELECT id FROM (SELECT id FROM deals WHERE ${unplayed} ORDER BY id DESC ${d.offsetOnly}) AS o ORDER BY id LIMIT ?)`;
 
-  /** The row rebuilt; a difficulty measured now (a row from before it was stored) is kept from then on. */
   const toRow = async (row: StoredRow | undefined): Promise<DealRow | undefined> => {
     if (!row) return undefined;
     let slots = row.shape_id === null ? undefined : shapes.get(row.shape_id);

@@ -1,8 +1,6 @@
 /**
- * The reads of games for stats, records and tables (part of GamesStore; games.ts has the writes). Stats come
- * from the aggregates bookkeeping.ts keeps, so they cost about the same at 10 or 100,000 games: totals per
- * layout and band are rows, a median is one or two rows at an offset into an index (games_player_won_own),
- * streaks are the runs kept on the days, and history and the chart are bounded pages.
+ * The reads of games for stats, records and tables (games.ts has the writes). They read aggregates and indexes,
+ * so the cost does not grow with a player's games (docs/storage.md, "Stats reads").
  */
 import type { Sql } from '../db/sql.ts';
 import { dayRow } from './bookkeeping.ts';
@@ -18,11 +16,9 @@ import type {
   WinRow,
 } from './types.ts';
 
-/** The columns of a GameSummary, from `games g JOIN deals d`. */
 export const SUMMARY =
   'g.id, g.deal_id, g.status, g.result, g.move_count, g.tiles_left, g.hints, g.shuffles, g.undos, ' +
   'g.started_at, g.finished_at, g.shown_at, g.unranked, g.ranked_ms, g.daily, g.play_ms, g.own_ms, d.layout, d.seed, d.mode, g.band, g.play_on_from';
-/** The columns of a GameRow. */
 export const FULL = `${SUMMARY}, g.player_id, g.moves_json, g.boards, g.updated_at, g.paced_at, g.checks, g.checks_no`;
 
 const CLEAN = 'CASE WHEN g.hints = 0 AND g.shuffles = 0 AND g.undos = 0 THEN 1 ELSE 0 END';
@@ -70,7 +66,7 @@ export function createGameStats(sql: Sql): StatsReads {
               [playerId, t.layout, t.won % 2 === 1 ? 1 : 2, (t.won - 1) >> 1],
             )
           ).map((row) => row.t);
-          // No row at the offset: totals counted wins whose games are gone (restored or moved stats): no median.
+          // No row at the offset (wins whose games are gone): no median.
           layouts.push({ ...t, median_ms: mid.length ? mid.reduce((a, b) => a + b, 0) / mid.length : null });
         }
         const best = await tx.one<{ best_streak: number; best_daily_streak: number }>(
@@ -110,7 +106,7 @@ export function createGameStats(sql: Sql): StatsReads {
       );
     },
     async bestTimes(dealId, limit, dailyOnly = false) {
-      // One entry per player, fastest first: ranked wins (games_ranked_by_deal) read in pages until `limit` players are found.
+      // Fastest first, one per player: ranked wins read in pages until `limit` players are found.
       const best: BestTime[] = [];
       const seen = new Set<string>();
       const page = limit * 4;
@@ -133,7 +129,6 @@ export function createGameStats(sql: Sql): StatsReads {
       return best;
     },
     async dailyRank(dealId, playerId, timeMs) {
-      // Faster than this time and than the player's own best daily time there.
       const row = await sql.one<{ n: number }>(
         `SELECT COUNT(DISTINCT player_id) AS n FROM games
          WHERE deal_id = ? AND ranked_ms IS NOT NULL AND daily = 1 AND player_id <> ? AND ranked_ms < ?
@@ -143,7 +138,7 @@ export function createGameStats(sql: Sql): StatsReads {
       return row!.n + 1;
     },
     async dailyResults(playerId, mode, fromSeed, toSeed) {
-      // On its day: the game started on the UTC day the seed names.
+      // On its day: started on the UTC day the seed names.
       const rows = await sql.all<{ layout: string; seed: string; on_day: number; clean: number }>(
         `SELECT d.layout, d.seed,
                 MAX(CASE WHEN ${d.utcDay('g.started_at')} = substr(d.seed, 7) THEN 1 ELSE 0 END) AS on_day,

@@ -1,16 +1,6 @@
 /**
- * Games and their move logs (GamesStore), with the reads of stats and tables from game-stats.ts.
- *
- * A game row is only ever changed by `saveMoves`: one transaction whose first statement is the conditional
- * UPDATE (`move_count` is the version: of two writers the second finds no row and writes nothing) of the new
- * log, the counters the server's replay gave and, on a win, the finish; then, for a win, the bookkeeping the
- * win moves (bookkeeping.ts: aggregates, days, the deal's record, achievements). A crash leaves the old row or
- * the new one with its aggregates, never a log without its finish.
- *
- * Two clocks (docs/fair-play.md): the server's time runs from the player's first view of the deal (`shown_at`,
- * from `first_shown`) to the finish, `time_ms`, a generated column; ranked wins also carry it in `ranked_ms`. The
- * player's own time (`play_ms`, the page's clock, the client's word) is what their own stats show: `own_ms` is
- * it, or the server's time for a game without one.
+ * Games and their move logs (GamesStore); the reads are in game-stats.ts. A row changes only through
+ * `saveMoves`, a versioned conditional UPDATE (docs/storage.md, "Wins and bookkeeping"); clocks: docs/fair-play.md.
  */
 import type { Sql } from '../db/sql.ts';
 import { recordStart, recordWin, winsOfDeal, type WonGame } from './bookkeeping.ts';
@@ -24,7 +14,6 @@ export function createGamesStore(sql: Sql): GamesStore {
     ...createGameStats(sql),
     async create(game) {
       await sql.transaction(async (tx) => {
-        // The player's first write makes their row.
         await tx.run('INSERT INTO players (id, created_at) VALUES (?, ?) ON CONFLICT (id) DO NOTHING', [
           game.playerId,
           game.now,
@@ -129,7 +118,7 @@ export function createGamesStore(sql: Sql): GamesStore {
           );
           return at;
         }
-        // Moved back only when it is earlier (an UPDATE that changes nothing still writes a row version on PostgreSQL).
+        // Only when earlier: a no-op UPDATE still writes a row version on PostgreSQL.
         const earlier = await tx.one<{ shown_at: number }>(
           'UPDATE first_shown SET shown_at = ? WHERE player_id = ? AND deal_id = ? AND shown_at > ? RETURNING shown_at',
           [at, playerId, dealId, at],

@@ -1,7 +1,4 @@
-/**
- * The six stores, written once (docs/server.md, "Storage"): each over a `Sql` (db/sql.ts) of the database the
- * server runs on, SQLite's one better-sqlite3 connection or a PostgreSQL pool.
- */
+/** The stores, written once over a `Sql` of either backend (docs/storage.md, "Stores"). */
 import type { Database } from 'better-sqlite3';
 import type pg from 'pg';
 import { postgresSql, sqliteSql, type Sql } from '../db/sql.ts';
@@ -28,10 +25,8 @@ export function createStores(sql: Sql, caches: MeasuredCache[] = []): Stores {
   };
 }
 
-/** The stores over one SQLite connection. */
 export const createSqliteStores = (db: Database, caches: MeasuredCache[] = []): Stores =>
   createStores(sqliteSql(db), caches);
 
-/** The stores over a PostgreSQL pool. */
 export const createPgStores = (pool: pg.Pool, caches: MeasuredCache[] = []): Stores =>
   createStores(postgresSql(pool), caches);

@@ -1,8 +1,4 @@
-/**
- * Players (PlayersStore): anonymous ids from the cookie, with an optional nickname, and the one-time links that
- * move a player to another browser. The row is written with the player's first game (games.ts), so a visit
- * alone stores nothing.
- */
+/** Players (PlayersStore): cookie ids, nicknames and transfer links. A row is written with the first game. */
 import type { Sql } from '../db/sql.ts';
 import { TRANSFER_MEMORY_MS, transferState } from './transfers.ts';
 import type { PlayerRow, PlayersStore, TransferState } from './types.ts';
@@ -35,7 +31,6 @@ export function createPlayersStore(sql: Sql): PlayersStore {
     },
     async createTransfer(tokenHash, playerId, now, expiresAt) {
       await sql.transaction(async (tx) => {
-        // A used or expired link is still told apart from a forged one for a while; older ones are forgotten.
         await tx.run('DELETE FROM transfers WHERE expires_at < ?', [now - TRANSFER_MEMORY_MS]);
         await tx.run('INSERT INTO transfers (token_hash, player_id, created_at, expires_at) VALUES (?, ?, ?, ?)', [
           tokenHash,

@@ -1,14 +1,11 @@
-/**
- * Replay links (ReplaysStore): one random token per game, made on the player's first ask and the same ever
- * after, and the solver's review of a finished game kept with it.
- */
+/** Replay links (ReplaysStore): one random token per game, and the solver's review kept with it. */
 import type { Sql } from '../db/sql.ts';
 import type { ReplayRow, ReplaysStore } from './types.ts';
 
 export function createReplaysStore(sql: Sql): ReplaysStore {
   return {
     async tokenFor(gameId, token, now) {
-      // PostgreSQL at READ COMMITTED: the SELECT sees the row another process committed while the INSERT waited on it.
+      // READ COMMITTED: the SELECT sees the row a concurrent INSERT committed.
       return sql.transaction(async (tx) => {
         await tx.run('INSERT INTO replays (token, game_id, created_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING', [
           token,

@@ -10,7 +10,7 @@ export function createSettingsStore(sql: Sql): SettingsStore {
       return (await sql.one<{ value: string }>(SELECT, [key]))?.value;
     },
     async getOrCreate(key, make) {
-      // PostgreSQL at READ COMMITTED: the SELECT sees a row another process committed while the INSERT waited on it.
+      // READ COMMITTED: the SELECT sees the row a concurrent INSERT committed.
       return sql.transaction(async (tx) => {
         await tx.run('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING', [key, make()]);
         return (await tx.one<{ value: string }>(SELECT, [key]))!.value;

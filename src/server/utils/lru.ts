@@ -1,19 +1,9 @@
-/**
- * A least-recently-used map bounded by bytes: every entry says what it holds (an estimate from
- * utils/sizes.ts, whose figures test/server/ops/memory.test.ts measures on the heap), and past `maxBytes`
- * the least recently used entries go. Bounding by count let a cache of 500 game states take 2 GB when
- * each was a 1,000-tile game with 100 shuffles. A Map whose insertion order is its use order.
- *
- * An entry larger than the whole budget is not kept at all. `onEvict` hears of every entry that leaves
- * (evicted, replaced or deleted), so a cache can account for what its entries share (services/games.ts).
- */
+/** An LRU Map bounded by bytes (docs/storage.md, "Caches bounded by bytes"). */
 
-/** What /healthz?detail=1 shows of a cache. */
-/** Bytes an entry costs besides its value: the Map's slot and the record of the value and its size (measured). */
 export const ENTRY_BYTES = 96;
 
 export interface CacheUsage {
-  readonly bytes: number; // estimated bytes held
+  readonly bytes: number;
   readonly maxBytes: number;
   readonly entries: number;
 }
@@ -25,15 +15,14 @@ export interface MeasuredCache {
 
 export class ByteLru<K, V> implements MeasuredCache {
   private readonly map = new Map<K, { value: V; bytes: number }>();
-  private held = 0; // bytes of the entries held
+  private held = 0;
 
   constructor(
-    readonly name: string, // for the health detail, e.g. 'game states'
+    readonly name: string,
     readonly maxBytes: number,
     private readonly onEvict?: (key: K, value: V) => void,
   ) {}
 
-  /** The value, now the most recently used. */
   get(key: K): V | undefined {
     const entry = this.map.get(key);
     if (entry === undefined) return undefined;
@@ -42,20 +31,17 @@ export class ByteLru<K, V> implements MeasuredCache {
     return entry.value;
   }
 
-  /**
-   * Keeps `value`, which holds `bytes` (its key included), as the most recently used; evicts the least
-   * recently used past the budget. The entry's own cost (ENTRY_BYTES) is added here.
-   */
+  /** Keeps `value` as the most recent, evicting past the budget. */
   set(key: K, value: V, valueBytes: number): void {
     this.delete(key);
     const bytes = valueBytes + ENTRY_BYTES;
-    if (bytes > this.maxBytes) return; // it would push out everything else and still not fit
+    if (bytes > this.maxBytes) return;
     this.map.set(key, { value, bytes });
     this.held += bytes;
     this.trim();
   }
 
-  /** Counts `delta` more (or fewer) bytes for an entry whose value grew (or shrank) in place; now the most recently used. */
+  /** Counts bytes a value gained in place. */
   resize(key: K, delta: number): void {
     const entry = this.map.get(key);
     if (entry === undefined) return;
@@ -66,7 +52,7 @@ export class ByteLru<K, V> implements MeasuredCache {
     this.trim();
   }
 
-  /** Counts bytes the cache holds beside its entries (what they share), or frees them with a negative `bytes`. */
+  /** Counts bytes shared by entries. */
   account(bytes: number): void {
     this.held += bytes;
     if (bytes > 0) this.trim();
@@ -80,7 +66,6 @@ export class ByteLru<K, V> implements MeasuredCache {
     this.onEvict?.(key, entry.value);
   }
 
-  /** The keys held, least recently used first. */
   keys(): K[] {
     return [...this.map.keys()];
   }

@@ -1,11 +1,6 @@
 /**
- * GET /api/deals/:layout/:seed[?mode=classic]: the deal JSON (docs/contracts.md, "Deal JSON"), as stored. A stored deal
- * never changes (same link, same board, forever), so caches may keep it for a day. It needs no
- * player; when one asks (their cookie came with it), this is the server showing them the deal: the
- * start of their ranked times on it (docs/fair-play.md, "The rule"), stored with the deal if it is new. Asked without a
- * cookie (or past the client's day of growth), a new deal is answered without a write, and
- * caches keep that answer for five minutes only: it is the board the link will be stored with as long as
- * the generator stays the same.
+ * GET /api/deals/:layout/:seed: the deal JSON as stored, cacheable for a day; a player asking is shown the deal
+ * (docs/http.md, "Deals over the API").
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -43,7 +38,7 @@ export default async function apiDeals(fastify: FastifyInstance): Promise<void> 
       if (!found.ok) return sendRefusalOrMiss(request, reply, found);
       const shown = found.value;
       if (playerId !== undefined && shown.id !== null) {
-        // A stamp is taken, not cleared, here: a publicly cacheable answer carries no Set-Cookie.
+        // A cacheable answer carries no Set-Cookie.
         await fastify.firstShown.show(
           playerId,
           client,

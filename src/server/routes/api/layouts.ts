@@ -5,7 +5,7 @@ import { LayoutListSchema } from '../../../shared/answers.ts';
 import { layoutSummaries } from '../../../engine/builtins.ts';
 
 export default async function apiLayouts(fastify: FastifyInstance): Promise<void> {
-  const body = JSON.stringify(layoutSummaries()); // in the engine's English;
+  const body = JSON.stringify(layoutSummaries());
   fastify.get(
     '/api/layouts',
     { schema: { response: { 200: LayoutListSchema, ...errorResponses() } }, config: { player: false } },

@@ -1,15 +1,6 @@
 /**
- * The daily deals (docs/contracts.md, "Pages"; the tables' rule: docs/fair-play.md, "The rule"):
- * - GET /daily: today's deal (UTC date; the layout of the day, seed daily-YYYY-MM-DD, relaxed), the same for
- *   everyone, with the day's table, this month's calendar (the days you won, clean or not, links to
- *   past days) and your daily streak.
- * - GET /daily/:date (YYYY-MM-DD, UTC): a past day's deal and its table, with that month's calendar.
- *   Every day from FIRST_DAILY to today; a future, malformed or impossible date is a 404. A past
- *   daily can be played: it counts for the player, but only games shown and started on the day stand
- *   on its table (services/fair-play.ts).
- * - POST /daily/name (form: name): a player with a ranked daily win (a win on a day's table) sets the
- *   name shown beside their times. Invalid, reserved and lookalike names (services/names.ts)
- *   re-show the page with the reason (400; 409 when another player's name looks the same).
+ * The daily deals: GET /daily (today's, with its table, calendar and streak), GET /daily/:date (a past day's),
+ * and POST /daily/name (docs/contracts.md, "Pages"; the tables' rule: docs/fair-play.md, "The rule").
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -41,11 +32,11 @@ import { geometryOfDeal } from '../../../engine/index.ts';
 import { boardPreview } from '../../view-models/head.ts';
 
 interface FormState {
-  error?: string; // why the name was refused
-  value?: string; // what was typed, shown back (escaped) with the error
+  error?: string;
+  value?: string; // shown back (escaped)
 }
 
-/** A refused name's message (NicknameBodySchema's, in English) → its sentence in the catalogs. */
+/** A refused name's English message → its catalog sentence. */
 const NAME_ERRORS: Readonly<Record<string, string>> = {
   'enter a name': 'daily.nameError.empty',
   [`a name is at most ${NICKNAME_MAX} characters`]: 'daily.nameError.long',
@@ -57,7 +48,7 @@ const NAME_ERRORS: Readonly<Record<string, string>> = {
   'that name is reserved': 'daily.nameError.reserved',
 };
 
-/** The weekdays' names in `locale`, Monday first: short for the calendar's head, long for its `abbr`. */
+/** Weekday names in `locale`, Monday first: short and long. */
 function weekdaysIn(locale: string): { short: string; long: string }[] {
   const short = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
   const long = new Intl.DateTimeFormat(locale, { weekday: 'long', timeZone: 'UTC' });
@@ -69,21 +60,18 @@ function weekdaysIn(locale: string): { short: string; long: string }[] {
 }
 
 export interface CalendarDay {
-  readonly day: string; // YYYY-MM-DD
-  readonly number: number; // day of the month
-  readonly state: 'clean' | 'won' | 'late' | 'open' | 'future'; // won on its day (clean or not), won after it, not won, not yet
+  readonly day: string;
+  readonly number: number;
+  readonly state: 'clean' | 'won' | 'late' | 'open' | 'future'; // on its day (clean or not), after it, not won, not yet
   readonly today: boolean;
-  readonly current: boolean; // the day the page shows
-  readonly url: string | null; // its page; null for days with no deal yet or before the first
+  readonly current: boolean;
+  readonly url: string | null; // null before the first day or after today
 }
 
 /** The first day of the month after the one that starts on `first`. */
 const nextMonth = (first: string): string => `${shiftDay(`${first.slice(0, 7)}-28`, 4).slice(0, 7)}-01`;
 
-/**
- * The month of `day` as weeks of seven (Monday first; null outside the month), with the player's results;
- * the month's and weekdays' names in `locale`.
- */
+/** The month of `day` as weeks of seven (Monday first; null outside it), with the player's results. */
 export function calendarOf(day: string, today: string, results: readonly DailyResult[], locale = 'en') {
   const byDay = new Map(results.map((r) => [r.day, r]));
   const first = `${day.slice(0, 7)}-01`;
@@ -104,7 +92,7 @@ export function calendarOf(day: string, today: string, results: readonly DailyRe
   while (cells.length % 7 !== 0) cells.push(null);
   const weeks: (CalendarDay | null)[][] = [];
   for (let i = 0; i < cells.length; i += 7) weeks.push(cells.slice(i, i + 7));
-  const previous = shiftDay(first, -1); // the last day of the month before
+  const previous = shiftDay(first, -1);
   const next = nextMonth(first);
   const months = new Intl.DateTimeFormat(locale, { month: 'long', timeZone: 'UTC' });
   const monthName = (d: string): string => months.format(Date.parse(`${d.slice(0, 7)}-01T00:00:00Z`));
@@ -137,12 +125,12 @@ async function renderDaily(
   const today = utcDate(now);
   const isToday = day === today;
   const seed = seedOfDay(day);
-  // Today's deal is everyone's: no client pays for it. A past day's may be new to the store: the client's budget pays.
-  const layout = dailyLayoutOf(day); // services/daily.ts: the turtle until 2026-12-31, then a layout of the day
+  // Today's deal is everyone's; a past day's new deal is paid from the client's budget.
+  const layout = dailyLayoutOf(day); // services/daily.ts
   const key = dealKey(layout, seed, DAILY_MODE);
   const playerId = request.playerId;
   const known = !request.isNewPlayer;
-  // A visitor without a cookie stores nothing, not even today's deal: it is made and shown.
+  // Without a cookie nothing is stored, not even today's deal.
   const client = isToday ? undefined : clientKey(request.ip);
   let found: ShownLookup = known ? await fastify.dealer.get(key, client) : await fastify.dealer.show(key, client);
   if (!found.ok && found.code === 'ERR_GROWTH') found = await fastify.dealer.show(key, client);
@@ -158,7 +146,7 @@ async function renderDaily(
   }));
   const monthStart = `${day.slice(0, 7)}-01`;
   const monthEnd = `${day.slice(0, 7)}-31`;
-  // The player's wins of daily seeds this month, on any layout: only each day's own layout counts.
+  // Wins of daily seeds on any layout: only each day's own layout counts.
   const results = known
     ? (await repo.dailyResults(playerId, DAILY_MODE, seedOfDay(monthStart), seedOfDay(monthEnd))).filter(
         (r) => r.layout === dailyLayoutOf(r.day),
@@ -186,7 +174,7 @@ async function renderDaily(
     date,
     isoDate: day,
     layout: layoutInfo(layout, i18n),
-    rotates: periodOf(day).layouts.length > 1, // a layout of the day, not the same layout every day
+    rotates: periodOf(day).layouts.length > 1,
     url: dealUrl(layout, seed, DAILY_MODE),
     difficulty: {
       band: found.value.deal.difficulty.band,
@@ -206,7 +194,7 @@ async function renderDaily(
   });
 }
 
-const DateParamsSchema = z.object({ date: z.string() }); // checked by the route: anything but a served day is a 404
+const DateParamsSchema = z.object({ date: z.string() }); // a day not served is a 404
 
 export default async function pagesDaily(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();

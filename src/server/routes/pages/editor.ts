@@ -1,19 +1,6 @@
 /**
- * The layout editor:
- * - GET /layouts/editor[?layout=CODE&z=N&name=…]: the editor with a draft (src/shared/draft.ts), rendered
- *   whole by the server so that it works before any script: every cell of the grid is a submit button of
- *   one GET form. `cell=x,y` (a click on a cell), `go=up|down` (the layer) and `go=left|right|higher|lower`
- *   (moving every tile) change the draft and answer 303 to the draft's own address; `from=ID` opens a
- *   built-in or custom layout in the editor (303). The page's script does the same in the browser.
- * - GET /layouts/editor.layout?layout=CODE&name=…: the draft as a KMahjongg `.layout` file, to download.
- * - POST /layouts/editor (form: `layout`, `name`): saves the draft as a custom layout, as an upload would be
- *   (services/custom-layouts.ts `save`: the same checks, budgets and rate limit), named `name` for the saver
- *   alone ("My layout" in their language when empty), then 303 to its page; a
- *   refusal re-shows the editor with the draft and the reason (400, 429, 503). Like every POST it needs the
- *   player cookie and our own origin (plugins/player.ts).
- * Every one of them is charged to the client's CPU budget by its draft's size before the work (EDITOR_COST;
- * docs/operations.md, "CPU budgets"): reading and editing a draft first, drawing and checking a page before it
- * is rendered. Past the budget: the error page, 429 with Retry-After.
+ * The layout editor: GET /layouts/editor works without script (every cell a submit button), the `.layout`
+ * download, and POST /layouts/editor to save (docs/http.md, "The layout editor").
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -53,33 +40,22 @@ import { cleanName, typedName } from '../../services/upload.ts';
 import { scriptData } from '../../view-models/script-json.ts';
 
 const EDITOR_PATH = '/layouts/editor';
-const MINUTE = 60_000; // ms
+const MINUTE = 60_000;
 
-/**
- * Candidate pairs the page's own answer to "can this be cleared?" may try (the script asks its worker with
- * the full search): enough for any layout drawn by hand, and a bound on what a page costs the server.
- */
+/** Pairs the page's own "can this be cleared?" may try: a bound on a page's cost. */
 export const PAGE_CHECK_BUDGET = 20_000;
 
-/**
- * Edits without script are page loads that parse, check and draw a draft of up to 1,000 tiles: a person
- * makes a few a second at most (each is two requests, the edit and its redirect), so an address may ask
- * for this many drafts a minute.
- */
+/** Drafts an address may ask for a minute (an edit without script is two requests). */
 const EDITOR_LIMIT = { max: 240, timeWindow: MINUTE } as const;
 
-/**
- * The main thread's time the editor takes, in ms, by the draft's tiles: a page (its check's search, its picture,
- * its grid and 400 KB of HTML) measured at 23-36 ms of CPU for 1,000 tiles, 8-14 ms for 144; reading, editing
- * and writing a draft's code 1.3-2.5 ms for 1,000 tiles (docs/operations.md, "CPU budgets").
- */
+/** Main-thread ms by the draft's tiles (docs/operations.md, "CPU budgets"). */
 export const EDITOR_COST = { pageMs: 3, pagePerTileMs: 0.04, editMs: 0.5, editPerTileMs: 0.002 } as const;
 const pageCostMs = (tiles: number): number => EDITOR_COST.pageMs + tiles * EDITOR_COST.pagePerTileMs;
 const editCostMs = (tiles: number): number => EDITOR_COST.editMs + tiles * EDITOR_COST.editPerTileMs;
-/** The tiles of a draft's code, known from its length before it is read (four characters a tile). */
+/** A code's tiles from its length (four characters a tile). */
 const tilesOfCode = (code: string | undefined): number => Math.ceil((code?.length ?? 0) / 4);
 
-const SAVE_BODY_LIMIT = 16 * 1024; // bytes: a draft of 1,000 tiles is 4,000 characters, with its name and layer
+const SAVE_BODY_LIMIT = 16 * 1024; // bytes: a 1,000-tile draft is 4,000 characters
 
 const CELL = /^(\d{1,3}),(\d{1,3})$/;
 
@@ -104,32 +80,30 @@ const EditorSaveSchema = z.object({
   z: z.coerce.number().int().min(0).max(MAX_LAYER).optional(),
 });
 
-/** A draft's name as typed, made safe to show: '' stays '' (the default name is the save's to choose). */
+/** A typed name made safe to show ('' stays ''). */
 const draftName = (raw: string | undefined): string => (raw === undefined || raw.trim() === '' ? '' : cleanName(raw));
 
-/** A sentence from a message: capital first letter, full stop. */
 const sentence = (s: string): string => `${s.charAt(0).toUpperCase()}${s.slice(1)}${/[.!?…]$/.test(s) ? '' : '.'}`;
 
-/** A download's file name: the draft's name in safe characters, or `layout`. */
 const fileName = (name: string): string => (name.replace(/[^A-Za-z0-9 _-]+/g, '').trim() || 'layout').slice(0, 40);
 
 interface PageState {
-  readonly error?: string; // why the last request was refused, in the player's language
-  readonly detail?: string; // what exactly, in English, where it helps (an address or form we could not read)
+  readonly error?: string; // in the player's language
+  readonly detail?: string; // English detail, where it helps
 }
 
 function renderEditor(reply: FastifyReply, status: number, draft: Draft, state: PageState = {}): FastifyReply {
   const i18n = reply.request.i18n;
   const { slots, z } = draft;
   const grid = gridOf(slots);
-  const geom = slots.length > 0 ? makeGeometry(slots) : undefined; // made once, for the check and the picture
+  const geom = slots.length > 0 ? makeGeometry(slots) : undefined;
   const check = checkDraft(slots, PAGE_CHECK_BUDGET, geom);
   const clash = overlapping(slots);
   const tiles = slots
     .map((s, i) => ({ ...s, clash: clash.has(i) }))
     .map((s) => ({ ...s, kind: s.z > z ? 'above' : s.z === z ? 'on' : s.z === z - 1 ? 'ghost' : 'below' }))
     .sort((a, b) => (a.kind === 'above' ? 1 : 0) - (b.kind === 'above' ? 1 : 0)); // outlines on top
-  // The cells of layer z that a tile covers, marked once: not a search of every tile for every cell.
+  // Each covered cell of layer z marked once, not searched per cell.
   const covered = new Uint8Array(grid.width * grid.height);
   for (const s of slots)
     if (s.z === z)
@@ -144,7 +118,7 @@ function renderEditor(reply: FastifyReply, status: number, draft: Draft, state: 
   return reply.code(status).page('editor', {
     title: i18n.t('editor.title'),
     nav: 'play',
-    editor: true, // views/layout.eta: the editor's own style and script
+    editor: true,
     draft,
     code: makeDraftCode(slots),
     grid,
@@ -167,7 +141,6 @@ function renderEditor(reply: FastifyReply, status: number, draft: Draft, state: 
   });
 }
 
-/** The edit a GET asks for, if any (a cell, a layer, a move). */
 function editOf(draft: Draft, cell: string | undefined, go: string | undefined): DraftEdit | null {
   if (cell !== undefined) {
     const [, x, y] = CELL.exec(cell)!;
@@ -178,20 +151,19 @@ function editOf(draft: Draft, cell: string | undefined, go: string | undefined):
   if (go === 'right') return moveDraft(draft, 1, 0);
   if (go === 'higher') return moveDraft(draft, 0, -1);
   if (go === 'lower') return moveDraft(draft, 0, 1);
-  if (go === 'name') return { ok: true, draft }; // the form sent by Enter in the name field: just the new name
+  if (go === 'name') return { ok: true, draft }; // Enter in the name field: just the new name
   return null;
 }
 
 export default async function pagesEditor(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  /** Charges `ms` of the editor's work to the request's client; true when refused (the 429/503 page is sent). */
+  /** Charges the editor's work; true when refused (the page is sent). */
   const spent = async (request: FastifyRequest, reply: FastifyReply, ms: number): Promise<boolean> => {
     const refusal = await fastify.cpuBudget.charge(clientKey(request.ip), ms, 'editor');
     if (refusal) sendRefusal(request, reply, refusal);
     return refusal !== undefined;
   };
-  /** renderEditor, charged first by the draft's tiles. */
   const render = async (reply: FastifyReply, status: number, draft: Draft, state?: PageState) =>
     (await spent(reply.request, reply, pageCostMs(draft.slots.length)))
       ? reply
@@ -213,12 +185,12 @@ export default async function pagesEditor(fastify: FastifyInstance): Promise<voi
         if (!layout)
           return sendError(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${q.from} to open`);
         if (await spent(request, reply, editCostMs(layout.slots.length))) return reply;
-        const name = builtin ? builtinName(builtin, request.i18n) : layout.name; // a built-in in the player's language
+        const name = builtin ? builtinName(builtin, request.i18n) : layout.name;
         const opened = draftOf(layout.slots, name);
         if (!opened) return render(reply, 400, EMPTY_DRAFT, { error: request.i18n.t('editor.tooLarge', { name }) });
         return reply.redirect(`${EDITOR_PATH}${draftQuery(opened)}`, 303);
       }
-      // Charged by the code's length before it is read; the page, if one is drawn, before it is drawn.
+      // Charged by the code's length before it is read.
       if (await spent(request, reply, editCostMs(tilesOfCode(q.layout)))) return reply;
       const parsed = q.layout === undefined ? { ok: true as const, slots: [] } : parseDraftCode(q.layout);
       if (!parsed.ok)
@@ -251,7 +223,7 @@ export default async function pagesEditor(fastify: FastifyInstance): Promise<voi
       const parsed = parseDraftCode(request.query.layout ?? '');
       if (!parsed.ok) return sendError(request, reply, 'ERR_LAYOUT', parsed.message);
       const valid = validateSlots(parsed.slots);
-      // An odd count or an unclearable shape is still a layout file; tiles sharing room are not.
+      // An odd count or unclearable shape is still a file; overlapping tiles are not.
       if (!valid.ok && valid.error !== LayoutError.Odd) return sendError(request, reply, 'ERR_LAYOUT', valid.message);
       const name = draftName(request.query.name) || request.i18n.t('client.editor.myLayout');
       const text = makeKmahjongg(makeLayout('draft', name, '', parsed.slots));
@@ -270,7 +242,7 @@ export default async function pagesEditor(fastify: FastifyInstance): Promise<voi
       bodyLimit: SAVE_BODY_LIMIT,
       schema: { body: EditorSaveSchema },
       attachValidation: true,
-      config: { rateLimit: LIMITS.uploadLayout }, // what an upload may: each may deal a layout once
+      config: { rateLimit: LIMITS.uploadLayout },
     },
     async (request: FastifyRequest<{ Body: z.infer<typeof EditorSaveSchema> }>, reply) => {
       if (request.validationError)
@@ -296,7 +268,7 @@ export default async function pagesEditor(fastify: FastifyInstance): Promise<voi
       }
       const saved = await fastify.layouts.save({
         slots: parsed.slots,
-        name: typed.name || request.i18n.t('client.editor.myLayout'), // the field's placeholder, the saver's own name
+        name: typed.name || request.i18n.t('client.editor.myLayout'),
         typed: typed.name !== '',
         playerId: request.playerId,
         client: clientKey(request.ip),

@@ -1,11 +1,6 @@
 /**
- * GET /stats/export.csv and /stats/export.json: every game of the player, one row each, oldest first
- * (layout, seed, mode, started, finished, result, time, ranked, hints, shuffles, undos, moves, link, ranked time,
- * band, achievements): the time is the player's own (docs/fair-play.md, "Two clocks"), the ranked time the
- * server's for a ranked win, the band the deal's difficulty band when the game began (empty for games begun
- * before deals had one), the achievements those the game earned (their ids; in CSV joined by spaces).
- * Streamed a page at a time, so 100,000 games cost no more memory than 500. A player with no games
- * gets a 404 that says so.
+ * GET /stats/export.csv and .json: every game of the player, oldest first, streamed a page at a time; the time
+ * is the player's own, the ranked time the server's (docs/fair-play.md, "Two clocks"). No games: 404.
  */
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -24,16 +19,16 @@ export interface ExportGame {
   started: string; // ISO 8601, UTC
   finished: string | null;
   result: 'won' | 'stuck' | 'unfinished';
-  timeMs: number | null; // the player's own time (their page's clock; the server's for games without one)
+  timeMs: number | null;
   ranked: boolean;
   hints: number;
   shuffles: number;
   undos: number;
   moves: number;
   link: string;
-  rankedMs: number | null; // a ranked win's time on the server's clock, from the deal's first view
-  band: string | null; // the deal's difficulty band when the game began; null before deals had one
-  achievements: string[]; // the achievements this game earned (docs/server.md, "Achievements")
+  rankedMs: number | null;
+  band: string | null; // null before deals had bands
+  achievements: string[];
 }
 
 export const CSV_COLUMNS = [
@@ -76,7 +71,7 @@ export function exportGame(row: ExportRow, origin: string, earned: readonly stri
   };
 }
 
-/** One CSV field: quoted when it needs it; a leading = + - @ is neutralised so a spreadsheet never runs it as a formula. */
+/** One CSV field, quoted when needed; a leading = + - @ is neutralised so it never runs as a formula. */
 export function csvField(value: string | number | boolean | null): string {
   if (value === null) return '';
   let text = String(value);
@@ -108,11 +103,10 @@ export function csvLine(game: ExportGame): string {
 
 export default async function pagesExport(fastify: FastifyInstance): Promise<void> {
   const repo = fastify.gamesStore;
-  // The file leaves the site: its links are absolute with PUBLIC_ORIGIN, else paths (never from the Host header,
-  // which the client chooses: docs/operations.md, "Security").
+  // Absolute links from PUBLIC_ORIGIN only, never from the client's Host header.
   const originOf = (): string => fastify.publicOrigin ?? '';
 
-  /** The achievements of the player's games: game id → achievement ids (a handful of rows, read once). */
+  /** Game id → achievement ids earned. */
   async function earnedOf(playerId: string): Promise<(gameId: string) => string[]> {
     const byGame = new Map<string, string[]>();
     for (const row of held(await repo.achievementsOf(playerId)))
@@ -120,7 +114,6 @@ export default async function pagesExport(fastify: FastifyInstance): Promise<voi
     return (gameId) => byGame.get(gameId) ?? [];
   }
 
-  /** The player's games a page at a time, or undefined when they have none. */
   async function pagesOf(request: FastifyRequest): Promise<AsyncGenerator<ExportRow[]> | undefined> {
     if (request.isNewPlayer) return undefined;
     const first = await repo.exportPage(request.playerId, 0, PAGE);

@@ -1,16 +1,6 @@
 /**
- * Your own layouts (docs/contracts.md, "Pages"):
- * - GET /layouts/new: the upload form (a file, and for a GNOME .map the map's name; the layout's own name).
- * - POST /layouts (multipart: `file`, a layout and for a KMahjongg .layout its .desktop beside it; optional
- *   `name`, the map; optional `title`, the uploader's name of it): reads, checks and stores the layout
- *   (services/custom-layouts.ts), then 303 to its page. A bad file re-shows the form with the
- *   reason: 400 (413 past MAX_UPLOAD_BYTES; 429/503 past the budget of new layouts).
- * - GET /layouts/:id: a custom layout's page: picture, tiles, who may play it, new games; its name is the
- *   viewer's own if they named it (with a form to rename it), else the neutral one (customName).
- * - POST /layouts/:id/name (form: `name`): the player renames their layout, then 303 to its page.
- * - GET /api/layouts/:id: a layout's slots as JSON, built in or custom: everything a browser needs to
- *   deal it itself with the engine (offline play).
- * Multipart is parsed only here: the plugin is registered in this route plugin's own context.
+ * Your own layouts: the upload form and POST /layouts, a custom layout's page and rename, and GET
+ * /api/layouts/:id for offline play (docs/contracts.md, "Pages"). Multipart is parsed only in this context.
  */
 import multipart, { type MultipartFile, type MultipartValue } from '@fastify/multipart';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -31,17 +21,16 @@ import { sendMiss } from '../../services/misses.ts';
 import { scriptData } from '../../view-models/script-json.ts';
 
 interface FormState {
-  error?: string; // why the file was refused (English: the page shows it in the player's language by its code)
-  code?: ErrorCode; // the refusal's code; by the status when not given
-  mapName?: string; // the map name that was sent, shown back (escaped)
-  title?: string; // the layout's name that was typed, shown back (escaped)
+  error?: string; // English; the page shows the code's sentence
+  code?: ErrorCode;
+  mapName?: string;
+  title?: string;
 }
 
 const NO_FILE = 'choose a .layout or .map file to upload';
 const NO_LAYOUT = 'a .desktop file only names the KMahjongg .layout beside it: choose the .layout too';
 const TWO_LAYOUTS = 'send one layout file at a time (for a KMahjongg .layout, its .desktop may come beside it)';
 
-/** Is this file name a KMahjongg `.desktop` (the layout's name and translations)? */
 const isDesktop = (filename: string): boolean => /\.desktop$/i.test(filename);
 
 interface UploadForm {
@@ -49,7 +38,7 @@ interface UploadForm {
   filename: string;
   desktop?: Buffer;
   mapName: string;
-  title: string; // the uploader's name of it, typedName's ('' for the file's)
+  title: string;
 }
 
 type FormError = { error: string; status: number; code?: ErrorCode; mapName: string; title: string };
@@ -64,10 +53,7 @@ const RenameSchema = z.object({
     .default(''),
 });
 
-/**
- * The upload form, with why the last file was refused: a sentence in the player's language for its code,
- * and, for a file we could not read as a layout, what exactly was wrong (the reader's English, marked so).
- */
+/** The upload form, with the last refusal (and the reader's English detail). */
 function renderForm(request: FastifyRequest, reply: FastifyReply, status: number, form: FormState = {}): FastifyReply {
   const i18n = request.i18n;
   let error: { message: string; detail: string | null } | null = null;
@@ -87,7 +73,6 @@ function renderForm(request: FastifyRequest, reply: FastifyReply, status: number
   });
 }
 
-/** The form's files, map name and title; a refusal message for anything else. */
 async function readForm(request: FastifyRequest): Promise<UploadForm | FormError> {
   const files: { bytes: Buffer; filename: string }[] = [];
   let mapName = '';
@@ -104,7 +89,7 @@ async function readForm(request: FastifyRequest): Promise<UploadForm | FormError
       if (part.type === 'file') {
         const f = part as MultipartFile;
         if (f.fieldname !== 'file') {
-          await f.toBuffer().catch(() => undefined); // drain it
+          await f.toBuffer().catch(() => undefined);
           return refuse(
             `unexpected file field ${JSON.stringify(f.fieldname.slice(0, 40))}; the layout goes in the field called file`,
             400,
@@ -128,7 +113,7 @@ async function readForm(request: FastifyRequest): Promise<UploadForm | FormError
               title: '',
             };
           title = typed.name;
-        } // nothing else is read
+        }
       }
     }
   } catch (error) {
@@ -138,14 +123,13 @@ async function readForm(request: FastifyRequest): Promise<UploadForm | FormError
     if (code === 'FST_FILES_LIMIT') return refuse(TWO_LAYOUTS, 413);
     if (code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT')
       return refuse('the form has too many fields; send the file, a map name for a .map, and a name', 413);
-    // The parser's own errors (a cut-off or malformed body: "Unexpected end of multipart data") carry
-    // no status; they are the client's. A 5xx stays ours.
+    // The parser's own errors carry no status: they are the client's.
     const status = (error as { statusCode?: number }).statusCode;
     if (status === undefined || (status >= 400 && status < 500))
       return refuse('the upload could not be read (the form data was cut off or malformed); send the form again', 400);
     throw error;
   }
-  // A KMahjongg .layout may come with its .desktop (chosen together in the file picker): the one names the other.
+  // A .layout may come with its .desktop.
   const desktops = files.filter((f) => isDesktop(f.filename));
   const layouts = files.filter((f) => !isDesktop(f.filename) && (f.filename !== '' || f.bytes.length > 0));
   if (layouts.length > 1 || desktops.length > 1) return refuse(TWO_LAYOUTS, 400);
@@ -154,7 +138,7 @@ async function readForm(request: FastifyRequest): Promise<UploadForm | FormError
   return { ...layout, desktop: desktops[0]?.bytes, mapName, title };
 }
 
-/** The layout's page: its name the viewer's own when they named it, else the neutral one; `renameError` a refusal to show. */
+/** The layout's page, named as the viewer named it, else neutrally. */
 async function renderLayoutPage(
   fastify: FastifyInstance,
   request: FastifyRequest,
@@ -166,14 +150,13 @@ async function renderLayoutPage(
   const id = info.id;
   const i18n = request.i18n;
   const path = `/layouts/${id}`;
-  const neutral = customName(id, i18n); // what everyone else sees: never another player's words
+  const neutral = customName(id, i18n); // never another player's words
   const own = request.isNewPlayer ? undefined : await fastify.layouts.ownName(request.playerId, id);
   const name = own ?? neutral;
   const geom = geometryOf(info.layout);
   return reply.code(status).page('custom-layout', {
     title: name,
-    // The preview: the layout with its set of faces spread over it (no deal: a layout page has none). Shared
-    // links show it to others, and the image is cached for everyone: always the neutral name.
+    // Shared and cached for everyone: always the neutral name.
     preview: geom.ok
       ? boardPreview(fastify.previews, fastify.publicOrigin, request.i18n, {
           title: neutral,
@@ -204,10 +187,10 @@ async function renderLayoutPage(
 export default async function pagesLayouts(fastify: FastifyInstance): Promise<void> {
   await fastify.register(multipart, {
     limits: {
-      fileSize: MAX_UPLOAD_BYTES, // bigger files stop here: 413 on the form
-      files: 2, // a layout, and a KMahjongg .layout's .desktop beside it
+      fileSize: MAX_UPLOAD_BYTES,
+      files: 2,
       fields: 4,
-      fieldSize: MAP_NAME_MAX * 4, // bytes of a field's value: a longer map name or title is refused
+      fieldSize: MAP_NAME_MAX * 4,
       parts: 7,
       headerPairs: 20,
     },
@@ -249,7 +232,7 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
     const { id } = request.params;
     const info = await fastify.layouts.custom(id);
     if (!info) {
-      if (layoutById(id)) return reply.redirect(newDealUrl(id, 'relaxed'), 302); // a built-in has no page of its own: play it
+      if (layoutById(id)) return reply.redirect(newDealUrl(id, 'relaxed'), 302); // a built-in has no page: play it
       return sendMiss(
         request,
         reply,
@@ -306,7 +289,7 @@ export default async function pagesLayouts(fastify: FastifyInstance): Promise<vo
       const info = builtin ? undefined : await fastify.layouts.custom(id);
       const layout = builtin ?? info?.layout;
       if (!layout) return sendMiss(request, reply, 'ERR_UNKNOWN_LAYOUT', `there is no layout called ${id}`);
-      // A custom layout never changes under its id (ids are by content); a built-in may in a new version.
+      // A custom layout never changes under its id; a built-in may.
       return reply
         .header('cache-control', builtin ? 'public, max-age=300' : 'public, max-age=86400')
         .send({ id, name: layout.name, tiles: layout.slots.length, slots: layout.slots.map((s) => [s.x, s.y, s.z]) });

@@ -1,18 +1,6 @@
 /**
- * Replays (docs/server.md, "Replays"):
- * - GET /replay/:token[?move=K]: the board after the game's first K moves (0 without `move`), server-rendered,
- *   with `#board` as on a play page (its tiles disabled), steps back and forth as links (and keys and a play
- *   button with the page's script), the move's pair marked, and where the win was lost, from the solver's
- *   review. K that is not a whole number from 0 to the moves the server has is redirected (302) to the nearest
- *   such position. Nothing about the player is shown. Public: no player cookie is read or made. The page's own
- *   work (replaying K moves, rendering the board) is charged to the client's CPU budget first, and so is a
- *   review it has to make (services/replays.ts); past the budget, 429.
- * - POST /replay (form field `game`): the stats page's "Share replay" without script: 303 to the game's
- *   replay page (the game's own player only, as the API's POST /api/games/:id/replay).
- * - POST /replay/:token/play-on (form field `move`): "Play on from move K" of a replay, for anyone with a
- *   player cookie (the replay is public already): a new unranked game of the deal from the position after K
- *   moves (services/games.ts playOn), then 303 to the deal's page, which opens it. POST /play-on (form fields
- *   `game`, `move`): the same from one's own game, the API's POST /api/games/:id/play-on without script.
+ * Replays: GET /replay/:token (public, charged to the CPU budget), the script-free share form, and play-on
+ * from a replay or one's own game (docs/server.md, "Replays").
  */
 import { viewerOf } from '../../services/custom-layouts.ts';
 import type { FastifyInstance } from 'fastify';
@@ -33,13 +21,10 @@ import { boardView } from '../../view-models/board.ts';
 import { boardPreview } from '../../view-models/head.ts';
 import { scriptJson } from '../../view-models/script-json.ts';
 
-/** How long a page waits for the solver's review before it shows the replay without it (it is kept when done). */
+/** How long a page waits for the review before showing the replay without it. */
 const REVIEW_WAIT_MS = 3000;
 
-/**
- * The position a `move` parameter asks for, among 0 … moves: `exact` when it is one as written (digits only),
- * else the nearest one (a number out of range is clamped, a fraction rounded down, anything else is the start).
- */
+/** The position `move` asks for: `exact` when written as one, else the nearest. */
 export function askedMove(raw: unknown, moves: number): { k: number; exact: boolean } {
   if (raw === undefined) return { k: 0, exact: true };
   const text = Array.isArray(raw) ? raw[0] : raw;
@@ -49,7 +34,6 @@ export function askedMove(raw: unknown, moves: number): { k: number; exact: bool
   return { k: Number.isNaN(n) ? 0 : Math.min(moves, Math.max(0, Math.floor(n))), exact: false };
 }
 
-/** n of total as a CSS percentage (the timeline's marks). */
 const share = (n: number, total: number): string => `${total === 0 ? 0 : ((100 * n) / total).toFixed(2)}%`;
 
 const NO_REPLAY = 'there is no replay at this link; was it copied whole?';
@@ -57,7 +41,7 @@ const NO_REPLAY = 'there is no replay at this link; was it copied whole?';
 export default async function pagesReplay(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  /** The review, if it comes within REVIEW_WAIT_MS (else null: the page says it is not known yet). */
+  /** The review, if it comes in time (else null). */
   async function reviewSoon(
     open: Parameters<typeof fastify.replays.review>[0],
     client: string,
@@ -96,7 +80,6 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
       const frame = frameOf(game, open.log, k);
       const { layout, seed, mode } = open.row;
       const i18n = request.i18n;
-      // A built-in named in the player's language; a custom layout by the viewer's own name if they named it.
       const { name, neutral } = await fastify.layouts.viewerName(layout, i18n, viewerOf(request));
       const loss = review ? fastify.replays.lossAt(open, review) : null;
       const lossHere = loss !== null && loss.at === k;
@@ -108,9 +91,9 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
       const title = i18n.t('replay.title', { name, seed });
       return reply.page('replay', {
         title,
-        // The preview shows the board as this step does; a cleared board, the deal it was cleared from.
+        // The preview shows this step's board (a cleared board: its deal).
         preview: boardPreview(fastify.previews, fastify.publicOrigin, i18n, {
-          title: i18n.t('replay.title', { name: neutral, seed }), // for everyone who opens the link
+          title: i18n.t('replay.title', { name: neutral, seed }),
           path: k === 0 ? `/replay/${encodeURIComponent(token)}` : replayUrl(token, k),
           layout,
           name: neutral,
@@ -136,7 +119,6 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
         }),
         counters: { left: game.left, pairs: availablePairs(game).length },
         status: statusOf(game),
-        // What the game came to, as far as the server has it (no name, no time, no other game).
         outcome: finished ? 'won' : open.row.status === 'stuck' ? 'stuck' : 'playing',
         help: { hints: open.row.hints, shuffles: open.row.shuffles, undos: open.row.undos },
         links: {
@@ -145,7 +127,6 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
           next: step(k + 1),
           last: step(moves),
         },
-        // Why the win was lost, shown with its position; play on from the board before the losing move.
         loss: loss && {
           reason: loss.reason,
           here: lossHere,
@@ -159,7 +140,6 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
           lostHere: isLostAt(lost, k),
           complete: review.complete,
           settled: review.settled,
-          // The timeline's lost stretches, as shares of the game (the page's bar).
           spans: lost.map((s) => ({
             from: s.from,
             to: s.to,
@@ -170,7 +150,6 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
         },
         at: share(k, moves),
         dealLink: dealUrl(layout, seed, mode),
-        // For the page's script (src/client/replay.ts): the deal, the log and boards, the review.
         replayData: scriptJson(
           `{"token":${JSON.stringify(token)},"move":${k},"log":${JSON.stringify(open.log)},` +
             `"boards":${JSON.stringify(open.boards)},"lost":${JSON.stringify(lost)},` +
@@ -184,7 +163,6 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
   app.post(
     '/replay',
     {
-      // `move`: open the replay at that position (the stats page's lost games open it at the losing move).
       schema: { body: z.object({ game: GameIdSchema, move: PlayOnBodySchema.shape.move.optional() }) },
       config: { rateLimit: LIMITS.shareReplay },
     },
@@ -207,7 +185,7 @@ export default async function pagesReplay(fastify: FastifyInstance): Promise<voi
       if (!open) return sendError(request, reply, 'ERR_NO_REPLAY', NO_REPLAY);
       const made = await fastify.games.playOn(request.playerId, open.row.id, request.body.move, {
         client: clientKey(request.ip),
-        open: true, // the replay is public: whoever has its link may play on from it, in a game of their own
+        open: true, // the replay is public: anyone may play on from it
       });
       if ('ok' in made) return sendRefusal(request, reply, made);
       return reply.redirect(dealUrl(made.layout, made.seed, made.mode as Mode), 303);

@@ -1,12 +1,6 @@
 /**
- * Stats that follow the player to another browser (docs/contracts.md, "Pages"):
- * - POST /stats/transfer: makes a one-time link /transfer/:token for the player (valid 15 minutes,
- *   single use, 192 random bits; only its sha256 is stored) and shows it. Rate limited.
- * - GET /transfer/:token: a confirmation page saying what will happen (nothing changes yet).
- * - POST /transfer/:token: uses the link once and makes this browser that player (the signed cookie).
- *   The games this browser had stay under its old id, which no browser holds any more; they are not
- *   merged (two players' move logs and clocks cannot become one honestly).
- * An expired or used link is 410, a forged or unknown one 404: a page that says so; nothing changes.
+ * Stats that follow the player: POST /stats/transfer makes a one-time link (15 minutes, only its sha256 kept),
+ * GET /transfer/:token says what will happen, POST uses it; games are never merged (docs/contracts.md, "Pages").
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -30,19 +24,19 @@ const TokenParamsSchema = z.object({ token: z.string().max(64) });
 export default async function pagesTransfer(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const players = fastify.playersStore;
-  // PUBLIC_ORIGIN, else a path the page's script completes with its own origin: never the Host header (the client's).
+  // PUBLIC_ORIGIN, else a path: never the client's Host header.
   const origin = (): string => fastify.publicOrigin ?? '';
   const https = (request: FastifyRequest): boolean =>
     (fastify.publicOrigin?.startsWith('https://') ?? false) || request.protocol === 'https';
 
-  /** Games this browser's player has (the confirmation says what becomes of them). */
+  /** Games this browser's player has. */
   async function gamesOf(request: FastifyRequest): Promise<number> {
     if (request.isNewPlayer) return 0;
     const totals = await fastify.gamesStore.layoutTotals(request.playerId);
     return totals.reduce((n, t) => n + t.played, 0);
   }
 
-  /** The page for a link that cannot be used: 404 for one we never made, 410 for one expired or used. */
+  /** 404 for a link we never made, 410 for one expired or used. */
   function refuse(
     request: FastifyRequest,
     reply: FastifyReply,
