@@ -1,29 +1,19 @@
-/**
- * Command-line flags: Node's `util.parseArgs` with this CLI's rules and messages, and typed readers.
- *
- * Implementation notes: each command declares its flags; anything else is a
- * UsageError (the CLI prints its message as one line and exits with status 2).
- * `--flag value` and `--flag=value` both work; a value may start with a single
- * dash (seeds may), but never with `--`, so `--seed --mode` reports the missing
- * seed instead of taking `--mode` as one. A switch takes no value. Every flag
- * may appear once.
- */
+/** Command-line flags: Node's `util.parseArgs` with this CLI's rules and messages (docs/cli.md, "Flags"). */
 import { parseArgs } from 'node:util';
 import { MODES, SEED_PATTERN, type Mode } from '../engine/index.ts';
 
-/** The environment variables a command reads (DATABASE_PATH, DATABASE_URL, MAHJONG_LAYOUTS_DIR): the process's, or a test's. */
+/** The environment a command reads: the process's, or a test's. */
 export type Env = Readonly<Record<string, string | undefined>>;
 
-/** Bad input from the user: reported as one line on stderr, exit status 2. */
+/** Bad input: one line on stderr, exit status 2. */
 export class UsageError extends Error {}
 
-/** Thrown when the user asks for help: usage goes to stdout, exit status 0. */
+/** Help asked for: usage on stdout, exit status 0. */
 export class HelpRequested extends Error {}
 
 export type FlagKind = 'value' | 'switch';
 export type FlagSpec = Readonly<Record<string, FlagKind>>; // flag name without the dashes → kind
 
-/** Parsed flags: a value flag maps to its text, a switch to true. */
 export class Flags {
   constructor(
     readonly command: string,
@@ -34,20 +24,18 @@ export class Flags {
     return this.values.has(name);
   }
 
-  /** The text of a value flag, or undefined when it was not given. */
   text(name: string): string | undefined {
     const v = this.values.get(name);
     return typeof v === 'string' ? v : undefined;
   }
 
-  /** The text of a value flag that must be given. */
   required(name: string): string {
     const v = this.text(name);
     if (v === undefined) throw new UsageError(`${this.command} needs --${name}`);
     return v;
   }
 
-  /** A seed (docs/contracts.md, "Deal JSON"): 1–32 characters of A–Z, a–z, 0–9, _ and -. */
+  /** A seed (docs/contracts.md, "Deal JSON"): 1–32 of A–Z, a–z, 0–9, _ and -. */
   seed(name = 'seed', fallback?: string): string {
     const v = fallback === undefined ? this.required(name) : (this.text(name) ?? fallback);
     if (!SEED_PATTERN.test(v))
@@ -55,7 +43,7 @@ export class Flags {
     return v;
   }
 
-  /** A whole number in [min, max]; `fallback` when the flag is absent. */
+  /** A whole number in [min, max]; `fallback` when absent. */
   integer(name: string, fallback: number, min: number, max: number): number {
     const v = this.text(name);
     if (v === undefined) return fallback;
@@ -74,15 +62,9 @@ export class Flags {
   }
 }
 
-/** A short, printable excerpt of user text for a message. */
 export const quote = (s: string): string => JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 
-/**
- * Parses `argv` (the words after the command) against `spec`, with Node's `util.parseArgs` splitting
- * the words into flags, their values and positionals (its tokens, in order). It runs without its own
- * strict mode, whose messages name Node's conventions, not ours: the checks below keep this CLI's
- * messages, each naming the word as it was typed (parseArgs splits `-abc` into three tokens of one word).
- */
+/** Parses `argv` (the words after the command) against `spec`; messages name each word as typed. */
 export function parseFlags(command: string, argv: readonly string[], spec: FlagSpec): Flags {
   const values = new Map<string, string | true>();
   const known = Object.keys(spec)
@@ -99,7 +81,6 @@ export function parseFlags(command: string, argv: readonly string[], spec: FlagS
       throw new UsageError(`${command}: unexpected argument ${quote(word)}`);
     const eq = word.indexOf('=');
     const name = (eq < 0 ? word : word.slice(0, eq)).replace(/^--?/, '');
-    // A single dash, `--`, a short flag or an unknown one.
     if (token.kind !== 'option' || !word.startsWith('--') || !Object.hasOwn(spec, name) || token.name !== name)
       throw new UsageError(
         `${command}: unknown flag ${quote(eq < 0 ? word : word.slice(0, eq))} (flags: ${known || 'none'})`,
@@ -110,7 +91,7 @@ export function parseFlags(command: string, argv: readonly string[], spec: FlagS
       values.set(name, true);
       continue;
     }
-    // A value may start with one dash (seeds may), never with two: `--seed --mode` lacks its seed.
+    // A value never starts with two dashes: `--seed --mode` lacks its seed.
     const value = token.inlineValue === false && token.value?.startsWith('--') ? undefined : token.value;
     if (value === undefined || value === '') throw new UsageError(`${command}: --${name} needs a value`);
     values.set(name, value);
@@ -118,7 +99,6 @@ export function parseFlags(command: string, argv: readonly string[], spec: FlagS
   return new Flags(command, values);
 }
 
-/** Exactly one of the named flags must be given; returns its name. */
 export function exactlyOne(flags: Flags, names: readonly string[]): string {
   const given = names.filter((n) => flags.has(n));
   const list = names.map((n) => `--${n}`).join(' or ');

@@ -1,25 +1,7 @@
 /**
- * The file a PostgreSQL backup is written to (`backup PATH` with DATABASE_URL; docs/operations.md, "Backups"):
- * gzip-compressed JSON lines, one self-checking file.
- *
- *   {"format":"mahjong-postgres-backup","version":1,"createdAt":ms,"server":"PostgreSQL 16.4 …",
- *    "migrations":[{"version","name","checksum"}…],"tables":[{"name","rows"}…]}    the header
- *   ["table","players"]                                                             a table begins
- *   {"id":"…","nickname":null,…}                                                     its rows, one a line, as
- *   …                                                                                PostgreSQL's row_to_json wrote them
- *   ["end",{"lines":N,"sha256":"…"}]                                                the trailer
- *
- * After the header, a line that starts with `[` is a marker and one that starts with `{` a row, whatever the
- * tables' columns are called.
- * Tables come in an order where every table follows those its foreign keys point at, so a restore loads them
- * in file order. `rows` in the header counts each table's rows in the same snapshot, `lines` counts the lines
- * before the trailer, and `sha256` is the hash of those lines (each with its newline): a restore reads the
- * whole file first and refuses one that is cut short, changed or damaged before it touches a database.
- *
- * Implementation notes: a row's line is the text PostgreSQL made (`row_to_json(t)::text`), never parsed
- * into JavaScript numbers on the way, so bigint values, bytea and timestamps keep their exact text; the
- * restore hands batches of lines back to PostgreSQL (`json_populate_recordset`), which reads them with the
- * column types of the table. JSON text has no raw line breaks (they are escaped inside strings).
+ * The PostgreSQL backup file (docs/operations.md, "Backups"): gzip-compressed JSON lines, header, tables and a
+ * hashed trailer, checked whole before a restore. The layout and why rows stay text: docs/cli.md, "The
+ * PostgreSQL backup file".
  */
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream, type WriteStream } from 'node:fs';
@@ -33,7 +15,7 @@ export const FORMAT_VERSION = 1;
 export interface BackupHeader {
   readonly format: typeof FORMAT;
   readonly version: number; // FORMAT_VERSION
-  readonly createdAt: number; // ms since the epoch, the database server's clock at the snapshot
+  readonly createdAt: number; // ms epoch, the database's clock at the snapshot
   readonly server: string; // PostgreSQL's version() at the snapshot
   readonly migrations: readonly AppliedMigration[]; // schema_migrations at the snapshot, in order
   readonly tables: readonly { readonly name: string; readonly rows: number }[]; // in load order
@@ -47,10 +29,10 @@ interface Trailer {
 /** The line that starts a table's rows. */
 export const tableLine = (name: string): string => JSON.stringify(['table', name]);
 
-/** The file is not a whole, unchanged backup in this format (the message says how). */
+/** The file is not a whole, unchanged backup (the message says how). */
 export class DamagedBackup extends Error {}
 
-/** Writes a backup's lines through gzip, hashing them; `finish` writes the trailer and closes the file. */
+/** Writes lines through gzip, hashing them; `finish` writes the trailer. */
 export class BackupWriter {
   private readonly gzip: Gzip = createGzip({ level: 6 });
   private readonly file: WriteStream;
@@ -66,10 +48,10 @@ export class BackupWriter {
       this.file.on('error', reject);
       this.gzip.on('error', reject);
     });
-    this.closed.catch(() => {}); // awaited in finish(); an early failure must not be unhandled meanwhile
+    this.closed.catch(() => {}); // awaited in finish(); never unhandled meanwhile
   }
 
-  /** Writes one line (JSON text without line breaks), waiting when the stream is full. */
+  /** Writes one line, waiting when the stream is full. */
   async line(text: string): Promise<void> {
     const line = `${text}\n`;
     this.hash.update(line);
@@ -77,7 +59,7 @@ export class BackupWriter {
     if (!this.gzip.write(line)) await new Promise<void>((resolve) => this.gzip.once('drain', resolve));
   }
 
-  /** Writes the trailer, ends the stream and waits for the file to be closed; returns the hash. */
+  /** Writes the trailer and closes the file; returns the hash. */
   async finish(): Promise<string> {
     const sha256 = this.hash.digest('hex');
     const trailer: Trailer = { lines: this.lines, sha256 };
@@ -86,17 +68,16 @@ export class BackupWriter {
     return sha256;
   }
 
-  /** Stops writing (after a failure); the caller removes the file. */
   abort(): void {
     this.gzip.destroy();
     this.file.destroy();
   }
 }
 
-/** Whether a file starts like a gzip stream (a PostgreSQL backup of ours, or some other gzip file). */
+/** Whether a file starts like a gzip stream. */
 export const isGzip = (head: Buffer): boolean => head.length >= 2 && head[0] === 0x1f && head[1] === 0x8b;
 
-/** The lines of a backup file, decompressed; a gzip error becomes DamagedBackup. */
+/** A backup's lines, decompressed; a gzip error is DamagedBackup. */
 async function* linesOf(path: string): AsyncGenerator<string> {
   const gunzip = createGunzip();
   const input = createReadStream(path).pipe(gunzip);
@@ -119,7 +100,6 @@ const parseLine = (line: string, what: string): Record<string, unknown> => {
   throw new DamagedBackup(`${what} is not a JSON object`);
 };
 
-/** A marker line: `["table", name]` or `["end", {lines, sha256}]`. */
 function parseMarker(line: string): { kind: 'table'; name: string } | { kind: 'end'; trailer: Trailer } {
   let value: unknown;
   try {
@@ -137,7 +117,7 @@ function parseMarker(line: string): { kind: 'table'; name: string } | { kind: 'e
   throw new DamagedBackup('a marker line is malformed');
 }
 
-/** The header, checked for its shape; DamagedBackup when it is not one of ours. */
+/** The header, checked for its shape. */
 function parseHeader(line: string | undefined): BackupHeader {
   if (line === undefined) throw new DamagedBackup('it is empty');
   const header = parseLine(line, 'its first line');
@@ -167,16 +147,13 @@ function parseHeader(line: string | undefined): BackupHeader {
   return header as unknown as BackupHeader;
 }
 
-/**
- * Reads the whole file once and checks it: the header, each table's row count, the line count and the hash
- * in the trailer, nothing after it. Returns the header; throws DamagedBackup otherwise.
- */
+/** Reads and checks the whole file (header, row counts, line count, hash, nothing after); returns the header. */
 export async function verifyBackup(path: string): Promise<BackupHeader> {
   const hash = createHash('sha256');
   let header: BackupHeader | undefined;
   let trailer: Trailer | undefined;
   let lines = 0;
-  let table = -1; // index into header.tables of the table whose rows are being read
+  let table = -1; // into header.tables
   const counts: number[] = [];
   for await (const line of linesOf(path)) {
     if (trailer) throw new DamagedBackup('it goes on after its end');
@@ -210,16 +187,12 @@ export async function verifyBackup(path: string): Promise<BackupHeader> {
   return header;
 }
 
-/** One table's rows, as their JSON text, in batches; for a restore after verifyBackup. */
 export interface TableRows {
   readonly table: string;
   readonly batches: AsyncIterable<readonly string[]>;
 }
 
-/**
- * The tables of a verified backup in file order, each with its rows in batches of at most `maxRows` rows or
- * about `maxBytes` of text. Each table's batches must be read before the next table is asked for.
- */
+/** A verified backup's tables in file order, rows batched by `maxRows` or `maxBytes`; read each before the next. */
 export async function* tablesOf(path: string, maxRows = 1000, maxBytes = 4 << 20): AsyncGenerator<TableRows> {
   const lines = linesOf(path)[Symbol.asyncIterator]();
   await lines.next(); // the header

@@ -1,17 +1,7 @@
 /**
- * `backup PATH [--force]`: a consistent copy of the server's database (DATABASE_PATH, default
- * data/mahjong.db) through SQLite's online backup API (better-sqlite3 `db.backup`), safe while
- * the server runs and writes. With DATABASE_URL set, a snapshot of the PostgreSQL database instead
- * (backup-postgres.ts, in the format of backup-format.ts). `restore` (restore.ts) puts either back.
- *
- * Implementation notes: the source must exist and be a SQLite database. The copy goes to a temporary file next to the target, is switched from WAL to a
- * rollback journal (one self-contained file), is checked with `PRAGMA quick_check`, and is
- * then renamed over the target, so the target is either the old
- * file or a whole new backup, never half a copy. An existing target is replaced only with
- * --force. The online backup copies a few hundred pages per step and lets the server write in
- * between; if the server writes while it copies, SQLite restarts the copy from the new state,
- * so the result is always one consistent moment. Bad input is a UsageError (exit 2, one line);
- * a failure while copying is a BackupFailure (exit 1, one line).
+ * `backup PATH [--force]`: a consistent copy of the SQLite database through the online backup API, safe while the
+ * server writes; with DATABASE_URL a PostgreSQL snapshot (backup-postgres.ts). Steps: docs/operations.md,
+ * "Backups"; docs/cli.md, "Copying a SQLite database".
  */
 import { chmodSync, existsSync, renameSync, rmSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -24,12 +14,7 @@ export { BackupFailure } from './backup-files.ts';
 
 export const DEFAULT_DATABASE = 'data/mahjong.db';
 
-/**
- * Opens the source; a UsageError when it is missing or not a SQLite database. Not read-only: a
- * read-only connection cannot remove the -wal and -shm files it makes beside a stopped server's
- * database. We write nothing; closing as the last connection checkpoints the WAL, as the
- * server's own close does.
- */
+/** Opens the source (a UsageError when missing or not SQLite), read-write to clean up its WAL files on close. */
 function openSource(path: string): Database.Database {
   if (!existsSync(path))
     throw new UsageError(`no database at ${quote(path)}; set DATABASE_PATH, or start the server once`);
@@ -37,7 +22,7 @@ function openSource(path: string): Database.Database {
   let db: Database.Database | undefined;
   try {
     db = new Database(path, { fileMustExist: true });
-    db.pragma('schema_version'); // reads the header: fails on a file that is not a database
+    db.pragma('schema_version'); // fails on a file that is not a database
     return db;
   } catch (error) {
     db?.close();
@@ -76,8 +61,7 @@ export async function backupCommand(argv: readonly string[], env: Env): Promise<
     } catch (error) {
       throw new BackupFailure(`the backup failed: ${reason(error)}`);
     }
-    // The copy carries the source's WAL flag; a backup is one self-contained file, so it goes back to
-    // a rollback journal (the server turns WAL on again when it opens a restored copy).
+    // A backup is one self-contained file: back to a rollback journal (the server turns WAL on again).
     const copy = new Database(temporary, { fileMustExist: true });
     let check: unknown;
     try {

@@ -1,18 +1,4 @@
-/**
- * `study --coach`: is the coach's guarantee perceptible? (docs/study.md, "7. Is the guarantee perceptible? The
- * coach's reasons, measured"). On deal k of a layout in each mode (`deal(L, S-k, M)`, the server's deal of that link), two players each play one
- * game to its end, without shuffles: a random legal player (`makeRng(S-k, 'coach-random')`) and the competent
- * bot (bot.ts, `makeRng(S-k, 'coach-bot')`). Of each lost game (stuck with tiles left), the losing move is the
- * match into its first lost position (the solver settles positions by bisection: within a game of matches the
- * lost ones are a suffix), as the coach finds it, and the engine explains it (explain.ts). Per mode and player:
- * - named: the share of lost games whose losing move gets a reason other than `none` (the coach's goal: 80%),
- *   and the share of every lost position along those games that gets one;
- * - the reasons' distribution;
- * - how far back the losing move lies: the moves from it to the stuck end (its "Undo N moves");
- * - play on: from the board before the losing move, the bot plays on to the end (bot_wins), or first the
- *   solver's hint then the bot (hint_bot_wins): the share of lost games won again that way.
- * Positions the solver cannot settle within its budget leave the game out (`unresolved`).
- */
+/** `study --coach`: is the coach's guarantee perceptible? How it plays and measures: docs/cli.md, "The coach study". */
 import {
   botMove,
   deal,
@@ -43,7 +29,7 @@ export const COACH_DEALS = 200; // deals per mode, by default
 export const PLAYERS = ['random', 'bot'] as const;
 export type Player = (typeof PLAYERS)[number];
 
-/** One row: one mode and one player over the layout's deals. Shares in [0, 1]. */
+/** One mode and player over the layout's deals. Shares in [0, 1]. */
 export interface CoachRow {
   layout: string;
   mode: Mode;
@@ -51,26 +37,26 @@ export interface CoachRow {
   games: number;
   won: number;
   lost: number; // games lost and settled (the losing move known)
-  unresolved: number; // lost games with a position the solver could not settle
-  named: number | null; // share of lost games whose losing move has a reason other than 'none'
-  named_positions: number | null; // share of every lost position along those games with such a reason
+  unresolved: number; // with a position the solver could not settle
+  named: number | null; // reason other than 'none'
+  named_positions: number | null; // of every lost position along them
   reasons: Record<Reason, number>; // lost games per reason of the losing move
-  back_median: number | null; // moves from the losing move to the stuck end (the losing move counts)
+  back_median: number | null; // to the stuck end, the losing move counted
   back_p90: number | null;
   back_mean: number | null;
-  bot_wins: number | null; // share of lost games the bot wins again from the board before the losing move
+  bot_wins: number | null; // won again from before the losing move
   hint_bot_wins: number | null; // the same with the solver's hint played first
   ms: number; // time spent on this row
 }
 
-/** A game played to its end: the boards along it (board i after i matches) and whether it cleared the board. */
+/** A game played out: its boards (i after i matches) and whether it cleared. */
 interface Played {
   readonly boards: (Face | null)[][];
   readonly pairs: Pair[];
   readonly won: boolean;
 }
 
-/** Plays from `faces` to the end, each move chosen by `choose` (null: no pair). */
+/** Plays from `faces` to the end by `choose` (null: no pair). */
 function playOut(
   faces: readonly (Face | null)[],
   choose: (present: Uint8Array, faces: readonly (Face | null)[]) => Pair | null,
@@ -102,13 +88,13 @@ const botChooser =
   (present: Uint8Array, faces: readonly (Face | null)[]): Pair | null =>
     botMove(geom, present, faces, rng);
 
-/** Is the board lost? null when the solver cannot tell within its budget. */
+/** Is the board lost? null when unsettled within the budget. */
 function isLost(geom: Geometry, faces: readonly (Face | null)[]): boolean | null {
   const r = solve(geom, presenceOfFaces(faces), faces, { budget: SOLVE_BUDGET }).result;
   return r === 'unresolved' ? null : r === 'unsolvable';
 }
 
-/** The first lost board of a lost game (its boards: the deal's first, never lost), by bisection; null if unsettled. */
+/** The first lost board of a lost game, by bisection; null if unsettled. */
 function firstLost(geom: Geometry, boards: readonly (readonly (Face | null)[])[]): number | null {
   let lo = 0; // known clearable
   let hi = boards.length - 1; // known lost: the stuck end
@@ -122,7 +108,7 @@ function firstLost(geom: Geometry, boards: readonly (readonly (Face | null)[])[]
   return hi;
 }
 
-/** Runs the coach study on `layout`: one row per mode and player. `tell` reports progress. */
+/** The coach study on `layout`; `tell` reports progress. */
 export function coachStudy(
   layout: Layout,
   deals: number,
@@ -169,7 +155,6 @@ export function coachStudy(
           positions++;
           if (explainPosition(geom, game.boards[i]!).reason !== 'none') namedPositions++;
         }
-        // Play on from the board before the losing move: the bot alone, or the solver's hint first.
         const onRng = makeRng(`${seed}-${k}`, 'coach-play-on');
         if (playOut(before, botChooser(geom, onRng)).won) botWins++;
         const replayed = newGame(d);
@@ -213,7 +198,6 @@ export function coachStudy(
   return rows;
 }
 
-/** The rows as a small table, one line per mode and player. */
 export function coachTable(rows: readonly CoachRow[]): string {
   const cols = [
     'layout',

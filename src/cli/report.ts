@@ -1,19 +1,6 @@
 /**
- * `report [--json]`: what players did with the deals of a running site, per mode and layout, read from its
- * database: PostgreSQL when DATABASE_URL is set, else SQLite at DATABASE_PATH (default
- * data/mahjong.db). It is how an operator sees whether the
- * solvability guarantee is perceptible: players of relaxed and classic deals should get stuck, shuffle and give
- * up at different rates if it is (see docs/study.md).
- *
- * Implementation notes: the database is opened read-only (PostgreSQL: a read-only transaction), so the command is
- * safe beside the running server. A compact deal row (migration 004) is rebuilt into its deal JSON as the server
- * does (stores/deal-rows.ts rebuildRow).
- * A game's counters (hints, shuffles, undos) are in its row; whether the player was ever stuck (tiles left, no
- * pair free) is found by replaying its move log with the engine, as the server does. "Can this still be won?"
- * is answered in the browser's worker; the client sends each question and what the player heard with its
- * moves, and the server counts them per game (`checks`, `checks_no`: migration 008), so a player who gave
- * up after hearing "no" is a game with checks_no > 0 that was never won. A database from before 008 has no
- * such columns: they read as 0.
+ * `report [--json]`: what players did with a running site's deals, per mode and layout, read-only beside the
+ * server (PostgreSQL with DATABASE_URL, else SQLite). What it counts: docs/cli.md, "The report".
  */
 import { existsSync } from 'node:fs';
 import Database from 'better-sqlite3';
@@ -31,13 +18,13 @@ export interface ReportRow {
   games: number;
   won: number;
   clean_wins: number; // won with no hint, shuffle or undo
-  got_stuck: number; // reached a position with tiles left and no pair free, at least once
+  got_stuck: number; // tiles left and no pair free, at least once
   shuffled: number; // used shuffle at least once
   hinted: number; // asked for a hint at least once
   won_after_stuck: number; // got stuck, then won (by undo or shuffle)
   abandoned_after_stuck: number; // got stuck and never won (finished or not)
   asked: number; // asked "can this still be won?" at least once
-  heard_no: number; // heard "no" at least once (the position could no longer be cleared)
+  heard_no: number; // heard "no" at least once
   won_after_no: number; // heard "no", then won (by undo or shuffle)
   abandoned_after_no: number; // heard "no" and never won
 }
@@ -69,7 +56,7 @@ interface GameRecord extends StoredRow {
   readonly checks_no: number;
 }
 
-/** Was the game ever stuck: tiles left and no pair free, after some move of its log (or at the start)? */
+/** Was the game ever stuck, at the start or after some move? */
 function everStuck(deal: Deal, log: readonly Move[]): boolean {
   const start = newGame(deal);
   if (!start.ok) return false;
@@ -77,20 +64,19 @@ function everStuck(deal: Deal, log: readonly Move[]): boolean {
   if (statusOf(game) === 'stuck') return true;
   for (const move of log) {
     const next = applyMove(game, move);
-    if (!next.ok) return false; // the server accepted every stored move; a bad log is not counted as stuck
+    if (!next.ok) return false; // a bad log is not counted as stuck
     game = next.value;
     if (isBoardMove(move) && statusOf(game) === 'stuck') return true;
   }
   return false;
 }
 
-/** Every game with its deal; `checks` names the check counters (constants where the database predates them). */
+/** Every game with its deal; `checks` names the check counters. */
 const gamesSql = (checks: string) => `SELECT d.id, d.layout, d.seed, d.mode, d.generator, d.deal_json, d.shape_id,
     d.faces, d.solution, g.result, g.moves_json, g.hints, g.shuffles, g.undos, ${checks}
   FROM games g JOIN deals d ON d.id = g.deal_id`;
 const CHECKS = 'g.checks, g.checks_no';
 
-/** The report's rows, per mode then layout, from a database handle. */
 export function reportRows(db: Database.Database): ReportRow[] {
   const columns = new Set((db.pragma('table_info(games)') as { name: string }[]).map((c) => c.name));
   const checks = columns.has('checks') ? CHECKS : '0 AS checks, 0 AS checks_no'; // before migration 008
@@ -99,7 +85,6 @@ export function reportRows(db: Database.Database): ReportRow[] {
   return countGames(games, shapes);
 }
 
-/** The rows from every game with its deal, and the layouts' shapes. */
 function countGames(games: readonly GameRecord[], shapeRows: readonly { id: number; slots: string }[]): ReportRow[] {
   const shapes = new Map(shapeRows.map((s) => [s.id, JSON.parse(s.slots) as Slots]));
   const rows = new Map<string, ReportRow>();
@@ -146,7 +131,7 @@ function countGames(games: readonly GameRecord[], shapeRows: readonly { id: numb
   return [...rows.values()].sort((a, b) => a.mode.localeCompare(b.mode) || a.layout.localeCompare(b.layout));
 }
 
-/** The report's rows from PostgreSQL at `url`, in one read-only transaction. */
+/** The rows from PostgreSQL at `url`, in one read-only transaction. */
 export async function reportRowsPostgres(url: string): Promise<ReportRow[]> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 10_000 });
   try {
@@ -154,7 +139,7 @@ export async function reportRowsPostgres(url: string): Promise<ReportRow[]> {
   } catch (e) {
     throw new UsageError(`cannot connect to DATABASE_URL: ${e instanceof Error ? e.message : String(e)}`);
   }
-  client.on('error', () => {}); // a connection lost mid-query rejects that query; nothing else to do
+  client.on('error', () => {}); // a lost connection rejects its query
   try {
     await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
     const games = (await client.query<GameRecord>(gamesSql(CHECKS))).rows;
@@ -169,7 +154,7 @@ export async function reportRowsPostgres(url: string): Promise<ReportRow[]> {
   }
 }
 
-/** DATABASE_URL as given, checked: a postgres:// or postgresql:// URL. */
+/** DATABASE_URL, checked: postgres:// or postgresql://. */
 function postgresUrl(raw: string): string {
   let url: URL | undefined;
   try {
@@ -192,7 +177,7 @@ const format = (rows: readonly ReportRow[], json: boolean): string =>
     ? JSON.stringify(rows)
     : [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => csvCell(r[c])).join(','))].join('\n');
 
-/** `report [--json]`: over PostgreSQL when DATABASE_URL is set, else over SQLite at DATABASE_PATH. */
+/** `report [--json]` over PostgreSQL or SQLite. */
 export async function reportAnyCommand(argv: readonly string[], env: Env): Promise<string> {
   if (!env.DATABASE_URL) return reportCommand(argv, env);
   const flags = parseFlags('report', argv, { json: 'switch' });

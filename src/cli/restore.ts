@@ -1,20 +1,7 @@
 /**
- * `restore PATH [--force]`: puts a backup made by `backup` back (docs/operations.md, "Backups"). The backend is
- * the one the server would use: PostgreSQL when DATABASE_URL is set (backup-postgres.ts: into an empty
- * database only), else SQLite at DATABASE_PATH (default data/mahjong.db). A backup of the other backend is
- * refused, as is anything that is not a whole backup.
- *
- * SQLite, in this order, and nothing is changed until every check passed:
- * - the backup is a SQLite file that passes `PRAGMA integrity_check`, with a migrations table whose every row
- *   is a migration of this program, unchanged (a backup from a newer version is refused);
- * - the database at DATABASE_PATH, when there is one, is held by no other process: taking it out of WAL mode
- *   needs the only connection, so a running server (which keeps its connection open in WAL mode) makes this
- *   fail at once (SQLITE_BUSY); a file of a stopped server is checkpointed by the same step, so its WAL is not
- *   left behind. Replacing it needs --force, and it is kept beside, renamed `<name>.replaced-<time>`;
- * - the copy is made with SQLite's backup API into a temporary file beside the target, migrated as the server
- *   would migrate it at start, switched back to a rollback journal, checked (`quick_check`), and renamed into
- *   place. The cookie secret (`<DATABASE_PATH>.secret`) is not in a backup and is left as it is.
- * Start the server only once the restore has finished: it re-opens the file in WAL mode.
+ * `restore PATH [--force]`: puts a `backup` back, on the backend the server would use (PostgreSQL: into an empty
+ * database, backup-postgres.ts). Nothing changes until every check passed; the steps: docs/operations.md,
+ * "Backups", and docs/cli.md, "Copying a SQLite database".
  */
 import { chmodSync, existsSync, mkdirSync, openSync, readSync, closeSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
@@ -30,7 +17,6 @@ import { BackupFailure, quote, reason } from './backup-files.ts';
 
 const SQLITE_MAGIC = Buffer.from('SQLite format 3\0', 'latin1');
 
-/** What a file looks like from its first bytes. */
 function kindOf(path: string): 'sqlite' | 'postgres' | 'other' {
   const head = Buffer.alloc(16);
   const fd = openSync(path, 'r');
@@ -45,7 +31,6 @@ function kindOf(path: string): 'sqlite' | 'postgres' | 'other' {
   return 'other';
 }
 
-/** Checks the backup file: there, a file, readable. */
 function checkSource(source: string): void {
   if (!existsSync(source)) throw new UsageError(`there is no backup at ${quote(source)}`);
   if (statSync(source).isDirectory()) throw new UsageError(`${quote(source)} is a directory, not a backup`);
@@ -56,11 +41,7 @@ function checkSource(source: string): void {
   }
 }
 
-/**
- * Opens a SQLite backup read-only for `use`. A file in WAL mode (a copy of a live database rather than a
- * `backup`) makes SQLite create `-wal` and `-shm` files beside it, which a read-only connection cannot remove:
- * those this made, still empty, are removed after, so a restore leaves the backup's folder as it found it.
- */
+/** Opens a SQLite backup read-only for `use`, removing the empty `-wal`/`-shm` files that makes. */
 async function withBackup<T>(source: string, use: (db: Database.Database) => T | Promise<T>): Promise<T> {
   const beside = ['-wal', '-shm'].map((suffix) => `${source}${suffix}`).filter((file) => !existsSync(file));
   let db: Database.Database | undefined;
@@ -97,15 +78,12 @@ function checkSqliteBackup(source: string, db: Database.Database): AppliedMigrat
   }
 }
 
-/**
- * Makes sure no process holds the database at `target` and folds its WAL into it (see the module notes).
- * A file that is not a SQLite database is left as it is (it is only replaced, with --force).
- */
+/** Makes sure no process holds `target` and folds its WAL in; a non-SQLite file is left as it is. */
 function releaseTarget(target: string): void {
   let db: Database.Database | undefined;
   try {
     db = new Database(target, { fileMustExist: true, timeout: 0 });
-    // SQLITE_BUSY while another connection has it open in WAL mode (or the old mode answered back).
+    // SQLITE_BUSY while another connection holds it in WAL mode.
     if (db.pragma('journal_mode = DELETE', { simple: true }) !== 'delete')
       throw Object.assign(new Error('still in WAL mode'), { code: 'SQLITE_BUSY' });
   } catch (error) {
@@ -133,7 +111,7 @@ interface SqliteRestoreResult {
   from: string;
   replaced: string | null; // where the database it replaced was kept
   migrations: number | null; // the latest migration of the restored database
-  applied: string[]; // migrations applied now, over the backup (it was made by an older version)
+  applied: string[]; // applied now over an older backup
   games: number;
   ms: number;
 }
@@ -176,7 +154,7 @@ async function restoreSqliteFrom(
   }
   try {
     await from.backup(temporary);
-    // What the server does at start: WAL on, migrations newer than the backup applied (and checked).
+    // As the server at start: WAL on, newer migrations applied.
     const opened = openDatabase(temporary);
     let check: unknown;
     let games: number;

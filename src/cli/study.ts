@@ -1,22 +1,6 @@
 /**
- * `study`: the solvability and difficulty study, one row per layout (its columns: docs/contracts.md,
- * "Command line"; its findings: docs/study.md).
- *
- * Like the published study it reproduces (40 naive deals per layout, a
- * 200,000-position budget, 22 of 40 turtle deals left unresolved there), each
- * layout gets `deals` naive deals — faces shuffled uniformly, no guarantee — and
- * the solver sorts them into solvable / unsolvable / unresolved at `budget`
- * nodes. Difficulty is the share of random legal playouts (PLAYOUTS_PER_DEAL per
- * deal) that clear the board: on the solvable naive deals, on our relaxed deals
- * and on our classic deals of the same seeds; and the share the competent bot
- * (bot.ts) clears with 0, 3 and unlimited shuffles, on every naive deal and on the
- * relaxed and classic deals. Our generator's classic attempts
- * (shuffles tried until one is proven solvable or mended) and the share of
- * classic deals it mended are summed up too.
- *
- * Deal k (1-based) of a study with seed S uses seed `S-k` everywhere, so
- * `solve --random --seed S-k` and `deal --seed S-k [--mode classic]` show it.
- * Classic deals use the engine's own solver budget, not --budget.
+ * `study`: solvability and difficulty, one row per layout (columns: docs/contracts.md, "Command line"; findings:
+ * docs/study.md; method: docs/cli.md, "The study").
  */
 import { LAYOUTS } from '../engine/builtins.ts';
 import {
@@ -50,7 +34,7 @@ import { naiveFaces } from '../engine/naive.ts';
 
 import { builtinLayout } from './source.ts';
 
-export const STUDY_DEALS = 40; // naive deals per layout, as in the published study
+export const STUDY_DEALS = 40; // as in the published study
 export const STUDY_SEED = 'study';
 export const PLAYOUTS_PER_DEAL = 20; // random legal playouts per deal
 export const MAX_DEALS = 10_000;
@@ -61,7 +45,7 @@ export interface StudyOptions {
   readonly seed: string; // deal k uses `${seed}-${k}`
 }
 
-/** One row of the study. Rates are shares in [0, 1]; null when there is nothing to measure. */
+/** One row; rates in [0, 1], null when nothing to measure. */
 export interface StudyRow {
   source: Source;
   layout: string;
@@ -72,16 +56,16 @@ export interface StudyRow {
   naive_solvable: number;
   naive_unsolvable: number;
   naive_unresolved: number;
-  naive_random_clear: number | null; // random play on the solvable naive deals: the traditional difficulty
+  naive_random_clear: number | null; // the traditional difficulty
   naive_random_stuck: number | null; // 1 − naive_random_clear
   relaxed_random_clear: number | null;
   classic_random_clear: number | null;
   classic_mean_attempts: number | null; // shuffles our classic generator tried per deal
   classic_max_attempts: number | null;
-  classic_mended: number | null; // share of classic deals mended (faces traded) rather than proved as shuffled
+  classic_mended: number | null; // mended rather than proved as shuffled
   relaxed_failures: number;
   classic_failures: number;
-  // The competent bot (bot.ts) with 0, 3 and unlimited shuffles: shares of deals it clears; naive: every naive deal.
+  // The bot with 0, 3 and unlimited shuffles; naive: every naive deal.
   bot_naive_0: number | null;
   bot_naive_3: number | null;
   bot_naive_unlimited: number | null;
@@ -103,7 +87,7 @@ interface Dealt {
   readonly seed: string;
 }
 
-/** The share of random playouts that clear the board, over every deal given (null when none). */
+/** The share of random playouts that clear the board (null for none). */
 function clearRate(geom: Geometry, deals: readonly Dealt[], stream: string): number | null {
   if (deals.length === 0) return null;
   let cleared = 0;
@@ -114,7 +98,7 @@ function clearRate(geom: Geometry, deals: readonly Dealt[], stream: string): num
   return cleared / (deals.length * PLAYOUTS_PER_DEAL);
 }
 
-/** The share of deals the competent bot clears with at most `shuffles` shuffles (null when none). */
+/** The share of deals the bot clears within `shuffles` shuffles (null for none). */
 function botRate(geom: Geometry, deals: readonly Dealt[], shuffles: number): number | null {
   if (deals.length === 0) return null;
   return deals.filter((d) => playBot(geom, d.faces, d.seed, shuffles).won).length / deals.length;
@@ -270,7 +254,6 @@ const DIGITS: Partial<Record<keyof StudyRow, number>> = {
   solver_max_ms: 2,
 };
 
-/** The row with its numbers rounded for output. */
 const rounded = (row: StudyRow): StudyRow => {
   const out = { ...row } as Record<string, unknown>;
   for (const [key, digits] of Object.entries(DIGITS)) {
@@ -285,14 +268,13 @@ export const csvCell = (v: unknown): string => {
   return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 };
 
-/** CSV with a header row, one line per layout. */
 export const makeCsv = (rows: readonly StudyRow[]): string =>
   [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => csvCell(rounded(r)[c])).join(','))].join('\n');
 
 /** A JSON array of rows on one line. */
 export const makeJson = (rows: readonly StudyRow[]): string => JSON.stringify(rows.map(rounded));
 
-/** `study --coach --layout ID [--deals N] [--seed S] [--json]`: the coach study (coach.ts), one row per mode and player. */
+/** `study --coach --layout ID [--deals N] [--seed S] [--json]` (coach.ts). */
 function coachCommand(flags: Flags, progress: Progress): string {
   if (flags.has('all') || flags.has('budget') || flags.has('difficulty'))
     throw new UsageError('study: --coach takes --layout ID, --deals N, --seed S and --json only');
@@ -306,9 +288,8 @@ function coachCommand(flags: Flags, progress: Progress): string {
 }
 
 /**
- * `study (--layout ID | --all) [--deals N] [--budget N] [--seed S] [--json] [--difficulty]`; `--all` reads the
- * corpus at `env`'s folder. With `--difficulty`, the calibration of the deals' bands instead (calibrate.ts): four
- * rows per layout and mode, CALIBRATION_DEALS deals per layout and mode unless --deals says otherwise.
+ * `study (--layout ID | --all) [--deals N] [--budget N] [--seed S] [--json] [--difficulty]`; with
+ * `--difficulty` the bands' calibration (calibrate.ts) instead.
  */
 export function studyCommand(argv: readonly string[], progress: Progress, env: Env = process.env): string {
   const flags = parseFlags('study', argv, {

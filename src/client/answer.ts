@@ -1,8 +1,4 @@
-/**
- * A Web Worker's side of its page: answers every message with `answer(message)` (worker.ts, the solver's;
- * editor-worker.ts, the layout editor's). Outside a worker (tests import the workers' modules in Node, where
- * `self` has no `document` either, but no `postMessage`) it does nothing.
- */
+/** A worker's side of its page: answers every message with `answer(message)`; outside a worker (Node tests) nothing. */
 export function answerMessages<Q, A>(answer: (request: Q) => A): void {
   const scope = globalThis as unknown as {
     document?: unknown;

@@ -1,8 +1,6 @@
 /**
- * Questions to the solver's Web Worker (worker.ts): a hint and "can this still be won?". One worker per
- * kind of question, so a long check never delays a hint; asking again while an older question of the
- * same kind is still being worked on ends that work (the worker is replaced). Workers start on the first
- * question, never at page load.
+ * Questions to the solver's worker (worker.ts): one worker per kind, so a check never delays a hint; asking
+ * again replaces a busy worker. Workers start on the first question.
  */
 import type { Deal, Move } from '../engine/index.ts';
 import type { WorkerAnswer, WorkerRequest } from './worker.ts';
@@ -11,7 +9,6 @@ export type Question = 'hint' | 'check';
 
 export type Ask = (kind: Question, deal: Deal, log: readonly Move[], done: (answer: WorkerAnswer) => void) => void;
 
-/** An `ask` that runs questions in workers made from `workerUrl`. */
 export function makeAsk(workerUrl: URL): Ask {
   const workers = new Map<Question, { worker: Worker; waiting: number | null }>();
   let nextId = 1;

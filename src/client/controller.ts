@@ -1,8 +1,6 @@
 /**
- * What the play page does on each input (events.ts calls it): picks, the controls, the keys' actions,
- * the page's visibility and size, zoom. It changes the state (state.ts), hands moves to the sync, plays
- * sounds and asks the solver, then draws (render.ts); side effects on the page beyond drawing (the prefs
- * cookie, navigation, the clipboard) are here and nowhere else.
+ * What the play page does on each input (events.ts calls it): changes the state, hands moves to the sync, asks
+ * the solver, then draws. Side effects beyond drawing (prefs cookie, navigation, clipboard) live here only.
  */
 import type { Move } from '../engine/index.ts';
 import { isTutorialDone, makePrefs, makePrefsCookie } from '../shared/prefs.ts';
@@ -52,12 +50,12 @@ const PAUSE_SAFE = new Set([
   'zoom-fit',
 ]);
 
-export const FOCUS_BOARD = 'mahjong:focus-board'; // sessionStorage: "New game" was pressed; focus the new board
-const KEEP_CLOCK_TICKS = 5; // a running clock is kept in this browser every this many ticks (seconds)
+export const FOCUS_BOARD = 'mahjong:focus-board'; // sessionStorage: focus the new board
+const KEEP_CLOCK_TICKS = 5; // your running clock is kept every this many ticks
 
 export interface Deps {
   readonly sync: Sync;
-  readonly kept: readonly Sync[]; // games other pages left waiting (main.ts sends them)
+  readonly kept: readonly Sync[]; // main.ts sends them
   readonly sounds: Sounds;
   readonly ask: Ask;
   readonly draw: () => void;
@@ -69,9 +67,9 @@ export function makeController(s: State, deps: Deps): Controller {
   const { sync, sounds, ask, draw, now } = deps;
   const doc = s.dom.board.ownerDocument;
   let hintAt = -1; // log length of the position the pending hint is for
-  let ticks = 0; // clock ticks since your time was last kept in this browser
+  let ticks = 0; // since your time was last kept
 
-  /** The player's switches, kept in the mj_prefs cookie, which the server renders (no flash on the next page). */
+  /** The player's switches, kept in the mj_prefs cookie, which the server renders. */
   function savePrefs(): void {
     const { layout, seed, mode } = s.deal;
     const prefs = {
@@ -84,13 +82,12 @@ export function makeController(s: State, deps: Deps): Controller {
     doc.cookie = makePrefsCookie(value);
   }
 
-  /** Hands the log to the sync with your clock as it reads now. */
   function recordNow(): void {
     record(sync, s.game.log, s.status, elapsedMs(s.clock, now()));
-    if (s.status === 'won') dropClock(sync.env.store, sync.key); // a game of this deal after it starts at 0:00
+    if (s.status === 'won') dropClock(sync.env.store, sync.key); // the deal's next game starts at 0:00
   }
 
-  /** Keeps your time as shown now in this browser, so a reload goes on from it (clock.ts). */
+  /** Keeps your time in this browser, so a reload goes on from it (clock.ts). */
   function keepTime(): void {
     ticks = 0;
     if (isInProgress(s)) keepClock(sync.env.store, sync.key, s.gameId, elapsedMs(s.clock, now()), now());
@@ -111,10 +108,7 @@ export function makeController(s: State, deps: Deps): Controller {
     return true;
   }
 
-  /**
-   * A board with no moves left: the page asks the solver itself, and the stuck message then says where and why
-   * the win was lost, as the check's answer does (docs/coach.md). Nothing is counted: the player asked nothing.
-   */
+  /** A board with no moves left: asks the solver why, uncounted (docs/coach.md). */
   function whyStuck(): void {
     if (s.status !== 'stuck' || s.check.kind !== 'idle') return;
     const at = s.game.log.length;
@@ -127,14 +121,13 @@ export function makeController(s: State, deps: Deps): Controller {
     s.paused = on;
     if (on) stopClock(s, now());
     else startClock(s, now());
-    s.message = ''; // the paused board says it itself (.paused-note), once
+    s.message = ''; // the paused board says it itself
     savePrefs();
   }
 
   /**
-   * Play on from move k (docs/coach.md): the server makes a new unranked game of this deal from the position
-   * after the game's first k board moves, then the deal's page opens it. The moves not yet sent go first; a
-   * 409 that says the server lacks them is asked again once they have had a moment to arrive.
+   * Play on from move k (docs/coach.md): the server makes a new unranked game from that position, then its page
+   * opens it. Unsent moves go first; a 409 for moves not yet there is asked again once.
    */
   async function playOn(k: number): Promise<void> {
     const id = s.gameId;
@@ -175,7 +168,7 @@ export function makeController(s: State, deps: Deps): Controller {
     draw();
   }
 
-  /** The game's replay link, shared as the deal's link is (share.ts); the win panel shows it either way. */
+  /** The game's replay link, shared as the deal's link is (share.ts). */
   async function shareReplayLink(): Promise<void> {
     if (s.gameId === null) {
       s.message = t('client.replayWait');
@@ -191,7 +184,7 @@ export function makeController(s: State, deps: Deps): Controller {
     draw();
   }
 
-  /** The won game's challenge link (its deal with the time to beat), once the server has recorded the win. */
+  /** The won game's challenge link, once the server has recorded the win. */
   async function challengeLink(): Promise<void> {
     if (s.gameId === null || s.status !== 'won' || s.verified === null) {
       s.message = t('client.challengeWait');
@@ -242,7 +235,7 @@ export function makeController(s: State, deps: Deps): Controller {
   const ctrl: Controller = {
     pick(slot) {
       if (s.paused) return;
-      land(s); // a shuffle's flight ends at the next action: the tile picked is where it belongs
+      land(s); // a shuffle's flight ends at the next action
       const picked = pickTile(s, slot, now());
       if (picked.kind === 'move') {
         recordNow();
@@ -252,7 +245,7 @@ export function makeController(s: State, deps: Deps): Controller {
       whyStuck();
     },
     act(action) {
-      if (s.paused && !PAUSE_SAFE.has(action)) return; // the board is hidden: nothing acts on it
+      if (s.paused && !PAUSE_SAFE.has(action)) return;
       land(s);
       if (action.startsWith('play-on:')) {
         void playOn(Number(action.slice(8)));
@@ -270,7 +263,7 @@ export function makeController(s: State, deps: Deps): Controller {
         case 'shuffle':
         case 'undo':
         case 'redo':
-          if (s.status === 'won') return; // the server has recorded the win: the game is over
+          if (s.status === 'won') return; // recorded: the game is over
           if (play({ type: action }) && action === 'shuffle') playSound(sounds, 'shuffle');
           return;
         case 'pause':
@@ -299,14 +292,14 @@ export function makeController(s: State, deps: Deps): Controller {
           if (!canRestart(s)) return;
           if (action === 'restart' && !s.confirmingRestart) {
             s.confirmingNew = false;
-            s.confirmingRestart = true; // ask first: the notice offers "Restart" (restart!) and "Keep playing"
+            s.confirmingRestart = true; // the notice asks first
             draw();
             s.dom.notice.querySelector<HTMLElement>('[data-do="stay"]')?.focus();
             return;
           }
           if (restart(s, now()).length > 0) recordNow();
           s.focus = firstFree(s);
-          s.moveFocus = true; // the notice's button is gone: focus goes back to the board
+          s.moveFocus = true; // focus back to the board
           draw();
           return;
         case 'hint':
@@ -317,16 +310,16 @@ export function makeController(s: State, deps: Deps): Controller {
         case 'new!':
           if (action === 'new' && isInProgress(s) && !s.confirmingNew) {
             s.confirmingRestart = false;
-            s.confirmingNew = true; // ask first: the notice offers "New game" (new!) and "Keep playing"
+            s.confirmingNew = true; // the notice asks first
             draw();
             s.dom.notice.querySelector<HTMLElement>('[data-do="stay"]')?.focus();
             return;
           }
           leave(sync);
           try {
-            sessionStorage.setItem(FOCUS_BOARD, '1'); // the next page puts focus back on its board
+            sessionStorage.setItem(FOCUS_BOARD, '1');
           } catch {
-            // no session storage: the new page starts at its top, as any page
+            // no session storage: the new page starts at its top
           }
           location.assign(newGameUrl(s));
           return;
@@ -355,14 +348,14 @@ export function makeController(s: State, deps: Deps): Controller {
           s.confirmingRestart = false;
           s.selected = null;
           s.hint = null;
-          s.message = ''; // "… selected." or the hint's pair go with them
+          s.message = '';
           draw();
           return;
       }
     },
     focusStep(dir, from) {
       if (s.paused) return;
-      if (from !== null && s.focus === null) s.focus = from; // tabbed in: the first arrow moves from there
+      if (from !== null && s.focus === null) s.focus = from; // tabbed in: arrows go on from there
       moveFocus(s, dir);
       s.moveFocus = true;
       draw();
@@ -371,7 +364,7 @@ export function makeController(s: State, deps: Deps): Controller {
       if (hidden) {
         stopClock(s, now()); // your clock stops while the page is away
         keepTime();
-        sendNow(sync); // a phone may end a page in the background without a pagehide
+        sendNow(sync); // a phone may end a hidden page without a pagehide
       } else startClock(s, now());
       renderClock(s, now());
     },
@@ -381,7 +374,7 @@ export function makeController(s: State, deps: Deps): Controller {
     },
     fit() {
       fit(s);
-      draw(); // the zoom buttons say what they can do at the new size
+      draw(); // the zoom buttons follow the new size
     },
     zoom(to, anchor, held) {
       const next =
@@ -409,9 +402,9 @@ export function makeController(s: State, deps: Deps): Controller {
     },
     online() {
       sendNow(sync);
-      for (const other of deps.kept) sendNow(other); // at once, not after their retries' backoff
+      for (const other of deps.kept) sendNow(other); // now, not after their backoff
     },
   };
-  whyStuck(); // a game that opens stuck says why at once
+  whyStuck();
   return ctrl;
 }

@@ -1,14 +1,10 @@
 /**
- * Scroll cues: a box that scrolls says where its content goes on past its edges, as
- * `data-more="above below"` (either word, or no attribute when everything is in view), and the CSS shades
- * those edges (board.css: the win panel, the desktop column). Kept current as the box scrolls, when it or
- * its content changes size, and when its content changes (a line shown, a paragraph added).
- * `watchMore` returns a function that stops watching.
+ * Scroll cues: a scrolling box says where its content goes on (`data-more="above below"`) and board.css shades
+ * those edges. `watchMore` keeps it current and returns a function that stops watching.
  */
 
-const SLACK = 2; // px of scroll that count as none (fractional sizes round)
+const SLACK = 2; // px that count as none
 
-/** Writes `data-more` on `el` for its scroll position now. */
 export function markMore(el: HTMLElement): void {
   const more: string[] = [];
   if (el.scrollTop > SLACK) more.push('above');

@@ -1,8 +1,6 @@
 /**
- * The layout editor's page, drawn from the editor's state (editor.ts): the only module of the editor that
- * writes to the DOM. It adopts the server's markup (views/editor.eta: the grid's cell buttons, the tiles,
- * the status panel) and keeps it as the server would render it for the same draft, so that the page reads
- * the same before and after the script (and for tests: the hooks of docs/client.md, "The layout editor").
+ * The layout editor's drawing, its only module that writes to the DOM: it adopts the server's markup
+ * (views/editor.eta) and keeps it as the server would render the same draft (docs/client.md, "The layout editor").
  */
 import { makeGeometry } from '../engine/layout.ts';
 import {
@@ -27,23 +25,23 @@ export const EDITOR_PATH = '/layouts/editor';
 /** The elements the editor works on. */
 export interface EditorDom {
   readonly root: HTMLElement; // #editor
-  readonly form: HTMLFormElement; // #editor-form: the grid's GET form (and the save's POST)
-  readonly view: HTMLElement; // #editor-view: the window that clips and scrolls the grid
+  readonly form: HTMLFormElement; // the grid's GET form and the save's POST
+  readonly view: HTMLElement; // clips and scrolls the grid
   readonly grid: HTMLElement; // #editor-grid
   readonly tiles: HTMLElement; // the tiles drawn under the cells
   readonly status: HTMLElement; // #editor-status
   readonly layers: HTMLElement; // #editor-layers: tiles per layer
-  readonly layer: HTMLElement; // the current layer's number in the toolbar
+  readonly layer: HTMLElement; // the current layer's number
   readonly preview: HTMLElement; // #editor-preview: the layout's picture
   readonly code: HTMLInputElement; // the form's `layout`
   readonly z: HTMLInputElement; // the form's `z`
   readonly name: HTMLInputElement; // #editor-name
   readonly download: HTMLAnchorElement; // [data-action=download]
-  readonly error: HTMLElement | null; // #editor-error, the server's refusal, if any
+  readonly error: HTMLElement | null; // the server's refusal, if any
   button(action: string): HTMLButtonElement | null; // [data-action=…]
 }
 
-/** The editor's elements, or null when the page is not the editor (or its markup is incomplete). */
+/** The editor's elements, or null when the page is not the editor. */
 export function findDom(doc: Document): EditorDom | null {
   const get = <T extends Element>(selector: string): T | null => doc.querySelector<T>(selector);
   const root = get<HTMLElement>('#editor');
@@ -91,7 +89,7 @@ export interface ViewState {
 
 const cellOf = (x: number, y: number): string => `${x},${y}`;
 
-/** Makes the grid's cell buttons for a grid of width × height half tiles, unless they are there already. */
+/** Makes the cell buttons of a width × height (half tiles) grid, unless they are there already. */
 function ensureCells(dom: EditorDom, width: number, height: number): HTMLButtonElement[] {
   const cells = [...dom.grid.querySelectorAll<HTMLButtonElement>('button[data-cell]')];
   if (Number(dom.root.dataset.w) === width && Number(dom.root.dataset.h) === height && cells.length === width * height)
@@ -116,13 +114,12 @@ function ensureCells(dom: EditorDom, width: number, height: number): HTMLButtonE
   return made;
 }
 
-/** Draws everything that depends on the draft: the grid, its tiles, the panel, the form and the address. */
+/** Draws all that depends on the draft: grid, tiles, panel, form and address. */
 export function draw(dom: EditorDom, state: ViewState): void {
   const { draft } = state;
   const { width, height } = gridOf(draft.slots);
   const cells = ensureCells(dom, width, height);
   const z = draft.z;
-  // Which cells of the current layer a tile covers.
   const covered = new Uint8Array(width * height);
   for (const s of draft.slots)
     if (s.z === z) for (const [x, y] of cellsOf(s)) if (x < width && y < height) covered[y * width + x] = 1;
@@ -161,7 +158,7 @@ export function draw(dom: EditorDom, state: ViewState): void {
   if (location.pathname + location.search !== address) history.replaceState(null, '', address);
 }
 
-/** The status panel: the tile count, the answer to "can this be cleared?", tiles per layer, the picture. */
+/** The status panel: tile count, "can this be cleared?", tiles per layer, the picture. */
 export function drawPanel(dom: EditorDom, state: ViewState): void {
   const { draft, check } = state;
   const s = dom.status;
@@ -190,7 +187,7 @@ export function drawPanel(dom: EditorDom, state: ViewState): void {
     }).flatMap((span) => [span, ' ']),
   );
   const label = pictureLabel(t, draft.name, draft.slots.length, Math.max(1, perLayer.length));
-  // The picture is SVG built from numbers; its one text, the label, is escaped by layoutPicture.
+  // SVG built from numbers; its one text, the label, is escaped by layoutPicture.
   dom.preview.innerHTML = draft.slots.length > 0 ? layoutPicture(makeGeometry(draft.slots), label) : '';
   setDisabled(dom.button('save'), check !== null && !check.clearable);
 }
@@ -199,6 +196,5 @@ function setDisabled(button: HTMLButtonElement | null, disabled: boolean): void 
   if (button && button.disabled !== disabled) button.disabled = disabled;
 }
 
-/** The cell button at (x, y) of the grid, if there is one. */
 export const cellButton = (dom: EditorDom, x: number, y: number): HTMLButtonElement | null =>
   dom.grid.querySelector<HTMLButtonElement>(`button[data-cell="${cellOf(x, y)}"]`);

@@ -1,8 +1,4 @@
-/**
- * The layout editor's worker: answers "can this be cleared?" for a draft (src/shared/draft.ts `checkDraft`)
- * with the engine's removal-order search at its full budget, off the main thread, where a large draft may
- * take the search a second. Each request carries the tiles; answers echo the request's id.
- */
+/** The layout editor's worker: "can this be cleared?" for a draft (src/shared/draft.ts `checkDraft`), off the main thread. */
 import { ORDER_BUDGET } from '../engine/order.ts';
 import { checkDraft, type DraftCheck } from '../shared/draft.ts';
 import { answerMessages } from './answer.ts';
@@ -17,7 +13,7 @@ export interface CheckAnswer {
   readonly check: DraftCheck;
 }
 
-/** Answers one request (exported for tests; the worker calls it per message). */
+/** Answers one request (exported for tests). */
 export const answerCheck = (req: CheckRequest): CheckAnswer => ({
   id: req.id,
   check: checkDraft(

@@ -1,12 +1,7 @@
 /**
- * The layout editor's script (`editor.js`, on /layouts/editor only): the page's form works without it, one
- * page load per click; with it the same edits happen in the browser (src/shared/draft.ts, the code the
- * server runs for them), with undo and redo, the keyboard, zoom and pan, and the answer to "can this be
- * cleared?" from the engine's removal-order search in a worker (editor-worker.ts), asked again after every
- * change. The address always holds the draft, so a reload, a bookmark or a shared link keeps it.
- *
- * Saving is the form's own POST (the hidden `layout` field always holds the draft): the server checks and
- * stores it as it would an upload, and answers with the layout's page.
+ * The layout editor's script (/layouts/editor): the form's edits in the browser (src/shared/draft.ts, as the
+ * server runs them), with undo, keys, zoom and a "can this be cleared?" check in a worker; the address holds the
+ * draft. Saving stays the form's POST: docs/client.md, "The layout editor".
  */
 import { makeLayout } from '../engine/layout.ts';
 import { ORDER_BUDGET } from '../engine/order.ts';
@@ -31,15 +26,15 @@ import type { CheckAnswer, CheckRequest } from './editor-worker.ts';
 import { cellButton, draw, drawPanel, findDom, type EditorDom, type ViewState } from './editor-view.ts';
 import { clampZoom, zoomIn, zoomOut } from './zoom.ts';
 
-declare const __EDITOR_WORKER_FILE__: string; // the worker's hashed file name, set by scripts/build-client.ts
+declare const __EDITOR_WORKER_FILE__: string; // set by scripts/build-client.ts
 
 const UNDO_MAX = 500; // drafts kept for undo
-const CHECK_DELAY_MS = 60; // a burst of clicks is checked once, after it
-const STUCK_MS = 400; // a check running this long when the draft changes again is abandoned (the worker restarted)
-const MIN_CELL = 6; // the smallest fitted cell width; in CSS px
-const TAP_CELL = 24; // the smallest fitted cell width on a phone (a 48 px tile to tap), the view scrolls; in CSS px
-const PHONE = '(pointer: coarse), (max-width: 600px)'; // editor.css sizes cells the same way without script
-const ASPECT = 4 / 3; // a cell's height over its width (tiles are 3 wide by 4 high)
+const CHECK_DELAY_MS = 60; // a burst of clicks is checked once
+const STUCK_MS = 400; // a check this old when the draft changes is abandoned (worker restarted)
+const MIN_CELL = 6; // CSS px
+const TAP_CELL = 24; // on a phone (a 48 px tile to tap); CSS px
+const PHONE = '(pointer: coarse), (max-width: 600px)'; // as editor.css sizes cells without script
+const ASPECT = 4 / 3; // tiles are 3 wide by 4 high
 /** The move buttons' steps: half-tile cells right and down. */
 const MOVE_STEPS: ReadonlyMap<string, readonly [dx: number, dy: number]> = new Map([
   ['move-left', [-1, 0]],
@@ -50,15 +45,15 @@ const MOVE_STEPS: ReadonlyMap<string, readonly [dx: number, dy: number]> = new M
 
 interface EditorState {
   draft: Draft;
-  undo: Draft[]; // older drafts, the last most recent
+  undo: Draft[]; // most recent last
   redo: Draft[];
-  check: DraftCheck | null; // the answer for the draft as it is; null while asked
+  check: DraftCheck | null; // null while asked
   focus: { x: number; y: number }; // the keyboard's cell
-  zoom: number | null; // a tile width in CSS px, or null: the grid fits its view
+  zoom: number | null; // CSS px, or null: fitted to the view
 }
 
 interface PageData {
-  readonly query: string; // the draft's address as the server rendered it
+  readonly query: string;
   readonly code: string;
   readonly z: number;
   readonly name: string;
@@ -73,7 +68,7 @@ function readData(doc: Document): PageData | null {
   }
 }
 
-/** The draft to start from: the server's, or the address's when the page is a copy kept for offline use. */
+/** The server's draft, or the address's on a copy kept for offline use. */
 function initialDraft(data: PageData): Draft {
   const fromServer = parseDraftCode(data.code);
   const server: Draft = { slots: fromServer.ok ? fromServer.slots : [], z: data.z, name: data.name };
@@ -85,12 +80,12 @@ function initialDraft(data: PageData): Draft {
   return { slots: parsed.slots, z, name: (params.get('name') ?? '').slice(0, EDITOR_NAME_MAX) };
 }
 
-/** Asks the worker whether drafts can be cleared, the latest only; answers on the main thread without one. */
+/** Asks the worker whether the latest draft can be cleared; answers on the main thread without one. */
 function makeChecker(onAnswer: (code: string, check: DraftCheck) => void) {
   let worker: Worker | null = null;
   let failed = false;
   let asked = 0; // id of the latest request
-  let busySince = 0; // when the oldest unanswered request was sent; 0 when none
+  let busySince = 0; // the oldest unanswered request's time; 0 when none
   let codeOf = new Map<number, string>();
   let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -122,14 +117,14 @@ function makeChecker(onAnswer: (code: string, check: DraftCheck) => void) {
     const code = makeDraftCode(draft.slots);
     asked++;
     if (busySince !== 0 && performance.now() - busySince > STUCK_MS) {
-      worker?.terminate(); // a search still going on an older draft: start afresh rather than wait for it
+      worker?.terminate(); // a search on an older draft: start afresh
       worker = null;
       codeOf = new Map();
       busySince = 0;
     }
     worker ??= start();
     if (!worker) {
-      onAnswer(code, checkDraft(draft.slots, ORDER_BUDGET)); // no worker: the same search, here
+      onAnswer(code, checkDraft(draft.slots, ORDER_BUDGET));
       return;
     }
     codeOf.set(asked, code);
@@ -167,18 +162,18 @@ function start(dom: EditorDom, data: PageData): void {
     drawPanel(dom, view());
   });
   const say = (text: string): void => {
-    dom.status.textContent = text; // the live region reads it; the next draw writes the status again
+    dom.status.textContent = text; // for the live region; the next draw writes the status again
   };
 
   const redraw = (): void => {
-    const hadFocus = dom.grid.contains(document.activeElement); // a grown grid makes its cells anew
+    const hadFocus = dom.grid.contains(document.activeElement);
     draw(dom, view());
     fit();
     if (hadFocus && !dom.grid.contains(document.activeElement))
       cellButton(dom, state.focus.x, state.focus.y)?.focus({ preventScroll: true });
   };
 
-  /** Makes `next` the draft, keeping the one before for undo (unless only the layer or name changed). */
+  /** Makes `next` the draft, keeping the old one for undo (unless only the layer or name changed). */
   const commit = (next: Draft, record = true): void => {
     const before = state.draft;
     if (record && makeDraftCode(before.slots) !== makeDraftCode(next.slots)) {
@@ -215,11 +210,11 @@ function start(dom: EditorDom, data: PageData): void {
   };
   const layer = (dz: -1 | 1): void => commit(changeLayer(state.draft, dz), false);
 
-  // --- zoom: a tile width in CSS px, or fitted to the view (zoom.ts's levels, as on the board)
+  // --- zoom (zoom.ts's levels, as on the board)
   const fitTile = (): number => {
     const { width, height } = gridOf(state.draft.slots);
     const w = dom.view.clientWidth - 4;
-    // A view as tall as its grid (narrow screens) fits the width, up to its largest height.
+    // A view as tall as its grid (narrow screens) fits the width.
     const cap = parseFloat(getComputedStyle(dom.view).maxHeight);
     const h = (Number.isFinite(cap) ? cap : dom.view.clientHeight) - 4;
     const least = matchMedia(PHONE).matches ? TAP_CELL : MIN_CELL;
@@ -230,7 +225,7 @@ function start(dom: EditorDom, data: PageData): void {
     dom.grid.style.setProperty('--cell', `${(tile / 2).toFixed(2)}px`);
     dom.root.toggleAttribute('data-zoomed', state.zoom !== null);
   }
-  /** Zooms to `zoom`, keeping the point (x, y) of the view (default: its middle) where it is. */
+  /** Zooms to `zoom`, keeping the view's point (x, y) (default: its middle) in place. */
   const zoomTo = (zoom: number | null, at?: { x: number; y: number }): void => {
     const before = dom.grid.getBoundingClientRect().width;
     const box = dom.view.getBoundingClientRect();
@@ -285,8 +280,7 @@ function start(dom: EditorDom, data: PageData): void {
     }
   });
 
-  // Enter in the name field submits the form with its first button ("keep the name"): nothing to send.
-  // Saving needs the server: offline, say so instead of leaving the page for the browser's error.
+  // Enter in the name field would submit "keep the name"; saving offline says it needs the network.
   dom.form.addEventListener('submit', (e) => {
     const submitter = (e as SubmitEvent).submitter;
     if (submitter?.dataset.action !== 'save') e.preventDefault();
@@ -296,7 +290,7 @@ function start(dom: EditorDom, data: PageData): void {
     }
   });
 
-  // The download is made here (the server's /layouts/editor.layout serves the page without script).
+  // The download is made here (/layouts/editor.layout serves it without script).
   dom.download.addEventListener('click', (e) => {
     e.preventDefault();
     const { slots, name } = state.draft;
@@ -363,7 +357,7 @@ function start(dom: EditorDom, data: PageData): void {
     }
   });
 
-  // --- pinch: two fingers zoom around their middle (one finger is the browser's own scrolling)
+  // --- pinch: two fingers zoom around their middle
   let pinch: { spread: number; tile: number } | null = null;
   const spread = (t: TouchList): number => Math.hypot(t[0]!.clientX - t[1]!.clientX, t[0]!.clientY - t[1]!.clientY);
   dom.view.addEventListener(

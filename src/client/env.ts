@@ -1,10 +1,7 @@
-/**
- * What the browser gives the sync (sync.ts's SyncEnv): fetch, localStorage, the clock, randomness for
- * jitter, whether the network is up and timers. Shared by the play page's script and the other pages'.
- */
+/** What the browser gives the sync (sync.ts's SyncEnv), for the play page and the other pages alike. */
 import type { KeptStore, SyncEnv } from './sync.ts';
 
-/** localStorage, or null where the browser forbids it (some private windows). */
+/** localStorage, or null where forbidden (some private windows). */
 function keptStore(): KeptStore | null {
   try {
     const store = globalThis.localStorage;
@@ -19,7 +16,7 @@ function keptStore(): KeptStore | null {
   }
 }
 
-/** A BroadcastChannel: a play page saw the server record a win; open stats pages refresh their counts (site.ts). */
+/** Tells open stats pages that a win was recorded (site.ts). */
 export const WINS_CHANNEL = 'mahjong:wins';
 
 export const ENV: SyncEnv = {
@@ -32,21 +29,16 @@ export const ENV: SyncEnv = {
   clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
 };
 
-/**
- * Registers the service worker (sw.js, served at the root so it controls every page) once the page has
- * loaded. It keeps the pages' shell, styles, faces, script and engine for playing without a network.
- * Browsers without service workers, or pages not in a secure context (plain http on a LAN address),
- * simply play online.
- */
+/** Registers the service worker once the page has loaded; without one (or without https) the game plays online. */
 export function registerServiceWorker(): void {
   const register = (): void => {
     try {
       void navigator.serviceWorker?.register('/sw.js', { scope: '/' }).catch(() => {});
     } catch {
-      // no service worker here: online play is unaffected
+      // no service worker: online play is unaffected
     }
   };
-  // After the page has loaded: installing fetches the app's files, which must not compete with the first visit's own.
+  // after load: installing must not compete with the first visit
   if (document.readyState === 'complete') register();
   else addEventListener('load', register, { once: true });
 }

@@ -1,26 +1,21 @@
 /**
- * Binds the page's input to the controller (as chessground's events.ts): tile clicks and taps, the
- * control buttons, keyboard shortcuts, page visibility (your clock), the once-a-second clock tick, size
- * changes (a ResizeObserver on the board's view) and the zoom gestures on the view: two fingers pinch, a
- * double tap on the board's empty space zooms in or back to fit (one finger pans: that is the view's own
- * scrolling). A tap on a tile is always a tile tap: two quick taps on two tiles pick both, never zoom.
- * `bind` returns a function that removes every listener, observer and timer it set up.
+ * Binds the page's input to the controller (as chessground's events.ts): clicks and taps, buttons, keys,
+ * visibility, the clock tick, size changes and the zoom gestures. `bind` returns a function that undoes it all.
  */
 import type { Dir } from './state.ts';
 
 export interface Controller {
   pick(slot: number): void; // a tile was clicked, tapped, or pressed with Enter/Space
   act(action: string): void; // hint, shuffle, undo, redo, check, new, share, undo:N, deselect
-  focusStep(dir: Dir, from: number | null): void; // an arrow key; from: the tile that has DOM focus, if any
+  focusStep(dir: Dir, from: number | null): void; // from: the tile with DOM focus, if any
   visibility(hidden: boolean): void;
   tick(): void; // once a second
   fit(): void; // the space for the board changed
-  // To a tile width (a number, CSS px) or a step, keeping `held` (a point on the board, from boardPoint;
-  // default: the one under `anchor` now) under `anchor` (client px), as far as the view can scroll.
+  // To a tile width (CSS px) or a step, keeping `held` (a board point; default: under `anchor`) under `anchor`.
   zoom(to: 'in' | 'out' | 'fit' | 'toggle' | number, anchor?: Point, held?: Point): void;
   tileWidth(): number; // the tiles' width now, in CSS px
-  boardPoint(at: Point): Point; // the board's point under a client point, in tile widths from its corner
-  leave(): void; // the page is going away: send what is queued
+  boardPoint(at: Point): Point; // in tile widths from the board's corner
+  leave(): void; // the page is going away
   online(): void; // the browser has a network again
 }
 
@@ -29,8 +24,8 @@ export interface Point {
   readonly y: number;
 }
 
-const DOUBLE_TAP_MS = 350; // the longest pause between the taps of a double tap
-const TAP_MS = 300; // the longest touch that is a tap
+const DOUBLE_TAP_MS = 350; // ms between a double tap's taps
+const TAP_MS = 300; // ms
 const TAP_SLOP = 12; // px a tap's finger may move
 const DOUBLE_TAP_SLOP = 30; // px between a double tap's two taps
 
@@ -75,13 +70,12 @@ export function bind(doc: Document, board: HTMLElement, ctrl: Controller): () =>
   on(doc, 'click', (e) => {
     const el = (e.target as Element).closest<HTMLElement>('[data-action], [data-do]');
     if (!el || el.closest('#board')) return;
-    // A play-on button names its move (data-move): the action carries it, as the notice's `undo:N` does.
+    // A play-on button's action carries its move (data-move), as the notice's `undo:N` does.
     const action = el.dataset.do ?? (el.dataset.move ? `${el.dataset.action}:${el.dataset.move}` : el.dataset.action!);
     if (el.getAttribute('aria-disabled') === 'true') return;
     if (action === 'new' && el instanceof HTMLAnchorElement) return; // a plain link works as it is
     e.preventDefault();
-    // An action taken from the phone's menu sheet closes it first, so its answer (#message, #notice, the paused
-    // board) is seen on the page instead of behind the sheet, and focus can move to that answer.
+    // An action from the phone's menu sheet closes it first, so its answer shows on the page and can take focus.
     const sheet = el.closest<HTMLElement>('[popover]');
     if (sheet?.matches(':popover-open')) sheet.hidePopover();
     ctrl.act(action);
@@ -124,8 +118,7 @@ export function bind(doc: Document, board: HTMLElement, ctrl: Controller): () =>
   on(win, 'online', () => ctrl.online());
   on(win, 'resize', () => ctrl.fit());
 
-  // The board's view: its size is the page's (a CSS grid), so a rotation, a resized window or a stylesheet
-  // that arrived after the script changes it; the fitted tile size is read from it.
+  // The board's view sizes with the page's grid, so it is observed; the fitted tile size is read from it.
   const observer = new ResizeObserver(() => ctrl.fit());
   if (view) observer.observe(view);
   unbinds.push(() => observer.disconnect());
@@ -146,19 +139,12 @@ const middle = (t: TouchList): Point => ({
   y: (t[0]!.clientY + t[1]!.clientY) / 2,
 });
 
-/**
- * Pinch and double tap on the board's view. The view's CSS (`touch-action: pan-x pan-y`) leaves one
- * finger to the browser's scrolling and keeps its own pinch and double-tap zoom off the board, so these
- * never fight the page's scroll. A double tap zooms only when both taps land on the board's empty space
- * (no tile under either) close together: taps on tiles are the player's picks and reach the tiles as
- * clicks, whatever their rhythm (two tiles tapped 150 ms apart are a pair; a blocked tile tapped twice
- * wobbles twice).
- */
+/** Pinch and double tap on the board's view; taps on tiles stay picks: docs/client.md, "Zoom and pan (phones)". */
 function bindZoomGestures(view: HTMLElement, ctrl: Controller, on: On): void {
-  let pinch: { spread: number; tile: number; held: Point } | null = null; // at the start of the pinch
+  let pinch: { spread: number; tile: number; held: Point } | null = null;
   let tap: { t: number; x: number; y: number; empty: boolean } | null = null; // the touch going on, while it may be a tap
   let lastTap: { t: number; x: number; y: number } | null = null; // the last tap on empty space
-  let frame: { tile: number; at: Point } | null = null; // the pinch's latest size, drawn on the next frame
+  let frame: { tile: number; at: Point } | null = null; // drawn on the next frame
   const win = view.ownerDocument.defaultView!;
   on(
     view,
@@ -166,7 +152,6 @@ function bindZoomGestures(view: HTMLElement, ctrl: Controller, on: On): void {
     (e) => {
       const touches = (e as TouchEvent).touches;
       if (touches.length === 2) {
-        // The board's point under the fingers at the start stays under them while they move.
         pinch = {
           spread: Math.max(1, spread(touches)),
           tile: ctrl.tileWidth(),
@@ -176,7 +161,7 @@ function bindZoomGestures(view: HTMLElement, ctrl: Controller, on: On): void {
       } else if (touches.length === 1) {
         const onTile = (e.target as Element | null)?.closest?.('button.tile') ?? null;
         tap = { t: e.timeStamp, x: touches[0]!.clientX, y: touches[0]!.clientY, empty: onTile === null };
-        if (!tap.empty) lastTap = null; // a tile tap in between: the next empty tap starts afresh
+        if (!tap.empty) lastTap = null; // a tile tap in between: start afresh
       } else tap = null;
     },
     { passive: true },
@@ -217,14 +202,14 @@ function bindZoomGestures(view: HTMLElement, ctrl: Controller, on: On): void {
       const here = { t: e.timeStamp, x: ended.clientX, y: ended.clientY };
       const empty = tap.empty;
       tap = null;
-      if (!empty) return; // a tile tap: the click that follows picks the tile
+      if (!empty) return; // a tile tap: its click picks the tile
       if (
         lastTap &&
         here.t - lastTap.t < DOUBLE_TAP_MS &&
         Math.hypot(here.x - lastTap.x, here.y - lastTap.y) < DOUBLE_TAP_SLOP
       ) {
         lastTap = null;
-        if (e.cancelable) e.preventDefault(); // no click after the zoom: it would land where the board moved
+        if (e.cancelable) e.preventDefault(); // no click after the zoom: the board moved
         ctrl.zoom('toggle', here);
       } else lastTap = here;
     },

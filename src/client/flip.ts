@@ -1,34 +1,27 @@
 /**
- * The shuffle's flight (FLIP): each face that a shuffle (or its undo or redo) moved to another slot is drawn
- * leaving its old place for its new one. A shuffle only changes which face each tile button shows, so the
- * first and last positions come from the slots' geometry, not from measuring the page: nothing here reads
- * layout, and render.ts only writes two custom properties and an attribute per moving tile.
- *
- * Faces repeat (four of each), so which old copy a new one came from is a choice: a face that stays on its
- * slot stays put, the others come from the nearest old place of the same face.
+ * The shuffle's flight (FLIP): faces a shuffle moved fly from their old slot to their new one. Positions come from
+ * slot geometry, never from measuring the page. Faces repeat, so a face that stays put does, and the others
+ * come from the nearest old place of the same face.
  */
 import type { Face, Slot } from '../engine/index.ts';
 
-/** Each layer up is shifted up and left by this much; in tile widths (board.css, --depth). */
+/** The up-left shift per layer, in tile widths (board.css, --depth). */
 const LAYER_SHIFT = 0.13;
 
-/** A tile that shows a face which was on another slot: it starts (dx, dy) away, where the face was. */
+/** A tile showing a face that was on another slot, (dx, dy) away. */
 export interface Flight {
   readonly slot: number;
-  readonly dx: number; // in tile widths; negative: it comes from the left
-  readonly dy: number; // in tile widths; negative: it comes from above
+  readonly dx: number; // tile widths; negative: from the left
+  readonly dy: number; // tile widths; negative: from above
 }
 
-/** Where board.css draws a slot's face, in tile widths from the layout's corner. */
+/** Where board.css draws a slot's face, in tile widths. */
 export const placeOf = (t: Slot): readonly [number, number] => [
   t.x / 2 - t.z * LAYER_SHIFT,
   (t.y * 2) / 3 - t.z * LAYER_SHIFT,
 ];
 
-/**
- * The flights from faces `before` to faces `after` (by slot; null where no tile is). None when the tiles on
- * the board differ (a match, its undo): only a shuffle keeps every tile and moves faces.
- */
+/** The flights from faces `before` to `after` (by slot); none unless the same tiles are on the board. */
 export function flightsOf(
   tiles: readonly Slot[],
   before: readonly (Face | null)[],
@@ -50,7 +43,7 @@ export function flightsOf(
     const face = after[j] ?? null;
     if (face === null || face === before[j]) continue;
     const list = from.get(face);
-    if (!list || list.length === 0) continue; // a face that was not on the board: shown in place
+    if (!list || list.length === 0) continue; // not on the board before: shown in place
     const [x, y] = placeOf(tiles[j]!);
     let best = 0;
     let bestDistance = Infinity;

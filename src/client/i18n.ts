@@ -1,10 +1,6 @@
 /**
- * The browser's messages (docs/i18n.md). The server renders every page in the player's language and embeds
- * that language's `client.` messages, already parsed, in `<script type="application/json" id="i18n-data">`:
- * the script formats them with intl-messageformat (built without its parser: scripts/build-client.ts), so
- * the bundle holds no catalog and no parser, and a page loads one language only. Offline pages carry the
- * messages they were rendered with. Before `useMessages` (tests in Node) nothing is loaded: a key then
- * formats as itself, which the tests would see.
+ * The browser's messages (docs/i18n.md): the page embeds its language's `client.` messages pre-parsed
+ * (`#i18n-data`), formatted here without a parser. Before `useMessages` (Node tests) a key formats as itself.
  */
 import type { MessageFormatElement } from '@formatjs/icu-messageformat-parser';
 import { IntlMessageFormat } from 'intl-messageformat';
@@ -19,9 +15,7 @@ export interface Messages {
 let current: Messages = { lang: 'en', locale: 'en', messages: {} };
 const formats = new Map<string, IntlMessageFormat>();
 
-// IntlMessageFormat resolves the locale for every message it is made for, by Intl's supportedLocalesOf, which
-// costs a phone's CPU some 70 ms the first time (it loads the list of every locale). The page's locale is one
-// the server chose from the 20 it serves (src/shared/i18n.ts), so it is taken as it is, once.
+// The page's locale is one the server serves, so it is used as is: Intl's locale lookup is slow on phones.
 const resolved = new Map<string, Intl.Locale>();
 IntlMessageFormat.resolveLocale = (locales) => {
   const tag = Array.isArray(locales) ? (locales[0] ?? 'en') : locales;
@@ -30,24 +24,21 @@ IntlMessageFormat.resolveLocale = (locales) => {
   return found;
 };
 
-/** Uses these messages from now on. */
 export function useMessages(messages: Messages): void {
   current = messages;
   formats.clear();
 }
 
-/** Reads the page's embedded messages, if it has them. */
 export function loadMessages(doc: Document): void {
   const text = doc.getElementById('i18n-data')?.textContent;
   if (!text) return;
   try {
     useMessages(JSON.parse(text) as Messages);
   } catch {
-    // a page without valid messages keeps the last ones (never a crash for a sentence)
+    // invalid messages: keep the last ones
   }
 }
 
-/** A message in the page's language. */
 export function t(key: string, values?: MessageValues): string {
   let format = formats.get(key);
   if (!format) {
@@ -60,7 +51,6 @@ export function t(key: string, values?: MessageValues): string {
   return Array.isArray(out) ? out.join('') : String(out);
 }
 
-/** The page's locale, for Intl. */
 export const locale = (): string => current.locale;
 
 if (typeof document !== 'undefined') loadMessages(document);

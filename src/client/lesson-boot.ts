@@ -1,19 +1,16 @@
 /**
- * What the play page's own script knows of the first game's lesson: where its words are (the server's
- * `#tutorial-template`), whether it opens by itself (`data-first`), and the prefs cookie's word that keeps it
- * shut. The lesson itself (tutorial.ts, with its part of the engine) is a script of its own, fetched only when
- * it opens, so a returning player's page loads not a byte of it.
+ * What the play page's script knows of the first game's lesson; the lesson itself (tutorial.ts) is a script
+ * fetched only when it opens, so a returning player's page loads none of it.
  */
 import type { Format } from '../shared/i18n.ts';
 import { makePrefsCookie, readPrefsCookie, withTutorialDone } from '../shared/prefs.ts';
 import { t } from './i18n.ts';
 
-declare const __TUTORIAL_FILE__: string; // the lesson's hashed file name, set by scripts/build-client.ts
+declare const __TUTORIAL_FILE__: string; // set by scripts/build-client.ts
 
-/** The prefs cookie's value, as the page has it. */
 export const readPrefs = (doc: Document): string | undefined => readPrefsCookie(doc.cookie);
 
-/** Keeps the lesson shut for good in this browser (finished or skipped). */
+/** Keeps the lesson shut for good in this browser. */
 export function markTutorialDone(doc: Document): void {
   const value = withTutorialDone(readPrefs(doc));
   doc.cookie = makePrefsCookie(value);
@@ -21,7 +18,7 @@ export function markTutorialDone(doc: Document): void {
 
 type Opener = (doc: Document, template: HTMLTemplateElement, done: () => void, t: Format) => void;
 
-/** Opens the lesson when the page says it is a first visit, and from How to play at any time. */
+/** Opens the lesson on a first visit, and from How to play. */
 export function bootTutorial(doc: Document): void {
   const template = doc.getElementById('tutorial-template');
   if (!(template instanceof HTMLTemplateElement)) return;
@@ -43,8 +40,7 @@ export function bootTutorial(doc: Document): void {
     open();
   });
   if (!template.hasAttribute('data-first')) return;
-  // After the page's own first work (its load, then an idle moment): the lesson's script and styles never
-  // compete with the board's first paint and first tap.
+  // After load and an idle moment: never competing with the board's first paint and tap.
   const win = doc.defaultView;
   const idle = (): void => void (win?.requestIdleCallback ? win.requestIdleCallback(open, { timeout: 1500 }) : open());
   if (doc.readyState === 'complete') idle();

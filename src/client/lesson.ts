@@ -1,7 +1,6 @@
 /**
- * The first game's lesson (#tutorial), without the DOM: a board of eight tiles played through the engine,
- * and the six steps that each wait for one thing the player does (tap a free tile, a match, two flowers,
- * a hinted pair, Undo and Shuffle, the check). tutorial.ts draws it; test/client/lesson.test.ts plays it.
+ * The first game's lesson without the DOM: an eight-tile board played through the engine, and six steps that
+ * each wait for one action (docs/client.md, "The first game's lesson"). tutorial.ts draws it.
  */
 import {
   applyMove,
@@ -20,10 +19,8 @@ export const STEPS = ['free', 'match', 'flowers', 'hint', 'undo', 'check'] as co
 export type Step = (typeof STEPS)[number];
 
 /**
- * Two rows of three, a tile on the middle of both rows and one at the right end: at the start the top tile
- * covers two tiles and the right-hand tiles of each row have neighbours on both sides, so both ways of being
- * blocked are on the board. Only one pair can be played at each of the first steps: the dragons on top,
- * then the two flowers (plum and chrysanthemum) they uncover, then either of two pairs.
+ * Two rows of three, a tile across both and one at the right end: both ways of being blocked are on the board,
+ * and each early step has one playable pair (the dragons, then the flowers they uncover).
  */
 const TILES: readonly DealTile[] = [
   { x: 0, y: 0, z: 0, face: 'b5' },
@@ -51,7 +48,7 @@ export const LESSON_DEAL: Deal = {
   ],
 };
 
-/** What the check answered, as the play page says it (client.check.*). */
+/** The check's answer, as the play page says it (client.check.*). */
 export type Answer =
   { readonly kind: 'yes' | 'noShuffle' | 'unknown' } | { readonly kind: 'noUndo'; readonly n: number };
 
@@ -62,10 +59,9 @@ export interface Lesson {
   hint: Pair | null; // the pair Hint lit
   undone: boolean; // Undo tapped on the undo step
   shuffled: boolean; // Shuffle tapped on the undo step
-  answer: Answer | null; // the check's answer, once asked: the lesson is then over
+  answer: Answer | null; // once asked: the lesson is over
 }
 
-/** What a tap did, for the view to show and say. */
 export type TapResult =
   | { readonly kind: 'covered' | 'sides' | 'selected' | 'deselected' | 'gone'; readonly slot: number }
   | { readonly kind: 'matched'; readonly a: number; readonly b: number }
@@ -79,7 +75,7 @@ export function makeLesson(): Lesson {
 
 export const stepOf = (l: Lesson): Step => STEPS[Math.min(l.step, STEPS.length - 1)]!;
 
-/** Why slot `i` is blocked: a tile lies on it, or tiles close both its sides. */
+/** Why slot `i` is blocked: a tile on it, or tiles at both sides. */
 export function blockedBy(game: Game, i: number): 'covered' | 'sides' {
   return game.geom.above[i]!.some((j) => game.faces[j] !== null) ? 'covered' : 'sides';
 }
@@ -105,7 +101,7 @@ export function tapTile(l: Lesson, i: number): TapResult {
     return { kind: 'nomatch', a: was, b: i };
   }
   const played = applyMove(game, { type: 'match', a: was, b: i });
-  if (!played.ok) return { kind: 'nomatch', a: was, b: i }; // not reached: both free and matching
+  if (!played.ok) return { kind: 'nomatch', a: was, b: i }; // not reached
   l.game = played.value;
   l.selected = null;
   l.hint = null;
@@ -115,7 +111,7 @@ export function tapTile(l: Lesson, i: number): TapResult {
   return { kind: 'matched', a: was, b: i };
 }
 
-/** Hint, Undo, Shuffle or the check. Returns false when the board cannot do it now. Mutates. */
+/** Hint, Undo, Shuffle or the check; false when the board cannot do it now. Mutates. */
 export function control(l: Lesson, action: 'hint' | 'undo' | 'shuffle' | 'check'): boolean {
   l.selected = null;
   if (action === 'hint') {
@@ -145,5 +141,4 @@ export function control(l: Lesson, action: 'hint' | 'undo' | 'shuffle' | 'check'
   return true;
 }
 
-/** The lesson is over once the check has answered. */
 export const isOver = (l: Lesson): boolean => l.step >= STEPS.length;

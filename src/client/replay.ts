@@ -1,11 +1,6 @@
 /**
- * The replay page's script (views/replay.eta; docs/server.md, "Replays"). The page works without it: every step
- * is a link to the server's rendering of that position. With it the steps happen in place: the log is replayed
- * here by the same engine (with the shuffles' boards the server stored, so a shuffle deals what it dealt then),
- * the board's tiles (all of them are in the page, removed ones hidden) take each position's faces, free flags
- * and marks, the address follows (`?move=K`), ← → step, Home and End jump, and Space or the Play button plays
- * the moves one after another. Right to left the arrows turn with the mirrored steps (→ back, ← on); the board
- * itself never mirrors. The bar shows its words where they fit and its signs where they do not (bar.ts).
+ * The replay page's script (views/replay.eta; docs/server.md, "Replays"): without it every step is a link; with
+ * it steps replay in place with the engine (using the stored shuffle boards), with keys and a Play button.
  */
 import {
   applyMoves,
@@ -39,7 +34,7 @@ interface ReplayData {
 }
 
 const PLAY_EVERY_MS = 700; // a move shown this long while playing
-const CHECKPOINT = 32; // positions kept every this many moves: a step back replays at most this many
+const CHECKPOINT = 32; // a step back replays at most this many moves
 
 function start(): void {
   const dataEl = document.getElementById('replay-data');
@@ -53,7 +48,6 @@ function start(): void {
   const { log, token, lost } = data;
   const moves = log.length;
 
-  // Positions: every CHECKPOINT-th kept, the others replayed from the one before.
   const kept = new Map<number, Game>([[0, first.value]]);
   const positionAt = (k: number): Game | undefined => {
     let from = k - (k % CHECKPOINT);
@@ -80,9 +74,9 @@ function start(): void {
   const bar = document.querySelector<HTMLElement>('.replay-controls');
   const counters = document.querySelector<HTMLElement>('.counters');
   const course = document.getElementById('game-menu');
-  if (course) watchMore(course); // the course's sheet, on phones, cues where it goes on
+  if (course) watchMore(course); // on phones, the course's sheet cues where it goes on
   let current = data.move;
-  // Right to left (Arabic, Hebrew) the steps' row is mirrored, so the arrows are: → back, ← on.
+  // Right to left the steps' row mirrors, and so do the arrows: → back, ← on.
   const rtl = document.documentElement.dir === 'rtl';
   let timer: number | undefined;
 
@@ -90,7 +84,7 @@ function start(): void {
     if (el && el.textContent !== text) el.textContent = text;
   };
 
-  /** The outlines of the pair a move took off (where the tiles were). */
+  /** Outlines where the pair a move took off was. */
   function ghosts(pair: readonly number[] | null): void {
     for (const old of boardEl!.querySelectorAll('.tile-ghost')) old.remove();
     for (const slot of pair ?? []) {
@@ -144,7 +138,7 @@ function start(): void {
     const targets: Record<string, number> = { first: 0, prev: k - 1, next: k + 1, last: moves };
     for (const a of steps) {
       const to = targets[a.dataset.step ?? ''];
-      if (to === undefined) continue; // the verdict's link to where the win was lost stays as it is
+      if (to === undefined) continue; // the verdict's link stays as it is
       const off = to === k || to < 0 || to > moves;
       if (off) {
         a.removeAttribute('href');
@@ -176,7 +170,7 @@ function start(): void {
     playing(true);
   }
 
-  /** Play becomes Pause and back: its sign (board.css, by aria-pressed) and its name, which may need the bar refitted. */
+  /** Play becomes Pause and back: its sign and name (which may need the bar refitted). */
   function playing(on: boolean): void {
     if (!playButton) return;
     playButton.setAttribute('aria-pressed', String(on));
@@ -202,7 +196,7 @@ function start(): void {
     playButton.hidden = false;
     playButton.addEventListener('click', play);
   }
-  if (bar) watchChrome(bar, counters); // the steps' words where they fit, else their signs
+  if (bar) watchChrome(bar, counters); // words where they fit, else signs (bar.ts)
   document.addEventListener('keydown', (e) => {
     if (e.metaKey || e.ctrlKey || e.altKey) return;
     const target = e.target as HTMLElement | null;
@@ -222,7 +216,7 @@ function start(): void {
         go(moves);
         break;
       case ' ':
-        if (onControl) return; // a focused button or link answers Space itself
+        if (onControl) return; // a focused control answers Space itself
         play();
         break;
       default:

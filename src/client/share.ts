@@ -1,13 +1,11 @@
 /**
- * Sharing a link the way every page of the game does it (the play page's Share, the win panel's and the stats
- * page's Share replay and Challenge a friend): the system's share sheet on a touch screen that has one, else the
- * clipboard. A replay or challenge link is made by the server once (POST /api/games/:id/replay or /challenge) and
- * then kept by the caller.
+ * Sharing a link as every page does: the share sheet on a touch screen that has one, else the clipboard. Replay
+ * and challenge links are made by the server once, then kept by the caller.
  */
 import type { ChallengeLinkAnswer, ReplayLinkAnswer } from '../shared/api.ts';
 import { t } from './i18n.ts';
 
-/** Shares `url` (absolute): 'shared' through the share sheet, else 'copied'; throws if neither worked (refused, or cancelled). */
+/** Shares absolute `url`: 'shared' or 'copied'; throws if neither worked. */
 export async function shareLink(url: string, title: string): Promise<'shared' | 'copied'> {
   if (typeof navigator.share === 'function' && matchMedia('(pointer: coarse)').matches) {
     await navigator.share({ title, url });
@@ -18,20 +16,17 @@ export async function shareLink(url: string, title: string): Promise<'shared' | 
 }
 
 export interface ReplayShared {
-  readonly path: string | null; // the link's path (/replay/<token>, /challenge/<id>), null if the server made none
-  readonly message: string; // what to tell the player ('' after the share sheet: it said it itself)
+  readonly path: string | null; // /replay/<token> or /challenge/<id>; null if none
+  readonly message: string; // '' after the share sheet (it said it itself)
 }
 
-/** A link the server makes for a game (POST /api/games/:id/<kind>) and the words of sharing it (catalog keys). */
+/** A link the server makes for a game (POST /api/games/:id/<kind>) and its catalog keys. */
 const KINDS = {
   replay: { title: 'client.replayTitle', copied: 'client.replayCopied', failed: 'client.replayFailed' },
   challenge: { title: 'client.challengeTitle', copied: 'client.challengeCopied', failed: 'client.challengeFailed' },
 } as const;
 
-/**
- * Shares the `kind` link of the player's game `gameId`: its link is `known` (a path) or asked of the server,
- * handed to `made` as soon as there is one (so the page shows it before the share sheet opens), then shared.
- */
+/** Shares the `kind` link of game `gameId`: `known` or asked of the server, shown via `made` before sharing. */
 async function shareMade(
   kind: keyof typeof KINDS,
   gameId: string,
@@ -61,10 +56,9 @@ async function shareMade(
   }
 }
 
-/** Shares the replay of the player's game `gameId` (shareMade). */
 export const shareReplay = (gameId: string, known: string | null, made: (path: string) => void) =>
   shareMade('replay', gameId, known, made);
 
-/** Shares the challenge link of the player's won game `gameId` (shareMade): its deal with the time to beat. */
+/** Shares the won game's challenge link (its deal with the time to beat). */
 export const shareChallenge = (gameId: string, known: string | null, made: (path: string) => void) =>
   shareMade('challenge', gameId, known, made);

@@ -1,19 +1,7 @@
 /**
- * The play page without a network. The service worker (sw.ts) answers a deal link it cannot fetch with
- * the offline page (`GET /offline`: the play page's markup with an empty board and no deal); this module
- * makes it the deal of the link the browser shows:
- *
- * 1. the deal this browser was given by the server for that link, if it opened it online before
- *    (`keepDeal` puts every deal a play page shows into the Cache API), so a link keeps its board even
- *    after the generator changes (docs/contracts.md, "Pages");
- * 2. else the deal made here, in the solver's worker, by the same engine and generator the server runs
- *    (src/engine/deal.ts): the same link gives the same board (test/client/offline-browser.test.ts
- *    compares them).
- *
- * It then writes the page's texts and links for that deal (what views/play.eta renders on the server),
- * and hands the deal to the play page's script as if the server had sent it. Moves go to the sync's
- * queue like any game's (kept in localStorage, sent when the network is back). Touches the DOM of the
- * page's heading, links and message only; the board itself is render.ts's.
+ * The play page without a network: makes the offline page the deal of its link, from the deal kept when the link
+ * was opened online, else dealt here by the server's engine, then starts the board as usual. How:
+ * docs/client.md, "Offline and installable".
  */
 import { MODES, SEED_PATTERN, type Deal, type Mode } from '../engine/index.ts';
 import { dealApiUrl, dealUrl, newDealUrl } from '../shared/display.ts';
@@ -22,10 +10,10 @@ import type { DealData } from './state.ts';
 import { t } from './i18n.ts';
 import type { WorkerAnswer, WorkerRequest } from './worker.ts';
 
-const DEALS_CACHE = 'mahjong-deals'; // Cache API store of deals shown online; kept across deployments (deals never change)
-const DEALS_KEPT = 60; // the most recent deals kept (keyed by their deal API URL); older ones are dropped
+const DEALS_CACHE = 'mahjong-deals'; // deals shown online; kept across deployments
+const DEALS_KEPT = 60; // the most recent, by deal API URL
 
-/** Keeps the deal a play page shows, and its layout's name, for offline visits of its link (no Cache API, or full: nothing kept). */
+/** Keeps a shown deal and its layout's name for offline visits (no Cache API, or full: nothing kept). */
 export async function keepDeal(deal: Deal, name: string): Promise<void> {
   try {
     const cache = await globalThis.caches?.open(DEALS_CACHE);
@@ -39,7 +27,7 @@ export async function keepDeal(deal: Deal, name: string): Promise<void> {
     const keys = await cache.keys(); // in insertion order
     for (const old of keys.slice(0, Math.max(0, keys.length - DEALS_KEPT))) await cache.delete(old);
   } catch {
-    // storage refused (private windows, quota): offline visits deal the link here instead
+    // storage refused: offline visits deal the link here
   }
 }
 
@@ -53,7 +41,7 @@ async function keptDeal(layout: string, seed: string, mode: Mode): Promise<{ dea
   }
 }
 
-/** The deal a play link names, or null when the path is no deal link. */
+/** The deal a play link names, or null. */
 export function parseDealPath(path: string, search: string): { layout: string; seed: string; mode: Mode } | null {
   const m = /^\/play\/([^/]+)\/([^/]+)$/.exec(path);
   if (!m) return null;
@@ -70,7 +58,7 @@ export function parseDealPath(path: string, search: string): { layout: string; s
   return SEED_PATTERN.test(seed) ? { layout, seed, mode } : null;
 }
 
-/** Deals in a worker of its own (a classic deal runs the solver: up to tens of ms, more on big layouts). */
+/** Deals in a worker of its own (a classic deal runs the solver). */
 function dealInWorker(workerUrl: URL, layout: string, seed: string, mode: Mode): Promise<WorkerAnswer> {
   return new Promise((resolve) => {
     const worker = new Worker(workerUrl, { type: 'module' });
@@ -93,7 +81,7 @@ function link(doc: Document, href: string, text: string): HTMLAnchorElement {
   return a;
 }
 
-/** Writes the page's heading, title and links for `deal` (views/play.eta's, for a page the server did not render). */
+/** Writes the heading, title and links for `deal`, as views/play.eta would. */
 function fillPage(doc: Document, deal: Deal, name: string): void {
   const { layout, seed, mode } = deal;
   const path = dealUrl(layout, seed, mode);
@@ -141,12 +129,12 @@ function fillPage(doc: Document, deal: Deal, name: string): void {
     again.href = newUrl;
     again.textContent = t('client.nextGame', { name });
   }
-  // The switches the server renders from the prefs cookie (views/layout.eta, play.eta): the cached page has none.
+  // The prefs cookie's switches, as views/play.eta renders them: the cached page has none.
   const prefs = parsePrefs(readPrefsCookie(doc.cookie), layout, seed, mode);
   if (prefs.highlight === 'off') doc.documentElement.dataset.highlight = 'off';
   const counters = doc.querySelector<HTMLElement>('.counters');
   if (counters) counters.dataset.timer = prefs.timer;
-  doc.body.classList.remove('offline-page'); // the board, counters and controls show (board.css)
+  doc.body.classList.remove('offline-page');
   doc.querySelector('.offline-links')?.remove();
   const board = doc.getElementById('board');
   if (board) {
@@ -160,13 +148,10 @@ function say(doc: Document, text: string): void {
   if (message) message.textContent = text;
 }
 
-/**
- * Makes the offline page the deal of the address it is shown at: the deal data for the play page's
- * script and the message to show, or null (not a deal link, or not a built-in layout: the page says so).
- */
+/** Makes the offline page the deal of its address: the deal data and message, or null (no built-in deal link). */
 export async function openOffline(doc: Document, workerUrl: URL): Promise<{ data: DealData; message: string } | null> {
   const asked = parseDealPath(location.pathname, location.search);
-  if (!asked) return null; // the offline page's own text stands: this page needs the network
+  if (!asked) return null; // the page's own text stands: it needs the network
   const { layout, seed, mode } = asked;
   say(doc, t('client.offline.dealing'));
   let found = await keptDeal(layout, seed, mode);

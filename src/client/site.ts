@@ -1,13 +1,6 @@
 /**
- * The script of the pages without a board (home, daily, stats): registers the service worker, sends
- * the games waiting in this browser (played offline, or a batch a closed tab did not send) whenever the
- * network is there, and on the stats page says what is still waiting (`#waiting`) and keeps the counts
- * current without a reload: it takes a fresh copy of the page's counted part (`[data-live="stats"]`)
- * when games it sent were recorded, when a play page in another tab saw a win recorded (a
- * BroadcastChannel), and when the page comes back into view, and says which achievements the fresh copy
- * lists that the old one did not (`#achievement-news`), and its history's Share replay copies or shares the link
- * as the win panel does; on the transfer page it completes a link made as a path.
- * The pages work the same without it.
+ * The script of the pages without a board: registers the service worker, sends waiting games, keeps the stats
+ * page current (docs/client.md, "Live records"), shares history links. The pages work without it.
  */
 import { dealUrl } from '../shared/display.ts';
 import { ENV, registerServiceWorker, WINS_CHANNEL } from './env.ts';
@@ -17,7 +10,7 @@ import { sendKept, sendNow, waitingGames, type Sync, type SyncHooks, type Waitin
 
 registerServiceWorker();
 
-// A transfer link made without PUBLIC_ORIGIN is a path (never the Host header): this page's origin completes it.
+// A transfer link made without PUBLIC_ORIGIN is a path: this page's origin completes it.
 const transferLink = document.getElementById('transfer-link');
 if (transferLink instanceof HTMLInputElement && transferLink.value.startsWith('/'))
   transferLink.value = `${location.origin}${transferLink.value}`;
@@ -43,7 +36,6 @@ function gameText(g: WaitingGame): string {
   return t('client.waiting.game', { name, mode: g.deal.mode, seed: g.deal.seed, state, moves });
 }
 
-/** Lists the waiting games on the stats page. */
 function show(): void {
   if (!section) return;
   const games = waitingGames(ENV);
@@ -79,10 +71,7 @@ function link(href: string, text: string): HTMLAnchorElement {
   return a;
 }
 
-/**
- * The stats page's counted part, fresh from the server (the same page, the same template), swapped in
- * when it changed and the player is not in the middle of it (focus inside stays where it is).
- */
+/** Swaps in a fresh copy of the stats page's counted part when it changed, unless focus is inside. */
 async function refreshStats(): Promise<void> {
   const live = document.querySelector<HTMLElement>('[data-live="stats"]');
   if (!live || live.contains(document.activeElement)) return;
@@ -99,11 +88,11 @@ async function refreshStats(): Promise<void> {
     live.replaceWith(document.adoptNode(fresh));
     announce([...earnedIn(fresh)].filter(([id]) => !held.has(id)).map(([, name]) => name));
   } catch {
-    // offline or the server away: the counts refresh on the next chance
+    // offline: refresh at the next chance
   }
 }
 
-/** The achievements a copy of the counted part lists as held: id → name. */
+/** The achievements a copy lists as held: id → name. */
 function earnedIn(root: Element): Map<string, string> {
   const held = new Map<string, string>();
   for (const el of root.querySelectorAll<HTMLElement>('[data-achievement][data-earned]'))
@@ -111,7 +100,7 @@ function earnedIn(root: Element): Map<string, string> {
   return held;
 }
 
-/** Says which achievements the games just counted earned (`#achievement-news`, a live region above the stats). */
+/** Says which achievements the games just counted earned (`#achievement-news`). */
 function announce(names: readonly string[]): void {
   const news = document.getElementById('achievement-news');
   if (!news || names.length === 0) return;
@@ -138,10 +127,7 @@ const hooks: SyncHooks = {
   },
 };
 
-/**
- * The history's Share replay and Challenge a friend (forms that go to the replay or challenge page without
- * script) share the link as the win panel does (share.ts) and show it under the button, with what happened.
- */
+/** The history's Share replay and Challenge a friend share the link as the win panel does (share.ts). */
 async function shareFromHistory(form: HTMLFormElement, kind: 'replay' | 'challenge'): Promise<void> {
   const game = form.elements.namedItem('game');
   if (!(game instanceof HTMLInputElement) || form.dataset.busy !== undefined) return;
@@ -154,7 +140,7 @@ async function shareFromHistory(form: HTMLFormElement, kind: 'replay' | 'challen
     note.setAttribute('role', 'status');
     form.after(note);
   }
-  // The message, then the link; a message that holds the link ("Share this link: …") gets it in its place.
+  // A message that holds the link ("Share this link: …") gets it in its place.
   const say = (message: string, path: string | null): void => {
     if (path === null) return note.replaceChildren(message);
     const url = `${location.origin}${path}`;
@@ -173,7 +159,7 @@ async function shareFromHistory(form: HTMLFormElement, kind: 'replay' | 'challen
   delete form.dataset.busy;
 }
 
-/** Sends every waiting game: at load, and again at once when the network comes back (not after the retry's backoff). */
+/** Sends every waiting game at load, and at once when the network is back. */
 function sendWaiting(): void {
   if (sending.length > 0) for (const sync of sending) sendNow(sync);
   else sending = sendKept('', ENV, hooks);
@@ -202,7 +188,7 @@ if (document.querySelector('[data-live="stats"]')) {
   try {
     new BroadcastChannel(WINS_CHANNEL).onmessage = () => void refreshStats();
   } catch {
-    // no BroadcastChannel: coming back to the page refreshes it
+    // no BroadcastChannel: coming back refreshes
   }
   document.addEventListener('visibilitychange', () => {
     if (document.visibilityState === 'visible') void refreshStats();

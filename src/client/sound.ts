@@ -1,11 +1,6 @@
 /**
- * Optional sounds (off by default, one switch, remembered in localStorage): a soft click on select, a
- * two-note chime on a match, a brush of noise on a shuffle, a short rising arpeggio on the win. Made with
- * the Web Audio API on the spot: no audio files, nothing fetched.
- *
- * Implementation notes: the AudioContext is made on the first sound after the player switched sound on
- * (browsers only start audio after a gesture, and the switch is one); every sound is a few oscillator or
- * noise nodes with a short gain envelope, stopped and dropped by the browser when done.
+ * Optional sounds (off by default, kept in localStorage), made with Web Audio on the spot: no files. The
+ * AudioContext starts on the first sound after the switch, as browsers want a gesture.
  */
 export type Sound = 'select' | 'match' | 'shuffle' | 'win';
 
@@ -32,12 +27,12 @@ export function setSound(sounds: Sounds, on: boolean): void {
   try {
     localStorage.setItem(KEY, on ? '1' : '0');
   } catch {
-    // not remembered: still switched for this page
+    // not remembered: switched for this page
   }
   if (on) play(sounds, 'select');
 }
 
-/** One tone: frequency in Hz, start and length in s from now, peak gain 0–1. */
+/** One tone: Hz, start and length in s from now, peak gain 0–1. */
 function tone(
   ctx: AudioContext,
   freq: number,
@@ -59,7 +54,6 @@ function tone(
   osc.stop(t + length + 0.02);
 }
 
-/** A brush of filtered noise, for the shuffle. */
 function brush(ctx: AudioContext, length: number): void {
   const buffer = ctx.createBuffer(1, Math.ceil(ctx.sampleRate * length), ctx.sampleRate);
   const data = buffer.getChannelData(0);
@@ -75,7 +69,6 @@ function brush(ctx: AudioContext, length: number): void {
   source.start();
 }
 
-/** Plays a sound when sound is on. */
 export function play(sounds: Sounds, sound: Sound): void {
   if (!sounds.on) return;
   try {
@@ -98,6 +91,6 @@ export function play(sounds: Sounds, sound: Sound): void {
         return;
     }
   } catch {
-    // no audio here (an old browser, a policy): silence is fine
+    // no audio here: silence is fine
   }
 }

@@ -1,11 +1,6 @@
 /**
- * The play page's one state object and the logic that works on it, without the DOM (as chessground's
- * HeadlessState): selecting tiles, playing moves through the engine, the clock, keyboard focus by
- * geometry, and the texts the page shows. render.ts draws a state; events.ts turns input into calls here.
- *
- * Implementation notes: the engine's `Game` is the truth for the position; everything else here is
- * presentation (selection, hint, focus, the animations of the last move and pick) or bookkeeping (the
- * clock). `refresh` recomputes the derived fields after every change of `game`.
+ * The play page's one state object and the DOM-free logic on it (as chessground's HeadlessState). The engine's
+ * `Game` is the truth for the position; the rest is presentation or the clock, re-derived by `refresh`.
  */
 import {
   applyMove,
@@ -40,22 +35,17 @@ export interface DealData {
     readonly log: readonly Move[];
     readonly startedAt: number; // ms since the epoch, server clock
     readonly status?: string;
-    readonly playMs?: number | null; // the player's own clock as the server last heard it
+    readonly playMs?: number | null; // as the server last heard it
   } | null;
 }
 
 export const DIRS = ['left', 'right', 'up', 'down'] as const;
 export type Dir = (typeof DIRS)[number];
 
-/**
- * Your time (docs/fair-play.md, "Two clocks"): the clock the player sees, from their first move, stopped
- * while the game is paused or the page hidden, and stopped for good by the win. It is what the player's
- * own stats show, also for games played offline (it travels with the moves). The ranked time is the
- * server's own, from its first showing of the deal; the page only shows it once the server sends it.
- */
+/** Your time, stopped while paused, hidden or won (docs/fair-play.md, "Two clocks"). */
 export interface Clock {
   base: number; // ms counted before `since`
-  since: number | null; // ms epoch when the clock last started; null while stopped
+  since: number | null; // ms epoch of the last start; null while stopped
 }
 
 /** The answer to "Can this still be won?". */
@@ -72,39 +62,39 @@ export type Verified = Pick<
   'timeMs' | 'previousBestMs' | 'ranked' | 'unranked' | 'dailyRank' | 'next' | 'achievements'
 >;
 
-/** A free tile picked that does not match the selection: both tiles give a short cue (render.ts). */
+/** A free tile picked that does not match the selection: both tiles give a short cue. */
 export interface Mismatch {
   readonly slots: readonly [number, number]; // [the selection before, the tile picked]
-  readonly n: number; // counts the cues, so that a repeated one starts again
+  readonly n: number; // counts the cues, so a repeat starts again
 }
 
 export interface HeadlessState {
   readonly deal: Deal;
   game: Game;
-  gameId: string | null; // server game id, once the server has one
-  selected: number | null; // selected slot
-  hint: Pair | null; // pair shown by the last hint, until the next move
+  gameId: string | null; // once the server has one
+  selected: number | null;
+  hint: Pair | null; // until the next move
   hintPending: boolean; // a hint is being computed
-  focus: number | null; // slot that has (or will get) keyboard focus
-  wobble: number | null; // blocked slot clicked last, wobbling
-  leaving: number[]; // slots removed by the last move, animating out
-  moving: Flight[]; // faces the last move (a shuffle, its undo or redo) moved, flying to their new slots
+  focus: number | null; // has (or will get) keyboard focus
+  wobble: number | null; // blocked slot clicked last
+  leaving: number[]; // removed by the last move, animating out
+  moving: Flight[]; // faces a shuffle (or its undo/redo) moved
   mismatch: Mismatch | null; // the last pick did not match the selection
-  message: string; // announced in the live region
+  message: string; // for the live region
   check: Check;
-  confirmingNew: boolean; // "New game" was asked for during a game: the notice asks before leaving it
-  confirmingRestart: boolean; // "Restart this deal" was asked for: the notice asks before undoing every move
+  confirmingNew: boolean; // "New game" asked mid-game: the notice asks first
+  confirmingRestart: boolean; // "Restart this deal" asked: the notice asks first
   clock: Clock;
-  saving: SyncStatus; // what the save indicator says (sync.ts)
-  verified: Verified | null; // the server recorded the win: its time, the best before, its rank
-  record: DealRecordAnswer | null; // the deal's record as the server last sent it (with a win); null: as rendered
-  paused: boolean; // the board is hidden and your clock stopped (kept in the mj_prefs cookie)
-  timerOn: boolean; // the clock is shown (mj_prefs)
-  highlightOn: boolean; // free tiles are lifted and rimmed (mj_prefs); off, they look like the others
-  soundOn: boolean; // soft sounds (localStorage)
-  wentOffline: boolean; // the page lost the server while this game was played: its moves may arrive together
-  replayUrl: string | null; // the game's replay link, once the player asked for it (the win panel's Share replay)
-  challengeUrl: string | null; // the won game's challenge link, once the player asked for it (Challenge a friend)
+  saving: SyncStatus; // sync.ts
+  verified: Verified | null; // its time, the best before, its rank
+  record: DealRecordAnswer | null; // null: as rendered
+  paused: boolean; // board hidden, clock stopped (mj_prefs)
+  timerOn: boolean; // mj_prefs
+  highlightOn: boolean; // free tiles lifted and rimmed (mj_prefs)
+  soundOn: boolean; // localStorage
+  wentOffline: boolean; // lost the server mid-game: moves may arrive together
+  replayUrl: string | null; // once asked for (Share replay)
+  challengeUrl: string | null; // once asked for (Challenge a friend)
   // derived by refresh():
   free: boolean[]; // per slot: on the board and free
   pairs: number; // matching free pairs now
@@ -113,7 +103,7 @@ export interface HeadlessState {
 
 const empty = (): Pick<HeadlessState, 'free' | 'pairs' | 'status'> => ({ free: [], pairs: 0, status: 'playing' });
 
-/** What the page opens with besides the deal: the player's switches, as the server rendered them. */
+/** The player's switches, as the server rendered them. */
 export interface Prefs {
   readonly paused: boolean;
   readonly timerOn: boolean;
@@ -123,10 +113,7 @@ export interface Prefs {
 
 const DEFAULT_PREFS: Prefs = { paused: false, timerOn: true, highlightOn: true, soundOn: false };
 
-/**
- * A state for the page data at time `now` (ms epoch). Replays the embedded move log; your clock goes on
- * from the time the server last heard for that game, running when the game is under way and not paused.
- */
+/** A state for the page data at `now` (ms epoch): replays the log; your clock goes on from the server's last figure. */
 export function makeState(data: DealData, now: number, prefs: Prefs = DEFAULT_PREFS): HeadlessState {
   const start = newGame(data.deal);
   if (!start.ok) throw new Error(`bad deal: ${start.message}`);
@@ -182,7 +169,7 @@ export function refresh(s: HeadlessState): void {
   s.pairs = availablePairs(s.game).length;
   s.status = statusOf(s.game);
   if (s.selected !== null && !s.free[s.selected]) s.selected = null;
-  // a removed tile keeps the focus slot: arrows go on from where it was, and render moves focus nearby
+  // a removed tile keeps the focus slot, so arrows go on from there
   if (s.focus !== null && s.game.faces[s.focus] === null) s.focus = closestFree(s, s.focus) ?? s.focus;
 }
 
@@ -191,15 +178,13 @@ export function refresh(s: HeadlessState): void {
 export const elapsedMs = (clock: Clock, now: number): number =>
   clock.base + (clock.since === null ? 0 : Math.max(0, now - clock.since));
 
-/** Your clock runs while a game is under way (a move played, not won) and not paused. */
 export const clockShouldRun = (s: HeadlessState): boolean => s.game.log.length > 0 && s.status !== 'won' && !s.paused;
 
-/** Starts (or resumes) your clock, if it should run (clockShouldRun). Mutates. */
+/** Starts or resumes your clock if it should run. Mutates. */
 export function startClock(s: HeadlessState, now: number): void {
   if (s.clock.since === null && clockShouldRun(s)) s.clock.since = now;
 }
 
-/** Stops the clock, keeping the time counted. Mutates. */
 export function stopClock(s: HeadlessState, now: number): void {
   if (s.clock.since !== null) s.clock = { base: elapsedMs(s.clock, now), since: null };
 }
@@ -209,7 +194,6 @@ export function stopClock(s: HeadlessState, now: number): void {
 /** A face's name in the page's language ('Bamboo 3'). */
 const faceName = (face: string): string => t(...faceMessage(face));
 
-/** What the live region says about the position after a move. */
 function positionMessage(s: HeadlessState, now: number): string {
   if (s.status === 'won') return t('client.won', { time: formatTime(elapsedMs(s.clock, now)) });
   if (s.status === 'stuck') return t('client.stuck');
@@ -217,9 +201,8 @@ function positionMessage(s: HeadlessState, now: number): string {
 }
 
 /**
- * Plays a move on the game at time `now`: the engine checks it. On success the selection and hint are
- * cleared, the clock starts (first action) or stops (win), and `message` says what happened. Returns
- * the engine's error message when the move is illegal (the state is then unchanged). Mutates.
+ * Plays a move at `now` through the engine, and updates selection, hint, clock and message. Returns the
+ * engine's error when the move is illegal (state unchanged). Mutates.
  */
 export function playMove(s: HeadlessState, move: Move, now: number): string | null {
   const next = applyMove(s.game, move);
@@ -228,7 +211,7 @@ export function playMove(s: HeadlessState, move: Move, now: number): string | nu
   s.game = next.value;
   s.selected = null;
   s.hint = null;
-  s.hintPending = false; // a hint still being computed is for the old position: it will be dropped
+  s.hintPending = false; // a pending hint is for the old position
   s.wobble = null;
   s.check = { kind: 'idle' };
   s.confirmingNew = false;
@@ -238,7 +221,7 @@ export function playMove(s: HeadlessState, move: Move, now: number): string | nu
   s.mismatch = null;
   refresh(s);
   if (s.status === 'won') stopClock(s, now);
-  else startClock(s, now); // the first move starts your clock
+  else startClock(s, now);
   let text = '';
   if (move.type === 'match') {
     const a = before.faces[move.a]!;
@@ -256,26 +239,23 @@ export function playMove(s: HeadlessState, move: Move, now: number): string | nu
   return null;
 }
 
-/** Whether "Restart this deal" can act: a move to take back, and the board not cleared. */
 export const canRestart = (s: HeadlessState): boolean => s.game.past.length > 0 && s.status !== 'won';
 
 /**
- * Takes the board back to the start of its deal at time `now`: every move undone, as that many `undo` moves
- * (the server replays and counts them as any undo: docs/fair-play.md), so Redo can play them again and your
- * clock runs on. Returns the moves played (none when there is nothing to take back). Mutates.
+ * Takes the board back to its deal's start as that many `undo` moves (counted as undos: docs/fair-play.md), so
+ * Redo can replay them. Returns the moves played. Mutates.
  */
 export function restart(s: HeadlessState, now: number): Move[] {
   const moves: Move[] = [];
   if (!canRestart(s)) return moves;
   while (s.game.past.length > 0) {
-    if (playMove(s, { type: 'undo' }, now) !== null) break; // the engine always takes back a step it holds
+    if (playMove(s, { type: 'undo' }, now) !== null) break;
     moves.push({ type: 'undo' });
   }
   s.message = t('client.restarted', { n: moves.length });
   return moves;
 }
 
-/** The result of a tile click or Enter on a tile, for the controller to act on. */
 export type Picked =
   | { readonly kind: 'ignore' }
   | { readonly kind: 'wobble' }
@@ -284,9 +264,8 @@ export type Picked =
   | { readonly kind: 'move'; readonly move: Move };
 
 /**
- * A player picks slot `slot` (click, tap, Enter or Space). Selects a free tile, removes a matching
- * pair (the returned move has been played), or marks a blocked tile to wobble. A free tile that does
- * not match the selection takes the selection over, with a cue on both tiles (`mismatch`). Mutates.
+ * A player picks `slot`: selects a free tile, removes a matching pair (the returned move was played), marks a
+ * blocked tile to wobble, or moves the selection with a mismatch cue. Mutates.
  */
 export function pickTile(s: HeadlessState, slot: number, now: number): Picked {
   const face = s.game.faces[slot];
@@ -308,7 +287,7 @@ export function pickTile(s: HeadlessState, slot: number, now: number): Picked {
   if (s.selected !== null && canMatch(s.game.faces[s.selected]!, face)) {
     const move: Move = { type: 'match', a: s.selected, b: slot };
     const error = playMove(s, move, now);
-    if (error) throw new Error(error); // both tiles are free and match: the engine agrees
+    if (error) throw new Error(error);
     return { kind: 'move', move };
   }
   const was = s.selected;
@@ -323,10 +302,10 @@ export function pickTile(s: HeadlessState, slot: number, now: number): Picked {
 
 // ---- hints and checks ----
 
-/** Shows a hint pair found by the solver for the position at log length `at`. Mutates. */
+/** Shows a hint pair the solver found for log length `at`. Mutates. */
 export function showHint(s: HeadlessState, pair: Pair | null, at: number, winning: boolean, now: number): Move | null {
   s.hintPending = false;
-  if (at !== s.game.log.length) return null; // the position changed while the solver thought
+  if (at !== s.game.log.length) return null; // the position changed meanwhile
   if (!pair) {
     s.message = t('client.stuck');
     return null;
@@ -334,7 +313,7 @@ export function showHint(s: HeadlessState, pair: Pair | null, at: number, winnin
   const next = applyMove(s.game, { type: 'hint' });
   if (!next.ok) return null;
   s.game = next.value;
-  startClock(s, now); // asking counts as playing: your clock runs from here if it did not yet
+  startClock(s, now); // asking counts as playing
   s.hint = pair;
   s.selected = null;
   const [a, b] = pair;
@@ -346,25 +325,21 @@ export function showHint(s: HeadlessState, pair: Pair | null, at: number, winnin
   return { type: 'hint' };
 }
 
-/** The losing move and its reason, in words (docs/coach.md): "Matching Red and Red (move 12) lost it: …". */
+/** The losing move and its reason in words (docs/coach.md). */
 export function reasonText(s: HeadlessState, lost: LostAnswer): string {
   const named = lost.named[0];
   return wordsOf(t, { ...lost, named: named === undefined ? null : (s.game.faces[named] ?? null) });
 }
 
-/**
- * Says that the win is lost (the check's "no", or the stuck message): `lead`, then the losing move and its reason;
- * the notice offers the undo back to it and play on from it (render.ts). Mutates.
- */
+/** Says the win is lost: `lead`, then the losing move and its reason. Mutates. */
 function sayLost(s: HeadlessState, lead: string, undoSteps: number | null, lost: LostAnswer | null): void {
   s.check = { kind: 'no', undoSteps, lost };
   s.message = lost ? `${lead} ${reasonText(s, lost)}` : lead;
 }
 
 /**
- * The solver's answer for a stuck board (no moves left), asked by the page itself at log length `at`: the stuck
- * message then names the losing move and its reason as the check's answer does, without counting a check (the
- * player asked nothing). Returns whether it was shown. Mutates.
+ * Shows the solver's answer for a stuck board at log length `at` (naming the losing move, without counting a
+ * check). Returns whether it was shown. Mutates.
  */
 export function showStuck(
   s: HeadlessState,
@@ -374,15 +349,14 @@ export function showStuck(
   lost: LostAnswer | null,
 ): boolean {
   if (at !== s.game.log.length || s.status !== 'stuck' || s.check.kind !== 'idle') return false;
-  if (result !== 'unsolvable' || undoSteps === null) return false; // a shuffle lies between: the plain stuck message
+  if (result !== 'unsolvable' || undoSteps === null) return false; // a shuffle lies between
   sayLost(s, t('client.reason.stuck', { n: undoSteps }), undoSteps, lost);
   return true;
 }
 
 /**
- * Records the answer to "Can this still be won?" for the position at log length `at`, and plays it as a
- * `check` move (it changes nothing on the board; the server counts what the player heard).
- * Returns that move, or null when the position changed while the solver thought. Mutates.
+ * Records the answer to "Can this still be won?" for log length `at` and plays it as a `check` move (the server
+ * counts what the player heard). Null when the position changed meanwhile. Mutates.
  */
 export function showCheck(
   s: HeadlessState,
@@ -416,7 +390,7 @@ export function showCheck(
   }
   const move: Move = { type: 'check', heard };
   const next = applyMove(s.game, move);
-  if (!next.ok) return null; // the board is clear: nothing to count
+  if (!next.ok) return null;
   s.game = next.value;
   startClock(s, now);
   return move;
@@ -424,21 +398,21 @@ export function showCheck(
 
 // ---- names and focus ----
 
-/** The accessible name of a tile: 'Bamboo 3, free', 'Flower (plum), blocked', '…, selected'. */
+/** A tile's accessible name: 'Bamboo 3, free', '…, selected'. */
 export function tileLabel(s: HeadlessState, slot: number): string {
   const face = s.game.faces[slot];
   if (face == null) return '';
   const free = s.free[slot] ?? false;
   const selected = s.selected === slot;
-  // A board names 144 tiles at start and again as they change: a few dozen names, each formatted once.
+  // Names are cached by face and state: a board names the same few dozen again and again.
   const key = `${face}|${free ? 1 : 0}${selected ? 1 : 0}`;
   let label = labels.get(key);
   if (label === undefined) labels.set(key, (label = labelOf(t, face, free, selected)));
   return label;
 }
-const labels = new Map<string, string>(); // tile names by face and state (the page's language never changes)
+const labels = new Map<string, string>();
 
-/** A tile's name as the server wrote it (the same words, from the same catalog): not formatted again at start. */
+/** A tile's name as the server wrote it, so the start needs no formatting. */
 export function knowTileLabel(face: string, free: boolean, label: string): void {
   const key = `${face}|${free ? 1 : 0}0`;
   if (!labels.has(key)) labels.set(key, label);
@@ -447,15 +421,13 @@ export function knowTileLabel(face: string, free: boolean, label: string): void 
 /** Where a tile's face is drawn, in half tiles: its centre, shifted up-left by its layer. */
 export function tileCentre(s: HeadlessState, slot: number): [number, number] {
   const t = s.deal.tiles[slot]!;
-  const lift = 0.25; // up-left shift per layer; in half tiles (matches the look, not the CSS exactly)
+  const lift = 0.25; // per layer, in half tiles (matches the look, not the CSS)
   return [t.x + 1 - t.z * lift, t.y + 1 - t.z * lift];
 }
 
 /**
- * The free tile nearest to `from` in direction `dir`, by the screen geometry: candidates must lie in
- * that direction's cone (±56°); distance along the direction counts once, sideways distance three times,
- * so the next tile on the same row wins over a nearer one on the diagonal.
- * Returns null when there is none.
+ * The free tile nearest to `from` in direction `dir`, within a ±56° cone; sideways distance counts three times,
+ * so the same row wins over a nearer diagonal. Null when none.
  */
 export function nearestFree(s: HeadlessState, from: number, dir: Dir): number | null {
   const [fx, fy] = tileCentre(s, from);
@@ -474,7 +446,7 @@ export function nearestFree(s: HeadlessState, from: number, dir: Dir): number | 
   return best;
 }
 
-/** The first free tile in reading order (top row first, then left to right), or null. */
+/** The first free tile in reading order, or null. */
 export function firstFree(s: HeadlessState): number | null {
   let best: number | null = null;
   for (let i = 0; i < s.free.length; i++) {
@@ -489,7 +461,7 @@ export function firstFree(s: HeadlessState): number | null {
   return best;
 }
 
-/** The free tile closest to slot `from` (on the board or not) in any direction, or null. */
+/** The free tile closest to slot `from` in any direction, or null. */
 export function closestFree(s: HeadlessState, from: number): number | null {
   const [fx, fy] = tileCentre(s, from);
   let best: number | null = null;
@@ -503,23 +475,23 @@ export function closestFree(s: HeadlessState, from: number): number | null {
   return best;
 }
 
-/** Moves keyboard focus one step in `dir` (to the first free tile when nothing has focus). Mutates. */
+/** Moves keyboard focus one step in `dir` (to the first free tile when none has it). Mutates. */
 export function moveFocus(s: HeadlessState, dir: Dir): number | null {
   const from = s.focus;
   let next: number | null;
   if (from === null) next = firstFree(s);
   else if (s.free[from]) next = nearestFree(s, from, dir) ?? from;
-  else next = nearestFree(s, from, dir) ?? closestFree(s, from) ?? firstFree(s); // from a tile gone or blocked
+  else next = nearestFree(s, from, dir) ?? closestFree(s, from) ?? firstFree(s);
   s.focus = next;
   return next;
 }
 
-/** The link to this deal: /play/<layout>/<seed>, with ?mode=classic for classic deals. */
+/** This deal's link: /play/<layout>/<seed>[?mode=classic]. */
 export const shareUrl = (s: HeadlessState, origin: string): string =>
   origin + dealUrl(s.deal.layout, s.deal.seed, s.deal.mode);
 
-/** True while a game is under way: moves played and the board not cleared (leaving it asks first). */
+/** True while a game is under way (leaving it asks first). */
 export const isInProgress = (s: HeadlessState): boolean => s.game.log.length > 0 && s.status !== 'won';
 
-/** Where "New game" goes: a fresh seed of the same layout and mode. */
+/** Where "New game" goes: a fresh seed, same layout and mode. */
 export const newGameUrl = (s: HeadlessState): string => newDealUrl(s.deal.layout, s.deal.mode);

@@ -1,37 +1,16 @@
 /**
- * The service worker (served at /sw.js, scope /): the game without a network (docs/contracts.md, "Offline and
- * installable").
- *
- * - On install it keeps this build's app shell in a cache named after the build (`mahjong-<version>`):
- *   the home page, the offline play page (/offline), the web app manifest and icons, the styles, the face
- *   sheets of every tile set and theme (so a set can be switched offline), the page scripts and the worker
- *   (which holds the engine). The server writes `BUILD` (the version and that list, both from the build's
- *   manifest of hashed names) in front of this script, so a
- *   new deployment is a new /sw.js: it installs beside the old one, takes over at once and, on activate,
- *   deletes every older `mahjong-` cache. Deals kept by play pages (`mahjong-deals`, shell.ts) stay:
- *   a deal never changes.
- * - Pages are network first: online, every page comes from the server, so a page's script always
- *   matches the server it talks to (hashed asset names; a newer page simply asks for newer files). The
- *   home, stats and daily pages are kept as the server last sent them, and the layout editor (its script
- *   reads a draft from the address, and draws and checks it without the network). Without a network: a deal link
- *   gets the offline play page (the script deals it in the browser, shell.ts); `/play/<layout>` gets a
- *   new random seed, as the server would; a kept page is shown as kept; anything else gets the offline
- *   page, which says it needs the network.
- * - Pages come in the player's language (docs/i18n.md), which the server says in `Content-Language`. The
- *   language the kept pages are in is noted in the cache (LANG_NOTE); when a page arrives in another one
- *   (the player chose another language), the kept pages are dropped and the home page, the offline page
- *   and the manifest are fetched again, so offline play goes on in the language chosen.
- * - Hashed assets (/static/build/…) are cache first: their name changes with their bytes.
- * - The API is never cached: moves wait in the sync's own queue (sync.ts) and go when the network is back.
+ * The service worker (/sw.js, scope /): the game without a network. Pages are network first, hashed assets cache
+ * first, the API never cached; each build has its own cache. What is kept and when: docs/client.md, "Offline and
+ * installable" (the contract: docs/contracts.md, "Offline and installable").
  */
 
 interface Build {
   readonly version: string; // the build's hash
   readonly precache: readonly string[]; // paths kept at install
 }
-declare const BUILD: Build; // written before this script by the server (routes/offline.ts)
+declare const BUILD: Build; // written in front of this script by the server (routes/offline.ts)
 
-// The service worker's global scope, as far as this script uses it (the DOM lib has no worker types).
+// The worker global scope as this script uses it (the DOM lib has no worker types).
 interface ExtendableEvent extends Event {
   waitUntil(promise: Promise<unknown>): void;
 }
@@ -50,11 +29,11 @@ const sw = globalThis as unknown as Scope;
 
 const PREFIX = 'mahjong-';
 const CACHE = `${PREFIX}${BUILD.version}`;
-const DEALS_CACHE = 'mahjong-deals'; // shell.ts: deals shown online, kept across builds
+const DEALS_CACHE = 'mahjong-deals'; // shell.ts's deals, kept across builds
 const OFFLINE_PAGE = '/offline';
 const KEPT_PAGES = new Set(['/', '/stats', '/daily', '/layouts/editor']); // pages kept as last seen, for use offline
 const PRECACHE = new Set(BUILD.precache);
-const LANG_NOTE = '/__kept-language'; // a cache entry whose body is the language of the kept pages
+const LANG_NOTE = '/__kept-language'; // its body: the kept pages' language
 const LANGUAGE_PAGES = ['/', OFFLINE_PAGE, '/manifest.webmanifest']; // kept at install, in the player's language
 const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // as the server's (services/seeds.ts)
 
@@ -95,7 +74,7 @@ async function cacheFirst(request: Request): Promise<Response> {
   return (await cache.match(request, { ignoreSearch: true })) ?? fetch(request);
 }
 
-/** A random seed like the server's "New game" redirect makes (8 letters and digits). */
+/** A random seed as the server's "New game" makes (8 letters and digits). */
 function randomSeed(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   let seed = '';
@@ -103,16 +82,13 @@ function randomSeed(): string {
   return seed.length === 8 ? seed : randomSeed();
 }
 
-/**
- * Notes the language pages now come in; when it changed, drops the pages kept in the old one and keeps the
- * home and offline pages and the manifest anew (failures leave them out: the next visit keeps them).
- */
+/** Notes the language pages come in; on a change, keeps the language pages anew in it. */
 async function keepLanguage(cache: Cache, lang: string): Promise<void> {
   const noted = await cache.match(LANG_NOTE);
   const was = noted ? await noted.text() : null;
   if (was === lang) return;
   await cache.put(LANG_NOTE, new Response(lang));
-  if (was === null) return; // the pages kept at install came with this request's cookies: this language
+  if (was === null) return; // the install's pages came in this request's language
   await Promise.all([...KEPT_PAGES].map((path) => cache.delete(path)));
   await Promise.all(
     LANGUAGE_PAGES.map((path) =>
@@ -128,12 +104,12 @@ async function page(request: Request, url: URL, event: ExtendableEvent): Promise
   try {
     const response = await fetch(request);
     const lang = response.headers.get('content-language');
-    if (response.ok && lang) event.waitUntil(keepLanguage(cache, lang)); // not before the page: after it
+    if (response.ok && lang) event.waitUntil(keepLanguage(cache, lang)); // after the page, not before
     if (response.ok && KEPT_PAGES.has(url.pathname) && url.search === '')
       await cache.put(url.pathname, response.clone());
     return response;
   } catch {
-    // no network (or the server is down): the pages this browser can show by itself
+    // offline: the pages this browser can show by itself
   }
   const path = url.pathname;
   if (/^\/play\/[^/]+$/.test(path)) return Response.redirect(`${url.origin}${path}/${randomSeed()}${url.search}`, 302);

@@ -1,22 +1,8 @@
 /**
- * The move log between the board and the server (docs/contract-board.md, "Client ⇄ API"). Every move is
- * played locally at once; this module owns getting it to the server, and never drops one on the way.
- *
- * - The log is kept in browser storage (localStorage, one entry per deal) from the moment a move is
- *   played until the server has it, so a reload, a crash or a closed tab loses nothing; on load the stored
- *   log is reconciled with the game the server rendered into the page (`openSync`).
- * - Moves go in batches: BATCH_MS after the first unsent move, at once on a win or when many are waiting,
- *   and on leaving the page (a `keepalive` request that outlives it). The first move goes at once: it makes
- *   the game, whose time runs on the server's clock from then. One request is in flight at a time.
- * - Every batch says where it starts (`at`: the moves the server has acknowledged), which makes it
- *   idempotent: a batch that arrives twice, or after a newer one, changes nothing on the server.
- * - Failures are retried with exponential backoff and jitter: 429 after its Retry-After, 5xx and 503
- *   while the server restarts, network errors and offline (at once when the browser is back online).
- *   A 404 or 403 (the game is gone, or the cookie changed) starts a new game with the whole log. A 409
- *   is a real conflict (another tab played this game): the server's log, which it sends, is taken and
- *   shown with a message; nothing the server accepted is lost. Nothing here reloads the page.
- *
- * The page sees the state through hooks; the status is what the save indicator says.
+ * The move log between the board and the server: moves are played locally, kept in localStorage until the
+ * server has them, and sent in idempotent batches that say where they start. Nothing here drops a move or
+ * reloads the page. Batching, retries and conflicts: docs/client.md, "Server sync" (the contract:
+ * docs/contract-board.md, "Client ⇄ API").
  */
 import { applyMoves, isBoardMove, isSameMove, newGame, type Deal, type Move, type Status } from '../engine/index.ts';
 import { MAX_PLAY_MS, type DealKey, type MovesAnswer } from '../shared/api.ts';
@@ -27,12 +13,12 @@ export type { DealKey, MovesAnswer };
 export type SyncStatus =
   | 'idle' // nothing played yet
   | 'saved' // the server has every move
-  | 'saving' // moves are waiting for the next batch or on the way
-  | 'offline' // no network, or no answer from the server: will send when it is back
-  | 'busy' // the server asked us to wait (429, 5xx): will send after
-  | 'refused'; // the server refused the batch (a bug of ours): kept on this device, tried again later
+  | 'saving' // waiting for the next batch or on the way
+  | 'offline' // no answer: will send when the network is back
+  | 'busy' // 429 or 5xx: will send after
+  | 'refused'; // a bug of ours: kept here, tried again later
 
-/** The save indicator's words for each status: catalog keys (docs/i18n.md); idle says nothing. */
+/** The save indicator's catalog keys (docs/i18n.md); idle says nothing. */
 export const STATUS_KEYS: Record<SyncStatus, string | null> = {
   idle: null,
   saved: 'client.sync.saved',
@@ -45,11 +31,11 @@ export const STATUS_KEYS: Record<SyncStatus, string | null> = {
 export interface SyncHooks {
   created(id: string): void; // the server made a game for the log
   status(status: SyncStatus): void; // the save indicator changed
-  saved(answer: MovesAnswer, complete: boolean): void; // the server took a batch; complete: it has the whole log
-  conflict(log: readonly Move[], message: string): void; // the server has another log: show its position
+  saved(answer: MovesAnswer, complete: boolean): void; // complete: the server has the whole log
+  conflict(log: readonly Move[], message: string): void; // show the server's position
 }
 
-/** A place that keeps strings across page loads (localStorage); failures are quiet. */
+/** Strings kept across page loads (localStorage); failures are quiet. */
 export interface KeptStore {
   keys(): string[];
   get(key: string): string | null;
@@ -73,41 +59,41 @@ interface Kept {
   readonly v: 1;
   readonly gameId: string | null; // null until the server made the game
   readonly log: readonly Move[];
-  readonly acked: number; // moves the server had acknowledged when this was written
+  readonly acked: number; // as of this write
   readonly savedAt: number; // ms epoch
-  readonly status?: Status; // the position's status after `log` (absent in logs kept before it was added)
-  readonly playMs?: number; // the player's own clock after `log` (absent in logs kept before it was added)
+  readonly status?: Status; // absent in older stored logs
+  readonly playMs?: number; // absent in older stored logs
 }
 
 export interface Sync {
   readonly deal: DealKey;
-  readonly key: string; // storage key of this deal (or of a race's game: SyncOptions)
-  readonly batchMs: number; // the longest an unsent move waits while playing; ms
-  readonly challenge: string | null; // the challenge the game answers (its id, sent when the game is made)
+  readonly key: string; // this deal's, or a race's game's (SyncOptions)
+  readonly batchMs: number; // ms
+  readonly challenge: string | null; // its id, sent when the game is made
   gameId: string | null;
   log: readonly Move[]; // the whole local log
-  acked: number; // moves of `log` the server has acknowledged
-  position: Status; // the status of the position after `log`, as the page played it
-  playMs: number | null; // the player's own clock after `log` (sent with every batch); null: not known
+  acked: number;
+  position: Status; // after `log`, as the page played it
+  playMs: number | null; // the player's clock after `log`; null: not known
   status: SyncStatus;
   won: boolean; // the server said the game is won
-  inFlight: boolean; // a request is on the way
-  again: boolean; // send once more when the request in flight returns
+  inFlight: boolean;
+  again: boolean; // send again when the request in flight returns
   failures: number; // failed attempts in a row
   restarts: number; // games made again after a 404/403, against loops
-  timer: unknown; // the next send, from env.setTimer; null when none
-  flight: Promise<void> | null; // the requests on the way (tests await it)
+  timer: unknown; // from env.setTimer; null when none
+  flight: Promise<void> | null; // tests await it
   dueAt: number | null; // when the timer fires, ms epoch
   readonly hooks: SyncHooks;
   readonly env: SyncEnv;
 }
 
-export const BATCH_MS = 8000; // the longest an unsent move waits while playing; ms
+export const BATCH_MS = 8000; // ms
 export const MAX_WAITING = 40; // send at once when this many moves wait
-export const MAX_BATCH = 200; // moves per request (the server takes 500; keepalive bodies must stay under 64 KB)
-const BACKOFF_MS = 1000; // first retry after a failure; doubles up to MAX_BACKOFF_MS
+export const MAX_BATCH = 200; // the server takes 500; keepalive bodies must stay under 64 KB
+const BACKOFF_MS = 1000; // ms; doubles up to MAX_BACKOFF_MS
 const MAX_BACKOFF_MS = 60_000;
-const KEEP_DAYS = 30; // stored logs older than this are dropped at the next load (the server has a copy, or never will)
+const KEEP_DAYS = 30; // older stored logs are dropped at the next load
 
 const KEY_PREFIX = 'mahjong:moves:';
 
@@ -121,11 +107,7 @@ function dealOfKey(key: string): DealKey | null {
   return { layout, seed, mode };
 }
 
-/**
- * True when `long` starts with the moves of `short`. The server counts hints but does not log them, so
- * the log it renders lists a game's hints last: hints are left out of the comparison (they change
- * nothing on the board), and the counts must agree.
- */
+/** True when `long` starts with the moves of `short`. Hints are compared by count: the server lists them last. */
 function extendsLog(short: readonly Move[], long: readonly Move[]): boolean {
   if (short.length > long.length) return false;
   const a = short.filter(isBoardMove);
@@ -133,7 +115,7 @@ function extendsLog(short: readonly Move[], long: readonly Move[]): boolean {
   return a.length === b.length && a.every((m, i) => isSameMove(m, b[i]!));
 }
 
-/** True when `log` replays on the deal (a stored log from an older page or another version may not). */
+/** True when `log` replays on the deal (a stored log from another version may not). */
 function replays(deal: Deal, log: readonly Move[]): boolean {
   const start = newGame(deal);
   return start.ok && applyMoves(start.value, log).ok;
@@ -152,7 +134,7 @@ function readKept(env: SyncEnv, key: string): Kept | null {
   }
 }
 
-/** Writes the log to storage while the server lacks some of it; removes it once the server has it all. */
+/** Stores the log while the server lacks some of it; removes it once the server has it all. */
 function keep(sync: Sync): void {
   const store = sync.env.store;
   if (!store) return;
@@ -171,7 +153,7 @@ function keep(sync: Sync): void {
       store.set(sync.key, JSON.stringify(kept));
     }
   } catch {
-    // storage full or forbidden (private windows): the moves still go to the server as usual
+    // storage full or forbidden (private windows): the moves still go to the server
   }
 }
 
@@ -214,20 +196,16 @@ function makeSync(
   };
 }
 
-/**
- * A sync other than a deal page's: a race's game keeps its own log, and its moves reach the others sooner; a
- * challenge's game keeps its own log too, and tells the server which challenge it answers.
- */
+/** A race's or a challenge's game: its own stored log, and for a challenge the id it answers. */
 export interface SyncOptions {
-  readonly key?: string; // storage key, outside the deals' (a race's game is not the deal's unfinished game)
+  readonly key?: string; // not the deal's unfinished game
   readonly batchMs?: number; // default BATCH_MS
-  readonly challenge?: string; // a challenge link's game: made as the answer to that challenge
+  readonly challenge?: string; // made as the answer to that challenge
 }
 
 /**
- * The sync of a deal's game, reconciling what the server rendered (`server`: its unfinished game of
- * this deal, or null) with a log kept in storage by an earlier visit. `sync.log` is the log to show:
- * longer than the server's when stored moves had not reached it (they are sent at once).
+ * The sync of a deal's game, reconciling the server's unfinished game (`server`, or null) with a stored log.
+ * `sync.log` is the longer of the two when stored moves had not reached the server (they are sent at once).
  */
 export function openSync(
   deal: Deal,
@@ -241,8 +219,7 @@ export function openSync(
   const kept = readKept(env, options.key ?? storageKey(deal));
   if (kept && replays(deal, kept.log)) {
     if (kept.gameId !== null && kept.gameId !== server?.id) {
-      // A game the page does not show: finished since (its last answer was lost) or replaced. Its own
-      // server copy decides: a repeat of moves it has answers as before, a conflict sends its log.
+      // A game the page does not show (finished since, or replaced): its server copy decides.
       game = { id: kept.gameId, log: kept.log, acked: kept.acked, position: kept.status, playMs: kept.playMs };
     } else if (kept.log.length > serverLog.length && extendsLog(serverLog, kept.log)) {
       game = {
@@ -252,28 +229,28 @@ export function openSync(
         position: kept.status,
         playMs: kept.playMs,
       };
-    } // else the server has as much or other moves (another tab went on): the server's game stands
+    } // else the server's game stands (another tab went on)
   }
   const sync = makeSync(deal, game, hooks, env, options);
-  keep(sync); // written again, or cleared when the server has it all
+  keep(sync); // or cleared when the server has it all
   if (sync.acked < sync.log.length) send(sync);
   return sync;
 }
 
 const QUIET: SyncHooks = { created() {}, status() {}, saved() {}, conflict() {} };
 
-/** A game kept in this browser's storage that the server does not have whole yet (played offline, or a batch not sent). */
+/** A game stored in this browser that the server does not have whole yet. */
 export interface WaitingGame {
   readonly key: string; // storage key
   readonly deal: DealKey;
-  readonly gameId: string | null; // null: the server has not made the game yet (played offline from the start)
-  readonly moves: number; // moves played
+  readonly gameId: string | null; // null: played offline from the start
+  readonly moves: number;
   readonly waiting: number; // moves the server has not acknowledged
-  readonly status: Status; // the position after the moves, as played here
-  readonly savedAt: number; // ms epoch of the last move kept
+  readonly status: Status; // as played here
+  readonly savedAt: number; // ms epoch
 }
 
-/** The games waiting in storage, newest first; `except` is a storage key to leave out (the open page's own). */
+/** The games waiting in storage, newest first, leaving out the storage key `except`. */
 export function waitingGames(env: SyncEnv, except = ''): WaitingGame[] {
   let keys: string[];
   try {
@@ -301,10 +278,8 @@ export function waitingGames(env: SyncEnv, except = ''): WaitingGame[] {
 }
 
 /**
- * Sends the logs that other deals' pages left in storage (a game finished offline, a tab closed before
- * its batch went) from whichever page is open now; `except` is the open deal page's storage key. The
- * server checks them like any batch, so they need no replay here; a game it never made (played offline
- * from the first move) is made first, as for any first move. Returns their syncs (tests await them).
+ * Sends the logs other pages left in storage (games finished offline, tabs closed before their batch), except
+ * the open page's key `except`. Returns their syncs (tests await them).
  */
 export function sendKept(except: string, env: SyncEnv, hooks: SyncHooks = QUIET): Sync[] {
   const syncs: Sync[] = [];
@@ -347,11 +322,7 @@ function sendIn(sync: Sync, ms: number): void {
   }, ms);
 }
 
-/**
- * The page played a move: `log` is its whole log now, `status` the position's and `playMs` the player's
- * own clock. Stores the log, and sends it now (the first move, which makes the game; a win; many waiting)
- * or within BATCH_MS. Mutates.
- */
+/** The page played a move (`log` is the whole log): stores it, sends it now or within BATCH_MS. Mutates. */
 export function record(sync: Sync, log: readonly Move[], status: Status, playMs: number): void {
   sync.log = log;
   sync.position = status;
@@ -362,15 +333,12 @@ export function record(sync: Sync, log: readonly Move[], status: Status, playMs:
   else if (sync.failures === 0) sendIn(sync, sync.batchMs);
 }
 
-/** Sends what is waiting now (a win, the page going to the background, the network back). */
+/** Sends what is waiting now (a win, the page hidden, the network back). */
 export function sendNow(sync: Sync): void {
   if (sync.acked < sync.log.length) send(sync);
 }
 
-/**
- * The page is going away: send what is waiting with a request that outlives the page (`keepalive`).
- * The log stays in storage until a later visit sees the server has it.
- */
+/** The page is going away: sends what waits with `keepalive`. */
 export function leave(sync: Sync): void {
   if (sync.gameId === null || sync.acked >= sync.log.length) return;
   const at = sync.acked;
@@ -379,7 +347,7 @@ export function leave(sync: Sync): void {
     .catch(() => {});
 }
 
-/** A batch of the log from `at`, with the player's own clock (the server keeps it for their own stats). */
+/** A batch of the log from `at`, with the player's own clock. */
 const batchBody = (sync: Sync, at: number) => ({
   at,
   moves: sync.log.slice(at, at + MAX_BATCH),
@@ -391,10 +359,9 @@ const request = (body: unknown): RequestInit => ({
   headers: { 'content-type': 'application/json', accept: 'application/json' },
   body: JSON.stringify(body),
   credentials: 'same-origin',
-  keepalive: true, // the request survives the page: a batch sent as the player leaves still arrives
+  keepalive: true, // outlives the page
 });
 
-/** A refusal from the server: its status, code, message and the rest of its body. */
 interface Refusal {
   readonly status: number;
   readonly code: string;
@@ -410,7 +377,7 @@ async function post(sync: Sync, url: string, body: unknown): Promise<Reply> {
   try {
     res = await sync.env.fetch(url, request(body));
   } catch {
-    return { ok: false, refusal: null }; // the network, or the server went away mid-answer
+    return { ok: false, refusal: null }; // no answer, or cut off mid-answer
   }
   const data = (await res.json().catch(() => null)) as Record<string, unknown> | null;
   if (res.ok && data) return { ok: true, body: data };
@@ -431,13 +398,13 @@ async function post(sync: Sync, url: string, body: unknown): Promise<Reply> {
 function retry(sync: Sync, status: SyncStatus, retryAfterMs: number | null): void {
   sync.failures++;
   const backoff = Math.min(MAX_BACKOFF_MS, BACKOFF_MS * 2 ** Math.min(sync.failures - 1, 10));
-  const jitter = 0.5 + sync.env.random(); // spreads the retries of many pages after a restart
+  const jitter = 0.5 + sync.env.random(); // spreads the retries of many pages
   setStatus(sync, status);
   clearTimer(sync);
   sendIn(sync, Math.round((retryAfterMs ?? backoff) * (retryAfterMs === null ? jitter : 1) + sync.env.random() * 250));
 }
 
-/** Sends the waiting moves, batch after batch, until the server has them all or a request fails. */
+/** Sends the waiting moves batch after batch, until the server has them all or a request fails. */
 function send(sync: Sync): void {
   if (sync.inFlight) {
     sync.again = true;
@@ -450,7 +417,7 @@ function send(sync: Sync): void {
     sync.flight = null;
     if (sync.again) {
       sync.again = false;
-      if (sync.acked < sync.log.length) send(sync); // asked for while the last request was on the way
+      if (sync.acked < sync.log.length) send(sync); // asked for while a request was on the way
     }
   });
 }
@@ -504,27 +471,25 @@ async function run(sync: Sync): Promise<void> {
   setStatus(sync, 'saved');
 }
 
-/** Takes the server's log as the game's (a conflict): nothing is left to send; the page shows it. */
+/** Takes the server's log as the game's (a conflict): nothing is left to send. */
 function adoptServerLog(sync: Sync, log: readonly Move[], message: string, won: boolean): void {
   sync.log = log;
   sync.acked = log.length;
   sync.failures = 0;
-  sync.won = won; // a finished game is a won one
+  sync.won = won;
   keep(sync);
   setStatus(sync, 'saved');
   sync.hooks.conflict(log, message);
 }
 
-/** A request that did not go through: retry, start the game again, or take the server's log. */
+/** A failed request: retry, start the game again, or take the server's log. */
 function failed(sync: Sync, refusal: Refusal | null): void {
-  // No answer at all (the network is down, or the server cannot be reached): that is offline to the player,
-  // whatever navigator.onLine believes; "busy" is for a server that answered and asked us to wait.
+  // No answer at all is offline to the player, whatever navigator.onLine says; "busy" is a server asking us to wait.
   if (refusal === null) return retry(sync, 'offline', null);
   const { status } = refusal;
   if (status === 429 || status >= 500) return retry(sync, 'busy', refusal.retryAfterMs);
   if ((status === 404 || status === 403) && sync.gameId !== null && sync.restarts < 2) {
-    // The game is gone (a new database) or not this player's (the cookie was cleared): the log is still
-    // good, so it becomes a new game of this player's.
+    // The game is gone or not this player's (new database, cleared cookie): the log becomes a new game.
     sync.restarts++;
     sync.gameId = null;
     sync.acked = 0;
@@ -534,5 +499,5 @@ function failed(sync: Sync, refusal: Refusal | null): void {
   }
   if (status === 409 && Array.isArray(refusal.body.log))
     return adoptServerLog(sync, refusal.body.log as Move[], refusal.message, refusal.code === 'ERR_GAME_FINISHED');
-  retry(sync, 'refused', null); // a refusal we did not expect: keep the moves and try again later
+  retry(sync, 'refused', null); // unexpected: keep the moves, try again later
 }

@@ -1,21 +1,6 @@
 /**
- * The theme switch and the tile-set switch on every page (views/partials/theme.eta, tiles.eta), loaded as
- * its own small module.
- *
- * Without a `theme` cookie the server renders `data-theme="light" data-theme-auto` and the stylesheet
- * follows `prefers-color-scheme` (src/server/view-models/theme.ts); this script makes `data-theme` say the
- * scheme shown, and keeps saying it when the system switches. Choosing in the form applies at once:
- * the cookie the server would set is set here (the same name, path and lifetime), and nothing reloads.
- * Without script the form posts to /theme, which sets the cookie and comes back.
- *
- * The tile set works the same way: the server renders `<html data-tiles="…">` from the `tiles` cookie; a
- * choice in the picker (or "Use this set" on a faces preview page) sets the cookie and `data-tiles`, and the
- * board's stylesheet paints the faces from that set's sheet (one request, or none offline: the service
- * worker keeps every sheet). A page the server did not render for this player (the offline page, a page the
- * service worker kept from before a switch) takes the cookie's set and theme when it starts.
- *
- * The language picker (views/partials/lang.eta) is a form too: the page must come again from the server in
- * the new language, so a choice submits it at once (without script, its button does).
+ * The theme, tile-set and language pickers on every page, as a small module of its own: a choice applies at once
+ * and sets the cookie the server would. How they work with and without script: docs/client.md, "The pickers".
  */
 import { isTheme, THEME_COOKIE, THEME_MAX_AGE } from '../shared/theme.ts';
 import { isTileSet, TILES_COOKIE, TILES_MAX_AGE } from '../shared/tilesets.ts';
@@ -25,7 +10,7 @@ function followSystem(root: HTMLElement, dark: MediaQueryList): void {
   if (root.hasAttribute('data-theme-auto')) root.dataset.theme = dark.matches ? 'dark' : 'light';
 }
 
-/** Applies a choice of the form (auto, light, dark, contrast) and keeps it in the cookie. */
+/** Applies a choice (auto, light, dark, contrast) and keeps it in the cookie. */
 export function applyTheme(doc: Document, choice: string, dark: MediaQueryList): void {
   const root = doc.documentElement;
   const auto = !isTheme(choice);
@@ -41,7 +26,6 @@ export function applyTheme(doc: Document, choice: string, dark: MediaQueryList):
     ?.setAttribute('content', auto ? 'light dark' : choice === 'dark' ? 'dark' : 'light');
 }
 
-/** A cookie's value on this page, if it has one. */
 function cookie(doc: Document, name: string): string | undefined {
   for (const part of doc.cookie.split(';')) {
     const at = part.indexOf('=');
@@ -50,7 +34,7 @@ function cookie(doc: Document, name: string): string | undefined {
   return undefined;
 }
 
-/** Applies a tile set (a value that names none is ignored) and keeps it in the cookie; every picker follows. */
+/** Applies a tile set (an unknown name is ignored) and keeps it in the cookie; every picker follows. */
 export function applyTiles(doc: Document, set: string): void {
   if (!isTileSet(set)) return;
   const secure = doc.location.protocol === 'https:' ? '; secure' : '';
@@ -61,7 +45,7 @@ export function applyTiles(doc: Document, set: string): void {
     use.toggleAttribute('data-in-use', use.dataset.set === set);
 }
 
-/** A page rendered for someone else (kept by the service worker, or the offline page) takes this player's choices. */
+/** A page not rendered for this player (kept by the service worker, the offline page) takes their choices. */
 function takeCookies(doc: Document, dark: MediaQueryList): void {
   const root = doc.documentElement;
   const tiles = cookie(doc, TILES_COOKIE);

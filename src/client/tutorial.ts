@@ -1,10 +1,6 @@
 /**
- * The first game's lesson on the page (#tutorial, a script of its own: lesson-boot.ts fetches it only when
- * the lesson opens). A modal dialog made from the server's template, in the page's language: the step's
- * words, a live line that answers each tap, the eight tiles of lesson.ts drawn with the board's own markup
- * and CSS, and the one or two controls the step asks for. Finishing, skipping or Escape closes it and keeps
- * it shut for good in this browser (the prefs cookie). Its clicks and keys stay inside it: the game's own
- * handlers never see them.
+ * The first game's lesson on the page: a modal dialog from the server's template that draws lesson.ts's board
+ * with the board's markup (docs/client.md, "The first game's lesson"). Its clicks and keys stay inside it.
  */
 import { availablePairs, isTileFree } from '../engine/index.ts';
 import { faceMessage, tileLabel, type Format } from '../shared/i18n.ts';
@@ -17,10 +13,7 @@ const CONTROLS: Readonly<Record<string, readonly string[]>> = {
   check: ['check'],
 };
 
-/**
- * Opens the lesson. `done` is called once when it is finished or skipped; `t` formats the page's messages
- * (the app's own formatter, so this script carries no second copy of it).
- */
+/** Opens the lesson; `done` runs once when finished or skipped; `t` is the page's formatter. */
 export function openTutorial(doc: Document, template: HTMLTemplateElement, done: () => void, t: Format): void {
   const faceName = (face: string): string => t(...faceMessage(face));
   const dialog = (template.content.cloneNode(true) as DocumentFragment).querySelector('dialog')!;
@@ -63,7 +56,7 @@ export function openTutorial(doc: Document, template: HTMLTemplateElement, done:
     const wanted = over ? ['finish'] : (CONTROLS[step] ?? []);
     for (const el of dialog.querySelectorAll<HTMLElement>('[data-tut]')) el.hidden = !wanted.includes(el.dataset.tut!);
     if (lesson.step !== shown) {
-      // A new step: its words appear in a live region (read out) and focus goes where the step acts.
+      // A new step: its words go to a live region and focus to where the step acts.
       shown = lesson.step;
       const target = over ? 'finish' : wanted[0];
       if (target) dialog.querySelector<HTMLElement>(`[data-tut="${target}"]`)?.focus();
@@ -80,7 +73,7 @@ export function openTutorial(doc: Document, template: HTMLTemplateElement, done:
   function wobble(el: HTMLElement): void {
     if (doc.defaultView?.matchMedia('(prefers-reduced-motion: reduce)').matches) return;
     el.classList.remove('wobble');
-    void el.offsetWidth; // restarts the animation on a second tap
+    void el.offsetWidth; // restarts the animation
     el.classList.add('wobble');
     setTimeout(() => el.classList.remove('wobble'), WOBBLE_MS);
   }
@@ -122,14 +115,14 @@ export function openTutorial(doc: Document, template: HTMLTemplateElement, done:
   }
 
   dialog.addEventListener('click', (e) => {
-    e.stopPropagation(); // the game's own click handler never sees the lesson's buttons
+    e.stopPropagation(); // the game's click handler never sees these
     const el = (e.target as Element).closest<HTMLElement>('[data-lesson], [data-tut], [data-action="tutorial-skip"]');
     if (!el) return;
     if (el.dataset.lesson !== undefined) tap(Number(el.dataset.lesson));
     else if (el.dataset.tut) act(el.dataset.tut);
     else close();
   });
-  dialog.addEventListener('keydown', (e) => e.stopPropagation()); // nor its keys (Escape closes the dialog itself)
+  dialog.addEventListener('keydown', (e) => e.stopPropagation()); // nor its keys
   dialog.addEventListener('cancel', (e) => {
     e.preventDefault();
     close(); // Escape skips

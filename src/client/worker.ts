@@ -1,11 +1,6 @@
 /**
- * The solver's Web Worker: answers "which pair should I play?" (hint) and "can this still be won?"
- * (check) off the main thread, where a hard position may take the solver seconds; and, for a play page
- * opened without the network (the service worker's offline page), deals a built-in layout with the
- * same engine the server deals it with (a classic deal runs the solver too).
- *
- * A request carries the deal and the move log; the worker replays them with the engine. Answers echo the
- * request id. The one thing it remembers is the last position it proved lost (see `lost`).
+ * The solver's Web Worker: hints, "can this still be won?" and offline deals, off the main thread. Requests carry
+ * the deal and log; answers echo the id. It remembers the last lost position (docs/client.md, section on hints).
  */
 import {
   availablePairs,
@@ -48,22 +43,22 @@ export type WorkerAnswer =
       readonly kind: 'check';
       readonly result: string;
       readonly undoSteps: number | null;
-      readonly lost?: LostAnswer | null; // with a no: the losing move and why it lost the win (engine explain.ts)
+      readonly lost?: LostAnswer | null; // with a no: the losing move and why (engine explain.ts)
     }
   | { readonly id: number; readonly kind: 'deal'; readonly deal: Deal; readonly name: string }
   | { readonly id: number; readonly kind: 'error'; readonly message: string };
 
-/** Where and why the win was lost: the losing match, the board moves before it, the reason and its tiles. */
+/** Where and why the win was lost. */
 export interface LostAnswer {
-  readonly at: number; // board moves before the losing match (play on from here)
+  readonly at: number; // board moves before the losing match
   readonly move: Pair; // the losing match
   readonly faces: readonly [Face, Face]; // its faces
   readonly reason: string; // a code of REASONS
   readonly tiles: readonly number[]; // the reason's tiles
-  readonly named: readonly number[]; // of those, the ones whose faces the reason names
+  readonly named: readonly number[]; // those whose faces the reason names
 }
 
-/** The losing move of a game whose win was lost `undoSteps` undo steps ago, and its reason; null if none. */
+/** The losing move of a game lost `undoSteps` undo steps ago, and its reason; null if none. */
 function lostOf(game: Game, undoSteps: number | null): LostAnswer | null {
   if (undoSteps === null) return null;
   const lostWin = lostWinOf(game, undoSteps);
@@ -74,17 +69,11 @@ function lostOf(game: Game, undoSteps: number | null): LostAnswer | null {
   return { at: lostWin.at, move: lostWin.move, faces, reason: e.reason, tiles: e.tiles, named: e.named };
 }
 
-// Solver nodes per position: the study's budget, which settles every position of 200 random turtle games per
-// mode well within it (npm run bench, section e), so the worker answers yes or no, never "unknown".
+// Solver nodes per position: the study's budget, which settles random turtle games (npm run bench, section e).
 const HINT_BUDGET = SOLVE_BUDGET;
-const CHECK_BUDGET = SOLVE_BUDGET; // per position the check looks at (up to about 8 with the undo search)
+const CHECK_BUDGET = SOLVE_BUDGET; // per position looked at (about 8 with the undo search)
 
-/**
- * The last position the solver proved cannot be cleared: its deal, its move log and, when a check asked, how many
- * undo steps lead back to a winnable one. A position reached from it by matches alone cannot be cleared either (a
- * way to clear it would clear the lost one too), so a player who plays on after the game is lost gets every later
- * hint and check without a new proof: each would take the solver up to tens of milliseconds, again and again.
- */
+/** The last position proved lost; positions reached from it by matches alone are lost too. */
 let lost: { readonly deal: Deal; readonly log: readonly Move[]; readonly undoSteps: number | null } | null = null;
 
 const sameDeal = (a: Deal, b: Deal): boolean =>
@@ -99,11 +88,7 @@ const sameDeal = (a: Deal, b: Deal): boolean =>
 const sameMove = (a: Move, b: Move): boolean =>
   a.type === b.type && (a.type !== 'match' || (b.type === 'match' && a.a === b.a && a.b === b.b));
 
-/**
- * When `log` is the lost position's log followed by matches, hints and checks only (a hint or a check is counted,
- * and changes neither the board nor the undo stack): how many matches it plays after it, and the undo steps known
- * there. Otherwise null.
- */
+/** When `log` is the lost log plus matches, hints and checks only: the matches since and known undo steps; else null. */
 function sinceLost(
   deal: Deal,
   log: readonly Move[],
@@ -119,12 +104,12 @@ function sinceLost(
   return { matches, undoSteps: lost.undoSteps };
 }
 
-/** Answers one request (exported for tests; the worker calls it per message). */
+/** Answers one request (exported for tests). */
 export function answer(req: WorkerRequest): WorkerAnswer {
   if (req.kind === 'deal') {
     const layout = layoutById(req.layout);
     if (!layout) return { id: req.id, kind: 'error', message: `there is no built-in layout called ${req.layout}` };
-    const made = deal(layout, req.seed, req.mode); // what the server's dealer runs (services/deal-worker.ts)
+    const made = deal(layout, req.seed, req.mode); // as the server's dealer (services/deal-worker.ts)
     if (!made.ok) return { id: req.id, kind: 'error', message: made.message };
     return { id: req.id, kind: 'deal', deal: made.value.deal, name: layout.name };
   }
@@ -132,7 +117,7 @@ export function answer(req: WorkerRequest): WorkerAnswer {
   if (!game.ok) return { id: req.id, kind: 'error', message: game.message };
   const since = sinceLost(req.deal, req.log);
   if (req.kind === 'hint') {
-    // Lost: any pair, as hintFor answers when the solver finds none that keeps the game winnable.
+    // Lost: any pair, as hintFor answers when no pair keeps it winnable.
     if (since)
       return {
         id: req.id,
@@ -150,7 +135,7 @@ export function answer(req: WorkerRequest): WorkerAnswer {
     const why = lostOf(game.value, undoSteps);
     return { id: req.id, kind: 'check', result: 'unsolvable', undoSteps, ...(why ? { lost: why } : {}) };
   }
-  // The positions since the lost one, and it, are known lost: the undo search starts past them.
+  // The undo search starts past the positions known lost.
   const w = winnability(game.value, CHECK_BUDGET, since ? since.matches + 1 : 0);
   if (w.result === 'unsolvable') lost = { deal: req.deal, log: req.log.slice(), undoSteps: w.undoSteps };
   const why = w.result === 'unsolvable' ? lostOf(game.value, w.undoSteps) : null;

@@ -1,37 +1,29 @@
 /**
- * Zoom levels for the board (every tile a comfortable touch target on a phone: docs/contracts.md, "Phones"), as plain
- * arithmetic on tile widths in CSS pixels. The board is either fitted to its room (`null`, the default
- * everywhere) or zoomed to a tile width; render.ts applies it and keeps the point under the fingers
- * (or the middle of the view) where it was, events.ts turns pinches and double taps into calls.
- *
- * A portrait phone fits the turtle at about 24 px tiles. The first step in goes straight to COMFORT
- * (a touch target of 44 × 59 px), further steps multiply by STEP up to MAX_TILE; stepping out comes
- * back to the fitted board, which is also one tap away (zoom-fit) and what a double tap on a zoomed
- * board returns to.
+ * The board's zoom levels as arithmetic on tile widths (CSS px): `null` is fitted, else a tile width. render.ts
+ * applies them; the steps: docs/client.md, "Zoom and pan (phones)".
  */
 
-export const COMFORT = 44; // tile width a zoom-in from a smaller fitted board goes to; in CSS px (≥ 40)
-export const STEP = 1.25; // factor of each further step in or out
+export const COMFORT = 44; // CSS px: the first step in (a 44 × 59 touch target)
+export const STEP = 1.25;
 export const MAX_TILE = 120; // the largest tile width; in CSS px
-const SNAP = 1.04; // a zoom within 4% of the fitted size is the fitted board
+const SNAP = 1.04; // within 4% of the fitted size is fitted
 
-/** The zoom after a step in from `zoom` on a board fitted at `fitTile` px. */
 export function zoomIn(zoom: number | null, fitTile: number): number | null {
   const tile = zoom ?? fitTile;
   return clampZoom(tile < COMFORT ? COMFORT : tile * STEP, fitTile);
 }
 
-/** The zoom after a step out from `zoom` (null: back to the fitted board). */
+/** The zoom after a step out (null: fitted). */
 export function zoomOut(zoom: number | null, fitTile: number): number | null {
   return zoom === null ? null : clampZoom(zoom / STEP, fitTile);
 }
 
-/** A double tap: a fitted board zooms to a comfortable size (or a step in), a zoomed one fits again. */
+/** A double tap: fitted zooms in, zoomed fits again. */
 export function zoomToggle(zoom: number | null, fitTile: number): number | null {
   return zoom === null ? zoomIn(null, fitTile) : null;
 }
 
-/** A tile width (from a pinch) as a zoom: at most MAX_TILE, and the fitted board when near or under it. */
+/** A pinch's tile width as a zoom: at most MAX_TILE; fitted when near or under the fit. */
 export function clampZoom(tile: number, fitTile: number): number | null {
   const top = Math.max(MAX_TILE, fitTile);
   const clamped = Math.min(top, Math.round(tile * 10) / 10);

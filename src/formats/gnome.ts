@@ -1,32 +1,6 @@
 /**
- * GNOME Mahjongg maps: the `.map` file, several layouts in one (docs/contracts.md,
- * "Layout files"). Parsers take file text, never paths.
- *
- * The file is what GLib's GMarkup reads, "not really XML": `<mahjongg>` holds
- * `<map name scorename>` elements, which hold shapes, optionally grouped in
- * `<layer z>`. Shapes are `<tile x y>`, `<row y left right>`, `<column x top
- * bottom>` and `<block left right top bottom>`, each with an optional `z` that
- * overrides the layer's. Coordinates are whole tiles, possibly ending in .5;
- * ranges are inclusive and step one tile.
- *
- * Implementation notes: the XML is read by saxes through ./markup.ts, which
- * gives start tags, end tags and text with their line numbers and words saxes'
- * syntax errors our way (comments, declarations, processing instructions and
- * CDATA are handled there; the five named entities and character references are
- * decoded). As in GNOME Mahjongg, element and attribute names are
- * case-insensitive, and `<mahjongg>` may sit inside other markup, which is
- * skipped. Inside `<mahjongg>` we are stricter than GNOME, which
- * silently ignores what it does not know: an unknown element or attribute, a
- * missing attribute, a coordinate that is not a whole or half number of tiles, a
- * backwards range or an unclosed tag is an error with its line number. Shapes are
- * counted before they are expanded, so `<row left="0" right="127">` in a
- * thousand-tile block cannot eat memory: a map holds at most MAX_TILES tiles, a
- * file MAX_MAPS maps (counted in the text before it is read) and MAX_FILE_TILES
- * tiles in all. Checking a map's tiles is most of the work, so a reader that
- * wants one map (an upload) scans the file and checks only that one
- * (scanGnomeMaps, checkGnomeMap; docs/operations.md, "CPU budgets").
- * Like GNOME, a range whose span is not a whole number of tiles stops at the last
- * tile that starts at or before its end.
+ * GNOME Mahjongg `.map` files, several layouts in one (docs/contracts.md, "Layout files"); text in, never paths.
+ * Stricter than GNOME inside `<mahjongg>`, with bounded work: docs/cli.md, "GNOME maps".
  */
 import {
   LayoutError,
@@ -40,25 +14,25 @@ import {
 import { err, ok, type Layout, type Result, type Slot } from '../engine/types.ts';
 import { MarkupError, quote, readMarkup, type StartTag } from './markup.ts';
 
-export const MAX_MAPS = 100; // layouts in one file; a guard against garbage input
-export const MAX_FILE_TILES = 20 * MAX_TILES; // tiles of all the maps of one file (GNOME's own file has 1,440)
+export const MAX_MAPS = 100; // a guard against garbage input
+export const MAX_FILE_TILES = 20 * MAX_TILES; // GNOME's own file has 1,440
 
 /** One parsed `<map>` of a file. */
 export interface GnomeMap {
-  readonly id: string; // slug of scorename, else of name; unique within the file
+  readonly id: string; // slug of scorename, else of name; unique in the file
   readonly name: string; // display name
   readonly layout: Layout;
 }
 
-/** A `<map>` as read, its tiles not yet checked (checkGnomeMap). */
+/** A `<map>` as read, its tiles unchecked. */
 export interface GnomeMapDraft {
   readonly id: string; // as GnomeMap's
   readonly name: string;
-  readonly label: string; // how messages name it: `map "Name" (line 3)`
+  readonly label: string; // `map "Name" (line 3)`
   readonly slots: readonly Slot[]; // in file order
 }
 
-/** An expected failure inside the parser; turned into an `err` at the top. */
+/** An expected failure inside the parser; an `err` at the top. */
 class ParseFailure {
   constructor(
     readonly code: LayoutError,
@@ -76,7 +50,6 @@ const SHAPES = ['tile', 'row', 'column', 'block'] as const;
 type Shape = (typeof SHAPES)[number];
 const MAHJONGG_ELEMENTS = new Set<string>(['mahjongg', 'map', 'layer', ...SHAPES]);
 
-/** Attribute names each element takes: required, then optional. */
 const ATTRIBUTES: Record<string, { readonly required: readonly string[]; readonly optional: readonly string[] }> = {
   mahjongg: { required: [], optional: [] },
   map: { required: [], optional: ['name', 'scorename'] },
@@ -98,7 +71,7 @@ function checkAttributes(element: string, attrs: Attributes, line: number): void
   for (const key of spec.required) if (!attrs.has(key)) fail(line, `<${element}> is missing the attribute ${key}`);
 }
 
-/** A coordinate in whole tiles, possibly ending in .5, as half tiles. */
+/** A coordinate in whole tiles (maybe .5), as half tiles. */
 function halfUnits(element: string, attr: string, value: string, line: number): number {
   const v = value.trim();
   const where = `${attr}=${quote(value)} in <${element}>`;
@@ -110,7 +83,6 @@ function halfUnits(element: string, attr: string, value: string, line: number): 
   return half;
 }
 
-/** A layer number: a whole number from 0 to MAX_LAYER. */
 function layerNumber(element: string, value: string, line: number): number {
   const v = value.trim();
   const where = `z=${quote(value)} in <${element}>`;
@@ -136,7 +108,7 @@ interface OpenMap {
   readonly slots: Slot[];
 }
 
-/** Expands one shape element into slots, refusing to grow a map past MAX_TILES or the file past MAX_FILE_TILES. */
+/** Expands a shape into slots, within MAX_TILES a map and MAX_FILE_TILES a file. */
 function addShape(map: OpenMap, shape: Shape, attrs: Attributes, layerZ: number, line: number, before: number): void {
   const at = (attr: string): number => halfUnits(shape, attr, attrs.get(attr)!, line);
   const z = attrs.has('z') ? layerNumber(shape, attrs.get('z')!, line) : layerZ;
@@ -160,7 +132,7 @@ function addShape(map: OpenMap, shape: Shape, attrs: Attributes, layerZ: number,
       ys = span(shape, 'top', 'bottom', at('top'), at('bottom'), line);
       break;
   }
-  // xs and ys hold at most MAX_COORD / 2 + 1 values each, so the product is small to compute.
+  // at most MAX_COORD / 2 + 1 values each: a small product
   if (map.slots.length + xs.length * ys.length > MAX_TILES)
     fail(line, `this <${shape}> takes the map past ${MAX_TILES} tiles`, LayoutError.TooLarge);
   if (before + map.slots.length + xs.length * ys.length > MAX_FILE_TILES)
@@ -168,7 +140,7 @@ function addShape(map: OpenMap, shape: Shape, attrs: Attributes, layerZ: number,
   for (const x of xs) for (const y of ys) map.slots.push({ x, y, z });
 }
 
-/** A url-safe id from a display name or score name: lower case, a–z, 0–9 and dashes. */
+/** A url-safe id from a name: lower case, a–z, 0–9 and dashes. */
 export function slugify(text: string): string {
   return text
     .normalize('NFKD')
@@ -181,7 +153,7 @@ export function slugify(text: string): string {
     .replace(/-+$/, '');
 }
 
-/** A closed map's id (unique in the file: `ids` holds those before it), name and label. */
+/** A closed map's id (unique against `ids`), name and label. */
 function closeMap(open: OpenMap, index: number, ids: Set<string>): GnomeMapDraft {
   const label = `map ${quote(open.name ?? open.scorename ?? `#${index + 1}`)} (line ${open.line})`;
   const base = slugify(open.scorename ?? '') || slugify(open.name ?? '') || `map-${index + 1}`;
@@ -192,7 +164,7 @@ function closeMap(open: OpenMap, index: number, ids: Set<string>): GnomeMapDraft
   return { id, name, label, slots: open.slots };
 }
 
-/** Checks a map's tiles (validateSlots) into a layout, its slots in canonical order; throws a ParseFailure. */
+/** Checks a map's tiles into a layout in canonical order; throws a ParseFailure. */
 function checkMap(draft: GnomeMapDraft): GnomeMap {
   const checked = validateSlots(sortSlots(draft.slots));
   if (!checked.ok) throw new ParseFailure(checked.error, `${draft.label}: ${checked.message}`);
@@ -204,26 +176,19 @@ interface Open {
   readonly element: string; // lower case; 'other' outside <mahjongg>
 }
 
-/**
- * Reads a GNOME Mahjongg `.map` file: every `<map>` in it, in file order, each
- * with slots in canonical order (sortSlots). Errors carry the line number.
- */
+/** Reads a `.map` file: every `<map>` in file order, slots in canonical order; errors carry the line. */
 export function parseGnomeMaps(text: string): Result<GnomeMap[], LayoutError> {
   const maps: GnomeMap[] = [];
   return caught(() => (readMaps(text, (draft) => maps.push(checkMap(draft))), maps));
 }
 
-/**
- * Reads a GNOME Mahjongg `.map` file as parseGnomeMaps does, but checks no map's tiles: its markup,
- * attributes, coordinates and counts only. The work of checking tiles is left to checkGnomeMap, for the
- * one map wanted.
- */
+/** Reads a `.map` file as parseGnomeMaps does but checks no tiles: checkGnomeMap does, for the map wanted. */
 export function scanGnomeMaps(text: string): Result<GnomeMapDraft[], LayoutError> {
   const maps: GnomeMapDraft[] = [];
   return caught(() => (readMaps(text, (draft) => maps.push(draft)), maps));
 }
 
-/** A map of scanGnomeMaps checked into a layout, with the message parseGnomeMaps would give. */
+/** A scanned map checked into a layout, with parseGnomeMaps' message. */
 export const checkGnomeMap = (draft: GnomeMapDraft): Result<GnomeMap, LayoutError> => caught(() => checkMap(draft));
 
 function caught<T>(read: () => T): Result<T, LayoutError> {
@@ -237,7 +202,7 @@ function caught<T>(read: () => T): Result<T, LayoutError> {
 
 const MAP_TAG = /<map[\s/>]/gi; // a <map start tag, counted in the raw text
 
-/** Throws when the text holds more than MAX_MAPS `<map` tags: before any reading (each may hold MAX_TILES tiles). */
+/** Throws for more than MAX_MAPS `<map` tags, before any reading. */
 function countMaps(text: string): void {
   MAP_TAG.lastIndex = 0;
   for (let count = 1; MAP_TAG.exec(text); count++)
@@ -249,7 +214,7 @@ function countMaps(text: string): void {
     }
 }
 
-/** Reads the file's maps in order, handing each to `onMap` as it closes; throws a ParseFailure. */
+/** Reads the maps in order, handing each to `onMap` as it closes; throws a ParseFailure. */
 function readMaps(text: string, onMap: (draft: GnomeMapDraft) => void): void {
   countMaps(text);
   let closed = 0; // maps read so far
@@ -283,7 +248,7 @@ function readMaps(text: string, onMap: (draft: GnomeMapDraft) => void): void {
         fail(line, `<${written}> is not allowed inside <${parent}>; ${expected}`);
       }
     }
-    const known = MAHJONGG_ELEMENTS.has(element); // anything else is outside <mahjongg>, and skipped
+    const known = MAHJONGG_ELEMENTS.has(element); // else outside <mahjongg>: skipped
     if (known) checkAttributes(element, attrs, line);
     if (element === 'map' && known) {
       if (closed >= MAX_MAPS) fail(line, `more than ${MAX_MAPS} maps in one file`, LayoutError.TooLarge);
@@ -297,7 +262,7 @@ function readMaps(text: string, onMap: (draft: GnomeMapDraft) => void): void {
     stack.push({ element: known ? element : 'other' });
   };
   const end = (): void => {
-    const open = stack.pop()!; // readMarkup matched the end tag to its start tag
+    const open = stack.pop()!; // readMarkup matched it
     if (open.element === 'map') {
       tiles += map!.slots.length;
       onMap(closeMap(map!, closed++, ids));
@@ -325,11 +290,7 @@ function readMaps(text: string, onMap: (draft: GnomeMapDraft) => void): void {
 const escapeAttribute = (s: string): string =>
   s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 
-/**
- * Writes layouts as one GNOME Mahjongg `.map` file: one `<map>` per layout (its id
- * as the scorename), one `<tile>` per slot grouped by layer. parseGnomeMaps reads
- * back the same names and slots, and the same ids when they are already slugs.
- */
+/** Writes layouts as one `.map` file (ids as scorenames, tiles by layer); parseGnomeMaps reads them back. */
 export function makeGnomeMap(layouts: readonly Layout[]): string {
   const out = ['<!-- GNOME Mahjongg layouts; coordinates are the top-left corner of a tile, in tiles -->'];
   out.push('<mahjongg>');

@@ -1,22 +1,6 @@
 /**
- * KMahjongg layouts: the `.layout` text grid (v1.0 and v1.1) and the name in the
- * `.desktop` file beside it. Parsers take file text, never paths.
- *
- * Format (docs/contracts.md, "Layout files"):
- * - line 1 is `kmahjongg-layout-v1.0` or `kmahjongg-layout-v1.1`;
- * - lines starting with `#` are comments, anywhere;
- * - v1.1 may give the board size before the grid: `w<N>` cells across, `h<N>`
- *   cells down, `d<N>` layers. v1.0 is always 32 × 16 × 5;
- * - the grid is h × d lines of w cells, layer after layer with no separator. A
- *   cell is a quarter of a tile; a tile is the 2 × 2 block `12` over `43`, and
- *   the column and row of its `1` are its x and y in half tiles.
- *
- * Implementation notes: a tile is a `1` cell, as in KMahjongg itself. A block whose
- * other three cells are not `2`, `3`, `4` (castle and crab have `12` over `32`) is
- * read anyway and reported as a warning, as is a `2`, `3` or `4` that belongs to no
- * tile. We are tolerant of what does not change the meaning (CRLF, a missing final
- * newline, blank lines, trailing spaces, a byte-order mark) and strict about what
- * does, with the line number in the message.
+ * KMahjongg layouts: the `.layout` grid (v1.0, v1.1; docs/contracts.md, "Layout files") and the name in its
+ * `.desktop` file; text in, never paths. What is tolerated: docs/cli.md, "KMahjongg grids".
  */
 import { LayoutError, MAX_TILES, makeLayout, sortSlots, validateSlots } from '../engine/layout.ts';
 import { err, ok, type Layout, type Result, type Slot } from '../engine/types.ts';
@@ -26,7 +10,7 @@ export const KMAHJONGG_V11 = 'kmahjongg-layout-v1.1';
 export const KMAHJONGG_DEFAULT_SIZE = { w: 32, h: 16, d: 5 } as const; // v1.0 board; in cells and layers
 export const KMAHJONGG_MAX_SIZE = { w: 256, h: 256, d: 64 } as const; // guard against absurd size lines
 
-const MAX_WARNINGS = 20; // further warnings are summed up in one line
+const MAX_WARNINGS = 20; // the rest are summed up in one line
 const CELLS = '.1234';
 
 type Dimension = 'w' | 'h' | 'd';
@@ -36,20 +20,16 @@ interface GridLine {
   readonly line: number; // 1-based line number in the file
 }
 
-/** Physical lines with 1-based numbers; CRLF, CR and LF all end a line, trailing blanks are dropped. */
+/** Lines numbered from 1; any line end, trailing blanks dropped. */
 function splitLines(text: string): GridLine[] {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   return body.split(/\r\n|\r|\n/).map((raw, i) => ({ text: raw.replace(/[ \t]+$/, ''), line: i + 1 }));
 }
 
-/** A short, printable excerpt of user text for an error message. */
+/** A short, printable excerpt for a message. */
 const quote = (s: string): string => JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 
-/**
- * Reads a KMahjongg `.layout` file. `id` and `name` label the layout (name
- * defaults to id). Slots come in canonical order (sortSlots). Warnings report
- * oddities that were read anyway, such as a `12/32` block.
- */
+/** Reads a `.layout` file labelled `id`, `name`: slots in canonical order, oddities read anyway as warnings. */
 export function parseKmahjongg(
   text: string,
   id: string,
@@ -169,10 +149,8 @@ export function parseKmahjongg(
 }
 
 /**
- * Writes a layout as a `kmahjongg-layout-v1.1` file; parseKmahjongg reads back
- * the same slots. The board is at least KMahjongg's default 32 × 16 cells. Throws
- * a RangeError for slots that no grid can hold (negative or fractional
- * coordinates, tiles overlapping on a layer): validate layouts first.
+ * Writes a layout as a v1.1 file (at least 32 × 16 cells); parseKmahjongg reads it back. Throws a RangeError
+ * for slots no grid holds: validate first.
  */
 export function makeKmahjongg(layout: Layout): string {
   let maxX = 0;
@@ -208,14 +186,10 @@ export function makeKmahjongg(layout: Layout): string {
   return `${out.join('\n')}\n`;
 }
 
-/** Undoes the escapes of a desktop-entry string value (\s \n \t \r \\). */
 const unescapeDesktop = (value: string): string =>
   value.replace(/\\([sntr\\])/g, (_, c: string) => ({ s: ' ', n: '\n', t: '\t', r: '\r', '\\': '\\' })[c]!);
 
-/**
- * The untranslated `Name=` of the `[KMahjonggLayout]` group of a KMahjongg
- * `.desktop` file, or null when there is none (or it is empty).
- */
+/** The untranslated `Name=` of a `.desktop` file's `[KMahjonggLayout]` group, or null. */
 export function parseDesktopName(text: string): string | null {
   let inGroup = false;
   for (const raw of splitLines(text)) {

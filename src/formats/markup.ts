@@ -1,24 +1,6 @@
 /**
- * XML read with saxes, for the file formats: start tags, end tags and text, each
- * with the line it starts on; comments, declarations and processing instructions
- * are dropped. Parsers take file text, never paths.
- *
- * Implementation notes: saxes (a maintained, streaming, non-validating XML
- * parser) does the reading. This module adds what the `.map` reader needs on top:
- * - Line numbers where a thing starts. saxes reports where it noticed a thing (the
- *   `>` of a tag), so we keep the offset just past the last complete piece of
- *   markup: whatever is being read starts at the first `<` after it.
- * - Leniency where GLib's GMarkup (GNOME's reader) is lenient: text outside the
- *   root element and several top-level elements are not errors, so `<mahjongg>`
- *   may sit inside other markup or beside it. Everything else saxes checks stays
- *   an error, stricter than the old hand-written tokenizer: a malformed
- *   `<?xml …?>`, an unknown `<!…>` declaration, `--` inside a comment, a bare `&`
- *   in text outside `<mahjongg>`.
- * - Errors in our words: saxes' messages ("unquoted attribute value.") are
- *   translated into one line that names the offending thing and what was expected,
- *   with the line it is on. saxes would go on after an error; we stop at the first.
- * - Attribute names are compared case-insensitively (GNOME Mahjongg does), so
- *   `Z` and `z` on one tag is a repeated attribute.
+ * XML read with saxes for the file formats: start tags, end tags and text with their lines; comments and
+ * declarations dropped. What it adds to saxes: docs/cli.md, "The markup reader".
  */
 import { SaxesParser, type SaxesTag } from 'saxes';
 
@@ -32,10 +14,10 @@ export interface StartTag {
 export interface MarkupHandlers {
   start(tag: StartTag): void;
   end(name: string, line: number): void; // the end tag matched its start tag
-  text(text: string, line: number): void; // decoded, not blank; line of its first non-blank character
+  text(text: string, line: number): void; // decoded, not blank; its first non-blank line
 }
 
-/** A syntax error: `message` is one line and does not repeat the line number. */
+/** A syntax error: one line, without the line number. */
 export class MarkupError {
   constructor(
     readonly line: number,
@@ -43,14 +25,13 @@ export class MarkupError {
   ) {}
 }
 
-/** A string for a message: JSON-quoted and cut at 40 characters. */
+/** JSON-quoted, cut at 40 characters. */
 export const quote = (s: string): string => JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 
 const BLANKS = /[ \t\r\n]*/y;
 const ENTITIES = new Set(['amp', 'lt', 'gt', 'quot', 'apos']);
 const KNOWN_ENTITIES = '(known: &amp; &lt; &gt; &quot; &apos; and &#N;)';
 
-/** A code point XML 1.0 allows in a character reference. */
 const isXmlChar = (c: number): boolean =>
   c === 0x9 ||
   c === 0xa ||
@@ -65,15 +46,15 @@ function isGoodReference(body: string): boolean {
   return ref !== null && isXmlChar(parseInt(ref[1] ?? ref[2]!, ref[1] ? 16 : 10));
 }
 
-/** Reads `text` start to end, calling `handlers` in file order; throws MarkupError on bad markup. */
+/** Reads `text`, calling `handlers` in file order; throws MarkupError on bad markup. */
 export function readMarkup(text: string, handlers: MarkupHandlers): void {
   const parser = new SaxesParser({ position: true });
   const open: { readonly name: string; readonly line: number }[] = []; // elements not yet closed
-  let done = 0; // offset just past the last complete piece of markup
+  let done = 0; // just past the last complete markup
   let counted = 0; // offset up to which newlines are counted
   let countedLine = 1; // the line at `counted`
 
-  /** The line of an offset; cheap when offsets grow, as they do while reading. */
+  /** The line of an offset; cheap while offsets grow. */
   const lineAt = (at: number): number => {
     if (at < counted) [counted, countedLine] = [0, 1];
     for (let i = text.indexOf('\n', counted); i >= 0 && i < at; i = text.indexOf('\n', i + 1)) countedLine++;
@@ -87,7 +68,7 @@ export function readMarkup(text: string, handlers: MarkupHandlers): void {
   const tagName = (at: number): string => /^<\/?([^\s/>"'=<!?&]*)/.exec(text.slice(at, at + 200))![1]!;
   const found = (at: number): string => quote(text.slice(at, at + 10));
 
-  /** Throws for the first bad entity reference between the last markup and `end`, if there is one. */
+  /** Throws for the first bad entity reference before `end`. */
   const checkReferences = (end: number): void => {
     const refs = /&([^;&\s<]*)(;?)/g;
     refs.lastIndex = done;
@@ -106,7 +87,7 @@ export function readMarkup(text: string, handlers: MarkupHandlers): void {
     }
   };
 
-  /** Throws for markup that the end of the text cut short, if there is some. */
+  /** Throws for markup the end of the text cut short. */
   const checkUnfinished = (): void => {
     const at = pending();
     if (at < 0) return;
@@ -121,7 +102,7 @@ export function readMarkup(text: string, handlers: MarkupHandlers): void {
     fail(at, `the tag <${tagName(at)}> is never closed with >`);
   };
 
-  /** Throws for a character that cannot come next inside a tag (at `at`, in the tag from `tag`). */
+  /** Throws for a character that cannot come next in a tag. */
   const badInTag = (tag: number, at: number, name: string): never => {
     if (text[at] === '<') fail(tag, `the tag <${name}> is never closed with >`);
     const attr = /\s([^\s=<>"'/]+)\s*$/.exec(text.slice(tag, at))?.[1];
@@ -129,7 +110,7 @@ export function readMarkup(text: string, handlers: MarkupHandlers): void {
     return fail(at, `expected a space, > or /> in <${name}>, found ${found(at)}`);
   };
 
-  /** Turns a saxes error into a MarkupError, or lets it pass where GMarkup is lenient too. */
+  /** A saxes error as a MarkupError, or nothing where GMarkup is lenient. */
   const onError = (error: Error): void => {
     const reason = error.message.replace(/^\d+:\d+: /, '');
     const at = Math.max(parser.position - 1, 0); // the character saxes stopped at
@@ -230,7 +211,7 @@ export function readMarkup(text: string, handlers: MarkupHandlers): void {
   });
   parser.on('closetag', (node: SaxesTag) => {
     if (node.isSelfClosing) return handlers.end(node.name, lineAt(done));
-    // saxes closes the elements left open inside a misplaced end tag before it reports one; we stop first.
+    // saxes closes elements left open inside a misplaced end tag first; we stop.
     const start = text.lastIndexOf('</', parser.position - 1);
     const written = tagName(start);
     const innermost = open.pop();

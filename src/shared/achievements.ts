@@ -1,8 +1,6 @@
 /**
- * The catalog keys of each achievement's name and rule (docs/server.md, "Achievements"; docs/i18n.md): the
- * stats page formats them on the server, the win panel in the browser, both in the player's language. The
- * rules themselves are in src/server/stores/achievements.ts; services/achievements.ts checks that this
- * map names every achievement.
+ * Each achievement's name and rule keys (docs/server.md, "Achievements"), formatted by the stats page and the
+ * win panel alike. The rules are in src/server/stores/achievements.ts.
  */
 export interface AchievementKeys {
   readonly name: string;
@@ -31,11 +29,11 @@ export const ACHIEVEMENT_KEYS = {
   'daily-30': { name: 'client.achievement.daily30', rule: 'client.achievement.daily30Rule' },
 } as const satisfies Readonly<Record<string, AchievementKeys>>;
 
-/** The keys of an achievement's name and rule; undefined for an id this build does not know. */
+/** An achievement's keys; undefined for an unknown id. */
 export const achievementText = (id: string): AchievementKeys | undefined =>
   Object.hasOwn(ACHIEVEMENT_KEYS, id) ? (ACHIEVEMENT_KEYS as Readonly<Record<string, AchievementKeys>>)[id] : undefined;
 
-/** What an open achievement's progress is counted in, and the message that says it ("Layouts: 31 of 42"). */
+/** What an open achievement's progress counts, and its message ("Layouts: 31 of 42"). */
 export const PROGRESS_KEYS = {
   wins: 'stats.progressWins',
   'clean wins': 'stats.progressCleanWins',

@@ -1,12 +1,7 @@
 /**
- * The success answers of the JSON API: the one source of their shapes. Each route declares its schema beside
- * its error answers (server/errors.ts errorResponses), so the serializer and the API description
- * (GET /api/openapi.json) follow it; the server's code and the client's use the types inferred from them
- * (shared/api.ts). They name every key the server sends (test/server/routes/openapi.test.ts compares real
- * answers against the description with strict objects) and let unnamed keys through, so a key added to a
- * handler before its schema reaches the client and fails that test rather than vanishing.
- *
- * Imported by the client for its types only (`import type`): zod stays out of the page's script.
+ * The JSON API's success answers, the one source of their shapes: routes declare them (so the serializer and
+ * /api/openapi.json follow) and code uses their inferred types. Unnamed keys pass, so the OpenAPI test catches a
+ * key a schema lacks. The client imports types only: zod stays out of the page.
  */
 import { z } from 'zod';
 import { BANDS, FACES, HEARD, MODES, REASONS, STATUSES } from '../engine/index.ts';
@@ -49,21 +44,21 @@ export const RecordLineSchema = z.looseObject({
   you: z.boolean().describe("the asking player's own line"),
 });
 
-/** A deal's own record (the play page's `#deal-stats`): players shown it, players who won it, its best times. */
+/** A deal's own record (the play page's `#deal-stats`). */
 export const DealRecordSchema = z.looseObject({
   opened: Int,
   won: Int,
   best: z.array(RecordLineSchema).readonly(),
 });
 
-/** An achievement a win just earned, as the win panel announces it (docs/server.md, "Achievements"). */
+/** An achievement a win just earned (docs/server.md, "Achievements"). */
 export const EarnedSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
   rule: z.string().describe('what earns it, in a sentence'),
 });
 
-/** The game's position and counters after a batch (services/games.ts gameAnswer); also the play page's game. */
+/** The position and counters after a batch (services/games.ts gameAnswer). */
 export const GameAnswerSchema = z.looseObject({
   status: z.enum(STATUSES),
   faces: z.array(z.enum(FACES).nullable()).readonly().describe("each slot's face; null: the tile is gone"),
@@ -84,10 +79,9 @@ export const GameAnswerSchema = z.looseObject({
     .describe('why a win may not stand on tables; null while it may'),
 });
 
-/** A layout to try next: the first built-in the player has not played. */
 export const NextLayoutSchema = z.looseObject({ id: z.string(), name: z.string(), url: z.string() });
 
-/** The win panel's extras, sent with a win (services/wins.ts winExtras). */
+/** The win panel's extras (services/wins.ts winExtras). */
 export const WinExtrasSchema = z.looseObject({
   previousBestMs: Int.nullable().describe("the player's best own time on this layout and mode before this win"),
   dailyDay: z.string().nullable().describe("a daily deal's day (YYYY-MM-DD), else null"),
@@ -98,10 +92,7 @@ export const WinExtrasSchema = z.looseObject({
   achievements: z.array(EarnedSchema).readonly().describe('what this win earned'),
 });
 
-/**
- * POST /api/games/:id/moves: the position after the batch; with a repeat the server had moves past, its log;
- * with a win, the win panel's extras.
- */
+/** POST /api/games/:id/moves: the position after the batch; a repeat's log; a win's extras. */
 export const MovesAnswerSchema = GameAnswerSchema.extend({
   log: z.array(LoggedMoveSchema).readonly().optional().describe("the server's log, when it had moves past the batch"),
   ...WinExtrasSchema.partial().shape,
@@ -112,7 +103,7 @@ export const LayoutListSchema = z.array(
   z.looseObject({ id: z.string(), name: z.string(), tiles: z.number().int(), family: z.string() }),
 );
 
-/** GET /api/layouts/:id: what a browser needs to deal any seed of the layout itself. */
+/** GET /api/layouts/:id: what a browser needs to deal any seed. */
 export const LayoutSlotsSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
@@ -120,7 +111,6 @@ export const LayoutSlotsSchema = z.looseObject({
   slots: z.array(z.tuple([Coord, Coord, Coord])),
 });
 
-/** One achievement, held or open (services/achievements.ts AchievementView). */
 export const AchievementSchema = z.looseObject({
   id: z.enum(Object.keys(ACHIEVEMENT_KEYS) as [keyof typeof ACHIEVEMENT_KEYS]),
   name: z.string(),
@@ -139,14 +129,14 @@ export const AchievementSchema = z.looseObject({
     .nullable(),
 });
 
-/** Why a lost game's win was lost (docs/coach.md): the losing match, its reason's code and the reason's tiles. */
+/** Why a lost game's win was lost (docs/coach.md). */
 export const LossSchema = z.object({
   reason: z.enum(REASONS).describe("the reason's code (docs/coach.md); none: lost, with no short reason proved"),
   move: Int.describe('the losing move: the board after it (move K of the stored log) could no longer be cleared'),
   tiles: z.array(Int).describe("the reason's tiles, as slot indexes of the deal"),
 });
 
-/** One finished or unfinished game of the stats' history (services/stats.ts HistoryEntry). */
+/** A game of the stats' history (services/stats.ts HistoryEntry). */
 export const HistoryEntrySchema = z.looseObject({
   id: z.string(),
   layout: z.string(),
@@ -227,7 +217,7 @@ export const StatsSchema = z.looseObject({
   challenges: z.array(SentChallengeSchema).describe("the player's newest challenge links (20 at most), newest first"),
 });
 
-/** POST /api/games/:id/replay (docs/server.md, "Replays"): the replay page's address. */
+/** POST /api/games/:id/replay (docs/server.md, "Replays"). */
 export const PlayOnSchema = z.object({
   id: z.string().describe('The new game'),
   url: z.string().describe("Its play page: the deal's page, which opens the player's latest unfinished game of it"),

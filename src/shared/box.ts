@@ -1,13 +1,11 @@
 /**
- * The board's box: where its tiles go and how large it is, in tile widths (public/css/board.css). The
- * server writes it into the page (views/partials/board.eta) and the board CSS sizes itself from it, so
- * the board has its final size from the first paint and the script never moves it (no layout shift).
- * Every slot counts, removed or not, so the board does not move as tiles go.
+ * The board's box in tile widths (public/css/board.css), written into the page by the server so the board has
+ * its final size at first paint. Every slot counts, removed or not, so the board never moves.
  */
 
-export const DEPTH = 0.13; // tile thickness and layer shift, in tile widths (board.css)
-const LIFT = 0.08; // room for a lifted or selected tile's shift up-left, in tile widths
-const SHADOW = 0.12; // room for the drop shadow down-right, in tile widths
+export const DEPTH = 0.13; // tile widths (board.css)
+const LIFT = 0.08; // room for a lifted tile's shift up-left; tile widths
+const SHADOW = 0.12; // room for the shadow down-right; tile widths
 
 export interface Box {
   readonly ox: number; // added to every tile's left
@@ -16,7 +14,7 @@ export interface Box {
   readonly bh: number; // board height
 }
 
-/** The exact box of slots at half-tile (x, y, z), with (minX, minY) the layout extent's corner. */
+/** The exact box of slots at half-tile (x, y, z), (minX, minY) being the extent's corner. */
 export function boxOf(
   slots: readonly { readonly x: number; readonly y: number; readonly z: number }[],
   minX: number,

@@ -1,7 +1,4 @@
-/**
- * Why the win was lost, in words (docs/coach.md): the losing move and the engine's reason, for the play page's
- * check and the replay page alike.
- */
+/** Why the win was lost, in words (docs/coach.md), for the play page's check and the replay page alike. */
 import { faceMessage, type Format } from './i18n.ts';
 
 /** The message of each reason (engine REASONS). */
@@ -13,15 +10,15 @@ const REASON_KEYS: Readonly<Record<string, string>> = {
   none: 'client.reason.none',
 };
 
-/** What the words need: the reason's code, the losing match's faces and number, the face the reason names. */
+/** The reason's code, the losing match's faces and number, and the face the reason names. */
 export interface LossWords {
   readonly reason: string; // a code of REASONS
   readonly faces: readonly [string, string]; // the losing match's faces
-  readonly at: number; // board moves before the losing match: it is move at + 1
-  readonly named: string | null; // the face of a tile the reason names, if any
+  readonly at: number; // the losing match is move at + 1
+  readonly named: string | null;
 }
 
-/** The short reasons of the stats page's history (engine REASONS). */
+/** The stats history's short reasons (engine REASONS). */
 const SHORT_KEYS: Readonly<Record<string, string>> = {
   stacked: 'stats.lostWhy.stacked',
   'same-row': 'stats.lostWhy.sameRow',
@@ -30,10 +27,7 @@ const SHORT_KEYS: Readonly<Record<string, string>> = {
   none: 'stats.lostWhy.none',
 };
 
-/**
- * The tiles a reason names, as a group: "Red dragon tiles"; for a flower or a season, "flowers" or "seasons",
- * since any two flowers match each other (and any two seasons), whatever plant or season each shows.
- */
+/** The tiles a reason names as a group: "Red dragon tiles", or "flowers"/"seasons" (any two of those match). */
 export function groupText(t: Format, face: string | null): string {
   if (face === null) return '';
   if (face[0] === 'f') return t('client.reason.flowers');
@@ -52,7 +46,7 @@ export function reasonText(t: Format, words: LossWords): string {
   });
 }
 
-/** The short form for a list of games: "Move 12 lost the win: Red dragon tiles stacked". */
+/** The short form for lists: "Move 12 lost the win: Red dragon tiles stacked". */
 export function shortReasonText(t: Format, words: Pick<LossWords, 'reason' | 'at' | 'named'>): string {
   const why = t(SHORT_KEYS[words.reason] ?? 'stats.lostWhy.none', { face: groupText(t, words.named) });
   return t('stats.lost', { k: words.at + 1, why });

@@ -1,20 +1,9 @@
 /**
- * The layout editor's draft, defined once for the editor page's server rendering (which works
- * before any script, with one form round trip per click) and for its script: the tiles placed so far, the
- * layer being edited and a name; what a click on the grid does to it; the draft written into an address;
- * and the answer to "can this be cleared?".
- *
- * - Cells are half tiles. A click on a cell of the current layer removes the tile of that layer covering
- *   the cell, if there is one, else places a tile whose top-left quarter is that cell. Tiles may overlap
- *   while being drawn: the check says so and names them.
- * - The grid is at least EDITOR_MIN half tiles and keeps EDITOR_MARGIN empty half tiles right of and below
- *   the tiles, up to EDITOR_MAX. A layout opened in the editor is moved EDITOR_INSET half tiles in from the
- *   top-left corner, so there is room on every side; saving moves it back (ids are by shape).
- * - The code of a draft (its `layout` query parameter) is the base64url of three bytes per tile (x, y, z),
- *   in canonical slot order: four characters a tile, 4,000 for the largest layout, and only characters
- *   an address keeps as they are.
+ * The layout editor's draft, defined once for the server's rendering and the editor's script: its tiles (in half
+ * tiles), layer and name, what a click does, its address code and "can this be cleared?". The rules:
+ * docs/server.md, "Your own layouts".
  */
-// From the engine's modules, not its index: the editor's script would otherwise carry every built-in layout.
+// From the engine's modules, not its index, which would pull every built-in layout into the editor's script.
 import {
   LayoutError,
   MAX_LAYER,
@@ -29,18 +18,18 @@ import { makeRng } from '../engine/rng.ts';
 import type { Slot } from '../engine/types.ts';
 import type { Format } from './i18n.ts';
 
-export const EDITOR_MIN = { width: 36, height: 20 } as const; // the smallest grid; in half tiles
+export const EDITOR_MIN = { width: 36, height: 20 } as const; // half tiles
 export const EDITOR_MAX = { width: 64, height: 40 } as const; // the largest grid; in half tiles
-export const EDITOR_MARGIN = 4; // empty half tiles kept right of and below the tiles
-export const EDITOR_INSET = 2; // half tiles a layout opened in the editor is moved in from the corner
-export const EDITOR_NAME_MAX = 40; // characters of a name (as an uploaded layout's)
-export const MAX_CODE = 4 * MAX_TILES; // characters of the largest draft's code
+export const EDITOR_MARGIN = 4; // half tiles kept empty right of and below the tiles
+export const EDITOR_INSET = 2; // half tiles an opened layout is moved in from the corner
+export const EDITOR_NAME_MAX = 40;
+export const MAX_CODE = 4 * MAX_TILES;
 
 /** A layout being drawn. */
 export interface Draft {
-  readonly slots: readonly Slot[]; // the tiles, in canonical slot order
-  readonly z: number; // the layer the grid edits, 0 at the bottom
-  readonly name: string; // what to save it as ('' until the player names it)
+  readonly slots: readonly Slot[]; // canonical slot order
+  readonly z: number; // 0 at the bottom
+  readonly name: string; // '' until named
 }
 
 export const EMPTY_DRAFT: Draft = { slots: [], z: 0, name: '' };
@@ -48,7 +37,7 @@ export const EMPTY_DRAFT: Draft = { slots: [], z: 0, name: '' };
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 const VALUE = new Map([...ALPHABET].map((c, i) => [c, i]));
 
-/** The code of a draft's tiles: base64url of (x, y, z) bytes per tile, in canonical order. */
+/** A draft's code: base64url of (x, y, z) bytes per tile, in canonical order. */
 export function makeDraftCode(slots: readonly Slot[]): string {
   let out = '';
   for (const s of sortSlots(slots)) {
@@ -61,7 +50,7 @@ export function makeDraftCode(slots: readonly Slot[]): string {
 export type CodeResult =
   { readonly ok: true; readonly slots: Slot[] } | { readonly ok: false; readonly message: string };
 
-/** The tiles of a draft's code; a message for anything that is not one (a damaged or made-up address). */
+/** The tiles of a draft's code, or a message (a damaged or made-up address). */
 export function parseDraftCode(code: string): CodeResult {
   const fail = (message: string): CodeResult => ({ ok: false, message });
   if (code.length > MAX_CODE) return fail(`the layout in this address has more than ${MAX_TILES} tiles`);
@@ -87,7 +76,7 @@ export function parseDraftCode(code: string): CodeResult {
   return { ok: true, slots: sortSlots(slots) };
 }
 
-/** The grid a draft needs: its tiles plus the margin, at least EDITOR_MIN, at most EDITOR_MAX; in half tiles. */
+/** The grid a draft needs, in half tiles: its tiles plus the margin, within EDITOR_MIN and EDITOR_MAX. */
 export function gridOf(slots: readonly Slot[]): { readonly width: number; readonly height: number } {
   let right = 0;
   let bottom = 0;
@@ -102,29 +91,28 @@ export function gridOf(slots: readonly Slot[]): { readonly width: number; readon
   };
 }
 
-/** The highest layer a draft may edit: one above its top tile (no empty layers in between), at most MAX_LAYER. */
+/** The highest layer a draft may edit: one above its top tile, at most MAX_LAYER. */
 export const topLayerOf = (slots: readonly Slot[]): number =>
   Math.min(
     MAX_LAYER,
     slots.reduce((top, s) => Math.max(top, s.z + 1), 0),
   );
 
-/** Does the tile `s` cover the cell (x, y)? */
 const covers = (s: Slot, x: number, y: number): boolean => s.x <= x && x < s.x + 2 && s.y <= y && y < s.y + 2;
 
-/** The index of the tile on layer z covering cell (x, y) (the last of them, should tiles overlap), or -1. */
+/** The tile on layer z covering cell (x, y) (the last, if they overlap), or -1. */
 export function tileAt(slots: readonly Slot[], x: number, y: number, z: number): number {
   for (let i = slots.length - 1; i >= 0; i--) if (slots[i]!.z === z && covers(slots[i]!, x, y)) return i;
   return -1;
 }
 
-/** Why an edit was refused (`message` in English; `EDIT_KEYS` names the sentence players read). */
+/** Why an edit was refused (English `message`; `EDIT_KEYS` names what players read). */
 export type EditRefusal = 'too-many' | 'no-cell' | 'grid-end' | 'edge';
 export type DraftEdit =
   | { readonly ok: true; readonly draft: Draft }
   | { readonly ok: false; readonly reason: EditRefusal; readonly message: string };
 
-/** The catalog key of each refusal (docs/i18n.md); its values are `max`, `width` and `height`. */
+/** Each refusal's catalog key (docs/i18n.md), with values `max`, `width` and `height`. */
 export const EDIT_KEYS: Readonly<Record<EditRefusal, string>> = {
   'too-many': 'client.editor.tooMany',
   'no-cell': 'client.editor.noCell',
@@ -132,14 +120,10 @@ export const EDIT_KEYS: Readonly<Record<EditRefusal, string>> = {
   edge: 'client.editor.edge',
 };
 
-/** A refused edit in the player's language. */
 export const editMessage = (t: Format, reason: EditRefusal): string =>
   t(EDIT_KEYS[reason], { max: MAX_TILES, width: EDITOR_MAX.width, height: EDITOR_MAX.height });
 
-/**
- * A click on cell (x, y) of the draft's layer: removes the tile there, or places one with its top-left quarter
- * on the cell. Refused past MAX_TILES tiles or the grid's last row and column.
- */
+/** A click on cell (x, y): removes the layer's tile there, or places one with its top-left quarter on it. */
 export function toggleCell(draft: Draft, x: number, y: number): DraftEdit {
   const at = tileAt(draft.slots, x, y, draft.z);
   if (at >= 0) return { ok: true, draft: { ...draft, slots: draft.slots.filter((_, i) => i !== at) } };
@@ -160,12 +144,12 @@ export function toggleCell(draft: Draft, x: number, y: number): DraftEdit {
   return { ok: true, draft: { ...draft, slots: sortSlots([...draft.slots, { x, y, z: draft.z }]) } };
 }
 
-/** The draft one layer up (at most one above its top tile) or down (at least the bottom). */
+/** The draft one layer up (at most one above its top tile) or down. */
 export function changeLayer(draft: Draft, dz: -1 | 1): Draft {
   return { ...draft, z: Math.max(0, Math.min(topLayerOf(draft.slots), draft.z + dz)) };
 }
 
-/** The draft's tiles all moved by (dx, dy) half tiles, unless that would take one off the grid. */
+/** The tiles moved by (dx, dy) half tiles, unless one would leave the grid. */
 export function moveDraft(draft: Draft, dx: number, dy: number): DraftEdit {
   const moved = draft.slots.map((s) => ({ x: s.x + dx, y: s.y + dy, z: s.z }));
   if (moved.some((s) => s.x < 0 || s.y < 0 || s.x > EDITOR_MAX.width - 2 || s.y > EDITOR_MAX.height - 2))
@@ -173,7 +157,7 @@ export function moveDraft(draft: Draft, dx: number, dy: number): DraftEdit {
   return { ok: true, draft: { ...draft, slots: moved } };
 }
 
-/** A layout's slots as a new draft: moved EDITOR_INSET in from the top-left corner; null if it does not fit the grid. */
+/** A layout's slots as a new draft, moved EDITOR_INSET in; null if it does not fit. */
 export function draftOf(slots: readonly Slot[], name: string): Draft | null {
   if (slots.length === 0) return { ...EMPTY_DRAFT, name };
   const minX = Math.min(...slots.map((s) => s.x));
@@ -184,7 +168,7 @@ export function draftOf(slots: readonly Slot[], name: string): Draft | null {
   return { slots: sortSlots(moved), z: 0, name: name.slice(0, EDITOR_NAME_MAX) };
 }
 
-/** The query string of a draft's address (`layout`, `z`, `name`; empty ones left out), with its `?`. */
+/** The query string of a draft's address, with its `?` (empty fields left out). */
 export function draftQuery(draft: Draft): string {
   const params: string[] = [];
   if (draft.slots.length > 0) params.push(`layout=${makeDraftCode(draft.slots)}`); // base64url: nothing to escape
@@ -193,7 +177,6 @@ export function draftQuery(draft: Draft): string {
   return params.length > 0 ? `?${params.join('&')}` : '';
 }
 
-/** The four cells (half tiles) a tile covers, as [x, y] on its layer. */
 export const cellsOf = (s: Slot): readonly (readonly [number, number])[] => [
   [s.x, s.y],
   [s.x + 1, s.y],
@@ -201,13 +184,13 @@ export const cellsOf = (s: Slot): readonly (readonly [number, number])[] => [
   [s.x + 1, s.y + 1],
 ];
 
-/** Tiles of one layer that share room: the indices of every tile that overlaps another. */
+/** The indices of tiles that overlap another on their layer. */
 export function overlapping(slots: readonly Slot[]): Set<number> {
   const out = new Set<number>();
-  const cells = new Map<number, number>(); // (z, y, x) of each covered cell, as a number → the tile covering it
+  const cells = new Map<number, number>(); // cell key → the tile covering it
   slots.forEach((s, i) => {
     for (const [x, y] of cellsOf(s)) {
-      const key = (s.z * 512 + y) * 512 + x; // a cell is at most MAX_COORD + 1 (255 + 1) across or down
+      const key = (s.z * 512 + y) * 512 + x; // a cell is at most 256 across or down
       const other = cells.get(key);
       if (other !== undefined) out.add(other).add(i);
       else cells.set(key, i);
@@ -216,10 +199,8 @@ export function overlapping(slots: readonly Slot[]): Set<number> {
   return out;
 }
 
-/** Why a draft cannot be cleared. */
 export type DraftReason = 'empty' | 'too-many' | 'odd' | 'overlap' | 'tower' | 'order' | 'unknown';
 
-/** The answer to "can this be cleared?". */
 export type DraftCheck =
   | { readonly clearable: true }
   | {
@@ -229,12 +210,11 @@ export type DraftCheck =
       readonly tower?: { readonly chain: number; readonly count: number }; // a lone tower: its height, of how many tiles
     };
 
-export const CHECK_SEED = 'editor'; // the removal-order search's seed: the same answer everywhere
+export const CHECK_SEED = 'editor'; // the same answer everywhere
 
 /**
- * Can these tiles be cleared? The engine's checks in turn: tiles at all, at most MAX_TILES, no overlap, an
- * even count, no stack too tall for its partners, then the removal-order search with `budget` candidate
- * pairs (not found within it: 'unknown'). Deterministic. `geom`: the slots' geometry when the caller has made it.
+ * Can these tiles be cleared? The engine's checks in turn, then the removal-order search with `budget` pairs
+ * ('unknown' past it). Deterministic. `geom`: the slots' geometry, if the caller has it.
  */
 export function checkDraft(slots: readonly Slot[], budget: number, geom?: Geometry): DraftCheck {
   const no = (reason: DraftReason, message: string): DraftCheck => ({ clearable: false, reason, message });
@@ -258,7 +238,7 @@ export function checkDraft(slots: readonly Slot[], budget: number, geom?: Geomet
   }
   const found = findRemovalOrder(geom, present, makeRng(CHECK_SEED), budget);
   if (found.ok) return { clearable: true };
-  // The search says which way it failed: proved (no order empties it) or gave up at the budget.
+  // proved (no order empties it) or gave up at the budget
   if (found.message.includes(`within ${budget} steps`))
     return no(
       'unknown',
@@ -267,7 +247,7 @@ export function checkDraft(slots: readonly Slot[], budget: number, geom?: Geomet
   return no('order', 'no order of removals empties it: some tiles would be left blocking each other');
 }
 
-/** Why a draft cannot be cleared, as players read it (docs/i18n.md): the catalog key of each reason. */
+/** The catalog key of each reason a draft cannot be cleared (docs/i18n.md). */
 const REASON_KEYS: Readonly<Record<Exclude<DraftReason, 'empty'>, string>> = {
   'too-many': 'client.editor.why.tooMany',
   odd: 'client.editor.why.odd',
@@ -277,10 +257,7 @@ const REASON_KEYS: Readonly<Record<Exclude<DraftReason, 'empty'>, string>> = {
   unknown: 'client.editor.why.unknown',
 };
 
-/**
- * The status line of a draft: its tile count and the check's answer, in the language of `t`. The check's
- * `message` is English detail for logs and tests; players read the sentence of its reason.
- */
+/** A draft's status line in the language of `t`: its tile count and the check's answer. */
 export function statusText(t: Format, tiles: number, check: DraftCheck | null, budget = 0): string {
   if (check === null) return t('client.editor.checking', { n: tiles });
   if (check.clearable) return t('client.editor.clearable', { n: tiles });
@@ -295,6 +272,6 @@ export function statusText(t: Format, tiles: number, check: DraftCheck | null, b
   return t('client.editor.cannot', { n: tiles, why });
 }
 
-/** The accessible name of a draft's picture: its name (or "Your layout"), tiles and layers. */
+/** The accessible name of a draft's picture. */
 export const pictureLabel = (t: Format, name: string, tiles: number, layers: number): string =>
   t('client.editor.picture', { name: name || t('client.editor.yourLayout'), tiles, layers });

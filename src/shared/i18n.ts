@@ -1,13 +1,9 @@
 /**
- * The languages of the game and how a request's language is chosen (docs/i18n.md). Shared by the server
- * (which renders every page in one language) and the browser (which only reads the language the server
- * chose, from `<html lang>`, and the messages the page embeds). No DOM, no Node types.
- *
- * Choice: a valid `lang` cookie (set by the picker or by `?lang=xx`), else the best of `Accept-Language`,
- * else English. A value that is not one of ours, wherever it comes from, is ignored: never an error.
+ * The game's languages and how a request's is chosen (docs/i18n.md): a valid `lang` cookie, else the best of
+ * `Accept-Language`, else English; anything not ours is ignored. Shared by server and browser; no DOM, no Node.
  */
 
-/** Every language the game speaks, in the picker's order; `en` is the source and the fallback. */
+/** The picker's order; `en` is the source and fallback. */
 export const LANGS = [
   'en',
   'de',
@@ -36,7 +32,7 @@ export const DEFAULT_LANG: Lang = 'en';
 export const LANG_COOKIE = 'lang';
 export const LANG_MAX_AGE = 400 * 24 * 3600; // seconds; the longest a browser keeps a cookie
 
-/** Each language's own name (what the picker shows, so a player finds theirs whatever the page's language). */
+/** Each language's own name, as the picker shows it. */
 export const LANG_NAMES: Readonly<Record<Lang, string>> = {
   en: 'English',
   de: 'Deutsch',
@@ -62,29 +58,23 @@ export const LANG_NAMES: Readonly<Record<Lang, string>> = {
 
 const RTL: ReadonlySet<Lang> = new Set<Lang>(['ar', 'he']);
 
-/** The writing direction of a language: `<html dir>`. */
 export const dirOf = (lang: Lang): 'ltr' | 'rtl' => (RTL.has(lang) ? 'rtl' : 'ltr');
 
-/**
- * The locale `Intl` formats numbers, dates and plurals with. Arabic keeps Latin digits: the board's
- * counters, times (m:ss) and seeds are Latin digits, and one page should not mix two sets of digits.
- */
+/** The locale Intl formats with. Arabic keeps Latin digits, as the board's counters, times and seeds are. */
 export const localeOf = (lang: Lang): string => LOCALES[lang] ?? lang;
 
-const LOCALES: Partial<Record<Lang, string>> = { en: 'en-GB', ar: 'ar-u-nu-latn', zh: 'zh-Hans' }; // en: the site's English is British (31 January 2025)
+const LOCALES: Partial<Record<Lang, string>> = { en: 'en-GB', ar: 'ar-u-nu-latn', zh: 'zh-Hans' }; // British English dates
 
 const KNOWN: ReadonlySet<string> = new Set(LANGS);
 
-/** One of ours, exactly as we spell it (`de`), else null: what a cookie or `?lang=` may hold. */
+/** One of ours, spelt exactly (`de`), else null: what a cookie or `?lang=` may hold. */
 export function langOf(value: unknown): Lang | null {
   return typeof value === 'string' && KNOWN.has(value) ? (value as Lang) : null;
 }
 
 /**
- * The language a BCP 47 tag asks for, if we have it: its primary subtag, case-insensitively (`pt-BR` → pt,
- * `zh-CN`, `zh-Hans-CN`, `ZH` → zh). Chinese written in traditional characters (`zh-TW`, `zh-HK`, `zh-MO`,
- * `zh-Hant`) is not ours: a reader of those would rather have their next choice than simplified Chinese.
- * Hebrew's old code `iw` and Indonesian's `in` count as `he` and `id`.
+ * The language a BCP 47 tag asks for, by primary subtag (`pt-BR` → pt). Traditional Chinese is not ours, and
+ * `iw`, `in` count as he, id (docs/i18n.md).
  */
 export function langOfTag(tag: string): Lang | null {
   const parts = tag.trim().toLowerCase().split(/[-_]/);
@@ -96,16 +86,12 @@ export function langOfTag(tag: string): Lang | null {
   return langOf(primary);
 }
 
-const MAX_HEADER = 1024; // characters of Accept-Language looked at (browsers send well under 200)
+const MAX_HEADER = 1024; // characters looked at; browsers send under 200
 const MAX_RANGES = 32;
 const RANGE = /^[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*$/;
 const QUALITY = /^[qQ]=(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
 
-/**
- * The best of our languages for an `Accept-Language` header (RFC 9110 §12.5.4), or null: the ranges in
- * order of their q-values (equal ones in the order given), each matched by its primary subtag; `q=0`
- * excludes a language; `*` and anything malformed are ignored. Bounded work for any header.
- */
+/** The best of ours for an `Accept-Language` header (RFC 9110 §12.5.4) by q-value, or null; bounded work. */
 export function negotiate(header: unknown): Lang | null {
   if (typeof header !== 'string' || header === '') return null;
   const ranges: { lang: Lang; q: number; at: number }[] = [];
@@ -118,7 +104,7 @@ export function negotiate(header: unknown): Lang | null {
     for (const p of params) {
       const m = QUALITY.exec(p);
       if (m) q = Number(m[1]);
-      else if (/^[qQ]=/.test(p)) return; // a malformed weight: skip the range rather than guess
+      else if (/^[qQ]=/.test(p)) return; // a malformed weight skips its range
     }
     const lang = langOfTag(range);
     if (!lang) return;
@@ -129,22 +115,20 @@ export function negotiate(header: unknown): Lang | null {
   return ranges.find((r) => !refused.has(r.lang))?.lang ?? null;
 }
 
-/** A request's language: the cookie's when it is one of ours, else the header's best, else English. */
 export function chooseLang(cookie: unknown, acceptLanguage: unknown): Lang {
   return langOf(cookie) ?? negotiate(acceptLanguage) ?? DEFAULT_LANG;
 }
 
-/** The tags a message may hold (docs/i18n.md, "The catalogs"): bold, emphasis, code and up to two links. */
+/** The tags a message may hold (docs/i18n.md, "The catalogs"). */
 export const MESSAGE_TAGS = ['b', 'em', 'code', 'link', 'link2'] as const;
 export type MessageTag = (typeof MESSAGE_TAGS)[number];
 
-/** Values a message is formatted with. */
 export type MessageValues = Readonly<Record<string, string | number>>;
 
-/** Keys starting with this are the browser's: the page embeds them (pre-parsed) for its language. */
+/** The browser's keys: the page embeds them pre-parsed. */
 export const CLIENT_PREFIX = 'client.';
 
-/** A face's name as a message: its key and values ('Bamboo 3' is `client.face.bamboo` with n = 3). */
+/** A face's name as a message key and values ('Bamboo 3': `client.face.bamboo`, n = 3). */
 export function faceMessage(face: string): [key: string, values: MessageValues] {
   const suit = face[0];
   const n = Number(face.slice(1));
@@ -174,10 +158,10 @@ const HONOUR_KEYS: Readonly<Record<string, string>> = {
   s4: 'client.face.s4',
 };
 
-/** A message formatter: a key and its values to text (the server's `Translator.t`, the browser's `t`). */
+/** A message formatter (the server's `Translator.t`, the browser's `t`). */
 export type Format = (key: string, values?: MessageValues) => string;
 
-/** A tile's accessible name: 'Bamboo 3, free', 'East wind, blocked, selected'. */
+/** A tile's accessible name: 'East wind, blocked, selected'. */
 export function tileLabel(t: Format, face: string, free: boolean, selected = false): string {
   const name = t(...faceMessage(face));
   const key = free

@@ -1,28 +1,26 @@
 /**
- * A replay's frames as the server's replay page and the browser's replay script both show them (docs/server.md,
- * "Replays"): what move k did, in words, and which pairs to mark on the board after it. No DOM, no Node: the
- * page renders frame K, the script every frame it steps to, from the same engine states.
+ * A replay's frames, as the server's page and the browser's script both show them (docs/server.md, "Replays"):
+ * what move k did and which pairs to mark. No DOM, no Node.
  */
 import type { Face, Game, Move, Pair } from '../engine/index.ts';
 import { faceMessage, type Format } from './i18n.ts';
 
-/** Position k of a replay: the board after the log's first k moves, and what move k did. */
+/** Position k: the board after k moves, and what move k did. */
 export interface ReplayFrame {
   readonly k: number; // 0 … moves
   readonly moves: number; // the log's length
-  readonly removed: Pair | null; // the pair move k took off the board (a match, or a redo of one): drawn as outlines
-  readonly restored: Pair | null; // the pair move k put back (an undo of a match): marked on the board
-  readonly next: Pair | null; // the pair move k + 1 takes off, if it takes one: marked on the board
-  readonly what: What; // what move k did (frameText says it in words)
+  readonly removed: Pair | null; // taken off by move k: drawn as outlines
+  readonly restored: Pair | null; // put back by move k (an undo)
+  readonly next: Pair | null; // taken off by move k + 1
+  readonly what: What;
   readonly cleared: boolean; // the board is empty after it
 }
 
-/** What a move did, as frameText words it. */
 export type What =
   | { readonly kind: 'deal' | 'redoShuffle' | 'undoShuffle' | 'shuffle' | 'hint' | 'check' }
   | { readonly kind: 'match' | 'redo' | 'undo'; readonly a: Face; readonly b: Face };
 
-/** A step of the engine's undo stacks (Game.past, Game.future), as far as a frame needs it. */
+/** An undo-stack step (Game.past, Game.future), as a frame needs it. */
 type StepLike =
   | { readonly type: 'match'; readonly a: number; readonly b: number; readonly faceA: Face; readonly faceB: Face }
   | { readonly type: 'shuffle' };
@@ -30,10 +28,7 @@ type StepLike =
 const last = (steps: readonly StepLike[]): StepLike | undefined => steps[steps.length - 1];
 const pairOf = (step: StepLike | undefined): Pair | null => (step?.type === 'match' ? [step.a, step.b] : null);
 
-/**
- * The frame of position k, from the game after move k (`after`, as the engine's replay of the log's first k
- * moves gives it) and the log.
- */
+/** The frame of position k, from the game after move k and the log. */
 export function frameOf(after: Game, log: readonly Move[], k: number): ReplayFrame {
   const past = after.past as readonly StepLike[];
   const future = after.future as readonly StepLike[];
@@ -91,7 +86,7 @@ const WHAT_KEYS = {
   check: 'client.replay.check',
 } as const satisfies Record<What['kind'], string>;
 
-/** What frame k shows, in words, in the page's language ("Move 12: Bamboo 3 and Bamboo 3 matched."). */
+/** Frame k in words ("Move 12: Bamboo 3 and Bamboo 3 matched."). */
 export function frameText(t: Format, frame: ReplayFrame): string {
   const { what } = frame;
   const said =
@@ -103,14 +98,11 @@ export function frameText(t: Format, frame: ReplayFrame): string {
   return frame.cleared ? `${move} ${t('client.win.title')}` : move;
 }
 
-/** A span of positions that could not be cleared (the engine's review). */
 export interface Span {
   readonly from: number;
   readonly to: number;
 }
 
-/** Is position k in one of the lost spans? */
 export const isLostAt = (lost: readonly Span[], k: number): boolean => lost.some((s) => s.from <= k && k <= s.to);
 
-/** The replay page's address of position k. */
 export const replayUrl = (token: string, k: number): string => `/replay/${encodeURIComponent(token)}?move=${k}`;

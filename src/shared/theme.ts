@@ -1,8 +1,4 @@
-/**
- * The colour themes (docs/contracts.md, "Themes"): their ids and the `theme` cookie that keeps a player's choice,
- * for the server (src/server/view-models/theme.ts renders `<html data-theme>`) and the theme script (src/client/theme.ts
- * switches without a reload) alike.
- */
+/** The colour themes' ids and cookie (docs/contracts.md, "Themes"), for the server and src/client/theme.ts alike. */
 export const THEMES = ['light', 'dark', 'contrast'] as const;
 export type ThemeName = (typeof THEMES)[number];
 
