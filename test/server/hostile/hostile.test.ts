@@ -472,7 +472,7 @@ const CASES: Record<string, Hostile> = {
   'PUT on a deal': { method: 'PUT', url: '/api/deals/turtle/abc', payload: { tiles: [] }, status: 404 },
   'DELETE on a game': { method: 'DELETE', url: () => `/api/games/${victimGame.id}`, status: 404 },
   'a URL of 8 KB': { url: `/play/turtle/${'a'.repeat(8000)}` },
-  // Issue 9, item 10
+  // A body type the JSON API does not take (docs/operations.md, "Security")
   'a form-encoded body to the JSON API': {
     method: 'POST',
     url: '/api/games',
@@ -633,7 +633,7 @@ describe('hostile input: 4xx with an error, never 5xx, nothing reflected, nothin
   });
 });
 
-// Issue 24: the stamp (services/first-shown.ts) is the one new input: a signed cookie a first page view sets. Whatever a
+// First-view stamps (docs/fair-play.md): the stamp (services/first-shown.ts) is the one new input: a signed cookie a first page view sets. Whatever a
 // client puts there proves nothing but its own real first view, changes nothing for anyone else, and never fails.
 describe('hostile stamps: a view is proved only by our own stamp, for its own player and deal', () => {
   const deal = 'turtle:stamp-target:relaxed';

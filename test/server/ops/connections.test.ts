@@ -4,7 +4,7 @@
  * not lock anyone else out. The app listens on 127.0.0.1 with short deadlines; the "other client"
  * connects from 127.0.0.1, the hostile one from 127.0.0.2 (both loopback).
  *
- * Issue 24: sixteen addresses (127.0.0.2–17) holding stalled sockets up to their per-address cap, and
+ * Connection budgets (docs/operations.md, "Sockets"): sixteen addresses (127.0.0.2–17) holding stalled sockets up to their per-address cap, and
  * opening a new one whenever one is closed, while forty new clients (each from an address of its own)
  * ask for /healthz: every one gets its answer, because the server sheds the oldest unfinished socket of
  * the client holding the most of them. Before, four such addresses filled every socket and new clients

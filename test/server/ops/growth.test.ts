@@ -3,7 +3,7 @@
  * (`move_count` still counts every accepted move, hints included); hints and games per day are
  * capped; the database size is on /healthz?detail=1.
  *
- * Issue 24: the bytes one client (an IPv4 /24) may add in a day, enforced. A client drives every kind of
+ * The daily growth budget (docs/operations.md, "Growth"): the bytes one client (an IPv4 /24) may add in a day, enforced. A client drives every kind of
  * write at its limits (uploads of 1,000-tile layouts, new deals opened, games with heavy logs, new
  * players all along) through a simulated day, until the server refuses with ERR_GROWTH; the SQLite
  * file grew by no more than the budget; a client on another network still writes; a day later the
