@@ -1,5 +1,5 @@
 /**
- * The backends of bench/http.ts (issue 15): the mixed workload (bench/mixed.ts) against
+ * The backends of bench/http.ts: the mixed workload (bench/mixed.ts) against
  *   1. SQLite, one process: the embedded default;
  *   2. PostgreSQL, one process (DATABASE_URL), on a throwaway cluster like the tests' (test/support/
  *      postgres.ts: fsync and synchronous_commit off, so its writes cost less than a real server's);

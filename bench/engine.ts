@@ -608,7 +608,7 @@ function workerAnswers(turtle: Layout, games: number) {
   return rows;
 }
 
-const DIFFICULTY_GOAL_MS = 20; // p99 of measuring a turtle deal's difficulty, on top of the deal (issue 28)
+const DIFFICULTY_GOAL_MS = 20; // p99 of measuring a turtle deal's difficulty, on top of the deal
 
 /** Times measuring the difficulty of `count` deals of a layout in a mode (the deals made first, untimed). */
 function difficultyRow(layout: Layout, mode: 'relaxed' | 'classic', count: number) {

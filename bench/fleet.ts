@@ -1,5 +1,5 @@
 /**
- * The fleet under load (issue 30): `npm run bench:fleet`. Two parts, each with simulated players at a human
+ * The fleet under load (docs/capacity.md): `npm run bench:fleet`. Two parts, each with simulated players at a human
  * pace (test/support/players.ts: whole turtle games through the page's own sync module, a move every
  * BENCH_PACE seconds on average, so a batch every 8 s, each player with an address of its own, rate limits on):
  *

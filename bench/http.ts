@@ -1,11 +1,11 @@
 /**
- * HTTP benchmark (issue 3, "Measured"): `npm run bench:http`.
+ * HTTP benchmark (docs/capacity.md): `npm run bench:http`.
  *
  * For three routes, autocannon (32 connections, DURATION_S each) against the
  * app, then against a bare fastify that serves the very same bytes, in the same
  * run and the same server process:
  *   1. GET /play/turtle/<seed>           the deal page (stored deal, new visitor each request: sets a cookie and a
- *                                        stamp, writes nothing: issue 24; the goal is GOAL_RATIO of bare fastify)
+ *                                        stamp, writes nothing; the goal is GOAL_RATIO of bare fastify)
  *   2. GET /api/deals/turtle/<seed>      the deal JSON
  *   3. POST /api/games/:id/moves         the deal's whole solution in one batch: replay, verify, store, finish
  *      Each request needs a fresh game: the server process pre-creates them (one player) and autocannon
@@ -21,7 +21,7 @@
  * database is a temp file on the real disk with our pragmas (WAL, synchronous=NORMAL). Rate limits are
  * off: this measures the server, not the limiter.
  *
- * Then the mixed workload (issue 5, "Load and scale"; see bench/mixed.ts): virtual players in a
+ * Then the mixed workload (docs/capacity.md; see bench/mixed.ts): virtual players in a
  * closed loop, each playing whole games in the proportions of real play (a page load, a new game,
  * move batches of 1–3 moves, the last one the finish), half of the games on new seeds (a deal made
  * and stored), half on shared links. It reports req/s, p50/p99 latency per kind and overall,
@@ -35,10 +35,10 @@
  * BENCH_NEW_DEALS (share of games on a new seed, default 0.5), BENCH_ONLY=mixed (skip the rest),
  * BENCH_ONLY=routes (the three routes only), BENCH_ONLY=backends (only the backends), and bench/backends.ts's own.
  *
- * Last, the backends (issue 15, bench/backends.ts): the mixed workload on SQLite, on PostgreSQL and on
+ * Last, the backends (bench/backends.ts): the mixed workload on SQLite, on PostgreSQL and on
  * a fleet behind haproxy, side by side.
  *
- * The cost of metrics (issue 30): the deal page of two server processes (`--serve-page`) built alike but
+ * The cost of metrics: the deal page of two server processes (`--serve-page`) built alike but
  * for METRICS_TOKEN (plugins/metrics.ts records every request), in alternating rounds, in CPU a request; and
  * the CPU time of one scrape of /metrics. Two processes, not two apps in one: a second fastify app in the
  * same process ran 10–25% more CPU a request than the first with neither recording anything (the shared
@@ -73,7 +73,7 @@ const SECRET = 'bench-secret-bench-secret-bench-secret-00';
 const GOAL_TOTAL_KB = 120;
 const GOAL_SCRIPT_KB = 25;
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2); // s of each server and route before its rounds, not counted
-const GOAL_RATIO = 0.8; // issue 24: a page view without a cookie writes nothing
+const GOAL_RATIO = 0.8; // a page view without a cookie writes nothing
 const MIXED_DURATION_S = Number(process.env.BENCH_MIXED_DURATION ?? 30);
 const PLAYERS = Number(process.env.BENCH_PLAYERS ?? 32);
 const NEW_DEALS = Number(process.env.BENCH_NEW_DEALS ?? 0.5);
@@ -478,7 +478,7 @@ async function pageServer(metrics: boolean) {
 }
 
 /**
- * What metrics cost (issue 30): the deal page of a process recording metrics against one that does not, in
+ * What metrics cost: the deal page of a process recording metrics against one that does not, in
  * CPU a request (alternating rounds, each process's own CPU time over its own rounds), and the
  * CPU time of one scrape of /metrics.
  */

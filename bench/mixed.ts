@@ -1,5 +1,5 @@
 /**
- * The mixed workload of bench/http.ts (issue 5, "Load and scale").
+ * The mixed workload of bench/http.ts (docs/capacity.md).
  *
  * Virtual players in a closed loop (no think time: this finds where the server saturates), each
  * playing whole turtle games as the browser does: the deal page, a new game, then the deal's

@@ -1,5 +1,5 @@
 /**
- * Replay cost of a stored game (issue 9, item 4): `npm run bench:replay`.
+ * Replay cost of a stored game: `npm run bench:replay`.
  *
  * A turtle game with 100 shuffles (a shuffle and a match, over and over, undoing every third
  * shuffle), replayed as the server does after its cache let the game go: searching for every

@@ -1,5 +1,5 @@
 /**
- * Stats cost at scale (issue 9, item 3; achievements, issue 28): `npm run bench:stats`.
+ * Stats cost at scale, achievements included: `npm run bench:stats`.
  *
  * One player with BENCH_STATS_GAMES games (default 60,000), spread over six layouts, about two thirds won, a few
  * unfinished. On SQLite (the default: a file database with our pragmas) every game is written through the games

@@ -1,5 +1,5 @@
 /**
- * Requests a player sends per minute (issue 8, "Measured"): `npm run bench:sync`.
+ * Requests a player sends per minute: `npm run bench:sync`.
  *
  * Plays whole turtle games through the page's real sync module (src/client/sync.ts) on a simulated
  * clock, against a stub server that answers every request at once, at several human paces (a move
