@@ -13,7 +13,7 @@ import { parseGnomeMaps } from '../formats/gnome.ts';
 
 export const DEFAULT_CORPUS_DIR = '../shared/layouts'; // relative to the working directory
 
-/** The corpus folder, absolute: MAHJONG_LAYOUTS_DIR if set, else DEFAULT_CORPUS_DIR; relative to `cwd`. */
+/** The corpus folder, absolute: MAHJONG_LAYOUTS_DIR, else DEFAULT_CORPUS_DIR, from `cwd`. */
 export const corpusDir = (env: Env = process.env, cwd: string = process.cwd()): string =>
   path.resolve(cwd, env.MAHJONG_LAYOUTS_DIR || DEFAULT_CORPUS_DIR);
 
