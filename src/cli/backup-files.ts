@@ -15,10 +15,7 @@ export const quote = (path: string): string => JSON.stringify(path);
 export const reason = (error: unknown): string =>
   (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
 
-/**
- * Checks the target (a new file in an existing folder, or an old one to replace with `force`) and reserves a
- * temporary file beside it; returns the temporary path. `source`: the database file, which the target may not be.
- */
+/** Checks the target (new, or replaced with `force`; not `source`) and returns a temporary file reserved beside it. */
 export function prepareTarget(target: string, source: string | undefined, force: boolean): string {
   if (source !== undefined && resolve(target) === resolve(source))
     throw new UsageError('the backup cannot be the database itself');

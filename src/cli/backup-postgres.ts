@@ -1,20 +1,6 @@
 /**
- * Backup and restore on PostgreSQL (DATABASE_URL; docs/operations.md, "Backups"), in the file format of
- * backup-format.ts.
- *
- * Backup: one REPEATABLE READ READ ONLY transaction, so the file is the database at one moment, as the
- * server's own transactions left it (a game's log and its counters and its finish are one statement: never
- * half of one), while the server goes on writing. Each table is read through a cursor, a few hundred rows a
- * fetch. The file is written beside the target and renamed into place once whole.
- *
- * Restore: into an empty database only (no table, view or sequence in the current schema). The file is read
- * and checked whole first (backup-format.ts verifyBackup); its migrations must be ones this program has, with
- * the same checksums. Then one transaction, under the migrations' advisory lock (a server starting on the same
- * database waits, then finds the migrations applied): the backup's migrations are applied (not newer ones: the
- * server applies those at its next start, over the restored rows), the rows migrations may have added are
- * deleted, every table is loaded in file order (parents before children), with user triggers off (the rows
- * hold what a trigger would compute), identity and serial counters are moved past the restored ids, and the
- * row counts are checked against the header. Any failure rolls everything back: the database stays empty.
+ * Backup (one REPEATABLE READ snapshot) and restore (into an empty database, in one transaction) on PostgreSQL,
+ * in backup-format.ts's format: docs/operations.md, "Backups"; docs/cli.md, "Backing up and restoring PostgreSQL".
  */
 import { renameSync, rmSync, statSync } from 'node:fs';
 import pg from 'pg';
@@ -26,7 +12,7 @@ import { UsageError } from './args.ts';
 import { BackupFailure, prepareTarget, quote } from './backup-files.ts';
 import { BackupWriter, FORMAT, FORMAT_VERSION, tableLine, tablesOf, type BackupHeader } from './backup-format.ts';
 
-const FETCH_ROWS = 500; // rows a cursor fetch; a game row is at most ~150 KB (5,000 moves and its boards)
+const FETCH_ROWS = 500; // rows a cursor fetch
 
 /** DATABASE_URL without its password, to print. */
 export function shownUrl(raw: string): string {
@@ -48,7 +34,7 @@ function checkUrl(raw: string): string {
 /** A connected client; a UsageError when the database cannot be reached. */
 async function connect(raw: string): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: checkUrl(raw), connectionTimeoutMillis: 10_000 });
-  client.on('error', () => {}); // a connection lost mid-query rejects that query: handled there
+  client.on('error', () => {}); // the query in flight rejects
   try {
     await client.connect();
   } catch (error) {
@@ -62,11 +48,7 @@ async function connect(raw: string): Promise<pg.Client> {
 
 const ident = (name: string): string => `"${name.replaceAll('"', '""')}"`;
 
-/**
- * The base tables of the current schema, each after the tables its foreign keys point at (a table pointing
- * at itself is fine: its rows come in the order they were read, and such a key would need the parent row
- * first; ours have none).
- */
+/** The current schema's base tables, each after the tables its foreign keys point at. */
 async function tablesInLoadOrder(client: pg.ClientBase): Promise<string[]> {
   const { rows } = await client.query<{ name: string; parents: string[] }>(`
     SELECT c.relname AS name,
@@ -100,10 +82,10 @@ export interface PostgresBackupResult {
   sha256: string;
 }
 
-/** `backup PATH [--force]` with DATABASE_URL: the snapshot, written to PATH (see the module notes). */
+/** `backup PATH [--force]` with DATABASE_URL. */
 export async function backupPostgres(url: string, target: string, force: boolean): Promise<PostgresBackupResult> {
   checkUrl(url);
-  let temporary: string | undefined = prepareTarget(target, undefined, force); // the target first: no connection for a typo
+  let temporary: string | undefined = prepareTarget(target, undefined, force); // before connecting
   let client: pg.Client | undefined;
   let writer: BackupWriter | undefined;
   try {
@@ -181,20 +163,17 @@ export interface PostgresRestoreResult {
   into: string;
   tables: number;
   rows: number;
-  migrations: number | null; // the latest migration of the backup (the server applies newer ones at start)
+  migrations: number | null; // the backup's latest
   ms: number;
 }
 
-/**
- * `restore PATH` with DATABASE_URL, for a backup already verified (backup-format.ts verifyBackup): see the
- * module notes. `source` is the file's path.
- */
+/** `restore PATH` with DATABASE_URL, of a backup verifyBackup passed. */
 export async function restorePostgres(
   url: string,
   source: string,
   header: BackupHeader,
 ): Promise<PostgresRestoreResult> {
-  // The backup's migrations must be ours, unchanged: the same files make the same tables.
+  // The backup's migrations must be ours, unchanged.
   const ours = readMigrations(PG_MIGRATIONS_DIR);
   try {
     notApplied(ours, header.migrations);
@@ -225,7 +204,7 @@ export async function restorePostgres(
     const missing = header.tables.filter((t) => !made.has(t.name)).map((t) => t.name);
     if (missing.length > 0)
       throw new UsageError(`${quote(source)} has tables its migrations do not make: ${missing.join(', ')}`);
-    // Rows a migration added (settings, say) are in the backup too, as they were then.
+    // Rows migrations added are in the backup as they were.
     for (const { name } of [...header.tables].reverse()) await client.query(`DELETE FROM ${ident(name)}`);
 
     let rows = 0;

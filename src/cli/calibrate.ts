@@ -1,22 +1,6 @@
 /**
- * `study --difficulty`: how well a deal's band (engine difficulty.ts) tells how hard it is, per layout and
- * mode. The calibration table of docs/study.md ("Measured difficulty") is its turtle rows.
- *
- * What is compared. Deal k of layout L in mode M is `deal(L, S-k, M)` (S: --seed, default `study`), the
- * deal the server gives that link, with its band. Each deal is then played again, with randomness the
- * score never used:
- * - random play: CALIBRATION_RANDOM games (`makeRng(seed, 'calibrate', mode)`); the deal's clear rate is
- *   the share of them that clear the board;
- * - the competent bot, unaided: CALIBRATION_BOT games with tie-breaks `seed/calibrate/g`; the deal's
- *   clear rate likewise.
- * Per band: its share of the deals; the band's clear rate (the mean of its deals' rates); for random play
- * the quartiles of its deals' rates; and for both the middle half (25th to 75th percentile) of the band's
- * clear rate over BOOTSTRAP resamples of its deals (seeded, so the output is the same on every run). A
- * deal's bot rate is nearly always 0 or 1 (the deal decides, not the tie-breaks), so the quartiles of the
- * deals' bot rates say little; the resampled middle half is the spread of the band's rate.
- *
- * A band is `in_order` when both clear rates are strictly below the band before it (the easier), with no
- * overlap: random play's deal quartiles (its Q1 above this band's Q3), and both resampled middle halves.
+ * `study --difficulty`: how well a deal's band tells how hard it is, per layout and mode, by random play and
+ * the bot on deal `S-k` (the method: docs/study.md, "Measured difficulty").
  */
 import {
   BANDS,
@@ -34,9 +18,9 @@ import {
 import type { Source } from './corpus.ts';
 import { mean, round } from './measure.ts';
 
-export const CALIBRATION_DEALS = 400; // deals per layout and mode, by default
-export const CALIBRATION_RANDOM = 1_000; // random games per deal
-export const CALIBRATION_BOT = 100; // bot games per deal
+export const CALIBRATION_DEALS = 400; // per layout and mode
+export const CALIBRATION_RANDOM = 1_000; // games per deal
+export const CALIBRATION_BOT = 100; // games per deal
 const BOOTSTRAP = 1_000; // resamples of a band's deals
 
 /** One row: one band of one layout in one mode. Rates are shares in [0, 1]; null when the band has no deal. */
@@ -46,20 +30,20 @@ export interface CalibrationRow {
   tiles: number;
   mode: Mode;
   band: Band;
-  deals: number; // of this band
+  deals: number;
   share: number; // of the layout's deals in this mode
   score_min: number | null;
   score_max: number | null;
-  random_clear: number | null; // the band's clear rate: the mean of its deals' rates
-  random_q1: number | null; // quartiles of its deals' rates
+  random_clear: number | null; // mean of its deals' rates
+  random_q1: number | null; // of its deals' rates
   random_median: number | null;
   random_q3: number | null;
-  random_mid_low: number | null; // the middle half of the band's rate over resamples of its deals
+  random_mid_low: number | null; // the band's rate's middle half over resamples
   random_mid_high: number | null;
   bot_clear: number | null;
   bot_mid_low: number | null;
   bot_mid_high: number | null;
-  in_order: boolean | null; // against the band before; null for easy, or when either has no deal
+  in_order: boolean | null; // against the band before; null for easy or no deals
   error: string;
 }
 
@@ -212,7 +196,7 @@ export const CALIBRATION_COLUMNS: readonly (keyof CalibrationRow)[] = [
   'error',
 ];
 
-// The columns that are rates (a share of deals): every random_ and bot_ figure, and the band's share.
+// The columns that are rates.
 const RATE_KEYS = CALIBRATION_COLUMNS.filter((key) => key === 'share' || /^(?:random|bot)_/.test(key));
 
 /** The row with its rates rounded for output (4 decimals). */

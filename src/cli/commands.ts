@@ -1,8 +1,4 @@
-/**
- * The commands `layouts`, `deal` and `bench` (docs/contracts.md, "Command line"). Each takes the words
- * after its name and returns what to print on stdout; bad input is a UsageError.
- * `solve` lives in solve.ts, `study` in study.ts.
- */
+/** The commands `layouts`, `deal` and `bench` (docs/contracts.md, "Command line"); bad input: UsageError. */
 import { layoutSummaries } from '../engine/builtins.ts';
 import { deal, type Deal, type Layout, type Mode } from '../engine/index.ts';
 import { parseFlags, UsageError, type Flags } from './args.ts';
@@ -11,12 +7,9 @@ import { LAYOUT_FLAGS, layoutFromFlags } from './source.ts';
 
 export const MAX_BUDGET = 1_000_000_000; // solver nodes
 export const MAX_COUNT = 1_000_000; // deals in one bench
-export const BENCH_COUNT = 100; // default deals in one bench
+export const BENCH_COUNT = 100;
 
-/**
- * Output of a command, and warnings to show on stderr after it succeeded. A command that answers line
- * by line (`solve --stdin`) gives `lines` instead: each is printed as it comes, the warnings first.
- */
+/** A command's stdout and warnings; `lines` is printed as it comes (`solve --stdin`), after the warnings. */
 export interface Output {
   readonly stdout: string;
   readonly warnings: readonly string[];

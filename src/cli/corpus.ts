@@ -1,8 +1,6 @@
 /**
- * The layout corpus: real KMahjongg `.layout` files (with their `.desktop` names) in `kmahjongg/` and GNOME
- * Mahjongg `.map` files in `gnome/`, test data from other games that the project reads but never copies. Its
- * folder is MAHJONG_LAYOUTS_DIR, default `../shared/layouts` beside the checkout (README.md, "Configuration");
- * read from disk when it is there. `study --all`, `npm run bench` and the corpus tests cover it.
+ * The layout corpus, other games' files read but never copied: `kmahjongg/*.layout` (and `.desktop` names) and
+ * `gnome/*.map`, in the folder MAHJONG_LAYOUTS_DIR (README.md, "Configuration").
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -13,7 +11,7 @@ import { parseGnomeMaps } from '../formats/gnome.ts';
 
 export const DEFAULT_CORPUS_DIR = '../shared/layouts'; // relative to the working directory
 
-/** The corpus folder, absolute: MAHJONG_LAYOUTS_DIR if set, else DEFAULT_CORPUS_DIR; relative to `cwd`. */
+/** The corpus folder, absolute: MAHJONG_LAYOUTS_DIR, else DEFAULT_CORPUS_DIR, from `cwd`. */
 export const corpusDir = (env: Env = process.env, cwd: string = process.cwd()): string =>
   path.resolve(cwd, env.MAHJONG_LAYOUTS_DIR || DEFAULT_CORPUS_DIR);
 

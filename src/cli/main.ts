@@ -1,17 +1,13 @@
-/**
- * The entry of the command line: `npm run --silent mahjong -- <command> [flags]` (README.md, "Command line";
- * `node dist/cli/main.js` once built). It hands run.ts the process's arguments, streams and environment, and
- * sets the exit status run() answers.
- */
+/** The command line's entry (README.md, "Command line"): run.ts with the process's streams. */
 import { createInterface } from 'node:readline';
 import { run } from './run.ts';
 
-// Piping into `head` closes stdout early: that is not an error worth a trace.
+// Piping into `head` closes stdout early: not an error.
 process.stdout.on('error', (e: NodeJS.ErrnoException) => {
   if (e.code === 'EPIPE') process.exit(0);
 });
 
-let reading = false; // stdin was handed to the command
+let reading = false;
 process.exitCode = await run(process.argv.slice(2), {
   out: (text) => process.stdout.write(text),
   err: (text) => process.stderr.write(text),
@@ -22,6 +18,5 @@ process.exitCode = await run(process.argv.slice(2), {
   },
   env: process.env,
 });
-// The command is over (a bad line stops `solve --stdin` at once): a stdin its writer keeps open must not hold
-// the process.
+// A stdin its writer keeps open must not hold the process.
 if (reading) process.stdin.destroy();

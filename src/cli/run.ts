@@ -1,15 +1,6 @@
 /**
- * The command line as a function: `run(argv, io)` runs one command and resolves with its exit status; main.ts
- * is the entry that hands it the process's arguments, streams and environment. The commands and their output
- * are README.md, "Command line".
- *
- * Exit status: 0 on success; 2 on bad input (unknown command or flag, a missing
- * or repeated flag, a bad seed or number, an unreadable or malformed layout
- * file, a backup target that exists or cannot be written, a missing source
- * database, a damaged backup or one of the other backend, a database in use), with one line on stderr saying
- * what is wrong; 1 when a deal, a backup or a restore cannot be made for another reason or on an internal error,
- * also as one line. Never a stack trace. Progress of long runs goes to stderr, and only when
- * stderr is a terminal.
+ * The command line as a function: `run(argv, io)` resolves with the exit status (docs/contracts.md, "Command
+ * line": 2 on bad input, 1 otherwise, one line on stderr, never a stack trace). Progress only to a terminal.
  */
 import { HelpRequested, quote, UsageError, type Env } from './args.ts';
 import { BackupFailure, backupCommand } from './backup.ts';
@@ -53,10 +44,7 @@ Commands:
 --layout-file reads a KMahjongg .layout or a GNOME Mahjongg .map (--name picks a map by name or id).
 Seeds are 1 to 32 characters of A-Z, a-z, 0-9, _ and -. Bad input exits with status 2.`;
 
-/**
- * A command: the words after its name, a progress line, the lines of stdin (read only when asked for) and the
- * environment (DATABASE_PATH, DATABASE_URL, MAHJONG_LAYOUTS_DIR).
- */
+/** A command: the words after its name, a progress line, stdin's lines (read when asked) and the environment. */
 type Command = (
   argv: readonly string[],
   progress: Progress,
@@ -77,20 +65,17 @@ const COMMANDS: Readonly<Record<string, Command>> = {
 
 /** Where a run reads and writes: the process's streams in main.ts, strings in the tests. */
 export interface Io {
-  readonly out: (text: string) => void; // stdout
-  readonly err: (text: string) => void; // stderr
-  readonly isTerminal: boolean; // stderr is a terminal: show progress
-  readonly input: () => AsyncIterable<string>; // the lines of stdin
-  readonly env: Env; // the environment variables the commands read
+  readonly out: (text: string) => void;
+  readonly err: (text: string) => void;
+  readonly isTerminal: boolean; // stderr's
+  readonly input: () => AsyncIterable<string>;
+  readonly env: Env;
 }
 
-/**
- * Runs one command line; resolves with the exit status (never exits the process, never throws: every error
- * becomes one line on `io.err` and a status).
- */
+/** Runs one command line; resolves with the exit status, never exits or throws. */
 export async function run(argv: readonly string[], io: Io): Promise<number> {
   const [command, ...rest] = argv;
-  let shown = false; // a progress line is on the terminal
+  let shown = false; // a progress line is shown
   const progress: Progress = io.isTerminal
     ? (text) => {
         io.err(`\r\x1b[K${text}`);

@@ -1,16 +1,6 @@
 /**
- * The command `solve`: our deal of a seed (relaxed, or `--mode classic`), or a naive one with `--random`
- * (the faces shuffled uniformly onto the slots), handed to the solver.
- *
- * One seed (`--seed S`): one JSON line `{"result","nodes","ms","tiles","solution"?}`.
- *
- * Many seeds, warm (`--stdin`, for benchmarks and other programs): one seed a line on stdin, one JSON
- * line on stdout per seed as soon as it is solved, `{"seed","result","nodes","ms","cpu_ms"}` plus
- * `"tiles"` with `--tiles`. The process stays up until stdin ends, so the engine is compiled once and
- * every answer is a warm one. `ms` is the solve's wall-clock time and `cpu_ms` the process's CPU time
- * during it (user and system), both in milliseconds; neither includes dealing or printing. Blank lines
- * are skipped; a line that is not a seed stops the run with exit status 2 and one line on stderr
- * naming it (the answers before it stand).
+ * The command `solve`: our deal of a seed, or a naive one with `--random`, handed to the solver; `--stdin`
+ * answers seed after seed, warm (docs/contracts.md, "Command line").
  */
 import {
   fullPresence,
@@ -74,7 +64,7 @@ export function solveCommand(argv: readonly string[], input: () => AsyncIterable
   const budget = flags.integer('budget', SOLVE_BUDGET, 1, MAX_BUDGET);
   const { layout, warnings } = layoutFromFlags(flags);
   const geom = geometryOf(layout);
-  if (!geom.ok) throw new UsageError(`${layout.id}: ${geom.message}`); // checked on load; kept for the type
+  if (!geom.ok) throw new UsageError(`${layout.id}: ${geom.message}`); // for the type
 
   if (stdin)
     return {

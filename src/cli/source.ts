@@ -1,12 +1,6 @@
 /**
- * Where a command's layout comes from: a built-in id (`--layout ID`) or a file
- * (`--layout-file PATH`, a KMahjongg `.layout` or a GNOME `.map`; for a map,
- * `--name` picks a layout by name or id, default the first).
- *
- * Implementation notes: files are read here and handed to the engine's parsers as
- * text. A file is recognised by its extension, else by its text (formats/detect.ts). Every
- * problem (missing file, a directory, a huge file, a parse error, a layout with no
- * valid geometry) becomes a UsageError with the path in the message.
+ * A command's layout: `--layout ID` or `--layout-file PATH [--name]` (a `.layout` or `.map`, recognised by
+ * formats/detect.ts). Every problem is a UsageError naming the path.
  */
 import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -17,7 +11,7 @@ import { geometryOf, type Layout } from '../engine/index.ts';
 import { parseDesktopName, parseKmahjongg } from '../formats/kmahjongg.ts';
 import { exactlyOne, quote, UsageError, type Flags } from './args.ts';
 
-export const MAX_FILE_BYTES = 4 * 1024 * 1024; // a layout file is a few kilobytes; anything this big is not one
+export const MAX_FILE_BYTES = 4 * 1024 * 1024; // layouts are a few KB
 
 /** Flags of every command that takes a layout by id or file. */
 export const LAYOUT_FLAGS = { layout: 'value', 'layout-file': 'value', name: 'value' } as const;

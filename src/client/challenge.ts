@@ -1,8 +1,6 @@
 /**
- * A challenge link's page (views/play.eta `#challenge`; docs/contracts.md, "Challenge links"): the sender's
- * ghost, "A friend at 1:10: 86 tiles left", kept in step with this player's clock, and on the win both
- * server times side by side with who won. The server sends the time to beat (`data-ms`) and the ghost's tiles
- * left along the sender's log (`data-left`, shared/challenge.ts); this only draws them.
+ * A challenge page's ghost, in step with the player's clock, and both times on the win; the server sends the
+ * figures (docs/contracts.md, "Challenge links").
  */
 import { ghostLeft } from '../shared/challenge.ts';
 import { formatTime } from '../shared/display.ts';
@@ -11,10 +9,10 @@ import type { HeadlessState } from './state.ts';
 import { elapsedMs } from './state.ts';
 
 interface Challenge {
-  readonly box: HTMLElement; // #challenge
+  readonly box: HTMLElement;
   readonly ghost: HTMLElement | null;
-  readonly ms: number; // the time to beat
-  readonly name: string; // the sender's nickname, or "A friend" in the page's language
+  readonly ms: number; // to beat
+  readonly name: string;
   readonly left: readonly number[];
 }
 
@@ -44,7 +42,7 @@ const setText = (el: Element | null, text: string): void => {
 export function renderChallenge(s: HeadlessState, doc: Document, now: number): void {
   const c = challengeOf(doc);
   if (!c) return;
-  const at = Math.floor(elapsedMs(s.clock, now) / 1000) * 1000; // a line that changes once a second, as the clock
+  const at = Math.floor(elapsedMs(s.clock, now) / 1000) * 1000;
   setText(
     c.ghost,
     at >= c.ms
@@ -64,7 +62,7 @@ export function renderChallenge(s: HeadlessState, doc: Document, now: number): v
   }
   mine.dataset.ms = String(timeMs);
   setText(mine, formatTime(timeMs));
-  // Compared as shown, to the second: a win by less than a second that the times do not show is a tie.
+  // Compared as shown, to the second.
   const by = Math.floor(c.ms / 1000) - Math.floor(timeMs / 1000);
   result.dataset.result = by > 0 ? 'beaten' : by < 0 ? 'lost' : 'tie';
   setText(

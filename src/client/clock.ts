@@ -1,18 +1,15 @@
-/**
- * Your clock kept in this browser between page loads (docs/client.md, "Your clock"): the next page of the game
- * goes on from the later of this and the server's. One localStorage entry, newest games first.
- */
+/** Your clock kept in this browser between page loads (docs/client.md, "Your clock"). */
 import type { KeptStore } from './sync.ts';
 
 const KEY = 'mahjong:clock'; // KeptClock[], newest first
 const KEPT = 20;
-const KEEP_DAYS = 30; // older entries are ignored
+const KEEP_DAYS = 30;
 
 interface KeptClock {
   readonly deal: string; // sync.ts's storageKey
-  readonly game: string | null; // null before the server made the game
-  readonly ms: number; // your time shown, in ms
-  readonly at: number; // ms epoch when it was kept
+  readonly game: string | null;
+  readonly ms: number;
+  readonly at: number; // ms epoch
 }
 
 function read(store: KeptStore | null): KeptClock[] {
@@ -29,7 +26,7 @@ function write(store: KeptStore | null, list: readonly KeptClock[]): void {
     if (list.length === 0) store?.remove(KEY);
     else store?.set(KEY, JSON.stringify(list.slice(0, KEPT)));
   } catch {
-    // storage refused: a reload goes on from the server's time
+    // storage refused
   }
 }
 

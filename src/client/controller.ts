@@ -1,7 +1,4 @@
-/**
- * What the play page does on each input (events.ts calls it): changes the state, hands moves to the sync, asks
- * the solver, then draws. Side effects beyond drawing (prefs cookie, navigation, clipboard) live here only.
- */
+/** What the play page does on each input; its only side effects besides drawing (docs/client.md, "Modules"). */
 import type { Move } from '../engine/index.ts';
 import { isTutorialDone, makePrefs, makePrefsCookie } from '../shared/prefs.ts';
 import { readPrefs } from './lesson-boot.ts';
@@ -50,8 +47,8 @@ const PAUSE_SAFE = new Set([
   'zoom-fit',
 ]);
 
-export const FOCUS_BOARD = 'mahjong:focus-board'; // sessionStorage: focus the new board
-const KEEP_CLOCK_TICKS = 5; // your running clock is kept every this many ticks
+export const FOCUS_BOARD = 'mahjong:focus-board'; // sessionStorage
+const KEEP_CLOCK_TICKS = 5;
 
 export interface Deps {
   readonly sync: Sync;
@@ -66,8 +63,8 @@ export interface Deps {
 export function makeController(s: State, deps: Deps): Controller {
   const { sync, sounds, ask, draw, now } = deps;
   const doc = s.dom.board.ownerDocument;
-  let hintAt = -1; // log length of the position the pending hint is for
-  let ticks = 0; // since your time was last kept
+  let hintAt = -1; // the pending hint's log length
+  let ticks = 0;
 
   /** The player's switches, kept in the mj_prefs cookie, which the server renders. */
   function savePrefs(): void {
@@ -121,14 +118,11 @@ export function makeController(s: State, deps: Deps): Controller {
     s.paused = on;
     if (on) stopClock(s, now());
     else startClock(s, now());
-    s.message = ''; // the paused board says it itself
+    s.message = '';
     savePrefs();
   }
 
-  /**
-   * Play on from move k (docs/coach.md): the server makes a new unranked game from that position, then its page
-   * opens it. Unsent moves go first; a 409 for moves not yet there is asked again once.
-   */
+  /** Play on from move k as a new unranked game (docs/coach.md); unsent moves go first. */
   async function playOn(k: number): Promise<void> {
     const id = s.gameId;
     if (id === null) return;
@@ -227,7 +221,7 @@ export function makeController(s: State, deps: Deps): Controller {
     draw();
     ask('check', s.deal, s.game.log, (a) => {
       if (a.kind !== 'check') s.check = { kind: 'idle' };
-      else if (showCheck(s, a.result, a.undoSteps, at, now(), a.lost ?? null)) recordNow(); // counted on the server
+      else if (showCheck(s, a.result, a.undoSteps, at, now(), a.lost ?? null)) recordNow();
       draw();
     });
   }
@@ -235,7 +229,7 @@ export function makeController(s: State, deps: Deps): Controller {
   const ctrl: Controller = {
     pick(slot) {
       if (s.paused) return;
-      land(s); // a shuffle's flight ends at the next action
+      land(s);
       const picked = pickTile(s, slot, now());
       if (picked.kind === 'move') {
         recordNow();
@@ -292,14 +286,14 @@ export function makeController(s: State, deps: Deps): Controller {
           if (!canRestart(s)) return;
           if (action === 'restart' && !s.confirmingRestart) {
             s.confirmingNew = false;
-            s.confirmingRestart = true; // the notice asks first
+            s.confirmingRestart = true;
             draw();
             s.dom.notice.querySelector<HTMLElement>('[data-do="stay"]')?.focus();
             return;
           }
           if (restart(s, now()).length > 0) recordNow();
           s.focus = firstFree(s);
-          s.moveFocus = true; // focus back to the board
+          s.moveFocus = true;
           draw();
           return;
         case 'hint':
@@ -310,7 +304,7 @@ export function makeController(s: State, deps: Deps): Controller {
         case 'new!':
           if (action === 'new' && isInProgress(s) && !s.confirmingNew) {
             s.confirmingRestart = false;
-            s.confirmingNew = true; // the notice asks first
+            s.confirmingNew = true;
             draw();
             s.dom.notice.querySelector<HTMLElement>('[data-do="stay"]')?.focus();
             return;
@@ -319,7 +313,7 @@ export function makeController(s: State, deps: Deps): Controller {
           try {
             sessionStorage.setItem(FOCUS_BOARD, '1');
           } catch {
-            // no session storage: the new page starts at its top
+            // no session storage
           }
           location.assign(newGameUrl(s));
           return;
@@ -355,14 +349,14 @@ export function makeController(s: State, deps: Deps): Controller {
     },
     focusStep(dir, from) {
       if (s.paused) return;
-      if (from !== null && s.focus === null) s.focus = from; // tabbed in: arrows go on from there
+      if (from !== null && s.focus === null) s.focus = from; // tabbed in
       moveFocus(s, dir);
       s.moveFocus = true;
       draw();
     },
     visibility(hidden) {
       if (hidden) {
-        stopClock(s, now()); // your clock stops while the page is away
+        stopClock(s, now());
         keepTime();
         sendNow(sync); // a phone may end a hidden page without a pagehide
       } else startClock(s, now());
@@ -374,7 +368,7 @@ export function makeController(s: State, deps: Deps): Controller {
     },
     fit() {
       fit(s);
-      draw(); // the zoom buttons follow the new size
+      draw();
     },
     zoom(to, anchor, held) {
       const next =

@@ -1,7 +1,4 @@
-/**
- * The layout editor's drawing, its only module that writes to the DOM: it adopts the server's markup
- * (views/editor.eta) and keeps it as the server would render the same draft (docs/client.md, "The layout editor").
- */
+/** The layout editor's drawing, as the server would render the draft (docs/client.md, "The layout editor"). */
 import { makeGeometry } from '../engine/layout.ts';
 import {
   EDITOR_NAME_MAX,
@@ -24,21 +21,21 @@ export const EDITOR_PATH = '/layouts/editor';
 
 /** The elements the editor works on. */
 export interface EditorDom {
-  readonly root: HTMLElement; // #editor
-  readonly form: HTMLFormElement; // the grid's GET form and the save's POST
+  readonly root: HTMLElement;
+  readonly form: HTMLFormElement; // the grid's GET and the save's POST
   readonly view: HTMLElement; // clips and scrolls the grid
-  readonly grid: HTMLElement; // #editor-grid
-  readonly tiles: HTMLElement; // the tiles drawn under the cells
-  readonly status: HTMLElement; // #editor-status
-  readonly layers: HTMLElement; // #editor-layers: tiles per layer
-  readonly layer: HTMLElement; // the current layer's number
-  readonly preview: HTMLElement; // #editor-preview: the layout's picture
+  readonly grid: HTMLElement;
+  readonly tiles: HTMLElement; // drawn under the cells
+  readonly status: HTMLElement;
+  readonly layers: HTMLElement; // tiles per layer
+  readonly layer: HTMLElement;
+  readonly preview: HTMLElement;
   readonly code: HTMLInputElement; // the form's `layout`
-  readonly z: HTMLInputElement; // the form's `z`
-  readonly name: HTMLInputElement; // #editor-name
-  readonly download: HTMLAnchorElement; // [data-action=download]
-  readonly error: HTMLElement | null; // the server's refusal, if any
-  button(action: string): HTMLButtonElement | null; // [data-action=…]
+  readonly z: HTMLInputElement;
+  readonly name: HTMLInputElement;
+  readonly download: HTMLAnchorElement;
+  readonly error: HTMLElement | null; // the server's refusal
+  button(action: string): HTMLButtonElement | null;
 }
 
 /** The editor's elements, or null when the page is not the editor. */

@@ -1,8 +1,4 @@
-/**
- * The layout editor's script (/layouts/editor): the form's edits in the browser (src/shared/draft.ts, as the
- * server runs them), with undo, keys, zoom and a "can this be cleared?" check in a worker; the address holds the
- * draft. Saving stays the form's POST: docs/client.md, "The layout editor".
- */
+/** The layout editor's script: the form's edits in the browser (docs/client.md, "The layout editor"). */
 import { makeLayout } from '../engine/layout.ts';
 import { ORDER_BUDGET } from '../engine/order.ts';
 import { t } from './i18n.ts';
@@ -28,13 +24,13 @@ import { clampZoom, zoomIn, zoomOut } from './zoom.ts';
 
 declare const __EDITOR_WORKER_FILE__: string; // set by scripts/build-client.ts
 
-const UNDO_MAX = 500; // drafts kept for undo
+const UNDO_MAX = 500;
 const CHECK_DELAY_MS = 60; // a burst of clicks is checked once
-const STUCK_MS = 400; // a check this old when the draft changes is abandoned (worker restarted)
+const STUCK_MS = 400; // older, a check is abandoned (worker restarted)
 const MIN_CELL = 6; // CSS px
-const TAP_CELL = 24; // on a phone (a 48 px tile to tap); CSS px
-const PHONE = '(pointer: coarse), (max-width: 600px)'; // as editor.css sizes cells without script
-const ASPECT = 4 / 3; // tiles are 3 wide by 4 high
+const TAP_CELL = 24; // on a phone; CSS px
+const PHONE = '(pointer: coarse), (max-width: 600px)'; // as editor.css
+const ASPECT = 4 / 3;
 /** The move buttons' steps: half-tile cells right and down. */
 const MOVE_STEPS: ReadonlyMap<string, readonly [dx: number, dy: number]> = new Map([
   ['move-left', [-1, 0]],
@@ -48,8 +44,8 @@ interface EditorState {
   undo: Draft[]; // most recent last
   redo: Draft[];
   check: DraftCheck | null; // null while asked
-  focus: { x: number; y: number }; // the keyboard's cell
-  zoom: number | null; // CSS px, or null: fitted to the view
+  focus: { x: number; y: number };
+  zoom: number | null; // CSS px; null: fitted
 }
 
 interface PageData {
@@ -84,8 +80,8 @@ function initialDraft(data: PageData): Draft {
 function makeChecker(onAnswer: (code: string, check: DraftCheck) => void) {
   let worker: Worker | null = null;
   let failed = false;
-  let asked = 0; // id of the latest request
-  let busySince = 0; // the oldest unanswered request's time; 0 when none
+  let asked = 0; // latest request's id
+  let busySince = 0; // oldest unanswered request's time
   let codeOf = new Map<number, string>();
   let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -94,13 +90,13 @@ function makeChecker(onAnswer: (code: string, check: DraftCheck) => void) {
     try {
       const w = new Worker(new URL(__EDITOR_WORKER_FILE__, import.meta.url), { type: 'module' });
       w.addEventListener('message', (e: MessageEvent<CheckAnswer>) => {
-        busySince = e.data.id === asked ? 0 : performance.now(); // an older answer: the worker starts the next one now
+        busySince = e.data.id === asked ? 0 : performance.now(); // the worker starts the next one now
         const code = codeOf.get(e.data.id);
         codeOf.delete(e.data.id);
         if (e.data.id === asked && code !== undefined) onAnswer(code, e.data.check);
       });
       w.addEventListener('error', () => {
-        failed = true; // answer on the main thread from now on
+        failed = true; // main thread from now on
         worker = null;
         ask(lastDraft);
       });

@@ -29,16 +29,16 @@ export const ENV: SyncEnv = {
   clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
 };
 
-/** Registers the service worker once the page has loaded; without one (or without https) the game plays online. */
+/** Registers the service worker once the page has loaded. */
 export function registerServiceWorker(): void {
   const register = (): void => {
     try {
       void navigator.serviceWorker?.register('/sw.js', { scope: '/' }).catch(() => {});
     } catch {
-      // no service worker: online play is unaffected
+      // online play is unaffected
     }
   };
-  // after load: installing must not compete with the first visit
+  // not competing with the first visit
   if (document.readyState === 'complete') register();
   else addEventListener('load', register, { once: true });
 }

@@ -1,22 +1,18 @@
-/**
- * Binds the page's input to the controller (as chessground's events.ts): clicks and taps, buttons, keys,
- * visibility, the clock tick, size changes and the zoom gestures. `bind` returns a function that undoes it all.
- */
+/** Binds the page's input to the controller (as chessground's events.ts); `bind` returns the unbind. */
 import type { Dir } from './state.ts';
 
 export interface Controller {
-  pick(slot: number): void; // a tile was clicked, tapped, or pressed with Enter/Space
-  act(action: string): void; // hint, shuffle, undo, redo, check, new, share, undo:N, deselect
-  focusStep(dir: Dir, from: number | null): void; // from: the tile with DOM focus, if any
+  pick(slot: number): void;
+  act(action: string): void; // hint, shuffle, undo, undo:N, …
+  focusStep(dir: Dir, from: number | null): void; // from: the tile with DOM focus
   visibility(hidden: boolean): void;
   tick(): void; // once a second
-  fit(): void; // the space for the board changed
-  // To a tile width (CSS px) or a step, keeping `held` (a board point; default: under `anchor`) under `anchor`.
-  zoom(to: 'in' | 'out' | 'fit' | 'toggle' | number, anchor?: Point, held?: Point): void;
-  tileWidth(): number; // the tiles' width now, in CSS px
-  boardPoint(at: Point): Point; // in tile widths from the board's corner
-  leave(): void; // the page is going away
-  online(): void; // the browser has a network again
+  fit(): void;
+  zoom(to: 'in' | 'out' | 'fit' | 'toggle' | number, anchor?: Point, held?: Point): void; // as render.ts zoomTo
+  tileWidth(): number; // CSS px
+  boardPoint(at: Point): Point; // tile widths
+  leave(): void;
+  online(): void;
 }
 
 export interface Point {
@@ -24,10 +20,10 @@ export interface Point {
   readonly y: number;
 }
 
-const DOUBLE_TAP_MS = 350; // ms between a double tap's taps
-const TAP_MS = 300; // ms
-const TAP_SLOP = 12; // px a tap's finger may move
-const DOUBLE_TAP_SLOP = 30; // px between a double tap's two taps
+const DOUBLE_TAP_MS = 350;
+const TAP_MS = 300;
+const TAP_SLOP = 12; // px a tap may move
+const DOUBLE_TAP_SLOP = 30; // px between the two taps
 
 const ARROWS: Record<string, Dir> = { ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down' };
 
@@ -70,12 +66,12 @@ export function bind(doc: Document, board: HTMLElement, ctrl: Controller): () =>
   on(doc, 'click', (e) => {
     const el = (e.target as Element).closest<HTMLElement>('[data-action], [data-do]');
     if (!el || el.closest('#board')) return;
-    // A play-on button's action carries its move (data-move), as the notice's `undo:N` does.
+    // play-on carries its move in data-move.
     const action = el.dataset.do ?? (el.dataset.move ? `${el.dataset.action}:${el.dataset.move}` : el.dataset.action!);
     if (el.getAttribute('aria-disabled') === 'true') return;
-    if (action === 'new' && el instanceof HTMLAnchorElement) return; // a plain link works as it is
+    if (action === 'new' && el instanceof HTMLAnchorElement) return;
     e.preventDefault();
-    // An action from the phone's menu sheet closes it first, so its answer shows on the page and can take focus.
+    // The menu sheet closes first, so the answer can show and take focus.
     const sheet = el.closest<HTMLElement>('[popover]');
     if (sheet?.matches(':popover-open')) sheet.hidePopover();
     ctrl.act(action);
@@ -118,7 +114,7 @@ export function bind(doc: Document, board: HTMLElement, ctrl: Controller): () =>
   on(win, 'online', () => ctrl.online());
   on(win, 'resize', () => ctrl.fit());
 
-  // The board's view sizes with the page's grid, so it is observed; the fitted tile size is read from it.
+  // The view sizes with the page's grid.
   const observer = new ResizeObserver(() => ctrl.fit());
   if (view) observer.observe(view);
   unbinds.push(() => observer.disconnect());
@@ -142,9 +138,9 @@ const middle = (t: TouchList): Point => ({
 /** Pinch and double tap on the board's view; taps on tiles stay picks: docs/client.md, "Zoom and pan (phones)". */
 function bindZoomGestures(view: HTMLElement, ctrl: Controller, on: On): void {
   let pinch: { spread: number; tile: number; held: Point } | null = null;
-  let tap: { t: number; x: number; y: number; empty: boolean } | null = null; // the touch going on, while it may be a tap
-  let lastTap: { t: number; x: number; y: number } | null = null; // the last tap on empty space
-  let frame: { tile: number; at: Point } | null = null; // drawn on the next frame
+  let tap: { t: number; x: number; y: number; empty: boolean } | null = null; // while it may be a tap
+  let lastTap: { t: number; x: number; y: number } | null = null; // on empty space
+  let frame: { tile: number; at: Point } | null = null;
   const win = view.ownerDocument.defaultView!;
   on(
     view,
@@ -161,7 +157,7 @@ function bindZoomGestures(view: HTMLElement, ctrl: Controller, on: On): void {
       } else if (touches.length === 1) {
         const onTile = (e.target as Element | null)?.closest?.('button.tile') ?? null;
         tap = { t: e.timeStamp, x: touches[0]!.clientX, y: touches[0]!.clientY, empty: onTile === null };
-        if (!tap.empty) lastTap = null; // a tile tap in between: start afresh
+        if (!tap.empty) lastTap = null;
       } else tap = null;
     },
     { passive: true },
@@ -178,7 +174,7 @@ function bindZoomGestures(view: HTMLElement, ctrl: Controller, on: On): void {
       )
         tap = null;
       if (!pinch || touches.length !== 2) return;
-      if (e.cancelable) e.preventDefault(); // two fingers zoom; they do not also pan
+      if (e.cancelable) e.preventDefault(); // no pan while pinching
       if (!frame)
         win.requestAnimationFrame(() => {
           if (frame && pinch) ctrl.zoom(frame.tile, frame.at, pinch.held);
@@ -202,14 +198,14 @@ function bindZoomGestures(view: HTMLElement, ctrl: Controller, on: On): void {
       const here = { t: e.timeStamp, x: ended.clientX, y: ended.clientY };
       const empty = tap.empty;
       tap = null;
-      if (!empty) return; // a tile tap: its click picks the tile
+      if (!empty) return; // its click picks the tile
       if (
         lastTap &&
         here.t - lastTap.t < DOUBLE_TAP_MS &&
         Math.hypot(here.x - lastTap.x, here.y - lastTap.y) < DOUBLE_TAP_SLOP
       ) {
         lastTap = null;
-        if (e.cancelable) e.preventDefault(); // no click after the zoom: the board moved
+        if (e.cancelable) e.preventDefault(); // no click: the board moved
         ctrl.zoom('toggle', here);
       } else lastTap = here;
     },

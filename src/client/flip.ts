@@ -1,8 +1,4 @@
-/**
- * The shuffle's flight (FLIP): faces a shuffle moved fly from their old slot to their new one. Positions come from
- * slot geometry, never from measuring the page. Faces repeat, so a face that stays put does, and the others
- * come from the nearest old place of the same face.
- */
+/** The shuffle's flight from slot geometry (docs/client.md, "The shuffle's flight"). */
 import type { Face, Slot } from '../engine/index.ts';
 
 /** The up-left shift per layer, in tile widths (board.css, --depth). */

@@ -18,10 +18,7 @@ import { canMatch } from '../engine/index.ts';
 export const STEPS = ['free', 'match', 'flowers', 'hint', 'undo', 'check'] as const;
 export type Step = (typeof STEPS)[number];
 
-/**
- * Two rows of three, a tile across both and one at the right end: both ways of being blocked are on the board,
- * and each early step has one playable pair (the dragons, then the flowers they uncover).
- */
+/** Shows both ways of being blocked; each early step has one playable pair. */
 const TILES: readonly DealTile[] = [
   { x: 0, y: 0, z: 0, face: 'b5' },
   { x: 2, y: 0, z: 0, face: 'c3' },
@@ -55,10 +52,10 @@ export type Answer =
 export interface Lesson {
   step: number; // index into STEPS
   game: Game;
-  selected: number | null; // slot
-  hint: Pair | null; // the pair Hint lit
-  undone: boolean; // Undo tapped on the undo step
-  shuffled: boolean; // Shuffle tapped on the undo step
+  selected: number | null;
+  hint: Pair | null;
+  undone: boolean; // on the undo step
+  shuffled: boolean; // on the undo step
   answer: Answer | null; // once asked: the lesson is over
 }
 

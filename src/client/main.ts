@@ -1,8 +1,4 @@
-/**
- * The play page's script, composition only: reads #deal-data, builds the state (state.ts) and adopts the
- * server-rendered board (render.ts), opens the sync with the server (sync.ts), and binds input
- * (events.ts) to the controller (controller.ts). Without this script the page still shows the board.
- */
+/** The play page's script, composition only (docs/client.md, "Modules"). */
 import type { Move } from '../engine/index.ts';
 import type { MovesAnswer } from '../shared/api.ts';
 import { makeAsk } from './ask.ts';
@@ -20,10 +16,10 @@ import { makeSounds } from './sound.ts';
 import { firstFree, isInProgress, makeState, refresh, startClock, stopClock, type DealData } from './state.ts';
 import { openSync, sendKept } from './sync.ts';
 
-declare const __WORKER_FILE__: string; // hashed worker file name, set by scripts/build-client.ts
+declare const __WORKER_FILE__: string; // set by scripts/build-client.ts
 const WORKER_URL = new URL(__WORKER_FILE__, import.meta.url);
 
-const RACE_BATCH_MS = 1000; // a racer's moves reach the server (and the others' screens) within this; ms
+const RACE_BATCH_MS = 1000;
 
 const sameFaces = (a: readonly unknown[] | undefined, b: readonly unknown[]): boolean =>
   Array.isArray(a) && a.length === b.length && a.every((f, i) => (f ?? null) === (b[i] ?? null));
@@ -50,7 +46,7 @@ async function start(doc: Document, data: DealData, message = ''): Promise<void>
     soundOn: sounds.on,
   };
   const headless = makeState(data, Date.now(), prefs);
-  await nextTask(); // the deal's geometry and state, then the page: two short tasks, not one long one on a slow phone
+  await nextTask(); // two short tasks, not one long one
   const s: State = Object.assign(headless, {
     dom: makeDom(doc, headless),
     moveFocus: false,
@@ -79,9 +75,8 @@ async function start(doc: Document, data: DealData, message = ''): Promise<void>
   }
 
   const server = data.game ? { id: data.game.id, log: data.game.log } : null;
-  // A race's game is not the deal's unfinished game: its own kept log, and its moves sent sooner (services/races.ts).
+  // A race's or a challenge's game has its own kept log.
   const race = doc.querySelector<HTMLElement>('#race')?.dataset.race;
-  // So is a challenge's: its own kept log, and the game made as that challenge's answer.
   const challenge = doc.querySelector<HTMLElement>('#challenge')?.dataset.challenge;
   const sync = openSync(
     s.deal,
@@ -98,22 +93,22 @@ async function start(doc: Document, data: DealData, message = ''): Promise<void>
       saved: (answer, complete) => {
         if (answer.status === 'won' && s.status === 'won' && !s.verified) {
           s.verified = verifiedOf(answer);
-          if (answer.record) s.record = answer.record; // the message stays "Board cleared": the panel says the rest
+          if (answer.record) s.record = answer.record;
           try {
-            new BroadcastChannel(WINS_CHANNEL).postMessage({ layout: s.deal.layout }); // open stats pages count it
+            new BroadcastChannel(WINS_CHANNEL).postMessage({ layout: s.deal.layout }); // for open stats pages
           } catch {
-            // no BroadcastChannel: other pages count it on their next visit
+            // no BroadcastChannel
           }
         } else if (complete && !sameFaces(answer.faces, s.game.faces)) {
-          // The server replayed the same moves to another board: a newer engine was deployed.
+          // Same moves, another board: a newer engine was deployed.
           s.message = t('client.updated');
         }
         draw();
       },
       conflict: (log, why) => {
         adopt(log);
-        if (sync.won) s.verified = { timeMs: null, ranked: null, unranked: null }; // won, its time not known here
-        s.message = t('client.conflict'); // the server's reason (English) is for the console
+        if (sync.won) s.verified = { timeMs: null, ranked: null, unranked: null };
+        s.message = t('client.conflict'); // the server's English reason goes to the console
         console.warn(why);
         draw();
       },
@@ -126,15 +121,15 @@ async function start(doc: Document, data: DealData, message = ''): Promise<void>
         : {},
   );
   if (sync.log.length !== s.game.log.length) {
-    adopt(sync.log); // moves kept on this device that the server did not have yet: shown, and being sent
+    adopt(sync.log); // kept moves the server lacks, being sent
     if (sync.playMs !== null) s.clock.base = Math.max(s.clock.base, sync.playMs);
     s.message = t('client.welcomeKept');
   }
-  // Your time as this browser last showed it (clock.ts): the server heard the time of the last move only.
+  // The server heard only the last move's time: take the clock this browser showed (clock.ts).
   const shown = keptClock(ENV.store, sync.key, s.gameId, Date.now());
   if (shown !== null && isInProgress(s)) s.clock.base = Math.max(s.clock.base, shown);
   s.saving = sync.status;
-  const kept = sendKept(sync.key, ENV); // games other deals' pages left waiting (finished offline, closed too soon)
+  const kept = sendKept(sync.key, ENV); // other deals' waiting games
 
   const ctrl = makeController(s, { sync, kept, sounds, ask: makeAsk(WORKER_URL), draw, now: Date.now });
   if (message && !s.message) s.message = message;
@@ -146,16 +141,16 @@ async function start(doc: Document, data: DealData, message = ''): Promise<void>
       s.moveFocus = true;
     }
   } catch {
-    // no session storage: nothing to carry over
+    // no session storage
   }
   draw();
-  s.dom.board.classList.add('live'); // the script is running: CSS may rely on it
+  s.dom.board.classList.add('live');
   bind(doc, s.dom.board, ctrl);
-  // For tests and curious players: the state, the sync, and a way to send what waits without the batch delay.
+  // For tests and the curious.
   (globalThis as { __mahjong?: unknown }).__mahjong = { state: s, sync, sendNow: () => ctrl.online() };
 }
 
-/** A new task: what follows runs after the browser has had a turn (input, a frame). */
+/** Yields to the browser (input, a frame). */
 function nextTask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
@@ -167,10 +162,7 @@ function watchPage(doc: Document): void {
   for (const box of doc.querySelectorAll<HTMLElement>('#win-panel, .play-side, #game-menu')) watchMore(box);
 }
 
-/*
- * The board first, each later job in a task of its own: a phone's main thread is never held long, so the first tap
- * is answered at once (docs/client.md, "Measures").
- */
+// The board first, each later job in its own task (docs/client.md, "Measures").
 const given = readData(document) as DealData | { deal: null } | null;
 if (given?.deal) {
   const deal = given.deal;
@@ -178,13 +170,13 @@ if (given?.deal) {
   await nextTask();
   watchPage(document);
   await nextTask();
-  // Kept for playing this link again without a network (shell.ts); the heading starts with the layout's name.
+  // Kept for offline play (shell.ts).
   const name = document.querySelector('.play-name')?.textContent?.trim() || deal.layout;
   void keepDeal(deal, name);
   await nextTask();
-  bootTutorial(document); // the first game's lesson: by itself on a first visit, from How to play at any time
+  bootTutorial(document);
 } else if (given) {
-  // The offline page (the service worker's answer to a deal link without a network): deal it here.
+  // The offline page: deal it here.
   const opened = await openOffline(document, WORKER_URL);
   if (opened) {
     await start(document, opened.data, opened.message);

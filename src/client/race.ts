@@ -1,21 +1,12 @@
-/**
- * The race page's live part (views/play.eta `#race`; docs/contracts.md, "Live races"): follows the room's
- * stream of server-sent events and puts each update of the standings in place. The server renders them (in the
- * page's language, with "me" for this viewer), so this only swaps the markup and says the news once. The
- * browser reconnects by itself after a drop (the server asks for 2 s), to any process of a fleet.
- *
- * The start: once the room has one (`startsIn`, ms to go as the server sent it), a 3-2-1 covers the board and
- * the board takes no input until 0. It counts on this page's own clock from the moment the news came, so a
- * device whose clock is wrong counts the same seconds; the server refuses moves before its instant anyway.
- */
+/** The race page's live standings and its 3-2-1 start (docs/client.md, "The race page"). */
 interface RaceEvent {
-  readonly html: string; // the standings, #race-live
-  readonly ended: boolean; // the order stands: nothing more will change
-  readonly startsAt?: number | null; // ms epoch of the room's start; null until its maker starts it
-  readonly startsIn?: number | null; // ms from the server's sending to the start (negative: started)
+  readonly html: string; // #race-live
+  readonly ended: boolean; // nothing more will change
+  readonly startsAt?: number | null; // ms epoch; null until started
+  readonly startsIn?: number | null; // ms left when sent (negative: started)
 }
 
-const GO_MS = 700; // "Go!" stays this long over the board; ms
+const GO_MS = 700; // "Go!" shows this long
 
 /** Says `text` once in the race's live region. */
 function say(race: HTMLElement, text: string): void {
@@ -36,7 +27,7 @@ function countDown(race: HTMLElement, startsIn: number): void {
   const digits = new Intl.NumberFormat(document.documentElement.lang || undefined);
   const goAt = performance.now() + startsIn;
   const show = (text: string, kind: string): void => {
-    const shown = document.createElement('span'); // a new element: its animation runs again
+    const shown = document.createElement('span'); // new, so its animation reruns
     shown.textContent = text;
     box.replaceChildren(shown);
     box.dataset.count = kind;
@@ -62,7 +53,7 @@ function countDown(race: HTMLElement, startsIn: number): void {
   tick();
 }
 
-/** The maker's Start button: sent without leaving the page (the stream brings the start to everyone). */
+/** The maker's Start button, sent without leaving the page. */
 function bindStart(race: HTMLElement): void {
   race.addEventListener('submit', (event) => {
     const form = event.target as HTMLFormElement;
@@ -72,7 +63,7 @@ function bindStart(race: HTMLElement): void {
     if (button) button.disabled = true;
     fetch(form.action, { method: 'POST', credentials: 'same-origin', redirect: 'manual' })
       .then((res) => {
-        if (res.type !== 'opaqueredirect' && !res.ok) form.submit(); // the server's own words, as a page
+        if (res.type !== 'opaqueredirect' && !res.ok) form.submit(); // shows the server's error page
       })
       .catch(() => form.submit());
   });
@@ -85,7 +76,7 @@ function follow(race: HTMLElement, id: string): void {
     try {
       update = JSON.parse((event as MessageEvent<string>).data) as RaceEvent;
     } catch {
-      return; // not ours: the next update brings the whole standings again
+      return; // the next update brings the whole standings
     }
     const made = document.createElement('template');
     made.innerHTML = update.html;
@@ -97,10 +88,10 @@ function follow(race: HTMLElement, id: string): void {
       race.dataset.startsAt = String(update.startsAt);
       countDown(race, update.startsIn);
     }
-    say(race, next.dataset.news ?? ''); // a live region: said once
+    say(race, next.dataset.news ?? '');
     if (update.ended) source.close();
   });
-  source.addEventListener('closed', () => source.close()); // the room closed after its idle time
+  source.addEventListener('closed', () => source.close()); // idle room closed
   addEventListener('pagehide', () => source.close());
 }
 

@@ -1,17 +1,6 @@
 /**
- * Draws a state onto the play page (as chessground's render.ts): the board, the counters and your clock,
- * the switches, the notices, the win panel and the deal's record. Besides this module only the
- * controller's few side effects (the prefs cookie, navigation, a notice's focus) and shell.ts (the offline
- * page's texts) write to the page; main.ts reads the server's markup once and events.ts binds the listeners.
- *
- * Implementation notes: the server renders one button per tile on the board; `makeDom` adopts them
- * and creates the missing ones (hidden), so undo can bring back a tile removed before the page loaded.
- * `render` is idempotent and writes an attribute only when its value changes, so calling it after
- * every event costs little. Pixel positions and the fitted size are CSS's (board.css: the board fits
- * its view, a size container); the script sets --tile only while zoomed. Zoom (zoom.ts): the view
- * (#board-view) keeps its size and scrolls, so one finger pans the board with the browser's own
- * scrolling. Animations are CSS's: render only marks the tiles (leaving, wobble, a shuffle's flight, a
- * mismatch cue) and takes the marks off when they end.
+ * Draws a state onto the play page: board, counters, clock, switches, notices, win panel, the deal's record.
+ * Idempotent, writing only changed attributes; sizes and animations are board.css's (docs/client.md, "Modules").
  */
 import { FACES, type Face } from '../engine/index.ts';
 import { boxOf, type Box } from '../shared/box.ts';
@@ -26,25 +15,25 @@ import { canZoomIn } from './zoom.ts';
 
 export interface Dom {
   readonly board: HTMLElement;
-  readonly scroller: HTMLElement; // #board-view (.board-scroll), the board's view: it scrolls when the board is zoomed
+  readonly scroller: HTMLElement; // #board-view: scrolls while zoomed
   readonly box: Box; // the board's box, in tile widths
   readonly tiles: HTMLButtonElement[]; // by slot
   readonly counters: readonly HTMLElement[]; // [data-counter]
-  readonly clock: HTMLElement | null; // #clock, your time (data-ms, data-paused)
-  readonly counterBox: HTMLElement | null; // .counters (data-timer)
-  readonly wrap: HTMLElement | null; // .board-wrap (data-paused)
-  readonly actions: readonly HTMLButtonElement[]; // [data-action]
-  readonly message: HTMLElement | null; // the live region #message
-  readonly notice: HTMLElement; // calm notices with buttons: no moves, lost win
-  readonly winPanel: HTMLElement | null; // #win-panel
-  readonly syncStatus: HTMLElement | null; // #sync-status, the save indicator
-  readonly record: HTMLElement | null; // #deal-stats, the deal's own record
+  readonly clock: HTMLElement | null; // #clock
+  readonly counterBox: HTMLElement | null;
+  readonly wrap: HTMLElement | null;
+  readonly actions: readonly HTMLButtonElement[];
+  readonly message: HTMLElement | null; // live region
+  readonly notice: HTMLElement;
+  readonly winPanel: HTMLElement | null;
+  readonly syncStatus: HTMLElement | null;
+  readonly record: HTMLElement | null; // #deal-stats
   readonly reducedMotion: MediaQueryList;
 }
 
-/** The shuffle's flight on the page: the tiles flying (data-moving) and the timer that lands them. */
+/** The shuffle's flight: the tiles flying (data-moving) and the timer that lands them. */
 export interface Flying {
-  n: number; // flights so far: the two animation names alternate, so a flight that follows one restarts
+  n: number; // flights so far; alternating animation names restart a flight
   slots: number[];
   timer: ReturnType<typeof setTimeout> | null;
 }
@@ -52,9 +41,9 @@ export interface Flying {
 export interface State extends HeadlessState {
   dom: Dom;
   flying: Flying;
-  moveFocus: boolean; // move DOM focus to s.focus on the next render
-  zoom: number | null; // tile width when zoomed, in CSS px; null: the board fits its view (zoom.ts)
-  fitTile: number; // tile width of the fitted board, in CSS px (set by fit, as board.css computes it)
+  moveFocus: boolean; // focus s.focus on the next render
+  zoom: number | null; // tile width when zoomed, CSS px; null: fitted
+  fitTile: number; // fitted tile width, CSS px
 }
 
 /** Reads the page data from `#deal-data`. */
@@ -63,7 +52,7 @@ export function readData(doc: Document): unknown {
   return el?.textContent ? JSON.parse(el.textContent) : null;
 }
 
-/** The face of a tile the server did not render: its art is the CSS's, by data-face (board.css). */
+/** The face of a tile the server did not render (board.css draws it by data-face). */
 function faceSpan(doc: Document): HTMLSpanElement {
   const span = doc.createElement('span');
   span.className = 'face';
@@ -98,13 +87,13 @@ export function makeDom(doc: Document, s: HeadlessState): Dom {
       el.style.setProperty('--y', String(t.y - minY));
       el.style.setProperty('--z', String(t.z));
       el.append(faceSpan(doc));
-      board.append(el); // paint order comes from CSS z-index, not DOM order
+      board.append(el); // CSS z-index paints, not DOM order
     }
     return el;
   });
   const box = boxOf(s.deal.tiles, minX, minY);
   if (!board.style.getPropertyValue('--bw')) {
-    // A board the server did not render (the offline page): its extent and box, as the server writes them.
+    // The offline page: extent and box as the server writes them.
     const { width, height } = s.game.geom.extent;
     const vars: [string, number][] = [
       ['--w', width],
@@ -122,7 +111,7 @@ export function makeDom(doc: Document, s: HeadlessState): Dom {
     notice = doc.createElement('div');
     notice.id = 'notice';
     notice.className = 'notice';
-    notice.setAttribute('role', 'status'); // it carries the message while shown (render clears #message)
+    notice.setAttribute('role', 'status'); // carries the message while shown
     notice.hidden = true;
     board.after(notice);
   }
@@ -155,11 +144,11 @@ const setText = (el: Element, text: string): void => {
   if (el.textContent !== text) el.textContent = text;
 };
 
-const LEAVE_MS = 260; // length of the tile-leave animation in board.css
-const FLY_MS = 360; // length of the shuffle's flight (tile-fly) in board.css
-const CUE_MS = 300; // how long a mismatch cue shows (its shake, tile-nomatch in board.css, is shorter)
+const LEAVE_MS = 260; // board.css tile-leave
+const FLY_MS = 360; // board.css tile-fly
+const CUE_MS = 300; // mismatch cue
 
-/** Ends the shuffle's flight at once, every face in its new place: at its end, and at the next action. */
+/** Lands the shuffle's flight at once (at its end, and at the next action). */
 export function land(s: State): void {
   const f = s.flying;
   if (f.timer !== null) clearTimeout(f.timer);
@@ -173,15 +162,11 @@ export function land(s: State): void {
   f.slots = [];
 }
 
-/**
- * Starts the flight of the faces the last move moved (flip.ts): each tile starts where its face was, as
- * custom properties board.css's tile-fly animation translates it by, and flies home; a composited
- * animation of `translate`, no layout read. None under prefers-reduced-motion (board.css agrees).
- */
+/** Starts the faces' flight (flip.ts; docs/client.md, "The shuffle's flight"). */
 function renderFlights(s: State): void {
   const flights = s.moving;
   if (flights.length === 0) return;
-  s.moving = []; // drawn once
+  s.moving = [];
   land(s);
   if (s.dom.reducedMotion.matches) return;
   const f = s.flying;
@@ -197,7 +182,7 @@ function renderFlights(s: State): void {
   f.timer = setTimeout(() => land(s), FLY_MS + 40);
 }
 
-/** The mismatch cue on a tile (data-nomatch, for CUE_MS): the two names alternate, so a repeated cue restarts. */
+/** The mismatch cue (data-nomatch, alternating names so a repeat restarts). */
 function renderCue(s: State, slot: number, el: HTMLButtonElement): void {
   const m = s.mismatch;
   const cue = m && (m.slots[0] === slot || m.slots[1] === slot) ? (m.n % 2 ? 'a' : 'b') : null;
@@ -208,7 +193,7 @@ function renderCue(s: State, slot: number, el: HTMLButtonElement): void {
   if (el.dataset.nomatch === cue) return;
   el.dataset.nomatch = cue;
   setTimeout(() => {
-    if (s.mismatch !== m) return; // a later pick has its own cue, or none
+    if (s.mismatch !== m) return;
     s.mismatch = null;
     for (const i of m.slots) s.dom.tiles[i]!.removeAttribute('data-nomatch');
   }, CUE_MS);
@@ -242,11 +227,11 @@ function renderTile(s: State, slot: number, tabbable: number | null): void {
   el.hidden = false;
   el.classList.remove('leaving');
   setAttr(el, 'aria-hidden', null);
-  if (el.dataset.face !== face && isFace(face)) el.dataset.face = face; // the CSS paints the face by it
+  if (el.dataset.face !== face && isFace(face)) el.dataset.face = face;
   setAttr(el, 'data-free', s.free[slot] ? '' : null);
   setAttr(el, 'data-hint', s.hint && (s.hint[0] === slot || s.hint[1] === slot) ? '' : null);
   const lost = s.check.kind === 'no' ? s.check.lost : null;
-  setAttr(el, 'data-reason-tile', lost?.tiles.includes(slot) ? '' : null); // the tiles of why the win was lost
+  setAttr(el, 'data-reason-tile', lost?.tiles.includes(slot) ? '' : null);
   setAttr(el, 'aria-label', tileLabel(s, slot));
   setAttr(el, 'aria-pressed', s.selected === slot ? 'true' : 'false');
   el.classList.toggle('selected', s.selected === slot);
@@ -259,7 +244,7 @@ function renderTile(s: State, slot: number, tabbable: number | null): void {
       if (s.wobble === slot) s.wobble = null;
     };
     el.addEventListener('animationend', stop, { once: true });
-    setTimeout(stop, 600); // no animation under prefers-reduced-motion: no animationend either
+    setTimeout(stop, 600); // reduced motion: no animationend
   }
 }
 
@@ -296,11 +281,7 @@ export function renderClock(s: State, now: number): void {
   setAttr(clock, 'data-paused', s.paused ? '' : null);
 }
 
-/**
- * The switches say whether they are on (`aria-pressed`): the timer, sound and highlight keep their names (the CSS
- * draws their state), Pause says what it does next. The page shows what they chose: the paused board, the clock,
- * the free tiles' highlight (`<html data-highlight="off">`, as the server renders it).
- */
+/** The switches' `aria-pressed` (Pause names what it does next) and what they show on the page. */
 function renderSwitches(s: State): void {
   for (const b of s.dom.actions) {
     const action = b.dataset.action;
@@ -327,7 +308,7 @@ function button(doc: Document, action: string, text: string): HTMLButtonElement 
   const b = doc.createElement('button');
   b.type = 'button';
   if (action.startsWith('play-on:')) {
-    // The contract's hook (docs/contracts.md, "Page hooks"): one such button on the page at a time.
+    // docs/contracts.md, "Page hooks": one at a time.
     b.dataset.action = 'play-on';
     b.dataset.move = action.slice(8);
   } else b.dataset.do = action;
@@ -335,15 +316,12 @@ function button(doc: Document, action: string, text: string): HTMLButtonElement 
   return b;
 }
 
-/**
- * The notice over the board: no moves, the solver at work, or a lost win with the undo back to it.
- * Returns whether it is shown.
- */
+/** The notice over the board (no moves, solver at work, lost win); returns whether it is shown. */
 function renderNotice(s: State): boolean {
   const doc = s.dom.board.ownerDocument;
   let key = '';
   let text = '';
-  let reason: string | null = null; // why the win was lost (data-reason), with a lost win's answer
+  let reason: string | null = null; // data-reason
   const buttons: [string, string][] = [];
   if (s.confirmingNew) {
     key = 'confirm-new';
@@ -365,14 +343,14 @@ function renderNotice(s: State): boolean {
     const lost = s.check.lost;
     if (lost) {
       reason = lost.reason;
-      // Play on from the last board that could be won, as a new game: a server game to copy is needed.
+      // Play on copies a server game.
       if (s.gameId !== null) buttons.push([`play-on:${lost.at}`, t('client.notice.playOn', { k: lost.at })]);
     }
   } else if (s.status === 'stuck') {
     key = `stuck:${s.game.log.length}`;
     text = t('client.stuck');
     buttons.push(['shuffle', t('client.shuffle')], ['undo', t('client.undo')]);
-  } // a yes or "cannot tell" needs no buttons: the message line says it
+  }
   const el = s.dom.notice;
   if (el.dataset.key === key) return key !== '';
   el.dataset.key = key;
@@ -395,10 +373,7 @@ function renderSync(s: State): void {
   setText(el, key ? t(key) : '');
 }
 
-/**
- * The win panel: shown on the win. Your time at once; the ranked time, the rank and the best once the
- * server has recorded the win ("Saving your win…" until then, or that it waits for the network).
- */
+/** The win panel: your time at once; ranked time, rank and best once the server has recorded the win. */
 function renderWin(s: State, now: number): void {
   const panel = s.dom.winPanel;
   if (!panel) return;
@@ -420,7 +395,7 @@ function renderWin(s: State, now: number): void {
   const v = s.verified;
   const ranked = v?.ranked && v.timeMs !== null && v.timeMs !== undefined ? v.timeMs : null;
   show('your-time', formatTime(yours));
-  // Both clocks when they differ by a second or more; one line says what the ranked one is.
+  // Both clocks only when they differ by a second or more.
   const differs = ranked !== null && Math.floor(ranked / 1000) !== Math.floor(yours / 1000);
   const rankedBox = part('ranked');
   if (rankedBox) rankedBox.hidden = !differs;
@@ -509,11 +484,7 @@ function renderEarned(list: HTMLElement | null, earned: readonly EarnedAnswer[])
   if (title) title.textContent = t('client.win.achievements', { n: earned.length });
 }
 
-/**
- * What the win panel says of the win's rank: its place on the daily table, or why it is not ranked, in
- * the words of the pace rule (docs/fair-play.md). `offline`: the page lost the server during the game, so
- * its moves may have arrived together.
- */
+/** The win's rank, or why it is unranked (docs/fair-play.md); `offline`: moves may have arrived together. */
 export function rankText(v: Pick<Verified, 'ranked' | 'unranked' | 'dailyRank'>, offline = false): string {
   if (v.ranked === undefined || v.ranked === null) return '';
   if (!v.ranked) {
@@ -525,18 +496,13 @@ export function rankText(v: Pick<Verified, 'ranked' | 'unranked' | 'dailyRank'>,
   return t('client.rank.record');
 }
 
-/**
- * What the win panel says of the player's best on this layout (and mode): their own times. The gain is the
- * difference of the times as shown (whole seconds, as formatTime cuts them), so the three numbers agree: 0:28
- * after a best of 0:55 is 0:27 faster, whatever the milliseconds; a best beaten by less than a shown second is
- * "just under" it.
- */
+/** The player's best on this layout and mode; the gain is in shown whole seconds, so the numbers agree. */
 export function bestText(timeMs: number | null, previousBestMs: number | null | undefined, mode: string): string {
   if (timeMs === null || previousBestMs === undefined) return '';
   if (previousBestMs === null) return t('client.best.first', { mode });
   const before = formatTime(previousBestMs);
   if (timeMs < previousBestMs) {
-    const gain = Math.floor(previousBestMs / 1000) - Math.floor(timeMs / 1000); // whole seconds, as shown
+    const gain = Math.floor(previousBestMs / 1000) - Math.floor(timeMs / 1000);
     return gain >= 1
       ? t('client.best.faster', { mode, gain: formatTime(gain * 1000), before })
       : t('client.best.under', { mode, before });
@@ -544,10 +510,7 @@ export function bestText(timeMs: number | null, previousBestMs: number | null | 
   return t('client.best.stays', { mode, before });
 }
 
-/**
- * The deal's own record (#deal-stats, as views/partials/deal-stats.eta renders it), from the record the
- * server sent with a win: the counts and data-won change without a reload (docs/contracts.md, "The play page").
- */
+/** The deal's record (#deal-stats) updated from a win's answer (docs/contracts.md, "The play page"). */
 function renderRecord(s: State): void {
   const el = s.dom.record;
   const r = s.record;
@@ -597,7 +560,7 @@ function span(doc: Document, className: string, text: string): HTMLSpanElement {
   return el;
 }
 
-/** The board's name by tiles left: the server's at start, then formatted once per count (a plural's first format is costly). */
+/** The board's name by tiles left, formatted once per count (a plural's first format is costly). */
 const boardNames = new Map<number, string>();
 function boardName(left: number): string {
   let name = boardNames.get(left);
@@ -638,26 +601,23 @@ export function render(s: State, now: number): void {
     setAttr(b, 'aria-disabled', (action?.startsWith('zoom-') ? zoomOff : off) ? 'true' : null);
   }
   const notice = renderNotice(s);
-  // One message: while the notice over the board says it (with its buttons), the line above stays empty.
+  // One message: the notice's, or the line's.
   if (s.dom.message) setText(s.dom.message, notice ? '' : s.message);
   renderSync(s);
   renderWin(s, now);
   renderRecord(s);
-  // Keyboard focus follows s.focus when asked to, and never stays on a tile that has left the board.
+  // Focus follows s.focus when asked, and leaves removed tiles.
   const active = board.ownerDocument.activeElement;
   const lost =
     active instanceof HTMLElement && active.matches('.tile') && s.game.faces[Number(active.dataset.slot)] == null;
   if ((s.moveFocus || lost) && s.focus !== null && s.free[s.focus]) {
     s.dom.tiles[s.focus]!.focus({ preventScroll: true });
-    reveal(s, s.hint && s.hint[0] === s.focus ? s.hint : [s.focus]); // a hint: both tiles when they fit
+    reveal(s, s.hint && s.hint[0] === s.focus ? s.hint : [s.focus]);
   }
   s.moveFocus = false;
 }
 
-/**
- * Reads the fitted tile width from the view's size, as board.css computes it (the largest that shows the
- * whole board, at least `min` px): zoom steps start from it. A zoom the view now fits is dropped.
- */
+/** Reads the fitted tile width as board.css computes it; drops a zoom the view now fits. */
 export function fit(s: State, min = 22): void {
   const { scroller } = s.dom;
   const width = scroller.clientWidth;
@@ -670,7 +630,7 @@ export function fit(s: State, min = 22): void {
   sizeBoard(s);
 }
 
-/** Sets --tile while zoomed (fitted, the CSS sizes the board) and marks the view zoomed. */
+/** Sets --tile while zoomed and marks the view zoomed. */
 function sizeBoard(s: State): void {
   const { board, scroller } = s.dom;
   const value = s.zoom === null ? '' : `${s.zoom}px`;
@@ -681,7 +641,7 @@ function sizeBoard(s: State): void {
   setAttr(scroller, 'data-zoomed', s.zoom === null ? null : '');
 }
 
-/** The board's point under client point `at`, in tile widths from the board's corner. */
+/** The board's point under client point `at`, in tile widths. */
 export function boardPoint(s: State, at: { readonly x: number; readonly y: number }): { x: number; y: number } {
   const r = s.dom.board.getBoundingClientRect();
   const tile = r.width / s.dom.box.bw;
@@ -689,10 +649,8 @@ export function boardPoint(s: State, at: { readonly x: number; readonly y: numbe
 }
 
 /**
- * Zooms to a tile width (null: the fitted board), keeping the board's point `held` (tile widths from its
- * corner; default: the point under `anchor` now) under `anchor` (client px: the fingers of a pinch, a
- * double tap; default: the middle of the view), as far as the view can scroll. Where the zoomed board
- * is smaller than the view it stays centred.
+ * Zooms to a tile width (null: fitted), keeping board point `held` (default: the one under `anchor`) under
+ * client point `anchor` (default: the view's middle) as far as the view scrolls.
  */
 export function zoomTo(
   s: State,
@@ -715,11 +673,7 @@ export function zoomTo(
   scroller.scrollTop += after.top + point.y * zoom - at.y;
 }
 
-/**
- * Brings tiles into view (a focused tile is always scrolled or panned into view: docs/contracts.md, "The play page"):
- * the zoomed view pans as little as it can to show them all with a margin (the first alone when they do not fit
- * together), then the page scrolls as little as it can to show the first.
- */
+/** Pans, then scrolls, as little as possible to show the tiles (docs/contracts.md, "The play page"). */
 export function reveal(s: State, slots: readonly number[]): void {
   const els = slots
     .map((slot) => s.dom.tiles[slot])

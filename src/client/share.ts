@@ -1,7 +1,4 @@
-/**
- * Sharing a link as every page does: the share sheet on a touch screen that has one, else the clipboard. Replay
- * and challenge links are made by the server once, then kept by the caller.
- */
+/** Sharing a link: the share sheet on a touch screen that has one, else the clipboard. */
 import type { ChallengeLinkAnswer, ReplayLinkAnswer } from '../shared/api.ts';
 import { t } from './i18n.ts';
 
@@ -26,7 +23,7 @@ const KINDS = {
   challenge: { title: 'client.challengeTitle', copied: 'client.challengeCopied', failed: 'client.challengeFailed' },
 } as const;
 
-/** Shares the `kind` link of game `gameId`: `known` or asked of the server, shown via `made` before sharing. */
+/** Shares the `kind` link of game `gameId` (`known`, or asked of the server once). */
 async function shareMade(
   kind: keyof typeof KINDS,
   gameId: string,

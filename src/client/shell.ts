@@ -1,8 +1,4 @@
-/**
- * The play page without a network: makes the offline page the deal of its link, from the deal kept when the link
- * was opened online, else dealt here by the server's engine, then starts the board as usual. How:
- * docs/client.md, "Offline and installable".
- */
+/** The offline page made into the deal of its link (docs/client.md, "Offline and installable"). */
 import { MODES, SEED_PATTERN, type Deal, type Mode } from '../engine/index.ts';
 import { dealApiUrl, dealUrl, newDealUrl } from '../shared/display.ts';
 import { parsePrefs, readPrefsCookie } from '../shared/prefs.ts';
@@ -10,10 +6,10 @@ import type { DealData } from './state.ts';
 import { t } from './i18n.ts';
 import type { WorkerAnswer, WorkerRequest } from './worker.ts';
 
-const DEALS_CACHE = 'mahjong-deals'; // deals shown online; kept across deployments
-const DEALS_KEPT = 60; // the most recent, by deal API URL
+const DEALS_CACHE = 'mahjong-deals'; // kept across deployments
+const DEALS_KEPT = 60;
 
-/** Keeps a shown deal and its layout's name for offline visits (no Cache API, or full: nothing kept). */
+/** Keeps a shown deal and its layout's name for offline visits. */
 export async function keepDeal(deal: Deal, name: string): Promise<void> {
   try {
     const cache = await globalThis.caches?.open(DEALS_CACHE);
@@ -27,7 +23,7 @@ export async function keepDeal(deal: Deal, name: string): Promise<void> {
     const keys = await cache.keys(); // in insertion order
     for (const old of keys.slice(0, Math.max(0, keys.length - DEALS_KEPT))) await cache.delete(old);
   } catch {
-    // storage refused: offline visits deal the link here
+    // storage refused
   }
 }
 

@@ -1,7 +1,4 @@
-/**
- * The script of the pages without a board: registers the service worker, sends waiting games, keeps the stats
- * page current (docs/client.md, "Live records"), shares history links. The pages work without it.
- */
+/** The script of the pages without a board (docs/client.md, "Live records"); they work without it. */
 import { dealUrl } from '../shared/display.ts';
 import { ENV, registerServiceWorker, WINS_CHANNEL } from './env.ts';
 import { locale, t } from './i18n.ts';

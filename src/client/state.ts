@@ -35,7 +35,7 @@ export interface DealData {
     readonly log: readonly Move[];
     readonly startedAt: number; // ms since the epoch, server clock
     readonly status?: string;
-    readonly playMs?: number | null; // as the server last heard it
+    readonly playMs?: number | null;
   } | null;
 }
 
@@ -51,12 +51,12 @@ export interface Clock {
 /** The answer to "Can this still be won?". */
 export type Check =
   | { readonly kind: 'idle' }
-  | { readonly kind: 'running'; readonly at: number } // at: log length asked about
+  | { readonly kind: 'running'; readonly at: number } // at: log length
   | { readonly kind: 'yes' }
   | { readonly kind: 'unknown' }
-  | { readonly kind: 'no'; readonly undoSteps: number | null; readonly lost: LostAnswer | null }; // lost: where and why
+  | { readonly kind: 'no'; readonly undoSteps: number | null; readonly lost: LostAnswer | null };
 
-/** What the server said of a win it recorded (the moves API's win answer). */
+/** The moves API's answer to a recorded win. */
 export type Verified = Pick<
   MovesAnswer,
   'timeMs' | 'previousBestMs' | 'ranked' | 'unranked' | 'dailyRank' | 'next' | 'achievements'
@@ -64,40 +64,40 @@ export type Verified = Pick<
 
 /** A free tile picked that does not match the selection: both tiles give a short cue. */
 export interface Mismatch {
-  readonly slots: readonly [number, number]; // [the selection before, the tile picked]
-  readonly n: number; // counts the cues, so a repeat starts again
+  readonly slots: readonly [number, number]; // [selection before, tile picked]
+  readonly n: number; // counts the cues
 }
 
 export interface HeadlessState {
   readonly deal: Deal;
   game: Game;
-  gameId: string | null; // once the server has one
+  gameId: string | null;
   selected: number | null;
   hint: Pair | null; // until the next move
-  hintPending: boolean; // a hint is being computed
-  focus: number | null; // has (or will get) keyboard focus
+  hintPending: boolean;
+  focus: number | null;
   wobble: number | null; // blocked slot clicked last
   leaving: number[]; // removed by the last move, animating out
-  moving: Flight[]; // faces a shuffle (or its undo/redo) moved
-  mismatch: Mismatch | null; // the last pick did not match the selection
+  moving: Flight[]; // faces the last shuffle moved
+  mismatch: Mismatch | null;
   message: string; // for the live region
   check: Check;
-  confirmingNew: boolean; // "New game" asked mid-game: the notice asks first
-  confirmingRestart: boolean; // "Restart this deal" asked: the notice asks first
+  confirmingNew: boolean; // the notice asks first
+  confirmingRestart: boolean;
   clock: Clock;
-  saving: SyncStatus; // sync.ts
-  verified: Verified | null; // its time, the best before, its rank
+  saving: SyncStatus;
+  verified: Verified | null;
   record: DealRecordAnswer | null; // null: as rendered
-  paused: boolean; // board hidden, clock stopped (mj_prefs)
-  timerOn: boolean; // mj_prefs
-  highlightOn: boolean; // free tiles lifted and rimmed (mj_prefs)
+  paused: boolean; // mj_prefs
+  timerOn: boolean;
+  highlightOn: boolean;
   soundOn: boolean; // localStorage
-  wentOffline: boolean; // lost the server mid-game: moves may arrive together
-  replayUrl: string | null; // once asked for (Share replay)
-  challengeUrl: string | null; // once asked for (Challenge a friend)
+  wentOffline: boolean; // moves may arrive together
+  replayUrl: string | null;
+  challengeUrl: string | null;
   // derived by refresh():
-  free: boolean[]; // per slot: on the board and free
-  pairs: number; // matching free pairs now
+  free: boolean[]; // per slot
+  pairs: number;
   status: Status;
 }
 
@@ -113,7 +113,7 @@ export interface Prefs {
 
 const DEFAULT_PREFS: Prefs = { paused: false, timerOn: true, highlightOn: true, soundOn: false };
 
-/** A state for the page data at `now` (ms epoch): replays the log; your clock goes on from the server's last figure. */
+/** A state for the page data at `now` (ms epoch): replays the log; your clock goes on from the server's. */
 export function makeState(data: DealData, now: number, prefs: Prefs = DEFAULT_PREFS): HeadlessState {
   const start = newGame(data.deal);
   if (!start.ok) throw new Error(`bad deal: ${start.message}`);
@@ -169,7 +169,7 @@ export function refresh(s: HeadlessState): void {
   s.pairs = availablePairs(s.game).length;
   s.status = statusOf(s.game);
   if (s.selected !== null && !s.free[s.selected]) s.selected = null;
-  // a removed tile keeps the focus slot, so arrows go on from there
+  // arrows go on from a removed tile's slot
   if (s.focus !== null && s.game.faces[s.focus] === null) s.focus = closestFree(s, s.focus) ?? s.focus;
 }
 
@@ -200,10 +200,7 @@ function positionMessage(s: HeadlessState, now: number): string {
   return '';
 }
 
-/**
- * Plays a move at `now` through the engine, and updates selection, hint, clock and message. Returns the
- * engine's error when the move is illegal (state unchanged). Mutates.
- */
+/** Plays a move at `now`; returns the engine's error for an illegal move (state unchanged). Mutates. */
 export function playMove(s: HeadlessState, move: Move, now: number): string | null {
   const next = applyMove(s.game, move);
   if (!next.ok) return next.message;
@@ -211,7 +208,7 @@ export function playMove(s: HeadlessState, move: Move, now: number): string | nu
   s.game = next.value;
   s.selected = null;
   s.hint = null;
-  s.hintPending = false; // a pending hint is for the old position
+  s.hintPending = false;
   s.wobble = null;
   s.check = { kind: 'idle' };
   s.confirmingNew = false;
@@ -241,10 +238,7 @@ export function playMove(s: HeadlessState, move: Move, now: number): string | nu
 
 export const canRestart = (s: HeadlessState): boolean => s.game.past.length > 0 && s.status !== 'won';
 
-/**
- * Takes the board back to its deal's start as that many `undo` moves (counted as undos: docs/fair-play.md), so
- * Redo can replay them. Returns the moves played. Mutates.
- */
+/** Back to the deal's start as `undo` moves (docs/fair-play.md), so Redo replays them. Mutates. */
 export function restart(s: HeadlessState, now: number): Move[] {
   const moves: Move[] = [];
   if (!canRestart(s)) return moves;
@@ -263,10 +257,7 @@ export type Picked =
   | { readonly kind: 'deselect' }
   | { readonly kind: 'move'; readonly move: Move };
 
-/**
- * A player picks `slot`: selects a free tile, removes a matching pair (the returned move was played), marks a
- * blocked tile to wobble, or moves the selection with a mismatch cue. Mutates.
- */
+/** A player picks `slot`: select, match (the returned move was played), wobble or mismatch. Mutates. */
 export function pickTile(s: HeadlessState, slot: number, now: number): Picked {
   const face = s.game.faces[slot];
   if (face == null || s.status === 'won') return { kind: 'ignore' };
@@ -305,7 +296,7 @@ export function pickTile(s: HeadlessState, slot: number, now: number): Picked {
 /** Shows a hint pair the solver found for log length `at`. Mutates. */
 export function showHint(s: HeadlessState, pair: Pair | null, at: number, winning: boolean, now: number): Move | null {
   s.hintPending = false;
-  if (at !== s.game.log.length) return null; // the position changed meanwhile
+  if (at !== s.game.log.length) return null;
   if (!pair) {
     s.message = t('client.stuck');
     return null;
@@ -313,7 +304,7 @@ export function showHint(s: HeadlessState, pair: Pair | null, at: number, winnin
   const next = applyMove(s.game, { type: 'hint' });
   if (!next.ok) return null;
   s.game = next.value;
-  startClock(s, now); // asking counts as playing
+  startClock(s, now);
   s.hint = pair;
   s.selected = null;
   const [a, b] = pair;
@@ -337,10 +328,7 @@ function sayLost(s: HeadlessState, lead: string, undoSteps: number | null, lost:
   s.message = lost ? `${lead} ${reasonText(s, lost)}` : lead;
 }
 
-/**
- * Shows the solver's answer for a stuck board at log length `at` (naming the losing move, without counting a
- * check). Returns whether it was shown. Mutates.
- */
+/** Shows the solver's answer for a stuck board at log length `at`, not counted as a check. Mutates. */
 export function showStuck(
   s: HeadlessState,
   result: string,
@@ -349,15 +337,12 @@ export function showStuck(
   lost: LostAnswer | null,
 ): boolean {
   if (at !== s.game.log.length || s.status !== 'stuck' || s.check.kind !== 'idle') return false;
-  if (result !== 'unsolvable' || undoSteps === null) return false; // a shuffle lies between
+  if (result !== 'unsolvable' || undoSteps === null) return false;
   sayLost(s, t('client.reason.stuck', { n: undoSteps }), undoSteps, lost);
   return true;
 }
 
-/**
- * Records the answer to "Can this still be won?" for log length `at` and plays it as a `check` move (the server
- * counts what the player heard). Null when the position changed meanwhile. Mutates.
- */
+/** Records a "Can this still be won?" answer as a `check` move; null when the position moved on. Mutates. */
 export function showCheck(
   s: HeadlessState,
   result: string,
@@ -404,7 +389,7 @@ export function tileLabel(s: HeadlessState, slot: number): string {
   if (face == null) return '';
   const free = s.free[slot] ?? false;
   const selected = s.selected === slot;
-  // Names are cached by face and state: a board names the same few dozen again and again.
+  // Cached: a board names the same few dozen again and again.
   const key = `${face}|${free ? 1 : 0}${selected ? 1 : 0}`;
   let label = labels.get(key);
   if (label === undefined) labels.set(key, (label = labelOf(t, face, free, selected)));
@@ -421,14 +406,11 @@ export function knowTileLabel(face: string, free: boolean, label: string): void 
 /** Where a tile's face is drawn, in half tiles: its centre, shifted up-left by its layer. */
 export function tileCentre(s: HeadlessState, slot: number): [number, number] {
   const t = s.deal.tiles[slot]!;
-  const lift = 0.25; // per layer, in half tiles (matches the look, not the CSS)
+  const lift = 0.25; // per layer, in half tiles
   return [t.x + 1 - t.z * lift, t.y + 1 - t.z * lift];
 }
 
-/**
- * The free tile nearest to `from` in direction `dir`, within a ±56° cone; sideways distance counts three times,
- * so the same row wins over a nearer diagonal. Null when none.
- */
+/** The free tile nearest to `from` in `dir` (docs/client.md, "Keyboard"), or null. */
 export function nearestFree(s: HeadlessState, from: number, dir: Dir): number | null {
   const [fx, fy] = tileCentre(s, from);
   const [ux, uy] = dir === 'left' ? [-1, 0] : dir === 'right' ? [1, 0] : dir === 'up' ? [0, -1] : [0, 1];
@@ -469,7 +451,7 @@ export function closestFree(s: HeadlessState, from: number): number | null {
   for (let i = 0; i < s.free.length; i++) {
     if (!s.free[i] || i === from) continue;
     const [x, y] = tileCentre(s, i);
-    const distance = Math.hypot(x - fx, (y - fy) * 1.33); // rows are taller than columns are wide
+    const distance = Math.hypot(x - fx, (y - fy) * 1.33); // rows are taller
     if (distance < bestDistance) [best, bestDistance] = [i, distance];
   }
   return best;

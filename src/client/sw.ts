@@ -1,16 +1,12 @@
-/**
- * The service worker (/sw.js, scope /): the game without a network. Pages are network first, hashed assets cache
- * first, the API never cached; each build has its own cache. What is kept and when: docs/client.md, "Offline and
- * installable" (the contract: docs/contracts.md, "Offline and installable").
- */
+/** The service worker (/sw.js): the game without a network (docs/client.md, "Offline and installable"). */
 
 interface Build {
   readonly version: string; // the build's hash
-  readonly precache: readonly string[]; // paths kept at install
+  readonly precache: readonly string[];
 }
-declare const BUILD: Build; // written in front of this script by the server (routes/offline.ts)
+declare const BUILD: Build; // prepended by routes/offline.ts
 
-// The worker global scope as this script uses it (the DOM lib has no worker types).
+// The worker scope as used here (the DOM lib has no worker types).
 interface ExtendableEvent extends Event {
   waitUntil(promise: Promise<unknown>): void;
 }
@@ -29,13 +25,13 @@ const sw = globalThis as unknown as Scope;
 
 const PREFIX = 'mahjong-';
 const CACHE = `${PREFIX}${BUILD.version}`;
-const DEALS_CACHE = 'mahjong-deals'; // shell.ts's deals, kept across builds
+const DEALS_CACHE = 'mahjong-deals'; // kept across builds
 const OFFLINE_PAGE = '/offline';
-const KEPT_PAGES = new Set(['/', '/stats', '/daily', '/layouts/editor']); // pages kept as last seen, for use offline
+const KEPT_PAGES = new Set(['/', '/stats', '/daily', '/layouts/editor']); // as last seen
 const PRECACHE = new Set(BUILD.precache);
-const LANG_NOTE = '/__kept-language'; // its body: the kept pages' language
-const LANGUAGE_PAGES = ['/', OFFLINE_PAGE, '/manifest.webmanifest']; // kept at install, in the player's language
-const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // as the server's (services/seeds.ts)
+const LANG_NOTE = '/__kept-language'; // body: the kept pages' language
+const LANGUAGE_PAGES = ['/', OFFLINE_PAGE, '/manifest.webmanifest'];
+const SEED_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'; // services/seeds.ts
 
 sw.addEventListener('install', (event) => {
   event.waitUntil(
@@ -88,7 +84,7 @@ async function keepLanguage(cache: Cache, lang: string): Promise<void> {
   const was = noted ? await noted.text() : null;
   if (was === lang) return;
   await cache.put(LANG_NOTE, new Response(lang));
-  if (was === null) return; // the install's pages came in this request's language
+  if (was === null) return;
   await Promise.all([...KEPT_PAGES].map((path) => cache.delete(path)));
   await Promise.all(
     LANGUAGE_PAGES.map((path) =>
@@ -104,12 +100,12 @@ async function page(request: Request, url: URL, event: ExtendableEvent): Promise
   try {
     const response = await fetch(request);
     const lang = response.headers.get('content-language');
-    if (response.ok && lang) event.waitUntil(keepLanguage(cache, lang)); // after the page, not before
+    if (response.ok && lang) event.waitUntil(keepLanguage(cache, lang));
     if (response.ok && KEPT_PAGES.has(url.pathname) && url.search === '')
       await cache.put(url.pathname, response.clone());
     return response;
   } catch {
-    // offline: the pages this browser can show by itself
+    // offline
   }
   const path = url.pathname;
   if (/^\/play\/[^/]+$/.test(path)) return Response.redirect(`${url.origin}${path}/${randomSeed()}${url.search}`, 302);

@@ -1,8 +1,6 @@
 /**
- * The move log between the board and the server: moves are played locally, kept in localStorage until the
- * server has them, and sent in idempotent batches that say where they start. Nothing here drops a move or
- * reloads the page. Batching, retries and conflicts: docs/client.md, "Server sync" (the contract:
- * docs/contract-board.md, "Client ⇄ API").
+ * The move log between board and server: kept in localStorage until the server has it, sent in idempotent
+ * batches; never drops a move. docs/client.md, "Server sync"; docs/contract-board.md, "Client ⇄ API".
  */
 import { applyMoves, isBoardMove, isSameMove, newGame, type Deal, type Move, type Status } from '../engine/index.ts';
 import { MAX_PLAY_MS, type DealKey, type MovesAnswer } from '../shared/api.ts';
@@ -13,10 +11,10 @@ export type { DealKey, MovesAnswer };
 export type SyncStatus =
   | 'idle' // nothing played yet
   | 'saved' // the server has every move
-  | 'saving' // waiting for the next batch or on the way
-  | 'offline' // no answer: will send when the network is back
-  | 'busy' // 429 or 5xx: will send after
-  | 'refused'; // a bug of ours: kept here, tried again later
+  | 'saving'
+  | 'offline' // no answer
+  | 'busy' // 429 or 5xx
+  | 'refused'; // a bug of ours: kept, retried later
 
 /** The save indicator's catalog keys (docs/i18n.md); idle says nothing. */
 export const STATUS_KEYS: Record<SyncStatus, string | null> = {
@@ -29,10 +27,10 @@ export const STATUS_KEYS: Record<SyncStatus, string | null> = {
 };
 
 export interface SyncHooks {
-  created(id: string): void; // the server made a game for the log
-  status(status: SyncStatus): void; // the save indicator changed
+  created(id: string): void;
+  status(status: SyncStatus): void;
   saved(answer: MovesAnswer, complete: boolean): void; // complete: the server has the whole log
-  conflict(log: readonly Move[], message: string): void; // show the server's position
+  conflict(log: readonly Move[], message: string): void;
 }
 
 /** Strings kept across page loads (localStorage); failures are quiet. */
@@ -49,9 +47,9 @@ export interface SyncEnv {
   readonly store: KeptStore | null;
   readonly now: () => number; // ms epoch
   readonly random: () => number; // [0, 1), for jitter
-  readonly online: () => boolean; // navigator.onLine
-  readonly setTimer: (run: () => void, ms: number) => unknown; // setTimeout
-  readonly clearTimer: (timer: unknown) => void; // clearTimeout
+  readonly online: () => boolean;
+  readonly setTimer: (run: () => void, ms: number) => unknown;
+  readonly clearTimer: (timer: unknown) => void;
 }
 
 /** A game's log as kept in storage. */
@@ -59,41 +57,41 @@ interface Kept {
   readonly v: 1;
   readonly gameId: string | null; // null until the server made the game
   readonly log: readonly Move[];
-  readonly acked: number; // as of this write
+  readonly acked: number;
   readonly savedAt: number; // ms epoch
-  readonly status?: Status; // absent in older stored logs
-  readonly playMs?: number; // absent in older stored logs
+  readonly status?: Status; // absent in older logs
+  readonly playMs?: number; // absent in older logs
 }
 
 export interface Sync {
   readonly deal: DealKey;
-  readonly key: string; // this deal's, or a race's game's (SyncOptions)
-  readonly batchMs: number; // ms
-  readonly challenge: string | null; // its id, sent when the game is made
+  readonly key: string;
+  readonly batchMs: number;
+  readonly challenge: string | null;
   gameId: string | null;
-  log: readonly Move[]; // the whole local log
+  log: readonly Move[];
   acked: number;
-  position: Status; // after `log`, as the page played it
-  playMs: number | null; // the player's clock after `log`; null: not known
+  position: Status; // after `log`
+  playMs: number | null; // the player's clock after `log`
   status: SyncStatus;
-  won: boolean; // the server said the game is won
+  won: boolean;
   inFlight: boolean;
   again: boolean; // send again when the request in flight returns
-  failures: number; // failed attempts in a row
+  failures: number; // in a row
   restarts: number; // games made again after a 404/403, against loops
-  timer: unknown; // from env.setTimer; null when none
-  flight: Promise<void> | null; // tests await it
-  dueAt: number | null; // when the timer fires, ms epoch
+  timer: unknown;
+  flight: Promise<void> | null;
+  dueAt: number | null; // ms epoch
   readonly hooks: SyncHooks;
   readonly env: SyncEnv;
 }
 
-export const BATCH_MS = 8000; // ms
+export const BATCH_MS = 8000;
 export const MAX_WAITING = 40; // send at once when this many moves wait
-export const MAX_BATCH = 200; // the server takes 500; keepalive bodies must stay under 64 KB
-const BACKOFF_MS = 1000; // ms; doubles up to MAX_BACKOFF_MS
+export const MAX_BATCH = 200; // keepalive bodies must stay under 64 KB
+const BACKOFF_MS = 1000; // doubles up to MAX_BACKOFF_MS
 const MAX_BACKOFF_MS = 60_000;
-const KEEP_DAYS = 30; // older stored logs are dropped at the next load
+const KEEP_DAYS = 30;
 
 const KEY_PREFIX = 'mahjong:moves:';
 
@@ -153,7 +151,7 @@ function keep(sync: Sync): void {
       store.set(sync.key, JSON.stringify(kept));
     }
   } catch {
-    // storage full or forbidden (private windows): the moves still go to the server
+    // storage full or forbidden: the moves still go to the server
   }
 }
 
@@ -198,15 +196,12 @@ function makeSync(
 
 /** A race's or a challenge's game: its own stored log, and for a challenge the id it answers. */
 export interface SyncOptions {
-  readonly key?: string; // not the deal's unfinished game
-  readonly batchMs?: number; // default BATCH_MS
-  readonly challenge?: string; // made as the answer to that challenge
+  readonly key?: string;
+  readonly batchMs?: number;
+  readonly challenge?: string; // the challenge it answers
 }
 
-/**
- * The sync of a deal's game, reconciling the server's unfinished game (`server`, or null) with a stored log.
- * `sync.log` is the longer of the two when stored moves had not reached the server (they are sent at once).
- */
+/** The sync of a deal's game: the server's unfinished game or a longer stored log (sent at once). */
 export function openSync(
   deal: Deal,
   server: { readonly id: string; readonly log: readonly Move[] } | null,
@@ -219,7 +214,7 @@ export function openSync(
   const kept = readKept(env, options.key ?? storageKey(deal));
   if (kept && replays(deal, kept.log)) {
     if (kept.gameId !== null && kept.gameId !== server?.id) {
-      // A game the page does not show (finished since, or replaced): its server copy decides.
+      // A game the page does not show: its server copy decides.
       game = { id: kept.gameId, log: kept.log, acked: kept.acked, position: kept.status, playMs: kept.playMs };
     } else if (kept.log.length > serverLog.length && extendsLog(serverLog, kept.log)) {
       game = {
@@ -229,10 +224,10 @@ export function openSync(
         position: kept.status,
         playMs: kept.playMs,
       };
-    } // else the server's game stands (another tab went on)
+    }
   }
   const sync = makeSync(deal, game, hooks, env, options);
-  keep(sync); // or cleared when the server has it all
+  keep(sync);
   if (sync.acked < sync.log.length) send(sync);
   return sync;
 }
@@ -241,13 +236,13 @@ const QUIET: SyncHooks = { created() {}, status() {}, saved() {}, conflict() {} 
 
 /** A game stored in this browser that the server does not have whole yet. */
 export interface WaitingGame {
-  readonly key: string; // storage key
+  readonly key: string;
   readonly deal: DealKey;
   readonly gameId: string | null; // null: played offline from the start
   readonly moves: number;
-  readonly waiting: number; // moves the server has not acknowledged
-  readonly status: Status; // as played here
-  readonly savedAt: number; // ms epoch
+  readonly waiting: number; // not acknowledged
+  readonly status: Status;
+  readonly savedAt: number;
 }
 
 /** The games waiting in storage, newest first, leaving out the storage key `except`. */
@@ -398,7 +393,7 @@ async function post(sync: Sync, url: string, body: unknown): Promise<Reply> {
 function retry(sync: Sync, status: SyncStatus, retryAfterMs: number | null): void {
   sync.failures++;
   const backoff = Math.min(MAX_BACKOFF_MS, BACKOFF_MS * 2 ** Math.min(sync.failures - 1, 10));
-  const jitter = 0.5 + sync.env.random(); // spreads the retries of many pages
+  const jitter = 0.5 + sync.env.random();
   setStatus(sync, status);
   clearTimer(sync);
   sendIn(sync, Math.round((retryAfterMs ?? backoff) * (retryAfterMs === null ? jitter : 1) + sync.env.random() * 250));
@@ -450,14 +445,14 @@ async function run(sync: Sync): Promise<void> {
     if (!sent.ok) {
       const refusal = sent.refusal;
       if (refusal?.status === 409 && refusal.code === 'ERR_MOVE_GAP' && Number(refusal.body.moves) < at) {
-        sync.acked = Number(refusal.body.moves); // the server lost moves it had taken: send them again
+        sync.acked = Number(refusal.body.moves); // the server lost moves: resend
         continue;
       }
       return failed(sync, refusal);
     }
     const answer = sent.body as MovesAnswer;
     if (answer.moves > at + batch.length && answer.moves > sync.acked && Array.isArray(answer.log)) {
-      // The server had these moves and more that this page never sent: another tab played on.
+      // Another tab played on.
       return adoptServerLog(sync, answer.log, 'this game was played on in another tab or window', false);
     }
     sync.acked = Math.max(sync.acked, at + batch.length);
@@ -484,12 +479,12 @@ function adoptServerLog(sync: Sync, log: readonly Move[], message: string, won: 
 
 /** A failed request: retry, start the game again, or take the server's log. */
 function failed(sync: Sync, refusal: Refusal | null): void {
-  // No answer at all is offline to the player, whatever navigator.onLine says; "busy" is a server asking us to wait.
+  // No answer is offline, whatever navigator.onLine says.
   if (refusal === null) return retry(sync, 'offline', null);
   const { status } = refusal;
   if (status === 429 || status >= 500) return retry(sync, 'busy', refusal.retryAfterMs);
   if ((status === 404 || status === 403) && sync.gameId !== null && sync.restarts < 2) {
-    // The game is gone or not this player's (new database, cleared cookie): the log becomes a new game.
+    // Game gone or not this player's: the log becomes a new game.
     sync.restarts++;
     sync.gameId = null;
     sync.acked = 0;
@@ -499,5 +494,5 @@ function failed(sync: Sync, refusal: Refusal | null): void {
   }
   if (status === 409 && Array.isArray(refusal.body.log))
     return adoptServerLog(sync, refusal.body.log as Move[], refusal.message, refusal.code === 'ERR_GAME_FINISHED');
-  retry(sync, 'refused', null); // unexpected: keep the moves, try again later
+  retry(sync, 'refused', null);
 }

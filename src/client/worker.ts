@@ -43,7 +43,7 @@ export type WorkerAnswer =
       readonly kind: 'check';
       readonly result: string;
       readonly undoSteps: number | null;
-      readonly lost?: LostAnswer | null; // with a no: the losing move and why (engine explain.ts)
+      readonly lost?: LostAnswer | null; // with a no (explain.ts)
     }
   | { readonly id: number; readonly kind: 'deal'; readonly deal: Deal; readonly name: string }
   | { readonly id: number; readonly kind: 'error'; readonly message: string };
@@ -51,11 +51,11 @@ export type WorkerAnswer =
 /** Where and why the win was lost. */
 export interface LostAnswer {
   readonly at: number; // board moves before the losing match
-  readonly move: Pair; // the losing match
-  readonly faces: readonly [Face, Face]; // its faces
+  readonly move: Pair;
+  readonly faces: readonly [Face, Face];
   readonly reason: string; // a code of REASONS
-  readonly tiles: readonly number[]; // the reason's tiles
-  readonly named: readonly number[]; // those whose faces the reason names
+  readonly tiles: readonly number[];
+  readonly named: readonly number[]; // tiles whose faces the reason names
 }
 
 /** The losing move of a game lost `undoSteps` undo steps ago, and its reason; null if none. */
@@ -69,9 +69,9 @@ function lostOf(game: Game, undoSteps: number | null): LostAnswer | null {
   return { at: lostWin.at, move: lostWin.move, faces, reason: e.reason, tiles: e.tiles, named: e.named };
 }
 
-// Solver nodes per position: the study's budget, which settles random turtle games (npm run bench, section e).
+// Solver nodes per position: the study's budget.
 const HINT_BUDGET = SOLVE_BUDGET;
-const CHECK_BUDGET = SOLVE_BUDGET; // per position looked at (about 8 with the undo search)
+const CHECK_BUDGET = SOLVE_BUDGET;
 
 /** The last position proved lost; positions reached from it by matches alone are lost too. */
 let lost: { readonly deal: Deal; readonly log: readonly Move[]; readonly undoSteps: number | null } | null = null;
@@ -88,7 +88,7 @@ const sameDeal = (a: Deal, b: Deal): boolean =>
 const sameMove = (a: Move, b: Move): boolean =>
   a.type === b.type && (a.type !== 'match' || (b.type === 'match' && a.a === b.a && a.b === b.b));
 
-/** When `log` is the lost log plus matches, hints and checks only: the matches since and known undo steps; else null. */
+/** When `log` extends the lost log by matches, hints and checks only: the matches since; else null. */
 function sinceLost(
   deal: Deal,
   log: readonly Move[],
@@ -109,7 +109,7 @@ export function answer(req: WorkerRequest): WorkerAnswer {
   if (req.kind === 'deal') {
     const layout = layoutById(req.layout);
     if (!layout) return { id: req.id, kind: 'error', message: `there is no built-in layout called ${req.layout}` };
-    const made = deal(layout, req.seed, req.mode); // as the server's dealer (services/deal-worker.ts)
+    const made = deal(layout, req.seed, req.mode);
     if (!made.ok) return { id: req.id, kind: 'error', message: made.message };
     return { id: req.id, kind: 'deal', deal: made.value.deal, name: layout.name };
   }
@@ -117,7 +117,7 @@ export function answer(req: WorkerRequest): WorkerAnswer {
   if (!game.ok) return { id: req.id, kind: 'error', message: game.message };
   const since = sinceLost(req.deal, req.log);
   if (req.kind === 'hint') {
-    // Lost: any pair, as hintFor answers when no pair keeps it winnable.
+    // Lost: any pair, as hintFor does.
     if (since)
       return {
         id: req.id,

@@ -1,12 +1,9 @@
-/**
- * The board's zoom levels as arithmetic on tile widths (CSS px): `null` is fitted, else a tile width. render.ts
- * applies them; the steps: docs/client.md, "Zoom and pan (phones)".
- */
+/** Zoom levels as tile widths in CSS px, null fitted (docs/client.md, "Zoom and pan (phones)"). */
 
-export const COMFORT = 44; // CSS px: the first step in (a 44 × 59 touch target)
+export const COMFORT = 44; // the first step in
 export const STEP = 1.25;
-export const MAX_TILE = 120; // the largest tile width; in CSS px
-const SNAP = 1.04; // within 4% of the fitted size is fitted
+export const MAX_TILE = 120;
+const SNAP = 1.04;
 
 export function zoomIn(zoom: number | null, fitTile: number): number | null {
   const tile = zoom ?? fitTile;

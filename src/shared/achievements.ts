@@ -1,7 +1,4 @@
-/**
- * Each achievement's name and rule keys (docs/server.md, "Achievements"), formatted by the stats page and the
- * win panel alike. The rules are in src/server/stores/achievements.ts.
- */
+/** Each achievement's catalog keys (docs/server.md, "Achievements"); rules: src/server/stores/achievements.ts. */
 export interface AchievementKeys {
   readonly name: string;
   readonly rule: string;

@@ -1,7 +1,6 @@
 /**
- * The JSON API's success answers, the one source of their shapes: routes declare them (so the serializer and
- * /api/openapi.json follow) and code uses their inferred types. Unnamed keys pass, so the OpenAPI test catches a
- * key a schema lacks. The client imports types only: zod stays out of the page.
+ * The JSON API's success answers, the one source of their shapes (docs/http.md, "The API description"). The
+ * client imports types only: zod stays out of the page.
  */
 import { z } from 'zod';
 import { BANDS, FACES, HEARD, MODES, REASONS, STATUSES } from '../engine/index.ts';
@@ -36,7 +35,7 @@ export const LoggedMoveSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('check'), heard: z.enum(HEARD) }),
 ]);
 
-/** One line of a deal's record: a player's best ranked time on it. */
+/** A player's best ranked time on a deal. */
 export const RecordLineSchema = z.looseObject({
   name: z.string().nullable().describe("the player's name on tables; null: anonymous"),
   timeMs: Int.describe('the ranked time, server clock'),
@@ -44,7 +43,7 @@ export const RecordLineSchema = z.looseObject({
   you: z.boolean().describe("the asking player's own line"),
 });
 
-/** A deal's own record (the play page's `#deal-stats`). */
+/** A deal's own record. */
 export const DealRecordSchema = z.looseObject({
   opened: Int,
   won: Int,
@@ -92,7 +91,7 @@ export const WinExtrasSchema = z.looseObject({
   achievements: z.array(EarnedSchema).readonly().describe('what this win earned'),
 });
 
-/** POST /api/games/:id/moves: the position after the batch; a repeat's log; a win's extras. */
+/** POST /api/games/:id/moves. */
 export const MovesAnswerSchema = GameAnswerSchema.extend({
   log: z.array(LoggedMoveSchema).readonly().optional().describe("the server's log, when it had moves past the batch"),
   ...WinExtrasSchema.partial().shape,
@@ -103,7 +102,7 @@ export const LayoutListSchema = z.array(
   z.looseObject({ id: z.string(), name: z.string(), tiles: z.number().int(), family: z.string() }),
 );
 
-/** GET /api/layouts/:id: what a browser needs to deal any seed. */
+/** GET /api/layouts/:id. */
 export const LayoutSlotsSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
@@ -162,7 +161,7 @@ export const HistoryEntrySchema = z.looseObject({
   ),
 });
 
-/** One of the player's challenge links and how it went (services/challenges.ts sentList; the stats page's list). */
+/** A sent challenge link and how it went. */
 export const SentChallengeSchema = z.looseObject({
   id: z.string().describe("the challenge's id"),
   url: z

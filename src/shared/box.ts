@@ -1,17 +1,14 @@
-/**
- * The board's box in tile widths (public/css/board.css), written into the page by the server so the board has
- * its final size at first paint. Every slot counts, removed or not, so the board never moves.
- */
+/** The board's box in tile widths (docs/client.md, "Sizes and the 3D stack"); every slot counts. */
 
-export const DEPTH = 0.13; // tile widths (board.css)
-const LIFT = 0.08; // room for a lifted tile's shift up-left; tile widths
-const SHADOW = 0.12; // room for the shadow down-right; tile widths
+export const DEPTH = 0.13; // board.css
+const LIFT = 0.08; // a lifted tile's shift up-left
+const SHADOW = 0.12; // down-right
 
 export interface Box {
   readonly ox: number; // added to every tile's left
-  readonly oy: number; // added to every tile's top
-  readonly bw: number; // board width
-  readonly bh: number; // board height
+  readonly oy: number;
+  readonly bw: number;
+  readonly bh: number;
 }
 
 /** The exact box of slots at half-tile (x, y, z), (minX, minY) being the extent's corner. */

@@ -1,4 +1,4 @@
-/** Why the win was lost, in words (docs/coach.md), for the play page's check and the replay page alike. */
+/** Why the win was lost, in words (docs/coach.md). */
 import { faceMessage, type Format } from './i18n.ts';
 
 /** The message of each reason (engine REASONS). */
@@ -10,10 +10,10 @@ const REASON_KEYS: Readonly<Record<string, string>> = {
   none: 'client.reason.none',
 };
 
-/** The reason's code, the losing match's faces and number, and the face the reason names. */
+/** A lost win's reason and losing match. */
 export interface LossWords {
   readonly reason: string; // a code of REASONS
-  readonly faces: readonly [string, string]; // the losing match's faces
+  readonly faces: readonly [string, string];
   readonly at: number; // the losing match is move at + 1
   readonly named: string | null;
 }
@@ -27,7 +27,7 @@ const SHORT_KEYS: Readonly<Record<string, string>> = {
   none: 'stats.lostWhy.none',
 };
 
-/** The tiles a reason names as a group: "Red dragon tiles", or "flowers"/"seasons" (any two of those match). */
+/** The tiles a reason names as a group: "Red dragon tiles", "flowers". */
 export function groupText(t: Format, face: string | null): string {
   if (face === null) return '';
   if (face[0] === 'f') return t('client.reason.flowers');
@@ -35,7 +35,7 @@ export function groupText(t: Format, face: string | null): string {
   return t('client.reason.tiles', { face: t(...faceMessage(face)) });
 }
 
-/** "Matching Red dragon with Red dragon (move 12) lost it: …", in the language of `t`. */
+/** "Matching Red dragon with Red dragon (move 12) lost it: …". */
 export function reasonText(t: Format, words: LossWords): string {
   const name = (face: string): string => t(...faceMessage(face));
   return t(REASON_KEYS[words.reason] ?? 'client.reason.none', {

@@ -1,14 +1,14 @@
-/** What pages, API answers and the browser show alike: clean wins, times, a deal's links. No DOM, Node or clock. */
+/** What server and browser show alike: clean wins, times, links. No DOM, Node or clock. */
 import type { Band, Mode } from '../engine/index.ts';
 
-/** A game's help counters (engine Game, stored game row, stats summary). */
+/** A game's help counters. */
 export interface HelpCounts {
   readonly hints: number;
   readonly shuffles: number;
   readonly undos: number;
 }
 
-/** A clean win has no hint, shuffle or undo (docs/contracts.md, "Undo, redo, counters and the end of a game"). */
+/** A clean win has no hint, shuffle or undo. */
 export const isCleanWin = (game: HelpCounts): boolean => game.hints === 0 && game.shuffles === 0 && game.undos === 0;
 
 /** 75_000 → '1:15'; 3_725_000 → '1:02:05'; no time (null, negative) → '–'. */
@@ -23,7 +23,7 @@ export function formatTime(ms: number | null): string {
 
 const modeQuery = (mode: Mode): string => (mode === 'classic' ? '?mode=classic' : '');
 
-/** A deal's link: /play/<layout>/<seed>[?mode=classic] (docs/contracts.md, "Pages"). */
+/** A deal's link (docs/contracts.md, "Pages"). */
 export const dealUrl = (layout: string, seed: string, mode: Mode): string =>
   `/play/${encodeURIComponent(layout)}/${encodeURIComponent(seed)}${modeQuery(mode)}`;
 
@@ -33,6 +33,6 @@ export const newDealUrl = (layout: string, mode: Mode, band?: Band): string =>
     ? `/play/${encodeURIComponent(layout)}${modeQuery(mode)}`
     : `/play/${encodeURIComponent(layout)}?difficulty=${band}${mode === 'classic' ? '&mode=classic' : ''}`;
 
-/** A deal's API address (the browser's cache key of it). */
+/** A deal's API address (also the browser's cache key). */
 export const dealApiUrl = (layout: string, seed: string, mode: Mode): string =>
   `/api/deals/${encodeURIComponent(layout)}/${encodeURIComponent(seed)}${modeQuery(mode)}`;

@@ -1,9 +1,5 @@
-/**
- * The layout editor's draft, defined once for the server's rendering and the editor's script: its tiles (in half
- * tiles), layer and name, what a click does, its address code and "can this be cleared?". The rules:
- * docs/server.md, "Your own layouts".
- */
-// From the engine's modules, not its index, which would pull every built-in layout into the editor's script.
+/** The layout editor's draft, for server and script alike (docs/server.md, "Your own layouts"). */
+// Not the engine's index, which would pull every built-in layout into the script.
 import {
   LayoutError,
   MAX_LAYER,
@@ -18,18 +14,19 @@ import { makeRng } from '../engine/rng.ts';
 import type { Slot } from '../engine/types.ts';
 import type { Format } from './i18n.ts';
 
-export const EDITOR_MIN = { width: 36, height: 20 } as const; // half tiles
-export const EDITOR_MAX = { width: 64, height: 40 } as const; // the largest grid; in half tiles
-export const EDITOR_MARGIN = 4; // half tiles kept empty right of and below the tiles
-export const EDITOR_INSET = 2; // half tiles an opened layout is moved in from the corner
+// Sizes in half tiles.
+export const EDITOR_MIN = { width: 36, height: 20 } as const;
+export const EDITOR_MAX = { width: 64, height: 40 } as const;
+export const EDITOR_MARGIN = 4; // kept empty right of and below the tiles
+export const EDITOR_INSET = 2; // an opened layout moved in from the corner
 export const EDITOR_NAME_MAX = 40;
 export const MAX_CODE = 4 * MAX_TILES;
 
 /** A layout being drawn. */
 export interface Draft {
-  readonly slots: readonly Slot[]; // canonical slot order
-  readonly z: number; // 0 at the bottom
-  readonly name: string; // '' until named
+  readonly slots: readonly Slot[]; // canonical order
+  readonly z: number;
+  readonly name: string;
 }
 
 export const EMPTY_DRAFT: Draft = { slots: [], z: 0, name: '' };
@@ -41,7 +38,7 @@ const VALUE = new Map([...ALPHABET].map((c, i) => [c, i]));
 export function makeDraftCode(slots: readonly Slot[]): string {
   let out = '';
   for (const s of sortSlots(slots)) {
-    const n = (s.x << 16) | (s.y << 8) | s.z; // 24 bits: four characters of six
+    const n = (s.x << 16) | (s.y << 8) | s.z;
     out += ALPHABET[(n >> 18) & 63]! + ALPHABET[(n >> 12) & 63]! + ALPHABET[(n >> 6) & 63]! + ALPHABET[n & 63]!;
   }
   return out;
@@ -50,7 +47,7 @@ export function makeDraftCode(slots: readonly Slot[]): string {
 export type CodeResult =
   { readonly ok: true; readonly slots: Slot[] } | { readonly ok: false; readonly message: string };
 
-/** The tiles of a draft's code, or a message (a damaged or made-up address). */
+/** The tiles of a draft's code, or a message. */
 export function parseDraftCode(code: string): CodeResult {
   const fail = (message: string): CodeResult => ({ ok: false, message });
   if (code.length > MAX_CODE) return fail(`the layout in this address has more than ${MAX_TILES} tiles`);
@@ -76,7 +73,7 @@ export function parseDraftCode(code: string): CodeResult {
   return { ok: true, slots: sortSlots(slots) };
 }
 
-/** The grid a draft needs, in half tiles: its tiles plus the margin, within EDITOR_MIN and EDITOR_MAX. */
+/** The grid a draft needs, with the margin, within EDITOR_MIN and EDITOR_MAX. */
 export function gridOf(slots: readonly Slot[]): { readonly width: number; readonly height: number } {
   let right = 0;
   let bottom = 0;
@@ -91,7 +88,7 @@ export function gridOf(slots: readonly Slot[]): { readonly width: number; readon
   };
 }
 
-/** The highest layer a draft may edit: one above its top tile, at most MAX_LAYER. */
+/** The highest layer a draft may edit. */
 export const topLayerOf = (slots: readonly Slot[]): number =>
   Math.min(
     MAX_LAYER,
@@ -106,13 +103,13 @@ export function tileAt(slots: readonly Slot[], x: number, y: number, z: number):
   return -1;
 }
 
-/** Why an edit was refused (English `message`; `EDIT_KEYS` names what players read). */
+/** Why an edit was refused (English; players read `EDIT_KEYS`). */
 export type EditRefusal = 'too-many' | 'no-cell' | 'grid-end' | 'edge';
 export type DraftEdit =
   | { readonly ok: true; readonly draft: Draft }
   | { readonly ok: false; readonly reason: EditRefusal; readonly message: string };
 
-/** Each refusal's catalog key (docs/i18n.md), with values `max`, `width` and `height`. */
+/** Each refusal's catalog key (docs/i18n.md). */
 export const EDIT_KEYS: Readonly<Record<EditRefusal, string>> = {
   'too-many': 'client.editor.tooMany',
   'no-cell': 'client.editor.noCell',
@@ -123,7 +120,7 @@ export const EDIT_KEYS: Readonly<Record<EditRefusal, string>> = {
 export const editMessage = (t: Format, reason: EditRefusal): string =>
   t(EDIT_KEYS[reason], { max: MAX_TILES, width: EDITOR_MAX.width, height: EDITOR_MAX.height });
 
-/** A click on cell (x, y): removes the layer's tile there, or places one with its top-left quarter on it. */
+/** A click on cell (x, y): removes the layer's tile there, or places one whose top-left quarter it is. */
 export function toggleCell(draft: Draft, x: number, y: number): DraftEdit {
   const at = tileAt(draft.slots, x, y, draft.z);
   if (at >= 0) return { ok: true, draft: { ...draft, slots: draft.slots.filter((_, i) => i !== at) } };
@@ -144,12 +141,12 @@ export function toggleCell(draft: Draft, x: number, y: number): DraftEdit {
   return { ok: true, draft: { ...draft, slots: sortSlots([...draft.slots, { x, y, z: draft.z }]) } };
 }
 
-/** The draft one layer up (at most one above its top tile) or down. */
+/** The draft one layer up or down. */
 export function changeLayer(draft: Draft, dz: -1 | 1): Draft {
   return { ...draft, z: Math.max(0, Math.min(topLayerOf(draft.slots), draft.z + dz)) };
 }
 
-/** The tiles moved by (dx, dy) half tiles, unless one would leave the grid. */
+/** The tiles moved by (dx, dy), unless one would leave the grid. */
 export function moveDraft(draft: Draft, dx: number, dy: number): DraftEdit {
   const moved = draft.slots.map((s) => ({ x: s.x + dx, y: s.y + dy, z: s.z }));
   if (moved.some((s) => s.x < 0 || s.y < 0 || s.x > EDITOR_MAX.width - 2 || s.y > EDITOR_MAX.height - 2))
@@ -168,10 +165,10 @@ export function draftOf(slots: readonly Slot[], name: string): Draft | null {
   return { slots: sortSlots(moved), z: 0, name: name.slice(0, EDITOR_NAME_MAX) };
 }
 
-/** The query string of a draft's address, with its `?` (empty fields left out). */
+/** The query string of a draft's address, with its `?`. */
 export function draftQuery(draft: Draft): string {
   const params: string[] = [];
-  if (draft.slots.length > 0) params.push(`layout=${makeDraftCode(draft.slots)}`); // base64url: nothing to escape
+  if (draft.slots.length > 0) params.push(`layout=${makeDraftCode(draft.slots)}`);
   if (draft.z > 0) params.push(`z=${draft.z}`);
   if (draft.name !== '') params.push(`name=${encodeURIComponent(draft.name)}`);
   return params.length > 0 ? `?${params.join('&')}` : '';
@@ -187,10 +184,10 @@ export const cellsOf = (s: Slot): readonly (readonly [number, number])[] => [
 /** The indices of tiles that overlap another on their layer. */
 export function overlapping(slots: readonly Slot[]): Set<number> {
   const out = new Set<number>();
-  const cells = new Map<number, number>(); // cell key → the tile covering it
+  const cells = new Map<number, number>();
   slots.forEach((s, i) => {
     for (const [x, y] of cellsOf(s)) {
-      const key = (s.z * 512 + y) * 512 + x; // a cell is at most 256 across or down
+      const key = (s.z * 512 + y) * 512 + x;
       const other = cells.get(key);
       if (other !== undefined) out.add(other).add(i);
       else cells.set(key, i);
@@ -207,15 +204,12 @@ export type DraftCheck =
       readonly clearable: false;
       readonly reason: DraftReason;
       readonly message: string;
-      readonly tower?: { readonly chain: number; readonly count: number }; // a lone tower: its height, of how many tiles
+      readonly tower?: { readonly chain: number; readonly count: number }; // a lone tower
     };
 
-export const CHECK_SEED = 'editor'; // the same answer everywhere
+export const CHECK_SEED = 'editor';
 
-/**
- * Can these tiles be cleared? The engine's checks in turn, then the removal-order search with `budget` pairs
- * ('unknown' past it). Deterministic. `geom`: the slots' geometry, if the caller has it.
- */
+/** Can these tiles be cleared? The engine's checks, then a deterministic search of `budget` pairs. */
 export function checkDraft(slots: readonly Slot[], budget: number, geom?: Geometry): DraftCheck {
   const no = (reason: DraftReason, message: string): DraftCheck => ({ clearable: false, reason, message });
   if (slots.length === 0) return no('empty', 'place tiles on the grid to begin');
@@ -238,7 +232,6 @@ export function checkDraft(slots: readonly Slot[], budget: number, geom?: Geomet
   }
   const found = findRemovalOrder(geom, present, makeRng(CHECK_SEED), budget);
   if (found.ok) return { clearable: true };
-  // proved (no order empties it) or gave up at the budget
   if (found.message.includes(`within ${budget} steps`))
     return no(
       'unknown',
@@ -257,7 +250,7 @@ const REASON_KEYS: Readonly<Record<Exclude<DraftReason, 'empty'>, string>> = {
   unknown: 'client.editor.why.unknown',
 };
 
-/** A draft's status line in the language of `t`: its tile count and the check's answer. */
+/** A draft's status line: its tile count and the check's answer. */
 export function statusText(t: Format, tiles: number, check: DraftCheck | null, budget = 0): string {
   if (check === null) return t('client.editor.checking', { n: tiles });
   if (check.clearable) return t('client.editor.clearable', { n: tiles });

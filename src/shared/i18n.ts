@@ -1,7 +1,4 @@
-/**
- * The game's languages and how a request's is chosen (docs/i18n.md): a valid `lang` cookie, else the best of
- * `Accept-Language`, else English; anything not ours is ignored. Shared by server and browser; no DOM, no Node.
- */
+/** The game's languages and how a request's is chosen (docs/i18n.md); no DOM, no Node. */
 
 /** The picker's order; `en` is the source and fallback. */
 export const LANGS = [
@@ -30,7 +27,7 @@ export type Lang = (typeof LANGS)[number];
 export const DEFAULT_LANG: Lang = 'en';
 
 export const LANG_COOKIE = 'lang';
-export const LANG_MAX_AGE = 400 * 24 * 3600; // seconds; the longest a browser keeps a cookie
+export const LANG_MAX_AGE = 400 * 24 * 3600; // s, a browser's longest
 
 /** Each language's own name, as the picker shows it. */
 export const LANG_NAMES: Readonly<Record<Lang, string>> = {
@@ -60,22 +57,19 @@ const RTL: ReadonlySet<Lang> = new Set<Lang>(['ar', 'he']);
 
 export const dirOf = (lang: Lang): 'ltr' | 'rtl' => (RTL.has(lang) ? 'rtl' : 'ltr');
 
-/** The locale Intl formats with. Arabic keeps Latin digits, as the board's counters, times and seeds are. */
+/** The locale Intl formats with (Arabic keeps Latin digits, as seeds are). */
 export const localeOf = (lang: Lang): string => LOCALES[lang] ?? lang;
 
 const LOCALES: Partial<Record<Lang, string>> = { en: 'en-GB', ar: 'ar-u-nu-latn', zh: 'zh-Hans' }; // British English dates
 
 const KNOWN: ReadonlySet<string> = new Set(LANGS);
 
-/** One of ours, spelt exactly (`de`), else null: what a cookie or `?lang=` may hold. */
+/** One of ours, spelt exactly (`de`), else null. */
 export function langOf(value: unknown): Lang | null {
   return typeof value === 'string' && KNOWN.has(value) ? (value as Lang) : null;
 }
 
-/**
- * The language a BCP 47 tag asks for, by primary subtag (`pt-BR` → pt). Traditional Chinese is not ours, and
- * `iw`, `in` count as he, id (docs/i18n.md).
- */
+/** The language a BCP 47 tag asks for, by primary subtag (docs/i18n.md). */
 export function langOfTag(tag: string): Lang | null {
   const parts = tag.trim().toLowerCase().split(/[-_]/);
   let primary = parts[0] ?? '';
@@ -86,12 +80,12 @@ export function langOfTag(tag: string): Lang | null {
   return langOf(primary);
 }
 
-const MAX_HEADER = 1024; // characters looked at; browsers send under 200
+const MAX_HEADER = 1024; // characters looked at
 const MAX_RANGES = 32;
 const RANGE = /^[A-Za-z]{1,8}(?:[-_][A-Za-z0-9]{1,8})*$/;
 const QUALITY = /^[qQ]=(0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
 
-/** The best of ours for an `Accept-Language` header (RFC 9110 §12.5.4) by q-value, or null; bounded work. */
+/** The best of ours for an `Accept-Language` header by q-value, or null; bounded work. */
 export function negotiate(header: unknown): Lang | null {
   if (typeof header !== 'string' || header === '') return null;
   const ranges: { lang: Lang; q: number; at: number }[] = [];
@@ -99,12 +93,12 @@ export function negotiate(header: unknown): Lang | null {
   const items = header.slice(0, MAX_HEADER).split(',').slice(0, MAX_RANGES);
   items.forEach((item, at) => {
     const [range = '', ...params] = item.split(';').map((p) => p.trim());
-    if (!RANGE.test(range)) return; // '*', empty or malformed
+    if (!RANGE.test(range)) return;
     let q = 1;
     for (const p of params) {
       const m = QUALITY.exec(p);
       if (m) q = Number(m[1]);
-      else if (/^[qQ]=/.test(p)) return; // a malformed weight skips its range
+      else if (/^[qQ]=/.test(p)) return;
     }
     const lang = langOfTag(range);
     if (!lang) return;
@@ -125,10 +119,10 @@ export type MessageTag = (typeof MESSAGE_TAGS)[number];
 
 export type MessageValues = Readonly<Record<string, string | number>>;
 
-/** The browser's keys: the page embeds them pre-parsed. */
+/** The browser's keys, embedded pre-parsed. */
 export const CLIENT_PREFIX = 'client.';
 
-/** A face's name as a message key and values ('Bamboo 3': `client.face.bamboo`, n = 3). */
+/** A face's name as a message key and values. */
 export function faceMessage(face: string): [key: string, values: MessageValues] {
   const suit = face[0];
   const n = Number(face.slice(1));
@@ -158,7 +152,7 @@ const HONOUR_KEYS: Readonly<Record<string, string>> = {
   s4: 'client.face.s4',
 };
 
-/** A message formatter (the server's `Translator.t`, the browser's `t`). */
+/** A message formatter. */
 export type Format = (key: string, values?: MessageValues) => string;
 
 /** A tile's accessible name: 'East wind, blocked, selected'. */

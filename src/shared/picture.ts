@@ -1,10 +1,10 @@
-/** The home page's small layout picture: a portrait rectangle per tile, one <path> per layer, higher ones darker. */
+/** The home page's layout picture: one <path> per layer, higher ones darker. */
 import type { Geometry } from '../engine/layout.ts';
 
-const UX = 3; // units per half tile, across
-const UY = 4; // down (tiles are 3:4)
-const GAP = 0.6; // between neighbouring tiles
-const LIFT = 0.9; // up-left shift per layer
+const UX = 3; // units per half tile
+const UY = 4;
+const GAP = 0.6;
+const LIFT = 0.9; // per layer
 const LAYER_FILLS = ['#e9dcc0', '#d8c39b', '#c4a676', '#ae8a57', '#957044', '#7c5935'];
 
 const num = (n: number): string => String(Math.round(n * 10) / 10);
@@ -12,10 +12,10 @@ const num = (n: number): string => String(Math.round(n * 10) / 10);
 const escapeAttr = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
-/** A layout's picture without its name: the same in every language, so the server keeps one per layout. */
+/** A layout's picture without its name, so the server keeps one per layout. */
 export interface LayoutDrawing {
   readonly viewBox: string;
-  readonly body: string; // the layers' paths
+  readonly body: string;
 }
 
 export function layoutDrawing(geom: Geometry): LayoutDrawing {

@@ -1,11 +1,8 @@
-/**
- * The play page's switches in the unsigned `mj_prefs` cookie, words joined by dots, rendered by the server
- * (docs/client.md, "The menu's switches"): `timer-off`, `highlight-off`, a deal's pause, `tutorial-done`.
- */
+/** The play page's switches in the `mj_prefs` cookie (docs/client.md, "The menu's switches"). */
 import type { Mode } from '../engine/index.ts';
 
 export const PREFS_COOKIE = 'mj_prefs';
-export const PREFS_MAX_AGE_S = 400 * 86_400; // as long as a browser keeps a cookie
+export const PREFS_MAX_AGE_S = 400 * 86_400;
 
 /** The prefs cookie's value in a `Cookie` header or `document.cookie`, if there. */
 export function readPrefsCookie(cookies: string): string | undefined {
@@ -23,8 +20,8 @@ export const makePrefsCookie = (value: string): string =>
 export interface PlayPrefs {
   readonly timer: 'on' | 'off';
   readonly highlight: 'on' | 'off'; // `data-free` stays either way
-  readonly paused: boolean; // this deal was left paused
-  readonly tutorial?: 'done'; // the lesson never shows by itself again
+  readonly paused: boolean; // this deal's
+  readonly tutorial?: 'done';
 }
 
 export const TUTORIAL_DONE = 'tutorial-done';

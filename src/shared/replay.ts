@@ -1,19 +1,16 @@
-/**
- * A replay's frames, as the server's page and the browser's script both show them (docs/server.md, "Replays"):
- * what move k did and which pairs to mark. No DOM, no Node.
- */
+/** A replay's frames for the server's page and the script (docs/server.md, "Replays"). */
 import type { Face, Game, Move, Pair } from '../engine/index.ts';
 import { faceMessage, type Format } from './i18n.ts';
 
 /** Position k: the board after k moves, and what move k did. */
 export interface ReplayFrame {
-  readonly k: number; // 0 … moves
-  readonly moves: number; // the log's length
-  readonly removed: Pair | null; // taken off by move k: drawn as outlines
-  readonly restored: Pair | null; // put back by move k (an undo)
+  readonly k: number;
+  readonly moves: number;
+  readonly removed: Pair | null; // by move k: drawn as outlines
+  readonly restored: Pair | null; // by move k (an undo)
   readonly next: Pair | null; // taken off by move k + 1
   readonly what: What;
-  readonly cleared: boolean; // the board is empty after it
+  readonly cleared: boolean;
 }
 
 export type What =
