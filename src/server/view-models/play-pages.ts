@@ -1,11 +1,6 @@
 /**
- * The play page's kept bytes. A fresh board is the same for every visitor of a deal: its markup and #deal-data
- * are made once per deal and language (stored, or shown unstored to visitors without a cookie). So is the whole
- * page for everyone without a game of that deal: nothing on it is about the player, so it is kept too, per nav
- * state, prefs, theme and tile set (at most PAGES_PER_DEAL), as bytes split at RECORD_MARK, where each response
- * puts the player's part (the deal's record). All of it is bounded by bytes: a 1,000-tile deal's page is
- * ~250 KB, and eight of them per deal for 500 deals once took a gigabyte. Anything player-specific on the play
- * page must go through the resumed-game path.
+ * The play page's kept bytes: a deal's fresh board and the pages around it, bounded by bytes
+ * (docs/server.md, "Kept play pages"). Anything player-specific must go through the resumed-game path.
  */
 import type { FastifyReply } from 'fastify';
 import { availablePairs, type Game } from '../../engine/index.ts';
@@ -16,25 +11,25 @@ import { bufferBytes, CACHE_BUDGETS, flatString, HEAP, keyedRecordBytes, stringB
 import { dealData } from './board.ts';
 import { startOf } from './play.ts';
 
-export const RECORD_MARK = '<!--deal-record-->'; // where each response puts the player's part of a kept page
+export const RECORD_MARK = '<!--deal-record-->'; // where the player's part goes
 const PAGES_PER_DEAL = 8;
 
 export interface KeptPage {
   readonly head: Buffer; // the page up to RECORD_MARK
-  readonly tail: Buffer; // and after it
-  whole?: { readonly record: string; readonly bytes: Buffer }; // the page with the last record for visitors without a game
+  readonly tail: Buffer;
+  whole?: { readonly record: string; readonly bytes: Buffer }; // for visitors without a game
 }
 
-/** A deal's fresh board: its counters, markup and #deal-data, and the pages kept around it. */
+/** A deal's fresh board and the pages kept around it. */
 export interface FreshBoard {
   readonly left: number;
   readonly pairs: number;
-  readonly html: string; // the board partial
+  readonly html: string;
   readonly data: string; // #deal-data
-  readonly pages: Map<string, KeptPage>; // page key → the page around RECORD_MARK
+  readonly pages: Map<string, KeptPage>;
 }
 
-/** A kept page with the player's part (the deal's record) where RECORD_MARK was. */
+/** A kept page with the deal's record where RECORD_MARK was. */
 export function sendPage(reply: FastifyReply, page: KeptPage, record: string): FastifyReply {
   const bytes =
     page.whole?.record === record ? page.whole.bytes : Buffer.concat([page.head, Buffer.from(record), page.tail]);
@@ -70,13 +65,13 @@ export class PlayPages {
     return fresh;
   }
 
-  /** Keeps a rendered page of a fresh board (split at RECORD_MARK), if the deal has room for one more. */
+  /** Keeps a rendered page of a fresh board, if the deal has room for one more. */
   keep(shown: ShownDeal, lang: Lang, fresh: FreshBoard, pageKey: string, html: string): KeptPage {
     const at = html.indexOf(RECORD_MARK);
     const page = { head: Buffer.from(html.slice(0, at)), tail: Buffer.from(html.slice(at + RECORD_MARK.length)) };
     if (fresh.pages.size >= PAGES_PER_DEAL) return page;
     fresh.pages.set(pageKey, page);
-    // The page, and once more whole with the record of visitors without a game (keepWhole), ~4 KB of record.
+    // The page, and once more whole (keepWhole).
     const bytes = keyedRecordBytes(pageKey) + 2 * (bufferBytes(page.head) + bufferBytes(page.tail)) + 4096;
     this.boards.resize(boardKey(shown, lang), bytes);
     return page;
@@ -87,10 +82,7 @@ export class PlayPages {
 const boardKey = (shown: ShownDeal, lang: Lang): string =>
   `${shown.id ?? 'new'} ${shown.deal.layout}/${shown.deal.seed}/${shown.deal.mode} ${lang}`;
 
-/**
- * Keeps a kept page whole with `record`, the record every visitor without a game gets while it is kept
- * (services/first-shown.ts): those visitors are then sent the same bytes, no copy made.
- */
+/** Keeps a kept page whole with the record every visitor without a game gets, so they share its bytes. */
 export function keepWhole(page: KeptPage, record: string): void {
   if (page.whole?.record !== record)
     page.whole = { record, bytes: Buffer.concat([page.head, Buffer.from(record), page.tail]) };
