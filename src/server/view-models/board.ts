@@ -18,9 +18,9 @@ export interface BoardTile {
   readonly slot: number;
   readonly face: Face;
   readonly free: boolean;
-  readonly x: number; // minus the extent's minX; in half tiles
-  readonly y: number; // minus the extent's minY; in half tiles
-  readonly z: number; // layer
+  readonly x: number; // from the extent's minX; in half tiles
+  readonly y: number; // in half tiles
+  readonly z: number;
   readonly label: string;
   readonly hidden?: boolean; // removed (a replay's board)
   readonly mark?: 'next' | 'restored';
@@ -38,10 +38,10 @@ export interface BoardView {
   readonly status: Status;
   readonly width: number; // extent, in half tiles
   readonly height: number;
-  readonly depth: number; // layers
+  readonly depth: number;
   readonly box: Box; // in tile widths
   readonly left: number;
-  readonly pairs: number; // playable now
+  readonly pairs: number;
   readonly tiles: readonly BoardTile[];
   readonly ghosts: readonly Ghost[];
 }
@@ -49,12 +49,12 @@ export interface BoardView {
 /** What a replay's board shows besides a play page's. */
 export interface ReplayMarks {
   readonly next: Pair | null;
-  readonly restored: Pair | null; // put back by this move
-  readonly removed: Pair | null; // taken off by this move
+  readonly restored: Pair | null;
+  readonly removed: Pair | null;
   readonly reasonTiles?: readonly number[]; // at the first lost position
 }
 
-/** The board of a game's position: the tiles on it, or with `replay` every tile (removed ones hidden) and marks. */
+/** The board of a position; with `replay` every tile (removed ones hidden) and marks. */
 export function boardView(game: Game, t: Format, replay?: ReplayMarks): BoardView {
   const { minX, minY, width, height, depth } = game.geom.extent;
   const present = presenceOf(game);
@@ -109,7 +109,7 @@ export function boardView(game: Game, t: Format, replay?: ReplayMarks): BoardVie
 export interface GameData {
   readonly id: string;
   readonly log: readonly Move[];
-  readonly startedAt: number; // ms epoch, server clock
+  readonly startedAt: number; // ms epoch
   readonly status: Status;
   readonly playMs: number | null; // docs/fair-play.md
 }

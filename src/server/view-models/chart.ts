@@ -1,9 +1,6 @@
 /**
- * The stats page's chart of winning times, drawn on the server as SVG: one dot
- * per win (the latest CHART_WINS), oldest on the left, time going up; clean wins
- * are filled, others hollow; a line joins them. No chart library: a few nice
- * ticks and some arithmetic. Output contains numbers and the catalog's words only. Time runs left to right
- * in every language (`direction="ltr"`): it is a plot, not text; its dates and words are the page's language.
+ * The stats page's chart of winning times, drawn on the server as SVG: a dot per win (the latest CHART_WINS),
+ * clean wins filled. Time runs left to right in every language (`direction="ltr"`): it is a plot, not text.
  */
 import type { WinTime } from '../services/stats.ts';
 import { formatTime } from '../../shared/display.ts';

@@ -1,8 +1,4 @@
-/**
- * What a page's <head> tells search engines and link unfurlers (docs/contracts.md, "Finding the site and link
- * previews"): canonical address, language alternates and a board page's cards. Addresses come from PUBLIC_ORIGIN,
- * never the Host header; without it they are root-relative.
- */
+/** A page's <head> for search engines and unfurlers (docs/contracts.md, "Finding the site and link previews"). */
 import type { FastifyRequest } from 'fastify';
 import { facePairs, type Face, type Geometry } from '../../engine/index.ts';
 import { LANGS, type Lang } from '../../shared/i18n.ts';
@@ -18,18 +14,17 @@ export interface HeadLinks {
 export interface Preview {
   readonly title: string;
   readonly description: string;
-  readonly url: string; // no language
+  readonly url: string;
   readonly image: { readonly url: string; readonly width: number; readonly height: number; readonly alt: string };
 }
 
-/** The query keys that make another page; others are left out of the canonical. */
+/** The query keys kept in the canonical. */
 const PAGE_KEYS = new Set(['mode', 'move', 'page']);
 
-/** `path` with `key=value` added to its query. */
 const withParam = (path: string, key: string, value: string): string =>
   `${path}${path.includes('?') ? '&' : '?'}${key}=${value}`;
 
-/** A request's page address without a language. */
+/** A request's page address without `hl`. */
 export function pagePath(request: FastifyRequest): string {
   const q = request.url.indexOf('?');
   if (q < 0) return request.url;
@@ -48,7 +43,7 @@ export function withoutHl(url: string): string {
   return `${url.slice(0, q)}${rest ? `?${rest}` : ''}`;
 }
 
-/** The canonical address and the language alternates of the page at `path` (no language in it). */
+/** The canonical address and language alternates of the page at `path`. */
 export function headLinks(origin: string | undefined, path: string, hl: Lang | null): HeadLinks {
   const base = `${origin ?? ''}${path}`;
   return {
@@ -63,9 +58,9 @@ export function headLinks(origin: string | undefined, path: string, hl: Lang | n
 /** What a board page says of itself in a link preview. */
 export interface BoardPreviewInput {
   readonly title: string;
-  readonly path: string; // no language
+  readonly path: string;
   readonly layout: string;
-  readonly name: string; // in the page's language
+  readonly name: string;
   readonly geom: Geometry;
   readonly faces: readonly (Face | null)[]; // null where gone
   readonly timeMs?: number; // a challenge's time to beat
@@ -89,7 +84,7 @@ export function boardPreview(
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
-/** A layout's faces (`facePairs`) spread over its `n` slots by a fixed stride, for a picture with no deal. */
+/** A layout's faces spread over its `n` slots, for a picture with no deal. */
 export function spreadFaces(n: number): Face[] {
   const flat = facePairs(n).flat();
   let stride = 37;

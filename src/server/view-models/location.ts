@@ -1,14 +1,12 @@
 /**
  * Where a redirect may send a browser: a path on this site, never another origin (docs/operations.md,
- * "Security"). Every `Location` the server sends goes through `sameOriginPath` (plugins/headers.ts), and the
- * redirects built from request data (the lang, tiles and theme pickers) call it themselves.
+ * "Security"). Every `Location` goes through `sameOriginPath` (plugins/headers.ts).
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * `raw` when it is a path of this site, else `/`: it starts with one `/` and not `//` nor `/\` (browsers read
- * both as another host), nor their percent-encoded forms (a proxy may decode them), and holds no control
- * character or space, nor a backslash in its path (a browser reads `\` there as `/`).
+ * `raw` when it is a path of this site, else `/`. Not `//` nor `/\`, even percent-encoded: browsers read both
+ * as another host. No control character, space, nor `\` in the path (read as `/`).
  */
 export function sameOriginPath(raw: unknown): string {
   if (typeof raw !== 'string' || !raw.startsWith('/')) return '/';
@@ -23,9 +21,8 @@ export function sameOriginPath(raw: unknown): string {
 }
 
 /**
- * An onRequest hook that takes a choice (`?name=…`, the lang and tiles pickers' links) off a page's address (a
- * GET or HEAD outside /api/ and /static/): `keep` is given the query's values of it, and the browser goes to the
- * same address without it (303), so an address shown, kept or shared never carries the choice.
+ * An onRequest hook that takes a choice (`?name=…`) off a page's address: `keep` gets its values and the browser
+ * is sent (303) to the address without it, so a shared address never carries the choice.
  */
 export function takeQueryChoice(
   name: string,

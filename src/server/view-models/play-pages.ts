@@ -15,7 +15,7 @@ export const RECORD_MARK = '<!--deal-record-->'; // where the player's part goes
 const PAGES_PER_DEAL = 8;
 
 export interface KeptPage {
-  readonly head: Buffer; // the page up to RECORD_MARK
+  readonly head: Buffer;
   readonly tail: Buffer;
   whole?: { readonly record: string; readonly bytes: Buffer }; // for visitors without a game
 }
@@ -25,11 +25,11 @@ export interface FreshBoard {
   readonly left: number;
   readonly pairs: number;
   readonly html: string;
-  readonly data: string; // #deal-data
+  readonly data: string;
   readonly pages: Map<string, KeptPage>;
 }
 
-/** A kept page with the deal's record where RECORD_MARK was. */
+/** A kept page with `record` at RECORD_MARK. */
 export function sendPage(reply: FastifyReply, page: KeptPage, record: string): FastifyReply {
   const bytes =
     page.whole?.record === record ? page.whole.bytes : Buffer.concat([page.head, Buffer.from(record), page.tail]);
@@ -43,7 +43,7 @@ export class PlayPages {
     return this.boards;
   }
 
-  /** The deal's fresh board in `lang`, made with `render` on first use. */
+  /** The deal's fresh board in `lang`, made on first use. */
   fresh(shown: ShownDeal, lang: Lang, render: (game: Game) => string): FreshBoard {
     const key = boardKey(shown, lang);
     let fresh = this.boards.get(key);
@@ -71,7 +71,6 @@ export class PlayPages {
     const page = { head: Buffer.from(html.slice(0, at)), tail: Buffer.from(html.slice(at + RECORD_MARK.length)) };
     if (fresh.pages.size >= PAGES_PER_DEAL) return page;
     fresh.pages.set(pageKey, page);
-    // The page, and once more whole (keepWhole).
     const bytes = keyedRecordBytes(pageKey) + 2 * (bufferBytes(page.head) + bufferBytes(page.tail)) + 4096;
     this.boards.resize(boardKey(shown, lang), bytes);
     return page;
@@ -82,7 +81,7 @@ export class PlayPages {
 const boardKey = (shown: ShownDeal, lang: Lang): string =>
   `${shown.id ?? 'new'} ${shown.deal.layout}/${shown.deal.seed}/${shown.deal.mode} ${lang}`;
 
-/** Keeps a kept page whole with the record every visitor without a game gets, so they share its bytes. */
+/** Keeps a page whole with the record of visitors without a game, who then share its bytes. */
 export function keepWhole(page: KeptPage, record: string): void {
   if (page.whole?.record !== record)
     page.whole = { record, bytes: Buffer.concat([page.head, Buffer.from(record), page.tail]) };
