@@ -27,7 +27,6 @@ export interface BoardTile {
   readonly reason?: true; // data-reason-tile (docs/coach.md)
 }
 
-/** Where a tile was (a replay's outline). */
 export interface Ghost {
   readonly x: number;
   readonly y: number;
@@ -46,7 +45,7 @@ export interface BoardView {
   readonly ghosts: readonly Ghost[];
 }
 
-/** What a replay's board shows besides a play page's. */
+/** A replay board's extras. */
 export interface ReplayMarks {
   readonly next: Pair | null;
   readonly restored: Pair | null;

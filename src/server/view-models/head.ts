@@ -7,7 +7,7 @@ import { scriptJson } from './script-json.ts';
 import type { Previews } from '../services/previews.ts';
 
 export interface HeadLinks {
-  readonly canonical: string; // with its `?hl=` when it has one
+  readonly canonical: string;
   readonly alternates: readonly { readonly hreflang: string; readonly href: string }[];
 }
 
@@ -66,7 +66,7 @@ export interface BoardPreviewInput {
   readonly timeMs?: number; // a challenge's time to beat
 }
 
-/** The Open Graph and Twitter card of a board page (services/previews.ts). */
+/** A board page's Open Graph and Twitter card. */
 export function boardPreview(
   previews: Previews,
   origin: string | undefined,

@@ -1,7 +1,4 @@
-/**
- * Where a redirect may send a browser: a path on this site, never another origin (docs/operations.md,
- * "Security"). Every `Location` goes through `sameOriginPath` (plugins/headers.ts).
- */
+/** Where a redirect may send a browser: a path on this site only (docs/operations.md, "Security"). */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -15,15 +12,12 @@ export function sameOriginPath(raw: unknown): string {
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
     if (c <= 0x20 || c === 0x7f || (inPath && c === 0x5c)) return '/'; // no control character in a header
-    if (c === 0x3f || c === 0x23) inPath = false; // '?' or '#': the path ends
+    if (c === 0x3f || c === 0x23) inPath = false; // '?' or '#'
   }
   return raw;
 }
 
-/**
- * An onRequest hook that takes a choice (`?name=…`) off a page's address: `keep` gets its values and the browser
- * is sent (303) to the address without it, so a shared address never carries the choice.
- */
+/** A hook taking `?name=…` off a page's address (303), handing its values to `keep`. */
 export function takeQueryChoice(
   name: string,
   keep: (values: string[], request: FastifyRequest, reply: FastifyReply) => void,

@@ -1,7 +1,4 @@
-/**
- * The play page's kept bytes: a deal's fresh board and the pages around it, bounded by bytes
- * (docs/server.md, "Kept play pages"). Anything player-specific must go through the resumed-game path.
- */
+/** The play page's kept bytes, bounded by bytes (docs/server.md, "Kept play pages"). */
 import type { FastifyReply } from 'fastify';
 import { availablePairs, type Game } from '../../engine/index.ts';
 import type { Lang } from '../../shared/i18n.ts';
@@ -20,7 +17,6 @@ export interface KeptPage {
   whole?: { readonly record: string; readonly bytes: Buffer }; // for visitors without a game
 }
 
-/** A deal's fresh board and the pages kept around it. */
 export interface FreshBoard {
   readonly left: number;
   readonly pairs: number;
@@ -65,7 +61,7 @@ export class PlayPages {
     return fresh;
   }
 
-  /** Keeps a rendered page of a fresh board, if the deal has room for one more. */
+  /** Keeps a rendered page of a fresh board, if the deal has room. */
   keep(shown: ShownDeal, lang: Lang, fresh: FreshBoard, pageKey: string, html: string): KeptPage {
     const at = html.indexOf(RECORD_MARK);
     const page = { head: Buffer.from(html.slice(0, at)), tail: Buffer.from(html.slice(at + RECORD_MARK.length)) };

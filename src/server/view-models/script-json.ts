@@ -1,4 +1,4 @@
-/** Data for the page's script in `<script type="application/json">`, escaped so nothing can close the element. */
+/** JSON for `<script type="application/json">`, escaped so nothing can close the element. */
 
 export const scriptJson = (json: string): string =>
   json

@@ -1,7 +1,4 @@
-/**
- * The tile set of every page (docs/server.md, "Tile sets"): the `tiles` cookie (not signed: looks only), anything
- * unknown being the default set. The literal key maps follow docs/i18n.md, "Adding a key".
- */
+/** The tile set of every page (docs/server.md, "Tile sets"); key maps per docs/i18n.md, "Adding a key". */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { FACES, type Face } from '../../engine/types.ts';
 import { faceMessage } from '../../shared/i18n.ts';
@@ -35,7 +32,7 @@ export const tileSetText = (i18n: Translator, set: TileSet): { name: string; abo
   about: i18n.t(TILE_SET_ABOUT_KEYS[set]),
 });
 
-/** The preview page's families: each heading's message and its faces. */
+/** The preview page's families. */
 const FAMILIES: readonly (readonly [key: string, holds: (face: Face) => boolean])[] = [
   ['tiles.dots', (f) => /^d\d$/.test(f)],
   ['tiles.bamboo', (f) => f.startsWith('b')],
