@@ -22,7 +22,7 @@ export interface BoardTile {
   readonly y: number; // in half tiles
   readonly z: number;
   readonly label: string;
-  readonly hidden?: boolean; // removed (a replay's board)
+  readonly hidden?: boolean; // removed
   readonly mark?: 'next' | 'restored';
   readonly reason?: true; // data-reason-tile (docs/coach.md)
 }
@@ -50,7 +50,7 @@ export interface ReplayMarks {
   readonly next: Pair | null;
   readonly restored: Pair | null;
   readonly removed: Pair | null;
-  readonly reasonTiles?: readonly number[]; // at the first lost position
+  readonly reasonTiles?: readonly number[];
 }
 
 /** The board of a position; with `replay` every tile (removed ones hidden) and marks. */

@@ -62,7 +62,7 @@ export function playBoard(
   };
 }
 
-/** A board page: the deal, how it is shown, and its preview. */
+/** A board page. */
 export interface PlayPageInput {
   readonly key: DealAt;
   readonly deal: Deal;
