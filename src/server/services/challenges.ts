@@ -36,7 +36,6 @@ export interface OpenChallenge {
   readonly left: readonly number[]; // the ghost: tiles left after each step
 }
 
-/** One of a player's challenges as their stats list it. */
 export type SentChallengeView = z.infer<typeof SentChallengeSchema>;
 
 /** How a challenge ended for its sender; times compare in whole seconds, as the friend's win panel judges. */

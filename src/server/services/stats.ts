@@ -10,9 +10,9 @@ import { dealUrl, isCleanWin } from '../../shared/display.ts';
 import type { GamesStore, StatsRows } from '../stores/types.ts';
 import { achievementViews } from './achievements.ts';
 
-export const HISTORY_SIZE = 50; // games a page, newest first
+export const HISTORY_SIZE = 50; // games a page
 export const MAX_HISTORY_PAGE = 2000;
-export const CHART_SIZE = 300; // latest wins
+export const CHART_SIZE = 300;
 
 // The answer's types, from GET /api/stats's schema (shared/answers.ts); the routes add its challenges.
 export type Stats = z.infer<ReturnType<typeof StatsSchema.omit<{ challenges: true }>>>;
