@@ -1,7 +1,4 @@
-/**
- * Shared replays (docs/server.md, "Replays"): a game's own player makes a link, and whoever has it watches the
- * game move by move. Where the win was lost is the engine's review, made in the deal workers once per game state.
- */
+/** Shared replays (docs/server.md, "Replays"), with the engine's review of where the win was lost. */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
@@ -38,13 +35,13 @@ export interface OpenReplay {
   readonly replay: ReplayRow;
   readonly row: GameRow;
   readonly stored: StoredDeal;
-  readonly log: readonly Move[]; // the stored log
-  readonly boards: string; // the shuffles' boards, as stored
+  readonly log: readonly Move[];
+  readonly boards: string;
 }
 
 export type StoredGame = Pick<OpenReplay, 'row' | 'stored' | 'log' | 'boards'>;
 
-/** Why a game's win was lost (docs/coach.md): its first lost position and why. */
+/** Why a game's win was lost (docs/coach.md). */
 export interface Loss {
   readonly at: number; // the board after the losing match (move `at`)
   readonly reason: Reason;
@@ -61,12 +58,11 @@ export interface ListedGame {
   readonly moves: number;
 }
 
-/** Heap bytes of a review kept in memory. */
 const reviewBytes = (review: Review): number => HEAP.object * (2 + review.lost.length);
 
 export function createReplays(fastify: FastifyInstance, now: () => number) {
   const store = fastify.replaysStore;
-  // Reviews not kept in a replay row, by game id and log length.
+  // By game id and log length.
   const reviews = new ByteLru<string, Review>('replay reviews', CACHE_BUDGETS.reviews);
   fastify.caches.push(reviews);
   const pending = new Map<string, Promise<Review | null | Refusal>>(); // one review of a game state at a time
@@ -152,7 +148,7 @@ export function createReplays(fastify: FastifyInstance, now: () => number) {
   }
 
   return {
-    /** The replay link of a game, made on its player's first ask; `client` pays the row. */
+    /** A game's replay link, made on its player's first ask; `client` pays the row. */
     async share(playerId: string, gameId: string, client: string): Promise<{ url: string } | Refusal> {
       const row = await ownGameRow(fastify.gamesStore, playerId, gameId);
       if ('ok' in row) return row;
@@ -189,10 +185,7 @@ export function createReplays(fastify: FastifyInstance, now: () => number) {
     lossAt,
     lossOf,
 
-    /**
-     * Why the win was lost for a list's stuck games and those whose player heard "no" (docs/coach.md), waiting
-     * LOSS_WAIT_MS at most; games without a loss yet are not in the map.
-     */
+    /** Why the win was lost for a list's stuck or given-up games, waiting LOSS_WAIT_MS at most. */
     async lossesOf(games: readonly ListedGame[], client: string): Promise<Map<string, Loss | null>> {
       const losses = new Map<string, Loss | null>();
       const candidates = games.filter((g) => g.result === null && g.moves > 0);
