@@ -1,4 +1,4 @@
-/** Where a redirect may send a browser: a path on this site only (docs/operations.md, "Security"). */
+/** Redirects go to paths on this site only (docs/operations.md, "Security"). */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**

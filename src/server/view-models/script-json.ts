@@ -8,5 +8,4 @@ export const scriptJson = (json: string): string =>
     .replace(/\u2028/g, '\\u2028')
     .replace(/\u2029/g, '\\u2029');
 
-/** A value as JSON safe to stand in a script element. */
 export const scriptData = (value: unknown): string => scriptJson(JSON.stringify(value));

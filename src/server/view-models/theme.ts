@@ -1,4 +1,4 @@
-/** The colour theme of every page (docs/server.md, "Themes"); the cookie is not signed: looks only. */
+/** The colour theme of every page (docs/server.md, "Themes"). */
 import { isTheme, THEME_COOKIE, THEME_MAX_AGE, THEMES, type ThemeName } from '../../shared/theme.ts';
 import { sameOriginPath } from './location.ts';
 
@@ -8,7 +8,7 @@ export const THEME_CHOICES = ['auto', ...THEMES] as const;
 export type ThemeChoice = (typeof THEME_CHOICES)[number];
 
 export interface Theme {
-  readonly name: ThemeName; // data-theme as rendered
+  readonly name: ThemeName;
   readonly auto: boolean; // no cookie
 }
 

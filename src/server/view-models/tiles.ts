@@ -23,7 +23,7 @@ export interface TileSetInfo {
   readonly name: string;
 }
 
-/** The sets as the API and the picker list them, in the order of TILE_SETS. */
+/** The sets as the API and the picker list them. */
 export const tileSetList = (i18n: Translator): TileSetInfo[] =>
   TILE_SETS.map((id) => ({ id, name: i18n.t(TILE_SET_NAME_KEYS[id]) }));
 
