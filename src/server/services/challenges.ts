@@ -1,13 +1,6 @@
 /**
- * Challenge links (docs/server.md, "Challenges"): the player of a won game sends its deal with the time to
- * beat; whoever opens the link plays the same deal as an ordinary verified game, which is recorded as the
- * challenge's answer, and the sender's stats list how their challenges went.
- *
- * Implementation notes: an id is 16 bytes of the crypto RNG (base64url), one per game (asked again, the same
- * link), so it says nothing of the game's id. The time to beat is the server's time of the win (finished_at -
- * shown_at), as a friend's own win answer gives theirs, so the two compare like for like. The page shows the
- * sender's nickname (public on the daily tables already) and, as the ghost, the tiles left along their log: what
- * a replay shows, and nothing more (shared/challenge.ts).
+ * Challenge links (docs/server.md, "Challenges"): a won game's deal sent with the time to beat (the server's
+ * time of the win, as a friend's win answer gives theirs); whoever opens it plays an ordinary verified game.
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -31,25 +24,21 @@ declare module 'fastify' {
 
 export const makeChallengeId = (): string => randomBytes(16).toString('base64url');
 
-/** How many of a player's challenges their stats list (the newest). */
+/** How many of a player's newest challenges their stats list. */
 export const SENT_LIST = 20;
 
-/** A challenge opened: its row, the sender's game and deal, their public name, and their ghost. */
+/** A challenge opened. */
 export interface OpenChallenge {
   readonly challenge: ChallengeRow;
-  readonly row: GameRow; // the sender's won game
+  readonly row: GameRow; // the sender's game
   readonly stored: StoredDeal;
-  readonly nickname: string | null; // the sender's, if they set one
-  readonly left: readonly number[]; // tiles left after each step of the sender's log (leftAlong)
+  readonly nickname: string | null;
+  readonly left: readonly number[]; // the ghost: tiles left after each step
 }
 
-/** One of a player's challenges as their stats list it (the page and GET /api/stats). */
 export type SentChallengeView = z.infer<typeof SentChallengeSchema>;
 
-/**
- * How a challenge ended for its sender: a friend beat the time, none did though one finished, or none finished yet.
- * Times are compared in whole seconds, as both are shown and as the friend's win panel judges (client/challenge.ts).
- */
+/** How a challenge ended for its sender; times compare in whole seconds, as the friend's win panel judges. */
 export const outcomeOf = (c: Pick<SentChallenge, 'best_ms' | 'time_ms' | 'ended'>): ChallengeOutcome =>
   c.best_ms !== null && Math.floor(c.best_ms / 1000) < Math.floor(c.time_ms / 1000)
     ? 'beaten'
@@ -60,11 +49,7 @@ export const outcomeOf = (c: Pick<SentChallenge, 'best_ms' | 'time_ms' | 'ended'
 export function createChallenges(fastify: FastifyInstance, now: () => number) {
   const store = fastify.challengesStore;
   return {
-    /**
-     * The challenge link of a won game, made on its player's first ask (the same link ever after). 404 for an
-     * unknown game, 403 for another player's, 409 ERR_NOT_WON for a game the server has not recorded as won.
-     * `client` (a clientKey) pays the row from its day of growth (services/growth.ts).
-     */
+    /** The challenge link of a won game, made on its player's first ask; `client` pays the row. */
     async make(playerId: string, gameId: string, client: string): Promise<{ url: string } | Refusal> {
       const row = await ownGameRow(fastify.gamesStore, playerId, gameId);
       if ('ok' in row) return row;
@@ -86,7 +71,6 @@ export function createChallenges(fastify: FastifyInstance, now: () => number) {
       return { url: challengeUrl(made.id) };
     },
 
-    /** The challenge of an id, or undefined when there is none. */
     async open(id: string): Promise<OpenChallenge | undefined> {
       if (!CHALLENGE_ID.test(id)) return undefined;
       const challenge = await store.find(id);
@@ -106,10 +90,7 @@ export function createChallenges(fastify: FastifyInstance, now: () => number) {
       };
     },
 
-    /**
-     * Checks that a new game of `key` may answer challenge `id` before it is made: 404 for no such challenge,
-     * 409 for another deal's. `answers` says whether the game counts as its answer (the sender's own does not).
-     */
+    /** Checks, before it is made, that a game of `key` may answer challenge `id` (the sender's own does not). */
     async check(playerId: string, id: string, key: DealKey): Promise<{ readonly answers: boolean } | Refusal> {
       const challenge = CHALLENGE_ID.test(id) ? await store.find(id) : undefined;
       if (!challenge) return { ok: false, code: 'ERR_NO_CHALLENGE', message: 'there is no challenge at this link' };
@@ -119,16 +100,13 @@ export function createChallenges(fastify: FastifyInstance, now: () => number) {
       return { answers: challenge.player_id !== playerId };
     },
 
-    /** Records the game as the answer of the challenge (checked first with `check`). */
+    /** Records the game as the challenge's answer. */
     answer: (id: string, gameId: string): Promise<void> => store.answer(id, gameId),
 
     /** The player's latest game of the challenge, if any. */
     answerOf: (playerId: string, id: string): Promise<string | undefined> => store.answerOf(playerId, id),
 
-    /**
-     * The player's newest challenges (SENT_LIST), with how each went: the stats page's list and the API's, from
-     * one source. `namer` names their layouts (in the page's language, or the API's English). A new player has none.
-     */
+    /** The player's newest challenges with how each went, for the stats page and the API. */
     async sentList(
       playerId: string | undefined,
       namer: (ids: Iterable<string>) => Promise<(layout: string) => string>,

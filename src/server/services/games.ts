@@ -1,36 +1,9 @@
 /**
  * Playing games on the server: create, replay, verify, store (docs/contracts.md, "JSON API" and "Moves").
  *
- * Implementation notes: the stored move log is the only truth. A move batch is
- * checked by replaying it with the engine on the game's current state, which
- * comes from a small cache keyed by game id and checked against the stored
- * `move_count`, or else from a replay of the stored log, which takes the stored boards of its
- * shuffles instead of searching for them again (`boards`). Nothing is
- * stored unless every move in the batch is legal. The write is conditional on
- * `move_count` (another tab may have written first) and finishes the game, with
- * the server's clock, in the same statement when the board is clear.
- *
- * Hints are counted, not logged: a hint changes nothing on the board, and hint
- * spam grew logs by megabytes a minute. The stored log holds every other accepted move; `hints`
- * counts the hints; `move_count` counts every accepted move, hints included (the client's sync
- * makes batches idempotent by it), so it is the log's length plus the hints of this era. A player
- * starts at most GAMES_PER_DAY games a UTC day.
- *
- * "Can this still be won?" travels the same way: the solver answers it in the browser, and the
- * client queues `{"type":"check","heard":"yes"|"no"|"unknown"}` with its moves, so a question asked
- * offline arrives with them and a repeated batch counts it once. A check is counted (`checks`, and
- * `checks_no` for a "no") and not logged, like a hint; what the player heard is the client's word, used
- * by `mahjong report` only: a check changes no board, result, time or rank (the pace rule counts pairs).
- *
- * Batches may say where they start (`at`: how many moves the sender believes the server has). Then
- * a batch is idempotent by move count: moves the server already has are compared with its log and
- * skipped, so a batch that arrives twice, or after a newer one (a retry whose answer was lost, the
- * page's last send on leaving), changes nothing; a batch whose moves differ from the stored ones is a
- * real conflict (another tab played this game), answered 409 with the server's log; a batch that
- * starts past the stored log is 409 `ERR_MOVE_GAP` with the count to resend from. The stored log has
- * no hints, so the comparison is of the other moves: the server's moves after `at` are the last ones
- * it stored, and a repeat has the same ones. A write that loses the race against another write of the
- * same game is read and checked again.
+ * The stored move log is the only truth: a batch is replayed on the game's state (cached by id and
+ * `move_count`) and stored, all or nothing, by a write conditional on `move_count`. Hints and checks are
+ * counted, not logged. How `at` makes batches idempotent: docs/server.md, "Games and verification".
  */
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -67,15 +40,11 @@ declare module 'fastify' {
   }
 }
 
-export const MAX_LOG = 5000; // moves in one game's stored log (hints are not in it); a real game needs a few hundred at most
-export const MAX_HINTS = 500; // hints in one game; a person asks for a few dozen at most
-export const MAX_CHECKS = 500; // "can this still be won?" questions in one game; a person asks a few times
-export const GAMES_PER_DAY = 500; // games one player may start in a UTC day; a person plays a few dozen
-/**
- * Custom layouts smaller than this have no calibrated bands: a small board deals "hard" and "expert" deals a person
- * clears in seconds, so a game of one begins under no band and its win earns no band achievement (docs/server.md,
- * "Achievements"). The built-in layouts are calibrated (docs/study.md, "Measured difficulty").
- */
+export const MAX_LOG = 5000; // moves in one game's stored log (hints are not in it)
+export const MAX_HINTS = 500; // hints in one game
+export const MAX_CHECKS = 500; // checks in one game
+export const GAMES_PER_DAY = 500; // games one player may start in a UTC day
+/** Custom layouts smaller than this have no calibrated bands (docs/server.md, "Achievements"). */
 export const CALIBRATED_MIN_TILES = 72;
 
 /** The band a new game of `deal` counts under: its deal's, where the layout's bands are calibrated. */
@@ -83,23 +52,20 @@ export const gameBand = (deal: Deal): Band | null =>
   isCustomId(deal.layout) && deal.tiles.length < CALIBRATED_MIN_TILES ? null : deal.difficulty.band;
 
 export const MAX_SHUFFLES = 100; // shuffles in one game
-/** New shuffles one player may play a minute: each searches for a removal order (~0.4 ms on the turtle). */
+/** New shuffles one player may play a minute: each searches for a removal order. */
 export const SHUFFLES_PER_MINUTE = 60;
-/**
- * A shuffle's search as the CPU budget counts it: measured 0.1–0.3 ms on the turtle and 0.8–1.3 ms on a
- * 1,000-tile layout (warm), so an estimate above both (docs/operations.md, "CPU budgets").
- */
+/** A shuffle's search as the CPU budget counts it (docs/operations.md, "CPU budgets"). */
 export const SHUFFLE_COST = { baseMs: 0.5, perTileMs: 0.0015 } as const;
 /** The estimated cost of one shuffle of a deal of `tiles` tiles, in ms. */
 export const shuffleCostMs = (tiles: number): number => SHUFFLE_COST.baseMs + tiles * SHUFFLE_COST.perTileMs;
 
-/** Codes of the games service's refusals besides the engine's MoveError codes (docs/server.md). */
+/** Refusal codes besides the engine's MoveError codes (docs/server.md). */
 export const PlayError = {
   NotFound: 'ERR_GAME_NOT_FOUND',
   Forbidden: 'ERR_NOT_YOUR_GAME',
   Finished: 'ERR_GAME_FINISHED',
-  Conflict: 'ERR_CONFLICT', // the stored log differs from the batch's view of it
-  Gap: 'ERR_MOVE_GAP', // the batch starts past the stored log
+  Conflict: 'ERR_CONFLICT',
+  Gap: 'ERR_MOVE_GAP',
   TooManyMoves: 'ERR_TOO_MANY_MOVES',
   TooManyHints: 'ERR_TOO_MANY_HINTS',
   TooManyChecks: 'ERR_TOO_MANY_CHECKS',
@@ -107,14 +73,14 @@ export const PlayError = {
   RateLimited: 'ERR_RATE_LIMITED',
 } as const satisfies Record<string, ErrorCode>;
 
-/** A refused batch or game (its code a PlayError, or the engine's MoveError code for an illegal move). */
+/** A refused batch or game: a PlayError or the engine's MoveError code. */
 export interface PlayFailure extends Refusal {
-  readonly index?: number; // position in the batch of the first illegal move
-  readonly moves?: number; // 409: how many moves the server has of this game, hints included
-  readonly log?: readonly Move[]; // 409: the server's log as a client replays it (clientLog)
+  readonly index?: number; // the first illegal move's place in the batch
+  readonly moves?: number; // 409: the server's move_count
+  readonly log?: readonly Move[]; // 409: the server's clientLog
 }
 
-/** A game's row for its own player (for anyone when `open`): else the refusal, 404 unknown or 403 another's. */
+/** A game's row for its own player (anyone's when `open`), else a 404 or 403 refusal. */
 export async function ownGameRow(
   store: Pick<GamesStore, 'findById'>,
   playerId: string,
@@ -130,12 +96,12 @@ export async function ownGameRow(
 
 export interface Played {
   readonly ok: true;
-  readonly row: GameRow; // as read before this batch, with its rank fields (unranked, ranked_ms, daily) after it
+  readonly row: GameRow; // as read before this batch, rank fields as after it
   readonly game: Game; // after this batch
-  readonly moves: number; // moves accepted in the game so far, hints included (move_count)
+  readonly moves: number; // move_count
   readonly status: Status;
-  readonly finishedAt: number | null; // ms epoch when the game was won (by this batch or, for a repeat, before)
-  readonly log?: readonly Move[]; // a repeat from further back: the server's log, which goes past it
+  readonly finishedAt: number | null; // ms epoch of the win
+  readonly log?: readonly Move[]; // a repeat from further back: the server's log
 }
 
 /** The answer of the moves API and the game part of the play page. */
@@ -152,14 +118,14 @@ export function gameAnswer(
     hints: game.hints,
     shuffles: game.shuffles,
     undos: game.undos,
-    moves, // every accepted move, hints included
+    moves,
     startedAt: row.started_at,
-    shownAt: row.shown_at, // the game's time runs from here: the player's first view of the deal
+    shownAt: row.shown_at, // the game's time runs from the first view of the deal
     finishedAt,
-    timeMs: finishedAt === null ? null : finishedAt - row.shown_at, // server clock
-    playMs: row.play_ms, // the player's own time as their page last sent it (null: never sent)
-    ranked: finishedAt === null ? null : row.ranked_ms !== null, // a win whose time may stand on tables (docs/fair-play.md)
-    unranked: row.unranked, // why it may not: 'fast', 'legacy' or 'play-on'; null while it may
+    timeMs: finishedAt === null ? null : finishedAt - row.shown_at,
+    playMs: row.play_ms,
+    ranked: finishedAt === null ? null : row.ranked_ms !== null, // docs/fair-play.md
+    unranked: row.unranked,
   };
 }
 
@@ -167,12 +133,7 @@ const HINT: Move = { type: 'hint' };
 const CHECK_YES: Move = { type: 'check', heard: 'yes' };
 const CHECK_NO: Move = { type: 'check', heard: 'no' };
 
-/**
- * The log a client replays: the stored log and then the game's checks and hints that are not in it
- * (both are counted, not logged; neither changes anything on the board, so the position and counters
- * are the same), so its length is the game's accepted-move count, `moves` (move_count). `checks`: the
- * game's counts of checks and of "no" answers (GameRow.checks, checks_no).
- */
+/** The log a client replays: the stored log, then the counted checks and hints; its length is `moves`. */
 export function clientLog(
   game: Pick<Game, 'log'>,
   moves: number,
@@ -190,7 +151,7 @@ export function clientLog(
   ];
 }
 
-/** A player's unfinished game as its page's script takes it (`GameData`, view-models/board.ts `dealData`). */
+/** A player's unfinished game as its page's script takes it (`GameData`). */
 export function clientGame({ game, row }: { readonly game: Pick<Game, 'log'>; readonly row: GameRow }) {
   return {
     id: row.id,
@@ -205,12 +166,7 @@ export const makeGameId = (): string => randomBytes(12).toString('base64url');
 
 const countOf = (moves: readonly Move[], type: Move['type']): number => moves.filter((m) => m.type === type).length;
 
-/**
- * Whether `overlap` (a batch's first moves, from `at`) repeats moves the server has: `span` moves from
- * `at` on, whose non-hint moves end the stored log (hints are not logged). When the batch covers all
- * of them they line up at the end; a batch from further back (newer ones came since) begins somewhere
- * the counts bound, and must match there.
- */
+/** Whether `overlap` (a batch's first moves, from `at`) repeats the server's `span` moves from `at` on. */
 function isRepeat(storedLog: readonly Move[], overlap: readonly Move[], span: number, at: number): boolean {
   const mine = overlap.filter(isBoardMove);
   const theirs = storedLog.filter(isBoardMove);
@@ -222,18 +178,15 @@ function isRepeat(storedLog: readonly Move[], overlap: readonly Move[], span: nu
   return false;
 }
 
-const WRITE_TRIES = 3; // a batch that loses a write race is checked again against the newer log
+const WRITE_TRIES = 3;
 
 interface CachedState {
   readonly game: Game;
-  readonly count: number; // the game's move_count the state is after
-  readonly stored: StoredDeal; // its deal: counted once for all the states that keep it
+  readonly count: number; // move_count
+  readonly stored: StoredDeal;
 }
 
-/**
- * Game states after their stored logs, bounded by bytes: each state counts its own bytes, and
- * each deal the states keep alive (its parsed tiles and geometry) counts once while any state holds it.
- */
+/** Game states after their stored logs, bounded by bytes; a deal the states hold counts once. */
 export function gameStates(maxBytes: number = CACHE_BUDGETS.games) {
   const deals = new Map<StoredDeal, number>(); // deal → states holding it
   const bytesOf = (stored: StoredDeal): number => dealBytes(stored.json, stored.deal.tiles.length);
@@ -255,7 +208,7 @@ export function gameStates(maxBytes: number = CACHE_BUDGETS.games) {
     set(id: string, game: Game, count: number, stored: StoredDeal): void {
       states.delete(id);
       const bytes = gameBytes(game);
-      if (bytes > maxBytes) return; // too big to keep at all (never at the caps: about 2 MB at most)
+      if (bytes > maxBytes) return;
       const holders = deals.get(stored) ?? 0;
       deals.set(stored, holders + 1);
       if (holders === 0) states.account(bytesOf(stored));
@@ -269,11 +222,11 @@ export function gameStates(maxBytes: number = CACHE_BUDGETS.games) {
 
 export function createGames(fastify: FastifyInstance, now: () => number, gamesPerDay: number | false = GAMES_PER_DAY) {
   const repo = fastify.gamesStore;
-  const cache = gameStates(); // game id → state after its stored log, and its move_count
+  const cache = gameStates();
   fastify.caches.push(cache.cache);
   const shuffleBudget = new WindowBudget('shuffles', SHUFFLES_PER_MINUTE, 60_000, fastify.counters); // by player
 
-  /** The state after a stored game's log. Throws if the stored log does not replay: that is our bug. */
+  /** The state after a stored game's log; throws if it does not replay (our bug). */
   function stateOf(row: GameRow, stored: StoredDeal): Game {
     const cached = cache.get(row.id, row.move_count);
     if (cached) return cached;
@@ -281,16 +234,13 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
     if (boards && !boards.ok) throw new Error(`stored game ${row.id} has broken boards: ${boards.message}`);
     const result = replay(stored.deal, JSON.parse(row.moves_json) as Move[], boards?.value);
     if (!result.ok) throw new Error(`stored game ${row.id} does not replay: ${result.message}`);
-    const game = { ...result.value, hints: row.hints }; // hints are counted, not logged
+    const game = { ...result.value, hints: row.hints };
     cache.set(row.id, game, row.move_count, stored);
     return game;
   }
 
   return {
-    /**
-     * Starts a game of a stored deal for a player. `client` (a clientKey) pays the rows from its day of
-     * growth (services/growth.ts; none: free), `stamped` is a first view proved by a stamp (services/first-shown.ts).
-     */
+    /** Starts a game of a stored deal; `client` pays its growth, `stamped` proves a first view. */
     async create(
       playerId: string,
       stored: StoredDeal,
@@ -298,9 +248,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
     ): Promise<{ id: string; startedAt: number; shownAt: number } | PlayFailure> {
       const start = newGame(stored.deal);
       if (!start.ok) throw new Error(`stored deal ${stored.id} is not playable: ${start.message}`);
-      // A game of this deal the player started and never moved in is the same fresh game: it is answered again,
-      // so a client whose first answer was lost (a network drop after the server made the game) and asks again
-      // gets no second, empty game in its history.
+      // An untouched game of this deal is answered again: a lost answer makes no second, empty game.
       const untouched = fresh ? undefined : await repo.unfinishedOfDeal(playerId, stored.id);
       if (untouched && untouched.move_count === 0)
         return { id: untouched.id, startedAt: untouched.started_at, shownAt: untouched.shown_at };
@@ -316,7 +264,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
       const refused = client === undefined ? undefined : await fastify.growth.take(client, ROW_BYTES.game);
       if (refused) return refused;
       const id = makeGameId();
-      // An API client is shown the deal now, a browser at its page (recorded then, or proved by its stamp).
+      // An API client is shown the deal now; a browser was at its page.
       const shownAt =
         client === undefined
           ? await repo.recordFirstShown(playerId, stored.id, startedAt)
@@ -338,19 +286,16 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
       return { id, startedAt, shownAt };
     },
 
-    /**
-     * Checks a batch of moves by replay and stores it; nothing is stored when any move is illegal.
-     * `at`, when given, is where the batch starts in the game's moves (see the module notes).
-     */
+    /** Checks a batch of moves by replay and stores it, all or nothing; `at` is where it starts. */
     async play(
       playerId: string,
       gameId: string,
       moves: readonly Move[],
       at?: number,
-      playMs?: number, // the page's own clock after these moves (the player's own time; docs/fair-play.md)
-      client?: string, // a clientKey: pays the log's growth from its day of growth (none: free)
+      playMs?: number, // the page's own clock (docs/fair-play.md)
+      client?: string, // pays the growth (none: free)
     ): Promise<Played | PlayFailure> {
-      let charged = false; // the batch's shuffles are paid for once, whatever the write races
+      let charged = false; // shuffles are paid once, whatever the write races
       for (let attempt = 1; ; attempt++) {
         const row = await ownGameRow(repo, playerId, gameId);
         if ('ok' in row) return row;
@@ -373,7 +318,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
               PlayError.Gap,
               `the server has ${row.move_count} moves of this game, not ${at}: send from move ${row.move_count}`,
             );
-          const span = row.move_count - at; // how many moves the server has from `at` on
+          const span = row.move_count - at;
           const overlap = Math.min(span, moves.length);
           if (overlap > 0) {
             if (!isRepeat(storedLog, moves.slice(0, overlap), span, at))
@@ -384,8 +329,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
             batch = moves.slice(overlap);
           }
           if (batch.length === 0) {
-            // Every move is stored already: a repeat. Answer as the first time, whatever happened since,
-            // with the server's log when it has moves past this batch (the sender may not know them).
+            // A repeat: answered as the first time, with the server's log when it has moves past this batch.
             const game = stateOf(row, stored);
             const log = span > moves.length ? clientLog({ log: storedLog }, row.move_count, row) : undefined;
             return {
@@ -414,12 +358,10 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
           );
         if (row.shuffles + countOf(batch, 'shuffle') > MAX_SHUFFLES)
           return refuse(PlayError.TooManyShuffles, `a game allows at most ${MAX_SHUFFLES} shuffles; undo instead`);
-        // Shuffles cost a search each: a budget per player, beside the per-request bound (schemas/games.ts), and
-        // the client's CPU budget; both before the replay and the searches, so a refused batch costs nothing.
-        // Hints and checks cost the server no search (counted only).
+        // Each shuffle costs a search: budgets are charged before any, so a refused batch costs nothing.
         const shuffles = countOf(batch, 'shuffle');
         if (shuffles > 0 && !charged) {
-          // The CPU budget first: its refusal spends nothing, so a client that waits it out keeps its shuffles.
+          // The CPU budget first: its refusal spends nothing.
           const cost = shuffles * shuffleCostMs(stored.deal.tiles.length);
           const refused = client === undefined ? undefined : await fastify.cpuBudget.charge(client, cost, 'shuffle');
           if (refused) return refused;
@@ -438,20 +380,18 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
           return refuse(isErrorCode(next.error.code) ? next.error.code : 'ERR_BAD_REQUEST', next.message, {
             index: next.error.index + skipped,
           });
-        // Hints are counted, not kept (older logs may hold some: they go as the log is rewritten).
         const game: Game = { ...next.value, log: next.value.log.filter(isBoardMove) };
         const status = statusOf(game);
         const time = now();
         const count = row.move_count + batch.length;
-        // The pace rule and, on a win, its rank (services/fair-play.ts).
-        // "First": no pair came before, so a batch of checks, hints or shuffles sent ahead cannot lift the cap.
+        // "First": no pair came before, so moves sent ahead of one cannot lift the pace cap.
         const first = !storedLog.some((m) => m.type === 'match');
         const { pacedAt, unranked } = paceAfter(row, batch, time, first);
         const rank =
           status === 'won' ? rankWin({ ...row, unranked }, time) : { rankedMs: null, dailyDay: null, onTable: false };
         const movesJson = JSON.stringify(game.log);
         const boards = game.boards.map(makeBoard).join('');
-        // What this write adds: the log and boards grow (a rewritten row's size is its new length), and a win's rows.
+        // What this write adds: the growth of log and boards, and a win's rows.
         const growth =
           textGrowth(movesJson.length + boards.length - row.moves_json.length - row.boards.length) +
           (status === 'won' ? ROW_BYTES.win : 0);
@@ -480,7 +420,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         if (saved) {
           cache.set(row.id, game, count, stored);
           if (status === 'won') {
-            fastify.firstShown.changed(row.deal_id); // its record has a winner more
+            fastify.firstShown.changed(row.deal_id);
             fastify.metrics.gameWon(stored.deal.mode);
           }
           const after: GameRow = {
@@ -494,8 +434,7 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
           return { ok: true, row: after, game, moves: count, status, finishedAt: status === 'won' ? time : null };
         }
         cache.delete(row.id);
-        // Someone wrote this game between our read and our write. A batch that says where it starts can
-        // be checked again against the newer log; one that does not cannot know what it would overwrite.
+        // Lost a write race: only a batch with `at` can be checked again against the newer log.
         if (at === undefined || attempt >= WRITE_TRIES) {
           const fresh = (await repo.findById(gameId)) ?? row;
           return {
@@ -510,11 +449,8 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
     },
 
     /**
-     * Play on from move `k` (docs/coach.md, "Play on from the mistake"): a new game of the same deal for
-     * `playerId` whose log is the first `k` moves of game `gameId`'s stored log (hints and checks are not in it),
-     * replayed and checked here. Its clock starts at zero, and it is never ranked: its first moves reached the
-     * server at once, so it carries a mark of its own ('play-on', with k). `open`: anyone may play on from a game
-     * whose replay is public (the caller checked the token); otherwise only the game's own player.
+     * Play on from move `k` (docs/coach.md, "Play on from the mistake"): a new, never ranked game of the same
+     * deal starting from the first `k` stored moves. `open`: the replay is public, so anyone may.
      */
     async playOn(
       playerId: string,
@@ -568,19 +504,19 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
         now: time,
         won: false,
         pacedAt: time,
-        unranked: 'play-on', // never ranked: its first k moves were played in another game
+        unranked: 'play-on',
         playOnFrom: k,
         rankedMs: null,
         dailyDay: null,
         onTable: false,
-        playMs: 0, // its own clock, from zero
+        playMs: 0,
       });
       if (!saved) throw new Error(`game ${created.id}, made a moment ago, was written by another`);
       cache.set(created.id, { ...game, hints: 0 }, k, stored);
       return { id: created.id, layout: stored.deal.layout, seed: stored.deal.seed, mode: stored.deal.mode };
     },
 
-    /** A game of the player's by its id, replayed (a race's game: services/races.ts), if there is one. */
+    /** A game of the player's by its id, replayed, if there is one. */
     async mine(
       playerId: string,
       gameId: string,

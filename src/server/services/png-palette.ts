@@ -1,15 +1,4 @@
-/**
- * Palette PNGs for the link previews (services/preview-image.ts): an opaque RGBA image cut to at most 256
- * colours and written as an indexed PNG (colour type 3), under a quarter of the bytes of a full-colour PNG of
- * the same drawing (docs/operations.md, "CPU budgets").
- *
- * Implementation notes: median cut over a histogram of 5 bits a channel (32,768 bins, each with its pixel count
- * and colour sums); the box with the most pixels times its widest side is split at its weighted median until
- * there are 256 boxes or none can be split, and each box's colour is the mean of its pixels, so a flat colour
- * that fills a box (the felt, a face's ivory) stays exact. No dithering: the drawing is flat colours, gentle
- * gradients and edges, and noise would cost bytes. Rows are unfiltered (filter 0, the usual best for palette
- * images) and deflated in libuv's pool. Alpha is ignored: the caller draws on an opaque background.
- */
+/** Palette PNGs for the link previews, by median cut (docs/server.md, "Palette PNGs"). */
 import { promisify } from 'node:util';
 import { deflate } from 'node:zlib';
 
@@ -19,9 +8,9 @@ const BITS = 5; // histogram bits per channel
 const SIDE = 1 << BITS;
 const BINS = SIDE * SIDE * SIDE;
 const DROP = 8 - BITS;
-const SHIFTS = [2 * BITS, BITS, 0] as const; // where red, green and blue sit in a bin's number
+const SHIFTS = [2 * BITS, BITS, 0] as const; // red, green, blue in a bin's number
 
-/** An image cut to a palette: `palette` holds RGB triples, `indexes` one palette index per pixel. */
+/** An image cut to a palette: RGB triples, and an index per pixel. */
 export interface PaletteImage {
   readonly palette: Uint8Array;
   readonly indexes: Uint8Array;
@@ -30,16 +19,16 @@ export interface PaletteImage {
 const binOf = (rgba: Uint8Array, p: number): number =>
   ((rgba[p]! >> DROP) << (2 * BITS)) | ((rgba[p + 1]! >> DROP) << BITS) | (rgba[p + 2]! >> DROP);
 
-/** A box of bins: the slice [lo, hi) of the bins' order, its pixel count and its widest side (in bins). */
+/** A box of bins: the slice [lo, hi) of the bins' order. */
 interface Box {
   lo: number;
   hi: number;
   count: number;
-  side: number; // the channel (0 red, 1 green, 2 blue) of the widest side
-  width: number; // that side's length, in bins minus one: 0 for a box that cannot be split
+  side: number; // the widest side's channel
+  width: number; // its length in bins minus one: 0 cannot be split
 }
 
-/** Cuts opaque RGBA pixels (4 bytes each) to at most `maxColours` (2 to 256) colours by median cut. */
+/** Cuts opaque RGBA pixels to at most `maxColours` (2 to 256) colours. */
 export function quantize(rgba: Uint8Array, maxColours = 256): PaletteImage {
   const pixels = rgba.length >> 2;
   const count = new Float64Array(BINS);
@@ -83,9 +72,9 @@ export function quantize(rgba: Uint8Array, maxColours = 256): PaletteImage {
         (pick < 0 || boxes[i]!.count * boxes[i]!.width > boxes[pick]!.count * boxes[pick]!.width)
       )
         pick = i;
-    if (pick < 0) break; // every box is one bin's colour
+    if (pick < 0) break;
     const { lo, hi, count: n, side } = boxes[pick]!;
-    // Sort the box's bins along its widest side (by a key of that channel, then the bin), then cut at half its pixels.
+    // Sort the box's bins along its widest side, then cut at half its pixels.
     const keys = order.subarray(lo, hi);
     for (let k = 0; k < keys.length; k++)
       keys[k] = (((keys[k]! >> SHIFTS[side]!) & (SIDE - 1)) << (3 * BITS)) | keys[k]!;
@@ -126,7 +115,6 @@ export function crc32(bytes: Uint8Array): number {
   return (c ^ -1) >>> 0;
 }
 
-/** A PNG chunk: length, type, data, CRC of type and data. */
 function chunk(type: string, data: Uint8Array): Buffer {
   const out = Buffer.alloc(12 + data.length);
   out.writeUInt32BE(data.length, 0);
@@ -138,7 +126,7 @@ function chunk(type: string, data: Uint8Array): Buffer {
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
-/** An 8-bit indexed PNG of `width` × `height` pixels (`image.indexes`, rows top down) and its palette. */
+/** An 8-bit indexed PNG of `image`. */
 export async function makeIndexedPng(width: number, height: number, image: PaletteImage): Promise<Buffer> {
   const { palette, indexes } = image;
   if (indexes.length !== width * height || palette.length === 0 || palette.length > 256 * 3)
@@ -146,10 +134,10 @@ export async function makeIndexedPng(width: number, height: number, image: Palet
   const header = Buffer.alloc(13);
   header.writeUInt32BE(width, 0);
   header.writeUInt32BE(height, 4);
-  header.set([8, 3, 0, 0, 0], 8); // bit depth 8, colour type 3 (palette), deflate, adaptive filters, no interlace
-  const raw = Buffer.alloc(height * (width + 1)); // each row: filter type 0, then its indexes
+  header.set([8, 3, 0, 0, 0], 8); // 8 bits, palette, deflate, adaptive filters, no interlace
+  const raw = Buffer.alloc(height * (width + 1)); // each row: filter 0, then its indexes
   for (let y = 0; y < height; y++) raw.set(indexes.subarray(y * width, (y + 1) * width), y * (width + 1) + 1);
-  const data = await deflateAsync(raw, { level: 6, memLevel: 9 }); // level 9: 3% fewer bytes for 4× the time
+  const data = await deflateAsync(raw, { level: 6, memLevel: 9 });
   return Buffer.concat([
     SIGNATURE,
     chunk('IHDR', header),

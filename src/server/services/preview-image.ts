@@ -1,13 +1,6 @@
 /**
- * A board as a link preview sees it: a 1200 × 630 PNG (the Open Graph size) of the tiles on the table, with
- * the classic faces in the light theme and the stack's depth, drawn as the play page draws it (board.css: a
- * layer up is shifted up-left by a tile's thickness, each tile shows its sides down-right and casts a shadow
- * that grows with its layer; paint order: layer, then row, then column).
- *
- * The SVG is ours (the faces are public/faces.svg, the classic sprite, with its theme colours resolved, as
- * the face sheets of the build do) and resvg turns it into pixels, in libuv's thread pool (`renderAsync`),
- * not on the main thread. No text: nothing depends on the fonts of the machine (a challenge's time to beat is
- * drawn in segments, as a stopwatch shows it).
+ * A board as a link preview sees it: a 1200 × 630 PNG drawn as the play page draws it (board.css), rendered by
+ * resvg in libuv's pool (docs/server.md, "Crawlers and link previews"). No text, so no font is read.
  */
 import { readFileSync } from 'node:fs';
 import { renderAsync } from '@resvg/resvg-js';
@@ -15,16 +8,16 @@ import { isFree, presenceOfFaces, type Face, type Geometry } from '../../engine/
 import { boxOf, DEPTH } from '../../shared/box.ts';
 import { makeIndexedPng, quantize } from './png-palette.ts';
 
-export const PREVIEW_WIDTH = 1200; // px, Open Graph's large image
+export const PREVIEW_WIDTH = 1200; // px
 export const PREVIEW_HEIGHT = 630; // px
-export const MAX_BADGE_S = 100 * 3600 - 1; // the longest time a badge shows: 99:59:59
-const MARGIN = 28; // px of table around the board
-const ART = { x: 3.6 / 60, y: 5.1 / 80, scale: 0.88 }; // the face art inside the tile, as the face sheets place it
+export const MAX_BADGE_S = 100 * 3600 - 1; // 99:59:59
+const MARGIN = 28; // px
+const ART = { x: 3.6 / 60, y: 5.1 / 80, scale: 0.88 }; // the face art in the tile, as the face sheets
 
 const SPRITE_FILE = new URL('../../../public/faces.svg', import.meta.url);
 
 let defs: string | undefined;
-/** The classic sprite's symbols, its `var(--f-…, #light)` colours replaced by the light value (resvg has no var()). */
+/** The classic sprite's symbols with light colours for its var()s (resvg has no var()). */
 function spriteDefs(): string {
   if (defs === undefined) {
     const sprite = readFileSync(SPRITE_FILE, 'utf8');
@@ -38,9 +31,8 @@ const num = (n: number): string => String(Math.round(n * 100) / 100);
 
 // A digit's segments (a top, b top right, c bottom right, d bottom, e bottom left, f top left, g middle).
 const DIGITS = ['abcdef', 'bc', 'abged', 'abgcd', 'fgbc', 'afgcd', 'afgedc', 'abc', 'abcdefg', 'abcdfg'];
-const SEG = { w: 36, h: 64, t: 8, gap: 14 }; // a digit's width and height, a segment's thickness, px
+const SEG = { w: 36, h: 64, t: 8, gap: 14 }; // px
 
-/** The rectangles of one digit's segments at (x, y). */
 function digitRects(digit: number, x: number, y: number): string {
   const { w, h, t } = SEG;
   const half = h / 2;
@@ -62,7 +54,7 @@ function digitRects(digit: number, x: number, y: number): string {
     .join('');
 }
 
-/** A stopwatch badge in the top right corner with `seconds` as m:ss (h:mm:ss past an hour): a challenge's time to beat. */
+/** A stopwatch badge, top right, with a challenge's time to beat as m:ss. */
 export function timeBadge(seconds: number): string {
   const s = Math.min(MAX_BADGE_S, Math.max(0, Math.floor(seconds)));
   const h = Math.floor(s / 3600);
@@ -71,8 +63,8 @@ export function timeBadge(seconds: number): string {
     h > 0
       ? `${h}:${String(m).padStart(2, '0')}:${String(s % 60).padStart(2, '0')}`
       : `${m}:${String(s % 60).padStart(2, '0')}`;
-  const colon = 18; // px a colon takes
-  const icon = 64; // px the stopwatch takes
+  const colon = 18; // px
+  const icon = 64; // px
   const pad = 24;
   const width = pad * 2 + icon + [...text].reduce((n, c) => n + (c === ':' ? colon : SEG.w + SEG.gap), 0);
   const height = SEG.h + 2 * pad;
@@ -80,7 +72,6 @@ export function timeBadge(seconds: number): string {
   const y0 = MARGIN;
   const parts = [
     `<rect x="${x0}" y="${y0}" width="${width}" height="${height}" rx="22" fill="#142c25" fill-opacity="0.88"/>`,
-    // The stopwatch: a ring, its button and a hand.
     `<circle cx="${x0 + pad + 26}" cy="${y0 + pad + 36}" r="24" fill="none" stroke="#f4c542" stroke-width="7"/>`,
     `<rect x="${x0 + pad + 20}" y="${y0 + pad - 2}" width="12" height="10" rx="2" fill="#f4c542"/>`,
     `<rect x="${x0 + pad + 23}" y="${y0 + pad + 18}" width="6" height="20" rx="3" fill="#f4c542"/>`,
@@ -102,18 +93,14 @@ export function timeBadge(seconds: number): string {
   return `${parts.join('')}<g fill="#fffdf6">${glyphs.join('')}</g>`;
 }
 
-/**
- * The SVG of the tiles of `geom` whose face is not null in `faces` (one per slot), fitted to the image, with a
- * challenge's time to beat (`badgeS`, seconds) on top when given. Every slot counts for the fit, as on the play
- * page, so a position sits where its deal sat.
- */
+/** The SVG of the tiles still on the board, fitted as the whole deal (as on the play page), with `badgeS`. */
 export function previewSvg(geom: Geometry, faces: readonly (Face | null)[], badgeS?: number): string {
   const { minX, minY } = geom.extent;
   const box = boxOf(geom.slots, minX, minY);
   const tile = Math.min((PREVIEW_WIDTH - 2 * MARGIN) / box.bw, (PREVIEW_HEIGHT - 2 * MARGIN) / box.bh, 120);
   const th = (tile * 4) / 3;
   const d = tile * DEPTH; // thickness and layer shift, px
-  const r = tile * 0.13; // corner radius
+  const r = tile * 0.13;
   const left0 = (PREVIEW_WIDTH - box.bw * tile) / 2 + box.ox * tile;
   const top0 = (PREVIEW_HEIGHT - box.bh * tile) / 2 + box.oy * tile;
   const order = geom.slots
@@ -125,14 +112,14 @@ export function previewSvg(geom: Geometry, faces: readonly (Face | null)[], badg
   for (const { s, face, slot } of order) {
     const x = left0 + ((s.x - minX) / 2 - s.z * DEPTH) * tile;
     const y = top0 + (((s.y - minY) * 2) / 3 - s.z * DEPTH) * tile;
-    const sh = d * (1.1 + s.z * 0.4); // the shadow's offset: longer the higher the layer
+    const sh = d * (1.1 + s.z * 0.4); // shadow offset
     parts.push(
       `<rect x="${num(x + sh)}" y="${num(y + sh)}" width="${num(tile)}" height="${num(th)}" rx="${num(r)}" fill="#000" fill-opacity="${num(0.2 + Math.min(s.z, 4) * 0.05)}"/>`,
       `<rect x="${num(x + d)}" y="${num(y + d)}" width="${num(tile)}" height="${num(th)}" rx="${num(r)}" fill="url(#side)"/>`,
       `<rect x="${num(x)}" y="${num(y)}" width="${num(tile)}" height="${num(th)}" rx="${num(r)}" fill="url(#face)" stroke="#d8cba9" stroke-width="${num(Math.max(1, tile * 0.025))}"/>`,
       `<use href="#${face}" x="${num(x + ART.x * tile)}" y="${num(y + ART.y * th)}" width="${num(ART.scale * tile)}" height="${num(ART.scale * th)}"/>`,
     );
-    // A blocked tile is dimmed as on the board (--tile-dim: 17% black on the bottom layer, 5% less a layer up).
+    // Blocked tiles dimmed as --tile-dim does.
     const dim = isFree(geom, present, slot) ? 0 : Math.max(0.02, 0.17 - 0.05 * s.z);
     if (dim > 0)
       parts.push(
@@ -150,10 +137,7 @@ export function previewSvg(geom: Geometry, faces: readonly (Face | null)[], badg
   );
 }
 
-/**
- * The PNG of an SVG of PREVIEW_WIDTH × PREVIEW_HEIGHT: drawn off the main thread, then cut to 256 colours and
- * written as a palette PNG (services/png-palette.ts), under a quarter of resvg's full-colour bytes.
- */
+/** The palette PNG of a preview's SVG, drawn off the main thread. */
 export async function renderPng(svg: string): Promise<Buffer> {
   const image = await renderAsync(svg, { font: { loadSystemFonts: false }, background: '#285d4f' });
   return makeIndexedPng(image.width, image.height, quantize(image.pixels));

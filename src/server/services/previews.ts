@@ -1,16 +1,7 @@
 /**
- * Link-preview images (docs/contracts.md, "Finding the site and link previews"): a page names the image of
- * its board as `/og/<hash>.png?layout=<id>&faces=<code>`, where `code` is one letter per slot (its face, or
- * `-` where the tile is gone) and `hash` is 16 hex digits of the SHA-256 of the renderer's version, the
- * layout's id and slots, and the code: everything the pixels depend on. A challenge's image adds `&time=<s>`,
- * its time to beat in seconds, drawn on the board (and in the hash). The address is therefore the content
- * (an image never changes under it: cached for a year, immutable), and any process of a fleet draws it from
- * the address alone, with no state shared.
- *
- * Drawing one costs some 40–400 ms of CPU (services/preview-image.ts, mostly in libuv's pool): charged to the
- * client's CPU budget before the work (services/cpu-budget.ts), at most PREVIEW_CONCURRENCY at once in a
- * process, and kept by bytes in an LRU (PREVIEW_CACHE_BYTES, the PNGs are Buffers outside the JS heap; a
- * turtle board's is some 95 KB, a palette PNG).
+ * Link-preview images (docs/contracts.md, "Finding the site and link previews"): an image's address is its
+ * content (hash of renderer version, layout and faces), so it is immutable and any process draws it alone.
+ * Drawing is charged to the client's CPU budget, bounded per process, and kept in a byte-bounded LRU.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
@@ -27,10 +18,10 @@ declare module 'fastify' {
   }
 }
 
-const VERSION = 'og2'; // changes when the drawing does (og2: palette PNGs), so every address changes with it
-/** CPU charged for drawing a board of `tiles`, in ms: measured 60 (88 tiles) to 380 (1,000), docs/operations.md. */
+const VERSION = 'og2'; // changes when the drawing does
+/** CPU charged for drawing a board of `tiles`, in ms (docs/operations.md, "CPU budgets"). */
 export const previewCostMs = (tiles: number): number => 40 + 0.4 * tiles;
-export const PREVIEW_CONCURRENCY = 2; // images drawn at once in a process; past that 503 ERR_BUSY
+export const PREVIEW_CONCURRENCY = 2; // per process; past it 503 ERR_BUSY
 const CODE = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOP'; // FACES[i] is CODE[i]
 const GONE = '-';
 const FACE_OF = new Map<string, Face>(FACES.map((face, i) => [CODE[i]!, face]));
@@ -44,13 +35,12 @@ export interface PreviewImage {
 export type DrawResult = { readonly ok: true; readonly png: Buffer } | Refusal;
 
 export interface Previews {
-  /** The image of a board: the layout's id and geometry, each slot's face (null: gone), a time to beat (ms). */
+  /** The image of a board (faces null where gone; a time to beat in ms). */
   imageOf(layout: string, geom: Geometry, faces: readonly (Face | null)[], timeMs?: number): PreviewImage;
-  /** The PNG at `/og/<hash>.png?layout=…&faces=…[&time=s]`, from the cache or drawn (charged to `client` first). */
+  /** The PNG at an image's address, cached or drawn (charged to `client`). */
   draw(hash: string, layout: string, code: string, client: string, timeS?: number): Promise<DrawResult>;
 }
 
-/** One letter per slot. */
 export const facesCode = (faces: readonly (Face | null)[]): string =>
   faces.map((f) => (f === null ? GONE : CODE[FACES.indexOf(f)]!)).join('');
 
@@ -82,7 +72,7 @@ const builtinGeometries = new Map<string, Geometry>();
 async function previewsPlugin(fastify: FastifyInstance): Promise<void> {
   const kept = new ByteLru<string, Buffer>('preview images', PREVIEW_CACHE_BYTES);
   fastify.caches.push(kept);
-  let drawing = 0; // images being drawn now
+  let drawing = 0;
 
   const geometry = async (id: string): Promise<Geometry | undefined> => {
     const builtin = layoutById(id);
@@ -118,7 +108,7 @@ async function previewsPlugin(fastify: FastifyInstance): Promise<void> {
       if (!geom) return { ok: false, code: 'ERR_UNKNOWN_LAYOUT', message: `there is no layout called ${layout}` };
       const faces = facesOfCode(code);
       if (!faces || faces.length !== geom.size || hashOf(layout, geom, code, timeS) !== hash) return unknown;
-      // Charged before the work, by the board's size (the image's content is known to be real by now).
+      // Charged before the work, by the board's size.
       const refused = await fastify.cpuBudget.charge(client, previewCostMs(geom.size), 'preview', 'worker');
       if (refused) return refused;
       if (drawing >= PREVIEW_CONCURRENCY)

@@ -1,15 +1,6 @@
 /**
- * Race rooms in Redis (services/race-store.ts), shared by every process of a fleet. A room is one hash,
- * `mahjong:race:<id>`: `meta` (JSON), `count` (seats taken), `who:<player>` (their seat), `seat:<n>` (JSON),
- * `prog:<n>` (JSON), `seen:<n>` (ms epoch), `start` (ms epoch, once stamped) and `order` (JSON, once the race
- * ended); each game in a race has
- * `mahjong:race-game:<game>` = `<id> <n>`. Every write renews the room's keys for `idleMs`. Changes are
- * announced on the channel `mahjong:races` (the room's id), which every process subscribes to on a
- * connection of its own (a subscribed connection can do nothing else).
- *
- * Live streams are counted fleet-wide: `mahjong:race-streams:player:<id>` and `…:client:<key>` are hashes of
- * `<process>` → `<streams>@<ms epoch>`, each process writing its own field (at each open and close, and at every
- * heartbeat); a field not renewed for `streamTtlMs` (a process that died) no longer counts and is dropped.
+ * Race rooms in Redis (services/race-store.ts), shared by every process of a fleet. The keys and the channel:
+ * docs/server.md, "Race rooms in Redis"; the fleet-wide stream counts: docs/operations.md, "Live races".
  */
 import { Redis } from 'ioredis';
 import { randomBytes } from 'node:crypto';
@@ -29,9 +20,9 @@ const PREFIX = 'mahjong:race:';
 const GAME_PREFIX = 'mahjong:race-game:';
 const CHANNEL = 'mahjong:races';
 const STREAMS_PREFIX = 'mahjong:race-streams:';
-const COMMAND_TIMEOUT_MS = 1000; // a room command that takes longer fails (the request answers 503)
+const COMMAND_TIMEOUT_MS = 1000; // longer fails with 503
 
-/** Takes a seat atomically (KEYS: room, game index; ARGV: player, seat JSON, progress JSON, max, idle ms, now, game index value). */
+/** Takes a seat atomically (KEYS: room, game index; ARGV: player, seat, progress, max, idle ms, now, index value). */
 const JOIN_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return -1 end
 local mine = redis.call('HGET', KEYS[1], 'who:' .. ARGV[1])
@@ -45,7 +36,7 @@ redis.call('SET', KEYS[2], ARGV[7] .. ' ' .. n, 'PX', ARGV[5])
 return {n, 1}
 `;
 
-/** Stamps a room's start once, only while the room is there (KEYS: room; ARGV: start). Answers the start that stands. */
+/** Stamps a present room's start once (KEYS: room; ARGV: start); answers the start that stands. */
 const START_LUA = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return false end
 redis.call('HSETNX', KEYS[1], 'start', ARGV[1])
@@ -53,9 +44,8 @@ return redis.call('HGET', KEYS[1], 'start')
 `;
 
 /**
- * Counts a stream atomically (KEYS: player's hash, client's hash; ARGV: process, now, ttl ms, player's bound,
- * client's bound, this process's player count after it, its client count after it). Answers 0 (counted), 1 (the
- * player holds their most), 2 (the client does). Fields older than the ttl are a dead process's: dropped.
+ * Counts a stream atomically (KEYS: player's, client's hash; ARGV: process, now, ttl ms, the two bounds, this
+ * process's two counts after it). Answers 0 (counted), 1 (player full), 2 (client full); drops stale fields.
  */
 const TAKE_STREAM_LUA = `
 local now, ttl = tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -77,7 +67,7 @@ end
 return 0
 `;
 
-/** Redis cannot answer: the request is refused with 503 and Retry-After (errors.ts), never a 500. */
+/** Redis cannot answer: a 503 with Retry-After (errors.ts), never a 500. */
 async function answered<T>(command: Promise<T>): Promise<T> {
   try {
     return await command;
@@ -102,15 +92,15 @@ export class RedisRaceStore implements RaceStore {
   private readonly redis: RaceRedis;
   private readonly subscriber: Redis;
   private readonly listeners: ((id: string) => void)[] = [];
-  private readonly process = randomBytes(6).toString('base64url'); // this process's field in the stream counts
-  private readonly streams = new StreamCounts(); // this process's own streams
+  private readonly process = randomBytes(6).toString('base64url'); // its field in the stream counts
+  private readonly streams = new StreamCounts();
 
   constructor(
     url: string,
     private readonly idleMs: number,
     private readonly now: () => number,
     onError: (error: Error) => void,
-    private readonly streamTtlMs: number, // a process's stream counts not renewed for this long lapse; ms
+    private readonly streamTtlMs: number, // stream counts not renewed for this long lapse; ms
   ) {
     this.redis = new Redis(url, options) as RaceRedis;
     this.redis.defineCommand('joinRace', { numberOfKeys: 2, lua: JOIN_LUA });
@@ -122,7 +112,7 @@ export class RedisRaceStore implements RaceStore {
     this.subscriber.on('message', (_channel: string, id: string) => {
       for (const listener of this.listeners) listener(id);
     });
-    void this.subscriber.subscribe(CHANNEL).catch(onError); // ioredis subscribes again after a reconnect
+    void this.subscriber.subscribe(CHANNEL).catch(onError); // ioredis resubscribes after a reconnect
   }
 
   async create(meta: RaceMeta): Promise<void> {
@@ -177,7 +167,7 @@ export class RedisRaceStore implements RaceStore {
   }
 
   async raceOf(gameId: string): Promise<RaceOfGame | undefined> {
-    // Asked before every move batch of every game: with Redis away it answers at once, never holding a move.
+    // Asked before every move batch: with Redis away it answers at once.
     if (this.redis.status !== 'ready') return undefined;
     const value = await this.redis.get(GAME_PREFIX + gameId);
     if (!value) return undefined;
@@ -193,7 +183,7 @@ export class RedisRaceStore implements RaceStore {
   }
 
   async setProgress(id: string, n: number, progress: RaceProgress): Promise<void> {
-    // Only a room still there: HSET on a gone key would make a room of one field that never expires.
+    // HSET on a gone key would make a room that never expires.
     const seat = await this.redis.hget(PREFIX + id, `seat:${n}`);
     if (!seat) return;
     const { gameId } = JSON.parse(seat) as RaceSeat;
@@ -253,7 +243,7 @@ export class RedisRaceStore implements RaceStore {
     ]);
   }
 
-  /** Writes this process's stream counts, stamped now (a count of 0: its field goes). */
+  /** Writes this process's stream counts, stamped now. */
   private async write(counts: readonly (readonly ['player' | 'client', string, number])[]): Promise<void> {
     if (counts.length === 0) return;
     const batch = this.redis.multi();

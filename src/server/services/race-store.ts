@@ -1,13 +1,7 @@
 /**
- * Where live races keep their rooms (docs/server.md, "Live races"): behind one small interface, in this
- * process's memory on the embedded default, or in Redis with REDIS_URL (services/race-redis.ts), so every
- * process of a fleet sees the same rooms and hears of their changes.
- *
- * A room holds membership and progress only: each racer plays an ordinary game of the deal, whose moves the
- * games service verifies and stores in the database, so a restart loses no verified move. Every key of a room
- * lives `idleMs` after its last change (a join or a move), then the room is gone: nothing to clean up.
- * The fields are written by one party each (a seat by its join, its progress by its game's moves, its
- * presence by the process holding its stream), so no write ever overwrites another's.
+ * Where live races keep their rooms (docs/server.md, "Live races"): in memory, or in Redis with REDIS_URL
+ * (services/race-redis.ts). A room holds membership and progress only, its keys live `idleMs` past its last
+ * change, and each field has one writer, so no write overwrites another's.
  */
 import type { Mode } from '../../engine/index.ts';
 
@@ -18,43 +12,42 @@ export interface RaceMeta {
   readonly layout: string;
   readonly seed: string;
   readonly mode: Mode;
-  readonly createdAt: number; // ms epoch
+  readonly createdAt: number;
 }
 
-/** A racer: who, with which game, since when. `n` is the seat, 1 for the room's maker. */
+/** A racer; `n` is the seat, 1 for the room's maker. */
 export interface RaceSeat {
   readonly n: number;
   readonly playerId: string;
   readonly gameId: string;
-  readonly name: string | null; // the player's nickname, when they set one (else "Player n" in their language)
-  readonly joinedAt: number; // ms epoch
+  readonly name: string | null;
+  readonly joinedAt: number;
 }
 
 /** A racer's game as the server last verified it. */
 export interface RaceProgress {
-  readonly left: number; // tiles left
+  readonly left: number;
   readonly status: RaceProgressStatus;
-  readonly finishedAt: number | null; // the server's clock at the win
+  readonly finishedAt: number | null;
 }
 
 export interface RaceRoom {
   readonly meta: RaceMeta;
   readonly seats: readonly (RaceSeat & { progress: RaceProgress; seenAt: number })[]; // by seat
-  readonly order: readonly number[] | null; // seats in the race's final order, once it ended
-  readonly startsAt: number | null; // ms epoch of the room's one start (after its countdown); null until stamped
+  readonly order: readonly number[] | null; // seats in final order
+  readonly startsAt: number | null; // ms epoch; null until stamped
 }
 
 export interface StreamBounds {
-  readonly player: number; // live streams one player may hold
-  readonly client: number; // live streams one client (clientKey) may hold
+  readonly player: number;
+  readonly client: number; // per clientKey
 }
 
-/** Streams held, counted by player and by client (this process's own). */
+/** This process's streams, counted by player and by client. */
 export class StreamCounts {
   readonly player = new Map<string, number>();
   readonly client = new Map<string, number>();
 
-  /** Adds `by` to the counts of `player` and `client`; a count that reaches 0 goes. */
   add(player: string, client: string, by: number): void {
     for (const [map, key] of [
       [this.player, player],
@@ -76,32 +69,26 @@ export interface RaceOfGame {
 export type Joined = { readonly seat: number; readonly fresh: boolean } | 'full' | 'missing';
 
 export interface RaceStore {
-  readonly shared: boolean; // rooms seen by every process (Redis)
+  readonly shared: boolean; // Redis
   create(meta: RaceMeta): Promise<void>;
   read(id: string): Promise<RaceRoom | undefined>;
-  /** Takes the next seat for `seat.playerId`, or answers the seat they hold already; at most `max` seats. */
+  /** Takes the next seat (at most `max`), or answers the player's seat. */
   join(id: string, seat: Omit<RaceSeat, 'n'>, progress: RaceProgress, max: number): Promise<Joined>;
-  /** The race and seat a game plays in, if any, with the room's start (null until stamped). */
+  /** The race and seat a game plays in, if any, with the room's start. */
   raceOf(gameId: string): Promise<RaceOfGame | undefined>;
-  /** Stamps the room's start once; answers the start that stands, or null when the room is gone. */
+  /** Stamps the room's start once; answers the one that stands (null: no room). */
   start(id: string, at: number): Promise<number | null>;
   setProgress(id: string, n: number, progress: RaceProgress): Promise<void>;
-  /** Marks seats as present now (their player has the room's page open). */
   seen(id: string, seats: readonly number[], at: number): Promise<void>;
-  /** Records the final order once; answers the order that stands (the first one recorded). */
+  /** Records the final order once; answers the order that stands. */
   end(id: string, order: readonly number[]): Promise<readonly number[]>;
-  /**
-   * Counts a live stream of `player` from `client`, unless either holds its most already (every process's, when
-   * shared): answers which one is full, and then counts nothing.
-   */
+  /** Counts a stream, or answers which bound is full (counting nothing). */
   takeStream(player: string, client: string, max: StreamBounds): Promise<'player' | 'client' | undefined>;
-  /** A stream counted by takeStream closed. */
   dropStream(player: string, client: string): Promise<void>;
-  /** Renews this process's stream counts (its heartbeat): those of a process that died lapse. */
+  /** Renews this process's stream counts. */
   keepStreams(): Promise<void>;
-  /** Tells every process that a room changed. */
   publish(id: string): Promise<void>;
-  /** Calls `changed` with the id of each room that changes, in any process. */
+  /** Calls `changed` with each room that changes anywhere. */
   subscribe(changed: (id: string) => void): void;
   close(): Promise<void>;
 }
@@ -111,17 +98,17 @@ interface MemoryRoom {
   seats: Map<number, RaceSeat & { progress: RaceProgress; seenAt: number }>;
   order: readonly number[] | null;
   startsAt: number | null;
-  touchedAt: number; // ms epoch of the last join or move
+  touchedAt: number;
 }
 
-/** Rooms in this process's memory: the embedded default (one process, so nothing to share). */
+/** Rooms in this process's memory: the embedded default. */
 export class MemoryRaceStore implements RaceStore {
   readonly shared = false;
   private readonly rooms = new Map<string, MemoryRoom>();
-  private readonly games = new Map<string, { id: string; n: number }>(); // game id → its race and seat
+  private readonly games = new Map<string, { id: string; n: number }>(); // game id → race and seat
   private readonly listeners: ((id: string) => void)[] = [];
   private readonly timer: NodeJS.Timeout;
-  private readonly streams = new StreamCounts(); // one process: its own counts are everyone's
+  private readonly streams = new StreamCounts();
 
   constructor(
     private readonly idleMs: number,
@@ -131,7 +118,7 @@ export class MemoryRaceStore implements RaceStore {
     this.timer.unref();
   }
 
-  /** Forgets the rooms idle past `idleMs`, as Redis lets their keys expire. */
+  /** Forgets rooms idle past `idleMs`. */
   sweep(): void {
     const cutoff = this.now() - this.idleMs;
     for (const [id, room] of this.rooms) {

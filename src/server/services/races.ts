@@ -1,23 +1,8 @@
 /**
- * Live races (docs/server.md, "Live races"): up to 8 players on one deal, each playing an ordinary game of it
- * (created at their join), watching each other's progress live over server-sent events.
- *
- * The server decides everything: a racer's progress is what the games service verified and stored (the moves
- * API calls `moved` after each accepted batch), and the order is by the server's clock at each win. The room
- * (services/race-store.ts) only carries membership, progress and presence, in memory or in Redis; the moves
- * are in the database, so a restart loses none, and a stream that opens reads its room's games again from the
- * database (a progress write lost in a crash is mended there).
- *
- * The start: every racer's clock is the room's. Its maker starts the race (or it starts by itself once full): the
- * server stamps one instant `countdownMs` ahead into the room, every page counts down to it, and moves before it
- * are refused. Wins are timed from it; a player who joins later joins late, on the same clock.
- *
- * Presence: the process holding a racer's stream marks them seen every `heartbeatMs`; a racer not seen for
- * `graceMs` is `gone` (back within it, nothing changed for anyone). The race ends when every racer has won
- * or is gone, with at least one win: the order is then recorded once and stands.
- *
- * Updates to a room's viewers are coalesced to one every `pushMs`, whatever its racers send, and each
- * viewer's stream is written without waiting for it: a slow or hostile reader cannot hold the others up.
+ * Live races (docs/server.md, "Live races"): up to 8 players on one deal, each playing an ordinary game of it,
+ * watching each other's progress over server-sent events. Progress is what the games service verified; the room
+ * (services/race-store.ts) holds only membership, progress and presence. Updates to a room's viewers are coalesced
+ * to one every `pushMs` and written without waiting, so a slow reader holds nobody up.
  */
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
@@ -41,30 +26,30 @@ declare module 'fastify' {
 /** The bounds of live races (docs/operations.md, "Live races"). */
 export interface RaceLimits {
   playersPerRoom: number; // racers in one room
-  roomsPerHour: number; // rooms one client (clientKey) may open an hour
-  roomsPerHourAll: number; // rooms everyone may open an hour
-  requestsPerSecond: number; // race requests (open, join, stream, read) one player may make a second
-  streamsPerPlayer: number; // live streams one player may hold open (tabs), on every process together
-  streamsPerClient: number; // live streams one client (clientKey) may hold open, on every process together
-  streamsAll: number; // live streams one process holds at most
-  pushMs: number; // a room's viewers get at most one update this often; ms
-  heartbeatMs: number; // presence is marked and every stream hears from the server this often; ms
+  roomsPerHour: number; // per clientKey
+  roomsPerHourAll: number;
+  requestsPerSecond: number; // per player
+  streamsPerPlayer: number; // on every process together
+  streamsPerClient: number; // per clientKey, on every process together
+  streamsAll: number; // on this process
+  pushMs: number; // at most one update a room this often; ms
+  heartbeatMs: number; // presence and keep-alive; ms
   graceMs: number; // a racer unseen for longer is `gone`; ms
-  idleMs: number; // a room without a join or a move for this long is closed; ms
-  countdownMs: number; // a race starts this long after its start is asked for (the pages' 3-2-1); ms
+  idleMs: number; // a room without a join or a move closes; ms
+  countdownMs: number; // from the start asked for to the start; ms
 }
 
 export const RACE_LIMITS: RaceLimits = {
   playersPerRoom: 8,
-  roomsPerHour: 20, // a person races a few times an evening
+  roomsPerHour: 20,
   roomsPerHourAll: 5000,
-  requestsPerSecond: 5, // a page opens its stream once, and again after a drop
+  requestsPerSecond: 5,
   streamsPerPlayer: 4,
   streamsPerClient: 64, // a school or an office behind one address
-  streamsAll: 400, // half the process's sockets (connections.ts maxConnections)
+  streamsAll: 400, // half of connections.ts maxConnections
   pushMs: 250,
-  heartbeatMs: 15_000, // under a proxy's idle timeout (deploy/haproxy.cfg: 30 s)
-  graceMs: 60_000, // a reload, a tunnel, a phone's screen turned off for a moment
+  heartbeatMs: 15_000, // under the proxy's idle timeout (deploy/haproxy.cfg)
+  graceMs: 60_000,
   idleMs: 30 * 60_000,
   countdownMs: 3000,
 };
@@ -73,20 +58,20 @@ export const RACER_STATUSES = ['playing', 'won', 'stuck', 'gone'] as const;
 export type RacerStatus = (typeof RACER_STATUSES)[number];
 
 export interface Racer {
-  readonly n: number; // seat: 1 for the room's maker, then in order of joining
+  readonly n: number; // seat: 1 for the room's maker
   readonly playerId: string;
-  readonly name: string | null; // nickname, if set
+  readonly name: string | null;
   readonly left: number;
   readonly status: RacerStatus;
   readonly finishedAt: number | null;
-  readonly place: number | null; // 1 for the first to clear the board; null while not placed
+  readonly place: number | null;
 }
 
 export interface Standings {
   readonly meta: RaceMeta;
   readonly racers: readonly Racer[]; // by seat
-  readonly order: readonly Racer[] | null; // the final order, once the race ended
-  readonly startsAt: number | null; // ms epoch of the room's start; null until its maker starts it
+  readonly order: readonly Racer[] | null; // once the race ended
+  readonly startsAt: number | null; // ms epoch; null until started
 }
 
 /** The order the server gives: wins by their time, then the others by tiles left, those gone last. */
@@ -143,7 +128,7 @@ interface Stream {
   readonly playerId: string;
   readonly client: string;
   readonly i18n: Translator;
-  last: string; // the last update written (its markup and start), to skip repeats
+  last: string; // the last update written, to skip repeats
 }
 
 export type RaceView = (standings: Standings, playerId: string, i18n: Translator) => string;
@@ -153,9 +138,9 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
   const roomsAll = new WindowBudget('races:all', limits.roomsPerHourAll, 3_600_000, fastify.counters);
   const requests = new WindowBudget('races:requests', limits.requestsPerSecond, 1000, fastify.counters);
   const streams = new Map<string, Set<Stream>>(); // room id → its viewers on this process
-  let open = 0; // streams open on this process
-  const pending = new Map<string, NodeJS.Timeout>(); // room id → its coalesced update
-  const pushedAt = new Map<string, number>(); // room id → ms epoch of its last update
+  let open = 0;
+  const pending = new Map<string, NodeJS.Timeout>();
+  const pushedAt = new Map<string, number>();
   let view: RaceView = () => '';
   let closing = false;
 
@@ -165,12 +150,12 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
     message: `there is no such race: races close after ${Math.round(limits.idleMs / 1000)} s without a move`,
   });
 
-  /** Writes one event to a stream, without waiting for a slow reader (its socket buffers it). */
+  /** Writes one event without waiting for a slow reader. */
   const write = (stream: Stream, text: string): void => {
     if (!stream.raw.writableEnded && !stream.raw.destroyed) stream.raw.write(text);
   };
 
-  /** Sends a room's standings to its viewers on this process (each in their own words), once they changed. */
+  /** Sends a room's changed standings to its viewers on this process. */
   async function pushNow(id: string): Promise<void> {
     pending.delete(id);
     pushedAt.set(id, now());
@@ -196,10 +181,10 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
     if (standings.ending) {
       const order = await store.end(id, standings.ending);
       standings = standingsOf({ ...room, order }, now(), limits.graceMs);
-      void store.publish(id).catch(() => undefined); // the other processes' viewers hear of the end too
+      void store.publish(id).catch(() => undefined);
     }
     const { startsAt } = standings;
-    const startsIn = startsAt === null ? null : startsAt - now(); // the page counts down on its own clock
+    const startsIn = startsAt === null ? null : startsAt - now();
     for (const stream of viewers) {
       const html = view(standings, stream.playerId, stream.i18n);
       if (`${startsAt} ${html}` === stream.last) continue;
@@ -209,7 +194,7 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
     }
   }
 
-  /** Sends a room's standings soon: at most one update every pushMs, whatever its racers do. */
+  /** Sends a room's standings soon: at most one update every pushMs. */
   function push(id: string): void {
     if (pending.has(id) || !streams.has(id) || closing) return;
     const wait = Math.max(0, (pushedAt.get(id) ?? 0) + limits.pushMs - now());
@@ -220,8 +205,7 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
 
   store.subscribe(push);
 
-  // Presence and keep-alive: every viewer's seat is marked seen, and every stream hears from the server; this
-  // process's stream counts are renewed (a process that died stops renewing, and its counts lapse).
+  // Presence and keep-alive; renewing this process's stream counts lets a dead process's counts lapse.
   const heartbeat = setInterval(() => {
     void store.keepStreams().catch((error: unknown) => fastify.log.warn({ err: error }, 'races: streams not renewed'));
     for (const [id, viewers] of streams) {
@@ -233,7 +217,7 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
           const seats = room.seats.filter((s) => players.has(s.playerId)).map((s) => s.n);
           await store.seen(id, seats, now());
           for (const stream of viewers) write(stream, ': still here\n\n');
-          push(id); // a racer unseen past the grace is shown gone
+          push(id);
         })
         .catch((error: unknown) => fastify.log.warn({ err: error, race: id }, 'races: presence not marked'));
     }
@@ -243,14 +227,14 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
   return {
     store,
     limits,
-    now, // the server's clock (tests set it)
+    now,
 
-    /** Sets how a viewer's standings are rendered (the race partial, in their language). */
+    /** Sets how a viewer's standings are rendered. */
     setView(render: RaceView): void {
       view = render;
     },
 
-    /** A refusal when `playerKey` made more race requests this second than it may. */
+    /** A refusal when `playerKey` made too many race requests this second. */
     async charge(playerKey: string): Promise<Refusal | undefined> {
       const wait = await requests.take(playerKey);
       return wait === undefined
@@ -286,7 +270,7 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
       return 'ok' in joined ? joined : { id };
     },
 
-    /** Seats a player in a room with a new game of its deal; a player seated already keeps their seat. */
+    /** Seats a player in a room with a new game of its deal; a seated player keeps their seat. */
     async join(playerId: string, client: string, id: string): Promise<{ seat: number } | Refusal> {
       const room = await store.read(id);
       if (!room) return noRace();
@@ -309,16 +293,13 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
       if (joined === 'missing') return noRace();
       if (joined === 'full')
         return { ok: false, code: 'ERR_RACE_FULL', message: `this race has ${limits.playersPerRoom} players already` };
-      // A full room starts by itself: nobody else can come.
+      // A full room starts by itself.
       if (joined.fresh && joined.seat >= limits.playersPerRoom) await store.start(id, now() + limits.countdownMs);
       await store.publish(id);
       return { seat: joined.seat };
     },
 
-    /**
-     * Starts the race for everyone `countdownMs` from now: asked by its maker, or by any racer once the maker is
-     * gone (the others would wait for ever). Asked again, the start that stands.
-     */
+    /** Starts the race `countdownMs` from now: by its maker, or any racer once the maker is gone. */
     async start(playerId: string, id: string): Promise<{ startsAt: number } | Refusal> {
       const room = await store.read(id);
       if (!room) return noRace();
@@ -334,10 +315,7 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
       return { startsAt };
     },
 
-    /**
-     * Before a batch of a game's moves: the game's race, if any, or a refusal while that race has not started.
-     * Redis away, the moves go on (as games do): the room hears of them when it is back.
-     */
+    /** Before a batch: the game's race, if any, or a refusal before its start. Redis away, moves go on. */
     async gate(gameId: string): Promise<RaceOfGame | Refusal | undefined> {
       let found: RaceOfGame | undefined;
       try {
@@ -365,7 +343,7 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
       const seat = room.seats.find((s) => s.playerId === playerId);
       let standings = standingsOf(room, now(), limits.graceMs);
       if (standings.ending) {
-        // Ended just now: the order is recorded by whoever sees it first, and stands for everyone.
+        // Ended just now: whoever sees it first records the order.
         room = { ...room, order: await store.end(id, standings.ending) };
         standings = standingsOf(room, now(), limits.graceMs);
         await store.publish(id);
@@ -373,7 +351,7 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
       return { room, seat, standings };
     },
 
-    /** A verified batch of a racing game's moves (`found`: gate's answer): its race hears of the game's new state. */
+    /** After a verified batch (`found`: gate's answer): the race hears of the game's new state. */
     async moved(
       found: RaceOfGame,
       gameId: string,
@@ -385,12 +363,12 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
         await store.setProgress(found.id, found.n, { left, status, finishedAt });
         await store.publish(found.id);
       } catch (error) {
-        // The move is stored: the room catches up when a stream next opens (mend).
+        // The move is stored: `mend` catches the room up.
         fastify.log.warn({ err: error, game: gameId }, 'races: progress not recorded');
       }
     },
 
-    /** Reads a room's games from the database and mends any progress the room missed (a crash between the two writes). */
+    /** Mends a room's progress from its games in the database. */
     async mend(room: RaceRoom): Promise<void> {
       let changed = false;
       for (const seat of room.seats) {
@@ -408,11 +386,7 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
       if (changed) await store.publish(room.meta.id);
     },
 
-    /**
-     * Answers `request` with the room's live stream (text/event-stream) until either side closes; or a refusal
-     * when this player or this client holds as many streams as it may (on every process together), or this
-     * process holds its most.
-     */
+    /** Answers with the room's live stream until either side closes, or a refusal when streams are at their bounds. */
     async stream(request: FastifyRequest, reply: FastifyReply, room: RaceRoom): Promise<Refusal | undefined> {
       const id = room.meta.id;
       const client = clientKey(request.ip);
@@ -434,7 +408,7 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
         'x-accel-buffering': 'no', // a buffering proxy would hold the events back
         connection: 'keep-alive',
       });
-      reply.raw.write('retry: 2000\n\n'); // after a drop (a process restarting), the browser comes back in 2 s
+      reply.raw.write('retry: 2000\n\n'); // the browser comes back in 2 s after a drop
       const viewers = streams.get(id) ?? new Set<Stream>();
       streams.set(id, viewers.add(stream));
       open++;
@@ -452,16 +426,16 @@ export function createRaces(fastify: FastifyInstance, store: RaceStore, limits: 
           .catch((error: unknown) => fastify.log.warn({ err: error }, 'races: a closed stream not counted off'));
       });
       const seat = room.seats.find((s) => s.playerId === stream.playerId);
-      if (seat) await store.seen(id, [seat.n], now()); // back within the grace: nothing changed for anyone
+      if (seat) await store.seen(id, [seat.n], now());
       await store.publish(id);
       void pushNow(id);
       return undefined;
     },
 
-    /** Streams open on this process, for /healthz?detail=1 and the tests. */
+    /** Streams open on this process. */
     openStreams: (): number => open,
 
-    /** Ends every stream (the browsers come back to another process) and stops the timers. */
+    /** Ends every stream and stops the timers. */
     async close(): Promise<void> {
       closing = true;
       clearInterval(heartbeat);
@@ -482,7 +456,7 @@ export default fp(
           limits.idleMs,
           opts.now,
           (error) => fastify.log.warn({ err: error }, 'races: Redis error'),
-          3 * limits.heartbeatMs, // two heartbeats may be late before a live process's streams lapse
+          3 * limits.heartbeatMs, // two heartbeats may be late
         )
       : new MemoryRaceStore(limits.idleMs, opts.now);
     const races = createRaces(fastify, store, limits, opts.now);

@@ -1,26 +1,7 @@
 /**
- * A player's stats from their games (`/api/stats`, docs/contracts.md, "JSON API"; the /stats page).
- *
- * Rules we chose:
- * - played: games started (a game starts with the player's first action on a deal);
- *   won: games the server's replay cleared. Win rate = won / played.
- * - A clean win has no hint, no shuffle and no undo.
- * - A streak is days in a row (UTC) on which the player won at least one game. It still runs while
- *   its last day is today or yesterday. Nothing but a day without a win ends it: a game left
- *   unfinished, or given up, never breaks a streak. The daily streak is days in a row
- *   whose daily deal the player won on its day.
- * - Per band (the deal's difficulty band when the game began, docs/study.md "Measured difficulty"): games
- *   started, won and won clean, both modes together; games begun before deals had a band count in no band.
- * - Times are the player's own (docs/fair-play.md, "Two clocks"): the clock their page showed, from the
- *   first move, stopped while paused, in ms; for a game whose page sent none, the server's time from its
- *   first view of the deal to the winning move. A win is ranked when its moves came at a person's pace
- *   (services/fair-play.ts); a ranked win's history entry carries the server's time too.
- *   The median of an even count is the mean of the middle two.
- *
- * Cost: totals, bests, medians and streaks come from aggregates and indexes in
- * the store (stores/game-stats.ts), the history is paged (HISTORY_SIZE a page) and the chart shows
- * the latest CHART_SIZE wins, so the answer costs the same at 10 or 100,000 games. Achievements are rows
- * written with the win that earned them; their progress comes from the same aggregates.
+ * A player's stats from their games (`/api/stats` and the /stats page). The rules (played, clean wins, streaks,
+ * bands, own times) and the cost: docs/server.md, "Stats". Everything comes from aggregates and indexes
+ * (stores/game-stats.ts), so an answer costs the same at 10 or 100,000 games.
  */
 import type { z } from 'zod';
 import { BANDS, type Band } from '../../engine/index.ts';
@@ -29,12 +10,11 @@ import { dealUrl, isCleanWin } from '../../shared/display.ts';
 import type { GamesStore, StatsRows } from '../stores/types.ts';
 import { achievementViews } from './achievements.ts';
 
-export const HISTORY_SIZE = 50; // games listed per page, newest first
-export const MAX_HISTORY_PAGE = 2000; // 100,000 games; a deeper page is a 400
-export const CHART_SIZE = 300; // latest wins in the chart
+export const HISTORY_SIZE = 50; // games a page
+export const MAX_HISTORY_PAGE = 2000;
+export const CHART_SIZE = 300;
 
-// The answer's types, inferred from the schema GET /api/stats declares (shared/answers.ts); its challenges come
-// from their own store (services/challenges.ts sentList), added by the routes.
+// The answer's types, from GET /api/stats's schema (shared/answers.ts); the routes add its challenges.
 export type Stats = z.infer<ReturnType<typeof StatsSchema.omit<{ challenges: true }>>>;
 export type LayoutStats = Stats['byLayout'][string];
 export type BandStats = Stats['byBand'][Band];
@@ -53,10 +33,7 @@ const EMPTY: StatsRows = {
   bestDailyStreak: 0,
 };
 
-/**
- * A player's stats at time `now`, page `page` of the history. `namer` names the layout ids in it (custom
- * layouts' names come from the store). A new player (`playerId` undefined) has none.
- */
+/** A player's stats at `now`, with page `page` of the history; a new player (no `playerId`) has none. */
 export async function statsOf(
   store: GamesStore,
   playerId: string | undefined,
@@ -123,7 +100,7 @@ export function makeStats(rows: StatsRows, page: number, nameOf: (layout: string
     ranked: g.ranked_ms !== null,
     url: dealUrl(g.layout, g.seed, g.mode),
     playedOnFrom: g.play_on_from,
-    loss: null, // why a lost game was lost: from its review, filled in by the route (services/replays.ts lossesOf)
+    loss: null, // filled in by the route (replays.ts lossesOf)
   }));
   const wins = rows.wins
     .map((w) => ({ layout: w.layout, finishedAt: w.finished_at, timeMs: w.time_ms, clean: w.clean === 1 }))

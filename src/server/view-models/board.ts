@@ -1,9 +1,4 @@
-/**
- * The play page's board as data for views/partials/board.eta
- * (docs/contract-board.md): one entry per tile still on the board, in slot
- * order, with its position relative to the layout's extent, whether it is free,
- * and its accessible name.
- */
+/** The play page's board as data for views/partials/board.eta (docs/contract-board.md). */
 import {
   availablePairs,
   isFree,
@@ -20,19 +15,18 @@ import { faceMessage, tileLabel, type Format } from '../../shared/i18n.ts';
 import { scriptJson } from './script-json.ts';
 
 export interface BoardTile {
-  readonly slot: number; // index into the deal's tiles
+  readonly slot: number;
   readonly face: Face;
   readonly free: boolean;
-  readonly x: number; // minus the extent's minX; in half tiles
-  readonly y: number; // minus the extent's minY; in half tiles
-  readonly z: number; // layer
-  readonly label: string; // 'Bamboo 3, free'
-  readonly hidden?: boolean; // removed (a replay's board keeps every tile, removed ones hidden)
-  readonly mark?: 'next' | 'restored'; // a replay's marks: the pair the next move takes, the pair an undo put back
-  readonly reason?: true; // a tile of why the win was lost (data-reason-tile; docs/coach.md)
+  readonly x: number; // from the extent's minX; in half tiles
+  readonly y: number; // in half tiles
+  readonly z: number;
+  readonly label: string;
+  readonly hidden?: boolean; // removed
+  readonly mark?: 'next' | 'restored';
+  readonly reason?: true; // data-reason-tile (docs/coach.md)
 }
 
-/** Where a tile was (a replay's outline of the pair its move just took off). */
 export interface Ghost {
   readonly x: number;
   readonly y: number;
@@ -43,26 +37,23 @@ export interface BoardView {
   readonly status: Status;
   readonly width: number; // extent, in half tiles
   readonly height: number;
-  readonly depth: number; // layers
-  readonly box: Box; // where the tiles go and the board's size, in tile widths (src/shared/box.ts)
-  readonly left: number; // tiles on the board
-  readonly pairs: number; // pairs that can be played now
+  readonly depth: number;
+  readonly box: Box; // in tile widths
+  readonly left: number;
+  readonly pairs: number;
   readonly tiles: readonly BoardTile[];
   readonly ghosts: readonly Ghost[];
 }
 
-/** What a replay's board shows besides a play page's (views/replay.eta). */
+/** A replay board's extras. */
 export interface ReplayMarks {
-  readonly next: Pair | null; // the pair the next move takes off
-  readonly restored: Pair | null; // the pair this move put back
-  readonly removed: Pair | null; // the pair this move took off: outlines where it was
-  readonly reasonTiles?: readonly number[]; // the tiles of why the win was lost, at the first lost position
+  readonly next: Pair | null;
+  readonly restored: Pair | null;
+  readonly removed: Pair | null;
+  readonly reasonTiles?: readonly number[];
 }
 
-/**
- * The board of a game's current position (`t` names the tiles in the page's language): the tiles on it, or with `replay` every tile (removed ones hidden,
- * with their deal's face, so the replay script can show them again) and the replay's marks.
- */
+/** The board of a position; with `replay` every tile (removed ones hidden) and marks. */
 export function boardView(game: Game, t: Format, replay?: ReplayMarks): BoardView {
   const { minX, minY, width, height, depth } = game.geom.extent;
   const present = presenceOf(game);
@@ -117,15 +108,12 @@ export function boardView(game: Game, t: Format, replay?: ReplayMarks): BoardVie
 export interface GameData {
   readonly id: string;
   readonly log: readonly Move[];
-  readonly startedAt: number; // ms epoch, server clock
+  readonly startedAt: number; // ms epoch
   readonly status: Status;
-  readonly playMs: number | null; // the player's own time as their page last sent it (docs/fair-play.md)
+  readonly playMs: number | null; // docs/fair-play.md
 }
 
-/**
- * The text of `<script type="application/json" id="deal-data">`: the stored deal JSON as it is, and this
- * player's unfinished game (scriptJson).
- */
+/** The text of `#deal-data`: the stored deal JSON and this player's unfinished game. */
 export function dealData(dealJson: string, game: GameData | null): string {
   return scriptJson(`{"deal":${dealJson},"game":${JSON.stringify(game)}}`);
 }

@@ -1,22 +1,16 @@
-/**
- * The stats page's chart of winning times, drawn on the server as SVG: one dot
- * per win (the latest CHART_WINS), oldest on the left, time going up; clean wins
- * are filled, others hollow; a line joins them. No chart library: a few nice
- * ticks and some arithmetic. Output contains numbers and the catalog's words only. Time runs left to right
- * in every language (`direction="ltr"`): it is a plot, not text; its dates and words are the page's language.
- */
+/** The stats page's SVG chart of winning times; left to right in every language, as a plot. */
 import type { WinTime } from '../services/stats.ts';
 import { formatTime } from '../../shared/display.ts';
 import type { Translator } from '../services/i18n.ts';
 
 export const CHART_WINS = 50;
 
-const W = 640; // viewBox width
-const H = 240; // viewBox height
-const LEFT = 56; // room for the time axis labels
+const W = 640; // viewBox
+const H = 240;
+const LEFT = 56; // room for the axis labels
 const RIGHT = 16;
 const TOP = 16;
-const BOTTOM = 36; // room for the date labels
+const BOTTOM = 36;
 
 const escapeText = (s: string): string =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');

@@ -1,12 +1,4 @@
-/**
- * What a page's <head> tells search engines and link unfurlers (views/layout.eta, docs/contracts.md,
- * "Finding the site and link previews"): its canonical address, the same page in each of the 20 languages
- * (`?hl=xx`, plugins/i18n.ts) and `x-default` (the address without a language, which picks the reader's), and
- * for a page that shows a board its Open Graph and Twitter card.
- *
- * Addresses are absolute from PUBLIC_ORIGIN, never from the Host header (the client's to choose). Without
- * PUBLIC_ORIGIN the server does not know its own address: they are then root-relative, as share links are.
- */
+/** A page's <head> for search engines and unfurlers (docs/contracts.md, "Finding the site and link previews"). */
 import type { FastifyRequest } from 'fastify';
 import { facePairs, type Face, type Geometry } from '../../engine/index.ts';
 import { LANGS, type Lang } from '../../shared/i18n.ts';
@@ -15,25 +7,24 @@ import { scriptJson } from './script-json.ts';
 import type { Previews } from '../services/previews.ts';
 
 export interface HeadLinks {
-  readonly canonical: string; // this page's address (in its `?hl=` language when it has one)
-  readonly alternates: readonly { readonly hreflang: string; readonly href: string }[]; // 20 languages, x-default
+  readonly canonical: string;
+  readonly alternates: readonly { readonly hreflang: string; readonly href: string }[];
 }
 
 export interface Preview {
   readonly title: string;
   readonly description: string;
-  readonly url: string; // the page's shared address: no language
+  readonly url: string;
   readonly image: { readonly url: string; readonly width: number; readonly height: number; readonly alt: string };
 }
 
-/** The query keys that make another page; every other key (tracking, typos) is left out of the canonical. */
+/** The query keys kept in the canonical. */
 const PAGE_KEYS = new Set(['mode', 'move', 'page']);
 
-/** `path` with `key=value` added to its query. */
 const withParam = (path: string, key: string, value: string): string =>
   `${path}${path.includes('?') ? '&' : '?'}${key}=${value}`;
 
-/** A request's page address without a language: its path and the query keys that make another page. */
+/** A request's page address without `hl`. */
 export function pagePath(request: FastifyRequest): string {
   const q = request.url.indexOf('?');
   if (q < 0) return request.url;
@@ -42,7 +33,7 @@ export function pagePath(request: FastifyRequest): string {
   return `${request.url.slice(0, q)}${query ? `?${query}` : ''}`;
 }
 
-/** `url` without its `hl` (the forms' way back: a language chosen on a `?hl=` page must stick). */
+/** `url` without its `hl` (the forms' way back). */
 export function withoutHl(url: string): string {
   const q = url.indexOf('?');
   if (q < 0 || !/(?:^|&)hl=/.test(url.slice(q + 1))) return url;
@@ -52,7 +43,7 @@ export function withoutHl(url: string): string {
   return `${url.slice(0, q)}${rest ? `?${rest}` : ''}`;
 }
 
-/** The canonical address and the language alternates of the page at `path` (no language in it). */
+/** The canonical address and language alternates of the page at `path`. */
 export function headLinks(origin: string | undefined, path: string, hl: Lang | null): HeadLinks {
   const base = `${origin ?? ''}${path}`;
   return {
@@ -66,16 +57,16 @@ export function headLinks(origin: string | undefined, path: string, hl: Lang | n
 
 /** What a board page says of itself in a link preview. */
 export interface BoardPreviewInput {
-  readonly title: string; // the page's title, e.g. 'Turtle k3v9x2'
-  readonly path: string; // the page's shared address, no language
-  readonly layout: string; // the layout's id
-  readonly name: string; // its name in the page's language
+  readonly title: string;
+  readonly path: string;
+  readonly layout: string;
+  readonly name: string;
   readonly geom: Geometry;
-  readonly faces: readonly (Face | null)[]; // the board shown: each slot's face, null where gone
-  readonly timeMs?: number; // a challenge's time to beat, drawn on the image
+  readonly faces: readonly (Face | null)[]; // null where gone
+  readonly timeMs?: number; // a challenge's time to beat
 }
 
-/** The Open Graph and Twitter card of a board page, its image the board drawn (services/previews.ts). */
+/** A board page's Open Graph and Twitter card. */
 export function boardPreview(
   previews: Previews,
   origin: string | undefined,
@@ -93,7 +84,7 @@ export function boardPreview(
 
 const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
 
-/** A layout's faces (`facePairs`) spread over its `n` slots by a fixed stride, for a picture with no deal. */
+/** A layout's faces spread over its `n` slots, for a picture with no deal. */
 export function spreadFaces(n: number): Face[] {
   const flat = facePairs(n).flat();
   let stride = 37;
@@ -101,10 +92,7 @@ export function spreadFaces(n: number): Face[] {
   return flat.map((_, i) => flat[(i * stride) % n]!);
 }
 
-/**
- * The home page's structured data (schema.org, JSON-LD): what the site is, in the page's language. A data
- * block, never run; escaped for a <script> element.
- */
+/** The home page's JSON-LD, escaped for a <script> element. */
 export function structuredData(origin: string | undefined, i18n: Translator): string {
   return scriptJson(
     JSON.stringify({

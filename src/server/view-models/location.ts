@@ -1,14 +1,9 @@
-/**
- * Where a redirect may send a browser: a path on this site, never another origin (docs/operations.md,
- * "Security"). Every `Location` the server sends goes through `sameOriginPath` (plugins/headers.ts), and the
- * redirects built from request data (the lang, tiles and theme pickers) call it themselves.
- */
+/** Redirects go to paths on this site only (docs/operations.md, "Security"). */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
- * `raw` when it is a path of this site, else `/`: it starts with one `/` and not `//` nor `/\` (browsers read
- * both as another host), nor their percent-encoded forms (a proxy may decode them), and holds no control
- * character or space, nor a backslash in its path (a browser reads `\` there as `/`).
+ * `raw` when it is a path of this site, else `/`. Not `//` nor `/\`, even percent-encoded: browsers read both
+ * as another host. No control character, space, nor `\` in the path (read as `/`).
  */
 export function sameOriginPath(raw: unknown): string {
   if (typeof raw !== 'string' || !raw.startsWith('/')) return '/';
@@ -17,16 +12,12 @@ export function sameOriginPath(raw: unknown): string {
   for (let i = 0; i < raw.length; i++) {
     const c = raw.charCodeAt(i);
     if (c <= 0x20 || c === 0x7f || (inPath && c === 0x5c)) return '/'; // no control character in a header
-    if (c === 0x3f || c === 0x23) inPath = false; // '?' or '#': the path ends
+    if (c === 0x3f || c === 0x23) inPath = false; // '?' or '#'
   }
   return raw;
 }
 
-/**
- * An onRequest hook that takes a choice (`?name=…`, the lang and tiles pickers' links) off a page's address (a
- * GET or HEAD outside /api/ and /static/): `keep` is given the query's values of it, and the browser goes to the
- * same address without it (303), so an address shown, kept or shared never carries the choice.
- */
+/** A hook taking `?name=…` off a page's address (303), handing its values to `keep`. */
 export function takeQueryChoice(
   name: string,
   keep: (values: string[], request: FastifyRequest, reply: FastifyReply) => void,

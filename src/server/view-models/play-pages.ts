@@ -1,12 +1,4 @@
-/**
- * The play page's kept bytes. A fresh board is the same for every visitor of a deal: its markup and #deal-data
- * are made once per deal and language (stored, or shown unstored to visitors without a cookie). So is the whole
- * page for everyone without a game of that deal: nothing on it is about the player, so it is kept too, per nav
- * state, prefs, theme and tile set (at most PAGES_PER_DEAL), as bytes split at RECORD_MARK, where each response
- * puts the player's part (the deal's record). All of it is bounded by bytes: a 1,000-tile deal's page is
- * ~250 KB, and eight of them per deal for 500 deals once took a gigabyte. Anything player-specific on the play
- * page must go through the resumed-game path.
- */
+/** The play page's kept bytes, bounded by bytes (docs/server.md, "Kept play pages"). */
 import type { FastifyReply } from 'fastify';
 import { availablePairs, type Game } from '../../engine/index.ts';
 import type { Lang } from '../../shared/i18n.ts';
@@ -16,25 +8,24 @@ import { bufferBytes, CACHE_BUDGETS, flatString, HEAP, keyedRecordBytes, stringB
 import { dealData } from './board.ts';
 import { startOf } from './play.ts';
 
-export const RECORD_MARK = '<!--deal-record-->'; // where each response puts the player's part of a kept page
+export const RECORD_MARK = '<!--deal-record-->'; // where the player's part goes
 const PAGES_PER_DEAL = 8;
 
 export interface KeptPage {
-  readonly head: Buffer; // the page up to RECORD_MARK
-  readonly tail: Buffer; // and after it
-  whole?: { readonly record: string; readonly bytes: Buffer }; // the page with the last record for visitors without a game
+  readonly head: Buffer;
+  readonly tail: Buffer;
+  whole?: { readonly record: string; readonly bytes: Buffer }; // for visitors without a game
 }
 
-/** A deal's fresh board: its counters, markup and #deal-data, and the pages kept around it. */
 export interface FreshBoard {
   readonly left: number;
   readonly pairs: number;
-  readonly html: string; // the board partial
-  readonly data: string; // #deal-data
-  readonly pages: Map<string, KeptPage>; // page key → the page around RECORD_MARK
+  readonly html: string;
+  readonly data: string;
+  readonly pages: Map<string, KeptPage>;
 }
 
-/** A kept page with the player's part (the deal's record) where RECORD_MARK was. */
+/** A kept page with `record` at RECORD_MARK. */
 export function sendPage(reply: FastifyReply, page: KeptPage, record: string): FastifyReply {
   const bytes =
     page.whole?.record === record ? page.whole.bytes : Buffer.concat([page.head, Buffer.from(record), page.tail]);
@@ -48,7 +39,7 @@ export class PlayPages {
     return this.boards;
   }
 
-  /** The deal's fresh board in `lang`, made with `render` on first use. */
+  /** The deal's fresh board in `lang`, made on first use. */
   fresh(shown: ShownDeal, lang: Lang, render: (game: Game) => string): FreshBoard {
     const key = boardKey(shown, lang);
     let fresh = this.boards.get(key);
@@ -70,13 +61,12 @@ export class PlayPages {
     return fresh;
   }
 
-  /** Keeps a rendered page of a fresh board (split at RECORD_MARK), if the deal has room for one more. */
+  /** Keeps a rendered page of a fresh board, if the deal has room. */
   keep(shown: ShownDeal, lang: Lang, fresh: FreshBoard, pageKey: string, html: string): KeptPage {
     const at = html.indexOf(RECORD_MARK);
     const page = { head: Buffer.from(html.slice(0, at)), tail: Buffer.from(html.slice(at + RECORD_MARK.length)) };
     if (fresh.pages.size >= PAGES_PER_DEAL) return page;
     fresh.pages.set(pageKey, page);
-    // The page, and once more whole with the record of visitors without a game (keepWhole), ~4 KB of record.
     const bytes = keyedRecordBytes(pageKey) + 2 * (bufferBytes(page.head) + bufferBytes(page.tail)) + 4096;
     this.boards.resize(boardKey(shown, lang), bytes);
     return page;
@@ -87,10 +77,7 @@ export class PlayPages {
 const boardKey = (shown: ShownDeal, lang: Lang): string =>
   `${shown.id ?? 'new'} ${shown.deal.layout}/${shown.deal.seed}/${shown.deal.mode} ${lang}`;
 
-/**
- * Keeps a kept page whole with `record`, the record every visitor without a game gets while it is kept
- * (services/first-shown.ts): those visitors are then sent the same bytes, no copy made.
- */
+/** Keeps a page whole with the record of visitors without a game, who then share its bytes. */
 export function keepWhole(page: KeptPage, record: string): void {
   if (page.whole?.record !== record)
     page.whole = { record, bytes: Buffer.concat([page.head, Buffer.from(record), page.tail]) };

@@ -1,8 +1,4 @@
-/**
- * What views/play.eta renders for a deal. The play page, a race and a challenge show the same board page and
- * differ only in their title, their own address, their link preview and a part of their own (the record,
- * `race`, `challenge`), which each route adds to what `playPage` builds.
- */
+/** What views/play.eta renders for a deal: the play, race and challenge pages each add their own part. */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { availablePairs, geometryOfDeal, newGame, type Deal, type Game, type Mode } from '../../engine/index.ts';
 import { dealUrl, formatTime, newDealUrl } from '../../shared/display.ts';
@@ -16,7 +12,6 @@ import { boardView, dealData } from './board.ts';
 import { boardPreview, headLinks } from './head.ts';
 import { themeOf, THEME_COOKIE, type Theme } from './theme.ts';
 
-/** The deal a page shows. */
 export interface DealAt {
   readonly layout: string;
   readonly seed: string;
@@ -30,20 +25,18 @@ export interface PlayBoard {
   readonly data: string; // #deal-data
 }
 
-/** A player's game of the deal, replayed. */
 export interface OwnGame {
   readonly game: Game;
   readonly row: GameRow;
 }
 
-/** The deal as dealt; throws for a deal that cannot start (every stored deal can: our bug). */
+/** The deal as dealt; throws for a deal that cannot start (our bug). */
 export function startOf(deal: Deal): Game {
   const start = newGame(deal);
   if (!start.ok) throw new Error(`deal ${deal.layout}/${deal.seed}/${deal.mode} is not playable: ${start.message}`);
   return start.value;
 }
 
-/** The board partial of a position. */
 export const renderBoard = (fastify: FastifyInstance, game: Game, key: DealAt, i18n: Translator): string =>
   fastify.renderPartial('/partials/board', {
     i18n,
@@ -69,30 +62,30 @@ export function playBoard(
   };
 }
 
-/** A board page: the deal, how it is shown, and what the page says of itself. */
+/** A board page. */
 export interface PlayPageInput {
   readonly key: DealAt;
   readonly deal: Deal;
-  readonly name: string; // the layout's name as this viewer sees it
+  readonly name: string;
   readonly title: string;
-  readonly path: string; // the page's own address: its head links, its preview, its forms' way back
+  readonly path: string;
   readonly preview: {
-    readonly title: string; // for everyone who opens the link: never a player's own name
+    readonly title: string; // never a player's own name
     readonly name: string;
-    readonly timeMs?: number; // a challenge's time to beat, drawn on the image
-    readonly description?: string; // else the site's for a board
+    readonly timeMs?: number;
+    readonly description?: string;
   };
   readonly board: PlayBoard;
-  readonly playMs: number; // the player's time (the clock the page shows), as last heard
-  readonly resumed: boolean; // the player's game shown where they left it
-  readonly nav?: Nav; // 'play' unless said
+  readonly playMs: number;
+  readonly resumed: boolean;
+  readonly nav?: Nav;
   readonly daily?: boolean;
-  readonly tutorial?: boolean; // whether the first game's lesson opens by itself
-  readonly prefs?: PlayPrefs; // else read from the request's cookie
-  readonly theme?: Theme; // likewise
+  readonly tutorial?: boolean;
+  readonly prefs?: PlayPrefs; // else from the cookie
+  readonly theme?: Theme;
 }
 
-/** What views/play.eta renders, but the page's own part (the record, `race`, `challenge`). */
+/** What views/play.eta renders, but the page's own part. */
 export function playPage(fastify: FastifyInstance, request: FastifyRequest, input: PlayPageInput) {
   const { key, deal, path, board, playMs } = input;
   const { layout, seed, mode } = key;
@@ -122,12 +115,11 @@ export function playPage(fastify: FastifyInstance, request: FastifyRequest, inpu
     game: { hints: counts.hints, shuffles: counts.shuffles, playMs, time: formatTime(playMs) },
     resumed: input.resumed,
     dealData: board.data,
-    // Never from the Host header (the client's to choose): PUBLIC_ORIGIN, else the path (the script adds the page's origin).
+    // Never from the Host header (the client's to choose).
     sharePath,
     shareUrl: `${fastify.publicOrigin ?? ''}${sharePath}`,
     otherMode: { mode: other, url: dealUrl(layout, seed, other) },
     newUrl: newDealUrl(layout, mode),
-    // The deal's difficulty as dealt (stored with it), and a new deal of the same band.
     difficulty: {
       band: deal.difficulty.band,
       score: deal.difficulty.score,

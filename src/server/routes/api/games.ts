@@ -1,21 +1,6 @@
 /**
- * The games API (docs/contracts.md, "JSON API" and "Moves"):
- * - POST /api/games {"layout","seed","mode"?} → 201 {"id", ...deal}
- * - POST /api/games/:id/moves {"moves":[...]} → {"status","faces","left","hints","shuffles","undos","moves",…}
- *   (every key: shared/answers.ts MovesAnswerSchema);
- *   a win adds its time (`timeMs`, from the deal's first view), `ranked`, and for the win panel the
- *   player's best before it, the daily rank and a layout not played yet (services/wins.ts)
- *   409 for an illegal move (nothing stored), 403 for another player's game, 404 for an unknown id; every
- *   refusal carries a `code`, and a 409 the server's `moves` count and `log`. With `"at"` a batch is
- *   idempotent by move count (services/games.ts).
- * - POST /api/games/:id/replay → {"url": "/replay/<token>"}: the game's replay link (docs/server.md, "Replays"), for its own
- *   player only (403 otherwise, 404 for an unknown game); asked again, the same link (services/replays.ts).
- * - POST /api/games/:id/challenge → {"url": "/challenge/<id>"}: the won game's challenge link (docs/server.md,
- *   "Challenges"), for its own player only (403 otherwise, 404 for an unknown game, 409 ERR_NOT_WON for a game not
- *   recorded as won); asked again, the same link (services/challenges.ts). POST /api/games with `challenge`
- *   makes the new game that challenge's answer (404 ERR_NO_CHALLENGE, 409 ERR_CHALLENGE_DEAL for another deal).
- * - POST /api/games/:id/play-on {"move":K} → 201 {"id","url"}: a new unranked game of the same deal from the
- *   position after the game's first K moves, for its own player only (docs/coach.md).
+ * The games API (docs/contracts.md, "JSON API" and "Moves"; docs/server.md, "Games and verification"):
+ * POST /api/games, and /api/games/:id/moves, /replay, /challenge and /play-on.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -62,18 +47,18 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
     async (request, reply) => {
       const client = clientKey(request.ip);
       const { challenge, ...key } = request.body;
-      // The challenge it answers is checked before the game is made: a refused link makes no game.
+      // A refused challenge link makes no game.
       const answering =
         challenge === undefined ? undefined : await fastify.challenges.check(request.playerId, challenge, key);
       if (answering && 'ok' in answering) return sendRefusal(request, reply, answering);
       const found = await fastify.dealer.get(key, client);
       if (!found.ok) return sendRefusalOrMiss(request, reply, found);
-      const stamped = stampedAt(fastify, request, request.playerId, key); // the page shown before the cookie
+      const stamped = stampedAt(fastify, request, request.playerId, key);
       const created = await fastify.games.create(request.playerId, found.value, { client, stamped });
       if ('ok' in created) return sendRefusal(request, reply, created);
       const { id } = created;
       if (challenge !== undefined && answering?.answers) await fastify.challenges.answer(challenge, id);
-      // {"id", ...deal} without parsing the stored deal again: splice the id into its JSON.
+      // {"id", ...deal}: the id spliced into the stored JSON.
       return reply
         .code(201)
         .type('application/json; charset=utf-8')
@@ -106,9 +91,9 @@ export default async function apiGames(fastify: FastifyInstance): Promise<void> 
       );
       if (!played.ok) {
         const { ok: _, code: _code, message: _message, retryAfterS: _retry, ...extra } = played;
-        return sendRefusal(request, reply, played, extra); // a 409 with the server's move count and log
+        return sendRefusal(request, reply, played, extra);
       }
-      // A racer's progress, as verified (services/races.ts); a repeat changes nothing.
+      // A racer's progress, as verified.
       if (racing && !played.log)
         await fastify.races.moved(racing, request.params.id, played.game.left, played.status, played.finishedAt);
       const answer = gameAnswer(played.game, played.moves, played.row, played.finishedAt);

@@ -1,8 +1,4 @@
-/**
- * GET /api/tilesets: the tile sets a player may choose, `[{"id", "name"}]` (docs/server.md, "Tile sets"). The
- * ids are stable; the names are in the request's language (the `lang` cookie, else Accept-Language: docs/i18n.md),
- * so the answer says `Content-Language` and varies by both.
- */
+/** GET /api/tilesets: `[{"id", "name"}]` (docs/server.md, "Tile sets"), names in the request's language. */
 import type { FastifyInstance } from 'fastify';
 import { errorResponses } from '../../errors.ts';
 import { perLang, sendInLang } from '../../plugins/i18n.ts';
