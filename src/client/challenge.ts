@@ -4,6 +4,7 @@
  */
 import { ghostLeft } from '../shared/challenge.ts';
 import { formatTime } from '../shared/display.ts';
+import { setText } from './dom.ts';
 import { t } from './i18n.ts';
 import type { HeadlessState } from './state.ts';
 import { elapsedMs } from './state.ts';
@@ -33,10 +34,6 @@ function challengeOf(doc: Document): Challenge | null {
   read.set(doc, found);
   return found;
 }
-
-const setText = (el: Element | null, text: string): void => {
-  if (el && el.textContent !== text) el.textContent = text;
-};
 
 /** Draws the ghost at the clock's time and, once the server recorded the win, both times. */
 export function renderChallenge(s: HeadlessState, doc: Document, now: number): void {

@@ -7,7 +7,8 @@ import { shareChallenge, shareLink, shareReplay } from './share.ts';
 import { dropClock, keepClock } from './clock.ts';
 import { t } from './i18n.ts';
 import type { Controller } from './events.ts';
-import { boardPoint, fit, land, renderClock, zoomTo, type State } from './render.ts';
+import { land, renderClock, type State } from './render.ts';
+import { boardPoint, fit, zoomTo } from './viewport.ts';
 import { play as playSound, setSound, type Sounds } from './sound.ts';
 import {
   canRestart,

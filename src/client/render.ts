@@ -1,13 +1,14 @@
 /**
- * Draws a state onto the play page: board, counters, clock, switches, notices, win panel, the deal's record.
- * Idempotent, writing only changed attributes; sizes and animations are board.css's (docs/client.md, "Modules").
+ * Draws a state onto the play page: board, counters, clock, switches, notices; the win panel and the deal's record
+ * are win-panel.ts's, fitting and zooming viewport.ts's. Idempotent, writing only changed attributes; sizes and animations are board.css's (docs/client.md, "Modules").
  */
 import { FACES, type Face } from '../engine/index.ts';
 import { boxOf, type Box } from '../shared/box.ts';
-import { achievementText } from '../shared/achievements.ts';
-import type { EarnedAnswer } from '../shared/api.ts';
-import { formatTime, isCleanWin } from '../shared/display.ts';
-import { canRestart, elapsedMs, knowTileLabel, tileLabel, type HeadlessState, type Verified } from './state.ts';
+import { formatTime } from '../shared/display.ts';
+import { canRestart, elapsedMs, knowTileLabel, tileLabel, type HeadlessState } from './state.ts';
+import { setAttr, setText } from './dom.ts';
+import { renderRecord, renderWin } from './win-panel.ts';
+import { reveal } from './viewport.ts';
 import { t } from './i18n.ts';
 import { renderChallenge } from './challenge.ts';
 import { STATUS_KEYS } from './sync.ts';
@@ -133,16 +134,6 @@ export function makeDom(doc: Document, s: HeadlessState): Dom {
     reducedMotion: doc.defaultView!.matchMedia('(prefers-reduced-motion: reduce)'),
   };
 }
-
-const setAttr = (el: Element, name: string, value: string | null): void => {
-  if (value === null) {
-    if (el.hasAttribute(name)) el.removeAttribute(name);
-  } else if (el.getAttribute(name) !== value) el.setAttribute(name, value);
-};
-
-const setText = (el: Element, text: string): void => {
-  if (el.textContent !== text) el.textContent = text;
-};
 
 const LEAVE_MS = 260; // board.css tile-leave
 const FLY_MS = 360; // board.css tile-fly
@@ -373,193 +364,6 @@ function renderSync(s: State): void {
   setText(el, key ? t(key) : '');
 }
 
-/** The win panel: your time at once; ranked time, rank and best once the server has recorded the win. */
-function renderWin(s: State, now: number): void {
-  const panel = s.dom.winPanel;
-  if (!panel) return;
-  const won = s.status === 'won';
-  const key = won ? `${s.verified ? 'verified' : s.saving} ${s.replayUrl ?? ''} ${s.challengeUrl ?? ''}` : '';
-  if (panel.dataset.key === key) return;
-  const opening = panel.hidden && won;
-  panel.dataset.key = key;
-  panel.hidden = !won;
-  if (!won) return;
-  const part = (name: string): HTMLElement | null => panel.querySelector<HTMLElement>(`[data-win="${name}"]`);
-  const show = (name: string, text: string | null): void => {
-    const el = part(name);
-    if (!el) return;
-    el.hidden = text === null;
-    if (text !== null) setText(el, text);
-  };
-  const yours = elapsedMs(s.clock, now);
-  const v = s.verified;
-  const ranked = v?.ranked && v.timeMs !== null && v.timeMs !== undefined ? v.timeMs : null;
-  show('your-time', formatTime(yours));
-  // Both clocks only when they differ by a second or more.
-  const differs = ranked !== null && Math.floor(ranked / 1000) !== Math.floor(yours / 1000);
-  const rankedBox = part('ranked');
-  if (rankedBox) rankedBox.hidden = !differs;
-  show('ranked-time', ranked === null ? '–' : formatTime(ranked));
-  show('ranked-note', differs ? (part('ranked-note')?.textContent ?? '') : null);
-  show('rank', v ? rankText(v, s.wentOffline) || null : null);
-  const rank = part('rank');
-  if (rank) rank.dataset.ranked = String(v?.ranked ?? '');
-  show('best', v ? bestText(yours, v.previousBestMs, s.deal.mode) || null : null);
-  const saving = part('saving');
-  if (saving) {
-    saving.hidden = v !== null;
-    setText(
-      saving,
-      s.saving === 'offline' || s.saving === 'busy' || s.saving === 'refused'
-        ? t('client.win.kept')
-        : t('client.win.saving'),
-    );
-  }
-  const verified = part('verified');
-  if (verified) verified.hidden = v === null;
-  const clean = isCleanWin(s.game);
-  const { hints, shuffles, undos } = s.game;
-  const title = panel.querySelector('h2');
-  if (title) {
-    title.dataset.clean = String(clean);
-    setText(title, t(clean ? 'client.win.cleanTitle' : 'client.win.title'));
-  }
-  let help = part('help');
-  if (!help && !clean) {
-    help = s.dom.board.ownerDocument.createElement('p');
-    help.className = 'win-help';
-    help.dataset.win = 'help';
-    part('ranked-note')?.before(help);
-  }
-  if (help) {
-    help.hidden = clean;
-    setText(help, t('client.win.help', { hints, shuffles, undos }));
-  }
-  renderEarned(part('achievements'), v?.achievements ?? []);
-  const replay = part('replay');
-  if (replay) {
-    replay.hidden = s.replayUrl === null;
-    const link = replay.querySelector('a');
-    if (link && s.replayUrl !== null && link.getAttribute('href') !== s.replayUrl) {
-      link.href = s.replayUrl;
-      link.textContent = `${location.origin}${s.replayUrl}`;
-    }
-  }
-  const challenge = part('challenge-link');
-  if (challenge) {
-    challenge.hidden = s.challengeUrl === null;
-    const link = challenge.querySelector('a');
-    if (link && s.challengeUrl !== null && link.getAttribute('href') !== s.challengeUrl) {
-      link.href = s.challengeUrl;
-      link.textContent = `${location.origin}${s.challengeUrl}`;
-    }
-  }
-  const next = part('next');
-  if (next instanceof HTMLAnchorElement && v?.next) {
-    next.href = v.next.url;
-    setText(next, t('client.win.try', { name: v.next.name }));
-  }
-  if (opening) part('new')?.focus();
-}
-
-/** The achievements a win earned, listed in the win panel once the server has recorded it. */
-function renderEarned(list: HTMLElement | null, earned: readonly EarnedAnswer[]): void {
-  if (!list) return;
-  const key = earned.map((a) => a.id).join(' ');
-  if (list.dataset.key === key) return;
-  list.dataset.key = key;
-  list.hidden = earned.length === 0;
-  const doc = list.ownerDocument;
-  const items = earned.map((a) => {
-    const li = doc.createElement('li');
-    li.dataset.achievement = a.id;
-    const name = doc.createElement('strong');
-    const text = achievementText(a.id);
-    name.textContent = text ? t(text.name) : a.name;
-    li.append(name, ` ${text ? t(text.rule) : a.rule}`);
-    return li;
-  });
-  const title = list.querySelector('h3');
-  list.querySelector('ul')?.replaceChildren(...items);
-  if (title) title.textContent = t('client.win.achievements', { n: earned.length });
-}
-
-/** The win's rank, or why it is unranked (docs/fair-play.md); `offline`: moves may have arrived together. */
-export function rankText(v: Pick<Verified, 'ranked' | 'unranked' | 'dailyRank'>, offline = false): string {
-  if (v.ranked === undefined || v.ranked === null) return '';
-  if (!v.ranked) {
-    if (v.unranked === 'legacy') return t('client.rank.legacy');
-    if (v.unranked === 'play-on') return t('client.rank.playOn');
-    return t(offline ? 'client.rank.offline' : 'client.rank.fast');
-  }
-  if (v.dailyRank) return t('client.rank.daily', { rank: v.dailyRank });
-  return t('client.rank.record');
-}
-
-/** The player's best on this layout and mode; the gain is in shown whole seconds, so the numbers agree. */
-export function bestText(timeMs: number | null, previousBestMs: number | null | undefined, mode: string): string {
-  if (timeMs === null || previousBestMs === undefined) return '';
-  if (previousBestMs === null) return t('client.best.first', { mode });
-  const before = formatTime(previousBestMs);
-  if (timeMs < previousBestMs) {
-    const gain = Math.floor(previousBestMs / 1000) - Math.floor(timeMs / 1000);
-    return gain >= 1
-      ? t('client.best.faster', { mode, gain: formatTime(gain * 1000), before })
-      : t('client.best.under', { mode, before });
-  }
-  return t('client.best.stays', { mode, before });
-}
-
-/** The deal's record (#deal-stats) updated from a win's answer (docs/contracts.md, "The play page"). */
-function renderRecord(s: State): void {
-  const el = s.dom.record;
-  const r = s.record;
-  if (!el || !r || el.dataset.key === `${r.opened}/${r.won}/${r.best.length}/${r.best[0]?.timeMs}`) return;
-  el.dataset.key = `${r.opened}/${r.won}/${r.best.length}/${r.best[0]?.timeMs}`;
-  const doc = el.ownerDocument;
-  setAttr(el, 'data-played', String(r.opened));
-  setAttr(el, 'data-won', String(r.won));
-  const counts = el.querySelector('.deal-stats-counts');
-  if (counts) setText(counts, t('client.record.counts', { opened: r.opened, won: r.won }));
-  const summary = el.querySelector('summary');
-  let best = el.querySelector('.deal-stats-best');
-  if (r.best[0] && summary) {
-    if (!best) {
-      best = doc.createElement('span');
-      best.className = 'deal-stats-best';
-      summary.append(` · ${t('client.record.best')} `, best);
-    }
-    setText(best, formatTime(r.best[0].timeMs));
-  }
-  const body = el.querySelector('.deal-stats-body');
-  const note = el.querySelector('.deal-stats-note');
-  if (!body || r.best.length === 0) return;
-  el.querySelector('.deal-stats-empty')?.remove();
-  const list = doc.createElement('ol');
-  list.className = 'deal-best';
-  list.setAttribute('aria-label', t('client.record.label'));
-  for (const line of r.best) {
-    const li = doc.createElement('li');
-    if (line.you) li.className = 'you';
-    const name = doc.createElement('span');
-    name.className = 'deal-best-name';
-    name.textContent = line.name || t('client.anonymous');
-    if (line.you) name.append(' ', span(doc, 'pill', t('client.you')));
-    li.append(name, ' ', span(doc, 'deal-best-time', formatTime(line.timeMs)));
-    if (line.clean) li.append(' ', span(doc, 'deal-best-clean', t('client.clean')));
-    list.append(li);
-  }
-  el.querySelector('.deal-best')?.remove();
-  body.insertBefore(list, note);
-}
-
-function span(doc: Document, className: string, text: string): HTMLSpanElement {
-  const el = doc.createElement('span');
-  el.className = className;
-  el.textContent = text;
-  return el;
-}
-
 /** The board's name by tiles left, formatted once per count (a plural's first format is costly). */
 const boardNames = new Map<number, string>();
 function boardName(left: number): string {
@@ -615,88 +419,4 @@ export function render(s: State, now: number): void {
     reveal(s, s.hint && s.hint[0] === s.focus ? s.hint : [s.focus]);
   }
   s.moveFocus = false;
-}
-
-/** Reads the fitted tile width as board.css computes it; drops a zoom the view now fits. */
-export function fit(s: State, min = 22): void {
-  const { scroller } = s.dom;
-  const width = scroller.clientWidth;
-  const height = scroller.clientHeight;
-  s.fitTile = Math.max(min, Math.min(width / s.dom.box.bw, height / s.dom.box.bh));
-  if (s.zoom !== null && s.zoom <= s.fitTile * 1.04) {
-    s.zoom = null;
-    scroller.scrollLeft = scroller.scrollTop = 0;
-  }
-  sizeBoard(s);
-}
-
-/** Sets --tile while zoomed and marks the view zoomed. */
-function sizeBoard(s: State): void {
-  const { board, scroller } = s.dom;
-  const value = s.zoom === null ? '' : `${s.zoom}px`;
-  if (board.style.getPropertyValue('--tile') !== value) {
-    if (value) board.style.setProperty('--tile', value);
-    else board.style.removeProperty('--tile');
-  }
-  setAttr(scroller, 'data-zoomed', s.zoom === null ? null : '');
-}
-
-/** The board's point under client point `at`, in tile widths. */
-export function boardPoint(s: State, at: { readonly x: number; readonly y: number }): { x: number; y: number } {
-  const r = s.dom.board.getBoundingClientRect();
-  const tile = r.width / s.dom.box.bw;
-  return { x: (at.x - r.left) / tile, y: (at.y - r.top) / tile };
-}
-
-/**
- * Zooms to a tile width (null: fitted), keeping board point `held` (default: the one under `anchor`) under
- * client point `anchor` (default: the view's middle) as far as the view scrolls.
- */
-export function zoomTo(
-  s: State,
-  zoom: number | null,
-  anchor?: { readonly x: number; readonly y: number },
-  held?: { readonly x: number; readonly y: number },
-): void {
-  const { scroller } = s.dom;
-  const view = scroller.getBoundingClientRect();
-  const at = anchor ?? { x: view.left + view.width / 2, y: view.top + view.height / 2 };
-  const point = held ?? boardPoint(s, at);
-  if (zoom !== s.zoom) {
-    if (zoom === null) scroller.scrollLeft = scroller.scrollTop = 0;
-    s.zoom = zoom;
-    sizeBoard(s);
-  }
-  if (zoom === null) return;
-  const after = s.dom.board.getBoundingClientRect();
-  scroller.scrollLeft += after.left + point.x * zoom - at.x;
-  scroller.scrollTop += after.top + point.y * zoom - at.y;
-}
-
-/** Pans, then scrolls, as little as possible to show the tiles (docs/contracts.md, "The play page"). */
-export function reveal(s: State, slots: readonly number[]): void {
-  const els = slots
-    .map((slot) => s.dom.tiles[slot])
-    .filter((el): el is HTMLButtonElement => el !== undefined && !el.hidden);
-  if (els.length === 0) return;
-  if (s.zoom !== null) {
-    const { scroller } = s.dom;
-    const view = scroller.getBoundingClientRect();
-    const margin = s.zoom * 0.25;
-    const rects = els.map((el) => el.getBoundingClientRect());
-    const union = (rs: DOMRect[]) => ({
-      left: Math.min(...rs.map((r) => r.left)) - margin,
-      right: Math.max(...rs.map((r) => r.right)) + margin,
-      top: Math.min(...rs.map((r) => r.top)) - margin,
-      bottom: Math.max(...rs.map((r) => r.bottom)) + margin,
-    });
-    let box = union(rects);
-    if (box.right - box.left > scroller.clientWidth || box.bottom - box.top > scroller.clientHeight)
-      box = union(rects.slice(0, 1));
-    const shift = (lo: number, hi: number, from: number, to: number): number =>
-      lo < from ? lo - from : hi > to ? Math.min(hi - to, lo - from) : 0;
-    scroller.scrollLeft += shift(box.left, box.right, view.left, view.left + scroller.clientWidth);
-    scroller.scrollTop += shift(box.top, box.bottom, view.top, view.top + scroller.clientHeight);
-  }
-  els[0]!.scrollIntoView({ block: 'nearest', inline: 'nearest' });
 }

@@ -19,6 +19,7 @@ import {
 import { tileLabel } from '../shared/i18n.ts';
 import { frameOf, frameText, isLostAt, replayUrl, type Span } from '../shared/replay.ts';
 import { fitChrome, watchChrome } from './bar.ts';
+import { setText } from './dom.ts';
 import { watchMore } from './cue.ts';
 import { registerServiceWorker } from './env.ts';
 import { t } from './i18n.ts';
@@ -79,10 +80,6 @@ function start(): void {
   // Right to left the steps' row mirrors, and so do the arrows: → back, ← on.
   const rtl = document.documentElement.dir === 'rtl';
   let timer: number | undefined;
-
-  const setText = (el: Element | null, text: string): void => {
-    if (el && el.textContent !== text) el.textContent = text;
-  };
 
   /** Outlines where the pair a move took off was. */
   function ghosts(pair: readonly number[] | null): void {

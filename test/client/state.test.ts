@@ -43,7 +43,7 @@ import {
 } from '../../src/client/state.ts';
 import { formatTime, isCleanWin } from '../../src/shared/display.ts';
 import { answer } from '../../src/client/worker.ts';
-import { bestText } from '../../src/client/render.ts';
+import { bestText } from '../../src/client/win-panel.ts';
 
 /** A flat 4 × 3 block under a 2 × 1 second layer: 14 tiles. */
 const SLOTS: Slot[] = [
