@@ -57,7 +57,7 @@ export const EarnedSchema = z.looseObject({
   rule: z.string().describe('what earns it, in a sentence'),
 });
 
-/** The position and counters after a batch (services/games.ts gameAnswer). */
+/** The position and counters after a batch (services/game-rows.ts gameAnswer). */
 export const GameAnswerSchema = z.looseObject({
   status: z.enum(STATUSES),
   faces: z.array(z.enum(FACES).nullable()).readonly().describe("each slot's face; null: the tile is gone"),

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { HEARD, MAX_TILES } from '../../engine/index.ts';
 import { MAX_PLAY_MS } from '../../shared/api.ts';
-import { MAX_LOG } from '../services/games.ts';
+import { MAX_LOG } from '../services/game-rows.ts';
 import { DealKeySchema, GameIdSchema, ModeSchema } from './common.ts';
 
 export const MAX_MOVES_PER_REQUEST = 500; // a turtle game is 72 matches

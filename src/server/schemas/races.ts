@@ -1,6 +1,6 @@
 /** Request and answer schemas of live races (docs/contracts.md, "Live races"). */
 import { z } from 'zod';
-import { RACER_STATUSES } from '../services/races.ts';
+import { RACER_STATUSES } from '../services/race-standings.ts';
 import { DealKeySchema, ModeSchema } from './common.ts';
 
 /** A new race's deal (form or JSON): a DealKey, relaxed unless it says classic (an empty mode too: a form's). */

@@ -13,7 +13,7 @@ import type { Refusal } from '../errors.ts';
 import type { ChallengeRow, GameRow, SentChallenge } from '../stores/types.ts';
 import type { DealKey } from '../schemas/common.ts';
 import type { StoredDeal } from './dealer.ts';
-import { ownGameRow } from './games.ts';
+import { ownGameRow } from './game-rows.ts';
 import { ROW_BYTES } from './growth.ts';
 
 declare module 'fastify' {

@@ -23,16 +23,15 @@ import {
   type Move,
   type Status,
 } from '../../engine/index.ts';
-import type { GameAnswer } from '../../shared/api.ts';
-import { isErrorCode, type ErrorCode, type Refusal } from '../errors.ts';
-import type { GameRow, GamesStore } from '../stores/types.ts';
+import { isErrorCode, type ErrorCode } from '../errors.ts';
+import type { GameRow } from '../stores/types.ts';
 import type { StoredDeal } from './dealer.ts';
 import { paceAfter, paceStart, rankWin } from './fair-play.ts';
 import { ROW_BYTES, textGrowth } from './growth.ts';
 import { WindowBudget } from './limits.ts';
-import { ByteLru } from '../utils/lru.ts';
-import { CACHE_BUDGETS, dealBytes, gameBytes } from '../utils/sizes.ts';
 import { isCustomId } from './upload.ts';
+import { clientLog, MAX_CHECKS, MAX_HINTS, MAX_LOG, ownGameRow, PlayError, type PlayFailure } from './game-rows.ts';
+import { gameStates } from './game-states.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,9 +39,6 @@ declare module 'fastify' {
   }
 }
 
-export const MAX_LOG = 5000; // moves in one game's stored log (hints are not in it)
-export const MAX_HINTS = 500; // hints in one game
-export const MAX_CHECKS = 500; // checks in one game
 export const GAMES_PER_DAY = 500; // games one player may start in a UTC day
 /** Custom layouts smaller than this have no calibrated bands (docs/server.md, "Achievements"). */
 export const CALIBRATED_MIN_TILES = 72;
@@ -59,41 +55,6 @@ export const SHUFFLE_COST = { baseMs: 0.5, perTileMs: 0.0015 } as const;
 /** The estimated cost of one shuffle of a deal of `tiles` tiles, in ms. */
 export const shuffleCostMs = (tiles: number): number => SHUFFLE_COST.baseMs + tiles * SHUFFLE_COST.perTileMs;
 
-/** Refusal codes besides the engine's MoveError codes (docs/server.md). */
-export const PlayError = {
-  NotFound: 'ERR_GAME_NOT_FOUND',
-  Forbidden: 'ERR_NOT_YOUR_GAME',
-  Finished: 'ERR_GAME_FINISHED',
-  Conflict: 'ERR_CONFLICT',
-  Gap: 'ERR_MOVE_GAP',
-  TooManyMoves: 'ERR_TOO_MANY_MOVES',
-  TooManyHints: 'ERR_TOO_MANY_HINTS',
-  TooManyChecks: 'ERR_TOO_MANY_CHECKS',
-  TooManyShuffles: 'ERR_TOO_MANY_SHUFFLES',
-  RateLimited: 'ERR_RATE_LIMITED',
-} as const satisfies Record<string, ErrorCode>;
-
-/** A refused batch or game: a PlayError or the engine's MoveError code. */
-export interface PlayFailure extends Refusal {
-  readonly index?: number; // the first illegal move's place in the batch
-  readonly moves?: number; // 409: the server's move_count
-  readonly log?: readonly Move[]; // 409: the server's clientLog
-}
-
-/** A game's row for its own player (anyone's when `open`), else a 404 or 403 refusal. */
-export async function ownGameRow(
-  store: Pick<GamesStore, 'findById'>,
-  playerId: string,
-  gameId: string,
-  open = false,
-): Promise<GameRow | PlayFailure> {
-  const row = await store.findById(gameId);
-  if (!row) return { ok: false, code: PlayError.NotFound, message: 'there is no such game' };
-  if (!open && row.player_id !== playerId)
-    return { ok: false, code: PlayError.Forbidden, message: 'this game belongs to another player' };
-  return row;
-}
-
 export interface Played {
   readonly ok: true;
   readonly row: GameRow; // as read before this batch, rank fields as after it
@@ -102,64 +63,6 @@ export interface Played {
   readonly status: Status;
   readonly finishedAt: number | null; // ms epoch of the win
   readonly log?: readonly Move[]; // a repeat from further back: the server's log
-}
-
-/** The answer of the moves API and the game part of the play page. */
-export function gameAnswer(
-  game: Game,
-  moves: number,
-  row: Pick<GameRow, 'started_at' | 'shown_at' | 'unranked' | 'ranked_ms' | 'play_ms'>,
-  finishedAt: number | null,
-): GameAnswer {
-  return {
-    status: statusOf(game),
-    faces: game.faces,
-    left: game.left,
-    hints: game.hints,
-    shuffles: game.shuffles,
-    undos: game.undos,
-    moves,
-    startedAt: row.started_at,
-    shownAt: row.shown_at, // the game's time runs from the first view of the deal
-    finishedAt,
-    timeMs: finishedAt === null ? null : finishedAt - row.shown_at,
-    playMs: row.play_ms,
-    ranked: finishedAt === null ? null : row.ranked_ms !== null, // docs/fair-play.md
-    unranked: row.unranked,
-  };
-}
-
-const HINT: Move = { type: 'hint' };
-const CHECK_YES: Move = { type: 'check', heard: 'yes' };
-const CHECK_NO: Move = { type: 'check', heard: 'no' };
-
-/** The log a client replays: the stored log, then the counted checks and hints; its length is `moves`. */
-export function clientLog(
-  game: Pick<Game, 'log'>,
-  moves: number,
-  checks: { readonly checks: number; readonly checks_no: number } = { checks: 0, checks_no: 0 },
-): readonly Move[] {
-  const missing = Math.min(moves - game.log.length, MAX_HINTS + MAX_CHECKS);
-  if (missing <= 0) return game.log;
-  const asked = Math.min(missing, checks.checks);
-  const no = Math.min(asked, checks.checks_no);
-  return [
-    ...game.log,
-    ...Array<Move>(no).fill(CHECK_NO),
-    ...Array<Move>(asked - no).fill(CHECK_YES),
-    ...Array<Move>(missing - asked).fill(HINT),
-  ];
-}
-
-/** A player's unfinished game as its page's script takes it (`GameData`). */
-export function clientGame({ game, row }: { readonly game: Pick<Game, 'log'>; readonly row: GameRow }) {
-  return {
-    id: row.id,
-    log: clientLog(game, row.move_count, row),
-    startedAt: row.started_at,
-    status: row.status,
-    playMs: row.play_ms,
-  };
 }
 
 export const makeGameId = (): string => randomBytes(12).toString('base64url');
@@ -179,46 +82,6 @@ function isRepeat(storedLog: readonly Move[], overlap: readonly Move[], span: nu
 }
 
 const WRITE_TRIES = 3;
-
-interface CachedState {
-  readonly game: Game;
-  readonly count: number; // move_count
-  readonly stored: StoredDeal;
-}
-
-/** Game states after their stored logs, bounded by bytes; a deal the states hold counts once. */
-export function gameStates(maxBytes: number = CACHE_BUDGETS.games) {
-  const deals = new Map<StoredDeal, number>(); // deal → states holding it
-  const bytesOf = (stored: StoredDeal): number => dealBytes(stored.json, stored.deal.tiles.length);
-  const release = (stored: StoredDeal): void => {
-    const left = (deals.get(stored) ?? 1) - 1;
-    if (left > 0) return void deals.set(stored, left);
-    deals.delete(stored);
-    states.account(-bytesOf(stored));
-  };
-  const states: ByteLru<string, CachedState> = new ByteLru('game states', maxBytes, (_id, state) =>
-    release(state.stored),
-  );
-  return {
-    cache: states,
-    get(id: string, count: number): Game | undefined {
-      const state = states.get(id);
-      return state && state.count === count ? state.game : undefined;
-    },
-    set(id: string, game: Game, count: number, stored: StoredDeal): void {
-      states.delete(id);
-      const bytes = gameBytes(game);
-      if (bytes > maxBytes) return;
-      const holders = deals.get(stored) ?? 0;
-      deals.set(stored, holders + 1);
-      if (holders === 0) states.account(bytesOf(stored));
-      states.set(id, { game, count, stored }, bytes);
-    },
-    delete(id: string): void {
-      states.delete(id);
-    },
-  };
-}
 
 export function createGames(fastify: FastifyInstance, now: () => number, gamesPerDay: number | false = GAMES_PER_DAY) {
   const repo = fastify.gamesStore;

@@ -15,7 +15,7 @@ import type { LossWords } from '../../shared/coach.ts';
 import type { Refusal } from '../errors.ts';
 import type { GameRow, ReplayRow } from '../stores/types.ts';
 import type { StoredDeal } from './dealer.ts';
-import { ownGameRow } from './games.ts';
+import { ownGameRow } from './game-rows.ts';
 import { reviewGrowth, ROW_BYTES } from './growth.ts';
 import { reviewCostMs } from './costs.ts';
 import { ByteLru } from '../utils/lru.ts';

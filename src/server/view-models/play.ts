@@ -5,7 +5,7 @@ import { dealUrl, formatTime, newDealUrl } from '../../shared/display.ts';
 import { parsePrefs, PREFS_COOKIE, type PlayPrefs } from '../../shared/prefs.ts';
 import type { Nav } from '../plugins/view.ts';
 import type { ShownDeal } from '../services/dealer.ts';
-import { clientGame } from '../services/games.ts';
+import { clientGame } from '../services/game-rows.ts';
 import type { GameRow } from '../stores/types.ts';
 import type { Translator } from '../services/i18n.ts';
 import { boardView, dealData } from './board.ts';

@@ -14,7 +14,7 @@ import { describe, expect, test } from 'vitest';
 import { layoutById } from '../../../src/engine/builtins.ts';
 import { deal, newGame, type Deal } from '../../../src/engine/index.ts';
 import { ByteLru, ENTRY_BYTES } from '../../../src/server/utils/lru.ts';
-import { gameStates } from '../../../src/server/services/games.ts';
+import { gameStates } from '../../../src/server/services/game-states.ts';
 import { CACHES_TOTAL, dealBytes, flatString, gameBytes, stringBytes } from '../../../src/server/utils/sizes.ts';
 import { ROOT } from '../../support/root.ts';
 

@@ -25,7 +25,7 @@ import {
   PlayOnBodySchema,
   ReplayBodySchema,
 } from '../../schemas/games.ts';
-import { gameAnswer } from '../../services/games.ts';
+import { gameAnswer } from '../../services/game-rows.ts';
 import { winExtras } from '../../services/wins.ts';
 import { clientKey } from '../../services/limits.ts';
 import { stampedAt } from '../../services/first-shown.ts';

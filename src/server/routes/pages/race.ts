@@ -19,7 +19,7 @@ import { CreateRaceBodySchema, RaceParamsSchema, RaceSchema } from '../../schema
 import type { Translator } from '../../services/i18n.ts';
 import { clientKey } from '../../services/limits.ts';
 import { sendRefusalOrMiss } from '../../services/misses.ts';
-import type { RacerStatus, Standings } from '../../services/races.ts';
+import type { RacerStatus, Standings } from '../../services/race-standings.ts';
 import { playBoard, playPage } from '../../view-models/play.ts';
 
 export const raceUrl = (id: string): string => `/race/${id}`;
