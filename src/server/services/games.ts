@@ -81,6 +81,20 @@ function isRepeat(storedLog: readonly Move[], overlap: readonly Move[], span: nu
   return false;
 }
 
+/** The limit a batch would pass (hints and checks are counted, not logged): its refusal, or null. */
+function overLimit(row: GameRow, batch: readonly Move[]): [ErrorCode, string] | null {
+  const hints = countOf(batch, 'hint');
+  const checks = countOf(batch, 'check');
+  if (row.move_count - row.hints - row.checks + batch.length - hints - checks > MAX_LOG)
+    return [PlayError.TooManyMoves, `a game holds at most ${MAX_LOG} moves; start a new one`];
+  if (row.hints + hints > MAX_HINTS) return [PlayError.TooManyHints, `a game allows at most ${MAX_HINTS} hints`];
+  if (row.checks + checks > MAX_CHECKS)
+    return [PlayError.TooManyChecks, `a game allows at most ${MAX_CHECKS} "can this still be won?" questions`];
+  if (row.shuffles + countOf(batch, 'shuffle') > MAX_SHUFFLES)
+    return [PlayError.TooManyShuffles, `a game allows at most ${MAX_SHUFFLES} shuffles; undo instead`];
+  return null;
+}
+
 const WRITE_TRIES = 3;
 
 export function createGames(fastify: FastifyInstance, now: () => number, gamesPerDay: number | false = GAMES_PER_DAY) {
@@ -100,6 +114,120 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
     const game = { ...result.value, hints: row.hints };
     cache.set(row.id, game, row.move_count, stored);
     return game;
+  }
+
+  /**
+   * The moves of a batch from `at` the server has not stored yet; a repeat's answer (as the first time, with the
+   * server's log when it has moves past this batch); or a refusal (a gap, or another tab's moves).
+   */
+  function unstored(
+    row: GameRow,
+    stored: StoredDeal,
+    storedLog: readonly Move[],
+    moves: readonly Move[],
+    at: number | undefined,
+    refuse: (code: ErrorCode, message: string) => PlayFailure,
+  ): readonly Move[] | Played | PlayFailure {
+    if (at === undefined) return moves;
+    if (at > row.move_count)
+      return refuse(
+        PlayError.Gap,
+        `the server has ${row.move_count} moves of this game, not ${at}: send from move ${row.move_count}`,
+      );
+    const span = row.move_count - at;
+    const overlap = Math.min(span, moves.length);
+    if (overlap > 0 && !isRepeat(storedLog, moves.slice(0, overlap), span, at))
+      return refuse(
+        PlayError.Conflict,
+        'this game was played on in another tab or window; here is the position the server has',
+      );
+    if (overlap < moves.length) return moves.slice(overlap);
+    const game = stateOf(row, stored);
+    const log = span > moves.length ? clientLog({ log: storedLog }, row.move_count, row) : undefined;
+    return { ok: true, row, game, moves: row.move_count, status: statusOf(game), finishedAt: row.finished_at, log };
+  }
+
+  /** Charges a batch's shuffles to the client's CPU budget, then to the player's shuffles a minute; a refusal. */
+  async function chargeShuffles(playerId: string, client: string | undefined, costMs: number, shuffles: number) {
+    // The CPU budget first: its refusal spends nothing.
+    const refused = client === undefined ? undefined : await fastify.cpuBudget.charge(client, costMs, 'shuffle');
+    if (refused) return refused;
+    const wait = await shuffleBudget.take(playerId, shuffles);
+    if (wait === undefined) return undefined;
+    return {
+      ok: false,
+      code: PlayError.RateLimited,
+      retryAfterS: wait,
+      message: `at most ${SHUFFLES_PER_MINUTE} shuffles a minute; try again in ${wait} s`,
+    } satisfies PlayFailure;
+  }
+
+  /**
+   * Stores a checked batch by a write conditional on the row's `move_count`: the answer, the client's growth
+   * refusal, or null when another write came first.
+   */
+  async function save(
+    row: GameRow,
+    stored: StoredDeal,
+    storedLog: readonly Move[],
+    batch: readonly Move[],
+    next: Game,
+    playMs: number | undefined,
+    client: string | undefined,
+  ): Promise<Played | PlayFailure | null> {
+    const game: Game = { ...next, log: next.log.filter(isBoardMove) };
+    const status = statusOf(game);
+    const time = now();
+    const count = row.move_count + batch.length;
+    const checks = batch.filter((m) => m.type === 'check');
+    // "First": no pair came before, so moves sent ahead of one cannot lift the pace cap.
+    const first = !storedLog.some((m) => m.type === 'match');
+    const { pacedAt, unranked } = paceAfter(row, batch, time, first);
+    const rank =
+      status === 'won' ? rankWin({ ...row, unranked }, time) : { rankedMs: null, dailyDay: null, onTable: false };
+    const movesJson = JSON.stringify(game.log);
+    const boards = game.boards.map(makeBoard).join('');
+    // What this write adds: the growth of log and boards, and a win's rows.
+    const growth =
+      textGrowth(movesJson.length + boards.length - row.moves_json.length - row.boards.length) +
+      (status === 'won' ? ROW_BYTES.win : 0);
+    const refused = client === undefined ? undefined : await fastify.growth.take(client, growth);
+    if (refused) return refused;
+    const saved = await repo.saveMoves({
+      id: row.id,
+      expectedCount: row.move_count,
+      movesJson,
+      boards,
+      moveCount: count,
+      status,
+      tilesLeft: game.left,
+      hints: game.hints,
+      checks: row.checks + checks.length,
+      checksNo: row.checks_no + checks.filter((m) => m.heard === 'no').length,
+      shuffles: game.shuffles,
+      undos: game.undos,
+      now: time,
+      won: status === 'won',
+      pacedAt,
+      unranked,
+      ...rank,
+      playMs: playMs ?? null,
+    });
+    if (!saved) return null;
+    cache.set(row.id, game, count, stored);
+    if (status === 'won') {
+      fastify.firstShown.changed(row.deal_id);
+      fastify.metrics.gameWon(stored.deal.mode);
+    }
+    const after: GameRow = {
+      ...row,
+      paced_at: pacedAt,
+      unranked,
+      ranked_ms: rank.rankedMs,
+      daily: rank.onTable ? 1 : 0,
+      play_ms: playMs === undefined ? row.play_ms : Math.max(row.play_ms ?? 0, playMs),
+    };
+    return { ok: true, row: after, game, moves: count, status, finishedAt: status === 'won' ? time : null };
   }
 
   return {
@@ -173,129 +301,29 @@ export function createGames(fastify: FastifyInstance, now: () => number, gamesPe
           moves: row.move_count,
           log: clientLog({ log: storedLog }, row.move_count, row),
         });
-
-        let batch = moves;
-        if (at !== undefined) {
-          if (at > row.move_count)
-            return refuse(
-              PlayError.Gap,
-              `the server has ${row.move_count} moves of this game, not ${at}: send from move ${row.move_count}`,
-            );
-          const span = row.move_count - at;
-          const overlap = Math.min(span, moves.length);
-          if (overlap > 0) {
-            if (!isRepeat(storedLog, moves.slice(0, overlap), span, at))
-              return refuse(
-                PlayError.Conflict,
-                'this game was played on in another tab or window; here is the position the server has',
-              );
-            batch = moves.slice(overlap);
-          }
-          if (batch.length === 0) {
-            // A repeat: answered as the first time, with the server's log when it has moves past this batch.
-            const game = stateOf(row, stored);
-            const log = span > moves.length ? clientLog({ log: storedLog }, row.move_count, row) : undefined;
-            return {
-              ok: true,
-              row,
-              game,
-              moves: row.move_count,
-              status: statusOf(game),
-              finishedAt: row.finished_at,
-              log,
-            };
-          }
-        }
-        const skipped = moves.length - batch.length;
+        const batch = unstored(row, stored, storedLog, moves, at, refuse);
+        if (!Array.isArray(batch)) return batch as Played | PlayFailure;
         if (row.result !== null) return refuse(PlayError.Finished, 'this game is finished; start a new one');
-        const checks = batch.filter((m) => m.type === 'check');
-        const unlogged = row.hints + row.checks;
-        if (row.move_count - unlogged + batch.length - countOf(batch, 'hint') - checks.length > MAX_LOG)
-          return refuse(PlayError.TooManyMoves, `a game holds at most ${MAX_LOG} moves; start a new one`);
-        if (row.hints + countOf(batch, 'hint') > MAX_HINTS)
-          return refuse(PlayError.TooManyHints, `a game allows at most ${MAX_HINTS} hints`);
-        if (row.checks + checks.length > MAX_CHECKS)
-          return refuse(
-            PlayError.TooManyChecks,
-            `a game allows at most ${MAX_CHECKS} "can this still be won?" questions`,
-          );
-        if (row.shuffles + countOf(batch, 'shuffle') > MAX_SHUFFLES)
-          return refuse(PlayError.TooManyShuffles, `a game allows at most ${MAX_SHUFFLES} shuffles; undo instead`);
-        // Each shuffle costs a search: budgets are charged before any, so a refused batch costs nothing.
+        const limit = overLimit(row, batch);
+        if (limit) return refuse(...limit);
         const shuffles = countOf(batch, 'shuffle');
         if (shuffles > 0 && !charged) {
-          // The CPU budget first: its refusal spends nothing.
-          const cost = shuffles * shuffleCostMs(stored.deal.tiles.length);
-          const refused = client === undefined ? undefined : await fastify.cpuBudget.charge(client, cost, 'shuffle');
+          const refused = await chargeShuffles(
+            playerId,
+            client,
+            shuffles * shuffleCostMs(stored.deal.tiles.length),
+            shuffles,
+          );
           if (refused) return refused;
-          const wait = await shuffleBudget.take(playerId, shuffles);
-          if (wait !== undefined)
-            return {
-              ok: false,
-              code: PlayError.RateLimited,
-              retryAfterS: wait,
-              message: `at most ${SHUFFLES_PER_MINUTE} shuffles a minute; try again in ${wait} s`,
-            };
           charged = true;
         }
         const next = applyMoves(stateOf(row, stored), batch);
         if (!next.ok)
           return refuse(isErrorCode(next.error.code) ? next.error.code : 'ERR_BAD_REQUEST', next.message, {
-            index: next.error.index + skipped,
+            index: next.error.index + moves.length - batch.length,
           });
-        const game: Game = { ...next.value, log: next.value.log.filter(isBoardMove) };
-        const status = statusOf(game);
-        const time = now();
-        const count = row.move_count + batch.length;
-        // "First": no pair came before, so moves sent ahead of one cannot lift the pace cap.
-        const first = !storedLog.some((m) => m.type === 'match');
-        const { pacedAt, unranked } = paceAfter(row, batch, time, first);
-        const rank =
-          status === 'won' ? rankWin({ ...row, unranked }, time) : { rankedMs: null, dailyDay: null, onTable: false };
-        const movesJson = JSON.stringify(game.log);
-        const boards = game.boards.map(makeBoard).join('');
-        // What this write adds: the growth of log and boards, and a win's rows.
-        const growth =
-          textGrowth(movesJson.length + boards.length - row.moves_json.length - row.boards.length) +
-          (status === 'won' ? ROW_BYTES.win : 0);
-        const refused = client === undefined ? undefined : await fastify.growth.take(client, growth);
-        if (refused) return refused;
-        const saved = await repo.saveMoves({
-          id: row.id,
-          expectedCount: row.move_count,
-          movesJson,
-          boards,
-          moveCount: count,
-          status,
-          tilesLeft: game.left,
-          hints: game.hints,
-          checks: row.checks + checks.length,
-          checksNo: row.checks_no + checks.filter((m) => m.heard === 'no').length,
-          shuffles: game.shuffles,
-          undos: game.undos,
-          now: time,
-          won: status === 'won',
-          pacedAt,
-          unranked,
-          ...rank,
-          playMs: playMs ?? null,
-        });
-        if (saved) {
-          cache.set(row.id, game, count, stored);
-          if (status === 'won') {
-            fastify.firstShown.changed(row.deal_id);
-            fastify.metrics.gameWon(stored.deal.mode);
-          }
-          const after: GameRow = {
-            ...row,
-            paced_at: pacedAt,
-            unranked,
-            ranked_ms: rank.rankedMs,
-            daily: rank.onTable ? 1 : 0,
-            play_ms: playMs === undefined ? row.play_ms : Math.max(row.play_ms ?? 0, playMs),
-          };
-          return { ok: true, row: after, game, moves: count, status, finishedAt: status === 'won' ? time : null };
-        }
+        const saved = await save(row, stored, storedLog, batch, next.value, playMs, client);
+        if (saved) return saved;
         cache.delete(row.id);
         // Lost a write race: only a batch with `at` can be checked again against the newer log.
         if (at === undefined || attempt >= WRITE_TRIES) {
