@@ -101,6 +101,21 @@ suite('the first game lesson', { timeout: 120_000 }, () => {
     // The game's keys do not act behind the lesson: H would hint on the board.
     await page.keyboard.press('h');
     expect(await page.locator('#board .tile[data-hint]').count()).toBe(0);
+    // Modal: Tab and Shift+Tab go round the lesson's own controls, twenty presses never reach the page.
+    for (const key of ['Tab', 'Shift+Tab'])
+      for (let i = 0; i < 20; i++) {
+        await page.keyboard.press(key);
+        expect(await page.evaluate(() => document.activeElement?.closest('#tutorial') !== null)).toBe(true);
+      }
+    // A click beside the dialog lands on its backdrop: the board behind takes nothing.
+    const hit = await page.evaluate(() => {
+      const r = document.getElementById('tutorial')!.getBoundingClientRect();
+      return document.elementFromPoint(Math.max(2, r.left / 2), r.top + r.height / 2)?.className;
+    });
+    expect(hit).toBe('tutorial-backdrop');
+    await page.mouse.click(5, 450);
+    expect(await page.locator('#board .tile.selected').count()).toBe(0);
+    expect(await page.locator('#tutorial[open]').count()).toBe(1);
     await page.keyboard.press('Escape');
     await expect.poll(() => page.locator('#tutorial').count()).toBe(0);
     await page.reload();
