@@ -18,13 +18,12 @@ const moveOf = (page: Page): number => Number(new URL(page.url()).searchParams.g
     const player = await env.browser.newContext({ viewport: { width: 1440, height: 900 } });
     await player.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.app.url });
     const play = await player.newPage();
-    // A new hard deal from the home page's difficulty form (fish: about a deal in four is hard, so the server's
+    // A new hard deal from the home page's difficulty links (fish: about a deal in four is hard, so the server's
     // search of up to 64 seeds finds one).
     await play.goto(`${env.app.url}/`);
-    const pick = play.locator('form.band-pick[action="/play/fish"]');
-    await play.locator('details.band-details:has(form[action="/play/fish"]) > summary').click(); // the disclosure opens
-    await pick.locator('select[name="difficulty"]').selectOption('hard');
-    await pick.locator('button[type="submit"]').click();
+    const details = play.locator('details.band-details:has(a[href="/play/fish?difficulty=hard"])');
+    await details.locator('> summary').click(); // the disclosure opens
+    await details.locator('a[href="/play/fish?difficulty=hard"]').click();
     await play.waitForURL(/\/play\/fish\/[^/?#]+$/);
     const seed = decodeURIComponent(new URL(play.url()).pathname.split('/')[3]!);
     await play.waitForFunction(() => document.getElementById('board')?.classList.contains('live'));

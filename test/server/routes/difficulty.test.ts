@@ -193,22 +193,25 @@ describe('/play/:layout?difficulty=BAND', () => {
 });
 
 describe('the band elsewhere', () => {
-  test("the home page offers each layout by difficulty, a plain form; the daily page shows today's band", async () => {
+  test("the home page offers each layout by difficulty, plain links; the daily page shows today's band", async () => {
     const app = await build();
     const home = await app.inject({ url: '/' });
-    const forms = home.body.match(/<form class="band-pick" action="\/play\/[a-z0-9-]+" method="get">/g) ?? [];
-    expect(forms.length).toBeGreaterThanOrEqual(40);
-    expect(home.body).toContain('<form class="band-pick" action="/play/turtle" method="get">');
-    expect(home.body).toMatch(
-      /<select id="band-turtle" name="difficulty" aria-label="Difficulty of a new Turtle deal">\s*<option value="easy">Easy<\/option>/,
-    );
-    expect(home.body).toMatch(/<option value="medium" selected>Medium<\/option>/);
-    expect(home.body).toMatch(
-      /<label class="band-pick-mode"><input type="checkbox" name="mode" value="classic"> Classic<\/label>/,
-    );
+    // Links, not forms: the browser's form scan at load would lay out each card's closed disclosure on its own.
+    expect(home.body).not.toContain('<form class="band-pick"');
+    const easy = home.body.match(/<a class="button band-link" href="\/play\/[a-z0-9-]+\?difficulty=easy">/g) ?? [];
+    expect(easy.length).toBeGreaterThanOrEqual(40);
+    for (const band of ['easy', 'medium', 'hard', 'expert']) {
+      expect(home.body).toContain(
+        `<a class="button band-link" href="/play/turtle?difficulty=${band}">${band[0]!.toUpperCase()}${band.slice(1)}<span class="visually-hidden">: Turtle</span></a>`,
+      );
+      expect(home.body).toContain(
+        `<a class="button band-link" href="/play/turtle?difficulty=${band}&amp;mode=classic">${band[0]!.toUpperCase()}${band.slice(1)}<span class="visually-hidden">: Turtle (Classic)</span></a>`,
+      );
+    }
+    expect(home.body).toContain('<span class="band-links-mode">Classic</span>');
     const he = await app.inject({ url: '/', headers: { cookie: 'lang=he' } });
     expect(he.body).toMatch(
-      /<select id="band-turtle" name="difficulty" aria-label="[^"]*צב[^"]*">\s*<option value="easy">קל<\/option>/,
+      /<a class="button band-link" href="\/play\/turtle\?difficulty=easy">קל<span class="visually-hidden">: [^<]*צב[^<]*<\/span><\/a>/,
     );
     expect(he.body).toContain('>לפי רמת קושי</summary>');
     const daily = await app.inject({ url: '/daily' });

@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { dailyLayoutOf, dailySeed, utcDate } from '../../services/daily.ts';
 import { familyInfos, layoutName } from '../../services/layouts.ts';
+import { BANDS, MODES } from '../../../engine/index.ts';
 import { dealUrl, newDealUrl } from '../../../shared/display.ts';
 import { nextUnplayed } from '../../services/wins.ts';
 import { structuredData } from '../../view-models/head.ts';
@@ -37,6 +38,10 @@ export default async function pagesHome(fastify: FastifyInstance): Promise<void>
           mark: mark.get(l.id) ?? '',
           newUrl: newDealUrl(l.id, 'relaxed'),
           classicUrl: newDealUrl(l.id, 'classic'),
+          bands: MODES.map((mode) => ({
+            mode,
+            links: BANDS.map((band) => ({ band, url: newDealUrl(l.id, mode, band) })),
+          })),
         })),
       })),
       own: own.map((l) => ({
