@@ -1,7 +1,7 @@
 /**
  * Layout validation and geometry: every question of a position involves only a tile's neighbours, so
- * `makeGeometry` precomputes four lists per slot (above, below, left, right), once per layout (an O(n²)
- * scan).
+ * `makeGeometry` precomputes four lists per slot (above, below, left, right), once per layout: by lookups in a
+ * grid of the layout's box, O(n · layers), or by a scan of every pair, O(n²), where a grid cannot hold it.
  */
 import { err, ok, type Layout, type Result, type Slot } from './types.ts';
 
@@ -91,24 +91,55 @@ export function validateSlots(slots: readonly Slot[]): Result<readonly Slot[], L
 }
 
 /** Precomputes neighbour lists for valid slots. */
+/** Cells at most in the grid that makeGeometry looks neighbours up in; a sparser layout is scanned instead. */
+const GRID_CELLS = 1 << 16;
+
 export function makeGeometry(slots: readonly Slot[]): Geometry {
   const n = slots.length;
-  const above: number[][] = Array.from({ length: n }, () => []);
-  const below: number[][] = Array.from({ length: n }, () => []);
-  const left: number[][] = Array.from({ length: n }, () => []);
-  const right: number[][] = Array.from({ length: n }, () => []);
   let minX = Infinity;
   let minY = Infinity;
   let maxX = -Infinity;
   let maxY = -Infinity;
   let maxZ = 0;
-  for (let i = 0; i < n; i++) {
-    const a = slots[i]!;
+  for (const a of slots) {
     minX = Math.min(minX, a.x);
     minY = Math.min(minY, a.y);
     maxX = Math.max(maxX, a.x + 2);
     maxY = Math.max(maxY, a.y + 2);
     maxZ = Math.max(maxZ, a.z);
+  }
+  const extent = n === 0
+    ? { minX: 0, minY: 0, width: 0, height: 0, depth: 0 }
+    : { minX, minY, width: maxX - minX, height: maxY - minY, depth: maxZ + 1 }; // prettier-ignore
+  const lists =
+    n === 0 ? emptyLists(0) : (gridNeighbours(slots, minX, minY, maxX, maxY, maxZ) ?? scanNeighbours(slots));
+  return { slots, size: n, ...lists, extent };
+}
+
+interface Neighbours {
+  above: number[][];
+  below: number[][];
+  left: number[][];
+  right: number[][];
+}
+
+const emptyLists = (n: number): Neighbours => ({
+  above: Array.from({ length: n }, () => []),
+  below: Array.from({ length: n }, () => []),
+  left: Array.from({ length: n }, () => []),
+  right: Array.from({ length: n }, () => []),
+});
+
+/**
+ * Every pair of slots compared: the definition of the four lists, each in slot order. Kept for layouts a grid
+ * cannot hold (two slots at one place, or a box of more than GRID_CELLS cells), and as the oracle the grid is
+ * tested against.
+ */
+export function scanNeighbours(slots: readonly Slot[]): Neighbours {
+  const n = slots.length;
+  const { above, below, left, right } = emptyLists(n);
+  for (let i = 0; i < n; i++) {
+    const a = slots[i]!;
     for (let j = 0; j < n; j++) {
       if (i === j) continue;
       const b = slots[j]!;
@@ -120,10 +151,58 @@ export function makeGeometry(slots: readonly Slot[]): Geometry {
       }
     }
   }
-  const extent = n === 0
-    ? { minX: 0, minY: 0, width: 0, height: 0, depth: 0 }
-    : { minX, minY, width: maxX - minX, height: maxY - minY, depth: maxZ + 1 }; // prettier-ignore
-  return { slots, size: n, above, below, left, right, extent };
+  return { above, below, left, right };
+}
+
+/**
+ * The same lists by lookups: each slot's index at its place in a grid of the layout's box (two half tiles of
+ * margin on every side), then, per slot, the 3 × 3 places around it on every other layer (overlapping tiles) and
+ * the three places two to its left and right on its own. Each list is sorted into slot order, as the scan makes
+ * it. Null when the grid cannot hold the layout.
+ */
+function gridNeighbours(
+  slots: readonly Slot[],
+  minX: number,
+  minY: number,
+  maxX: number,
+  maxY: number,
+  maxZ: number,
+): Neighbours | null {
+  const w = maxX - minX + 4;
+  const h = maxY - minY + 4;
+  const layer = w * h;
+  if (layer * (maxZ + 1) > GRID_CELLS) return null;
+  const grid = new Int32Array(layer * (maxZ + 1)).fill(-1);
+  const at = (x: number, y: number, z: number): number => z * layer + (y - minY + 2) * w + (x - minX + 2);
+  for (let i = 0; i < slots.length; i++) {
+    const a = slots[i]!;
+    const cell = at(a.x, a.y, a.z);
+    if (grid[cell] !== -1) return null; // two slots at one place: the scan says what that means
+    grid[cell] = i;
+  }
+  const lists = emptyLists(slots.length);
+  const byIndex = (p: number, q: number): number => p - q;
+  for (let i = 0; i < slots.length; i++) {
+    const a = slots[i]!;
+    for (let z = 0; z <= maxZ; z++) {
+      if (z === a.z) continue;
+      const list = z > a.z ? lists.above[i]! : lists.below[i]!;
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const j = grid[at(a.x + dx, a.y + dy, z)]!;
+          if (j >= 0) list.push(j);
+        }
+    }
+    for (let dy = -1; dy <= 1; dy++) {
+      const l = grid[at(a.x - 2, a.y + dy, a.z)]!;
+      if (l >= 0) lists.left[i]!.push(l);
+      const r = grid[at(a.x + 2, a.y + dy, a.z)]!;
+      if (r >= 0) lists.right[i]!.push(r);
+    }
+    for (const list of [lists.above[i]!, lists.below[i]!, lists.left[i]!, lists.right[i]!])
+      if (list.length > 1) list.sort(byIndex);
+  }
+  return lists;
 }
 
 export function parseGeometry(slots: readonly Slot[]): Result<Geometry, LayoutError> {

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { deal } from '../../src/engine/deal.ts';
 import { parseGnomeMaps } from '../../src/formats/gnome.ts';
 import { parseDesktopName, parseKmahjongg } from '../../src/formats/kmahjongg.ts';
-import { geometryOf } from '../../src/engine/layout.ts';
+import { geometryOf, makeGeometry, scanNeighbours } from '../../src/engine/layout.ts';
 import type { Layout } from '../../src/engine/types.ts';
 import { corpusDir } from '../../src/cli/corpus.ts';
 import { replayDeal } from './helpers.ts';
@@ -166,6 +166,9 @@ describe.skipIf(!present)('layout corpus', () => {
     expect(perLayer(layout)).toBe(layers);
     const geom = geometryOf(layout);
     expect(geom.ok && `${geom.value.extent.width}×${geom.value.extent.height}`).toBe(size);
+    // The grid's neighbour lists are the scan's, in the same order.
+    const { above, below, left, right } = makeGeometry(layout.slots);
+    expect({ above, below, left, right }).toEqual(scanNeighbours(layout.slots));
     expect(warnings).toHaveLength(QUIRKS[key] ?? 0);
   });
 

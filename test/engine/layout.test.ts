@@ -1,5 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import { MAX_COORD, makeRng, validateSlots, type Slot } from '../../src/engine/index.ts';
+import {
+  LAYOUTS,
+  MAX_COORD,
+  MAX_LAYER,
+  makeGeometry,
+  makeRng,
+  validateSlots,
+  type Slot,
+} from '../../src/engine/index.ts';
+import { scanNeighbours } from '../../src/engine/layout.ts';
 
 /** The first clash a scan of each tile's layer so far finds, as validateSlots reports it: the plain O(n²) rule. */
 function naiveClash(slots: readonly Slot[]): string | null {
@@ -80,5 +89,42 @@ describe('validateSlots', () => {
       if (expected === null) expect(result.ok || result.error === 'ERR_ODD').toBe(true);
       else expect(!result.ok && result.message).toBe(expected);
     }
+  });
+});
+
+describe('makeGeometry', () => {
+  const lists = (slots: readonly Slot[]) => {
+    const { above, below, left, right } = makeGeometry(slots);
+    return { above, below, left, right };
+  };
+
+  test('every built-in layout: the grid finds the neighbours the scan of every pair finds, in slot order', () => {
+    for (const layout of LAYOUTS) expect(lists(layout.slots), layout.id).toEqual(scanNeighbours(layout.slots));
+  });
+
+  // Random crowds (overlaps on a layer, two slots at one place), and boxes too big for the grid: the scan's answer.
+  test('random, crowded, duplicated and sparse slots: the same lists as the scan', () => {
+    const rng = makeRng('geometry-grid');
+    for (let round = 0; round < 400; round++) {
+      const size = 1 + rng.int(80);
+      const spread = round % 4 === 0 ? MAX_COORD + 1 : 6 + rng.int(30);
+      const layers = round % 5 === 0 ? MAX_LAYER + 1 : 1 + rng.int(6);
+      const slots = Array.from({ length: size }, () => ({
+        x: rng.int(spread),
+        y: rng.int(spread),
+        z: rng.int(layers),
+      }));
+      expect(lists(slots)).toEqual(scanNeighbours(slots));
+    }
+    expect(lists([])).toEqual(scanNeighbours([]));
+  });
+
+  test('the extent is the box of the slots', () => {
+    const geom = makeGeometry([
+      { x: 3, y: 5, z: 0 },
+      { x: 9, y: 1, z: 2 },
+    ]);
+    expect(geom.extent).toEqual({ minX: 3, minY: 1, width: 8, height: 6, depth: 3 });
+    expect(makeGeometry([]).extent).toEqual({ minX: 0, minY: 0, width: 0, height: 0, depth: 0 });
   });
 });
