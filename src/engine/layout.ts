@@ -90,10 +90,10 @@ export function validateSlots(slots: readonly Slot[]): Result<readonly Slot[], L
   return ok(slots);
 }
 
-/** Precomputes neighbour lists for valid slots. */
 /** Cells at most in the grid that makeGeometry looks neighbours up in; a sparser layout is scanned instead. */
 const GRID_CELLS = 1 << 16;
 
+/** Precomputes neighbour lists for valid slots. */
 export function makeGeometry(slots: readonly Slot[]): Geometry {
   const n = slots.length;
   let minX = Infinity;
