@@ -154,7 +154,8 @@ const parseReference = (line: string): Answer => {
 /**
  * Where the reference's answer "solvable" breaks the plain rules: its solution replayed as ours are, or null. Its
  * geometry reads a tile as covered only by the layer right above it, so on a layout with a tile floating over a
- * gap (GNOME's overpass) it solves another game than SPEC's, where any higher tile overlapping covers.
+ * gap (GNOME's overpass) it solves another game than the rules' (docs/contracts.md), where any higher tile
+ * overlapping covers.
  */
 function referenceFault(layout: Layout, seed: string, answer: Answer): string | null {
   if (answer.result !== 'solvable' || !answer.order) return null;
