@@ -1,6 +1,8 @@
 /**
  * Questions to the solver's worker (worker.ts): one worker per kind, so a check never delays a hint; asking
- * again replaces a busy worker. Workers start on the first question.
+ * again replaces a busy worker. Workers start on the first question. A worker that cannot start (its script
+ * fetched offline before the service worker has kept it) answers its question with an error, and the next
+ * question starts a new one.
  */
 import type { Deal, Move } from '../engine/index.ts';
 import type { WorkerAnswer, WorkerRequest } from './worker.ts';
@@ -29,6 +31,15 @@ export function makeAsk(workerUrl: URL): Ask {
       if (e.data.id !== current.waiting) return;
       current.waiting = null;
       done(e.data);
+    };
+    current.worker.onerror = (e: Event) => {
+      e.preventDefault(); // answered here, not a page error
+      current.worker.terminate();
+      if (workers.get(kind) === current) workers.delete(kind);
+      if (current.waiting === null) return;
+      const waiting = current.waiting;
+      current.waiting = null;
+      done({ id: waiting, kind: 'error', message: 'the solver could not start' });
     };
     current.worker.postMessage({ id, kind, deal, log } satisfies WorkerRequest);
   };

@@ -205,6 +205,8 @@ export function makeController(s: State, deps: Deps): Controller {
     ask('hint', s.deal, s.game.log, (a) => {
       if (a.kind !== 'hint') {
         s.hintPending = false;
+        if (a.kind === 'error') s.message = t('client.solverFailed');
+        draw();
         return;
       }
       const move = showHint(s, a.pair, at, a.winning, now());
@@ -221,8 +223,10 @@ export function makeController(s: State, deps: Deps): Controller {
     s.message = t('client.check.asking');
     draw();
     ask('check', s.deal, s.game.log, (a) => {
-      if (a.kind !== 'check') s.check = { kind: 'idle' };
-      else if (showCheck(s, a.result, a.undoSteps, at, now(), a.lost ?? null)) recordNow();
+      if (a.kind !== 'check') {
+        s.check = { kind: 'idle' };
+        if (a.kind === 'error') s.message = t('client.solverFailed');
+      } else if (showCheck(s, a.result, a.undoSteps, at, now(), a.lost ?? null)) recordNow();
       draw();
     });
   }

@@ -167,6 +167,9 @@ suite('sync in Chromium', () => {
     await playPair(page, deal.solution[0]!);
     await settled(page);
     const id = (await gameIdOf(page))!;
+    // Offline-ready first: the service worker controls the page once it has kept every asset, the solver's script
+    // among them (a page taken offline before that cannot start the solver: the test below).
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 30_000 });
     await context.setOffline(true);
     await playPair(page, deal.solution[1]!);
     await page.click('[data-action="check"]');
@@ -187,6 +190,32 @@ suite('sync in Chromium', () => {
     await context.close();
   }, 90_000);
 
+  test('hint and check offline before the solver could ever load: each says so, and online asks again and answers', async () => {
+    // No service worker, and the network gone before the first question: the worker's script cannot be fetched.
+    const context = await env.browser.newContext({
+      viewport: { width: 1280, height: 860 },
+      reducedMotion: 'reduce',
+      serviceWorkers: 'block',
+    });
+    const page = await open(context, '/play/turtle/sync-nosolver');
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await context.setOffline(true);
+    const failed = /^The solver could not answer/;
+    await page.click('[data-action="check"]');
+    await expect.poll(() => page.textContent('#message'), { timeout: 30_000 }).toMatch(failed);
+    expect(await page.getAttribute('[data-action="check"]', 'aria-disabled')).toBeNull(); // not left "asking"
+    await page.click('[data-action="hint"]');
+    await expect.poll(() => page.textContent('#message'), { timeout: 30_000 }).toMatch(failed);
+    expect(await page.locator('#board .tile[data-hint]').count()).toBe(0);
+    await context.setOffline(false);
+    await page.click('[data-action="check"]');
+    await expect.poll(() => page.textContent('#message'), { timeout: 30_000 }).toMatch(/^Yes/);
+    await page.click('[data-action="hint"]');
+    await expect.poll(() => page.locator('#board .tile[data-hint]').count(), { timeout: 30_000 }).toBe(2);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
   test('two tabs on one game: the second gets a clear conflict message and the server position; nothing accepted is lost', async () => {
     const context = await newContext();
     const one = await open(context, '/play/turtle/sync-tabs');
