@@ -5,7 +5,7 @@
  * sets, a 404) at seven sizes in English, and at the narrowest phone in all 20 languages (one page of each template) (long German words,
  * right-to-left Arabic and Hebrew, CJK without spaces). A failure names the elements that stick out.
  */
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, test } from 'vitest';
 import { LANGS } from '../../src/shared/i18n.ts';
 import { auditPages } from './audit.ts';
@@ -54,12 +54,11 @@ const overflow = (page: Page): Promise<string[]> =>
    * again. The check is of layout only, so a reload per size would prove nothing more and cost a page load each.
    */
   async function visit(
-    context: BrowserContext,
+    page: Page,
     pages: { name: string; path: string }[],
     sizes: readonly { width: number; height: number }[],
     where: string,
   ) {
-    const page = await context.newPage();
     const found: string[] = [];
     for (const p of pages) {
       await page.setViewportSize(sizes[0]!);
@@ -73,16 +72,21 @@ const overflow = (page: Page): Promise<string[]> =>
           found.push(`${where} ${p.name} at ${size.width}×${size.height}: ${what}`);
       }
     }
-    await page.close();
     return found;
   }
+
+  /**
+   * A context for layout alone: the service worker, which lays nothing out, is not installed (each context would
+   * otherwise fetch and cache every asset once, and answer its navigations through the worker).
+   */
+  const layoutContext = () => env.browser.newContext({ reducedMotion: 'reduce', serviceWorkers: 'block' });
 
   test('every page at every size from 320 to 1920, in English', async () => {
     const { cookie, pages } = await auditPages(env.app.url);
     pages.push({ name: 'portrait layout', path: '/play/vase/every-width' });
-    const context = await env.browser.newContext({ reducedMotion: 'reduce' });
+    const context = await layoutContext();
     await context.addCookies([{ ...cookie, url: env.app.url }]);
-    expect(await visit(context, pages, SIZES, 'en')).toEqual([]);
+    expect(await visit(await context.newPage(), pages, SIZES, 'en')).toEqual([]);
     await context.close();
   });
 
@@ -92,13 +96,14 @@ const overflow = (page: Page): Promise<string[]> =>
     // same words, and English at every size has them all.
     const pages = all.filter((p) => !['play classic', 'play resumed', 'past daily', 'tiles large'].includes(p.name));
     expect(pages.length).toBe(all.length - 4);
-    const context = await env.browser.newContext({ reducedMotion: 'reduce' });
+    const context = await layoutContext();
     await context.addCookies([{ ...cookie, url: env.app.url }]);
+    const page = await context.newPage(); // one tab for every language: the cookie picks each page's
     const found: string[] = [];
     for (const lang of LANGS) {
       if (lang === 'en') continue;
       await context.addCookies([{ name: 'lang', value: lang, url: env.app.url }]);
-      found.push(...(await visit(context, pages, [SIZES[0]!], lang)));
+      found.push(...(await visit(page, pages, [SIZES[0]!], lang)));
     }
     expect(found).toEqual([]);
     await context.close();
