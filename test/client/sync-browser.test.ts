@@ -201,7 +201,7 @@ suite('sync in Chromium', () => {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     await context.setOffline(true);
-    const failed = /^The solver could not answer/;
+    const failed = /^The solver needs the network/;
     await page.click('[data-action="check"]');
     await expect.poll(() => page.textContent('#message'), { timeout: 30_000 }).toMatch(failed);
     expect(await page.getAttribute('[data-action="check"]', 'aria-disabled')).toBeNull(); // not left "asking"
