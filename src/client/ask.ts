@@ -9,6 +9,9 @@ import type { WorkerAnswer, WorkerRequest } from './worker.ts';
 
 export type Question = 'hint' | 'check';
 
+/** The error answer of a worker whose script never loaded (an error the solver threw answers with its message). */
+export const COULD_NOT_START = 'the solver could not start';
+
 export type Ask = (kind: Question, deal: Deal, log: readonly Move[], done: (answer: WorkerAnswer) => void) => void;
 
 export function makeAsk(workerUrl: URL): Ask {
@@ -33,13 +36,15 @@ export function makeAsk(workerUrl: URL): Ask {
       done(e.data);
     };
     current.worker.onerror = (e: Event) => {
-      e.preventDefault(); // answered here, not a page error
+      // A script that never loaded fires a plain event, answered here; an error thrown inside still reaches the console.
+      const thrown = e instanceof ErrorEvent && e.message !== '';
+      if (!thrown) e.preventDefault();
       current.worker.terminate();
       if (workers.get(kind) === current) workers.delete(kind);
       if (current.waiting === null) return;
       const waiting = current.waiting;
       current.waiting = null;
-      done({ id: waiting, kind: 'error', message: 'the solver could not start' });
+      done({ id: waiting, kind: 'error', message: thrown ? e.message : COULD_NOT_START });
     };
     current.worker.postMessage({ id, kind, deal, log } satisfies WorkerRequest);
   };
