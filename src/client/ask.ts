@@ -10,7 +10,11 @@ import type { WorkerAnswer, WorkerRequest } from './worker.ts';
 export type Question = 'hint' | 'check';
 
 /** The error answer of a worker whose script never loaded (an error the solver threw answers with its message). */
-export const COULD_NOT_START = 'the solver could not start';
+const COULD_NOT_START = 'the solver could not start';
+
+/** Whether `answer` says the worker never started (offline before its script was kept), not that it failed. */
+export const couldNotStart = (answer: WorkerAnswer): boolean =>
+  answer.kind === 'error' && answer.message === COULD_NOT_START;
 
 export type Ask = (kind: Question, deal: Deal, log: readonly Move[], done: (answer: WorkerAnswer) => void) => void;
 

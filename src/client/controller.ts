@@ -2,7 +2,7 @@
 import type { Move } from '../engine/index.ts';
 import { isTutorialDone, makePrefs, makePrefsCookie } from '../shared/prefs.ts';
 import { readPrefs } from './lesson-boot.ts';
-import { COULD_NOT_START, type Ask } from './ask.ts';
+import { couldNotStart, type Ask } from './ask.ts';
 import { shareChallenge, shareLink, shareReplay } from './share.ts';
 import { dropClock, keepClock } from './clock.ts';
 import { t } from './i18n.ts';
@@ -205,7 +205,7 @@ export function makeController(s: State, deps: Deps): Controller {
     ask('hint', s.deal, s.game.log, (a) => {
       if (a.kind !== 'hint') {
         s.hintPending = false;
-        s.message = a.kind === 'error' && a.message === COULD_NOT_START ? t('client.solverFailed') : '';
+        s.message = couldNotStart(a) ? t('client.solverFailed') : '';
         draw();
         return;
       }
@@ -225,8 +225,7 @@ export function makeController(s: State, deps: Deps): Controller {
     ask('check', s.deal, s.game.log, (a) => {
       if (a.kind !== 'check') {
         s.check = { kind: 'idle' };
-        s.message =
-          a.kind === 'error' && a.message === COULD_NOT_START ? t('client.solverFailed') : t('client.check.unknown');
+        s.message = couldNotStart(a) ? t('client.solverFailed') : t('client.check.unknown');
       } else if (showCheck(s, a.result, a.undoSteps, at, now(), a.lost ?? null)) recordNow();
       draw();
     });
