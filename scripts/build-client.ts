@@ -64,18 +64,22 @@ function emit(stem: string, ext: string, bytes: string | Uint8Array): string {
 const pending: Promise<void>[] = [];
 
 /**
- * The built-in layouts are data made by calls at the top of their modules (src/engine/builtins.ts, gallery.ts
- * and shapes.ts), which a bundler must keep wherever the engine's index is imported, unless told they have no
- * side effects: then a bundle that uses none of their names (app.js, editor.js) leaves them out (about 8 KB
- * gzip), and one that does (the worker, which deals built-in layouts offline) keeps them whole.
+ * The engine has no I/O and no module that acts when imported, but a bundler cannot know that of its
+ * top-level values: the built-in layouts (data made by calls in src/engine/builtins.ts, gallery.ts and
+ * shapes.ts) and the solver's tables (solver/playouts.ts, workspace.ts, budget.ts) would be kept wherever the
+ * engine's index is imported. Every src/engine module is declared free of side effects, so a bundle that uses
+ * none of a module's names leaves it out: app.js and editor.js carry no layout data (about 8 KB gzip) and no
+ * solver tables (whose set-up also cost a page's first script run a 32 KB allocation), and the worker, which
+ * deals built-in layouts offline and solves, keeps them whole.
  */
-const LAYOUT_DATA = /[\\/]src[\\/]engine[\\/](builtins|gallery|shapes)\.ts$/;
-const layoutData: Plugin = {
-  name: 'layout-data',
+const ENGINE = /[\\/]src[\\/]engine[\\/].+\.ts$/;
+const engineNoSideEffects: Plugin = {
+  name: 'engine-no-side-effects',
   setup(b) {
-    b.onResolve({ filter: /\/(builtins|gallery|shapes)\.ts$/ }, (args) => {
+    b.onResolve({ filter: /\.ts$/ }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
       const path = resolve(args.resolveDir, args.path);
-      return LAYOUT_DATA.test(path) ? { path, sideEffects: false } : undefined;
+      return ENGINE.test(path) ? { path, sideEffects: false } : undefined;
     });
   },
 };
@@ -97,7 +101,7 @@ async function bundle(
     define,
     // Messages reach the browser parsed (src/client/i18n.ts): intl-messageformat without its parser.
     alias: { '@formatjs/icu-messageformat-parser': '@formatjs/icu-messageformat-parser/no-parser.js' },
-    plugins: [layoutData],
+    plugins: [engineNoSideEffects],
     logLevel: 'warning',
   });
   return result.outputFiles[0]!.text;
