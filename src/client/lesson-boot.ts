@@ -3,7 +3,7 @@
  * fetched only when it opens, so a returning player's page loads none of it.
  */
 import type { Format } from '../shared/i18n.ts';
-import { makePrefsCookie, readPrefsCookie, withTutorialDone } from '../shared/prefs.ts';
+import { isTutorialDone, makePrefsCookie, readPrefsCookie, withTutorialDone } from '../shared/prefs.ts';
 import { t } from './i18n.ts';
 
 declare const __TUTORIAL_FILE__: string; // set by scripts/build-client.ts
@@ -16,20 +16,36 @@ export function markTutorialDone(doc: Document): void {
   doc.cookie = makePrefsCookie(value);
 }
 
-type Opener = (doc: Document, template: HTMLTemplateElement, done: () => void, t: Format) => void;
+type Opener = (
+  doc: Document,
+  template: HTMLTemplateElement,
+  done: () => void,
+  t: Format,
+  drawn: HTMLDialogElement | null,
+) => void;
 
-/** Opens the lesson on a first visit, and from How to play. */
+/** Yields to the browser: the lesson's module is evaluated in one task, its dialog taken over in the next. */
+const nextTask = <T>(value: T): Promise<T> => new Promise((resolve) => setTimeout(() => resolve(value), 0));
+
+/**
+ * The lesson: taken over at once when the server drew it open (a first visit: `#tutorial` already on the page),
+ * and opened from How to play at any time. If its script cannot load, the drawn lesson goes, leaving the board.
+ */
 export function bootTutorial(doc: Document): void {
   const template = doc.getElementById('tutorial-template');
   if (!(template instanceof HTMLTemplateElement)) return;
   let opening = false;
-  const open = (): void => {
-    if (opening || doc.getElementById('tutorial')) return;
+  const open = (drawn: HTMLDialogElement | null): void => {
+    if (opening || (!drawn && doc.getElementById('tutorial'))) return;
     opening = true;
     const url = new URL(__TUTORIAL_FILE__, import.meta.url).href;
     (import(/* @vite-ignore */ url) as Promise<{ openTutorial: Opener }>)
-      .then(({ openTutorial }) => openTutorial(doc, template, () => markTutorialDone(doc), t))
-      .catch((error: unknown) => console.warn('the lesson could not load', error))
+      .then(nextTask)
+      .then(({ openTutorial }) => openTutorial(doc, template, () => markTutorialDone(doc), t, drawn))
+      .catch((error: unknown) => {
+        console.warn('the lesson could not load', error);
+        if (drawn) removeDrawn(doc);
+      })
       .finally(() => (opening = false));
   };
   doc.addEventListener('click', (e) => {
@@ -37,12 +53,16 @@ export function bootTutorial(doc: Document): void {
     if (!button) return;
     e.preventDefault();
     button.closest<HTMLElement>('[popover]')?.hidePopover?.();
-    open();
+    open(null);
   });
-  if (!template.hasAttribute('data-first')) return;
-  // After load and an idle moment: never competing with the board's first paint and tap.
-  const win = doc.defaultView;
-  const idle = (): void => void (win?.requestIdleCallback ? win.requestIdleCallback(open, { timeout: 1500 }) : open());
-  if (doc.readyState === 'complete') idle();
-  else win?.addEventListener('load', idle, { once: true });
+  const drawn = doc.getElementById('tutorial');
+  if (!(drawn instanceof HTMLDialogElement)) return;
+  // A page kept from before the lesson was done or skipped (the service worker's copy) still has it drawn.
+  if (isTutorialDone(readPrefs(doc))) removeDrawn(doc);
+  else open(drawn);
+}
+
+function removeDrawn(doc: Document): void {
+  doc.getElementById('tutorial')?.remove();
+  doc.querySelector('.tutorial-backdrop')?.remove();
 }

@@ -4,46 +4,20 @@
  */
 import {
   applyMove,
+  canMatch,
   hintFor,
   isTileFree,
   newGame,
   winnability,
-  type Deal,
-  type DealTile,
   type Game,
   type Pair,
 } from '../engine/index.ts';
-import { canMatch } from '../engine/index.ts';
+import { LESSON_DEAL } from '../shared/lesson.ts';
+
+export { LESSON_DEAL };
 
 export const STEPS = ['free', 'match', 'flowers', 'hint', 'undo', 'check'] as const;
 export type Step = (typeof STEPS)[number];
-
-/** Shows both ways of being blocked; each early step has one playable pair. */
-const TILES: readonly DealTile[] = [
-  { x: 0, y: 0, z: 0, face: 'b5' },
-  { x: 2, y: 0, z: 0, face: 'c3' },
-  { x: 4, y: 0, z: 0, face: 'f1' },
-  { x: 0, y: 2, z: 0, face: 'c3' },
-  { x: 2, y: 2, z: 0, face: 'b5' },
-  { x: 4, y: 2, z: 0, face: 'f3' },
-  { x: 6, y: 1, z: 0, face: 'dr' },
-  { x: 2, y: 1, z: 1, face: 'dr' },
-];
-
-export const LESSON_DEAL: Deal = {
-  layout: 'tutorial',
-  seed: 'tutorial',
-  mode: 'relaxed',
-  generator: 'tutorial',
-  difficulty: { band: 'easy', score: 0 },
-  tiles: TILES,
-  solution: [
-    [6, 7],
-    [2, 5],
-    [0, 4],
-    [1, 3],
-  ],
-};
 
 /** The check's answer, as the play page says it (client.check.*). */
 export type Answer =

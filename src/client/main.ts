@@ -169,13 +169,13 @@ if (given?.deal) {
   const deal = given.deal;
   await start(document, given);
   await nextTask();
+  bootTutorial(document); // on a first visit the lesson is on top of the board, drawn by the server
+  await nextTask();
   watchPage(document);
   await nextTask();
   // Kept for offline play (shell.ts).
   const name = document.querySelector('.play-name')?.textContent?.trim() || deal.layout;
-  void keepDeal(deal, name);
-  await nextTask();
-  bootTutorial(document);
+  keepDeal(deal, name);
 } else if (given) {
   // The offline page: deal it here.
   const opened = await openOffline(document, WORKER_URL);

@@ -6,25 +6,24 @@ import type { DealData } from './state.ts';
 import { t } from './i18n.ts';
 import type { WorkerAnswer, WorkerRequest } from './worker.ts';
 
-const DEALS_CACHE = 'mahjong-deals'; // kept across deployments
-const DEALS_KEPT = 60;
+const DEALS_CACHE = 'mahjong-deals'; // kept across deployments; written by the service worker (sw.ts)
 
-/** Keeps a shown deal and its layout's name for offline visits. */
-export async function keepDeal(deal: Deal, name: string): Promise<void> {
-  try {
-    const cache = await globalThis.caches?.open(DEALS_CACHE);
-    if (!cache) return;
-    const key = dealApiUrl(deal.layout, deal.seed, deal.mode);
-    if (await cache.match(key)) return;
-    await cache.put(
-      key,
-      new Response(JSON.stringify({ deal, name }), { headers: { 'content-type': 'application/json' } }),
-    );
-    const keys = await cache.keys(); // in insertion order
-    for (const old of keys.slice(0, Math.max(0, keys.length - DEALS_KEPT))) await cache.delete(old);
-  } catch {
-    // storage refused
-  }
+/**
+ * Keeps a shown deal and its layout's name for offline visits. The service worker writes it (sw.ts, the last 60
+ * kept), off this page's thread: the Cache API's first use and a body written on the page cost a phone's main
+ * thread some 5–30 ms at load. On a first visit that is once the worker is active.
+ */
+export function keepDeal(deal: Deal, name: string): void {
+  navigator.serviceWorker?.ready
+    .then((registration) => registration.active?.postMessage({ kind: 'keep-deal', deal, name } satisfies KeepDeal))
+    .catch(() => undefined);
+}
+
+/** The page's message to the service worker. */
+export interface KeepDeal {
+  readonly kind: 'keep-deal';
+  readonly deal: Deal;
+  readonly name: string;
 }
 
 async function keptDeal(layout: string, seed: string, mode: Mode): Promise<{ deal: Deal; name: string } | null> {

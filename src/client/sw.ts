@@ -1,4 +1,6 @@
 /** The service worker (/sw.js): the game without a network (docs/client.md, "Offline and installable"). */
+import { dealApiUrl } from '../shared/display.ts';
+import type { KeepDeal } from './shell.ts';
 
 interface Build {
   readonly version: string; // the build's hash
@@ -10,6 +12,9 @@ declare const BUILD: Build; // prepended by routes/offline.ts
 interface ExtendableEvent extends Event {
   waitUntil(promise: Promise<unknown>): void;
 }
+interface ExtendableMessageEvent extends ExtendableEvent {
+  readonly data: unknown;
+}
 interface FetchEvent extends ExtendableEvent {
   readonly request: Request;
   respondWith(response: Response | Promise<Response>): void;
@@ -17,6 +22,7 @@ interface FetchEvent extends ExtendableEvent {
 interface Scope {
   addEventListener(type: 'install' | 'activate', listener: (event: ExtendableEvent) => void): void;
   addEventListener(type: 'fetch', listener: (event: FetchEvent) => void): void;
+  addEventListener(type: 'message', listener: (event: ExtendableMessageEvent) => void): void;
   skipWaiting(): Promise<void>;
   readonly clients: { claim(): Promise<void> };
   readonly location: Location;
@@ -26,6 +32,7 @@ const sw = globalThis as unknown as Scope;
 const PREFIX = 'mahjong-';
 const CACHE = `${PREFIX}${BUILD.version}`;
 const DEALS_CACHE = 'mahjong-deals'; // kept across builds
+const DEALS_KEPT = 60;
 const OFFLINE_PAGE = '/offline';
 const KEPT_PAGES = new Set(['/', '/stats', '/daily', '/layouts/editor']); // as last seen
 const PRECACHE = new Set(BUILD.precache);
@@ -64,6 +71,29 @@ sw.addEventListener('fetch', (event) => {
   else if (url.pathname.startsWith('/static/build/') || PRECACHE.has(url.pathname))
     event.respondWith(cacheFirst(request));
 });
+
+// A play page's deal, kept for its link offline (shell.ts keepDeal posts it; shell.ts keptDeal reads it there).
+sw.addEventListener('message', (event) => {
+  const message = event.data as Partial<KeepDeal> | null;
+  const deal = message?.deal;
+  if (message?.kind !== 'keep-deal' || typeof message.name !== 'string' || !deal) return;
+  if (typeof deal.layout !== 'string' || typeof deal.seed !== 'string' || typeof deal.mode !== 'string') return;
+  event.waitUntil(keepDeal(message as KeepDeal));
+});
+
+async function keepDeal({ deal, name }: KeepDeal): Promise<void> {
+  try {
+    const cache = await caches.open(DEALS_CACHE);
+    const key = dealApiUrl(deal.layout, deal.seed, deal.mode);
+    if (await cache.match(key)) return;
+    const body = JSON.stringify({ deal, name });
+    await cache.put(key, new Response(body, { headers: { 'content-type': 'application/json' } }));
+    const keys = await cache.keys(); // in insertion order
+    for (const old of keys.slice(0, Math.max(0, keys.length - DEALS_KEPT))) await cache.delete(old);
+  } catch {
+    // storage refused
+  }
+}
 
 async function cacheFirst(request: Request): Promise<Response> {
   const cache = await caches.open(CACHE);

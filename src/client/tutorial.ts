@@ -19,15 +19,27 @@ const CONTROLS: Readonly<Record<string, readonly string[]>> = {
   check: ['check'],
 };
 
-/** Opens the lesson; `done` runs once when finished or skipped; `t` is the page's formatter. */
-export function openTutorial(doc: Document, template: HTMLTemplateElement, done: () => void, t: Format): void {
+/**
+ * Opens the lesson; `done` runs once when finished or skipped; `t` is the page's formatter. `drawn` is the
+ * lesson the server drew open on a first visit (views/partials/tutorial.eta): taken over as it is, so opening
+ * it restyles, lays out and paints next to nothing. Otherwise the dialog is made from `template`.
+ */
+export function openTutorial(
+  doc: Document,
+  template: HTMLTemplateElement,
+  done: () => void,
+  t: Format,
+  drawn: HTMLDialogElement | null = null,
+): void {
   const faceName = (face: string): string => t(...faceMessage(face));
-  const dialog = (template.content.cloneNode(true) as DocumentFragment).querySelector('dialog')!;
+  const dialog = drawn ?? (template.content.cloneNode(true) as DocumentFragment).querySelector('dialog')!;
   const board = dialog.querySelector<HTMLElement>('.tutorial-board')!;
   const say = dialog.querySelector<HTMLElement>('.tutorial-say')!;
   const lesson: Lesson = makeLesson();
   const opener = doc.activeElement instanceof HTMLElement ? doc.activeElement : null;
+  const made = board.querySelectorAll<HTMLElement>('[data-lesson]');
   const tiles = LESSON_DEAL.tiles.map((slot, i) => {
+    if (made[i]) return made[i];
     const el = doc.createElement('button');
     el.type = 'button';
     el.className = 'tile';
@@ -69,7 +81,7 @@ export function openTutorial(doc: Document, template: HTMLTemplateElement, done:
     }
   }
 
-  const backdrop = doc.createElement('div');
+  const backdrop = (drawn && doc.querySelector<HTMLElement>('.tutorial-backdrop')) || doc.createElement('div');
   backdrop.className = 'tutorial-backdrop';
 
   function close(): void {
@@ -170,8 +182,9 @@ export function openTutorial(doc: Document, template: HTMLTemplateElement, done:
   doc.addEventListener('focusin', onFocus);
 
   dialog.setAttribute('aria-modal', 'true');
-  doc.body.append(backdrop, dialog);
+  if (!backdrop.isConnected) doc.body.append(backdrop, dialog);
   draw();
-  dialog.show();
+  if (!dialog.open) dialog.show();
   tiles.find((el) => el.hasAttribute('data-free'))?.focus();
+  dialog.dataset.live = ''; // for tests: its taps and keys now act
 }

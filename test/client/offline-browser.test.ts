@@ -87,6 +87,14 @@ suite('offline in Chromium', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     await installed(page, env.app.url);
     await openBoard(page, `${env.app.url}/play/turtle/online-first`);
+    // The page's deal is kept for its link, written by the service worker (shell.ts keepDeal, sw.ts).
+    const kept = (): Promise<unknown> =>
+      page.evaluate(async () => {
+        const found = await (await caches.open('mahjong-deals')).match('/api/deals/turtle/online-first');
+        const body = found ? ((await found.json()) as { name: string; deal: { seed: string } }) : null;
+        return body && { name: body.name, seed: body.deal.seed };
+      });
+    await expect.poll(kept).toEqual({ name: 'Turtle', seed: 'online-first' });
     await page.goto(`${env.app.url}/stats`); // kept by the service worker as last seen
 
     await context.setOffline(true);

@@ -46,7 +46,7 @@ suite('the first game lesson', { timeout: 120_000 }, () => {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await page.goto(app.url + PLAY);
-    await page.locator('#tutorial[open]').waitFor();
+    await page.locator('#tutorial[open][data-live]').waitFor();
     expect(await step(page)).toBe('free');
     await page.screenshot({ path: '/tmp/tutorial-portrait.png' });
     // A blocked tile wobbles and says why; the lesson waits.
@@ -91,7 +91,7 @@ suite('the first game lesson', { timeout: 120_000 }, () => {
     context = await reviewContext(browser, REVIEW_SIZES[0]);
     const page = await context.newPage();
     await page.goto(app.url + PLAY);
-    await page.locator('#tutorial[open]').waitFor();
+    await page.locator('#tutorial[open][data-live]').waitFor();
     await page.screenshot({ path: '/tmp/tutorial-desktop.png' });
     expect(await axeViolations(page)).toEqual([]);
     // Focus starts on a free tile; Enter takes it.
@@ -124,7 +124,7 @@ suite('the first game lesson', { timeout: 120_000 }, () => {
     expect(await page.locator('#tutorial').count()).toBe(0);
     // How to play (in the column on a desktop) brings it back, and the skip button closes it.
     await page.locator('[data-tutorial-open]').click();
-    await page.locator('#tutorial[open]').waitFor();
+    await page.locator('#tutorial[open][data-live]').waitFor();
     expect(await step(page)).toBe('free');
     await page.locator('[data-action="tutorial-skip"]').click();
     await expect.poll(() => page.locator('#tutorial').count()).toBe(0);
@@ -135,7 +135,7 @@ suite('the first game lesson', { timeout: 120_000 }, () => {
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await page.goto(app.url + PLAY);
-    await page.locator('#tutorial[open]').waitFor();
+    await page.locator('#tutorial[open][data-live]').waitFor();
     await page.screenshot({ path: '/tmp/tutorial-landscape.png' });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
@@ -152,6 +152,32 @@ suite('the first game lesson', { timeout: 120_000 }, () => {
     await page.locator('#board').waitFor();
     await page.waitForTimeout(500);
     expect(await page.locator('#tutorial').count()).toBe(0);
+  });
+
+  test('a first visit is drawn with the lesson open; its script takes it over; without script it is not shown', async () => {
+    // The server's page: the lesson open at its first step, over the board, before any script ran.
+    const html = await (await fetch(app.url + '/play/turtle/lesson-5')).text();
+    const drawn = html.slice(html.indexOf('</template>'));
+    expect(drawn).toMatch(/<dialog id="tutorial"[^>]* data-step="free" open aria-modal="true"/);
+    expect(drawn.match(/data-lesson="\d"/g)).toHaveLength(8);
+    expect(html).toMatch(/<link rel="modulepreload" href="\/static\/build\/tutorial\.[0-9a-f]{8}\.js">/);
+    context = await reviewContext(browser, REVIEW_SIZES[1]);
+    const page = await context.newPage();
+    await page.goto(app.url + '/play/turtle/lesson-5');
+    await page.locator('#tutorial[data-live]').waitFor();
+    // Taken over as drawn: one lesson, one backdrop, the same eight tiles, focus on a free one.
+    expect(await page.locator('#tutorial').count()).toBe(1);
+    expect(await page.locator('.tutorial-backdrop').count()).toBe(1);
+    expect(await page.locator('#tutorial [data-lesson]').count()).toBe(8);
+    expect(await page.evaluate(() => document.activeElement?.matches('#tutorial .tile[data-free]'))).toBe(true);
+    await context.close();
+    // Without script: the board, no lesson over it.
+    context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+    const plain = await context.newPage();
+    await plain.goto(app.url + '/play/turtle/lesson-6');
+    expect(await plain.locator('#tutorial').isVisible()).toBe(false);
+    expect(await plain.locator('.tutorial-backdrop').isVisible()).toBe(false);
+    expect(await plain.locator('#board .tile[data-free]').first().isVisible()).toBe(true);
   });
 
   test('a returning player (a game played) never meets it unasked', async () => {

@@ -39,6 +39,7 @@ export const ASSET_NAMES = [
   'editor.css',
   'replay.js',
   'race.js',
+  'tutorial.js', // the first game's lesson (src/client/tutorial.ts): preloaded on a first visit
 ] as const;
 export type AssetName = (typeof ASSET_NAMES)[number];
 
@@ -69,6 +70,7 @@ const FALLBACK: Record<AssetName, string | undefined> = {
   'editor.css': 'css/editor.css',
   'replay.js': undefined,
   'race.js': undefined,
+  'tutorial.js': undefined,
 };
 
 export interface AssetsOptions {

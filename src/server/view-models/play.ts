@@ -9,6 +9,7 @@ import { clientGame } from '../services/game-rows.ts';
 import type { GameRow } from '../stores/types.ts';
 import type { Translator } from '../services/i18n.ts';
 import { boardView, dealData } from './board.ts';
+import { lessonTiles } from './lesson.ts';
 import { boardPreview, headLinks } from './head.ts';
 import { themeOf, THEME_COOKIE, type Theme } from './theme.ts';
 
@@ -127,6 +128,7 @@ export function playPage(fastify: FastifyInstance, request: FastifyRequest, inpu
     },
     prefs: input.prefs ?? parsePrefs(request.cookies[PREFS_COOKIE], layout, seed, mode),
     tutorial: input.tutorial ?? false,
+    lesson: input.tutorial ? lessonTiles(request.i18n) : null, // drawn open on a first visit
     theme: input.theme ?? themeOf(request.cookies[THEME_COOKIE]),
     tileSet: request.tiles,
     back: path,

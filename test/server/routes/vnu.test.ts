@@ -34,7 +34,7 @@ interface VnuMessage {
   let app: Running;
   let dir: string;
   beforeAll(async () => {
-    app = await startApp();
+    app = await startApp({ tutorial: true }); // the audited player has games: only a first visit meets the lesson
     dir = mkdtempSync(join(tmpdir(), 'mahjong-vnu-'));
   });
   afterAll(async () => {
@@ -52,6 +52,11 @@ interface VnuMessage {
       writeFileSync(file, await res.text());
       files.push(file);
     }
+    // A first visit's play page: the lesson drawn open over the board (views/partials/tutorial.eta).
+    const first = await (await fetch(`${app.url}/play/turtle/first-visit`)).text();
+    expect(first).toContain('<dialog id="tutorial"');
+    files.push(join(dir, 'first-visit-play.html'));
+    writeFileSync(files.at(-1)!, first);
     const run = spawnSync('java', ['-jar', VNU, '--format', 'json', '--exit-zero-always', ...files], {
       encoding: 'utf8',
       maxBuffer: 16 * 1024 * 1024,
