@@ -21,6 +21,8 @@ export interface ServerProcess {
   readonly base: string; // http://127.0.0.1:PORT
   readonly logs: LogLine[];
   readonly stderr: () => string;
+  /** Signals the child and every process it started (`npm start` runs the server as its grandchild). */
+  stop(signal?: NodeJS.Signals): void;
   /** Resolves with the exit code (null when killed by a signal) and the signal. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Resolves when a log line matching `test` appears (or has appeared). */
@@ -48,6 +50,7 @@ export async function startServer(
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // its own process group, so `stop` reaches a grandchild too
   });
   const logs: LogLine[] = [];
   const waiters: { test: (line: LogLine) => boolean; resolve: (line: LogLine) => void }[] = [];
@@ -95,7 +98,14 @@ export async function startServer(
   // A start takes a second or two; on a machine busy with other test files it has taken over 30 s.
   const listening = await waitForLog((l) => l.msg.startsWith('Server listening at http://127.0.0.1:'), 90_000);
   const base = /http:\/\/127\.0\.0\.1:\d+/.exec(listening.msg)![0];
-  return { child, base, logs, stderr: () => stderr, exited, waitForLog };
+  const stop = (signal: NodeJS.Signals = 'SIGTERM'): void => {
+    try {
+      process.kill(-child.pid!, signal);
+    } catch {
+      // the group is gone
+    }
+  };
+  return { child, base, logs, stderr: () => stderr, exited, waitForLog, stop };
 }
 
 /**

@@ -192,7 +192,8 @@ describe('npm start', () => {
       // Nothing was rebuilt under them.
       expect(readFileSync(path.join(DIST, 'server/server.js'), 'utf8')).toBe(built);
     } finally {
-      for (const server of servers) server.child.kill('SIGTERM');
+      // npm runs the server as its child: both go (the server left running was a leak of every test run).
+      for (const server of servers) server.stop('SIGTERM');
       await Promise.all(servers.map((s) => s.exited));
     }
   });
