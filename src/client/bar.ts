@@ -37,5 +37,7 @@ export function watchChrome(bar: HTMLElement, counters: HTMLElement | null): voi
     fitChrome(bar, counters);
   };
   new ResizeObserver(check).observe(bar);
-  void bar.ownerDocument.fonts?.ready.then(() => fitChrome(bar, counters));
+  // Web fonts arriving late would change the words' widths (the site has none today: no recheck then).
+  const fonts = bar.ownerDocument.fonts;
+  if (fonts?.size) void fonts.ready.then(() => fitChrome(bar, counters));
 }

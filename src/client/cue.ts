@@ -30,7 +30,7 @@ export function watchMore(el: HTMLElement): () => void {
   for (const child of el.children) sizes.observe(child);
   const changes = new MutationObserver(update);
   changes.observe(el, { subtree: true, childList: true, characterData: true, attributeFilter: ['hidden'] });
-  markMore(el);
+  // No reading now (it would lay out the page in this task): a shown box's first size report marks it.
   return () => {
     el.removeEventListener('scroll', update);
     sizes.disconnect();
