@@ -47,7 +47,7 @@ async function start(doc: Document, data: DealData, message = ''): Promise<void>
     soundOn: sounds.on,
   };
   const headless = makeState(data, Date.now(), prefs);
-  await nextTask(); // two short tasks, not one long one
+  await nextTask(); // the state, then the page's parts, each a task
   const s: State = Object.assign(headless, {
     dom: makeDom(doc, headless),
     moveFocus: false,
@@ -134,6 +134,7 @@ async function start(doc: Document, data: DealData, message = ''): Promise<void>
 
   const ctrl = makeController(s, { sync, kept, sounds, ask: makeAsk(WORKER_URL), draw, now: Date.now });
   if (message && !s.message) s.message = message;
+  await nextTask(); // then the first drawing and the board live, in a task of their own
   fit(s);
   try {
     if (sessionStorage.getItem(FOCUS_BOARD)) {
@@ -167,6 +168,7 @@ function watchPage(doc: Document): void {
 const given = readData(document) as DealData | { deal: null } | null;
 if (given?.deal) {
   const deal = given.deal;
+  await nextTask(); // the script's evaluation, then the game's state, each a task
   await start(document, given);
   await nextTask();
   bootTutorial(document); // on a first visit the lesson is on top of the board, drawn by the server
