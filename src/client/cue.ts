@@ -25,7 +25,8 @@ export function watchMore(el: HTMLElement): () => void {
     });
   };
   el.addEventListener('scroll', update, { passive: true });
-  const sizes = new ResizeObserver(update);
+  // A size report comes with the page laid out: read at once, not in a later frame that may have to lay it out again.
+  const sizes = new ResizeObserver(() => markMore(el));
   sizes.observe(el);
   for (const child of el.children) sizes.observe(child);
   const changes = new MutationObserver(update);
