@@ -51,7 +51,7 @@ describe('stored deals', () => {
     expect(again.body).toBe(old.body);
     expect(again.json().generator).toBe(GENERATOR_VERSION);
     const page = await after.inject({ url: '/play/turtle/shared-link' });
-    const faces = (html: string) => html.match(/data-face="\w+"/g);
+    const faces = (html: string) => html.match(/data-slot="\d+" data-face="\w+"/g); // the board's, not the lesson's
     expect(faces(page.body)).toEqual(faces(oldPage.body));
 
     const fresh = (await after.inject({ url: '/api/deals/turtle/new-link' })).json();
@@ -75,7 +75,8 @@ describe('stored deals', () => {
     expect(res.json()).toEqual(stored);
     expect(res.json().tiles).not.toEqual(real.value.deal.tiles);
     const page = await app.inject({ url: '/play/garden/legacy' });
-    expect(page.body.match(/data-face="(\w+)"/g)!.map((s) => s.slice(11, -1))).toEqual(stored.tiles.map((t) => t.face));
+    const board = [...page.body.matchAll(/data-slot="\d+" data-face="(\w+)"/g)].map((m) => m[1]); // not the lesson's
+    expect(board).toEqual(stored.tiles.map((t) => t.face));
     // A game on it is checked against the stored board: its solution clears it.
     const cookie = await newPlayer(app);
     const game = await createGame(app, cookie, { layout: 'garden', seed: 'legacy' });
