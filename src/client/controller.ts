@@ -372,10 +372,10 @@ export function makeController(s: State, deps: Deps): Controller {
       if (s.clock.since !== null && ++ticks >= KEEP_CLOCK_TICKS) keepTime();
     },
     fit() {
-      const was = [s.fitTile, s.zoom];
+      const { fitTile, zoom } = s;
       fit(s);
       // The view's first size report (and a resize that keeps the fit) changes nothing on the board.
-      if (s.fitTile !== was[0] || s.zoom !== was[1]) draw();
+      if (s.fitTile !== fitTile || s.zoom !== zoom) draw();
     },
     zoom(to, anchor, held) {
       const next =

@@ -29,6 +29,9 @@ export const ENV: SyncEnv = {
   clearTimer: (timer) => clearTimeout(timer as ReturnType<typeof setTimeout>),
 };
 
+/** Yields to the browser (input, a frame): the work after it runs in a task of its own. */
+export const nextTask = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+
 /** Registers the service worker once the page has loaded. */
 export function registerServiceWorker(): void {
   const register = (): void => {

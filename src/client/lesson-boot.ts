@@ -4,6 +4,7 @@
  */
 import type { Format } from '../shared/i18n.ts';
 import { isTutorialDone, makePrefsCookie, readPrefsCookie, withTutorialDone } from '../shared/prefs.ts';
+import { nextTask } from './env.ts';
 import { t } from './i18n.ts';
 
 declare const __TUTORIAL_FILE__: string; // set by scripts/build-client.ts
@@ -24,9 +25,6 @@ type Opener = (
   drawn: HTMLDialogElement | null,
 ) => void;
 
-/** Yields to the browser: the lesson's module is evaluated in one task, its dialog taken over in the next. */
-const nextTask = <T>(value: T): Promise<T> => new Promise((resolve) => setTimeout(() => resolve(value), 0));
-
 /**
  * The lesson: taken over at once when the server drew it open (a first visit: `#tutorial` already on the page),
  * and opened from How to play at any time. If its script cannot load, the drawn lesson goes, leaving the board.
@@ -40,8 +38,10 @@ export function bootTutorial(doc: Document): void {
     opening = true;
     const url = new URL(__TUTORIAL_FILE__, import.meta.url).href;
     (import(/* @vite-ignore */ url) as Promise<{ openTutorial: Opener }>)
-      .then(nextTask)
-      .then(({ openTutorial }) => openTutorial(doc, template, () => markTutorialDone(doc), t, drawn))
+      .then(async ({ openTutorial }) => {
+        await nextTask(); // the module evaluated in one task, the dialog taken over in the next
+        openTutorial(doc, template, () => markTutorialDone(doc), t, drawn);
+      })
       .catch((error: unknown) => {
         console.warn('the lesson could not load', error);
         if (drawn) removeDrawn(doc);

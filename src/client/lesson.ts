@@ -14,8 +14,6 @@ import {
 } from '../engine/index.ts';
 import { LESSON_DEAL } from '../shared/lesson.ts';
 
-export { LESSON_DEAL };
-
 export const STEPS = ['free', 'match', 'flowers', 'hint', 'undo', 'check'] as const;
 export type Step = (typeof STEPS)[number];
 

@@ -7,7 +7,7 @@ import { watchChrome } from './bar.ts';
 import { watchMore } from './cue.ts';
 import { t } from './i18n.ts';
 import { FOCUS_BOARD, makeController } from './controller.ts';
-import { ENV, registerServiceWorker, WINS_CHANNEL } from './env.ts';
+import { ENV, nextTask, registerServiceWorker, WINS_CHANNEL } from './env.ts';
 import { bind } from './events.ts';
 import { bootTutorial } from './lesson-boot.ts';
 import { makeDom, readData, render, type State } from './render.ts';
@@ -150,11 +150,6 @@ async function start(doc: Document, data: DealData, message = ''): Promise<void>
   bind(doc, s.dom.board, ctrl);
   // For tests and the curious.
   (globalThis as { __mahjong?: unknown }).__mahjong = { state: s, sync, sendNow: () => ctrl.online() };
-}
-
-/** Yields to the browser (input, a frame). */
-function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
 /** The page's chrome watched for fit and scroll cues (bar.ts, cue.ts). */

@@ -1,12 +1,10 @@
 /** The offline page made into the deal of its link (docs/client.md, "Offline and installable"). */
 import { MODES, SEED_PATTERN, type Deal, type Mode } from '../engine/index.ts';
-import { dealApiUrl, dealUrl, newDealUrl } from '../shared/display.ts';
+import { dealApiUrl, dealUrl, DEALS_CACHE, newDealUrl } from '../shared/display.ts';
 import { parsePrefs, readPrefsCookie } from '../shared/prefs.ts';
 import type { DealData } from './state.ts';
 import { t } from './i18n.ts';
 import type { WorkerAnswer, WorkerRequest } from './worker.ts';
-
-const DEALS_CACHE = 'mahjong-deals'; // kept across deployments; written by the service worker (sw.ts)
 
 /**
  * Keeps a shown deal and its layout's name for offline visits. The service worker writes it (sw.ts, the last 60

@@ -1,5 +1,5 @@
 /** The service worker (/sw.js): the game without a network (docs/client.md, "Offline and installable"). */
-import { dealApiUrl } from '../shared/display.ts';
+import { dealApiUrl, DEALS_CACHE } from '../shared/display.ts';
 import type { KeepDeal } from './shell.ts';
 
 interface Build {
@@ -31,7 +31,6 @@ const sw = globalThis as unknown as Scope;
 
 const PREFIX = 'mahjong-';
 const CACHE = `${PREFIX}${BUILD.version}`;
-const DEALS_CACHE = 'mahjong-deals'; // kept across builds
 const DEALS_KEPT = 60;
 const OFFLINE_PAGE = '/offline';
 const KEPT_PAGES = new Set(['/', '/stats', '/daily', '/layouts/editor']); // as last seen

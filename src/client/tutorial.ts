@@ -10,7 +10,8 @@
  */
 import { availablePairs, isTileFree } from '../engine/index.ts';
 import { faceMessage, tileLabel, type Format } from '../shared/i18n.ts';
-import { control, isOver, LESSON_DEAL, makeLesson, stepOf, STEPS, tapTile, type Lesson } from './lesson.ts';
+import { LESSON_DEAL } from '../shared/lesson.ts';
+import { control, isOver, makeLesson, stepOf, STEPS, tapTile, type Lesson } from './lesson.ts';
 
 const WOBBLE_MS = 420; // as board.css's wobble
 const CONTROLS: Readonly<Record<string, readonly string[]>> = {

@@ -33,6 +33,9 @@ export const newDealUrl = (layout: string, mode: Mode, band?: Band): string =>
     ? `/play/${encodeURIComponent(layout)}${modeQuery(mode)}`
     : `/play/${encodeURIComponent(layout)}?difficulty=${band}${mode === 'classic' ? '&mode=classic' : ''}`;
 
+/** The browser's cache of deals shown online, for their links offline (kept across deployments). */
+export const DEALS_CACHE = 'mahjong-deals';
+
 /** A deal's API address (also the browser's cache key). */
 export const dealApiUrl = (layout: string, seed: string, mode: Mode): string =>
   `/api/deals/${encodeURIComponent(layout)}/${encodeURIComponent(seed)}${modeQuery(mode)}`;
