@@ -58,7 +58,9 @@ suite('the coach: why the win was lost, and play on from the mistake', () => {
             () => (globalThis as { __mahjong?: { state: { gameId: string | null } } }).__mahjong!.state.gameId,
           );
         const before = await gameId();
-        await Promise.all([page.waitForURL(/\/play\/turtle\//), playOn.click()]);
+        // The new game's address is the deal's own, the page's already: wait for the new page, not for the address.
+        await Promise.all([page.waitForEvent('framenavigated', (frame) => frame === page.mainFrame()), playOn.click()]);
+        expect(page.url()).toMatch(/\/play\/turtle\/coach-1440$/);
         await page.waitForSelector('#board .tile');
         const data = await pageData(page);
         expect(data.game!.id).not.toBe(before);
