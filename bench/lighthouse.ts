@@ -5,7 +5,7 @@
  *    and a 4× slower CPU) against Debian's Chromium, on the play page of a fresh turtle deal (a new seed
  *    each run, a new visitor), the home page and the daily page: the performance, accessibility and best
  *    practices scores, Total Blocking Time, Cumulative Layout Shift, LCP and the main thread's work. RUNS runs each; the median is what
- *    the goals are checked on (the machine's other work moves single runs).
+ *    the goals are checked on (the machine's other work moves single runs, so each run says the load it started at).
  * 2. Tap to paint on a phone (390×844, touch; on this CPU, and 4× slower by the DevTools protocol): a tap on a free
  *    tile sent as touch events; from the finger's lift (touchend) to the page's answer (the tile selected)
  *    and to the start of the frame that shows it (the next requestAnimationFrame after the change).
@@ -30,6 +30,7 @@ interface Run {
   cls: number;
   lcp: number; // ms
   mainThread: number; // ms of main-thread work (simulated)
+  load: number; // the machine's 1-minute load average as the run started
 }
 
 const median = (xs: readonly number[]): number => {
@@ -38,6 +39,7 @@ const median = (xs: readonly number[]): number => {
 };
 
 async function lighthouseRun(url: string, port: number): Promise<Run> {
+  const load = Math.round(loadavg()[0]! * 10) / 10;
   const result = await lighthouse(url, {
     port,
     output: 'json',
@@ -55,6 +57,7 @@ async function lighthouseRun(url: string, port: number): Promise<Run> {
     cls: Math.round(audit('cumulative-layout-shift') * 1000) / 1000,
     lcp: Math.round(audit('largest-contentful-paint')),
     mainThread: Math.round(audit('mainthread-work-breakdown')),
+    load,
   };
 }
 
@@ -151,13 +154,16 @@ const taps = await tapToPaint(app.url, 5, 1);
 const slowTaps = await tapToPaint(app.url, 5, 4);
 await app.close();
 
-console.log('\npage                        perf  a11y   b.p.   TBT ms   CLS     LCP ms   main thread ms   (medians)');
+console.log(
+  '\npage                        perf  a11y   b.p.   TBT ms   CLS     LCP ms   main thread ms   (medians)   load (runs)',
+);
 for (const [name, runs] of results) {
   const m = (k: keyof Run): number => median(runs.map((r) => r[k]));
   console.log(
     `${name.padEnd(28)}${String(m('score')).padStart(4)}${String(m('a11y')).padStart(6)}${String(m('bp')).padStart(7)}` +
       `${String(m('tbt')).padStart(9)}${String(m('cls')).padStart(8)}` +
-      `${String(m('lcp')).padStart(9)}${String(m('mainThread')).padStart(17)}`,
+      `${String(m('lcp')).padStart(9)}${String(m('mainThread')).padStart(17)}` +
+      `${''.padStart(14)}${Math.min(...runs.map((r) => r.load))}–${Math.max(...runs.map((r) => r.load))}`,
   );
 }
 const frames = taps.map((t) => t.frame);

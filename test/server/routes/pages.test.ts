@@ -178,6 +178,10 @@ describe('GET /play/:layout/:seed', () => {
         /^<script (type="module" src="\/static\/[^"]+"|type="application\/json" id="(deal|i18n)-data")>$/,
       );
     expect(res.body).not.toMatch(/\son[a-z]+="/); // no inline handlers
+    // Rendered once #deal-data, the markup's last element, is parsed (views/layout.eta): in the head, and the id exists.
+    const head = res.body.slice(0, res.body.indexOf('</head>'));
+    expect(head).toContain('<link rel="expect" href="#deal-data" blocking="render">');
+    expect(res.body).toMatch(/id="deal-data">[^<]*<\/script>\s*<\/main>\s*<\/body>/);
     const csp = res.headers['content-security-policy'] as string;
     expect(csp).toContain("script-src 'self'");
     expect(csp).toContain("frame-ancestors 'none'");

@@ -133,6 +133,11 @@ describe('the replay page', () => {
     const html = res.body;
     expect(html).toContain('id="board"');
     expect(html).toMatch(/data-status="playing"/);
+    // Rendered once #replay-data, the markup's last element, is parsed (views/layout.eta).
+    expect(html.slice(0, html.indexOf('</head>'))).toContain(
+      '<link rel="expect" href="#replay-data" blocking="render">',
+    );
+    expect(html).toMatch(/id="replay-data">[^<]*<\/script>\s*<\/main>\s*<\/body>/);
     const expected = position(game, solutionMoves(game).slice(0, 3));
     const board = boardOf(html);
     expect(board.size).toBe(expected.left);

@@ -30,6 +30,15 @@ interface VnuMessage {
   extract?: string;
 }
 
+/**
+ * The one error this checker reports against the HTML standard: it allows `blocking` only on stylesheets, where the
+ * standard also allows it on `<link rel="expect">` (render-blocking until an element is parsed; the board pages,
+ * views/layout.eta). Exactly that element is let through, nothing else about it.
+ */
+const behindTheStandard = (m: VnuMessage): boolean =>
+  m.message.startsWith('A “link” element with a “blocking” attribute must have a “rel” attribute') &&
+  /\n<link rel="expect" href="#(deal|replay)-data" blocking="render">\n/.test(m.extract ?? '');
+
 (HAS_JAVA ? describe : describe.skip)('the Nu HTML checker on every page', { timeout: 120_000 }, () => {
   let app: Running;
   let dir: string;
@@ -64,6 +73,7 @@ interface VnuMessage {
     const { messages } = JSON.parse(run.stderr || run.stdout) as { messages: VnuMessage[] };
     const errors = messages
       .filter((m) => m.type !== 'info') // warnings are printed; errors (and files it could not read) fail
+      .filter((m) => !behindTheStandard(m))
       .map((m) => `${m.url.split('/').pop()}:${m.lastLine}: ${m.message} ${m.extract?.trim() ?? ''}`);
     const warnings = messages.filter((m) => m.type === 'info' && m.subType === 'warning');
     if (warnings.length)
