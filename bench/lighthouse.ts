@@ -31,6 +31,7 @@ interface Run {
   lcp: number; // ms
   mainThread: number; // ms of main-thread work (simulated)
   load: number; // the machine's 1-minute load average as the run started
+  failed?: string[]; // the accessibility and best-practices audits that did not pass, with the elements they name
 }
 
 const median = (xs: readonly number[]): number => {
@@ -49,6 +50,16 @@ async function lighthouseRun(url: string, port: number): Promise<Run> {
   if (!result) throw new Error(`lighthouse gave no result for ${url}`);
   const { lhr } = result;
   const audit = (id: string): number => lhr.audits[id]?.numericValue ?? NaN;
+  // A score under 100 says nothing on its own: name each failed audit and the elements it points at.
+  const failed = (['accessibility', 'best-practices'] as const).flatMap((category) =>
+    (lhr.categories[category]?.auditRefs ?? [])
+      .filter((ref) => ref.weight > 0 && lhr.audits[ref.id]?.score === 0)
+      .map((ref) => {
+        const details = lhr.audits[ref.id]?.details as { items?: { node?: { selector?: string } }[] } | undefined;
+        const nodes = (details?.items ?? []).map((item) => item.node?.selector).filter(Boolean);
+        return nodes.length ? `${ref.id} (${nodes.join(', ')})` : ref.id;
+      }),
+  );
   return {
     score: Math.round((lhr.categories.performance?.score ?? 0) * 100),
     a11y: Math.round((lhr.categories.accessibility?.score ?? 0) * 100),
@@ -58,6 +69,7 @@ async function lighthouseRun(url: string, port: number): Promise<Run> {
     lcp: Math.round(audit('largest-contentful-paint')),
     mainThread: Math.round(audit('mainthread-work-breakdown')),
     load,
+    ...(failed.length ? { failed } : {}),
   };
 }
 
@@ -158,7 +170,7 @@ console.log(
   '\npage                        perf  a11y   b.p.   TBT ms   CLS     LCP ms   main thread ms   (medians)   load (runs)',
 );
 for (const [name, runs] of results) {
-  const m = (k: keyof Run): number => median(runs.map((r) => r[k]));
+  const m = (k: Exclude<keyof Run, 'failed'>): number => median(runs.map((r) => r[k]));
   console.log(
     `${name.padEnd(28)}${String(m('score')).padStart(4)}${String(m('a11y')).padStart(6)}${String(m('bp')).padStart(7)}` +
       `${String(m('tbt')).padStart(9)}${String(m('cls')).padStart(8)}` +
