@@ -31,6 +31,7 @@ interface Run {
   lcp: number; // ms
   mainThread: number; // ms of main-thread work (simulated)
   load: number; // the machine's 1-minute load average as the run started
+  speed: number; // Lighthouse's benchmark index of this machine, taken during the run (higher is faster)
   failed?: string[]; // the accessibility and best-practices audits that did not pass, with the elements they name
 }
 
@@ -69,6 +70,7 @@ async function lighthouseRun(url: string, port: number): Promise<Run> {
     lcp: Math.round(audit('largest-contentful-paint')),
     mainThread: Math.round(audit('mainthread-work-breakdown')),
     load,
+    speed: Math.round(lhr.environment.benchmarkIndex),
     ...(failed.length ? { failed } : {}),
   };
 }
