@@ -5,6 +5,7 @@
  * free local port with a throwaway database.
  *
  * Run: npx tsx scripts/board-shots.ts [OUT_DIR]   (default screenshots)
+ *      LAYOUT=spire npx tsx scripts/board-shots.ts   (another built-in layout: a portrait one shows the phone's big tiles)
  */
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -12,6 +13,7 @@ import { launch, pageData, REVIEW_SIZES, startApp, tile } from '../test/client/b
 
 const OUT = resolve(process.argv[2] ?? 'screenshots');
 const SIZES = REVIEW_SIZES.map(({ width, height }) => ({ width, height }));
+const LAYOUT = process.env.LAYOUT ?? 'turtle';
 
 mkdirSync(OUT, { recursive: true });
 const [app, browser] = await Promise.all([startApp(), launch()]);
@@ -20,7 +22,7 @@ try {
   for (const size of SIZES) {
     const context = await browser.newContext({ viewport: size });
     const page = await context.newPage();
-    await page.goto(`${app.url}/play/turtle/screens-${size.width}`);
+    await page.goto(`${app.url}/play/${LAYOUT}/screens-${size.width}`);
     await page.waitForFunction(live);
     const { deal } = await pageData(page);
     for (const [a, b] of deal.solution.slice(0, 6)) {
@@ -28,21 +30,21 @@ try {
       await tile(page, b).click();
     }
     await page.waitForTimeout(400); // the last pair's leaving animation
-    await page.screenshot({ path: join(OUT, `board-${size.width}x${size.height}.png`) });
+    await page.screenshot({ path: join(OUT, `${LAYOUT}-${size.width}x${size.height}.png`) });
     await page.click('[data-action="hint"]');
     await page.waitForFunction(() => document.querySelectorAll('#board .tile[data-hint]').length === 2);
     await page.locator('#board .tile[data-free]:not([data-hint])').first().click();
     await page.waitForTimeout(300);
-    await page.screenshot({ path: join(OUT, `board-${size.width}x${size.height}-selected-hint.png`) });
+    await page.screenshot({ path: join(OUT, `${LAYOUT}-${size.width}x${size.height}-selected-hint.png`) });
     await context.close();
   }
   for (const size of SIZES.slice(1)) {
     const context = await browser.newContext({ viewport: size, deviceScaleFactor: 2 });
     const page = await context.newPage();
-    await page.goto(`${app.url}/play/turtle/screens-${size.width}`);
+    await page.goto(`${app.url}/play/${LAYOUT}/screens-${size.width}`);
     await page.waitForFunction(live);
     await page.waitForTimeout(300);
-    await page.screenshot({ path: join(OUT, `board-${size.width}x${size.height}@2x.png`) });
+    await page.screenshot({ path: join(OUT, `${LAYOUT}-${size.width}x${size.height}@2x.png`) });
     await context.close();
   }
   console.log(`wrote screenshots to ${OUT}`);
