@@ -214,7 +214,7 @@ suite('the play page on phones, with touch', { timeout: 90_000 }, () => {
   );
 
   test.each(PHONES.slice(0, 2))(
-    '$width×$height: a first visit’s main button deals an easy portrait deal; every portrait layout’s tiles are big at Fit',
+    '$width×$height: a first visit’s main button (home, and stats with no games) deals an easy portrait deal; every portrait layout’s tiles are big at Fit',
     async (size) => {
       const page = await phonePage(size);
       await page.goto(`${env.app.url}/`);
@@ -236,6 +236,14 @@ suite('the play page on phones, with touch', { timeout: 90_000 }, () => {
       const portrait = FAMILIES.find((f) => f.id === 'portrait')!.layouts.map((l) => l.id);
       expect(portrait).toContain(deal.layout);
       expect(deal.difficulty?.band).toBe('easy');
+      // A player with no games meets the same first game from the stats page (its empty state's main button).
+      await context!.clearCookies();
+      await page.goto(`${env.app.url}/stats`);
+      await page.locator('.empty-state .button.primary >> visible=true').tap();
+      await page.waitForURL(/\/play\/[a-z]+\/[A-Za-z0-9_-]+/);
+      const fromStats = (await pageData(page)).deal;
+      expect(portrait).toContain(fromStats.layout);
+      expect(fromStats.difficulty?.band).toBe('easy');
       // At Fit, the tiles of every portrait layout are at least 40 px wide at 390×844, 36 px at 360×640.
       const least = size.width === 390 ? 40 : 36;
       for (const id of portrait) {

@@ -175,3 +175,15 @@ export const layoutName = (id: string, i18n?: Namer): string => {
 /** For pages whose scripts name layouts. */
 export const layoutNames = (i18n: Namer): Record<string, string> =>
   Object.fromEntries(LAYOUTS.map((l) => [l.id, builtinName(l, i18n)]));
+
+/**
+ * The main play buttons (home's hero, the stats page of a player with no games): a portrait layout for a phone
+ * held upright, the turtle elsewhere; the page shows one of the two by a CSS media query (`.play-phone`,
+ * `.play-wide`), as the server cannot know the screen. A first game gets a shorter portrait layout, and both in the
+ * easy band (docs/server.md, "Deals and links").
+ */
+export const PLAY_BUTTONS = { phone: '/play/spire', wide: '/play/turtle' } as const;
+export const FIRST_PLAY_BUTTONS = {
+  phone: '/play/vase?difficulty=easy',
+  wide: '/play/turtle?difficulty=easy',
+} as const;

@@ -501,6 +501,9 @@ describe('GET /stats and /api/stats', () => {
     const page = await app.inject({ url: '/stats' });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('No games yet');
+    // The first game's buttons, as on a first visit's home page: CSS shows the portrait one on a phone held upright.
+    expect(page.body).toMatch(/class="button primary play-phone" href="\/play\/vase\?difficulty=easy"/);
+    expect(page.body).toMatch(/class="button primary play-wide" href="\/play\/turtle\?difficulty=easy"/);
     const api = await app.inject({ url: '/api/stats' });
     expect(api.json()).toMatchObject({
       played: 0,

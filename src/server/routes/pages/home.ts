@@ -6,16 +6,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { dailyLayoutOf, dailySeed, utcDate } from '../../services/daily.ts';
-import { familyInfos, layoutName } from '../../services/layouts.ts';
+import { familyInfos, FIRST_PLAY_BUTTONS, layoutName, PLAY_BUTTONS } from '../../services/layouts.ts';
 import { BANDS, MODES } from '../../../engine/index.ts';
 import { dealUrl, newDealUrl } from '../../../shared/display.ts';
 import { nextUnplayed } from '../../services/wins.ts';
 import { structuredData } from '../../view-models/head.ts';
-
-/** The hero's play buttons: a portrait layout for a phone held upright, the turtle elsewhere. */
-const PLAY = { phone: '/play/spire', wide: '/play/turtle' };
-/** A first visit's: a shorter portrait layout, and both in the easy band (docs/server.md, "Deals and links"). */
-const FIRST_PLAY = { phone: '/play/vase?difficulty=easy', wide: '/play/turtle?difficulty=easy' };
 
 export default async function pagesHome(fastify: FastifyInstance): Promise<void> {
   fastify.get('/', async (request, reply) => {
@@ -30,7 +25,7 @@ export default async function pagesHome(fastify: FastifyInstance): Promise<void>
     return reply.page('index', {
       nav: 'play',
       structuredData: structuredData(fastify.publicOrigin, request.i18n),
-      play: request.isNewPlayer ? FIRST_PLAY : PLAY,
+      play: request.isNewPlayer ? FIRST_PLAY_BUTTONS : PLAY_BUTTONS,
       families: familyInfos(request.i18n).map((f) => ({
         ...f,
         layouts: f.layouts.map((l) => ({

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LIMITS } from '../../plugins/security.ts';
 import { StatsQuerySchema } from '../../schemas/stats.ts';
-import { layoutNames } from '../../services/layouts.ts';
+import { FIRST_PLAY_BUTTONS, layoutNames } from '../../services/layouts.ts';
 import type { Loss } from '../../services/replays.ts';
 import { clientKey } from '../../services/limits.ts';
 import { statsOf } from '../../services/stats.ts';
@@ -47,6 +47,7 @@ export default async function pagesStats(fastify: FastifyInstance): Promise<void
         nav: 'stats',
         moved: request.query.moved === 1,
         stats,
+        play: FIRST_PLAY_BUTTONS, // no games yet: the first game's buttons, as on a first visit's home page
         winRate: i18n.percent(stats.winRate),
         // For the script's list of games waiting in this browser (src/client/site.ts): layout names by id.
         layoutNames: JSON.stringify(layoutNames(i18n)),
