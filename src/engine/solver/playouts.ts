@@ -17,8 +17,6 @@ const PAIR_BIT = [
   [4, 16, 32, 0],
 ] as const;
 
-const PAIR_BITS = Int32Array.from(PAIR_BIT.flat());
-
 /** Per banned-pairs mask (six bits) and free-copies mask (four bits): the pairs allowed. */
 const ALLOWED = (() => {
   const table = new Int8Array(64 * 16);
@@ -32,30 +30,79 @@ const ALLOWED = (() => {
   return table;
 })();
 
+/**
+ * A tile's blockers in one number: above × ABOVE + left × LEFT + right (the counts of present tiles above it and
+ * beside it), plus GONE once it has left. One read tells whether it is free (`free[v]`); a neighbour's removal
+ * subtracts its step. The bases come from the full board's largest counts, so the fields never carry.
+ */
+/**
+ * Per banned-pairs mask, free-copies mask and r below ALLOWED's count: the r-th allowed pair of a group of up to
+ * four as 4i + j, in the order (0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3).
+ */
+const PICK = (() => {
+  const table = new Int8Array(64 * 16 * 6).fill(-1);
+  for (let banned = 0; banned < 64; banned++)
+    for (let free = 0; free < 16; free++) {
+      let r = 0;
+      for (let i = 0; i < 4; i++)
+        for (let j = i + 1; j < 4; j++)
+          if ((free >> i) & (free >> j) & 1 && (banned & PAIR_BIT[i]![j]!) === 0)
+            table[((banned << 4) | free) * 6 + r++] = 4 * i + j;
+    }
+  return table;
+})();
+
 export interface Neighbours {
   readonly at: Int32Array;
-  readonly counter: Int32Array; // what its removal decrements: j (above j), n + j (right of j), 2n + j (left of j)
-  readonly tile: Int32Array;
+  // What each removal changes, tile << 8 | step: a tile below it or beside it, and by how much: ABOVE, LEFT (it
+  // stood left of the tile) or RIGHT (1).
+  readonly link: Int32Array;
+  readonly above: number; // ABOVE
+  readonly left: number; // LEFT
+  readonly gone: number; // GONE: every value below it is a tile on the board
+  readonly free: Uint8Array; // per value: 1 if such a tile is free (on the board, nothing above, a side open)
 }
 
 export function neighboursOf(flat: Flat, n: number): Neighbours {
   const at = new Int32Array(n + 1);
-  for (let t = 0; t < n; t++)
+  let maxAbove = 0;
+  let maxLeft = 0;
+  let maxRight = 0;
+  for (let t = 0; t < n; t++) {
     at[t + 1] =
       at[t]! +
       (flat.belowAt[t + 1]! - flat.belowAt[t]!) +
       (flat.leftAt[t + 1]! - flat.leftAt[t]!) +
       (flat.rightAt[t + 1]! - flat.rightAt[t]!);
-  const counter = new Int32Array(at[n]!);
-  const tile = new Int32Array(at[n]!);
+    maxAbove = Math.max(maxAbove, flat.aboveAt[t + 1]! - flat.aboveAt[t]!);
+    maxLeft = Math.max(maxLeft, flat.leftAt[t + 1]! - flat.leftAt[t]!);
+    maxRight = Math.max(maxRight, flat.rightAt[t + 1]! - flat.rightAt[t]!);
+  }
+  const left = maxRight + 1;
+  const above = (maxLeft + 1) * left;
+  const gone = (maxAbove + 1) * above;
+  const free = new Uint8Array(2 * gone);
+  for (let v = 0; v < gone; v++) {
+    const sides = v % above;
+    free[v] = v < above && (sides < left || sides % left === 0) ? 1 : 0;
+  }
+  if (above > 255) throw new Error('solve: a tile with more neighbours than a layout can give it');
+  const link = new Int32Array(at[n]!);
   for (let t = 0; t < n; t++) {
     let e = at[t]!;
-    // In the separate lists' order: the same tiles freed in the same order.
-    for (let k = flat.belowAt[t]!; k < flat.belowAt[t + 1]!; k++, e++) counter[e] = tile[e] = flat.below[k]!;
-    for (let k = flat.leftAt[t]!; k < flat.leftAt[t + 1]!; k++, e++) counter[e] = n + (tile[e] = flat.left[k]!);
-    for (let k = flat.rightAt[t]!; k < flat.rightAt[t + 1]!; k++, e++) counter[e] = 2 * n + (tile[e] = flat.right[k]!);
+    // In the separate lists' order: the same tiles freed in the same order. t lies above the tiles below it, is
+    // the right neighbour of those on its left, and the left neighbour of those on its right.
+    for (let k = flat.belowAt[t]!; k < flat.belowAt[t + 1]!; k++, e++) {
+      link[e] = (flat.below[k]! << 8) | above;
+    }
+    for (let k = flat.leftAt[t]!; k < flat.leftAt[t + 1]!; k++, e++) {
+      link[e] = (flat.left[k]! << 8) | 1;
+    }
+    for (let k = flat.rightAt[t]!; k < flat.rightAt[t + 1]!; k++, e++) {
+      link[e] = (flat.right[k]! << 8) | left;
+    }
   }
-  return { at, counter, tile };
+  return { at, link, above, left, gone, free };
 }
 
 export class Playouts {
@@ -69,10 +116,9 @@ export class Playouts {
   private readonly start: Start;
   private readonly nbr: Neighbours;
 
-  // The board: presence, and every tile's counters (above, right, left) in one array.
-  private readonly present: Uint8Array;
-  private readonly counters: Int32Array;
-  private readonly startCounters: Int32Array;
+  // The board: every tile's blockers, one number each (Neighbours).
+  private readonly blockers: Int32Array;
+  private readonly startBlockers: Int32Array;
   // Per group, five sections: free copies (bits), free copies, copies left, playable pairs, banned pairs;
   // then
   // per block of eight groups the sum of their pairs.
@@ -103,9 +149,8 @@ export class Playouts {
     this.rank = start.rank;
     this.start = start;
     this.nbr = work.neighbours;
-    this.present = work.playoutPresent;
-    this.counters = work.playoutCounters;
-    this.startCounters = work.playoutStartCounters;
+    this.blockers = work.playoutBlockers;
+    this.startBlockers = work.playoutStartBlockers;
     this.state = work.playoutState;
     this.opening = work.playoutOpening;
     this.safe = work.playoutSafe;
@@ -118,16 +163,15 @@ export class Playouts {
     this.budget.spend();
     if (this.draws === 0) this.draws = rng.next() | 1;
     if (this.openingBans !== this.nogoods.bans) this.open();
-    const { present, counters, state, safe, members, memberAt, moves, groupOf, rank, n } = this;
-    const { at, counter, tile } = this.nbr;
+    const { blockers, state, safe, members, memberAt, moves, groupOf, rank } = this;
+    const { at, link, free: isFree, gone } = this.nbr;
     const groups = this.groupCount;
     const FREE_COUNT = groups;
     const LEFT = 2 * groups;
     const PAIRS = 3 * groups;
     const BANNED = 4 * groups;
     const BLOCKS = 5 * groups;
-    present.set(this.start.present);
-    counters.set(this.startCounters);
+    blockers.set(this.startBlockers);
     const opening = this.opening;
     for (let i = 0, end = BLOCKS + (groups >> 3) + 1; i < end; i++) state[i] = opening[i]!;
     let safeTop = this.safeTopAtStart;
@@ -148,7 +192,7 @@ export class Playouts {
       if (g >= 0) {
         for (let k = memberAt[g]!; k < memberAt[g + 1]! && b < 0; k++) {
           const m = members[k]!;
-          if (!present[m]) continue;
+          if (blockers[m]! >= gone) continue;
           if (a < 0) a = m;
           else b = m;
         }
@@ -167,17 +211,21 @@ export class Playouts {
         const from = memberAt[g]!;
         const size = memberAt[g + 1]! - from;
         const free = state[g]!;
-        const banned = size === 4 && state[LEFT + g] === 4 ? state[BANNED + g]! : 0;
-        for (let i = 0; i < size && b < 0; i++) {
-          if (((free >> i) & 1) === 0) continue;
-          for (let j = i + 1; j < size; j++) {
-            if (((free >> j) & 1) === 0 || (banned !== 0 && (banned & PAIR_BITS[4 * i + j]!) !== 0) || r-- > 0)
-              continue;
-            a = members[from + i]!;
-            b = members[from + j]!;
-            break;
+        if (size <= 4) {
+          const banned = size === 4 && state[LEFT + g] === 4 ? state[BANNED + g]! : 0;
+          const pair = PICK[((banned << 4) | free) * 6 + r]!;
+          a = members[from + (pair >> 2)]!;
+          b = members[from + (pair & 3)]!;
+        } else
+          for (let i = 0; i < size && b < 0; i++) {
+            if (((free >> i) & 1) === 0) continue;
+            for (let j = i + 1; j < size; j++) {
+              if (((free >> j) & 1) === 0 || r-- > 0) continue;
+              a = members[from + i]!;
+              b = members[from + j]!;
+              break;
+            }
           }
-        }
       }
       moves[played++] = a;
       moves[played++] = b;
@@ -186,15 +234,15 @@ export class Playouts {
       // Take a, then b (b stays marked free while a's neighbours are told), then recount group g.
       for (let side = 0; side < 2; side++) {
         const t = side === 0 ? a : b;
-        present[t] = 0;
+        blockers[t]! += gone;
         state[g]! &= ~(1 << rank[t]!);
         for (let e = at[t]!, end = at[t + 1]!; e <= end; e++) {
           let h: number;
           if (e === end) h = side === 1 ? g : -1;
           else {
-            if (--counters[counter[e]!]! !== 0) continue;
-            const j = tile[e]!;
-            if (!present[j] || counters[j] !== 0 || (counters[n + j] !== 0 && counters[2 * n + j] !== 0)) continue;
+            const l = link[e]!;
+            const j = l >> 8;
+            if (isFree[(blockers[j]! -= l & 255)] === 0) continue;
             h = groupOf[j]!;
             const bit = 1 << rank[j]!;
             if ((state[h]! & bit) !== 0) continue;
@@ -249,9 +297,10 @@ export class Playouts {
     const { n, groupOf, rank, memberAt, members, state } = this;
     const groups = this.groupCount;
     const start = this.start;
-    this.startCounters.set(start.above);
-    this.startCounters.set(start.right, n);
-    this.startCounters.set(start.left, 2 * n);
+    const { above, left, gone } = this.nbr;
+    for (let i = 0; i < n; i++)
+      this.startBlockers[i] =
+        start.above[i]! * above + start.left[i]! * left + start.right[i]! + (start.present[i] ? 0 : gone);
     state.fill(0, 0, 5 * groups + (groups >> 3) + 1);
     for (let i = 0; i < n; i++) {
       if (!start.present[i]) continue;

@@ -65,9 +65,8 @@ export class Workspace {
   readonly mate: Int32Array;
   readonly moves: Int32Array;
   readonly neighbours: Neighbours;
-  readonly playoutPresent: Uint8Array;
-  readonly playoutCounters: Int32Array;
-  readonly playoutStartCounters: Int32Array;
+  readonly playoutBlockers: Int32Array;
+  readonly playoutStartBlockers: Int32Array;
   readonly playoutState: Int32Array;
   readonly playoutOpening: Int32Array;
   readonly playoutSafe: Int32Array;
@@ -145,9 +144,8 @@ export class Workspace {
     this.mate = new Int32Array(n);
     this.moves = new Int32Array(n);
     this.neighbours = neighboursOf(flat, n);
-    this.playoutPresent = new Uint8Array(n);
-    this.playoutCounters = new Int32Array(3 * n);
-    this.playoutStartCounters = new Int32Array(3 * n);
+    this.playoutBlockers = new Int32Array(n);
+    this.playoutStartBlockers = new Int32Array(n);
     this.playoutState = new Int32Array(5 * n + (n >> 3) + 1);
     this.playoutOpening = new Int32Array(this.playoutState.length);
     this.playoutSafe = new Int32Array(3 * n + 8); // one per tile freed, one per move, one per group at the start

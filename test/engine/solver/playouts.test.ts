@@ -5,6 +5,8 @@
  */
 import { describe, expect, test } from 'vitest';
 import { makeRng, type Face } from '../../../src/engine/index.ts';
+import { flatOf } from '../../../src/engine/flat.ts';
+import { neighboursOf } from '../../../src/engine/solver/playouts.ts';
 import { bruteForceSolvable, naiveIsFree, naiveReplay } from '../helpers.ts';
 import { membersOf, partsOf, randomFours, row } from './parts.ts';
 
@@ -79,5 +81,33 @@ describe('random playouts', () => {
       }
     }
     expect(checked).toBeGreaterThan(100);
+  });
+
+  test("a tile's blockers in one number: free exactly as the rules say, with any of its neighbours gone", () => {
+    // Tile 0 with two tiles on its left, two on its right and four on top (each overlapping a quarter of it).
+    const slots = [
+      { x: 2, y: 2, z: 0 },
+      { x: 0, y: 1, z: 0 },
+      { x: 0, y: 3, z: 0 },
+      { x: 4, y: 1, z: 0 },
+      { x: 4, y: 3, z: 0 },
+      { x: 1, y: 1, z: 1 },
+      { x: 3, y: 1, z: 1 },
+      { x: 1, y: 3, z: 1 },
+      { x: 3, y: 3, z: 1 },
+      { x: 10, y: 0, z: 0 }, // out of the way: a layout's tiles come in pairs
+    ];
+    const { geom } = partsOf(slots, ['b1', 'b1', 'b1', 'b1', 'c1', 'c1', 'c1', 'c1', 'd1', 'd1']);
+    const nbr = neighboursOf(flatOf(geom), slots.length);
+    for (let subset = 0; subset < 1 << 9; subset++) {
+      const present = slots.map((_, i) => i === 9 || ((subset >> i) & 1) === 1);
+      // The full board's number, less a step for each neighbour gone, plus GONE if tile 0 itself is.
+      let v = 4 * nbr.above + 2 * nbr.left + 2 + (present[0] ? 0 : nbr.gone);
+      for (let t = 1; t < 9; t++) {
+        if (present[t]) continue;
+        for (let e = nbr.at[t]!; e < nbr.at[t + 1]!; e++) if (nbr.link[e]! >> 8 === 0) v -= nbr.link[e]! & 255;
+      }
+      expect(nbr.free[v] === 1, `tiles present ${subset.toString(2)}`).toBe(naiveIsFree(slots, present, 0));
+    }
   });
 });
