@@ -3,27 +3,22 @@
  * typed
  * arrays (docs/engine.md, "Random play").
  */
+import { flatOf } from './flat.ts';
 import type { Geometry } from './layout.ts';
 import type { Groups } from './playout.ts';
+import { neighboursOf, type Neighbours } from './solver/playouts.ts';
 
-/** Flattened neighbour lists, the full board's counts and free tiles, and one game's scratch. */
+/**
+ * What a removal changes and each tile's blockers as one number (the solver's playouts' `Neighbours`), the full
+ * board's blockers and free tiles, and one game's scratch.
+ */
 interface Tables {
   readonly size: number;
-  readonly belowStart: Int32Array; // slots below slot i: below[belowStart[i] … belowStart[i + 1])
-  readonly below: Int32Array;
-  readonly leftStart: Int32Array; // … beside it on the left
-  readonly left: Int32Array;
-  readonly rightStart: Int32Array; // … on the right
-  readonly right: Int32Array;
-  readonly fullCovers: Int32Array; // the full board's tiles above, left and right
-  readonly fullLefts: Int32Array;
-  readonly fullRights: Int32Array;
+  readonly nbr: Neighbours;
+  readonly fullBlockers: Int32Array;
   readonly fullFree: Int32Array;
-  readonly covers: Int32Array;
-  readonly lefts: Int32Array;
-  readonly rights: Int32Array;
-  readonly gone: Uint8Array;
-  readonly free: Uint8Array;
+  readonly blockers: Int32Array;
+  readonly free: Uint8Array; // freed this game (stays 1 once the tile has left: its blockers say so)
   readonly tiles: Int32Array; // per group: its free tiles, ascending, from start[g]
   readonly freed: Int32Array; // tiles the last move freed, to join their groups' lists
   start: Int32Array;
@@ -32,40 +27,21 @@ interface Tables {
   active: Int32Array; // bit g & 31 of word g >> 5: group g has two free tiles or more
 }
 
-const flatten = (lists: readonly (readonly number[])[]): [Int32Array, Int32Array] => {
-  const start = new Int32Array(lists.length + 1);
-  lists.forEach((list, i) => (start[i + 1] = start[i]! + list.length));
-  const at = new Int32Array(start[lists.length]!);
-  lists.forEach((list, i) => at.set(list, start[i]!));
-  return [start, at];
-};
-
 function tablesFor(geom: Geometry): Tables {
   const n = geom.size;
-  const [belowStart, below] = flatten(geom.below);
-  const [leftStart, left] = flatten(geom.left);
-  const [rightStart, right] = flatten(geom.right);
-  const fullCovers = Int32Array.from(geom.above, (l) => l.length);
-  const fullLefts = Int32Array.from(geom.left, (l) => l.length);
-  const fullRights = Int32Array.from(geom.right, (l) => l.length);
+  const nbr = neighboursOf(flatOf(geom), n);
+  const fullBlockers = Int32Array.from(
+    geom.above,
+    (l, i) => l.length * nbr.above + geom.left[i]!.length * nbr.left + geom.right[i]!.length,
+  );
   const free: number[] = [];
-  for (let i = 0; i < n; i++) if (fullCovers[i] === 0 && (fullLefts[i] === 0 || fullRights[i] === 0)) free.push(i);
+  for (let i = 0; i < n; i++) if (nbr.free[fullBlockers[i]!] === 1) free.push(i);
   return {
     size: n,
-    belowStart,
-    below,
-    leftStart,
-    left,
-    rightStart,
-    right,
-    fullCovers,
-    fullLefts,
-    fullRights,
+    nbr,
+    fullBlockers,
     fullFree: Int32Array.from(free),
-    covers: new Int32Array(n),
-    lefts: new Int32Array(n),
-    rights: new Int32Array(n),
-    gone: new Uint8Array(n),
+    blockers: new Int32Array(n),
     free: new Uint8Array(n),
     tiles: new Int32Array(n),
     freed: new Int32Array(n),
@@ -110,31 +86,14 @@ export const remainder = (v: number, n: number): number =>
 
 /** One game (its own function, so the loop has run every line before it is optimised). */
 function playOne(t: Tables, of: Int32Array, rng: Int32Array): boolean {
-  const {
-    size,
-    belowStart,
-    below,
-    leftStart,
-    left,
-    rightStart,
-    right,
-    covers,
-    lefts,
-    rights,
-    gone,
-    free,
-    tiles,
-    freed,
-  } = t;
+  const { size, blockers, free, tiles, freed } = t;
+  const { at, link, free: isFree, gone } = t.nbr;
   const { start, length, pairsOf, active } = t;
   let a = rng[0]!;
   let b = rng[1]!;
   let c = rng[2]!;
   let d = rng[3]!;
-  covers.set(t.fullCovers);
-  lefts.set(t.fullLefts);
-  rights.set(t.fullRights);
-  gone.fill(0);
+  blockers.set(t.fullBlockers);
   free.fill(0);
   length.fill(0);
   pairsOf.fill(0);
@@ -201,26 +160,14 @@ function playOne(t: Tables, of: Int32Array, rng: Int32Array): boolean {
     pairsOf[g]! -= 2 * len - 3;
     if (len - 2 < 2) active[g >> 5]! &= ~(1 << (g & 31));
     remaining -= 2;
-    // Both leave the board: their neighbours' counts fall, and the newly free are stacked.
+    // Both leave the board: their neighbours' blockers fall, and the newly free are stacked (in any order: a
+    // group's list is kept sorted).
     for (let pass = 0, q = x; pass < 2; pass++, q = y) {
-      gone[q] = 1;
-      for (let k = belowStart[q]!, end = belowStart[q + 1]!; k < end; k++) {
-        const j = below[k]!;
-        if (--covers[j]! === 0 && !free[j] && (lefts[j] === 0 || rights[j] === 0)) {
-          free[j] = 1;
-          freed[top++] = j;
-        }
-      }
-      for (let k = rightStart[q]!, end = rightStart[q + 1]!; k < end; k++) {
-        const j = right[k]!;
-        if (--lefts[j]! === 0 && !gone[j] && !free[j] && covers[j] === 0) {
-          free[j] = 1;
-          freed[top++] = j;
-        }
-      }
-      for (let k = leftStart[q]!, end = leftStart[q + 1]!; k < end; k++) {
-        const j = left[k]!;
-        if (--rights[j]! === 0 && !gone[j] && !free[j] && covers[j] === 0) {
+      blockers[q]! += gone;
+      for (let e = at[q]!, end = at[q + 1]!; e < end; e++) {
+        const l = link[e]!;
+        const j = l >> 8;
+        if (isFree[(blockers[j]! -= l & 255)] === 1 && free[j] === 0) {
           free[j] = 1;
           freed[top++] = j;
         }
