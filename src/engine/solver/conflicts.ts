@@ -105,14 +105,14 @@ export class Conflicts {
   /** After a failed play: groups with a free stranded copy, and the levels of the nogoods banning them. */
   private noteStranded(): void {
     const stamp = ++this.noteStamp;
-    const { present, above, left, right } = this.plays.stranded;
+    const { present, blockers } = this.plays.stranded;
+    const isFree = this.plays.isFree;
     const { freeGroup, banLevels } = this;
     banLevels.fill(0);
     this.anyStranded = this.plays.failedEarly;
     if (this.anyStranded) return;
     const { groupOf, memberAt, members, n } = this.start;
-    for (let t = 0; t < n; t++)
-      if (present[t] && above[t] === 0 && (left[t] === 0 || right[t] === 0)) freeGroup[groupOf[t]!] = stamp;
+    for (let t = 0; t < n; t++) if (present[t] && isFree[blockers[t]!] === 1) freeGroup[groupOf[t]!] = stamp;
     const { playBan, playBanBy, ban } = this.nogoods;
     const levelOf = this.commitments.levelOf;
     for (let g = 0; g < this.start.groupCount; g++) {

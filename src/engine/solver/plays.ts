@@ -2,37 +2,34 @@
  * The plays, a node each: the optimistic play (its failure proves the commitments dead), greedy play (a clear
  * board is a solution) and the probe plays (docs/engine.md, "The plays").
  */
-import type { Flat } from '../flat.ts';
 import type { Pair } from '../types.ts';
 import type { Budget } from './budget.ts';
 import type { Nogoods } from './nogoods.ts';
+import type { Neighbours } from './playouts.ts';
 import type { HeldBack, PlayState, Start, Workspace } from './workspace.ts';
 
 /** The arrays of a walk's board, kept and put back by the probe plays. */
-type WalkBoard = Pick<HeldBack, 'present' | 'above' | 'left' | 'right' | 'reached' | 'freeOrGone'>;
+type WalkBoard = Pick<HeldBack, 'present' | 'blockers' | 'reached' | 'freeOrGone'>;
 
 function copyBoard(from: WalkBoard, to: WalkBoard): void {
   to.present.set(from.present);
-  to.above.set(from.above);
-  to.left.set(from.left);
-  to.right.set(from.right);
+  to.blockers.set(from.blockers);
   to.reached.set(from.reached);
   to.freeOrGone.set(from.freeOrGone);
 }
 
 export class Plays {
   private readonly n: number;
-  private readonly flat: Flat;
+  private readonly nbr: Neighbours;
+  readonly isFree: Uint8Array; // per blockers number: 1 if such a tile is free, were it present
   private readonly groupCount: number;
   private readonly groupOf: Int32Array;
   private readonly memberAt: Int32Array;
   private readonly members: Int32Array;
 
-  // The scratch board.
+  // The scratch board: presence, and every tile's blockers as one number (the playouts' Neighbours).
   readonly present: Uint8Array;
-  private readonly above: Int32Array;
-  private readonly left: Int32Array;
-  private readonly right: Int32Array;
+  private readonly blockers: Int32Array;
   private readonly stack: Int32Array;
 
   // The optimistic play.
@@ -67,19 +64,18 @@ export class Plays {
     private readonly nogoods: Nogoods,
   ) {
     this.n = start.n;
-    this.flat = start.flat;
+    this.nbr = work.neighbours;
+    this.isFree = work.neighbours.free;
     this.groupCount = start.groupCount;
     this.groupOf = start.groupOf;
     this.memberAt = start.memberAt;
     this.members = start.members;
     this.rank = start.rank;
     this.heldBack = work.heldBack;
-    const { present, above, left, right, reached, freeOrGone } = work;
-    this.board = { present, above, left, right, reached, freeOrGone };
+    const { present, blockers, reached, freeOrGone } = work;
+    this.board = { present, blockers, reached, freeOrGone };
     this.present = work.present;
-    this.above = work.above;
-    this.left = work.left;
-    this.right = work.right;
+    this.blockers = work.blockers;
     this.stack = work.stack;
     this.reached = work.reached;
     this.freeOrGone = work.freeOrGone;
@@ -94,9 +90,9 @@ export class Plays {
 
     const root = this.stateAt(0);
     root.present.set(start.present);
-    root.above.set(start.above);
-    root.left.set(start.left);
-    root.right.set(start.right);
+    const { above, left } = this.nbr;
+    for (let i = 0; i < this.n; i++)
+      root.blockers[i] = start.above[i]! * above + start.left[i]! * left + start.right[i]!;
     root.mate.fill(-1);
     root.remaining = start.count;
     root.played = 0;
@@ -108,9 +104,7 @@ export class Plays {
     while (this.states.length <= slot)
       this.states.push({
         present: new Uint8Array(n),
-        above: new Int32Array(n),
-        left: new Int32Array(n),
-        right: new Int32Array(n),
+        blockers: new Int32Array(n),
         mate: new Int32Array(n).fill(-1),
         remaining: 0,
         played: 0,
@@ -125,18 +119,16 @@ export class Plays {
     this.states[1] = zero;
   }
 
-  private isFree(t: number): boolean {
-    return this.above[t] === 0 && (this.left[t] === 0 || this.right[t] === 0);
+  private freeNow(t: number): boolean {
+    return this.isFree[this.blockers[t]!] === 1;
   }
 
   /** Loads a play state and pushes its free tiles; with `partner`, uncommitted copies gone count as gone. */
   private load(state: PlayState, partner: Int32Array | null = null): number {
     this.present.set(state.present);
-    this.above.set(state.above);
-    this.left.set(state.left);
-    this.right.set(state.right);
+    this.blockers.set(state.blockers);
     this.remaining = state.remaining;
-    const { present, above, left, right, stack, reached, freeOrGone, groupOf } = this;
+    const { present, blockers, isFree, stack, reached, freeOrGone, groupOf } = this;
     if (partner) {
       reached.fill(0);
       freeOrGone.fill(0);
@@ -144,7 +136,7 @@ export class Plays {
     let top = 0;
     for (let i = 0; i < this.n; i++) {
       if (present[i]) {
-        if (above[i] === 0 && (left[i] === 0 || right[i] === 0)) stack[top++] = i;
+        if (isFree[blockers[i]!] === 1) stack[top++] = i;
       } else if (partner && groupOf[i]! >= 0 && partner[i]! < 0) {
         freeOrGone[groupOf[i]!]!++;
         reached[i] = 1;
@@ -153,22 +145,16 @@ export class Plays {
     return top;
   }
 
-  /** Removes tile r and pushes the tiles it frees. */
+  /** Removes tile r and pushes the tiles it frees (free now, not before), in the lists' order. */
   private remove(r: number, top: number): number {
-    const f = this.flat;
-    const { stack, present, above, left, right } = this;
+    const { stack, present, blockers, isFree } = this;
+    const { at, link } = this.nbr;
     present[r] = 0;
-    for (let k = f.belowAt[r]!, end = f.belowAt[r + 1]!; k < end; k++) {
-      const j = f.below[k]!;
-      if (--above[j]! === 0 && present[j] && (left[j] === 0 || right[j] === 0)) stack[top++] = j;
-    }
-    for (let k = f.leftAt[r]!, end = f.leftAt[r + 1]!; k < end; k++) {
-      const j = f.left[k]!;
-      if (--right[j]! === 0 && present[j] && above[j] === 0 && left[j] !== 0) stack[top++] = j;
-    }
-    for (let k = f.rightAt[r]!, end = f.rightAt[r + 1]!; k < end; k++) {
-      const j = f.right[k]!;
-      if (--left[j]! === 0 && present[j] && above[j] === 0 && right[j] !== 0) stack[top++] = j;
+    for (let e = at[r]!, end = at[r + 1]!; e < end; e++) {
+      const l = link[e]!;
+      const j = l >> 8;
+      const v = (blockers[j]! -= l & 255);
+      if (isFree[v] === 1 && isFree[v + (l & 255)] === 0 && present[j]) stack[top++] = j;
     }
     return top;
   }
@@ -184,9 +170,7 @@ export class Plays {
   keepStranded(): void {
     const to = this.stranded;
     to.present.set(this.present);
-    to.above.set(this.above);
-    to.left.set(this.left);
-    to.right.set(this.right);
+    to.blockers.set(this.blockers);
     to.remaining = this.remaining;
   }
 
@@ -220,7 +204,7 @@ export class Plays {
     // First in, first out: `leftAt` follows waves of tiles freed.
     for (let head = 0; head < top;) {
       const t = stack[head++]!;
-      if (!present[t] || !this.isFree(t)) continue;
+      if (!present[t] || !this.freeNow(t)) continue;
       const g = groupOf[t]!;
       if (g === hold) {
         held |= 1 << rank[t]!;
@@ -247,7 +231,7 @@ export class Plays {
         leftAt[t] = clock++;
         removed++;
         top = this.remove(t, top);
-      } else if (present[p] && this.isFree(p)) {
+      } else if (present[p] && this.freeNow(p)) {
         leftAt[t] = leftAt[p] = clock++;
         removed += 2;
         top = this.remove(t, top);
@@ -328,7 +312,7 @@ export class Plays {
     let played = from.played;
     while (top > 0) {
       const t = stack[--top]!;
-      if (!present[t] || !this.isFree(t)) continue;
+      if (!present[t] || !this.freeNow(t)) continue;
       const g = groupOf[t]!;
       if (!counted[t] && mate[t]! < 0) {
         counted[t] = 1;
@@ -350,7 +334,7 @@ export class Plays {
         }
       }
       const p = mate[t]!;
-      if (p >= 0 && present[p] && this.isFree(p)) {
+      if (p >= 0 && present[p] && this.freeNow(p)) {
         moves[played++] = t;
         moves[played++] = p;
         top = this.remove(t, top);
@@ -361,9 +345,7 @@ export class Plays {
     this.movesLength = played;
     const to = this.stateAt(slot + 1);
     to.present.set(present);
-    to.above.set(this.above);
-    to.left.set(this.left);
-    to.right.set(this.right);
+    to.blockers.set(this.blockers);
     to.mate.set(mate);
     to.remaining = left;
     to.played = played;

@@ -11,9 +11,7 @@ import type { Face } from '../types.ts';
 /** The probe plays' board: where the walk with one group held back ended, and its restrictions. */
 export interface HeldBack {
   readonly present: Uint8Array;
-  readonly above: Int32Array;
-  readonly left: Int32Array;
-  readonly right: Int32Array;
+  readonly blockers: Int32Array;
   readonly reached: Uint8Array;
   readonly freeOrGone: Int32Array;
   readonly ban: Int32Array;
@@ -24,9 +22,7 @@ export interface HeldBack {
 /** A board during play: what greedy play left, where the plays below it start. */
 export interface PlayState {
   readonly present: Uint8Array;
-  readonly above: Int32Array; // per tile: present tiles above it (left, right: neighbours)
-  readonly left: Int32Array;
-  readonly right: Int32Array;
+  readonly blockers: Int32Array; // per tile: present tiles above it and beside it, one number (playouts.ts, Neighbours)
   readonly mate: Int32Array;
   remaining: number;
   played: number; // move-list entries that led here
@@ -52,9 +48,7 @@ export class Workspace {
 
   // The plays (plays.ts).
   readonly present: Uint8Array;
-  readonly above: Int32Array;
-  readonly left: Int32Array;
-  readonly right: Int32Array;
+  readonly blockers: Int32Array;
   readonly stack: Int32Array;
   readonly reached: Uint8Array;
   readonly freeOrGone: Int32Array;
@@ -130,9 +124,7 @@ export class Workspace {
     this.fullCounts = neighbourCounts(flat, new Uint8Array(n).fill(1));
 
     this.present = new Uint8Array(n);
-    this.above = new Int32Array(n);
-    this.left = new Int32Array(n);
-    this.right = new Int32Array(n);
+    this.blockers = new Int32Array(n);
     // Pushes: every tile once, neighbours once per removal, a group's copies once per copy seen.
     this.stack = new Int32Array(6 * n + flat.below.length + flat.left.length + flat.right.length + 8);
     this.reached = new Uint8Array(n);
@@ -153,9 +145,7 @@ export class Workspace {
     this.playoutMoves = new Int32Array(n);
     this.stranded = {
       present: new Uint8Array(n),
-      above: new Int32Array(n),
-      left: new Int32Array(n),
-      right: new Int32Array(n),
+      blockers: new Int32Array(n),
       mate: new Int32Array(0), // not read by optimistic plays
       remaining: 0,
       played: 0,
@@ -163,9 +153,7 @@ export class Workspace {
 
     this.heldBack = {
       present: new Uint8Array(n),
-      above: new Int32Array(n),
-      left: new Int32Array(n),
-      right: new Int32Array(n),
+      blockers: new Int32Array(n),
       reached: new Uint8Array(n),
       freeOrGone: new Int32Array(n),
       ban: new Int32Array(n),
