@@ -6,7 +6,7 @@
 import { flatOf } from './flat.ts';
 import type { Geometry } from './layout.ts';
 import type { Groups } from './playout.ts';
-import { neighboursOf, type Neighbours } from './solver/playouts.ts';
+import { blockersOf, neighboursOf, type Neighbours } from './solver/playouts.ts';
 
 /**
  * What a removal changes and each tile's blockers as one number (the solver's playouts' `Neighbours`), the full
@@ -30,9 +30,8 @@ interface Tables {
 function tablesFor(geom: Geometry): Tables {
   const n = geom.size;
   const nbr = neighboursOf(flatOf(geom), n);
-  const fullBlockers = Int32Array.from(
-    geom.above,
-    (l, i) => l.length * nbr.above + geom.left[i]!.length * nbr.left + geom.right[i]!.length,
+  const fullBlockers = Int32Array.from(geom.above, (l, i) =>
+    blockersOf(nbr, l.length, geom.left[i]!.length, geom.right[i]!.length),
   );
   const free: number[] = [];
   for (let i = 0; i < n; i++) if (nbr.free[fullBlockers[i]!] === 1) free.push(i);

@@ -31,11 +31,6 @@ const ALLOWED = (() => {
 })();
 
 /**
- * A tile's blockers in one number: above × ABOVE + left × LEFT + right (the counts of present tiles above it and
- * beside it), plus GONE once it has left. One read tells whether it is free (`free[v]`); a neighbour's removal
- * subtracts its step. The bases come from the full board's largest counts, so the fields never carry.
- */
-/**
  * Per banned-pairs mask, free-copies mask and r below ALLOWED's count: the r-th allowed pair of a group of up to
  * four as 4i + j, in the order (0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3).
  */
@@ -52,6 +47,11 @@ const PICK = (() => {
   return table;
 })();
 
+/**
+ * A tile's blockers in one number: above × ABOVE + left × LEFT + right (the counts of present tiles above it and
+ * beside it), plus GONE once it has left. One read tells whether it is free (`free[v]`); a neighbour's removal
+ * subtracts its step. The bases come from the full board's largest counts, so the fields never carry.
+ */
 export interface Neighbours {
   readonly at: Int32Array;
   // What each removal changes, tile << 8 | step: a tile below it or beside it, and by how much: ABOVE, LEFT (it
@@ -80,13 +80,13 @@ export function neighboursOf(flat: Flat, n: number): Neighbours {
   }
   const left = maxRight + 1;
   const above = (maxLeft + 1) * left;
+  if (above > 255) throw new Error('solve: a tile with more neighbours than a layout can give it');
   const gone = (maxAbove + 1) * above;
   const free = new Uint8Array(2 * gone);
   for (let v = 0; v < gone; v++) {
     const sides = v % above;
     free[v] = v < above && (sides < left || sides % left === 0) ? 1 : 0;
   }
-  if (above > 255) throw new Error('solve: a tile with more neighbours than a layout can give it');
   const link = new Int32Array(at[n]!);
   for (let t = 0; t < n; t++) {
     let e = at[t]!;
@@ -104,6 +104,10 @@ export function neighboursOf(flat: Flat, n: number): Neighbours {
   }
   return { at, link, above, left, gone, free };
 }
+
+/** The blockers number of a tile on the board with these counts of tiles above it, on its left and on its right. */
+export const blockersOf = (nbr: Neighbours, above: number, left: number, right: number): number =>
+  above * nbr.above + left * nbr.left + right;
 
 export class Playouts {
   private readonly n: number;
@@ -297,10 +301,10 @@ export class Playouts {
     const { n, groupOf, rank, memberAt, members, state } = this;
     const groups = this.groupCount;
     const start = this.start;
-    const { above, left, gone } = this.nbr;
+    const nbr = this.nbr;
     for (let i = 0; i < n; i++)
       this.startBlockers[i] =
-        start.above[i]! * above + start.left[i]! * left + start.right[i]! + (start.present[i] ? 0 : gone);
+        blockersOf(nbr, start.above[i]!, start.left[i]!, start.right[i]!) + (start.present[i] ? 0 : nbr.gone);
     state.fill(0, 0, 5 * groups + (groups >> 3) + 1);
     for (let i = 0; i < n; i++) {
       if (!start.present[i]) continue;

@@ -6,7 +6,7 @@
 import { describe, expect, test } from 'vitest';
 import { makeRng, type Face } from '../../../src/engine/index.ts';
 import { flatOf } from '../../../src/engine/flat.ts';
-import { neighboursOf } from '../../../src/engine/solver/playouts.ts';
+import { blockersOf, neighboursOf } from '../../../src/engine/solver/playouts.ts';
 import { bruteForceSolvable, naiveIsFree, naiveReplay } from '../helpers.ts';
 import { membersOf, partsOf, randomFours, row } from './parts.ts';
 
@@ -102,7 +102,7 @@ describe('random playouts', () => {
     for (let subset = 0; subset < 1 << 9; subset++) {
       const present = slots.map((_, i) => i === 9 || ((subset >> i) & 1) === 1);
       // The full board's number, less a step for each neighbour gone, plus GONE if tile 0 itself is.
-      let v = 4 * nbr.above + 2 * nbr.left + 2 + (present[0] ? 0 : nbr.gone);
+      let v = blockersOf(nbr, 4, 2, 2) + (present[0] ? 0 : nbr.gone);
       for (let t = 1; t < 9; t++) {
         if (present[t]) continue;
         for (let e = nbr.at[t]!; e < nbr.at[t + 1]!; e++) if (nbr.link[e]! >> 8 === 0) v -= nbr.link[e]! & 255;
