@@ -23,10 +23,12 @@
  *
  * `--all`: the same race on every layout of 144 tiles, our built-ins and the corpus (MAHJONG_LAYOUTS_DIR, default
  * `../shared/layouts`): `--deals N` uniform shuffles of each (seeds `wide-F … wide-(F+N−1)`, `--first F`, default
- * 1001: outside the study seeds the solver was tuned on), `--warm W` warm-up deals per layout, default 500, more (up
- * to ten times W) until they spent 15,000 nodes, fewer once they spent 200,000 (our process is started anew for each
+ * 1001: outside the study seeds the solver was tuned on), `--warm W` warm-up deals per layout at most, default 5,000,
+ * fewer once they spent 200,000 nodes (our process is started anew for each
  * layout and warmed up on it, until V8 has optimized every part of the solver; the reference, compiled ahead of
- * time, once). Prints a table per layout (sorted by geometric mean, the
+ * time, once). Each deal is timed once on each side: handed the same deal again straight after, the reference keeps
+ * what it learned (spire's wide-1183 took it 21.7 ms, then 0.1 ms; spider's wide-1105 125 ms, then 1.3 ms), so a
+ * best of several timings would not be of the same work on both sides. Prints a table per layout (sorted by geometric mean, the
  * worst first; also of CPU time), the same figures over every deal, and the every-layout goals (per-deal geometric mean ≤ 0.8 and max
  * ≤ 1.0 of the reference on every layout); then the same answer checks, and one JSON line. The reference's own
  * solutions are replayed under the plain rules too: a layout where one breaks them (a tile covered only from two
@@ -400,18 +402,17 @@ async function main(): Promise<number> {
 // The goals on every layout of 144 tiles, as ratios ours / de Bondt in the same run.
 const ALL_GOALS = { geomean: 0.8, max: 1.0, turtleP50: 0.8 };
 const ALL_SEED = 'wide'; // seeds wide-F …: not the study seeds the solver was tuned on
-// Warm-up deals per layout for our process. V8 runs the solver in its baseline tiers until it has run enough of
-// it: solved one after another in one process, arrow's shuffles take 97, 39, 16, 16, 14, 12 … µs at the median per
-// block of 50, and a layout whose shuffles are rejected at the root has not run the search at all (its first
-// search, tens of milliseconds, was the max). 50 warm-up deals timed those tiers, not the solver.
-const ALL_WARM = 500;
-// And more, up to ten times as many, until they have spent this many nodes: on a layout whose shuffles the playouts
-// clear, 500 deals hardly run the search (spire's 500 spent 6,120 nodes, some 1,400 of them in the search), and its
-// first search-heavy deal ran half compiled (spire's wide-1153, 2,874 nodes: 22.8 ms, then 11.0 ms solved again;
-// after 919 warm-up deals and 14,666 nodes, 12.3 ms the first time).
-const WARM_MIN_NODES = 15_000;
-// Or fewer, once they have spent this many nodes: on layouts whose shuffles need the search, a few deals have run
-// all of the solver many times over (500 of GNOME's cloud took four minutes at load 22).
+// Warm-up for our process: deals of the layout until they have spent WARM_NODES nodes, at most ALL_WARM of them. V8
+// runs the solver in its baseline tiers until it has run enough of it: solved one after another in one process,
+// arrow's shuffles take 97, 39, 16, 16, 14, 12 … µs at the median per block of 50, and a layout whose shuffles are
+// rejected at the root has not run the search at all (its first search, tens of milliseconds, was the max). Counted
+// in deals alone, the warm-up missed the search on layouts whose shuffles the playouts clear: after 500 deals and
+// 40,000 nodes, pyramid's hardest deal (wide-1169, 2,132 nodes) took 17.5–22.8 ms the first time, its CPU time over
+// its wall-clock time (V8 was still compiling), and 9.9–10.2 ms solved again; after 60,000 nodes, 13.7–15.2 ms; after
+// 200,000, 9.2–9.6 ms (spire's hardest, wide-1183: 15.5–15.9, 13.0–13.3 and 12.5–13.3 ms).
+const ALL_WARM = 5_000;
+// On layouts whose shuffles need the search, a few deals have run all of the solver many times over (500 of GNOME's
+// cloud took four minutes at load 22).
 const WARM_NODES = 200_000;
 
 /** A layout of the race: how our command line is told to load it, and the layout itself. */
@@ -543,8 +544,8 @@ async function everyLayout(flags: Flags): Promise<number> {
   const load = loadavg()[0]!.toFixed(1);
   console.log(
     `Solver beside de Bondt's (C++, g++ -O2) on ${list.length} layouts of 144 tiles: ${count} uniform shuffles of ` +
-      `each, ${ALL_SEED}-${first} … ${ALL_SEED}-${first + count - 1}, ${warm} warm-up deals per layout (up to ` +
-      `${10 * warm} until they spent ${WARM_MIN_NODES} nodes, fewer once they spent ${WARM_NODES}), budget ` +
+      `each, ${ALL_SEED}-${first} … ${ALL_SEED}-${first + count - 1}, warm-up deals per layout until they spent ` +
+      `${WARM_NODES} nodes (at most ${warm}), budget ` +
       `${budget} nodes; node ${process.version}, ${availableParallelism()} CPUs, load average ${load} at start`,
   );
   const seeds = Array.from({ length: count }, (_, k) => `${ALL_SEED}-${first + k}`);
@@ -560,7 +561,7 @@ async function everyLayout(flags: Flags): Promise<number> {
         // Each of our processes is new and compiles the solver anew: warmed up on the layout it races on. The
         // reference, compiled ahead of time, is warmed up once.
         let warmNodes = 0;
-        for (let k = 1; (k <= warm || (warmNodes < WARM_MIN_NODES && k <= 10 * warm)) && warmNodes < WARM_NODES; k++) {
+        for (let k = 1; k <= warm && warmNodes < WARM_NODES; k++) {
           warmNodes += parseOurs(await ours.ask(`warm-${k}`)).work;
           if (n === 0) await native.ask(referenceLine(entrant.layout, `warm-${k}`));
         }
