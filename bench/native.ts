@@ -30,7 +30,7 @@
  * what it learned (spire's wide-1183 took it 21.7 ms, then 0.1 ms; spider's wide-1105 125 ms, then 1.3 ms), so a
  * best of several timings would not be of the same work on both sides. Prints a table per layout (sorted by geometric mean, the
  * worst first; also of CPU time), the same figures over every deal, and the every-layout goals (per-deal geometric mean ≤ 0.8 and max
- * ≤ 1.0 of the reference on every layout); then the same answer checks, and one JSON line. The reference's own
+ * ≤ 1.0 of the reference on every layout), naming the deals that set a max over it; then the same answer checks, and one JSON line. The reference's own
  * solutions are replayed under the plain rules too: a layout where one breaks them (a tile covered only from two
  * layers up, which its geometry does not see: GNOME's overpass) is marked `*`, named with the first such deal, and
  * left out of the layout goals, as the reference solved another game there.
@@ -521,6 +521,16 @@ function ratiosOf(mine: readonly Answer[], theirs: readonly Answer[]): Ratios {
   };
 }
 
+/** A race's slowest deal on each side: its seed, answer, nodes and time, and the other side's time of it. */
+function slowestDeals(r: Race): string {
+  const at = (answers: readonly Answer[]) => answers.reduce((k, a, i) => (a.ms > answers[k]!.ms ? i : k), 0);
+  const [m, t] = [at(r.mine), at(r.theirs)];
+  const deal = (k: number) =>
+    `${r.seeds[k]} (${r.mine[k]!.result}, ${r.mine[k]!.work} nodes) ours ${cell(r.mine[k]!.ms)} ms, ` +
+    `the reference ${cell(r.theirs[k]!.ms)} ms`;
+  return `${r.entrant.name}: ours slowest ${deal(m)}; the reference's slowest ${m === t ? 'the same' : deal(t)}`;
+}
+
 async function everyLayout(flags: Flags): Promise<number> {
   const count = flags.integer('deals', 20, 1, 100_000);
   const first = flags.integer('first', 1_001, 1, 1_000_000_000);
@@ -705,6 +715,10 @@ async function everyLayout(flags: Flags): Promise<number> {
   );
   if (referenceWrong.length > 0)
     console.log(`answers that differ where the reference's solution breaks the rules: ${referenceWrong.join('; ')}`);
+  const over = judged
+    .filter((t) => t.max > ALL_GOALS.max)
+    .map((t) => slowestDeals(raced.find((r) => r.entrant.name === t.name)!));
+  if (over.length > 0) console.log(`the deals that set a max over ${ALL_GOALS.max}: ${over.join('; ')}`);
   const json = ({ deals, geomean, cpuGeomean, p50, p90, max, faster, oursP50, oursMax, refMax, nodesMax }: Ratios) => ({
     ...{
       deals,
