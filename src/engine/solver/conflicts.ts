@@ -61,25 +61,20 @@ export class Conflicts {
     return out;
   }
 
-  /** `trial` := the base plus the decisions whose levels are in the set. */
-  private trialOf(bits: Uint32Array, at: number): Int32Array {
-    const { base, trial, decPairs, decCount, depth } = this.commitments;
-    trial.set(base);
-    for (let l = 0; l < depth; l++) {
-      if (!this.has(bits, at, l)) continue;
-      for (let k = 0; k < 2 * decCount[l]!; k += 2) {
-        const a = decPairs[4 * l + k]!;
-        const b = decPairs[4 * l + k + 1]!;
-        trial[a] = b;
-        trial[b] = a;
-      }
+  /** In `trial`, decision l's pairs: committed (`on`) or as in the base. */
+  private trialSet(l: number, on: boolean): void {
+    const { base, trial, decPairs, decCount } = this.commitments;
+    for (let k = 0; k < 2 * decCount[l]!; k += 2) {
+      const a = decPairs[4 * l + k]!;
+      const b = decPairs[4 * l + k + 1]!;
+      trial[a] = on ? b : base[a]!;
+      trial[b] = on ? a : base[b]!;
     }
-    return trial;
   }
 
   /**
    * The commitments in force failed the last (optimistic) play: writes a deletion-minimal set of their levels
-   * into conflict[level] and learns it.
+   * into conflict[level] and learns it. `trial` follows the set level by level: the base plus its decisions.
    */
   explain(level: number): void {
     const at = level * this.words;
@@ -87,14 +82,21 @@ export class Conflicts {
     this.clear(out, at);
     const last = this.commitments.depth - 1;
     if (last < 0) return;
-    for (let l = 0; l <= last; l++) this.add(out, at, l);
+    this.commitments.trial.set(this.commitments.base);
+    for (let l = 0; l <= last; l++) {
+      this.add(out, at, l);
+      this.trialSet(l, true);
+    }
     this.plays.keepStranded();
     this.noteStranded();
     for (let l = last - 1; l >= 0; l--) {
       this.remove(out, at, l);
+      this.trialSet(l, false);
       if (!this.matters(l)) continue;
-      if (this.plays.optimisticFromStranded(this.trialOf(out, at))) this.add(out, at, l);
-      else {
+      if (this.plays.optimisticFromStranded(this.commitments.trial)) {
+        this.add(out, at, l);
+        this.trialSet(l, true);
+      } else {
         this.plays.keepStranded();
         this.noteStranded();
       }
