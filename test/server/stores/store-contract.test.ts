@@ -313,7 +313,9 @@ describe.each(BACKENDS)('%s stores', (backend, open) => {
       const kept = await storeDeal(s, 'kept', T0);
       const daily = await storeDeal(s, 'daily-2026-03-10', T0);
       await start(s, 'p1', 'played', T0);
-      const newer = await Promise.all(['n1', 'n2', 'n3'].map((seed, i) => storeDeal(s, seed, T0 + DAY + i)));
+      // One after another: "newest" is by id, and concurrent inserts on PostgreSQL take ids in any order.
+      const newer = [];
+      for (const [i, seed] of ['n1', 'n2', 'n3'].entries()) newer.push(await storeDeal(s, seed, T0 + DAY + i));
       const pruned = await s.deals.pruneUnplayed({ before: T0 + 1, max: 2, keep: [kept.id], limit: 10 });
       expect(pruned).toBe(2); // 'old' by age, then 'n1' over the newest two
       expect(await s.deals.findById(old.id)).toBeUndefined();
