@@ -22,18 +22,18 @@
  * the reference. Then one JSON line with every figure.
  *
  * `--all`: the same race on every layout of 144 tiles, our built-ins and the corpus (MAHJONG_LAYOUTS_DIR, default
- * `../shared/layouts`): `--deals N` uniform shuffles of each (seeds `wide-F … wide-(F+N−1)`, `--first F`, default
- * 1001: outside the study seeds the solver was tuned on), `--warm W` warm-up deals per layout at most, default 5,000,
- * fewer once they spent 200,000 nodes (our process is started anew for each
- * layout and warmed up on it, until V8 has optimized every part of the solver; the reference, compiled ahead of
- * time, once). Each deal is timed once on each side: handed the same deal again straight after, the reference keeps
- * what it learned (spire's wide-1183 took it 21.7 ms, then 0.1 ms; spider's wide-1105 125 ms, then 1.3 ms), so a
- * best of several timings would not be of the same work on both sides. Prints a table per layout (sorted by geometric mean, the
- * worst first; also of CPU time), the same figures over every deal, and the every-layout goals (per-deal geometric mean ≤ 0.8 and max
- * ≤ 1.0 of the reference on every layout), naming the deals that set a max over it; then the same answer checks, and one JSON line. The reference's own
- * solutions are replayed under the plain rules too: a layout where one breaks them (a tile covered only from two
- * layers up, which its geometry does not see: GNOME's overpass) is marked `*`, named with the first such deal, and
- * left out of the layout goals, as the reference solved another game there.
+ * `../shared/layouts`): `--deals N` uniform shuffles of each (seeds `wide-F … wide-(F+N−1)`, `--first F`, default 1001:
+ * outside the study seeds the solver was tuned on), `--warm W` warm-up deals per layout at most, default 5,000, fewer
+ * once they spent 200,000 nodes (our process is started anew for each layout and warmed up on it, until V8 has
+ * optimized every part of the solver; the reference, compiled ahead of time, once). Each deal is timed once on each
+ * side: handed the same deal again straight after, the reference keeps what it learned (spire's wide-1183 took it 21.7
+ * ms, then 0.1 ms; spider's wide-1105 125 ms, then 1.3 ms), so a best of several timings would not be of the same work
+ * on both sides. Prints a table per layout (sorted by geometric mean, the worst first; also of CPU time), the same
+ * figures over every deal, and the every-layout goals (per-deal geometric mean ≤ 0.8 and max ≤ 1.0 of the reference on
+ * every layout), naming the deals that set a max over it; then the same answer checks, and one JSON line. The
+ * reference's own solutions are replayed under the plain rules too: a layout where one breaks them (a tile covered only
+ * from two layers up, which its geometry does not see: GNOME's overpass) is marked `*`, named with the first such deal,
+ * and left out of the layout goals, as the reference solved another game there.
  *
  *   npm run bench:native [-- --deals 1000] [--warm 50] [--budget 200000] [--debondt DIR]
  *   npm run bench:native -- --all [--deals 20] [--first 1001] [--warm 500] [--only garden,mesh]
