@@ -37,7 +37,7 @@
  * and left out of the layout goals, as the reference solved another game there.
  *
  *   npm run bench:native [-- --deals 1000] [--prefix study] [--warm 5000] [--budget 200000] [--debondt DIR]
- *   npm run bench:native -- --all [--deals 20] [--first 1001] [--warm 500] [--only garden,mesh]
+ *   npm run bench:native -- --all [--deals 20] [--first 1001] [--warm 5000] [--only garden,mesh]
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
