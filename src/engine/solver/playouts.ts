@@ -109,6 +109,16 @@ export function neighboursOf(flat: Flat, n: number): Neighbours {
 export const blockersOf = (nbr: Neighbours, above: number, left: number, right: number): number =>
   above * nbr.above + left * nbr.left + right;
 
+/** Every tile's blockers number from its counts of tiles above it, on its left and on its right; into `out`. */
+export function blockersFromCounts(
+  nbr: Neighbours,
+  [above, left, right]: readonly [Int32Array, Int32Array, Int32Array],
+  out: Int32Array = new Int32Array(above.length),
+): Int32Array {
+  for (let i = 0; i < above.length; i++) out[i] = blockersOf(nbr, above[i]!, left[i]!, right[i]!);
+  return out;
+}
+
 export class Playouts {
   private readonly n: number;
   private readonly count: number;
@@ -301,16 +311,14 @@ export class Playouts {
     const { n, groupOf, rank, memberAt, members, state } = this;
     const groups = this.groupCount;
     const start = this.start;
-    const nbr = this.nbr;
-    for (let i = 0; i < n; i++)
-      this.startBlockers[i] =
-        blockersOf(nbr, start.above[i]!, start.left[i]!, start.right[i]!) + (start.present[i] ? 0 : nbr.gone);
+    const { gone, free } = this.nbr;
+    for (let i = 0; i < n; i++) this.startBlockers[i] = start.blockers[i]! + (start.present[i] ? 0 : gone);
     state.fill(0, 0, 5 * groups + (groups >> 3) + 1);
     for (let i = 0; i < n; i++) {
       if (!start.present[i]) continue;
       const g = groupOf[i]!;
       state[2 * groups + g]!++;
-      if (start.above[i] === 0 && (start.left[i] === 0 || start.right[i] === 0)) {
+      if (free[start.blockers[i]!] === 1) {
         state[g]! |= 1 << rank[i]!;
         state[groups + g]!++;
       }

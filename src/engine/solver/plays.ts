@@ -5,7 +5,7 @@
 import type { Pair } from '../types.ts';
 import type { Budget } from './budget.ts';
 import type { Nogoods } from './nogoods.ts';
-import { blockersOf, type Neighbours } from './playouts.ts';
+import type { Neighbours } from './playouts.ts';
 import type { HeldBack, PlayState, Start, Workspace } from './workspace.ts';
 
 /** The arrays of a walk's board, kept and put back by the probe plays. */
@@ -90,8 +90,7 @@ export class Plays {
 
     const root = this.stateAt(0);
     root.present.set(start.present);
-    for (let i = 0; i < this.n; i++)
-      root.blockers[i] = blockersOf(this.nbr, start.above[i]!, start.left[i]!, start.right[i]!);
+    root.blockers.set(start.blockers);
     root.mate.fill(-1);
     root.remaining = start.count;
     root.played = 0;

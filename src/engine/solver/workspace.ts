@@ -5,7 +5,7 @@
 import { coverOf, flatOf, neighbourCounts, type Cover, type Flat } from '../flat.ts';
 import type { Geometry } from '../layout.ts';
 import { matchGroup, type Presence } from '../rules.ts';
-import { neighboursOf, type Neighbours } from './playouts.ts';
+import { blockersFromCounts, neighboursOf, type Neighbours } from './playouts.ts';
 import type { Face } from '../types.ts';
 
 /** The probe plays' board: where the walk with one group held back ended, and its restrictions. */
@@ -36,7 +36,7 @@ export class Workspace {
 
   groupOfCode = new Int32Array(64).fill(-1); // per face code: its group while setting up; else -1
   readonly codeOfGroup: Int32Array;
-  readonly fullCounts: [Int32Array, Int32Array, Int32Array];
+  readonly fullBlockers: Int32Array; // per tile: its blockers number on the full board (playouts.ts, Neighbours)
   readonly groupOf: Int32Array;
   readonly sizes: Int32Array;
   readonly memberAt: Int32Array;
@@ -45,6 +45,7 @@ export class Workspace {
   readonly nextSlot: Int32Array;
   readonly start: Uint8Array;
   readonly counts: [Int32Array, Int32Array, Int32Array];
+  readonly startBlockers: Int32Array;
 
   // The plays (plays.ts).
   readonly present: Uint8Array;
@@ -120,8 +121,8 @@ export class Workspace {
     this.nextSlot = new Int32Array(n);
     this.start = new Uint8Array(n);
     this.counts = [new Int32Array(n), new Int32Array(n), new Int32Array(n)];
+    this.startBlockers = new Int32Array(n);
     this.codeOfGroup = new Int32Array(n);
-    this.fullCounts = neighbourCounts(flat, new Uint8Array(n).fill(1));
 
     this.present = new Uint8Array(n);
     this.blockers = new Int32Array(n);
@@ -136,6 +137,7 @@ export class Workspace {
     this.mate = new Int32Array(n);
     this.moves = new Int32Array(n);
     this.neighbours = neighboursOf(flat, n);
+    this.fullBlockers = blockersFromCounts(this.neighbours, neighbourCounts(flat, new Uint8Array(n).fill(1)));
     this.playoutBlockers = new Int32Array(n);
     this.playoutStartBlockers = new Int32Array(n);
     this.playoutState = new Int32Array(5 * n + (n >> 3) + 1);
@@ -224,9 +226,8 @@ export interface Start {
   readonly flat: Flat;
   readonly cover: Cover; // which tiles stand above which on the full board
   readonly present: Uint8Array;
-  readonly above: Int32Array; // at the start, per tile: present tiles above it
-  readonly left: Int32Array;
-  readonly right: Int32Array;
+  // At the start, per tile: its blockers number (playouts.ts, Neighbours), the present tiles above it and beside it.
+  readonly blockers: Int32Array;
   readonly groupCount: number;
   readonly groupOf: Int32Array;
   readonly memberAt: Int32Array; // group g's copies in slot order: members[memberAt[g] .. memberAt[g + 1])
@@ -274,12 +275,9 @@ export function setUp(work: Workspace, present: Presence, faces: readonly (Face 
 
   const start = work.start;
   start.set(present);
-  const [above, left, right] = work.counts;
-  if (count === n) {
-    above.set(work.fullCounts[0]);
-    left.set(work.fullCounts[1]);
-    right.set(work.fullCounts[2]);
-  } else neighbourCounts(work.flat, start, work.counts);
+  const blockers = work.startBlockers;
+  if (count === n) blockers.set(work.fullBlockers);
+  else blockersFromCounts(work.neighbours, neighbourCounts(work.flat, start, work.counts), blockers);
   const { memberAt, members, rank, nextSlot } = work;
   memberAt[0] = 0;
   let largest = 0;
@@ -301,9 +299,7 @@ export function setUp(work: Workspace, present: Presence, faces: readonly (Face 
     flat: work.flat,
     cover: work.cover,
     present: start,
-    above,
-    left,
-    right,
+    blockers,
     groupCount,
     groupOf,
     memberAt,
