@@ -83,6 +83,18 @@ const WARM_DEALS = 5_000;
 // cloud took four minutes at load 22).
 const WARM_NODES = 200_000;
 
+/**
+ * Hands our process (and the reference, when given) the deals `warm-1 …` of `layout` until ours has spent
+ * WARM_NODES nodes, at most `most` deals.
+ */
+async function warmUp(ours: LineProcess, native: LineProcess | null, layout: Layout, most: number): Promise<void> {
+  let nodes = 0;
+  for (let k = 1; k <= most && nodes < WARM_NODES; k++) {
+    nodes += parseOurs(await ours.ask(`warm-${k}`)).work;
+    if (native) await native.ask(referenceLine(layout, `warm-${k}`));
+  }
+}
+
 /** A child process that answers one line per line it is given. */
 class LineProcess {
   private readonly lines: Interface;
@@ -290,11 +302,7 @@ async function main(): Promise<number> {
   const mine: Answer[] = [];
   const theirs: Answer[] = [];
   try {
-    let warmNodes = 0;
-    for (let k = 1; k <= warm && warmNodes < WARM_NODES; k++) {
-      warmNodes += parseOurs(await ours.ask(`warm-${k}`)).work;
-      await native.ask(referenceLine(turtle, `warm-${k}`));
-    }
+    await warmUp(ours, native, turtle, warm);
     for (let k = 1; k <= count; k++) {
       if (process.stderr.isTTY && k % 10 === 0) process.stderr.write(`\r\x1b[K${k}/${count}`);
       const seed = seedOf(k);
@@ -588,11 +596,7 @@ async function everyLayout(flags: Flags): Promise<number> {
       try {
         // Each of our processes is new and compiles the solver anew: warmed up on the layout it races on. The
         // reference, compiled ahead of time, is warmed up once.
-        let warmNodes = 0;
-        for (let k = 1; k <= warm && warmNodes < WARM_NODES; k++) {
-          warmNodes += parseOurs(await ours.ask(`warm-${k}`)).work;
-          if (n === 0) await native.ask(referenceLine(entrant.layout, `warm-${k}`));
-        }
+        await warmUp(ours, n === 0 ? native : null, entrant.layout, warm);
         for (const [k, seed] of seeds.entries()) {
           const line = referenceLine(entrant.layout, seed);
           if (k % 2 === 0) {
