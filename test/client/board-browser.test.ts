@@ -331,12 +331,19 @@ suite('the board in Chromium', () => {
     await notice.waitFor({ state: 'visible' });
     // At once the plain notice; once the page's own solver has answered (test/client/coach-stuck-browser.test.ts),
     // the same notice says why the win was lost and offers the way back.
-    const said = (await notice.locator('p').first().textContent()) ?? '';
+    // Its words and buttons read at one moment: the answer may come between two reads.
+    const [said, buttons] = await notice.evaluate(
+      (el) =>
+        [
+          el.querySelector('p')?.textContent ?? '',
+          [...el.querySelectorAll('button')].map((b) => b.textContent ?? ''),
+        ] as const,
+    );
     if (said.startsWith('No moves left: the win was lost')) {
-      expect(await notice.locator('button').allTextContents()).toContain('Shuffle');
+      expect(buttons).toContain('Shuffle');
     } else {
       expect(said).toBe('No moves left. Shuffle the tiles or undo a few moves.');
-      expect(await notice.locator('button').allTextContents()).toEqual(['Shuffle', 'Undo']);
+      expect(buttons).toEqual(['Shuffle', 'Undo']);
     }
     expect(await p.textContent('#message')).toBe(''); // said once, in the notice
     // The notice paints over the board's tiles: the topmost element at its centre is the notice.
