@@ -94,6 +94,9 @@ export class RedisRaceStore implements RaceStore {
   private readonly listeners: ((id: string) => void)[] = [];
   private readonly process = randomBytes(6).toString('base64url'); // its field in the stream counts
   private readonly streams = new StreamCounts();
+  // The last change of this process's stream counts: they change one at a time, so a heartbeat never writes a count
+  // that a take in flight has already written higher, nor a close a count that misses it.
+  private counting: Promise<unknown> = Promise.resolve();
 
   constructor(
     url: string,
@@ -207,7 +210,18 @@ export class RedisRaceStore implements RaceStore {
     return stands ? (JSON.parse(stands) as number[]) : order;
   }
 
-  async takeStream(player: string, client: string, max: StreamBounds): Promise<'player' | 'client' | undefined> {
+  /** Runs a change of the stream counts after the ones before it. */
+  private inTurn<T>(change: () => Promise<T>): Promise<T> {
+    const run = this.counting.then(change, change);
+    this.counting = run.catch(() => undefined);
+    return run;
+  }
+
+  takeStream(player: string, client: string, max: StreamBounds): Promise<'player' | 'client' | undefined> {
+    return this.inTurn(() => this.take(player, client, max));
+  }
+
+  private async take(player: string, client: string, max: StreamBounds): Promise<'player' | 'client' | undefined> {
     const mine = (map: Map<string, number>, key: string): number => (map.get(key) ?? 0) + 1;
     const answer = await answered(
       this.redis.takeStream(
@@ -228,19 +242,23 @@ export class RedisRaceStore implements RaceStore {
     return undefined;
   }
 
-  async dropStream(player: string, client: string): Promise<void> {
-    this.streams.add(player, client, -1);
-    await this.write([
-      ['player', player, this.streams.player.get(player) ?? 0],
-      ['client', client, this.streams.client.get(client) ?? 0],
-    ]);
+  dropStream(player: string, client: string): Promise<void> {
+    return this.inTurn(async () => {
+      this.streams.add(player, client, -1);
+      await this.write([
+        ['player', player, this.streams.player.get(player) ?? 0],
+        ['client', client, this.streams.client.get(client) ?? 0],
+      ]);
+    });
   }
 
-  async keepStreams(): Promise<void> {
-    await this.write([
-      ...[...this.streams.player].map(([key, n]) => ['player', key, n] as const),
-      ...[...this.streams.client].map(([key, n]) => ['client', key, n] as const),
-    ]);
+  keepStreams(): Promise<void> {
+    return this.inTurn(() =>
+      this.write([
+        ...[...this.streams.player].map(([key, n]) => ['player', key, n] as const),
+        ...[...this.streams.client].map(([key, n]) => ['client', key, n] as const),
+      ]),
+    );
   }
 
   /** Writes this process's stream counts, stamped now. */

@@ -10,6 +10,7 @@ import { build, createGame, newPlayer, postMoves, query, solutionMoves, testCloc
 import type { Deal } from '../../../src/engine/index.ts';
 import { Redis } from 'ioredis';
 import { REDIS_MISSING, startRedis, type TestRedis } from '../../support/redis.ts';
+import { RedisRaceStore } from '../../../src/server/services/race-redis.ts';
 
 const LAYOUT = 'turtle';
 const SEED = 'race-seed';
@@ -511,6 +512,30 @@ describe.skipIf(REDIS_MISSING !== undefined)("streams counted in Redis (a fleet'
       again.abort();
       await app.close();
     } finally {
+      raw.disconnect();
+    }
+  });
+
+  test("a heartbeat while a stream is taken writes the process's count with it, not the one before", async () => {
+    redis ??= await startRedis();
+    const raw = new Redis(redis.url);
+    const store = new RedisRaceStore(redis.url, 60_000, Date.now, () => undefined, 60_000);
+    try {
+      const bounds = { player: 4, client: 64 };
+      expect(await store.takeStream('ana', 'net', bounds)).toBeUndefined();
+      // The second take's round trip is in flight when the heartbeat comes: the heartbeat waits for it.
+      const [taken] = await Promise.all([store.takeStream('ana', 'net', bounds), store.keepStreams()]);
+      expect(taken).toBeUndefined();
+      const counts = Object.values(await raw.hgetall('mahjong:race-streams:player:ana'));
+      expect(counts.map((c) => c.split('@')[0])).toEqual(['2']);
+      // The same for a close beside a take: 2 - 1 + 1.
+      await Promise.all([store.dropStream('ana', 'net'), store.takeStream('ana', 'net', bounds)]);
+      await store.keepStreams();
+      expect(Object.values(await raw.hgetall('mahjong:race-streams:player:ana')).map((c) => c.split('@')[0])).toEqual([
+        '2',
+      ]);
+    } finally {
+      await store.close();
       raw.disconnect();
     }
   });
