@@ -20,7 +20,7 @@ export const CLASSIC_PLAYOUTS = 50;
 export const UNIFORM_NODES = 2_500; // solver nodes for a classic deal's uniform shuffles (up to 144 tiles); then one is mended
 export const REVERT_NODES = 1_000; // solver nodes for taking trades back (up to 144 tiles)
 // The solver as generator 15 dealt with it.
-const GENERATOR_15_SEARCH = { playoutsFirst: 0, savePhases: false } as const;
+const GENERATOR_15_SEARCH = { playoutsFirst: 0, savePhases: false, skipIdleReleases: false } as const;
 export const MAX_UNIFORM_ATTEMPTS = 200;
 const REVERT_BUDGET = 1_000; // solver nodes per trade taken back
 const MIN_REVERT_NODES = 100;

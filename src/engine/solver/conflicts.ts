@@ -27,6 +27,9 @@ export class Conflicts {
     private readonly commitments: Commitments,
     private readonly plays: Plays,
     private readonly nogoods: Nogoods,
+    // Release without a play a decision whose group has no copy that could then leave; generator 15's dealer
+    // plays it.
+    private readonly skipIdle = true,
   ) {
     this.words = work.words;
     this.conflict = work.conflict.fill(0);
@@ -136,8 +139,42 @@ export class Conflicts {
   private matters(l: number): boolean {
     if (this.anyStranded) return true;
     if ((this.banLevels[l >>> 5]! & (1 << (l & 31))) !== 0) return true;
-    const { decPairs } = this.commitments;
-    return this.freeGroup[this.groupOf[decPairs[4 * l]!]!] === this.noteStamp;
+    const g = this.groupOf[this.commitments.decPairs[4 * l]!]!;
+    if (this.freeGroup[g] !== this.noteStamp) return false;
+    return !this.skipIdle || this.canLeave(g);
+  }
+
+  /**
+   * Under `trial`, can a copy of group g leave the stranded board? Only the decision left out changed, so only
+   * g's copies might: one free and uncommitted, with a copy of its group it may pair with (not banned) that is
+   * uncommitted and free or gone, as the optimistic play lets copies leave. Bans near nogoods add are left out
+   * (they only ever ban more), so this may say yes where the play then cannot.
+   */
+  private canLeave(g: number): boolean {
+    const { present, blockers } = this.plays.stranded;
+    const isFree = this.plays.isFree;
+    const trial = this.commitments.trial;
+    const { memberAt, members } = this.start;
+    const ban = this.nogoods.ban;
+    const from = memberAt[g]!;
+    const to = memberAt[g + 1]!;
+    let reached = 0; // copies uncommitted and free or gone, a bit each
+    let free = 0; // of those, the ones on the board
+    for (let k = from; k < to; k++) {
+      const m = members[k]!;
+      if (trial[m]! >= 0) continue;
+      const bit = 1 << (k - from);
+      if (!present[m]) reached |= bit;
+      else if (isFree[blockers[m]!] === 1) {
+        reached |= bit;
+        free |= bit;
+      }
+    }
+    for (let k = from; k < to; k++) {
+      const bit = 1 << (k - from);
+      if ((free & bit) !== 0 && (reached & ~bit & ~ban[members[k]!]!) !== 0) return true;
+    }
+    return false;
   }
 
   /** Is a nogood broken by decision `level`? If so, writes its levels into conflict[level + 1]. */

@@ -39,6 +39,8 @@ export interface SolveOptions {
   readonly playoutsFirst?: number;
   // Phase saving in the search; generator 15's dealer turns it off.
   readonly savePhases?: boolean;
+  // Explanations release without a play a decision that lets no copy leave; generator 15's dealer turns it off.
+  readonly skipIdleReleases?: boolean;
 }
 
 /**
@@ -62,7 +64,7 @@ export function solve(
   const plays = new Plays(work, start, budget, nogoods);
   const playouts = new Playouts(work, start, budget, nogoods);
   const commitments = new Commitments(work, start, nogoods);
-  const conflicts = new Conflicts(work, start, commitments, plays, nogoods);
+  const conflicts = new Conflicts(work, start, commitments, plays, nogoods, options.skipIdleReleases ?? true);
   const search = new PairingSearch(
     work,
     start,
