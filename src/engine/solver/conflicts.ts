@@ -16,6 +16,7 @@ export class Conflicts {
   private readonly groupOf: Int32Array;
   private readonly freeGroup: Int32Array; // per group: noteStamp when a stranded copy is free
   private readonly banLevels: Uint32Array; // levels of the nogoods banning those groups
+  private readonly lifted: number[]; // level, group: a nogood near with that level's decision bans a group's pairing
   private noteStamp = 0;
   private anyStranded = false; // failed before its first move: every decision matters
   readonly activity: Float64Array;
@@ -38,6 +39,7 @@ export class Conflicts {
     this.groupOf = start.groupOf;
     this.freeGroup = work.freeGroup.fill(0);
     this.banLevels = work.banLevels;
+    this.lifted = work.lifted;
   }
 
   // Sets of levels, `words` words each, at `at`.
@@ -112,8 +114,9 @@ export class Conflicts {
     const stamp = ++this.noteStamp;
     const { present, blockers } = this.plays.stranded;
     const isFree = this.plays.isFree;
-    const { freeGroup, banLevels } = this;
+    const { freeGroup, banLevels, lifted } = this;
     banLevels.fill(0);
+    lifted.length = 0;
     this.anyStranded = this.plays.failedEarly;
     if (this.anyStranded) return;
     const { groupOf, memberAt, members, n } = this.start;
@@ -129,28 +132,38 @@ export class Conflicts {
         const lits = this.nogoods.pairsOf(playBanBy[4 * g + j]!);
         for (let q = 2; q < lits.length; q += 2) {
           const l = levelOf[lits[q]!]!;
-          if (l >= 0) banLevels[l >>> 5]! |= 1 << (l & 31);
+          if (l < 0) continue;
+          banLevels[l >>> 5]! |= 1 << (l & 31);
+          if (this.skipIdle) lifted.push(l, g);
         }
       }
     }
   }
 
-  /** Can leaving decision `l` out change the play from the stranded board? */
+  /**
+   * Can leaving decision `l` out change the play from the stranded board? Only two things change: the rules of
+   * its group, and the bans of the near nogoods holding it, which are lifted. So it can only if a copy of its
+   * group, or of a group those bans held, could then leave.
+   */
   private matters(l: number): boolean {
     if (this.anyStranded) return true;
-    if ((this.banLevels[l >>> 5]! & (1 << (l & 31))) !== 0) return true;
     const g = this.groupOf[this.commitments.decPairs[4 * l]!]!;
-    if (this.freeGroup[g] !== this.noteStamp) return false;
-    return !this.skipIdle || this.canLeave(g);
+    const banned = (this.banLevels[l >>> 5]! & (1 << (l & 31))) !== 0;
+    if (!this.skipIdle) return banned || this.freeGroup[g] === this.noteStamp;
+    if (this.freeGroup[g] === this.noteStamp && this.canLeave(g, true)) return true;
+    if (!banned) return false;
+    const lifted = this.lifted;
+    for (let k = 0; k < lifted.length; k += 2) if (lifted[k] === l && this.canLeave(lifted[k + 1]!, false)) return true;
+    return false;
   }
 
   /**
-   * Under `trial`, can a copy of group g leave the stranded board? Only the decision left out changed, so only
-   * g's copies might: one free and uncommitted, with a copy of its group it may pair with (not banned) that is
-   * uncommitted and free or gone, as the optimistic play lets copies leave. Bans near nogoods add are left out
-   * (they only ever ban more), so this may say yes where the play then cannot.
+   * Under `trial`, could a copy of group g leave the stranded board? One free and uncommitted, with a copy of its
+   * group it may pair with that is uncommitted and free or gone, as the optimistic play lets copies leave. With
+   * `obeyBans` the forbidden pairings count (never the near nogoods' bans, which only ever ban more); without, no
+   * ban does. Either way this may say yes where the play then cannot, never no where it can.
    */
-  private canLeave(g: number): boolean {
+  private canLeave(g: number, obeyBans: boolean): boolean {
     const { present, blockers } = this.plays.stranded;
     const isFree = this.plays.isFree;
     const trial = this.commitments.trial;
@@ -172,7 +185,8 @@ export class Conflicts {
     }
     for (let k = from; k < to; k++) {
       const bit = 1 << (k - from);
-      if ((free & bit) !== 0 && (reached & ~bit & ~ban[members[k]!]!) !== 0) return true;
+      const banned = obeyBans ? ban[members[k]!]! : 0;
+      if ((free & bit) !== 0 && (reached & ~bit & ~banned) !== 0) return true;
     }
     return false;
   }

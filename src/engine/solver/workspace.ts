@@ -98,6 +98,7 @@ export class Workspace {
   readonly activity: Float64Array;
   readonly freeGroup: Int32Array;
   readonly banLevels: Uint32Array;
+  readonly lifted: number[] = [];
 
   // The search (search.ts).
   readonly options: Int32Array;
