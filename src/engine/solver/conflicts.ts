@@ -28,8 +28,8 @@ export class Conflicts {
     private readonly commitments: Commitments,
     private readonly plays: Plays,
     private readonly nogoods: Nogoods,
-    // Release without a play a decision whose group has no copy that could then leave; generator 15's dealer
-    // plays it.
+    // Release without a play a decision after which no copy could leave the stranded board (`matters`);
+    // generator 15's dealer plays it.
     private readonly skipIdle = true,
   ) {
     this.words = work.words;
