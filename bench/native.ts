@@ -44,7 +44,7 @@ import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } fr
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
-import { LAYOUTS, layoutById } from '../src/engine/builtins.ts';
+import { layoutById } from '../src/engine/builtins.ts';
 import {
   fullPresence,
   geometryOf,
@@ -56,7 +56,8 @@ import {
   type Pair,
 } from '../src/engine/index.ts';
 import { parseFlags, UsageError, type Flags } from '../src/cli/args.ts';
-import { corpusDir, corpusLayouts } from '../src/cli/corpus.ts';
+import { corpusDir } from '../src/cli/corpus.ts';
+import { layoutsOf144 } from './layouts144.ts';
 import { parseGnomeMaps } from '../src/formats/gnome.ts';
 import { mean, percentile, round } from '../src/cli/measure.ts';
 import { naiveFaces } from '../src/engine/naive.ts';
@@ -448,36 +449,23 @@ interface Entrant {
   readonly args: readonly string[];
 }
 
-/** Every layout of 144 tiles: our built-ins, then the corpus's (GNOME maps, KMahjongg files). */
+/** Every layout of 144 tiles (bench/layouts144.ts), with the flags that load it into our command line. */
 function entrants(only: ReadonlySet<string> | null): Entrant[] {
-  const list: Entrant[] = LAYOUTS.filter((l) => l.slots.length === 144).map((l) => ({
-    name: `builtin:${l.id}`,
-    layout: l,
-    args: ['--layout', l.id],
-  }));
   const root = corpusDir();
   const maps = existsSync(path.join(root, 'gnome'))
     ? readdirSync(path.join(root, 'gnome')).filter((f) => f.endsWith('.map'))
     : [];
-  for (const entry of corpusLayouts(root)) {
-    if ('error' in entry || entry.layout.slots.length !== 144) continue;
-    if (entry.source === 'kmahjongg')
-      list.push({
-        name: `kmahjongg:${entry.id}`,
-        layout: entry.layout,
-        args: ['--layout-file', path.join(root, 'kmahjongg', `${entry.id}.layout`)],
-      });
+  const list: Entrant[] = [];
+  for (const { name, source, id, layout } of layoutsOf144(root)) {
+    if (source === 'builtin') list.push({ name, layout, args: ['--layout', id] });
+    else if (source === 'kmahjongg')
+      list.push({ name, layout, args: ['--layout-file', path.join(root, 'kmahjongg', `${id}.layout`)] });
     else {
       const file = maps.find((f) => {
         const parsed = parseGnomeMaps(readFileSync(path.join(root, 'gnome', f), 'utf8'));
-        return parsed.ok && parsed.value.some((m) => m.id === entry.id);
+        return parsed.ok && parsed.value.some((m) => m.id === id);
       });
-      if (file)
-        list.push({
-          name: `gnome:${entry.id}`,
-          layout: entry.layout,
-          args: ['--layout-file', path.join(root, 'gnome', file), '--name', entry.id],
-        });
+      if (file) list.push({ name, layout, args: ['--layout-file', path.join(root, 'gnome', file), '--name', id] });
     }
   }
   return only ? list.filter((e) => only.has(e.name) || only.has(e.name.split(':')[1]!)) : list;

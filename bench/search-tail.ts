@@ -23,12 +23,12 @@
  *   npm run bench:tail -- --baseline FILE [--seeds 16]
  */
 import { readFileSync, writeFileSync } from 'node:fs';
-import { LAYOUTS } from '../src/engine/builtins.ts';
 import type { Layout } from '../src/engine/index.ts';
 import { HelpRequested, parseFlags, UsageError } from '../src/cli/args.ts';
-import { corpusDir, corpusLayouts } from '../src/cli/corpus.ts';
+import { corpusDir } from '../src/cli/corpus.ts';
 import { mean, percentile } from '../src/cli/measure.ts';
 import { builtEngine } from './built.ts';
+import { layoutsOf144 } from './layouts144.ts';
 
 const USAGE =
   'usage: npm run bench:tail [-- --deals 600] [--first 1001] [--hardest 3] [--over 1000] [--seeds 16] [--out FILE]\n' +
@@ -40,15 +40,6 @@ interface HardDeal {
   readonly seed: string;
   readonly own: number; // nodes with its own seed
   readonly nodes: readonly number[]; // with tie-break seeds SEED/t1 …
-}
-
-/** Every layout of 144 tiles by name: our built-ins, then the corpus's. */
-function layoutsOf144(): Map<string, Layout> {
-  const list = new Map<string, Layout>();
-  for (const l of LAYOUTS) if (l.slots.length === 144) list.set(`builtin:${l.id}`, l);
-  for (const entry of corpusLayouts(corpusDir()))
-    if (!('error' in entry) && entry.layout.slots.length === 144) list.set(`${entry.source}:${entry.id}`, entry.layout);
-  return list;
 }
 
 /** An earlier run's seed count and deals, from its JSON line; a clear message when the file is not one. */
@@ -106,7 +97,7 @@ async function main(): Promise<number> {
     throw new UsageError(`--seeds ${seeds}: the baseline was run with ${base.seeds}, and the seeds must be the same`);
   const baseline = base?.deals ?? null;
   const engine = await builtEngine();
-  const layouts = layoutsOf144();
+  const layouts = new Map(layoutsOf144(corpusDir()).map((l) => [l.name, l.layout]));
   const nodesOf = (layout: Layout, deal: string, seed: string): number => {
     const geom = engine.geometryOf(layout);
     if (!geom.ok) throw new Error(`a layout of the corpus no longer loads: ${geom.error}`);
