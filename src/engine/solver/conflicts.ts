@@ -17,6 +17,8 @@ export class Conflicts {
   private readonly freeGroup: Int32Array; // per group: noteStamp when a stranded copy is free
   private readonly banLevels: Uint32Array; // levels of the nogoods banning those groups
   private readonly lifted: number[]; // level, group: a nogood near with that level's decision bans a group's pairing
+  private readonly idle: number[] = []; // levels released without a play since the board was stranded
+  private readonly changed: number[] = []; // groups whose copies may leave the stranded board in a trial
   private noteStamp = 0;
   private anyStranded = false; // failed before its first move: every decision matters
   readonly activity: Float64Array;
@@ -97,8 +99,11 @@ export class Conflicts {
     for (let l = last - 1; l >= 0; l--) {
       this.remove(out, at, l);
       this.trialSet(l, false);
-      if (!this.matters(l)) continue;
-      if (this.plays.optimisticFromStranded(this.commitments.trial)) {
+      if (!this.matters(l)) {
+        this.idle.push(l);
+        continue;
+      }
+      if (this.plays.optimisticFromStranded(this.commitments.trial, this.changedBy(l))) {
         this.add(out, at, l);
         this.trialSet(l, true);
       } else {
@@ -109,8 +114,25 @@ export class Conflicts {
     this.learn(out, at);
   }
 
+  /**
+   * The groups whose rules differ, without decision l, from those of the play that stranded the board: l's and
+   * those of the levels released since without a play, and the groups whose bans they lift.
+   */
+  private changedBy(l: number): number[] {
+    const { changed, idle, lifted, groupOf } = this;
+    const decPairs = this.commitments.decPairs;
+    changed.length = 0;
+    for (let k = -1; k < idle.length; k++) {
+      const level = k < 0 ? l : idle[k]!;
+      changed.push(groupOf[decPairs[4 * level]!]!);
+      for (let j = 0; j < lifted.length; j += 2) if (lifted[j] === level) changed.push(lifted[j + 1]!);
+    }
+    return changed;
+  }
+
   /** After a failed play: groups with a free stranded copy, and the levels of the nogoods banning them. */
   private noteStranded(): void {
+    this.idle.length = 0;
     const stamp = ++this.noteStamp;
     const { present, blockers } = this.plays.stranded;
     const isFree = this.plays.isFree;
@@ -134,7 +156,7 @@ export class Conflicts {
           const l = levelOf[lits[q]!]!;
           if (l < 0) continue;
           banLevels[l >>> 5]! |= 1 << (l & 31);
-          if (this.skipIdle) lifted.push(l, g);
+          lifted.push(l, g);
         }
       }
     }

@@ -6,7 +6,7 @@ import type { Pair } from '../types.ts';
 import type { Budget } from './budget.ts';
 import type { Nogoods } from './nogoods.ts';
 import type { Neighbours } from './playouts.ts';
-import type { HeldBack, PlayState, Start, Workspace } from './workspace.ts';
+import type { HeldBack, PlayState, Start, Stranded, Workspace } from './workspace.ts';
 
 /** The arrays of a walk's board, kept and put back by the probe plays. */
 type WalkBoard = Pick<HeldBack, 'present' | 'blockers' | 'reached' | 'freeOrGone'>;
@@ -53,7 +53,9 @@ export class Plays {
   private movesLength = 0;
 
   readonly states: PlayState[];
-  readonly stranded: PlayState;
+  readonly stranded: Stranded;
+  private readonly resumed: Int32Array; // per group: `resumeStamp` when a resumed play has set it up
+  private resumeStamp = 0;
   private remaining = 0;
   failedEarly = false;
 
@@ -87,6 +89,7 @@ export class Plays {
     this.moves = work.moves;
     this.states = work.states;
     this.stranded = work.stranded;
+    this.resumed = work.resumed.fill(0);
 
     const root = this.stateAt(0);
     root.present.set(start.present);
@@ -170,13 +173,53 @@ export class Plays {
     to.present.set(this.present);
     to.blockers.set(this.blockers);
     to.remaining = this.remaining;
+    to.reached.set(this.reached);
+    to.freeOrGone.set(this.freeOrGone);
+    to.walked = !this.failedEarly;
   }
 
   /**
    * The optimistic play under a subset of the stranding play's commitments, resumed from the stranded board.
+   * When the stranding play walked, its walk ended where no copy could leave, and only copies of `groups` (repeats
+   * allowed) can have a new way to leave under `partner`: the groups it commits otherwise, and those whose bans it
+   * lifts. So the walk starts from their free copies alone, with what the stranding walk reached kept for every
+   * other group, and ends where a walk from the whole board would (where a walk ends does not depend on the order
+   * tiles leave in).
    */
-  optimisticFromStranded(partner: Int32Array): boolean {
-    return this.optimisticFrom(partner, this.stranded);
+  optimisticFromStranded(partner: Int32Array, groups: readonly number[]): boolean {
+    const from = this.stranded;
+    if (!from.walked) return this.optimisticFrom(partner, from);
+    this.budget.spend();
+    const { present, blockers, reached, freeOrGone, isFree, stack, members, memberAt, resumed } = this;
+    present.set(from.present);
+    blockers.set(from.blockers);
+    reached.set(from.reached);
+    freeOrGone.set(from.freeOrGone);
+    this.remaining = from.remaining;
+    const stamp = ++this.resumeStamp;
+    let top = 0;
+    for (let k = 0; k < groups.length; k++) {
+      const g = groups[k]!;
+      if (resumed[g] === stamp) continue;
+      resumed[g] = stamp;
+      // As `load` sets a group up, its free copies to be walked again.
+      let gone = 0;
+      for (let m = memberAt[g]!; m < memberAt[g + 1]!; m++) {
+        const t = members[m]!;
+        reached[t] = 0;
+        if (present[t]) {
+          if (isFree[blockers[t]!] === 1) stack[top++] = t;
+        } else if (partner[t]! < 0) {
+          reached[t] = 1;
+          gone++;
+        }
+      }
+      freeOrGone[g] = gone;
+    }
+    this.failedEarly = !this.nogoods.restrictPlay(partner);
+    if (this.failedEarly) return false;
+    this.remaining -= this.walk(partner, top, -1, 0);
+    return this.remaining === 0;
   }
 
   private optimisticFrom(partner: Int32Array, from: PlayState): boolean {

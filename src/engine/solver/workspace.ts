@@ -19,6 +19,16 @@ export interface HeldBack {
   held: number;
 }
 
+/**
+ * The board a failed optimistic play stranded, with its walk's end: the copies it reached and their count per
+ * group, and whether the walk ran (false when the nogoods failed the play before it).
+ */
+export interface Stranded extends PlayState {
+  readonly reached: Uint8Array;
+  readonly freeOrGone: Int32Array;
+  walked: boolean;
+}
+
 /** A board during play: what greedy play left, where the plays below it start. */
 export interface PlayState {
   readonly present: Uint8Array;
@@ -68,8 +78,9 @@ export class Workspace {
   readonly playoutSafeAtStart: Int32Array;
   readonly playoutMoves: Int32Array;
   readonly states: PlayState[] = [];
-  readonly stranded: PlayState;
+  readonly stranded: Stranded;
   readonly heldBack: HeldBack;
+  readonly resumed: Int32Array;
 
   // Nogoods (nogoods.ts): per pair key, grown as needed.
   forbidden = new Uint8Array(0);
@@ -152,8 +163,12 @@ export class Workspace {
       mate: new Int32Array(0), // not read by optimistic plays
       remaining: 0,
       played: 0,
+      reached: new Uint8Array(n),
+      freeOrGone: new Int32Array(n),
+      walked: false,
     };
 
+    this.resumed = new Int32Array(n);
     this.heldBack = {
       present: new Uint8Array(n),
       blockers: new Int32Array(n),
