@@ -151,8 +151,9 @@ export class Conflicts {
       const fromNogoods = playBan[first]! & ~ban[first]! & 14;
       for (let j = 1; j <= 3; j++) {
         if ((fromNogoods & (1 << j)) === 0) continue;
-        const lits = this.nogoods.pairsOf(playBanBy[4 * g + j]!);
-        for (let q = 2; q < lits.length; q += 2) {
+        const id = playBanBy[4 * g + j]!;
+        const lits = this.nogoods.pool;
+        for (let q = this.nogoods.start(id) + 2; q < this.nogoods.end(id); q += 2) {
           const l = levelOf[lits[q]!]!;
           if (l < 0) continue;
           banLevels[l >>> 5]! |= 1 << (l & 31);
@@ -222,8 +223,8 @@ export class Conflicts {
     if (found === FORBIDDEN) this.add(this.conflict, at, level);
     else {
       const { levelOf } = this.commitments;
-      const pairs = this.nogoods.pairsOf(found);
-      for (let p = 0; p < pairs.length; p += 2) {
+      const pairs = this.nogoods.pool;
+      for (let p = this.nogoods.start(found); p < this.nogoods.end(found); p += 2) {
         const l = levelOf[pairs[p]!]!;
         if (l >= 0) this.add(this.conflict, at, l);
       }

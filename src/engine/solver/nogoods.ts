@@ -11,6 +11,7 @@ export const INTACT = -2;
 export const FORBIDDEN = -1;
 
 const BASE = -1; // level of nogoods near for good
+const NO_LITERALS = new Int32Array(0); // until the first nogood: most solves learn none
 
 export class Nogoods {
   private readonly width: number; // keys are a·width + the index of b in its group
@@ -20,7 +21,10 @@ export class Nogoods {
   private readonly rank: Int32Array;
   private readonly levelOf: Int32Array;
   private readonly inForce: Int32Array;
-  private readonly nogoods: Int32Array[] = []; // per id: literals a0 b0 a1 b1 …, the first two watched
+  // Every nogood's literals a0 b0 a1 b1 … in one array, the first two watched: nogood id's are
+  // lits[from[id] … from[id + 1]). One array, not one per nogood, so that reading a nogood is one memory access.
+  private lits = NO_LITERALS;
+  private readonly from: number[] = [0];
   private readonly forbidden: Uint8Array;
   private readonly watchers: (number[] | undefined)[];
   private readonly listed: number[];
@@ -79,12 +83,21 @@ export class Nogoods {
     return this.forbidden[this.key(a, b)] === 1;
   }
 
-  pairsOf(id: number): Int32Array {
-    return this.nogoods[id]!;
+  /** Nogood id's literals: pool[start … end), with `pool` read after every `learn` (it may grow). */
+  get pool(): Int32Array {
+    return this.lits;
+  }
+
+  start(id: number): number {
+    return this.from[id]!;
+  }
+
+  end(id: number): number {
+    return this.from[id + 1]!;
   }
 
   get size(): number {
-    return this.nogoods.length;
+    return this.from.length - 1;
   }
 
   /** The other two copies of a group of four, by index: c + 4·d. */
@@ -163,7 +176,7 @@ export class Nogoods {
       this.forbid(lits[0]!, lits[1]!);
       return;
     }
-    if (this.nogoods.length >= MAX_NOGOODS) return;
+    if (this.size >= MAX_NOGOODS) return;
     const partner = this.inForce;
     const rankOf = (p: number): number =>
       this.isTrue(lits[p]!, lits[p + 1]!, partner) ? this.levelOf[lits[p]!]! : 1 << 30;
@@ -176,16 +189,24 @@ export class Nogoods {
       lits[w] = s;
       lits[w + 1] = t;
     }
-    const id = this.nogoods.push(Int32Array.from(lits)) - 1;
+    const id = this.size;
+    const at = this.from[id]!;
+    if (at + lits.length > this.lits.length) {
+      const grown = new Int32Array(Math.max(2 * this.lits.length, at + lits.length, 256));
+      grown.set(this.lits);
+      this.lits = grown;
+    }
+    this.lits.set(lits, at);
+    this.from.push(at + lits.length);
     this.nearAt.push(-1);
-    this.attach(id);
+    this.attach(id, at);
   }
 
-  private attach(id: number): void {
-    const lits = this.nogoods[id]!;
-    this.watch(this.key(lits[0]!, lits[1]!), id);
-    this.watch(this.key(lits[2]!, lits[3]!), id);
-    if (this.isTrue(lits[2]!, lits[3]!, this.inForce)) this.makeNear(id, this.levelOf[lits[2]!]!);
+  private attach(id: number, at: number): void {
+    const lits = this.lits;
+    this.watch(this.key(lits[at]!, lits[at + 1]!), id);
+    this.watch(this.key(lits[at + 2]!, lits[at + 3]!), id);
+    if (this.isTrue(lits[at + 2]!, lits[at + 3]!, this.inForce)) this.makeNear(id, this.levelOf[lits[at + 2]!]!);
   }
 
   private watch(key: number, id: number): void {
@@ -221,12 +242,15 @@ export class Nogoods {
     if (!ids) return found;
     const partner = this.inForce;
     const [s, t] = [lit[0]!, lit[1]!];
+    const { lits, from } = this;
     for (let i = 0; i < ids.length;) {
       const id = ids[i]!;
-      const lits = this.nogoods[id]!;
-      const w = lits[0] === s && lits[1] === t ? 0 : 2;
+      const o = from[id]!;
+      const end = from[id + 1]!;
+      const w = o + (lits[o] === s && lits[o + 1] === t ? 0 : 2);
+      const v = 2 * o + 2 - w; // the other watch
       let next = -1;
-      for (let p = 4; p < lits.length && next < 0; p += 2) if (partner[lits[p]!] !== lits[p + 1]!) next = p;
+      for (let p = o + 4; p < end && next < 0; p += 2) if (partner[lits[p]!] !== lits[p + 1]!) next = p;
       if (next >= 0) {
         lits[w] = lits[next]!;
         lits[w + 1] = lits[next + 1]!;
@@ -238,15 +262,15 @@ export class Nogoods {
         continue;
       }
       // Near: the other watch first when not true, else this one (broken).
-      const otherTrue = partner[lits[2 - w]!] === lits[3 - w]!;
-      if ((w === 0) !== otherTrue) {
-        lits[w] = lits[2 - w]!;
-        lits[w + 1] = lits[3 - w]!;
-        lits[2 - w] = s;
-        lits[3 - w] = t;
+      const otherTrue = partner[lits[v]!] === lits[v + 1]!;
+      if ((w === o) !== otherTrue) {
+        lits[w] = lits[v]!;
+        lits[w + 1] = lits[v + 1]!;
+        lits[v] = s;
+        lits[v + 1] = t;
       }
       this.makeNear(id, level);
-      if (found === INTACT && partner[lits[0]!] === lits[1]!) found = id;
+      if (found === INTACT && partner[lits[o]!] === lits[o + 1]!) found = id;
       i++;
     }
     return found;
@@ -287,15 +311,17 @@ export class Nogoods {
       this.playBanned = this.bans;
     }
     const all = partner === this.inForce;
+    const { lits, from: starts } = this;
     for (let i = 0; i < near.length; i++) {
-      const lits = this.nogoods[near[i]!]!;
+      const o = starts[near[i]!]!;
       if (!all) {
-        let p = 2;
-        while (p < lits.length && partner[lits[p]!] === lits[p + 1]!) p += 2;
-        if (p < lits.length) continue;
+        const end = starts[near[i]! + 1]!;
+        let p = o + 2;
+        while (p < end && partner[lits[p]!] === lits[p + 1]!) p += 2;
+        if (p < end) continue;
       }
-      const a = lits[0]!;
-      const x = lits[1]!;
+      const a = lits[o]!;
+      const x = lits[o + 1]!;
       if (partner[a] === x) return false;
       if (partner[a]! >= 0 || partner[x]! >= 0) continue;
       const g = groupOf[a]!;
