@@ -216,15 +216,16 @@ export class Plays {
       }
       freeOrGone[g] = gone;
     }
-    this.failedEarly = !this.nogoods.restrictPlay(partner);
-    if (this.failedEarly) return false;
-    this.remaining -= this.walk(partner, top, -1, 0);
-    return this.remaining === 0;
+    return this.restrictAndWalk(partner, top);
   }
 
   private optimisticFrom(partner: Int32Array, from: PlayState): boolean {
     this.budget.spend();
-    const top = this.load(from, partner);
+    return this.restrictAndWalk(partner, this.load(from, partner));
+  }
+
+  /** The optimistic play's restrictions under `partner`, then its walk from the `top` tiles stacked: does it clear? */
+  private restrictAndWalk(partner: Int32Array, top: number): boolean {
     this.failedEarly = !this.nogoods.restrictPlay(partner);
     if (this.failedEarly) return false;
     this.remaining -= this.walk(partner, top, -1, 0);
